@@ -1,0 +1,89 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import '../routeConfig.ts';
+import { ApiError } from '../errors.ts';
+import type { ApiKeyEntry, KeyRing } from '../keyRing.ts';
+import { planLimits } from '../plans.ts';
+import type { RateDecision, RateLimiter } from '../rateLimiter.ts';
+import { parseAuthorization, type Credentials } from '../parseAuthorization.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The accepted API key, once the guard has let the request through. */
+    apiKey: ApiKeyEntry | null;
+    /** The rate-limit decision this request's headers report. */
+    rateDecision: RateDecision | null;
+  }
+}
+
+export interface GuardOptions {
+  keys: KeyRing;
+  limiter: RateLimiter;
+}
+
+const REALM = 'Bearer realm="pets"';
+
+function unauthorized(credentials: Credentials): ApiError {
+  switch (credentials.kind) {
+    case 'missing':
+      return new ApiError('UNAUTHORIZED', 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".', { 'www-authenticate': REALM });
+    case 'other-scheme':
+      return new ApiError('UNAUTHORIZED', `The Authorization header uses the "${credentials.scheme}" scheme. Send the API key as "Authorization: Bearer <API_KEY>".`, { 'www-authenticate': REALM });
+    case 'malformed':
+      // RFC 6750, 3.1: a malformed request is invalid_request.
+      return new ApiError('UNAUTHORIZED', 'The Authorization header is malformed. Send it as "Authorization: Bearer <API_KEY>", with one space and no quotes.', { 'www-authenticate': `${REALM}, error="invalid_request"` });
+    case 'bearer':
+      return new ApiError('UNAUTHORIZED', 'The API key is not valid. Check the key, or use one of the mock\'s demo keys (demo-free, demo-pro, demo-business, demo-enterprise).', { 'www-authenticate': `${REALM}, error="invalid_token"` });
+  }
+}
+
+/** A CORS preflight (Fetch standard, 3.2.2): the browser's own OPTIONS, without credentials. */
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+}
+
+/**
+ * Authentication and rate limits for every API request, in that order of cost: a request is
+ * first counted (by key when the key is valid, otherwise by client address under the Free plan's
+ * limits) and refused with 429 over the limit, then refused with 401 without a valid key.
+ * Every answer, whatever its status, reports the bucket's limit in X-RateLimit-* headers.
+ */
+const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) => {
+  app.decorateRequest('apiKey', null);
+  app.decorateRequest('rateDecision', null);
+
+  const bucketOf = (request: FastifyRequest) => {
+    const credentials = parseAuthorization(request.headers.authorization);
+    const key = credentials.kind === 'bearer' ? keys.find(credentials.token) : undefined;
+    return key
+      ? { credentials, key, bucketId: key.bucketId, limits: key.limits }
+      : { credentials, key, bucketId: `ip:${request.ip}`, limits: planLimits.free };
+  };
+
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.unguarded || isPreflight(request)) return;
+    const { credentials, key, bucketId, limits } = bucketOf(request);
+    const decision = limiter.consume(bucketId, limits);
+    request.rateDecision = decision;
+    if (!decision.allowed) {
+      throw new ApiError(decision.banned ? 'API_KEY_BANNED' : 'RATE_LIMITED', undefined, { 'retry-after': String(decision.retryAfter) });
+    }
+    if (!key) throw unauthorized(credentials);
+    request.apiKey = key;
+  });
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.routeOptions.config.unguarded) return;
+    // Preflights are not counted (a browser sends them on its own), but still say where the bucket stands.
+    let decision = request.rateDecision;
+    if (!decision) {
+      const { bucketId, limits } = bucketOf(request);
+      decision = limiter.peek(bucketId, limits);
+    }
+    reply.header('x-ratelimit-limit', decision.limit);
+    reply.header('x-ratelimit-remaining', decision.remaining);
+    reply.header('x-ratelimit-reset', decision.reset);
+  });
+};
+
+export const guardPlugin = fp(guard, { name: 'guard' });

@@ -1,0 +1,142 @@
+import type { Clock } from './clock.ts';
+import type { Limits } from './plans.ts';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+export interface BanPolicy {
+  /** Refused requests within one throttled spell that earn a ban. */
+  threshold: number;
+  /** How long a ban lasts. */
+  seconds: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  /** True when the key is refused because it is banned, not merely throttled. */
+  banned: boolean;
+  /** X-RateLimit-Limit: the limit of the window that binds. */
+  limit: number;
+  /** X-RateLimit-Remaining: requests left in that window after this one. */
+  remaining: number;
+  /** X-RateLimit-Reset: Unix seconds at which that window (or the ban) ends. */
+  reset: number;
+  /** Retry-After in whole seconds, for refused requests. */
+  retryAfter: number;
+}
+
+interface Bucket {
+  minuteStart: number;
+  minuteCount: number;
+  dayStart: number;
+  dayCount: number;
+  /** Requests refused since the bucket was last allowed one. */
+  strikes: number;
+  bannedUntil: number;
+}
+
+/**
+ * Two fixed windows per bucket, both enforced: the clock minute and the UTC day
+ * (the contract gives requests per minute and per day). The headers describe the window that
+ * binds, the one with fewer requests left (on a tie the one that resets later, because that is
+ * when a blocked client may come back). Refused requests spend no quota, but too many of them in
+ * a row earn a temporary ban: the contract warns that "repeated requests after a 429 response may
+ * lead to a temporary ban of the API key".
+ */
+export class RateLimiter {
+  #buckets = new Map<string, Bucket>();
+  readonly #clock: Clock;
+  readonly #ban: BanPolicy;
+
+  constructor(clock: Clock, ban: BanPolicy) {
+    this.#clock = clock;
+    this.#ban = ban;
+  }
+
+  /** Counts one request against the bucket, or refuses it. */
+  consume(id: string, limits: Limits): RateDecision {
+    return this.#decide(id, limits, true);
+  }
+
+  /** What the headers would say now, without counting a request. */
+  peek(id: string, limits: Limits): RateDecision {
+    return this.#decide(id, limits, false);
+  }
+
+  /** Forgets every count and ban. */
+  clear(): void {
+    this.#buckets.clear();
+  }
+
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  #decide(id: string, limits: Limits, spend: boolean): RateDecision {
+    const now = this.#clock.now();
+    const minuteStart = now - (now % MINUTE_MS);
+    const dayStart = now - (now % DAY_MS);
+    let bucket = this.#buckets.get(id);
+    if (!bucket) {
+      bucket = { minuteStart, minuteCount: 0, dayStart, dayCount: 0, strikes: 0, bannedUntil: 0 };
+      if (spend) this.#buckets.set(id, bucket);
+    }
+    if (bucket.minuteStart !== minuteStart) {
+      bucket.minuteStart = minuteStart;
+      bucket.minuteCount = 0;
+    }
+    if (bucket.dayStart !== dayStart) {
+      bucket.dayStart = dayStart;
+      bucket.dayCount = 0;
+    }
+
+    const minuteReset = minuteStart + MINUTE_MS;
+    const dayReset = dayStart + DAY_MS;
+
+    if (bucket.bannedUntil > now) {
+      if (spend) bucket.strikes++;
+      return refusal(limits, bucket, now, bucket.bannedUntil, true);
+    }
+
+    const minuteFull = bucket.minuteCount >= limits.perMinute;
+    const dayFull = bucket.dayCount >= limits.perDay;
+    if (minuteFull || dayFull) {
+      if (spend && ++bucket.strikes >= this.#ban.threshold) {
+        bucket.strikes = 0;
+        bucket.bannedUntil = now + this.#ban.seconds * 1000;
+        return refusal(limits, bucket, now, bucket.bannedUntil, true);
+      }
+      return refusal(limits, bucket, now, dayFull ? dayReset : minuteReset, false);
+    }
+
+    if (spend) {
+      bucket.minuteCount++;
+      bucket.dayCount++;
+      bucket.strikes = 0;
+    }
+    const minuteLeft = limits.perMinute - bucket.minuteCount;
+    const dayLeft = limits.perDay - bucket.dayCount;
+    const dayBinds = dayLeft <= minuteLeft;
+    return {
+      allowed: true,
+      banned: false,
+      limit: dayBinds ? limits.perDay : limits.perMinute,
+      remaining: dayBinds ? dayLeft : minuteLeft,
+      reset: Math.ceil((dayBinds ? dayReset : minuteReset) / 1000),
+      retryAfter: 0,
+    };
+  }
+}
+
+function refusal(limits: Limits, bucket: Bucket, now: number, until: number, banned: boolean): RateDecision {
+  const dayFull = bucket.dayCount >= limits.perDay;
+  return {
+    allowed: false,
+    banned,
+    limit: dayFull ? limits.perDay : limits.perMinute,
+    remaining: 0,
+    reset: Math.ceil(until / 1000),
+    // At least one second: "Retry-After: 0" would invite an immediate retry (RFC 9110, 10.2.3).
+    retryAfter: Math.max(1, Math.ceil((until - now) / 1000)),
+  };
+}

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { findOperation, type LoadedSpec } from '../../spec/loadSpec.ts';
+import type { NewPet, PetStatus } from '../../spec/types.ts';
+import { ApiError } from '../errors.ts';
+import type { PetStore } from '../petStore.ts';
+import { routeSchema, toFastifyPath } from '../routeSchema.ts';
+
+export interface PetsRoutesOptions {
+  spec: LoadedSpec;
+  store: PetStore;
+  /** The status a pet created without one gets; null keeps it absent. The contract leaves it open. */
+  defaultStatus: PetStatus | null;
+}
+
+/** The operations this plugin answers from the store; the rest of the spec is answered by Prism. */
+export const petsOperationIds = ['listPets', 'createPet', 'getPet'] as const;
+
+export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { spec, store, defaultStatus }) => {
+  const listPets = findOperation(spec, 'listPets');
+  const createPet = findOperation(spec, 'createPet');
+  const getPet = findOperation(spec, 'getPet');
+
+  app.get<{ Querystring: { limit: number; status?: PetStatus } }>(toFastifyPath(listPets.path), {
+    schema: routeSchema(listPets),
+    config: { operationId: listPets.operationId },
+  }, async (request) => store.list(request.query));
+
+  app.post<{ Body: NewPet }>(toFastifyPath(createPet.path), {
+    schema: routeSchema(createPet),
+    config: { operationId: createPet.operationId },
+  }, async (request, reply) => {
+    const input = request.body;
+    const pet = store.create(input.status === undefined && defaultStatus ? { ...input, status: defaultStatus } : input);
+    return reply.code(201).header('location', `${app.prefix}/pets/${pet.id}`).send(pet);
+  });
+
+  app.get<{ Params: { petId: number } }>(toFastifyPath(getPet.path), {
+    schema: routeSchema(getPet),
+    config: { operationId: getPet.operationId },
+  }, async (request) => {
+    const pet = store.get(request.params.petId);
+    if (!pet) throw new ApiError('PET_NOT_FOUND', `No pet has the id ${request.params.petId}. List pets with GET /v1/pets to find an existing id.`);
+    return pet;
+  });
+};

@@ -1,0 +1,33 @@
+import { Ajv, type Options } from 'ajv';
+
+/** OpenAPI 3.0 schema keywords that are annotations, not JSON Schema assertions. */
+const openApiAnnotations = ['example', 'xml', 'externalDocs'];
+
+const INT64_MAX = 2 ** 63;
+
+export interface SpecAjvOptions {
+  /** Query and path parameters arrive as strings and must be coerced; bodies must not be. */
+  coerceTypes?: boolean;
+  /**
+   * How strictly to read `format: int64`.
+   * - `safe`: whole numbers JavaScript holds exactly, |n| <= 2^53 - 1 (RFC 7493, I-JSON, 2.2).
+   *   The mock accepts these, so what it stores it can return unchanged.
+   * - `range`: any whole number within int64 as a JSON parser reads it. The conformance suite reads
+   *   a deployment's ids this way, so a legal id above 2^53 is not mistaken for a fault.
+   */
+  int64?: 'safe' | 'range';
+  useDefaults?: boolean;
+}
+
+/** An Ajv instance that understands the OpenAPI document's schemas. */
+export function createAjv({ coerceTypes = false, int64 = 'safe', useDefaults = false }: SpecAjvOptions = {}): Ajv {
+  const options: Options = { allErrors: false, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
+  const ajv = new Ajv(options);
+  ajv.addVocabulary(openApiAnnotations);
+  ajv.addFormat('int64', {
+    type: 'number',
+    validate: int64 === 'safe' ? (n: number) => Number.isSafeInteger(n) : (n: number) => Number.isInteger(n) && Math.abs(n) <= INT64_MAX,
+  });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  return ajv;
+}
