@@ -5,11 +5,12 @@ import { createAjv } from '../spec/createAjv.ts';
 import type { Pet, PetStatus } from '../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadKeysFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { installErrorHandling } from './errorHandling.ts';
+import { installErrorHandling, sendApiError } from './errorHandling.ts';
+import { ApiError } from './errors.ts';
 import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetStore } from './petStore.ts';
 import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
-import { guardPlugin } from './plugins/guardPlugin.ts';
+import { guardPlugin, peekRate, setRateHeaders } from './plugins/guardPlugin.ts';
 import { deprecationPlugin } from './plugins/deprecationPlugin.ts';
 import { petsOperationIds, petsRoutes } from './routes/petsRoutes.ts';
 import { prismRoutes } from './routes/prismRoutes.ts';
@@ -70,6 +71,11 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     logController: new RequestLogController(),
     routerOptions: { ignoreTrailingSlash: true },
     // Query and path parameters are coerced from strings; bodies never are (no "5" becoming 5).
+    // A URL the router cannot decode never reaches a route: answer it from the catalogue too.
+    frameworkErrors: (error, request, reply) => {
+      setRateHeaders(reply, peekRate(request, keys, limiter));
+      sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
+    },
     schemaErrorFormatter: (errors, dataVar) => Object.assign(new Error(`${dataVar} is invalid`), { validation: errors }),
   });
   const paramAjv = createAjv({ coerceTypes: true, useDefaults: true });

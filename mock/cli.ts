@@ -80,7 +80,7 @@ try {
   }
 
   const address = await app.listen({ port: options.port, host: options.host });
-  app.log.info(`Pet Adoption API mock serving ${address}${API_PREFIX} with ${pets.length} pets; demo keys: ${keys.map((k) => k.key).join(', ')}`);
+  app.log.info(`Pet Adoption API mock serving ${address}${API_PREFIX} with ${pets.length} pets and ${keys.length} API keys (${keys.map((k) => k.plan).join(', ')})`);
 } catch (error) {
   console.error(`pets-mock: ${(error as Error).message}`);
   process.exit(1);

@@ -52,13 +52,7 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) =
   app.decorateRequest('apiKey', null);
   app.decorateRequest('rateDecision', null);
 
-  const bucketOf = (request: FastifyRequest) => {
-    const credentials = parseAuthorization(request.headers.authorization);
-    const key = credentials.kind === 'bearer' ? keys.find(credentials.token) : undefined;
-    return key
-      ? { credentials, key, bucketId: key.bucketId, limits: key.limits }
-      : { credentials, key, bucketId: `ip:${request.ip}`, limits: planLimits.free };
-  };
+  const bucketOf = (request: FastifyRequest) => rateBucket(request, keys);
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.unguarded || isPreflight(request)) return;
@@ -75,15 +69,29 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) =
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.unguarded) return;
     // Preflights are not counted (a browser sends them on its own), but still say where the bucket stands.
-    let decision = request.rateDecision;
-    if (!decision) {
-      const { bucketId, limits } = bucketOf(request);
-      decision = limiter.peek(bucketId, limits);
-    }
-    reply.header('x-ratelimit-limit', decision.limit);
-    reply.header('x-ratelimit-remaining', decision.remaining);
-    reply.header('x-ratelimit-reset', decision.reset);
+    setRateHeaders(reply, request.rateDecision ?? peekRate(request, keys, limiter));
   });
 };
+
+/** Whose quota a request spends: its key's when the key is valid, else its address's, at Free limits. */
+export function rateBucket(request: FastifyRequest, keys: KeyRing) {
+  const credentials = parseAuthorization(request.headers.authorization);
+  const key = credentials.kind === 'bearer' ? keys.find(credentials.token) : undefined;
+  return key
+    ? { credentials, key, bucketId: key.bucketId, limits: key.limits }
+    : { credentials, key, bucketId: `ip:${request.ip}`, limits: planLimits.free };
+}
+
+/** Where the request's bucket stands, without counting the request. */
+export function peekRate(request: FastifyRequest, keys: KeyRing, limiter: RateLimiter): RateDecision {
+  const { bucketId, limits } = rateBucket(request, keys);
+  return limiter.peek(bucketId, limits);
+}
+
+export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header('x-ratelimit-limit', decision.limit);
+  reply.header('x-ratelimit-remaining', decision.remaining);
+  reply.header('x-ratelimit-reset', decision.reset);
+}
 
 export const guardPlugin = fp(guard, { name: 'guard' });

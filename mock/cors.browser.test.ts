@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './launchChromium.ts';
+import { testMock, type TestMock } from './testing.ts';
+
+let browser: Browser;
+let pageServer: Server;
+let pageOrigin: string;
+let mock: TestMock;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  // The frontend: a page on an origin of its own (another port), as a dev server would serve it.
+  pageServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title><h1>Pets</h1>'));
+  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+  pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => pageServer?.close(resolve));
+});
+afterEach(() => mock?.app.close());
+
+async function openFrontend(options: Parameters<typeof testMock>[0] = {}) {
+  mock = await testMock(options);
+  const base = `${await mock.app.listen({ host: '127.0.0.1', port: 0 })}/v1`;
+  const page = await browser.newPage();
+  await page.goto(`${pageOrigin}/`);
+  return { page, base };
+}
+
+describe('a page on another origin, in Chromium', () => {
+  it('lists pets, creates one, reads it back and reads X-RateLimit-Remaining', async () => {
+    const { page, base } = await openFrontend();
+    const result = await page.evaluate(async (api) => {
+      const headers = { authorization: 'Bearer demo-free' };
+      const list = await fetch(`${api}/pets?limit=5`, { headers });
+      const pets = await list.json();
+      const created = await fetch(`${api}/pets`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Biscuit', categoryId: 2, status: 'pending' }),
+      });
+      const pet = await created.json();
+      const read = await fetch(`${api}/pets/${pet.id}`, { headers });
+      return {
+        origin: location.origin,
+        listed: pets.length,
+        createdStatus: created.status,
+        location: created.headers.get('location'),
+        readBack: await read.json(),
+        sunset: read.headers.get('sunset'),
+        remaining: read.headers.get('x-ratelimit-remaining'),
+        limit: read.headers.get('x-ratelimit-limit'),
+      };
+    }, base);
+    expect(result.origin).not.toBe(new URL(base).origin);
+    expect(result.listed).toBe(5);
+    expect(result.createdStatus).toBe(201);
+    expect(result.location).toBe(`/v1/pets/${result.readBack.id}`);
+    expect(result.readBack).toMatchObject({ name: 'Biscuit', categoryId: 2, status: 'pending' });
+    expect(result.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(result.limit).toBe('60');
+    expect(result.remaining).toBe('57');
+  });
+
+  it('can read a 401 Error body from the page', async () => {
+    const { page, base } = await openFrontend();
+    const result = await page.evaluate(async (api) => {
+      const res = await fetch(`${api}/pets`, { headers: { authorization: 'Bearer wrong' } });
+      return { status: res.status, body: await res.json(), remaining: res.headers.get('x-ratelimit-remaining') };
+    }, base);
+    expect(result).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', status: 401 }, remaining: '59' });
+  });
+
+  it('is blocked by the browser when its origin is not allowed', async () => {
+    const { page, base } = await openFrontend({ corsOrigins: ['http://allowed.test'] });
+    const outcome = await page.evaluate(async (api) => {
+      try {
+        await fetch(`${api}/pets`, { headers: { authorization: 'Bearer demo-free' } });
+        return 'fetched';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    }, base);
+    expect(outcome).toBe('TypeError');
+  });
+});

@@ -1,0 +1,43 @@
+// Helpers for the mock's own tests: a fresh app per test, on a clock the test moves.
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
+import { generatePets } from '../fixtures/generatePets.ts';
+import { buildMock, type MockOptions } from './app.ts';
+import { ManualClock } from './clock.ts';
+
+let specPromise: Promise<LoadedSpec> | undefined;
+
+/** The spec is read-only, so tests share one parse of it; every app still gets its own state. */
+export function testSpec(): Promise<LoadedSpec> {
+  specPromise ??= loadSpec();
+  return specPromise;
+}
+
+export const demoKeys = [
+  { key: 'demo-free', plan: 'free' },
+  { key: 'demo-pro', plan: 'pro' },
+  { key: 'demo-business', plan: 'business' },
+  { key: 'demo-enterprise', plan: 'enterprise', perMinute: 1_000_000, perDay: 100_000_000 },
+] as const;
+
+export interface TestMock {
+  app: FastifyInstance;
+  clock: ManualClock;
+  /** inject() with `Authorization: Bearer <key>` added (demo-enterprise unless told otherwise). */
+  call: (options: InjectOptions & { key?: string | null }) => Promise<LightMyRequestResponse>;
+}
+
+export async function testMock(options: MockOptions = {}): Promise<TestMock> {
+  // Half past twelve: far from a minute or day boundary, so windows do not roll mid-test.
+  const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 30, 0));
+  const app = await buildMock({
+    spec: await testSpec(),
+    pets: generatePets({ count: 60 }),
+    keys: demoKeys.map((k) => ({ ...k })),
+    clock,
+    ...options,
+  });
+  const call: TestMock['call'] = ({ key = 'demo-enterprise', headers, ...rest }) =>
+    app.inject({ ...rest, headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers } });
+  return { app, clock, call };
+}
