@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from './errors.ts';
-import { describeAjvErrors } from './describeAjvErrors.ts';
+import { describeAjvErrors } from '../spec/describeAjvErrors.ts';
 
 const keywordHints: Record<string, string> = {
   required: 'Add it.',

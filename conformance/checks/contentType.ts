@@ -1,0 +1,31 @@
+import { findOperation, responseSchema } from '../../spec/loadSpec.ts';
+import type { Check } from '../check.ts';
+import { allOperations } from './allOperations.ts';
+
+const json = /^application\/json\s*(;|$)/i;
+
+export const contentType: Check = {
+  id: 'content-type',
+  title: 'Bodies are JSON, labelled application/json',
+  severity: 'high',
+  description:
+    'Every answer that has or should have a body carries valid JSON with Content-Type application/json, ' +
+    'as the contract says "all request and response bodies are JSON (application/json)".',
+  operations: allOperations,
+  phase: 'passive',
+  async run(ctx, report) {
+    for (const exchange of ctx.exchanges) {
+      const { status, headers, body, json: parsed } = exchange.response;
+      if (exchange.request.method === 'HEAD' || status === 204 || status === 304) continue;
+      const op = findOperation(ctx.spec, exchange.operationId);
+      const expectsBody = responseSchema(op, status) !== undefined || status >= 400;
+      if (body === '') {
+        report.expect(!expectsBody, exchange, `${exchange.request.method} ${exchange.request.url} answered ${status} with an empty body; the contract gives this answer a JSON body.`, `empty ${status}`);
+        continue;
+      }
+      const type = headers['content-type'] ?? '';
+      if (!report.expect(json.test(type), exchange, `${exchange.request.method} ${exchange.request.url} answered ${status} with Content-Type "${type || '(none)'}"; it must be application/json.`, `type ${status}`)) continue;
+      report.expect(parsed !== undefined, exchange, `${exchange.request.method} ${exchange.request.url} answered ${status} with a body that is not valid JSON.`, `json ${status}`);
+    }
+  },
+};

@@ -1,0 +1,27 @@
+import type { Check } from '../check.ts';
+import { auth } from './auth.ts';
+import { contentType } from './contentType.ts';
+import { createPet } from './createPet.ts';
+import { getPet } from './getPet.ts';
+import { pagination } from './pagination.ts';
+import { rateLimitHeaders } from './rateLimitHeaders.ts';
+import { rateLimitProbe } from './rateLimitProbe.ts';
+import { responseSchemaCheck } from './responseSchema.ts';
+import { statusCodes } from './statusCodes.ts';
+import { statusFilter } from './statusFilter.ts';
+
+/** Every check, in the order they run within their phase (active, probe, passive). */
+export const checks: readonly Check[] = [
+  auth,
+  pagination,
+  statusFilter,
+  getPet,
+  createPet,
+  rateLimitProbe,
+  statusCodes,
+  contentType,
+  responseSchemaCheck,
+  rateLimitHeaders,
+];
+
+export const checkIds = checks.map((c) => c.id);

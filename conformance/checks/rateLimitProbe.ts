@@ -1,0 +1,47 @@
+import type { Check } from '../check.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
+import { expectError } from './expectError.ts';
+
+export const rateLimitProbe: Check = {
+  id: 'rate-limit-probe',
+  title: 'Over the limit: 429 with Retry-After, when the headers said',
+  severity: 'high',
+  description:
+    'With --probe-rate-limit, spends the key\'s current quota on purpose: 429 must come no later than ' +
+    'X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After and an ' +
+    'Error body. After the 429 the suite sends nothing more with the key.',
+  operations: ['listPets'],
+  phase: 'probe',
+  guard(ctx) {
+    if (!ctx.options.probeRateLimit) return 'off by default: it spends the key\'s quota; turn it on with --probe-rate-limit';
+    const { remaining } = ctx.keyQuota();
+    if (remaining !== undefined && remaining > ctx.options.probeMaxRequests) {
+      return `the key has ${remaining} requests left in its window, more than --probe-max-requests (${ctx.options.probeMaxRequests}) allows spending`;
+    }
+    return undefined;
+  },
+  async run(ctx, report) {
+    let last: Exchange | undefined;
+    for (let sent = 0; sent <= ctx.options.probeMaxRequests; sent++) {
+      const exchange = await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'valid' }, { expect429: true });
+      const before = last ? readRateHeaders(last.response.headers) : undefined;
+      const windowOpen = before?.reset !== undefined && exchange.sentAt < before.reset * 1000 - 1000;
+      if (exchange.response.status === 429) {
+        if (before?.remaining !== undefined && before.remaining > 0 && windowOpen) {
+          report.fail('listPets', `429 arrived while the previous answer (#${last!.seq}) said X-RateLimit-Remaining ${before.remaining}.`, exchange);
+        }
+        const retry = exchange.response.headers['retry-after'];
+        report.expect(retryAfterMs(retry, exchange.sentAt) !== undefined, exchange, `The 429 has ${retry === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date`}; the contract says the client retries after the time it gives.`);
+        expectError(report, ctx.validators, exchange, 429, 'over the rate limit');
+        return;
+      }
+      if (exchange.response.status >= 200 && exchange.response.status < 300 && before?.remaining === 0 && windowOpen) {
+        report.fail('listPets', `The previous answer (#${last!.seq}) said X-RateLimit-Remaining 0 until ${before.reset}, yet this request was answered ${exchange.response.status}, not 429.`, exchange);
+        return;
+      }
+      last = exchange;
+    }
+    report.fail('listPets', `No 429 after ${ctx.options.probeMaxRequests + 1} requests${last ? `; the last answer said X-RateLimit-Limit ${last.response.headers['x-ratelimit-limit']} and Remaining ${last.response.headers['x-ratelimit-remaining']}` : ''}. Requests over the limit must get 429.`, last);
+  },
+};

@@ -1,0 +1,30 @@
+import { findOperation } from '../../spec/loadSpec.ts';
+import type { Check } from '../check.ts';
+import { allOperations } from './allOperations.ts';
+
+export const responseSchemaCheck: Check = {
+  id: 'response-schema',
+  title: 'Bodies match their schemas',
+  severity: 'high',
+  description:
+    'Every JSON body matches the schema the spec gives its status: every Pet of every list, every ' +
+    'created or fetched Pet, and every Error, whose `status` must equal the HTTP status. Extra fields are allowed.',
+  operations: allOperations,
+  phase: 'passive',
+  async run(ctx, report) {
+    for (const exchange of ctx.exchanges) {
+      const { status, json } = exchange.response;
+      if (json === undefined) continue;
+      const op = findOperation(ctx.spec, exchange.operationId);
+      const schema = ctx.validators.schemaFor(op, status);
+      if (!schema) continue;
+      const verdict = ctx.validators.check(schema, json);
+      const what = status >= 400 ? 'Error body' : 'body';
+      if (!report.expect(verdict.valid, exchange, `${exchange.request.method} ${exchange.request.url} answered ${status} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status} ${verdict.problem}`)) continue;
+      if (status >= 400) {
+        const bodyStatus = (json as { status?: unknown }).status;
+        report.expect(bodyStatus === status, exchange, `${exchange.request.method} ${exchange.request.url} answered ${status} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status}`);
+      }
+    }
+  },
+};

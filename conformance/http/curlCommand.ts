@@ -1,0 +1,17 @@
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A curl line that reproduces a request. The run's API key is replaced by `$PETS_API_KEY`
+ * (double-quoted so the shell expands it), so a report never holds the secret.
+ */
+export function curlCommand(request: { method: string; url: string; headers: Record<string, string>; body?: string }): string {
+  const parts = ['curl', '-i'];
+  if (request.method !== 'GET') parts.push('-X', request.method);
+  parts.push(quote(request.url));
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (/^(user-agent|x-conformance-run-id)$/i.test(name)) continue;
+    parts.push('-H', value.includes('$PETS_API_KEY') ? `"${name}: ${value}"` : quote(`${name}: ${value}`));
+  }
+  if (request.body !== undefined) parts.push('--data-raw', quote(request.body));
+  return parts.join(' ');
+}

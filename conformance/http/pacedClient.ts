@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { parseJson, type ApiRequest, type Exchange } from './exchange.ts';
+import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
+import { TransportError, type Transport } from './transport.ts';
+
+export interface PacedClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  transport: Transport;
+  timeoutMs: number;
+  userAgent: string;
+  runId?: string;
+  /** The longest the client waits for a quota window or a Retry-After before giving up. */
+  maxWaitMs?: number;
+  /** Tries after an unexpected 429 before the key is left alone for the rest of the run. */
+  maxRetries?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  onEvent?: (event: ClientEvent) => void;
+}
+
+export type ClientEvent =
+  | { kind: 'wait-for-window'; bucket: string; ms: number }
+  | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number };
+
+/** The client will not send with a quota it has seen exhausted, or it would wait too long. */
+export class QuotaExhaustedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QuotaExhaustedError';
+  }
+}
+
+interface BucketState {
+  remaining?: number;
+  resetAt?: number;
+  /** After a 429: not a single request before this time. */
+  blockedUntil: number;
+  /** A 429 that backoff could not cure: the key is left alone for the rest of the run. */
+  burned: boolean;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends the suite's requests and keeps it from hurting the key it was given. It reads
+ * X-RateLimit-Remaining and -Reset from every answer and waits for the window to reset rather
+ * than spend the last request, so a run never meets a 429 it did not ask for. An unexpected 429
+ * is waited out per Retry-After, with exponential backoff and a cap; after that the key is left
+ * alone, because the contract warns that "repeated requests after a 429 response may lead to a
+ * temporary ban of the API key".
+ */
+export class PacedClient {
+  readonly runId: string;
+  readonly exchanges: Exchange[] = [];
+  readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId'>> & Pick<PacedClientOptions, 'onEvent'>;
+  readonly #buckets = new Map<string, BucketState>();
+
+  constructor(options: PacedClientOptions) {
+    this.runId = options.runId ?? randomUUID();
+    this.#options = {
+      maxWaitMs: 65_000,
+      maxRetries: 3,
+      sleep: defaultSleep,
+      now: () => Date.now(),
+      ...options,
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    };
+  }
+
+  /** Sends one request for a check. With `expect429`, a 429 is the answer wanted and is returned at once. */
+  async send(checkId: string, request: ApiRequest, { expect429 = false } = {}): Promise<Exchange> {
+    const bucket = request.auth === 'key' ? 'key' : 'anonymous';
+    const state = this.#state(bucket);
+    for (let attempt = 0; ; attempt++) {
+      await this.#pace(bucket, state, expect429);
+      const exchange = await this.#sendOnce(checkId, request, bucket);
+      this.#learn(state, exchange);
+      if (exchange.response.status !== 429 || expect429) return exchange;
+
+      const now = this.#options.now();
+      const told = retryAfterMs(exchange.response.headers['retry-after'], now) ?? 0;
+      const waitMs = Math.max(told, 1000 * 2 ** attempt);
+      this.#options.onEvent?.({ kind: 'unexpected-429', bucket, seq: exchange.seq, waitMs, attempt });
+      state.blockedUntil = now + waitMs;
+      if (attempt + 1 >= this.#options.maxRetries || waitMs > this.#options.maxWaitMs) {
+        state.burned = true;
+        return exchange;
+      }
+    }
+  }
+
+  /** What the last answer said of the quota a bucket has left. */
+  quota(bucket: 'key' | 'anonymous'): { remaining?: number; resetAt?: number } {
+    const { remaining, resetAt } = this.#state(bucket);
+    return { remaining, resetAt };
+  }
+
+  #state(bucket: string): BucketState {
+    let state = this.#buckets.get(bucket);
+    if (!state) this.#buckets.set(bucket, (state = { blockedUntil: 0, burned: false }));
+    return state;
+  }
+
+  async #pace(bucket: string, state: BucketState, spending: boolean): Promise<void> {
+    if (state.burned) {
+      throw new QuotaExhaustedError(`The ${bucket === 'key' ? 'API key' : 'anonymous'} quota kept answering 429; the suite stopped sending with it so as not to get it banned.`);
+    }
+    const now = this.#options.now();
+    let until = state.blockedUntil;
+    // Spend the last request of a window only when a 429 is what we are after.
+    if (!spending && state.remaining === 0 && state.resetAt !== undefined) until = Math.max(until, state.resetAt + 500);
+    const waitMs = until - now;
+    if (waitMs <= 0) return;
+    if (waitMs > this.#options.maxWaitMs) {
+      throw new QuotaExhaustedError(`The ${bucket === 'key' ? 'API key' : 'anonymous'} quota is spent for ${Math.ceil(waitMs / 1000)} s, longer than the suite waits.`);
+    }
+    this.#options.onEvent?.({ kind: 'wait-for-window', bucket, ms: waitMs });
+    await this.#options.sleep(waitMs);
+  }
+
+  #learn(state: BucketState, exchange: Exchange): void {
+    const { remaining, reset } = readRateHeaders(exchange.response.headers);
+    if (remaining !== undefined) state.remaining = remaining;
+    // Only a Unix time in the plausible future is a reset time; anything else is not trusted for pacing.
+    if (reset !== undefined) {
+      const resetAt = reset * 1000;
+      const now = this.#options.now();
+      state.resetAt = resetAt > now - 5_000 && resetAt < now + 2 * 86_400_000 ? resetAt : undefined;
+    }
+  }
+
+  async #sendOnce(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous'): Promise<Exchange> {
+    const { baseUrl, apiKey, transport, timeoutMs, userAgent } = this.#options;
+    const url = `${baseUrl}${request.path}`;
+    const headers: Record<string, string> = {
+      'user-agent': userAgent,
+      'x-conformance-run-id': this.runId,
+      accept: 'application/json',
+      ...request.headers,
+    };
+    let shownAuthorization: string | undefined;
+    if (request.auth === 'key') {
+      headers.authorization = `Bearer ${apiKey}`;
+      shownAuthorization = 'Bearer $PETS_API_KEY';
+    } else if (request.auth !== 'none') {
+      headers.authorization = request.auth.authorization;
+      shownAuthorization = request.auth.authorization.replaceAll(apiKey, '$PETS_API_KEY');
+    }
+    const sentAt = this.#options.now();
+    const started = performance.now();
+    const response = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+    const exchange: Exchange = {
+      seq: this.exchanges.length + 1,
+      checkId,
+      operationId: request.operationId,
+      intent: request.intent,
+      bucket,
+      sentAt,
+      request: {
+        method: request.method,
+        url,
+        headers: shownAuthorization === undefined ? headers : { ...headers, authorization: shownAuthorization },
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      },
+      response: { ...response, json: parseJson(response.body), durationMs: Math.round(performance.now() - started) },
+    };
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+}
+
+export { TransportError };

@@ -1,0 +1,26 @@
+import type { CheckReport, RunReport } from '../runReport.ts';
+
+const mark = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
+
+/** One progress line per finished check. */
+export function progressLine(check: CheckReport): string {
+  const failures = check.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure'));
+  const first = failures[0] ? `: ${failures[0].message}` : check.status === 'skipped' ? `: ${check.operations[0]?.reason ?? ''}` : '';
+  return `${mark[check.status]} ${check.id}${first}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`;
+}
+
+/** The closing summary table. */
+export function summaryTable(report: RunReport): string {
+  const rows = report.checks.map((c) => [c.id, c.severity, mark[c.status], String(c.operations.reduce((n, o) => n + o.findings.filter((f) => f.level === 'failure').length, 0))]);
+  const header = ['check', 'severity', 'result', 'failures'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const { passed, failed, skipped, warnings } = report.summary;
+  return [
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+    `${passed} passed, ${failed} failed, ${skipped} skipped, ${warnings} warnings; ${report.requests.total} requests (${report.requests.withKey} with the key) in ${(report.durationMs / 1000).toFixed(1)} s`,
+  ].join('\n');
+}

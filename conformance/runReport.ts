@@ -1,0 +1,32 @@
+import type { OperationResult, Severity } from './check.ts';
+
+export interface CheckReport {
+  id: string;
+  title: string;
+  severity: Severity;
+  description: string;
+  status: 'passed' | 'failed' | 'skipped';
+  operations: OperationResult[];
+  durationMs: number;
+}
+
+export interface RunReport {
+  tool: { name: string; version: string };
+  runId: string;
+  baseUrl: string;
+  startedAt: string;
+  durationMs: number;
+  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; checks: string[] };
+  requests: { total: number; withKey: number; withoutKey: number };
+  /** Things the run met that are not findings: waits for a quota window, unexpected 429s. */
+  notes: string[];
+  checks: CheckReport[];
+  summary: { passed: number; failed: number; skipped: number; warnings: number };
+}
+
+/** A check fails when any operation fails, passes when any passes, and is skipped otherwise. */
+export function checkStatus(operations: OperationResult[]): CheckReport['status'] {
+  if (operations.some((o) => o.status === 'failed')) return 'failed';
+  if (operations.some((o) => o.status === 'passed')) return 'passed';
+  return 'skipped';
+}

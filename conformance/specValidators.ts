@@ -1,0 +1,49 @@
+import type { ValidateFunction } from 'ajv';
+import type { OpenAPIV3 } from 'openapi-types';
+import { createAjv } from '../spec/createAjv.ts';
+import { componentSchema, responseSchema, type LoadedSpec, type SpecOperation } from '../spec/loadSpec.ts';
+import { describeAjvErrors } from '../spec/describeAjvErrors.ts';
+
+export interface SchemaVerdict {
+  valid: boolean;
+  /** What is wrong, for a finding. */
+  problem?: string;
+}
+
+/**
+ * The spec's response schemas, compiled once. int64 values are read as a JSON parser reads them,
+ * so a deployment whose ids pass 2^53 is not mistaken for a broken one.
+ */
+export class SpecValidators {
+  readonly #ajv = createAjv({ int64: 'range' });
+  readonly #cache = new Map<object, ValidateFunction>();
+  /** The contract's Error schema. */
+  readonly errorSchema: OpenAPIV3.SchemaObject;
+
+  constructor(readonly spec: LoadedSpec) {
+    this.errorSchema = componentSchema(spec, 'Error');
+  }
+
+  /** The documented statuses of an operation. */
+  documentedStatuses(op: SpecOperation): number[] {
+    return Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s)).map(Number);
+  }
+
+  /** The body schema for a status: the documented one, or Error for an undocumented 4xx. */
+  schemaFor(op: SpecOperation, status: number): OpenAPIV3.SchemaObject | undefined {
+    const documented = responseSchema(op, status);
+    if (documented) return documented;
+    return status >= 400 ? this.errorSchema : undefined;
+  }
+
+  check(schema: object, value: unknown, root = 'the body'): SchemaVerdict {
+    const validate = this.#compile(schema);
+    return validate(value) ? { valid: true } : { valid: false, problem: describeAjvErrors(validate.errors, root) };
+  }
+
+  #compile(schema: object): ValidateFunction {
+    let validate = this.#cache.get(schema);
+    if (!validate) this.#cache.set(schema, (validate = this.#ajv.compile(schema)));
+    return validate;
+  }
+}
