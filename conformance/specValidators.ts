@@ -36,7 +36,7 @@ export class SpecValidators {
     return status >= 400 ? this.errorSchema : undefined;
   }
 
-  check(schema: object, value: unknown, root = 'the body'): SchemaVerdict {
+  check(schema: object, value: unknown, root = 'body'): SchemaVerdict {
     const validate = this.#compile(schema);
     return validate(value) ? { valid: true } : { valid: false, problem: describeAjvErrors(validate.errors, root) };
   }

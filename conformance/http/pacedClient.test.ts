@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest } from './exchange.ts';
+import { PacedClient, QuotaExhaustedError, type ClientEvent } from './pacedClient.ts';
+import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
+
+const list: ApiRequest = { method: 'GET', path: '/pets', auth: 'key', operationId: 'listPets', intent: 'valid' };
+
+/** A fake deployment on a fake clock: answers from a script and records what it was sent. */
+function setup(answer: (sent: TransportRequest[], now: number) => TransportResponse, options: { maxWaitMs?: number } = {}) {
+  let now = Date.UTC(2026, 0, 1, 12, 0, 30);
+  const sent: TransportRequest[] = [];
+  const waits: number[] = [];
+  const events: ClientEvent[] = [];
+  const transport: Transport = {
+    async send(request) {
+      sent.push(request);
+      return answer(sent, now);
+    },
+  };
+  const client = new PacedClient({
+    baseUrl: 'http://api.test/v1/',
+    apiKey: 'secret-key',
+    transport,
+    timeoutMs: 1000,
+    userAgent: 'pets-conformance/test',
+    now: () => now,
+    sleep: async (ms) => {
+      waits.push(ms);
+      now += ms;
+    },
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
+  return { client, sent, waits, events, advance: (ms: number) => (now += ms) };
+}
+
+const ok = (remaining: number, reset: number): TransportResponse => ({
+  status: 200,
+  headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset), 'content-type': 'application/json' },
+  body: '[]',
+});
+const tooMany = (retryAfter?: string): TransportResponse => ({
+  status: 429,
+  headers: { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) },
+  body: '{"code":"RATE_LIMITED","message":"slow down","status":429}',
+});
+const resetAt = Date.UTC(2026, 0, 1, 12, 1, 0) / 1000;
+
+describe('PacedClient', () => {
+  it('sends the key as a bearer token, a User-Agent and a run id, and records the key redacted', async () => {
+    const { client, sent } = setup(() => ok(10, resetAt));
+    const exchange = await client.send('auth', list);
+    expect(sent[0]).toMatchObject({ url: 'http://api.test/v1/pets', headers: { authorization: 'Bearer secret-key', 'user-agent': 'pets-conformance/test', 'x-conformance-run-id': client.runId } });
+    expect(exchange.request.headers.authorization).toBe('Bearer $PETS_API_KEY');
+    expect(JSON.stringify(exchange)).not.toContain('secret-key');
+  });
+
+  it('waits for the window to reset instead of spending the last request', async () => {
+    const { client, sent, waits } = setup((s) => ok(s.length === 1 ? 0 : 59, resetAt));
+    await client.send('a', list);
+    await client.send('a', list);
+    expect(sent).toHaveLength(2);
+    expect(waits).toEqual([30_500]);
+  });
+
+  it('spends the last request when a 429 is what it is after', async () => {
+    const { client, waits } = setup(() => ok(0, resetAt));
+    await client.send('a', list);
+    await client.send('probe', list, { expect429: true });
+    expect(waits).toEqual([]);
+  });
+
+  it('waits out an unexpected 429 per Retry-After, then sends again, and reports it', async () => {
+    const { client, sent, waits, events } = setup((s) => (s.length === 1 ? tooMany('7') : ok(50, resetAt)));
+    const exchange = await client.send('a', list);
+    expect(exchange.response.status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(waits).toEqual([7000]);
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'unexpected-429', waitMs: 7000 }));
+  });
+
+  it('reads Retry-After as an HTTP-date too', async () => {
+    const { client, waits } = setup((s, now) => (s.length === 1 ? tooMany(new Date(now + 12_000).toUTCString()) : ok(50, resetAt)));
+    await client.send('a', list);
+    expect(waits).toEqual([12_000]);
+  });
+
+  it('backs off exponentially without a Retry-After, and leaves the key alone after its last try', async () => {
+    const { client, sent, waits } = setup(() => tooMany());
+    const exchange = await client.send('a', list);
+    expect(exchange.response.status).toBe(429);
+    expect(sent).toHaveLength(3);
+    expect(waits).toEqual([1000, 2000]);
+    await expect(client.send('b', list)).rejects.toBeInstanceOf(QuotaExhaustedError);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('gives up at once when Retry-After is longer than it may wait', async () => {
+    const { client, sent } = setup(() => tooMany('3600'), { maxWaitMs: 60_000 });
+    await client.send('a', list);
+    expect(sent).toHaveLength(1);
+    await expect(client.send('b', list)).rejects.toThrow(/so as not to get it banned/);
+  });
+
+  it('keeps the anonymous quota apart from the key\'s', async () => {
+    const { client, waits } = setup((s) => ok(s.length === 1 ? 0 : 5, resetAt));
+    await client.send('a', { ...list, auth: 'none', intent: 'unauthenticated' });
+    await client.send('a', list);
+    expect(waits).toEqual([]);
+    expect(client.quota('anonymous').remaining).toBe(0);
+    expect(client.quota('key').remaining).toBe(5);
+  });
+});
