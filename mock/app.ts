@@ -4,31 +4,40 @@ import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import { createAjv } from '../spec/createAjv.ts';
 import type { Pet, PetStatus } from '../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadKeysFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { MockClock, systemClock, type Clock } from './clock.ts';
+import { controlRoutes } from './control/controlRoutes.ts';
 import { installErrorHandling, sendApiError } from './errorHandling.ts';
 import { ApiError } from './errors.ts';
 import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetStore } from './petStore.ts';
+import { createPrismResponder } from './prismResponder.ts';
 import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
-import { guardPlugin, peekRate, setRateHeaders } from './plugins/guardPlugin.ts';
+import { RequestLog } from './requestLog.ts';
+import { RequestLogController } from './requestLogController.ts';
 import { deprecationPlugin } from './plugins/deprecationPlugin.ts';
+import { guardPlugin, peekRate, setRateHeaders } from './plugins/guardPlugin.ts';
+import { latencyPlugin, type Latency } from './plugins/latencyPlugin.ts';
+import { preferPlugin } from './plugins/preferPlugin.ts';
+import { methodNotAllowedRoutes } from './routes/methodNotAllowedRoutes.ts';
 import { petsOperationIds, petsRoutes } from './routes/petsRoutes.ts';
 import { prismRoutes } from './routes/prismRoutes.ts';
-import { methodNotAllowedRoutes } from './routes/methodNotAllowedRoutes.ts';
-import { RequestLogController } from './requestLogController.ts';
 
 export const API_PREFIX = '/v1';
+export const CONTROL_PREFIX = '/__mock';
 
 /** Headers a browser page may read from the mock's answers. */
-export const exposedHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate'];
+export const exposedHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate', 'Preference-Applied'];
 
 export interface MockOptions {
   /** The loaded OpenAPI document; read from spec/openapi.yaml when absent. */
   spec?: LoadedSpec;
-  /** The pets the store starts with; read from fixtures/pets.json when absent. */
+  /** The pets the store starts with and goes back to on reset; read from fixtures/pets.json when absent. */
   pets?: readonly Pet[];
+  /** The state to start from instead of `pets` (a state file, or the pets kept across a reload). */
+  startState?: { pets: readonly Pet[]; nextId: number };
   /** The accepted API keys; read from fixtures/keys.json when absent. */
   keys?: readonly ApiKeyConfig[];
+  /** The clock the mock's own clock runs on. Default: the system clock. */
   clock?: Clock;
   /** Allowed CORS origins (`*` for any), or false to turn CORS off. Default: any origin. */
   corsOrigins?: readonly string[] | false;
@@ -40,37 +49,69 @@ export interface MockOptions {
   defaultStatus?: PetStatus | null;
   /** fastify's log level, or false for no logs. Default: false (the CLI turns logs on). */
   logLevel?: string | false;
+  /** Serve the control API under /__mock. Default: true. */
+  control?: boolean;
+  /** Latency added to every API answer. */
+  latency?: Latency;
+  /** How many requests the request log keeps. Default: 1000. */
+  requestLogSize?: number;
 }
 
 export const defaultBodyLimit = 1024 * 1024;
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
+export const defaultRequestLogSize = 1000;
+const maxPreferDelayMs = 60_000;
+
+export interface MockState {
+  store: PetStore;
+  keys: KeyRing;
+  limiter: RateLimiter;
+  clock: MockClock;
+  log: RequestLog;
+  spec: LoadedSpec;
+  /** The pets a reset goes back to. */
+  fixtures: readonly Pet[];
+  /** Puts the mock back as it started: fixtures, keys, counters and bans, request log, clock. */
+  reset(): void;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The mock's state, for tests and the control API. */
-    mock: { store: PetStore; keys: KeyRing; limiter: RateLimiter; spec: LoadedSpec; clock: Clock };
+    /** The mock's state, for tests, the control API and the CLI. */
+    mock: MockState;
   }
 }
 
 /** Builds a fresh mock with its own state. It never listens: the CLI does, tests use `inject()`. */
 export async function buildMock(options: MockOptions = {}): Promise<FastifyInstance> {
   const spec = options.spec ?? (await loadSpec());
-  const pets = options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), spec.document.components!.schemas!.Pets!));
+  const fixtures = options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), spec.document.components!.schemas!.Pets!));
   const keyConfigs = options.keys ?? (await loadKeysFile(defaultKeysFile));
-  const clock = options.clock ?? systemClock;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const logLevel = options.logLevel ?? false;
 
-  const store = new PetStore(pets);
+  const clock = new MockClock(options.clock ?? systemClock);
+  const store = new PetStore();
+  store.replaceAll(options.startState?.pets ?? fixtures, options.startState?.nextId);
   const keys = new KeyRing(keyConfigs);
   const limiter = new RateLimiter(clock, { ...defaultBan, ...options.ban });
+  const log = new RequestLog(options.requestLogSize ?? defaultRequestLogSize);
+  const state: MockState = {
+    store, keys, limiter, clock, log, spec, fixtures,
+    reset() {
+      store.replaceAll(fixtures);
+      keys.replaceAll(keyConfigs);
+      limiter.clear();
+      log.clear();
+      clock.reset();
+    },
+  };
 
   const app = Fastify({
     bodyLimit,
     logger: logLevel === false ? false : { level: logLevel },
     logController: new RequestLogController(),
     routerOptions: { ignoreTrailingSlash: true },
-    // Query and path parameters are coerced from strings; bodies never are (no "5" becoming 5).
     // A URL the router cannot decode never reaches a route: answer it from the catalogue too.
     frameworkErrors: (error, request, reply) => {
       setRateHeaders(reply, peekRate(request, keys, limiter));
@@ -78,16 +119,36 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     },
     schemaErrorFormatter: (errors, dataVar) => Object.assign(new Error(`${dataVar} is invalid`), { validation: errors }),
   });
+  // Query and path parameters are coerced from strings; bodies never are (no "5" becoming 5).
   const paramAjv = createAjv({ coerceTypes: true, useDefaults: true });
   const bodyAjv = createAjv();
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema));
   // Only JSON bodies are accepted: anything else is 415, not a string for the schema to reject.
   app.removeContentTypeParser('text/plain');
 
-  app.decorate('mock', { store, keys, limiter, spec, clock });
+  app.decorate('mock', state);
 
   const routes = spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`);
   installErrorHandling(app, { bodyLimit, routes });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.routeOptions.config.control) return;
+    const url = new URL(request.url, 'http://mock.invalid');
+    const query: Record<string, string | string[]> = {};
+    for (const name of new Set(url.searchParams.keys())) {
+      const values = url.searchParams.getAll(name);
+      query[name] = values.length === 1 ? values[0]! : values;
+    }
+    log.add({
+      time: new Date(clock.now()).toISOString(),
+      method: request.method,
+      path: url.pathname,
+      query,
+      status: reply.statusCode,
+      key: request.apiKey?.label ?? null,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    });
+  });
 
   if (options.corsOrigins !== false) {
     const origins = options.corsOrigins ?? ['*'];
@@ -100,14 +161,21 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
       strictPreflight: false,
     });
   }
+  const prism = await createPrismResponder(spec, logLevel === false ? 'silent' : logLevel);
   await app.register(guardPlugin, { keys, limiter });
+  await app.register(preferPlugin, { spec, prism, clock, maxDelayMs: maxPreferDelayMs, apiPrefix: API_PREFIX });
+  await app.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
   await app.register(deprecationPlugin, { spec });
 
   await app.register(async (api) => {
     await api.register(petsRoutes, { spec, store, defaultStatus: options.defaultStatus === undefined ? 'available' : options.defaultStatus });
-    await api.register(prismRoutes, { spec, skip: petsOperationIds, prismLogLevel: logLevel === false ? 'silent' : logLevel });
+    await api.register(prismRoutes, { spec, skip: petsOperationIds, prism });
     await api.register(methodNotAllowedRoutes, { spec, reserved: options.corsOrigins === false ? [] : ['OPTIONS'] });
   }, { prefix: API_PREFIX });
+
+  if (options.control !== false) {
+    await app.register(controlRoutes, { spec, store, keys, clock, log, ajv: bodyAjv, reset: state.reset, prefix: CONTROL_PREFIX });
+  }
 
   return app;
 }

@@ -1,4 +1,4 @@
-/** Where the mock reads the time, so tests (and later the control API) can move it. */
+/** Where the mock reads the time, so tests and the control API can move it. */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
@@ -17,5 +17,55 @@ export class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.#now += ms;
+  }
+}
+
+export interface ClockState {
+  /** The mock's time, ISO 8601. */
+  now: string;
+  /** The mock's time, Unix milliseconds. */
+  nowMs: number;
+  frozen: boolean;
+  /** How far the mock's time is ahead of its base clock, in seconds. */
+  offsetSeconds: number;
+}
+
+/**
+ * The mock's own time: its base clock, moved forward by `advance` and stopped by `freeze`.
+ * Rate-limit windows, X-RateLimit-Reset, Retry-After and bans all read it, so moving it lifts a
+ * 429 or ends a ban at once.
+ */
+export class MockClock implements Clock {
+  #offset = 0;
+  #frozenAt: number | undefined;
+
+  constructor(readonly base: Clock = systemClock) {}
+
+  now(): number {
+    return this.#frozenAt ?? this.base.now() + this.#offset;
+  }
+
+  advance(seconds: number): void {
+    if (this.#frozenAt !== undefined) this.#frozenAt += seconds * 1000;
+    else this.#offset += seconds * 1000;
+  }
+
+  freeze(frozen: boolean): void {
+    if (frozen && this.#frozenAt === undefined) this.#frozenAt = this.now();
+    if (!frozen && this.#frozenAt !== undefined) {
+      this.#offset = this.#frozenAt - this.base.now();
+      this.#frozenAt = undefined;
+    }
+  }
+
+  /** Back to the base clock's time, running. */
+  reset(): void {
+    this.#offset = 0;
+    this.#frozenAt = undefined;
+  }
+
+  state(): ClockState {
+    const nowMs = this.now();
+    return { now: new Date(nowMs).toISOString(), nowMs, frozen: this.#frozenAt !== undefined, offsetSeconds: (nowMs - this.base.now()) / 1000 };
   }
 }

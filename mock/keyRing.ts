@@ -46,6 +46,16 @@ export class KeyRing {
     return entry;
   }
 
+  /** Forgets every key, then accepts exactly these. */
+  replaceAll(keys: readonly ApiKeyConfig[]): void {
+    this.#byDigest.clear();
+    for (const key of keys) this.set(key);
+  }
+
+  has(key: string): boolean {
+    return this.find(key) !== undefined;
+  }
+
   delete(key: string): boolean {
     return this.#byDigest.delete(sha256(key).toString('base64'));
   }

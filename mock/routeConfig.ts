@@ -3,8 +3,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The OpenAPI operation the route serves. */
     operationId?: string;
-    /** Routes outside the API (the control API) skip authentication and rate limits. */
-    unguarded?: boolean;
+    /** Routes of the control API: no authentication, rate limits, latency or request log. */
+    control?: boolean;
   }
 }
 

@@ -55,7 +55,7 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) =
   const bucketOf = (request: FastifyRequest) => rateBucket(request, keys);
 
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.unguarded || isPreflight(request)) return;
+    if (request.routeOptions.config.control || isPreflight(request)) return;
     const { credentials, key, bucketId, limits } = bucketOf(request);
     const decision = limiter.consume(bucketId, limits);
     request.rateDecision = decision;
@@ -67,7 +67,7 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) =
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config.unguarded) return;
+    if (request.routeOptions.config.control) return;
     // Preflights are not counted (a browser sends them on its own), but still say where the bucket stands.
     setRateHeaders(reply, request.rateDecision ?? peekRate(request, keys, limiter));
   });

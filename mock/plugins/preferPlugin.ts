@@ -1,0 +1,98 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
+import type { Clock } from '../clock.ts';
+import { ApiError } from '../errors.ts';
+import { parsePrefer } from '../parsePrefer.ts';
+import type { PrismResponder } from '../prismResponder.ts';
+import '../routeConfig.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `Prefer: delay=MS`, once read. */
+    preferredDelay: number | null;
+  }
+}
+
+export interface PreferOptions {
+  spec: LoadedSpec;
+  prism: PrismResponder;
+  clock: Clock;
+  /** The longest `Prefer: delay` honoured. */
+  maxDelayMs: number;
+  /** Where the API is served (`/v1`): Prism knows paths relative to it. */
+  apiPrefix: string;
+}
+
+const preferError = (message: string) => new ApiError('INVALID_PREFER_HEADER', message);
+
+function examplesOf(op: SpecOperation, status: number | undefined): string[] {
+  const statuses = status !== undefined ? [String(status)] : Object.keys(op.operation.responses).filter((s) => s.startsWith('2'));
+  return statuses.flatMap((s) => Object.keys(((op.operation.responses[s] as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.examples) ?? {}));
+}
+
+/**
+ * The `Prefer` request header as Prism users know it: `code=`, `example=`, `dynamic=true` and
+ * `seed=` answer the operation from the spec through Prism instead of the store; `delay=` holds the
+ * answer back. It runs after authentication and rate limiting, so a wrong key still gets 401 and
+ * the X-RateLimit headers are still set. Applied preferences are named in `Preference-Applied`
+ * (RFC 7240, 3).
+ */
+const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clock, maxDelayMs, apiPrefix }) => {
+  app.decorateRequest('preferredDelay', null);
+  const operations = new Map(spec.operations.map((op) => [op.operationId, op]));
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
+    if (request.routeOptions.config.control || request.headers.prefer === undefined) return;
+    const preferences = parsePrefer(request.headers.prefer);
+
+    const delay = preferences.get('delay');
+    if (delay !== undefined) {
+      if (!/^\d+$/.test(delay) || Number(delay) > maxDelayMs) throw preferError(`Prefer: delay=${delay} is not a whole number of milliseconds from 0 to ${maxDelayMs}. Send for example delay=500.`);
+      request.preferredDelay = Number(delay);
+    }
+
+    const op = operations.get(request.routeOptions.config.operationId ?? '');
+    const code = preferences.get('code');
+    const example = preferences.get('example');
+    const dynamic = preferences.get('dynamic');
+    const seed = preferences.get('seed');
+    if (!op || (code === undefined && example === undefined && dynamic === undefined)) return;
+
+    const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
+    if (code !== undefined && !documented.includes(code)) {
+      throw preferError(`Prefer: code=${code} is not a status the spec documents for ${op.operationId}. Use one of ${documented.join(', ')}.`);
+    }
+    if (example !== undefined) {
+      const known = examplesOf(op, code === undefined ? undefined : Number(code));
+      if (!known.includes(example)) {
+        throw preferError(`Prefer: example=${example} is not an example of ${op.operationId}${code ? ` ${code}` : ''}. ${known.length > 0 ? `Use one of ${known.join(', ')}.` : 'The spec names no examples there; use code= or dynamic=true.'}`);
+      }
+    }
+    if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
+
+    const answer = await prism(
+      { op, url: request.url.slice(apiPrefix.length), headers: request.headers },
+      {
+        ...(code !== undefined ? { code: Number(code) } : {}),
+        ...(example !== undefined ? { exampleKey: example } : {}),
+        dynamic: dynamic === 'true',
+        ...(seed !== undefined ? { seed } : {}),
+      },
+    );
+    let body = answer.body;
+    // The contract: an Error's `status` equals the HTTP status, whatever Prism made up.
+    if (answer.status >= 400 && body !== null && typeof body === 'object' && !Array.isArray(body)) body = { ...body, status: answer.status };
+    const headers: Record<string, string> = { ...answer.headers };
+    if (answer.status === 429) {
+      // Until the client's current window ends, on the mock's clock, as a real 429 would say.
+      const reset = request.rateDecision?.reset ?? Math.ceil(clock.now() / 1000) + 60;
+      headers['retry-after'] = String(Math.max(1, reset - Math.floor(clock.now() / 1000)));
+    }
+    const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
+    return reply.code(answer.status).headers(headers).header('preference-applied', applied.join(', ')).send(body);
+  });
+};
+
+export const preferPlugin = fp(prefer, { name: 'prefer', dependencies: ['guard'] });

@@ -1,0 +1,55 @@
+import { createInstance, getHttpOperationsFromSpec, type IHttpOperationConfig, type IHttpRequest } from '@stoplight/prism-http';
+import { pino } from 'pino';
+import type { LoadedSpec, SpecOperation } from '../spec/loadSpec.ts';
+
+export interface PrismAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface PrismRequest {
+  op: SpecOperation;
+  /** The path relative to the API's base, with its query. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: unknown;
+}
+
+export type PrismResponder = (request: PrismRequest, mock?: Partial<IHttpOperationConfig>) => Promise<PrismAnswer>;
+
+/**
+ * Answers an operation from the OpenAPI document through Prism: its static example by default,
+ * or what `mock` asks for (a status code, a named example, dynamic data, a seed). Built once per
+ * spec; Prism checks neither security nor the request, because the mock's own hooks already did.
+ */
+export async function createPrismResponder(spec: LoadedSpec, logLevel: string): Promise<PrismResponder> {
+  const operations = await getHttpOperationsFromSpec(spec.document);
+  // Prism 5.12 logs with a `success` level that plain pino does not have.
+  const logger = pino({ customLevels: { success: 11 }, level: logLevel, name: 'prism' });
+  const prism = createInstance(
+    { isProxy: false, mock: { dynamic: false }, checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined },
+    { logger: logger as never },
+  );
+  return async ({ op, url, headers, body }, mock = {}) => {
+    const parsed = new URL(url, 'http://mock.invalid');
+    const request: IHttpRequest = {
+      method: op.method,
+      url: { path: parsed.pathname, query: Object.fromEntries(parsed.searchParams) },
+      headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => typeof v === 'string')) as Record<string, string>,
+      body,
+    };
+    const result = await prism.request(request, operations, {
+      isProxy: false,
+      checkSecurity: false,
+      validateRequest: false,
+      validateResponse: false,
+      errors: false,
+      upstreamProxy: undefined,
+      mock: { dynamic: false, ...mock },
+    })();
+    if (result._tag === 'Left') throw result.left;
+    const { statusCode, headers: answerHeaders, body: answerBody } = result.right.output;
+    return { status: statusCode, headers: (answerHeaders ?? {}) as Record<string, string>, body: answerBody };
+  };
+}

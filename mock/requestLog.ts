@@ -1,0 +1,70 @@
+export interface LoggedRequest {
+  /** When it arrived, on the mock's clock (ISO 8601). */
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  status: number;
+  /** The API key, redacted (`demo…(9)`), or null when none was valid or sent. */
+  key: string | null;
+  /** How long the mock took to answer, in milliseconds. */
+  ms: number;
+}
+
+export interface RequestFilter {
+  method?: string;
+  /** An exact path, or a prefix when it ends with `*`. */
+  path?: string;
+  /** An exact status (`404`) or a class (`4xx`). */
+  status?: string;
+}
+
+/**
+ * The requests the mock answered, newest last, in a ring buffer: once full, the oldest entry
+ * makes room, so a long session cannot grow the heap.
+ */
+export class RequestLog {
+  #entries: LoggedRequest[] = [];
+  #start = 0;
+  #dropped = 0;
+
+  constructor(readonly capacity: number) {}
+
+  add(entry: LoggedRequest): void {
+    if (this.capacity === 0) return;
+    if (this.#entries.length < this.capacity) {
+      this.#entries.push(entry);
+      return;
+    }
+    this.#entries[this.#start] = entry;
+    this.#start = (this.#start + 1) % this.capacity;
+    this.#dropped++;
+  }
+
+  /** Entries oldest first (newest last), those matching the filter. */
+  list(filter: RequestFilter = {}): LoggedRequest[] {
+    const ordered = [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
+    return ordered.filter((entry) => matches(entry, filter));
+  }
+
+  /** How many entries were pushed out since the last clear. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  clear(): void {
+    this.#entries = [];
+    this.#start = 0;
+    this.#dropped = 0;
+  }
+}
+
+function matches(entry: LoggedRequest, { method, path, status }: RequestFilter): boolean {
+  if (method && entry.method !== method.toUpperCase()) return false;
+  if (path && (path.endsWith('*') ? !entry.path.startsWith(path.slice(0, -1)) : entry.path !== path)) return false;
+  if (status) {
+    const s = String(entry.status);
+    if (/^[1-5]xx$/i.test(status) ? s[0] !== status[0] : s !== status) return false;
+  }
+  return true;
+}
