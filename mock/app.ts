@@ -55,6 +55,8 @@ export interface MockOptions {
   latency?: Latency;
   /** How many requests the request log keeps. Default: 1000. */
   requestLogSize?: number;
+  /** A previous mock whose keys, counters, clock and request log this one takes over (a reload). */
+  carry?: MockState;
 }
 
 export const defaultBodyLimit = 1024 * 1024;
@@ -90,12 +92,13 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const logLevel = options.logLevel ?? false;
 
-  const clock = new MockClock(options.clock ?? systemClock);
+  const carry = options.carry;
+  const clock = carry?.clock ?? new MockClock(options.clock ?? systemClock);
   const store = new PetStore();
   store.replaceAll(options.startState?.pets ?? fixtures, options.startState?.nextId);
-  const keys = new KeyRing(keyConfigs);
-  const limiter = new RateLimiter(clock, { ...defaultBan, ...options.ban });
-  const log = new RequestLog(options.requestLogSize ?? defaultRequestLogSize);
+  const keys = carry?.keys ?? new KeyRing(keyConfigs);
+  const limiter = carry?.limiter ?? new RateLimiter(clock, { ...defaultBan, ...options.ban });
+  const log = carry?.log ?? new RequestLog(options.requestLogSize ?? defaultRequestLogSize);
   const state: MockState = {
     store, keys, limiter, clock, log, spec, fixtures,
     reset() {

@@ -39,7 +39,7 @@ describe('the mock CLI', () => {
   it('lists every option in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit()).toBe(0);
-    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--ban-threshold', '--ban-seconds']) {
+    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--latency', '--watch', '--state-file', '--request-log-size']) {
       expect(cli.output()).toContain(option);
     }
     expect(cli.output()).toMatch(/env:\s+PORT/);
@@ -79,6 +79,39 @@ describe('the mock CLI', () => {
     expect(await cli.exit()).toBe(1);
     expect(cli.output()).toContain(file);
     expect(cli.output()).toMatch(/categoryId is required/);
+  });
+
+  it('still has the pets created before when restarted with the same --state-file', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'pets-')), 'state.json');
+    const first = run(['--port', '0', '--state-file', file]);
+    const base = await first.serving();
+    const headers = { authorization: 'Bearer demo-pro', 'content-type': 'application/json' };
+    const created = await (await fetch(`${base}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Keeper', categoryId: 2 }) })).json();
+    first.child.kill('SIGTERM');
+    expect(await first.exit()).toBe(0);
+
+    const second = run(['--port', '0', '--state-file', file]);
+    const again = await second.serving();
+    expect(await (await fetch(`${again}/pets/${created.id}`, { headers })).json()).toEqual(created);
+    second.child.kill('SIGTERM');
+    expect(await second.exit()).toBe(0);
+  });
+
+  it('serves the control API by default and not with --no-control', async () => {
+    const on = run(['--port', '0']);
+    const base = await on.serving();
+    expect((await fetch(base.replace(/\/v1$/, '/__mock/clock'))).status).toBe(200);
+    on.child.kill('SIGTERM');
+    const off = run(['--port', '0', '--no-control']);
+    const offBase = await off.serving();
+    expect((await fetch(offBase.replace(/\/v1$/, '/__mock/clock'), { headers: { authorization: 'Bearer demo-pro' } })).status).toBe(404);
+    off.child.kill('SIGTERM');
+  });
+
+  it('refuses a malformed --latency', async () => {
+    const cli = run(['--latency', 'slow']);
+    expect(await cli.exit()).toBe(1);
+    expect(cli.output()).toMatch(/neither MS nor MIN-MAX/);
   });
 
   it('refuses a port that is not a number', async () => {

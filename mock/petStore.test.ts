@@ -68,3 +68,16 @@ describe('PetStore', () => {
     expect(store.get(1)?.name).toBe('A');
   });
 });
+
+describe('PetStore.subscribe', () => {
+  it('tells its listeners about creates and replacements until they unsubscribe', () => {
+    const store = new PetStore();
+    let calls = 0;
+    const stop = store.subscribe(() => calls++);
+    store.create({ name: 'A', categoryId: 1 });
+    store.replaceAll([]);
+    stop();
+    store.create({ name: 'B', categoryId: 1 });
+    expect(calls).toBe(2);
+  });
+});

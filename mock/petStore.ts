@@ -16,6 +16,7 @@ export class PetStore {
   #byId = new Map<number, Pet>();
   #byStatus = new Map<PetStatus | undefined, Pet[]>();
   #nextId = 1;
+  #listeners = new Set<() => void>();
 
   constructor(pets: readonly Pet[] = []) {
     this.replaceAll(pets);
@@ -35,7 +36,14 @@ export class PetStore {
     const pet: Pet = { id: this.#nextId++, name: input.name, categoryId: input.categoryId };
     if (input.status !== undefined) pet.status = input.status;
     this.#insert(pet);
+    this.#changed();
     return pet;
+  }
+
+  /** Calls `listener` after every change; returns a function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   get(id: number): Pet | undefined {
@@ -76,6 +84,11 @@ export class PetStore {
     for (const pet of sorted) this.#insert({ ...pet });
     const highest = sorted.length > 0 ? sorted[sorted.length - 1]!.id : 0;
     this.#nextId = Math.max(highest + 1, nextId ?? 1);
+    this.#changed();
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   #insert(pet: Pet): void {

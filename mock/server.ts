@@ -1,0 +1,142 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, dirname, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createAjv } from '../spec/createAjv.ts';
+import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
+import type { Pet } from '../spec/types.ts';
+import { generatePets } from '../fixtures/generatePets.ts';
+import { defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
+import { API_PREFIX, buildMock, type MockOptions } from './app.ts';
+import { readStateFile, StateFileWriter } from './stateFile.ts';
+
+export type PetsSource = { file: string } | { seed?: number; count?: number };
+
+export interface ServerOptions extends Omit<MockOptions, 'spec' | 'pets' | 'startState' | 'carry'> {
+  port: number;
+  host: string;
+  specPath?: string;
+  /** Where the pets come from: a fixtures file (default fixtures/pets.json) or the generator. */
+  pets?: PetsSource;
+  /** Keep pets and the next id in this file, and start from it when it exists. */
+  stateFile?: string;
+  /** Reload the spec and the fixtures file when they change. */
+  watch?: boolean;
+}
+
+export interface MockServer {
+  /** Where the API is served, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string;
+  /** The app answering right now (a reload swaps it). */
+  app(): FastifyInstance;
+  /** Reloads the spec and the fixtures; false, with the old version still serving, when they are broken. */
+  reload(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
+  return 'file' in source ? loadPetsFile(source.file, createAjv(), componentSchema(spec, 'Pets')) : generatePets(source);
+}
+
+/**
+ * Runs the mock on a real port. The HTTP server hands every request to the current app, so
+ * `--watch` can swap in an app built from an edited spec or fixtures file without a restart;
+ * pets created at run time move over when the new spec still accepts them, and counters, keys,
+ * the clock and the request log carry over as they are.
+ */
+export async function startMockServer(options: ServerOptions): Promise<MockServer> {
+  const specPath = resolve(options.specPath ?? defaultSpecPath);
+  const source: PetsSource = options.pets ?? { file: defaultPetsFile };
+  let spec = await loadSpec(specPath);
+  let fixtures = await loadPets(source, spec);
+  const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
+
+  let app = await buildMock({ ...options, spec, pets: fixtures, ...(saved ? { startState: saved } : {}) });
+  await app.ready();
+  const log = app.log;
+
+  const writer = options.stateFile
+    ? new StateFileWriter(options.stateFile, () => ({ pets: app.mock.store.all(), nextId: app.mock.store.nextId }), (error) => log.error({ err: error }, `Could not write the state file ${options.stateFile}`))
+    : undefined;
+  let unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
+  // A new state file holds the starting state at once, so a crash before the first change loses nothing.
+  await writer?.flush();
+
+  const server: Server = createServer((req, res) => app.routing(req, res));
+  server.keepAliveTimeout = 72_000;
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolveListen());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}${API_PREFIX}`;
+
+  let reloading = Promise.resolve(true);
+  const reload = (): Promise<boolean> => (reloading = reloading.then(async () => {
+    const old = app;
+    try {
+      const nextSpec = await loadSpec(specPath);
+      const nextFixtures = await loadPets(source, nextSpec);
+      // Pets created at run time (ids the old fixtures did not have) stay, if the new spec accepts them.
+      const fixtureIds = new Set(fixtures.map((p) => p.id));
+      const newIds = new Set(nextFixtures.map((p) => p.id));
+      const validate = createAjv().compile(componentSchema(nextSpec, 'Pet'));
+      const created = old.mock.store.all().filter((p) => !fixtureIds.has(p.id));
+      const kept = created.filter((p) => validate(p) && !newIds.has(p.id));
+      if (kept.length < created.length) log.warn(`Reload: ${created.length - kept.length} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
+      const next = await buildMock({
+        ...options,
+        spec: nextSpec,
+        pets: nextFixtures,
+        startState: { pets: [...nextFixtures, ...kept], nextId: old.mock.store.nextId },
+        carry: old.mock,
+      });
+      await next.ready();
+      app = next;
+      spec = nextSpec;
+      fixtures = nextFixtures;
+      unsubscribe();
+      unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
+      writer?.changed();
+      await old.close();
+      log.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${app.mock.store.size} pets.`);
+      return true;
+    } catch (error) {
+      log.error(`Reload failed, still serving the previous version: ${(error as Error).message}`);
+      return false;
+    }
+  }));
+
+  const watchers: FSWatcher[] = [];
+  if (options.watch) {
+    let timer: NodeJS.Timeout | undefined;
+    const files = [specPath, ...('file' in source ? [resolve(source.file)] : [])];
+    for (const dir of new Set(files.map((f) => dirname(f)))) {
+      // Watch the folder, not the file: editors often save by writing a new file and renaming it.
+      const names = new Set(files.filter((f) => dirname(f) === dir).map((f) => basename(f)));
+      watchers.push(watch(dir, (_, name) => {
+        if (!name || !names.has(name.toString())) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void reload(), 150);
+      }));
+    }
+  }
+
+  return {
+    url,
+    app: () => app,
+    reload,
+    async close() {
+      for (const w of watchers) w.close();
+      await new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeIdleConnections();
+      });
+      await reloading;
+      await writer?.flush();
+      await app.close();
+    },
+  };
+}
