@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { projectPath } from '../spec/projectRoot.ts';
 
 export const toolName = 'pets-conformance';
 /** The package version, so User-Agent and reports say which suite ran. */
-export const toolVersion: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+export const toolVersion: string = JSON.parse(readFileSync(projectPath('package.json'), 'utf8')).version;

@@ -46,8 +46,8 @@ describe('the mock CLI', () => {
     expect(cli.output()).toMatch(/env:\s+HOST/);
   });
 
-  it('listens where PORT and HOST say, answers 401 without a key, logs one redacted line per request and stops on SIGTERM', async () => {
-    const cli = run([], { PORT: '0', HOST: '127.0.0.1' });
+  it('listens where PORT and HOST say, answers 401 without a key, logs one redacted line per request at debug and stops on SIGTERM', async () => {
+    const cli = run(['--log-level', 'debug'], { PORT: '0', HOST: '127.0.0.1' });
     const base = await cli.serving();
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect((await fetch(`${base}/pets`)).status).toBe(401);
@@ -58,6 +58,16 @@ describe('the mock CLI', () => {
     expect(lines).toHaveLength(2);
     expect(cli.output()).not.toContain('demo-enterprise');
     expect(lines[1]).toContain('"key":"demo…(15)"');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit()).toBe(0);
+  });
+
+  it('logs no line per request at the default level', async () => {
+    const cli = run(['--port', '0']);
+    const base = await cli.serving();
+    await fetch(`${base}/pets`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(cli.output()).not.toContain('"msg":"request"');
     cli.child.kill('SIGTERM');
     expect(await cli.exit()).toBe(0);
   });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from './errors.ts';
 import { describeAjvErrors } from '../spec/describeAjvErrors.ts';
-import './routeConfig.ts';
+import { routeConfig } from './routeConfig.ts';
 
 const keywordHints: Record<string, string> = {
   required: 'Add it.',
@@ -47,7 +47,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
 function toApiError(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
-    const place = request.routeOptions.config.control
+    const place = routeConfig(request).control
       ? { ...validationPlaces[error.validationContext ?? 'body']!, code: 'INVALID_CONTROL_REQUEST' as const, lead: 'Invalid control request' }
       : validationPlaces[error.validationContext ?? 'body'] ?? validationPlaces.body!;
     const first = error.validation[0];

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { defaultEnterpriseLimits, isPlan, planLimits, type Limits, type Plan } from './plans.ts';
 
 export interface ApiKeyConfig {
@@ -19,12 +19,13 @@ export interface ApiKeyEntry {
 }
 
 /**
- * The API keys the mock accepts. Keys are looked up by their SHA-256 digest and the digest is
- * compared with timingSafeEqual, so neither the lookup nor the comparison takes longer the more
- * of a guessed key is right.
+ * The API keys the mock accepts, held by their SHA-256 digest, never as themselves. A presented
+ * key is hashed and looked up by its digest, so how long the lookup takes depends on the digest,
+ * which says nothing about how much of a guessed key was right: the comparison of keys is constant
+ * time, as comparing MACs by digest is.
  */
 export class KeyRing {
-  #byDigest = new Map<string, { digest: Buffer; entry: ApiKeyEntry }>();
+  #byDigest = new Map<string, ApiKeyEntry>();
 
   constructor(keys: readonly ApiKeyConfig[] = []) {
     for (const key of keys) this.set(key);
@@ -37,12 +38,12 @@ export class KeyRing {
     const base = config.plan === 'enterprise' ? defaultEnterpriseLimits : planLimits[config.plan];
     const digest = sha256(config.key);
     const entry: ApiKeyEntry = {
-      bucketId: `key:${digest.toString('base64')}`,
+      bucketId: `key:${digest}`,
       label: redactKey(config.key),
       plan: config.plan,
       limits: { perMinute: config.perMinute ?? base.perMinute, perDay: config.perDay ?? base.perDay },
     };
-    this.#byDigest.set(digest.toString('base64'), { digest, entry });
+    this.#byDigest.set(digest, entry);
     return entry;
   }
 
@@ -57,18 +58,16 @@ export class KeyRing {
   }
 
   delete(key: string): boolean {
-    return this.#byDigest.delete(sha256(key).toString('base64'));
+    return this.#byDigest.delete(sha256(key));
   }
 
   find(key: string): ApiKeyEntry | undefined {
-    const digest = sha256(key);
-    const found = this.#byDigest.get(digest.toString('base64'));
-    return found && timingSafeEqual(found.digest, digest) ? found.entry : undefined;
+    return this.#byDigest.get(sha256(key));
   }
 }
 
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+function sha256(value: string): string {
+  return hash('sha256', value, 'base64');
 }
 
 /** A key as it may appear in logs: its first four characters and its length. */

@@ -10,6 +10,8 @@ const b64token = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** Reads `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110, 11.1). */
 export function parseAuthorization(header: string | undefined): Credentials {
+  // The common case first, without the general parse: "Bearer <b64token>".
+  if (header !== undefined && header.startsWith('Bearer ') && b64token.test(header.slice(7))) return { kind: 'bearer', token: header.slice(7) };
   if (header === undefined || header.trim() === '') return { kind: 'missing' };
   const match = bearer.exec(header.trim());
   if (!match) return { kind: 'malformed' };

@@ -1,4 +1,4 @@
-import { createInstance, getHttpOperationsFromSpec, type IHttpOperationConfig, type IHttpRequest } from '@stoplight/prism-http';
+import type { IHttpOperationConfig, IHttpRequest } from '@stoplight/prism-http';
 import { pino } from 'pino';
 import type { LoadedSpec, SpecOperation } from '../spec/loadSpec.ts';
 
@@ -20,10 +20,22 @@ export type PrismResponder = (request: PrismRequest, mock?: Partial<IHttpOperati
 
 /**
  * Answers an operation from the OpenAPI document through Prism: its static example by default,
- * or what `mock` asks for (a status code, a named example, dynamic data, a seed). Built once per
- * spec; Prism checks neither security nor the request, because the mock's own hooks already did.
+ * or what `mock` asks for (a status code, a named example, dynamic data, a seed). Prism checks
+ * neither security nor the request, because the mock's own hooks already did.
+ *
+ * Prism takes most of a second to load, and most sessions never need it (it answers only
+ * GET /store/orders and `Prefer`), so it is loaded on the first request that does.
  */
-export async function createPrismResponder(spec: LoadedSpec, logLevel: string): Promise<PrismResponder> {
+export function createPrismResponder(spec: LoadedSpec, logLevel: string): PrismResponder {
+  let loaded: Promise<PrismResponder> | undefined;
+  return (request, mock) => {
+    loaded ??= loadPrism(spec, logLevel);
+    return loaded.then((respond) => respond(request, mock));
+  };
+}
+
+async function loadPrism(spec: LoadedSpec, logLevel: string): Promise<PrismResponder> {
+  const { createInstance, getHttpOperationsFromSpec } = await import('@stoplight/prism-http');
   const operations = await getHttpOperationsFromSpec(spec.document);
   // Prism 5.12 logs with a `success` level that plain pino does not have.
   const logger = pino({ customLevels: { success: 11 }, level: logLevel, name: 'prism' });

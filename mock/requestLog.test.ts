@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RequestLog, type LoggedRequest } from './requestLog.ts';
+import { RequestLog, type RecordedRequest } from './requestLog.ts';
 
-const entry = (n: number, extra: Partial<LoggedRequest> = {}): LoggedRequest => ({
-  time: new Date(n).toISOString(), method: 'GET', path: `/v1/pets/${n}`, query: {}, status: 200, key: null, ms: 1, ...extra,
-});
+const entry = (n: number, extra: Partial<RecordedRequest & { path: string }> = {}): RecordedRequest => {
+  const { path = `/v1/pets/${n}`, ...rest } = extra;
+  return { at: n, method: 'GET', url: path, status: 200, key: null, ms: 1, ...rest };
+};
 
 describe('RequestLog', () => {
   it('lists entries newest last', () => {
@@ -29,6 +30,12 @@ describe('RequestLog', () => {
     expect(log.list({ path: '/v1/pets/*' }).map((e) => e.status)).toEqual([404]);
     expect(log.list({ status: '4xx' }).map((e) => e.status)).toEqual([404, 401]);
     expect(log.list({ status: '201' }).map((e) => e.method)).toEqual(['POST']);
+  });
+
+  it('shows each request with its time, path and parsed query', () => {
+    const log = new RequestLog(2);
+    log.add({ at: Date.UTC(2026, 0, 1), method: 'GET', url: '/v1/pets?limit=2&status=sold&x=1&x=2', status: 200, key: 'demo…(9)', ms: 1.5 });
+    expect(log.list()).toEqual([{ time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/v1/pets', query: { limit: '2', status: 'sold', x: ['1', '2'] }, status: 200, key: 'demo…(9)', ms: 1.5 }]);
   });
 
   it('empties on clear', () => {

@@ -1,3 +1,16 @@
+/** What is kept per request: raw, so recording costs next to nothing on the hot path. */
+export interface RecordedRequest {
+  /** Unix milliseconds on the mock's clock. */
+  at: number;
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  status: number;
+  key: string | null;
+  ms: number;
+}
+
+/** A request as GET /__mock/requests shows it. */
 export interface LoggedRequest {
   /** When it arrived, on the mock's clock (ISO 8601). */
   time: string;
@@ -24,13 +37,13 @@ export interface RequestFilter {
  * makes room, so a long session cannot grow the heap.
  */
 export class RequestLog {
-  #entries: LoggedRequest[] = [];
+  #entries: RecordedRequest[] = [];
   #start = 0;
   #dropped = 0;
 
   constructor(readonly capacity: number) {}
 
-  add(entry: LoggedRequest): void {
+  add(entry: RecordedRequest): void {
     if (this.capacity === 0) return;
     if (this.#entries.length < this.capacity) {
       this.#entries.push(entry);
@@ -44,7 +57,7 @@ export class RequestLog {
   /** Entries oldest first (newest last), those matching the filter. */
   list(filter: RequestFilter = {}): LoggedRequest[] {
     const ordered = [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
-    return ordered.filter((entry) => matches(entry, filter));
+    return ordered.map(present).filter((entry) => matches(entry, filter));
   }
 
   /** How many entries were pushed out since the last clear. */
@@ -57,6 +70,16 @@ export class RequestLog {
     this.#start = 0;
     this.#dropped = 0;
   }
+}
+
+function present({ at, method, url, status, key, ms }: RecordedRequest): LoggedRequest {
+  const parsed = new URL(url, 'http://mock.invalid');
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(parsed.searchParams.keys())) {
+    const values = parsed.searchParams.getAll(name);
+    query[name] = values.length === 1 ? values[0]! : values;
+  }
+  return { time: new Date(at).toISOString(), method, path: parsed.pathname, query, status, key, ms };
 }
 
 function matches(entry: LoggedRequest, { method, path, status }: RequestFilter): boolean {

@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAjv } from '../spec/createAjv.ts';
-import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
+import { componentSchema, defaultSpecPath, loadSpec, validateSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import type { Pet } from '../spec/types.ts';
-import { generatePets } from '../fixtures/generatePets.ts';
 import { defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
 import { API_PREFIX, buildMock, type MockOptions } from './app.ts';
 import { readStateFile, StateFileWriter } from './stateFile.ts';
@@ -36,7 +35,10 @@ export interface MockServer {
 }
 
 async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
-  return 'file' in source ? loadPetsFile(source.file, createAjv(), componentSchema(spec, 'Pets')) : generatePets(source);
+  if ('file' in source) return loadPetsFile(source.file, createAjv(), componentSchema(spec, 'Pets'));
+  // Faker is loaded only when pets are generated: reading the fixtures file needs none of it.
+  const { generatePets } = await import('../fixtures/generatePets.ts');
+  return generatePets(source);
 }
 
 /**
@@ -48,7 +50,8 @@ async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
 export async function startMockServer(options: ServerOptions): Promise<MockServer> {
   const specPath = resolve(options.specPath ?? defaultSpecPath);
   const source: PetsSource = options.pets ?? { file: defaultPetsFile };
-  let spec = await loadSpec(specPath);
+  // Dereference now and validate once serving: validation costs more than the rest of the start.
+  let spec = await loadSpec(specPath, { validate: false });
   let fixtures = await loadPets(source, spec);
   const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
 
@@ -69,6 +72,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
   });
+  validateSpec(specPath).catch((error: Error) => log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}${API_PREFIX}`;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
-import '../routeConfig.ts';
+import { routeConfig } from '../routeConfig.ts';
 
 export interface DeprecationOptions {
   spec: LoadedSpec;
@@ -25,9 +25,10 @@ const deprecation: FastifyPluginAsync<DeprecationOptions> = async (app, { spec, 
     if (sunset) marks.sunset = new Date(`${sunset}T00:00:00Z`).toUTCString();
     headers.set(op.operationId, marks);
   }
-  app.addHook('onSend', async (request, reply) => {
-    const marks = headers.get(request.routeOptions.config.operationId ?? '');
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const marks = headers.get(routeConfig(request).operationId ?? '');
     if (marks) reply.headers(marks);
+    done(null, payload);
   });
 };
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { setTimeout as sleep } from 'node:timers/promises';
-import '../routeConfig.ts';
+import { routeConfig } from '../routeConfig.ts';
 
 export interface Latency {
   minMs: number;
@@ -28,10 +27,10 @@ export interface LatencyOptions {
  * The wait is a timer, so a slow answer never holds up the others.
  */
 const latency: FastifyPluginAsync<LatencyOptions> = async (app, { latency: range, random = Math.random }) => {
-  app.addHook('onSend', async (request) => {
-    if (request.routeOptions.config.control) return;
-    const ms = request.preferredDelay ?? (range ? range.minMs + Math.round(random() * (range.maxMs - range.minMs)) : 0);
-    if (ms > 0) await sleep(ms);
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const ms = routeConfig(request).control ? 0 : request.preferredDelay ?? (range ? range.minMs + Math.round(random() * (range.maxMs - range.minMs)) : 0);
+    if (ms > 0) setTimeout(done, ms, null, payload);
+    else done(null, payload);
   });
 };
 

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { parsePrefer } from '../parsePrefer.ts';
 import type { PrismResponder } from '../prismResponder.ts';
-import '../routeConfig.ts';
+import { routeConfig } from '../routeConfig.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,8 +43,14 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
   app.decorateRequest('preferredDelay', null);
   const operations = new Map(spec.operations.map((op) => [op.operationId, op]));
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    if (request.routeOptions.config.control || request.headers.prefer === undefined) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    // Most requests carry no Prefer: keep their path free of promises.
+    if (routeConfig(request).control || request.headers.prefer === undefined) return done();
+    answerPreference(request, reply).then((answered) => (answered ? undefined : done()), done);
+  });
+
+  /** Applies the request's preferences; true when it answered the request itself. */
+  async function answerPreference(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const preferences = parsePrefer(request.headers.prefer);
 
     const delay = preferences.get('delay');
@@ -53,12 +59,12 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
       request.preferredDelay = Number(delay);
     }
 
-    const op = operations.get(request.routeOptions.config.operationId ?? '');
+    const op = operations.get(routeConfig(request).operationId ?? '');
     const code = preferences.get('code');
     const example = preferences.get('example');
     const dynamic = preferences.get('dynamic');
     const seed = preferences.get('seed');
-    if (!op || (code === undefined && example === undefined && dynamic === undefined)) return;
+    if (!op || (code === undefined && example === undefined && dynamic === undefined)) return false;
 
     const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
     if (code !== undefined && !documented.includes(code)) {
@@ -91,8 +97,9 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
       headers['retry-after'] = String(Math.max(1, reset - Math.floor(clock.now() / 1000)));
     }
     const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
-    return reply.code(answer.status).headers(headers).header('preference-applied', applied.join(', ')).send(body);
-  });
+    reply.code(answer.status).headers(headers).header('preference-applied', applied.join(', ')).send(body);
+    return true;
+  }
 };
 
 export const preferPlugin = fp(prefer, { name: 'prefer', dependencies: ['guard'] });
