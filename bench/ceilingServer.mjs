@@ -18,5 +18,5 @@ const server = createServer((req, res) => {
   res.end(ok ? pets : unauthorized);
 });
 server.keepAliveTimeout = 72_000;
-server.listen(Number(process.env.PORT ?? 4020), process.env.HOST ?? '127.0.0.1', () => console.log(`ceiling serving http://127.0.0.1:${server.address().port}/v1`));
+server.listen(Number(process.env.PORT ?? process.argv[2] ?? 4020), '127.0.0.1', () => console.log(`ceiling serving http://127.0.0.1:${server.address().port}/v1`));
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close(() => process.exit(0)));

@@ -57,6 +57,8 @@ export interface MockOptions {
   latency?: Latency;
   /** How many requests the request log keeps. Default: 1000. */
   requestLogSize?: number;
+  /** How many client addresses the anonymous rate limit keeps counts for. Default: 10,000. */
+  maxAnonymousBuckets?: number;
   /** A previous mock whose keys, counters, clock and request log this one takes over (a reload). */
   carry?: MockState;
 }
@@ -64,12 +66,14 @@ export interface MockOptions {
 export const defaultBodyLimit = 1024 * 1024;
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
 export const defaultRequestLogSize = 1000;
+export const defaultMaxAnonymousBuckets = 10_000;
 const maxPreferDelayMs = 60_000;
 
 export interface MockState {
   store: PetStore;
   keys: KeyRing;
   limiter: RateLimiter;
+  anonymousLimiter: RateLimiter;
   clock: MockClock;
   log: RequestLog;
   spec: LoadedSpec;
@@ -99,14 +103,17 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const store = new PetStore();
   store.replaceAll(options.startState?.pets ?? fixtures, options.startState?.nextId);
   const keys = carry?.keys ?? new KeyRing(keyConfigs);
-  const limiter = carry?.limiter ?? new RateLimiter(clock, { ...defaultBan, ...options.ban });
+  const ban = { ...defaultBan, ...options.ban };
+  const limiter = carry?.limiter ?? new RateLimiter(clock, ban);
+  const anonymousLimiter = carry?.anonymousLimiter ?? new RateLimiter(clock, ban, { maxBuckets: options.maxAnonymousBuckets ?? defaultMaxAnonymousBuckets });
   const log = carry?.log ?? new RequestLog(options.requestLogSize ?? defaultRequestLogSize);
   const state: MockState = {
-    store, keys, limiter, clock, log, spec, fixtures,
+    store, keys, limiter, anonymousLimiter, clock, log, spec, fixtures,
     reset() {
       store.replaceAll(fixtures);
       keys.replaceAll(keyConfigs);
       limiter.clear();
+      anonymousLimiter.clear();
       log.clear();
       clock.reset();
     },
@@ -123,7 +130,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     routerOptions: { ignoreTrailingSlash: true },
     // A URL the router cannot decode never reaches a route: answer it from the catalogue too.
     frameworkErrors: (error, request, reply) => {
-      setRateHeaders(reply, peekRate(request, keys, limiter));
+      setRateHeaders(reply, peekRate(request, { keys, limiter, anonymousLimiter }));
       sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
     },
     schemaErrorFormatter: (errors, dataVar) => Object.assign(new Error(`${dataVar} is invalid`), { validation: errors }),
@@ -160,7 +167,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     });
   }
   const prism = createPrismResponder(spec, logLevel === false ? 'silent' : logLevel);
-  await app.register(guardPlugin, { keys, limiter });
+  await app.register(guardPlugin, { keys, limiter, anonymousLimiter });
   await app.register(preferPlugin, { spec, prism, clock, maxDelayMs: maxPreferDelayMs, apiPrefix: API_PREFIX });
   await app.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
   await app.register(deprecationPlugin, { spec });

@@ -146,6 +146,14 @@ describe('rate limits', () => {
     expect((await mock.call({ url: '/v1/pets', key: 'demo-free', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
   });
 
+  it('keeps anonymous counts for a bounded number of addresses, however many send', async () => {
+    await mock.app.close();
+    mock = await testMock({ maxAnonymousBuckets: 50 });
+    for (let i = 0; i < 500; i++) await mock.call({ url: '/v1/pets', key: null, remoteAddress: `10.1.${i >> 8}.${i & 255}` });
+    expect(mock.app.mock.anonymousLimiter.size).toBe(50);
+    expect(mock.app.mock.limiter.size).toBe(0);
+  });
+
   it('spends no quota on refused requests', async () => {
     await mock.app.close();
     mock = await testMock({ keys: [{ key: 'tiny', plan: 'enterprise', perMinute: 2, perDay: 4 }], ban: { threshold: 100 } });

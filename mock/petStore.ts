@@ -17,6 +17,7 @@ export class PetStore {
   #byStatus = new Map<PetStatus | undefined, Pet[]>();
   #nextId = 1;
   #listeners = new Set<() => void>();
+  #version = 0;
 
   constructor(pets: readonly Pet[] = []) {
     this.replaceAll(pets);
@@ -24,6 +25,11 @@ export class PetStore {
 
   get size(): number {
     return this.#byId.size;
+  }
+
+  /** Goes up with every change, so a cache of anything read from the store knows when to drop it. */
+  get version(): number {
+    return this.#version;
   }
 
   /** The id the next created pet gets. */
@@ -88,6 +94,7 @@ export class PetStore {
   }
 
   #changed(): void {
+    this.#version++;
     for (const listener of this.#listeners) listener();
   }
 

@@ -95,3 +95,42 @@ describe('RateLimiter', () => {
     expect(limiter.size).toBe(1);
   });
 });
+
+describe('RateLimiter memory', () => {
+  it('keeps at most maxBuckets buckets under a flood from many addresses', () => {
+    const clock = new ManualClock(start);
+    const limiter = new RateLimiter(clock, { threshold: 3, seconds: 120 }, { maxBuckets: 1000 });
+    for (let i = 0; i < 50_000; i++) limiter.consume(`ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, limits);
+    expect(limiter.size).toBe(1000);
+  });
+
+  it('drops the least recently used bucket, not a busy one', () => {
+    const clock = new ManualClock(start);
+    const limiter = new RateLimiter(clock, { threshold: 3, seconds: 120 }, { maxBuckets: 2 });
+    limiter.consume('busy', limits);
+    limiter.consume('idle', limits);
+    limiter.consume('busy', limits);
+    limiter.consume('new', limits);
+    // 'busy' kept its count (two spent), 'idle' was dropped and starts afresh.
+    expect(limiter.peek('busy', limits).remaining).toBe(1);
+    expect(limiter.peek('idle', limits).remaining).toBe(3);
+  });
+
+  it('drops buckets whose day is over as new ones arrive', () => {
+    const clock = new ManualClock(start);
+    const limiter = new RateLimiter(clock, { threshold: 3, seconds: 120 }, { maxBuckets: 100 });
+    for (let i = 0; i < 10; i++) limiter.consume(`old-${i}`, limits);
+    clock.advance(86_400_000);
+    for (let i = 0; i < 5; i++) limiter.consume(`new-${i}`, limits);
+    expect(limiter.size).toBe(5);
+  });
+
+  it('keeps a banned bucket until its ban is over', () => {
+    const clock = new ManualClock(start);
+    const limiter = new RateLimiter(clock, { threshold: 1, seconds: 2 * 86_400 }, { maxBuckets: 100 });
+    for (let i = 0; i < 4; i++) limiter.consume('flooder', limits);
+    clock.advance(86_400_000);
+    limiter.consume('someone-else', limits);
+    expect(limiter.consume('flooder', limits)).toMatchObject({ allowed: false, banned: true });
+  });
+});

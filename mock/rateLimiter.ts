@@ -47,10 +47,18 @@ export class RateLimiter {
   #buckets = new Map<string, Bucket>();
   readonly #clock: Clock;
   readonly #ban: BanPolicy;
+  readonly #maxBuckets: number;
 
-  constructor(clock: Clock, ban: BanPolicy) {
+  /**
+   * `maxBuckets` bounds the memory of a limiter whose ids come from outside (client addresses):
+   * past it, the least recently used bucket goes. Buckets are kept in use order for that, and the
+   * least recently used one is dropped as soon as its windows and any ban are over, so a flood
+   * from many addresses cannot grow the heap and idle addresses do not linger.
+   */
+  constructor(clock: Clock, ban: BanPolicy, { maxBuckets = Infinity }: { maxBuckets?: number } = {}) {
     this.#clock = clock;
     this.#ban = ban;
+    this.#maxBuckets = maxBuckets;
   }
 
   /** Counts one request against the bucket, or refuses it. */
@@ -72,6 +80,19 @@ export class RateLimiter {
     return this.#buckets.size;
   }
 
+  /** Adds a bucket, making room first: expired buckets go, then the least recently used one. */
+  #admit(id: string, bucket: Bucket, now: number, dayStart: number): void {
+    if (this.#maxBuckets !== Infinity) {
+      for (let i = 0; i < 2; i++) {
+        const oldest = this.#buckets.entries().next().value;
+        if (!oldest || oldest[1].dayStart === dayStart || oldest[1].bannedUntil > now) break;
+        this.#buckets.delete(oldest[0]);
+      }
+      if (this.#buckets.size >= this.#maxBuckets) this.#buckets.delete(this.#buckets.keys().next().value!);
+    }
+    this.#buckets.set(id, bucket);
+  }
+
   #decide(id: string, limits: Limits, spend: boolean): RateDecision {
     const now = this.#clock.now();
     const minuteStart = now - (now % MINUTE_MS);
@@ -79,7 +100,11 @@ export class RateLimiter {
     let bucket = this.#buckets.get(id);
     if (!bucket) {
       bucket = { minuteStart, minuteCount: 0, dayStart, dayCount: 0, strikes: 0, bannedUntil: 0 };
-      if (spend) this.#buckets.set(id, bucket);
+      if (spend) this.#admit(id, bucket, now, dayStart);
+    } else if (spend && this.#maxBuckets !== Infinity) {
+      // Keep use order: the Map's first entry is always the least recently used.
+      this.#buckets.delete(id);
+      this.#buckets.set(id, bucket);
     }
     if (bucket.minuteStart !== minuteStart) {
       bucket.minuteStart = minuteStart;

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
-import { routeConfig } from '../routeConfig.ts';
+import '../routeConfig.ts';
 
 export interface DeprecationOptions {
   spec: LoadedSpec;
@@ -25,10 +25,15 @@ const deprecation: FastifyPluginAsync<DeprecationOptions> = async (app, { spec, 
     if (sunset) marks.sunset = new Date(`${sunset}T00:00:00Z`).toUTCString();
     headers.set(op.operationId, marks);
   }
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const marks = headers.get(routeConfig(request).operationId ?? '');
-    if (marks) reply.headers(marks);
-    done(null, payload);
+  // A hook on the deprecated routes alone: the others pay nothing for it.
+  app.addHook('onRoute', (route) => {
+    const marks = headers.get(route.config?.operationId ?? '');
+    if (!marks) return;
+    const mark: onSendHookHandler = (_request, reply, payload, done) => {
+      reply.headers(marks);
+      done(null, payload);
+    };
+    route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), mark];
   });
 };
 

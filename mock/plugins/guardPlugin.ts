@@ -18,7 +18,10 @@ declare module 'fastify' {
 
 export interface GuardOptions {
   keys: KeyRing;
+  /** Counts requests with a valid key, by key. */
   limiter: RateLimiter;
+  /** Counts requests without one, by client address; bounded in memory. */
+  anonymousLimiter: RateLimiter;
 }
 
 const REALM = 'Bearer realm="pets"';
@@ -48,7 +51,8 @@ function isPreflight(request: FastifyRequest): boolean {
  * limits) and refused with 429 over the limit, then refused with 401 without a valid key.
  * Every answer, whatever its status, reports the bucket's limit in X-RateLimit-* headers.
  */
-const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) => {
+const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
+  const { keys } = limiters;
   app.decorateRequest('apiKey', null);
   app.decorateRequest('rateDecision', null);
 
@@ -56,7 +60,7 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) =
   app.addHook('onRequest', (request, _reply, done) => {
     if (routeConfig(request).control || isPreflight(request)) return done();
     const { credentials, key, bucketId, limits } = rateBucket(request, keys);
-    const decision = limiter.consume(bucketId, limits);
+    const decision = (key ? limiters.limiter : limiters.anonymousLimiter).consume(bucketId, limits);
     request.rateDecision = decision;
     if (!decision.allowed) {
       return done(new ApiError(decision.banned ? 'API_KEY_BANNED' : 'RATE_LIMITED', undefined, { 'retry-after': String(decision.retryAfter) }));
@@ -68,7 +72,7 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, { keys, limiter }) =
 
   app.addHook('onSend', (request, reply, payload, done) => {
     // Preflights are not counted (a browser sends them on its own), but still say where the bucket stands.
-    if (!routeConfig(request).control) setRateHeaders(reply, request.rateDecision ?? peekRate(request, keys, limiter));
+    if (!routeConfig(request).control) setRateHeaders(reply, request.rateDecision ?? peekRate(request, limiters));
     done(null, payload);
   });
 };
@@ -83,9 +87,9 @@ export function rateBucket(request: FastifyRequest, keys: KeyRing) {
 }
 
 /** Where the request's bucket stands, without counting the request. */
-export function peekRate(request: FastifyRequest, keys: KeyRing, limiter: RateLimiter): RateDecision {
-  const { bucketId, limits } = rateBucket(request, keys);
-  return limiter.peek(bucketId, limits);
+export function peekRate(request: FastifyRequest, { keys, limiter, anonymousLimiter }: GuardOptions): RateDecision {
+  const { key, bucketId, limits } = rateBucket(request, keys);
+  return (key ? limiter : anonymousLimiter).peek(bucketId, limits);
 }
 
 export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// `npm run bench`: the mock against its node:http ceiling and Prism, in turns, in one run.
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { projectPath } from '../spec/projectRoot.ts';
+import { load, type LoadResult } from './load.ts';
+import { ceilingScenario, scenarios, type Scenario } from './scenarios.ts';
+import { startCeiling, startMock, startPrism, type RunningServer } from './servers.ts';
+import { markdownTable, median } from './table.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    'startup-runs': { type: 'string', default: '5' },
+    'scale-pets': { type: 'string', default: '1000000' },
+    'no-scale': { type: 'boolean', default: false },
+    'no-prism': { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
+    write: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(`Usage: npm run bench -- [options]
+  --seconds N        load per scenario and round (default 5)
+  --connections N    concurrent connections (default 50)
+  --rounds N         rounds of every server and scenario, in turns; medians are reported (default 3)
+  --startup-runs N   starts of each server for the start-up time (default 5)
+  --scale-pets N     pets for the scale comparison against 1,000 (default 1000000)
+  --no-scale         skip the scale comparison
+  --no-prism         skip Prism
+  --smoke            a tiny run that only checks the harness works
+  --source           run the mock from its TypeScript source (no build needed; slower start-up)
+  --write FILE       also write the results as Markdown to FILE (docs/performance.md)`);
+  process.exit(0);
+}
+const smoke = args.smoke;
+const opts = { seconds: smoke ? 0.3 : Number(args.seconds), connections: Number(args.connections) };
+const rounds = smoke ? 1 : Number(args.rounds);
+const startupRuns = smoke ? 1 : Number(args['startup-runs']);
+const withPrism = !args['no-prism'];
+const withScale = !args['no-scale'] && !smoke;
+const scalePets = Number(args['scale-pets']);
+
+type Row = { server: string; scenario: string; results: LoadResult[]; peakMb: number; note?: string };
+const rows = new Map<string, Row>();
+function record(server: RunningServer, scenario: Scenario, result: LoadResult, peakMb: number, note?: string) {
+  const id = `${server.name}\0${scenario.id}`;
+  const row = rows.get(id) ?? { server: server.name, scenario: scenario.id, results: [], peakMb: 0, ...(note ? { note } : {}) };
+  row.results.push(result);
+  row.peakMb = Math.max(row.peakMb, peakMb);
+  rows.set(id, row);
+}
+const rps = (server: string, scenario: string) => median(rows.get(`${server}\0${scenario}`)?.results.map((r) => r.rps) ?? []);
+const log = (line: string) => console.error(line);
+
+async function drive(server: RunningServer, scenario: Scenario, note?: string) {
+  const result = await load(server.base, scenario.request, opts);
+  record(server, scenario, result, (await server.memory()).peakMb, note);
+  log(`  ${server.name.padEnd(22)} ${scenario.id.padEnd(34)} ${result.rps.toFixed(0).padStart(8)} req/s`);
+}
+
+// Throughput, in turns: every round drives each server with each scenario once.
+log(`Throughput: ${rounds} round(s) of ${opts.seconds} s per scenario, ${opts.connections} connections`);
+const ceiling = await startCeiling();
+const mock = await startMock([], 'mock', args.source);
+const prism = withPrism ? await startPrism() : undefined;
+try {
+  // Warm up: a second of each request first, so no server is measured while its JIT is cold.
+  log('warm-up');
+  const warm = { ...opts, seconds: smoke ? 0.2 : 1 };
+  await load(ceiling.base, ceilingScenario.request, warm);
+  for (const scenario of scenarios) {
+    await load(mock.base, scenario.request, warm);
+    if (prism) await load(prism.base, scenario.request, warm);
+  }
+  for (let round = 1; round <= rounds; round++) {
+    log(`round ${round}`);
+    await drive(ceiling, ceilingScenario);
+    for (const scenario of scenarios) {
+      await drive(mock, scenario);
+      if (prism) await drive(prism, scenario, scenario.note);
+    }
+  }
+} finally {
+  await Promise.all([ceiling.stop(), mock.stop(), prism?.stop()]);
+}
+
+// Start-up: from spawning the process to its first answered request, alternating the two.
+log('Start-up');
+const startups: Record<string, number[]> = { mock: [], prism: [] };
+for (let run = 0; run < startupRuns; run++) {
+  const m = await startMock([], 'mock', args.source);
+  startups.mock!.push(m.startupMs);
+  await m.stop();
+  if (withPrism) {
+    const p = await startPrism();
+    startups.prism!.push(p.startupMs);
+    await p.stop();
+  }
+}
+
+// Scale: the same reads with a thousand pets and with a million.
+const scale: { pets: number; startupMs: number; rssMb: number; results: Record<string, number> }[] = [];
+if (withScale) {
+  const reads: Scenario[] = [
+    { id: 'GET /pets?limit=20&status=sold', request: { method: 'GET', path: '/pets?limit=20&status=sold', headers: { authorization: 'Bearer demo-enterprise' } }, note: '' },
+    { id: 'GET /pets/{id}', request: { method: 'GET', path: '/pets/500', headers: { authorization: 'Bearer demo-enterprise' } }, note: '' },
+    scenarios[3]!,
+  ];
+  for (const pets of [1000, scalePets]) {
+    log(`Scale: ${pets} pets`);
+    const server = await startMock(['--pets', String(pets)], `mock, ${pets} pets`, args.source);
+    try {
+      const results: Record<string, number> = {};
+      const { rssMb } = await server.memory();
+      for (let round = 0; round < rounds; round++) {
+        for (const read of reads) {
+          const r = await load(server.base, read.request, opts);
+          (results[read.id] as unknown as number[] | undefined) ?? ((results as unknown as Record<string, number[]>)[read.id] = []);
+          (results as unknown as Record<string, number[]>)[read.id]!.push(r.rps);
+        }
+      }
+      scale.push({ pets, startupMs: server.startupMs, rssMb, results: Object.fromEntries(Object.entries(results as unknown as Record<string, number[]>).map(([k, v]) => [k, median(v)])) });
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+// The conformance suite's default run against the local mock.
+log('Conformance default run');
+const conformanceSeconds = await (async () => {
+  const server = await startMock([], 'mock', args.source);
+  try {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', '--base-url', server.base, '--report-dir', '.bench-reports'], { cwd: projectPath(), stdio: 'ignore', env: { ...process.env, PETS_API_KEY: 'demo-pro' } });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`the conformance suite exited ${code} against the mock`);
+    return (performance.now() - started) / 1000;
+  } finally {
+    await server.stop();
+  }
+})();
+
+// Report.
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+const throughput = markdownTable(
+  ['server', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MiB', 'answers', 'payload'],
+  [...rows.values()].map((row) => [
+    row.server,
+    row.scenario,
+    fmt(median(row.results.map((r) => r.rps))),
+    fmt(median(row.results.map((r) => r.p50)), 1),
+    fmt(median(row.results.map((r) => r.p99)), 1),
+    fmt(row.peakMb),
+    Object.entries(row.results.reduce<Record<string, number>>((sum, r) => {
+      for (const [k, v] of Object.entries(r.statuses)) sum[k] = (sum[k] ?? 0) + v;
+      return sum;
+    }, {})).map(([k, v]) => `${k} ${fmt(v)}`).join(', '),
+    row.note ?? '',
+  ]),
+);
+
+const targets: [string, number, string, boolean][] = [];
+const ceilingRatio = rps(mock.name, ceilingScenario.id) / rps(ceiling.name, ceilingScenario.id);
+targets.push([`mock ${ceilingScenario.id} / ceiling`, ceilingRatio, '>= 0.5', ceilingRatio >= 0.5]);
+if (prism) {
+  for (const scenario of scenarios) {
+    const ratio = rps(mock.name, scenario.id) / rps(prism.name, scenario.id);
+    const goal = scenario === ceilingScenario ? 10 : 5;
+    targets.push([`mock ${scenario.id} / Prism`, ratio, `>= ${goal}`, ratio >= goal]);
+  }
+  const startupRatio = median(startups.mock!) / median(startups.prism!);
+  targets.push(['mock start-up / Prism start-up', startupRatio, '<= 0.4', startupRatio <= 0.4]);
+}
+if (scale.length === 2) {
+  const [small, big] = scale as [typeof scale[0], typeof scale[0]];
+  for (const id of Object.keys(small.results)) {
+    const cost = small.results[id]! / big.results[id]!;
+    const goal = id.startsWith('POST') ? 1.5 : 1.5;
+    targets.push([`cost of ${id} with ${fmt(big.pets)} pets / with ${fmt(small.pets)}`, cost, `<= ${goal}`, cost <= goal]);
+  }
+}
+targets.push(['conformance default run against the mock, seconds', conformanceSeconds, '< 10', conformanceSeconds < 10]);
+
+const startupTable = markdownTable(['server', 'start-up to first answer, ms (median)', 'runs'], [
+  ['mock (`node dist/mock/cli.js`, default fixtures)', fmt(median(startups.mock!)), startups.mock!.map((v) => fmt(v)).join(', ')],
+  ...(withPrism ? [['prism 5.12 (`prism mock spec/openapi.yaml`)', fmt(median(startups.prism!)), startups.prism!.map((v) => fmt(v)).join(', ')]] : []),
+]);
+const scaleTable = scale.length > 0
+  ? markdownTable(['pets', 'start-up ms', 'RSS MiB after start', ...Object.keys(scale[0]!.results).map((k) => `${k} req/s`)], scale.map((s) => [fmt(s.pets), fmt(s.startupMs), fmt(s.rssMb), ...Object.values(s.results).map((v) => fmt(v))]))
+  : '';
+const memoryPerPet = scale.length === 2 ? ((scale[1]!.rssMb - scale[0]!.rssMb) * 1024 * 1024) / (scale[1]!.pets - scale[0]!.pets) : NaN;
+const targetTable = markdownTable(['target', 'measured', 'goal', 'met'], targets.map(([name, value, goal, met]) => [name, fmt(value, 2), goal, met ? 'yes' : 'NO']));
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+const report = [
+  `Run on ${new Date().toISOString().slice(0, 10)}: ${machine}.`,
+  `Command: \`npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`; ${rounds} round(s) in turns, ${opts.seconds} s per scenario, ${opts.connections} connections, medians. The load generator (autocannon) runs on the same two cores as the server.`,
+  '',
+  '### Throughput',
+  '',
+  throughput,
+  '',
+  '### Targets',
+  '',
+  targetTable,
+  '',
+  '### Start-up',
+  '',
+  startupTable,
+  ...(scaleTable ? ['', '### Scale', '', scaleTable, '', `Memory per pet: about ${fmt(memoryPerPet)} bytes. Time to start with ${fmt(scalePets)} generated pets: ${fmt(scale[1]!.startupMs / 1000, 1)} s.`] : []),
+  '',
+].join('\n');
+
+console.log(report);
+if (args.write) {
+  const { readFile } = await import('node:fs/promises');
+  const path = projectPath(args.write);
+  const existing = await readFile(path, 'utf8').catch(() => '');
+  const marker = '<!-- bench results -->';
+  const head = existing.includes(marker) ? existing.slice(0, existing.indexOf(marker)) : existing;
+  await writeFile(path, `${head}${marker}\n\n${report}`);
+  log(`Wrote ${path}`);
+}

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { projectPath } from '../spec/projectRoot.ts';
+
+export interface RunningServer {
+  name: string;
+  /** The API's base, e.g. `http://127.0.0.1:4010/v1` (Prism serves the paths at its root). */
+  base: string;
+  pid: number;
+  /** Milliseconds from spawning the process to its first answered request. */
+  startupMs: number;
+  /** Resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
+  memory(): Promise<{ rssMb: number; peakMb: number }>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** Spawns a server and waits for its first answer (any status), polling every 5 ms. */
+async function start(name: string, args: string[], base: string, probe: string, timeoutMs = 120_000): Promise<RunningServer> {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: projectPath(), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr += c));
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`${name} exited before answering: ${stderr}`);
+    if (performance.now() - started > timeoutMs) throw new Error(`${name} did not answer within ${timeoutMs} ms`);
+    try {
+      await fetch(probe, { signal: AbortSignal.timeout(1000) });
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  const startupMs = performance.now() - started;
+  return {
+    name,
+    base,
+    pid: child.pid!,
+    startupMs,
+    memory: () => memoryOf(child.pid!),
+    stop: async () => {
+      if (exited) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
+}
+
+/** The ceiling: plain node:http with the same answer as the mock's GET /v1/pets?limit=20. */
+export async function startCeiling(): Promise<RunningServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/v1`;
+  return start('node:http ceiling', ['bench/ceilingServer.mjs', String(port)], base, `${base}/pets`);
+}
+
+/**
+ * The mock as `npm start` runs it (built JavaScript), with the given extra options; from the
+ * TypeScript source through tsx with `fromSource` (the harness's own smoke test, without a build).
+ */
+export async function startMock(extra: string[] = [], name = 'mock', fromSource = false): Promise<RunningServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/v1`;
+  const entry = fromSource ? ['--import', 'tsx', 'mock/cli.ts'] : ['dist/mock/cli.js'];
+  return start(name, [...entry, '--port', String(port), ...extra], base, `${base}/pets`);
+}
+
+/** Prism 5.12's mock of the same spec/openapi.yaml, at its default log level. */
+export async function startPrism(): Promise<RunningServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  return start('prism 5.12 (static)', ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'spec/openapi.yaml', '-p', String(port), '-h', '127.0.0.1'], base, `${base}/pets`);
+}
