@@ -22,6 +22,10 @@ describe.concurrent('pets-conformance against deployments that keep the contract
     expect(run.code, run.output).toBe(0);
     const report = await run.report();
     expect(report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, 'passed']));
+    // The probe's last exchange is the 429 it was after, and nothing was sent with the key after it.
+    const last = report.exchanges.at(-1)!;
+    expect(last).toMatchObject({ check: 'rate-limit-probe', status: 429, rateLimit: { 'retry-after': expect.any(String) } });
+    expect(report.exchanges).toHaveLength(report.requests.total);
     const junit = await readFile(join(run.reportDir, 'conformance-junit.xml'), 'utf8');
     expect(junit).toContain('<testcase classname="auth" name="auth listPets"');
     expect(junit).not.toContain('<failure');

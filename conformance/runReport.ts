@@ -10,6 +10,19 @@ export interface CheckReport {
   durationMs: number;
 }
 
+export interface ExchangeSummary {
+  seq: number;
+  check: string;
+  operationId: string;
+  intent: string;
+  method: string;
+  url: string;
+  status: number;
+  /** The three rate-limit headers and Retry-After as received, when present. */
+  rateLimit: Record<string, string>;
+  ms: number;
+}
+
 export interface RunReport {
   tool: { name: string; version: string };
   runId: string;
@@ -21,6 +34,8 @@ export interface RunReport {
   /** Things the run met that are not findings: waits for a quota window, unexpected 429s. */
   notes: string[];
   checks: CheckReport[];
+  /** Every request the run sent, in order, so a pass can be audited as well as a failure. */
+  exchanges: ExchangeSummary[];
   summary: { passed: number; failed: number; skipped: number; warnings: number };
 }
 

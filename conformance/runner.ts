@@ -136,6 +136,17 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
     },
     notes,
     checks,
+    exchanges: client.exchanges.map((e) => ({
+      seq: e.seq,
+      check: e.checkId,
+      operationId: e.operationId,
+      intent: e.intent,
+      method: e.request.method,
+      url: e.request.url,
+      status: e.response.status,
+      rateLimit: Object.fromEntries(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].filter((h) => e.response.headers[h] !== undefined).map((h) => [h, e.response.headers[h]!])),
+      ms: e.response.durationMs,
+    })),
     summary: {
       passed: checks.filter((c) => c.status === 'passed').length,
       failed: checks.filter((c) => c.status === 'failed').length,

@@ -72,7 +72,10 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
   });
-  validateSpec(specPath).catch((error: Error) => log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`));
+  // A moment after start, so the validation (a tenth of a second of CPU) does not hold up the first answers.
+  setTimeout(() => {
+    validateSpec(specPath).catch((error: Error) => log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`));
+  }, 1000).unref();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}${API_PREFIX}`;
