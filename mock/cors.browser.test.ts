@@ -1,25 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './launchChromium.ts';
+import { launchChromium, serveFrontendPage } from './launchChromium.ts';
 import { testMock, type TestMock } from './testing.ts';
 
 let browser: Browser;
-let pageServer: Server;
-let pageOrigin: string;
+let frontend: Awaited<ReturnType<typeof serveFrontendPage>>;
 let mock: TestMock;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  // The frontend: a page on an origin of its own (another port), as a dev server would serve it.
-  pageServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title><h1>Pets</h1>'));
-  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-  pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
+  frontend = await serveFrontendPage();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => pageServer?.close(resolve));
+  await frontend?.close();
 });
 afterEach(() => mock?.app.close());
 
@@ -27,7 +21,7 @@ async function openFrontend(options: Parameters<typeof testMock>[0] = {}) {
   mock = await testMock(options);
   const base = `${await mock.app.listen({ host: '127.0.0.1', port: 0 })}/v1`;
   const page = await browser.newPage();
-  await page.goto(`${pageOrigin}/`);
+  await page.goto(`${frontend.origin}/`);
   return { page, base };
 }
 

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium, which CI installs with apt-get; Playwright cannot download its own here. */
@@ -15,4 +17,17 @@ export function launchChromium(): Promise<Browser> {
     // The background-networking flags keep Chromium from calling out of a closed network.
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+}
+
+/**
+ * A frontend for browser tests: an empty page on an origin of its own (another port), as a dev
+ * server would serve it, so the page's calls to the mock are cross-origin.
+ */
+export async function serveFrontendPage(): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title><h1>Pets</h1>'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -1,23 +1,20 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from './launchChromium.ts';
+import { launchChromium, serveFrontendPage } from './launchChromium.ts';
 import { testMock, type TestMock } from './testing.ts';
 
 let browser: Browser;
-let pageServer: Server;
+let frontend: Awaited<ReturnType<typeof serveFrontendPage>>;
 let mock: TestMock;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  pageServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title>'));
-  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+  frontend = await serveFrontendPage();
   mock = await testMock();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => pageServer?.close(resolve));
+  await frontend?.close();
   await mock?.app.close();
 });
 
@@ -25,7 +22,7 @@ it('lets a page render its 429 screen with Prefer: code=429 and read Retry-After
   const base = `${await mock.app.listen({ host: '127.0.0.1', port: 0 })}/v1`;
   mock.clock.advance(45_000);
   const page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`);
+  await page.goto(`${frontend.origin}/`);
   const seen = await page.evaluate(async (api) => {
     const res = await fetch(`${api}/pets`, { headers: { authorization: 'Bearer demo-free', prefer: 'code=429' } });
     const body = await res.json();
