@@ -17,13 +17,15 @@ export interface LoadResult {
   errors: number;
 }
 
-/** Drives one request at a server with autocannon for `seconds`, over `connections` connections. */
-export async function load(base: string, request: LoadRequest, { seconds, connections }: { seconds: number; connections: number }): Promise<LoadResult> {
+/**
+ * Drives a server with autocannon for `seconds`, over `connections` connections: one request
+ * repeated, or a sequence each connection cycles through.
+ */
+export async function load(base: string, request: LoadRequest | LoadRequest[], { seconds, connections }: { seconds: number; connections: number }): Promise<LoadResult> {
+  const sequence = Array.isArray(request) ? request : [request];
   const result = await autocannon({
-    url: `${base}${request.path}`,
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
+    url: `${base}${sequence[0]!.path}`,
+    requests: sequence.map((r) => ({ method: r.method, path: `${new URL(base).pathname.replace(/\/$/, '')}${r.path}`, headers: r.headers, body: r.body })),
     connections,
     duration: seconds,
   });

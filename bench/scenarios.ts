@@ -5,7 +5,7 @@ const json = { ...key, 'content-type': 'application/json' };
 
 export interface Scenario {
   id: string;
-  request: LoadRequest;
+  request: LoadRequest | LoadRequest[];
   /** What differs between the mock's answer and Prism's, for the table. */
   note: string;
 }

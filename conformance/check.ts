@@ -51,6 +51,8 @@ export interface CheckContext {
   readonly exchanges: readonly Exchange[];
   /** Pets the deployment returned from a plain `GET /pets`, for checks that need real ids. */
   knownPets(): Pet[];
+  /** The path of a known pet, `/pets/{id}`, with its id exact even above 2^53. */
+  petPath(pet: Pet): string;
   /** The run's seeded random numbers in [0, 1). */
   random(): number;
   /** What the last answer said of the key's quota. */

@@ -7,6 +7,7 @@ import { TransportError, type Transport } from './http/transport.ts';
 import { checkStatus, type CheckReport, type RunReport } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { seededRandom } from './seededRandom.ts';
+import { exactId } from './idTexts.ts';
 import { toolName, toolVersion } from './version.ts';
 
 export interface RunConfig extends RunOptions {
@@ -63,6 +64,7 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
   const validators = new SpecValidators(config.spec);
   const random = seededRandom(config.seed);
   let knownPets: Pet[] = [];
+  const idTextOf = new Map<Pet, string>();
   let currentCheck = 'baseline';
 
   const ctx: CheckContext = {
@@ -75,11 +77,14 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
       return client.exchanges;
     },
     knownPets: () => knownPets,
+    petPath: (pet) => `/pets/${idTextOf.get(pet) ?? String(pet.id)}`,
     random,
     keyQuota: () => client.quota('key'),
   };
 
-  knownPets = await baseline(ctx, config.baseUrl);
+  const listed = await baseline(ctx, config.baseUrl);
+  knownPets = listed.pets;
+  knownPets.forEach((pet, index) => idTextOf.set(pet, exactId(pet.id, listed.body, listed.allPets ? index : -1)));
 
   const reports = new Map<string, CheckReport>();
   for (const phase of phases) {
@@ -160,7 +165,7 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
  * Plain reads every check can build on: the default list (which also proves the base URL is this
  * API), one pet by id, and the store orders. Returns the pets listed.
  */
-async function baseline(ctx: CheckContext, baseUrl: string): Promise<Pet[]> {
+async function baseline(ctx: CheckContext, baseUrl: string): Promise<{ pets: Pet[]; body: string; allPets: boolean }> {
   let list: Exchange;
   try {
     list = await ctx.send({ method: 'GET', path: '/pets', auth: 'key', operationId: 'listPets', intent: 'valid' });
@@ -175,10 +180,14 @@ async function baseline(ctx: CheckContext, baseUrl: string): Promise<Pet[]> {
     const type = headers['content-type'] ?? 'no content type';
     throw new CannotRunError(`${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status} (${type}). Check that --base-url ends with the API's /v1.`);
   }
-  const pets = status === 200 ? (json as unknown[]).filter(isPet) : [];
-  if (pets[0]) await ctx.send({ method: 'GET', path: `/pets/${pets[0].id}`, auth: 'key', operationId: 'getPet', intent: 'valid' });
+  const items = status === 200 ? (json as unknown[]) : [];
+  const pets = items.filter(isPet);
+  const first = pets[0];
+  // The ids in the text line up with the pets only when every item is a pet.
+  const allPets = pets.length === items.length;
+  if (first) await ctx.send({ method: 'GET', path: `/pets/${exactId(first.id, list.response.body, allPets ? 0 : -1)}`, auth: 'key', operationId: 'getPet', intent: 'valid' });
   await ctx.send({ method: 'GET', path: '/store/orders', auth: 'key', operationId: 'listStoreOrders', intent: 'valid' });
-  return pets;
+  return { pets, body: list.response.body, allPets };
 }
 
 function isPet(value: unknown): value is Pet {

@@ -136,7 +136,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     schemaErrorFormatter: (errors, dataVar) => Object.assign(new Error(`${dataVar} is invalid`), { validation: errors }),
   });
   // Query and path parameters are coerced from strings; bodies never are (no "5" becoming 5).
-  const paramAjv = createAjv({ coerceTypes: true, useDefaults: true });
+  // int64 parameters are read as far as doubles go, so /v1/pets/9223372036854775807 is a 404, not a 400.
+  const paramAjv = createAjv({ coerceTypes: true, useDefaults: true, int64: 'range' });
   const bodyAjv = createAjv();
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema));
   // Only JSON bodies are accepted: anything else is 415, not a string for the schema to reject.
@@ -168,7 +169,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   }
   const prism = createPrismResponder(spec, logLevel === false ? 'silent' : logLevel);
   await app.register(guardPlugin, { keys, limiter, anonymousLimiter });
-  await app.register(preferPlugin, { spec, prism, clock, maxDelayMs: maxPreferDelayMs, apiPrefix: API_PREFIX });
+  await app.register(preferPlugin, { spec, prism, clock, maxDelayMs: maxPreferDelayMs });
   await app.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
   await app.register(deprecationPlugin, { spec });
 

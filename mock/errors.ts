@@ -20,6 +20,7 @@ export const errorCatalogue = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this route. Use a method listed in the Allow header.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large. Send a smaller body.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON. Send it with "Content-Type: application/json".' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large. Send fewer or smaller headers (cookies included).' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded. Wait for the number of seconds in Retry-After, then retry with exponential backoff.' },
   API_KEY_BANNED: { status: 429, message: 'This API key is temporarily banned for sending requests while rate limited. Stop sending and wait for the number of seconds in Retry-After.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed unexpectedly. This is a bug in the mock; please report it with the request that caused it.' },

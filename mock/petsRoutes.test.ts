@@ -32,7 +32,7 @@ describe('GET /v1/pets', () => {
     }
   });
 
-  it.each(['0', '101', '-1', 'abc', '1.5', '', '1e3', '20&limit=30'])('answers 400 for limit=%s', async (limit) => {
+  it.each(['0', '101', '-1', 'abc', '1.5', '', '1e3', '1e1', '0x10', '%205', '20&limit=30'])('answers 400 for limit=%s', async (limit) => {
     const res = await mock.call({ url: `/v1/pets?limit=${limit}` });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'INVALID_QUERY_PARAMETER', status: 400 });
@@ -178,10 +178,14 @@ describe('GET /v1/pets/{petId}', () => {
     expect(res.json()).toMatchObject({ code: 'PET_NOT_FOUND', status: 404 });
   });
 
-  it.each(['abc', '1.5', '1e3x', '9223372036854775808'])('answers 400 INVALID_PATH_PARAMETER for petId %s', async (id) => {
+  it.each(['abc', '1.5', '1e3x', '0x10', '1e1', '99999999999999999999'])('answers 400 INVALID_PATH_PARAMETER for petId %s', async (id) => {
     const res = await mock.call({ url: `/v1/pets/${id}` });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'INVALID_PATH_PARAMETER', status: 400 });
+  });
+
+  it('answers 404 for an int64 id beyond what it stores', async () => {
+    expect((await mock.call({ url: '/v1/pets/9223372036854775807' })).statusCode).toBe(404);
   });
 
   it('marks every answer deprecated, with the contract\'s sunset date', async () => {
@@ -207,6 +211,11 @@ describe('GET /v1/store/orders', () => {
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json())).toBe(true);
     expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+  });
+
+  it('answers with a trailing slash and whatever the client accepts', async () => {
+    expect((await mock.call({ url: '/v1/store/orders/' })).statusCode).toBe(200);
+    expect((await mock.call({ url: '/v1/store/orders', headers: { accept: 'text/html' } })).statusCode).toBe(200);
   });
 
   it('requires a valid key like every operation', async () => {

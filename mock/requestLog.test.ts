@@ -46,3 +46,11 @@ describe('RequestLog', () => {
     expect(log.dropped).toBe(0);
   });
 });
+
+describe('RequestLog with odd paths', () => {
+  it('shows a path that URL would reject', () => {
+    const log = new RequestLog(2);
+    log.add({ at: 0, method: 'GET', url: '//a:b?x=1', status: 404, key: null, ms: 1 });
+    expect(log.list()[0]).toMatchObject({ path: '//a:b', query: { x: '1' } });
+  });
+});

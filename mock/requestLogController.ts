@@ -27,7 +27,8 @@ export class RequestLogController extends LogController {
     if (!error && !this.linePerRequest) return;
     const line = {
       method: request.method,
-      url: request.url,
+      // The control API takes keys in its paths (PUT /__mock/keys/{key}): never log one whole.
+      url: request.url.replace(/^(\/__mock\/keys\/)([^/?]+)/, (_, route: string, key: string) => `${route}${redactKey(decodeURIComponent(key))}`),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       key: request.apiKey?.label ?? keyLabel(request.headers.authorization),

@@ -1,4 +1,4 @@
-import type { FastifySchema } from 'fastify';
+import type { FastifySchema, preValidationHookHandler } from 'fastify';
 import type { OpenAPIV3 } from 'openapi-types';
 import { requestBodySchema, type SpecOperation } from '../spec/loadSpec.ts';
 
@@ -37,4 +37,30 @@ export function routeSchema(op: SpecOperation): FastifySchema {
   }
   if (Object.keys(response).length > 0) schema.response = response;
   return schema;
+}
+
+const decimalInteger = /^-?\d+$/;
+
+/**
+ * A preValidation hook that lets only plain decimal digits through for integer parameters. Ajv's
+ * coercion alone would read `0x10`, `1e1` or ` 5` as numbers (it uses Number()), so
+ * `/v1/pets/0x10` would find pet 16. Fails as a validation error, so it answers like one.
+ */
+export function decimalIntegersOnly(op: SpecOperation): preValidationHookHandler | undefined {
+  const integers = op.parameters
+    .filter((p) => (p.in === 'query' || p.in === 'path') && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer')
+    .map((p) => ({ name: p.name, part: p.in === 'query' ? ('query' as const) : ('params' as const) }));
+  if (integers.length === 0) return undefined;
+  return (request, _reply, done) => {
+    for (const { name, part } of integers) {
+      const value = (request[part] as Record<string, unknown>)[name];
+      if (typeof value === 'string' && !decimalInteger.test(value)) {
+        return done(Object.assign(new Error(`${name} must be integer`), {
+          validation: [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'must be integer' }],
+          validationContext: part === 'query' ? 'querystring' : 'params',
+        }));
+      }
+    }
+    done();
+  };
 }

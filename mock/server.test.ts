@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSpecPath } from '../spec/loadSpec.ts';
 import { generatePets, serializePets } from '../fixtures/generatePets.ts';
@@ -138,5 +139,30 @@ describe('--watch', () => {
     expect(await server.reload()).toBe(true);
     const second = await fetch(`${server.url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
     expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+  });
+});
+
+describe('requests Node cannot parse', () => {
+  const raw = async (server: MockServer, text: string) => {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(text);
+    let answer = '';
+    for await (const chunk of socket) answer += chunk;
+    return answer;
+  };
+
+  it('answers a malformed request line with a 400 Error body', async () => {
+    const server = await start();
+    const answer = await raw(server, 'GARBAGE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+  });
+
+  it('answers headers over the limit with a 431 Error body', async () => {
+    const server = await start();
+    const answer = await raw(server, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'HEADERS_TOO_LARGE', status: 431 });
   });
 });

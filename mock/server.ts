@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,7 @@ import { componentSchema, defaultSpecPath, loadSpec, validateSpec, type LoadedSp
 import type { Pet } from '../spec/types.ts';
 import { defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
 import { API_PREFIX, buildMock, type MockOptions } from './app.ts';
+import { ApiError } from './errors.ts';
 import { readStateFile, StateFileWriter } from './stateFile.ts';
 
 export type PetsSource = { file: string } | { seed?: number; count?: number };
@@ -32,6 +34,22 @@ export interface MockServer {
   /** Reloads the spec and the fixtures; false, with the old version still serving, when they are broken. */
   reload(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * What Node's HTTP parser refuses never reaches fastify: answer it with an Error body too (fastify
+ * does the same for servers it creates itself).
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const apiError = error.code === 'HPE_HEADER_OVERFLOW'
+    ? new ApiError('HEADERS_TOO_LARGE')
+    : new ApiError('BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? error.message}). Check the request line and headers.`);
+  const body = JSON.stringify(apiError.toBody());
+  socket.end(`HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
 async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
@@ -68,6 +86,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
 
   const server: Server = createServer((req, res) => app.routing(req, res));
   server.keepAliveTimeout = 72_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
@@ -86,21 +105,18 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     try {
       const nextSpec = await loadSpec(specPath);
       const nextFixtures = await loadPets(source, nextSpec);
-      // Pets created at run time (ids the old fixtures did not have) stay, if the new spec accepts them.
+      const next = await buildMock({ ...options, spec: nextSpec, pets: nextFixtures, carry: old.mock });
+      await next.ready();
+      // Pets created at run time (ids the old fixtures did not have) stay, if the new spec accepts
+      // them. They are copied here, after every await, and the swap follows in the same tick, so
+      // a pet created while the new app was being built is not lost.
       const fixtureIds = new Set(fixtures.map((p) => p.id));
       const newIds = new Set(nextFixtures.map((p) => p.id));
       const validate = createAjv().compile(componentSchema(nextSpec, 'Pet'));
       const created = old.mock.store.all().filter((p) => !fixtureIds.has(p.id));
       const kept = created.filter((p) => validate(p) && !newIds.has(p.id));
       if (kept.length < created.length) log.warn(`Reload: ${created.length - kept.length} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
-      const next = await buildMock({
-        ...options,
-        spec: nextSpec,
-        pets: nextFixtures,
-        startState: { pets: [...nextFixtures, ...kept], nextId: old.mock.store.nextId },
-        carry: old.mock,
-      });
-      await next.ready();
+      next.mock.store.replaceAll([...nextFixtures, ...kept], old.mock.store.nextId);
       app = next;
       spec = nextSpec;
       fixtures = nextFixtures;

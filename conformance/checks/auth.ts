@@ -14,7 +14,7 @@ function requestFor(ctx: CheckContext, operationId: string): Omit<ApiRequest, 'a
       if (ctx.options.readOnly) return undefined;
       return { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: JSON.stringify(newPetBody(ctx, true)), operationId };
     case 'getPet':
-      return { method: 'GET', path: `/pets/${ctx.knownPets()[0]?.id ?? 1}`, operationId };
+      return { method: 'GET', path: ctx.knownPets()[0] ? ctx.petPath(ctx.knownPets()[0]!) : '/pets/1', operationId };
     case 'listStoreOrders':
       return { method: 'GET', path: '/store/orders', operationId };
     default:

@@ -2,6 +2,7 @@ import type { NewPet } from '../../spec/types.ts';
 import type { Check } from '../check.ts';
 import { expectError } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
+import { exactId } from '../idTexts.ts';
 
 const INT64_MAX = 2 ** 63;
 
@@ -30,7 +31,7 @@ export const createPet: Check = {
       const echoes = (['name', 'categoryId', 'status'] as const).filter((field) => sent[field] !== undefined && pet?.[field] !== sent[field]);
       report.expect(echoes.length === 0, created, `POST /pets answered 201 with ${echoes.map((f) => `${f} ${JSON.stringify(pet?.[f])}`).join(', ')} where ${echoes.map((f) => `${JSON.stringify(sent[f])}`).join(', ')} was sent; the created Pet must echo the body.`);
 
-      const read = await ctx.send({ method: 'GET', path: `/pets/${id}`, auth: 'key', operationId: 'getPet', intent: 'valid' });
+      const read = await ctx.send({ method: 'GET', path: `/pets/${exactId(id as number, created.response.body)}`, auth: 'key', operationId: 'getPet', intent: 'valid' });
       if (!report.expect(read.response.status === 200, read, `GET /pets/${id} right after creating it answered ${read.response.status}; the created pet must be readable.`)) continue;
       const back = read.response.json as Record<string, unknown> | undefined;
       const differs = (['id', 'name', 'categoryId', 'status'] as const).filter((field) => pet?.[field] !== back?.[field]);

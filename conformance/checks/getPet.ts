@@ -13,10 +13,10 @@ export const getPet: Check = {
     const first = known[0];
     if (first) {
       const exchange = ctx.exchanges.find((e) => e.checkId === 'baseline' && e.operationId === 'getPet')
-        ?? (await ctx.send({ method: 'GET', path: `/pets/${first.id}`, auth: 'key', operationId: 'getPet', intent: 'valid' }));
-      if (report.expect(exchange.response.status === 200, exchange, `GET /pets/${first.id} answered ${exchange.response.status}, but the list has a pet with that id; it must answer 200 with it.`)) {
+        ?? (await ctx.send({ method: 'GET', path: ctx.petPath(first), auth: 'key', operationId: 'getPet', intent: 'valid' }));
+      if (report.expect(exchange.response.status === 200, exchange, `GET ${ctx.petPath(first)} answered ${exchange.response.status}, but the list has a pet with that id; it must answer 200 with it.`)) {
         const pet = exchange.response.json as { id?: unknown } | undefined;
-        report.expect(pet?.id === first.id, exchange, `GET /pets/${first.id} returned the pet with id ${JSON.stringify(pet?.id)}.`);
+        report.expect(pet?.id === first.id, exchange, `GET ${ctx.petPath(first)} returned the pet with id ${JSON.stringify(pet?.id)}.`);
       }
     } else {
       report.skip('getPet', 'the deployment lists no pets, so there is no known id to fetch');

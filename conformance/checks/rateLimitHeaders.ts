@@ -4,7 +4,8 @@ import { readRateHeaders } from '../http/rateLimitState.ts';
 import { allOperations } from './allOperations.ts';
 
 const names = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
-const SKEW_S = 5;
+/** Without a Date header, the suite's clock is the reference: allow a minute of clock skew. */
+const SKEW_S = 60;
 /** The day window is the longest the contract gives; a ban may run past it, so allow two. */
 const LONGEST_S = 2 * 86_400;
 
@@ -29,8 +30,12 @@ export const rateLimitHeaders: Check = {
       const malformed = names.filter((n, i) => [limit, remaining, reset][i] === undefined);
       if (!report.expect(malformed.length === 0, exchange, `${where} has ${malformed.map((n) => `${n}: ${JSON.stringify(headers[n])}`).join(', ')}; each must be a non-negative integer.`, `malformed ${malformed.join()}`)) continue;
       report.expect(remaining! <= limit!, exchange, `${where} says X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}.`, 'remaining-above-limit');
-      const sentS = exchange.sentAt / 1000;
-      if (reset! < sentS - SKEW_S) {
+      // Judge Reset by the deployment's own clock (its Date header) when it sends one, so a server
+      // clock a little behind the suite's is not taken for a Reset in the past.
+      const serverDate = Date.parse(headers.date ?? '');
+      const sentS = Number.isNaN(serverDate) ? exchange.sentAt / 1000 : serverDate / 1000;
+      const skew = Number.isNaN(serverDate) ? SKEW_S : 1;
+      if (reset! < sentS - skew) {
         const hint = reset! < 1_000_000_000 ? ' It looks like seconds until the reset; the contract asks for a Unix timestamp.' : '';
         report.fail(exchange.operationId, `${where} says X-RateLimit-Reset ${reset}, which is in the past.${hint}`, exchange, 'reset-past');
       } else {

@@ -87,8 +87,8 @@ describe('PacedClient', () => {
 
   it('backs off exponentially without a Retry-After, and leaves the key alone after its last try', async () => {
     const { client, sent, waits } = setup(() => tooMany());
-    const exchange = await client.send('a', list);
-    expect(exchange.response.status).toBe(429);
+    await expect(client.send('a', list)).rejects.toBeInstanceOf(QuotaExhaustedError);
+    expect(client.exchanges.map((e) => e.response.status)).toEqual([429, 429, 429]);
     expect(sent).toHaveLength(3);
     expect(waits).toEqual([1000, 2000]);
     await expect(client.send('b', list)).rejects.toBeInstanceOf(QuotaExhaustedError);
@@ -97,9 +97,16 @@ describe('PacedClient', () => {
 
   it('gives up at once when Retry-After is longer than it may wait', async () => {
     const { client, sent } = setup(() => tooMany('3600'), { maxWaitMs: 60_000 });
-    await client.send('a', list);
+    await expect(client.send('a', list)).rejects.toThrow(/429/);
     expect(sent).toHaveLength(1);
     await expect(client.send('b', list)).rejects.toThrow(/so as not to get it banned/);
+  });
+
+  it('keeps a key the deployment echoes back out of what it records', async () => {
+    const { client } = setup(() => ({ status: 401, headers: { 'x-echo': 'Token secret-key' }, body: '{"message":"bad key secret-key"}' }));
+    const exchange = await client.send('auth', { ...list, auth: { authorization: 'Token secret-key' }, intent: 'unauthenticated' });
+    expect(JSON.stringify(exchange)).not.toContain('secret-key');
+    expect(exchange.response.json).toEqual({ message: 'bad key $PETS_API_KEY' });
   });
 
   it('keeps the anonymous quota apart from the key\'s', async () => {

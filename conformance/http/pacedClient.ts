@@ -84,8 +84,9 @@ export class PacedClient {
       this.#options.onEvent?.({ kind: 'unexpected-429', bucket, seq: exchange.seq, waitMs, attempt });
       state.blockedUntil = now + waitMs;
       if (attempt + 1 >= this.#options.maxRetries || waitMs > this.#options.maxWaitMs) {
+        // The 429 stays in the record for the passive checks; the check that sent it is skipped.
         state.burned = true;
-        return exchange;
+        throw new QuotaExhaustedError(`The ${bucket === 'key' ? 'API key' : 'anonymous'} quota answered 429 ${attempt + 1} times (request #${exchange.seq}); the suite stopped sending with it so as not to get it banned.`);
       }
     }
   }
@@ -149,7 +150,15 @@ export class PacedClient {
     }
     const sentAt = this.#options.now();
     const started = performance.now();
-    const response = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+    const answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+    // A deployment may echo the key back; what the run keeps (and reports) never holds it.
+    const redact = (text: string) => (text.includes(apiKey) ? text.replaceAll(apiKey, '$PETS_API_KEY') : text);
+    const response = {
+      status: answer.status,
+      headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, redact(value)])),
+      body: redact(answer.body),
+      json: parseJson(redact(answer.body)),
+    };
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
       checkId,
@@ -163,7 +172,7 @@ export class PacedClient {
         headers: shownAuthorization === undefined ? headers : { ...headers, authorization: shownAuthorization },
         ...(request.body !== undefined ? { body: request.body } : {}),
       },
-      response: { ...response, json: parseJson(response.body), durationMs: Math.round(performance.now() - started) },
+      response: { ...response, durationMs: Math.round(performance.now() - started) },
     };
     this.exchanges.push(exchange);
     return exchange;

@@ -63,7 +63,8 @@ export const controlRoutes: FastifyPluginAsync<ControlOptions> = async (app, { s
     schema: {
       body: {
         type: 'object',
-        properties: { advanceSeconds: { type: 'number', minimum: 0 }, freeze: { type: 'boolean' }, reset: { type: 'boolean' } },
+        // Ten years at most: far enough for any window or ban, near enough for dates to stay dates.
+        properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: 315_360_000 }, freeze: { type: 'boolean' }, reset: { type: 'boolean' } },
         additionalProperties: false,
         minProperties: 1,
       },

@@ -21,8 +21,6 @@ export interface PreferOptions {
   clock: Clock;
   /** The longest `Prefer: delay` honoured. */
   maxDelayMs: number;
-  /** Where the API is served (`/v1`): Prism knows paths relative to it. */
-  apiPrefix: string;
 }
 
 const preferError = (message: string) => new ApiError('INVALID_PREFER_HEADER', message);
@@ -39,7 +37,7 @@ function examplesOf(op: SpecOperation, status: number | undefined): string[] {
  * the X-RateLimit headers are still set. Applied preferences are named in `Preference-Applied`
  * (RFC 7240, 3).
  */
-const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clock, maxDelayMs, apiPrefix }) => {
+const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clock, maxDelayMs }) => {
   app.decorateRequest('preferredDelay', null);
   const operations = new Map(spec.operations.map((op) => [op.operationId, op]));
 
@@ -79,7 +77,7 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
 
     const answer = await prism(
-      { op, url: request.url.slice(apiPrefix.length), headers: request.headers },
+      { op },
       {
         ...(code !== undefined ? { code: Number(code) } : {}),
         ...(example !== undefined ? { exampleKey: example } : {}),

@@ -3,7 +3,7 @@ import { findOperation, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { NewPet, PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors.ts';
 import type { PetStore } from '../petStore.ts';
-import { routeSchema, toFastifyPath } from '../routeSchema.ts';
+import { decimalIntegersOnly, routeSchema, toFastifyPath } from '../routeSchema.ts';
 
 export interface PetsRoutesOptions {
   spec: LoadedSpec;
@@ -27,6 +27,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
   let pagesVersion = -1;
   app.get<{ Querystring: { limit: number; status?: PetStatus } }>(toFastifyPath(listPets.path), {
     schema: routeSchema(listPets),
+    preValidation: decimalIntegersOnly(listPets),
     config: { operationId: listPets.operationId },
   }, (request, reply) => {
     if (pagesVersion !== store.version) {
@@ -51,6 +52,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
 
   app.get<{ Params: { petId: number } }>(toFastifyPath(getPet.path), {
     schema: routeSchema(getPet),
+    preValidation: decimalIntegersOnly(getPet),
     config: { operationId: getPet.operationId },
   }, async (request) => {
     const pet = store.get(request.params.petId);
