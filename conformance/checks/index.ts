@@ -13,8 +13,8 @@ import { statusFilter } from './statusFilter.ts';
 /** Every check, in the order they run within their phase (active, probe, passive). */
 export const checks: readonly Check[] = [
   auth,
-  pagination,
   statusFilter,
+  pagination,
   getPet,
   createPet,
   rateLimitProbe,

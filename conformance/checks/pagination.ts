@@ -37,7 +37,15 @@ export const pagination: Check = {
     if (ok(one) && list(one) && all) {
       report.expect(list(one)!.length === Math.min(1, all.length), one, `GET /pets?limit=1 returned ${list(one)!.length} pets; it must return 1 when any exist.`);
     }
-    if (ok(hundred) && all) report.expect(all.length <= MAX_LIMIT, hundred, `GET /pets?limit=100 returned ${all.length} pets; at most 100.`);
+    if (ok(hundred) && all) {
+      report.expect(all.length <= MAX_LIMIT, hundred, `GET /pets?limit=100 returned ${all.length} pets; at most 100.`);
+      // The status-filtered lists are disjoint subsets of all pets (a pet has one status), so
+      // together they say how many pets there are at least; an unfiltered limit=100 page that
+      // holds fewer (and fewer than 100) was cut below the limit asked for.
+      const filtered = ctx.exchanges.filter((e) => e.checkId === 'status-filter' && ok(e) && /[?&]limit=100(&|$)/.test(e.request.url));
+      const atLeast = filtered.reduce((sum, e) => sum + (list(e)?.length ?? 0), 0);
+      report.expect(all.length >= Math.min(MAX_LIMIT, atLeast), hundred, `GET /pets?limit=100 returned ${all.length} pets, yet the status-filtered lists hold ${atLeast} between them: limit=100 is not honoured.`);
+    }
 
     // Every list the run got, whoever asked: never more than asked, never more than 100.
     for (const exchange of ctx.exchanges) {

@@ -43,6 +43,7 @@ export const faults: Fault[] = [
   // pagination
   { name: 'returns 25 pets by default', caughtBy: 'pagination', transform: (req, forward) => forward(isList(req) && !query(req).has('limit') && !query(req).has('status') ? withQuery(req, (q) => q.set('limit', '25')) : req) },
   { name: 'accepts limit=101', caughtBy: 'pagination', transform: (req, forward) => forward(isList(req) && query(req).get('limit') === '101' ? withQuery(req, (q) => q.set('limit', '100')) : req) },
+  { name: 'caps limit=100 at 50', caughtBy: 'pagination', transform: (req, forward) => forward(isList(req) && query(req).get('limit') === '100' && !query(req).has('status') ? withQuery(req, (q) => q.set('limit', '50')) : req) },
   { name: 'ignores limit=1', caughtBy: 'pagination', transform: (req, forward) => forward(isList(req) && query(req).get('limit') === '1' ? withQuery(req, (q) => q.delete('limit')) : req) },
   // status filter
   { name: 'ignores the status filter', caughtBy: 'status-filter', transform: (req, forward) => forward(isList(req) && ['available', 'pending', 'sold'].includes(query(req).get('status') ?? '') ? withQuery(req, (q) => q.delete('status')) : req) },
