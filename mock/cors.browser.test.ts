@@ -82,3 +82,25 @@ describe('a page on another origin, in Chromium', () => {
     expect(outcome).toBe('TypeError');
   });
 });
+
+describe('a page rendering its error states, in Chromium', () => {
+  it('renders its 429 screen with Prefer: code=429 and reads Retry-After', async () => {
+    const { page, base } = await openFrontend();
+    mock.clock.advance(45_000);
+    const seen = await page.evaluate(async (api) => {
+      const res = await fetch(`${api}/pets`, { headers: { authorization: 'Bearer demo-free', prefer: 'code=429' } });
+      const body = await res.json();
+      document.body.textContent = `Too many requests: try again in ${res.headers.get('retry-after')} s`;
+      return {
+        status: res.status,
+        body,
+        retryAfter: res.headers.get('retry-after'),
+        remaining: res.headers.get('x-ratelimit-remaining'),
+        applied: res.headers.get('preference-applied'),
+        text: document.body.textContent,
+      };
+    }, base);
+    expect(seen).toMatchObject({ status: 429, body: { status: 429 }, retryAfter: '15', remaining: '59', applied: 'code=429' });
+    expect(seen.text).toBe('Too many requests: try again in 15 s');
+  });
+});
