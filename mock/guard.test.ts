@@ -53,6 +53,15 @@ describe('authentication', () => {
     }
   });
 
+  it('answers an unknown route with 404 and a wrong method with 405 even without a key, and counts them', async () => {
+    const unknown = await mock.call({ url: '/v1/nowhere', key: null });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['x-ratelimit-remaining']).toBe('59');
+    const wrong = await mock.call({ method: 'DELETE', url: '/v1/pets', key: null });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.headers['x-ratelimit-remaining']).toBe('58');
+  });
+
   it('checks the key before validating the request', async () => {
     const res = await mock.call({ url: '/v1/pets?limit=0', key: null });
     expect(res.statusCode).toBe(401);

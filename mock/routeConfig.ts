@@ -7,6 +7,8 @@ declare module 'fastify' {
     operationId?: string;
     /** Routes of the control API: no authentication, rate limits, latency or request log. */
     control?: boolean;
+    /** Routes that only say a method is wrong: counted, but answered without a key. */
+    keyless?: boolean;
   }
   interface FastifyRequest {
     /** The route's config, read once (see routeConfig). */

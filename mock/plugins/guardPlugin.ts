@@ -65,8 +65,10 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
     if (!decision.allowed) {
       return done(new ApiError(decision.banned ? 'API_KEY_BANNED' : 'RATE_LIMITED', undefined, { 'retry-after': String(decision.retryAfter) }));
     }
-    if (!key) return done(unauthorized(credentials));
-    request.apiKey = key;
+    // A wrong method or an unknown route is told as such (405, 404) with or without a key: there is
+    // nothing there to protect, and the client learns what to fix. It still counts against a quota.
+    if (!key && !request.is404 && !routeConfig(request).keyless) return done(unauthorized(credentials));
+    request.apiKey = key ?? null;
     done();
   });
 

@@ -27,6 +27,7 @@ export const methodNotAllowedRoutes: FastifyPluginAsync<MethodNotAllowedOptions>
     app.route({
       method: missing,
       url: toFastifyPath(path),
+      config: { keyless: true },
       handler: async (request) => {
         throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${app.prefix}${path}. Use ${allow}.`, { allow });
       },
