@@ -178,14 +178,21 @@ describe('GET /v1/pets/{petId}', () => {
     expect(res.json()).toMatchObject({ code: 'PET_NOT_FOUND', status: 404 });
   });
 
-  it.each(['abc', '1.5', '1e3x', '0x10', '1e1', '99999999999999999999'])('answers 400 INVALID_PATH_PARAMETER for petId %s', async (id) => {
+  it.each(['abc', '1.5', '1e3x', '0x10', '1e1', '99999999999999999999', '9223372036854775808', '-9223372036854775809'])('answers 400 INVALID_PATH_PARAMETER for petId %s', async (id) => {
     const res = await mock.call({ url: `/v1/pets/${id}` });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'INVALID_PATH_PARAMETER', status: 400 });
   });
 
-  it('answers 404 for an int64 id beyond what it stores', async () => {
-    expect((await mock.call({ url: '/v1/pets/9223372036854775807' })).statusCode).toBe(404);
+  it('answers 404 for an int64 id beyond what it stores, naming the id as sent', async () => {
+    const res = await mock.call({ url: '/v1/pets/9223372036854775807' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toContain('9223372036854775807');
+    expect((await mock.call({ url: '/v1/pets/-9223372036854775808' })).statusCode).toBe(404);
+  });
+
+  it('says the int64 range when a petId is beyond it', async () => {
+    expect((await mock.call({ url: '/v1/pets/9223372036854775808' })).json().message).toMatch(/from -9223372036854775808 to 9223372036854775807/);
   });
 
   it('marks every answer deprecated, with the contract\'s sunset date', async () => {

@@ -40,26 +40,34 @@ export function routeSchema(op: SpecOperation): FastifySchema {
 }
 
 const decimalInteger = /^-?\d+$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function validationError(name: string, part: 'query' | 'params', keyword: string, params: Record<string, unknown>): Error {
+  return Object.assign(new Error(`${name} is invalid`), {
+    validation: [{ keyword, instancePath: `/${name}`, schemaPath: `#/${keyword}`, params, message: 'is invalid' }],
+    validationContext: part === 'query' ? 'querystring' : 'params',
+  });
+}
 
 /**
  * A preValidation hook that lets only plain decimal digits through for integer parameters. Ajv's
  * coercion alone would read `0x10`, `1e1` or ` 5` as numbers (it uses Number()), so
- * `/v1/pets/0x10` would find pet 16. Fails as a validation error, so it answers like one.
+ * `/v1/pets/0x10` would find pet 16. An int64 parameter is also held to the int64 range exactly,
+ * on its digits, before it becomes a (rounding) JavaScript number. Fails as a validation error,
+ * so it answers like one.
  */
 export function decimalIntegersOnly(op: SpecOperation): preValidationHookHandler | undefined {
   const integers = op.parameters
     .filter((p) => (p.in === 'query' || p.in === 'path') && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer')
-    .map((p) => ({ name: p.name, part: p.in === 'query' ? ('query' as const) : ('params' as const) }));
+    .map((p) => ({ name: p.name, part: p.in === 'query' ? ('query' as const) : ('params' as const), int64: (p.schema as OpenAPIV3.SchemaObject).format === 'int64' }));
   if (integers.length === 0) return undefined;
   return (request, _reply, done) => {
-    for (const { name, part } of integers) {
+    for (const { name, part, int64 } of integers) {
       const value = (request[part] as Record<string, unknown>)[name];
-      if (typeof value === 'string' && !decimalInteger.test(value)) {
-        return done(Object.assign(new Error(`${name} must be integer`), {
-          validation: [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'must be integer' }],
-          validationContext: part === 'query' ? 'querystring' : 'params',
-        }));
-      }
+      if (typeof value !== 'string') continue;
+      if (!decimalInteger.test(value)) return done(validationError(name, part, 'type', { type: 'integer' }));
+      if (int64 && (BigInt(value) < INT64_MIN || BigInt(value) > INT64_MAX)) return done(validationError(name, part, 'format', { format: 'int64-range' }));
     }
     done();
   };

@@ -49,6 +49,7 @@ export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefi
     case 'exclusiveMaximum':
       return `${field} must be ${params.comparison} ${params.limit}`;
     case 'format':
+      if (params.format === 'int64-range') return `${field} must be a whole number from -9223372036854775808 to 9223372036854775807 (int64)`;
       if (params.format === 'int64') {
         return `${field} must be a whole number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
       }
