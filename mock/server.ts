@@ -69,7 +69,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   const specPath = resolve(options.specPath ?? defaultSpecPath);
   const source: PetsSource = options.pets ?? { file: defaultPetsFile };
   // Dereference now and validate once serving: validation costs more than the rest of the start.
-  let spec = await loadSpec(specPath, { validate: false });
+  const spec = await loadSpec(specPath, { validate: false });
   let fixtures = await loadPets(source, spec);
   const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
 
@@ -118,7 +118,6 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       if (kept.length < created.length) log.warn(`Reload: ${created.length - kept.length} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
       next.mock.store.replaceAll([...nextFixtures, ...kept], old.mock.store.nextId);
       app = next;
-      spec = nextSpec;
       fixtures = nextFixtures;
       unsubscribe();
       unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};

@@ -27,7 +27,7 @@ export const rateLimitHeaders: Check = {
       const missing = names.filter((n) => headers[n] === undefined);
       if (!report.expect(missing.length === 0, exchange, `${where} lacks ${missing.join(', ')}. The contract puts the three rate-limit headers on every response.`, `missing ${missing.join()}`)) continue;
       const { limit, remaining, reset } = readRateHeaders(headers);
-      const malformed = names.filter((n, i) => [limit, remaining, reset][i] === undefined);
+      const malformed = names.filter((_, i) => [limit, remaining, reset][i] === undefined);
       if (!report.expect(malformed.length === 0, exchange, `${where} has ${malformed.map((n) => `${n}: ${JSON.stringify(headers[n])}`).join(', ')}; each must be a non-negative integer.`, `malformed ${malformed.join()}`)) continue;
       report.expect(remaining! <= limit!, exchange, `${where} says X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}.`, 'remaining-above-limit');
       // Judge Reset by the deployment's own clock (its Date header) when it sends one, so a server
