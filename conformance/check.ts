@@ -159,3 +159,8 @@ export class Outcomes {
     this.#findings.set(operationId, list);
   }
 }
+
+/** `GET https://…/v1/pets?limit=1`: how findings name the request they are about. */
+export function requestLine(exchange: Exchange): string {
+  return `${exchange.request.method} ${exchange.request.url}`;
+}

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadSpec } from '../spec/loadSpec.ts';
+import { wholeNumber } from '../spec/wholeNumberOption.ts';
 import { checkIds, checks } from './checks/index.ts';
 import { fetchTransport } from './http/transport.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';
@@ -12,13 +13,6 @@ import { toolName, toolVersion } from './version.ts';
 
 /** Exit codes: 0 every check passed, 1 a check failed, 2 the suite could not run. */
 const EXIT = { passed: 0, failed: 1, cannotRun: 2 } as const;
-
-function wholeNumber(min: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < min) throw new InvalidArgumentError(`Give a whole number of ${min} or more.`);
-    return Number(value);
-  };
-}
 
 function checkList(value: string, previous: string[] = []): string[] {
   const ids = value.split(',').map((s) => s.trim()).filter(Boolean);

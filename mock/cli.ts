@@ -3,17 +3,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadKeysFile, defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
 import { petStatuses } from '../spec/types.ts';
+import { wholeNumber } from '../spec/wholeNumberOption.ts';
 import { defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
 import { parseLatency, type Latency } from './plugins/latencyPlugin.ts';
 import { startMockServer } from './server.ts';
-
-function wholeNumber(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`Give a whole number of ${min} or more.`);
-    return n;
-  };
-}
 
 function latency(value: string): Latency {
   try {

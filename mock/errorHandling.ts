@@ -24,18 +24,17 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type "${request.headers['content-type'] ?? '(none)'}". Send the body as JSON with "Content-Type: application/json".`);
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimit} bytes. Send a smaller body.`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('INVALID_BODY', 'The request body is empty. Send a JSON object such as {"name": "Rex", "categoryId": 1}.');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('MALFORMED_JSON', `The request body is not valid JSON (${error.message}). Send a JSON object.`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('BAD_REQUEST', 'Content-Length does not match the body. Send the body with its exact length.');
     default:
       break;
   }
-  if (error instanceof SyntaxError && error.statusCode === 400) {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+    return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimit} bytes. Send a smaller body.`);
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
     return new ApiError('MALFORMED_JSON', `The request body is not valid JSON (${error.message}). Send a JSON object.`);
   }
   if (error.statusCode === 400 && /prototype|constructor/i.test(error.message)) {
@@ -62,7 +61,6 @@ function toApiError(error: FastifyError, request: FastifyRequest, bodyLimit: num
   if (known) return known;
   const status = error.statusCode ?? 500;
   if (status === 404) return new ApiError('ROUTE_NOT_FOUND');
-  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimit} bytes. Send a smaller body.`);
   if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
   if (status >= 400 && status < 500) return new ApiError('BAD_REQUEST', `${error.message}. Check the request against the API description.`);
   return new ApiError('INTERNAL_ERROR');

@@ -231,3 +231,10 @@ describe('GET /v1/store/orders', () => {
     expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
   });
 });
+
+it('names the id in a 404 also when the path ends with a slash', async () => {
+  const mock = await testMock();
+  const res = await mock.call({ url: '/v1/pets/9999/' });
+  expect(res.json().message).toContain('No pet has the id 9999.');
+  await mock.app.close();
+});

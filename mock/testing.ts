@@ -2,6 +2,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import { generatePets } from '../fixtures/generatePets.ts';
+import { defaultKeysFile, loadKeysFile } from '../fixtures/loadFixtures.ts';
 import { buildMock, type MockOptions } from './app.ts';
 import { ManualClock } from './clock.ts';
 
@@ -13,12 +14,6 @@ export function testSpec(): Promise<LoadedSpec> {
   return specPromise;
 }
 
-export const demoKeys = [
-  { key: 'demo-free', plan: 'free' },
-  { key: 'demo-pro', plan: 'pro' },
-  { key: 'demo-business', plan: 'business' },
-  { key: 'demo-enterprise', plan: 'enterprise', perMinute: 1_000_000, perDay: 100_000_000 },
-] as const;
 
 export interface TestMock {
   app: FastifyInstance;
@@ -33,7 +28,7 @@ export async function testMock(options: MockOptions = {}): Promise<TestMock> {
   const app = await buildMock({
     spec: await testSpec(),
     pets: generatePets({ count: 60 }),
-    keys: demoKeys.map((k) => ({ ...k })),
+    keys: await loadKeysFile(defaultKeysFile),
     clock,
     ...options,
   });

@@ -1,4 +1,4 @@
-import type { Check, CheckContext } from '../check.ts';
+import { requestLine, type Check, type CheckContext } from '../check.ts';
 import type { ApiRequest, Auth } from '../http/exchange.ts';
 import { allOperations } from './allOperations.ts';
 import { expectError } from './expectError.ts';
@@ -52,14 +52,14 @@ export const auth: Check = {
           continue;
         }
         if (expectError(report, ctx.validators, exchange, 401, variant.name) && exchange.response.headers['www-authenticate'] === undefined) {
-          report.warn(operationId, `${exchange.request.method} ${exchange.request.url} answered 401 without WWW-Authenticate, which RFC 9110 (11.6.1) requires on a 401. The contract does not say, so this is a warning.`, exchange, 'www-authenticate');
+          report.warn(operationId, `${requestLine(exchange)} answered 401 without WWW-Authenticate, which RFC 9110 (11.6.1) requires on a 401. The contract does not say, so this is a warning.`, exchange, 'www-authenticate');
         }
       }
     }
     // The valid key: every answer the run got with it on a valid request must not be a 401.
     for (const exchange of ctx.exchanges) {
       if (exchange.bucket !== 'key' || exchange.intent !== 'valid') continue;
-      report.expect(exchange.response.status !== 401, exchange, `${exchange.request.method} ${exchange.request.url} refused the run's API key with 401. Check the key; a valid key must be accepted.`, 'valid-key-refused');
+      report.expect(exchange.response.status !== 401, exchange, `${requestLine(exchange)} refused the run's API key with 401. Check the key; a valid key must be accepted.`, 'valid-key-refused');
     }
   },
 };

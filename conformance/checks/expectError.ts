@@ -1,4 +1,4 @@
-import type { Outcomes } from '../check.ts';
+import { requestLine, type Outcomes } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { SpecValidators } from '../specValidators.ts';
 
@@ -8,7 +8,7 @@ import type { SpecValidators } from '../specValidators.ts';
  */
 export function expectError(report: Outcomes, validators: SpecValidators, exchange: Exchange, expected: number | '4xx', what: string): boolean {
   const { status, json } = exchange.response;
-  const where = `${exchange.request.method} ${exchange.request.url}`;
+  const where = `${requestLine(exchange)}`;
   const statusOk = expected === '4xx' ? status >= 400 && status < 500 : status === expected;
   if (!report.expect(statusOk, exchange, `${where} (${what}) answered ${status}; it must be ${expected === '4xx' ? 'refused with a 4xx' : expected} with an Error body.`)) return false;
   const verdict = validators.check(validators.errorSchema, json);

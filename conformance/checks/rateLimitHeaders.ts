@@ -1,4 +1,4 @@
-import type { Check } from '../check.ts';
+import { requestLine, type Check } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
 import { allOperations } from './allOperations.ts';
@@ -23,7 +23,7 @@ export const rateLimitHeaders: Check = {
     let previous: Exchange | undefined;
     for (const exchange of ctx.exchanges) {
       const { headers } = exchange.response;
-      const where = `${exchange.request.method} ${exchange.request.url} (${exchange.response.status})`;
+      const where = `${requestLine(exchange)} (${exchange.response.status})`;
       const missing = names.filter((n) => headers[n] === undefined);
       if (!report.expect(missing.length === 0, exchange, `${where} lacks ${missing.join(', ')}. The contract puts the three rate-limit headers on every response.`, `missing ${missing.join()}`)) continue;
       const { limit, remaining, reset } = readRateHeaders(headers);

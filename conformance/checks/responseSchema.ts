@@ -1,5 +1,5 @@
 import { findOperation } from '../../spec/loadSpec.ts';
-import type { Check } from '../check.ts';
+import { requestLine, type Check } from '../check.ts';
 import { allOperations } from './allOperations.ts';
 import { storeOrdersIsOpen } from './unservedStoreOrders.ts';
 
@@ -22,13 +22,13 @@ export const responseSchemaCheck: Check = {
       const verdict = ctx.validators.check(schema, json);
       const what = status >= 400 ? 'Error body' : 'body';
       if (!verdict.valid && status < 400 && storeOrdersIsOpen(op.operationId)) {
-        report.warn(op.operationId, `${exchange.request.method} ${exchange.request.url} answered ${status} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, exchange, `schema ${status}`);
+        report.warn(op.operationId, `${requestLine(exchange)} answered ${status} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, exchange, `schema ${status}`);
         continue;
       }
-      if (!report.expect(verdict.valid, exchange, `${exchange.request.method} ${exchange.request.url} answered ${status} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status} ${verdict.problem}`)) continue;
+      if (!report.expect(verdict.valid, exchange, `${requestLine(exchange)} answered ${status} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status} ${verdict.problem}`)) continue;
       if (status >= 400) {
         const bodyStatus = (json as { status?: unknown }).status;
-        report.expect(bodyStatus === status, exchange, `${exchange.request.method} ${exchange.request.url} answered ${status} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status}`);
+        report.expect(bodyStatus === status, exchange, `${requestLine(exchange)} answered ${status} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status}`);
       }
     }
   },

@@ -1,5 +1,5 @@
 import { findOperation } from '../../spec/loadSpec.ts';
-import type { Check } from '../check.ts';
+import { requestLine, type Check } from '../check.ts';
 import { allOperations } from './allOperations.ts';
 import { isUnservedStoreOrders, storeOrdersIsOpen } from './unservedStoreOrders.ts';
 
@@ -22,11 +22,11 @@ export const statusCodes: Check = {
         continue;
       }
       if (status >= 500) {
-        report.fail(op.operationId, `${exchange.request.method} ${exchange.request.url} answered ${status}, a server error. The contract documents ${documented.join(', ')}; bad input must get a 4xx.`, exchange, `5xx ${status}`);
+        report.fail(op.operationId, `${requestLine(exchange)} answered ${status}, a server error. The contract documents ${documented.join(', ')}; bad input must get a 4xx.`, exchange, `5xx ${status}`);
         continue;
       }
       if (exchange.intent === 'valid' && !documented.includes(status)) {
-        const message = `${exchange.request.method} ${exchange.request.url} answered ${status}, which the contract does not document for ${op.operationId} (it documents ${documented.join(', ')}).`;
+        const message = `${requestLine(exchange)} answered ${status}, which the contract does not document for ${op.operationId} (it documents ${documented.join(', ')}).`;
         if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status}`);
         else report.fail(op.operationId, message, exchange, `undocumented ${status}`);
         continue;

@@ -57,7 +57,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
   }, async (request) => {
     const pet = store.get(request.params.petId);
     // Name the id as sent: above 2^53 the number the mock holds is rounded.
-    const sent = decodeURIComponent(request.url.split('?')[0]!.split('/').pop() ?? '');
+    const sent = decodeURIComponent(request.url.split('?')[0]!.split('/').filter(Boolean).pop() ?? '');
     if (!pet) throw new ApiError('PET_NOT_FOUND', `No pet has the id ${sent}. List pets with GET /v1/pets to find an existing id.`);
     return pet;
   });
