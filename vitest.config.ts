@@ -19,7 +19,7 @@ const countsLine: Reporter = {
 
 export default defineConfig({
   test: {
-    include: ['{spec,mock,conformance,fixtures,bench}/**/*.test.ts'],
+    include: ['{common,spec,mock,conformance,fixtures,bench}/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', countsLine],

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { projectPath } from '../spec/projectRoot.ts';
+import { projectPath } from '../common/projectRoot.ts';
 import { load, type LoadResult } from './load.ts';
 import { ceilingScenario, scenarios, type Scenario } from './scenarios.ts';
 import { startCeiling, startMock, startPrism, type RunningServer } from './servers.ts';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { projectPath } from '../spec/projectRoot.ts';
+import { projectPath } from '../common/projectRoot.ts';
 
 export interface RunningServer {
   name: string;

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadSpec } from '../spec/loadSpec.ts';
-import { wholeNumber } from '../spec/wholeNumberOption.ts';
+import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { checkIds, checks } from './checks/index.ts';
 import { fetchTransport } from './http/transport.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';

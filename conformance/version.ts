@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { projectPath } from '../spec/projectRoot.ts';
+import { projectPath } from '../common/projectRoot.ts';
 
 export const toolName = 'pets-conformance';
 /** The package version, so User-Agent and reports say which suite ran. */

@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadKeysFile, defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
 import { petStatuses } from '../spec/types.ts';
-import { wholeNumber } from '../spec/wholeNumberOption.ts';
+import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
 import { parseLatency, type Latency } from './plugins/latencyPlugin.ts';
 import { startMockServer } from './server.ts';

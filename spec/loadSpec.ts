@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3 } from 'openapi-types';
-import { projectPath } from './projectRoot.ts';
+import { projectPath } from '../common/projectRoot.ts';
 
 /** Where the project's OpenAPI document lives. */
 export const defaultSpecPath = projectPath('spec', 'openapi.yaml');
