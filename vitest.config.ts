@@ -17,11 +17,32 @@ const countsLine: Reporter = {
   },
 };
 
+const folders = '{common,spec,mock,conformance,fixtures,bench}';
+
+// Tiers a contributor can run alone: `npm run test:unit`, `test:browser` (Chromium), `test:redis`
+// (a redis-server per test file). `npm test` runs them all. Timeouts only catch hangs: no test
+// depends on how fast the machine is.
+const source = (path: string) => new URL(path, import.meta.url).pathname;
+
 export default defineConfig({
+  resolve: {
+    // The package's published entry points, as the tests import them, are the sources here.
+    alias: [
+      { find: /^pet-adoption-toolkit\/types$/, replacement: source('./spec/types.ts') },
+      { find: /^pet-adoption-toolkit\/mock$/, replacement: source('./mock/index.ts') },
+      { find: /^pet-adoption-toolkit\/conformance$/, replacement: source('./conformance/index.ts') },
+      { find: /^pet-adoption-toolkit\/msw$/, replacement: source('./mock/adapters/msw.ts') },
+      { find: /^pet-adoption-toolkit\/playwright$/, replacement: source('./mock/adapters/playwright.ts') },
+    ],
+  },
   test: {
-    include: ['{common,spec,mock,conformance,fixtures,bench}/**/*.test.ts'],
-    testTimeout: 20_000,
+    testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default', countsLine],
+    projects: [
+      { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', '**/node_modules/**'] } },
+      { extends: true, test: { name: 'browser', include: [`${folders}/**/*.browser.test.ts`] } },
+      { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`] } },
+    ],
   },
 });

@@ -7,12 +7,15 @@ import { chromium, type Browser } from 'playwright-core';
 export const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
- * Headless Chromium for browser tests: the system one when present, else Playwright's own
- * (for machines where `npx playwright install` has been run).
+ * Headless Chromium for browser tests. `npm test` installs Debian's when it can
+ * (scripts/testTools.mjs); a machine without it fails here with what to do, never a skip.
  */
 export function launchChromium(): Promise<Browser> {
+  if (!existsSync(systemChromium)) {
+    throw new Error(`No Chromium at ${systemChromium}. Install it (Debian: apt-get install chromium) or set CHROMIUM_PATH=/path/to/chrome.`);
+  }
   return chromium.launch({
-    executablePath: existsSync(systemChromium) ? systemChromium : undefined,
+    executablePath: systemChromium,
     headless: true,
     // The background-networking flags keep Chromium from calling out of a closed network.
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
