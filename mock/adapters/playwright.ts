@@ -1,0 +1,68 @@
+// `import { routePetsMock } from 'pet-adoption-toolkit/playwright'`: the mock behind page.route().
+import { createPetsMockCore, type PetsMockOptions } from './petsMockCore.ts';
+import type { PetsMock } from './petsMock.ts';
+
+export type { PetsMockOptions } from './petsMockCore.ts';
+export type { PetsMock } from './petsMock.ts';
+export { MockControlError, type PetsMockControl, type LoggedRequest, type RequestFilter, type ClockState, type KeySettings } from './petsMockControl.ts';
+
+// What the adapter uses of Playwright's Page, BrowserContext and Route, written out so that it needs
+// no import of playwright-core at run time or for its types: Playwright and @playwright/test both fit.
+interface RoutedRequest {
+  method(): string;
+  url(): string;
+  allHeaders(): Promise<Record<string, string>>;
+  postDataBuffer(): Buffer | null;
+}
+interface RoutedRoute {
+  request(): RoutedRequest;
+  fulfill(response: { status: number; headers: Record<string, string>; body?: Buffer }): Promise<void>;
+}
+type UrlMatcher = (url: URL) => boolean;
+type RouteHandler = (route: RoutedRoute) => Promise<void>;
+
+/** A Playwright `Page` or `BrowserContext`. */
+export interface PageOrContext {
+  route(url: UrlMatcher, handler: RouteHandler): Promise<void>;
+  unroute(url: UrlMatcher, handler?: RouteHandler): Promise<void>;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * Routes every request the page (or every page of the context) makes under `options.baseUrl` to a
+ * mock of its own, in this process, and resolves to its control handle. The page's headers go
+ * through as sent, `Origin` included, so answers carry the CORS headers the server would send and a
+ * page on another origin can read `X-RateLimit-Remaining`. The mock is freed when the page or
+ * context closes.
+ *
+ * Playwright answers the CORS preflight of a routed request itself, before any handler sees it:
+ * a restricted `corsOrigins` still hides answers from other origins, but no longer stops the
+ * request from reaching the mock as the server's refused preflight would.
+ */
+export async function routePetsMock(target: PageOrContext, options: PetsMockOptions = {}): Promise<PetsMock> {
+  const core = await createPetsMockCore(options);
+  const matches: UrlMatcher = (url) => core.handles(url);
+  const handler: RouteHandler = async (route) => {
+    const request = route.request();
+    const answer = await core.handle({
+      method: request.method(),
+      url: request.url(),
+      headers: await request.allHeaders(),
+      body: request.postDataBuffer() ?? undefined,
+    });
+    await route.fulfill({ status: answer.status, headers: answer.headers, ...(answer.body ? { body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength) } : {}) });
+  };
+  await target.route(matches, handler);
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= core.close());
+  target.once('close', () => void close());
+  return {
+    ...core.control,
+    baseUrl: core.address.baseUrl,
+    async close() {
+      // The page may be gone already; then its routes went with it.
+      await target.unroute(matches, handler).catch(() => {});
+      await close();
+    },
+  };
+}
