@@ -13,18 +13,20 @@ interface RoutedRequest {
   url(): string;
   allHeaders(): Promise<Record<string, string>>;
   postDataBuffer(): Buffer | null;
+  resourceType(): string;
 }
 interface RoutedRoute {
   request(): RoutedRequest;
   fulfill(response: { status: number; headers: Record<string, string>; body?: Buffer }): Promise<void>;
+  abort(errorCode?: string): Promise<void>;
 }
 type UrlMatcher = (url: URL) => boolean;
 type RouteHandler = (route: RoutedRoute) => Promise<void>;
 
 /** A Playwright `Page` or `BrowserContext`. */
 export interface PageOrContext {
-  route(url: UrlMatcher, handler: RouteHandler): Promise<void>;
-  unroute(url: UrlMatcher, handler?: RouteHandler): Promise<void>;
+  route(url: UrlMatcher, handler: RouteHandler): Promise<unknown>;
+  unroute(url: UrlMatcher, handler?: RouteHandler): Promise<unknown>;
   once(event: 'close', listener: () => void): unknown;
 }
 
@@ -35,21 +37,24 @@ export interface PageOrContext {
  * page on another origin can read `X-RateLimit-Remaining`. The mock is freed when the page or
  * context closes.
  *
- * Playwright answers the CORS preflight of a routed request itself, before any handler sees it:
- * a restricted `corsOrigins` still hides answers from other origins, but no longer stops the
- * request from reaching the mock as the server's refused preflight would.
+ * Playwright answers the CORS preflight of a routed request itself, before any handler sees it,
+ * and adds `Access-Control-Allow-Origin` to a fulfilled answer that lacks it. So that a restricted
+ * `corsOrigins` (or `corsOrigins: false`) still fails a page's cross-origin call as the server's
+ * answer would, an answer the mock gave no CORS headers is turned into the network error a browser
+ * reports for it. What cannot be kept: the request has reached the mock by then (a refused
+ * preflight would have stopped it).
  */
 export async function routePetsMock(target: PageOrContext, options: PetsMockOptions = {}): Promise<PetsMock> {
   const core = await createPetsMockCore(options);
   const matches: UrlMatcher = (url) => core.handles(url);
   const handler: RouteHandler = async (route) => {
     const request = route.request();
-    const answer = await core.handle({
-      method: request.method(),
-      url: request.url(),
-      headers: await request.allHeaders(),
-      body: request.postDataBuffer() ?? undefined,
-    });
+    const headers = await request.allHeaders();
+    const answer = await core.handle({ method: request.method(), url: request.url(), headers, body: request.postDataBuffer() ?? undefined });
+    if ((request.resourceType() === 'fetch' || request.resourceType() === 'xhr') && corsRefused(request.url(), headers, answer.headers)) {
+      await route.abort('accessdenied');
+      return;
+    }
     await route.fulfill({ status: answer.status, headers: answer.headers, ...(answer.body ? { body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength) } : {}) });
   };
   await target.route(matches, handler);
@@ -65,4 +70,11 @@ export async function routePetsMock(target: PageOrContext, options: PetsMockOpti
       await close();
     },
   };
+}
+
+/** A cross-origin fetch or XHR the mock answered without allowing its origin: the browser would not let the page read it. */
+function corsRefused(url: string, requestHeaders: Record<string, string>, answerHeaders: Record<string, string>): boolean {
+  const origin = requestHeaders.origin;
+  if (!origin || origin === new URL(url).origin) return false;
+  return answerHeaders['access-control-allow-origin'] === undefined;
 }
