@@ -77,7 +77,10 @@ export function createPetsMockControl(app: FastifyInstance): PetsMockControl {
       } catch {
         // Not JSON: the status alone says what happened.
       }
-      throw new MockControlError(`Cannot ${what}: ${body.message ?? `the mock answered ${res.statusCode}.`}`, res.statusCode, body.code ?? 'UNKNOWN');
+      const said = body.message ?? `the mock answered ${res.statusCode}.`;
+      // The mock's own message may already name the action ("Cannot replace the pets: ..."): say it once.
+      const message = said.startsWith(`Cannot ${what}`) ? said : `Cannot ${what}: ${said}`;
+      throw new MockControlError(message, res.statusCode, body.code ?? 'UNKNOWN');
     }
     return (res.statusCode === 204 ? undefined : res.json()) as T;
   }
