@@ -118,6 +118,14 @@ describe('createPetsHandlers', () => {
     expect(last.headers.get('x-ratelimit-remaining')).toBe('499');
   });
 
+  it('says so when a closed mock is still called through its handlers', async () => {
+    const { mock } = await use();
+    await mock.close();
+    const res = await fetch('http://127.0.0.1:4010/v1/pets', { headers: key() });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain('was closed');
+  });
+
   it('gives each call its own state', async () => {
     const a = await createPetsHandlers();
     const b = await createPetsHandlers();

@@ -4,6 +4,9 @@ import type { PetsMockControl } from './petsMockControl.ts';
 export interface PetsMock extends PetsMockControl {
   /** Where the API answers, e.g. `http://127.0.0.1:4010/v1`. */
   baseUrl: string;
-  /** Stops answering and frees the mock (Playwright routes are removed). Optional: nothing holds the process open. */
+  /**
+   * Frees the mock. Playwright routes are removed; MSW handlers stay with the server and answer 500
+   * saying the mock was closed, so remove them too. Optional: an open mock holds no handle or port.
+   */
   close(): Promise<void>;
 }

@@ -71,6 +71,7 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
   await app.ready();
 
   const handles = (url: string | URL) => address.toMockPath(url, { control }) !== undefined;
+  let closed = false;
 
   return {
     address,
@@ -80,6 +81,7 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
     async handle({ method, url, headers, body }) {
       const path = address.toMockPath(url, { control });
       if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
+      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
       const res = await app.inject({
         method: method as 'GET',
         url: path,
@@ -95,7 +97,10 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
       const empty = method.toUpperCase() === 'HEAD' || res.statusCode === 204 || res.statusCode === 304;
       return { status: res.statusCode, headers: out, body: empty ? null : new Uint8Array(res.rawPayload) };
     },
-    close: () => app.close(),
+    close: async () => {
+      closed = true;
+      await app.close();
+    },
   };
 }
 

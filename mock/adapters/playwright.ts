@@ -1,5 +1,5 @@
 // `import { routePetsMock } from 'pet-adoption-toolkit/playwright'`: the mock behind page.route().
-import { createPetsMockCore, type PetsMockOptions } from './petsMockCore.ts';
+import { createPetsMockCore, type PetsMockOptions, type PlainResponse } from './petsMockCore.ts';
 import type { PetsMock } from './petsMock.ts';
 
 export type { PetsMockOptions } from './petsMockCore.ts';
@@ -50,7 +50,14 @@ export async function routePetsMock(target: PageOrContext, options: PetsMockOpti
   const handler: RouteHandler = async (route) => {
     const request = route.request();
     const headers = await request.allHeaders();
-    const answer = await core.handle({ method: request.method(), url: request.url(), headers, body: request.postDataBuffer() ?? undefined });
+    let answer: PlainResponse;
+    try {
+      answer = await core.handle({ method: request.method(), url: request.url(), headers, body: request.postDataBuffer() ?? undefined });
+    } catch (error) {
+      // A request left unanswered would hang the page until its test times out: answer as the
+      // server answers a fault, with the reason.
+      answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' }, body: new TextEncoder().encode(JSON.stringify({ code: 'INTERNAL_ERROR', message: (error as Error).message, status: 500 })) as Uint8Array<ArrayBuffer> };
+    }
     if ((request.resourceType() === 'fetch' || request.resourceType() === 'xhr') && corsRefused(request.url(), headers, answer.headers)) {
       await route.abort('accessdenied');
       return;
