@@ -52,7 +52,12 @@ export async function validateSpec(path: string): Promise<void> {
  * and tries to download it. Given the parsed document and a file: base, it resolves nothing remotely.
  */
 async function readDocument(path: string): Promise<{ base: string; api: OpenAPI.Document }> {
-  const text = await readFile(path, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read the OpenAPI document ${path}: ${(error as Error).message}. Check the path.`);
+  }
   let api: unknown;
   try {
     api = parseYaml(text);
