@@ -11,7 +11,7 @@ it('runs the benchmark harness end to end in smoke mode and prints every table',
   const code = await new Promise((resolve) => child.on('exit', resolve));
   expect(code, out).toBe(0);
   for (const heading of ['### Throughput', '### Targets', '### Start-up']) expect(out).toContain(heading);
-  for (const server of ['| node:http ceiling |', '| mock |', '| prism 5.12 (static) |']) expect(out).toContain(server);
+  for (const server of ['| node:http ceiling |', '| mock |', '| prism 5.12 (static) |', '| MSW handlers (in-process fetch) |']) expect(out).toContain(server);
   expect(out).toMatch(/\| mock GET \/pets\?limit=20 \/ ceiling \| \d+\.\d\d \| >= 0\.5 \|/);
   expect(out).toMatch(/\| conformance default run against the mock, seconds \| \d+\.\d\d \| < 10 \|/);
 }, 120_000);

@@ -8,6 +8,7 @@ import { projectPath } from '../common/projectRoot.ts';
 import { load, type LoadResult } from './load.ts';
 import { ceilingScenario, scenarios, type Scenario } from './scenarios.ts';
 import { startCeiling, startMock, startPrism, type RunningServer } from './servers.ts';
+import { startMswHandlers } from './mswHandlers.ts';
 import { markdownTable, median } from './table.ts';
 
 const { values: args } = parseArgs({
@@ -89,6 +90,23 @@ try {
   }
 } finally {
   await Promise.all([ceiling.stop(), mock.stop(), prism?.stop()]);
+}
+
+// In-process: the same scenarios through the MSW handlers, with fetch, as a component test sends
+// them. Run alone, after the servers have stopped: while MSW listens it intercepts this process's fetch.
+log('MSW handlers, in-process');
+const msw = await startMswHandlers();
+try {
+  for (const scenario of scenarios) await msw.load(scenario.request, { ...opts, seconds: smoke ? 0.2 : 1 });
+  for (let round = 1; round <= rounds; round++) {
+    for (const scenario of scenarios) {
+      const result = await msw.load(scenario.request, opts);
+      record(msw, scenario, result, (await msw.memory()).peakMb, 'no socket: MSW intercepts fetch in the process');
+      log(`  ${msw.name.padEnd(22)} ${scenario.id.padEnd(34)} ${result.rps.toFixed(0).padStart(8)} req/s`);
+    }
+  }
+} finally {
+  await msw.stop();
 }
 
 // Start-up: from spawning the process to its first answered request, alternating the two.

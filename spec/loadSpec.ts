@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { OpenAPIV3 } from 'openapi-types';
+import type { OpenAPI, OpenAPIV3 } from 'openapi-types';
+import { parse as parseYaml } from 'yaml';
 import { projectPath } from '../common/projectRoot.ts';
 
 /** Where the project's OpenAPI document lives. */
@@ -32,13 +35,37 @@ export interface LoadedSpec {
  * `validate: false` only dereferences: a tenth of the time, for a start that validates later.
  */
 export async function loadSpec(path: string = defaultSpecPath, { validate = true }: { validate?: boolean } = {}): Promise<LoadedSpec> {
-  const document = (await (validate ? SwaggerParser.validate(path) : SwaggerParser.dereference(path))) as OpenAPIV3.Document;
+  const { base, api } = await readDocument(path);
+  const document = (await (validate ? SwaggerParser.validate(base, api, {}) : SwaggerParser.dereference(base, api, {}))) as OpenAPIV3.Document;
   return { document, path, operations: listOperations(document) };
 }
 
 /** Validates a document against the OpenAPI specification; rejects with what is wrong. */
 export async function validateSpec(path: string): Promise<void> {
-  await SwaggerParser.validate(path);
+  const { base, api } = await readDocument(path);
+  await SwaggerParser.validate(base, api, {});
+}
+
+/**
+ * Reads the document from disk here rather than handing its path to the $ref resolver: wherever a
+ * global `window` exists (jsdom, in frontend tests) the resolver takes a path for a web address
+ * and tries to download it. Given the parsed document and a file: base, it resolves nothing remotely.
+ */
+async function readDocument(path: string): Promise<{ base: string; api: OpenAPI.Document }> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read the OpenAPI document ${path}: ${(error as Error).message}. Check the path.`);
+  }
+  let api: unknown;
+  try {
+    api = parseYaml(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid YAML or JSON: ${(error as Error).message}. Fix the file.`);
+  }
+  if (typeof api !== 'object' || api === null || Array.isArray(api)) throw new Error(`${path} does not hold an OpenAPI document (an object at its top). Fix the file.`);
+  return { base: pathToFileURL(path).href, api: api as OpenAPI.Document };
 }
 
 export function listOperations(document: OpenAPIV3.Document): SpecOperation[] {

@@ -1,0 +1,77 @@
+// The README's Jest configuration, run for real: the adapters built as the package ships them, a
+// consumer project with the README's jest.config.js and jest.setup.js, and the README's Vitest
+// example as its test, in Jest's ESM mode, in the jsdom and the node environments.
+// Jest is not a dependency of this project: the test runs where jest, jest-environment-jsdom and
+// jest-fixed-jsdom resolve from the project or from JEST_MODULES (a node_modules folder), and is
+// skipped otherwise.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectPath } from '../../common/projectRoot.ts';
+
+const jestModules = [process.env.JEST_MODULES, projectPath('node_modules')].find((dir) => dir && ['jest', 'jest-environment-jsdom', 'jest-fixed-jsdom'].every((name) => existsSync(join(dir, name, 'package.json'))));
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    // 'close', not 'exit': the output is complete only then.
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** The README's ```js blocks under "### Jest", by the file their first line names. */
+async function readmeJestFiles(): Promise<Record<string, string>> {
+  const readme = await readFile(projectPath('README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Jest\n'), readme.indexOf('\n### ', readme.indexOf('### Jest\n') + 1));
+  const files: Record<string, string> = {};
+  for (const [, code] of section.matchAll(/```js\n([\s\S]*?)```/g)) files[/^\/\/ ([\w.-]+\.js)/.exec(code!)![1]!] = code!;
+  return files;
+}
+
+let root: string;
+beforeAll(async () => {
+  if (!jestModules) return;
+  root = await mkdtemp(join(tmpdir(), 'pets-jest-'));
+  // The package: the build as `npm run build` makes it (with declarations), the spec and fixtures.
+  const pkg = join(root, 'pet-adoption-toolkit');
+  const built = await run(process.execPath, [projectPath('node_modules', 'typescript', 'bin', 'tsc'), '-p', projectPath('tsconfig.build.json'), '--outDir', join(pkg, 'dist'), '--tsBuildInfoFile', join(pkg, 'dist', '.tsbuildinfo')], projectPath());
+  if (built.code !== 0) throw new Error(`The build failed: ${built.output}`);
+  await cp(projectPath('spec', 'openapi.yaml'), join(pkg, 'spec', 'openapi.yaml'));
+  for (const file of ['pets.json', 'keys.json']) await cp(projectPath('fixtures', file), join(pkg, 'fixtures', file));
+  await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'pet-adoption-toolkit', type: 'module', exports: { './msw': './dist/mock/adapters/msw.js', './playwright': './dist/mock/adapters/playwright.js' } }));
+  await symlink(projectPath('node_modules'), join(pkg, 'node_modules'), 'dir');
+  // The consumer: the README's configuration and the README's example without its vitest import.
+  const consumer = join(root, 'consumer');
+  await mkdir(join(consumer, 'node_modules'), { recursive: true });
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const links: [string, string][] = [['pet-adoption-toolkit', pkg], ['msw', projectPath('node_modules', 'msw')], ...['jest', 'jest-environment-jsdom', 'jest-fixed-jsdom', '@jest'].map((name): [string, string] => [name, join(jestModules, name)])];
+  for (const [name, target] of links) await symlink(target, join(consumer, 'node_modules', name), 'dir');
+  for (const [name, code] of Object.entries(await readmeJestFiles())) await writeFile(join(consumer, name), code);
+  const example = await readFile(projectPath('mock', 'adapters', 'examples', 'petsApi.msw.test.ts'), 'utf8');
+  await writeFile(join(consumer, 'pets.test.js'), example.split('\n').filter((line) => !line.includes("from 'vitest'")).join('\n').replace("'../msw.ts'", "'pet-adoption-toolkit/msw'").replace('(key: string)', '(key)'));
+}, 180_000);
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe.skipIf(!jestModules)('the README Jest configuration', () => {
+  it('has a jest.config.js and a jest.setup.js', async () => {
+    expect(Object.keys(await readmeJestFiles()).sort()).toEqual(['jest.config.js', 'jest.setup.js']);
+  });
+
+  for (const environment of ['jest-fixed-jsdom', 'node']) {
+    it(`runs the Vitest example under Jest in ESM mode, in the ${environment} environment`, async () => {
+      const consumer = join(root, 'consumer');
+      const jest = join(dirname(join(jestModules!, 'jest', 'package.json')), 'bin', 'jest.js');
+      const { code, output } = await run(process.execPath, ['--experimental-vm-modules', jest, '--ci', `--testEnvironment=${environment}`], consumer);
+      expect(code, output).toBe(0);
+      expect(output).toMatch(/Tests:\s+7 passed, 7 total/);
+    }, 120_000);
+  }
+});

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPetsMockCore, type PetsMockCore } from './petsMockCore.ts';
+import { MockControlError } from './petsMockControl.ts';
+
+let core: PetsMockCore;
+afterEach(() => core?.close());
+
+const get = (path: string, key = 'demo-pro') => core.handle({ method: 'GET', url: `${core.address.baseUrl}${path}`, headers: { authorization: `Bearer ${key}` } });
+const json = (res: { body: Uint8Array | null }) => JSON.parse(Buffer.from(res.body!).toString());
+
+describe('the control handle', () => {
+  it('replaces and lists pets, and refuses a bad set naming the item, changing nothing', async () => {
+    core = await createPetsMockCore({ pets: [] });
+    await core.control.setPets([{ id: 5, name: 'Rex', categoryId: 1, status: 'sold' }]);
+    expect(await core.control.pets()).toEqual([{ id: 5, name: 'Rex', categoryId: 1, status: 'sold' }]);
+    const error = await core.control.setPets([{ id: 6, name: 'Tom' } as never]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MockControlError);
+    expect(error).toMatchObject({ status: 400, code: 'INVALID_CONTROL_REQUEST', message: expect.stringMatching(/^Cannot replace the pets: .*pets\[0\]\.categoryId/) });
+    expect((error as Error).message.match(/Cannot replace the pets/g)).toHaveLength(1);
+    expect(await core.control.pets()).toHaveLength(1);
+  });
+
+  it('adds, changes and deletes keys, and refuses an unknown plan or key', async () => {
+    core = await createPetsMockCore();
+    await core.control.setKey('team-key', { plan: 'pro', perMinute: 2 });
+    expect((await get('/pets?limit=1', 'team-key')).headers['x-ratelimit-limit']).toBe('2');
+    await expect(core.control.setKey('team-key', { plan: 'gold' as never })).rejects.toThrow(/^Cannot set the API key "team-key": .*plan must be one of free, pro, business, enterprise/);
+    await core.control.deleteKey('team-key');
+    expect((await get('/pets', 'team-key')).status).toBe(401);
+    await expect(core.control.deleteKey('team-key')).rejects.toMatchObject({ status: 404, code: 'KEY_NOT_FOUND' });
+  });
+
+  it('moves, freezes and unfreezes the clock, and refuses a backward move', async () => {
+    core = await createPetsMockCore();
+    const frozen = await core.control.freezeClock();
+    expect(frozen.frozen).toBe(true);
+    expect((await core.control.advanceClock(90)).nowMs).toBe(frozen.nowMs + 90_000);
+    expect((await core.control.clock()).nowMs).toBe(frozen.nowMs + 90_000);
+    await expect(core.control.advanceClock(-5)).rejects.toThrow(/^Cannot advance the clock by -5 seconds: .*advanceSeconds/);
+    await expect(core.control.advanceClock(Number.NaN)).rejects.toBeInstanceOf(MockControlError);
+    expect((await core.control.unfreezeClock()).frozen).toBe(false);
+  });
+
+  it('lists requests by filter, clears them, and refuses a bad filter', async () => {
+    core = await createPetsMockCore();
+    await get('/pets/1');
+    await get('/pets/999999');
+    expect((await core.control.requests()).map((r) => r.status)).toEqual([200, 404]);
+    expect(await core.control.requests({ status: 404 })).toMatchObject([{ method: 'GET', path: '/v1/pets/999999', key: expect.stringMatching(/^demo/) }]);
+    expect(await core.control.requests({ path: '/v1/pets/*', method: 'get' })).toHaveLength(2);
+    await expect(core.control.requests({ status: '6xx' })).rejects.toMatchObject({ status: 400, code: 'INVALID_CONTROL_REQUEST' });
+    await core.control.clearRequests();
+    expect(await core.control.requests()).toEqual([]);
+  });
+
+  it('resets pets, keys, counters, log and clock', async () => {
+    core = await createPetsMockCore();
+    const before = await core.control.pets();
+    await core.handle({ method: 'POST', url: `${core.address.baseUrl}/pets`, headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' }, body: Buffer.from('{"name":"New","categoryId":1}') });
+    await core.control.setKey('temp', { plan: 'free' });
+    await core.control.advanceClock(3600);
+    await core.control.reset();
+    expect(await core.control.pets()).toEqual(before);
+    expect((await get('/pets', 'temp')).status).toBe(401);
+    expect((await get('/pets', 'demo-free')).headers['x-ratelimit-remaining']).toBe('59');
+    expect(Math.abs((await core.control.clock()).offsetSeconds)).toBeLessThan(5);
+  });
+});

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { buildMock, type MockOptions } from '../index.ts';
+import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
+import { MockAddress } from './mockAddress.ts';
+import { createPetsMockControl, type PetsMockControl } from './petsMockControl.ts';
+
+export interface PetsMockOptions extends Omit<MockOptions, 'carry' | 'startState' | 'logLevel'> {
+  /** Where the frontend calls the API: any origin and path. Default `http://127.0.0.1:4010/v1`. */
+  baseUrl?: string;
+  /** Generate the starting pets from this seed (as `npm start -- --seed`) instead of the fixtures file. */
+  seed?: number;
+  /** Generate this many starting pets (as `npm start -- --pets`). */
+  count?: number;
+  /**
+   * Answer the control API at `/__mock` beside the base URL too (as the server does), for pages that
+   * reset the mock over HTTP. The handle works either way. Default: true.
+   */
+  control?: boolean;
+}
+
+/** A request as every surface can give it: fetch's Request, Playwright's route.request(). */
+export interface PlainRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: Uint8Array | undefined;
+}
+
+export interface PlainResponse {
+  status: number;
+  /** Header names in lower case; a header sent more than once is joined with ', '. */
+  headers: Record<string, string>;
+  /** null when the answer has no body (204, HEAD). */
+  body: Uint8Array<ArrayBuffer> | null;
+}
+
+/** Headers about the connection, which an in-process answer does not have. */
+const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+export interface PetsMockCore {
+  address: MockAddress;
+  /** The contract the mock serves: its operations become MSW handlers. */
+  spec: LoadedSpec;
+  control: PetsMockControl;
+  /** True for a URL this mock answers (the API, and the control API unless turned off). */
+  handles(url: string | URL): boolean;
+  /** Answers a request exactly as the HTTP server would, through `inject()`. */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * One mock, built with `buildMock` as the server builds it, answering plain requests in-process.
+ * Both adapters (MSW, Playwright) sit on this, so the three surfaces share one behaviour.
+ */
+export async function createPetsMockCore(options: PetsMockOptions = {}): Promise<PetsMockCore> {
+  const { baseUrl, seed, count, control = true, ...mockOptions } = options;
+  const address = new MockAddress(baseUrl);
+  const pets = mockOptions.pets ?? (seed !== undefined || count !== undefined ? await generate(seed, count) : undefined);
+  // Dereferenced only: the package's own spec is validated by its tests, and validation costs ten times more.
+  const spec = mockOptions.spec ?? (await loadSpec(undefined, { validate: false }));
+  const app: FastifyInstance = await buildMock({
+    ...mockOptions,
+    spec,
+    ...(pets ? { pets } : {}),
+    // The handle drives the control API through inject, so it is always built; `control` only
+    // decides whether a page's own requests reach it.
+    control: true,
+    logLevel: false,
+  });
+  await app.ready();
+
+  const handles = (url: string | URL) => address.toMockPath(url, { control }) !== undefined;
+  let closed = false;
+
+  return {
+    address,
+    spec,
+    control: createPetsMockControl(app),
+    handles,
+    async handle({ method, url, headers, body }) {
+      const path = address.toMockPath(url, { control });
+      if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
+      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
+      const res = await app.inject({
+        method: method as 'GET',
+        url: path,
+        headers,
+        ...(body && body.byteLength > 0 ? { payload: Buffer.from(body.buffer, body.byteOffset, body.byteLength) } : {}),
+      });
+      const out: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value === undefined || hopByHop.has(name)) continue;
+        out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
+      if (out.location) out.location = address.fromMockPath(out.location);
+      const empty = method.toUpperCase() === 'HEAD' || res.statusCode === 204 || res.statusCode === 304;
+      return { status: res.statusCode, headers: out, body: empty ? null : new Uint8Array(res.rawPayload) };
+    },
+    close: async () => {
+      closed = true;
+      await app.close();
+    },
+  };
+}
+
+async function generate(seed: number | undefined, count: number | undefined) {
+  // Faker is loaded only when pets are generated: the fixtures file needs none of it.
+  const { generatePets } = await import('../../fixtures/generatePets.ts');
+  return generatePets({ ...(seed !== undefined ? { seed } : {}), ...(count !== undefined ? { count } : {}) });
+}

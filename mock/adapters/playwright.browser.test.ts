@@ -1,0 +1,94 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, serveFrontendPage } from '../launchChromium.ts';
+import { routePetsMock } from './playwright.ts';
+
+let browser: Browser;
+let frontend: Awaited<ReturnType<typeof serveFrontendPage>>;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  frontend = await serveFrontendPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await frontend?.close();
+});
+afterEach(() => context?.close());
+
+/** A page of the frontend (a real server on another origin than the API's). */
+async function frontendPage(): Promise<Page> {
+  context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${frontend.origin}/`);
+  return page;
+}
+
+describe('routePetsMock', () => {
+  it('passes the page origin through, so the answer carries the CORS headers the server sends', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page, { baseUrl: 'https://pets.example.com/v1', corsOrigins: [frontend.origin] });
+    const result = await page.evaluate(async () => {
+      const res = await fetch('https://pets.example.com/v1/pets/1', { headers: { authorization: 'Bearer demo-business' } });
+      return { status: res.status, remaining: res.headers.get('x-ratelimit-remaining'), sunset: res.headers.get('sunset'), deprecation: res.headers.get('deprecation') };
+    });
+    expect(result).toEqual({ status: 200, remaining: '999', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: expect.stringMatching(/^@\d+$/) });
+    expect(await mock.requests()).toMatchObject([{ method: 'GET', path: '/v1/pets/1', status: 200 }]);
+  });
+
+  it('fails a call from an origin outside corsOrigins as the browser would, though the request reaches the mock past the preflight Playwright answers', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page, { corsOrigins: ['http://allowed.test'] });
+    const outcome = await page.evaluate(async () => {
+      try {
+        await fetch('http://127.0.0.1:4010/v1/pets', { method: 'POST', headers: { authorization: 'Bearer demo-pro', 'content-type': 'application/json' }, body: '{"name":"Sneaky","categoryId":1}' });
+        return 'read';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    });
+    expect(outcome).toBe('TypeError');
+    // The server would have refused the preflight and never seen the POST; routed, the mock stores it.
+    expect((await mock.pets()).some((p) => p.name === 'Sneaky')).toBe(true);
+  });
+
+  it('lets the page drive the control API over HTTP, as with the server', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page);
+    await mock.freezeClock();
+    const statuses = await page.evaluate(async () => {
+      const headers = { authorization: 'Bearer demo-free' };
+      const out: number[] = [];
+      for (let i = 0; i < 61; i++) out.push((await fetch('http://127.0.0.1:4010/v1/pets?limit=1', { headers })).status);
+      await fetch('http://127.0.0.1:4010/__mock/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: 60 }) });
+      out.push((await fetch('http://127.0.0.1:4010/v1/pets?limit=1', { headers })).status);
+      return out;
+    });
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(60)).toEqual([429, 200]);
+  });
+
+  it('stops routing once closed, leaving other URLs to the network', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page, { baseUrl: `${frontend.origin}/api/v1` });
+    const call = () => page.evaluate(async () => (await fetch('/api/v1/pets', { headers: { authorization: 'Bearer demo-pro' } })).status);
+    expect(await call()).toBe(200);
+    // The frontend's own page still comes from its server.
+    expect(await page.evaluate(async () => (await fetch('/')).status)).toBe(200);
+    await mock.close();
+    expect(await call()).toBe(200); // now the frontend's server answers: it serves its page for any path
+    expect(await page.evaluate(async () => (await fetch('/api/v1/pets')).headers.get('content-type'))).toBe('text/html');
+  });
+
+  it('gives each page of one context its own mock when routed per page', async () => {
+    const page = await frontendPage();
+    const other = await context.newPage();
+    await routePetsMock(page);
+    await routePetsMock(other);
+    const create = () => fetch('http://127.0.0.1:4010/v1/pets', { method: 'POST', headers: { authorization: 'Bearer demo-pro', 'content-type': 'application/json' }, body: '{"name":"Mine","categoryId":1}' }).then((r) => r.json());
+    const pet = await page.evaluate(create);
+    const seen = await other.evaluate(async (id) => (await fetch(`http://127.0.0.1:4010/v1/pets/${id}`, { headers: { authorization: 'Bearer demo-pro' } })).status, pet.id);
+    expect(seen).toBe(404);
+  });
+});
