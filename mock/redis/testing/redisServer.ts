@@ -1,0 +1,104 @@
+// A real redis-server for the Redis tests: Debian's, on a free 127.0.0.1 port, without persistence
+// (`--save '' --appendonly no`), stopped by the test. Also the replicas the tests open against it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { Pet } from '../../../spec/types.ts';
+import { ManualClock } from '../../clock.ts';
+import type { ApiKeyConfig } from '../../keyRing.ts';
+import { openRedisState, type RedisStateOptions, type RedisStores } from '../openRedisState.ts';
+
+export const redisServerPath = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
+
+export interface TestRedisServer {
+  url: string;
+  port: number;
+  /** Stops the server (its data goes with it). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+async function launch(port: number): Promise<ChildProcess> {
+  const child = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    child.once('error', reject);
+    child.once('close', (code) => reject(new Error(`redis-server exited with ${code} before it was ready: ${output.slice(-500)}`)));
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return child;
+}
+
+export async function startRedisServer(): Promise<TestRedisServer> {
+  const port = await freePort();
+  let child: ChildProcess | undefined = await launch(port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (!child) return;
+      const closed = once(child, 'close');
+      child.kill('SIGTERM');
+      await closed;
+      child = undefined;
+    },
+    async start() {
+      child ??= await launch(port);
+    },
+  };
+}
+
+export const testFixtures: Pet[] = [
+  { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+  { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
+  { id: 3, name: 'Bella', categoryId: 1, status: 'available' },
+  { id: 4, name: 'Max', categoryId: 3, status: 'pending' },
+  { id: 5, name: 'Luna', categoryId: 2 },
+  { id: 6, name: 'Coco', categoryId: 1, status: 'available' },
+];
+
+export const testKeys: ApiKeyConfig[] = [
+  { key: 'demo-free', plan: 'free' },
+  { key: 'demo-pro', plan: 'pro' },
+  { key: 'demo-enterprise', plan: 'enterprise', perMinute: 1_000_000, perDay: 100_000_000 },
+];
+
+let prefixes = 0;
+/** A prefix of its own per test, so tests on one server never see each other's state. */
+export function uniquePrefix(): string {
+  return `test-${process.pid}-${++prefixes}:`;
+}
+
+/** Half past twelve: far from a minute or day boundary, so windows do not roll mid-test. */
+export const testStart = Date.UTC(2026, 5, 1, 12, 30, 0);
+
+/** One replica's state on the test server; each replica has its own base clock, as processes do. */
+export function openReplica(server: TestRedisServer, prefix: string, options: Partial<RedisStateOptions> = {}): Promise<RedisStores> {
+  return openRedisState({
+    url: server.url,
+    prefix,
+    fixtures: testFixtures,
+    keys: testKeys,
+    clock: new ManualClock(testStart),
+    ban: { threshold: 5, seconds: 120 },
+    requestLogSize: 100,
+    commandTimeoutMs: 1000,
+    ...options,
+  });
+}
