@@ -134,6 +134,7 @@ export class MemoryRequestLogStore implements RequestLogStore {
   add(entry: RecordedRequest): void {
     this.log.add(entry);
   }
+  async flush(): Promise<void> {}
   async list(filter: RequestFilter = {}): Promise<RequestLogView> {
     return { requests: this.log.list(filter), dropped: this.log.dropped, capacity: this.log.capacity };
   }

@@ -76,6 +76,9 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
       await replaceState('reset');
       await clock.state();
     },
-    close: () => connection.close(),
+    async close() {
+      await log.flush();
+      await connection.close();
+    },
   };
 }

@@ -8,6 +8,8 @@ import type { RequestLogStore, RequestLogView } from './stateStores.ts';
  * the in-memory log does.
  */
 export class RedisRequestLog implements RequestLogStore {
+  #pending = new Set<Promise<unknown>>();
+
   constructor(
     private readonly redis: RedisConnection,
     readonly capacity: number,
@@ -17,7 +19,13 @@ export class RedisRequestLog implements RequestLogStore {
     if (this.capacity === 0) return;
     // The answer does not wait for the log, and a lost entry (Redis away) must not fail it:
     // the connection has already logged that Redis went away.
-    this.redis.script('logRequest', [this.capacity, JSON.stringify(entry)]).catch(() => {});
+    const write = this.redis.script('logRequest', [this.capacity, JSON.stringify(entry)]).catch(() => {});
+    this.#pending.add(write);
+    void write.finally(() => this.#pending.delete(write));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.#pending);
   }
 
   async list(filter: RequestFilter = {}): Promise<RequestLogView> {

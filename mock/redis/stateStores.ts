@@ -97,6 +97,8 @@ export interface RequestLogStore {
   readonly capacity: number;
   /** Never rejects: a request whose entry cannot be stored is still answered. */
   add(entry: RecordedRequest): void;
+  /** Resolves once every entry added so far is stored (or lost to an outage): for shutdown and tests. */
+  flush(): Promise<void>;
   list(filter?: RequestFilter): Promise<RequestLogView>;
   clear(): Promise<void>;
 }
