@@ -62,7 +62,8 @@ export class RedisConnection {
   #available = false;
   #everReady = false;
   #lastError = '';
-  #returnListeners = new Set<() => void>();
+  #returnListeners = new Set<() => unknown>();
+  #recovery: Promise<void> = Promise.resolve();
   readonly #logger: RedisLogger | undefined;
 
   constructor(options: RedisConnectionOptions) {
@@ -99,16 +100,28 @@ export class RedisConnection {
     return this.#available;
   }
 
-  /** Calls `listener` each time Redis comes back after being away (not on the first connection). */
-  onReturn(listener: () => void): () => void {
+  /**
+   * Calls `listener` each time Redis comes back after being away (not on the first connection),
+   * e.g. to seed a Redis that came back empty.
+   */
+  onReturn(listener: () => unknown): () => void {
     this.#returnListeners.add(listener);
     return () => this.#returnListeners.delete(listener);
+  }
+
+  /** Resolves once connected and the return listeners are done: for tests and health checks. */
+  async whenAvailable(): Promise<void> {
+    if (this.client.status !== 'ready') await new Promise((resolve) => this.client.once('ready', resolve));
+    await this.#recovery;
   }
 
   /** Runs commands; a failure to reach Redis becomes StoreUnavailableError, other errors pass as they are. */
   async run<T>(commands: (client: Redis) => Promise<T>): Promise<T> {
     try {
-      return await commands(this.client);
+      const result = await commands(this.client);
+      // Back from a spell of timeouts on a connection that never closed (a Redis that hung).
+      if (!this.#available && this.#everReady) this.#returned();
+      return result;
     } catch (error) {
       if (isUnavailability(error)) {
         const reason = (error as Error).message;
@@ -155,7 +168,8 @@ export class RedisConnection {
     this.#available = true;
     if (!wasReady) return;
     this.#logger?.info(`Redis at ${this.where} is back; serving from it again.`);
-    for (const listener of this.#returnListeners) listener();
+    const listeners = [...this.#returnListeners].map((listener) => Promise.resolve().then(listener).catch(() => {}));
+    this.#recovery = Promise.all(listeners).then(() => {});
   }
 }
 

@@ -64,11 +64,9 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
     await connection.close();
     throw error;
   }
-  connection.onReturn(() => {
-    replaceState('seed').catch(() => {
-      // Redis went away again: the next return tries again, and the connection has said so.
-    });
-  });
+  // A Redis that comes back empty (restarted without persistence) is seeded again; if it goes away
+  // again meanwhile, the next return tries again.
+  connection.onReturn(() => replaceState('seed'));
 
   return {
     pets, keys, limits, clock, log, connection, seeded,

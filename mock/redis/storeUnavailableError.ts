@@ -1,7 +1,8 @@
 /**
  * The shared state store (Redis) could not be reached or did not answer in time. The mock answers
  * it with 503 STORE_UNAVAILABLE and `Retry-After: retryAfterSeconds` (RFC 9110, 15.6.4: a 503 may
- * say when to come back); the request had no effect it could observe.
+ * say when to come back). When Redis could not be reached the request had no effect; when Redis
+ * did not answer in time, the command may still run once Redis answers again (as with any timeout).
  */
 export class StoreUnavailableError extends Error {
   readonly code = 'STORE_UNAVAILABLE';

@@ -17,6 +17,9 @@ export interface TestRedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Stops the process without closing its connections (SIGSTOP): a Redis that hangs. */
+  pause(): void;
+  resume(): void;
 }
 
 async function freePort(): Promise<number> {
@@ -29,8 +32,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function launch(port: number): Promise<ChildProcess> {
-  const child = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function launch(port: number, extraArgs: readonly string[]): Promise<ChildProcess> {
+  const child = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -45,9 +48,10 @@ async function launch(port: number): Promise<ChildProcess> {
   return child;
 }
 
-export async function startRedisServer(): Promise<TestRedisServer> {
+/** `extraArgs` are more redis-server options, e.g. `['--requirepass', 'secret']`. */
+export async function startRedisServer(extraArgs: readonly string[] = []): Promise<TestRedisServer> {
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port);
+  let child: ChildProcess | undefined = await launch(port, extraArgs);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -55,11 +59,19 @@ export async function startRedisServer(): Promise<TestRedisServer> {
       if (!child) return;
       const closed = once(child, 'close');
       child.kill('SIGTERM');
+      // A paused server handles the SIGTERM once it runs again.
+      child.kill('SIGCONT');
       await closed;
       child = undefined;
     },
     async start() {
-      child ??= await launch(port);
+      child ??= await launch(port, extraArgs);
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
   };
 }
