@@ -3,10 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import type { Pet } from '../../../spec/types.ts';
 import { ManualClock } from '../../clock.ts';
-import type { ApiKeyConfig } from '../../keyRing.ts';
 import { openRedisState, type RedisStateOptions, type RedisStores } from '../openRedisState.ts';
+import { testFixtures, testKeys, testStart } from './testState.ts';
+
+export { testFixtures, testKeys, testStart };
 
 export const redisServerPath = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
@@ -76,29 +77,11 @@ export async function startRedisServer(extraArgs: readonly string[] = []): Promi
   };
 }
 
-export const testFixtures: Pet[] = [
-  { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
-  { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
-  { id: 3, name: 'Bella', categoryId: 1, status: 'available' },
-  { id: 4, name: 'Max', categoryId: 3, status: 'pending' },
-  { id: 5, name: 'Luna', categoryId: 2 },
-  { id: 6, name: 'Coco', categoryId: 1, status: 'available' },
-];
-
-export const testKeys: ApiKeyConfig[] = [
-  { key: 'demo-free', plan: 'free' },
-  { key: 'demo-pro', plan: 'pro' },
-  { key: 'demo-enterprise', plan: 'enterprise', perMinute: 1_000_000, perDay: 100_000_000 },
-];
-
 let prefixes = 0;
 /** A prefix of its own per test, so tests on one server never see each other's state. */
 export function uniquePrefix(): string {
   return `test-${process.pid}-${++prefixes}:`;
 }
-
-/** Half past twelve: far from a minute or day boundary, so windows do not roll mid-test. */
-export const testStart = Date.UTC(2026, 5, 1, 12, 30, 0);
 
 /** One replica's state on the test server; each replica has its own base clock, as processes do. */
 export function openReplica(server: TestRedisServer, prefix: string, options: Partial<RedisStateOptions> = {}): Promise<RedisStores> {
