@@ -58,6 +58,21 @@ describe('RedisPetRepository across replicas', () => {
     expect(await a!.pets.all()).toEqual(testFixtures);
   });
 
+  it('reads back thousands of pets in id order, and pages of 100 from the front of each status', async () => {
+    const [a] = await replicas(1);
+    const statuses = ['available', 'pending', 'sold', undefined] as const;
+    const many = Array.from({ length: 2500 }, (_, i) => ({ id: 2500 - i, name: `p${2500 - i}`, categoryId: i, ...(statuses[i % 4] ? { status: statuses[i % 4] } : {}) }));
+    await a!.pets.replaceAll(many);
+    const all = await a!.pets.all();
+    expect(all.map((p) => p.id)).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    const sold = await a!.pets.list({ limit: 100, status: 'sold' });
+    expect(sold).toHaveLength(100);
+    expect(sold.every((p) => p.status === 'sold')).toBe(true);
+    expect(sold.map((p) => p.id)).toEqual([...sold.map((p) => p.id)].sort((x, y) => x - y));
+    expect(sold[0]!.id).toBe(many.filter((p) => p.status === 'sold').map((p) => p.id).sort((x, y) => x - y)[0]);
+    expect(await a!.pets.nextId()).toBe(2501);
+  });
+
   it('replaces every pet at once and keeps issuing ids above every id ever issued', async () => {
     const [a, b] = await replicas(2);
     await a!.pets.create({ name: 'Seven', categoryId: 1 });
