@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
 import { admitLua, allPetsLua, clockLua, createPetLua, listPetsLua, logRequestLua, replaceStateLua } from './luaScripts.ts';
 import { StoreUnavailableError } from './storeUnavailableError.ts';
@@ -32,6 +33,8 @@ export interface RedisConnectionOptions {
   /** How long the first connection may take before the start fails. Default 3000 ms. */
   connectTimeoutMs?: number;
   logger?: RedisLogger;
+  /** TLS options for a rediss:// URL, e.g. `{ ca }` for a private CA (Node's NODE_EXTRA_CA_CERTS works too). */
+  tls?: ConnectionOptions;
 }
 
 /** A URL fit for logs and messages: the password is replaced by `***`. */
@@ -43,6 +46,29 @@ export function redactRedisUrl(url: string): string {
   } catch {
     return 'an unparseable Redis URL';
   }
+}
+
+/**
+ * Checks a `--redis` URL before ioredis reads it: only `redis://` and `rediss://`, a whole-number
+ * database index, and no query string (ioredis would read query items as client options, which
+ * could undo the bounded failure behaviour below). Throws a message that says what to fix.
+ */
+export function checkRedisUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`The Redis URL ${JSON.stringify(redactRedisUrl(url))} is not a URL. Give redis://[:password@]host[:port][/db] or rediss://… for TLS.`);
+  }
+  const where = redactRedisUrl(url);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new Error(`The Redis URL ${where} has the scheme "${parsed.protocol}". Use redis:// (or rediss:// for TLS).`);
+  }
+  if (!parsed.hostname) throw new Error(`The Redis URL ${where} names no host. Give redis://host[:port][/db].`);
+  if (parsed.pathname !== '' && parsed.pathname !== '/' && !/^\/\d{1,5}$/.test(parsed.pathname)) {
+    throw new Error(`The Redis URL ${where} has the path "${parsed.pathname}", which is not a database index. Give a whole number, e.g. redis://host:6379/2.`);
+  }
+  if (parsed.search) throw new Error(`The Redis URL ${where} has a query string. Leave it out: the mock sets the connection options itself.`);
 }
 
 /** Replies that mean "Redis is there but cannot serve now", as opposed to a bug in a command. */
@@ -67,6 +93,7 @@ export class RedisConnection {
   readonly #logger: RedisLogger | undefined;
 
   constructor(options: RedisConnectionOptions) {
+    checkRedisUrl(options.url);
     this.prefix = options.prefix ?? defaultRedisPrefix;
     this.where = redactRedisUrl(options.url);
     this.#logger = options.logger;
@@ -80,6 +107,8 @@ export class RedisConnection {
       retryStrategy: (times) => Math.min(times * 100, 1000),
       // Commands issued in the same tick share a write: many requests in flight cost few packets.
       enableAutoPipelining: true,
+      // rediss:// turns TLS on; these options add to it (a private CA, a client certificate).
+      ...(options.tls ? { tls: options.tls } : {}),
     });
     // Sent by SHA once loaded; after a Redis restart ioredis loads them again by itself (NOSCRIPT).
     for (const [name, lua] of Object.entries(scripts)) this.client.defineCommand(name, { numberOfKeys: 0, lua });

@@ -136,6 +136,24 @@ describe('connecting', () => {
     await expect(connectRedis({ url: `redis://:wrong@127.0.0.1:${redis.port}` })).rejects.toThrow(/Cannot connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+.*WRONGPASS/);
   });
 
+  it('speaks TLS to a rediss:// URL, trusting the CA it is given and no other', async () => {
+    const redis = await startRedisServer([], { tls: true });
+    servers.push(redis);
+    expect(redis.url).toMatch(/^rediss:/);
+    const replica = await openReplica(redis, uniquePrefix(), { tls: { ca: redis.ca! } });
+    open.push(replica);
+    expect(await replica.pets.get(1)).toEqual(testFixtures[0]);
+    await expect(openReplica(redis, uniquePrefix())).rejects.toThrow(/Cannot connect to Redis at rediss:\/\/127\.0\.0\.1:\d+.*certificate/);
+  });
+
+  it('refuses a URL it cannot use, saying what to give instead', async () => {
+    await expect(connectRedis({ url: 'http://127.0.0.1:6379' })).rejects.toThrow('has the scheme "http:". Use redis:// (or rediss:// for TLS).');
+    await expect(connectRedis({ url: 'redis://127.0.0.1:6379/cache' })).rejects.toThrow(/path "\/cache", which is not a database index/);
+    await expect(connectRedis({ url: 'redis://127.0.0.1:6379?enableOfflineQueue=true' })).rejects.toThrow(/has a query string/);
+    await expect(connectRedis({ url: 'localhost:6379' })).rejects.toThrow(/Use redis:\/\//);
+    await expect(connectRedis({ url: 'not a url' })).rejects.toThrow(/is not a URL/);
+  });
+
   it('redacts the password of any Redis URL', () => {
     expect(redactRedisUrl('rediss://user:pw@cache.example:6380/1')).toBe('rediss://user:***@cache.example:6380/1');
     expect(redactRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');

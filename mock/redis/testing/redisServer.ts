@@ -1,8 +1,11 @@
 // A real redis-server for the Redis tests: Debian's, on a free 127.0.0.1 port, without persistence
 // (`--save '' --appendonly no`), stopped by the test. Also the replicas the tests open against it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '../../clock.ts';
 import { openRedisState, type RedisStateOptions, type RedisStores } from '../openRedisState.ts';
 import { testFixtures, testKeys, testStart } from './testState.ts';
@@ -33,8 +36,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function launch(port: number, extraArgs: readonly string[]): Promise<ChildProcess> {
-  const child = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function launch(port: number, extraArgs: readonly string[], tlsDir: string | undefined): Promise<ChildProcess> {
+  const listen = tlsDir
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', join(tlsDir, 'server.crt'), '--tls-key-file', join(tlsDir, 'server.key'), '--tls-ca-cert-file', join(tlsDir, 'ca.crt'), '--tls-auth-clients', 'no']
+    : ['--port', String(port)];
+  const child = spawn(redisServerPath, [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -49,13 +55,29 @@ async function launch(port: number, extraArgs: readonly string[]): Promise<Child
   return child;
 }
 
-/** `extraArgs` are more redis-server options, e.g. `['--requirepass', 'secret']`. */
-export async function startRedisServer(extraArgs: readonly string[] = []): Promise<TestRedisServer> {
+/** A private CA and a certificate for 127.0.0.1 it signed, made with the openssl command. */
+async function makeCertificates(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'redis-tls-'));
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=pets-mock test CA');
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  await writeFile(join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'ext.cnf');
+  return dir;
+}
+
+/**
+ * `extraArgs` are more redis-server options, e.g. `['--requirepass', 'secret']`; `tls` serves TLS
+ * only (a rediss:// URL), with a certificate from a private CA whose certificate is `ca`.
+ */
+export async function startRedisServer(extraArgs: readonly string[] = [], { tls = false } = {}): Promise<TestRedisServer & { ca?: string }> {
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port, extraArgs);
+  const tlsDir = tls ? await makeCertificates() : undefined;
+  let child: ChildProcess | undefined = await launch(port, extraArgs, tlsDir);
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     port,
+    ...(tlsDir ? { ca: await readFile(join(tlsDir, 'ca.crt'), 'utf8') } : {}),
     async stop() {
       if (!child) return;
       const closed = once(child, 'close');
@@ -64,9 +86,10 @@ export async function startRedisServer(extraArgs: readonly string[] = []): Promi
       child.kill('SIGCONT');
       await closed;
       child = undefined;
+      if (tlsDir) await rm(tlsDir, { recursive: true, force: true });
     },
     async start() {
-      child ??= await launch(port, extraArgs);
+      child ??= await launch(port, extraArgs, tlsDir);
     },
     pause() {
       child?.kill('SIGSTOP');
