@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
-import { admitLua, allPetsLua, clockLua, createPetLua, listPetsLua, logRequestLua, replaceStateLua } from './luaScripts.ts';
+import { admitLua, allPetsLua, clockLua, createPetLua, listPetsLua, logRequestLua, replaceStateLua, stagePetsLua } from './luaScripts.ts';
 import { StoreUnavailableError } from './storeUnavailableError.ts';
 
 const scripts = {
@@ -8,6 +8,7 @@ const scripts = {
   petsList: listPetsLua,
   petsAll: allPetsLua,
   stateReplace: replaceStateLua,
+  petsStage: stagePetsLua,
   admit: admitLua,
   clock: clockLua,
   logRequest: logRequestLua,
@@ -204,8 +205,10 @@ export class RedisConnection {
 
 function isUnavailability(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  // ioredis reports a server's error reply as ReplyError; anything else (closed stream, timeout,
-  // refused connection, retries exhausted) means Redis could not be reached.
+  // A fault of this process's code is a bug to report, not an outage to wait out.
+  if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) return false;
+  // ioredis reports a server's error reply as ReplyError; its other errors (closed stream, timeout,
+  // refused connection, retries exhausted) mean Redis could not be reached.
   if (error.name !== 'ReplyError') return true;
   return unavailableReplies.test(error.message);
 }

@@ -52,40 +52,71 @@ return out
 `;
 
 /**
- * Replaces the state. ARGV: prefix, mode, epoch, next-id floor, key count (-1 leaves the keys),
- * then (digest, entry JSON) per key, then (id, status or '', pet JSON) per pet.
+ * Stages pets for a replacement, a batch per call, under keys of their own (`staging:<token>:…`)
+ * that nobody reads, so a replacement of any size goes in as several modest commands and still
+ * appears at once (replaceStateLua renames the staged keys into place). Staged keys expire after
+ * ten minutes should the replacement never be committed.
+ * ARGV: prefix, token, then (id, status or '', pet JSON) per pet.
+ */
+export const stagePetsLua = `${common}
+local S = P .. 'staging:' .. ARGV[2] .. ':'
+local highest = tonumber(redis.call('GET', S .. 'highest') or '0')
+for i = 3, #ARGV, 3 do
+  local sid, status, json = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  redis.call('HSET', S .. 'pets', sid, json)
+  redis.call('ZADD', S .. 'pets:all', sid, sid)
+  if status ~= '' then
+    redis.call('ZADD', S .. 'pets:status:' .. status, sid, sid)
+    redis.call('SADD', S .. 'pets:statuses', status)
+  end
+  local n = tonumber(sid)
+  if n > highest then highest = n end
+end
+redis.call('SET', S .. 'highest', fmt(highest))
+local staged = { 'pets', 'pets:all', 'pets:statuses', 'highest' }
+for _, s in ipairs(redis.call('SMEMBERS', S .. 'pets:statuses')) do staged[#staged + 1] = 'pets:status:' .. s end
+for _, name in ipairs(staged) do redis.call('PEXPIRE', S .. name, 600000) end
+return 1
+`;
+
+/**
+ * Replaces the state with the pets staged under a token (none staged: no pets). ARGV: prefix,
+ * mode, epoch, next-id floor, token, key count (-1 leaves the keys), then (digest, entry JSON) per key.
  * Modes: 'replace' (pets, and keys when given); 'seed' (everything, only when nothing was seeded
- * yet: returns 0 when it did nothing); 'reset' (everything: pets, keys, counters and bans, request
- * log, clock). The id sequence never goes down: the next id stays above every id ever issued.
+ * yet: returns 0 and drops the staged pets when a seed is there); 'reset' (everything: pets, keys,
+ * counters and bans, request log, clock). The id sequence never goes down: the next id stays
+ * above every id ever issued.
  */
 export const replaceStateLua = `${common}
 local mode = ARGV[2]
-if mode == 'seed' and redis.call('EXISTS', P .. 'seeded') == 1 then return 0 end
+local S = P .. 'staging:' .. ARGV[5] .. ':'
+local stagedStatuses = redis.call('SMEMBERS', S .. 'pets:statuses')
+if mode == 'seed' and redis.call('EXISTS', P .. 'seeded') == 1 then
+  for _, s in ipairs(stagedStatuses) do redis.call('DEL', S .. 'pets:status:' .. s) end
+  redis.call('DEL', S .. 'pets', S .. 'pets:all', S .. 'pets:statuses', S .. 'highest')
+  return 0
+end
 for _, s in ipairs(redis.call('SMEMBERS', P .. 'pets:statuses')) do
   redis.call('DEL', P .. 'pets:status:' .. s)
 end
 redis.call('DEL', P .. 'pets', P .. 'pets:all', P .. 'pets:statuses')
-local keyCount = tonumber(ARGV[5])
-local i = 6 + 2 * math.max(keyCount, 0)
-local highest = 0
-while i <= #ARGV do
-  local sid, status, json = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  redis.call('HSET', P .. 'pets', sid, json)
-  redis.call('ZADD', P .. 'pets:all', sid, sid)
-  if status ~= '' then
-    redis.call('ZADD', P .. 'pets:status:' .. status, sid, sid)
-    redis.call('SADD', P .. 'pets:statuses', status)
+local moved = { 'pets', 'pets:all', 'pets:statuses' }
+for _, s in ipairs(stagedStatuses) do moved[#moved + 1] = 'pets:status:' .. s end
+for _, name in ipairs(moved) do
+  if redis.call('EXISTS', S .. name) == 1 then
+    redis.call('RENAME', S .. name, P .. name)
+    redis.call('PERSIST', P .. name)
   end
-  local n = tonumber(sid)
-  if n > highest then highest = n end
-  i = i + 3
 end
+local highest = tonumber(redis.call('GET', S .. 'highest') or '0')
+redis.call('DEL', S .. 'highest')
 local seq = tonumber(redis.call('GET', P .. 'pets:seq') or '0')
 redis.call('SET', P .. 'pets:seq', fmt(math.max(seq, highest, tonumber(ARGV[4]) - 1)))
 redis.call('INCR', P .. 'pets:version')
+local keyCount = tonumber(ARGV[6])
 if keyCount >= 0 then
   redis.call('DEL', P .. 'keys')
-  for k = 6, 5 + 2 * keyCount, 2 do redis.call('HSET', P .. 'keys', ARGV[k], ARGV[k + 1]) end
+  for k = 7, 6 + 2 * keyCount, 2 do redis.call('HSET', P .. 'keys', ARGV[k], ARGV[k + 1]) end
 end
 if mode ~= 'replace' then
   redis.call('DEL', P .. 'log', P .. 'log:dropped', P .. 'clock')

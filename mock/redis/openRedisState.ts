@@ -1,15 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Pet } from '../../spec/types.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { ApiKeyConfig } from '../keyRing.ts';
 import type { BanPolicy } from '../rateLimiter.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
-import { keyArguments } from './keyEntry.ts';
 import { RedisClock } from './redisClock.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
-import { petArguments, RedisPetRepository } from './redisPetRepository.ts';
+import { RedisPetRepository } from './redisPetRepository.ts';
 import { RedisRateLimitStore } from './redisRateLimitStore.ts';
 import { RedisRequestLog } from './redisRequestLog.ts';
+import { replaceRedisState } from './replaceRedisState.ts';
 import type { MockStores } from './stateStores.ts';
 
 export interface RedisStateOptions extends RedisConnectionOptions {
@@ -49,12 +48,8 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
   const limits = new RedisRateLimitStore(connection, clock, options.ban);
   const log = new RedisRequestLog(connection, options.requestLogSize);
 
-  const replaceState = async (mode: 'seed' | 'reset'): Promise<boolean> => {
-    const reply = await connection.script('stateReplace', [
-      mode, randomUUID(), pets.highestIdSeen + 1, options.keys.length, ...keyArguments(options.keys), ...petArguments(options.fixtures),
-    ]);
-    return reply === 1;
-  };
+  const replaceState = (mode: 'seed' | 'reset'): Promise<boolean> =>
+    replaceRedisState(connection, { mode, pets: options.fixtures, keys: options.keys, nextIdFloor: pets.highestIdSeen + 1 });
 
   let seeded: boolean;
   try {

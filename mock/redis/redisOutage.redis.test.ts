@@ -83,6 +83,15 @@ describe('when Redis goes away', () => {
     expect(logger.lines).toHaveLength(2);
   });
 
+  it('reports a fault of the mock itself as what it is, not as Redis being away', async () => {
+    const redis = await server();
+    const replica = await openReplica(redis, uniquePrefix());
+    open.push(replica);
+    await expect(replica.connection.run(() => Promise.reject(new TypeError('a bug')))).rejects.toThrow(TypeError);
+    await expect(replica.connection.run((client) => client.hget(replica.connection.key('pets:seq'), 'x'))).rejects.toThrow(/WRONGTYPE/);
+    expect(replica.connection.available).toBe(true);
+  });
+
   it('gives up on a Redis that stops answering after the command timeout, instead of hanging', async () => {
     const redis = await server();
     const logger = recordingLogger();

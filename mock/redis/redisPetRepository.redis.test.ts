@@ -58,19 +58,21 @@ describe('RedisPetRepository across replicas', () => {
     expect(await a!.pets.all()).toEqual(testFixtures);
   });
 
-  it('reads back thousands of pets in id order, and pages of 100 from the front of each status', async () => {
+  it('replaces with thousands of pets, reads them back in id order, and pages 100 from the front of each status', async () => {
     const [a] = await replicas(1);
     const statuses = ['available', 'pending', 'sold', undefined] as const;
-    const many = Array.from({ length: 2500 }, (_, i) => ({ id: 2500 - i, name: `p${2500 - i}`, categoryId: i, ...(statuses[i % 4] ? { status: statuses[i % 4] } : {}) }));
+    const many = Array.from({ length: 5000 }, (_, i) => ({ id: 5000 - i, name: `p${5000 - i}`, categoryId: i, ...(statuses[i % 4] ? { status: statuses[i % 4] } : {}) }));
     await a!.pets.replaceAll(many);
     const all = await a!.pets.all();
-    expect(all.map((p) => p.id)).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    expect(all.map((p) => p.id)).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
     const sold = await a!.pets.list({ limit: 100, status: 'sold' });
     expect(sold).toHaveLength(100);
     expect(sold.every((p) => p.status === 'sold')).toBe(true);
     expect(sold.map((p) => p.id)).toEqual([...sold.map((p) => p.id)].sort((x, y) => x - y));
     expect(sold[0]!.id).toBe(many.filter((p) => p.status === 'sold').map((p) => p.id).sort((x, y) => x - y)[0]);
-    expect(await a!.pets.nextId()).toBe(2501);
+    expect(await a!.pets.nextId()).toBe(5001);
+    // The replacement went in as staged batches; none of them is left behind.
+    expect(await a!.connection.client.keys(`${a!.connection.prefix}staging:*`)).toEqual([]);
   });
 
   it('replaces every pet at once and keeps issuing ids above every id ever issued', async () => {
@@ -119,6 +121,7 @@ describe('seeding', () => {
     const started = await replicas(5);
     expect(started.filter((r) => r.seeded)).toHaveLength(1);
     expect(await started[4]!.pets.all()).toEqual(testFixtures);
+    expect(await started[0]!.connection.client.keys(`${started[0]!.connection.prefix}staging:*`)).toEqual([]);
   });
 
   it('uses the state a Redis already holds instead of seeding it again', async () => {

@@ -1,6 +1,7 @@
 import type { NewPet, Pet } from '../../spec/types.ts';
 import type { ListQuery } from '../petStore.ts';
 import type { RedisConnection } from './connectRedis.ts';
+import { replaceRedisState } from './replaceRedisState.ts';
 import type { PetRepository } from './stateStores.ts';
 
 /**
@@ -54,7 +55,7 @@ export class RedisPetRepository implements PetRepository {
   }
 
   async replaceAll(pets: readonly Pet[], nextId?: number): Promise<void> {
-    await this.redis.script('stateReplace', ['replace', '', nextId ?? 1, -1, ...petArguments(pets)]);
+    await replaceRedisState(this.redis, { mode: 'replace', pets, nextIdFloor: nextId ?? 1 });
     for (const pet of pets) this.#saw(pet.id);
     if (nextId !== undefined) this.#saw(nextId - 1);
   }
@@ -76,20 +77,4 @@ export class RedisPetRepository implements PetRepository {
   #saw(id: number): void {
     if (id > this.highestIdSeen) this.highestIdSeen = id;
   }
-}
-
-/**
- * The (id, status, JSON) triples the replace script takes, after checking what Redis cannot hold
- * exactly: ids must be unique whole numbers within 2^53 - 1 (sorted-set scores are doubles).
- */
-export function petArguments(pets: readonly Pet[]): string[] {
-  const seen = new Set<number>();
-  const args: string[] = [];
-  for (const pet of pets) {
-    if (!Number.isSafeInteger(pet.id)) throw new RangeError(`The pet id ${pet.id} is not a whole number within 2^53 - 1. Give every pet such an id.`);
-    if (seen.has(pet.id)) throw new Error(`Two pets have the id ${pet.id}. Give every pet its own id.`);
-    seen.add(pet.id);
-    args.push(String(pet.id), pet.status ?? '', JSON.stringify(pet));
-  }
-  return args;
 }
