@@ -177,11 +177,10 @@ export class RedisConnection {
     this.#returnListeners.clear();
     this.#available = false;
     this.#everReady = false;
-    try {
-      await this.client.quit();
-    } catch {
-      this.client.disconnect();
-    }
+    // QUIT lets commands already sent finish; while Redis is away there is nothing to finish, and
+    // disconnect() also stops the reconnection attempts (which would keep the process alive).
+    if (this.client.status === 'ready') await this.client.quit().catch(() => {});
+    this.client.disconnect();
   }
 
   #lost(reason: string): void {

@@ -44,7 +44,7 @@ export function createMemoryStores(options: MemoryStoresOptions): MemoryStores {
     log: new MemoryRequestLogStore(log),
     async reset() {
       // Ids stay above every id issued, as in Redis (issue 10: ids are never reissued).
-      store.replaceAll(options.fixtures, store.nextId);
+      await this.pets.replaceAll(options.fixtures);
       ring.replaceAll(options.keys);
       await limits.clear();
       log.clear();

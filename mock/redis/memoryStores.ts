@@ -41,8 +41,9 @@ export class MemoryPetRepository implements PetRepository {
   async all(): Promise<Pet[]> {
     return this.store.all();
   }
+  /** Ids already issued are never issued again, as in Redis: the next id does not go down. */
   async replaceAll(pets: readonly Pet[], nextId?: number): Promise<void> {
-    this.store.replaceAll(pets, nextId);
+    this.store.replaceAll(pets, Math.max(nextId ?? 1, this.store.nextId));
   }
   async size(): Promise<number> {
     return this.store.size;

@@ -83,6 +83,15 @@ describe('when Redis goes away', () => {
     expect(logger.lines).toHaveLength(2);
   });
 
+  it('closes at once while Redis is away', async () => {
+    const redis = await server();
+    const replica = await openReplica(redis, uniquePrefix());
+    await redis.stop();
+    replica.log.add({ at: testStart, method: 'GET', url: '/v1/pets', status: 503, key: null, ms: 1 });
+    await replica.close();
+    await expect(replica.pets.size()).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
   it('reports a fault of the mock itself as what it is, not as Redis being away', async () => {
     const redis = await server();
     const replica = await openReplica(redis, uniquePrefix());

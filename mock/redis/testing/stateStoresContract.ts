@@ -44,6 +44,11 @@ export function stateStoresContract(name: string, factory: StoresFactory): void 
       expect(await stores.pets.version()).not.toBe(second);
       expect(await stores.pets.list({ limit: 20 })).toEqual([{ id: 40, name: 'Solo', categoryId: 1, status: 'sold' }]);
       expect((await stores.pets.create({ name: 'Next', categoryId: 1 })).id).toBe(100);
+      // Without a next id, the sequence still never goes back to an id it issued.
+      await stores.pets.replaceAll([{ id: 3, name: 'Low', categoryId: 1 }]);
+      expect((await stores.pets.create({ name: 'After', categoryId: 1 })).id).toBe(101);
+      await expect(stores.pets.replaceAll([{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }])).rejects.toThrow(/Two pets have the id 1/);
+      expect((await stores.pets.all()).map((p) => p.id)).toEqual([3, 101]);
       await stores.close();
     });
 
