@@ -38,15 +38,10 @@ export interface RedisConnectionOptions {
   tls?: ConnectionOptions;
 }
 
-/** A URL fit for logs and messages: the password is replaced by `***`. */
+/** A URL fit for logs and messages, as given but with the password replaced by `***`. */
 export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'an unparseable Redis URL';
-  }
+  // Up to the last @ before the path, as URL parsers read it: a password may hold an unencoded @.
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^/]*@/i, '$1***@');
 }
 
 /**

@@ -175,5 +175,7 @@ describe('connecting', () => {
   it('redacts the password of any Redis URL', () => {
     expect(redactRedisUrl('rediss://user:pw@cache.example:6380/1')).toBe('rediss://user:***@cache.example:6380/1');
     expect(redactRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+    expect(redactRedisUrl('redis://:p@ss@cache:6379/0')).toBe('redis://:***@cache:6379/0');
+    expect(redactRedisUrl('redis://user@cache:6379')).toBe('redis://user@cache:6379');
   });
 });
