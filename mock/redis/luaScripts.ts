@@ -1,0 +1,254 @@
+/**
+ * The Lua scripts the Redis-backed state runs. Each runs atomically in Redis (no other command
+ * interleaves), which is what makes ids, quotas and replacements exact across replicas, and each
+ * is one round trip. ARGV[1] is always the key prefix; key names are built from it inside the
+ * scripts, so the scripts suit a single Redis (or a primary with replicas), not Redis Cluster.
+ *
+ * Lua numbers are doubles: ids up to 2^53 - 1 and millisecond times are exact in them, and are
+ * written back with string.format('%d') (tostring would round them to 14 digits).
+ */
+
+const common = `
+local P = ARGV[1]
+local function fmt(n) return string.format('%d', n) end
+`;
+
+/** ARGV: prefix, status ('' for none), the pet's JSON members after the id. Returns the pet's JSON. */
+export const createPetLua = `${common}
+local id = redis.call('INCR', P .. 'pets:seq')
+if id > 9007199254740991 then
+  redis.call('DECR', P .. 'pets:seq')
+  return redis.error_reply('IDS_EXHAUSTED every id up to 2^53 - 1 has been issued')
+end
+local sid = fmt(id)
+local json = '{"id":' .. sid .. ',' .. ARGV[3] .. '}'
+redis.call('HSET', P .. 'pets', sid, json)
+redis.call('ZADD', P .. 'pets:all', sid, sid)
+if ARGV[2] ~= '' then
+  redis.call('ZADD', P .. 'pets:status:' .. ARGV[2], sid, sid)
+  redis.call('SADD', P .. 'pets:statuses', ARGV[2])
+end
+redis.call('INCR', P .. 'pets:version')
+return json
+`;
+
+/** ARGV: prefix, status ('' for all), limit. Returns the pets' JSON texts in ascending id order. */
+export const listPetsLua = `${common}
+local set = ARGV[2] == '' and (P .. 'pets:all') or (P .. 'pets:status:' .. ARGV[2])
+local ids = redis.call('ZRANGE', set, 0, tonumber(ARGV[3]) - 1)
+if #ids == 0 then return {} end
+return redis.call('HMGET', P .. 'pets', unpack(ids))
+`;
+
+/** ARGV: prefix. Every pet's JSON in ascending id order, read in batches (unpack has a stack limit). */
+export const allPetsLua = `${common}
+local ids = redis.call('ZRANGE', P .. 'pets:all', 0, -1)
+local out = {}
+for i = 1, #ids, 1000 do
+  local batch = redis.call('HMGET', P .. 'pets', unpack(ids, i, math.min(i + 999, #ids)))
+  for _, json in ipairs(batch) do out[#out + 1] = json end
+end
+return out
+`;
+
+/**
+ * Stages pets for a replacement, a batch per call, under keys of their own (`staging:<token>:…`)
+ * that nobody reads, so a replacement of any size goes in as several modest commands and still
+ * appears at once (replaceStateLua renames the staged keys into place). Staged keys expire after
+ * ten minutes should the replacement never be committed.
+ * ARGV: prefix, token, then (id, status or '', pet JSON) per pet.
+ */
+export const stagePetsLua = `${common}
+local S = P .. 'staging:' .. ARGV[2] .. ':'
+local highest = tonumber(redis.call('GET', S .. 'highest') or '0')
+for i = 3, #ARGV, 3 do
+  local sid, status, json = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  redis.call('HSET', S .. 'pets', sid, json)
+  redis.call('ZADD', S .. 'pets:all', sid, sid)
+  if status ~= '' then
+    redis.call('ZADD', S .. 'pets:status:' .. status, sid, sid)
+    redis.call('SADD', S .. 'pets:statuses', status)
+  end
+  local n = tonumber(sid)
+  if n > highest then highest = n end
+end
+redis.call('SET', S .. 'highest', fmt(highest))
+local staged = { 'pets', 'pets:all', 'pets:statuses', 'highest' }
+for _, s in ipairs(redis.call('SMEMBERS', S .. 'pets:statuses')) do staged[#staged + 1] = 'pets:status:' .. s end
+for _, name in ipairs(staged) do redis.call('PEXPIRE', S .. name, 600000) end
+return 1
+`;
+
+/**
+ * Replaces the state with the pets staged under a token (none staged: no pets). ARGV: prefix,
+ * mode, epoch, next-id floor, token, key count (-1 leaves the keys), then (digest, entry JSON) per key.
+ * Modes: 'replace' (pets, and keys when given); 'seed' (everything, only when nothing was seeded
+ * yet: returns 0 and drops the staged pets when a seed is there); 'reset' (everything: pets, keys,
+ * counters and bans, request log, clock). The id sequence never goes down: the next id stays
+ * above every id ever issued.
+ */
+export const replaceStateLua = `${common}
+local mode = ARGV[2]
+local S = P .. 'staging:' .. ARGV[5] .. ':'
+local stagedStatuses = redis.call('SMEMBERS', S .. 'pets:statuses')
+if mode == 'seed' and redis.call('EXISTS', P .. 'seeded') == 1 then
+  for _, s in ipairs(stagedStatuses) do redis.call('DEL', S .. 'pets:status:' .. s) end
+  redis.call('DEL', S .. 'pets', S .. 'pets:all', S .. 'pets:statuses', S .. 'highest')
+  return 0
+end
+for _, s in ipairs(redis.call('SMEMBERS', P .. 'pets:statuses')) do
+  redis.call('DEL', P .. 'pets:status:' .. s)
+end
+redis.call('DEL', P .. 'pets', P .. 'pets:all', P .. 'pets:statuses')
+local moved = { 'pets', 'pets:all', 'pets:statuses' }
+for _, s in ipairs(stagedStatuses) do moved[#moved + 1] = 'pets:status:' .. s end
+for _, name in ipairs(moved) do
+  if redis.call('EXISTS', S .. name) == 1 then
+    redis.call('RENAME', S .. name, P .. name)
+    redis.call('PERSIST', P .. name)
+  end
+end
+local highest = tonumber(redis.call('GET', S .. 'highest') or '0')
+redis.call('DEL', S .. 'highest')
+local seq = tonumber(redis.call('GET', P .. 'pets:seq') or '0')
+redis.call('SET', P .. 'pets:seq', fmt(math.max(seq, highest, tonumber(ARGV[4]) - 1)))
+redis.call('INCR', P .. 'pets:version')
+local keyCount = tonumber(ARGV[6])
+if keyCount >= 0 then
+  redis.call('DEL', P .. 'keys')
+  for k = 7, 6 + 2 * keyCount, 2 do redis.call('HSET', P .. 'keys', ARGV[k], ARGV[k + 1]) end
+end
+if mode ~= 'replace' then
+  redis.call('DEL', P .. 'log', P .. 'log:dropped', P .. 'clock')
+  -- Counters and bans live under a generation: a new one forgets them all at once; the old
+  -- buckets expire on their own.
+  redis.call('INCR', P .. 'rate:gen')
+end
+if mode == 'seed' then
+  redis.call('SET', P .. 'epoch', ARGV[3])
+  redis.call('SET', P .. 'seeded', '1')
+end
+return 1
+`;
+
+const readClock = `
+local clockState = redis.call('HMGET', P .. 'clock', 'offset', 'frozenAt')
+local offset = tonumber(clockState[1] or '0')
+local frozenAt = clockState[2] and tonumber(clockState[2]) or false
+`;
+
+/**
+ * The guard's one step: find the key (when a digest is given), read the shared clock, and count the
+ * request against the key's bucket or the anonymous one, exactly as mock/rateLimiter.ts decides.
+ * ARGV: prefix, digest or '', anonymous bucket id, its per-minute and per-day limits, the replica's
+ * base time (ms), ban threshold, ban length (ms), '1' to spend or '0' to peek.
+ * Returns: key entry JSON or nil, allowed, banned, limit, remaining, reset (s), retryAfter (s),
+ * now (ms), clock offset (ms), frozenAt (ms) or nil.
+ */
+export const admitLua = `${common}
+local entry = false
+local bucket, perMinute, perDay = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+if ARGV[2] ~= '' then
+  entry = redis.call('HGET', P .. 'keys', ARGV[2])
+  if entry then
+    local e = cjson.decode(entry)
+    bucket, perMinute, perDay = e.bucketId, e.limits.perMinute, e.limits.perDay
+  end
+end
+${readClock}
+local now = frozenAt or (tonumber(ARGV[6]) + offset)
+local threshold, banMs, spend = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9] == '1'
+local key = P .. 'rate:' .. (redis.call('GET', P .. 'rate:gen') or '0') .. ':' .. bucket
+local b = redis.call('HMGET', key, 'ms', 'mc', 'ds', 'dc', 'st', 'bu')
+local minuteStart = now - (now % 60000)
+local dayStart = now - (now % 86400000)
+local mc = (tonumber(b[1]) == minuteStart) and tonumber(b[2]) or 0
+local dc = (tonumber(b[3]) == dayStart) and tonumber(b[4]) or 0
+local strikes = tonumber(b[5]) or 0
+local bannedUntil = tonumber(b[6]) or 0
+local minuteReset, dayReset = minuteStart + 60000, dayStart + 86400000
+
+local allowed, banned, limit, remaining, reset, retryAfter
+local function refuse(untilMs, isBan)
+  allowed, banned, remaining = 0, isBan and 1 or 0, 0
+  limit = (dc >= perDay) and perDay or perMinute
+  reset = math.ceil(untilMs / 1000)
+  -- At least one second: "Retry-After: 0" would invite an immediate retry (RFC 9110, 10.2.3).
+  retryAfter = math.max(1, math.ceil((untilMs - now) / 1000))
+end
+
+if bannedUntil > now then
+  if spend then strikes = strikes + 1 end
+  refuse(bannedUntil, true)
+elseif mc >= perMinute or dc >= perDay then
+  if spend then strikes = strikes + 1 end
+  if spend and strikes >= threshold then
+    strikes = 0
+    bannedUntil = now + banMs
+    refuse(bannedUntil, true)
+  else
+    refuse((dc >= perDay) and dayReset or minuteReset, false)
+  end
+else
+  if spend then
+    mc, dc, strikes = mc + 1, dc + 1, 0
+  end
+  local minuteLeft, dayLeft = perMinute - mc, perDay - dc
+  local dayBinds = dayLeft <= minuteLeft
+  allowed, banned, retryAfter = 1, 0, 0
+  limit = dayBinds and perDay or perMinute
+  remaining = dayBinds and dayLeft or minuteLeft
+  reset = math.ceil((dayBinds and dayReset or minuteReset) / 1000)
+end
+
+if spend then
+  redis.call('HSET', key, 'ms', fmt(minuteStart), 'mc', fmt(mc), 'ds', fmt(dayStart), 'dc', fmt(dc), 'st', fmt(strikes), 'bu', fmt(bannedUntil))
+  -- Only to collect buckets nobody uses any more: a day after their day window or ban ends
+  -- (in real time, so a frozen mock clock keeps them at least that long).
+  redis.call('PEXPIRE', key, math.max(dayReset, bannedUntil) - now + 86400000)
+end
+return { entry, allowed, banned, limit, remaining, reset, retryAfter, fmt(now), fmt(offset), frozenAt and fmt(frozenAt) or false }
+`;
+
+/**
+ * Reads or moves the shared clock. ARGV: prefix, operation (read, advance, freeze, unfreeze,
+ * reset), the replica's base time (ms), milliseconds to advance, the latest time allowed (ms).
+ * Returns: offset (ms), frozenAt (ms) or nil.
+ */
+export const clockLua = `${common}
+${readClock}
+local op, base = ARGV[2], tonumber(ARGV[3])
+if op == 'advance' then
+  local ms = tonumber(ARGV[4])
+  if (frozenAt or (base + offset)) + ms > tonumber(ARGV[5]) then
+    return redis.error_reply('CLOCK_OUT_OF_RANGE the clock would pass the latest time allowed')
+  end
+  if frozenAt then frozenAt = frozenAt + ms else offset = offset + ms end
+elseif op == 'freeze' then
+  if not frozenAt then frozenAt = base + offset end
+elseif op == 'unfreeze' then
+  if frozenAt then
+    offset = frozenAt - base
+    frozenAt = false
+  end
+elseif op == 'reset' then
+  offset, frozenAt = 0, false
+end
+if op ~= 'read' then
+  redis.call('DEL', P .. 'clock')
+  redis.call('HSET', P .. 'clock', 'offset', fmt(offset))
+  if frozenAt then redis.call('HSET', P .. 'clock', 'frozenAt', fmt(frozenAt)) end
+end
+return { fmt(offset), frozenAt and fmt(frozenAt) or false }
+`;
+
+/** ARGV: prefix, capacity, entry JSON. Appends, trims to the capacity, counts what was pushed out. */
+export const logRequestLua = `${common}
+local n = redis.call('RPUSH', P .. 'log', ARGV[3])
+local capacity = tonumber(ARGV[2])
+if n > capacity then
+  redis.call('LTRIM', P .. 'log', n - capacity, -1)
+  redis.call('INCRBY', P .. 'log:dropped', n - capacity)
+end
+return n
+`;

@@ -1,0 +1,181 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.ts';
+import { planLimits } from '../plans.ts';
+import { connectRedis, redactRedisUrl, type RedisLogger } from './connectRedis.ts';
+import type { RedisStores } from './openRedisState.ts';
+import { StoreUnavailableError } from './storeUnavailableError.ts';
+import { openReplica, startRedisServer, testFixtures, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
+
+const servers: TestRedisServer[] = [];
+const open: RedisStores[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((replica) => replica.close()));
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+async function server(extraArgs: string[] = []): Promise<TestRedisServer> {
+  const started = await startRedisServer(extraArgs);
+  servers.push(started);
+  return started;
+}
+
+function recordingLogger(): RedisLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, info: (m) => lines.push(`info: ${m}`), warn: (m) => lines.push(`warn: ${m}`) };
+}
+
+const request = { token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free };
+
+/** Every kind of call the mock makes, each expected to fail with StoreUnavailableError. */
+function everyCall(replica: RedisStores): Array<Promise<unknown>> {
+  return [
+    replica.pets.create({ name: 'x', categoryId: 1 }),
+    replica.pets.get(1),
+    replica.pets.listJson({ limit: 20 }),
+    replica.pets.all(),
+    replica.pets.size(),
+    replica.pets.version(),
+    replica.limits.admit(request, true),
+    replica.keys.find('demo-free'),
+    replica.keys.set({ key: 'k', plan: 'pro' }),
+    replica.clock.state(),
+    replica.clock.advance(1),
+    replica.log.list(),
+    replica.reset(),
+  ];
+}
+
+describe('when Redis goes away', () => {
+  it('fails every call at once with StoreUnavailableError, logs the outage once, and serves again by itself when Redis returns', async () => {
+    const redis = await server();
+    const logger = recordingLogger();
+    const replica = await openReplica(redis, uniquePrefix(), { logger });
+    open.push(replica);
+    await replica.pets.create({ name: 'Seven', categoryId: 1 });
+    await replica.pets.create({ name: 'Eight', categoryId: 1 });
+
+    await redis.stop();
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.allSettled(everyCall(replica));
+      for (const result of results) {
+        expect(result.status).toBe('rejected');
+        const error = (result as PromiseRejectedResult).reason;
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', statusCode: 503, retryAfterSeconds: 1 });
+        expect(error.message).toContain(`redis://127.0.0.1:${redis.port}`);
+      }
+      // The log write of a request is lost, not thrown.
+      replica.log.add({ at: testStart, method: 'GET', url: '/v1/pets', status: 503, key: null, ms: 1 });
+    }
+    await replica.log.flush();
+    expect(logger.lines.filter((l) => l.startsWith('warn'))).toHaveLength(1);
+    expect(logger.lines[0]).toMatch(/^warn: Redis at redis:\/\/127\.0\.0\.1:\d+\/? is unreachable .*503 STORE_UNAVAILABLE/);
+
+    // This server has no persistence: it returns empty, and the replica seeds it again.
+    await redis.start();
+    await replica.connection.whenAvailable();
+    expect(logger.lines.filter((l) => l.startsWith('info'))).toEqual([expect.stringMatching(/is back/)]);
+    expect(await replica.pets.get(1)).toEqual(testFixtures[0]);
+    expect((await replica.limits.admit(request, true)).key).toMatchObject({ plan: 'free' });
+    // Ids 7 and 8 were issued before the outage: the sequence resumes above them.
+    expect((await replica.pets.create({ name: 'Nine', categoryId: 1 })).id).toBe(9);
+    expect(logger.lines).toHaveLength(2);
+  });
+
+  it('closes at once while Redis is away', async () => {
+    const redis = await server();
+    const replica = await openReplica(redis, uniquePrefix());
+    await redis.stop();
+    replica.log.add({ at: testStart, method: 'GET', url: '/v1/pets', status: 503, key: null, ms: 1 });
+    await replica.close();
+    await expect(replica.pets.size()).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('reports a fault of the mock itself as what it is, not as Redis being away', async () => {
+    const redis = await server();
+    const replica = await openReplica(redis, uniquePrefix());
+    open.push(replica);
+    await expect(replica.connection.run(() => Promise.reject(new TypeError('a bug')))).rejects.toThrow(TypeError);
+    await expect(replica.connection.run((client) => client.hget(replica.connection.key('pets:seq'), 'x'))).rejects.toThrow(/WRONGTYPE/);
+    expect(replica.connection.available).toBe(true);
+  });
+
+  it('gives up on a Redis that stops answering after the command timeout, instead of hanging', async () => {
+    const redis = await server();
+    const logger = recordingLogger();
+    const replica = await openReplica(redis, uniquePrefix(), { commandTimeoutMs: 200, logger });
+    open.push(replica);
+    redis.pause();
+    try {
+      await expect(replica.limits.admit(request, true)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(replica.pets.create({ name: 'x', categoryId: 1 })).rejects.toThrow(/unreachable: Command timed out/);
+    } finally {
+      redis.resume();
+    }
+    expect((await replica.limits.admit(request, true)).decision.allowed).toBe(true);
+    expect(logger.lines).toEqual([expect.stringMatching(/^warn: .*Command timed out/), expect.stringMatching(/^info: .*is back/)]);
+  });
+
+  it('keeps the data of a Redis that stays up while one replica stops, for a replica started later', async () => {
+    const redis = await server();
+    const prefix = uniquePrefix();
+    const first = await openReplica(redis, prefix);
+    const pet = await first.pets.create({ name: 'Survivor', categoryId: 2 });
+    await first.close();
+    const later = await openReplica(redis, prefix, { clock: new ManualClock(testStart) });
+    open.push(later);
+    expect(later.seeded).toBe(false);
+    expect(await later.pets.get(pet.id)).toEqual(pet);
+  });
+});
+
+describe('connecting', () => {
+  it('fails the start with a message naming the Redis and what to do when nothing listens there', async () => {
+    const redis = await server();
+    await redis.stop();
+    await expect(openReplica(redis, uniquePrefix())).rejects.toThrow(new RegExp(`Cannot connect to Redis at redis://127\\.0\\.0\\.1:${redis.port}.*ECONNREFUSED.*Start Redis or fix --redis`));
+  });
+
+  it('logs in with the password in the URL, uses its database index, and never shows the password', async () => {
+    const redis = await server(['--requirepass', 's3cret']);
+    const url = `redis://:s3cret@127.0.0.1:${redis.port}/3`;
+    const replica = await openReplica(redis, uniquePrefix(), { url });
+    open.push(replica);
+    expect(replica.connection.where).toBe(`redis://:***@127.0.0.1:${redis.port}/3`);
+    const other = await connectRedis({ url: `redis://:s3cret@127.0.0.1:${redis.port}/0` });
+    try {
+      expect(await other.client.dbsize()).toBe(0);
+      await other.client.select(3);
+      expect(await other.client.exists(replica.connection.key('pets'))).toBe(1);
+    } finally {
+      await other.close();
+    }
+    await expect(connectRedis({ url: `redis://:wrong@127.0.0.1:${redis.port}` })).rejects.toThrow(/Cannot connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+.*WRONGPASS/);
+  });
+
+  it('speaks TLS to a rediss:// URL, trusting the CA it is given and no other', async () => {
+    const redis = await startRedisServer([], { tls: true });
+    servers.push(redis);
+    expect(redis.url).toMatch(/^rediss:/);
+    const replica = await openReplica(redis, uniquePrefix(), { tls: { ca: redis.ca! } });
+    open.push(replica);
+    expect(await replica.pets.get(1)).toEqual(testFixtures[0]);
+    await expect(openReplica(redis, uniquePrefix())).rejects.toThrow(/Cannot connect to Redis at rediss:\/\/127\.0\.0\.1:\d+.*certificate/);
+  });
+
+  it('refuses a URL it cannot use, saying what to give instead', async () => {
+    await expect(connectRedis({ url: 'http://127.0.0.1:6379' })).rejects.toThrow('has the scheme "http:". Use redis:// (or rediss:// for TLS).');
+    await expect(connectRedis({ url: 'redis://127.0.0.1:6379/cache' })).rejects.toThrow(/path "\/cache", which is not a database index/);
+    await expect(connectRedis({ url: 'redis://127.0.0.1:6379?enableOfflineQueue=true' })).rejects.toThrow(/has a query string/);
+    await expect(connectRedis({ url: 'localhost:6379' })).rejects.toThrow(/Use redis:\/\//);
+    await expect(connectRedis({ url: 'not a url' })).rejects.toThrow(/is not a URL/);
+  });
+
+  it('redacts the password of any Redis URL', () => {
+    expect(redactRedisUrl('rediss://user:pw@cache.example:6380/1')).toBe('rediss://user:***@cache.example:6380/1');
+    expect(redactRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+    expect(redactRedisUrl('redis://:p@ss@cache:6379/0')).toBe('redis://:***@cache:6379/0');
+    expect(redactRedisUrl('redis://user@cache:6379')).toBe('redis://user@cache:6379');
+  });
+});

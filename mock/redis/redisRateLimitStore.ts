@@ -1,0 +1,54 @@
+import type { ApiKeyEntry } from '../keyRing.ts';
+import type { Limits } from '../plans.ts';
+import type { BanPolicy, RateDecision } from '../rateLimiter.ts';
+import type { RedisConnection } from './connectRedis.ts';
+import { keyDigest } from './keyEntry.ts';
+import type { RedisClock } from './redisClock.ts';
+import type { Admission, AdmissionRequest, RateLimitStore } from './stateStores.ts';
+
+type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null];
+
+/**
+ * Rate limits counted in Redis, one Lua script per request: every replica's requests land in the
+ * same counters atomically, so a key gets its quota once across all replicas, and every replica
+ * sends the same headers. The script reads the shared clock too (the windows follow the mock's
+ * time), and hands its state to the replica's clock on the way back.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly clock: RedisClock,
+    private readonly ban: BanPolicy,
+  ) {}
+
+  async consume(bucketId: string, limits: Limits): Promise<RateDecision> {
+    return (await this.#admit('', bucketId, limits, true)).decision;
+  }
+
+  async peek(bucketId: string, limits: Limits): Promise<RateDecision> {
+    return (await this.#admit('', bucketId, limits, false)).decision;
+  }
+
+  admit({ token, anonymousBucketId, anonymousLimits }: AdmissionRequest, spend: boolean): Promise<Admission> {
+    return this.#admit(token === undefined ? '' : keyDigest(token), anonymousBucketId, anonymousLimits, spend);
+  }
+
+  /** Starts a new generation of counters: every bucket and ban is forgotten at once. */
+  async clear(): Promise<void> {
+    await this.redis.run((client) => client.incr(this.redis.key('rate:gen')));
+  }
+
+  async #admit(digest: string, bucketId: string, limits: Limits, spend: boolean): Promise<Admission> {
+    const reply = (await this.redis.script('admit', [
+      digest, bucketId, limits.perMinute, limits.perDay, this.clock.base.now(), this.ban.threshold, this.ban.seconds * 1000, spend ? '1' : '0',
+    ])) as AdmitReply;
+    const [entryJson, allowed, banned, limit, remaining, reset, retryAfter, , offset, frozenAt] = reply;
+    this.clock.observe(Number(offset), frozenAt === null ? undefined : Number(frozenAt));
+    const key = entryJson === null ? undefined : (JSON.parse(entryJson) as ApiKeyEntry);
+    return {
+      key,
+      bucketId: key?.bucketId ?? bucketId,
+      decision: { allowed: allowed === 1, banned: banned === 1, limit, remaining, reset, retryAfter },
+    };
+  }
+}

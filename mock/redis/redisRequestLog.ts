@@ -1,0 +1,44 @@
+import { RequestLog, type RecordedRequest, type RequestFilter } from '../requestLog.ts';
+import type { RedisConnection } from './connectRedis.ts';
+import type { RequestLogStore, RequestLogView } from './stateStores.ts';
+
+/**
+ * Every replica's requests in one Redis list, newest last, trimmed to `capacity` as entries arrive
+ * (one script per request, not awaited by the answer). Reading presents and filters them exactly as
+ * the in-memory log does.
+ */
+export class RedisRequestLog implements RequestLogStore {
+  #pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly redis: RedisConnection,
+    readonly capacity: number,
+  ) {}
+
+  add(entry: RecordedRequest): void {
+    if (this.capacity === 0) return;
+    // The answer does not wait for the log, and a lost entry (Redis away) must not fail it:
+    // the connection has already logged that Redis went away.
+    const write = this.redis.script('logRequest', [this.capacity, JSON.stringify(entry)]).catch(() => {});
+    this.#pending.add(write);
+    void write.finally(() => this.#pending.delete(write));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.#pending);
+  }
+
+  async list(filter: RequestFilter = {}): Promise<RequestLogView> {
+    const [texts, dropped] = await this.redis.run(async (client) => {
+      const replies = await client.multi().lrange(this.redis.key('log'), 0, -1).get(this.redis.key('log:dropped')).exec();
+      return [replies![0]![1] as string[], Number(replies![1]![1] ?? 0)] as const;
+    });
+    const view = new RequestLog(Math.max(texts.length, 1));
+    for (const text of texts) view.add(JSON.parse(text) as RecordedRequest);
+    return { requests: view.list(filter), dropped, capacity: this.capacity };
+  }
+
+  async clear(): Promise<void> {
+    await this.redis.run((client) => client.del(this.redis.key('log'), this.redis.key('log:dropped')));
+  }
+}

@@ -1,0 +1,15 @@
+import { afterAll, beforeAll } from 'vitest';
+import { openReplica, startRedisServer, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
+import { stateStoresContract } from './testing/stateStoresContract.ts';
+
+let server: TestRedisServer;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+stateStoresContract('the Redis-backed stores', {
+  open: (clock) => openReplica(server, uniquePrefix(), { clock, ban: { threshold: 3, seconds: 120 }, requestLogSize: 5 }),
+});

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { Pet } from '../../spec/types.ts';
+import type { ApiKeyConfig } from '../keyRing.ts';
+import type { RedisConnection } from './connectRedis.ts';
+import { keyArguments } from './keyEntry.ts';
+
+/** Pets per staging call: a few hundred kilobytes, so no single command holds Redis up for long. */
+const stageBatch = 2000;
+
+export interface StateReplacement {
+  /** 'replace': pets (and keys when given); 'seed': everything, only if nothing is seeded; 'reset': everything. */
+  mode: 'replace' | 'seed' | 'reset';
+  pets: readonly Pet[];
+  /** The keys to put in place; absent leaves the keys as they are (mode 'replace' only). */
+  keys?: readonly ApiKeyConfig[];
+  /** The next id is at least this (it always stays above every id issued). */
+  nextIdFloor: number;
+}
+
+/**
+ * Replaces the shared state at once, whatever its size: the pets are staged in batches under keys
+ * nobody reads, then one script swaps them in together with the rest. Returns false when mode
+ * 'seed' found a seed already there (and changed nothing).
+ */
+export async function replaceRedisState(redis: RedisConnection, { mode, pets, keys, nextIdFloor }: StateReplacement): Promise<boolean> {
+  const args = petArguments(pets);
+  if (keys === undefined && mode !== 'replace') throw new Error(`A ${mode} needs the keys to put in place.`);
+  if (!(Number.isInteger(nextIdFloor) && nextIdFloor >= 1 && nextIdFloor <= 2 ** 53)) {
+    throw new RangeError(`The next id ${nextIdFloor} is not a whole number from 1 to 2^53. Give the next id the pets continue from.`);
+  }
+  const keyArgs = keys === undefined ? [] : keyArguments(keys);
+  const token = randomUUID();
+  for (let i = 0; i < args.length; i += stageBatch * 3) {
+    await redis.script('petsStage', [token, ...args.slice(i, i + stageBatch * 3)]);
+  }
+  const reply = await redis.script('stateReplace', [mode, randomUUID(), nextIdFloor, token, keys === undefined ? -1 : keys.length, ...keyArgs]);
+  return reply === 1;
+}
+
+/**
+ * The (id, status, JSON) triples the staging script takes, after checking what Redis cannot hold
+ * exactly: ids must be unique whole numbers within 2^53 - 1 (sorted-set scores are doubles).
+ */
+export function petArguments(pets: readonly Pet[]): string[] {
+  const seen = new Set<number>();
+  const args: string[] = [];
+  for (const pet of pets) {
+    if (!Number.isSafeInteger(pet.id)) throw new RangeError(`The pet id ${pet.id} is not a whole number within 2^53 - 1. Give every pet such an id.`);
+    if (seen.has(pet.id)) throw new Error(`Two pets have the id ${pet.id}. Give every pet its own id.`);
+    seen.add(pet.id);
+    args.push(String(pet.id), pet.status ?? '', JSON.stringify(pet));
+  }
+  return args;
+}
