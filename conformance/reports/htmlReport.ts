@@ -5,6 +5,7 @@ import { findingLine } from './testCases.ts';
 /** Every text goes into the page through this, once: nothing is escaped twice. */
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const order = { failed: 0, passed: 1, skipped: 2 } as const;
+const severityRank = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 const verdictWords = { passed: 'passed', failed: 'failed', 'cannot-run': 'could not run' } as const;
 const headerLines = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}: ${v}`).join('\n');
 const failuresOf = (c: CheckReport) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure'));
@@ -39,7 +40,8 @@ function check(c: CheckReport): string {
 }
 
 function failedTable(checks: CheckReport[]): string {
-  const failed = checks.filter((c) => c.status === 'failed');
+  // Most severe first; a stable sort keeps the run's order within a severity.
+  const failed = checks.filter((c) => c.status === 'failed').sort((a, b) => severityRank[a.severity] - severityRank[b.severity]);
   if (failed.length === 0) return '';
   const rows = failed.map((c) => {
     const first = failuresOf(c)[0];
@@ -77,7 +79,7 @@ export function htmlReport(report: RunReport): string {
   const words = verdictWords[report.verdict];
   const sorted = [...report.checks].sort((a, b) => order[a.status] - order[b.status]);
   const cannotRun = report.verdict === 'cannot-run'
-    ? `<p class="cannot-run" role="alert"><strong>Could not judge ${escape(report.baseUrl)}:</strong> ${escape(report.cannotRun?.reason ?? 'unknown reason')}</p>`
+    ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape(report.baseUrl)}:</strong> ${escape(report.cannotRun?.reason ?? 'unknown reason')}</p>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -87,7 +89,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:1rem auto;max-width:76rem;paddin
 header{border-left:8px solid #9e9e9e;padding:.3rem 1rem;margin-bottom:.6rem}
 header.failed{border-color:#c62828}header.passed{border-color:#2e7d32}header.cannot-run{border-color:#ef6c00}
 h1{margin:0;font-size:1.5rem}.meta{color:#555;margin:.2rem 0;overflow-wrap:anywhere}.counts{margin:.2rem 0}.counts span{margin-right:1rem;font-weight:600}
-.cannot-run{background:#fff3e0;border:1px solid #ef6c00;padding:.5rem 1rem;border-radius:6px}
+.cannot-run-reason{background:#fff3e0;border:1px solid #ef6c00;padding:.5rem 1rem;border-radius:6px}
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #e0e0e0;vertical-align:top}
 caption{text-align:left;font-weight:700;padding:.3rem 0}
 .failed-checks td:first-child{white-space:nowrap}.failed-checks .first{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
