@@ -35,8 +35,9 @@ async function validator() {
 }
 
 function describe(error: ErrorObject): string {
-  const at = error.instancePath === '' ? 'the file' : error.instancePath.slice(1).replace(/\//g, '.');
+  const at = error.instancePath === '' ? 'the file' : error.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'enum') return `${at} must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
   if (error.keyword === 'additionalProperties') return `${at === 'the file' ? '' : `${at}: `}unknown option "${String(params.additionalProperty)}"`;
   return `${at} ${error.message ?? 'is invalid'}`;
 }
