@@ -80,7 +80,7 @@ let secrets: Record<string, string> = {};
 const finish = async (report: RunReport): Promise<never> => process.exit((await finishRun(report, { reportDir: program.opts<CliOptions>().reportDir ?? 'reports', io })).exitCode);
 const cannotRun = (reason: string, partial?: CannotRunError['partial']) => {
   const opts = program.opts<CliOptions>();
-  return cannotRunReport({ reason, baseUrl: opts.baseUrl, tool: { name: toolName, version: toolVersion }, startedAt, runId: partial?.runId, exchanges: partial?.exchanges, options: { readOnly: opts.readOnly, probeRateLimit: opts.probeRateLimit, seed: opts.seed, checks: opts.checks ?? [] } });
+  return cannotRunReport({ reason, baseUrl: opts.baseUrl, tool: { name: toolName, version: toolVersion }, startedAt, runId: partial?.runId, exchanges: partial?.exchanges, unanswered: partial?.unanswered, options: { readOnly: opts.readOnly, probeRateLimit: opts.probeRateLimit, seed: opts.seed, checks: opts.checks ?? [] } });
 };
 
 let options!: CliOptions;

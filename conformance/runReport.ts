@@ -1,5 +1,5 @@
 import type { OperationResult, Severity } from './check.ts';
-import type { Exchange } from './http/exchange.ts';
+import type { Exchange, UnansweredRequest } from './http/exchange.ts';
 
 export interface CheckReport {
   id: string;
@@ -32,6 +32,19 @@ export interface ExchangeSummary {
   responseBody: CapturedBody;
 }
 
+/** A request that got no answer (refused, reset, timed out): in the HAR with status 0. */
+export interface UnansweredSummary {
+  check: string;
+  operationId: string;
+  method: string;
+  url: string;
+  sentAt: string;
+  ms: number;
+  requestHeaders: Record<string, string>;
+  requestBody?: CapturedBody;
+  error: string;
+}
+
 /** A body as the reports keep it: whole up to `capturedBodyLimit` characters, cut after. */
 export interface CapturedBody {
   text: string;
@@ -62,6 +75,8 @@ export interface RunReport {
   checks: CheckReport[];
   /** Every request the run sent, in order, so a pass can be audited as well as a failure. */
   exchanges: ExchangeSummary[];
+  /** Requests that got no answer; absent when every request was answered. */
+  unanswered?: UnansweredSummary[];
   summary: { passed: number; failed: number; skipped: number; warnings: number };
 }
 
@@ -97,6 +112,20 @@ export function summarizeExchange(e: Exchange): ExchangeSummary {
   };
 }
 
+export function summarizeUnanswered(u: UnansweredRequest): UnansweredSummary {
+  return {
+    check: u.checkId,
+    operationId: u.operationId,
+    method: u.request.method,
+    url: u.request.url,
+    sentAt: new Date(u.sentAt).toISOString(),
+    ms: u.durationMs,
+    requestHeaders: u.request.headers,
+    ...(u.request.body !== undefined ? { requestBody: capture(u.request.body) } : {}),
+    error: u.error,
+  };
+}
+
 export interface CannotRunInput {
   reason: string;
   baseUrl?: string;
@@ -106,6 +135,7 @@ export interface CannotRunInput {
   options?: Partial<RunReport['options']>;
   /** What the run sent before it stopped, when it got that far. */
   exchanges?: ExchangeSummary[];
+  unanswered?: UnansweredSummary[];
 }
 
 /** The report of a run that could not judge the deployment: no check verdicts, the reason, and any traffic. */
@@ -129,6 +159,7 @@ export function cannotRunReport(input: CannotRunInput): RunReport {
     notes: [],
     checks: [],
     exchanges,
+    ...(input.unanswered?.length ? { unanswered: input.unanswered } : {}),
     summary: { passed: 0, failed: 0, skipped: 0, warnings: 0 },
   };
 }

@@ -4,7 +4,7 @@ import { Outcomes, type Check, type CheckContext, type RunOptions } from './chec
 import type { ApiRequest, Exchange } from './http/exchange.ts';
 import { PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
-import { checkStatus, summarizeExchange, type CheckReport, type ExchangeSummary, type RunReport } from './runReport.ts';
+import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type ExchangeSummary, type RunReport, type UnansweredSummary } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { seededRandom } from './seededRandom.ts';
 import { exactId } from './idTexts.ts';
@@ -36,7 +36,7 @@ export type ProgressEvent =
 /** The run cannot go on: the target is unreachable or does not answer like this API. */
 export class CannotRunError extends Error {
   /** What the run had sent when it stopped, for the reports (set by `runConformance`). */
-  partial?: { runId: string; exchanges: ExchangeSummary[] };
+  partial?: { runId: string; exchanges: ExchangeSummary[]; unanswered: UnansweredSummary[] };
 
   constructor(message: string) {
     super(message);
@@ -95,7 +95,7 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
   try {
     listed = await baseline(ctx, config.baseUrl);
   } catch (error) {
-    if (error instanceof CannotRunError) error.partial = { runId: client.runId, exchanges: client.exchanges.map(summarizeExchange) };
+    if (error instanceof CannotRunError) error.partial = { runId: client.runId, exchanges: client.exchanges.map(summarizeExchange), unanswered: client.unanswered.map(summarizeUnanswered) };
     throw error;
   }
   knownPets = listed.pets;
@@ -158,6 +158,7 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
     notes,
     checks,
     exchanges: client.exchanges.map(summarizeExchange),
+    ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),
     summary: {
       passed: checks.filter((c) => c.status === 'passed').length,
       failed: checks.filter((c) => c.status === 'failed').length,

@@ -2,7 +2,9 @@ import type { Har } from 'har-format';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
 import { capturedBodyLimit, summarizeExchange, type RunReport } from '../runReport.ts';
+import { TransportError } from '../http/transport.ts';
 import { harReport } from './harReport.ts';
+import { runInProcess } from './testing/inProcessRun.ts';
 import { failingRun, refusedKeyRun } from './testing/reportFixtures.ts';
 import { renderReports } from './writeReports.ts';
 
@@ -52,6 +54,28 @@ describe('the HAR file', () => {
     const { log } = written(await refusedKeyRun());
     expect(log.entries.map((e) => e.response.status)).toEqual([401]);
     expect(log.comment).toMatch(/^Could not judge: The deployment refused the API key/);
+  });
+
+  it('shows a request that got no answer with status 0 and the reason, in the order sent', async () => {
+    const unreachable = written(await runInProcess({ transform: async (req) => {
+      throw new TransportError(`${req.method} http://pets.test${req.url} failed: ECONNREFUSED`, req.url);
+    } }));
+    expect(unreachable.log.entries).toHaveLength(1);
+    expect(unreachable.log.entries[0]).toMatchObject({ request: { method: 'GET', url: 'http://pets.test/v1/pets' }, response: { status: 0, comment: expect.stringMatching(/ECONNREFUSED/) }, _error: expect.stringMatching(/ECONNREFUSED/) });
+    expect(unreachable.log.comment).toMatch(/^Could not judge: Cannot reach http:\/\/pets\.test\/v1/);
+
+    let dropped = false;
+    const report = await runInProcess({ checks: ['pagination'], transform: async (req, forward) => {
+      if (!dropped && req.url === '/v1/pets?limit=1') {
+        dropped = true;
+        throw new TransportError('GET http://pets.test/v1/pets?limit=1 failed: UND_ERR_SOCKET', req.url);
+      }
+      return forward(req);
+    } });
+    const { entries } = written(report).log;
+    expect(entries).toHaveLength(report.requests.total + 1);
+    expect(entries.filter((e) => e.response.status === 0).map((e) => e.request.url)).toEqual(['http://pets.test/v1/pets?limit=1']);
+    expect([...entries].sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime))).toEqual(entries);
   });
 
   it(`cuts a body past ${capturedBodyLimit} characters and says so, with its whole size`, () => {

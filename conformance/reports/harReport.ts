@@ -1,5 +1,5 @@
 import type { Entry, Har, Header, QueryString } from 'har-format';
-import type { CapturedBody, ExchangeSummary, RunReport } from '../runReport.ts';
+import type { CapturedBody, ExchangeSummary, RunReport, UnansweredSummary } from '../runReport.ts';
 
 const headerList = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
 
@@ -54,6 +54,32 @@ function entry(e: ExchangeSummary): Entry {
   };
 }
 
+/** A request without an answer, as browsers export one: status 0, and why in `_error` and the response's comment. */
+function unansweredEntry(u: UnansweredSummary): Entry {
+  return {
+    pageref: 'run',
+    startedDateTime: u.sentAt,
+    time: u.ms,
+    request: {
+      method: u.method,
+      url: u.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headerList(u.requestHeaders),
+      queryString: queryOf(u.url),
+      ...(u.requestBody ? { postData: { mimeType: u.requestHeaders['content-type'] ?? 'application/json', text: bodyText(u.requestBody), ...cutNote(u.requestBody) } } : {}),
+      headersSize: -1,
+      bodySize: u.requestBody?.size ?? 0,
+    },
+    response: { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1, comment: `No answer: ${u.error}` },
+    cache: {},
+    timings: { send: 0, wait: u.ms, receive: 0 },
+    _error: u.error,
+    _check: u.check,
+    _operationId: u.operationId,
+  };
+}
+
 /**
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) of every exchange the run recorded, to
  * open in browser devtools: headers and bodies as the reports keep them (the key shown as
@@ -70,7 +96,8 @@ export function harReport(report: RunReport): Har {
         title: `${report.tool.name} ${report.verdict} against ${report.baseUrl} (run ${report.runId})`,
         pageTimings: {},
       }],
-      entries: report.exchanges.map(entry),
+      // In the order the requests left; requests that got no answer (status 0) among them.
+      entries: [...report.exchanges.map(entry), ...(report.unanswered ?? []).map(unansweredEntry)].sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime)),
       comment: report.cannotRun ? `Could not judge: ${report.cannotRun.reason}` : `Verdict: ${report.verdict}`,
     },
   };

@@ -16,6 +16,7 @@ export async function runToReport(config: RunConfig): Promise<RunReport> {
       startedAt,
       runId: error.partial?.runId,
       exchanges: error.partial?.exchanges,
+      unanswered: error.partial?.unanswered,
       options: { readOnly: config.readOnly, probeRateLimit: config.probeRateLimit, seed: config.seed, checks: config.checks.map((c) => c.id) },
     });
   }
