@@ -11,12 +11,12 @@ const property = (text: string) => data(text).replace(/:/g, '%3A').replace(/,/g,
  * curl line; an `::warning` per warning; one `::error` with the reason when the run could not judge.
  */
 export function githubAnnotations(report: RunReport): string[] {
-  if (report.verdict === 'cannot-run') return [`::error title=${property(`${report.tool.name} could not run`)}::${data(cannotRunLine(report))}`];
-  return testCases(report).flatMap((test) => [
+  const cannotRun = report.verdict === 'cannot-run' ? [`::error title=${property(`${report.tool.name} could not run`)}::${data(cannotRunLine(report))}`] : [];
+  return [...cannotRun, ...testCases(report).flatMap((test) => [
     ...test.failures.map((f) => ({ kind: 'error', f })),
     ...test.warnings.map((f) => ({ kind: 'warning', f })),
   ].map(({ kind, f }) => {
     const reproduce = f.evidence ? `\nReproduce: ${f.evidence.curl}` : '';
     return `::${kind} title=${property(test.check.id)}::${data(`${findingLine(f)} [${test.operationId}]${reproduce}`)}`;
-  }));
+  }))];
 }

@@ -9,13 +9,14 @@ export const ctrfSpecVersion = '0.0.0';
 /**
  * A CTRF report (Common Test Report Format, https://ctrf.io): a test per check and operation, named
  * like the JUnit test cases, with the check's severity as tag and label, the findings as message and
- * trace, and the first curl line in `extra`. A run that could not judge is one failed test with the reason.
+ * trace, and the first curl line in `extra`. A run that could not judge has one more test, failed, with the reason.
  */
 export function ctrfReport(report: RunReport): CTRFReport {
   const start = Date.parse(report.startedAt);
-  const tests: Test[] = report.verdict === 'cannot-run'
+  const cannotRun: Test[] = report.verdict === 'cannot-run'
     ? [{ name: `${report.tool.name} could not run`, status: 'failed', duration: report.durationMs, message: cannotRunLine(report), suite: [report.tool.name], tags: ['cannot-run'], extra: { verdict: 'cannot-run' } }]
-    : testCases(report).map((test): Test => {
+    : [];
+  const tests: Test[] = [...cannotRun, ...testCases(report).map((test): Test => {
       const findings = [...test.failures, ...test.warnings];
       const curl = findings.find((f) => f.evidence)?.evidence?.curl;
       const message = test.status === 'failed'
@@ -33,7 +34,7 @@ export function ctrfReport(report: RunReport): CTRFReport {
         labels: { check: test.check.id, operation: test.operationId, severity: test.severity },
         extra: { title: test.check.title, ...(curl ? { curl } : {}), ...(test.warnings.length > 0 ? { warnings: test.warnings.length } : {}) },
       };
-    });
+    })];
   const count = (status: Test['status']) => tests.filter((t) => t.status === status).length;
   return {
     reportFormat: 'CTRF',

@@ -108,7 +108,7 @@ summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
 <header class="${report.verdict}">
 <h1>Pet Adoption API conformance: ${words}</h1>
 <p class="meta">${escape(report.baseUrl)} · run ${escape(report.runId)} · ${escape(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1000).toFixed(1)} s · ${escape(report.tool.name)} ${escape(report.tool.version)}</p>
-${report.verdict === 'cannot-run' ? '' : `<p class="counts"><span>${passed} passed</span><span>${failed} failed</span><span>${skipped} skipped</span><span>${warnings} warnings</span></p>`}
+${report.checks.length === 0 ? '' : `<p class="counts"><span>${passed} passed</span><span>${failed} failed</span><span>${skipped} skipped</span><span>${warnings} warnings</span></p>`}
 </header>
 ${cannotRun}
 ${failedTable(sorted)}

@@ -30,14 +30,13 @@ function skippedWithMessage(testCase: TestCase, message: string): void {
  * JUnit XML for CI test views: a suite per check, a test case per check and operation
  * (classname the check id, name `check operation`). A failure's `message` is its first finding and its
  * text every finding with evidence and curl line; a skip carries its reason; warnings go to system-out.
- * A run that could not judge is one test case with an `<error>` saying why.
+ * A run that could not judge has one more test case, an `<error>` saying why, before any check it reports.
  */
 export function junitReport(report: RunReport): string {
   const builder = junit.newBuilder().name(`${report.tool.name} ${report.baseUrl}`);
   if (report.verdict === 'cannot-run') {
     builder.testSuite().name(report.tool.name).testCase().className(report.tool.name).name(`${report.tool.name} could not run`)
       .error(cannotRunLine(report), 'cannot-run', [cannotRunLine(report), ...report.exchanges.map((e) => `${e.method} ${e.url} -> ${e.status}`)].join('\n'));
-    return builder.build();
   }
   const suites = new Map<string, ReturnType<Builder['testSuite']>>();
   for (const test of testCases(report)) {

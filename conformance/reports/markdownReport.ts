@@ -15,10 +15,13 @@ export function markdownReport(report: RunReport): string {
       '',
       `No check ran, so this is neither a pass nor a failure of the deployment (exit 2). ${report.requests.total} requests sent; ${report.tool.name} ${report.tool.version}.`,
     );
-    if (report.exchanges.length > 0) {
-      lines.push('', '| # | Request | Status |', '|---|---|---|', ...report.exchanges.map((e) => `| ${e.seq} | \`${cell(`${e.method} ${e.url}`)}\` | ${e.status} |`));
+    if (report.checks.length === 0) {
+      if (report.exchanges.length > 0) {
+        lines.push('', '| # | Request | Status |', '|---|---|---|', ...report.exchanges.map((e) => `| ${e.seq} | \`${cell(`${e.method} ${e.url}`)}\` | ${e.status} |`));
+      }
+      return `${lines.join('\n')}\n`;
     }
-    return `${lines.join('\n')}\n`;
+    lines.push('');
   }
   lines.push(
     `Target \`${report.baseUrl}\`, run \`${report.runId}\`, ${report.requests.total} requests in ${(report.durationMs / 1000).toFixed(1)} s, ${report.tool.name} ${report.tool.version}.`,
