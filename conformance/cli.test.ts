@@ -61,7 +61,7 @@ describe.concurrent('pets-conformance against deployments that keep the contract
     expect(probe.status).toBe('skipped');
     expect(probe.operations[0]?.reason).toMatch(/--probe-rate-limit/);
     const junit = await readFile(join(run.reportDir, 'conformance-junit.xml'), 'utf8');
-    expect(junit).toMatch(/name="rate-limit-probe listPets"[^>]*>\s*<skipped\/>/);
+    expect(junit).toMatch(/name="rate-limit-probe listPets"[^>]*>\s*<skipped message="[^"]*--probe-rate-limit[^"]*"\/>/);
     expect(run.output).toContain('SKIP rate-limit-probe');
   });
 

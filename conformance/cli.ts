@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // The conformance suite: `npm run conformance -- --base-url URL --api-key KEY`, or `pets-conformance`.
-import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadSpec } from '../spec/loadSpec.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
+import { processIo } from '../common/cliIo.ts';
+import { applyConfigFile, configOption } from './config/applyConfigFile.ts';
+import { headerMap, headerOption } from './config/extraHeaders.ts';
+import { ConfigError } from './config/loadConfigFile.ts';
+import { finishRun } from './reports/finishRun.ts';
+import { cannotRunReport, type RunReport } from './runReport.ts';
 import { checkIds, checks } from './checks/index.ts';
 import { fetchTransport } from './http/transport.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';
-import { writeReports } from './reports/writeReports.ts';
 import { CannotRunError, runConformance } from './runner.ts';
 import { toolName, toolVersion } from './version.ts';
 
@@ -45,6 +49,8 @@ interface CliOptions {
   seed: number;
   maxWait: number;
   listChecks?: boolean;
+  header?: string[];
+  config?: string;
 }
 
 const program = new Command(toolName)
@@ -61,17 +67,35 @@ const program = new Command(toolName)
   .addOption(new Option('--timeout <ms>', 'how long to wait for each answer').default(10_000).argParser(wholeNumber(1)))
   .addOption(new Option('--seed <n>', 'seed for generated request data').default(1).argParser(wholeNumber(0)))
   .addOption(new Option('--max-wait <seconds>', 'longest wait for a quota window or a Retry-After before checks are skipped').default(65).argParser(wholeNumber(0)))
+  .addOption(headerOption())
+  .addOption(configOption())
   .option('--list-checks', 'list the checks and exit')
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-let options: CliOptions;
+// Every run ends in finishRun: the reports (exit 0, 1 and 2 alike), the GitHub output, the exit code.
+const io = processIo();
+const startedAt = new Date();
+let secrets: Record<string, string> = {};
+const finish = async (report: RunReport): Promise<never> => process.exit((await finishRun(report, { reportDir: program.opts<CliOptions>().reportDir ?? 'reports', io })).exitCode);
+const cannotRun = (reason: string, partial?: CannotRunError['partial']) => {
+  const opts = program.opts<CliOptions>();
+  return cannotRunReport({ reason, baseUrl: opts.baseUrl, tool: { name: toolName, version: toolVersion }, startedAt, runId: partial?.runId, exchanges: partial?.exchanges, unanswered: partial?.unanswered, options: { readOnly: opts.readOnly, probeRateLimit: opts.probeRateLimit, seed: opts.seed, checks: opts.checks ?? [] } });
+};
+
+let options!: CliOptions;
 try {
   program.parse();
+  secrets = (await applyConfigFile(program, process.env)).secrets;
   options = program.opts<CliOptions>();
 } catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`${toolName}: ${error.message}`);
+    await finish(cannotRun(error.message));
+  }
   const code = (error as CommanderError).code;
-  process.exit(code === 'commander.helpDisplayed' || code === 'commander.version' ? EXIT.passed : EXIT.cannotRun);
+  if (code === 'commander.helpDisplayed' || code === 'commander.version') process.exit(EXIT.passed);
+  await finish(cannotRun((error as Error).message.replace(/^error: /, '')));
 }
 
 if (options.listChecks) {
@@ -79,15 +103,15 @@ if (options.listChecks) {
   process.exit(EXIT.passed);
 }
 
-const fail = (reason: string): never => {
+const fail = async (reason: string, partial?: CannotRunError['partial']): Promise<never> => {
   console.error(`${toolName}: ${reason}`);
-  process.exit(EXIT.cannotRun);
+  return finish(cannotRun(reason, partial));
 };
-if (!options.baseUrl) fail('no base URL. Give --base-url or set PETS_BASE_URL.');
-if (!options.apiKey) fail('no API key. Give --api-key or set PETS_API_KEY.');
+if (!options.baseUrl) await fail('no base URL. Give --base-url or set PETS_BASE_URL.');
+if (!options.apiKey) await fail('no API key. Give --api-key or set PETS_API_KEY.');
 
 const selected = checks.filter((c) => (!options.checks || options.checks.includes(c.id)) && !options.excludeChecks?.includes(c.id));
-if (selected.length === 0) fail('no check left to run. Check --checks and --exclude-checks.');
+if (selected.length === 0) await fail('no check left to run. Check --checks and --exclude-checks.');
 
 try {
   const spec = await loadSpec();
@@ -103,16 +127,17 @@ try {
     spec,
     checks: selected,
     transport: fetchTransport,
+    headers: headerMap(options.header ?? []),
+    secrets,
     maxWaitMs: options.maxWait * 1000,
     onProgress: (event) => {
       if (event.kind === 'check-end') console.log(progressLine(event.report));
       else if (event.kind === 'note') console.log(`  note: ${event.message}`);
     },
   });
-  const paths = await writeReports(report, resolve(options.reportDir));
-  console.log(`\n${summaryTable(report)}\n\nReports: ${Object.values(paths).join(', ')}`);
-  process.exit(report.summary.failed > 0 ? EXIT.failed : EXIT.passed);
+  console.log(`\n${summaryTable(report)}\n\nReports in ${options.reportDir}`);
+  await finish(report);
 } catch (error) {
-  if (error instanceof CannotRunError) fail(error.message);
-  fail(`internal error: ${(error as Error).stack ?? String(error)}`);
+  if (error instanceof CannotRunError) await fail(error.message, error.partial);
+  await fail(`internal error: ${(error as Error).stack ?? String(error)}`);
 }

@@ -4,7 +4,7 @@ import { Outcomes, type Check, type CheckContext, type RunOptions } from './chec
 import type { ApiRequest, Exchange } from './http/exchange.ts';
 import { PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
-import { checkStatus, type CheckReport, type RunReport } from './runReport.ts';
+import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type ExchangeSummary, type RunReport, type UnansweredSummary } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { seededRandom } from './seededRandom.ts';
 import { exactId } from './idTexts.ts';
@@ -20,6 +20,10 @@ export interface RunConfig extends RunOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** The longest wait for a quota window or a Retry-After. */
   maxWaitMs?: number;
+  /** Extra headers for every request (`--header`); see `config/extraHeaders.ts`. */
+  headers?: Record<string, string>;
+  /** Values to keep out of the reports, with what to show instead (`$WAF_TOKEN`). */
+  secrets?: Record<string, string>;
   /** For tests: how the client waits. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -31,6 +35,9 @@ export type ProgressEvent =
 
 /** The run cannot go on: the target is unreachable or does not answer like this API. */
 export class CannotRunError extends Error {
+  /** What the run had sent when it stopped, for the reports (set by `runConformance`). */
+  partial?: { runId: string; exchanges: ExchangeSummary[]; unanswered: UnansweredSummary[] };
+
   constructor(message: string) {
     super(message);
     this.name = 'CannotRunError';
@@ -59,6 +66,8 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
     userAgent: `${toolName}/${toolVersion}`,
     ...(config.sleep ? { sleep: config.sleep } : {}),
     ...(config.maxWaitMs !== undefined ? { maxWaitMs: config.maxWaitMs } : {}),
+    headers: config.headers,
+    secrets: config.secrets,
     onEvent: (event: ClientEvent) => note(describeEvent(event)),
   });
   const validators = new SpecValidators(config.spec);
@@ -82,7 +91,13 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
     keyQuota: () => client.quota('key'),
   };
 
-  const listed = await baseline(ctx, config.baseUrl);
+  let listed: Awaited<ReturnType<typeof baseline>>;
+  try {
+    listed = await baseline(ctx, config.baseUrl);
+  } catch (error) {
+    if (error instanceof CannotRunError) error.partial = { runId: client.runId, exchanges: client.exchanges.map(summarizeExchange), unanswered: client.unanswered.map(summarizeUnanswered) };
+    throw error;
+  }
   knownPets = listed.pets;
   knownPets.forEach((pet, index) => idTextOf.set(pet, exactId(pet.id, listed.body, listed.allPets ? index : -1)));
 
@@ -128,6 +143,7 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
   const checks = config.checks.map((c) => reports.get(c.id)!);
   const ops = checks.flatMap((c) => c.operations);
   return {
+    verdict: checks.some((c) => c.status === 'failed') ? 'failed' : 'passed',
     tool: { name: toolName, version: toolVersion },
     runId: client.runId,
     baseUrl: config.baseUrl,
@@ -141,17 +157,8 @@ export async function runConformance(config: RunConfig): Promise<RunReport> {
     },
     notes,
     checks,
-    exchanges: client.exchanges.map((e) => ({
-      seq: e.seq,
-      check: e.checkId,
-      operationId: e.operationId,
-      intent: e.intent,
-      method: e.request.method,
-      url: e.request.url,
-      status: e.response.status,
-      rateLimit: Object.fromEntries(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].filter((h) => e.response.headers[h] !== undefined).map((h) => [h, e.response.headers[h]!])),
-      ms: e.response.durationMs,
-    })),
+    exchanges: client.exchanges.map(summarizeExchange),
+    ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),
     summary: {
       passed: checks.filter((c) => c.status === 'passed').length,
       failed: checks.filter((c) => c.status === 'failed').length,
@@ -180,6 +187,8 @@ async function baseline(ctx: CheckContext, baseUrl: string): Promise<{ pets: Pet
     const type = headers['content-type'] ?? 'no content type';
     throw new CannotRunError(`${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status} (${type}). Check that --base-url ends with the API's /v1.`);
   }
+  // A refused key leaves nothing to judge: every keyed check would see only 401s (issue 9 moves this into a preflight).
+  if (status === 401 || status === 403) throw new CannotRunError(`The deployment refused the API key: GET ${baseUrl}/pets with it answered ${status}. Check that --api-key (or PETS_API_KEY) holds a valid, unexpired key for this deployment.`);
   const items = status === 200 ? (json as unknown[]) : [];
   const pets = items.filter(isPet);
   const first = pets[0];

@@ -1,4 +1,7 @@
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+/** Double quotes that let the shell expand the placeholders a report shows for secrets (`$PETS_API_KEY`, `$WAF_TOKEN`), and nothing else. */
+const placeholder = /\$[A-Z_][A-Z0-9_]*/;
+const expanding = (value: string) => `"${value.replace(/[\\"`]/g, '\\$&').replace(/\$(?![A-Z_][A-Z0-9_]*)/g, '\\$')}"`;
 
 /**
  * A curl line that reproduces a request. The run's API key is replaced by `$PETS_API_KEY`
@@ -10,7 +13,7 @@ export function curlCommand(request: { method: string; url: string; headers: Rec
   parts.push(quote(request.url));
   for (const [name, value] of Object.entries(request.headers)) {
     if (/^(user-agent|x-conformance-run-id)$/i.test(name)) continue;
-    parts.push('-H', value.includes('$PETS_API_KEY') ? `"${name}: ${value}"` : quote(`${name}: ${value}`));
+    parts.push('-H', placeholder.test(value) ? expanding(`${name}: ${value}`) : quote(`${name}: ${value}`));
   }
   if (request.body !== undefined) parts.push('--data-raw', quote(request.body));
   return parts.join(' ');

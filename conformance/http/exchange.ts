@@ -45,6 +45,16 @@ export interface Exchange {
   response: ApiResponse;
 }
 
+/** A request that got no answer: what was sent, and why nothing came back. */
+export interface UnansweredRequest {
+  checkId: string;
+  operationId: string;
+  sentAt: number;
+  durationMs: number;
+  request: Exchange['request'];
+  error: string;
+}
+
 export function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {

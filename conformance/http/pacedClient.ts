@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseJson, type ApiRequest, type Exchange } from './exchange.ts';
+import { parseJson, type ApiRequest, type Exchange, type UnansweredRequest } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
 import { TransportError, type Transport } from './transport.ts';
 
@@ -10,6 +10,10 @@ export interface PacedClientOptions {
   timeoutMs: number;
   userAgent: string;
   runId?: string;
+  /** Extra headers sent on every request (`--header`), names in lower case; a check's own headers win. */
+  headers?: Record<string, string>;
+  /** Other secrets to keep out of what the run records: value → what to show instead (`$WAF_TOKEN`). */
+  secrets?: Record<string, string>;
   /** The longest the client waits for a quota window or a Retry-After before giving up. */
   maxWaitMs?: number;
   /** Tries after an unexpected 429 before the key is left alone for the rest of the run. */
@@ -53,7 +57,9 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export class PacedClient {
   readonly runId: string;
   readonly exchanges: Exchange[] = [];
-  readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId'>> & Pick<PacedClientOptions, 'onEvent'>;
+  /** Requests that got no answer (refused, reset, timed out), for the reports. */
+  readonly unanswered: UnansweredRequest[] = [];
+  readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets'>;
   readonly #buckets = new Map<string, BucketState>();
 
   constructor(options: PacedClientOptions) {
@@ -138,6 +144,7 @@ export class PacedClient {
       'user-agent': userAgent,
       'x-conformance-run-id': this.runId,
       accept: 'application/json',
+      ...this.#options.headers,
       ...request.headers,
     };
     let shownAuthorization: string | undefined;
@@ -148,11 +155,25 @@ export class PacedClient {
       headers.authorization = request.auth.authorization;
       shownAuthorization = request.auth.authorization.replaceAll(apiKey, '$PETS_API_KEY');
     }
+    // A deployment may echo the key back; what the run keeps (and reports) never holds it.
+    const secrets: [string, string][] = [[apiKey, '$PETS_API_KEY'], ...Object.entries(this.#options.secrets ?? {})];
+    const redact = (text: string) => secrets.reduce((out, [secret, shown]) => (secret !== '' && out.includes(secret) ? out.replaceAll(secret, shown) : out), text);
+    const shown = {
+      method: request.method,
+      url,
+      headers: Object.fromEntries(Object.entries(shownAuthorization === undefined ? headers : { ...headers, authorization: shownAuthorization }).map(([name, value]) => [name, redact(value)])),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    };
     const sentAt = this.#options.now();
     const started = performance.now();
-    const answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
-    // A deployment may echo the key back; what the run keeps (and reports) never holds it.
-    const redact = (text: string) => (text.includes(apiKey) ? text.replaceAll(apiKey, '$PETS_API_KEY') : text);
+    let answer: Awaited<ReturnType<Transport['send']>>;
+    try {
+      answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+    } catch (error) {
+      // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
+      if (error instanceof TransportError) this.unanswered.push({ checkId, operationId: request.operationId, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: redact(error.message) });
+      throw error;
+    }
     const response = {
       status: answer.status,
       headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, redact(value)])),
@@ -166,12 +187,7 @@ export class PacedClient {
       intent: request.intent,
       bucket,
       sentAt,
-      request: {
-        method: request.method,
-        url,
-        headers: shownAuthorization === undefined ? headers : { ...headers, authorization: shownAuthorization },
-        ...(request.body !== undefined ? { body: request.body } : {}),
-      },
+      request: shown,
       response: { ...response, durationMs: Math.round(performance.now() - started) },
     };
     this.exchanges.push(exchange);

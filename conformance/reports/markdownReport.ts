@@ -1,14 +1,29 @@
 import type { RunReport } from '../runReport.ts';
+import { findingLine } from './testCases.ts';
 
 const icon = { passed: '✅', failed: '❌', skipped: '⏭️' } as const;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+export const verdictHeadline = { passed: '✅ passed', failed: '❌ failed', 'cannot-run': '⚠️ could not run' } as const;
 
-/** A summary fit for a CI job summary ($GITHUB_STEP_SUMMARY and the like). */
+/** A summary fit for a CI job summary ($GITHUB_STEP_SUMMARY and the like); a run that could not judge says why on its second line. */
 export function markdownReport(report: RunReport): string {
   const { passed, failed, skipped, warnings } = report.summary;
-  const lines = [
-    `# Pet Adoption API conformance: ${failed > 0 ? '❌ failed' : '✅ passed'}`,
-    '',
+  const lines = [`# Pet Adoption API conformance: ${verdictHeadline[report.verdict]}`, ''];
+  if (report.verdict === 'cannot-run') {
+    lines.push(
+      `**Could not judge \`${report.baseUrl}\`:** ${cell(report.cannotRun?.reason ?? 'unknown reason')}`,
+      '',
+      `No check ran, so this is neither a pass nor a failure of the deployment (exit 2). ${report.requests.total} requests sent; ${report.tool.name} ${report.tool.version}.`,
+    );
+    if (report.checks.length === 0) {
+      if (report.exchanges.length > 0) {
+        lines.push('', '| # | Request | Status |', '|---|---|---|', ...report.exchanges.map((e) => `| ${e.seq} | \`${cell(`${e.method} ${e.url}`)}\` | ${e.status} |`));
+      }
+      return `${lines.join('\n')}\n`;
+    }
+    lines.push('');
+  }
+  lines.push(
     `Target \`${report.baseUrl}\`, run \`${report.runId}\`, ${report.requests.total} requests in ${(report.durationMs / 1000).toFixed(1)} s, ${report.tool.name} ${report.tool.version}.`,
     '',
     `**${passed} passed, ${failed} failed, ${skipped} skipped**${warnings > 0 ? `, ${warnings} warnings` : ''}.`,
@@ -16,12 +31,12 @@ export function markdownReport(report: RunReport): string {
     '| Check | Severity | Result | Operations |',
     '|---|---|---|---|',
     ...report.checks.map((c) => `| \`${c.id}\` ${cell(c.title)} | ${c.severity} | ${icon[c.status]} ${c.status} | ${c.operations.map((o) => `${o.operationId}: ${o.status}`).join(', ')} |`),
-  ];
+  );
   const failures = report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => ({ check: c.id, op: o.operationId, f }))));
   if (failures.length > 0) {
     lines.push('', '## Failures', '');
     for (const { check, op, f } of failures) {
-      lines.push(`- **\`${check}\`** (${op}): ${f.message}${f.occurrences > 1 ? ` (${f.occurrences} times)` : ''}`);
+      lines.push(`- **\`${check}\`** (${op}): ${cell(findingLine(f))}`);
       if (f.evidence) lines.push('', '  ```sh', `  ${f.evidence.curl}`, '  ```');
     }
   }

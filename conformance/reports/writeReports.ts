@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunReport } from '../runReport.ts';
+import { ctrfReport } from './ctrfReport.ts';
+import { harReport } from './harReport.ts';
 import { htmlReport } from './htmlReport.ts';
 import { junitReport } from './junitReport.ts';
 import { markdownReport } from './markdownReport.ts';
@@ -8,19 +10,31 @@ import { markdownReport } from './markdownReport.ts';
 export const reportFiles = {
   junit: 'conformance-junit.xml',
   json: 'conformance-report.json',
+  ctrf: 'conformance-ctrf.json',
+  har: 'conformance.har',
   html: 'conformance-report.html',
   markdown: 'conformance-summary.md',
 } as const;
 
-/** Writes the four reports into `dir` and returns their paths. */
-export async function writeReports(report: RunReport, dir: string): Promise<Record<keyof typeof reportFiles, string>> {
+export type ReportPaths = Record<keyof typeof reportFiles, string>;
+
+/** Every report of a run, by kind, as file contents: a run that could not judge gets them too. */
+export function renderReports(report: RunReport): Record<keyof typeof reportFiles, string> {
+  return {
+    junit: junitReport(report),
+    json: `${JSON.stringify(report, null, 2)}\n`,
+    ctrf: `${JSON.stringify(ctrfReport(report), null, 2)}\n`,
+    har: `${JSON.stringify(harReport(report), null, 2)}\n`,
+    html: htmlReport(report),
+    markdown: markdownReport(report),
+  };
+}
+
+/** Writes the six reports into `dir` and returns their paths. */
+export async function writeReports(report: RunReport, dir: string): Promise<ReportPaths> {
   await mkdir(dir, { recursive: true });
-  const paths = Object.fromEntries(Object.entries(reportFiles).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof reportFiles, string>;
-  await Promise.all([
-    writeFile(paths.junit, junitReport(report)),
-    writeFile(paths.json, `${JSON.stringify(report, null, 2)}\n`),
-    writeFile(paths.html, htmlReport(report)),
-    writeFile(paths.markdown, markdownReport(report)),
-  ]);
+  const rendered = renderReports(report);
+  const paths = Object.fromEntries(Object.entries(reportFiles).map(([k, f]) => [k, join(dir, f)])) as ReportPaths;
+  await Promise.all(Object.entries(rendered).map(([kind, text]) => writeFile(paths[kind as keyof typeof reportFiles], text)));
   return paths;
 }

@@ -1,0 +1,65 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfigFile } from './loadConfigFile.ts';
+
+describe('a config file', () => {
+  let dir: string;
+  const file = async (name: string, text: string) => {
+    await writeFile(join(dir, name), text);
+    return join(dir, name);
+  };
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conformance-config-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('reads YAML with every option camelCased, ${NAME} from the environment, reportDir beside the file', async () => {
+    const path = await file('conformance.yml', [
+      '# yaml-language-server: $schema=./conformance-config.schema.json',
+      'baseUrl: ${PETS_BASE_URL}',
+      'apiKey: ${PETS_API_KEY}',
+      'readOnly: true',
+      'probeRateLimit: false',
+      'probeMaxRequests: 500',
+      'checks: [auth, pagination]',
+      'excludeChecks: create-pet',
+      'reportDir: out/reports',
+      'timeout: 5000',
+      'seed: 7',
+      'maxWait: 30',
+      'headers:',
+      '  X-Tenant: acme',
+      '  X-Gateway-Token: ${GATEWAY_TOKEN}',
+    ].join('\n'));
+    const config = await loadConfigFile(path, { PETS_BASE_URL: 'https://staging.example.com/v1', PETS_API_KEY: 'k-1', GATEWAY_TOKEN: 'gw-secret' });
+    expect(config.values).toEqual({
+      baseUrl: 'https://staging.example.com/v1', apiKey: 'k-1', readOnly: true, probeRateLimit: false, probeMaxRequests: 500,
+      checks: ['auth', 'pagination'], excludeChecks: 'create-pet', reportDir: join(dir, 'out/reports'), timeout: 5000, seed: 7, maxWait: 30,
+      headers: { 'X-Tenant': 'acme', 'X-Gateway-Token': 'gw-secret' },
+    });
+    // A header value from the environment is a secret: the reports show the variable.
+    expect(config.secrets).toEqual({ 'gw-secret': '$GATEWAY_TOKEN' });
+  });
+
+  it('reads JSON, with a $schema for editors', async () => {
+    const path = await file('conformance.json', JSON.stringify({ $schema: './conformance-config.schema.json', baseUrl: 'http://127.0.0.1:3000/v1', headers: ['X-Tenant: acme'] }));
+    expect((await loadConfigFile(path, {})).values).toEqual({ baseUrl: 'http://127.0.0.1:3000/v1', headers: ['X-Tenant: acme'] });
+  });
+
+  it.each([
+    ['missing.yml', null, /Cannot read the config file .*missing\.yml: it does not exist\. Check --config/],
+    ['bad.json', '{"baseUrl": ', /is not valid JSON/],
+    ['bad.yml', 'baseUrl: [unclosed', /is not valid YAML/],
+    ['list.yml', '- baseUrl: x', /must hold an object of options/],
+    ['unknown.yml', 'baseURL: http://x/v1', /unknown option "baseURL"/],
+    ['type.yml', 'timeout: soon', /timeout must be integer/],
+    ['check.yml', 'checks: [nonsense]', /checks\[0\] must be one of auth, status-filter, /],
+    ['env.yml', 'apiKey: ${PETS_API_KEY}', /apiKey: \$\{PETS_API_KEY\} is used but PETS_API_KEY is not set\. Set PETS_API_KEY in the environment/],
+  ])('refuses %s with a message that names the problem', async (name, text, message) => {
+    const path = text === null ? join(dir, name) : await file(name, text);
+    await expect(loadConfigFile(path, {})).rejects.toThrow(ConfigError);
+    await expect(loadConfigFile(path, {})).rejects.toThrow(message);
+  });
+});

@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import type { CliIo } from '../../common/cliIo.ts';
+import { publishToGitHub } from '../github/publishToGitHub.ts';
+import type { RunReport, Verdict } from '../runReport.ts';
+import { writeReports, type ReportPaths } from './writeReports.ts';
+
+/** Exit codes: 0 every check passed, 1 a check failed, 2 the suite could not judge the deployment. */
+export const exitCodes: Record<Verdict, 0 | 1 | 2> = { passed: 0, failed: 1, 'cannot-run': 2 };
+
+export type FinishIo = Pick<CliIo, 'stdout' | 'stderr' | 'env'>;
+
+/**
+ * Ends every run the same way, exit 0, 1 or 2: writes the reports into `reportDir` (when known),
+ * shows the run in GitHub Actions, and returns the exit code. A report that cannot be written is
+ * said on stderr; it does not change the verdict.
+ */
+export async function finishRun(report: RunReport, options: { reportDir?: string; io: FinishIo }): Promise<{ exitCode: 0 | 1 | 2; paths?: ReportPaths }> {
+  let paths: ReportPaths | undefined;
+  if (options.reportDir !== undefined) {
+    try {
+      paths = await writeReports(report, resolve(options.reportDir));
+    } catch (error) {
+      options.io.stderr.write(`Could not write the reports into ${options.reportDir}: ${(error as Error).message}. Check --report-dir.\n`);
+    }
+  }
+  try {
+    await publishToGitHub(report, options.io.env, (line) => options.io.stdout.write(`${line}\n`));
+  } catch (error) {
+    options.io.stderr.write(`Could not append the job summary to ${options.io.env.GITHUB_STEP_SUMMARY}: ${(error as Error).message}.\n`);
+  }
+  return { exitCode: exitCodes[report.verdict], ...(paths ? { paths } : {}) };
+}

@@ -1,0 +1,96 @@
+import type { Har } from 'har-format';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Exchange } from '../http/exchange.ts';
+import { capturedBodyLimit, summarizeExchange, type RunReport } from '../runReport.ts';
+import { TransportError } from '../http/transport.ts';
+import { harReport } from './harReport.ts';
+import { runInProcess } from './testing/inProcessRun.ts';
+import { failingRun, refusedKeyRun } from './testing/reportFixtures.ts';
+import { renderReports } from './writeReports.ts';
+
+const written = (report: RunReport): Har => JSON.parse(renderReports(report).har);
+
+describe('the HAR file', () => {
+  let failing: RunReport;
+  beforeAll(async () => {
+    failing = await failingRun();
+  });
+
+  it('is HAR 1.2 with one entry per request of the run, in order, with timing', () => {
+    const { log } = written(failing);
+    expect(log.version).toBe('1.2');
+    expect(log.creator).toEqual({ name: 'pets-conformance', version: failing.tool.version });
+    expect(log.entries).toHaveLength(failing.requests.total);
+    expect(log.entries.map((e) => `${e.request.method} ${e.request.url}`)).toEqual(failing.exchanges.map((e) => `${e.method} ${e.url}`));
+    for (const entry of log.entries) {
+      expect(new Date(entry.startedDateTime).toISOString()).toBe(entry.startedDateTime);
+      expect(entry.time).toBeGreaterThanOrEqual(0);
+      expect(entry.timings.wait).toBe(entry.time);
+      expect(entry.pageref).toBe(log.pages![0]!.id);
+    }
+  });
+
+  it('holds request and response headers and bodies, and the query string', () => {
+    const { log } = written(failing);
+    const create = log.entries.find((e) => e.request.method === 'POST' && e.response.status === 200)!;
+    expect(create.request.headers).toContainEqual({ name: 'authorization', value: 'Bearer $PETS_API_KEY' });
+    expect(JSON.parse(create.request.postData!.text!)).toHaveProperty('name');
+    expect(create.request.bodySize).toBe(Buffer.byteLength(create.request.postData!.text!));
+    expect(create.response.headers).toContainEqual({ name: 'x-ratelimit-limit', value: expect.any(String) });
+    expect(JSON.parse(create.response.content.text!)).toHaveProperty('id');
+    expect(create.response.content.mimeType).toMatch(/^application\/json/);
+    const limited = log.entries.find((e) => e.request.url.endsWith('?limit=1'))!;
+    expect(limited.request.queryString).toEqual([{ name: 'limit', value: '1' }]);
+    const unauthenticated = log.entries.find((e) => e.response.status === 401)!;
+    expect(unauthenticated.response.headers).toContainEqual({ name: 'www-authenticate', value: expect.stringContaining('realm="pets"') });
+  });
+
+  it('never holds the key', async () => {
+    expect(JSON.stringify(written(failing))).not.toContain('demo-pro');
+    expect(JSON.stringify(written(await refusedKeyRun()))).not.toContain('expired-key-0000');
+  });
+
+  it('keeps the traffic of a run that could not judge, and says why', async () => {
+    const { log } = written(await refusedKeyRun());
+    expect(log.entries.map((e) => e.response.status)).toEqual([401]);
+    expect(log.comment).toMatch(/^Could not judge: The deployment refused the API key/);
+  });
+
+  it('shows a request that got no answer with status 0 and the reason, in the order sent', async () => {
+    const unreachable = written(await runInProcess({ transform: async (req) => {
+      throw new TransportError(`${req.method} http://pets.test${req.url} failed: ECONNREFUSED`, req.url);
+    } }));
+    expect(unreachable.log.entries).toHaveLength(1);
+    expect(unreachable.log.entries[0]).toMatchObject({ request: { method: 'GET', url: 'http://pets.test/v1/pets' }, response: { status: 0, comment: expect.stringMatching(/ECONNREFUSED/) }, _error: expect.stringMatching(/ECONNREFUSED/) });
+    expect(unreachable.log.comment).toMatch(/^Could not judge: Cannot reach http:\/\/pets\.test\/v1/);
+
+    let dropped = false;
+    const report = await runInProcess({ checks: ['pagination'], transform: async (req, forward) => {
+      if (!dropped && req.url === '/v1/pets?limit=1') {
+        dropped = true;
+        throw new TransportError('GET http://pets.test/v1/pets?limit=1 failed: UND_ERR_SOCKET', req.url);
+      }
+      return forward(req);
+    } });
+    const { entries } = written(report).log;
+    expect(entries).toHaveLength(report.requests.total + 1);
+    expect(entries.filter((e) => e.response.status === 0).map((e) => e.request.url)).toEqual(['http://pets.test/v1/pets?limit=1']);
+    expect([...entries].sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime))).toEqual(entries);
+  });
+
+  it(`cuts a body past ${capturedBodyLimit} characters and says so, with its whole size`, () => {
+    const big = JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `Pet number ${i}`, categoryId: 1 })));
+    const exchange: Exchange = {
+      seq: 1, checkId: 'pagination', operationId: 'listPets', intent: 'valid', bucket: 'key', sentAt: Date.parse('2026-01-01T00:00:00Z'),
+      request: { method: 'GET', url: 'https://api.example.com/v1/pets', headers: { authorization: 'Bearer $PETS_API_KEY' } },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: big, json: undefined, durationMs: 12 },
+    };
+    const report = { ...({} as RunReport), tool: { name: 'pets-conformance', version: '0.1.0' }, verdict: 'passed', baseUrl: 'https://api.example.com/v1', runId: 'r', startedAt: '2026-01-01T00:00:00.000Z', exchanges: [summarizeExchange(exchange)] } as RunReport;
+    const [entry] = harReport(report).log.entries;
+    expect(entry!.response.content.size).toBe(big.length);
+    expect(entry!.response.content.text!.length).toBeLessThan(big.length);
+    expect(entry!.response.content.text).toMatch(new RegExp(`… \\[cut: ${big.length} bytes in all\\]$`));
+    expect(entry!.response.content.comment).toMatch(/cut after 65536 characters/);
+    expect(entry).toMatchObject({ startedDateTime: '2026-01-01T00:00:00.000Z', time: 12 });
+  });
+});

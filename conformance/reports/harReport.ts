@@ -1,0 +1,104 @@
+import type { Entry, Har, Header, QueryString } from 'har-format';
+import type { CapturedBody, ExchangeSummary, RunReport, UnansweredSummary } from '../runReport.ts';
+
+const headerList = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+function queryOf(url: string): QueryString[] {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}
+
+/** A cut body says so in the text (and in `_truncated`), so nobody mistakes it for the whole. */
+const bodyText = (body: CapturedBody) => (body.truncated ? `${body.text}… [cut: ${body.size} bytes in all]` : body.text);
+const cutNote = (body: CapturedBody) => (body.truncated ? { comment: `Body cut after ${body.text.length} characters of ${body.size} bytes.` } : {});
+
+function entry(e: ExchangeSummary): Entry {
+  const requestType = e.requestHeaders['content-type'] ?? 'application/json';
+  const responseType = e.responseHeaders['content-type'] ?? '';
+  return {
+    pageref: 'run',
+    startedDateTime: e.sentAt,
+    time: e.ms,
+    request: {
+      method: e.method,
+      url: e.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headerList(e.requestHeaders),
+      queryString: queryOf(e.url),
+      ...(e.requestBody ? { postData: { mimeType: requestType, text: bodyText(e.requestBody), ...cutNote(e.requestBody) } } : {}),
+      headersSize: -1,
+      bodySize: e.requestBody?.size ?? 0,
+    },
+    response: {
+      status: e.status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headerList(e.responseHeaders),
+      content: { size: e.responseBody.size, mimeType: responseType, text: bodyText(e.responseBody), ...cutNote(e.responseBody) },
+      redirectURL: e.responseHeaders.location ?? '',
+      headersSize: -1,
+      bodySize: e.responseBody.size,
+    },
+    cache: {},
+    // The transport reports one figure: the whole exchange, counted as waiting for the answer.
+    timings: { send: 0, wait: e.ms, receive: 0 },
+    _check: e.check,
+    _operationId: e.operationId,
+    _intent: e.intent,
+    _seq: e.seq,
+  };
+}
+
+/** A request without an answer, as browsers export one: status 0, and why in `_error` and the response's comment. */
+function unansweredEntry(u: UnansweredSummary): Entry {
+  return {
+    pageref: 'run',
+    startedDateTime: u.sentAt,
+    time: u.ms,
+    request: {
+      method: u.method,
+      url: u.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headerList(u.requestHeaders),
+      queryString: queryOf(u.url),
+      ...(u.requestBody ? { postData: { mimeType: u.requestHeaders['content-type'] ?? 'application/json', text: bodyText(u.requestBody), ...cutNote(u.requestBody) } } : {}),
+      headersSize: -1,
+      bodySize: u.requestBody?.size ?? 0,
+    },
+    response: { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1, comment: `No answer: ${u.error}` },
+    cache: {},
+    timings: { send: 0, wait: u.ms, receive: 0 },
+    _error: u.error,
+    _check: u.check,
+    _operationId: u.operationId,
+  };
+}
+
+/**
+ * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) of every exchange the run recorded, to
+ * open in browser devtools: headers and bodies as the reports keep them (the key shown as
+ * `$PETS_API_KEY`, bodies cut past `capturedBodyLimit`). Custom fields start with `_` as HAR allows.
+ */
+export function harReport(report: RunReport): Har {
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: report.tool.name, version: report.tool.version },
+      pages: [{
+        id: 'run',
+        startedDateTime: report.startedAt,
+        title: `${report.tool.name} ${report.verdict} against ${report.baseUrl} (run ${report.runId})`,
+        pageTimings: {},
+      }],
+      // In the order the requests left; requests that got no answer (status 0) among them.
+      entries: [...report.exchanges.map(entry), ...(report.unanswered ?? []).map(unansweredEntry)].sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime)),
+      comment: report.cannotRun ? `Could not judge: ${report.cannotRun.reason}` : `Verdict: ${report.verdict}`,
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Runs the real conformance CLI (for the few tests about the CLI itself); resolves on `close`, once its output is read. */
+export async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // Only what the test gives: the developer's own key, URL or GitHub variables must not leak in.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(PETS_|GITHUB_)/.test(k)));
+  const child = spawn(process.execPath, ['--import', 'tsx', `${root}/conformance/cli.ts`, ...args], { cwd: root, env: { ...inherited, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
