@@ -33,9 +33,9 @@ describe('the GitHub Action (action.yml)', () => {
     let dir: string;
     beforeEach(async () => {
       dir = await mkdtemp(join(tmpdir(), 'action-'));
-      await mkdir(join(dir, 'conformance'));
+      await mkdir(join(dir, 'dist/conformance'), { recursive: true });
       // Stands in for the suite: prints the arguments it got and exits with FAKE_EXIT.
-      await writeFile(join(dir, 'conformance/bin.mjs'), 'console.log(JSON.stringify(process.argv.slice(2))); process.exit(Number(process.env.FAKE_EXIT));');
+      await writeFile(join(dir, 'dist/conformance/bin.js'), 'console.log(JSON.stringify(process.argv.slice(2))); process.exit(Number(process.env.FAKE_EXIT));');
     });
     afterEach(() => rm(dir, { recursive: true, force: true }));
 
