@@ -5,8 +5,8 @@ import { loadKeysFile, defaultKeysFile, defaultPetsFile } from '../fixtures/load
 import { petStatuses } from '../spec/types.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
-import { parseLatency, type Latency } from './plugins/latencyPlugin.ts';
-import { startMockServer } from './server.ts';
+import { parseLatency, type Latency } from './api/latencyPlugin.ts';
+import { startMockServer } from './server/startMockServer.ts';
 
 function latency(value: string): Latency {
   try {

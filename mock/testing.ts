@@ -4,7 +4,7 @@ import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import { generatePets } from '../fixtures/generatePets.ts';
 import { defaultKeysFile, loadKeysFile } from '../fixtures/loadFixtures.ts';
 import { buildMock, type MockOptions } from './app.ts';
-import { ManualClock } from './clock.ts';
+import { ManualClock } from './state/clock.ts';
 
 let specPromise: Promise<LoadedSpec> | undefined;
 

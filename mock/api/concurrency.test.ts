@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { testMock, type TestMock } from './testing.ts';
+import { testMock, type TestMock } from '../testing.ts';
 
 let mock: TestMock;
 let base: string;

@@ -1,5 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { redactKey } from './keyRing.ts';
+import { redactKey } from '../state/keyRing.ts';
 import { parseAuthorization } from './parseAuthorization.ts';
 
 /** The key of a request the guard did not accept, redacted, or what kind of header it had. */

@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
-import { describeAjvErrors } from '../spec/describeAjvErrors.ts';
-import type { Pet } from '../spec/types.ts';
+import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
+import type { Pet } from '../../spec/types.ts';
 
 export const STATE_FORMAT = 'pets-mock-state/1';
 

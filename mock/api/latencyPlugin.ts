@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { routeConfig } from '../routeConfig.ts';
+import { routeConfig } from './routeConfig.ts';
 
 export interface Latency {
   minMs: number;

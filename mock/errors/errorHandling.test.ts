@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAjv } from '../spec/createAjv.ts';
-import { componentSchema } from '../spec/loadSpec.ts';
-import { ApiError, errorCatalogue, type ErrorCode } from './errors.ts';
-import { testMock, testSpec, type TestMock } from './testing.ts';
+import { createAjv } from '../../spec/createAjv.ts';
+import { componentSchema } from '../../spec/loadSpec.ts';
+import { ApiError, errorCatalogue, type ErrorCode } from './errorCatalogue.ts';
+import { testMock, testSpec, type TestMock } from '../testing.ts';
 
 let mock: TestMock;
 beforeEach(async () => {
@@ -95,7 +95,7 @@ describe('the error catalogue', () => {
   });
 
   it('is the table in the README, code for code and status for status', async () => {
-    const readme = await readFile(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
     const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
     expect(rows).toEqual(Object.entries(errorCatalogue).map(([code, { status }]) => [code, status]));
   });

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../spec/types.ts';
+import type { ErrorBody } from '../../spec/types.ts';
 
 /**
  * The one catalogue every Error body comes from. The contract fixes the body's shape

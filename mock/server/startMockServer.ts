@@ -4,12 +4,12 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { createAjv } from '../spec/createAjv.ts';
-import { componentSchema, defaultSpecPath, loadSpec, validateSpec, type LoadedSpec } from '../spec/loadSpec.ts';
-import type { Pet } from '../spec/types.ts';
-import { defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
-import { API_PREFIX, buildMock, type MockOptions } from './app.ts';
-import { ApiError } from './errors.ts';
+import { createAjv } from '../../spec/createAjv.ts';
+import { componentSchema, defaultSpecPath, loadSpec, validateSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
+import type { Pet } from '../../spec/types.ts';
+import { defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
+import { API_PREFIX, buildMock, type MockOptions } from '../app.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
 import { readStateFile, StateFileWriter } from './stateFile.ts';
 
 export type PetsSource = { file: string } | { seed?: number; count?: number };
@@ -55,7 +55,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
   if ('file' in source) return loadPetsFile(source.file, createAjv(), componentSchema(spec, 'Pets'));
   // Faker is loaded only when pets are generated: reading the fixtures file needs none of it.
-  const { generatePets } = await import('../fixtures/generatePets.ts');
+  const { generatePets } = await import('../../fixtures/generatePets.ts');
   return generatePets(source);
 }
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSpecPath } from '../spec/loadSpec.ts';
-import { generatePets, serializePets } from '../fixtures/generatePets.ts';
+import { defaultSpecPath } from '../../spec/loadSpec.ts';
+import { generatePets, serializePets } from '../../fixtures/generatePets.ts';
 import { STATE_FORMAT } from './stateFile.ts';
-import { startMockServer, type MockServer } from './server.ts';
+import { startMockServer, type MockServer } from './startMockServer.ts';
 
 const running: MockServer[] = [];
 afterEach(async () => {

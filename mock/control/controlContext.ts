@@ -3,13 +3,13 @@ import type { Ajv } from 'ajv';
 import { componentSchema, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import type { Pet } from '../../spec/types.ts';
-import { ApiError } from '../errors.ts';
-import type { MockClock } from '../clock.ts';
-import type { KeyRing } from '../keyRing.ts';
-import type { PetStore } from '../petStore.ts';
-import { planNames, type Plan } from '../plans.ts';
-import type { RequestFilter, RequestLog } from '../requestLog.ts';
-import '../routeConfig.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import type { MockClock } from '../state/clock.ts';
+import type { KeyRing } from '../state/keyRing.ts';
+import type { PetStore } from '../state/petStore.ts';
+import { planNames, type Plan } from '../state/plans.ts';
+import type { RequestFilter, RequestLog } from '../state/requestLog.ts';
+import '../api/routeConfig.ts';
 
 export interface ControlOptions {
   spec: LoadedSpec;

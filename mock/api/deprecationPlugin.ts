@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
-import '../routeConfig.ts';
+import './routeConfig.ts';
 
 export interface DeprecationOptions {
   spec: LoadedSpec;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOperation, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { NewPet, PetStatus } from '../../spec/types.ts';
-import { ApiError } from '../errors.ts';
-import type { PetStore } from '../petStore.ts';
-import { decimalIntegersOnly, routeSchema, toFastifyPath } from '../routeSchema.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import type { PetStore } from '../state/petStore.ts';
+import { decimalIntegersOnly, routeSchema, toFastifyPath } from './routeSchema.ts';
 
 export interface PetsRoutesOptions {
   spec: LoadedSpec;

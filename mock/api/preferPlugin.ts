@@ -2,11 +2,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
-import type { Clock } from '../clock.ts';
-import { ApiError } from '../errors.ts';
-import { parsePrefer } from '../parsePrefer.ts';
-import type { PrismResponder } from '../prismResponder.ts';
-import { routeConfig } from '../routeConfig.ts';
+import type { Clock } from '../state/clock.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import { parsePrefer } from './parsePrefer.ts';
+import type { PrismResponder } from '../prism/prismResponder.ts';
+import { routeConfig } from './routeConfig.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

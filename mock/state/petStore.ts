@@ -1,4 +1,4 @@
-import type { NewPet, Pet, PetStatus } from '../spec/types.ts';
+import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
 
 export interface ListQuery {
   limit: number;

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode } from './errors.ts';
-import { describeAjvErrors } from '../spec/describeAjvErrors.ts';
-import { routeConfig } from './routeConfig.ts';
+import { ApiError, type ErrorCode } from './errorCatalogue.ts';
+import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
+import { routeConfig } from '../api/routeConfig.ts';
 
 const keywordHints: Record<string, string> = {
   required: 'Add it.',

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
-import { ApiError } from '../errors.ts';
-import type { PrismResponder } from '../prismResponder.ts';
-import { toFastifyPath } from '../routeSchema.ts';
-import '../routeConfig.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import type { PrismResponder } from '../prism/prismResponder.ts';
+import { toFastifyPath } from './routeSchema.ts';
+import './routeConfig.ts';
 
 export interface PrismRoutesOptions {
   spec: LoadedSpec;

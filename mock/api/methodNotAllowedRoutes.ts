@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, HTTPMethods } from 'fastify';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
-import { ApiError } from '../errors.ts';
-import { toFastifyPath } from '../routeSchema.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import { toFastifyPath } from './routeSchema.ts';
 
 export interface MethodNotAllowedOptions {
   spec: LoadedSpec;

@@ -1,6 +1,6 @@
 import type { FastifySchema, preValidationHookHandler } from 'fastify';
 import type { OpenAPIV3 } from 'openapi-types';
-import { requestBodySchema, type SpecOperation } from '../spec/loadSpec.ts';
+import { requestBodySchema, type SpecOperation } from '../../spec/loadSpec.ts';
 
 /** `/pets/{petId}` in OpenAPI is `/pets/:petId` in fastify's router. */
 export function toFastifyPath(openApiPath: string): string {

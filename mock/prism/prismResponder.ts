@@ -1,6 +1,6 @@
 import type { IHttpOperationConfig, IHttpRequest } from '@stoplight/prism-http';
 import { pino } from 'pino';
-import type { LoadedSpec, SpecOperation } from '../spec/loadSpec.ts';
+import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
 
 export interface PrismAnswer {
   status: number;

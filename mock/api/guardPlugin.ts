@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { routeConfig } from '../routeConfig.ts';
-import { ApiError } from '../errors.ts';
-import type { ApiKeyEntry, KeyRing } from '../keyRing.ts';
-import { planLimits } from '../plans.ts';
-import type { RateDecision, RateLimiter } from '../rateLimiter.ts';
-import { parseAuthorization, type Credentials } from '../parseAuthorization.ts';
+import { routeConfig } from './routeConfig.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import type { ApiKeyEntry, KeyRing } from '../state/keyRing.ts';
+import { planLimits } from '../state/plans.ts';
+import type { RateDecision, RateLimiter } from '../state/rateLimiter.ts';
+import { parseAuthorization, type Credentials } from './parseAuthorization.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
