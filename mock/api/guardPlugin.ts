@@ -40,6 +40,14 @@ function unauthorized(credentials: Credentials): ApiError {
   }
 }
 
+/** 429 for a refused request; a ban is told as the key's when a valid key was sent, else as the address's. */
+function refusal(decision: RateDecision, withKey: boolean): ApiError {
+  const headers = { 'retry-after': String(decision.retryAfter) };
+  if (!decision.banned) return new ApiError('RATE_LIMITED', undefined, headers);
+  if (withKey) return new ApiError('API_KEY_BANNED', undefined, headers);
+  return new ApiError('RATE_LIMITED', 'Requests from this address without a valid API key are temporarily blocked for being sent while rate limited. Stop sending, wait for the number of seconds in Retry-After, then send a valid API key.', headers);
+}
+
 /** A CORS preflight (Fetch standard, 3.2.2): the browser's own OPTIONS, without credentials. */
 function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
@@ -50,6 +58,7 @@ function isPreflight(request: FastifyRequest): boolean {
  * first counted (by key when the key is valid, otherwise by client address under the Free plan's
  * limits) and refused with 429 over the limit, then refused with 401 without a valid key.
  * Every answer, whatever its status, reports the bucket's limit in X-RateLimit-* headers.
+ * Registered inside the API's context: the control API never sees these hooks.
  */
 const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
   const { keys } = limiters;
@@ -58,29 +67,34 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
 
   // Callback-style hooks: they run on every request, and a promise apiece shows in the benchmark.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (routeConfig(request).control || isPreflight(request)) return done();
+    if (isPreflight(request)) return done();
     const { credentials, key, bucketId, limits } = rateBucket(request, keys);
     const decision = (key ? limiters.limiter : limiters.anonymousLimiter).consume(bucketId, limits);
     request.rateDecision = decision;
-    if (!decision.allowed) {
-      return done(new ApiError(decision.banned ? 'API_KEY_BANNED' : 'RATE_LIMITED', undefined, { 'retry-after': String(decision.retryAfter) }));
-    }
+    // A valid key is known from here on, refused or not: the request log names it on its 429s too.
+    request.apiKey = key ?? null;
+    if (!decision.allowed) return done(refusal(decision, key !== undefined));
     // A wrong method or an unknown route is told as such (405, 404) with or without a key: there is
     // nothing there to protect, and the client learns what to fix. It still counts against a quota.
     if (!key && !request.is404 && !routeConfig(request).keyless) return done(unauthorized(credentials));
-    request.apiKey = key ?? null;
     done();
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     // Preflights are not counted (a browser sends them on its own), but still say where the bucket stands.
-    if (!routeConfig(request).control) setRateHeaders(reply, request.rateDecision ?? peekRate(request, limiters));
+    setRateHeaders(reply, request.rateDecision ?? peekRate(request, limiters));
     done(null, payload);
   });
 };
 
 /** Whose quota a request spends: its key's when the key is valid, else its address's, at Free limits. */
-export function rateBucket(request: FastifyRequest, keys: KeyRing) {
+/** What identifies a client: its Authorization header and its address (a request, or what Node's parser read of one). */
+export interface ClientIdentity {
+  headers: { authorization?: string | undefined };
+  ip: string;
+}
+
+export function rateBucket(request: ClientIdentity, keys: KeyRing) {
   const credentials = parseAuthorization(request.headers.authorization);
   const key = credentials.kind === 'bearer' ? keys.find(credentials.token) : undefined;
   return key
@@ -89,7 +103,7 @@ export function rateBucket(request: FastifyRequest, keys: KeyRing) {
 }
 
 /** Where the request's bucket stands, without counting the request. */
-export function peekRate(request: FastifyRequest, { keys, limiter, anonymousLimiter }: GuardOptions): RateDecision {
+export function peekRate(request: ClientIdentity, { keys, limiter, anonymousLimiter }: GuardOptions): RateDecision {
   const { key, bucketId, limits } = rateBucket(request, keys);
   return (key ? limiter : anonymousLimiter).peek(bucketId, limits);
 }
@@ -98,6 +112,11 @@ export function setRateHeaders(reply: FastifyReply, decision: RateDecision): voi
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   reply.header('x-ratelimit-reset', decision.reset);
+}
+
+/** The X-RateLimit-* headers of a decision, for answers written below fastify. */
+export function rateHeaders(decision: RateDecision): Record<string, string> {
+  return { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining), 'x-ratelimit-reset': String(decision.reset) };
 }
 
 export const guardPlugin = fp(guard, { name: 'guard' });

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { routeConfig } from './routeConfig.ts';
 
 export interface Latency {
   minMs: number;
@@ -28,8 +27,9 @@ export interface LatencyOptions {
  */
 const latency: FastifyPluginAsync<LatencyOptions> = async (app, { latency: range, random = Math.random }) => {
   app.addHook('onSend', (request, _reply, payload, done) => {
-    const ms = routeConfig(request).control ? 0 : request.preferredDelay ?? (range ? range.minMs + Math.round(random() * (range.maxMs - range.minMs)) : 0);
-    if (ms > 0) setTimeout(done, ms, null, payload);
+    const ms = request.preferredDelay ?? (range ? range.minMs + Math.round(random() * (range.maxMs - range.minMs)) : 0);
+    // Unref'd: a held answer never keeps a shutting-down process alive past its grace period.
+    if (ms > 0) setTimeout(done, ms, null, payload).unref();
     else done(null, payload);
   });
 };

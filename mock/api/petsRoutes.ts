@@ -46,7 +46,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     config: { operationId: createPet.operationId },
   }, async (request, reply) => {
     const input = request.body;
-    const pet = store.create(input.status === undefined && defaultStatus ? { ...input, status: defaultStatus } : input);
+    const pet = await store.create(input.status === undefined && defaultStatus ? { ...input, status: defaultStatus } : input);
     return reply.code(201).header('location', `${app.prefix}/pets/${pet.id}`).send(pet);
   });
 

@@ -7,6 +7,8 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import { parsePrefer } from './parsePrefer.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
 import { routeConfig } from './routeConfig.ts';
+import { forcedError } from '../prism/forcedError.ts';
+import { realisticBody } from '../prism/realisticBody.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,6 +32,12 @@ function examplesOf(op: SpecOperation, status: number | undefined): string[] {
   return statuses.flatMap((s) => Object.keys(((op.operation.responses[s] as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.examples) ?? {}));
 }
 
+/** Seconds until the client's current window ends, on the mock's clock, as a real 429 would say. */
+function retryAfter(request: FastifyRequest, clock: Clock): number {
+  const now = Math.floor(clock.now() / 1000);
+  return Math.max(1, (request.rateDecision?.reset ?? now + 60) - now);
+}
+
 /**
  * The `Prefer` request header as Prism users know it: `code=`, `example=`, `dynamic=true` and
  * `seed=` answer the operation from the spec through Prism instead of the store; `delay=` holds the
@@ -43,7 +51,7 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
 
   app.addHook('onRequest', (request, reply, done) => {
     // Most requests carry no Prefer: keep their path free of promises.
-    if (routeConfig(request).control || request.headers.prefer === undefined) return done();
+    if (request.headers.prefer === undefined) return done();
     answerPreference(request, reply).then((answered) => (answered ? undefined : done()), done);
   });
 
@@ -76,23 +84,26 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     }
     if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
 
-    const answer = await prism(
-      { op },
-      {
-        ...(code !== undefined ? { code: Number(code) } : {}),
-        ...(example !== undefined ? { exampleKey: example } : {}),
-        dynamic: dynamic === 'true',
-        ...(seed !== undefined ? { seed } : {}),
-      },
-    );
+    const answer = await prism.respond(op, {
+      ...(code !== undefined ? { code: Number(code) } : {}),
+      ...(example !== undefined ? { exampleKey: example } : {}),
+      dynamic: dynamic === 'true',
+      ...(seed !== undefined ? { seed } : {}),
+    });
+    // Prism decides which status and example answer; the mock gives them realistic content:
+    // errors from the catalogue, pets as the fixtures generator makes them.
+    const params = request.params as Record<string, unknown>;
     let body = answer.body;
-    // The contract: an Error's `status` equals the HTTP status, whatever Prism made up.
-    if (answer.status >= 400 && body !== null && typeof body === 'object' && !Array.isArray(body)) body = { ...body, status: answer.status };
     const headers: Record<string, string> = { ...answer.headers };
-    if (answer.status === 429) {
-      // Until the client's current window ends, on the mock's clock, as a real 429 would say.
-      const reset = request.rateDecision?.reset ?? Math.ceil(clock.now() / 1000) + 60;
-      headers['retry-after'] = String(Math.max(1, reset - Math.floor(clock.now() / 1000)));
+    if (answer.status >= 400) {
+      const error = forcedError(answer.status, op, { params, retryAfterSeconds: retryAfter(request, clock) });
+      body = error.toBody();
+      Object.assign(headers, error.headers);
+      headers['content-type'] = 'application/json; charset=utf-8';
+    } else if (example === undefined) {
+      // Without dynamic=true the answer is the same every time, as a static example is.
+      const realistic = realisticBody(spec, { op, status: answer.status, seed: seed ?? (dynamic === 'true' ? undefined : 'static'), query: request.query as Record<string, unknown>, params });
+      if (realistic !== undefined) body = realistic;
     }
     const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
     reply.code(answer.status).headers(headers).header('preference-applied', applied.join(', ')).send(body);

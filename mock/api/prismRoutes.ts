@@ -24,7 +24,7 @@ export const prismRoutes: FastifyPluginAsync<PrismRoutesOptions> = async (app, {
       config: { operationId: op.operationId },
       handler: async (request, reply) => {
         try {
-          const answer = await prism({ op });
+          const answer = await prism.respond(op);
           return reply.code(answer.status).headers(answer.headers).send(answer.body);
         } catch (error) {
           request.log.error({ err: error }, 'prism could not mock the operation');

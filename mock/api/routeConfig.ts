@@ -5,8 +5,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The OpenAPI operation the route serves. */
     operationId?: string;
-    /** Routes of the control API: no authentication, rate limits, latency or request log. */
-    control?: boolean;
     /** Routes that only say a method is wrong: counted, but answered without a key. */
     keyless?: boolean;
   }

@@ -1,43 +1,60 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import cors from '@fastify/cors';
 import type { Ajv } from 'ajv';
 import { componentSchema, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import type { Pet } from '../../spec/types.ts';
+import { corsOptions, type CorsOrigins } from '../api/corsOptions.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import type { MockClock } from '../state/clock.ts';
-import type { KeyRing } from '../state/keyRing.ts';
-import type { PetStore } from '../state/petStore.ts';
-import { planNames, type Plan } from '../state/plans.ts';
-import type { RequestFilter, RequestLog } from '../state/requestLog.ts';
-import '../api/routeConfig.ts';
+import { sendApiError } from '../errors/sendApiError.ts';
+import { toApiError } from '../errors/toApiError.ts';
+import { ClockRangeError } from '../state/clock.ts';
+import type { MockState } from '../state/mockState.ts';
+import { PetSetError } from '../state/petStore.ts';
+import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
+import type { RequestFilter } from '../state/requestLog.ts';
 
 export interface ControlOptions {
   spec: LoadedSpec;
-  store: PetStore;
-  keys: KeyRing;
-  clock: MockClock;
-  log: RequestLog;
+  state: MockState;
+  /** Validates bodies against the spec's schemas (no type coercion). */
   ajv: Ajv;
-  /** Puts the mock back as it started. */
-  reset(): void;
+  bodyLimit: number;
+  corsOrigins: CorsOrigins;
 }
 
-const config = { control: true } as const;
+/** The longest advance one call may ask for: ten years. */
+const MAX_ADVANCE_SECONDS = 315_360_000;
 
 /**
- * The control API, outside `/v1`: reset the mock, read its request log, move its clock, manage
- * keys and replace its pets. It needs no key and counts against no quota.
+ * The control API under /__mock, a fastify context of its own: reset the mock, read its request
+ * log, move its clock, manage keys and replace its pets. It needs no key, counts against no quota,
+ * and its errors are its own (INVALID_CONTROL_REQUEST, never a NewPet hint): none of the API's
+ * hooks run here.
  */
-export const controlRoutes: FastifyPluginAsync<ControlOptions> = async (app, { spec, store, keys, clock, log, ajv, reset }) => {
+export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { spec, state, ajv, bodyLimit, corsOrigins }) => {
+  const { store, keys, clock, log } = state;
   const validatePets = ajv.compile(componentSchema(spec, 'Pets'));
+  if (corsOrigins !== false) await app.register(cors, corsOptions(corsOrigins));
 
-  app.post('/reset', { config }, async () => {
-    reset();
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = error instanceof PetSetError || error instanceof ClockRangeError
+      ? new ApiError('INVALID_CONTROL_REQUEST', error.message)
+      : toApiError(error, request, { bodyLimit, context: 'control' });
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
+    return sendApiError(reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No control route ${request.method} ${path}. The control API serves /reset, /requests, /clock, /keys/{key} and /pets under ${app.prefix}; see the README.`));
+  });
+
+  app.post('/reset', async () => {
+    state.reset();
     return { pets: store.size, nextId: store.nextId, message: 'The mock is back to its fixtures: counters, bans, the request log, added keys and the clock are reset.' };
   });
 
   app.get<{ Querystring: RequestFilter }>('/requests', {
-    config,
     schema: {
       querystring: {
         type: 'object',
@@ -51,43 +68,44 @@ export const controlRoutes: FastifyPluginAsync<ControlOptions> = async (app, { s
     },
   }, async (request) => ({ requests: log.list(request.query), dropped: log.dropped, capacity: log.capacity }));
 
-  app.delete('/requests', { config }, async (_, reply) => {
+  app.delete('/requests', async (_, reply) => {
     log.clear();
     return reply.code(204).send();
   });
 
-  app.get('/clock', { config }, async () => clock.state());
+  app.get('/clock', async () => clock.state());
 
   app.post<{ Body: { advanceSeconds?: number; freeze?: boolean; reset?: boolean } }>('/clock', {
-    config,
     schema: {
       body: {
         type: 'object',
-        // Ten years at most: far enough for any window or ban, near enough for dates to stay dates.
-        properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: 315_360_000 }, freeze: { type: 'boolean' }, reset: { type: 'boolean' } },
+        // Ten years a call and a hundred in all (MAX_CLOCK_OFFSET_SECONDS): far enough for any
+        // window, ban or sunset, near enough for every time the mock shows to stay a valid date.
+        properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: MAX_ADVANCE_SECONDS }, freeze: { type: 'boolean' }, reset: { type: 'boolean' } },
         additionalProperties: false,
         minProperties: 1,
       },
     },
   }, async (request) => {
     const { advanceSeconds, freeze, reset: back } = request.body;
+    // The advance is checked first (it throws, changing nothing, past the 100-year range), so a
+    // refused call leaves the clock as it was.
     if (back) clock.reset();
-    if (freeze !== undefined) clock.freeze(freeze);
     if (advanceSeconds !== undefined) clock.advance(advanceSeconds);
+    if (freeze !== undefined) clock.freeze(freeze);
     return clock.state();
   });
 
   app.put<{ Params: { key: string }; Body: { plan: Plan; perMinute?: number; perDay?: number } }>('/keys/:key', {
-    config,
     schema: {
-      params: { type: 'object', properties: { key: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9\\-._~+/]+=*$' } } },
+      params: { type: 'object', properties: { key: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9\\-._~+/]+=*$' } } },
       body: {
         type: 'object',
         required: ['plan'],
         properties: {
           plan: { type: 'string', enum: [...planNames] },
-          perMinute: { type: 'integer', minimum: 1 },
-          perDay: { type: 'integer', minimum: 1 },
+          perMinute: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT },
+          perDay: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT },
         },
         additionalProperties: false,
       },
@@ -98,14 +116,14 @@ export const controlRoutes: FastifyPluginAsync<ControlOptions> = async (app, { s
     return reply.code(existed ? 200 : 201).send({ key: request.params.key, plan: entry.plan, limits: entry.limits });
   });
 
-  app.delete<{ Params: { key: string } }>('/keys/:key', { config }, async (request, reply) => {
+  app.delete<{ Params: { key: string } }>('/keys/:key', async (request, reply) => {
     if (!keys.delete(request.params.key)) throw new ApiError('KEY_NOT_FOUND', `The mock has no API key "${request.params.key}". Create it with PUT /__mock/keys/{key}.`);
     return reply.code(204).send();
   });
 
-  app.get('/pets', { config }, async () => store.all());
+  app.get('/pets', async () => store.all());
 
-  app.put<{ Body: unknown }>('/pets', { config }, async (request) => {
+  app.put<{ Body: unknown }>('/pets', async (request) => {
     if (!validatePets(request.body)) {
       throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot replace the pets: ${describeAjvErrors(validatePets.errors, 'pets')}. Send a JSON array of Pet; nothing was changed.`);
     }
@@ -116,7 +134,7 @@ export const controlRoutes: FastifyPluginAsync<ControlOptions> = async (app, { s
       if (first !== undefined) throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot replace the pets: pets[${index}] has the id ${pet.id} of pets[${first}]. Give every pet its own id; nothing was changed.`);
       seen.set(pet.id, index);
     }
-    store.replaceAll(pets, store.nextId);
+    store.replaceAll(pets, store.nextId);  // throws a PetSetError (400) for ids past 2^53 - 2
     return { pets: store.size, nextId: store.nextId };
   });
 };

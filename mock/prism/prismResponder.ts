@@ -1,6 +1,7 @@
-import type { IHttpOperationConfig, IHttpRequest } from '@stoplight/prism-http';
-import { pino } from 'pino';
+import { Worker } from 'node:worker_threads';
+import type { IHttpOperationConfig } from '@stoplight/prism-http';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
+import type { PrismQuery, PrismReply, PrismWorkerData } from './prismWorker.ts';
 
 export interface PrismAnswer {
   status: number;
@@ -8,53 +9,84 @@ export interface PrismAnswer {
   body: unknown;
 }
 
-export interface PrismRequest {
-  op: SpecOperation;
+export interface PrismResponder {
+  /**
+   * Answers an operation from the OpenAPI document through Prism: its static example by default,
+   * or what `mock` asks for (a status code, a named example, dynamic data, a seed). Prism checks
+   * neither security nor the request, because the mock's own hooks already did.
+   */
+  respond(op: SpecOperation, mock?: Partial<IHttpOperationConfig>): Promise<PrismAnswer>;
+  /** Starts loading Prism now, in the background, so the first answer that needs it does not wait. */
+  warm(): void;
+  /** Stops the worker. */
+  close(): Promise<void>;
 }
-
-export type PrismResponder = (request: PrismRequest, mock?: Partial<IHttpOperationConfig>) => Promise<PrismAnswer>;
 
 /**
- * Answers an operation from the OpenAPI document through Prism: its static example by default,
- * or what `mock` asks for (a status code, a named example, dynamic data, a seed). Prism checks
- * neither security nor the request, because the mock's own hooks already did.
- *
- * Prism takes most of a second to load, and most sessions never need it (it answers only
- * GET /store/orders and `Prefer`), so it is loaded on the first request that does.
+ * The worker's entry: the compiled .js next to this file, or, when the mock runs from its
+ * TypeScript source (tests, `--source` benches), the .ts through tsx's loader.
  */
-export function createPrismResponder(spec: LoadedSpec, logLevel: string): PrismResponder {
-  let loaded: Promise<PrismResponder> | undefined;
-  return (request, mock) => {
-    loaded ??= loadPrism(spec, logLevel);
-    return loaded.then((respond) => respond(request, mock));
-  };
+function startWorker(data: PrismWorkerData): Worker {
+  const entry = new URL(`./prismWorker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData: data });
+  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: data });
 }
 
-async function loadPrism(spec: LoadedSpec, logLevel: string): Promise<PrismResponder> {
-  const { createInstance, getHttpOperationsFromSpec } = await import('@stoplight/prism-http');
-  const operations = await getHttpOperationsFromSpec(spec.document);
-  // Prism 5.12 logs with a `success` level that plain pino does not have.
-  const logger = pino({ customLevels: { success: 11 }, level: logLevel, name: 'prism' });
-  const prism = createInstance(
-    { isProxy: false, mock: { dynamic: false }, checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined },
-    { logger: logger as never },
-  );
-  return async ({ op }, mock = {}) => {
-    // Prism is asked for the operation, not handed the client's request: the mock has already
-    // routed, authenticated and validated it, and Prism's own routing and content negotiation
-    // would only add ways to fail (a trailing slash, an Accept without JSON).
-    const request: IHttpRequest = { method: op.method, url: { path: op.path.replace(/\{[^}]+\}/g, '1') }, headers: {} };
-    const result = await prism.request(request, operations, {
-      isProxy: false,
-      checkSecurity: false,
-      validateRequest: false,
-      validateResponse: false,
-      errors: false,
-      upstreamProxy: undefined,
-      mock: { dynamic: false, ...mock },
-    })();
-    if (result._tag === 'Left') throw result.left;
-    const { statusCode, headers: answerHeaders, body: answerBody } = result.right.output;
-    return { status: statusCode, headers: (answerHeaders ?? {}) as Record<string, string>, body: answerBody };
+/**
+ * Prism, run in a worker thread and started on first need (or by `warm()`). Loading it costs
+ * seconds of CPU; in the worker that never stalls the requests the main thread is answering.
+ * Requests that need Prism while it loads wait for it; no other request does.
+ */
+export function createPrismResponder(spec: LoadedSpec, logLevel: string): PrismResponder {
+  let worker: Worker | undefined;
+  let failure: Error | undefined;
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (answer: PrismAnswer) => void; reject: (error: Error) => void }>();
+
+  const failAll = (error: Error) => {
+    failure = error;
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+
+  const ensure = (): Worker => {
+    if (worker) return worker;
+    failure = undefined;
+    const started = startWorker({ document: spec.document, logLevel });
+    started.unref();
+    started.on('message', (message: PrismReply | { ready: true }) => {
+      if ('ready' in message) return;
+      const waiting = pending.get(message.id);
+      if (!waiting) return;
+      pending.delete(message.id);
+      if (message.ok) waiting.resolve({ status: message.status, headers: message.headers, body: message.body });
+      else waiting.reject(new Error(message.message));
+    });
+    started.on('error', (error) => failAll(new Error(`Prism could not load: ${error.message}`)));
+    started.on('exit', () => {
+      if (worker === started) worker = undefined;
+      if (pending.size > 0) failAll(failure ?? new Error('Prism stopped before answering.'));
+    });
+    return (worker = started);
+  };
+
+  return {
+    respond(op, mock = {}) {
+      const running = ensure();
+      const id = nextId++;
+      return new Promise<PrismAnswer>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        running.postMessage({ id, method: op.method, path: op.path.replace(/\{[^}]+\}/g, '1'), mock } satisfies PrismQuery);
+      });
+    },
+    warm() {
+      ensure();
+    },
+    async close() {
+      const running = worker;
+      worker = undefined;
+      if (running) await running.terminate();
+    },
   };
 }

@@ -55,7 +55,7 @@ describe('--state-file', () => {
     expect(saved.pets).toHaveLength(10);
     const pet = await create(server, { name: 'Rex', categoryId: 1 });
     await eventually(async () => JSON.parse(await readFile(file, 'utf8')).pets.some((p: { id: number }) => p.id === pet.id), 'the created pet reaches the state file', 10);
-    expect(await readdir(dir)).toEqual(['state.json']);
+    expect(await readdir(dir)).toEqual(['state.json', 'state.json.ids']);
   });
 
   it('saves a replacement through the control API too', async () => {

@@ -1,29 +1,40 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { createAjv } from '../../spec/createAjv.ts';
 import { componentSchema, defaultSpecPath, loadSpec, validateSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { Pet } from '../../spec/types.ts';
-import { defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
+import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
 import { API_PREFIX, buildMock, type MockOptions } from '../app.ts';
-import { ApiError } from '../errors/errorCatalogue.ts';
+import { createPrismResponder, type PrismResponder } from '../prism/prismResponder.ts';
+import { loadKeysFile } from '../state/loadKeysFile.ts';
+import { MockState } from '../state/mockState.ts';
+import { IdJournal } from './idJournal.ts';
+import { installNodeLevelAnswers, refuseWithoutHost } from './nodeLevelAnswers.ts';
 import { readStateFile, StateFileWriter } from './stateFile.ts';
+import { watchFiles } from './watchFiles.ts';
 
 export type PetsSource = { file: string } | { seed?: number; count?: number };
 
-export interface ServerOptions extends Omit<MockOptions, 'spec' | 'pets' | 'startState' | 'carry'> {
+export interface ServerOptions extends Omit<MockOptions, 'spec' | 'pets' | 'startState' | 'state' | 'prism'> {
   port: number;
   host: string;
   specPath?: string;
   /** Where the pets come from: a fixtures file (default fixtures/pets.json) or the generator. */
   pets?: PetsSource;
-  /** Keep pets and the next id in this file, and start from it when it exists. */
+  /** Keep pets and the next id in this file (and the id high-water mark beside it), and start from it when it exists. */
   stateFile?: string;
   /** Reload the spec and the fixtures file when they change. */
   watch?: boolean;
+  /** How long requests in flight get to finish once shutdown starts, in milliseconds. Default: 10 s. */
+  shutdownGraceMs?: number;
+  /** Node's HTTP timeouts: a request's headers, and the whole request, must arrive within these (408 otherwise). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** How often Node checks those timeouts. Default: every second. */
+  timeoutCheckIntervalMs?: number;
 }
 
 export interface MockServer {
@@ -33,24 +44,17 @@ export interface MockServer {
   app(): FastifyInstance;
   /** Reloads the spec and the fixtures; false, with the old version still serving, when they are broken. */
   reload(): Promise<boolean>;
+  /**
+   * Shuts down: stops accepting, closes idle keep-alive connections at once, answers requests in
+   * flight with `Connection: close`, cuts what is still open after the grace period, saves the
+   * state. Calling it again returns the same promise.
+   */
   close(): Promise<void>;
+  /** Cuts every connection now (a second signal): close() then finishes without waiting. */
+  forceClose(): void;
 }
 
-/**
- * What Node's HTTP parser refuses never reaches fastify: answer it with an Error body too (fastify
- * does the same for servers it creates itself).
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const apiError = error.code === 'HPE_HEADER_OVERFLOW'
-    ? new ApiError('HEADERS_TOO_LARGE')
-    : new ApiError('BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? error.message}). Check the request line and headers.`);
-  const body = JSON.stringify(apiError.toBody());
-  socket.end(`HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-}
+export const defaultShutdownGraceMs = 10_000;
 
 async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
   if ('file' in source) return loadPetsFile(source.file, createAjv(), componentSchema(spec, 'Pets'));
@@ -61,40 +65,81 @@ async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
 
 /**
  * Runs the mock on a real port. The HTTP server hands every request to the current app, so
- * `--watch` can swap in an app built from an edited spec or fixtures file without a restart;
- * pets created at run time move over when the new spec still accepts them, and counters, keys,
- * the clock and the request log carry over as they are.
+ * `--watch` can swap in an app built from an edited spec or fixtures file without a restart:
+ * a new MockState carrying the pets created at run time (when the new spec still accepts them),
+ * keys, counters, clock and request log, and a new app around it, swapped in together. Prism
+ * is loaded in a worker once the mock listens, and kept across reloads that leave the spec as it was.
  */
 export async function startMockServer(options: ServerOptions): Promise<MockServer> {
   const specPath = resolve(options.specPath ?? defaultSpecPath);
   const source: PetsSource = options.pets ?? { file: defaultPetsFile };
   // Dereference now and validate once serving: validation costs more than the rest of the start.
-  const spec = await loadSpec(specPath, { validate: false });
-  let fixtures = await loadPets(source, spec);
-  const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
+  let spec = await loadSpec(specPath, { validate: false });
+  const fixtures = await loadPets(source, spec);
+  const keys = options.keys ?? (await loadKeysFile(defaultKeysFile));
 
-  let app = await buildMock({ ...options, spec, pets: fixtures, ...(saved ? { startState: saved } : {}) });
+  // With a state file: start from it, above the id high-water mark, and refuse to start when it
+  // cannot be written (a mock that acknowledges creates it cannot save would lose them silently).
+  const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
+  const journal = options.stateFile ? await IdJournal.open(`${options.stateFile}.ids`) : undefined;
+  const initial = MockState.create({ ...options, fixtures, keys, ids: journal, startState: saved });
+  if (journal) {
+    // Continue above every id ever handed out, saved or not.
+    initial.store.replaceAll(initial.store.all(), Math.max(initial.store.nextId, journal.reservedThrough + 1));
+    await journal.reserve(initial.store.nextId).catch((error: Error) => {
+      throw new Error(`Cannot write the id journal ${journal.file}: ${error.message}. Create its folder, fix its permissions, or give another --state-file.`);
+    });
+  }
+
+  let prism: PrismResponder = createPrismResponder(spec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel);
+  let app = await buildMock({ ...options, pets: fixtures, spec, state: initial, prism });
   await app.ready();
   const log = app.log;
 
   const writer = options.stateFile
-    ? new StateFileWriter(options.stateFile, () => ({ pets: app.mock.store.all(), nextId: app.mock.store.nextId }), (error) => log.error({ err: error }, `Could not write the state file ${options.stateFile}`))
+    ? new StateFileWriter(options.stateFile, () => ({ pets: app.mock.store.all(), nextId: app.mock.store.nextId }), (error) => log.error(`Could not write the state file ${options.stateFile}: ${error.message}`))
     : undefined;
   let unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
   // A new state file holds the starting state at once, so a crash before the first change loses nothing.
-  await writer?.flush();
+  if (writer) await writer.write().catch(async (error: Error) => {
+    await app.close();
+    await prism.close();
+    throw error;
+  });
 
-  const server: Server = createServer((req, res) => app.routing(req, res));
+  let shuttingDown = false;
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer({
+    // A missing Host is answered below as an Error (refuseWithoutHost), not by Node's empty 400.
+    requireHostHeader: false,
+    connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1000,
+    headersTimeout: options.headersTimeoutMs ?? 60_000,
+    requestTimeout: options.requestTimeoutMs ?? 300_000,
+  }, (req, res) => {
+    if (refuseWithoutHost(req, res, () => app.mock)) return;
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A connection that just went idle during shutdown is closed at once, not after keepAliveTimeout.
+      if (shuttingDown) setImmediate(() => server.closeIdleConnections());
+    });
+    if (shuttingDown) res.setHeader('connection', 'close');
+    app.routing(req, res);
+  });
+  // Longer than the idle timeouts of common load balancers (60 s), so they never reuse a closed connection.
   server.keepAliveTimeout = 72_000;
-  server.on('clientError', answerClientError);
+  installNodeLevelAnswers(server, () => app.mock);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
   });
-  // A moment after start, so the validation (a tenth of a second of CPU) does not hold up the first answers.
-  setTimeout(() => {
+  // Serving now: load Prism in its worker, and validate the spec a moment later (a tenth of a
+  // second of CPU that would otherwise hold up the first answers).
+  prism.warm();
+  const validation = setTimeout(() => {
     validateSpec(specPath).catch((error: Error) => log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`));
-  }, 1000).unref();
+  }, 1000);
+  validation.unref();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}${API_PREFIX}`;
@@ -102,63 +147,73 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   let reloading = Promise.resolve(true);
   const reload = (): Promise<boolean> => (reloading = reloading.then(async () => {
     const old = app;
+    let nextPrism: PrismResponder | undefined;
     try {
       const nextSpec = await loadSpec(specPath);
       const nextFixtures = await loadPets(source, nextSpec);
-      const next = await buildMock({ ...options, spec: nextSpec, pets: nextFixtures, carry: old.mock });
-      await next.ready();
-      // Pets created at run time (ids the old fixtures did not have) stay, if the new spec accepts
-      // them. They are copied here, after every await, and the swap follows in the same tick, so
-      // a pet created while the new app was being built is not lost.
-      const fixtureIds = new Set(fixtures.map((p) => p.id));
-      const newIds = new Set(nextFixtures.map((p) => p.id));
       const validate = createAjv().compile(componentSchema(nextSpec, 'Pet'));
-      const created = old.mock.store.all().filter((p) => !fixtureIds.has(p.id));
-      const kept = created.filter((p) => validate(p) && !newIds.has(p.id));
-      if (kept.length < created.length) log.warn(`Reload: ${created.length - kept.length} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
-      next.mock.store.replaceAll([...nextFixtures, ...kept], old.mock.store.nextId);
+      const { state, catchUp } = old.mock.carriedInto(nextFixtures, (pet) => validate(pet));
+      const specChanged = !isDeepStrictEqual(nextSpec.document, spec.document);
+      nextPrism = specChanged ? createPrismResponder(nextSpec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel) : prism;
+      const next = await buildMock({ ...options, pets: nextFixtures, spec: nextSpec, state, prism: nextPrism });
+      await next.ready();
+      // After every await: copy the pets once more and swap in the same tick, so a pet created
+      // while the new app was being built is not lost.
+      const dropped = catchUp();
+      if (dropped > 0) log.warn(`Reload: ${dropped} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
       app = next;
-      fixtures = nextFixtures;
+      spec = nextSpec;
       unsubscribe();
       unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
       writer?.changed();
+      if (specChanged) {
+        const oldPrism = prism;
+        prism = nextPrism;
+        prism.warm();
+        await oldPrism.close();
+      }
       await old.close();
-      log.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${app.mock.store.size} pets.`);
+      log.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${app.mock.store.size} pets${specChanged ? '' : '; Prism kept (the spec is unchanged)'}.`);
       return true;
     } catch (error) {
+      if (nextPrism && nextPrism !== prism) await nextPrism.close();
       log.error(`Reload failed, still serving the previous version: ${(error as Error).message}`);
       return false;
     }
   }));
 
-  const watchers: FSWatcher[] = [];
-  if (options.watch) {
-    let timer: NodeJS.Timeout | undefined;
-    const files = [specPath, ...('file' in source ? [resolve(source.file)] : [])];
-    for (const dir of new Set(files.map((f) => dirname(f)))) {
-      // Watch the folder, not the file: editors often save by writing a new file and renaming it.
-      const names = new Set(files.filter((f) => dirname(f) === dir).map((f) => basename(f)));
-      watchers.push(watch(dir, (_, name) => {
-        if (!name || !names.has(name.toString())) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => void reload(), 150);
-      }));
-    }
-  }
+  const stopWatching = options.watch ? watchFiles([specPath, ...('file' in source ? [resolve(source.file)] : [])], () => void reload()) : () => {};
 
+  let closing: Promise<void> | undefined;
+  let cutAll = () => server.closeAllConnections();
   return {
     url,
     app: () => app,
     reload,
-    async close() {
-      for (const w of watchers) w.close();
-      await new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
+    forceClose: () => cutAll(),
+    close() {
+      closing ??= (async () => {
+        shuttingDown = true;
+        stopWatching();
+        clearTimeout(validation);
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+        const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
         server.closeIdleConnections();
-      });
-      await reloading;
-      await writer?.flush();
-      await app.close();
+        const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? defaultShutdownGraceMs);
+        cutAll = () => {
+          clearTimeout(grace);
+          server.closeAllConnections();
+        };
+        await closed;
+        clearTimeout(grace);
+        await reloading;
+        unsubscribe();
+        await writer?.flush();
+        if (writer?.lastWriteSucceeded) await journal?.settle(app.mock.store.nextId - 1).catch((error: Error) => log.error(`Could not settle the id journal ${journal.file}: ${error.message}`));
+        await app.close();
+        await prism.close();
+      })();
+      return closing;
     },
   };
 }

@@ -1,7 +1,9 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import type { Pet } from '../../spec/types.ts';
+import { MAX_ID } from '../state/petStore.ts';
+import { writeFileDurably } from './writeFileDurably.ts';
 
 export const STATE_FORMAT = 'pets-mock-state/1';
 
@@ -36,8 +38,8 @@ export async function readStateFile(file: string, validatePets: ValidateFunction
   }
   const pets = data.pets as Pet[];
   const highest = pets.reduce((max, p) => Math.max(max, p.id), 0);
-  if (!Number.isSafeInteger(data.nextId) || (data.nextId as number) <= highest) {
-    throw new Error(`The state file ${file} has nextId ${JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}). Fix it.`);
+  if (!Number.isSafeInteger(data.nextId) || (data.nextId as number) <= highest || (data.nextId as number) > MAX_ID) {
+    throw new Error(`The state file ${file} has nextId ${JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}) and at most ${MAX_ID}. Fix it.`);
   }
   if (new Set(pets.map((p) => p.id)).size !== pets.length) {
     throw new Error(`The state file ${file} has two pets with the same id. Fix it.`);
@@ -47,18 +49,20 @@ export async function readStateFile(file: string, validatePets: ValidateFunction
 
 /**
  * Keeps a state file up to date: `changed()` schedules a write within `delayMs`, writes never
- * overlap, and each goes to a temporary file first and is renamed over the old one, so a crash
+ * overlap, and each is durable (writeFileDurably: temporary file, fsync, rename), so a crash
  * mid-write leaves the previous state whole.
  */
 export class StateFileWriter {
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** Whether the last write reached the disk. */
+  lastWriteSucceeded = false;
 
   constructor(
     readonly file: string,
     private readonly read: () => SavedState,
     private readonly onError: (error: Error) => void,
-    private readonly delayMs = 200,
+    readonly delayMs = 200,
   ) {}
 
   changed(): void {
@@ -68,20 +72,32 @@ export class StateFileWriter {
     }, this.delayMs);
   }
 
-  /** Writes the current state now (after any write in progress). */
+  /** Writes the current state now (after any write in progress); a failure goes to `onError`. */
   flush(): Promise<void> {
+    return this.#enqueue().catch((error: Error) => this.onError(error));
+  }
+
+  /** Writes the current state now, rejecting, with a message naming the file, when it cannot. */
+  write(): Promise<void> {
+    return this.#enqueue().catch((error: Error) => {
+      throw new Error(`Cannot write the state file ${this.file}: ${error.message}. Create its folder, fix its permissions, or give another --state-file.`);
+    });
+  }
+
+  #enqueue(): Promise<void> {
     if (this.#timer) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    this.#writing = this.#writing.then(() => this.#write()).catch((error: Error) => this.onError(error));
-    return this.#writing;
+    const next = this.#writing.catch(() => {}).then(() => this.#write());
+    this.#writing = next.catch(() => {});
+    return next;
   }
 
   async #write(): Promise<void> {
     const { pets, nextId } = this.read();
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify({ format: STATE_FORMAT, savedAt: new Date().toISOString(), nextId, pets }, null, 2)}\n`);
-    await rename(temporary, this.file);
+    this.lastWriteSucceeded = false;
+    await writeFileDurably(this.file, `${JSON.stringify({ format: STATE_FORMAT, savedAt: new Date().toISOString(), nextId, pets }, null, 2)}\n`);
+    this.lastWriteSucceeded = true;
   }
 }

@@ -35,6 +35,18 @@ export interface ClockState {
  * Rate-limit windows, X-RateLimit-Reset, Retry-After and bans all read it, so moving it lifts a
  * 429 or ends a ban at once.
  */
+/**
+ * How far the control API may move the mock's clock ahead of its base clock: 100 years. Far
+ * beyond any rate-limit window, ban or sunset date, and far inside what a `Date` holds
+ * (±8.64e15 ms), so every time the mock shows stays a valid date.
+ */
+export const MAX_CLOCK_OFFSET_SECONDS = 100 * 365 * 86_400;
+
+/** Thrown when a move would take the clock outside its documented range; nothing is changed. */
+export class ClockRangeError extends RangeError {
+  override name = 'ClockRangeError';
+}
+
 export class MockClock implements Clock {
   #offset = 0;
   #frozenAt: number | undefined;
@@ -45,7 +57,12 @@ export class MockClock implements Clock {
     return this.#frozenAt ?? this.base.now() + this.#offset;
   }
 
+  /** Moves the clock forward; refuses (changing nothing) a move past MAX_CLOCK_OFFSET_SECONDS ahead of the base clock. */
   advance(seconds: number): void {
+    const aheadMs = this.now() + seconds * 1000 - this.base.now();
+    if (!(seconds >= 0) || aheadMs > MAX_CLOCK_OFFSET_SECONDS * 1000) {
+      throw new ClockRangeError(`Advancing by ${seconds} seconds would put the clock ${Math.round(aheadMs / 1000)} seconds ahead; at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (100 years) are allowed. Reset the clock with {"reset": true} or advance by less.`);
+    }
     if (this.#frozenAt !== undefined) this.#frozenAt += seconds * 1000;
     else this.#offset += seconds * 1000;
   }

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { defaultEnterpriseLimits, isPlan, planLimits, type Limits, type Plan } from './plans.ts';
+import { defaultEnterpriseLimits, isPlan, limitProblem, planLimits, type Limits, type Plan } from './plans.ts';
 
 export interface ApiKeyConfig {
   key: string;
@@ -34,6 +34,10 @@ export class KeyRing {
   set(config: ApiKeyConfig): ApiKeyEntry {
     if (!isPlan(config.plan)) {
       throw new Error(`API key ${redactKey(config.key)} has plan "${String(config.plan)}". Use one of free, pro, business, enterprise.`);
+    }
+    for (const field of ['perMinute', 'perDay'] as const) {
+      const problem = config[field] === undefined ? undefined : limitProblem(config[field]);
+      if (problem) throw new Error(`API key ${redactKey(config.key)} has ${field} ${String(config[field])}, which ${problem}. Give a limit in that range.`);
     }
     const base = config.plan === 'enterprise' ? defaultEnterpriseLimits : planLimits[config.plan];
     const digest = sha256(config.key);

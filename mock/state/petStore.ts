@@ -6,11 +6,34 @@ export interface ListQuery {
 }
 
 /**
- * The mock's in-memory collection of pets.
+ * The largest id the mock hands out: 2^53 - 1, the largest integer every JSON client reads
+ * exactly (RFC 7493, I-JSON, 2.2). A pet set whose next id would pass it is refused.
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** Makes ids durable before they are handed out, so a crash never gives an acknowledged id to another pet. */
+export interface IdReserver {
+  /** The highest id already durably reserved (0 when none). */
+  readonly reservedThrough: number;
+  /** Records durably that ids up to at least `id` may be handed out; resolves once it is on disk. */
+  reserve(id: number): Promise<void>;
+}
+
+/** Thrown by replaceAll for a pet set the store cannot take; its message says why and what to do. */
+export class PetSetError extends Error {
+  override name = 'PetSetError';
+}
+
+/**
+ * The mock's in-memory collection of pets and its id sequence.
  *
  * Lists come in ascending id order, which is also creation order because ids only grow.
  * Every operation the API needs is O(1) or O(limit): a map by id and one id list per status,
  * kept sorted by appending, so a million pets cost no more per request than a thousand.
+ *
+ * Ids are never issued twice: the next id only grows (a replacement with lower ids does not move
+ * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
+ * reserver has recorded a high-water mark at or above it.
  */
 export class PetStore {
   #byId = new Map<number, Pet>();
@@ -18,9 +41,10 @@ export class PetStore {
   #nextId = 1;
   #listeners = new Set<() => void>();
   #version = 0;
+  #reserving: Promise<void> | undefined;
 
-  constructor(pets: readonly Pet[] = []) {
-    this.replaceAll(pets);
+  constructor(pets: readonly Pet[] = [], readonly ids?: IdReserver) {
+    if (pets.length > 0) this.replaceAll(pets);
   }
 
   get size(): number {
@@ -37,10 +61,27 @@ export class PetStore {
     return this.#nextId;
   }
 
-  /** Adds a pet with the next id. Only the contract's fields are kept; an `id` in the input is ignored. */
-  create(input: NewPet): Pet {
+  /**
+   * Adds a pet with the next id. Only the contract's fields are kept; an `id` in the input is
+   * ignored. Synchronous unless the id must first be reserved durably.
+   */
+  create(input: NewPet): Pet | Promise<Pet> {
+    if (this.#nextId > MAX_ID) throw new PetSetError(`The mock has handed out every id up to ${MAX_ID}. Reset it with PUT /__mock/pets and lower ids, or start it with a new state file.`);
     const pet: Pet = { id: this.#nextId++, name: input.name, categoryId: input.categoryId };
     if (input.status !== undefined) pet.status = input.status;
+    if (!this.ids || pet.id <= this.ids.reservedThrough) return this.#add(pet);
+    return this.#reserveThrough(pet.id).then(() => this.#add(pet));
+  }
+
+  /** One reservation at a time; ids beyond a running reservation wait for it, then reserve more. */
+  async #reserveThrough(id: number): Promise<void> {
+    while (this.ids!.reservedThrough < id) {
+      this.#reserving ??= this.ids!.reserve(id).finally(() => (this.#reserving = undefined));
+      await this.#reserving;
+    }
+  }
+
+  #add(pet: Pet): Pet {
     this.#insert(pet);
     this.#changed();
     return pet;
@@ -75,21 +116,26 @@ export class PetStore {
   }
 
   /**
-   * Replaces the whole collection. Ids must be unique; the next id continues after the highest,
-   * or after `nextId` when that is higher (so ids are never reused after a replace).
+   * Replaces the whole collection. Ids must be unique and leave room for the next id (at most
+   * MAX_ID); the next id continues after the highest, or after `nextId` when that is higher, so
+   * ids are never reused after a replace. Throws a PetSetError, changing nothing, otherwise.
    */
   replaceAll(pets: readonly Pet[], nextId?: number): void {
     const ids = new Set<number>();
+    let highest = 0;
     for (const pet of pets) {
-      if (ids.has(pet.id)) throw new Error(`Two pets have the id ${pet.id}. Give every pet its own id.`);
+      if (ids.has(pet.id)) throw new PetSetError(`Two pets have the id ${pet.id}. Give every pet its own id.`);
       ids.add(pet.id);
+      if (pet.id > highest) highest = pet.id;
+    }
+    if (highest >= MAX_ID) {
+      throw new PetSetError(`A pet has the id ${highest}, which leaves no id for the next pet: ids must stay at or below ${MAX_ID} (2^53 - 1, the largest integer JSON clients read exactly). Give pets ids below ${MAX_ID}.`);
     }
     this.#byId = new Map();
     this.#byStatus = new Map();
     const sorted = [...pets].sort((a, b) => a.id - b.id);
     for (const pet of sorted) this.#insert({ ...pet });
-    const highest = sorted.length > 0 ? sorted[sorted.length - 1]!.id : 0;
-    this.#nextId = Math.max(highest + 1, nextId ?? 1);
+    this.#nextId = Math.max(highest + 1, nextId ?? 1, this.#nextId);
     this.#changed();
   }
 

@@ -19,6 +19,18 @@ export const planLimits: Record<Exclude<Plan, 'enterprise'>, Limits> = {
  */
 export const defaultEnterpriseLimits: Limits = { perMinute: 1_000_000, perDay: 100_000_000 };
 
+/**
+ * The largest per-minute or per-day limit a key may carry: a billion. Limits are whole numbers
+ * from 1 to this, so X-RateLimit-Limit is always a plain integer (never `1e+308`).
+ */
+export const MAX_KEY_LIMIT = 1_000_000_000;
+
+/** Why a per-minute or per-day limit is unusable, or undefined when it is a whole number in range. */
+export function limitProblem(value: unknown): string | undefined {
+  if (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_KEY_LIMIT) return undefined;
+  return `must be a whole number from 1 to ${MAX_KEY_LIMIT}`;
+}
+
 export function isPlan(value: unknown): value is Plan {
   return typeof value === 'string' && (planNames as readonly string[]).includes(value);
 }

@@ -32,6 +32,9 @@ export interface RequestFilter {
   status?: string;
 }
 
+/** The longest URL an entry keeps. */
+export const MAX_URL = 2048;
+
 /**
  * The requests the mock answered, newest last, in a ring buffer: once full, the oldest entry
  * makes room, so a long session cannot grow the heap.
@@ -45,6 +48,8 @@ export class RequestLog {
 
   add(entry: RecordedRequest): void {
     if (this.capacity === 0) return;
+    // Bounded entries: a 64 KiB URL is kept as its first 2 KiB, so the log's memory is capacity x 2 KiB at most.
+    if (entry.url.length > MAX_URL) entry = { ...entry, url: `${entry.url.slice(0, MAX_URL)}…` };
     if (this.#entries.length < this.capacity) {
       this.#entries.push(entry);
       return;

@@ -1,7 +1,9 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode } from './errorCatalogue.ts';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
-import { routeConfig } from '../api/routeConfig.ts';
+import { ApiError, type ErrorCode } from './errorCatalogue.ts';
+
+/** Where an error happened decides the code of a bad request: the API's, or the control API's. */
+export type ErrorContext = 'api' | 'control';
 
 const keywordHints: Record<string, string> = {
   required: 'Add it.',
@@ -19,13 +21,18 @@ const validationPlaces: Record<string, { code: ErrorCode; lead: string; root: st
   headers: { code: 'BAD_REQUEST', lead: 'Invalid header', root: 'the headers', typeHint: 'Send a value of that type.' },
 };
 
-/** fastify's own errors, by code, as catalogue errors. */
-function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError | undefined {
+const emptyBodyHint: Record<ErrorContext, string> = {
+  api: 'Send a JSON object such as {"name": "Rex", "categoryId": 1}.',
+  control: 'Send the JSON body the control API describes (README, "The control API").',
+};
+
+/** fastify's own errors (body parsing, content types, limits), by code, as catalogue errors. */
+function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimit: number, context: ErrorContext): ApiError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type "${request.headers['content-type'] ?? '(none)'}". Send the body as JSON with "Content-Type: application/json".`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('INVALID_BODY', 'The request body is empty. Send a JSON object such as {"name": "Rex", "categoryId": 1}.');
+      return new ApiError(context === 'api' ? 'INVALID_BODY' : 'INVALID_CONTROL_REQUEST', `The request body is empty. ${emptyBodyHint[context]}`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('BAD_REQUEST', 'Content-Length does not match the body. Send the body with its exact length.');
     default:
@@ -34,57 +41,39 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
     return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimit} bytes. Send a smaller body.`);
   }
+  // secure-json-parse refuses "__proto__" and "constructor.prototype" keys (prototype poisoning)
+  // with a SyntaxError, though the JSON itself is valid: say that, not "malformed".
+  if (/prototype/i.test(error.message)) {
+    return new ApiError(context === 'api' ? 'INVALID_BODY' : 'INVALID_CONTROL_REQUEST', 'The request body has a "__proto__" or "constructor.prototype" key, which the mock refuses. Remove the key.');
+  }
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
     return new ApiError('MALFORMED_JSON', `The request body is not valid JSON (${error.message}). Send a JSON object.`);
-  }
-  if (error.statusCode === 400 && /prototype|constructor/i.test(error.message)) {
-    return new ApiError('INVALID_BODY', 'The request body has a "__proto__" or "constructor" key, which is refused. Remove it.');
   }
   return undefined;
 }
 
-function toApiError(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError {
+/**
+ * Any error raised while answering (by a handler, validation, fastify, the body parser) as a
+ * catalogue error. In the control context, a request the schema refuses is INVALID_CONTROL_REQUEST.
+ */
+export function toApiError(error: FastifyError, request: FastifyRequest, { bodyLimit, context }: { bodyLimit: number; context: ErrorContext }): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
-    const place = routeConfig(request).control
-      ? { ...validationPlaces[error.validationContext ?? 'body']!, code: 'INVALID_CONTROL_REQUEST' as const, lead: 'Invalid control request' }
-      : validationPlaces[error.validationContext ?? 'body'] ?? validationPlaces.body!;
+    const base = validationPlaces[error.validationContext ?? 'body'] ?? validationPlaces.body!;
+    const place = context === 'control' ? { ...base, code: 'INVALID_CONTROL_REQUEST' as const, lead: 'Invalid control request' } : base;
     const first = error.validation[0];
     const missingBody = request.body === undefined && error.validationContext === 'body';
     const described = missingBody ? 'the request body is required' : describeAjvErrors(error.validation as never, place.root);
     const hint = missingBody
-      ? 'Send a JSON object such as {"name": "Rex", "categoryId": 1}.'
+      ? emptyBodyHint[context]
       : first?.keyword === 'type' ? place.typeHint : keywordHints[first?.keyword ?? ''] ?? 'Check it against the API description.';
     return new ApiError(place.code, `${place.lead}: ${described}. ${hint}`);
   }
-  const known = fromFastifyError(error, request, bodyLimit);
+  const known = fromFastifyError(error, request, bodyLimit, context);
   if (known) return known;
   const status = error.statusCode ?? 500;
   if (status === 404) return new ApiError('ROUTE_NOT_FOUND');
   if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  if (status >= 400 && status < 500) return new ApiError('BAD_REQUEST', `${error.message}. Check the request against the API description.`);
+  if (status >= 400 && status < 500) return new ApiError(context === 'api' ? 'BAD_REQUEST' : 'INVALID_CONTROL_REQUEST', `${error.message}. Check the request against the ${context === 'api' ? 'API description' : 'control API in the README'}.`);
   return new ApiError('INTERNAL_ERROR');
-}
-
-export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
-}
-
-/**
- * Every error, whoever raised it (a handler, validation, fastify, the body parser, the router),
- * leaves as the contract's Error body with `status` equal to the HTTP status.
- */
-export function installErrorHandling(app: FastifyInstance, { bodyLimit, routes }: { bodyLimit: number; routes: string[] }): void {
-  const served = `The API serves ${routes.join(', ')}.`;
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, request, bodyLimit);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
-    return sendApiError(reply, apiError);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const hint = path === '/v1' || path.startsWith('/v1/') ? served : `The API lives under /v1. ${served}`;
-    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No route ${request.method} ${path}. ${hint}`));
-  });
 }
