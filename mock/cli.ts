@@ -75,7 +75,7 @@ function fromEnvironment(command: Command, options: CliOptions, io: CliIo): void
     try {
       options.port = wholeNumber(0)(io.env.PORT);
     } catch (error) {
-      throw new InvalidArgumentError(`PORT=${io.env.PORT}: ${(error as Error).message}`);
+      throw new Error(`PORT=${io.env.PORT} is not a port: ${(error as Error).message}`);
     }
   }
   if (command.getOptionValueSource('host') === 'default' && io.env.HOST) options.host = io.env.HOST;
@@ -133,33 +133,33 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   io.serving?.(mock.url);
 
   // The first signal starts a graceful shutdown; a second one cuts it short.
+  let first: StopSignal | undefined;
   let forcedBy: StopSignal | undefined;
-  const first = await new Promise<StopSignal>((resolveSignal) => {
-    const once = (signal: StopSignal) => () => {
-      io.signals?.off('SIGINT', onInt);
-      io.signals?.off('SIGTERM', onTerm);
-      resolveSignal(signal);
-    };
-    const onInt = once('SIGINT');
-    const onTerm = once('SIGTERM');
-    io.signals?.on('SIGINT', onInt);
-    io.signals?.on('SIGTERM', onTerm);
-  });
-  const force = (signal: StopSignal) => () => {
+  let stopRequested: () => void = () => {};
+  const stopping = new Promise<void>((resolveStop) => (stopRequested = resolveStop));
+  const listeners = {
+    SIGINT: () => onSignal('SIGINT'),
+    SIGTERM: () => onSignal('SIGTERM'),
+  };
+  function onSignal(signal: StopSignal): void {
+    if (first === undefined) {
+      first = signal;
+      stopRequested();
+      return;
+    }
     forcedBy ??= signal;
     log.warn({ signal }, 'second signal: closing every connection now');
     mock.forceClose();
-  };
-  const onInt = force('SIGINT');
-  const onTerm = force('SIGTERM');
-  io.signals?.on('SIGINT', onInt);
-  io.signals?.on('SIGTERM', onTerm);
+  }
+  io.signals?.on('SIGINT', listeners.SIGINT);
+  io.signals?.on('SIGTERM', listeners.SIGTERM);
+  await stopping;
   log.info({ signal: first }, `shutting down: finishing requests in flight (at most ${options.shutdownGrace} s), then saving`);
   try {
     await mock.close();
   } finally {
-    io.signals?.off('SIGINT', onInt);
-    io.signals?.off('SIGTERM', onTerm);
+    io.signals?.off('SIGINT', listeners.SIGINT);
+    io.signals?.off('SIGTERM', listeners.SIGTERM);
   }
   log.info('stopped');
   return forcedBy === undefined ? 0 : 128 + (forcedBy === 'SIGINT' ? 2 : 15);

@@ -56,9 +56,20 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     config: { operationId: getPet.operationId },
   }, async (request) => {
     const pet = store.get(request.params.petId);
-    // Name the id as sent: above 2^53 the number the mock holds is rounded.
-    const sent = decodeURIComponent(request.url.split('?')[0]!.split('/').filter(Boolean).pop() ?? '');
+    // Name the id as sent: above 2^53 the number the mock holds is rounded. The raw URL may carry a
+    // fragment or a stray `%` (a raw client sent `/v1/pets/9#%`): cut at `?` or `#`, and keep the
+    // segment undecoded if it cannot be decoded.
+    const segment = request.url.split(/[?#]/)[0]!.split('/').filter(Boolean).pop() ?? '';
+    const sent = safeDecode(segment);
     if (!pet) throw new ApiError('PET_NOT_FOUND', `No pet has the id ${sent}. List pets with GET /v1/pets to find an existing id.`);
     return pet;
   });
 };
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
