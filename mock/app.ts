@@ -110,6 +110,12 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
 
   const app = Fastify({
     bodyLimit,
+    // A "__proto__" or "constructor.prototype" key is valid JSON: it is dropped (like any key the
+    // schema does not name), never merged into an object's prototype, and never called malformed.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    // Requests that reach an app being closed (a reload's old app) are answered, not given a non-contract 503.
+    return503OnClosing: false,
     logger: logLevel === false ? false : { level: logLevel, stream: options.logStream ?? pino.destination({ dest: 1, sync: false }) },
     logController: new RequestLogController(),
     // A child logger per request only to add a request id costs more than the rest of the logging.

@@ -7,6 +7,7 @@ import { sendApiError } from '../errors/sendApiError.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
 import type { MockState } from '../state/mockState.ts';
+import { PetSetError } from '../state/petStore.ts';
 import type { AccessLog } from './accessLog.ts';
 import { deprecationPlugin } from './deprecationPlugin.ts';
 import { guardPlugin } from './guardPlugin.ts';
@@ -54,7 +55,7 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = async (api, opt
   });
 
   api.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, request, { bodyLimit, context: 'api' });
+    const apiError = error instanceof PetSetError ? new ApiError('IDS_EXHAUSTED') : toApiError(error, request, { bodyLimit, context: 'api' });
     if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
     return sendApiError(reply, apiError);
   });

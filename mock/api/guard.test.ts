@@ -190,4 +190,23 @@ describe('rate limits', () => {
     mock.clock.advance(480_000);
     expect((await mock.call({ url: '/v1/pets', key: 'demo-free' })).statusCode).toBe(200);
   });
+
+  it('tells an address without a key that the address, not an API key, is blocked', async () => {
+    await mock.app.close();
+    mock = await testMock({ ban: { threshold: 3, seconds: 600 } });
+    for (let i = 0; i < 60; i++) await mock.call({ url: '/v1/pets', key: null });
+    for (let i = 0; i < 2; i++) await mock.call({ url: '/v1/pets', key: null });
+    const banned = await mock.call({ url: '/v1/pets', key: null });
+    expect(banned.statusCode).toBe(429);
+    expect(banned.json()).toMatchObject({ code: 'RATE_LIMITED', status: 429, message: expect.stringMatching(/address/) });
+    expect(banned.json().message).not.toMatch(/API key is/);
+    expect(banned.headers['retry-after']).toBe('600');
+  });
+
+  it('names the valid key of a throttled request in the request log', async () => {
+    for (let i = 0; i < 61; i++) await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const log = (await mock.app.inject({ url: '/__mock/requests?status=429' })).json();
+    expect(log.requests).toHaveLength(1);
+    expect(log.requests[0].key).toBe('demo…(9)');
+  });
 });

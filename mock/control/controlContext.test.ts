@@ -198,4 +198,67 @@ describe('the control API', () => {
       expect(mock.app.mock.store.size).toBe(60);
     });
   });
+
+  describe('bounds', () => {
+    it('refuses pets whose ids leave no room for the next id below 2^53, and keeps the pets it has', async () => {
+      for (const id of [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 1 + 1]) {
+        const res = await control('PUT', '/pets', [{ id, name: 'Edge', categoryId: 1 }]);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400, message: expect.stringContaining('2^53 - 1') });
+      }
+      expect(mock.app.mock.store.size).toBe(60);
+      const created = await mock.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Next', categoryId: 1 } });
+      expect(created.json().id).toBe(61);
+    });
+
+    it('accepts the highest id that leaves room, and hands out the last safe id once, then refuses', async () => {
+      expect((await control('PUT', '/pets', [{ id: Number.MAX_SAFE_INTEGER - 1, name: 'Edge', categoryId: 1 }])).statusCode).toBe(200);
+      const last = await mock.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Last', categoryId: 1 } });
+      expect(last.json().id).toBe(Number.MAX_SAFE_INTEGER);
+      const refused = await mock.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Past', categoryId: 1 } });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'IDS_EXHAUSTED', status: 409, message: expect.stringContaining('every id') });
+      const ids = (await mock.call({ url: '/v1/pets?limit=100' })).json().map((p: { id: number }) => p.id);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('refuses to move the clock more than 100 years ahead, changing nothing, and keeps answering', async () => {
+      let refused;
+      for (let i = 0; i < 12 && !refused; i++) {
+        const res = await control('POST', '/clock', { advanceSeconds: 315_360_000 });
+        if (res.statusCode !== 200) refused = res;
+      }
+      expect(refused?.statusCode).toBe(400);
+      expect(refused?.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', message: expect.stringContaining('100 years') });
+      const clock = await control('GET', '/clock');
+      expect(clock.statusCode).toBe(200);
+      expect(clock.json().offsetSeconds).toBeLessThanOrEqual(100 * 365 * 86_400);
+      expect((await mock.call({ url: '/v1/pets' })).statusCode).toBe(200);
+      expect((await control('GET', '/requests')).statusCode).toBe(200);
+      expect((await control('POST', '/clock', { reset: true })).json()).toMatchObject({ offsetSeconds: 0 });
+    });
+
+    it.each([1e308, 1_000_000_001, 0, 1.5])('refuses a key limit of %s, which is not a whole number from 1 to 1,000,000,000', async (perMinute) => {
+      const res = await control('PUT', '/keys/huge', { plan: 'pro', perMinute });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400 });
+      expect((await mock.call({ url: '/v1/pets', key: 'huge' })).statusCode).toBe(401);
+    });
+
+    it('answers an empty or __proto__ body with INVALID_CONTROL_REQUEST, never a NewPet hint', async () => {
+      const empty = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '' });
+      const proto = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1}}' });
+      for (const res of [empty, proto]) {
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400 });
+        expect(res.json().message).not.toMatch(/NewPet|categoryId/);
+      }
+    });
+
+    it('keeps request-log entries bounded however long the URL', async () => {
+      await mock.call({ url: `/v1/pets?limit=1&pad=${'x'.repeat(10_000)}` });
+      const [entry] = (await control('GET', '/requests')).json().requests;
+      expect(JSON.stringify(entry).length).toBeLessThan(3000);
+    });
+  });
 });

@@ -70,6 +70,19 @@ describe('bad input never gets a 5xx or HTML', () => {
   });
 });
 
+it('reads a body with a "__proto__" key as the valid JSON it is, dropping the key', async () => {
+  const res = await mock.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}' });
+  expect(res.statusCode).toBe(201);
+  expect(res.json()).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 1, status: 'available' });
+  expect(({} as Record<string, unknown>).admin).toBeUndefined();
+});
+
+it('names the id as sent in a 404 even when the raw URL carries a fragment and a stray %', async () => {
+  const res = await mock.call({ url: '/v1/pets/999999#%' });
+  expect(res.statusCode).toBe(404);
+  expect(res.json()).toMatchObject({ code: 'PET_NOT_FOUND', status: 404, message: expect.stringContaining('999999') });
+});
+
 it('ignores a body sent with GET, which has no meaning there (RFC 9110, 9.3.1)', async () => {
   const res = await mock.call({ url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: '{bad' });
   expect(res.statusCode).toBe(200);

@@ -41,11 +41,6 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
     return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimit} bytes. Send a smaller body.`);
   }
-  // secure-json-parse refuses "__proto__" and "constructor.prototype" keys (prototype poisoning)
-  // with a SyntaxError, though the JSON itself is valid: say that, not "malformed".
-  if (/prototype/i.test(error.message)) {
-    return new ApiError(context === 'api' ? 'INVALID_BODY' : 'INVALID_CONTROL_REQUEST', 'The request body has a "__proto__" or "constructor.prototype" key, which the mock refuses. Remove the key.');
-  }
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
     return new ApiError('MALFORMED_JSON', `The request body is not valid JSON (${error.message}). Send a JSON object.`);
   }
