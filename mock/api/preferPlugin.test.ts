@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testMock, type TestMock } from '../testing.ts';
+import { componentSchema } from '../../spec/loadSpec.ts';
+import { createAjv } from '../../spec/createAjv.ts';
+import { categories } from '../../fixtures/categories.ts';
+import { errorCatalogue } from '../errors/errorCatalogue.ts';
+import { testMock, testSpec, type TestMock } from '../testing.ts';
 
 let mock: TestMock;
 beforeEach(async () => {
@@ -81,5 +85,78 @@ describe('Prefer: dynamic, seed and example', () => {
     const res = await prefer('/v1/pets?limit=2', 'return=minimal');
     expect(res.statusCode).toBe(200);
     expect(res.json().map((p: { id: number }) => p.id)).toEqual([1, 2]);
+  });
+});
+
+describe('forced answers look like real ones', () => {
+  it.each([
+    ['/v1/pets/7', 'GET', 404, 'PET_NOT_FOUND', /No pet has the id 7\./],
+    ['/v1/pets', 'POST', 400, 'INVALID_BODY', /request body/],
+    ['/v1/pets', 'GET', 401, 'UNAUTHORIZED', /API key/],
+    ['/v1/pets', 'GET', 429, 'RATE_LIMITED', /Retry-After/],
+  ] as const)('answers %s %s with Prefer: code=%i as the catalogue\'s %s', async (url, method, status, code, message) => {
+    const res = await prefer(url, `code=${status}`, { method, ...(method === 'POST' ? { payload: { name: 'Rex', categoryId: 1 } } : {}) });
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({ code, message: expect.stringMatching(message), status });
+    expect(Object.keys(errorCatalogue)).toContain(res.json().code);
+    if (status === 401) expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="pets"/);
+    if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers the README\'s "Prefer: dynamic=true, seed=42" with believable pets, the same each time', async () => {
+    const first = await prefer('/v1/pets', 'dynamic=true, seed=42');
+    const second = await prefer('/v1/pets', 'dynamic=true, seed=42');
+    expect(first.statusCode).toBe(200);
+    const pets = first.json();
+    expect(pets).toEqual(second.json());
+    expect(pets.length).toBeGreaterThanOrEqual(3);
+    expect(pets.length).toBeLessThanOrEqual(20);
+    const validate = createAjv().compile(componentSchema(await testSpec(), 'Pets'));
+    expect(validate(pets)).toBe(true);
+    const categoryIds = new Set<number>(categories.map((c) => c.id));
+    for (const pet of pets) {
+      expect(pet.id).toBeGreaterThan(0);
+      expect(categoryIds.has(pet.categoryId)).toBe(true);
+      expect(pet.name).toMatch(/^[A-Z][A-Za-z' -]+$/);
+      expect(pet.name).not.toMatch(/lorem|ipsum|string/i);
+    }
+  });
+
+  it.each(['1', '2', 'abc', 'zz-top'])('gives valid, believable pets for seed=%s', async (seed) => {
+    const res = await prefer('/v1/pets?limit=5&status=sold', `dynamic=true, seed=${seed}`);
+    const pets = res.json();
+    expect(pets.length).toBeGreaterThan(0);
+    expect(pets.length).toBeLessThanOrEqual(5);
+    for (const pet of pets) expect(pet).toMatchObject({ id: expect.any(Number), status: 'sold' });
+    expect(pets.every((p: { id: number }) => p.id > 0 && Number.isSafeInteger(p.id))).toBe(true);
+  });
+
+  it('gives a different list for another seed', async () => {
+    expect((await prefer('/v1/pets', 'dynamic=true, seed=1')).json()).not.toEqual((await prefer('/v1/pets', 'dynamic=true, seed=2')).json());
+  });
+
+  it('keeps the requested id in a forced getPet', async () => {
+    const res = await prefer('/v1/pets/4242', 'code=200, dynamic=true, seed=x');
+    expect(res.json()).toMatchObject({ id: 4242, name: expect.any(String) });
+  });
+});
+
+describe('Prism loading', () => {
+  it('answers requests in flight while Prism loads, before the first answer that needs Prism', async () => {
+    const order: string[] = [];
+    const forced = prefer('/v1/pets', 'code=200, dynamic=true, seed=1').then((res) => {
+      order.push('prism');
+      return res;
+    });
+    const plain = Array.from({ length: 20 }, (_, i) => mock.call({ url: `/v1/pets?limit=${i + 1}` }).then((res) => {
+      order.push('store');
+      return res;
+    }));
+    const answers = await Promise.all(plain);
+    expect(answers.every((res) => res.statusCode === 200)).toBe(true);
+    expect((await forced).statusCode).toBe(200);
+    // Prism's first answer needs its worker loaded (seconds of CPU); every store answer came first.
+    expect(order.indexOf('prism')).toBe(20);
   });
 });

@@ -23,13 +23,14 @@ const auth = { authorization: 'Bearer demo-enterprise', 'content-type': 'applica
 const create = (server: MockServer, body: object) => fetch(`${server.url}/pets`, { method: 'POST', headers: auth, body: JSON.stringify(body) }).then((r) => r.json());
 const get = (server: MockServer, path: string) => fetch(`${server.url}${path}`, { headers: auth });
 
-/** Polls until `probe` holds: for things the mock promises to do soon (write, reload). */
-async function eventually(probe: () => Promise<boolean>, what: string, attempts = 50): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`Never happened: ${what}`);
+/** A promise for the next call of a callback option, and the callback to pass. */
+function nextCall<T = void>(): { callback: (value: T) => void; next: () => Promise<T> } {
+  let waiting: ((value: T) => void) | undefined;
+  const queue: T[] = [];
+  return {
+    callback: (value) => (waiting ? (waiting(value), (waiting = undefined)) : queue.push(value)),
+    next: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise<T>((resolve) => (waiting = resolve))),
+  };
 }
 
 describe('--state-file', () => {
@@ -49,12 +50,15 @@ describe('--state-file', () => {
   it('writes a change to the file within a second, without leaving temporary files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'state-'));
     const file = join(dir, 'state.json');
-    const server = await start({ stateFile: file });
+    const writes = nextCall();
+    const server = await start({ stateFile: file, onStateSaved: writes.callback });
+    await writes.next();
     const saved = JSON.parse(await readFile(file, 'utf8'));
     expect(saved).toMatchObject({ format: STATE_FORMAT, nextId: 11 });
     expect(saved.pets).toHaveLength(10);
     const pet = await create(server, { name: 'Rex', categoryId: 1 });
-    await eventually(async () => JSON.parse(await readFile(file, 'utf8')).pets.some((p: { id: number }) => p.id === pet.id), 'the created pet reaches the state file', 10);
+    await writes.next();
+    expect(JSON.parse(await readFile(file, 'utf8')).pets).toContainEqual(pet);
     expect(await readdir(dir)).toEqual(['state.json', 'state.json.ids']);
   });
 
@@ -89,25 +93,28 @@ describe('--watch', () => {
     await copyFile(defaultSpecPath, specPath);
     const pets = generatePets({ count: 5 }).map((p) => ({ ...p, categoryId: 1 }));
     await writeFile(petsFile, serializePets(pets));
-    const server = await start({ specPath, pets: { file: petsFile }, watch: true });
-    return { server, specPath, petsFile, pets };
+    const reloads = nextCall<boolean>();
+    const server = await start({ specPath, pets: { file: petsFile }, watch: true, onReloaded: reloads.callback });
+    return { server, specPath, petsFile, pets, reloaded: reloads.next };
   }
 
   it('reloads an edited fixtures file and keeps the pets created meanwhile', async () => {
-    const { server, petsFile, pets } = await watched();
+    const { server, petsFile, pets, reloaded } = await watched();
     const created = await create(server, { name: 'Created', categoryId: 1 });
     await writeFile(petsFile, serializePets([...pets, { id: 50, name: 'Added', categoryId: 1, status: 'sold' }]));
-    await eventually(async () => (await get(server, '/pets/50')).status === 200, 'the new fixture is served');
+    expect(await reloaded()).toBe(true);
+    expect((await get(server, '/pets/50')).status).toBe(200);
     expect(await (await get(server, `/pets/${created.id}`)).json()).toEqual(created);
   });
 
   it('reloads an edited spec', async () => {
-    const { server, specPath } = await watched();
+    const { server, specPath, reloaded } = await watched();
     const body = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'reserved' });
     expect((await fetch(`${server.url}/pets`, { method: 'POST', headers: auth, body })).status).toBe(400);
     const spec = await readFile(specPath, 'utf8');
     await writeFile(specPath, spec.replace('enum: [available, pending, sold]', 'enum: [available, pending, sold, reserved]'));
-    await eventually(async () => (await fetch(`${server.url}/pets`, { method: 'POST', headers: auth, body })).status === 201, 'the new status is accepted');
+    expect(await reloaded()).toBe(true);
+    expect((await fetch(`${server.url}/pets`, { method: 'POST', headers: auth, body })).status).toBe(201);
   });
 
   it('drops created pets the new spec no longer accepts', async () => {
@@ -130,6 +137,24 @@ describe('--watch', () => {
     expect(await server.reload()).toBe(false);
     expect(await (await get(server, `/pets/${created.id}`)).json()).toEqual(created);
     expect((await get(server, '/pets')).status).toBe(200);
+  });
+
+  it('keeps Prism loaded across a reload that leaves the spec unchanged, and starts a new one when it changes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'watch-'));
+    const specPath = join(dir, 'openapi.yaml');
+    await copyFile(defaultSpecPath, specPath);
+    let logs = '';
+    const server = await start({ specPath, logLevel: 'info', logStream: { write: (line: string) => (logs += line) } });
+    expect((await get(server, '/store/orders')).status).toBe(200);
+    expect(await server.reload()).toBe(true);
+    expect(logs).toMatch(/Prism kept/);
+    const spec = await readFile(specPath, 'utf8');
+    await writeFile(specPath, spec.replace('summary: List store orders', 'summary: List the store orders'));
+    logs = '';
+    expect(await server.reload()).toBe(true);
+    expect(logs).toMatch(/Reloaded/);
+    expect(logs).not.toMatch(/Prism kept/);
+    expect((await get(server, '/store/orders')).status).toBe(200);
   });
 
   it('keeps counters and keys across a reload', async () => {

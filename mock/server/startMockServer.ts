@@ -35,6 +35,10 @@ export interface ServerOptions extends Omit<MockOptions, 'spec' | 'pets' | 'star
   requestTimeoutMs?: number;
   /** How often Node checks those timeouts. Default: every second. */
   timeoutCheckIntervalMs?: number;
+  /** Told after each reload, with whether it succeeded (tests wait on it instead of polling). */
+  onReloaded?: (ok: boolean) => void;
+  /** Told after each write of the state file that reached the disk. */
+  onStateSaved?: () => void;
 }
 
 export interface MockServer {
@@ -99,6 +103,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   const writer = options.stateFile
     ? new StateFileWriter(options.stateFile, () => ({ pets: app.mock.store.all(), nextId: app.mock.store.nextId }), (error) => log.error(`Could not write the state file ${options.stateFile}: ${error.message}`))
     : undefined;
+  if (writer && options.onStateSaved) writer.onWritten = options.onStateSaved;
   let unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
   // A new state file holds the starting state at once, so a crash before the first change loses nothing.
   if (writer) await writer.write().catch(async (error: Error) => {
@@ -182,7 +187,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     }
   }));
 
-  const stopWatching = options.watch ? watchFiles([specPath, ...('file' in source ? [resolve(source.file)] : [])], () => void reload()) : () => {};
+  const stopWatching = options.watch ? watchFiles([specPath, ...('file' in source ? [resolve(source.file)] : [])], () => void reload().then((ok) => options.onReloaded?.(ok))) : () => {};
 
   let closing: Promise<void> | undefined;
   let cutAll = () => server.closeAllConnections();

@@ -57,6 +57,8 @@ export class StateFileWriter {
   #writing: Promise<void> = Promise.resolve();
   /** Whether the last write reached the disk. */
   lastWriteSucceeded = false;
+  /** Told after each write that reached the disk. */
+  onWritten: () => void = () => {};
 
   constructor(
     readonly file: string,
@@ -99,5 +101,6 @@ export class StateFileWriter {
     this.lastWriteSucceeded = false;
     await writeFileDurably(this.file, `${JSON.stringify({ format: STATE_FORMAT, savedAt: new Date().toISOString(), nextId, pets }, null, 2)}\n`);
     this.lastWriteSucceeded = true;
+    this.onWritten();
   }
 }
