@@ -12,6 +12,7 @@ import type { Latency } from './api/latencyPlugin.ts';
 import { RequestLogController } from './api/requestLogController.ts';
 import { controlContext } from './control/controlContext.ts';
 import { ApiError } from './errors/errorCatalogue.ts';
+import { parseJsonBody } from './errors/parseJsonBody.ts';
 import { sendApiError } from './errors/sendApiError.ts';
 import { toApiError } from './errors/toApiError.ts';
 import { createPrismResponder, type PrismResponder } from './prism/prismResponder.ts';
@@ -110,10 +111,6 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
 
   const app = Fastify({
     bodyLimit,
-    // A "__proto__" or "constructor.prototype" key is valid JSON: it is dropped (like any key the
-    // schema does not name), never merged into an object's prototype, and never called malformed.
-    onProtoPoisoning: 'remove',
-    onConstructorPoisoning: 'remove',
     // Requests that reach an app being closed (a reload's old app) are answered, not given a non-contract 503.
     return503OnClosing: false,
     logger: logLevel === false ? false : { level: logLevel, stream: options.logStream ?? pino.destination({ dest: 1, sync: false }) },
@@ -134,7 +131,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const bodyAjv = createAjv();
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema));
   // Only JSON bodies are accepted: anything else is 415, not a string for the schema to reject.
-  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   app.decorate('mock', state);
   app.decorateRequest('mockRouteConfig', null);
   if (ownPrism) app.addHook('onClose', () => prism.close());

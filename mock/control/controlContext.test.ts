@@ -247,7 +247,7 @@ describe('the control API', () => {
 
     it('answers an empty or __proto__ body with INVALID_CONTROL_REQUEST, never a NewPet hint', async () => {
       const empty = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '' });
-      const proto = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1}}' });
+      const proto = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '{"advanceSeconds":1,"__proto__":{"x":1}}' });
       for (const res of [empty, proto]) {
         expect(res.statusCode).toBe(400);
         expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400 });

@@ -70,11 +70,19 @@ describe('bad input never gets a 5xx or HTML', () => {
   });
 });
 
-it('reads a body with a "__proto__" key as the valid JSON it is, dropping the key', async () => {
-  const res = await mock.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}' });
-  expect(res.statusCode).toBe(201);
-  expect(res.json()).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 1, status: 'available' });
+it.each([
+  '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}',
+  '{"name":"Rex","categoryId":1,"constructor":{"prototype":{"admin":true}}}',
+])('answers valid JSON with a prototype key (%s) as an invalid body that says so, not as malformed JSON', async (payload) => {
+  const res = await mock.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload });
+  expect(res.statusCode).toBe(400);
+  expect(res.json()).toMatchObject({ code: 'INVALID_BODY', status: 400, message: expect.stringMatching(/valid JSON.*__proto__/) });
   expect(({} as Record<string, unknown>).admin).toBeUndefined();
+});
+
+it('names what JSON.parse found in a malformed body', async () => {
+  const res = await mock.call({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: '{"name": "Rex",' });
+  expect(res.json()).toMatchObject({ code: 'MALFORMED_JSON', message: expect.stringMatching(/JSON/) });
 });
 
 it('names the id as sent in a 404 even when the raw URL carries a fragment and a stray %', async () => {
