@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { IHttpOperationConfig } from '@stoplight/prism-http';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
-import type { PrismQuery, PrismReply, PrismWorkerData } from './prismWorker.ts';
+import type { PrismMessage, PrismReply, PrismWorkerData } from './prismWorker.ts';
 
 export interface PrismAnswer {
   status: number;
@@ -18,7 +18,7 @@ export interface PrismResponder {
   respond(op: SpecOperation, mock?: Partial<IHttpOperationConfig>): Promise<PrismAnswer>;
   /** Starts loading Prism now, in the background, so the first answer that needs it does not wait. */
   warm(): void;
-  /** Stops the worker. */
+  /** Lets go of the worker (it stops when no mock uses it). */
   close(): Promise<void>;
 }
 
@@ -33,60 +33,98 @@ function startWorker(data: PrismWorkerData): Worker {
   return new Worker(boot, { eval: true, workerData: data });
 }
 
+type Waiting = { resolve: (answer: PrismAnswer) => void; reject: (error: Error) => void };
+
 /**
- * Prism, run in a worker thread and started on first need (or by `warm()`). Loading it costs
- * seconds of CPU; in the worker that never stalls the requests the main thread is answering.
+ * One worker per process, shared by every mock in it and stopped when the last one lets go.
+ * Loading Prism's code costs seconds of CPU per thread; a test file that builds thirty mocks
+ * should pay it once, not thirty times. The worker holds no mock state: each mock's spec is sent
+ * under its own id, and answers depend only on the spec and the request.
+ */
+class SharedWorker {
+  static #current: SharedWorker | undefined;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Waiting>();
+  #users = 0;
+  #nextQuery = 0;
+  #failure: Error | undefined;
+
+  static acquire(logLevel: string): SharedWorker {
+    const shared = (SharedWorker.#current ??= new SharedWorker(logLevel));
+    shared.#users++;
+    return shared;
+  }
+
+  private constructor(logLevel: string) {
+    this.#worker = startWorker({ logLevel });
+    // Never what keeps a process alive: the server (or the test) does that.
+    this.#worker.unref();
+    this.#worker.on('message', (reply: PrismReply) => {
+      const waiting = this.#pending.get(reply.id);
+      if (!waiting) return;
+      this.#pending.delete(reply.id);
+      if (reply.ok) waiting.resolve({ status: reply.status, headers: reply.headers, body: reply.body });
+      else waiting.reject(new Error(reply.message));
+    });
+    const fail = (error: Error) => {
+      this.#failure ??= error;
+      if (SharedWorker.#current === this) SharedWorker.#current = undefined;
+      for (const waiting of this.#pending.values()) waiting.reject(error);
+      this.#pending.clear();
+    };
+    this.#worker.on('error', (error) => fail(new Error(`Prism could not load: ${error.message}`)));
+    this.#worker.on('exit', () => fail(new Error('Prism stopped before answering.')));
+  }
+
+  /** False once the worker failed or stopped: its users start another. */
+  get alive(): boolean {
+    return this.#failure === undefined;
+  }
+
+  post(message: PrismMessage): void {
+    this.#worker.postMessage(message);
+  }
+
+  query(specId: number, op: SpecOperation, mock: Partial<IHttpOperationConfig>): Promise<PrismAnswer> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#nextQuery++;
+    return new Promise<PrismAnswer>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.post({ type: 'query', id, specId, method: op.method, path: op.path.replace(/\{[^}]+\}/g, '1'), mock });
+    });
+  }
+
+  async release(specId: number): Promise<void> {
+    this.post({ type: 'forget', specId });
+    if (--this.#users > 0) return;
+    if (SharedWorker.#current === this) SharedWorker.#current = undefined;
+    await this.#worker.terminate();
+  }
+}
+
+let nextSpecId = 0;
+
+/**
+ * Prism for one spec, run in the shared worker thread and started on first need (or by `warm()`).
  * Requests that need Prism while it loads wait for it; no other request does.
  */
 export function createPrismResponder(spec: LoadedSpec, logLevel: string): PrismResponder {
-  let worker: Worker | undefined;
-  let failure: Error | undefined;
-  let nextId = 0;
-  const pending = new Map<number, { resolve: (answer: PrismAnswer) => void; reject: (error: Error) => void }>();
-
-  const failAll = (error: Error) => {
-    failure = error;
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
+  const specId = nextSpecId++;
+  let worker: SharedWorker | undefined;
+  const ensure = (): SharedWorker => {
+    if (!worker?.alive) {
+      worker = SharedWorker.acquire(logLevel);
+      worker.post({ type: 'spec', specId, document: spec.document });
+    }
+    return worker;
   };
-
-  const ensure = (): Worker => {
-    if (worker) return worker;
-    failure = undefined;
-    const started = startWorker({ document: spec.document, logLevel });
-    started.unref();
-    started.on('message', (message: PrismReply | { ready: true }) => {
-      if ('ready' in message) return;
-      const waiting = pending.get(message.id);
-      if (!waiting) return;
-      pending.delete(message.id);
-      if (message.ok) waiting.resolve({ status: message.status, headers: message.headers, body: message.body });
-      else waiting.reject(new Error(message.message));
-    });
-    started.on('error', (error) => failAll(new Error(`Prism could not load: ${error.message}`)));
-    started.on('exit', () => {
-      if (worker === started) worker = undefined;
-      if (pending.size > 0) failAll(failure ?? new Error('Prism stopped before answering.'));
-    });
-    return (worker = started);
-  };
-
   return {
-    respond(op, mock = {}) {
-      const running = ensure();
-      const id = nextId++;
-      return new Promise<PrismAnswer>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        running.postMessage({ id, method: op.method, path: op.path.replace(/\{[^}]+\}/g, '1'), mock } satisfies PrismQuery);
-      });
-    },
-    warm() {
-      ensure();
-    },
+    respond: (op, mock = {}) => ensure().query(specId, op, mock),
+    warm: () => void ensure(),
     async close() {
-      const running = worker;
+      const held = worker;
       worker = undefined;
-      if (running) await running.terminate();
+      await held?.release(specId);
     },
   };
 }
