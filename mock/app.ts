@@ -19,6 +19,7 @@ import { createPrismResponder, type PrismResponder } from './prism/prismResponde
 import type { Clock } from './state/clock.ts';
 import type { ApiKeyConfig } from './state/keyRing.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
+import { whenReady } from './state/awaitable.ts';
 import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './state/mockState.ts';
 import type { BanPolicy } from './state/rateLimiter.ts';
 import './api/routeConfig.ts';
@@ -120,8 +121,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     routerOptions: { ignoreTrailingSlash: true },
     // A URL the router cannot decode never reaches a route: answer it from the catalogue too.
     frameworkErrors: (error, request, reply) => {
-      setRateHeaders(reply, peekRate(request, state));
-      sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
+      const answer = () => void sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
+      whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), answer);
     },
     schemaErrorFormatter: (errors, dataVar) => Object.assign(new Error(`${dataVar} is invalid`), { validation: errors }),
   });
@@ -141,11 +142,11 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
 
   // Outside both contexts: errors before routing, and paths neither serves.
   app.setErrorHandler((error: FastifyError, request, reply) => sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' })));
-  app.setNotFoundHandler((request, reply) => {
-    setRateHeaders(reply, peekRate(request, state));
+  app.setNotFoundHandler(async (request, reply) => {
+    setRateHeaders(reply, await peekRate(request, state));
     // A frontend calling a path without /v1 finds its mistake in the request log and the access log.
     reply.raw.once('finish', () => {
-      state.log.add({ at: state.clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: null, ms: Math.round(reply.elapsedTime * 10) / 10 });
+      void Promise.resolve(state.log.add({ at: state.clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: null, ms: Math.round(reply.elapsedTime * 10) / 10 })).catch(() => {});
       accessLog?.record(request, reply);
     });
     const path = request.url.split('?')[0] ?? '/';

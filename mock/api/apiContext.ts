@@ -6,7 +6,8 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import { sendApiError } from '../errors/sendApiError.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
-import type { MockState } from '../state/mockState.ts';
+import { isPromise } from '../state/awaitable.ts';
+import type { StateParts } from '../state/stateParts.ts';
 import { PetSetError } from '../state/petStore.ts';
 import type { AccessLog } from './accessLog.ts';
 import { deprecationPlugin } from './deprecationPlugin.ts';
@@ -20,7 +21,7 @@ import { corsOptions, type CorsOrigins } from './corsOptions.ts';
 
 export interface ApiContextOptions {
   spec: LoadedSpec;
-  state: MockState;
+  state: StateParts;
   prism: PrismResponder;
   bodyLimit: number;
   corsOrigins: CorsOrigins;
@@ -49,7 +50,9 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = async (api, opt
   const { clock, log } = state;
   const accessLog = options.accessLog;
   api.addHook('onResponse', (request, reply, done) => {
-    log.add({ at: clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: request.apiKey?.label ?? null, ms: Math.round(reply.elapsedTime * 10) / 10 });
+    const added = log.add({ at: clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: request.apiKey?.label ?? null, ms: Math.round(reply.elapsedTime * 10) / 10 });
+    // The answer is out already: a log that could not record it says so, and nothing waits.
+    if (isPromise(added)) added.catch((error: Error) => request.log.warn({ err: error }, 'could not record the request'));
     accessLog?.record(request, reply);
     done();
   });

@@ -2,9 +2,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { routeConfig } from './routeConfig.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import type { ApiKeyEntry, KeyRing } from '../state/keyRing.ts';
+import { isPromise, whenReady, type Awaitable } from '../state/awaitable.ts';
+import type { ApiKeyEntry } from '../state/keyRing.ts';
 import { planLimits } from '../state/plans.ts';
-import type { RateDecision, RateLimiter } from '../state/rateLimiter.ts';
+import type { RateDecision } from '../state/rateLimiter.ts';
+import type { KeyDirectory, RateLimits } from '../state/stateParts.ts';
 import { parseAuthorization, type Credentials } from './parseAuthorization.ts';
 
 declare module 'fastify' {
@@ -17,11 +19,11 @@ declare module 'fastify' {
 }
 
 export interface GuardOptions {
-  keys: KeyRing;
+  keys: KeyDirectory;
   /** Counts requests with a valid key, by key. */
-  limiter: RateLimiter;
+  limiter: RateLimits;
   /** Counts requests without one, by client address; bounded in memory. */
-  anonymousLimiter: RateLimiter;
+  anonymousLimiter: RateLimits;
 }
 
 const REALM = 'Bearer realm="pets"';
@@ -66,24 +68,33 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
   app.decorateRequest('rateDecision', null);
 
   // Callback-style hooks: they run on every request, and a promise apiece shows in the benchmark.
+  // The state's answers are used at once when they are values (memory), awaited when promises.
   app.addHook('onRequest', (request, _reply, done) => {
     if (isPreflight(request)) return done();
-    const { credentials, key, bucketId, limits } = rateBucket(request, keys);
-    const decision = (key ? limiters.limiter : limiters.anonymousLimiter).consume(bucketId, limits);
-    request.rateDecision = decision;
-    // A valid key is known from here on, refused or not: the request log names it on its 429s too.
-    request.apiKey = key ?? null;
-    if (!decision.allowed) return done(refusal(decision, key !== undefined));
-    // A wrong method or an unknown route is told as such (405, 404) with or without a key: there is
-    // nothing there to protect, and the client learns what to fix. It still counts against a quota.
-    if (!key && !request.is404 && !routeConfig(request).keyless) return done(unauthorized(credentials));
-    done();
+    whenReady(rateBucket(request, keys), ({ credentials, key, bucketId, limits }) => {
+      whenReady((key ? limiters.limiter : limiters.anonymousLimiter).consume(bucketId, limits), (decision) => {
+        request.rateDecision = decision;
+        // A valid key is known from here on, refused or not: the request log names it on its 429s too.
+        request.apiKey = key ?? null;
+        if (!decision.allowed) return done(refusal(decision, key !== undefined));
+        // A wrong method or an unknown route is told as such (405, 404) with or without a key: there is
+        // nothing there to protect, and the client learns what to fix. It still counts against a quota.
+        if (!key && !request.is404 && !routeConfig(request).keyless) return done(unauthorized(credentials));
+        done();
+      }, done);
+    }, done);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     // Preflights are not counted (a browser sends them on its own), but still say where the bucket stands.
-    setRateHeaders(reply, request.rateDecision ?? peekRate(request, limiters));
-    done(null, payload);
+    if (request.rateDecision) {
+      setRateHeaders(reply, request.rateDecision);
+      return done(null, payload);
+    }
+    whenReady(peekRate(request, limiters), (decision) => {
+      setRateHeaders(reply, decision);
+      done(null, payload);
+    }, () => done(null, payload));
   });
 };
 
@@ -94,18 +105,28 @@ export interface ClientIdentity {
   ip: string;
 }
 
-export function rateBucket(request: ClientIdentity, keys: KeyRing) {
+interface Bucket {
+  credentials: Credentials;
+  key: ApiKeyEntry | undefined;
+  bucketId: string;
+  limits: { perMinute: number; perDay: number };
+}
+
+export function rateBucket(request: ClientIdentity, keys: KeyDirectory): Awaitable<Bucket> {
   const credentials = parseAuthorization(request.headers.authorization);
-  const key = credentials.kind === 'bearer' ? keys.find(credentials.token) : undefined;
-  return key
+  const bucket = (key: ApiKeyEntry | undefined): Bucket => key
     ? { credentials, key, bucketId: key.bucketId, limits: key.limits }
     : { credentials, key, bucketId: `ip:${request.ip}`, limits: planLimits.free };
+  if (credentials.kind !== 'bearer') return bucket(undefined);
+  const found = keys.find(credentials.token);
+  return isPromise(found) ? found.then(bucket) : bucket(found);
 }
 
 /** Where the request's bucket stands, without counting the request. */
-export function peekRate(request: ClientIdentity, { keys, limiter, anonymousLimiter }: GuardOptions): RateDecision {
-  const { key, bucketId, limits } = rateBucket(request, keys);
-  return (key ? limiter : anonymousLimiter).peek(bucketId, limits);
+export function peekRate(request: ClientIdentity, { keys, limiter, anonymousLimiter }: GuardOptions): Awaitable<RateDecision> {
+  const peek = ({ key, bucketId, limits }: Bucket) => (key ? limiter : anonymousLimiter).peek(bucketId, limits);
+  const bucket = rateBucket(request, keys);
+  return isPromise(bucket) ? bucket.then(peek) : peek(bucket);
 }
 
 export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {

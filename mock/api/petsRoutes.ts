@@ -2,12 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { findOperation, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { NewPet, PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import type { PetStore } from '../state/petStore.ts';
+import { whenReady } from '../state/awaitable.ts';
+import type { PetRepository } from '../state/stateParts.ts';
 import { decimalIntegersOnly, routeSchema, toFastifyPath } from './routeSchema.ts';
 
 export interface PetsRoutesOptions {
   spec: LoadedSpec;
-  store: PetStore;
+  store: PetRepository;
   /** The status a pet created without one gets; null keeps it absent. The contract leaves it open. */
   defaultStatus: PetStatus | null;
 }
@@ -30,15 +31,24 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     preValidation: decimalIntegersOnly(listPets),
     config: { operationId: listPets.operationId },
   }, (request, reply) => {
-    if (pagesVersion !== store.version) {
-      pages.clear();
-      pagesVersion = store.version;
-    }
-    const { limit, status } = request.query;
-    const key = `${limit} ${status ?? ''}`;
-    let page = pages.get(key);
-    if (page === undefined) pages.set(key, (page = JSON.stringify(store.list({ limit, status }))));
-    reply.type('application/json; charset=utf-8').send(page);
+    // In memory both steps answer at once (no promise on the hot path); from a shared store they
+    // are awaited, and the page cache is dropped whenever any replica changed the pets.
+    const fail = (error: Error) => void reply.send(error);
+    whenReady(store.changes(), (version) => {
+      if (pagesVersion !== version) {
+        pages.clear();
+        pagesVersion = version;
+      }
+      const { limit, status } = request.query;
+      const key = `${limit} ${status ?? ''}`;
+      const page = pages.get(key);
+      if (page !== undefined) return void reply.type('application/json; charset=utf-8').send(page);
+      whenReady(store.list({ limit, status }), (pets) => {
+        const text = JSON.stringify(pets);
+        if (pagesVersion === version) pages.set(key, text);
+        reply.type('application/json; charset=utf-8').send(text);
+      }, fail);
+    }, fail);
   });
 
   app.post<{ Body: NewPet }>(toFastifyPath(createPet.path), {
@@ -55,7 +65,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     preValidation: decimalIntegersOnly(getPet),
     config: { operationId: getPet.operationId },
   }, async (request) => {
-    const pet = store.get(request.params.petId);
+    const pet = await store.get(request.params.petId);
     // Name the id as sent: above 2^53 the number the mock holds is rounded. The raw URL may carry a
     // fragment or a stray `%` (a raw client sent `/v1/pets/9#%`): cut at `?` or `#`, and keep the
     // segment undecoded if it cannot be decoded.

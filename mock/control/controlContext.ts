@@ -9,14 +9,14 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import { sendApiError } from '../errors/sendApiError.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import { ClockRangeError } from '../state/clock.ts';
-import type { MockState } from '../state/mockState.ts';
+import type { StateParts } from '../state/stateParts.ts';
 import { PetSetError } from '../state/petStore.ts';
 import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
 import type { RequestFilter } from '../state/requestLog.ts';
 
 export interface ControlOptions {
   spec: LoadedSpec;
-  state: MockState;
+  state: StateParts;
   /** Validates bodies against the spec's schemas (no type coercion). */
   ajv: Ajv;
   bodyLimit: number;
@@ -50,8 +50,8 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { 
   });
 
   app.post('/reset', async () => {
-    state.reset();
-    return { pets: store.size, nextId: store.nextId, message: 'The mock is back to its fixtures: counters, bans, the request log, added keys and the clock are reset.' };
+    await state.reset();
+    return { pets: await store.count(), nextId: await store.peekNextId(), message: 'The mock is back to its fixtures: counters, bans, the request log, added keys and the clock are reset.' };
   });
 
   app.get<{ Querystring: RequestFilter }>('/requests', {
@@ -66,10 +66,10 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { 
         additionalProperties: false,
       },
     },
-  }, async (request) => ({ requests: log.list(request.query), dropped: log.dropped, capacity: log.capacity }));
+  }, async (request) => ({ requests: await log.list(request.query), dropped: await log.dropped(), capacity: log.capacity }));
 
   app.delete('/requests', async (_, reply) => {
-    log.clear();
+    await log.clear();
     return reply.code(204).send();
   });
 
@@ -90,9 +90,9 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { 
     const { advanceSeconds, freeze, reset: back } = request.body;
     // The advance is checked first (it throws, changing nothing, past the 100-year range), so a
     // refused call leaves the clock as it was.
-    if (back) clock.reset();
-    if (advanceSeconds !== undefined) clock.advance(advanceSeconds);
-    if (freeze !== undefined) clock.freeze(freeze);
+    if (back) await clock.reset();
+    if (advanceSeconds !== undefined) await clock.advance(advanceSeconds);
+    if (freeze !== undefined) await clock.freeze(freeze);
     return clock.state();
   });
 
@@ -111,13 +111,13 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { 
       },
     },
   }, async (request, reply) => {
-    const existed = keys.has(request.params.key);
-    const entry = keys.set({ key: request.params.key, ...request.body });
+    const existed = await keys.has(request.params.key);
+    const entry = await keys.set({ key: request.params.key, ...request.body });
     return reply.code(existed ? 200 : 201).send({ key: request.params.key, plan: entry.plan, limits: entry.limits });
   });
 
   app.delete<{ Params: { key: string } }>('/keys/:key', async (request, reply) => {
-    if (!keys.delete(request.params.key)) throw new ApiError('KEY_NOT_FOUND', `The mock has no API key "${request.params.key}". Create it with PUT /__mock/keys/{key}.`);
+    if (!(await keys.delete(request.params.key))) throw new ApiError('KEY_NOT_FOUND', `The mock has no API key "${request.params.key}". Create it with PUT /__mock/keys/{key}.`);
     return reply.code(204).send();
   });
 
@@ -134,7 +134,7 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { 
       if (first !== undefined) throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot replace the pets: pets[${index}] has the id ${pet.id} of pets[${first}]. Give every pet its own id; nothing was changed.`);
       seen.set(pet.id, index);
     }
-    store.replaceAll(pets, store.nextId);  // throws a PetSetError (400) for ids past 2^53 - 2
-    return { pets: store.size, nextId: store.nextId };
+    await store.replaceAll(pets);  // a PetSetError (400) for ids past 2^53 - 2; ids keep growing
+    return { pets: await store.count(), nextId: await store.peekNextId() };
   });
 };

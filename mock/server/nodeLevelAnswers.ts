@@ -2,7 +2,8 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { rateHeaders, peekRate, type ClientIdentity } from '../api/guardPlugin.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import type { MockState } from '../state/mockState.ts';
+import { whenReady } from '../state/awaitable.ts';
+import type { StateParts } from '../state/stateParts.ts';
 
 /**
  * Answers that Node's HTTP layer would otherwise write on its own (an empty 400, 408, 417 or 431,
@@ -10,12 +11,13 @@ import type { MockState } from '../state/mockState.ts';
  * and, where the client can be identified (its address; its key once headers were read), the
  * X-RateLimit-* headers of its bucket.
  */
-export function installNodeLevelAnswers(server: Server, currentState: () => MockState): void {
-  const rateFor = (identity: ClientIdentity): Record<string, string> => {
+export function installNodeLevelAnswers(server: Server, currentState: () => StateParts): void {
+  /** The client's rate-limit headers, when they can be had; none rather than no answer. */
+  const withRateHeaders = (identity: ClientIdentity, answer: (headers: Record<string, string>) => void): void => {
     try {
-      return rateHeaders(peekRate(identity, currentState()));
+      whenReady(peekRate(identity, currentState()), (decision) => answer(rateHeaders(decision)), () => answer({}));
     } catch {
-      return {};
+      answer({});
     }
   };
 
@@ -34,20 +36,20 @@ export function installNodeLevelAnswers(server: Server, currentState: () => Mock
     }
     if (inFlight) return void socket.end();
     const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? '';
-    writeRaw(socket, clientErrorAnswer(error), rateFor({ headers: {}, ip: address }));
+    withRateHeaders({ headers: {}, ip: address }, (headers) => writeRaw(socket, clientErrorAnswer(error), headers));
   });
 
   // `Expect` other than 100-continue (RFC 9110, 10.1.1): 417, as an Error.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new ApiError('EXPECTATION_FAILED', `The mock does not do "Expect: ${request.headers.expect}". Send "Expect: 100-continue" or no Expect header.`);
-    writeResponse(response, error, rateFor(identityOf(request)));
+    withRateHeaders(identityOf(request), (headers) => writeResponse(response, error, headers));
     request.resume();
   });
 
   // CONNECT asks the mock to be a proxy, which it is not (RFC 9110, 9.3.6).
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const error = new ApiError('METHOD_NOT_ALLOWED', `CONNECT is not allowed: the mock is not a proxy. Send GET, POST, PUT or DELETE to a path under /v1.`, { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
-    writeRaw(socket, error, rateFor(identityOf(request)));
+    withRateHeaders(identityOf(request), (headers) => writeRaw(socket, error, headers));
   });
 }
 
@@ -91,15 +93,15 @@ export function writeResponse(response: ServerResponse, error: ApiError, extra: 
 }
 
 /** A request Node accepted that fastify must not answer: HTTP/1.1 without Host (RFC 9112, 3.2). */
-export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, currentState: () => MockState): boolean {
+export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, currentState: () => StateParts): boolean {
   if (request.headers.host !== undefined || request.httpVersion !== '1.1') return false;
-  let extra: Record<string, string> = {};
+  const error = new ApiError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires. Send "Host: <host>:<port>".');
+  const answer = (headers: Record<string, string>) => writeResponse(response, error, headers);
   try {
-    extra = rateHeaders(peekRate(identityOf(request), currentState()));
+    whenReady(peekRate(identityOf(request), currentState()), (decision) => answer(rateHeaders(decision)), () => answer({}));
   } catch {
-    // No headers rather than no answer.
+    answer({});
   }
-  writeResponse(response, new ApiError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires. Send "Host: <host>:<port>".'), extra);
   request.resume();
   return true;
 }

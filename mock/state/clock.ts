@@ -1,3 +1,5 @@
+import type { ControlledClock } from './stateParts.ts';
+
 /** Where the mock reads the time, so tests and the control API can move it. */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
@@ -47,7 +49,7 @@ export class ClockRangeError extends RangeError {
   override name = 'ClockRangeError';
 }
 
-export class MockClock implements Clock {
+export class MockClock implements ControlledClock {
   #offset = 0;
   #frozenAt: number | undefined;
 

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { KeyDirectory } from './stateParts.ts';
 import { defaultEnterpriseLimits, isPlan, limitProblem, planLimits, type Limits, type Plan } from './plans.ts';
 
 export interface ApiKeyConfig {
@@ -24,7 +25,7 @@ export interface ApiKeyEntry {
  * which says nothing about how much of a guessed key was right: the comparison of keys is constant
  * time, as comparing MACs by digest is.
  */
-export class KeyRing {
+export class KeyRing implements KeyDirectory {
   #byDigest = new Map<string, ApiKeyEntry>();
 
   constructor(keys: readonly ApiKeyConfig[] = []) {

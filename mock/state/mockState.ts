@@ -4,6 +4,7 @@ import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetStore, type IdReserver } from './petStore.ts';
 import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
 import { RequestLog } from './requestLog.ts';
+import type { StateParts } from './stateParts.ts';
 
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
 export const defaultRequestLogSize = 1000;
@@ -35,7 +36,7 @@ export interface MockStateOptions {
  * whose callers already await the answers that will come from Redis (issue 13), so another
  * backing replaces the parts, not their callers.
  */
-export class MockState {
+export class MockState implements StateParts {
   readonly store: PetStore;
   readonly keys: KeyRing;
   readonly limiter: RateLimiter;

@@ -1,4 +1,5 @@
 import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
+import type { PetRepository } from './stateParts.ts';
 
 export interface ListQuery {
   limit: number;
@@ -35,7 +36,7 @@ export class PetSetError extends Error {
  * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
  * reserver has recorded a high-water mark at or above it.
  */
-export class PetStore {
+export class PetStore implements PetRepository {
   #byId = new Map<number, Pet>();
   #byStatus = new Map<PetStatus | undefined, Pet[]>();
   #nextId = 1;
@@ -59,6 +60,18 @@ export class PetStore {
   /** The id the next created pet gets. */
   get nextId(): number {
     return this.#nextId;
+  }
+
+  count(): number {
+    return this.#byId.size;
+  }
+
+  peekNextId(): number {
+    return this.#nextId;
+  }
+
+  changes(): number {
+    return this.#version;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.ts';
 import type { Limits } from './plans.ts';
+import type { RateLimits } from './stateParts.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -43,7 +44,7 @@ interface Bucket {
  * a row earn a temporary ban: the contract warns that "repeated requests after a 429 response may
  * lead to a temporary ban of the API key".
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimits {
   #buckets = new Map<string, Bucket>();
   readonly #clock: Clock;
   readonly #ban: BanPolicy;

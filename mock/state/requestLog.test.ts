@@ -17,7 +17,7 @@ describe('RequestLog', () => {
     const log = new RequestLog(3);
     for (let n = 1; n <= 7; n++) log.add(entry(n));
     expect(log.list().map((e) => e.path)).toEqual(['/v1/pets/5', '/v1/pets/6', '/v1/pets/7']);
-    expect(log.dropped).toBe(4);
+    expect(log.dropped()).toBe(4);
   });
 
   it('filters by method, exact path, path prefix, status and status class', () => {
@@ -43,7 +43,7 @@ describe('RequestLog', () => {
     for (let n = 1; n <= 3; n++) log.add(entry(n));
     log.clear();
     expect(log.list()).toEqual([]);
-    expect(log.dropped).toBe(0);
+    expect(log.dropped()).toBe(0);
   });
 });
 

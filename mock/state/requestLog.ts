@@ -1,3 +1,5 @@
+import type { RequestJournal } from './stateParts.ts';
+
 /** What is kept per request: raw, so recording costs next to nothing on the hot path. */
 export interface RecordedRequest {
   /** Unix milliseconds on the mock's clock. */
@@ -39,7 +41,7 @@ export const MAX_URL = 2048;
  * The requests the mock answered, newest last, in a ring buffer: once full, the oldest entry
  * makes room, so a long session cannot grow the heap.
  */
-export class RequestLog {
+export class RequestLog implements RequestJournal {
   #entries: RecordedRequest[] = [];
   #start = 0;
   #dropped = 0;
@@ -66,7 +68,7 @@ export class RequestLog {
   }
 
   /** How many entries were pushed out since the last clear. */
-  get dropped(): number {
+  dropped(): number {
     return this.#dropped;
   }
 
