@@ -66,6 +66,15 @@ describe('the mock CLI', () => {
     expect(cli.output()).toMatch(/categoryId is required/);
   });
 
+  it('refuses to start on a fixtures file whose ids leave no room for the next id below 2^53', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pets-'));
+    const file = join(dir, 'edge.json');
+    await writeFile(file, JSON.stringify([{ id: Number.MAX_SAFE_INTEGER, name: 'Edge', categoryId: 1 }]));
+    const cli = runMockCli(['--port', '0', '--fixtures', file]);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output()).toMatch(/9007199254740991.*2\^53 - 1/);
+  });
+
   it('still has the pets created before when restarted with the same --state-file, and continues their ids', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'pets-')), 'state.json');
     const first = runMockCli(['--port', '0', '--quiet', '--state-file', file]);
