@@ -53,7 +53,7 @@ function program(io: CliIo): Command {
     .option('--cors-origin <origins...>', 'origins allowed by CORS; * allows any', ['*'])
     .option('--no-cors', 'turn CORS off')
     .addOption(new Option('--body-limit <bytes>', 'largest request body in bytes; larger ones get 413').default(defaultBodyLimit).argParser(wholeNumber(1)))
-    .addOption(new Option('--log-level <level>', 'log level; at info and below, one access-log line per API request').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .addOption(new Option('--log-level <level>', 'log level; at info, debug and trace, one access-log line per API request').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .option('-q, --quiet', 'no access-log line per request (start, reloads, warnings and errors are still logged)', false)
     .addOption(new Option('--ban-threshold <n>', 'refused requests in one throttled spell that ban a key').default(defaultBan.threshold).argParser(wholeNumber(1)))
     .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))

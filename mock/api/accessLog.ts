@@ -25,12 +25,20 @@ export function keyLabel(request: FastifyRequest): string {
 export class AccessLog {
   #lines: string[] = [];
   #scheduled = false;
+  // Many requests share a millisecond under load: the time text is made once per millisecond.
+  #lastMs = 0;
+  #lastTime = '';
 
   constructor(private readonly sink: AccessLogSink) {}
 
   record(request: FastifyRequest, reply: FastifyReply): void {
     const url = request.url.length > MAX_URL ? `${request.url.slice(0, MAX_URL)}…` : request.url;
-    const time = new Date().toISOString().slice(11, 23);
+    const nowMs = Date.now();
+    if (nowMs !== this.#lastMs) {
+      this.#lastMs = nowMs;
+      this.#lastTime = new Date(nowMs).toISOString().slice(11, 23);
+    }
+    const time = this.#lastTime;
     this.#lines.push(`${time} ${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)}\n`);
     if (!this.#scheduled) {
       this.#scheduled = true;

@@ -69,21 +69,31 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
 
   // Callback-style hooks: they run on every request, and a promise apiece shows in the benchmark.
   // The state's answers are used at once when they are values (memory), awaited when promises.
+
   app.addHook('onRequest', (request, _reply, done) => {
     if (isPreflight(request)) return done();
-    whenReady(rateBucket(request, keys), ({ credentials, key, bucketId, limits }) => {
-      whenReady((key ? limiters.limiter : limiters.anonymousLimiter).consume(bucketId, limits), (decision) => {
-        request.rateDecision = decision;
-        // A valid key is known from here on, refused or not: the request log names it on its 429s too.
-        request.apiKey = key ?? null;
-        if (!decision.allowed) return done(refusal(decision, key !== undefined));
-        // A wrong method or an unknown route is told as such (405, 404) with or without a key: there is
-        // nothing there to protect, and the client learns what to fix. It still counts against a quota.
-        if (!key && !request.is404 && !routeConfig(request).keyless) return done(unauthorized(credentials));
-        done();
-      }, done);
-    }, done);
+    const bucket = rateBucket(request, keys);
+    if (isPromise(bucket)) return void bucket.then((b) => count(request, b, done), done);
+    count(request, bucket, done);
   });
+
+  /** Spends the request against its bucket, then lets it through or refuses it. */
+  function count(request: FastifyRequest, bucket: Bucket, done: (error?: Error) => void): void {
+    const decision = (bucket.key ? limiters.limiter : limiters.anonymousLimiter).consume(bucket.bucketId, bucket.limits);
+    if (isPromise(decision)) return void decision.then((d) => admit(request, bucket, d, done), done);
+    admit(request, bucket, decision, done);
+  }
+
+  function admit(request: FastifyRequest, { credentials, key }: Bucket, decision: RateDecision, done: (error?: Error) => void): void {
+    request.rateDecision = decision;
+    // A valid key is known from here on, refused or not: the request log names it on its 429s too.
+    request.apiKey = key ?? null;
+    if (!decision.allowed) return done(refusal(decision, key !== undefined));
+    // A wrong method or an unknown route is told as such (405, 404) with or without a key: there is
+    // nothing there to protect, and the client learns what to fix. It still counts against a quota.
+    if (!key && !request.is404 && !routeConfig(request).keyless) return done(unauthorized(credentials));
+    done();
+  }
 
   app.addHook('onSend', (request, reply, payload, done) => {
     // Preflights are not counted (a browser sends them on its own), but still say where the bucket stands.
@@ -114,12 +124,15 @@ interface Bucket {
 
 export function rateBucket(request: ClientIdentity, keys: KeyDirectory): Awaitable<Bucket> {
   const credentials = parseAuthorization(request.headers.authorization);
-  const bucket = (key: ApiKeyEntry | undefined): Bucket => key
+  if (credentials.kind !== 'bearer') return bucketOf(request, credentials, undefined);
+  const found = keys.find(credentials.token);
+  return isPromise(found) ? found.then((key) => bucketOf(request, credentials, key)) : bucketOf(request, credentials, found);
+}
+
+function bucketOf(request: ClientIdentity, credentials: Credentials, key: ApiKeyEntry | undefined): Bucket {
+  return key
     ? { credentials, key, bucketId: key.bucketId, limits: key.limits }
     : { credentials, key, bucketId: `ip:${request.ip}`, limits: planLimits.free };
-  if (credentials.kind !== 'bearer') return bucket(undefined);
-  const found = keys.find(credentials.token);
-  return isPromise(found) ? found.then(bucket) : bucket(found);
 }
 
 /** Where the request's bucket stands, without counting the request. */

@@ -1,8 +1,8 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { findOperation, type LoadedSpec } from '../../spec/loadSpec.ts';
-import type { NewPet, PetStatus } from '../../spec/types.ts';
+import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import { whenReady } from '../state/awaitable.ts';
+import { isPromise } from '../state/awaitable.ts';
 import type { PetRepository } from '../state/stateParts.ts';
 import { decimalIntegersOnly, routeSchema, toFastifyPath } from './routeSchema.ts';
 
@@ -31,25 +31,31 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     preValidation: decimalIntegersOnly(listPets),
     config: { operationId: listPets.operationId },
   }, (request, reply) => {
-    // In memory both steps answer at once (no promise on the hot path); from a shared store they
-    // are awaited, and the page cache is dropped whenever any replica changed the pets.
-    const fail = (error: Error) => void reply.send(error);
-    whenReady(store.changes(), (version) => {
-      if (pagesVersion !== version) {
-        pages.clear();
-        pagesVersion = version;
-      }
-      const { limit, status } = request.query;
-      const key = `${limit} ${status ?? ''}`;
-      const page = pages.get(key);
-      if (page !== undefined) return void reply.type('application/json; charset=utf-8').send(page);
-      whenReady(store.list({ limit, status }), (pets) => {
-        const text = JSON.stringify(pets);
-        if (pagesVersion === version) pages.set(key, text);
-        reply.type('application/json; charset=utf-8').send(text);
-      }, fail);
-    }, fail);
+    // In memory both steps answer at once, with no promise or closure on the hot path; from a
+    // shared store they are awaited, and the cache is dropped whenever any replica changed the pets.
+    const version = store.changes();
+    if (isPromise(version)) return void version.then((v) => servePage(request.query, reply, v), (error: Error) => reply.send(error));
+    servePage(request.query, reply, version);
   });
+
+  function servePage({ limit, status }: { limit: number; status?: PetStatus | undefined }, reply: FastifyReply, version: number): void {
+    if (pagesVersion !== version) {
+      pages.clear();
+      pagesVersion = version;
+    }
+    const key = `${limit} ${status ?? ''}`;
+    const page = pages.get(key);
+    if (page !== undefined) return void reply.type('application/json; charset=utf-8').send(page);
+    const pets = store.list({ limit, status });
+    if (isPromise(pets)) return void pets.then((list) => sendPage(reply, key, version, list), (error: Error) => reply.send(error));
+    sendPage(reply, key, version, pets);
+  }
+
+  function sendPage(reply: FastifyReply, key: string, version: number, pets: Pet[]): void {
+    const text = JSON.stringify(pets);
+    if (pagesVersion === version) pages.set(key, text);
+    reply.type('application/json; charset=utf-8').send(text);
+  }
 
   app.post<{ Body: NewPet }>(toFastifyPath(createPet.path), {
     schema: routeSchema(createPet),
