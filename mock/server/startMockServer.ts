@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -113,7 +113,14 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   });
 
   let shuttingDown = false;
-  const inFlight = new Set<ServerResponse>();
+  // Connections, tracked once each (not per request): at shutdown their in-flight responses get
+  // `Connection: close` (Node's `_httpMessage` is the response a socket is writing).
+  const sockets = new Set<Socket>();
+  /** During shutdown: the answer closes its connection, and a connection gone idle is closed at once. */
+  const closeAfter = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+    res.once('close', () => setImmediate(() => server.closeIdleConnections()));
+  };
   const server = createServer({
     // A missing Host is answered below as an Error (refuseWithoutHost), not by Node's empty 400.
     requireHostHeader: false,
@@ -122,18 +129,16 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     requestTimeout: options.requestTimeoutMs ?? 300_000,
   }, (req, res) => {
     if (refuseWithoutHost(req, res, () => app.mock)) return;
-    inFlight.add(res);
-    res.once('close', () => {
-      inFlight.delete(res);
-      // A connection that just went idle during shutdown is closed at once, not after keepAliveTimeout.
-      if (shuttingDown) setImmediate(() => server.closeIdleConnections());
-    });
-    if (shuttingDown) res.setHeader('connection', 'close');
+    if (shuttingDown) closeAfter(res);
     app.routing(req, res);
   });
   // Longer than the idle timeouts of common load balancers (60 s), so they never reuse a closed connection.
   server.keepAliveTimeout = 72_000;
   installNodeLevelAnswers(server, () => app.mock);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
@@ -201,7 +206,10 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
         shuttingDown = true;
         stopWatching();
         clearTimeout(validation);
-        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+        for (const socket of sockets) {
+          const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+          if (res && !res.writableFinished) closeAfter(res);
+        }
         const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
         server.closeIdleConnections();
         const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? defaultShutdownGraceMs);
