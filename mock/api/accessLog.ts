@@ -18,13 +18,13 @@ export function keyLabel(request: FastifyRequest): string {
 /**
  * One compact line per API request, as Prism and json-server print them:
  * `12:30:01.234 GET /v1/pets?limit=5 200 0.8ms demo…(15)`: wall-clock time (UTC), method, path
- * and query, status, time to answer and the redacted key. Lines are gathered and written once per
- * turn of the event loop, so under load they cost one write per batch, not one per request
- * (docs/performance.md measures it).
+ * and query, status, time to answer and the redacted key. Lines are gathered and written every
+ * 20 ms (or at 64 KiB), so under load they cost one write per batch, not one per request
+ * (docs/performance.md measures it); `flush()` writes what is gathered at once (on close).
  */
 export class AccessLog {
-  #lines: string[] = [];
-  #scheduled = false;
+  #text = '';
+  #timer: NodeJS.Timeout | undefined;
   // Many requests share a millisecond under load: the time text is made once per millisecond.
   #lastMs = 0;
   #lastTime = '';
@@ -39,19 +39,22 @@ export class AccessLog {
       this.#lastTime = new Date(nowMs).toISOString().slice(11, 23);
     }
     const time = this.#lastTime;
-    this.#lines.push(`${time} ${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)}\n`);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => this.flush());
+    this.#text += `${time} ${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)}\n`;
+    if (this.#text.length >= 65_536) this.flush();
+    else if (!this.#timer) {
+      this.#timer = setTimeout(() => this.flush(), 20);
+      // The server keeps the process alive; a pending flush must not.
+      this.#timer.unref();
     }
   }
 
   /** Writes the gathered lines now. */
   flush(): void {
-    this.#scheduled = false;
-    if (this.#lines.length === 0) return;
-    const text = this.#lines.join('');
-    this.#lines = [];
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#text === '') return;
+    const text = this.#text;
+    this.#text = '';
     this.sink(text);
   }
 }
