@@ -214,7 +214,7 @@ if (scale.length === 2) {
 targets.push(['conformance default run against the mock, seconds', conformanceSeconds, '< 10', conformanceSeconds < 10]);
 
 const startupTable = markdownTable(['server', 'start-up to first answer, ms (median)', 'runs'], [
-  ['mock (`node dist/mock/cli.js`, default fixtures)', fmt(median(startups.mock!)), startups.mock!.map((v) => fmt(v)).join(', ')],
+  ['mock (`node dist/mock/bin.js`, default fixtures)', fmt(median(startups.mock!)), startups.mock!.map((v) => fmt(v)).join(', ')],
   ...(withPrism ? [['prism 5.12 (`prism mock spec/openapi.yaml`)', fmt(median(startups.prism!)), startups.prism!.map((v) => fmt(v)).join(', ')]] : []),
 ]);
 const scaleTable = scale.length > 0

@@ -77,7 +77,7 @@ export async function startCeiling(): Promise<RunningServer> {
 export async function startMock(extra: string[] = [], name = 'mock', fromSource = false): Promise<RunningServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/v1`;
-  const entry = fromSource ? ['--import', 'tsx', 'mock/cli.ts'] : ['dist/mock/cli.js'];
+  const entry = fromSource ? ['--import', 'tsx', 'mock/bin.ts'] : ['dist/mock/bin.js'];
   return start(name, [...entry, '--port', String(port), ...extra], base, `${base}/pets`);
 }
 

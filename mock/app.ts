@@ -1,48 +1,48 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import cors from '@fastify/cors';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
+import { loadSpec, componentSchema, type LoadedSpec } from '../spec/loadSpec.ts';
 import { createAjv } from '../spec/createAjv.ts';
 import type { Pet, PetStatus } from '../spec/types.ts';
-import { defaultKeysFile, defaultPetsFile, loadKeysFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
-import { MockClock, systemClock, type Clock } from './clock.ts';
-import { controlRoutes } from './control/controlRoutes.ts';
-import { installErrorHandling, sendApiError } from './errorHandling.ts';
-import { ApiError } from './errors.ts';
-import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
-import { PetStore } from './petStore.ts';
-import { createPrismResponder } from './prismResponder.ts';
-import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
-import { RequestLog } from './requestLog.ts';
-import { RequestLogController } from './requestLogController.ts';
-import { deprecationPlugin } from './plugins/deprecationPlugin.ts';
-import { guardPlugin, peekRate, setRateHeaders } from './plugins/guardPlugin.ts';
-import { latencyPlugin, type Latency } from './plugins/latencyPlugin.ts';
-import { preferPlugin } from './plugins/preferPlugin.ts';
-import { methodNotAllowedRoutes } from './routes/methodNotAllowedRoutes.ts';
-import { petsOperationIds, petsRoutes } from './routes/petsRoutes.ts';
-import { prismRoutes } from './routes/prismRoutes.ts';
-import { routeConfig } from './routeConfig.ts';
+import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
+import { AccessLog, type AccessLogSink } from './api/accessLog.ts';
+import { apiContext } from './api/apiContext.ts';
+import type { CorsOrigins } from './api/corsOptions.ts';
+import { peekRate, setRateHeaders } from './api/guardPlugin.ts';
+import type { Latency } from './api/latencyPlugin.ts';
+import { RequestLogController } from './api/requestLogController.ts';
+import { controlContext } from './control/controlContext.ts';
+import { ApiError } from './errors/errorCatalogue.ts';
+import { parseJsonBody } from './errors/parseJsonBody.ts';
+import { sendApiError } from './errors/sendApiError.ts';
+import { toApiError } from './errors/toApiError.ts';
+import { createPrismResponder, type PrismResponder } from './prism/prismResponder.ts';
+import type { Clock } from './state/clock.ts';
+import type { ApiKeyConfig } from './state/keyRing.ts';
+import { loadKeysFile } from './state/loadKeysFile.ts';
+import { whenReady } from './state/awaitable.ts';
+import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './state/mockState.ts';
+import type { BanPolicy } from './state/rateLimiter.ts';
+import './api/routeConfig.ts';
+
+export { exposedHeaders } from './api/corsOptions.ts';
+export { defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize, MockState };
 
 export const API_PREFIX = '/v1';
 export const CONTROL_PREFIX = '/__mock';
-
-/** Headers a browser page may read from the mock's answers. */
-export const exposedHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate', 'Preference-Applied'];
 
 export interface MockOptions {
   /** The loaded OpenAPI document; read from spec/openapi.yaml when absent. */
   spec?: LoadedSpec;
   /** The pets the store starts with and goes back to on reset; read from fixtures/pets.json when absent. */
   pets?: readonly Pet[];
-  /** The state to start from instead of `pets` (a state file, or the pets kept across a reload). */
+  /** The state to start from instead of `pets` (a state file). */
   startState?: { pets: readonly Pet[]; nextId: number };
   /** The accepted API keys; read from fixtures/keys.json when absent. */
   keys?: readonly ApiKeyConfig[];
   /** The clock the mock's own clock runs on. Default: the system clock. */
   clock?: Clock;
   /** Allowed CORS origins (`*` for any), or false to turn CORS off. Default: any origin. */
-  corsOrigins?: readonly string[] | false;
+  corsOrigins?: CorsOrigins;
   /** Largest request body in bytes. Default: 1 MiB. */
   bodyLimit?: number;
   /** Ban a key after this many refused requests in one throttled spell, for this long. */
@@ -51,6 +51,10 @@ export interface MockOptions {
   defaultStatus?: PetStatus | null;
   /** fastify's log level, or false for no logs. Default: false (the CLI turns logs on). */
   logLevel?: string | false;
+  /** Where log lines go. Default: standard output. */
+  logStream?: { write(text: string): unknown };
+  /** Where the access log (a line per API request) goes; off when absent. */
+  accessLog?: AccessLogSink;
   /** Serve the control API under /__mock. Default: true. */
   control?: boolean;
   /** Latency added to every API answer. */
@@ -59,79 +63,66 @@ export interface MockOptions {
   requestLogSize?: number;
   /** How many client addresses the anonymous rate limit keeps counts for. Default: 10,000. */
   maxAnonymousBuckets?: number;
-  /** A previous mock whose keys, counters, clock and request log this one takes over (a reload). */
-  carry?: MockState;
+  /**
+   * The state to serve, built by the caller (the server builds it, and a new one on reload).
+   * When absent, a fresh one is made from `pets`, `startState`, `keys`, `clock`, `ban` and the sizes.
+   */
+  state?: MockState;
+  /**
+   * The Prism answering `Prefer` and the operations without a stateful handler. The server keeps
+   * one across reloads; when absent, the app makes its own (loaded in a worker on first use) and
+   * closes it with the app.
+   */
+  prism?: PrismResponder;
 }
 
 export const defaultBodyLimit = 1024 * 1024;
-export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
-export const defaultRequestLogSize = 1000;
-export const defaultMaxAnonymousBuckets = 10_000;
 const maxPreferDelayMs = 60_000;
-
-export interface MockState {
-  store: PetStore;
-  keys: KeyRing;
-  limiter: RateLimiter;
-  anonymousLimiter: RateLimiter;
-  clock: MockClock;
-  log: RequestLog;
-  spec: LoadedSpec;
-  /** The pets a reset goes back to. */
-  fixtures: readonly Pet[];
-  /** Puts the mock back as it started: fixtures, keys, counters and bans, request log, clock. */
-  reset(): void;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The mock's state, for tests, the control API and the CLI. */
+    /** The mock's state, for tests and the CLI. */
     mock: MockState;
   }
 }
 
-/** Builds a fresh mock with its own state. It never listens: the CLI does, tests use `inject()`. */
+/**
+ * Builds a fresh mock with its own state. It never listens: the server does, tests use `inject()`.
+ *
+ * The root context holds only what every request needs before it is routed: the body limit, the
+ * JSON-only content types, the validators, and answers for URLs no route takes. The API (/v1) and
+ * the control API (/__mock) are two contexts of their own, each with its hooks and error handling.
+ */
 export async function buildMock(options: MockOptions = {}): Promise<FastifyInstance> {
   const spec = options.spec ?? (await loadSpec());
-  const fixtures = options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), spec.document.components!.schemas!.Pets!));
-  const keyConfigs = options.keys ?? (await loadKeysFile(defaultKeysFile));
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const logLevel = options.logLevel ?? false;
-
-  const carry = options.carry;
-  const clock = carry?.clock ?? new MockClock(options.clock ?? systemClock);
-  const store = new PetStore();
-  store.replaceAll(options.startState?.pets ?? fixtures, options.startState?.nextId);
-  const keys = carry?.keys ?? new KeyRing(keyConfigs);
-  const ban = { ...defaultBan, ...options.ban };
-  const limiter = carry?.limiter ?? new RateLimiter(clock, ban);
-  const anonymousLimiter = carry?.anonymousLimiter ?? new RateLimiter(clock, ban, { maxBuckets: options.maxAnonymousBuckets ?? defaultMaxAnonymousBuckets });
-  const log = carry?.log ?? new RequestLog(options.requestLogSize ?? defaultRequestLogSize);
-  const state: MockState = {
-    store, keys, limiter, anonymousLimiter, clock, log, spec, fixtures,
-    reset() {
-      store.replaceAll(fixtures);
-      keys.replaceAll(keyConfigs);
-      limiter.clear();
-      anonymousLimiter.clear();
-      log.clear();
-      clock.reset();
-    },
-  };
+  const corsOrigins = options.corsOrigins ?? ['*'];
+  const state = options.state ?? MockState.create({
+    fixtures: options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), componentSchema(spec, 'Pets'))),
+    keys: options.keys ?? (await loadKeysFile(defaultKeysFile)),
+    startState: options.startState,
+    clock: options.clock,
+    ban: options.ban,
+    requestLogSize: options.requestLogSize,
+    maxAnonymousBuckets: options.maxAnonymousBuckets,
+  });
+  const ownPrism = options.prism === undefined;
+  const prism = options.prism ?? createPrismResponder(spec, logLevel === false ? 'silent' : logLevel);
 
   const app = Fastify({
     bodyLimit,
-    // Asynchronous writes: under load, lines are gathered into few writes instead of a write each.
-    logger: logLevel === false ? false : { level: logLevel, stream: pino.destination({ dest: 1, sync: false }) },
-    logController: new RequestLogController(logLevel === 'debug' || logLevel === 'trace'),
-    // The request line carries method and URL; a child logger per request only to add a request
-    // id costs more than the rest of the logging.
+    // Requests that reach an app being closed (a reload's old app) are answered, not given a non-contract 503.
+    return503OnClosing: false,
+    logger: logLevel === false ? false : { level: logLevel, stream: options.logStream ?? pino.destination({ dest: 1, sync: false }) },
+    logController: new RequestLogController(),
+    // A child logger per request only to add a request id costs more than the rest of the logging.
     childLoggerFactory: (logger) => logger,
     routerOptions: { ignoreTrailingSlash: true },
     // A URL the router cannot decode never reaches a route: answer it from the catalogue too.
     frameworkErrors: (error, request, reply) => {
-      setRateHeaders(reply, peekRate(request, { keys, limiter, anonymousLimiter }));
-      sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
+      const answer = () => void sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
+      whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), answer);
     },
     schemaErrorFormatter: (errors, dataVar) => Object.assign(new Error(`${dataVar} is invalid`), { validation: errors }),
   });
@@ -141,47 +132,41 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const bodyAjv = createAjv();
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema));
   // Only JSON bodies are accepted: anything else is 415, not a string for the schema to reject.
-  app.removeContentTypeParser('text/plain');
-
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   app.decorate('mock', state);
   app.decorateRequest('mockRouteConfig', null);
+  if (ownPrism) app.addHook('onClose', () => prism.close());
+  const accessLog = options.accessLog ? new AccessLog(options.accessLog) : undefined;
+  if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
 
-  const routes = spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`);
-  installErrorHandling(app, { bodyLimit, routes });
-
-  app.addHook('onResponse', (request, reply, done) => {
-    if (!routeConfig(request).control) {
-      log.add({ at: clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: request.apiKey?.label ?? null, ms: Math.round(reply.elapsedTime * 10) / 10 });
-    }
-    done();
+  // Outside both contexts: errors before routing, and paths neither serves.
+  app.setErrorHandler((error: FastifyError, request, reply) => sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' })));
+  app.setNotFoundHandler(async (request, reply) => {
+    setRateHeaders(reply, await peekRate(request, state));
+    // A frontend calling a path without /v1 finds its mistake in the request log and the access log.
+    reply.raw.once('finish', () => {
+      void Promise.resolve(state.log.add({ at: state.clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: null, ms: Math.round(reply.elapsedTime * 10) / 10 })).catch(() => {});
+      accessLog?.record(request, reply);
+    });
+    const path = request.url.split('?')[0] ?? '/';
+    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No route ${request.method} ${path}. The API lives under ${API_PREFIX}: ${spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`).join(', ')}.`));
   });
 
-  if (options.corsOrigins !== false) {
-    const origins = options.corsOrigins ?? ['*'];
-    await app.register(cors, {
-      origin: origins.includes('*') ? '*' : [...origins],
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'],
-      exposedHeaders,
-      maxAge: 600,
-      strictPreflight: false,
-    });
-  }
-  const prism = createPrismResponder(spec, logLevel === false ? 'silent' : logLevel);
-  await app.register(guardPlugin, { keys, limiter, anonymousLimiter });
-  await app.register(preferPlugin, { spec, prism, clock, maxDelayMs: maxPreferDelayMs });
-  await app.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
-  await app.register(deprecationPlugin, { spec });
-
-  await app.register(async (api) => {
-    await api.register(petsRoutes, { spec, store, defaultStatus: options.defaultStatus === undefined ? 'available' : options.defaultStatus });
-    await api.register(prismRoutes, { spec, skip: petsOperationIds, prism });
-    await api.register(methodNotAllowedRoutes, { spec, reserved: options.corsOrigins === false ? [] : ['OPTIONS'] });
-  }, { prefix: API_PREFIX });
-
+  await app.register(apiContext, {
+    prefix: API_PREFIX,
+    spec,
+    state,
+    prism,
+    bodyLimit,
+    corsOrigins,
+    defaultStatus: options.defaultStatus === undefined ? 'available' : options.defaultStatus,
+    latency: options.latency,
+    accessLog,
+    maxPreferDelayMs,
+  });
   if (options.control !== false) {
-    await app.register(controlRoutes, { spec, store, keys, clock, log, ajv: bodyAjv, reset: state.reset, prefix: CONTROL_PREFIX });
+    await app.register(controlContext, { prefix: CONTROL_PREFIX, spec, state, ajv: bodyAjv, bodyLimit, corsOrigins });
   }
-
   return app;
 }

@@ -1,132 +1,171 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generatePets } from '../fixtures/generatePets.ts';
+import { runMockCli, type RunningCli } from './testing/runMockCli.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-});
+const auth = { authorization: 'Bearer demo-enterprise', 'content-type': 'application/json' };
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  return {
-    child,
-    output: () => output,
-    exit: () => once(child, 'exit').then(([code]) => code as number | null),
-    /** Resolves with the base URL once the mock says where it serves. */
-    serving: () => new Promise<string>((resolve, reject) => {
-      const look = () => {
-        const match = /serving (http:\/\/[^ ]+\/v1)/.exec(output);
-        if (match) resolve(match[1]!);
-      };
-      child.stdout!.on('data', look);
-      child.once('exit', (code) => reject(new Error(`mock exited with ${code}: ${output}`)));
-    }),
-  };
+async function stop(cli: RunningCli): Promise<number> {
+  cli.signal('SIGTERM');
+  return cli.exit;
 }
 
 describe('the mock CLI', () => {
-  it('lists every option in --help', async () => {
-    const cli = run(['--help']);
-    expect(await cli.exit()).toBe(0);
-    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--latency', '--watch', '--state-file', '--request-log-size']) {
+  it('lists every option in --help, with the environment variables it reads', async () => {
+    const cli = runMockCli(['--help']);
+    expect(await cli.exit).toBe(0);
+    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--latency', '--watch', '--state-file', '--request-log-size', '--shutdown-grace']) {
       expect(cli.output()).toContain(option);
     }
     expect(cli.output()).toMatch(/env:\s+PORT/);
     expect(cli.output()).toMatch(/env:\s+HOST/);
   });
 
-  it('listens where PORT and HOST say, answers 401 without a key, logs one redacted line per request at debug and stops on SIGTERM', async () => {
-    const cli = run(['--log-level', 'debug'], { PORT: '0', HOST: '127.0.0.1' });
-    const base = await cli.serving();
+  it('listens where PORT and HOST say and prints one access-log line per API request, key redacted', async () => {
+    const cli = runMockCli([], { PORT: '0', HOST: '127.0.0.1' });
+    const base = await cli.serving;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect((await fetch(`${base}/pets`)).status).toBe(401);
-    const ok = await fetch(`${base}/pets?limit=1`, { headers: { authorization: 'Bearer demo-enterprise' } });
-    expect(ok.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = cli.output().split('\n').filter((l) => l.includes('"msg":"request"'));
-    expect(lines).toHaveLength(2);
+    expect((await fetch(`${base}/pets?limit=1`, { headers: auth })).status).toBe(200);
+    expect(await stop(cli)).toBe(0);
+    const lines = cli.output().split('\n').filter((l) => / \/v1\/pets/.test(l) && !l.startsWith('{'));
+    expect(lines).toEqual([
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v1\/pets 401 \d+\.\dms missing$/),
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v1\/pets\?limit=1 200 \d+\.\dms demo…\(15\)$/),
+    ]);
     expect(cli.output()).not.toContain('demo-enterprise');
-    expect(lines[1]).toContain('"key":"demo…(15)"');
-    cli.child.kill('SIGTERM');
-    expect(await cli.exit()).toBe(0);
   });
 
-  it('logs no line per request at the default level', async () => {
-    const cli = run(['--port', '0']);
-    const base = await cli.serving();
+  it('prints no access log with --quiet', async () => {
+    const cli = runMockCli(['--port', '0', '--quiet']);
+    const base = await cli.serving;
     await fetch(`${base}/pets`);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(cli.output()).not.toContain('"msg":"request"');
-    cli.child.kill('SIGTERM');
-    expect(await cli.exit()).toBe(0);
+    expect(await stop(cli)).toBe(0);
+    expect(cli.output()).not.toMatch(/GET \/v1\/pets 401/);
+    expect(cli.output()).toContain('serving');
   });
 
   it('generates the pets from --seed and --pets', async () => {
-    const cli = run(['--port', '0', '--seed', '7', '--pets', '5']);
-    const base = await cli.serving();
-    const pets = await (await fetch(`${base}/pets?limit=100`, { headers: { authorization: 'Bearer demo-enterprise' } })).json();
+    const cli = runMockCli(['--port', '0', '--seed', '7', '--pets', '5', '--quiet']);
+    const base = await cli.serving;
+    const pets = await (await fetch(`${base}/pets?limit=100`, { headers: auth })).json();
     expect(pets).toEqual(generatePets({ seed: 7, count: 5 }));
-    cli.child.kill('SIGTERM');
-    expect(await cli.exit()).toBe(0);
+    expect(await stop(cli)).toBe(0);
   });
 
   it('refuses to start on an invalid fixtures file, naming the file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pets-'));
     const file = join(dir, 'bad.json');
     await writeFile(file, JSON.stringify([{ id: 1, name: 'Rex' }]));
-    const cli = run(['--port', '0', '--fixtures', file]);
-    expect(await cli.exit()).toBe(1);
+    const cli = runMockCli(['--port', '0', '--fixtures', file]);
+    expect(await cli.exit).toBe(1);
     expect(cli.output()).toContain(file);
     expect(cli.output()).toMatch(/categoryId is required/);
   });
 
-  it('still has the pets created before when restarted with the same --state-file', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'pets-')), 'state.json');
-    const first = run(['--port', '0', '--state-file', file]);
-    const base = await first.serving();
-    const headers = { authorization: 'Bearer demo-pro', 'content-type': 'application/json' };
-    const created = await (await fetch(`${base}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Keeper', categoryId: 2 }) })).json();
-    first.child.kill('SIGTERM');
-    expect(await first.exit()).toBe(0);
+  it('refuses to start on a fixtures file whose ids leave no room for the next id below 2^53', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pets-'));
+    const file = join(dir, 'edge.json');
+    await writeFile(file, JSON.stringify([{ id: Number.MAX_SAFE_INTEGER, name: 'Edge', categoryId: 1 }]));
+    const cli = runMockCli(['--port', '0', '--fixtures', file]);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output()).toMatch(/9007199254740991.*2\^53 - 1/);
+  });
 
-    const second = run(['--port', '0', '--state-file', file]);
-    const again = await second.serving();
-    expect(await (await fetch(`${again}/pets/${created.id}`, { headers })).json()).toEqual(created);
-    second.child.kill('SIGTERM');
-    expect(await second.exit()).toBe(0);
+  it('still has the pets created before when restarted with the same --state-file, and continues their ids', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'pets-')), 'state.json');
+    const first = runMockCli(['--port', '0', '--quiet', '--state-file', file]);
+    const base = await first.serving;
+    const created = await (await fetch(`${base}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Keeper', categoryId: 2 }) })).json();
+    expect(await stop(first)).toBe(0);
+
+    const second = runMockCli(['--port', '0', '--quiet', '--state-file', file]);
+    const again = await second.serving;
+    expect(await (await fetch(`${again}/pets/${created.id}`, { headers: auth })).json()).toEqual(created);
+    const next = await (await fetch(`${again}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Next', categoryId: 2 }) })).json();
+    expect(next.id).toBe(created.id + 1);
+    expect(await stop(second)).toBe(0);
+  });
+
+  it.each([
+    ['a folder that does not exist', (dir: string) => join(dir, 'missing', 'state.json')],
+    ['a folder that is a file', (dir: string) => join(dir, 'plain-file', 'state.json')],
+  ])('refuses to start with a --state-file in %s, naming the file and the reason', async (_, where) => {
+    const dir = await mkdtemp(join(tmpdir(), 'pets-'));
+    await writeFile(join(dir, 'plain-file'), 'not a folder');
+    const file = where(dir);
+    const cli = runMockCli(['--port', '0', '--state-file', file]);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output()).toContain(file);
+    expect(cli.output()).toMatch(/ENOENT|ENOTDIR/);
   });
 
   it('serves the control API by default and not with --no-control', async () => {
-    const on = run(['--port', '0']);
-    const base = await on.serving();
-    expect((await fetch(base.replace(/\/v1$/, '/__mock/clock'))).status).toBe(200);
-    on.child.kill('SIGTERM');
-    const off = run(['--port', '0', '--no-control']);
-    const offBase = await off.serving();
-    expect((await fetch(offBase.replace(/\/v1$/, '/__mock/clock'), { headers: { authorization: 'Bearer demo-pro' } })).status).toBe(404);
-    off.child.kill('SIGTERM');
+    const on = runMockCli(['--port', '0', '--quiet']);
+    expect((await fetch((await on.serving).replace(/\/v1$/, '/__mock/clock'))).status).toBe(200);
+    expect(await stop(on)).toBe(0);
+    const off = runMockCli(['--port', '0', '--quiet', '--no-control']);
+    expect((await fetch((await off.serving).replace(/\/v1$/, '/__mock/clock'), { headers: auth })).status).toBe(404);
+    expect(await stop(off)).toBe(0);
   });
 
   it('refuses a malformed --latency', async () => {
-    const cli = run(['--latency', 'slow']);
-    expect(await cli.exit()).toBe(1);
+    const cli = runMockCli(['--latency', 'slow']);
+    expect(await cli.exit).toBe(1);
     expect(cli.output()).toMatch(/neither MS nor MIN-MAX/);
   });
 
-  it('refuses a port that is not a number', async () => {
-    const cli = run(['--port', 'abc']);
-    expect(await cli.exit()).toBe(1);
-    expect(cli.output()).toMatch(/whole number/);
+  it('refuses a port that is not a number, from the command line or from PORT', async () => {
+    const flag = runMockCli(['--port', 'abc']);
+    expect(await flag.exit).toBe(1);
+    expect(flag.output()).toMatch(/whole number/);
+    const env = runMockCli([], { PORT: 'abc' });
+    expect(await env.exit).toBe(1);
+    expect(env.output()).toMatch(/PORT=abc.*whole number/);
+  });
+});
+
+describe('shutting down', () => {
+  /** Sends a GET on `agent`'s keep-alive connection; resolves with the status and the Connection header. */
+  const get = (url: string, agent: Agent, headers: Record<string, string> = {}) => new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    httpRequest(url, { agent, headers: { ...auth, ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+    }).on('error', reject).end();
+  });
+
+  it('answers a request in flight with Connection: close, closes idle keep-alive connections and saves the state', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'pets-')), 'state.json');
+    const cli = runMockCli(['--port', '0', '--quiet', '--state-file', file]);
+    const base = await cli.serving;
+    const idle = new Agent({ keepAlive: true });
+    const busy = new Agent({ keepAlive: true });
+    const created = await (await fetch(`${base}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Saved', categoryId: 3 }) })).json();
+    expect((await get(`${base}/pets?limit=1`, idle)).connection).toBe('keep-alive');
+    const inFlight = get(`${base}/pets?limit=1`, busy, { prefer: 'delay=300' });
+    // Another answer after the held request was sent: the mock has read it by then.
+    await get(`${base}/pets?limit=2`, new Agent());
+    cli.signal('SIGTERM');
+    expect(await inFlight).toEqual({ status: 200, connection: 'close' });
+    expect(await cli.exit).toBe(0);
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.pets).toContainEqual(created);
+    idle.destroy();
+    busy.destroy();
+  });
+
+  it('stops at once on a second signal, without waiting for the grace period', async () => {
+    const cli = runMockCli(['--port', '0', '--quiet', '--shutdown-grace', '600']);
+    const base = await cli.serving;
+    const held = get(`${base}/pets?limit=1`, new Agent(), { prefer: 'delay=60000' }).catch((error: Error) => error);
+    await get(`${base}/pets?limit=2`, new Agent());
+    cli.signal('SIGTERM');
+    cli.signal('SIGINT');
+    // 128 + SIGINT's number: the shutdown was cut short by the second signal.
+    expect(await cli.exit).toBe(130);
+    expect(await held).toBeInstanceOf(Error);
   });
 });

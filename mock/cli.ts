@@ -1,20 +1,14 @@
-#!/usr/bin/env node
-// Starts the mock: `npm start` (PORT and HOST from the environment) or `npm run mock -- --help`.
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadKeysFile, defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
-import { petStatuses } from '../spec/types.ts';
+// The mock's command line: `pets-mock --help`. `main` is what the bin runs, and what tests call in-process.
+import { resolve } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { CliIo, StopSignal } from '../common/cliIo.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
+import { defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
+import { petStatuses } from '../spec/types.ts';
 import { defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
-import { parseLatency, type Latency } from './plugins/latencyPlugin.ts';
-import { startMockServer } from './server.ts';
-
-function latency(value: string): Latency {
-  try {
-    return parseLatency(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+import { parseLatency, type Latency } from './api/latencyPlugin.ts';
+import { defaultShutdownGraceMs, startMockServer, type MockServer } from './server/startMockServer.ts';
+import { loadKeysFile } from './state/loadKeysFile.ts';
 
 interface CliOptions {
   port: number;
@@ -27,6 +21,7 @@ interface CliOptions {
   cors: boolean;
   bodyLimit: number;
   logLevel: string;
+  quiet: boolean;
   banThreshold: number;
   banSeconds: number;
   defaultStatus: string;
@@ -35,63 +30,137 @@ interface CliOptions {
   watch: boolean;
   stateFile?: string;
   requestLogSize: number;
+  shutdownGrace: number;
 }
 
-const program = new Command('pets-mock')
-  .description('A stateful mock of the Pet Adoption API, with per-plan rate limits, demo keys, CORS and a control API.')
-  .addOption(new Option('-p, --port <port>', 'port to listen on').env('PORT').default(4010).argParser(wholeNumber(0)))
-  .addOption(new Option('-H, --host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
-  .addOption(new Option('--seed <n>', 'generate the pets with this seed instead of reading the fixtures file').argParser(wholeNumber(0)))
-  .addOption(new Option('--pets <n>', 'generate this many pets instead of reading the fixtures file').argParser(wholeNumber(0)))
-  .option('--fixtures <file>', 'pets file to start with (a JSON array of Pet)', defaultPetsFile)
-  .option('--keys <file>', 'API keys file (a JSON array of {key, plan, perMinute?, perDay?})', defaultKeysFile)
-  .option('--cors-origin <origins...>', 'origins allowed by CORS; * allows any', ['*'])
-  .option('--no-cors', 'turn CORS off')
-  .addOption(new Option('--body-limit <bytes>', 'largest request body in bytes; larger ones get 413').default(defaultBodyLimit).argParser(wholeNumber(1)))
-  .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
-  .addOption(new Option('--ban-threshold <n>', 'refused requests in one throttled spell that ban a key').default(defaultBan.threshold).argParser(wholeNumber(1)))
-  .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))
-  .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
-  .option('--no-control', 'turn the control API under /__mock off')
-  .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(latency))
-  .option('--watch', 'reload the spec and the fixtures file when they change', false)
-  .option('--state-file <file>', 'keep the pets in this file across restarts (written within a second of each change)')
-  .addOption(new Option('--request-log-size <n>', 'requests kept for GET /__mock/requests').default(defaultRequestLogSize).argParser(wholeNumber(0)))
-  .showHelpAfterError();
+function latency(value: string): Latency {
+  try {
+    return parseLatency(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
 
-program.parse();
-const options = program.opts<CliOptions>();
+function program(io: CliIo): Command {
+  return new Command('pets-mock')
+    .description('A stateful mock of the Pet Adoption API, with per-plan rate limits, demo keys, CORS and a control API.')
+    .addOption(new Option('-p, --port <port>', 'port to listen on (env: PORT)').default(4010).argParser(wholeNumber(0)))
+    .addOption(new Option('-H, --host <host>', 'address to listen on (env: HOST)').default('127.0.0.1'))
+    .addOption(new Option('--seed <n>', 'generate the pets with this seed instead of reading the fixtures file').argParser(wholeNumber(0)))
+    .addOption(new Option('--pets <n>', 'generate this many pets instead of reading the fixtures file').argParser(wholeNumber(0)))
+    .option('--fixtures <file>', 'pets file to start with (a JSON array of Pet)', defaultPetsFile)
+    .option('--keys <file>', 'API keys file (a JSON array of {key, plan, perMinute?, perDay?})', defaultKeysFile)
+    .option('--cors-origin <origins...>', 'origins allowed by CORS; * allows any', ['*'])
+    .option('--no-cors', 'turn CORS off')
+    .addOption(new Option('--body-limit <bytes>', 'largest request body in bytes; larger ones get 413').default(defaultBodyLimit).argParser(wholeNumber(1)))
+    .addOption(new Option('--log-level <level>', 'log level; at info, debug and trace, one access-log line per API request').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .option('-q, --quiet', 'no access-log line per request (start, reloads, warnings and errors are still logged)', false)
+    .addOption(new Option('--ban-threshold <n>', 'refused requests in one throttled spell that ban a key').default(defaultBan.threshold).argParser(wholeNumber(1)))
+    .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))
+    .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
+    .option('--no-control', 'turn the control API under /__mock off')
+    .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(latency))
+    .option('--watch', 'reload the spec and the fixtures file when they change', false)
+    .option('--state-file <file>', 'keep the pets in this file across restarts (saved within 200 ms of each change; ids are never reissued)')
+    .addOption(new Option('--request-log-size <n>', 'requests kept for GET /__mock/requests').default(defaultRequestLogSize).argParser(wholeNumber(0)))
+    .addOption(new Option('--shutdown-grace <seconds>', 'on SIGTERM or SIGINT, how long requests in flight get to finish (a second signal stops at once)').default(defaultShutdownGraceMs / 1000).argParser(wholeNumber(0)))
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+}
 
-try {
-  const generated = options.seed !== undefined || options.pets !== undefined;
-  const mock = await startMockServer({
-    port: options.port,
-    host: options.host,
-    pets: generated ? { seed: options.seed, count: options.pets } : { file: options.fixtures },
-    keys: await loadKeysFile(options.keys),
-    corsOrigins: options.cors ? options.corsOrigin : false,
-    bodyLimit: options.bodyLimit,
-    logLevel: options.logLevel,
-    ban: { threshold: options.banThreshold, seconds: options.banSeconds },
-    defaultStatus: options.defaultStatus === 'none' ? null : (options.defaultStatus as never),
-    control: options.control,
-    ...(options.latency ? { latency: options.latency } : {}),
-    watch: options.watch,
-    ...(options.stateFile ? { stateFile: options.stateFile } : {}),
-    requestLogSize: options.requestLogSize,
-  });
+/** PORT and HOST from the environment, where the command line gives none. */
+function fromEnvironment(command: Command, options: CliOptions, io: CliIo): void {
+  if (command.getOptionValueSource('port') === 'default' && io.env.PORT !== undefined) {
+    try {
+      options.port = wholeNumber(0)(io.env.PORT);
+    } catch (error) {
+      throw new Error(`PORT=${io.env.PORT} is not a port: ${(error as Error).message}`);
+    }
+  }
+  if (command.getOptionValueSource('host') === 'default' && io.env.HOST) options.host = io.env.HOST;
+}
 
-  // Finish the requests in flight and save the state, then exit, on Ctrl-C or a container stop.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      mock.app().log.info({ signal }, 'shutting down');
-      mock.close().then(() => process.exit(0), () => process.exit(1));
-    });
+/**
+ * Runs the mock until SIGINT or SIGTERM (from `io.signals`), then shuts it down: requests in flight
+ * get the grace period, the state is saved. Resolves with the exit code: 0 after a clean stop,
+ * 1 when it could not start, 128 + the signal's number when a second signal cut the shutdown short.
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const command = program(io);
+  let options: CliOptions;
+  try {
+    command.parse(argv, { from: 'user' });
+    options = command.opts<CliOptions>();
+    fromEnvironment(command, options, io);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    io.stderr.write(`pets-mock: ${(error as Error).message}\n`);
+    return 1;
   }
 
-  const { mock: state } = mock.app();
-  mock.app().log.info(`Pet Adoption API mock serving ${mock.url} with ${state.store.size} pets${options.control ? `; control API at ${mock.url.replace(/\/v1$/, '/__mock')}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
-} catch (error) {
-  console.error(`pets-mock: ${(error as Error).message}`);
-  process.exit(1);
+  const path = (file: string) => resolve(io.cwd, file);
+  const accessLogOn = !options.quiet && ['info', 'debug', 'trace'].includes(options.logLevel);
+  let mock: MockServer;
+  try {
+    const generated = options.seed !== undefined || options.pets !== undefined;
+    mock = await startMockServer({
+      port: options.port,
+      host: options.host,
+      pets: generated ? { seed: options.seed, count: options.pets } : { file: path(options.fixtures) },
+      keys: await loadKeysFile(path(options.keys)),
+      corsOrigins: options.cors ? options.corsOrigin : false,
+      bodyLimit: options.bodyLimit,
+      logLevel: options.logLevel,
+      logStream: io.stdout,
+      ...(accessLogOn ? { accessLog: (text: string) => void io.stdout.write(text) } : {}),
+      ban: { threshold: options.banThreshold, seconds: options.banSeconds },
+      defaultStatus: options.defaultStatus === 'none' ? null : (options.defaultStatus as never),
+      control: options.control,
+      ...(options.latency ? { latency: options.latency } : {}),
+      watch: options.watch,
+      ...(options.stateFile ? { stateFile: path(options.stateFile) } : {}),
+      requestLogSize: options.requestLogSize,
+      shutdownGraceMs: options.shutdownGrace * 1000,
+    });
+  } catch (error) {
+    io.stderr.write(`pets-mock: ${(error as Error).message}\n`);
+    return 1;
+  }
+
+  const log = mock.app().log;
+  log.info(`Pet Adoption API mock serving ${mock.url} with ${mock.app().mock.store.size} pets${options.control ? `; control API at ${mock.url.replace(/\/v1$/, '/__mock')}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
+  io.serving?.(mock.url);
+
+  // The first signal starts a graceful shutdown; a second one cuts it short.
+  let first: StopSignal | undefined;
+  let forcedBy: StopSignal | undefined;
+  let stopRequested: () => void = () => {};
+  const stopping = new Promise<void>((resolveStop) => (stopRequested = resolveStop));
+  const listeners = {
+    SIGINT: () => onSignal('SIGINT'),
+    SIGTERM: () => onSignal('SIGTERM'),
+  };
+  function onSignal(signal: StopSignal): void {
+    if (first === undefined) {
+      first = signal;
+      stopRequested();
+      return;
+    }
+    forcedBy ??= signal;
+    log.warn({ signal }, 'second signal: closing every connection now');
+    mock.forceClose();
+  }
+  io.signals?.on('SIGINT', listeners.SIGINT);
+  io.signals?.on('SIGTERM', listeners.SIGTERM);
+  await stopping;
+  log.info({ signal: first }, `shutting down: finishing requests in flight (at most ${options.shutdownGrace} s), then saving`);
+  try {
+    await mock.close();
+  } finally {
+    io.signals?.off('SIGINT', listeners.SIGINT);
+    io.signals?.off('SIGTERM', listeners.SIGTERM);
+  }
+  log.info('stopped');
+  return forcedBy === undefined ? 0 : 128 + (forcedBy === 'SIGINT' ? 2 : 15);
 }

@@ -1,7 +1,10 @@
 // The mock's public entry point: `import { buildMock } from 'pet-adoption-toolkit/mock'`.
-export { buildMock, API_PREFIX, CONTROL_PREFIX, type MockOptions, type MockState } from './app.ts';
-export { startMockServer, type MockServer, type ServerOptions } from './server.ts';
-export { ManualClock, type Clock } from './clock.ts';
-export { errorCatalogue, type ErrorCode } from './errors.ts';
-export type { ApiKeyConfig } from './keyRing.ts';
-export type { Latency } from './plugins/latencyPlugin.ts';
+export { buildMock, API_PREFIX, CONTROL_PREFIX, MockState, type MockOptions } from './app.ts';
+export { startMockServer, type MockServer, type ServerOptions } from './server/startMockServer.ts';
+export { ManualClock, type Clock } from './state/clock.ts';
+export { errorCatalogue, type ErrorCode } from './errors/errorCatalogue.ts';
+export type { ApiKeyConfig } from './state/keyRing.ts';
+export type { Latency } from './api/latencyPlugin.ts';
+export type { Awaitable } from './state/awaitable.ts';
+export type { StateParts, PetRepository, KeyDirectory, RateLimits, ControlledClock, RequestJournal } from './state/stateParts.ts';
+export { main } from './cli.ts';

@@ -2,9 +2,10 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import { generatePets } from '../fixtures/generatePets.ts';
-import { defaultKeysFile, loadKeysFile } from '../fixtures/loadFixtures.ts';
+import { defaultKeysFile } from '../fixtures/loadFixtures.ts';
+import { loadKeysFile } from './state/loadKeysFile.ts';
 import { buildMock, type MockOptions } from './app.ts';
-import { ManualClock } from './clock.ts';
+import { ManualClock } from './state/clock.ts';
 
 let specPromise: Promise<LoadedSpec> | undefined;
 

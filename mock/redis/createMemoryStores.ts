@@ -1,9 +1,9 @@
 import type { Pet } from '../../spec/types.ts';
-import { MockClock, systemClock, type Clock } from '../clock.ts';
-import { KeyRing, type ApiKeyConfig } from '../keyRing.ts';
-import { PetStore } from '../petStore.ts';
-import { RateLimiter, type BanPolicy } from '../rateLimiter.ts';
-import { RequestLog } from '../requestLog.ts';
+import { MockClock, systemClock, type Clock } from '../state/clock.ts';
+import { KeyRing, type ApiKeyConfig } from '../state/keyRing.ts';
+import { PetStore } from '../state/petStore.ts';
+import { RateLimiter, type BanPolicy } from '../state/rateLimiter.ts';
+import { RequestLog } from '../state/requestLog.ts';
 import { MemoryKeyStore, MemoryPetRepository, MemoryRateLimitStore, MemoryRequestLogStore, MemorySharedClock } from './memoryStores.ts';
 import type { MockStores } from './stateStores.ts';
 

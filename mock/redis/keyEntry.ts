@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
-import { redactKey, type ApiKeyConfig, type ApiKeyEntry } from '../keyRing.ts';
-import { defaultEnterpriseLimits, isPlan, planLimits } from '../plans.ts';
+import { redactKey, type ApiKeyConfig, type ApiKeyEntry } from '../state/keyRing.ts';
+import { defaultEnterpriseLimits, isPlan, planLimits } from '../state/plans.ts';
 
 /** A key's SHA-256 digest: what the shared state stores and looks up, never the key itself. */
 export function keyDigest(key: string): string {

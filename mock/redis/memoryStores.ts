@@ -1,10 +1,10 @@
 import type { NewPet, Pet } from '../../spec/types.ts';
-import type { ClockState, MockClock } from '../clock.ts';
-import type { ApiKeyConfig, ApiKeyEntry, KeyRing } from '../keyRing.ts';
-import type { ListQuery, PetStore } from '../petStore.ts';
-import type { Limits } from '../plans.ts';
-import type { RateDecision, RateLimiter } from '../rateLimiter.ts';
-import type { RecordedRequest, RequestFilter, RequestLog } from '../requestLog.ts';
+import type { ClockState, MockClock } from '../state/clock.ts';
+import type { ApiKeyConfig, ApiKeyEntry, KeyRing } from '../state/keyRing.ts';
+import type { ListQuery, PetStore } from '../state/petStore.ts';
+import type { Limits } from '../state/plans.ts';
+import type { RateDecision, RateLimiter } from '../state/rateLimiter.ts';
+import type { RecordedRequest, RequestFilter, RequestLog } from '../state/requestLog.ts';
 import type { Admission, AdmissionRequest, KeyStore, PetRepository, RateLimitStore, RequestLogStore, RequestLogView, SharedClock } from './stateStores.ts';
 
 /*
@@ -137,7 +137,7 @@ export class MemoryRequestLogStore implements RequestLogStore {
   }
   async flush(): Promise<void> {}
   async list(filter: RequestFilter = {}): Promise<RequestLogView> {
-    return { requests: this.log.list(filter), dropped: this.log.dropped, capacity: this.log.capacity };
+    return { requests: this.log.list(filter), dropped: this.log.dropped(), capacity: this.log.capacity };
   }
   async clear(): Promise<void> {
     this.log.clear();

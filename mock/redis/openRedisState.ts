@@ -1,7 +1,7 @@
 import type { Pet } from '../../spec/types.ts';
-import { systemClock, type Clock } from '../clock.ts';
-import type { ApiKeyConfig } from '../keyRing.ts';
-import type { BanPolicy } from '../rateLimiter.ts';
+import { systemClock, type Clock } from '../state/clock.ts';
+import type { ApiKeyConfig } from '../state/keyRing.ts';
+import type { BanPolicy } from '../state/rateLimiter.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
 import { RedisClock } from './redisClock.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';

@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type ClockState } from '../clock.ts';
+import { systemClock, type Clock, type ClockState } from '../state/clock.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import type { SharedClock } from './stateStores.ts';
 

@@ -1,4 +1,4 @@
-import type { ApiKeyConfig, ApiKeyEntry } from '../keyRing.ts';
+import type { ApiKeyConfig, ApiKeyEntry } from '../state/keyRing.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyArguments, keyDigest, keyEntry } from './keyEntry.ts';
 import type { KeyStore } from './stateStores.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.ts';
-import { planLimits } from '../plans.ts';
+import { ManualClock } from '../state/clock.ts';
+import { planLimits } from '../state/plans.ts';
 import { connectRedis, redactRedisUrl, type RedisLogger } from './connectRedis.ts';
 import type { RedisStores } from './openRedisState.ts';
 import { StoreUnavailableError } from './storeUnavailableError.ts';

@@ -1,5 +1,5 @@
 import type { NewPet, Pet } from '../../spec/types.ts';
-import type { ListQuery } from '../petStore.ts';
+import type { ListQuery } from '../state/petStore.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { replaceRedisState } from './replaceRedisState.ts';
 import type { PetRepository } from './stateStores.ts';

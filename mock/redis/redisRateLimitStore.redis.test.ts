@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.ts';
-import { planLimits } from '../plans.ts';
-import { RateLimiter, type RateDecision } from '../rateLimiter.ts';
+import { ManualClock } from '../state/clock.ts';
+import { planLimits } from '../state/plans.ts';
+import { RateLimiter, type RateDecision } from '../state/rateLimiter.ts';
 import type { RedisStores } from './openRedisState.ts';
 import { openReplica, startRedisServer, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 

@@ -1,4 +1,4 @@
-import { RequestLog, type RecordedRequest, type RequestFilter } from '../requestLog.ts';
+import { RequestLog, type RecordedRequest, type RequestFilter } from '../state/requestLog.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import type { RequestLogStore, RequestLogView } from './stateStores.ts';
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planLimits } from '../plans.ts';
+import { planLimits } from '../state/plans.ts';
 import type { RedisStores } from './openRedisState.ts';
 import { openReplica, startRedisServer, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 

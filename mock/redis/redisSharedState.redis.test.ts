@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.ts';
-import { planLimits } from '../plans.ts';
+import { ManualClock } from '../state/clock.ts';
+import { planLimits } from '../state/plans.ts';
 import type { RedisStores } from './openRedisState.ts';
 import { openReplica, startRedisServer, testFixtures, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pet } from '../../spec/types.ts';
-import type { ApiKeyConfig } from '../keyRing.ts';
+import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyArguments } from './keyEntry.ts';
 

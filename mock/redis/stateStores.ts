@@ -1,10 +1,10 @@
 import type { Pet } from '../../spec/types.ts';
-import type { ClockState } from '../clock.ts';
-import type { ApiKeyConfig, ApiKeyEntry } from '../keyRing.ts';
-import type { ListQuery } from '../petStore.ts';
-import type { Limits } from '../plans.ts';
-import type { RateDecision } from '../rateLimiter.ts';
-import type { LoggedRequest, RecordedRequest, RequestFilter } from '../requestLog.ts';
+import type { ClockState } from '../state/clock.ts';
+import type { ApiKeyConfig, ApiKeyEntry } from '../state/keyRing.ts';
+import type { ListQuery } from '../state/petStore.ts';
+import type { Limits } from '../state/plans.ts';
+import type { RateDecision } from '../state/rateLimiter.ts';
+import type { LoggedRequest, RecordedRequest, RequestFilter } from '../state/requestLog.ts';
 
 /**
  * The mock's state behind async interfaces, so one mock can keep it in memory (the default) or in

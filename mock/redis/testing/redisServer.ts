@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../clock.ts';
+import { ManualClock } from '../../state/clock.ts';
 import { openRedisState, type RedisStateOptions, type RedisStores } from '../openRedisState.ts';
 import { testFixtures, testKeys, testStart } from './testState.ts';
 

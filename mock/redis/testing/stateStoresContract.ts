@@ -1,8 +1,8 @@
 // The behaviour every MockStores keeps, in memory or in Redis: one suite run against both
 // (createMemoryStores.test.ts, redisStores.redis.test.ts), so the two cannot drift apart.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../clock.ts';
-import { planLimits } from '../../plans.ts';
+import { ManualClock } from '../../state/clock.ts';
+import { planLimits } from '../../state/plans.ts';
 import type { MockStores } from '../stateStores.ts';
 import { testFixtures, testStart } from './testState.ts';
 

@@ -1,6 +1,6 @@
 // The state the mock/redis tests start from, in memory or in Redis.
 import type { Pet } from '../../../spec/types.ts';
-import type { ApiKeyConfig } from '../../keyRing.ts';
+import type { ApiKeyConfig } from '../../state/keyRing.ts';
 
 export const testFixtures: Pet[] = [
   { id: 1, name: 'Rex', categoryId: 1, status: 'available' },

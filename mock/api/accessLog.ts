@@ -1,0 +1,60 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { redactKey } from '../state/keyRing.ts';
+import { parseAuthorization } from './parseAuthorization.ts';
+
+/** Where access-log text goes (the CLI's stdout). */
+export type AccessLogSink = (text: string) => void;
+
+/** The longest URL an access-log line shows; longer ones are cut and marked with `…`. */
+const MAX_URL = 512;
+
+/** The key of a request, redacted, or what kind of Authorization header it had (`missing`, `malformed`, ...). */
+export function keyLabel(request: FastifyRequest): string {
+  if (request.apiKey) return request.apiKey.label;
+  const credentials = parseAuthorization(request.headers.authorization);
+  return credentials.kind === 'bearer' ? redactKey(credentials.token) : credentials.kind;
+}
+
+/**
+ * One compact line per API request, as Prism and json-server print them:
+ * `12:30:01.234 GET /v1/pets?limit=5 200 0.8ms demo…(15)`: wall-clock time (UTC), method, path
+ * and query, status, time to answer and the redacted key. Lines are gathered and written every
+ * 20 ms (or at 64 KiB), so under load they cost one write per batch, not one per request
+ * (docs/performance.md measures it); `flush()` writes what is gathered at once (on close).
+ */
+export class AccessLog {
+  #text = '';
+  #timer: NodeJS.Timeout | undefined;
+  // Many requests share a millisecond under load: the time text is made once per millisecond.
+  #lastMs = 0;
+  #lastTime = '';
+
+  constructor(private readonly sink: AccessLogSink) {}
+
+  record(request: FastifyRequest, reply: FastifyReply): void {
+    const url = request.url.length > MAX_URL ? `${request.url.slice(0, MAX_URL)}…` : request.url;
+    const nowMs = Date.now();
+    if (nowMs !== this.#lastMs) {
+      this.#lastMs = nowMs;
+      this.#lastTime = new Date(nowMs).toISOString().slice(11, 23);
+    }
+    const time = this.#lastTime;
+    this.#text += `${time} ${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)}\n`;
+    if (this.#text.length >= 65_536) this.flush();
+    else if (!this.#timer) {
+      this.#timer = setTimeout(() => this.flush(), 20);
+      // The server keeps the process alive; a pending flush must not.
+      this.#timer.unref();
+    }
+  }
+
+  /** Writes the gathered lines now. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#text === '') return;
+    const text = this.#text;
+    this.#text = '';
+    this.sink(text);
+  }
+}

@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import cors from '@fastify/cors';
+import type { LoadedSpec } from '../../spec/loadSpec.ts';
+import type { PetStatus } from '../../spec/types.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import { sendApiError } from '../errors/sendApiError.ts';
+import { toApiError } from '../errors/toApiError.ts';
+import type { PrismResponder } from '../prism/prismResponder.ts';
+import { isPromise } from '../state/awaitable.ts';
+import type { StateParts } from '../state/stateParts.ts';
+import { PetSetError } from '../state/petStore.ts';
+import type { AccessLog } from './accessLog.ts';
+import { deprecationPlugin } from './deprecationPlugin.ts';
+import { guardPlugin } from './guardPlugin.ts';
+import { latencyPlugin, type Latency } from './latencyPlugin.ts';
+import { methodNotAllowedRoutes } from './methodNotAllowedRoutes.ts';
+import { petsOperationIds, petsRoutes } from './petsRoutes.ts';
+import { preferPlugin } from './preferPlugin.ts';
+import { prismRoutes } from './prismRoutes.ts';
+import { corsOptions, type CorsOrigins } from './corsOptions.ts';
+
+export interface ApiContextOptions {
+  spec: LoadedSpec;
+  state: StateParts;
+  prism: PrismResponder;
+  bodyLimit: number;
+  corsOrigins: CorsOrigins;
+  defaultStatus: PetStatus | null;
+  latency?: Latency | undefined;
+  /** One line per request, or none. */
+  accessLog?: AccessLog | undefined;
+  /** The longest `Prefer: delay` honoured. */
+  maxPreferDelayMs: number;
+}
+
+/**
+ * The API under /v1, one fastify context: CORS, then the guard (rate limits, then the key),
+ * `Prefer`, latency and deprecation marks, the routes of every operation in the spec, its own
+ * error and not-found handling, and the request log. Nothing outside /v1 runs these hooks, and
+ * nothing inside opts out of them.
+ */
+export const apiContext: FastifyPluginAsync<ApiContextOptions> = async (api, options) => {
+  const { spec, state, prism, bodyLimit } = options;
+  if (options.corsOrigins !== false) await api.register(cors, corsOptions(options.corsOrigins));
+  await api.register(guardPlugin, { keys: state.keys, limiter: state.limiter, anonymousLimiter: state.anonymousLimiter });
+  await api.register(preferPlugin, { spec, prism, clock: state.clock, maxDelayMs: options.maxPreferDelayMs });
+  await api.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
+  await api.register(deprecationPlugin, { spec });
+
+  const { clock, log } = state;
+  const accessLog = options.accessLog;
+  api.addHook('onResponse', (request, reply, done) => {
+    const added = log.add({ at: clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: request.apiKey?.label ?? null, ms: Math.round(reply.elapsedTime * 10) / 10 });
+    // The answer is out already: a log that could not record it says so, and nothing waits.
+    if (isPromise(added)) added.catch((error: Error) => request.log.warn({ err: error }, 'could not record the request'));
+    accessLog?.record(request, reply);
+    done();
+  });
+
+  api.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = error instanceof PetSetError ? new ApiError('IDS_EXHAUSTED') : toApiError(error, request, { bodyLimit, context: 'api' });
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
+    return sendApiError(reply, apiError);
+  });
+  const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${api.prefix}${op.path}`).join(', ');
+  api.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No route ${request.method} ${path}. The API serves ${served}.`));
+  });
+
+  await api.register(petsRoutes, { spec, store: state.store, defaultStatus: options.defaultStatus });
+  await api.register(prismRoutes, { spec, skip: petsOperationIds, prism });
+  await api.register(methodNotAllowedRoutes, { spec, reserved: options.corsOrigins === false ? [] : ['OPTIONS'] });
+};

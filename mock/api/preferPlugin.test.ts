@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { componentSchema } from '../../spec/loadSpec.ts';
+import { createAjv } from '../../spec/createAjv.ts';
+import { categories } from '../../fixtures/categories.ts';
+import { errorCatalogue } from '../errors/errorCatalogue.ts';
+import { testMock, testSpec, type TestMock } from '../testing.ts';
+
+let mock: TestMock;
+beforeEach(async () => {
+  mock = await testMock();
+});
+afterEach(() => mock.app.close());
+
+const prefer = (url: string, value: string, extra: Parameters<TestMock['call']>[0] = {}) => mock.call({ url, ...extra, headers: { prefer: value, ...extra.headers } });
+
+describe('Prefer: code=', () => {
+  it('answers 404 from the spec, with an Error whose status is 404, and the rate-limit headers', async () => {
+    const res = await prefer('/v1/pets/1', 'code=404', { key: 'demo-pro' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: expect.any(String), message: expect.any(String), status: 404 });
+    expect(res.headers['x-ratelimit-limit']).toBe('300');
+    expect(res.headers['x-ratelimit-remaining']).toBe('299');
+    expect(res.headers['preference-applied']).toBe('code=404');
+    expect(res.headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  });
+
+  it('answers 429 with a Retry-After to the end of the window and the rate-limit headers', async () => {
+    mock.clock.advance(20_000);
+    const res = await prefer('/v1/pets', 'code=429', { key: 'demo-free' });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().status).toBe(429);
+    expect(res.headers['retry-after']).toBe('40');
+    expect(res.headers['x-ratelimit-limit']).toBe('60');
+  });
+
+  it('answers any documented status, such as 400 on createPet, without touching the store', async () => {
+    const res = await prefer('/v1/pets', 'code=400', { method: 'POST', payload: { name: 'Rex', categoryId: 1 } });
+    expect(res.statusCode).toBe(400);
+    expect(mock.app.mock.store.size).toBe(60);
+  });
+
+  it('answers 200 with the spec\'s example shape on listPets', async () => {
+    const res = await prefer('/v1/pets', 'code=200');
+    expect(res.statusCode).toBe(200);
+    expect(Array.isArray(res.json())).toBe(true);
+  });
+
+  it('refuses an undocumented code with 400 naming the documented ones', async () => {
+    const res = await prefer('/v1/pets', 'code=418');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'INVALID_PREFER_HEADER', status: 400, message: expect.stringMatching(/code=418.*listPets.*200, 401, 429/) });
+  });
+
+  it('checks the key first', async () => {
+    const res = await prefer('/v1/pets', 'code=200', { key: 'wrong' });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('is not applied to the control API or unknown routes', async () => {
+    expect((await prefer('/v1/nowhere', 'code=200')).statusCode).toBe(404);
+  });
+});
+
+describe('Prefer: dynamic, seed and example', () => {
+  it('generates data with dynamic=true, the same for the same seed', async () => {
+    const first = await prefer('/v1/pets/1', 'code=200, dynamic=true, seed=abc');
+    const second = await prefer('/v1/pets/1', 'code=200, dynamic=true, seed=abc');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual(second.json());
+    expect(first.json()).toMatchObject({ id: expect.any(Number), name: expect.any(String), categoryId: expect.any(Number) });
+    expect(first.headers['preference-applied']).toBe('code=200, dynamic=true, seed=abc');
+  });
+
+  it('refuses an example the spec does not name', async () => {
+    const res = await prefer('/v1/pets', 'example=cats');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/example=cats.*names no examples/);
+  });
+
+  it('refuses dynamic values other than true and false', async () => {
+    expect((await prefer('/v1/pets', 'dynamic=maybe')).statusCode).toBe(400);
+  });
+
+  it('leaves the store answering when Prefer asks for nothing it knows', async () => {
+    const res = await prefer('/v1/pets?limit=2', 'return=minimal');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((p: { id: number }) => p.id)).toEqual([1, 2]);
+  });
+});
+
+describe('forced answers look like real ones', () => {
+  it.each([
+    ['/v1/pets/7', 'GET', 404, 'PET_NOT_FOUND', /No pet has the id 7\./],
+    ['/v1/pets', 'POST', 400, 'INVALID_BODY', /request body/],
+    ['/v1/pets', 'GET', 401, 'UNAUTHORIZED', /API key/],
+    ['/v1/pets', 'GET', 429, 'RATE_LIMITED', /Retry-After/],
+  ] as const)('answers %s %s with Prefer: code=%i as the catalogue\'s %s', async (url, method, status, code, message) => {
+    const res = await prefer(url, `code=${status}`, { method, ...(method === 'POST' ? { payload: { name: 'Rex', categoryId: 1 } } : {}) });
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({ code, message: expect.stringMatching(message), status });
+    expect(Object.keys(errorCatalogue)).toContain(res.json().code);
+    if (status === 401) expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="pets"/);
+    if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers the README\'s "Prefer: dynamic=true, seed=42" with believable pets, the same each time', async () => {
+    const first = await prefer('/v1/pets', 'dynamic=true, seed=42');
+    const second = await prefer('/v1/pets', 'dynamic=true, seed=42');
+    expect(first.statusCode).toBe(200);
+    const pets = first.json();
+    expect(pets).toEqual(second.json());
+    expect(pets.length).toBeGreaterThanOrEqual(3);
+    expect(pets.length).toBeLessThanOrEqual(20);
+    const validate = createAjv().compile(componentSchema(await testSpec(), 'Pets'));
+    expect(validate(pets)).toBe(true);
+    const categoryIds = new Set<number>(categories.map((c) => c.id));
+    for (const pet of pets) {
+      expect(pet.id).toBeGreaterThan(0);
+      expect(categoryIds.has(pet.categoryId)).toBe(true);
+      expect(pet.name).toMatch(/^[A-Z][A-Za-z' -]+$/);
+      expect(pet.name).not.toMatch(/lorem|ipsum|string/i);
+    }
+  });
+
+  it.each(['1', '2', 'abc', 'zz-top'])('gives valid, believable pets for seed=%s', async (seed) => {
+    const res = await prefer('/v1/pets?limit=5&status=sold', `dynamic=true, seed=${seed}`);
+    const pets = res.json();
+    expect(pets.length).toBeGreaterThan(0);
+    expect(pets.length).toBeLessThanOrEqual(5);
+    for (const pet of pets) expect(pet).toMatchObject({ id: expect.any(Number), status: 'sold' });
+    expect(pets.every((p: { id: number }) => p.id > 0 && Number.isSafeInteger(p.id))).toBe(true);
+  });
+
+  it('gives a different list for another seed', async () => {
+    expect((await prefer('/v1/pets', 'dynamic=true, seed=1')).json()).not.toEqual((await prefer('/v1/pets', 'dynamic=true, seed=2')).json());
+  });
+
+  it('keeps the requested id in a forced getPet', async () => {
+    const res = await prefer('/v1/pets/4242', 'code=200, dynamic=true, seed=x');
+    expect(res.json()).toMatchObject({ id: 4242, name: expect.any(String) });
+  });
+});
+
+describe('Prism loading', () => {
+  it('answers requests in flight while Prism loads, before the first answer that needs Prism', async () => {
+    const order: string[] = [];
+    const forced = prefer('/v1/pets', 'code=200, dynamic=true, seed=1').then((res) => {
+      order.push('prism');
+      return res;
+    });
+    const plain = Array.from({ length: 20 }, (_, i) => mock.call({ url: `/v1/pets?limit=${i + 1}` }).then((res) => {
+      order.push('store');
+      return res;
+    }));
+    const answers = await Promise.all(plain);
+    expect(answers.every((res) => res.statusCode === 200)).toBe(true);
+    expect((await forced).statusCode).toBe(200);
+    // Prism's first answer needs its worker loaded (seconds of CPU); every store answer came first.
+    expect(order.indexOf('prism')).toBe(20);
+  });
+});

@@ -1,0 +1,114 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
+import type { Clock } from '../state/clock.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import { parsePrefer } from './parsePrefer.ts';
+import type { PrismResponder } from '../prism/prismResponder.ts';
+import { routeConfig } from './routeConfig.ts';
+import { forcedError } from '../prism/forcedError.ts';
+import { realisticBody } from '../prism/realisticBody.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `Prefer: delay=MS`, once read. */
+    preferredDelay: number | null;
+  }
+}
+
+export interface PreferOptions {
+  spec: LoadedSpec;
+  prism: PrismResponder;
+  clock: Clock;
+  /** The longest `Prefer: delay` honoured. */
+  maxDelayMs: number;
+}
+
+const preferError = (message: string) => new ApiError('INVALID_PREFER_HEADER', message);
+
+function examplesOf(op: SpecOperation, status: number | undefined): string[] {
+  const statuses = status !== undefined ? [String(status)] : Object.keys(op.operation.responses).filter((s) => s.startsWith('2'));
+  return statuses.flatMap((s) => Object.keys(((op.operation.responses[s] as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.examples) ?? {}));
+}
+
+/** Seconds until the client's current window ends, on the mock's clock, as a real 429 would say. */
+function retryAfter(request: FastifyRequest, clock: Clock): number {
+  const now = Math.floor(clock.now() / 1000);
+  return Math.max(1, (request.rateDecision?.reset ?? now + 60) - now);
+}
+
+/**
+ * The `Prefer` request header as Prism users know it: `code=`, `example=`, `dynamic=true` and
+ * `seed=` answer the operation from the spec through Prism instead of the store; `delay=` holds the
+ * answer back. It runs after authentication and rate limiting, so a wrong key still gets 401 and
+ * the X-RateLimit headers are still set. Applied preferences are named in `Preference-Applied`
+ * (RFC 7240, 3).
+ */
+const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clock, maxDelayMs }) => {
+  app.decorateRequest('preferredDelay', null);
+  const operations = new Map(spec.operations.map((op) => [op.operationId, op]));
+
+  app.addHook('onRequest', (request, reply, done) => {
+    // Most requests carry no Prefer: keep their path free of promises.
+    if (request.headers.prefer === undefined) return done();
+    answerPreference(request, reply).then((answered) => (answered ? undefined : done()), done);
+  });
+
+  /** Applies the request's preferences; true when it answered the request itself. */
+  async function answerPreference(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const preferences = parsePrefer(request.headers.prefer);
+
+    const delay = preferences.get('delay');
+    if (delay !== undefined) {
+      if (!/^\d+$/.test(delay) || Number(delay) > maxDelayMs) throw preferError(`Prefer: delay=${delay} is not a whole number of milliseconds from 0 to ${maxDelayMs}. Send for example delay=500.`);
+      request.preferredDelay = Number(delay);
+    }
+
+    const op = operations.get(routeConfig(request).operationId ?? '');
+    const code = preferences.get('code');
+    const example = preferences.get('example');
+    const dynamic = preferences.get('dynamic');
+    const seed = preferences.get('seed');
+    if (!op || (code === undefined && example === undefined && dynamic === undefined)) return false;
+
+    const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
+    if (code !== undefined && !documented.includes(code)) {
+      throw preferError(`Prefer: code=${code} is not a status the spec documents for ${op.operationId}. Use one of ${documented.join(', ')}.`);
+    }
+    if (example !== undefined) {
+      const known = examplesOf(op, code === undefined ? undefined : Number(code));
+      if (!known.includes(example)) {
+        throw preferError(`Prefer: example=${example} is not an example of ${op.operationId}${code ? ` ${code}` : ''}. ${known.length > 0 ? `Use one of ${known.join(', ')}.` : 'The spec names no examples there; use code= or dynamic=true.'}`);
+      }
+    }
+    if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
+
+    const answer = await prism.respond(op, {
+      ...(code !== undefined ? { code: Number(code) } : {}),
+      ...(example !== undefined ? { exampleKey: example } : {}),
+      dynamic: dynamic === 'true',
+      ...(seed !== undefined ? { seed } : {}),
+    });
+    // Prism decides which status and example answer; the mock gives them realistic content:
+    // errors from the catalogue, pets as the fixtures generator makes them.
+    const params = request.params as Record<string, unknown>;
+    let body = answer.body;
+    const headers: Record<string, string> = { ...answer.headers };
+    if (answer.status >= 400) {
+      const error = forcedError(answer.status, op, { params, retryAfterSeconds: retryAfter(request, clock) });
+      body = error.toBody();
+      Object.assign(headers, error.headers);
+      headers['content-type'] = 'application/json; charset=utf-8';
+    } else if (example === undefined) {
+      // Without dynamic=true the answer is the same every time, as a static example is.
+      const realistic = realisticBody(spec, { op, status: answer.status, seed: seed ?? (dynamic === 'true' ? undefined : 'static'), query: request.query as Record<string, unknown>, params });
+      if (realistic !== undefined) body = realistic;
+    }
+    const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
+    reply.code(answer.status).headers(headers).header('preference-applied', applied.join(', ')).send(body);
+    return true;
+  }
+};
+
+export const preferPlugin = fp(prefer, { name: 'prefer', dependencies: ['guard'] });

@@ -1,0 +1,140 @@
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import cors from '@fastify/cors';
+import type { Ajv } from 'ajv';
+import { componentSchema, type LoadedSpec } from '../../spec/loadSpec.ts';
+import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
+import type { Pet } from '../../spec/types.ts';
+import { corsOptions, type CorsOrigins } from '../api/corsOptions.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import { sendApiError } from '../errors/sendApiError.ts';
+import { toApiError } from '../errors/toApiError.ts';
+import { ClockRangeError } from '../state/clock.ts';
+import type { StateParts } from '../state/stateParts.ts';
+import { PetSetError } from '../state/petStore.ts';
+import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
+import type { RequestFilter } from '../state/requestLog.ts';
+
+export interface ControlOptions {
+  spec: LoadedSpec;
+  state: StateParts;
+  /** Validates bodies against the spec's schemas (no type coercion). */
+  ajv: Ajv;
+  bodyLimit: number;
+  corsOrigins: CorsOrigins;
+}
+
+/** The longest advance one call may ask for: ten years. */
+const MAX_ADVANCE_SECONDS = 315_360_000;
+
+/**
+ * The control API under /__mock, a fastify context of its own: reset the mock, read its request
+ * log, move its clock, manage keys and replace its pets. It needs no key, counts against no quota,
+ * and its errors are its own (INVALID_CONTROL_REQUEST, never a NewPet hint): none of the API's
+ * hooks run here.
+ */
+export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { spec, state, ajv, bodyLimit, corsOrigins }) => {
+  const { store, keys, clock, log } = state;
+  const validatePets = ajv.compile(componentSchema(spec, 'Pets'));
+  if (corsOrigins !== false) await app.register(cors, corsOptions(corsOrigins));
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = error instanceof PetSetError || error instanceof ClockRangeError
+      ? new ApiError('INVALID_CONTROL_REQUEST', error.message)
+      : toApiError(error, request, { bodyLimit, context: 'control' });
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
+    return sendApiError(reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No control route ${request.method} ${path}. The control API serves /reset, /requests, /clock, /keys/{key} and /pets under ${app.prefix}; see the README.`));
+  });
+
+  app.post('/reset', async () => {
+    await state.reset();
+    return { pets: await store.count(), nextId: await store.peekNextId(), message: 'The mock is back to its fixtures: counters, bans, the request log, added keys and the clock are reset.' };
+  });
+
+  app.get<{ Querystring: RequestFilter }>('/requests', {
+    schema: {
+      querystring: {
+        type: 'object',
+        properties: {
+          method: { type: 'string', pattern: '^[A-Za-z]+$' },
+          path: { type: 'string' },
+          status: { type: 'string', pattern: '^([1-5]\\d\\d|[1-5]xx)$' },
+        },
+        additionalProperties: false,
+      },
+    },
+  }, async (request) => ({ requests: await log.list(request.query), dropped: await log.dropped(), capacity: log.capacity }));
+
+  app.delete('/requests', async (_, reply) => {
+    await log.clear();
+    return reply.code(204).send();
+  });
+
+  app.get('/clock', async () => clock.state());
+
+  app.post<{ Body: { advanceSeconds?: number; freeze?: boolean; reset?: boolean } }>('/clock', {
+    schema: {
+      body: {
+        type: 'object',
+        // Ten years a call and a hundred in all (MAX_CLOCK_OFFSET_SECONDS): far enough for any
+        // window, ban or sunset, near enough for every time the mock shows to stay a valid date.
+        properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: MAX_ADVANCE_SECONDS }, freeze: { type: 'boolean' }, reset: { type: 'boolean' } },
+        additionalProperties: false,
+        minProperties: 1,
+      },
+    },
+  }, async (request) => {
+    const { advanceSeconds, freeze, reset: back } = request.body;
+    // The advance is checked first (it throws, changing nothing, past the 100-year range), so a
+    // refused call leaves the clock as it was.
+    if (back) await clock.reset();
+    if (advanceSeconds !== undefined) await clock.advance(advanceSeconds);
+    if (freeze !== undefined) await clock.freeze(freeze);
+    return clock.state();
+  });
+
+  app.put<{ Params: { key: string }; Body: { plan: Plan; perMinute?: number; perDay?: number } }>('/keys/:key', {
+    schema: {
+      params: { type: 'object', properties: { key: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9\\-._~+/]+=*$' } } },
+      body: {
+        type: 'object',
+        required: ['plan'],
+        properties: {
+          plan: { type: 'string', enum: [...planNames] },
+          perMinute: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT },
+          perDay: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT },
+        },
+        additionalProperties: false,
+      },
+    },
+  }, async (request, reply) => {
+    const existed = await keys.has(request.params.key);
+    const entry = await keys.set({ key: request.params.key, ...request.body });
+    return reply.code(existed ? 200 : 201).send({ key: request.params.key, plan: entry.plan, limits: entry.limits });
+  });
+
+  app.delete<{ Params: { key: string } }>('/keys/:key', async (request, reply) => {
+    if (!(await keys.delete(request.params.key))) throw new ApiError('KEY_NOT_FOUND', `The mock has no API key "${request.params.key}". Create it with PUT /__mock/keys/{key}.`);
+    return reply.code(204).send();
+  });
+
+  app.get('/pets', async () => store.all());
+
+  app.put<{ Body: unknown }>('/pets', async (request) => {
+    if (!validatePets(request.body)) {
+      throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot replace the pets: ${describeAjvErrors(validatePets.errors, 'pets')}. Send a JSON array of Pet; nothing was changed.`);
+    }
+    const pets = request.body as Pet[];
+    const seen = new Map<number, number>();
+    for (const [index, pet] of pets.entries()) {
+      const first = seen.get(pet.id);
+      if (first !== undefined) throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot replace the pets: pets[${index}] has the id ${pet.id} of pets[${first}]. Give every pet its own id; nothing was changed.`);
+      seen.set(pet.id, index);
+    }
+    await store.replaceAll(pets);  // a PetSetError (400) for ids past 2^53 - 2; ids keep growing
+    return { pets: await store.count(), nextId: await store.peekNextId() };
+  });
+};

@@ -1,0 +1,51 @@
+import type { ErrorBody } from '../../spec/types.ts';
+
+/**
+ * The one catalogue every Error body comes from. The contract fixes the body's shape
+ * ({code, message, status}, with status equal to the HTTP status) and leaves the set of
+ * codes open ("The set of values of `code`: not shown"), so the codes below are the mock's.
+ */
+export const errorCatalogue = {
+  INVALID_QUERY_PARAMETER: { status: 400, message: 'A query parameter is invalid. Check the parameter against the API description.' },
+  INVALID_PATH_PARAMETER: { status: 400, message: 'A path parameter is invalid. Check the parameter against the API description.' },
+  INVALID_BODY: { status: 400, message: 'The request body is invalid. Send a NewPet: {"name": string, "categoryId": integer, "status"?: "available"|"pending"|"sold"}.' },
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON. Send a JSON object.' },
+  BAD_REQUEST: { status: 400, message: 'The request is malformed. Check it against the API description.' },
+  INVALID_PREFER_HEADER: { status: 400, message: 'The Prefer header asks for something the mock cannot do. Use code=<a documented status>, example=<name>, dynamic=true, seed=<text> or delay=<milliseconds>.' },
+  INVALID_CONTROL_REQUEST: { status: 400, message: 'The control request is invalid. Check it against the control API in the README.' },
+  UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key. Send it as "Authorization: Bearer <API_KEY>".' },
+  PET_NOT_FOUND: { status: 404, message: 'No pet has this id. List pets with GET /v1/pets to find an existing id.' },
+  KEY_NOT_FOUND: { status: 404, message: 'The mock has no such API key. Create it with PUT /__mock/keys/{key}.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No such route. Check the method and the path against the API description.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this route. Use a method listed in the Allow header.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send the whole request line, headers and body without pausing.' },
+  IDS_EXHAUSTED: { status: 409, message: 'The mock has handed out every id up to 2^53 - 1, the largest JSON clients read exactly. Replace the pets with lower ids (PUT /__mock/pets) or start with a new state file.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large. Send a smaller body.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON. Send it with "Content-Type: application/json".' },
+  EXPECTATION_FAILED: { status: 417, message: 'The Expect header asks for something the mock does not do. Send "Expect: 100-continue" or no Expect header.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large. Send fewer or smaller headers (cookies included).' },
+  RATE_LIMITED: { status: 429, message: 'Rate limit exceeded. Wait for the number of seconds in Retry-After, then retry with exponential backoff.' },
+  API_KEY_BANNED: { status: 429, message: 'This API key is temporarily banned for sending requests while rate limited. Stop sending and wait for the number of seconds in Retry-After.' },
+  INTERNAL_ERROR: { status: 500, message: 'The mock failed unexpectedly. This is a bug in the mock; please report it with the request that caused it.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** An error that answers with an Error body from the catalogue. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? errorCatalogue[code].message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.statusCode = errorCatalogue[code].status;
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.statusCode };
+  }
+}

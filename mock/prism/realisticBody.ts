@@ -1,0 +1,57 @@
+import { Faker, en } from '@faker-js/faker';
+import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
+import { componentSchema, responseSchema } from '../../spec/loadSpec.ts';
+import type { Pet, PetStatus } from '../../spec/types.ts';
+import { petStatuses } from '../../spec/types.ts';
+import { generatePets } from '../../fixtures/generatePets.ts';
+
+export interface RealisticBodyRequest {
+  op: SpecOperation;
+  status: number;
+  /** The `seed=` preference; a random one when absent (`dynamic=true` alone varies per answer). */
+  seed: string | undefined;
+  /** The query and path parameters as sent (strings: forced answers are decided before validation). */
+  query: Record<string, unknown>;
+  params: Record<string, unknown>;
+}
+
+/** A 32-bit number from any text (FNV-1a), so `seed=abc` seeds Faker as surely as `seed=42`. */
+function seedNumber(seed: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) hash = Math.imul(hash ^ seed.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+const sameSchema = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A believable body for a forced 2xx answer whose schema is Pet or Pets: pets as the fixtures
+ * generator makes them (names, categories, statuses), positive ids, lists of a realistic length
+ * (up to the `limit` asked for, filtered by `status`), the same for the same seed. Undefined for
+ * other schemas, whose body Prism's answer keeps.
+ */
+export function realisticBody(spec: LoadedSpec, { op, status, seed, query, params }: RealisticBodyRequest): unknown {
+  const schema = responseSchema(op, status);
+  if (!schema) return undefined;
+  const kind = sameSchema(schema, componentSchema(spec, 'Pets')) ? 'list' : sameSchema(schema, componentSchema(spec, 'Pet')) ? 'one' : undefined;
+  if (!kind) return undefined;
+  const seedValue = seedNumber(seed ?? String(Math.random()));
+  const faker = new Faker({ locale: [en], seed: seedValue });
+  const firstId = faker.number.int({ min: 1, max: 5000 });
+  if (kind === 'list') {
+    const asked = wholeNumber(query.limit);
+    const limit = asked !== undefined && asked >= 1 && asked <= 100 ? asked : 20;
+    const count = Math.min(limit, faker.number.int({ min: 3, max: 20 }));
+    const wanted = (petStatuses as readonly unknown[]).includes(query.status) ? (query.status as PetStatus) : undefined;
+    return generatePets({ seed: seedValue, count, firstId }).map((pet) => (wanted ? { ...pet, status: wanted } : pet));
+  }
+  // The pet asked for by id keeps that id, when it is one the mock could hold.
+  const asked = Object.values(params).map(wholeNumber).find((n) => n !== undefined && n >= 1);
+  return generatePets({ seed: seedValue, count: 1, firstId: asked ?? firstId })[0] as Pet;
+}
+
+function wholeNumber(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}

@@ -1,0 +1,135 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer, type ServerOptions } from './startMockServer.ts';
+
+const running: MockServer[] = [];
+afterEach(async () => {
+  for (const server of running.splice(0)) await server.close();
+});
+
+async function start(options: Partial<ServerOptions> = {}) {
+  const server = await startMockServer({ port: 0, host: '127.0.0.1', pets: { count: 10 }, logLevel: false, ...options });
+  running.push(server);
+  return server;
+}
+
+function open(server: MockServer): Socket {
+  return connect(Number(new URL(server.url).port), '127.0.0.1');
+}
+
+/** Sends `text` (or nothing) and reads until the mock closes the connection. */
+async function exchange(server: MockServer, text?: string): Promise<string> {
+  const socket = open(server);
+  if (text !== undefined) socket.write(text);
+  let answer = '';
+  socket.setEncoding('latin1');
+  for await (const chunk of socket) answer += chunk;
+  return answer;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Splits raw HTTP/1.1 text into its responses (each with a Content-Length). */
+function responses(text: string): Answer[] {
+  const out: Answer[] = [];
+  let rest = text;
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const end = rest.indexOf('\r\n\r\n');
+    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const length = Number(headers['content-length'] ?? 0);
+    const body = rest.slice(end + 4, end + 4 + length);
+    out.push({ status: Number(statusLine!.split(' ')[1]), headers, body: body ? JSON.parse(body) : undefined });
+    rest = rest.slice(end + 4 + length);
+  }
+  return out;
+}
+
+function expectError(answer: Answer | undefined, status: number, code: string): void {
+  expect(answer?.status).toBe(status);
+  expect(answer?.headers['content-type']).toMatch(/^application\/json/);
+  expect(answer?.headers.connection).toBe('close');
+  expect(answer?.body).toMatchObject({ code, status, message: expect.any(String) });
+}
+
+const rateLimitHeaders = { 'x-ratelimit-limit': expect.stringMatching(/^\d+$/), 'x-ratelimit-remaining': expect.stringMatching(/^\d+$/), 'x-ratelimit-reset': expect.stringMatching(/^\d+$/) };
+
+describe('answers Node writes below fastify', () => {
+  it('answers an Expect it cannot meet with a 417 Error and the key\'s rate-limit headers', async () => {
+    const server = await start();
+    const [answer, ...more] = responses(await exchange(server, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro\r\nExpect: foo\r\n\r\n'));
+    expectError(answer, 417, 'EXPECTATION_FAILED');
+    expect(answer!.headers).toMatchObject({ ...rateLimitHeaders, 'x-ratelimit-limit': '300' });
+    expect(more).toEqual([]);
+  });
+
+  it('answers headers over the limit with a 431 Error and the address\'s rate-limit headers', async () => {
+    const server = await start();
+    const [answer] = responses(await exchange(server, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expectError(answer, 431, 'HEADERS_TOO_LARGE');
+    expect(answer!.headers).toMatchObject(rateLimitHeaders);
+  });
+
+  it('answers HTTP/1.1 without Host with a 400 Error', async () => {
+    const server = await start();
+    const [answer] = responses(await exchange(server, 'GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer demo-pro\r\n\r\n'));
+    expectError(answer, 400, 'BAD_REQUEST');
+    expect(answer!.body).toMatchObject({ message: expect.stringContaining('Host') });
+    expect(answer!.headers).toMatchObject(rateLimitHeaders);
+  });
+
+  it('answers CONNECT with a 405 Error', async () => {
+    const server = await start();
+    const [answer] = responses(await exchange(server, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
+    expectError(answer, 405, 'METHOD_NOT_ALLOWED');
+    expect(answer!.headers.allow).toBeDefined();
+  });
+
+  it('answers a method no one knows with a 405 Error and a line that is not HTTP with a 400 Error', async () => {
+    const server = await start();
+    expectError(responses(await exchange(server, 'FROB /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'))[0], 405, 'METHOD_NOT_ALLOWED');
+    expectError(responses(await exchange(server, 'GARBAGE\r\n\r\n'))[0], 400, 'BAD_REQUEST');
+  });
+
+  it('answers a connection that never sends a byte with a 408 Error once the headers timeout passes', async () => {
+    const server = await start({ headersTimeoutMs: 200, requestTimeoutMs: 300, timeoutCheckIntervalMs: 50 });
+    expectError(responses(await exchange(server))[0], 408, 'REQUEST_TIMEOUT');
+  });
+
+  it('answers headers that never finish with a 408 Error', async () => {
+    const server = await start({ headersTimeoutMs: 200, requestTimeoutMs: 300, timeoutCheckIntervalMs: 50 });
+    expectError(responses(await exchange(server, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n'))[0], 408, 'REQUEST_TIMEOUT');
+  });
+
+  it('sends one answer, not two, to a GET with Transfer-Encoding: identity', async () => {
+    const server = await start();
+    const all = responses(await exchange(server, 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro\r\nTransfer-Encoding: identity\r\n\r\n'));
+    expect(all).toHaveLength(1);
+    expect(all[0]!.status).toBeGreaterThanOrEqual(200);
+  });
+
+  it('lets a client that uploads a body over the limit read its 413 Error', async () => {
+    const server = await start({ bodyLimit: 1024 });
+    const socket = open(server);
+    socket.setEncoding('latin1');
+    const body = `{"name":"${'x'.repeat(4 * 1024 * 1024)}","categoryId":1}`;
+    socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    // The whole body goes out while the mock has already answered: the answer must survive it.
+    socket.write(body);
+    let text = '';
+    let error: Error | undefined;
+    try {
+      for await (const chunk of socket) text += chunk;
+    } catch (caught) {
+      error = caught as Error;
+    }
+    expect(error).toBeUndefined();
+    const [answer] = responses(text);
+    expect(answer?.status).toBe(413);
+    expect(answer?.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+  });
+});

@@ -1,0 +1,107 @@
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { rateHeaders, peekRate, type ClientIdentity } from '../api/guardPlugin.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import { whenReady } from '../state/awaitable.ts';
+import type { StateParts } from '../state/stateParts.ts';
+
+/**
+ * Answers that Node's HTTP layer would otherwise write on its own (an empty 400, 408, 417 or 431,
+ * or nothing at all for CONNECT), written here as the contract's Error, with `Connection: close`
+ * and, where the client can be identified (its address; its key once headers were read), the
+ * X-RateLimit-* headers of its bucket.
+ */
+export function installNodeLevelAnswers(server: Server, currentState: () => StateParts): void {
+  /** The client's rate-limit headers, when they can be had; none rather than no answer. */
+  const withRateHeaders = (identity: ClientIdentity, answer: (headers: Record<string, string>) => void): void => {
+    try {
+      whenReady(peekRate(identity, currentState()), (decision) => answer(rateHeaders(decision)), () => answer({}));
+    } catch {
+      answer({});
+    }
+  };
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A peer that reset the connection, or a socket already closing, cannot be answered.
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    // A response to a request read before the error is already on its way (a GET whose
+    // Transfer-Encoding the parser refused only after dispatching it): a second answer on the
+    // same connection would be read as the answer to a request the client never sent. Let the
+    // first finish, then close.
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inFlight && !inFlight.writableEnded) {
+      inFlight.shouldKeepAlive = false;
+      inFlight.once('finish', () => socket.end());
+      return;
+    }
+    if (inFlight) return void socket.end();
+    const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? '';
+    withRateHeaders({ headers: {}, ip: address }, (headers) => writeRaw(socket, clientErrorAnswer(error), headers));
+  });
+
+  // `Expect` other than 100-continue (RFC 9110, 10.1.1): 417, as an Error.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const error = new ApiError('EXPECTATION_FAILED', `The mock does not do "Expect: ${request.headers.expect}". Send "Expect: 100-continue" or no Expect header.`);
+    withRateHeaders(identityOf(request), (headers) => writeResponse(response, error, headers));
+    request.resume();
+  });
+
+  // CONNECT asks the mock to be a proxy, which it is not (RFC 9110, 9.3.6).
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const error = new ApiError('METHOD_NOT_ALLOWED', `CONNECT is not allowed: the mock is not a proxy. Send GET, POST, PUT or DELETE to a path under /v1.`, { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
+    withRateHeaders(identityOf(request), (headers) => writeRaw(socket, error, headers));
+  });
+}
+
+function identityOf(request: IncomingMessage): ClientIdentity {
+  const authorization = request.headers.authorization;
+  return { headers: typeof authorization === 'string' ? { authorization } : {}, ip: request.socket.remoteAddress ?? '' };
+}
+
+/** The catalogue error for what Node's parser refused. */
+export function clientErrorAnswer(error: NodeJS.ErrnoException): ApiError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('HEADERS_TOO_LARGE');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_HEADERS_TIMEOUT':
+      return new ApiError('REQUEST_TIMEOUT');
+    case 'HPE_INVALID_METHOD':
+      // A well-formed request line with a method no one knows is 405; a line that is not one is 400.
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/1\.[01]\r?\n/.test((error as { rawPacket?: Buffer }).rawPacket?.toString('latin1') ?? '')) break;
+      return new ApiError('METHOD_NOT_ALLOWED', 'The request method is not one the mock knows. Send GET, POST, PUT or DELETE.', { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
+    default:
+      break;
+  }
+  return new ApiError('BAD_REQUEST', `The request is not valid HTTP/1.1 (${error.code ?? error.message}). Check the request line and headers.`);
+}
+
+/** An Error answer written straight to the socket, for requests Node never turned into one. */
+function writeRaw(socket: Duplex, error: ApiError, extra: Record<string, string>): void {
+  const body = JSON.stringify(error.toBody());
+  const headers = { ...extra, ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n${head}\r\n${body}`);
+}
+
+/** An Error answer on a response Node created but fastify will not see. */
+export function writeResponse(response: ServerResponse, error: ApiError, extra: Record<string, string>): void {
+  const body = JSON.stringify(error.toBody());
+  response.shouldKeepAlive = false;
+  response.writeHead(error.statusCode, { ...extra, ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.end(body);
+}
+
+/** A request Node accepted that fastify must not answer: HTTP/1.1 without Host (RFC 9112, 3.2). */
+export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, currentState: () => StateParts): boolean {
+  if (request.headers.host !== undefined || request.httpVersion !== '1.1') return false;
+  const error = new ApiError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires. Send "Host: <host>:<port>".');
+  const answer = (headers: Record<string, string>) => writeResponse(response, error, headers);
+  try {
+    whenReady(peekRate(identityOf(request), currentState()), (decision) => answer(rateHeaders(decision)), () => answer({}));
+  } catch {
+    answer({});
+  }
+  request.resume();
+  return true;
+}

@@ -1,0 +1,232 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { createAjv } from '../../spec/createAjv.ts';
+import { componentSchema, defaultSpecPath, loadSpec, validateSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
+import type { Pet } from '../../spec/types.ts';
+import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
+import { API_PREFIX, buildMock, type MockOptions } from '../app.ts';
+import { createPrismResponder, type PrismResponder } from '../prism/prismResponder.ts';
+import { loadKeysFile } from '../state/loadKeysFile.ts';
+import { MockState } from '../state/mockState.ts';
+import { IdJournal } from './idJournal.ts';
+import { installNodeLevelAnswers, refuseWithoutHost } from './nodeLevelAnswers.ts';
+import { readStateFile, StateFileWriter } from './stateFile.ts';
+import { watchFiles } from './watchFiles.ts';
+
+export type PetsSource = { file: string } | { seed?: number; count?: number };
+
+export interface ServerOptions extends Omit<MockOptions, 'spec' | 'pets' | 'startState' | 'state' | 'prism'> {
+  port: number;
+  host: string;
+  specPath?: string;
+  /** Where the pets come from: a fixtures file (default fixtures/pets.json) or the generator. */
+  pets?: PetsSource;
+  /** Keep pets and the next id in this file (and the id high-water mark beside it), and start from it when it exists. */
+  stateFile?: string;
+  /** Reload the spec and the fixtures file when they change. */
+  watch?: boolean;
+  /** How long requests in flight get to finish once shutdown starts, in milliseconds. Default: 10 s. */
+  shutdownGraceMs?: number;
+  /** Node's HTTP timeouts: a request's headers, and the whole request, must arrive within these (408 otherwise). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** How often Node checks those timeouts. Default: every second. */
+  timeoutCheckIntervalMs?: number;
+  /** Told after each reload, with whether it succeeded (tests wait on it instead of polling). */
+  onReloaded?: (ok: boolean) => void;
+  /** Told after each write of the state file that reached the disk. */
+  onStateSaved?: () => void;
+}
+
+export interface MockServer {
+  /** Where the API is served, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string;
+  /** The app answering right now (a reload swaps it). */
+  app(): FastifyInstance;
+  /** Reloads the spec and the fixtures; false, with the old version still serving, when they are broken. */
+  reload(): Promise<boolean>;
+  /**
+   * Shuts down: stops accepting, closes idle keep-alive connections at once, answers requests in
+   * flight with `Connection: close`, cuts what is still open after the grace period, saves the
+   * state. Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+  /** Cuts every connection now (a second signal): close() then finishes without waiting. */
+  forceClose(): void;
+}
+
+export const defaultShutdownGraceMs = 10_000;
+
+async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
+  if ('file' in source) return loadPetsFile(source.file, createAjv(), componentSchema(spec, 'Pets'));
+  // Faker is loaded only when pets are generated: reading the fixtures file needs none of it.
+  const { generatePets } = await import('../../fixtures/generatePets.ts');
+  return generatePets(source);
+}
+
+/**
+ * Runs the mock on a real port. The HTTP server hands every request to the current app, so
+ * `--watch` can swap in an app built from an edited spec or fixtures file without a restart:
+ * a new MockState carrying the pets created at run time (when the new spec still accepts them),
+ * keys, counters, clock and request log, and a new app around it, swapped in together. Prism
+ * is loaded in a worker once the mock listens, and kept across reloads that leave the spec as it was.
+ */
+export async function startMockServer(options: ServerOptions): Promise<MockServer> {
+  const specPath = resolve(options.specPath ?? defaultSpecPath);
+  const source: PetsSource = options.pets ?? { file: defaultPetsFile };
+  // Dereference now and validate once serving: validation costs more than the rest of the start.
+  let spec = await loadSpec(specPath, { validate: false });
+  const fixtures = await loadPets(source, spec);
+  const keys = options.keys ?? (await loadKeysFile(defaultKeysFile));
+
+  // With a state file: start from it, above the id high-water mark, and refuse to start when it
+  // cannot be written (a mock that acknowledges creates it cannot save would lose them silently).
+  const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
+  const journal = options.stateFile ? await IdJournal.open(`${options.stateFile}.ids`) : undefined;
+  const initial = MockState.create({ ...options, fixtures, keys, ids: journal, startState: saved });
+  if (journal) {
+    // Continue above every id ever handed out, saved or not.
+    initial.store.replaceAll(initial.store.all(), Math.max(initial.store.nextId, journal.reservedThrough + 1));
+    await journal.reserve(initial.store.nextId).catch((error: Error) => {
+      throw new Error(`Cannot write the id journal ${journal.file}: ${error.message}. Create its folder, fix its permissions, or give another --state-file.`);
+    });
+  }
+
+  let prism: PrismResponder = createPrismResponder(spec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel);
+  let app = await buildMock({ ...options, pets: fixtures, spec, state: initial, prism });
+  await app.ready();
+  const log = app.log;
+
+  const writer = options.stateFile
+    ? new StateFileWriter(options.stateFile, () => ({ pets: app.mock.store.all(), nextId: app.mock.store.nextId }), (error) => log.error(`Could not write the state file ${options.stateFile}: ${error.message}`))
+    : undefined;
+  if (writer && options.onStateSaved) writer.onWritten = options.onStateSaved;
+  let unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
+  // A new state file holds the starting state at once, so a crash before the first change loses nothing.
+  if (writer) await writer.write().catch(async (error: Error) => {
+    await app.close();
+    await prism.close();
+    throw error;
+  });
+
+  let shuttingDown = false;
+  // Connections, tracked once each (not per request): at shutdown their in-flight responses get
+  // `Connection: close` (Node's `_httpMessage` is the response a socket is writing).
+  const sockets = new Set<Socket>();
+  /** During shutdown: the answer closes its connection, and a connection gone idle is closed at once. */
+  const closeAfter = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+    res.once('close', () => setImmediate(() => server.closeIdleConnections()));
+  };
+  const server = createServer({
+    // A missing Host is answered below as an Error (refuseWithoutHost), not by Node's empty 400.
+    requireHostHeader: false,
+    connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1000,
+    headersTimeout: options.headersTimeoutMs ?? 60_000,
+    requestTimeout: options.requestTimeoutMs ?? 300_000,
+  }, (req, res) => {
+    if (refuseWithoutHost(req, res, () => app.mock)) return;
+    if (shuttingDown) closeAfter(res);
+    app.routing(req, res);
+  });
+  // Longer than the idle timeouts of common load balancers (60 s), so they never reuse a closed connection.
+  server.keepAliveTimeout = 72_000;
+  installNodeLevelAnswers(server, () => app.mock);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolveListen());
+  });
+  // Serving now: load Prism in its worker, and validate the spec a moment later (a tenth of a
+  // second of CPU that would otherwise hold up the first answers).
+  prism.warm();
+  const validation = setTimeout(() => {
+    validateSpec(specPath).catch((error: Error) => log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`));
+  }, 1000);
+  validation.unref();
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}${API_PREFIX}`;
+
+  let reloading = Promise.resolve(true);
+  const reload = (): Promise<boolean> => (reloading = reloading.then(async () => {
+    const old = app;
+    let nextPrism: PrismResponder | undefined;
+    try {
+      const nextSpec = await loadSpec(specPath);
+      const nextFixtures = await loadPets(source, nextSpec);
+      const validate = createAjv().compile(componentSchema(nextSpec, 'Pet'));
+      const { state, catchUp } = old.mock.carriedInto(nextFixtures, (pet) => validate(pet));
+      const specChanged = !isDeepStrictEqual(nextSpec.document, spec.document);
+      nextPrism = specChanged ? createPrismResponder(nextSpec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel) : prism;
+      const next = await buildMock({ ...options, pets: nextFixtures, spec: nextSpec, state, prism: nextPrism });
+      await next.ready();
+      // After every await: copy the pets once more and swap in the same tick, so a pet created
+      // while the new app was being built is not lost.
+      const dropped = catchUp();
+      if (dropped > 0) log.warn(`Reload: ${dropped} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
+      app = next;
+      spec = nextSpec;
+      unsubscribe();
+      unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
+      writer?.changed();
+      if (specChanged) {
+        const oldPrism = prism;
+        prism = nextPrism;
+        prism.warm();
+        await oldPrism.close();
+      }
+      await old.close();
+      log.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${app.mock.store.size} pets${specChanged ? '' : '; Prism kept (the spec is unchanged)'}.`);
+      return true;
+    } catch (error) {
+      if (nextPrism && nextPrism !== prism) await nextPrism.close();
+      log.error(`Reload failed, still serving the previous version: ${(error as Error).message}`);
+      return false;
+    }
+  }));
+
+  const stopWatching = options.watch ? watchFiles([specPath, ...('file' in source ? [resolve(source.file)] : [])], () => void reload().then((ok) => options.onReloaded?.(ok))) : () => {};
+
+  let closing: Promise<void> | undefined;
+  let cutAll = () => server.closeAllConnections();
+  return {
+    url,
+    app: () => app,
+    reload,
+    forceClose: () => cutAll(),
+    close() {
+      closing ??= (async () => {
+        shuttingDown = true;
+        stopWatching();
+        clearTimeout(validation);
+        for (const socket of sockets) {
+          const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+          if (res && !res.writableFinished) closeAfter(res);
+        }
+        const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+        server.closeIdleConnections();
+        const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? defaultShutdownGraceMs);
+        cutAll = () => {
+          clearTimeout(grace);
+          server.closeAllConnections();
+        };
+        await closed;
+        clearTimeout(grace);
+        await reloading;
+        unsubscribe();
+        await writer?.flush();
+        if (writer?.lastWriteSucceeded) await journal?.settle(app.mock.store.nextId - 1).catch((error: Error) => log.error(`Could not settle the id journal ${journal.file}: ${error.message}`));
+        await app.close();
+        await prism.close();
+      })();
+      return closing;
+    },
+  };
+}

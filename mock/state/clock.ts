@@ -1,0 +1,90 @@
+import type { ControlledClock } from './stateParts.ts';
+
+/** Where the mock reads the time, so tests and the control API can move it. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock that only moves when told to: for tests. */
+export class ManualClock implements Clock {
+  #now: number;
+  constructor(start = Date.UTC(2026, 0, 1)) {
+    this.#now = start;
+  }
+  now(): number {
+    return this.#now;
+  }
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
+
+export interface ClockState {
+  /** The mock's time, ISO 8601. */
+  now: string;
+  /** The mock's time, Unix milliseconds. */
+  nowMs: number;
+  frozen: boolean;
+  /** How far the mock's time is ahead of its base clock, in seconds. */
+  offsetSeconds: number;
+}
+
+/**
+ * The mock's own time: its base clock, moved forward by `advance` and stopped by `freeze`.
+ * Rate-limit windows, X-RateLimit-Reset, Retry-After and bans all read it, so moving it lifts a
+ * 429 or ends a ban at once.
+ */
+/**
+ * How far the control API may move the mock's clock ahead of its base clock: 100 years. Far
+ * beyond any rate-limit window, ban or sunset date, and far inside what a `Date` holds
+ * (±8.64e15 ms), so every time the mock shows stays a valid date.
+ */
+export const MAX_CLOCK_OFFSET_SECONDS = 100 * 365 * 86_400;
+
+/** Thrown when a move would take the clock outside its documented range; nothing is changed. */
+export class ClockRangeError extends RangeError {
+  override name = 'ClockRangeError';
+}
+
+export class MockClock implements ControlledClock {
+  #offset = 0;
+  #frozenAt: number | undefined;
+
+  constructor(readonly base: Clock = systemClock) {}
+
+  now(): number {
+    return this.#frozenAt ?? this.base.now() + this.#offset;
+  }
+
+  /** Moves the clock forward; refuses (changing nothing) a move past MAX_CLOCK_OFFSET_SECONDS ahead of the base clock. */
+  advance(seconds: number): void {
+    const aheadMs = this.now() + seconds * 1000 - this.base.now();
+    if (!(seconds >= 0) || aheadMs > MAX_CLOCK_OFFSET_SECONDS * 1000) {
+      throw new ClockRangeError(`Advancing by ${seconds} seconds would put the clock ${Math.round(aheadMs / 1000)} seconds ahead; at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (100 years) are allowed. Reset the clock with {"reset": true} or advance by less.`);
+    }
+    if (this.#frozenAt !== undefined) this.#frozenAt += seconds * 1000;
+    else this.#offset += seconds * 1000;
+  }
+
+  freeze(frozen: boolean): void {
+    if (frozen && this.#frozenAt === undefined) this.#frozenAt = this.now();
+    if (!frozen && this.#frozenAt !== undefined) {
+      this.#offset = this.#frozenAt - this.base.now();
+      this.#frozenAt = undefined;
+    }
+  }
+
+  /** Back to the base clock's time, running. */
+  reset(): void {
+    this.#offset = 0;
+    this.#frozenAt = undefined;
+  }
+
+  state(): ClockState {
+    const nowMs = this.now();
+    return { now: new Date(nowMs).toISOString(), nowMs, frozen: this.#frozenAt !== undefined, offsetSeconds: (nowMs - this.base.now()) / 1000 };
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { PetStore } from './petStore.ts';
+
+describe('PetStore', () => {
+  it('assigns increasing ids starting after the highest loaded one', async () => {
+    const store = new PetStore([{ id: 7, name: 'Rex', categoryId: 1 }]);
+    expect((await store.create({ name: 'Milo', categoryId: 2 })).id).toBe(8);
+    expect((await store.create({ name: 'Luna', categoryId: 2 })).id).toBe(9);
+  });
+
+  it('ignores an id in the input and keeps only the contract fields', async () => {
+    const store = new PetStore();
+    const pet = await store.create({ name: 'Rex', categoryId: 1, id: 999, colour: 'brown' } as never);
+    expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 1 });
+    expect(store.get(999)).toBeUndefined();
+  });
+
+  it('reads back what it created', async () => {
+    const store = new PetStore();
+    const pet = await store.create({ name: 'Rex', categoryId: 1, status: 'pending' });
+    expect(store.get(pet.id)).toEqual(pet);
+  });
+
+  it('lists in ascending id order, whatever order the pets were loaded in', async () => {
+    const store = new PetStore([
+      { id: 3, name: 'C', categoryId: 1 },
+      { id: 1, name: 'A', categoryId: 1 },
+      { id: 2, name: 'B', categoryId: 1 },
+    ]);
+    store.create({ name: 'D', categoryId: 1 });
+    expect(store.list({ limit: 10 }).map((p) => p.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('returns the first limit pets', async () => {
+    const store = new PetStore();
+    for (let i = 0; i < 30; i++) store.create({ name: `P${i}`, categoryId: 1 });
+    expect(store.list({ limit: 20 })).toHaveLength(20);
+    expect(store.list({ limit: 1 })[0]?.id).toBe(1);
+  });
+
+  it('filters by status, keeping the order', async () => {
+    const store = new PetStore();
+    store.create({ name: 'A', categoryId: 1, status: 'sold' });
+    store.create({ name: 'B', categoryId: 1, status: 'available' });
+    store.create({ name: 'C', categoryId: 1, status: 'sold' });
+    store.create({ name: 'D', categoryId: 1 });
+    expect(store.list({ limit: 10, status: 'sold' }).map((p) => p.name)).toEqual(['A', 'C']);
+    expect(store.list({ limit: 1, status: 'sold' }).map((p) => p.name)).toEqual(['A']);
+    expect(store.list({ limit: 10, status: 'pending' })).toEqual([]);
+  });
+
+  it('refuses a replacement with two pets of the same id and keeps its data', async () => {
+    const store = new PetStore([{ id: 1, name: 'A', categoryId: 1 }]);
+    expect(() => store.replaceAll([{ id: 2, name: 'B', categoryId: 1 }, { id: 2, name: 'C', categoryId: 1 }])).toThrow(/id 2/);
+    expect(store.all()).toEqual([{ id: 1, name: 'A', categoryId: 1 }]);
+  });
+
+  it('never reuses an id after a replacement with lower ids', async () => {
+    const store = new PetStore([{ id: 10, name: 'A', categoryId: 1 }]);
+    store.replaceAll([{ id: 1, name: 'B', categoryId: 1 }], store.nextId);
+    expect((await store.create({ name: 'C', categoryId: 1 })).id).toBe(11);
+  });
+
+  it('does not let a caller change a stored pet through the object it loaded', async () => {
+    const loaded = { id: 1, name: 'A', categoryId: 1 };
+    const store = new PetStore([loaded]);
+    loaded.name = 'changed';
+    expect(store.get(1)?.name).toBe('A');
+  });
+});
+
+describe('PetStore.subscribe', () => {
+  it('tells its listeners about creates and replacements until they unsubscribe', async () => {
+    const store = new PetStore();
+    let calls = 0;
+    const stop = store.subscribe(() => calls++);
+    store.create({ name: 'A', categoryId: 1 });
+    store.replaceAll([]);
+    stop();
+    store.create({ name: 'B', categoryId: 1 });
+    expect(calls).toBe(2);
+  });
+});

@@ -1,0 +1,166 @@
+import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
+import type { PetRepository } from './stateParts.ts';
+
+export interface ListQuery {
+  limit: number;
+  status?: PetStatus | undefined;
+}
+
+/**
+ * The largest id the mock hands out: 2^53 - 1, the largest integer every JSON client reads
+ * exactly (RFC 7493, I-JSON, 2.2). A pet set whose next id would pass it is refused.
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** Makes ids durable before they are handed out, so a crash never gives an acknowledged id to another pet. */
+export interface IdReserver {
+  /** The highest id already durably reserved (0 when none). */
+  readonly reservedThrough: number;
+  /** Records durably that ids up to at least `id` may be handed out; resolves once it is on disk. */
+  reserve(id: number): Promise<void>;
+}
+
+/** Thrown by replaceAll for a pet set the store cannot take; its message says why and what to do. */
+export class PetSetError extends Error {
+  override name = 'PetSetError';
+}
+
+/**
+ * The mock's in-memory collection of pets and its id sequence.
+ *
+ * Lists come in ascending id order, which is also creation order because ids only grow.
+ * Every operation the API needs is O(1) or O(limit): a map by id and one id list per status,
+ * kept sorted by appending, so a million pets cost no more per request than a thousand.
+ *
+ * Ids are never issued twice: the next id only grows (a replacement with lower ids does not move
+ * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
+ * reserver has recorded a high-water mark at or above it.
+ */
+export class PetStore implements PetRepository {
+  #byId = new Map<number, Pet>();
+  #byStatus = new Map<PetStatus | undefined, Pet[]>();
+  #nextId = 1;
+  #listeners = new Set<() => void>();
+  #version = 0;
+  #reserving: Promise<void> | undefined;
+
+  constructor(pets: readonly Pet[] = [], readonly ids?: IdReserver) {
+    if (pets.length > 0) this.replaceAll(pets);
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** Goes up with every change, so a cache of anything read from the store knows when to drop it. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** The id the next created pet gets. */
+  get nextId(): number {
+    return this.#nextId;
+  }
+
+  count(): number {
+    return this.#byId.size;
+  }
+
+  peekNextId(): number {
+    return this.#nextId;
+  }
+
+  changes(): number {
+    return this.#version;
+  }
+
+  /**
+   * Adds a pet with the next id. Only the contract's fields are kept; an `id` in the input is
+   * ignored. Synchronous unless the id must first be reserved durably.
+   */
+  create(input: NewPet): Pet | Promise<Pet> {
+    if (this.#nextId > MAX_ID) throw new PetSetError(`The mock has handed out every id up to ${MAX_ID}. Reset it with PUT /__mock/pets and lower ids, or start it with a new state file.`);
+    const pet: Pet = { id: this.#nextId++, name: input.name, categoryId: input.categoryId };
+    if (input.status !== undefined) pet.status = input.status;
+    if (!this.ids || pet.id <= this.ids.reservedThrough) return this.#add(pet);
+    return this.#reserveThrough(pet.id).then(() => this.#add(pet));
+  }
+
+  /** One reservation at a time; ids beyond a running reservation wait for it, then reserve more. */
+  async #reserveThrough(id: number): Promise<void> {
+    while (this.ids!.reservedThrough < id) {
+      this.#reserving ??= this.ids!.reserve(id).finally(() => (this.#reserving = undefined));
+      await this.#reserving;
+    }
+  }
+
+  #add(pet: Pet): Pet {
+    this.#insert(pet);
+    this.#changed();
+    return pet;
+  }
+
+  /** Calls `listener` after every change; returns a function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  get(id: number): Pet | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The first `limit` pets in ascending id order, only those with `status` when it is given. */
+  list({ limit, status }: ListQuery): Pet[] {
+    if (status === undefined) {
+      const page: Pet[] = [];
+      for (const pet of this.#byId.values()) {
+        if (page.length >= limit) break;
+        page.push(pet);
+      }
+      return page;
+    }
+    return (this.#byStatus.get(status) ?? []).slice(0, limit);
+  }
+
+  /** Every pet, in ascending id order. */
+  all(): Pet[] {
+    return [...this.#byId.values()];
+  }
+
+  /**
+   * Replaces the whole collection. Ids must be unique and leave room for the next id (at most
+   * MAX_ID); the next id continues after the highest, or after `nextId` when that is higher, so
+   * ids are never reused after a replace. Throws a PetSetError, changing nothing, otherwise.
+   */
+  replaceAll(pets: readonly Pet[], nextId?: number): void {
+    const ids = new Set<number>();
+    let highest = 0;
+    for (const pet of pets) {
+      if (ids.has(pet.id)) throw new PetSetError(`Two pets have the id ${pet.id}. Give every pet its own id.`);
+      ids.add(pet.id);
+      if (pet.id > highest) highest = pet.id;
+    }
+    if (highest >= MAX_ID) {
+      throw new PetSetError(`A pet has the id ${highest}, which leaves no id for the next pet: ids must stay at or below ${MAX_ID} (2^53 - 1, the largest integer JSON clients read exactly). Give pets ids below ${MAX_ID}.`);
+    }
+    this.#byId = new Map();
+    this.#byStatus = new Map();
+    const sorted = [...pets].sort((a, b) => a.id - b.id);
+    for (const pet of sorted) this.#insert({ ...pet });
+    this.#nextId = Math.max(highest + 1, nextId ?? 1, this.#nextId);
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#version++;
+    for (const listener of this.#listeners) listener();
+  }
+
+  #insert(pet: Pet): void {
+    this.#byId.set(pet.id, pet);
+    let bucket = this.#byStatus.get(pet.status);
+    if (!bucket) this.#byStatus.set(pet.status, (bucket = []));
+    bucket.push(pet);
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { RequestLog, type RecordedRequest } from './requestLog.ts';
+
+const entry = (n: number, extra: Partial<RecordedRequest & { path: string }> = {}): RecordedRequest => {
+  const { path = `/v1/pets/${n}`, ...rest } = extra;
+  return { at: n, method: 'GET', url: path, status: 200, key: null, ms: 1, ...rest };
+};
+
+describe('RequestLog', () => {
+  it('lists entries newest last', () => {
+    const log = new RequestLog(10);
+    [1, 2, 3].forEach((n) => log.add(entry(n)));
+    expect(log.list().map((e) => e.path)).toEqual(['/v1/pets/1', '/v1/pets/2', '/v1/pets/3']);
+  });
+
+  it('keeps only the newest entries once full, and counts the dropped ones', () => {
+    const log = new RequestLog(3);
+    for (let n = 1; n <= 7; n++) log.add(entry(n));
+    expect(log.list().map((e) => e.path)).toEqual(['/v1/pets/5', '/v1/pets/6', '/v1/pets/7']);
+    expect(log.dropped()).toBe(4);
+  });
+
+  it('filters by method, exact path, path prefix, status and status class', () => {
+    const log = new RequestLog(10);
+    log.add(entry(1, { method: 'POST', path: '/v1/pets', status: 201 }));
+    log.add(entry(2, { status: 404 }));
+    log.add(entry(3, { path: '/v1/pets', status: 401 }));
+    expect(log.list({ method: 'post' }).map((e) => e.status)).toEqual([201]);
+    expect(log.list({ path: '/v1/pets' }).map((e) => e.status)).toEqual([201, 401]);
+    expect(log.list({ path: '/v1/pets/*' }).map((e) => e.status)).toEqual([404]);
+    expect(log.list({ status: '4xx' }).map((e) => e.status)).toEqual([404, 401]);
+    expect(log.list({ status: '201' }).map((e) => e.method)).toEqual(['POST']);
+  });
+
+  it('shows each request with its time, path and parsed query', () => {
+    const log = new RequestLog(2);
+    log.add({ at: Date.UTC(2026, 0, 1), method: 'GET', url: '/v1/pets?limit=2&status=sold&x=1&x=2', status: 200, key: 'demo…(9)', ms: 1.5 });
+    expect(log.list()).toEqual([{ time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/v1/pets', query: { limit: '2', status: 'sold', x: ['1', '2'] }, status: 200, key: 'demo…(9)', ms: 1.5 }]);
+  });
+
+  it('empties on clear', () => {
+    const log = new RequestLog(2);
+    for (let n = 1; n <= 3; n++) log.add(entry(n));
+    log.clear();
+    expect(log.list()).toEqual([]);
+    expect(log.dropped()).toBe(0);
+  });
+});
+
+describe('RequestLog with odd paths', () => {
+  it('shows a path that URL would reject', () => {
+    const log = new RequestLog(2);
+    log.add({ at: 0, method: 'GET', url: '//a:b?x=1', status: 404, key: null, ms: 1 });
+    expect(log.list()[0]).toMatchObject({ path: '//a:b', query: { x: '1' } });
+  });
+});

@@ -1,0 +1,81 @@
+import type { NewPet, Pet } from '../../spec/types.ts';
+import type { Awaitable } from './awaitable.ts';
+import type { ClockState } from './clock.ts';
+import type { ApiKeyConfig, ApiKeyEntry } from './keyRing.ts';
+import type { ListQuery } from './petStore.ts';
+import type { Limits } from './plans.ts';
+import type { RateDecision } from './rateLimiter.ts';
+import type { LoggedRequest, RecordedRequest, RequestFilter } from './requestLog.ts';
+
+/**
+ * What every part of the mock's state must do, whatever holds it: memory now (PetStore, KeyRing,
+ * RateLimiter, MockClock, RequestLog), Redis next (issue 13). Every answer may be a promise; the
+ * hooks, routes and control API that use the parts accept one (see awaitable.ts).
+ */
+export interface PetRepository {
+  /** Adds a pet with the next id (never one handed out before). */
+  create(input: NewPet): Awaitable<Pet>;
+  get(id: number): Awaitable<Pet | undefined>;
+  /** The first `limit` pets in ascending id order, only those with `status` when it is given. */
+  list(query: ListQuery): Awaitable<Pet[]>;
+  all(): Awaitable<Pet[]>;
+  /** Replaces every pet; ids keep growing. Rejects (PetSetError) a set it cannot take, changing nothing. */
+  replaceAll(pets: readonly Pet[], nextId?: number): Awaitable<void>;
+  count(): Awaitable<number>;
+  /** The id the next created pet gets. */
+  peekNextId(): Awaitable<number>;
+  /** Goes up with every change, on any replica: caches of pages key on it. */
+  changes(): Awaitable<number>;
+}
+
+export interface KeyDirectory {
+  find(key: string): Awaitable<ApiKeyEntry | undefined>;
+  has(key: string): Awaitable<boolean>;
+  set(config: ApiKeyConfig): Awaitable<ApiKeyEntry>;
+  delete(key: string): Awaitable<boolean>;
+  replaceAll(keys: readonly ApiKeyConfig[]): Awaitable<void>;
+}
+
+export interface RateLimits {
+  /** Counts one request against the bucket, or refuses it, atomically. */
+  consume(id: string, limits: Limits): Awaitable<RateDecision>;
+  /** What the headers would say now, without counting a request. */
+  peek(id: string, limits: Limits): Awaitable<RateDecision>;
+  clear(): Awaitable<void>;
+}
+
+/**
+ * The mock's clock. `now()` stays synchronous, because every rate-limit decision reads it: a
+ * shared backing keeps the offset and freeze in the store and a copy in each replica, refreshed
+ * on change (publish/subscribe), so reading the time never waits on the network.
+ */
+export interface ControlledClock {
+  now(): number;
+  advance(seconds: number): Awaitable<void>;
+  freeze(frozen: boolean): Awaitable<void>;
+  reset(): Awaitable<void>;
+  state(): Awaitable<ClockState>;
+}
+
+export interface RequestJournal {
+  readonly capacity: number;
+  /** Records a request; the hot path does not wait for it. */
+  add(entry: RecordedRequest): Awaitable<void>;
+  list(filter?: RequestFilter): Awaitable<LoggedRequest[]>;
+  dropped(): Awaitable<number>;
+  clear(): Awaitable<void>;
+}
+
+/** The whole state as the API and control contexts see it: MockState in memory, a Redis state next. */
+export interface StateParts {
+  readonly store: PetRepository;
+  readonly keys: KeyDirectory;
+  /** Counts requests with a valid key, by key. */
+  readonly limiter: RateLimits;
+  /** Counts requests without one, by client address. */
+  readonly anonymousLimiter: RateLimits;
+  readonly clock: ControlledClock;
+  readonly log: RequestJournal;
+  /** Back to the fixtures, keys as loaded, no counters or bans, an empty log, the clock at its base. */
+  reset(): Awaitable<void>;
+}
