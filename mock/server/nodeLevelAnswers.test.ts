@@ -95,6 +95,15 @@ describe('answers Node writes below fastify', () => {
     expectError(responses(await exchange(server, 'GARBAGE\r\n\r\n'))[0], 400, 'BAD_REQUEST');
   });
 
+  it.each(['PROPFIND', 'TRACE', 'PURGE'])('answers %s on a path the API serves with a 405 Error listing the methods it allows', async (method) => {
+    const server = await start();
+    const [answer] = responses(await exchange(server, `${method} /v1/pets/3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    expect(answer?.status).toBe(405);
+    expect(answer?.body).toMatchObject({ code: 'METHOD_NOT_ALLOWED', status: 405 });
+    expect(answer?.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(answer?.headers).toMatchObject(rateLimitHeaders);
+  });
+
   it('answers a connection that never sends a byte with a 408 Error once the headers timeout passes', async () => {
     const server = await start({ headersTimeoutMs: 200, requestTimeoutMs: 300, timeoutCheckIntervalMs: 50 });
     expectError(responses(await exchange(server))[0], 408, 'REQUEST_TIMEOUT');
