@@ -12,6 +12,7 @@ import { createPrismResponder, type PrismResponder } from '../prism/prismRespond
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { MockState } from '../state/mockState.ts';
 import { IdJournal } from './idJournal.ts';
+import { lingerOnClose } from './lingeringClose.ts';
 import { installNodeLevelAnswers, refuseWithoutHost } from './nodeLevelAnswers.ts';
 import { readStateFile, StateFileWriter } from './stateFile.ts';
 import { watchFiles } from './watchFiles.ts';
@@ -136,6 +137,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   server.keepAliveTimeout = 72_000;
   installNodeLevelAnswers(server, () => app.mock);
   server.on('connection', (socket: Socket) => {
+    lingerOnClose(socket);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
