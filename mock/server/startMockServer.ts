@@ -144,6 +144,11 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
+  }).catch(async (error: Error) => {
+    // Nothing is left running when the port is taken: the caller reports the reason.
+    unsubscribe();
+    await app.close();
+    throw new Error(`Cannot listen on ${options.host}:${options.port}: ${error.message}. Give another --port (0 picks a free one).`);
   });
   // Serving now: load Prism in its worker, and validate the spec a moment later (a tenth of a
   // second of CPU that would otherwise hold up the first answers).
