@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest, Agent } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,6 +111,15 @@ describe('the mock CLI', () => {
     const off = runMockCli(['--port', '0', '--quiet', '--no-control']);
     expect((await fetch((await off.serving).replace(/\/v1$/, '/__mock/clock'), { headers: auth })).status).toBe(404);
     expect(await stop(off)).toBe(0);
+  });
+
+  it('exits 1 naming the reason when its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const cli = runMockCli(['--port', String((taken.address() as AddressInfo).port), '--quiet']);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output()).toMatch(/EADDRINUSE/);
+    await new Promise((resolve) => taken.close(resolve));
   });
 
   it('refuses a malformed --latency', async () => {

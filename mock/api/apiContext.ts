@@ -13,7 +13,7 @@ import type { AccessLog } from './accessLog.ts';
 import { deprecationPlugin } from './deprecationPlugin.ts';
 import { guardPlugin } from './guardPlugin.ts';
 import { latencyPlugin, type Latency } from './latencyPlugin.ts';
-import { methodNotAllowedRoutes } from './methodNotAllowedRoutes.ts';
+import { allowedMethods, methodNotAllowedRoutes } from './methodNotAllowedRoutes.ts';
 import { petsOperationIds, petsRoutes } from './petsRoutes.ts';
 import { preferPlugin } from './preferPlugin.ts';
 import { prismRoutes } from './prismRoutes.ts';
@@ -63,12 +63,17 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = async (api, opt
     return sendApiError(reply, apiError);
   });
   const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${api.prefix}${op.path}`).join(', ');
+  const reserved = options.corsOrigins === false ? [] : ['OPTIONS'];
+  const allowFor = allowedMethods(spec, api.prefix, reserved);
   api.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+    const path = request.url.split(/[?#]/)[0] ?? '/';
+    // A method the router knows no route for at all (PROPFIND, TRACE) on a path the API serves.
+    const allow = allowFor(path);
+    if (allow) return sendApiError(reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}. Use ${allow}.`, { allow }));
     return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No route ${request.method} ${path}. The API serves ${served}.`));
   });
 
   await api.register(petsRoutes, { spec, store: state.store, defaultStatus: options.defaultStatus });
   await api.register(prismRoutes, { spec, skip: petsOperationIds, prism });
-  await api.register(methodNotAllowedRoutes, { spec, reserved: options.corsOrigins === false ? [] : ['OPTIONS'] });
+  await api.register(methodNotAllowedRoutes, { spec, reserved });
 };

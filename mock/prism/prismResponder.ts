@@ -35,10 +35,14 @@ function startWorker(data: PrismWorkerData): Worker {
 
 type Waiting = { resolve: (answer: PrismAnswer) => void; reject: (error: Error) => void };
 
+/** How long the worker outlives its last mock, so the next mock (the next test) finds it loaded. */
+const IDLE_MS = 10_000;
+
 /**
- * One worker per process, shared by every mock in it and stopped when the last one lets go.
- * Loading Prism's code costs seconds of CPU per thread; a test file that builds thirty mocks
- * should pay it once, not thirty times. The worker holds no mock state: each mock's spec is sent
+ * One worker per process, shared by every mock in it and stopped IDLE_MS after the last one lets
+ * go. Loading Prism's code costs seconds of CPU per thread; a test file that builds thirty mocks
+ * one after another should pay it once, not thirty times. Neither the worker nor its idle timer
+ * keeps a process alive. The worker holds no mock state: each mock's spec is sent
  * under its own id, and answers depend only on the spec and the request.
  */
 class SharedWorker {
@@ -48,10 +52,12 @@ class SharedWorker {
   #users = 0;
   #nextQuery = 0;
   #failure: Error | undefined;
+  #idle: NodeJS.Timeout | undefined;
 
   static acquire(logLevel: string): SharedWorker {
     const shared = (SharedWorker.#current ??= new SharedWorker(logLevel));
     shared.#users++;
+    clearTimeout(shared.#idle);
     return shared;
   }
 
@@ -94,11 +100,14 @@ class SharedWorker {
     });
   }
 
-  async release(specId: number): Promise<void> {
+  release(specId: number): void {
     this.post({ type: 'forget', specId });
     if (--this.#users > 0) return;
-    if (SharedWorker.#current === this) SharedWorker.#current = undefined;
-    await this.#worker.terminate();
+    this.#idle = setTimeout(() => {
+      if (SharedWorker.#current === this) SharedWorker.#current = undefined;
+      void this.#worker.terminate();
+    }, IDLE_MS);
+    this.#idle.unref();
   }
 }
 
@@ -124,7 +133,7 @@ export function createPrismResponder(spec: LoadedSpec, logLevel: string): PrismR
     async close() {
       const held = worker;
       worker = undefined;
-      await held?.release(specId);
+      held?.release(specId);
     },
   };
 }

@@ -12,6 +12,7 @@ import { createPrismResponder, type PrismResponder } from '../prism/prismRespond
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { MockState } from '../state/mockState.ts';
 import { IdJournal } from './idJournal.ts';
+import { lingerOnClose } from './lingeringClose.ts';
 import { installNodeLevelAnswers, refuseWithoutHost } from './nodeLevelAnswers.ts';
 import { readStateFile, StateFileWriter } from './stateFile.ts';
 import { watchFiles } from './watchFiles.ts';
@@ -136,12 +137,18 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   server.keepAliveTimeout = 72_000;
   installNodeLevelAnswers(server, () => app.mock);
   server.on('connection', (socket: Socket) => {
+    lingerOnClose(socket);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
+  }).catch(async (error: Error) => {
+    // Nothing is left running when the port is taken: the caller reports the reason.
+    unsubscribe();
+    await app.close();
+    throw new Error(`Cannot listen on ${options.host}:${options.port}: ${error.message}. Give another --port (0 picks a free one).`);
   });
   // Serving now: load Prism in its worker, and validate the spec a moment later (a tenth of a
   // second of CPU that would otherwise hold up the first answers).

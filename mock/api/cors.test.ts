@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { testMock, type TestMock } from './testing.ts';
+import { testMock, type TestMock } from '../testing.ts';
 
 let mock: TestMock;
 afterEach(() => mock.app.close());

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveFrontendPage } from './launchChromium.ts';
-import { testMock, type TestMock } from './testing.ts';
+import { launchChromium, serveFrontendPage } from '../launchChromium.ts';
+import { testMock, type TestMock } from '../testing.ts';
 
 let browser: Browser;
 let frontend: Awaited<ReturnType<typeof serveFrontendPage>>;
