@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { projectPath } from '../../common/projectRoot.ts';
 import { createPetsHandlers } from './msw.ts';
 
 const server = setupServer();
@@ -124,6 +127,30 @@ describe('createPetsHandlers', () => {
     const res = await fetch('http://127.0.0.1:4010/v1/pets', { headers: key() });
     expect(res.status).toBe(500);
     expect(await res.text()).toContain('was closed');
+  });
+
+  // What Jest does after a file's tests (it waits for the event loop to empty) and what a plain
+  // script does: an open mock, whose Prism worker has answered, must not keep either running; and
+  // while Prism is answering, the script must not end before the answer (exit code 13).
+  it('lets a script that never closes its mock exit once its work is done', async () => {
+    const script = `
+      import { setupServer } from 'msw/node';
+      import { createPetsHandlers } from ${JSON.stringify(projectPath('mock', 'adapters', 'msw.ts'))};
+      const { handlers } = await createPetsHandlers();
+      const server = setupServer(...handlers);
+      server.listen();
+      const res = await fetch('http://127.0.0.1:4010/v1/pets/1', { headers: { authorization: 'Bearer demo-pro', prefer: 'code=404' } });
+      console.log(res.status, (await res.json()).code);
+      server.close();`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectPath() });
+    onTestFinished(() => void child.kill('SIGKILL'));
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    // 'close', not 'exit': the output is complete only then. A hang is caught by the test timeout.
+    const [code] = await once(child, 'close');
+    expect(output).toContain('404 PET_NOT_FOUND');
+    expect(code, output).toBe(0);
   });
 
   it('gives each call its own state', async () => {

@@ -6,7 +6,8 @@ export interface PetsMock extends PetsMockControl {
   baseUrl: string;
   /**
    * Frees the mock. Playwright routes are removed; MSW handlers stay with the server and answer 500
-   * saying the mock was closed, so remove them too. Optional: an open mock holds no handle or port.
+   * saying the mock was closed, so remove them too. Optional: an open mock holds no port, and no
+   * handle that keeps the process alive (Prism's worker thread holds it only while it answers).
    */
   close(): Promise<void>;
 }

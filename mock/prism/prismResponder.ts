@@ -63,12 +63,11 @@ class SharedWorker {
 
   private constructor(logLevel: string) {
     this.#worker = startWorker({ logLevel });
-    // Never what keeps a process alive: the server (or the test) does that.
-    this.#worker.unref();
     this.#worker.on('message', (reply: PrismReply) => {
       const waiting = this.#pending.get(reply.id);
       if (!waiting) return;
       this.#pending.delete(reply.id);
+      if (this.#pending.size === 0) this.#worker.unref();
       if (reply.ok) waiting.resolve({ status: reply.status, headers: reply.headers, body: reply.body });
       else waiting.reject(new Error(reply.message));
     });
@@ -80,6 +79,12 @@ class SharedWorker {
     };
     this.#worker.on('error', (error) => fail(new Error(`Prism could not load: ${error.message}`)));
     this.#worker.on('exit', () => fail(new Error('Prism stopped before answering.')));
+    // Idle, the worker never keeps a process alive: the server (or the test) does that, and a mock
+    // left open must not hold a test runner (Jest waits for the event loop to empty) or a script.
+    // While a query waits for its answer it does (query()), or a script awaiting a Prefer answer
+    // would end before it. unref() comes after the listeners: attaching the first 'message'
+    // listener refs the worker's port again (a MessagePort is ref'd while it has one).
+    this.#worker.unref();
   }
 
   /** False once the worker failed or stopped: its users start another. */
@@ -95,6 +100,7 @@ class SharedWorker {
     if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#nextQuery++;
     return new Promise<PrismAnswer>((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
       this.post({ type: 'query', id, specId, method: op.method, path: op.path.replace(/\{[^}]+\}/g, '1'), mock });
     });
