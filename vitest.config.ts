@@ -43,8 +43,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', '**/node_modules/**'] } },
       { extends: true, test: { name: 'browser', include: [`${folders}/**/*.browser.test.ts`] } },
       { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`] } },
-      // `npm pack` installed into an empty project: the package as a stranger gets it.
-      { extends: true, test: { name: 'package', include: ['scripts/package.test.ts'] } },
+      // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.
+      { extends: true, test: { name: 'package', include: ['scripts/*.test.ts'] } },
     ],
   },
 });

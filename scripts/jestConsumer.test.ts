@@ -10,7 +10,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { projectPath } from '../../common/projectRoot.ts';
+import { projectPath } from '../common/projectRoot.ts';
 
 /** What Jest prints when its tests are done and something still holds the event loop; it then waits for ever. */
 const jestHeld = 'Jest did not exit one second after the test run has completed';
