@@ -1,14 +1,12 @@
-#!/usr/bin/env node
-// The conformance suite: `npm run conformance -- --base-url URL --api-key KEY`, or `pets-conformance`.
+// The conformance suite's command line: `pets-conformance --base-url URL --api-key KEY`.
+// `main` never exits the process: it resolves to the exit code, and bin.ts sets it.
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { loadSpec } from '../spec/loadSpec.ts';
+import type { CliIo } from '../common/cliIo.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { checkIds, checks } from './checks/index.ts';
-import { fetchTransport } from './http/transport.ts';
+import { ConformanceOptionsError, runConformance } from './index.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';
-import { writeReports } from './reports/writeReports.ts';
-import { CannotRunError, runConformance } from './runner.ts';
 import { toolName, toolVersion } from './version.ts';
 
 /** Exit codes: 0 every check passed, 1 a check failed, 2 the suite could not run. */
@@ -44,75 +42,91 @@ interface CliOptions {
   timeout: number;
   seed: number;
   maxWait: number;
+  depth: 'quick' | 'full';
   listChecks?: boolean;
 }
 
-const program = new Command(toolName)
-  .description('Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not run.')
-  .version(toolVersion)
-  .addOption(new Option('--base-url <url>', 'the API\'s base URL, ending in /v1').env('PETS_BASE_URL').argParser(baseUrl))
-  .addOption(new Option('--api-key <key>', 'a valid API key (prefer the environment variable, to keep it off command lines)').env('PETS_API_KEY'))
-  .option('--read-only', 'send only GET requests: safe against production', false)
-  .option('--probe-rate-limit', 'spend the key\'s current quota on purpose to observe a 429 (off by default)', false)
-  .addOption(new Option('--probe-max-requests <n>', 'the most requests the probe may spend; it is skipped when the key has more left').default(1100).argParser(wholeNumber(1)))
-  .option('--report-dir <dir>', 'where to write the JUnit, JSON, HTML and Markdown reports', 'reports')
-  .addOption(new Option('--checks <ids>', `run only these checks (comma-separated): ${checkIds.join(', ')}`).argParser(checkList))
-  .addOption(new Option('--exclude-checks <ids>', 'skip these checks (comma-separated)').argParser(checkList))
-  .addOption(new Option('--timeout <ms>', 'how long to wait for each answer').default(10_000).argParser(wholeNumber(1)))
-  .addOption(new Option('--seed <n>', 'seed for generated request data').default(1).argParser(wholeNumber(0)))
-  .addOption(new Option('--max-wait <seconds>', 'longest wait for a quota window or a Retry-After before checks are skipped').default(65).argParser(wholeNumber(0)))
-  .option('--list-checks', 'list the checks and exit')
-  .exitOverride()
-  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-
-let options: CliOptions;
-try {
-  program.parse();
-  options = program.opts<CliOptions>();
-} catch (error) {
-  const code = (error as CommanderError).code;
-  process.exit(code === 'commander.helpDisplayed' || code === 'commander.version' ? EXIT.passed : EXIT.cannotRun);
+function program(io: CliIo): Command {
+  return new Command(toolName)
+    .description('Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment.')
+    .version(toolVersion)
+    .addOption(new Option('--base-url <url>', 'the API\'s base URL, ending in /v1 (env: PETS_BASE_URL)').argParser(baseUrl))
+    .addOption(new Option('--api-key <key>', 'a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)'))
+    .option('--read-only', 'send only GET requests: safe against production', false)
+    .option('--probe-rate-limit', 'spend the key\'s current quota on purpose to observe a 429 (off by default)', false)
+    .addOption(new Option('--probe-max-requests <n>', 'the most requests the probe may spend; it is skipped when the key has more left').default(1100).argParser(wholeNumber(1)))
+    .addOption(new Option('--depth <depth>', 'quick: every rule once; full: also random valid bodies').choices(['quick', 'full']).default('quick'))
+    .option('--report-dir <dir>', 'where to write the reports', 'reports')
+    .addOption(new Option('--checks <ids>', `run only these checks (comma-separated): ${checkIds.join(', ')}`).argParser(checkList))
+    .addOption(new Option('--exclude-checks <ids>', 'skip these checks (comma-separated)').argParser(checkList))
+    .addOption(new Option('--timeout <ms>', 'how long to wait for each answer').default(10_000).argParser(wholeNumber(1)))
+    .addOption(new Option('--seed <n>', 'seed for generated request data').default(1).argParser(wholeNumber(0)))
+    .addOption(new Option('--max-wait <seconds>', 'longest wait for a quota window or a Retry-After before checks are skipped').default(65).argParser(wholeNumber(0)))
+    .option('--list-checks', 'list the checks and exit')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 
-if (options.listChecks) {
-  for (const check of checks) console.log(`${check.id.padEnd(20)} ${check.severity.padEnd(9)} ${check.title}`);
-  process.exit(EXIT.passed);
-}
+/** Runs the suite as `pets-conformance argv...` would, and resolves to its exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const out = (line: string) => io.stdout.write(`${line}\n`);
+  const cannotRun = (reason: string) => {
+    io.stderr.write(`${toolName}: ${reason}\n`);
+    return EXIT.cannotRun;
+  };
+  const cli = program(io);
+  let options: CliOptions;
+  try {
+    cli.parse(argv, { from: 'user' });
+    options = cli.opts<CliOptions>();
+  } catch (error) {
+    const code = (error as CommanderError).code;
+    return code === 'commander.helpDisplayed' || code === 'commander.version' ? EXIT.passed : EXIT.cannotRun;
+  }
 
-const fail = (reason: string): never => {
-  console.error(`${toolName}: ${reason}`);
-  process.exit(EXIT.cannotRun);
-};
-if (!options.baseUrl) fail('no base URL. Give --base-url or set PETS_BASE_URL.');
-if (!options.apiKey) fail('no API key. Give --api-key or set PETS_API_KEY.');
+  if (options.listChecks) {
+    for (const check of checks) out(`${check.id.padEnd(20)} ${check.severity.padEnd(9)} ${check.title}`);
+    return EXIT.passed;
+  }
+  let url = options.baseUrl;
+  if (url === undefined && io.env.PETS_BASE_URL) {
+    try {
+      url = baseUrl(io.env.PETS_BASE_URL);
+    } catch (error) {
+      return cannotRun(`PETS_BASE_URL: ${(error as Error).message}`);
+    }
+  }
+  const apiKey = options.apiKey ?? io.env.PETS_API_KEY;
+  if (!url) return cannotRun('no base URL. Give --base-url or set PETS_BASE_URL.');
+  if (!apiKey) return cannotRun('no API key. Give --api-key or set PETS_API_KEY.');
 
-const selected = checks.filter((c) => (!options.checks || options.checks.includes(c.id)) && !options.excludeChecks?.includes(c.id));
-if (selected.length === 0) fail('no check left to run. Check --checks and --exclude-checks.');
-
-try {
-  const spec = await loadSpec();
-  console.log(`${toolName} ${toolVersion}: ${selected.length} checks against ${options.baseUrl}${options.readOnly ? ' (read-only)' : ''}`);
-  const report = await runConformance({
-    baseUrl: options.baseUrl!,
-    apiKey: options.apiKey!,
-    timeoutMs: options.timeout,
-    readOnly: options.readOnly,
-    probeRateLimit: options.probeRateLimit,
-    probeMaxRequests: options.probeMaxRequests,
-    seed: options.seed,
-    spec,
-    checks: selected,
-    transport: fetchTransport,
-    maxWaitMs: options.maxWait * 1000,
-    onProgress: (event) => {
-      if (event.kind === 'check-end') console.log(progressLine(event.report));
-      else if (event.kind === 'note') console.log(`  note: ${event.message}`);
-    },
-  });
-  const paths = await writeReports(report, resolve(options.reportDir));
-  console.log(`\n${summaryTable(report)}\n\nReports: ${Object.values(paths).join(', ')}`);
-  process.exit(report.summary.failed > 0 ? EXIT.failed : EXIT.passed);
-} catch (error) {
-  if (error instanceof CannotRunError) fail(error.message);
-  fail(`internal error: ${(error as Error).stack ?? String(error)}`);
+  try {
+    const selected = checks.filter((c) => (!options.checks || options.checks.includes(c.id)) && !options.excludeChecks?.includes(c.id));
+    out(`${toolName} ${toolVersion}: ${selected.length} checks against ${url}${options.readOnly ? ' (read-only)' : ''}, depth ${options.depth}`);
+    const result = await runConformance({
+      baseUrl: url,
+      apiKey,
+      readOnly: options.readOnly,
+      probeRateLimit: options.probeRateLimit,
+      probeMaxRequests: options.probeMaxRequests,
+      ...(options.checks ? { checks: options.checks } : {}),
+      ...(options.excludeChecks ? { excludeChecks: options.excludeChecks } : {}),
+      timeout: options.timeout,
+      seed: options.seed,
+      maxWait: options.maxWait,
+      depth: options.depth,
+      reportDir: resolve(io.cwd, options.reportDir),
+      onProgress: (event) => {
+        if (event.kind === 'check-end') out(progressLine(event.report));
+        else if (event.kind === 'note') out(`  note: ${event.message}`);
+      },
+    });
+    const { report, reportPaths } = result;
+    out(`\n${summaryTable(report)}\n\nReports: ${Object.values(reportPaths ?? {}).join(', ')}`);
+    if (report.verdict === 'cannot-run') return cannotRun(report.reason ?? 'the run could not judge the deployment.');
+    return result.exitCode;
+  } catch (error) {
+    if (error instanceof ConformanceOptionsError) return cannotRun(error.message);
+    return cannotRun(`internal error: ${(error as Error).stack ?? String(error)}`);
+  }
 }

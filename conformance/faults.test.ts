@@ -1,24 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { checkIds } from './checks/index.ts';
-import { startDeployment } from './testing/deployment.ts';
+import { inProcessDeployment } from './testing/deployment.ts';
 import { faults } from './testing/faults.ts';
-import { runCli } from './testing/runCli.ts';
+import { failedCases, failedChecks, runSuite } from './testing/runSuite.ts';
 
-describe.concurrent('a deployment that breaks one rule', () => {
-  it('covers every check with at least one fault, with at least 15 faults', () => {
-    expect(faults.length).toBeGreaterThanOrEqual(15);
+describe('a deployment that breaks one rule', () => {
+  it('is covered for every check, with at least 40 faults', () => {
+    expect(faults.length).toBeGreaterThanOrEqual(40);
     expect(new Set(faults.map((f) => f.caughtBy))).toEqual(new Set(checkIds));
   });
 
-  it.each(faults)('fails $caughtBy when it $name', async ({ transform, mockOptions, caughtBy }) => {
-    const deployment = await startDeployment(transform, mockOptions);
-    try {
-      const run = await runCli(['--base-url', deployment.baseUrl, '--probe-rate-limit'], { PETS_API_KEY: 'demo-pro' });
-      expect(run.code, run.output).toBe(1);
-      expect(await run.failedChecks(), run.output).toContain(caughtBy);
-      expect(run.output).toContain(`FAIL ${caughtBy}`);
-    } finally {
-      await deployment.close();
-    }
-  }, 60_000);
+  describe.each(faults)('that $name', ({ transform, mockOptions, caughtBy, caseName, needsProbe }) => {
+    it(`fails ${caughtBy} in a full run, and exits 1`, async () => {
+      const deployment = await inProcessDeployment(transform, mockOptions);
+      try {
+        const result = await runSuite(deployment, { probeRateLimit: needsProbe ?? false });
+        expect(result.exitCode, result.report.reason).toBe(1);
+        expect(failedChecks(result)).toContain(caughtBy);
+        if (caseName) expect(failedCases(result, caughtBy)).toContain(caseName);
+      } finally {
+        await deployment.close();
+      }
+    });
+
+    it(`fails ${caughtBy} run alone, as in the full run`, async () => {
+      const deployment = await inProcessDeployment(transform, mockOptions);
+      try {
+        const result = await runSuite(deployment, { probeRateLimit: needsProbe ?? false, checks: [caughtBy] });
+        expect(result.exitCode, result.report.reason).toBe(1);
+        expect(failedChecks(result)).toEqual([caughtBy]);
+        if (caseName) expect(failedCases(result, caughtBy)).toContain(caseName);
+      } finally {
+        await deployment.close();
+      }
+    });
+  });
 });

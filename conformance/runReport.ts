@@ -15,13 +15,22 @@ export interface ExchangeSummary {
   check: string;
   operationId: string;
   intent: string;
+  /** The generated case it belongs to. */
+  case?: string;
   method: string;
   url: string;
   status: number;
   /** The three rate-limit headers and Retry-After as received, when present. */
   rateLimit: Record<string, string>;
   ms: number;
+  /** Transport failures retried before this answer came. */
+  retries?: number;
 }
+
+/** `passed`: exit 0. `failed`: a check failed, exit 1. `cannot-run`: the run could not judge the deployment, exit 2. */
+export type Verdict = 'passed' | 'failed' | 'cannot-run';
+
+export const exitCodes: Record<Verdict, number> = { passed: 0, failed: 1, 'cannot-run': 2 };
 
 export interface RunReport {
   tool: { name: string; version: string };
@@ -29,8 +38,19 @@ export interface RunReport {
   baseUrl: string;
   startedAt: string;
   durationMs: number;
-  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; checks: string[] };
-  requests: { total: number; withKey: number; withoutKey: number };
+  verdict: Verdict;
+  /** Why the run could not judge the deployment, when it could not. */
+  reason?: string;
+  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[] };
+  requests: {
+    total: number;
+    withKey: number;
+    withoutKey: number;
+    /** Answers that came only after a transport failure was retried. */
+    retried: number;
+    /** Requests that got no answer, retries included. */
+    failedAtTransport: number;
+  };
   /** Things the run met that are not findings: waits for a quota window, unexpected 429s. */
   notes: string[];
   checks: CheckReport[];

@@ -20,12 +20,12 @@ export const contentType: Check = {
       const op = findOperation(ctx.spec, exchange.operationId);
       const expectsBody = responseSchema(op, status) !== undefined || status >= 400;
       if (body === '') {
-        report.expect(!expectsBody, exchange, `${requestLine(exchange)} answered ${status} with an empty body; the contract gives this answer a JSON body.`, `empty ${status}`);
+        report.expectOfAnswer(!expectsBody, exchange, `${requestLine(exchange)} answered ${status} with an empty body; the contract gives this answer a JSON body.`, `empty ${status}`);
         continue;
       }
       const type = headers['content-type'] ?? '';
-      if (!report.expect(json.test(type), exchange, `${requestLine(exchange)} answered ${status} with Content-Type "${type || '(none)'}"; it must be application/json.`, `type ${status}`)) continue;
-      report.expect(parsed !== undefined, exchange, `${requestLine(exchange)} answered ${status} with a body that is not valid JSON.`, `json ${status}`);
+      if (!report.expectOfAnswer(json.test(type), exchange, `${requestLine(exchange)} answered ${status} with Content-Type "${type || '(none)'}"; it must be application/json.`, `type ${status}`)) continue;
+      report.expectOfAnswer(parsed !== undefined, exchange, `${requestLine(exchange)} answered ${status} with a body that is not valid JSON.`, `json ${status}`);
     }
   },
 };

@@ -25,7 +25,7 @@ export const statusCodes: Check = {
         report.fail(op.operationId, `${requestLine(exchange)} answered ${status}, a server error. The contract documents ${documented.join(', ')}; bad input must get a 4xx.`, exchange, `5xx ${status}`);
         continue;
       }
-      if (exchange.intent === 'valid' && !documented.includes(status)) {
+      if ((exchange.intent === 'valid' || exchange.intent === 'over-limit') && !documented.includes(status)) {
         const message = `${requestLine(exchange)} answered ${status}, which the contract does not document for ${op.operationId} (it documents ${documented.join(', ')}).`;
         if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status}`);
         else report.fail(op.operationId, message, exchange, `undocumented ${status}`);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseJson, type ApiRequest, type Exchange } from './exchange.ts';
+import { parseBody, type ApiRequest, type Exchange } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
 import { TransportError, type Transport } from './transport.ts';
 
@@ -21,7 +21,11 @@ export interface PacedClientOptions {
 
 export type ClientEvent =
   | { kind: 'wait-for-window'; bucket: string; ms: number }
-  | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number };
+  | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number }
+  | { kind: 'transport-retry'; method: string; url: string; reason: string; waitMs: number; attempt: number };
+
+/** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
+export const transportRetries = 2;
 
 /** The client will not send with a quota it has seen exhausted, or it would wait too long. */
 export class QuotaExhaustedError extends Error {
@@ -53,6 +57,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export class PacedClient {
   readonly runId: string;
   readonly exchanges: Exchange[] = [];
+  /** Requests given up at the transport (a GET after its retries, a POST at once). */
+  transportFailures = 0;
   readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId'>> & Pick<PacedClientOptions, 'onEvent'>;
   readonly #buckets = new Map<string, BucketState>();
 
@@ -70,11 +76,11 @@ export class PacedClient {
 
   /** Sends one request for a check. With `expect429`, a 429 is the answer wanted and is returned at once. */
   async send(checkId: string, request: ApiRequest, { expect429 = false } = {}): Promise<Exchange> {
-    const bucket = request.auth === 'key' ? 'key' : 'anonymous';
+    const bucket = request.auth === 'key' || (typeof request.auth === 'object' && request.auth.spends === 'key') ? 'key' : 'anonymous';
     const state = this.#state(bucket);
     for (let attempt = 0; ; attempt++) {
       await this.#pace(bucket, state, expect429);
-      const exchange = await this.#sendOnce(checkId, request, bucket);
+      const exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
       this.#learn(state, exchange);
       if (exchange.response.status !== 429 || expect429) return exchange;
 
@@ -131,7 +137,33 @@ export class PacedClient {
     }
   }
 
-  async #sendOnce(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous'): Promise<Exchange> {
+  /**
+   * A GET (safe and idempotent, RFC 9110 9.2) that meets a reset, a refused connection or a
+   * timeout is sent again after a short backoff, twice at most: a load balancer recycling a
+   * connection must not fail a deploy. A POST is never sent again blindly: the first may have
+   * created a pet. What is given up is thrown as a TransportError, for the check to call its
+   * case inconclusive.
+   */
+  async #sendSurvivingNetwork(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous'): Promise<Exchange> {
+    const retriable = request.method === 'GET' || request.method === 'HEAD';
+    for (let failures = 0; ; failures++) {
+      try {
+        return await this.#sendOnce(checkId, request, bucket, failures);
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        if (!retriable || failures >= transportRetries) {
+          this.transportFailures++;
+          const why = retriable ? `${error.message} (${failures + 1} tries)` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
+          throw new TransportError(why, error.url);
+        }
+        const waitMs = 250 * 2 ** failures;
+        this.#options.onEvent?.({ kind: 'transport-retry', method: request.method, url: error.url, reason: error.message, waitMs, attempt: failures + 1 });
+        await this.#options.sleep(waitMs);
+      }
+    }
+  }
+
+  async #sendOnce(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous', retries: number): Promise<Exchange> {
     const { baseUrl, apiKey, transport, timeoutMs, userAgent } = this.#options;
     const url = `${baseUrl}${request.path}`;
     const headers: Record<string, string> = {
@@ -157,22 +189,26 @@ export class PacedClient {
       status: answer.status,
       headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, redact(value)])),
       body: redact(answer.body),
-      json: parseJson(redact(answer.body)),
+      ...parseBody(redact(answer.body)),
     };
+    const shownUrl = url.includes(apiKey) ? url.replaceAll(apiKey, '$PETS_API_KEY') : url;
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
       checkId,
       operationId: request.operationId,
       intent: request.intent,
+      ...(request.case !== undefined ? { case: request.case } : {}),
+      path: request.path.includes(apiKey) ? request.path.replaceAll(apiKey, '$PETS_API_KEY') : request.path,
       bucket,
       sentAt,
       request: {
         method: request.method,
-        url,
+        url: shownUrl,
         headers: shownAuthorization === undefined ? headers : { ...headers, authorization: shownAuthorization },
         ...(request.body !== undefined ? { body: request.body } : {}),
       },
       response: { ...response, durationMs: Math.round(performance.now() - started) },
+      retries,
     };
     this.exchanges.push(exchange);
     return exchange;

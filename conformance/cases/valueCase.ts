@@ -1,0 +1,32 @@
+/**
+ * What the contract asks of the answer to a generated case:
+ * - `accept`: a valid request, which must succeed;
+ * - `refuse`: an invalid one, which must be refused with a 4xx Error;
+ * - `open`: one the contract does not settle (an empty or repeated parameter): either answer is
+ *   legal, and a 2xx is reported as a warning only;
+ * - `may-refuse`: a valid value a deployment may still decline for a reason the contract leaves
+ *   open (a category id no category has): a 4xx is a warning, a 2xx must echo it exactly.
+ */
+export type Expectation = 'accept' | 'refuse' | 'open' | 'may-refuse';
+
+export interface ValueCase {
+  /** Stable, the last parts of the case name: `limit/max`, `categoryId/float`. */
+  name: string;
+  /** What the case sends, in words for findings: `limit 101`, `categoryId 1.5`. */
+  what: string;
+  expect: Expectation;
+  /** The rule, for findings: `limit is an integer from 1 to 100`. */
+  rule: string;
+}
+
+export const INT64_MAX = '9223372036854775807';
+export const BEYOND_INT64 = '9223372036854775808';
+export const BELOW_INT64 = '-9223372036854775809';
+
+/** A value's JSON types as JSON Schema names them. */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
