@@ -146,6 +146,8 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   knownPets = before.pets;
 
   const selected = new Set(config.checks);
+  // Whether any check that sends requests got an answer it could judge.
+  let sendersJudged = false;
   const planned = plannedChecks(config.checks, config.allChecks);
   for (const phase of phases) {
     for (const check of planned.filter((c) => c.phase === phase)) {
@@ -156,8 +158,9 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       const skipReason = check.guard?.(ctx);
       if (skipReason) current.outcomes.skipAll(skipReason);
       else await check.run(ctx, current.outcomes);
-      if (!reported) continue;
       const operations = current.outcomes.results();
+      if (check.phase !== 'passive' && operations.some((o) => o.status !== 'skipped')) sendersJudged = true;
+      if (!reported) continue;
       const report: CheckReport = {
         id: check.id,
         title: check.title,
@@ -178,7 +181,15 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     return finish('cannot-run', `${client.transportFailures} requests got no answer (after retries) against ${answered} answered: the deployment or the network is failing, so the run cannot judge it. Check that ${config.baseUrl} is up and reachable, then run again.`);
   }
   const failed = [...reports.values()].some((r) => r.status === 'failed');
-  return finish(failed ? 'failed' : 'passed');
+  if (failed) return finish('failed');
+  // Nothing judged: a pass would say the deployment keeps the contract when nothing was shown.
+  const judged = [...reports.values()].filter((r) => r.status !== 'skipped');
+  const sendersPlanned = planned.some((c) => c.phase !== 'passive');
+  if (judged.length === 0 || (sendersPlanned && !sendersJudged)) {
+    const why = [...reports.values()].flatMap((r) => r.operations).find((o) => o.reason)?.reason ?? 'no check applied';
+    return finish('cannot-run', `No check could judge the deployment: ${why}. Check the options (--checks, --read-only) and the key's quota, then run again.`);
+  }
+  return finish('passed');
 }
 
 function skippedReport(check: Check, reason: string): CheckReport {
@@ -197,7 +208,7 @@ export type { Exchange };
 
 function describeEvent(event: ClientEvent): string {
   if (event.kind === 'transport-retry') {
-    return `${event.method} ${event.url} got no answer (${event.reason}); sent again after ${event.waitMs} ms (retry ${event.attempt}).`;
+    return `${event.reason}; sent again after ${event.waitMs} ms (retry ${event.attempt}).`;
   }
   const quota = event.bucket === 'key' ? 'the API key\'s quota' : 'the anonymous quota';
   return event.kind === 'wait-for-window'
