@@ -2,7 +2,7 @@
 // gates a deploy without a shell. It takes the CLI's options, camelCased, and returns the run's
 // result; it writes report files only when given `reportDir`.
 import { resolve } from 'node:path';
-import { loadSpec } from '../spec/loadSpec.ts';
+import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import type { Depth } from './check.ts';
 import { checkIds, checks as allChecks } from './checks/index.ts';
 import { fetchTransport, type Transport } from './http/transport.ts';
@@ -39,6 +39,8 @@ export interface ConformanceOptions {
   transport?: Transport;
   /** The OpenAPI document to judge by. Default: the package's spec/openapi.yaml. */
   specPath?: string;
+  /** The document already loaded (by `loadSpec`), to spare reading it again. Wins over specPath. */
+  spec?: LoadedSpec;
   /** Called as each check starts and ends, and for each note (waits, retries). */
   onProgress?: (event: ProgressEvent) => void;
   /** How the suite waits and reads the time; tests give a fake clock. */
@@ -72,7 +74,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const selected = allChecks.filter((c) => (!options.checks || options.checks.includes(c.id)) && !options.excludeChecks?.includes(c.id));
   if (selected.length === 0) throw new ConformanceOptionsError('no check left to run. Check checks and excludeChecks.');
 
-  const spec = await loadSpec(options.specPath);
+  const spec = options.spec ?? (await loadSpec(options.specPath));
   const report = await runChecks({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey,

@@ -1,13 +1,15 @@
 import { runConformance, type ConformanceOptions, type ConformanceResult } from '../index.ts';
 import type { Deployment } from './deployment.ts';
+import { testSpec } from '../../mock/testing.ts';
 
 /**
  * Runs the suite in-process against a deployment, on the deployment's clock: every wait the
  * suite makes (a quota window, a Retry-After, a retry's backoff) moves the clock instead of
  * sleeping, so a run takes as long as its requests and never depends on the machine's speed.
  */
-export function runSuite(deployment: Deployment, options: Partial<ConformanceOptions> = {}): Promise<ConformanceResult> {
+export async function runSuite(deployment: Deployment, options: Partial<ConformanceOptions> = {}): Promise<ConformanceResult> {
   return runConformance({
+    spec: await testSpec(),
     baseUrl: deployment.baseUrl,
     apiKey: 'demo-pro',
     transport: deployment.transport,
