@@ -1,3 +1,4 @@
+import { findOperation } from '../../spec/loadSpec.ts';
 import { requestLine, type Check } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
@@ -28,8 +29,10 @@ export const rateLimitHeaders: Check = {
     for (const exchange of ctx.exchanges) {
       const { headers } = exchange.response;
       const where = `${requestLine(exchange)} (${exchange.response.status})`;
-      const missing = names.filter((n) => headers[n] === undefined);
-      if (!report.expectOfAnswer(missing.length === 0, exchange, `${where} lacks ${missing.join(', ')}. The contract puts the three rate-limit headers on every response.`, `missing ${missing.join()}`)) continue;
+      // What the spec requires of this answer: the rate-limit headers everywhere, Retry-After on a 429.
+      const required = ctx.validators.requiredHeaders(findOperation(ctx.spec, exchange.operationId), exchange.response.status);
+      const missing = required.filter((n) => headers[n] === undefined);
+      if (!report.expectOfAnswer(missing.length === 0, exchange, `${where} lacks ${missing.join(', ')}, which the spec requires on this answer: the contract puts the three rate-limit headers on every response and Retry-After on every 429.`, `missing ${missing.join()}`)) continue;
       const { limit, remaining, reset } = readRateHeaders(headers);
       const malformed = names.filter((_, i) => [limit, remaining, reset][i] === undefined);
       if (!report.expectOfAnswer(malformed.length === 0, exchange, `${where} has ${malformed.map((n) => `${n}: ${JSON.stringify(headers[n])}`).join(', ')}; each must be a non-negative integer.`, `malformed ${malformed.join()}`)) continue;
@@ -46,9 +49,9 @@ export const rateLimitHeaders: Check = {
         report.expectOfAnswer(reset! <= sentS + LONGEST_S, exchange, `${where} says X-RateLimit-Reset ${reset}, more than two days ahead: not a plausible Unix time in seconds (milliseconds?).`, 'reset-far');
       }
 
-      if (exchange.response.status === 429) {
+      if (headers['retry-after'] !== undefined) {
         const retry = headers['retry-after'];
-        report.expectOfAnswer(retryAfterMs(retry, exchange.sentAt) !== undefined, exchange, `${where} has ${retry === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date`}; every 429 tells the client when to retry.`, 'retry-after');
+        report.expectOfAnswer(retryAfterMs(retry, exchange.sentAt) !== undefined, exchange, `${where} has Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date (RFC 9110, 10.2.3).`, 'retry-after');
       }
 
       // Successful requests on the run's key, one after another: each spends one. A window that
