@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildMock, ManualClock, type MockOptions } from '../../mock/index.ts';
 import { testSpec } from '../../mock/testing.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';
-import type { Transport } from '../http/transport.ts';
+import type { Transport, TransportRequest } from '../http/transport.ts';
 import { injectForward, injectTransport, passThrough, type Req, type Res, type Transform } from './injectTransport.ts';
 
 export type { Req, Res, Transform } from './injectTransport.ts';
@@ -66,6 +66,16 @@ export async function startDeployment(transform: Transform = passThrough, mockOp
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await deployment.mock.close();
+    },
+  };
+}
+
+/** A transport that records each request before sending it on. */
+export function passThroughRecorder(transport: Transport, sent: TransportRequest[]): Transport {
+  return {
+    send(request, timeoutMs) {
+      sent.push(request);
+      return transport.send(request, timeoutMs);
     },
   };
 }
