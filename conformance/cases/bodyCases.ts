@@ -57,9 +57,9 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
       for (const value of property.enum) add(`${name}/${String(value)}`, { ...base, [name]: value }, 'accept', `${name} ${JSON.stringify(value)}`, rule);
     }
     if (property.type === 'integer' && property.format === 'int64') {
-      // The largest integers every JSON reader holds exactly (RFC 7493, 2.2).
-      add(`${name}/max-safe`, { ...base, [name]: maxSafe }, 'may-refuse', `${name} ${maxSafe}`, rule);
-      add(`${name}/min-safe`, { ...base, [name]: -maxSafe }, 'may-refuse', `${name} ${-maxSafe}`, rule);
+      // The largest integers every JSON reader holds exactly (RFC 7493, 2.2): any int64 store takes them.
+      add(`${name}/max-safe`, { ...base, [name]: maxSafe }, 'accept', `${name} ${maxSafe}`, rule);
+      add(`${name}/min-safe`, { ...base, [name]: -maxSafe }, 'accept', `${name} ${-maxSafe}`, rule);
     }
     if (required.includes(name)) {
       const { [name]: _gone, ...rest } = base;

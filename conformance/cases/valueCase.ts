@@ -3,11 +3,9 @@
  * - `accept`: a valid request, which must succeed;
  * - `refuse`: an invalid one, which must be refused with a 4xx Error;
  * - `open`: one the contract does not settle (an empty or repeated parameter): either answer is
- *   legal, and a 2xx is reported as a warning only;
- * - `may-refuse`: a valid value a deployment may still decline for a reason the contract leaves
- *   open (a category id no category has): a 4xx is a warning, a 2xx must echo it exactly.
+ *   legal, and a 2xx is reported as a warning only.
  */
-export type Expectation = 'accept' | 'refuse' | 'open' | 'may-refuse';
+export type Expectation = 'accept' | 'refuse' | 'open';
 
 export interface ValueCase {
   /** Stable, the last parts of the case name: `limit/max`, `categoryId/float`. */

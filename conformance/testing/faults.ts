@@ -181,6 +181,14 @@ export const faults: Fault[] = [
     const res = await forward(req);
     return isGetPet(req) && path(req).endsWith('/9223372036854775807') ? asError(res, 500, 'INTERNAL') : res;
   } },
+  { name: 'refuses int64\'s maximum as an id with 400', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/int64-max', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isGetPet(req) && path(req).endsWith('/9223372036854775807') ? asError(res, 400, 'BAD_ID') : res;
+  } },
+  { name: 'refuses a categoryId of -(2^53 - 1)', caughtBy: 'create-pet', caseName: 'create-pet/body/categoryId/min-safe', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && req.body.includes('"categoryId":-9007199254740991') ? asError(res, 400, 'BAD_CATEGORY') : res;
+  } },
   { name: 'returns another pet than the one asked for', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/known', transform: async (req, forward) => forward(isGetPet(req) && path(req) === '/v1/pets/1' ? { ...req, url: '/v1/pets/2' } : req) },
   // The key presented other ways
   { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/key-extra-char', transform: (req, forward) => forward(/^Bearer demo-pro./.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
