@@ -1,8 +1,9 @@
 // The conformance suite's command line: `pets-conformance --base-url URL --api-key KEY`.
 // `main` never exits the process: it resolves to the exit code, and bin.ts sets it.
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { CliIo } from '../common/cliIo.ts';
+import { processIo, type CliIo } from '../common/cliIo.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { checkIds, checks } from './checks/index.ts';
 import { ConformanceOptionsError, runConformance } from './index.ts';
@@ -129,4 +130,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof ConformanceOptionsError) return cannotRun(error.message);
     return cannotRun(`internal error: ${(error as Error).stack ?? String(error)}`);
   }
+}
+
+// Run as a script (`node --import tsx conformance/cli.ts`, as package.json's `conformance` script
+// did before bin.ts), it still runs the suite rather than exit 0 having checked nothing.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2), processIo());
 }

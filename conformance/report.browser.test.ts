@@ -3,8 +3,10 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium } from '../mock/launchChromium.ts';
-import { isList, startDeployment } from './testing/deployment.ts';
-import { runCli } from './testing/runCli.ts';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { inProcessDeployment, isList } from './testing/deployment.ts';
+import { runSuite } from './testing/runSuite.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,15 +15,16 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 it('shows a person the failing check first, with its evidence and the curl line, in Chromium', async () => {
-  const deployment = await startDeployment(async (req, forward) => {
+  const deployment = await inProcessDeployment(async (req, forward) => {
     const res = await forward(req);
     return isList(req) && res.status === 200 ? { ...res, body: res.body.replace(/"categoryId":\d+,?/g, '') } : res;
   });
   try {
-    const run = await runCli(['--base-url', deployment.baseUrl, '--api-key', 'demo-pro']);
-    expect(run.code).toBe(1);
+    const reportDir = await mkdtemp(join(tmpdir(), 'conformance-'));
+    const run = await runSuite(deployment, { reportDir });
+    expect(run.exitCode).toBe(1);
     const page = await browser.newPage();
-    await page.goto(pathToFileURL(join(run.reportDir, 'conformance-report.html')).href);
+    await page.goto(pathToFileURL(join(reportDir, 'conformance-report.html')).href);
     await expect(page.title()).resolves.toMatch(/^Conformance failed/);
     const first = page.locator('section.check').first();
     await expect(first.getAttribute('data-check')).resolves.toBe('response-schema');
@@ -33,7 +36,7 @@ it('shows a person the failing check first, with its evidence and the curl line,
     await expect(finding.locator('details').innerText()).resolves.toMatch(/Response 200/);
     const statuses = await page.locator('section.check').evaluateAll((sections) => sections.map((s) => s.getAttribute('data-status')));
     expect(statuses.indexOf('passed')).toBeGreaterThan(statuses.lastIndexOf('failed'));
-    await page.screenshot({ path: join(run.reportDir, 'report.png'), fullPage: false });
+    await page.screenshot({ path: join(reportDir, 'report.png'), fullPage: false });
   } finally {
     await deployment.close();
   }
