@@ -81,10 +81,11 @@ describe('a run that survives the network', () => {
     const posts: string[] = [];
     let droppedBody = '';
     const result = await run(async (req, forward) => {
-      if (isCreate(req)) posts.push(req.body);
+      const sent = `${req.headers['content-type']} ${req.body}`;
+      if (isCreate(req)) posts.push(sent);
       if (isCreate(req) && !dropped && req.body.startsWith('{"name"') && !req.body.includes('status')) {
         dropped = true;
-        droppedBody = req.body;
+        droppedBody = sent;
         throw new DropConnection();
       }
       return forward(req);

@@ -50,6 +50,8 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
   const requiredOnly = Object.fromEntries(required.map((p) => [p, base[p]]));
   add('required-only', requiredOnly, 'accept', 'only the required properties', `${schemaName} requires ${required.join(' and ')}`);
   add('all-properties', base, 'accept', 'every property', `${schemaName} has ${Object.keys(properties).join(', ')}`);
+  // A media type's charset parameter does not change it (RFC 8259, 11: JSON has none to give, but may carry one).
+  cases.push({ name: 'body/charset', body: stringify(requiredOnly), contentType: `${json}; charset=utf-8`, sent: requiredOnly, expect: 'accept', what: `a ${schemaName} labelled ${json}; charset=utf-8`, rule: `the body is JSON, and ${json}; charset=utf-8 names JSON` });
 
   for (const [name, property] of Object.entries(properties)) {
     const rule = `${schemaName}.${name} is ${property.enum ? `one of ${property.enum.join(', ')}` : `${property.format ? `an ${property.format} ` : 'a '}${property.type}`}${required.includes(name) ? ' and required' : ''}`;
@@ -82,5 +84,7 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
   shape('number', '42', 'a JSON number');
   shape('malformed', stringify(base).slice(0, -3), 'malformed JSON');
   shape('content-type', stringify(base), `a valid ${schemaName} labelled text/plain`, 'text/plain');
+  const form = new URLSearchParams(Object.entries(base).map(([k, v]) => [k, String(v)])).toString();
+  shape('form-urlencoded', form, `a ${schemaName} sent as a form`, 'application/x-www-form-urlencoded');
   return cases;
 }

@@ -44,6 +44,8 @@ function wrongKeys(ctx: CheckContext): Variant[] {
     { name: 'unknown-key', what: 'an unknown key', auth: { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` } },
     { name: 'key-extra-char', what: 'the key with a character added', auth: { authorization: `Bearer ${key}x` } },
     { name: 'key-missing-char', what: 'the key with its last character removed', auth: { authorization: `Bearer ${key.slice(0, -1)}` } },
+    // Keys are compared exactly: another case is another key (when the key has letters to change).
+    ...(key.toUpperCase() !== key ? [{ name: 'key-other-case', what: 'the key in upper case', auth: { authorization: `Bearer ${key.toUpperCase()}` } }] : []),
     { name: 'basic-scheme', what: 'the key under the Basic scheme', auth: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } },
     { name: 'token-scheme', what: 'the key under the Token scheme', auth: { authorization: `Token ${key}` } },
     { name: 'no-space', what: 'the key glued to the scheme ("Bearer<key>")', auth: { authorization: `Bearer${key}` } },

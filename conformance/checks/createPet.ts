@@ -71,7 +71,7 @@ export const createPet: Check = {
       const exchange = await post(ctx, c, caseName);
       if (!exchange) continue;
       if (c.expect === 'refuse') {
-        expectError(report, ctx.validators, exchange, c.name === 'body/content-type' ? '4xx' : 400, c.what, c.rule);
+        expectError(report, ctx.validators, exchange, c.contentType.startsWith('application/json') ? 400 : '4xx', c.what, c.rule);
         continue;
       }
       if (c.expect === 'open') {

@@ -192,6 +192,16 @@ export const faults: Fault[] = [
   { name: 'returns another pet than the one asked for', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/known', transform: async (req, forward) => forward(isGetPet(req) && path(req) === '/v1/pets/1' ? { ...req, url: '/v1/pets/2' } : req) },
   // The key presented other ways
   { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/key-extra-char', transform: (req, forward) => forward(/^Bearer demo-pro./.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'compares keys without regard to case', caughtBy: 'auth', caseName: 'auth/list-pets/key-other-case', transform: (req, forward) => forward(/^Bearer DEMO-PRO$/.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'parses a form as a pet', caughtBy: 'create-pet', caseName: 'create-pet/body/form-urlencoded', transform: (req, forward) => {
+    if (!isCreate(req) || req.headers['content-type'] !== 'application/x-www-form-urlencoded') return forward(req);
+    const form = Object.fromEntries(new URLSearchParams(req.body));
+    return forward({ ...req, headers: { ...req.headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...form, categoryId: Number(form.categoryId) }) });
+  } },
+  { name: 'refuses JSON labelled with a charset', caughtBy: 'create-pet', caseName: 'create-pet/body/charset', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && /charset/.test(req.headers['content-type'] ?? '') ? asError(res, 415, 'UNSUPPORTED_MEDIA_TYPE') : res;
+  } },
   { name: 'accepts the key in the query string', caughtBy: 'auth', caseName: 'auth/list-pets/key-in-query', transform: (req, forward) => {
     const token = query(req).get('access_token');
     return forward(token && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } } : req);
