@@ -29,13 +29,15 @@ export const rateLimitProbe: Check = {
       expectError(report, ctx.validators, exchange, 429, 'a request over the rate limit');
     };
     let last: Exchange | undefined;
+    let overLimit = 0;
     for (let sent = 0; sent <= ctx.options.probeMaxRequests; sent++) {
       const exchange = await send('rate-limit-probe/spend');
       if (!exchange) return;
       const before = last ? readRateHeaders(last.response.headers) : undefined;
       const windowOpen = before?.reset !== undefined && exchange.sentAt < before.reset * 1000 - 1000;
       if (exchange.response.status === 429) {
-        if (before?.remaining !== undefined && before.remaining > 0 && windowOpen) {
+        // One request of slack: another client of the same key may spend one in between.
+        if (before?.remaining !== undefined && before.remaining > 1 && windowOpen) {
           report.fail('listPets', `429 arrived while the previous answer (#${last!.seq}) said X-RateLimit-Remaining ${before.remaining}.`, exchange);
         }
         judgeRetryAfter(exchange, 'first');
@@ -45,9 +47,16 @@ export const rateLimitProbe: Check = {
         if (again?.response.status === 429) judgeRetryAfter(again, 'second');
         return;
       }
-      if (exchange.response.status >= 200 && exchange.response.status < 300 && before?.remaining === 0 && windowOpen) {
-        report.fail('listPets', `The previous answer (#${last!.seq}) said X-RateLimit-Remaining 0 until ${before.reset}, yet this request was answered ${exchange.response.status}, not 429.`, exchange);
-        return;
+      const served = exchange.response.status >= 200 && exchange.response.status < 300;
+      if (served && before?.remaining === 0 && windowOpen) {
+        // A sliding window may free a request as an old one ages out; two in a row is no window at all.
+        overLimit++;
+        if (overLimit >= 2) {
+          report.fail('listPets', `The previous answers (to #${last!.seq}) said X-RateLimit-Remaining 0 until ${before.reset}, yet ${overLimit} more requests were answered ${exchange.response.status}, not 429.`, exchange);
+          return;
+        }
+      } else {
+        overLimit = 0;
       }
       last = exchange;
     }

@@ -216,13 +216,13 @@ export const faults: Fault[] = [
     return isCreate(req) && validKey(req) ? asError(res, 401, 'UNAUTHORIZED') : res;
   } },
   // Authentication before validation
-  { name: 'validates the body before the key', caughtBy: 'auth', caseName: 'auth/first/malformed-body/no-key', transform: (req, forward) => {
+  { name: 'validates the body before the key', caughtBy: 'auth', caseName: 'auth/first/empty-object/no-key', transform: (req, forward) => {
     if (!isCreate(req) || validKey(req)) return forward(req);
     try {
-      JSON.parse(req.body);
-      return forward(req);
+      const body = JSON.parse(req.body) as Record<string, unknown> | null;
+      return forward(body && typeof body === 'object' && !('name' in body) ? asEnterprise(req) : req);
     } catch {
-      return forward(asEnterprise(req));
+      return forward(req);
     }
   } },
   { name: 'looks a pet up before checking the key', caughtBy: 'auth', caseName: 'auth/first/unknown-id/unknown-key', transform: async (req, forward) => {
