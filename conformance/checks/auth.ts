@@ -94,10 +94,10 @@ export const auth: Check = {
   severity: 'critical',
   description:
     'On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, ' +
-    'an unknown key, the real key with a character added or removed, the key under Basic or Token, glued to the ' +
-    'scheme, the scheme alone, the key in the query string. The run\'s key is accepted, also as "bearer" in lower ' +
-    'case (RFC 9110: schemes are case-insensitive; refusing it is a warning). A request with no valid key that is ' +
-    'also invalid otherwise (bad body, bad or unknown id, bad limit) gets 401, not 400 or 404.',
+    'an unknown key, the real key with a character added or removed or in upper case, the key under Basic or ' +
+    'Token, glued to the scheme, the scheme alone, the key in the query string. The run\'s key is accepted, also ' +
+    'as "bearer" in lower case (RFC 9110: schemes are case-insensitive; refusing it is a warning). A request with ' +
+    'no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.',
   operations: allOperations,
   phase: 'active',
   async run(ctx, report) {
