@@ -1,6 +1,6 @@
 import type { LoadedSpec } from '../spec/loadSpec.ts';
 import { Outcomes, type Check, type CheckContext, type KnownPet, type RunOptions } from './check.ts';
-import type { ApiRequest, Exchange } from './http/exchange.ts';
+import type { ApiRequest } from './http/exchange.ts';
 import { PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
 import { preflight } from './preflight.ts';
@@ -203,8 +203,6 @@ function skippedReport(check: Check, reason: string): CheckReport {
     durationMs: 0,
   };
 }
-
-export type { Exchange };
 
 function describeEvent(event: ClientEvent): string {
   if (event.kind === 'transport-retry') {

@@ -27,6 +27,8 @@ describe('a run against the mock', () => {
   it('passes every check, makes the requests the README states, and names itself on each', async () => {
     const { result, sent } = await run();
     expect(result.exitCode).toBe(0);
+    // runConformance writes no file unless given reportDir.
+    expect(result.reportPaths).toBeUndefined();
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' ? 'skipped' : 'passed']));
     // The README's "What a run does, and what it costs" table.
     expect(result.report.requests).toMatchObject({ total: 133, withKey: 83, withoutKey: 50 });

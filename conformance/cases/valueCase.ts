@@ -20,11 +20,3 @@ export interface ValueCase {
 export const INT64_MAX = '9223372036854775807';
 export const BEYOND_INT64 = '9223372036854775808';
 export const BELOW_INT64 = '-9223372036854775809';
-
-/** A value's JSON types as JSON Schema names them. */
-export function jsonTypeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}

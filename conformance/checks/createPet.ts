@@ -2,13 +2,10 @@ import { componentSchema } from '../../spec/loadSpec.ts';
 import { requestName, type Check, type CheckContext, type Outcomes } from '../check.ts';
 import { bodyCases, type BodyCase } from '../cases/bodyCases.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText, isInt64 } from '../json/losslessJson.ts';
 import { differingFields, showValue } from './echoes.ts';
 import { expectError, expectOpen } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** Random valid bodies (json-schema-faker, seeded by --seed) a `full` run adds. */
 const randomBodies = { quick: 0, full: 8 } as const;
@@ -36,7 +33,7 @@ function judgeCreated(report: Outcomes, exchange: Exchange, c: BodyCase): string
   const pet = exchange.response.value as Record<string, unknown> | undefined;
   const idText = integerText(pet?.id);
   const id = idText === undefined ? undefined : BigInt(idText);
-  if (!report.expect(id !== undefined && id >= INT64_MIN && id <= INT64_MAX, exchange, `${where} created a pet with id ${showValue(pet?.id)}; the service must assign an int64 id.`)) return undefined;
+  if (!report.expect(id !== undefined && isInt64(id), exchange, `${where} created a pet with id ${showValue(pet?.id)}; the service must assign an int64 id.`)) return undefined;
   const differs = differingFields(c.sent ?? {}, pet);
   report.expect(differs.length === 0, exchange, `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} where ${differs.map((f) => showValue(c.sent?.[f])).join(', ')} was sent; the created Pet must echo the body.`);
   return idText;

@@ -97,12 +97,17 @@ export function toPlain(value: LosslessValue): unknown {
   return value;
 }
 
+/** Whether an integer is within int64, the range the contract gives every id. */
+export function isInt64(value: bigint): boolean {
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
 /** Where an integer literal lies outside int64, as `[3].id`-style paths under `root`, with its digits. */
 export function beyondInt64(value: LosslessValue, root = 'body'): { path: string; digits: string }[] {
   const found: { path: string; digits: string }[] = [];
   const walk = (v: LosslessValue, path: string) => {
     if (typeof v === 'bigint') {
-      if (v < INT64_MIN || v > INT64_MAX) found.push({ path, digits: v.toString() });
+      if (!isInt64(v)) found.push({ path, digits: v.toString() });
     } else if (Array.isArray(v)) v.forEach((item, index) => walk(item, `${path}[${index}]`));
     else if (v !== null && typeof v === 'object') for (const [k, item] of Object.entries(v)) walk(item, `${path}.${k}`);
   };
