@@ -59,3 +59,35 @@ export const legalChoices: { transform: Transform; mockOptions: MockOptions } = 
     return toClient(req, await forward(fromClient(req)), env.now());
   },
 };
+
+const planPerMinute: Record<string, number> = { 'demo-free': 60, 'demo-pro': 300 };
+
+/**
+ * A deployment that limits each key over a sliding minute instead of the mock's fixed one:
+ * Remaining counts the requests of the last 60 s, Reset is when the oldest of them ages out, and a
+ * 429 says when to retry in Retry-After. A legal way to keep "requests per minute".
+ */
+export function slidingWindow(): Transform {
+  const sent = new Map<string, number[]>();
+  return async (req, forward, env) => {
+    const key = /^Bearer (demo-free|demo-pro)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!key) return forward(req);
+    const now = env.now();
+    const limit = planPerMinute[key]!;
+    const log = (sent.get(key) ?? []).filter((t) => t > now - 60_000);
+    sent.set(key, log);
+    const resetAt = (times: number[]) => String(Math.ceil(((times[0] ?? now) + 60_000) / 1000));
+    // The mock answers as an unlimited key would; the window is this deployment's own.
+    const res = await forward({ ...req, headers: { ...req.headers, authorization: 'Bearer demo-enterprise' } });
+    if (log.length >= limit) {
+      const retryAfter = Math.max(1, Math.ceil((log[0]! + 60_000 - now) / 1000));
+      return {
+        status: 429,
+        headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': String(retryAfter), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt(log) },
+        body: JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests in the last minute.', status: 429 }),
+      };
+    }
+    log.push(now);
+    return { ...res, headers: { ...res.headers, 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - log.length), 'x-ratelimit-reset': resetAt(log) } };
+  };
+}
