@@ -17,7 +17,8 @@ export function newPetBody(ctx: CheckContext, full: boolean): NewPet {
   const body: NewPet = {
     ...generated,
     // JSON-safe and positive, so no deployment loses it to rounding.
-    name: generated.name.trim() === '' ? 'Conformance pet' : generated.name,
+    // Short and trimmed: the contract shows no maximum length, and a deployment may well have one.
+    name: generated.name.trim().slice(0, 40).trim() || 'Conformance pet',
     categoryId: known.length > 0 ? (known[Math.floor(ctx.random() * known.length)]!.categoryId as number) : 1 + Math.floor(ctx.random() * 8),
   };
   if (!full) delete body.status;
