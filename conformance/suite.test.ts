@@ -31,7 +31,7 @@ describe('a run against the mock', () => {
     expect(result.reportPaths).toBeUndefined();
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' ? 'skipped' : 'passed']));
     // The README's "What a run does, and what it costs" table.
-    expect(result.report.requests).toMatchObject({ total: 133, withKey: 83, withoutKey: 50 });
+    expect(result.report.requests).toMatchObject({ total: 139, withKey: 85, withoutKey: 54 });
     expect(sent).toHaveLength(result.report.requests.total);
     expect(new Set(sent.map((r) => r.headers['user-agent']))).toEqual(new Set([expect.stringMatching(/^pets-conformance\/\d+\.\d+\.\d+$/)]));
     expect(new Set(sent.map((r) => r.headers['x-conformance-run-id']))).toEqual(new Set([result.report.runId]));
@@ -43,7 +43,7 @@ describe('a run against the mock', () => {
     const first = await run({ depth: 'full', seed: 7 });
     const second = await run({ depth: 'full', seed: 7 });
     expect(first.result.exitCode).toBe(0);
-    expect(first.result.report.requests).toMatchObject({ total: 141, withKey: 91 });
+    expect(first.result.report.requests).toMatchObject({ total: 147, withKey: 93 });
     const bodies = (r: typeof first) => r.sent.filter((s) => s.method === 'POST').map((s) => s.body);
     expect(bodies(second)).toEqual(bodies(first));
   });
@@ -53,7 +53,7 @@ describe('a run against the mock', () => {
     expect(result.exitCode).toBe(0);
     expect(new Set(sent.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(storeSize).toBe(250);
-    expect(result.report.requests.total).toBe(70);
+    expect(result.report.requests.total).toBe(73);
     expect(result.report.checks.filter((c) => c.status === 'skipped').map((c) => c.id)).toEqual(['create-pet', 'pet-lifecycle', 'rate-limit-probe']);
     expect(result.report.checks.find((c) => c.id === 'auth')?.operations.find((o) => o.operationId === 'createPet')?.status).toBe('skipped');
   });
@@ -62,7 +62,7 @@ describe('a run against the mock', () => {
     const only = await run({ checks: ['pagination', 'status-codes'] });
     expect(only.result.report.checks.map((c) => c.id)).toEqual(['pagination', 'status-codes']);
     // status-codes judges every answer, so the run sends what a full run sends.
-    expect(only.result.report.requests.total).toBe(133);
+    expect(only.result.report.requests.total).toBe(139);
     const alone = await run({ checks: ['pagination'] });
     expect(alone.result.report.requests.total).toBeLessThan(20);
     const without = await run({ excludeChecks: ['create-pet', 'auth'] });

@@ -58,6 +58,10 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
     if (property.enum) {
       for (const value of property.enum) add(`${name}/${String(value)}`, { ...base, [name]: value }, 'accept', `${name} ${JSON.stringify(value)}`, rule);
     }
+    if (property.type === 'string' && !property.enum) {
+      // Any string is a string: JSON is Unicode (RFC 8259, 8.1), and what is stored must come back the same.
+      add(`${name}/unicode`, { ...base, [name]: 'Zoë 🐾 Ωmega' }, 'accept', `${name} "Zoë 🐾 Ωmega"`, rule);
+    }
     if (property.type === 'integer' && property.format === 'int64') {
       // The largest integers every JSON reader holds exactly (RFC 7493, 2.2): any int64 store takes them.
       add(`${name}/max-safe`, { ...base, [name]: maxSafe }, 'accept', `${name} ${maxSafe}`, rule);

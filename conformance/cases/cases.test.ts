@@ -47,7 +47,7 @@ describe('cases generated from the spec', () => {
       'body/name/number', 'body/name/null', 'body/categoryId/string', 'body/categoryId/float', 'body/categoryId/beyond-int64',
       'body/categoryId/below-int64', 'body/status/unknown', 'body/status/case-variant', 'body/status/null',
       'body/empty', 'body/null', 'body/array', 'body/string', 'body/number', 'body/malformed', 'body/content-type',
-      'body/charset', 'body/form-urlencoded',
+      'body/charset', 'body/form-urlencoded', 'body/name/unicode',
     ]));
     expect(byName['body/categoryId/beyond-int64']!.body).toBe('{"name":"Rex","categoryId":9223372036854775808,"status":"sold"}');
     expect(byName['body/required-only']).toMatchObject({ expect: 'accept', sent: { name: 'Rex', categoryId: 3 } });

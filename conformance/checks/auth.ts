@@ -30,8 +30,9 @@ interface Variant {
   name: string;
   what: string;
   auth: Auth;
-  /** Where the key goes instead of the header. */
+  /** Where the key goes instead of the Authorization header. */
   query?: string;
+  headers?: Record<string, string>;
 }
 
 /** Every way a key can be presented wrongly; each must get 401 (contract, Authentication 3). */
@@ -52,6 +53,7 @@ function wrongKeys(ctx: CheckContext): Variant[] {
     { name: 'scheme-only', what: 'the Bearer scheme with no key', auth: { authorization: 'Bearer' } },
     // RFC 6750 (2.3) defines access_token in the query; the contract allows only the header.
     { name: 'key-in-query', what: 'the key in the query string, with no header', auth: 'none', query: `access_token=${q}&api_key=${q}&apiKey=${q}&key=${q}` },
+    { name: 'key-in-other-header', what: 'the key in X-API-Key and API-Key headers, with no Authorization', auth: 'none', headers: { 'x-api-key': key, 'api-key': key } },
   ];
 }
 
@@ -95,7 +97,7 @@ export const auth: Check = {
   description:
     'On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, ' +
     'an unknown key, the real key with a character added or removed or in upper case, the key under Basic or ' +
-    'Token, glued to the scheme, the scheme alone, the key in the query string. The run\'s key is accepted, also ' +
+    'Token, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header. The run\'s key is accepted, also ' +
     'as "bearer" in lower case (RFC 9110: schemes are case-insensitive; refusing it is a warning). A request with ' +
     'no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.',
   operations: allOperations,
@@ -120,7 +122,7 @@ export const auth: Check = {
 
       for (const variant of wrongKeys(ctx)) {
         const path = variant.query ? `${base.path}${base.path.includes('?') ? '&' : '?'}${variant.query}` : base.path;
-        const exchange = await ctx.send({ ...base, path, auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}` });
+        const exchange = await ctx.send({ ...base, path, ...(variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}), auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}` });
         if (!exchange) continue;
         if (isUnservedStoreOrders(exchange)) {
           report.warn(operationId, `GET /store/orders answered ${exchange.response.status}, so its authentication cannot be checked. The contract mentions it but shows nothing of it, so this is not a failure.`, exchange, 'store-unserved');

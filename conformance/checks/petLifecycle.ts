@@ -4,6 +4,7 @@ import { integerText } from '../json/losslessJson.ts';
 import { differingFields, showValue } from './echoes.ts';
 import { getList, limitBounds, listed, statusValues } from './listPets.ts';
 import { newPetBody } from './newPetBody.ts';
+import { expectError } from './expectError.ts';
 
 const idsOf = (items: unknown[]) => items.map((item) => integerText((item as { id?: unknown } | null)?.id)).filter((id): id is string => id !== undefined);
 
@@ -21,7 +22,7 @@ export const petLifecycle: Check = {
   description:
     'Follows the operations as a client does: lists every status, creates two pets, then fetches one by the id ' +
     'POST gave and finds both in the list filtered by their status (with a limit that reaches them). Each new id ' +
-    'differs from every id listed before and from the other. Skipped under --read-only.',
+    'differs from every id listed before and from the other, and an id the client sends is never taken. Skipped under --read-only.',
   operations: ['createPet', 'getPet', 'listPets'],
   phase: 'active',
   guard: (ctx) => (ctx.options.readOnly ? 'it writes, and --read-only is on' : undefined),
@@ -50,6 +51,19 @@ export const petLifecycle: Check = {
       seen.add(id);
       created.push({ id, body, exchange: result.exchange });
     }
+    // An id is the service's to assign: one the client sends is ignored or refused, never taken.
+    const known = ctx.knownPets()[0];
+    if (known) {
+      const body = JSON.stringify({ ...base, name: `pets-conformance lifecycle c ${Math.floor(ctx.random() * 1e9)}` }).replace(/}$/, `,"id":${known.idText}}`);
+      const withId = await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body, operationId: 'createPet', intent: 'invalid', case: 'pet-lifecycle/create-with-id' });
+      if (withId && withId.response.status >= 200 && withId.response.status < 300) {
+        const id = integerText((withId.response.value as { id?: unknown } | undefined)?.id);
+        report.expect(id !== undefined && !seen.has(id), withId, `${requestName(withId)} with the id ${known.idText} of a listed pet in the body created a pet with id ${id ?? 'none'}; the service assigns ids, so a new pet never takes one already used.`);
+      } else if (withId) {
+        expectError(report, ctx.validators, withId, '4xx', `a NewPet carrying the id ${known.idText}`, 'a client may not choose the id');
+      }
+    }
+
     const first = created[0];
     if (!first) return;
 

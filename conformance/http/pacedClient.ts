@@ -172,40 +172,34 @@ export class PacedClient {
       accept: 'application/json',
       ...request.headers,
     };
-    let shownAuthorization: string | undefined;
-    if (request.auth === 'key') {
-      headers.authorization = `Bearer ${apiKey}`;
-      shownAuthorization = 'Bearer $PETS_API_KEY';
-    } else if (request.auth !== 'none') {
-      headers.authorization = request.auth.authorization;
-      shownAuthorization = request.auth.authorization.replaceAll(apiKey, '$PETS_API_KEY');
-    }
+    if (request.auth === 'key') headers.authorization = `Bearer ${apiKey}`;
+    else if (request.auth !== 'none') headers.authorization = request.auth.authorization;
+    // What the run keeps (and reports) never holds the key, wherever a request put it or an answer echoed it.
+    const redact = (text: string) => (text.includes(apiKey) ? text.replaceAll(apiKey, '$PETS_API_KEY') : text);
+    const redactAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, redact(value)]));
     const sentAt = this.#options.now();
     const started = performance.now();
     const answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
-    // A deployment may echo the key back; what the run keeps (and reports) never holds it.
-    const redact = (text: string) => (text.includes(apiKey) ? text.replaceAll(apiKey, '$PETS_API_KEY') : text);
     const response = {
       status: answer.status,
-      headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, redact(value)])),
+      headers: redactAll(answer.headers),
       body: redact(answer.body),
       ...parseBody(redact(answer.body)),
     };
-    const shownUrl = url.includes(apiKey) ? url.replaceAll(apiKey, '$PETS_API_KEY') : url;
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
       checkId,
       operationId: request.operationId,
       intent: request.intent,
       ...(request.case !== undefined ? { case: request.case } : {}),
-      path: request.path.includes(apiKey) ? request.path.replaceAll(apiKey, '$PETS_API_KEY') : request.path,
+      path: redact(request.path),
       bucket,
       sentAt,
       request: {
         method: request.method,
-        url: shownUrl,
-        headers: shownAuthorization === undefined ? headers : { ...headers, authorization: shownAuthorization },
-        ...(request.body !== undefined ? { body: request.body } : {}),
+        url: redact(url),
+        headers: redactAll(headers),
+        ...(request.body !== undefined ? { body: redact(request.body) } : {}),
       },
       response: { ...response, durationMs: Math.round(performance.now() - started) },
       retries,

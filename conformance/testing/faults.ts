@@ -202,6 +202,16 @@ export const faults: Fault[] = [
     const res = await forward(req);
     return isCreate(req) && /charset/.test(req.headers['content-type'] ?? '') ? asError(res, 415, 'UNSUPPORTED_MEDIA_TYPE') : res;
   } },
+  { name: 'accepts the key in an X-API-Key header', caughtBy: 'auth', caseName: 'auth/get-pet/key-in-other-header', transform: (req, forward) => forward(req.headers['x-api-key'] && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${req.headers['x-api-key']}` } } : req) },
+  { name: 'takes the id a client sends', caughtBy: 'pet-lifecycle', caseName: 'pet-lifecycle/create-with-id', transform: async (req, forward) => {
+    const res = await forward(req);
+    const sent = isCreate(req) ? /"id":(\d+)/.exec(req.body)?.[1] : undefined;
+    return sent && res.status === 201 ? withJson(res, { ...(json(res) as object), id: Number(sent) }) : res;
+  } },
+  { name: 'mangles names outside ASCII', caughtBy: 'create-pet', caseName: 'create-pet/body/name/unicode', transform: onCreateBody((body) => {
+    const pet = body as Record<string, unknown>;
+    return typeof pet?.name === 'string' ? { ...pet, name: pet.name.replace(/[^\x20-\x7e]/g, '?') } : body;
+  }) },
   { name: 'accepts the key in the query string', caughtBy: 'auth', caseName: 'auth/list-pets/key-in-query', transform: (req, forward) => {
     const token = query(req).get('access_token');
     return forward(token && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } } : req);
