@@ -29,6 +29,8 @@ export const statusCodes: Check = {
       if ((exchange.intent === 'valid' || exchange.intent === 'over-limit') && !documented.includes(status)) {
         const message = `${requestLine(exchange)} answered ${status}, which the contract does not document for ${op.operationId} (it documents ${documented.join(', ')}).`;
         if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status}`);
+        // Past a 429 on purpose, a key may be banned ("may lead to a temporary ban"), with a status the contract does not give.
+        else if (exchange.intent === 'over-limit' && status >= 400) report.warn(op.operationId, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, exchange, `undocumented ${status}`);
         else report.fail(op.operationId, message, exchange, `undocumented ${status}`);
         continue;
       }
