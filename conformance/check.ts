@@ -120,9 +120,9 @@ export function evidenceOf(exchange: Exchange): Evidence {
  */
 export function unjudgeable(exchange: Exchange): string | undefined {
   const { status } = exchange.response;
-  if (status === 429 && exchange.intent !== 'over-limit') return `${requestLine(exchange)} was answered 429 (rate limited)`;
+  if (status === 429 && exchange.intent !== 'over-limit') return `${requestName(exchange)} was answered 429 (rate limited)`;
   if (exchange.bucket === 'key' && exchange.intent !== 'unauthenticated' && (status === 401 || status === 403)) {
-    return `${requestLine(exchange)} was answered ${status}: the deployment refused the run's own key`;
+    return `${requestName(exchange)} was answered ${status}: the deployment refused the run's own key`;
   }
   return undefined;
 }

@@ -145,7 +145,7 @@ export const auth: Check = {
         expectError(report, ctx.validators, exchange, 400, described);
         continue;
       }
-      expectError(report, ctx.validators, exchange, 401, described, 'authentication comes before validation, so a request without a valid key gets 401 whatever else is wrong with it');
+      expectError(report, ctx.validators, exchange, 401, described, 'authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it');
     }
   },
 };
