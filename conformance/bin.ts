@@ -3,4 +3,9 @@
 import { processIo } from '../common/cliIo.ts';
 import { main } from './cli.ts';
 
+// A reader that stops early (`pets-conformance --list-checks | head`) is no error of the run.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 process.exitCode = await main(process.argv.slice(2), processIo());
