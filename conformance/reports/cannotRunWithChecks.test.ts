@@ -8,7 +8,7 @@ import { renderReports } from './writeReports.ts';
 
 describe('a run that could not judge after checks ran (most requests unanswered)', () => {
   it('says why first in every report, and still shows what the checks found', async () => {
-    const report: RunReport = { ...(await failingRun()), verdict: 'cannot-run', cannotRun: { reason: 'Most requests got no answer.' } };
+    const report: RunReport = { ...(await failingRun()), verdict: 'cannot-run', reason: 'Most requests got no answer.' };
     const rendered = renderReports(report);
 
     const junit = new JSDOM(rendered.junit, { contentType: 'text/xml' }).window.document;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { configSchemaPath } from '../config/loadConfigFile.ts';
 import { startDeployment, type Deployment, type Req } from '../testing/deployment.ts';
 import { severalFaults } from './testing/severalFaults.ts';
-import { spawnCli } from './testing/spawnCli.ts';
+import { spawnCli } from '../testing/spawnCli.ts';
 import { reportFiles } from './writeReports.ts';
 
 const key = 'secret-key-4821';
@@ -69,7 +69,7 @@ describe('pets-conformance reports and CI output', () => {
   it('exits 2 with reports and a job summary when it cannot even start', async () => {
     const run = await spawnCli(['--report-dir', join(dir, 'reports')], { GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.code).toBe(2);
-    expect(await readFile(summaryFile, 'utf8')).toContain('no base URL. Give --base-url or set PETS_BASE_URL.');
+    expect(await readFile(summaryFile, 'utf8')).toContain('no base URL. Give --base-url, set PETS_BASE_URL, or set baseUrl in the --config file.');
     expect(await read(reportFiles.markdown)).toContain('no base URL');
   });
 

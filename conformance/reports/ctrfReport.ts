@@ -59,7 +59,7 @@ export function ctrfReport(report: RunReport): CTRFReport {
       },
       tests,
       environment: { testEnvironment: report.baseUrl },
-      extra: { verdict: report.verdict, ...(report.cannotRun ? { cannotRun: report.cannotRun.reason } : {}), baseUrl: report.baseUrl, requests: report.requests.total },
+      extra: { verdict: report.verdict, ...(report.reason !== undefined ? { reason: report.reason } : {}), baseUrl: report.baseUrl, requests: report.requests.total },
     },
   };
 }

@@ -79,7 +79,7 @@ export function htmlReport(report: RunReport): string {
   const words = verdictWords[report.verdict];
   const sorted = [...report.checks].sort((a, b) => order[a.status] - order[b.status]);
   const cannotRun = report.verdict === 'cannot-run'
-    ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape(report.baseUrl)}:</strong> ${escape(report.cannotRun?.reason ?? 'unknown reason')}</p>`
+    ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape(report.baseUrl)}:</strong> ${escape(report.reason ?? 'unknown reason')}</p>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -28,10 +28,10 @@ describe('the JUnit report', () => {
       expect(failure.textContent).toContain(`[failure] ${failure.getAttribute('message')!.replace(/ \(\+\d+ more\)$/, '')}`);
     }
     const schema = xml(failing).querySelector('testcase[name="response-schema listPets"] failure')!;
-    expect(schema.textContent).toMatch(/Request: GET http:\/\/pets\.test\/v1\/pets\n( {4}.*\n)* {4}authorization: Bearer \$PETS_API_KEY\n/);
+    expect(schema.textContent).toMatch(/Request: GET http:\/\/deployment.test\/v1\/pets\n( {4}.*\n)* {4}authorization: Bearer \$PETS_API_KEY\n/);
     expect(schema.textContent).toMatch(/Response: 200\n( {4}.*\n)* {4}content-type: application\/json/);
     expect(schema.textContent).toContain('[{"id":1,');
-    expect(schema.textContent).toMatch(/Reproduce: curl -i 'http:\/\/pets\.test\/v1\/pets'/);
+    expect(schema.textContent).toMatch(/Reproduce: curl -i 'http:\/\/deployment.test\/v1\/pets'/);
   });
 
   it('gives every skip its reason', () => {
@@ -45,11 +45,11 @@ describe('the JUnit report', () => {
     for (const report of [await refusedKeyRun(), notRunAtAll()]) {
       const doc = xml(report);
       const error = doc.querySelector('testcase error')!;
-      expect(error.getAttribute('message')).toContain(report.cannotRun!.reason);
+      expect(error.getAttribute('message')).toContain(report.reason!);
       expect(doc.querySelector('testsuites')?.getAttribute('errors')).toBe('1');
       expect(doc.querySelectorAll('failure')).toHaveLength(0);
     }
-    expect(xml(await refusedKeyRun()).querySelector('error')?.textContent).toMatch(/GET http:\/\/pets\.test\/v1\/pets -> 401/);
+    expect(xml(await refusedKeyRun()).querySelector('error')?.textContent).toMatch(/GET http:\/\/deployment.test\/v1\/pets -> 401/);
   });
 
   it('never holds the key', () => {

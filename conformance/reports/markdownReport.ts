@@ -11,7 +11,7 @@ export function markdownReport(report: RunReport): string {
   const lines = [`# Pet Adoption API conformance: ${verdictHeadline[report.verdict]}`, ''];
   if (report.verdict === 'cannot-run') {
     lines.push(
-      `**Could not judge \`${report.baseUrl}\`:** ${cell(report.cannotRun?.reason ?? 'unknown reason')}`,
+      `**Could not judge \`${report.baseUrl}\`:** ${cell(report.reason ?? 'unknown reason')}`,
       '',
       `No check ran, so this is neither a pass nor a failure of the deployment (exit 2). ${report.requests.total} requests sent; ${report.tool.name} ${report.tool.version}.`,
     );

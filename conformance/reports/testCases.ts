@@ -64,5 +64,5 @@ export function findingsText(findings: Finding[]): string {
 
 /** The one line a cannot-run report leads with. */
 export function cannotRunLine(report: RunReport): string {
-  return `The suite could not judge ${report.baseUrl}: ${report.cannotRun?.reason ?? 'unknown reason'}`;
+  return `The suite could not judge ${report.baseUrl}: ${report.reason ?? 'unknown reason'}`;
 }
