@@ -20,9 +20,9 @@ describe('Outcomes', () => {
 
   it('passes an operation once a judgeable answer held, and keeps the inconclusive cases on record', () => {
     const outcomes = new Outcomes(['listPets']);
-    outcomes.inconclusive('listPets', 'list-pets/query/limit/float: no answer');
+    outcomes.inconclusive('listPets', 'no answer', 'list-pets/query/limit/float');
     outcomes.expect(true, exchange({ status: 200, body: '[]' }), 'never shown');
-    expect(outcomes.results()[0]).toMatchObject({ status: 'passed', inconclusive: ['list-pets/query/limit/float: no answer'] });
+    expect(outcomes.results()[0]).toMatchObject({ status: 'passed', inconclusive: [{ case: 'list-pets/query/limit/float', reason: 'no answer' }] });
   });
 
   it('does not pass an operation on a warning alone', () => {

@@ -30,8 +30,18 @@ export interface OperationResult {
   reason?: string;
   findings: Finding[];
   /** Cases that could not be judged (a transport error, a 429, the run's own key refused), with why. */
-  inconclusive?: string[];
+  inconclusive?: Inconclusive[];
 }
+
+/** A case that could not be judged: the reports show it as a skipped test with the reason. */
+export interface Inconclusive {
+  /** The generated case, e.g. `list-pets/query/limit/float`; absent for what no single case covers. */
+  case?: string;
+  reason: string;
+}
+
+/** `list-pets/query/limit/float: no answer`: an inconclusive case as one line. */
+export const inconclusiveLine = (i: Inconclusive) => (i.case !== undefined ? `${i.case}: ${i.reason}` : i.reason);
 
 /** How many generated cases a run sends: `quick` exercises every rule once; `full` adds variety. */
 export type Depth = 'quick' | 'full';
@@ -131,7 +141,7 @@ export function unjudgeable(exchange: Exchange): string | undefined {
 export class Outcomes {
   #examined = new Set<string>();
   #skipped = new Map<string, string>();
-  #inconclusive = new Map<string, string[]>();
+  #inconclusive = new Map<string, Inconclusive[]>();
   #findings = new Map<string, Finding[]>();
 
   constructor(readonly operations: readonly string[]) {}
@@ -162,9 +172,9 @@ export class Outcomes {
   }
 
   /** A case that could not be judged: it neither passes nor fails the operation. */
-  inconclusive(operationId: string, reason: string): void {
+  inconclusive(operationId: string, reason: string, caseName?: string): void {
     const list = this.#inconclusive.get(operationId) ?? [];
-    if (!list.includes(reason)) list.push(reason);
+    if (!list.some((i) => i.case === caseName && i.reason === reason)) list.push({ ...(caseName !== undefined ? { case: caseName } : {}), reason });
     this.#inconclusive.set(operationId, list);
   }
 
@@ -176,7 +186,7 @@ export class Outcomes {
   expect(condition: boolean, exchange: Exchange, message: string, kind?: string): boolean {
     const why = unjudgeable(exchange);
     if (why) {
-      this.inconclusive(exchange.operationId, exchange.case ? `${exchange.case}: ${why}` : why);
+      this.inconclusive(exchange.operationId, why, exchange.case);
       return false;
     }
     return this.expectOfAnswer(condition, exchange, message, kind);
@@ -197,7 +207,7 @@ export class Outcomes {
       const extra = inconclusive ? { inconclusive } : {};
       if (findings.some((f) => f.level === 'failure')) return { operationId, status: 'failed', findings, ...extra };
       if (this.#examined.has(operationId)) return { operationId, status: 'passed', findings, ...extra };
-      const reason = this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusive[0]}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ''}` : 'not exercised in this run');
+      const reason = this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0]!)}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ''}` : 'not exercised in this run');
       return { operationId, status: 'skipped', reason, findings, ...extra };
     });
   }

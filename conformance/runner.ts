@@ -90,7 +90,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         return await client.send(current.id, request, options);
       } catch (error) {
         if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
-        current.outcomes.inconclusive(request.operationId, `${request.case ? `${request.case}: ` : ''}${error.message}`);
+        current.outcomes.inconclusive(request.operationId, error.message, request.case);
         return undefined;
       }
     },

@@ -35,7 +35,7 @@ export const getPet: Check = {
         report.expect(differs.length === 0, exchange, `${requestName(exchange)} returned ${differs.map((f) => `${f} ${JSON.stringify(pet?.[f])}`).join(', ')} where the list said ${differs.map((f) => JSON.stringify(first[f])).join(', ')}.`);
       }
     } else {
-      report.inconclusive('getPet', 'get-pet/path/petId/known: the deployment lists no pets, so there is no known id to fetch');
+      report.inconclusive('getPet', 'the deployment lists no pets, so there is no known id to fetch', 'get-pet/path/petId/known');
     }
 
     const rule = `${findOperation(ctx.spec, 'getPet').parameters.find((p) => p.in === 'path')?.name ?? 'petId'} is an int64`;

@@ -79,7 +79,7 @@ export const petLifecycle: Check = {
     const items = listed(page);
     if (!page || !report.expect(items !== undefined, page, `${requestName(page)} answered ${page.response.status}; it must list pets with 200.`)) return;
     if (items!.length >= max) {
-      report.inconclusive('listPets', `pet-lifecycle/list-created: ${items!.length} pets have status ${status}, so a page of ${max} may not reach the new ones`);
+      report.inconclusive('listPets', `${items!.length} pets have status ${status}, so a page of ${max} may not reach the new ones`, 'pet-lifecycle/list-created');
       return;
     }
     const ids = new Set(idsOf(items!));

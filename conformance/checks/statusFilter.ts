@@ -41,7 +41,7 @@ export const statusFilter: Check = {
     // The filter and the limit together: a page smaller than the pets that match.
     const [status, count] = [...matching.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
     if (status === undefined || count === undefined || count < 2) {
-      report.inconclusive('listPets', 'list-pets/query/status/with-limit: no status has two pets or more, so a smaller limit cannot be tried');
+      report.inconclusive('listPets', 'no status has two pets or more, so a smaller limit cannot be tried', 'list-pets/query/status/with-limit');
       return;
     }
     const limit = Math.min(count - 1, 2);

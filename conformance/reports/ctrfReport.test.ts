@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../runReport.ts';
 import { ctrfReport, ctrfSpecVersion } from './ctrfReport.ts';
 import { failingRun, notRunAtAll, refusedKeyRun } from './testing/reportFixtures.ts';
+import { testCases } from './testCases.ts';
 import { renderReports } from './writeReports.ts';
 
 /** The CTRF file as written, read back. */
@@ -21,9 +22,10 @@ describe('the CTRF report', () => {
     expect(() => validateStrict({ ...ctrf, results: { ...ctrf.results, tests: [{ ...ctrf.results.tests[0]!, severity: 'high' }] } })).toThrow();
   });
 
-  it('has a test per check and operation, with the statuses and counts of the run', () => {
+  it('has a test per generated case and per check and operation no case covers, with the statuses and counts of the run', () => {
     const ctrf = written(failing);
-    const operations = failing.checks.flatMap((c) => c.operations.map((o) => [`${c.id} ${o.operationId}`, o.status]));
+    const operations = testCases(failing).map((t) => [t.name, t.status]);
+    expect(ctrf.results.tests.filter((t) => t.labels?.case !== undefined).length).toBeGreaterThan(20);
     expect(ctrf.results.tests.map((t) => [t.name, t.status])).toEqual(operations);
     expect(new Set(ctrf.results.tests.map((t) => t.status))).toEqual(new Set(['passed', 'failed', 'skipped']));
     const { summary } = ctrf.results;

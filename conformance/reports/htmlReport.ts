@@ -1,4 +1,4 @@
-import type { Finding } from '../check.ts';
+import type { Finding, Inconclusive } from '../check.ts';
 import type { CheckReport, RunReport } from '../runReport.ts';
 import { findingLine } from './testCases.ts';
 
@@ -20,7 +20,8 @@ function finding(f: Finding, open: boolean): string {
 <p class="label">Response ${e.response.status}</p><pre>${escape(`${headerLines(e.response.headers)}\n\n${e.response.bodyExcerpt}`)}</pre>
 </details>`
     : '';
-  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${escape(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ''}</p>${evidence}</li>`;
+  const caseName = f.case !== undefined ? `<code class="case">${escape(f.case)}</code> ` : '';
+  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ''}</p>${evidence}</li>`;
 }
 
 function check(c: CheckReport): string {
@@ -32,7 +33,10 @@ function check(c: CheckReport): string {
       if (open) opened = true;
       return finding(f, open);
     }).join('');
-    return `<li><strong>${escape(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape(o.reason)}` : ''}${findings ? `<ul>${findings}</ul>` : ''}</li>`;
+    // An inconclusive case is a skipped test in JUnit and CTRF: shown as skipped here too, with why.
+    const unjudged = (o.inconclusive ?? []).map((i: Inconclusive) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== undefined ? `<code class="case">${escape(i.case)}</code> ` : ''}could not judge: ${escape(i.reason)}</p></li>`).join('');
+    const items = findings + unjudged;
+    return `<li><strong>${escape(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape(o.reason)}` : ''}${items ? `<ul>${items}</ul>` : ''}</li>`;
   }).join('');
   return `<section class="check ${c.status}${warned(c) ? ' warned' : ''}" id="check-${escape(c.id)}" data-check="${escape(c.id)}" data-status="${c.status}">
 <h2><span class="st ${c.status}">${c.status}</span> <code>${escape(c.id)}</code> ${escape(c.title)} <small>${c.severity}</small></h2>
@@ -103,7 +107,7 @@ body:has(#show-failed:checked) section.check:not(.failed),body:has(#show-warned:
 h2{font-size:1.05rem;margin:.4rem 0}h2 small{color:#777;font-weight:normal}.desc{color:#444;margin:.2rem 0}
 pre{background:#f5f5f5;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all;font-size:13px;margin:.2rem 0}
 summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
-.finding.failure .tag{color:#c62828;font-weight:700}.finding.warning .tag{color:#ef6c00;font-weight:700}.label{margin:.3rem 0 0;font-weight:600}
+.finding.failure .tag{color:#c62828;font-weight:700}.finding.warning .tag{color:#ef6c00;font-weight:700}.finding.inconclusive .tag{color:#616161;font-weight:700}code.case{font-size:.85em;background:#f1f1f1;padding:0 .2rem}.label{margin:.3rem 0 0;font-weight:600}
 </style></head><body>
 <header class="${report.verdict}">
 <h1>Pet Adoption API conformance: ${words}</h1>

@@ -2,6 +2,7 @@ import { JSDOM } from 'jsdom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../runReport.ts';
 import { failingRun, notRunAtAll, refusedKeyRun } from './testing/reportFixtures.ts';
+import { testCases } from './testCases.ts';
 import { renderReports } from './writeReports.ts';
 
 const xml = (report: RunReport) => new JSDOM(renderReports(report).junit, { contentType: 'text/xml' }).window.document;
@@ -12,16 +13,18 @@ describe('the JUnit report', () => {
     failing = await failingRun();
   });
 
-  it('names test cases by check id and operation, a suite per check', () => {
+  it('names test cases by check id, operation and generated case, a suite per check', () => {
     const doc = xml(failing);
     expect([...doc.querySelectorAll('testsuite')].map((s) => s.getAttribute('name'))).toEqual(failing.checks.map((c) => c.id));
     const cases = [...doc.querySelectorAll('testcase')].map((t) => [t.getAttribute('classname'), t.getAttribute('name')]);
-    expect(cases).toEqual(failing.checks.flatMap((c) => c.operations.map((o) => [c.id, `${c.id} ${o.operationId}`])));
+    expect(cases).toEqual(testCases(failing).map((t) => [t.check.id, t.name]));
+    expect(cases).toContainEqual(['get-pet', 'get-pet getPet get-pet/path/petId/known']);
+    expect(cases).toContainEqual(['response-schema', 'response-schema listPets']);
   });
 
   it('gives every failure a message and, as its text, the evidence and the curl line', () => {
     const failures = [...xml(failing).querySelectorAll('failure')];
-    expect(failures.length).toBe(failing.checks.flatMap((c) => c.operations).filter((o) => o.status === 'failed').length);
+    expect(failures.length).toBe(testCases(failing).filter((t) => t.status === 'failed').length);
     for (const failure of failures) {
       expect(failure.getAttribute('message')).toBeTruthy();
       expect(failure.getAttribute('type')).toMatch(/^(critical|high|medium|low)$/);
