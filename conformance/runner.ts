@@ -138,7 +138,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   };
 
   const before = await preflight(client, config.baseUrl);
-  if ('cannotRun' in before) return finish('cannot-run', before.cannotRun);
+  if ('reason' in before) return finish('cannot-run', before.reason);
   knownPets = before.pets;
 
   const selected = new Set(config.checks);

@@ -1,8 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformanceResult } from './index.ts';
-import { DropConnection, inProcessDeployment, isCreate, isList, query, type Transform } from './testing/deployment.ts';
+import { DropConnection, inProcessDeployment, isCreate, isList, query, type Req, type Res, type Transform } from './testing/deployment.ts';
 import { runSuite } from './testing/runSuite.ts';
 import type { ConformanceOptions } from './index.ts';
+
+/** The mock's answer to the preflight, then `change` on every answer to a request `when` picks. */
+function afterPreflight(change: (res: Res) => Res, when: (req: Req) => boolean = () => true): Transform {
+  let first = true;
+  return async (req, forward) => {
+    const res = await forward(req);
+    if (first || !when(req)) {
+      first = false;
+      return res;
+    }
+    return change(res);
+  };
+}
+
+const refusedKey = (res: Res): Res => ({ ...res, status: 401, body: JSON.stringify({ code: 'UNAUTHORIZED', message: 'no', status: 401 }) });
+const throttled = (res: Res): Res => ({ ...res, status: 429, headers: { ...res.headers, 'retry-after': '3600' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) });
+const withRunKey = (req: Req) => /Bearer demo-pro/i.test(req.headers.authorization ?? '');
 
 async function run(transform: Transform | undefined, options: Partial<ConformanceOptions> = {}): Promise<ConformanceResult> {
   const deployment = await inProcessDeployment(transform);
@@ -110,15 +127,7 @@ describe('a run that survives the network', () => {
 
 describe('a check that saw only answers that cannot judge it', () => {
   it('is skipped, not passed, when the run\'s own key is refused after the preflight', async () => {
-    let first = true;
-    const result = await run(async (req, forward) => {
-      const res = await forward(req);
-      if (first) {
-        first = false;
-        return res;
-      }
-      return /Bearer demo-pro/i.test(req.headers.authorization ?? '') ? { ...res, status: 401, body: JSON.stringify({ code: 'UNAUTHORIZED', message: 'no', status: 401 }) } : res;
-    });
+    const result = await run(afterPreflight(refusedKey, withRunKey));
     for (const id of ['status-filter', 'pagination', 'get-pet', 'create-pet', 'pet-lifecycle']) {
       expect(statusOf(result, id).status, id).toBe('skipped');
       expect(statusOf(result, id).operations[0]!.reason, id).toMatch(/refused the run's own key/);
@@ -128,28 +137,12 @@ describe('a check that saw only answers that cannot judge it', () => {
   });
 
   it('leaves the passive checks nothing to pass when every request was refused with 429', async () => {
-    let first = true;
-    const result = await run(async (req, forward) => {
-      const res = await forward(req);
-      if (first) {
-        first = false;
-        return res;
-      }
-      return { ...res, status: 429, headers: { ...res.headers, 'retry-after': '3600' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) };
-    });
+    const result = await run(afterPreflight(throttled));
     expect(result.exitCode).toBe(2);
   });
 
   it('is skipped when every answer is a 429 the suite did not ask for, and the key is left alone', async () => {
-    let first = true;
-    const result = await run(async (req, forward) => {
-      const res = await forward(req);
-      if (first || !/Bearer demo-pro/.test(req.headers.authorization ?? '')) {
-        first = false;
-        return res;
-      }
-      return { ...res, status: 429, headers: { ...res.headers, 'retry-after': '3600' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) };
-    }, { checks: ['pagination', 'get-pet'] });
+    const result = await run(afterPreflight(throttled, withRunKey), { checks: ['pagination', 'get-pet'] });
     expect(result.report.checks.map((c) => c.status)).toEqual(['skipped', 'skipped']);
     expect(result.report.checks[0]!.operations[0]!.reason).toMatch(/429/);
     // Nothing was judged, so nothing passed: the run could not judge the deployment.

@@ -1,8 +1,6 @@
 import type { Check } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { operationQueryCases } from '../cases/queryCases.ts';
-import { expectError, expectOpen } from './expectError.ts';
-import { getList, limitBounds, listOperation, listed, statusValues } from './listPets.ts';
+import { acceptedQueryCases, getList, limitBounds, listed, statusValues } from './listPets.ts';
 
 export const pagination: Check = {
   id: 'pagination',
@@ -18,23 +16,10 @@ export const pagination: Check = {
   async run(ctx, report) {
     const { max, byDefault } = limitBounds(ctx);
     const pages = new Map<string, { count: number; exchange: Exchange }>();
-    for (const c of operationQueryCases(listOperation(ctx)).filter((q) => q.parameter === 'limit')) {
-      const caseName = `list-pets/query/${c.name}`;
-      const exchange = await getList(ctx, c.values.length === 0 ? {} : { limit: c.values }, caseName, c.expect === 'accept' ? 'valid' : 'invalid');
-      if (!exchange) continue;
-      if (c.expect === 'refuse') {
-        expectError(report, ctx.validators, exchange, '4xx', c.what, c.rule);
-        continue;
-      }
-      if (c.expect === 'open') {
-        expectOpen(report, ctx.validators, exchange, c.what, c.rule);
-        continue;
-      }
-      const items = listed(exchange);
-      if (!report.expect(items !== undefined, exchange, `GET ${exchange.path} answered ${exchange.response.status}${items ? '' : ' without a JSON array'}; ${c.rule}, so ${c.what} must list pets with 200.`)) continue;
+    for await (const { c, exchange, items } of acceptedQueryCases(ctx, report, 'limit')) {
       const asked = c.values.length === 0 ? byDefault : Number(c.values[0]);
-      report.expect(items!.length <= asked, exchange, `GET ${exchange.path} returned ${items!.length} pets for ${c.what}; it must return at most ${asked}.`);
-      pages.set(c.name, { count: items!.length, exchange });
+      report.expect(items.length <= asked, exchange, `GET ${exchange.path} returned ${items.length} pets for ${c.what}; it must return at most ${asked}.`);
+      pages.set(c.name, { count: items.length, exchange });
     }
 
     // How many pets there are, as far as the run can tell: a limit=max page that is not full holds them all.

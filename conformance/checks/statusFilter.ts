@@ -1,7 +1,5 @@
 import type { Check } from '../check.ts';
-import { operationQueryCases } from '../cases/queryCases.ts';
-import { expectError, expectOpen } from './expectError.ts';
-import { getList, limitBounds, listOperation, listed } from './listPets.ts';
+import { acceptedQueryCases, getList, limitBounds, listed } from './listPets.ts';
 
 export const statusFilter: Check = {
   id: 'status-filter',
@@ -16,26 +14,12 @@ export const statusFilter: Check = {
   async run(ctx, report) {
     const { max } = limitBounds(ctx);
     const matching = new Map<string, number>();
-    for (const c of operationQueryCases(listOperation(ctx)).filter((q) => q.parameter === 'status')) {
-      const caseName = `list-pets/query/${c.name}`;
-      const query = { status: c.values, ...(c.expect === 'accept' ? { limit: [String(max)] } : {}) };
-      const exchange = await getList(ctx, query, caseName, c.expect === 'accept' ? 'valid' : 'invalid');
-      if (!exchange) continue;
-      if (c.expect === 'refuse') {
-        expectError(report, ctx.validators, exchange, '4xx', c.what, c.rule);
-        continue;
-      }
-      if (c.expect === 'open') {
-        expectOpen(report, ctx.validators, exchange, c.what, c.rule);
-        continue;
-      }
-      const items = listed(exchange);
-      if (!report.expect(items !== undefined, exchange, `GET ${exchange.path} answered ${exchange.response.status}${items ? '' : ' without a JSON array'}; a valid status filter must list pets with 200.`)) continue;
+    for await (const { c, exchange, items } of acceptedQueryCases(ctx, report, 'status', { limit: [String(max)] })) {
       const status = c.values[0]!;
-      const wrong = items!.filter((item) => (item as { status?: unknown } | null)?.status !== status);
-      report.expect(wrong.length === 0, exchange, `GET ${exchange.path} returned ${wrong.length} of ${items!.length} pets with another status (first: ${JSON.stringify(wrong[0], (_, v) => (typeof v === 'bigint' ? v.toString() : v))}); it must return only pets whose status is ${status}.`);
-      report.expect(items!.length <= max, exchange, `GET ${exchange.path} returned ${items!.length} pets, more than the limit of ${max}.`);
-      matching.set(status, items!.length);
+      const wrong = items.filter((item) => (item as { status?: unknown } | null)?.status !== status);
+      report.expect(wrong.length === 0, exchange, `GET ${exchange.path} returned ${wrong.length} of ${items.length} pets with another status (first: ${JSON.stringify(wrong[0], (_, v) => (typeof v === 'bigint' ? v.toString() : v))}); it must return only pets whose status is ${status}.`);
+      report.expect(items.length <= max, exchange, `GET ${exchange.path} returned ${items.length} pets, more than the limit of ${max}.`);
+      matching.set(status, items.length);
     }
 
     // The filter and the limit together: a page smaller than the pets that match.
