@@ -74,7 +74,9 @@ describe('pets-conformance reports and CI output', () => {
   });
 
   it('refuses an Authorization header, saying the key has its own option', async () => {
-    const run = await spawnCli(['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '-H', 'Authorization: Bearer k', '--report-dir', join(dir, 'reports')]);
+    // --report-dir first: commander stops at the refused header, so what follows it is never read.
+    const run = await spawnCli(['--report-dir', join(dir, 'reports'), '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '-H', 'Authorization: Bearer k']);
+    expect(await read(reportFiles.markdown)).toContain('The Authorization header cannot be set');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/The Authorization header cannot be set with --header\. The API key has its own option/);
   });
