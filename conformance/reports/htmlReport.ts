@@ -66,8 +66,8 @@ function filter(checks: CheckReport[]): string {
 
 function requests(report: RunReport): string {
   if (report.exchanges.length === 0) return '';
-  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape(e.check)}</td><td><code>${escape(`${e.method} ${e.url}`)}</code></td><td>${e.status}</td><td>${e.ms} ms</td></tr>`).join('\n');
-  return `<details class="requests"><summary>Every request of the run (${report.exchanges.length}); the full exchanges are in conformance.har</summary><table><thead><tr><th>#</th><th>Check</th><th>Request</th><th>Status</th><th>Time</th></tr></thead><tbody>
+  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape(e.check)}${e.case !== undefined ? ` <code class="case">${escape(e.case)}</code>` : ''}</td><td><code>${escape(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ''}</td><td>${e.ms} ms</td></tr>`).join('\n');
+  return `<details class="requests"><summary>Every request of the run (${report.exchanges.length}); the full exchanges are in conformance.har</summary><table><thead><tr><th>#</th><th>Check and case</th><th>Request</th><th>Status</th><th>Time</th></tr></thead><tbody>
 ${rows}
 </tbody></table></details>`;
 }
