@@ -36,7 +36,7 @@ if (args.help) {
   --no-scale         skip the scale comparison
   --no-prism         skip Prism
   --smoke            a tiny run that only checks the harness works
-  --source           run the mock from its TypeScript source (no build needed; slower start-up)
+  --source           run the mock and the suite from their TypeScript source (no build needed; slower start-up)
   --write FILE       also write the results as Markdown to FILE (docs/performance.md)`);
   process.exit(0);
 }
@@ -163,8 +163,10 @@ const conformanceSeconds = await (async () => {
   const server = await startMock([], 'mock', args.source);
   try {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', '--base-url', server.base, '--report-dir', '.bench-reports'], { cwd: projectPath(), stdio: 'ignore', env: { ...process.env, PETS_API_KEY: 'demo-pro' } });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // The command as users run it: the build (`npm run conformance`), or the source with --source.
+    const command = args.source ? ['--import', 'tsx', 'conformance/bin.ts'] : ['dist/conformance/bin.js'];
+    const child = spawn(process.execPath, [...command, '--base-url', server.base, '--report-dir', '.bench-reports'], { cwd: projectPath(), stdio: 'ignore', env: { ...process.env, PETS_API_KEY: 'demo-pro' } });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     if (code !== 0) throw new Error(`the conformance suite exited ${code} against the mock`);
     return (performance.now() - started) / 1000;
   } finally {

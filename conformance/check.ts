@@ -1,6 +1,5 @@
 import type { ApiRequest, Exchange } from './http/exchange.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
-import type { Pet } from '../spec/types.ts';
 import type { SpecValidators } from './specValidators.ts';
 import { curlCommand } from './http/curlCommand.ts';
 
@@ -17,6 +16,8 @@ export interface Finding {
   /** A failure fails the run; a warning is reported and does not. */
   level: 'failure' | 'warning';
   message: string;
+  /** The generated case the finding is about, e.g. `create-pet/body/categoryId/float`. */
+  case?: string;
   evidence?: Evidence;
   /** How many answers showed the same problem; the evidence is the first. */
   occurrences: number;
@@ -28,14 +29,39 @@ export interface OperationResult {
   /** Why it was skipped. */
   reason?: string;
   findings: Finding[];
+  /** Cases that could not be judged (a transport error, a 429, the run's own key refused), with why. */
+  inconclusive?: Inconclusive[];
 }
+
+/** A case that could not be judged: the reports show it as a skipped test with the reason. */
+export interface Inconclusive {
+  /** The generated case, e.g. `list-pets/query/limit/float`; absent for what no single case covers. */
+  case?: string;
+  reason: string;
+}
+
+/** `list-pets/query/limit/float: no answer`: an inconclusive case as one line. */
+export const inconclusiveLine = (i: Inconclusive) => (i.case !== undefined ? `${i.case}: ${i.reason}` : i.reason);
+
+/** How many generated cases a run sends: `quick` exercises every rule once; `full` adds variety. */
+export type Depth = 'quick' | 'full';
 
 export interface RunOptions {
   readOnly: boolean;
+  depth: Depth;
   probeRateLimit: boolean;
   /** The most requests the rate-limit probe may spend to reach a 429. */
   probeMaxRequests: number;
   seed: number;
+}
+
+/** A pet the deployment listed, with its id's exact digits (ids past 2^53 lose them in a double). */
+export interface KnownPet {
+  id: number;
+  idText: string;
+  name?: unknown;
+  categoryId?: unknown;
+  status?: unknown;
 }
 
 /** What a check may use: it never learns whether it talks to a live URL or an in-process app. */
@@ -45,14 +71,18 @@ export interface CheckContext {
   validators: SpecValidators;
   /** The run's key, for checks that must present it wrongly; evidence shows it as `$PETS_API_KEY`. */
   apiKey: string;
-  /** Sends a request on behalf of the running check. */
-  send(request: ApiRequest, options?: { expect429?: boolean }): Promise<Exchange>;
-  /** Every exchange of the run so far, in order. */
+  /**
+   * Sends a request on behalf of the running check. Undefined when it got no answer that can be
+   * judged (the transport failed after its retries, or the quota is spent): the case is recorded
+   * as inconclusive on the check's outcomes, never as passed or failed.
+   */
+  send(request: ApiRequest, options?: { expect429?: boolean }): Promise<Exchange | undefined>;
+  /** For passive checks: every exchange of the run so far, in order. Active checks judge only what they sent. */
   readonly exchanges: readonly Exchange[];
-  /** Pets the deployment returned from a plain `GET /pets`, for checks that need real ids. */
-  knownPets(): Pet[];
+  /** The pets the preflight's plain `GET /pets` listed: a baseline every check gets, whichever run. */
+  knownPets(): KnownPet[];
   /** The path of a known pet, `/pets/{id}`, with its id exact even above 2^53. */
-  petPath(pet: Pet): string;
+  petPath(pet: KnownPet): string;
   /** The run's seeded random numbers in [0, 1). */
   random(): number;
   /** What the last answer said of the key's quota. */
@@ -93,10 +123,25 @@ export function evidenceOf(exchange: Exchange): Evidence {
   };
 }
 
+/**
+ * Why an answer cannot judge a case: a 429 the case did not ask for, or the run's own key refused.
+ * The contract's rules are about what a deployment does with a request it serves; these say only
+ * that it did not serve this one.
+ */
+export function unjudgeable(exchange: Exchange): string | undefined {
+  const { status } = exchange.response;
+  if (status === 429 && exchange.intent !== 'over-limit') return `${requestName(exchange)} was answered 429 (rate limited)`;
+  if (exchange.bucket === 'key' && exchange.intent !== 'unauthenticated' && (status === 401 || status === 403)) {
+    return `${requestName(exchange)} was answered ${status}: the deployment refused the run's own key`;
+  }
+  return undefined;
+}
+
 /** Collects a check's verdicts per operation. An operation never examined is skipped, never passed. */
 export class Outcomes {
   #examined = new Set<string>();
   #skipped = new Map<string, string>();
+  #inconclusive = new Map<string, Inconclusive[]>();
   #findings = new Map<string, Finding[]>();
 
   constructor(readonly operations: readonly string[]) {}
@@ -115,7 +160,7 @@ export class Outcomes {
   }
 
   warn(operationId: string, message: string, exchange?: Exchange, kind?: string): void {
-    this.#add(operationId, 'warning', message, exchange, kind);
+    this.#add(operationId, 'warning', message, exchange, kind, false);
   }
 
   skip(operationId: string, reason: string): void {
@@ -126,8 +171,29 @@ export class Outcomes {
     for (const op of this.operations) this.skip(op, reason);
   }
 
-  /** Checks a condition on an exchange: examined either way, a failure when it does not hold. */
+  /** A case that could not be judged: it neither passes nor fails the operation. */
+  inconclusive(operationId: string, reason: string, caseName?: string): void {
+    const list = this.#inconclusive.get(operationId) ?? [];
+    if (!list.some((i) => i.case === caseName && i.reason === reason)) list.push({ ...(caseName !== undefined ? { case: caseName } : {}), reason });
+    this.#inconclusive.set(operationId, list);
+  }
+
+  /**
+   * Checks a condition on the answer to a case: examined either way, a failure when it does not
+   * hold. An answer that cannot judge the case (see `unjudgeable`) makes it inconclusive instead.
+   * Returns whether the condition held on a judgeable answer.
+   */
   expect(condition: boolean, exchange: Exchange, message: string, kind?: string): boolean {
+    const why = unjudgeable(exchange);
+    if (why) {
+      this.inconclusive(exchange.operationId, why, exchange.case);
+      return false;
+    }
+    return this.expectOfAnswer(condition, exchange, message, kind);
+  }
+
+  /** For rules every answer must keep, whatever it is (passive checks): never inconclusive. */
+  expectOfAnswer(condition: boolean, exchange: Exchange, message: string, kind?: string): boolean {
     this.examined(exchange.operationId);
     if (!condition) this.fail(exchange.operationId, message, exchange, kind);
     return condition;
@@ -137,22 +203,32 @@ export class Outcomes {
     const operations = [...new Set([...this.operations, ...this.#findings.keys()])];
     return operations.map((operationId) => {
       const findings = this.#findings.get(operationId) ?? [];
-      if (findings.some((f) => f.level === 'failure')) return { operationId, status: 'failed', findings };
-      if (this.#examined.has(operationId)) return { operationId, status: 'passed', findings };
-      return { operationId, status: 'skipped', reason: this.#skipped.get(operationId) ?? 'not exercised in this run', findings };
+      const inconclusive = this.#inconclusive.get(operationId);
+      const extra = inconclusive ? { inconclusive } : {};
+      if (findings.some((f) => f.level === 'failure')) return { operationId, status: 'failed', findings, ...extra };
+      if (this.#examined.has(operationId)) return { operationId, status: 'passed', findings, ...extra };
+      const reason = this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0]!)}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ''}` : 'not exercised in this run');
+      return { operationId, status: 'skipped', reason, findings, ...extra };
     });
   }
 
   #kinds = new Map<string, Finding>();
 
-  #add(operationId: string, level: Finding['level'], message: string, exchange: Exchange | undefined, kind: string | undefined): void {
-    this.#examined.add(operationId);
+  #add(operationId: string, level: Finding['level'], message: string, exchange: Exchange | undefined, kind: string | undefined, examines = true): void {
+    // A warning alone examines nothing: it cannot fail the operation, so it cannot pass it either.
+    if (examines) this.#examined.add(operationId);
     const seen = kind === undefined ? undefined : this.#kinds.get(`${operationId}\0${kind}`);
     if (seen) {
       seen.occurrences++;
       return;
     }
-    const finding: Finding = { level, message, ...(exchange ? { evidence: evidenceOf(exchange) } : {}), occurrences: 1 };
+    const finding: Finding = {
+      level,
+      message,
+      ...(exchange?.case !== undefined ? { case: exchange.case } : {}),
+      ...(exchange ? { evidence: evidenceOf(exchange) } : {}),
+      occurrences: 1,
+    };
     if (kind !== undefined) this.#kinds.set(`${operationId}\0${kind}`, finding);
     const list = this.#findings.get(operationId) ?? [];
     list.push(finding);
@@ -160,7 +236,12 @@ export class Outcomes {
   }
 }
 
-/** `GET https://…/v1/pets?limit=1`: how findings name the request they are about. */
+/** `GET /pets?limit=1`: how findings name the request they are about, relative to the base URL. */
+export function requestName(exchange: Exchange): string {
+  return `${exchange.request.method} ${exchange.path}`;
+}
+
+/** `GET https://…/v1/pets?limit=1`: the request with its full URL. */
 export function requestLine(exchange: Exchange): string {
   return `${exchange.request.method} ${exchange.request.url}`;
 }

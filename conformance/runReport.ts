@@ -1,5 +1,6 @@
 import type { OperationResult, Severity } from './check.ts';
 import type { Exchange, UnansweredRequest } from './http/exchange.ts';
+import { toolName, toolVersion } from './version.ts';
 
 export interface CheckReport {
   id: string;
@@ -16,6 +17,8 @@ export interface ExchangeSummary {
   check: string;
   operationId: string;
   intent: string;
+  /** The generated case it belongs to. */
+  case?: string;
   method: string;
   url: string;
   status: number;
@@ -30,12 +33,17 @@ export interface ExchangeSummary {
   /** Header names in lower case, any echo of the key redacted. */
   responseHeaders: Record<string, string>;
   responseBody: CapturedBody;
+  /** Transport failures retried before this answer came (their attempts are in `unanswered`). */
+  retries?: number;
 }
 
 /** A request that got no answer (refused, reset, timed out): in the HAR with status 0. */
 export interface UnansweredSummary {
   check: string;
   operationId: string;
+  case?: string;
+  /** How many requests had been answered when this one was sent: its place among the exchanges. */
+  afterSeq: number;
   method: string;
   url: string;
   sentAt: string;
@@ -56,20 +64,30 @@ export interface CapturedBody {
 /** Bodies longer than this (in characters) are cut in the JSON report and the HAR; a full page of 100 pets fits. */
 export const capturedBodyLimit = 64 * 1024;
 
-/** How the run ended: `cannot-run` when it could not judge the deployment (exit 2), with the reason. */
+/** `passed`: exit 0. `failed`: a check failed, exit 1. `cannot-run`: the run could not judge the deployment, exit 2, `reason` says why. */
 export type Verdict = 'passed' | 'failed' | 'cannot-run';
 
+export const exitCodes: Record<Verdict, 0 | 1 | 2> = { passed: 0, failed: 1, 'cannot-run': 2 };
+
 export interface RunReport {
-  /** passed (exit 0), failed (exit 1) or cannot-run (exit 2, `cannotRun` says why). */
-  verdict: Verdict;
-  cannotRun?: { reason: string };
   tool: { name: string; version: string };
   runId: string;
   baseUrl: string;
   startedAt: string;
   durationMs: number;
-  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; checks: string[] };
-  requests: { total: number; withKey: number; withoutKey: number };
+  verdict: Verdict;
+  /** Why the run could not judge the deployment, when it could not. */
+  reason?: string;
+  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[] };
+  requests: {
+    total: number;
+    withKey: number;
+    withoutKey: number;
+    /** Answers that came only after a transport failure was retried. */
+    retried: number;
+    /** Requests that got no answer, retries included. */
+    failedAtTransport: number;
+  };
   /** Things the run met that are not findings: waits for a quota window, unexpected 429s. */
   notes: string[];
   checks: CheckReport[];
@@ -99,6 +117,7 @@ export function summarizeExchange(e: Exchange): ExchangeSummary {
     check: e.checkId,
     operationId: e.operationId,
     intent: e.intent,
+    ...(e.case !== undefined ? { case: e.case } : {}),
     method: e.request.method,
     url: e.request.url,
     status: e.response.status,
@@ -109,6 +128,7 @@ export function summarizeExchange(e: Exchange): ExchangeSummary {
     ...(e.request.body !== undefined ? { requestBody: capture(e.request.body) } : {}),
     responseHeaders: e.response.headers,
     responseBody: capture(e.response.body),
+    ...(e.retries > 0 ? { retries: e.retries } : {}),
   };
 }
 
@@ -116,6 +136,8 @@ export function summarizeUnanswered(u: UnansweredRequest): UnansweredSummary {
   return {
     check: u.checkId,
     operationId: u.operationId,
+    ...(u.case !== undefined ? { case: u.case } : {}),
+    afterSeq: u.afterSeq,
     method: u.request.method,
     url: u.request.url,
     sentAt: new Date(u.sentAt).toISOString(),
@@ -129,37 +151,27 @@ export function summarizeUnanswered(u: UnansweredRequest): UnansweredSummary {
 export interface CannotRunInput {
   reason: string;
   baseUrl?: string;
-  tool: { name: string; version: string };
-  runId?: string;
-  startedAt?: Date;
   options?: Partial<RunReport['options']>;
-  /** What the run sent before it stopped, when it got that far. */
-  exchanges?: ExchangeSummary[];
-  unanswered?: UnansweredSummary[];
 }
 
-/** The report of a run that could not judge the deployment: no check verdicts, the reason, and any traffic. */
+/**
+ * The report of a run stopped before it sent anything (no key, bad options): no check verdicts,
+ * only the reason. A run stopped by the deployment (the preflight) gets its report from `runChecks`.
+ */
 export function cannotRunReport(input: CannotRunInput): RunReport {
-  const started = input.startedAt ?? new Date();
-  const exchanges = input.exchanges ?? [];
   return {
-    verdict: 'cannot-run',
-    cannotRun: { reason: input.reason },
-    tool: input.tool,
-    runId: input.runId ?? 'none',
+    tool: { name: toolName, version: toolVersion },
+    runId: 'none',
     baseUrl: input.baseUrl ?? '(no base URL)',
-    startedAt: started.toISOString(),
-    durationMs: Math.max(0, Date.now() - started.getTime()),
-    options: { readOnly: false, probeRateLimit: false, seed: 1, checks: [], ...input.options },
-    requests: {
-      total: exchanges.length,
-      withKey: exchanges.filter((e) => e.requestHeaders.authorization === 'Bearer $PETS_API_KEY').length,
-      withoutKey: exchanges.filter((e) => e.requestHeaders.authorization !== 'Bearer $PETS_API_KEY').length,
-    },
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    verdict: 'cannot-run',
+    reason: input.reason,
+    options: { readOnly: false, probeRateLimit: false, seed: 1, depth: 'quick', checks: [], ...input.options },
+    requests: { total: 0, withKey: 0, withoutKey: 0, retried: 0, failedAtTransport: 0 },
     notes: [],
     checks: [],
-    exchanges,
-    ...(input.unanswered?.length ? { unanswered: input.unanswered } : {}),
+    exchanges: [],
     summary: { passed: 0, failed: 0, skipped: 0, warnings: 0 },
   };
 }

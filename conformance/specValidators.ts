@@ -24,6 +24,26 @@ export class SpecValidators {
     this.errorSchema = componentSchema(spec, 'Error');
   }
 
+  /**
+   * The headers (lower case) an answer must carry: those the spec marks required on the response
+   * documented for its status; for an undocumented status, those required on every response of
+   * every operation (the contract: "every API response carries these headers").
+   */
+  requiredHeaders(op: SpecOperation, status: number): string[] {
+    const required = (response: unknown) =>
+      Object.entries(((response as OpenAPIV3.ResponseObject | undefined)?.headers ?? {}) as Record<string, OpenAPIV3.HeaderObject>)
+        .filter(([, header]) => header.required === true)
+        .map(([name]) => name.toLowerCase());
+    const documented = op.operation.responses[String(status)];
+    if (documented) return required(documented);
+    this.#everywhere ??= this.spec.operations
+      .flatMap((o) => Object.values(o.operation.responses).map(required))
+      .reduce((common, names) => common.filter((n) => names.includes(n)));
+    return this.#everywhere;
+  }
+
+  #everywhere: string[] | undefined;
+
   /** The documented statuses of an operation. */
   documentedStatuses(op: SpecOperation): number[] {
     return Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s)).map(Number);

@@ -55,7 +55,7 @@ export interface paths {
         };
         /**
          * List store orders
-         * @description Mentioned by the contract; the fields of a store order record are not shown.
+         * @description Mentioned by the contract, which shows nothing else of it: its parameters, its success answer and the fields of a store order record are not shown.
          */
         get: operations["listStoreOrders"];
         put?: never;
@@ -268,7 +268,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Store orders. The fields of a store order record are not shown. */
+            /** @description The store-orders listing. Not shown in the contract: neither this status nor the shape of a store order record is given, so the items are left open. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -277,9 +277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    }[];
+                    "application/json": unknown[];
                 };
             };
             401: components["responses"]["Unauthorized"];

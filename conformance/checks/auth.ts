@@ -1,20 +1,24 @@
-import { requestLine, type Check, type CheckContext } from '../check.ts';
+import { requestName, type Check, type CheckContext } from '../check.ts';
 import type { ApiRequest, Auth } from '../http/exchange.ts';
 import { allOperations } from './allOperations.ts';
 import { expectError } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
 import { isUnservedStoreOrders } from './unservedStoreOrders.ts';
 
+type BaseRequest = Omit<ApiRequest, 'auth' | 'intent' | 'case'>;
+
 /** A request that would succeed with the key, per operation. Writes only outside --read-only. */
-function requestFor(ctx: CheckContext, operationId: string): Omit<ApiRequest, 'auth' | 'intent'> | undefined {
+function requestFor(ctx: CheckContext, operationId: string): BaseRequest | undefined {
   switch (operationId) {
     case 'listPets':
       return { method: 'GET', path: '/pets?limit=1', operationId };
     case 'createPet':
       if (ctx.options.readOnly) return undefined;
       return { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: JSON.stringify(newPetBody(ctx, true)), operationId };
-    case 'getPet':
-      return { method: 'GET', path: ctx.knownPets()[0] ? ctx.petPath(ctx.knownPets()[0]!) : '/pets/1', operationId };
+    case 'getPet': {
+      const known = ctx.knownPets()[0];
+      return { method: 'GET', path: known ? ctx.petPath(known) : '/pets/1', operationId };
+    }
     case 'listStoreOrders':
       return { method: 'GET', path: '/store/orders', operationId };
     default:
@@ -22,44 +26,126 @@ function requestFor(ctx: CheckContext, operationId: string): Omit<ApiRequest, 'a
   }
 }
 
+interface Variant {
+  name: string;
+  what: string;
+  auth: Auth;
+  /** Where the key goes instead of the Authorization header. */
+  query?: string;
+  headers?: Record<string, string>;
+}
+
+/** Every way a key can be presented wrongly; each must get 401 (contract, Authentication 3). */
+function wrongKeys(ctx: CheckContext): Variant[] {
+  const key = ctx.apiKey;
+  const q = encodeURIComponent(key);
+  return [
+    { name: 'no-header', what: 'no Authorization header', auth: 'none' },
+    { name: 'empty-header', what: 'an empty Authorization header', auth: { authorization: '' } },
+    { name: 'unknown-key', what: 'an unknown key', auth: { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` } },
+    { name: 'key-extra-char', what: 'the key with a character added', auth: { authorization: `Bearer ${key}x` } },
+    { name: 'key-missing-char', what: 'the key with its last character removed', auth: { authorization: `Bearer ${key.slice(0, -1)}` } },
+    // Keys are compared exactly: another case is another key (when the key has letters to change).
+    ...(key.toUpperCase() !== key ? [{ name: 'key-other-case', what: 'the key in upper case', auth: { authorization: `Bearer ${key.toUpperCase()}` } }] : []),
+    { name: 'basic-scheme', what: 'the key under the Basic scheme', auth: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } },
+    { name: 'token-scheme', what: 'the key under the Token scheme', auth: { authorization: `Token ${key}` } },
+    { name: 'no-space', what: 'the key glued to the scheme ("Bearer<key>")', auth: { authorization: `Bearer${key}` } },
+    { name: 'scheme-only', what: 'the Bearer scheme with no key', auth: { authorization: 'Bearer' } },
+    // RFC 6750 (2.3) defines access_token in the query; the contract allows only the header.
+    { name: 'key-in-query', what: 'the key in the query string, with no header', auth: 'none', query: `access_token=${q}&api_key=${q}&apiKey=${q}&key=${q}` },
+    { name: 'key-in-other-header', what: 'the key in X-API-Key and API-Key headers, with no Authorization', auth: 'none', headers: { 'x-api-key': key, 'api-key': key } },
+  ];
+}
+
+interface InvalidTwice {
+  name: string;
+  what: string;
+  request: BaseRequest;
+  key: 'none' | 'unknown';
+  /**
+   * Malformed JSON: many servers parse every body before any route runs, so a 400 for it, ahead of
+   * the 401, is a warning. A body that parses but is invalid must get the 401.
+   */
+  parsedFirst?: boolean;
+}
+
+/** Requests that are wrong twice: no valid key, and a bad body, limit or status, or an unknown id. The key comes first. */
+function invalidTwice(ctx: CheckContext): InvalidTwice[] {
+  const unknownId = Math.max(0, ...ctx.knownPets().map((p) => p.id).filter(Number.isSafeInteger)) + 1_000_000;
+  const cases: InvalidTwice[] = [
+    { name: 'bad-limit', what: 'limit=0', key: 'none', request: { method: 'GET', path: '/pets?limit=0', operationId: 'listPets' } },
+    { name: 'bad-status', what: 'status=not-a-status', key: 'unknown', request: { method: 'GET', path: '/pets?status=not-a-status', operationId: 'listPets' } },
+    { name: 'unknown-id', what: 'an id no pet has', key: 'unknown', request: { method: 'GET', path: `/pets/${unknownId}`, operationId: 'getPet' } },
+  ];
+  if (!ctx.options.readOnly) {
+    const json = { 'content-type': 'application/json' };
+    cases.push(
+      { name: 'empty-object', what: 'a body missing every field', key: 'none', request: { method: 'POST', path: '/pets', headers: json, body: '{}', operationId: 'createPet' } },
+      { name: 'wrong-types', what: 'a body of wrong types', key: 'unknown', request: { method: 'POST', path: '/pets', headers: json, body: '{"name":5,"categoryId":"x"}', operationId: 'createPet' } },
+      { name: 'malformed-body', what: 'malformed JSON', key: 'none', parsedFirst: true, request: { method: 'POST', path: '/pets', headers: json, body: '{"name": ', operationId: 'createPet' } },
+    );
+  }
+  return cases;
+}
+
+const opCase = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 export const auth: Check = {
   id: 'auth',
-  title: 'Every operation needs a valid bearer key',
+  title: 'Every operation needs a valid bearer key, checked first',
   severity: 'critical',
   description:
-    'On every operation, a request with no key, an unknown key, the key under another scheme, or a ' +
-    'malformed Authorization header gets 401 with an Error body; the run\'s valid key is accepted.',
+    'On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, ' +
+    'an unknown key, the real key with a character added or removed or in upper case, the key under Basic or ' +
+    'Token, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header. The run\'s key is accepted, also ' +
+    'as "bearer" in lower case (RFC 9110: schemes are case-insensitive; refusing it is a warning). A request with ' +
+    'no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.',
   operations: allOperations,
   phase: 'active',
   async run(ctx, report) {
-    const variants: { name: string; auth: Auth }[] = [
-      { name: 'no key', auth: 'none' },
-      { name: 'an unknown key', auth: { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` } },
-      { name: 'the key under another scheme', auth: { authorization: `Token ${ctx.apiKey}` } },
-      // The scheme with no credentials: refused by any reading of the header.
-      { name: 'a malformed header', auth: { authorization: 'Bearer' } },
-    ];
     for (const operationId of allOperations) {
       const base = requestFor(ctx, operationId);
       if (!base) {
         report.skip(operationId, 'it writes, and --read-only is on');
         continue;
       }
-      for (const variant of variants) {
-        const exchange = await ctx.send({ ...base, auth: variant.auth, intent: 'unauthenticated' });
+      const prefix = `auth/${opCase(operationId)}`;
+      // The run's key is accepted here, as the preflight found on GET /pets: a 401 is the deployment's fault.
+      const valid = await ctx.send({ ...base, ...(base.body ? { body: JSON.stringify(newPetBody(ctx, true)) } : {}), auth: 'key', intent: 'valid', case: `${prefix}/valid-key` });
+      if (valid && !isUnservedStoreOrders(valid) && valid.response.status !== 429) {
+        report.expectOfAnswer(valid.response.status !== 401 && valid.response.status !== 403, valid, `${requestName(valid)} refused the run's API key with ${valid.response.status}, which GET /pets accepted; a valid key must be accepted on every operation.`, 'valid-key-refused');
+      }
+      const lower = await ctx.send({ ...base, ...(base.body ? { body: JSON.stringify(newPetBody(ctx, true)) } : {}), auth: { authorization: `bearer ${ctx.apiKey}`, spends: 'key' }, intent: 'valid', case: `${prefix}/lowercase-scheme` });
+      if (lower && (lower.response.status === 401 || lower.response.status === 403) && !isUnservedStoreOrders(lower)) {
+        report.warn(operationId, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}). RFC 9110 (11.1) makes the scheme case-insensitive, so clients may send it so; the contract writes "Bearer", so this is a warning.`, lower, 'lowercase');
+      }
+
+      for (const variant of wrongKeys(ctx)) {
+        const path = variant.query ? `${base.path}${base.path.includes('?') ? '&' : '?'}${variant.query}` : base.path;
+        const exchange = await ctx.send({ ...base, path, ...(variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}), auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}` });
+        if (!exchange) continue;
         if (isUnservedStoreOrders(exchange)) {
           report.warn(operationId, `GET /store/orders answered ${exchange.response.status}, so its authentication cannot be checked. The contract mentions it but shows nothing of it, so this is not a failure.`, exchange, 'store-unserved');
+          report.skip(operationId, `GET /store/orders answered ${exchange.response.status}: the deployment does not serve it, which the contract leaves open`);
           continue;
         }
-        if (expectError(report, ctx.validators, exchange, 401, variant.name) && exchange.response.headers['www-authenticate'] === undefined) {
-          report.warn(operationId, `${requestLine(exchange)} answered 401 without WWW-Authenticate, which RFC 9110 (11.6.1) requires on a 401. The contract does not say, so this is a warning.`, exchange, 'www-authenticate');
+        if (expectError(report, ctx.validators, exchange, 401, variant.what, 'every operation needs the key as "Authorization: Bearer <API_KEY>"') && exchange.response.headers['www-authenticate'] === undefined) {
+          report.warn(operationId, `${requestName(exchange)} answered 401 without WWW-Authenticate, which RFC 9110 (11.6.1) requires on a 401. The contract does not say, so this is a warning.`, exchange, 'www-authenticate');
         }
       }
     }
-    // The valid key: every answer the run got with it on a valid request must not be a 401.
-    for (const exchange of ctx.exchanges) {
-      if (exchange.bucket !== 'key' || exchange.intent !== 'valid') continue;
-      report.expect(exchange.response.status !== 401, exchange, `${requestLine(exchange)} refused the run's API key with 401. Check the key; a valid key must be accepted.`, 'valid-key-refused');
+
+    for (const { name, what, request, key, parsedFirst } of invalidTwice(ctx)) {
+      const authVariant: Auth = key === 'none' ? 'none' : { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` };
+      const exchange = await ctx.send({ ...request, auth: authVariant, intent: 'unauthenticated', case: `auth/first/${name}/${key === 'none' ? 'no-key' : 'unknown-key'}` });
+      if (!exchange) continue;
+      const described = `${what} with ${key === 'none' ? 'no key' : 'an unknown key'}`;
+      if (parsedFirst && exchange.response.status === 400) {
+        report.warn(request.operationId, `${requestName(exchange)} answered ${described} with 400: the body was parsed before the key was checked. Authentication comes first, but many servers parse JSON before any route, so this is a warning.`, exchange, `parsed-first ${name}`);
+        expectError(report, ctx.validators, exchange, 400, described);
+        continue;
+      }
+      expectError(report, ctx.validators, exchange, 401, described, 'authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it');
     }
   },
 };

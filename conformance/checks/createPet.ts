@@ -1,55 +1,89 @@
-import type { NewPet } from '../../spec/types.ts';
-import type { Check } from '../check.ts';
-import { expectError } from './expectError.ts';
+import { componentSchema } from '../../spec/loadSpec.ts';
+import { requestName, type Check, type CheckContext, type Outcomes } from '../check.ts';
+import { bodyCases, type BodyCase } from '../cases/bodyCases.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { integerText, isInt64 } from '../json/losslessJson.ts';
+import { differingFields, showValue } from './echoes.ts';
+import { expectError, expectOpen } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
-import { exactId } from '../idTexts.ts';
 
-const INT64_MAX = 2 ** 63;
+/** Random valid bodies (json-schema-faker, seeded by --seed) a `full` run adds. */
+const randomBodies = { quick: 0, full: 8 } as const;
+
+function post(ctx: CheckContext, c: Pick<BodyCase, 'body' | 'contentType' | 'expect'>, caseName: string) {
+  return ctx.send({
+    method: 'POST',
+    path: '/pets',
+    auth: 'key',
+    headers: { 'content-type': c.contentType },
+    ...(c.body !== undefined ? { body: c.body } : {}),
+    operationId: 'createPet',
+    intent: c.expect === 'accept' ? 'valid' : 'invalid',
+    case: caseName,
+  });
+}
+
+/**
+ * Judges a 201 to a valid body: an int64 id assigned by the service and every field echoed as
+ * sent. Returns the created pet's id text when it is one.
+ */
+function judgeCreated(report: Outcomes, exchange: Exchange, c: BodyCase): string | undefined {
+  const where = requestName(exchange);
+  if (!report.expect(exchange.response.status === 201, exchange, `${where} answered ${c.what} with ${exchange.response.status}; ${c.rule}, so it must be created with 201.`)) return undefined;
+  const pet = exchange.response.value as Record<string, unknown> | undefined;
+  const idText = integerText(pet?.id);
+  const id = idText === undefined ? undefined : BigInt(idText);
+  if (!report.expect(id !== undefined && isInt64(id), exchange, `${where} created a pet with id ${showValue(pet?.id)}; the service must assign an int64 id.`)) return undefined;
+  const differs = differingFields(c.sent ?? {}, pet);
+  report.expect(differs.length === 0, exchange, `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} where ${differs.map((f) => showValue(c.sent?.[f])).join(', ')} was sent; the created Pet must echo the body.`);
+  return idText;
+}
 
 export const createPet: Check = {
   id: 'create-pet',
-  title: 'POST /pets creates what it is sent, and refuses invalid bodies',
+  title: 'POST /pets creates what it is sent, and refuses every invalid body',
   severity: 'critical',
   description:
-    'Valid NewPet bodies generated from the spec get 201 and a Pet that echoes them with a server-assigned ' +
-    'int64 id, readable right after through GET /pets/{id}; bodies missing a required field, with wrong types, ' +
-    'an enum violation or malformed JSON get 400 with an Error body. Skipped under --read-only.',
+    'Cases generated from NewPet in the spec: bodies with only the required properties, with every property, ' +
+    'with each PetStatus and with integers at the edges JSON holds exactly get 201 and a Pet that echoes them ' +
+    '(readable right after through GET /pets/{id}); each required property missing, each property of each wrong ' +
+    'JSON type, integers past int64 or fractional, an enum value unknown or in another case, and bodies that are ' +
+    'no NewPet (none, null, an array, a string, a number, malformed JSON, another content type) are refused with ' +
+    '400 (any 4xx for the content type) and an Error body. --depth full adds random valid bodies. Skipped under --read-only.',
   operations: ['createPet', 'getPet'],
   phase: 'active',
   guard: (ctx) => (ctx.options.readOnly ? 'it writes, and --read-only is on' : undefined),
   async run(ctx, report) {
-    const post = (body: string, intent: 'valid' | 'invalid') =>
-      ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body, operationId: 'createPet', intent });
-
-    for (const full of [true, false]) {
-      const sent: NewPet = newPetBody(ctx, full);
-      const created = await post(JSON.stringify(sent), 'valid');
-      if (!report.expect(created.response.status === 201, created, `POST /pets with a valid NewPet ${JSON.stringify(sent)} answered ${created.response.status}; it must create the pet and answer 201.`)) continue;
-      const pet = created.response.json as Record<string, unknown> | undefined;
-      const id = pet?.id;
-      if (!report.expect(typeof id === 'number' && Number.isInteger(id) && Math.abs(id) <= INT64_MAX, created, `POST /pets answered 201 with id ${JSON.stringify(id)}; the service must assign an int64 id.`)) continue;
-      const echoes = (['name', 'categoryId', 'status'] as const).filter((field) => sent[field] !== undefined && pet?.[field] !== sent[field]);
-      report.expect(echoes.length === 0, created, `POST /pets answered 201 with ${echoes.map((f) => `${f} ${JSON.stringify(pet?.[f])}`).join(', ')} where ${echoes.map((f) => `${JSON.stringify(sent[f])}`).join(', ')} was sent; the created Pet must echo the body.`);
-
-      const read = await ctx.send({ method: 'GET', path: `/pets/${exactId(id as number, created.response.body)}`, auth: 'key', operationId: 'getPet', intent: 'valid' });
-      if (!report.expect(read.response.status === 200, read, `GET /pets/${id} right after creating it answered ${read.response.status}; the created pet must be readable.`)) continue;
-      const back = read.response.json as Record<string, unknown> | undefined;
-      const differs = (['id', 'name', 'categoryId', 'status'] as const).filter((field) => pet?.[field] !== back?.[field]);
-      report.expect(differs.length === 0, read, `GET /pets/${id} returned ${differs.map((f) => `${f} ${JSON.stringify(back?.[f])}`).join(', ')}, not what POST answered (${differs.map((f) => JSON.stringify(pet?.[f])).join(', ')}).`);
+    const schema = componentSchema(ctx.spec, 'NewPet');
+    const base = newPetBody(ctx, true) as unknown as Record<string, unknown>;
+    const cases = bodyCases(schema, base, 'NewPet');
+    for (let i = 0; i < randomBodies[ctx.options.depth]; i++) {
+      const sent = newPetBody(ctx, ctx.random() < 0.5) as unknown as Record<string, unknown>;
+      cases.push({ name: `body/random-${i + 1}`, body: JSON.stringify(sent), contentType: 'application/json', sent, expect: 'accept', what: `the random NewPet ${JSON.stringify(sent)}`, rule: 'it is a valid NewPet' });
     }
+    const readBack = new Set(['body/required-only', 'body/all-properties']);
 
-    const valid = newPetBody(ctx, false);
-    const invalid: [string, string][] = [
-      ['name missing', JSON.stringify({ categoryId: valid.categoryId })],
-      ['categoryId missing', JSON.stringify({ name: valid.name })],
-      ['name not a string', JSON.stringify({ name: 12345, categoryId: valid.categoryId })],
-      ['categoryId a string', JSON.stringify({ name: valid.name, categoryId: String(valid.categoryId) })],
-      ['status outside PetStatus', JSON.stringify({ ...valid, status: 'not-a-status' })],
-      ['malformed JSON', `{"name": ${JSON.stringify(valid.name)}, "categoryId": `],
-    ];
-    for (const [what, body] of invalid) {
-      const exchange = await post(body, 'invalid');
-      expectError(report, ctx.validators, exchange, 400, what);
+    for (const c of cases) {
+      const caseName = `create-pet/${c.name}`;
+      const exchange = await post(ctx, c, caseName);
+      if (!exchange) continue;
+      if (c.expect === 'refuse') {
+        expectError(report, ctx.validators, exchange, c.contentType.startsWith('application/json') ? 400 : '4xx', c.what, c.rule);
+        continue;
+      }
+      if (c.expect === 'open') {
+        expectOpen(report, ctx.validators, exchange, c.what, c.rule);
+        continue;
+      }
+      const idText = judgeCreated(report, exchange, c);
+      if (idText === undefined || !readBack.has(c.name)) continue;
+      const read = await ctx.send({ method: 'GET', path: `/pets/${idText}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: `${caseName}/read-back` });
+      if (!read) continue;
+      if (!report.expect(read.response.status === 200, read, `${requestName(read)} right after creating it answered ${read.response.status}; the created pet must be readable.`)) continue;
+      const created = exchange.response.value as Record<string, unknown>;
+      const back = read.response.value as Record<string, unknown> | undefined;
+      const differs = differingFields({ id: created.id, name: created.name, categoryId: created.categoryId, status: created.status }, back);
+      report.expect(differs.length === 0, read, `${requestName(read)} returned ${differs.map((f) => `${f} ${showValue(back?.[f])}`).join(', ')}, not what POST answered (${differs.map((f) => showValue(created[f])).join(', ')}).`);
     }
   },
 };

@@ -4,6 +4,7 @@ import { contentType } from './contentType.ts';
 import { createPet } from './createPet.ts';
 import { getPet } from './getPet.ts';
 import { pagination } from './pagination.ts';
+import { petLifecycle } from './petLifecycle.ts';
 import { rateLimitHeaders } from './rateLimitHeaders.ts';
 import { rateLimitProbe } from './rateLimitProbe.ts';
 import { responseSchemaCheck } from './responseSchema.ts';
@@ -17,6 +18,7 @@ export const checks: readonly Check[] = [
   pagination,
   getPet,
   createPet,
+  petLifecycle,
   rateLimitProbe,
   statusCodes,
   contentType,

@@ -13,12 +13,13 @@ export function newPetBody(ctx: CheckContext, full: boolean): NewPet {
   JSONSchemaFaker.option({ random: () => ctx.random(), alwaysFakeOptionals: full, optionalsProbability: full ? 1 : 0, failOnInvalidFormat: false, minLength: 1 });
   const schema = { ...componentSchema(ctx.spec, 'NewPet') };
   const generated = JSONSchemaFaker.generate(schema as never) as unknown as NewPet;
-  const known = ctx.knownPets();
+  const known = ctx.knownPets().filter((p) => Number.isSafeInteger(p.categoryId));
   const body: NewPet = {
     ...generated,
     // JSON-safe and positive, so no deployment loses it to rounding.
-    name: generated.name.trim() === '' ? 'Conformance pet' : generated.name,
-    categoryId: known.length > 0 ? known[Math.floor(ctx.random() * known.length)]!.categoryId : 1 + Math.floor(ctx.random() * 8),
+    // Short and trimmed: the contract shows no maximum length, and a deployment may well have one.
+    name: generated.name.trim().slice(0, 40).trim() || 'Conformance pet',
+    categoryId: known.length > 0 ? (known[Math.floor(ctx.random() * known.length)]!.categoryId as number) : 1 + Math.floor(ctx.random() * 8),
   };
   if (!full) delete body.status;
   return body;

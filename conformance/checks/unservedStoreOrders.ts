@@ -2,11 +2,11 @@ import type { Exchange } from '../http/exchange.ts';
 
 /**
  * The contract mentions GET /store/orders and shows nothing else of it ("Other endpoints (for
- * example the store-orders listing): not shown"), so a deployment that does not serve it (404, 501)
+ * example the store-orders listing): not shown"), so a deployment that does not serve it (404, 405, 410, 501)
  * makes an open choice: reported as a warning, never a failure.
  */
 export function isUnservedStoreOrders(exchange: Exchange): boolean {
-  return exchange.operationId === 'listStoreOrders' && (exchange.response.status === 404 || exchange.response.status === 501);
+  return exchange.operationId === 'listStoreOrders' && [404, 405, 410, 501].includes(exchange.response.status);
 }
 
 /**

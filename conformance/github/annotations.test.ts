@@ -27,7 +27,7 @@ describe('GitHub annotations', () => {
     const report: RunReport = {
       ...notRunAtAll(),
       verdict: 'failed',
-      cannotRun: undefined,
+      reason: undefined,
       checks: [{ id: 'a,b:c', title: 't', severity: 'high', description: '', status: 'failed', durationMs: 1, operations: [{ operationId: 'listPets', status: 'failed', findings: [{ level: 'failure', message: '100% wrong\r\nsecond line', occurrences: 1 }] }] }],
     };
     expect(githubAnnotations(report)).toEqual(['::error title=a%2Cb%3Ac::100%25 wrong%0D%0Asecond line [listPets]']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from './exchange.ts';
 import { PacedClient, QuotaExhaustedError, type ClientEvent } from './pacedClient.ts';
-import type { Transport, TransportRequest, TransportResponse } from './transport.ts';
+import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 
 const list: ApiRequest = { method: 'GET', path: '/pets', auth: 'key', operationId: 'listPets', intent: 'valid' };
 
@@ -116,5 +116,50 @@ describe('PacedClient', () => {
     expect(waits).toEqual([]);
     expect(client.quota('anonymous').remaining).toBe(0);
     expect(client.quota('key').remaining).toBe(5);
+  });
+
+  it('sends a GET again after a reset, twice at most with backoff, and notes each retry', async () => {
+    const { client, sent, waits, events } = setup((s) => {
+      if (s.length <= 2) throw new TransportError('GET http://api.test/v1/pets failed: UND_ERR_SOCKET', 'http://api.test/v1/pets');
+      return ok(50, resetAt);
+    });
+    const exchange = await client.send('a', list);
+    expect(exchange.response.status).toBe(200);
+    expect(exchange.retries).toBe(2);
+    expect(sent).toHaveLength(3);
+    expect(waits).toEqual([250, 500]);
+    expect(events.filter((e) => e.kind === 'transport-retry')).toHaveLength(2);
+    expect(client.transportFailures).toBe(0);
+  });
+
+  it('gives a GET up after three failures, as a transport error', async () => {
+    const { client, sent } = setup(() => {
+      throw new TransportError('GET http://api.test/v1/pets failed: ECONNREFUSED', 'http://api.test/v1/pets');
+    });
+    await expect(client.send('a', list)).rejects.toThrow(/ECONNREFUSED \(3 tries\)/);
+    expect(sent).toHaveLength(3);
+    expect(client.transportFailures).toBe(1);
+  });
+
+  it('never sends a POST again after a transport error: it may have been processed', async () => {
+    const { client, sent } = setup(() => {
+      throw new TransportError('POST http://api.test/v1/pets failed: no answer within 1000 ms', 'http://api.test/v1/pets');
+    });
+    const create: ApiRequest = { method: 'POST', path: '/pets', auth: 'key', body: '{}', operationId: 'createPet', intent: 'valid' };
+    await expect(client.send('a', create)).rejects.toThrow(/never sent again blindly/);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('counts a key sent in another form against the key\'s quota when told it spends it', async () => {
+    const { client } = setup(() => ok(7, resetAt));
+    await client.send('a', { ...list, auth: { authorization: 'bearer secret-key', spends: 'key' } });
+    expect(client.quota('key').remaining).toBe(7);
+    expect(client.quota('anonymous').remaining).toBeUndefined();
+  });
+
+  it('keeps the key out of a URL that carries it', async () => {
+    const { client } = setup(() => ok(7, resetAt));
+    const exchange = await client.send('a', { ...list, path: '/pets?access_token=secret-key', auth: 'none', intent: 'unauthenticated' });
+    expect(JSON.stringify(exchange)).not.toContain('secret-key');
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseJson, type ApiRequest, type Exchange, type UnansweredRequest } from './exchange.ts';
+import { parseBody, type ApiRequest, type Exchange, type UnansweredRequest } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
 import { TransportError, type Transport } from './transport.ts';
 
@@ -25,7 +25,11 @@ export interface PacedClientOptions {
 
 export type ClientEvent =
   | { kind: 'wait-for-window'; bucket: string; ms: number }
-  | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number };
+  | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number }
+  | { kind: 'transport-retry'; method: string; url: string; reason: string; waitMs: number; attempt: number };
+
+/** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
+export const transportRetries = 2;
 
 /** The client will not send with a quota it has seen exhausted, or it would wait too long. */
 export class QuotaExhaustedError extends Error {
@@ -57,8 +61,10 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export class PacedClient {
   readonly runId: string;
   readonly exchanges: Exchange[] = [];
-  /** Requests that got no answer (refused, reset, timed out), for the reports. */
+  /** Every attempt that got no answer (refused, reset, timed out), retried ones included, for the reports. */
   readonly unanswered: UnansweredRequest[] = [];
+  /** Requests given up at the transport (a GET after its retries, a POST at once). */
+  transportFailures = 0;
   readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets'>;
   readonly #buckets = new Map<string, BucketState>();
 
@@ -76,11 +82,11 @@ export class PacedClient {
 
   /** Sends one request for a check. With `expect429`, a 429 is the answer wanted and is returned at once. */
   async send(checkId: string, request: ApiRequest, { expect429 = false } = {}): Promise<Exchange> {
-    const bucket = request.auth === 'key' ? 'key' : 'anonymous';
+    const bucket = request.auth === 'key' || (typeof request.auth === 'object' && request.auth.spends === 'key') ? 'key' : 'anonymous';
     const state = this.#state(bucket);
     for (let attempt = 0; ; attempt++) {
       await this.#pace(bucket, state, expect429);
-      const exchange = await this.#sendOnce(checkId, request, bucket);
+      const exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
       this.#learn(state, exchange);
       if (exchange.response.status !== 429 || expect429) return exchange;
 
@@ -137,7 +143,33 @@ export class PacedClient {
     }
   }
 
-  async #sendOnce(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous'): Promise<Exchange> {
+  /**
+   * A GET (safe and idempotent, RFC 9110 9.2) that meets a reset, a refused connection or a
+   * timeout is sent again after a short backoff, twice at most: a load balancer recycling a
+   * connection must not fail a deploy. A POST is never sent again blindly: the first may have
+   * created a pet. What is given up is thrown as a TransportError, for the check to call its
+   * case inconclusive.
+   */
+  async #sendSurvivingNetwork(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous'): Promise<Exchange> {
+    const retriable = request.method === 'GET' || request.method === 'HEAD';
+    for (let failures = 0; ; failures++) {
+      try {
+        return await this.#sendOnce(checkId, request, bucket, failures);
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        if (!retriable || failures >= transportRetries) {
+          this.transportFailures++;
+          const why = retriable ? `${error.message} (${failures + 1} tries)` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
+          throw new TransportError(why, error.url);
+        }
+        const waitMs = 250 * 2 ** failures;
+        this.#options.onEvent?.({ kind: 'transport-retry', method: request.method, url: error.url, reason: error.message, waitMs, attempt: failures + 1 });
+        await this.#options.sleep(waitMs);
+      }
+    }
+  }
+
+  async #sendOnce(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous', retries: number): Promise<Exchange> {
     const { baseUrl, apiKey, transport, timeoutMs, userAgent } = this.#options;
     const url = `${baseUrl}${request.path}`;
     const headers: Record<string, string> = {
@@ -147,22 +179,18 @@ export class PacedClient {
       ...this.#options.headers,
       ...request.headers,
     };
-    let shownAuthorization: string | undefined;
-    if (request.auth === 'key') {
-      headers.authorization = `Bearer ${apiKey}`;
-      shownAuthorization = 'Bearer $PETS_API_KEY';
-    } else if (request.auth !== 'none') {
-      headers.authorization = request.auth.authorization;
-      shownAuthorization = request.auth.authorization.replaceAll(apiKey, '$PETS_API_KEY');
-    }
-    // A deployment may echo the key back; what the run keeps (and reports) never holds it.
+    if (request.auth === 'key') headers.authorization = `Bearer ${apiKey}`;
+    else if (request.auth !== 'none') headers.authorization = request.auth.authorization;
+    // What the run keeps (and reports) never holds the key or a --header secret, wherever a request
+    // put it or an answer echoed it.
     const secrets: [string, string][] = [[apiKey, '$PETS_API_KEY'], ...Object.entries(this.#options.secrets ?? {})];
     const redact = (text: string) => secrets.reduce((out, [secret, shown]) => (secret !== '' && out.includes(secret) ? out.replaceAll(secret, shown) : out), text);
+    const redactAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, redact(value)]));
     const shown = {
       method: request.method,
-      url,
-      headers: Object.fromEntries(Object.entries(shownAuthorization === undefined ? headers : { ...headers, authorization: shownAuthorization }).map(([name, value]) => [name, redact(value)])),
-      ...(request.body !== undefined ? { body: request.body } : {}),
+      url: redact(url),
+      headers: redactAll(headers),
+      ...(request.body !== undefined ? { body: redact(request.body) } : {}),
     };
     const sentAt = this.#options.now();
     const started = performance.now();
@@ -171,24 +199,29 @@ export class PacedClient {
       answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
     } catch (error) {
       // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
-      if (error instanceof TransportError) this.unanswered.push({ checkId, operationId: request.operationId, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: redact(error.message) });
+      if (error instanceof TransportError) {
+        this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: redact(error.message) });
+      }
       throw error;
     }
     const response = {
       status: answer.status,
-      headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, redact(value)])),
+      headers: redactAll(answer.headers),
       body: redact(answer.body),
-      json: parseJson(redact(answer.body)),
+      ...parseBody(redact(answer.body)),
     };
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
       checkId,
       operationId: request.operationId,
       intent: request.intent,
+      ...(request.case !== undefined ? { case: request.case } : {}),
+      path: redact(request.path),
       bucket,
       sentAt,
       request: shown,
       response: { ...response, durationMs: Math.round(performance.now() - started) },
+      retries,
     };
     this.exchanges.push(exchange);
     return exchange;

@@ -24,24 +24,26 @@ export class TransportError extends Error {
   }
 }
 
-/** HTTP through Node's built-in fetch (undici). */
+/** Why a fetch failed, in words a report can show: the code undici gives (UND_ERR_SOCKET, ECONNREFUSED) or a timeout. */
+function failureReason(error: unknown, timeoutMs: number): string {
+  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+/** HTTP through Node's built-in fetch (undici). A reset while the body streams in is a transport error too. */
 export const fetchTransport: Transport = {
   async send({ method, url, headers, body }, timeoutMs) {
-    let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const text = await response.text();
+      const responseHeaders: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        responseHeaders[name] = value;
+      });
+      return { status: response.status, headers: responseHeaders, body: text };
     } catch (error) {
-      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-      const reason = (error as Error).name === 'TimeoutError'
-        ? `no answer within ${timeoutMs} ms`
-        : cause?.code ?? cause?.message ?? (error as Error).message;
-      throw new TransportError(`${method} ${url} failed: ${reason}`, url);
+      throw new TransportError(`${method} ${url} failed: ${failureReason(error, timeoutMs)}`, url);
     }
-    const text = await response.text();
-    const responseHeaders: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      responseHeaders[name] = value;
-    });
-    return { status: response.status, headers: responseHeaders, body: text };
   },
 };

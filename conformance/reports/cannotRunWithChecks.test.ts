@@ -4,11 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { githubAnnotations } from '../github/annotations.ts';
 import type { RunReport } from '../runReport.ts';
 import { failingRun } from './testing/reportFixtures.ts';
+import { testCases } from './testCases.ts';
 import { renderReports } from './writeReports.ts';
 
 describe('a run that could not judge after checks ran (most requests unanswered)', () => {
   it('says why first in every report, and still shows what the checks found', async () => {
-    const report: RunReport = { ...(await failingRun()), verdict: 'cannot-run', cannotRun: { reason: 'Most requests got no answer.' } };
+    const report: RunReport = { ...(await failingRun()), verdict: 'cannot-run', reason: 'Most requests got no answer.' };
     const rendered = renderReports(report);
 
     const junit = new JSDOM(rendered.junit, { contentType: 'text/xml' }).window.document;
@@ -18,7 +19,7 @@ describe('a run that could not judge after checks ran (most requests unanswered)
     const ctrf = JSON.parse(rendered.ctrf);
     expect(() => validateStrict(ctrf)).not.toThrow();
     expect(ctrf.results.tests[0]).toMatchObject({ name: 'pets-conformance could not run', status: 'failed' });
-    expect(ctrf.results.tests).toHaveLength(1 + report.checks.flatMap((c) => c.operations).length);
+    expect(ctrf.results.tests).toHaveLength(1 + testCases(report).length);
 
     const markdown = rendered.markdown.split('\n');
     expect(markdown[0]).toBe('# Pet Adoption API conformance: ⚠️ could not run');

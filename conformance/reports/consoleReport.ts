@@ -1,11 +1,12 @@
 import type { CheckReport, RunReport } from '../runReport.ts';
+import { findingLine } from './testCases.ts';
 
 const mark = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
 
 /** One progress line per finished check. */
 export function progressLine(check: CheckReport): string {
   const failures = check.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure'));
-  const first = failures[0] ? `: ${failures[0].message}` : check.status === 'skipped' ? `: ${check.operations[0]?.reason ?? ''}` : '';
+  const first = failures[0] ? `: ${findingLine(failures[0])}` : check.status === 'skipped' ? `: ${check.operations[0]?.reason ?? ''}` : '';
   return `${mark[check.status]} ${check.id}${first}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ''}`;
 }
 

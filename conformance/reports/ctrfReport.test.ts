@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../runReport.ts';
 import { ctrfReport, ctrfSpecVersion } from './ctrfReport.ts';
 import { failingRun, notRunAtAll, refusedKeyRun } from './testing/reportFixtures.ts';
+import { testCases } from './testCases.ts';
 import { renderReports } from './writeReports.ts';
 
 /** The CTRF file as written, read back. */
@@ -21,9 +22,10 @@ describe('the CTRF report', () => {
     expect(() => validateStrict({ ...ctrf, results: { ...ctrf.results, tests: [{ ...ctrf.results.tests[0]!, severity: 'high' }] } })).toThrow();
   });
 
-  it('has a test per check and operation, with the statuses and counts of the run', () => {
+  it('has a test per generated case and per check and operation no case covers, with the statuses and counts of the run', () => {
     const ctrf = written(failing);
-    const operations = failing.checks.flatMap((c) => c.operations.map((o) => [`${c.id} ${o.operationId}`, o.status]));
+    const operations = testCases(failing).map((t) => [t.name, t.status]);
+    expect(ctrf.results.tests.filter((t) => t.labels?.case !== undefined).length).toBeGreaterThan(20);
     expect(ctrf.results.tests.map((t) => [t.name, t.status])).toEqual(operations);
     expect(new Set(ctrf.results.tests.map((t) => t.status))).toEqual(new Set(['passed', 'failed', 'skipped']));
     const { summary } = ctrf.results;
@@ -49,7 +51,7 @@ describe('the CTRF report', () => {
     }
     const schema = failed.find((t) => t.name === 'response-schema listPets')!;
     expect(schema.message).toMatch(/categoryId is required/);
-    expect(schema.trace).toMatch(/Request: GET http:\/\/pets\.test\/v1\/pets[\s\S]*Response: 200/);
+    expect(schema.trace).toMatch(/Request: GET http:\/\/deployment.test\/v1\/pets[\s\S]*Response: 200/);
   });
 
   it('gives each skipped test its reason', () => {
@@ -62,7 +64,7 @@ describe('the CTRF report', () => {
       const ctrf = written(report);
       expect(() => validateStrict(ctrf)).not.toThrow();
       expect(ctrf.results.tests).toHaveLength(1);
-      expect(ctrf.results.tests[0]).toMatchObject({ status: 'failed', message: expect.stringContaining(report.cannotRun!.reason) });
+      expect(ctrf.results.tests[0]).toMatchObject({ status: 'failed', message: expect.stringContaining(report.reason!) });
       expect(ctrf.results.extra).toMatchObject({ verdict: 'cannot-run' });
     }
   });

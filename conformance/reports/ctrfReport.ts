@@ -23,7 +23,7 @@ export function ctrfReport(report: RunReport): CTRFReport {
         ? test.failures.map(findingLine).join('\n')
         : test.status === 'skipped' ? test.reason : test.warnings.length > 0 ? test.warnings.map((f) => `warning: ${findingLine(f)}`).join('\n') : undefined;
       return {
-        testId: `${test.check.id}/${test.operationId}`,
+        testId: `${test.check.id}/${test.operationId}${test.case !== undefined ? `/${test.case}` : ''}`,
         name: test.name,
         status: test.status,
         duration: test.durationMs,
@@ -31,7 +31,7 @@ export function ctrfReport(report: RunReport): CTRFReport {
         ...(message !== undefined ? { message } : {}),
         ...(findings.length > 0 ? { trace: findingsText(findings) } : {}),
         tags: [test.severity],
-        labels: { check: test.check.id, operation: test.operationId, severity: test.severity },
+        labels: { check: test.check.id, operation: test.operationId, ...(test.case !== undefined ? { case: test.case } : {}), severity: test.severity },
         extra: { title: test.check.title, ...(curl ? { curl } : {}), ...(test.warnings.length > 0 ? { warnings: test.warnings.length } : {}) },
       };
     })];
@@ -59,7 +59,7 @@ export function ctrfReport(report: RunReport): CTRFReport {
       },
       tests,
       environment: { testEnvironment: report.baseUrl },
-      extra: { verdict: report.verdict, ...(report.cannotRun ? { cannotRun: report.cannotRun.reason } : {}), baseUrl: report.baseUrl, requests: report.requests.total },
+      extra: { verdict: report.verdict, ...(report.reason !== undefined ? { reason: report.reason } : {}), baseUrl: report.baseUrl, requests: report.requests.total },
     },
   };
 }

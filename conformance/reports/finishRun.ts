@@ -1,11 +1,8 @@
 import { resolve } from 'node:path';
 import type { CliIo } from '../../common/cliIo.ts';
 import { publishToGitHub } from '../github/publishToGitHub.ts';
-import type { RunReport, Verdict } from '../runReport.ts';
+import { exitCodes, type RunReport } from '../runReport.ts';
 import { writeReports, type ReportPaths } from './writeReports.ts';
-
-/** Exit codes: 0 every check passed, 1 a check failed, 2 the suite could not judge the deployment. */
-export const exitCodes: Record<Verdict, 0 | 1 | 2> = { passed: 0, failed: 1, 'cannot-run': 2 };
 
 export type FinishIo = Pick<CliIo, 'stdout' | 'stderr' | 'env'>;
 

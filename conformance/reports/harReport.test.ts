@@ -58,30 +58,35 @@ describe('the HAR file', () => {
 
   it('shows a request that got no answer with status 0 and the reason, in the order sent', async () => {
     const unreachable = written(await runInProcess({ transform: async (req) => {
-      throw new TransportError(`${req.method} http://pets.test${req.url} failed: ECONNREFUSED`, req.url);
+      throw new TransportError(`${req.method} http://deployment.test${req.url} failed: ECONNREFUSED`, req.url);
     } }));
-    expect(unreachable.log.entries).toHaveLength(1);
-    expect(unreachable.log.entries[0]).toMatchObject({ request: { method: 'GET', url: 'http://pets.test/v1/pets' }, response: { status: 0, comment: expect.stringMatching(/ECONNREFUSED/) }, _error: expect.stringMatching(/ECONNREFUSED/) });
-    expect(unreachable.log.comment).toMatch(/^Could not judge: Cannot reach http:\/\/pets\.test\/v1/);
+    // The preflight's GET, tried three times.
+    expect(unreachable.log.entries).toHaveLength(3);
+    expect(unreachable.log.entries[2]).toMatchObject({ request: { method: 'GET', url: 'http://deployment.test/v1/pets' }, response: { status: 0, comment: expect.stringMatching(/ECONNREFUSED/) }, _error: expect.stringMatching(/ECONNREFUSED/) });
+    expect(unreachable.log.comment).toMatch(/^Could not judge: Cannot reach http:\/\/deployment.test\/v1/);
 
     let dropped = false;
     const report = await runInProcess({ checks: ['pagination'], transform: async (req, forward) => {
       if (!dropped && req.url === '/v1/pets?limit=1') {
         dropped = true;
-        throw new TransportError('GET http://pets.test/v1/pets?limit=1 failed: UND_ERR_SOCKET', req.url);
+        throw new TransportError('GET http://deployment.test/v1/pets?limit=1 failed: UND_ERR_SOCKET', req.url);
       }
       return forward(req);
     } });
     const { entries } = written(report).log;
     expect(entries).toHaveLength(report.requests.total + 1);
-    expect(entries.filter((e) => e.response.status === 0).map((e) => e.request.url)).toEqual(['http://pets.test/v1/pets?limit=1']);
+    const dropAt = entries.findIndex((e) => e.response.status === 0);
+    expect(entries.filter((e) => e.response.status === 0).map((e) => e.request.url)).toEqual([expect.stringMatching(/\/v1\/pets\?limit=1$/)]);
+    // The retried GET's answer follows its failed try, and says it was retried.
+    expect(entries[dropAt + 1]).toMatchObject({ request: { url: entries[dropAt]!.request.url }, response: { status: 200 }, _retries: 1, comment: expect.stringMatching(/^Answered on try 2/) });
+    expect(report.requests.retried).toBe(1);
     expect([...entries].sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime))).toEqual(entries);
   });
 
   it(`cuts a body past ${capturedBodyLimit} characters and says so, with its whole size`, () => {
     const big = JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `Pet number ${i}`, categoryId: 1 })));
     const exchange: Exchange = {
-      seq: 1, checkId: 'pagination', operationId: 'listPets', intent: 'valid', bucket: 'key', sentAt: Date.parse('2026-01-01T00:00:00Z'),
+      seq: 1, checkId: 'pagination', operationId: 'listPets', intent: 'valid', path: '/pets', bucket: 'key', retries: 0, sentAt: Date.parse('2026-01-01T00:00:00Z'),
       request: { method: 'GET', url: 'https://api.example.com/v1/pets', headers: { authorization: 'Bearer $PETS_API_KEY' } },
       response: { status: 200, headers: { 'content-type': 'application/json' }, body: big, json: undefined, durationMs: 12 },
     };

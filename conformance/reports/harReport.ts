@@ -47,10 +47,13 @@ function entry(e: ExchangeSummary): Entry {
     cache: {},
     // The transport reports one figure: the whole exchange, counted as waiting for the answer.
     timings: { send: 0, wait: e.ms, receive: 0 },
+    ...(e.retries ? { comment: `Answered on try ${e.retries + 1}: the ${e.retries} before got no answer (status 0 entries) and the GET was sent again.` } : {}),
     _check: e.check,
     _operationId: e.operationId,
+    ...(e.case !== undefined ? { _case: e.case } : {}),
     _intent: e.intent,
     _seq: e.seq,
+    ...(e.retries ? { _retries: e.retries } : {}),
   };
 }
 
@@ -77,6 +80,7 @@ function unansweredEntry(u: UnansweredSummary): Entry {
     _error: u.error,
     _check: u.check,
     _operationId: u.operationId,
+    ...(u.case !== undefined ? { _case: u.case } : {}),
   };
 }
 
@@ -96,9 +100,13 @@ export function harReport(report: RunReport): Har {
         title: `${report.tool.name} ${report.verdict} against ${report.baseUrl} (run ${report.runId})`,
         pageTimings: {},
       }],
-      // In the order the requests left; requests that got no answer (status 0) among them.
-      entries: [...report.exchanges.map(entry), ...(report.unanswered ?? []).map(unansweredEntry)].sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime)),
-      comment: report.cannotRun ? `Could not judge: ${report.cannotRun.reason}` : `Verdict: ${report.verdict}`,
+      // In the order the requests left; tries that got no answer (status 0) among them, each just
+      // before the answered request that followed it (a retried GET's answer, or the next request).
+      entries: [
+        ...report.exchanges.map((e) => ({ order: e.seq, entry: entry(e) })),
+        ...(report.unanswered ?? []).map((u) => ({ order: u.afterSeq + 0.5, entry: unansweredEntry(u) })),
+      ].sort((a, b) => a.order - b.order).map((x) => x.entry),
+      comment: report.reason !== undefined ? `Could not judge: ${report.reason}` : `Verdict: ${report.verdict}`,
     },
   };
 }

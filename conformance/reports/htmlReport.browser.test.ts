@@ -64,7 +64,7 @@ describe('the HTML report in Chromium at 1280×800', () => {
     expect(await onFirstScreen(page, '#check-response-schema h2')).toBe(true);
     const evidence = page.locator('#check-response-schema details').first();
     await expect(evidence.getAttribute('open')).resolves.toBe('');
-    await expect(evidence.locator('pre.curl').innerText()).resolves.toMatch(/^curl -i 'http:\/\/pets\.test\/v1\/pets' .*-H "authorization: Bearer \$PETS_API_KEY"/);
+    await expect(evidence.locator('pre.curl').innerText()).resolves.toMatch(/^curl -i 'http:\/\/deployment.test\/v1\/pets' .*-H "authorization: Bearer \$PETS_API_KEY"/);
     const unauthenticated = page.locator('#check-rate-limit-headers details').first();
     await expect(unauthenticated.innerText()).resolves.toContain('Bearer realm="pets"');
   });
@@ -82,6 +82,6 @@ describe('the HTML report in Chromium at 1280×800', () => {
   it('says on the first screen why a run could not judge', async () => {
     const refused = await open(await refusedKeyRun(), 'refused.html');
     expect(await onFirstScreen(refused, '.cannot-run-reason')).toBe(true);
-    await expect(refused.locator('.cannot-run-reason').innerText()).resolves.toMatch(/Could not judge http:\/\/pets\.test\/v1: The deployment refused the API key/);
+    await expect(refused.locator('.cannot-run-reason').innerText()).resolves.toMatch(/Could not judge http:\/\/deployment.test\/v1: The deployment refused the API key/);
   });
 });

@@ -15,7 +15,7 @@ describe('the HTML report', () => {
   it('opens with the verdict, the target, the counts and a table of every failed check linking to its section', () => {
     const doc = page(failing);
     expect(doc.querySelector('header h1')?.textContent).toBe('Pet Adoption API conformance: failed');
-    expect(doc.querySelector('header .meta')?.textContent).toContain('http://pets.test/v1');
+    expect(doc.querySelector('header .meta')?.textContent).toContain('http://deployment.test/v1');
     const { passed, failed, skipped } = failing.summary;
     expect(doc.querySelector('header .counts')?.textContent).toMatch(new RegExp(`${passed} passed.*${failed} failed.*${skipped} skipped`));
     const failedIds = failing.checks.filter((c) => c.status === 'failed').map((c) => c.id);
@@ -67,7 +67,7 @@ describe('the HTML report', () => {
       const doc = page(report);
       expect(doc.title).toMatch(/^Conformance could not run/);
       const alert = doc.querySelector('header + .cannot-run-reason');
-      expect(alert?.textContent).toContain(report.cannotRun!.reason);
+      expect(alert?.textContent).toContain(report.reason!);
       expect(doc.querySelectorAll('section.check')).toHaveLength(0);
     }
   });

@@ -1,4 +1,4 @@
-import type { Finding } from '../check.ts';
+import type { Finding, Inconclusive } from '../check.ts';
 import type { CheckReport, RunReport } from '../runReport.ts';
 import { findingLine } from './testCases.ts';
 
@@ -20,7 +20,8 @@ function finding(f: Finding, open: boolean): string {
 <p class="label">Response ${e.response.status}</p><pre>${escape(`${headerLines(e.response.headers)}\n\n${e.response.bodyExcerpt}`)}</pre>
 </details>`
     : '';
-  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${escape(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ''}</p>${evidence}</li>`;
+  const caseName = f.case !== undefined ? `<code class="case">${escape(f.case)}</code> ` : '';
+  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ''}</p>${evidence}</li>`;
 }
 
 function check(c: CheckReport): string {
@@ -32,7 +33,10 @@ function check(c: CheckReport): string {
       if (open) opened = true;
       return finding(f, open);
     }).join('');
-    return `<li><strong>${escape(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape(o.reason)}` : ''}${findings ? `<ul>${findings}</ul>` : ''}</li>`;
+    // An inconclusive case is a skipped test in JUnit and CTRF: shown as skipped here too, with why.
+    const unjudged = (o.inconclusive ?? []).map((i: Inconclusive) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== undefined ? `<code class="case">${escape(i.case)}</code> ` : ''}could not judge: ${escape(i.reason)}</p></li>`).join('');
+    const items = findings + unjudged;
+    return `<li><strong>${escape(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape(o.reason)}` : ''}${items ? `<ul>${items}</ul>` : ''}</li>`;
   }).join('');
   return `<section class="check ${c.status}${warned(c) ? ' warned' : ''}" id="check-${escape(c.id)}" data-check="${escape(c.id)}" data-status="${c.status}">
 <h2><span class="st ${c.status}">${c.status}</span> <code>${escape(c.id)}</code> ${escape(c.title)} <small>${c.severity}</small></h2>
@@ -62,8 +66,8 @@ function filter(checks: CheckReport[]): string {
 
 function requests(report: RunReport): string {
   if (report.exchanges.length === 0) return '';
-  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape(e.check)}</td><td><code>${escape(`${e.method} ${e.url}`)}</code></td><td>${e.status}</td><td>${e.ms} ms</td></tr>`).join('\n');
-  return `<details class="requests"><summary>Every request of the run (${report.exchanges.length}); the full exchanges are in conformance.har</summary><table><thead><tr><th>#</th><th>Check</th><th>Request</th><th>Status</th><th>Time</th></tr></thead><tbody>
+  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape(e.check)}${e.case !== undefined ? ` <code class="case">${escape(e.case)}</code>` : ''}</td><td><code>${escape(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ''}</td><td>${e.ms} ms</td></tr>`).join('\n');
+  return `<details class="requests"><summary>Every request of the run (${report.exchanges.length}); the full exchanges are in conformance.har</summary><table><thead><tr><th>#</th><th>Check and case</th><th>Request</th><th>Status</th><th>Time</th></tr></thead><tbody>
 ${rows}
 </tbody></table></details>`;
 }
@@ -79,7 +83,7 @@ export function htmlReport(report: RunReport): string {
   const words = verdictWords[report.verdict];
   const sorted = [...report.checks].sort((a, b) => order[a.status] - order[b.status]);
   const cannotRun = report.verdict === 'cannot-run'
-    ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape(report.baseUrl)}:</strong> ${escape(report.cannotRun?.reason ?? 'unknown reason')}</p>`
+    ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape(report.baseUrl)}:</strong> ${escape(report.reason ?? 'unknown reason')}</p>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -103,7 +107,7 @@ body:has(#show-failed:checked) section.check:not(.failed),body:has(#show-warned:
 h2{font-size:1.05rem;margin:.4rem 0}h2 small{color:#777;font-weight:normal}.desc{color:#444;margin:.2rem 0}
 pre{background:#f5f5f5;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all;font-size:13px;margin:.2rem 0}
 summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
-.finding.failure .tag{color:#c62828;font-weight:700}.finding.warning .tag{color:#ef6c00;font-weight:700}.label{margin:.3rem 0 0;font-weight:600}
+.finding.failure .tag{color:#c62828;font-weight:700}.finding.warning .tag{color:#ef6c00;font-weight:700}.finding.inconclusive .tag{color:#616161;font-weight:700}code.case{font-size:.85em;background:#f1f1f1;padding:0 .2rem}.label{margin:.3rem 0 0;font-weight:600}
 </style></head><body>
 <header class="${report.verdict}">
 <h1>Pet Adoption API conformance: ${words}</h1>

@@ -2,6 +2,7 @@ import { JSDOM } from 'jsdom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../runReport.ts';
 import { failingRun, notRunAtAll, refusedKeyRun } from './testing/reportFixtures.ts';
+import { testCases } from './testCases.ts';
 import { renderReports } from './writeReports.ts';
 
 const xml = (report: RunReport) => new JSDOM(renderReports(report).junit, { contentType: 'text/xml' }).window.document;
@@ -12,26 +13,28 @@ describe('the JUnit report', () => {
     failing = await failingRun();
   });
 
-  it('names test cases by check id and operation, a suite per check', () => {
+  it('names test cases by check id, operation and generated case, a suite per check', () => {
     const doc = xml(failing);
     expect([...doc.querySelectorAll('testsuite')].map((s) => s.getAttribute('name'))).toEqual(failing.checks.map((c) => c.id));
     const cases = [...doc.querySelectorAll('testcase')].map((t) => [t.getAttribute('classname'), t.getAttribute('name')]);
-    expect(cases).toEqual(failing.checks.flatMap((c) => c.operations.map((o) => [c.id, `${c.id} ${o.operationId}`])));
+    expect(cases).toEqual(testCases(failing).map((t) => [t.check.id, t.name]));
+    expect(cases).toContainEqual(['get-pet', 'get-pet getPet get-pet/path/petId/known']);
+    expect(cases).toContainEqual(['response-schema', 'response-schema listPets']);
   });
 
   it('gives every failure a message and, as its text, the evidence and the curl line', () => {
     const failures = [...xml(failing).querySelectorAll('failure')];
-    expect(failures.length).toBe(failing.checks.flatMap((c) => c.operations).filter((o) => o.status === 'failed').length);
+    expect(failures.length).toBe(testCases(failing).filter((t) => t.status === 'failed').length);
     for (const failure of failures) {
       expect(failure.getAttribute('message')).toBeTruthy();
       expect(failure.getAttribute('type')).toMatch(/^(critical|high|medium|low)$/);
       expect(failure.textContent).toContain(`[failure] ${failure.getAttribute('message')!.replace(/ \(\+\d+ more\)$/, '')}`);
     }
     const schema = xml(failing).querySelector('testcase[name="response-schema listPets"] failure')!;
-    expect(schema.textContent).toMatch(/Request: GET http:\/\/pets\.test\/v1\/pets\n( {4}.*\n)* {4}authorization: Bearer \$PETS_API_KEY\n/);
+    expect(schema.textContent).toMatch(/Request: GET http:\/\/deployment.test\/v1\/pets\n( {4}.*\n)* {4}authorization: Bearer \$PETS_API_KEY\n/);
     expect(schema.textContent).toMatch(/Response: 200\n( {4}.*\n)* {4}content-type: application\/json/);
     expect(schema.textContent).toContain('[{"id":1,');
-    expect(schema.textContent).toMatch(/Reproduce: curl -i 'http:\/\/pets\.test\/v1\/pets'/);
+    expect(schema.textContent).toMatch(/Reproduce: curl -i 'http:\/\/deployment.test\/v1\/pets'/);
   });
 
   it('gives every skip its reason', () => {
@@ -45,11 +48,11 @@ describe('the JUnit report', () => {
     for (const report of [await refusedKeyRun(), notRunAtAll()]) {
       const doc = xml(report);
       const error = doc.querySelector('testcase error')!;
-      expect(error.getAttribute('message')).toContain(report.cannotRun!.reason);
+      expect(error.getAttribute('message')).toContain(report.reason!);
       expect(doc.querySelector('testsuites')?.getAttribute('errors')).toBe('1');
       expect(doc.querySelectorAll('failure')).toHaveLength(0);
     }
-    expect(xml(await refusedKeyRun()).querySelector('error')?.textContent).toMatch(/GET http:\/\/pets\.test\/v1\/pets -> 401/);
+    expect(xml(await refusedKeyRun()).querySelector('error')?.textContent).toMatch(/GET http:\/\/deployment.test\/v1\/pets -> 401/);
   });
 
   it('never holds the key', () => {

@@ -27,8 +27,9 @@ function skippedWithMessage(testCase: TestCase, message: string): void {
 }
 
 /**
- * JUnit XML for CI test views: a suite per check, a test case per check and operation
- * (classname the check id, name `check operation`). A failure's `message` is its first finding and its
+ * JUnit XML for CI test views: a suite per check, a test case per generated case the check sent
+ * and per check and operation where no case says it (classname the check id, name `check operation
+ * case` or `check operation`; see testCases.ts). A failure's `message` is its first finding and its
  * text every finding with evidence and curl line; a skip carries its reason; warnings go to system-out.
  * A run that could not judge has one more test case, an `<error>` saying why, before any check it reports.
  */

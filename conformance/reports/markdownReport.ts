@@ -11,9 +11,9 @@ export function markdownReport(report: RunReport): string {
   const lines = [`# Pet Adoption API conformance: ${verdictHeadline[report.verdict]}`, ''];
   if (report.verdict === 'cannot-run') {
     lines.push(
-      `**Could not judge \`${report.baseUrl}\`:** ${cell(report.cannotRun?.reason ?? 'unknown reason')}`,
+      `**Could not judge \`${report.baseUrl}\`:** ${cell(report.reason ?? 'unknown reason')}`,
       '',
-      `No check ran, so this is neither a pass nor a failure of the deployment (exit 2). ${report.requests.total} requests sent; ${report.tool.name} ${report.tool.version}.`,
+      `${report.checks.length === 0 ? 'No check ran' : 'What the checks saw rests on too little'}, so this is neither a pass nor a failure of the deployment (exit 2). ${report.requests.total} requests sent; ${report.tool.name} ${report.tool.version}.`,
     );
     if (report.checks.length === 0) {
       if (report.exchanges.length > 0) {
@@ -45,6 +45,8 @@ export function markdownReport(report: RunReport): string {
     lines.push('', '## Skipped', '');
     for (const c of skippedChecks) lines.push(`- \`${c.id}\`: ${c.operations[0]?.reason ?? ''}`);
   }
+  const unjudged = report.checks.flatMap((c) => c.operations.flatMap((o) => (o.inconclusive ?? []).map((i) => `- \`${c.id}\` (${o.operationId})${i.case !== undefined ? ` \`${i.case}\`` : ''}: could not judge: ${cell(i.reason)}`)));
+  if (unjudged.length > 0) lines.push('', '## Inconclusive cases (skipped)', '', ...unjudged);
   if (report.notes.length > 0) lines.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
   return `${lines.join('\n')}\n`;
 }

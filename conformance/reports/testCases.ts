@@ -2,43 +2,86 @@ import type { Evidence, Finding, Severity } from '../check.ts';
 import type { CheckReport, RunReport } from '../runReport.ts';
 
 /**
- * One verdict the reports list as a test: a check on one operation. JUnit, CTRF and the GitHub
- * annotations all read these, so they name the same things the same way. (When checks report
- * generated cases, each case becomes one of these, named `check operation case`.)
+ * One verdict the reports list as a test: a generated case a check sent (`create-pet createPet
+ * create-pet/body/categoryId/float`), or a check on one operation where no single case says it
+ * (a passive check, a case-less check, a finding about several answers). JUnit, CTRF and the GitHub
+ * annotations all read these, so they name the same things the same way.
  */
 export interface ReportTestCase {
   check: CheckReport;
   operationId: string;
-  /** `auth listPets`: what CI test views show. */
+  /** The generated case, when the test is one. */
+  case?: string;
+  /** `auth listPets` or `auth listPets auth/list-pets/no-header`: what CI test views show. */
   name: string;
   status: 'passed' | 'failed' | 'skipped';
   severity: Severity;
-  /** Why it was skipped. */
+  /** Why it was skipped: the check did not apply, or the case could not be judged. */
   reason?: string;
   failures: Finding[];
   warnings: Finding[];
   durationMs: number;
 }
 
-export function testCases(report: RunReport): ReportTestCase[] {
-  return report.checks.flatMap((check) =>
-    check.operations.map((op) => ({
-      check,
-      operationId: op.operationId,
-      name: `${check.id} ${op.operationId}`,
-      status: op.status,
-      severity: check.severity,
-      ...(op.status === 'skipped' ? { reason: op.reason ?? 'not exercised in this run' } : {}),
-      failures: op.findings.filter((f) => f.level === 'failure'),
-      warnings: op.findings.filter((f) => f.level === 'warning'),
-      durationMs: Math.round(check.durationMs / Math.max(1, check.operations.length)),
-    })),
-  );
+/** The cases each check sent for each operation, in the order sent, with the time their requests took. */
+function sentCases(report: RunReport): Map<string, Map<string, number>> {
+  const sent = new Map<string, Map<string, number>>();
+  const add = (check: string, operationId: string, caseName: string | undefined, ms: number) => {
+    if (caseName === undefined) return;
+    const key = `${check}\0${operationId}`;
+    const cases = sent.get(key) ?? new Map<string, number>();
+    cases.set(caseName, (cases.get(caseName) ?? 0) + ms);
+    sent.set(key, cases);
+  };
+  for (const e of report.exchanges) add(e.check, e.operationId, e.case, e.ms);
+  for (const u of report.unanswered ?? []) add(u.check, u.operationId, u.case, u.ms);
+  return sent;
 }
 
-/** A finding's one-line message, with how often it was seen. */
+const failuresIn = (findings: Finding[]) => findings.filter((f) => f.level === 'failure');
+const warningsIn = (findings: Finding[]) => findings.filter((f) => f.level === 'warning');
+
+export function testCases(report: RunReport): ReportTestCase[] {
+  const sent = sentCases(report);
+  return report.checks.flatMap((check) => check.operations.flatMap((op): ReportTestCase[] => {
+    const base = { check, operationId: op.operationId, severity: check.severity };
+    const inconclusive = op.inconclusive ?? [];
+    // A check's own cases: those it sent, and those it could not even send (no pet to fetch).
+    const own = new Map(sent.get(`${check.id}\0${op.operationId}`) ?? []);
+    for (const i of inconclusive) if (i.case !== undefined && !own.has(i.case)) own.set(i.case, 0);
+
+    const cases = [...own].map(([name, ms]): ReportTestCase => {
+      const findings = op.findings.filter((f) => f.case === name);
+      const unjudged = inconclusive.filter((i) => i.case === name);
+      const failures = failuresIn(findings);
+      const status = failures.length > 0 ? 'failed' : unjudged.length > 0 || op.status === 'skipped' ? 'skipped' : 'passed';
+      const reason = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join('; ')}` : op.reason ?? 'not exercised in this run';
+      return { ...base, case: name, name: `${check.id} ${op.operationId} ${name}`, status, ...(status === 'skipped' ? { reason } : {}), failures, warnings: warningsIn(findings), durationMs: ms };
+    });
+
+    // What no case of the check's own says: findings about other checks' answers or about several, case-less inconclusives.
+    const rest = op.findings.filter((f) => f.case === undefined || !own.has(f.case));
+    const restUnjudged = inconclusive.filter((i) => i.case === undefined);
+    if (cases.length > 0 && rest.length === 0 && restUnjudged.length === 0) return cases;
+    const failures = failuresIn(rest);
+    const status = cases.length === 0 ? op.status : failures.length > 0 ? 'failed' : restUnjudged.length > 0 ? 'skipped' : 'passed';
+    const reason = cases.length === 0 ? op.reason ?? 'not exercised in this run' : `could not judge: ${restUnjudged.map((i) => i.reason).join('; ')}`;
+    const operationTest: ReportTestCase = {
+      ...base,
+      name: `${check.id} ${op.operationId}`,
+      status,
+      ...(status === 'skipped' ? { reason } : {}),
+      failures,
+      warnings: warningsIn(rest),
+      durationMs: Math.round(check.durationMs / Math.max(1, check.operations.length)),
+    };
+    return [operationTest, ...cases];
+  }));
+}
+
+/** A finding's one-line message, led by its case name, with how often it was seen. */
 export function findingLine(f: Finding): string {
-  return `${f.message}${f.occurrences > 1 ? ` (${f.occurrences} times)` : ''}`;
+  return `${f.case !== undefined ? `${f.case}: ` : ''}${f.message}${f.occurrences > 1 ? ` (${f.occurrences} times)` : ''}`;
 }
 
 const indent = (text: string) => text.split('\n').map((line) => (line === '' ? '' : `    ${line}`)).join('\n');
@@ -64,5 +107,5 @@ export function findingsText(findings: Finding[]): string {
 
 /** The one line a cannot-run report leads with. */
 export function cannotRunLine(report: RunReport): string {
-  return `The suite could not judge ${report.baseUrl}: ${report.cannotRun?.reason ?? 'unknown reason'}`;
+  return `The suite could not judge ${report.baseUrl}: ${report.reason ?? 'unknown reason'}`;
 }

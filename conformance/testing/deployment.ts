@@ -1,75 +1,81 @@
-// Test deployments for the suite's own tests: the project's mock behind a small HTTP front that can
-// rewrite requests and answers, so each variant breaks (or legally bends) exactly one rule.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+// Test deployments for the suite's own tests: the project's mock with a transform around it, so
+// each variant breaks (or legally bends) exactly one rule. In-process through `inject()` for the
+// runner; behind a small HTTP front on 127.0.0.1 only for the tests about the CLI itself.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildMock, type MockOptions } from '../../mock/app.ts';
+import { buildMock, ManualClock, type MockOptions } from '../../mock/index.ts';
+import { testSpec } from '../../mock/testing.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';
-import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
+import type { Transport, TransportRequest } from '../http/transport.ts';
+import { injectForward, injectTransport, passThrough, type Req, type Res, type Transform } from './injectTransport.ts';
 
-export interface Req {
-  method: string;
-  /** Path and query, e.g. `/v1/pets?limit=1`. */
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-export interface Res {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Rewrites one exchange: change the request, call `forward`, change the answer, or answer alone. */
-export type Transform = (req: Req, forward: (req: Req) => Promise<Res>) => Promise<Res>;
+export type { Req, Res, Transform } from './injectTransport.ts';
+export { DropConnection } from './injectTransport.ts';
 
 export interface Deployment {
   baseUrl: string;
   mock: FastifyInstance;
+  /** The mock's clock: in-process, rate-limit windows move only when the suite's sleeps move it. */
+  clock: { now(): number; advance(ms: number): void };
+  /** Reaches the deployment in-process. */
+  transport: Transport;
   close(): Promise<void>;
 }
 
-let spec: Promise<LoadedSpec> | undefined;
-
-function flatten(headers: IncomingHttpHeaders | Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-  return out;
+/** Builds a deployment in-process: the mock with 60 generated pets on a manual clock, the transform around it. */
+export async function inProcessDeployment(
+  transform: Transform = passThrough,
+  mockOptions: MockOptions = {},
+  // Half past twelve and thirty seconds: far from a minute or day boundary.
+  clock: Deployment['clock'] = new ManualClock(Date.UTC(2026, 5, 1, 12, 30, 30)),
+): Promise<Deployment> {
+  const mock = await buildMock({ spec: await testSpec(), pets: generatePets({ count: 60 }), clock, ...mockOptions });
+  return {
+    baseUrl: 'http://deployment.test/v1',
+    mock,
+    clock,
+    transport: injectTransport(mock, transform, clock),
+    close: () => mock.close(),
+  };
 }
 
-/** Starts a deployment on 127.0.0.1 and a free port. */
-export async function startDeployment(transform: Transform = (req, forward) => forward(req), mockOptions: MockOptions = {}): Promise<Deployment> {
-  spec ??= loadSpec();
-  const mock = await buildMock({ spec: await spec, pets: generatePets({ count: 60 }), ...mockOptions });
-  const forward = async (req: Req): Promise<Res> => {
-    const res = await mock.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.body !== '' ? { payload: req.body } : {}) });
-    const headers = flatten(res.headers);
-    delete headers['content-length'];
-    delete headers['transfer-encoding'];
-    delete headers.connection;
-    return { status: res.statusCode, headers, body: res.body };
-  };
+/** The same deployment behind an HTTP front on 127.0.0.1 and a free port, for the CLI's own tests. */
+export async function startDeployment(transform: Transform = passThrough, mockOptions: MockOptions = {}): Promise<Deployment> {
+  // Over HTTP the suite waits in real time, so the mock keeps real time too.
+  const deployment = await inProcessDeployment(transform, mockOptions, { now: () => Date.now(), advance: () => {} });
+  const forward = injectForward(deployment.mock);
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', () => {
-      const req: Req = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: flatten(incoming.headers), body: Buffer.concat(chunks).toString('utf8') };
-      delete req.headers['content-length'];
-      transform(req, forward).then(
-        (res) => outgoing.writeHead(res.status, res.headers).end(res.body),
-        (error: Error) => outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`test deployment failed: ${error.message}`),
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined && k !== 'content-length') headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const req: Req = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') };
+      transform(req, forward, deployment.clock).then(
+        (res: Res) => outgoing.writeHead(res.status, res.headers).end(res.body),
+        (error: Error) => (error.name === 'DropConnection' ? outgoing.destroy() : outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`test deployment failed: ${error.message}`)),
       );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
+    ...deployment,
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    mock,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await mock.close();
+      await deployment.mock.close();
+    },
+  };
+}
+
+/** A transport that records each request before sending it on. */
+export function passThroughRecorder(transport: Transport, sent: TransportRequest[]): Transport {
+  return {
+    send(request, timeoutMs) {
+      sent.push(request);
+      return transport.send(request, timeoutMs);
     },
   };
 }

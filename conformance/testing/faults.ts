@@ -1,14 +1,37 @@
 // Deployments that each break one rule of the contract, and the check that must catch it.
-import type { MockOptions } from '../../mock/app.ts';
-import { isCreate, isGetPet, isList, json, path, query, withJson, withQuery, type Res, type Transform } from './deployment.ts';
+import type { MockOptions } from '../../mock/index.ts';
+import { isCreate, isGetPet, isList, json, path, query, withJson, withQuery, type Req, type Res, type Transform } from './deployment.ts';
 
 export interface Fault {
   name: string;
   /** The check id that must fail. */
   caughtBy: string;
+  /** The generated case whose finding names the fault, when one does. */
+  caseName?: string;
+  /** The fault shows only when the rate-limit probe runs. */
+  needsProbe?: boolean;
   transform: Transform;
   mockOptions?: MockOptions;
 }
+
+/** The answer turned into an Error of another status, its other headers kept. */
+const asError = (res: Res, status: number, code: string): Res => ({ ...res, status, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify({ code, message: 'refused', status }) });
+
+/** Rewrites a create's JSON body; a body that does not parse goes on unchanged. */
+const onCreateBody = (change: (body: unknown, req: Req) => unknown): Transform => (req, forward) => {
+  if (!isCreate(req)) return forward(req);
+  let body: unknown;
+  try {
+    body = JSON.parse(req.body);
+  } catch {
+    return forward(req);
+  }
+  return forward({ ...req, body: JSON.stringify(change(body, req)) });
+};
+
+const validKey = (req: Req) => /^Bearer demo-(free|pro|business|enterprise)$/.test(req.headers.authorization ?? '');
+/** Serves a request as if it carried a valid key. */
+const asEnterprise = (req: Req): Req => ({ ...req, headers: { ...req.headers, authorization: 'Bearer demo-enterprise' } });
 
 const mapPets = (res: Res, change: (pet: Record<string, unknown>) => Record<string, unknown>): Res => {
   const body = json(res);
@@ -106,17 +129,148 @@ export const faults: Fault[] = [
     const { 'x-ratelimit-limit': _l, 'x-ratelimit-remaining': _r, 'x-ratelimit-reset': _s, ...headers } = res.headers;
     return { ...res, headers };
   }) },
-  { name: 'sends Reset as seconds until the reset', caughtBy: 'rate-limit-headers', transform: onAnswers((res) => ({ ...res, headers: { ...res.headers, 'x-ratelimit-reset': String(Number(res.headers['x-ratelimit-reset']) - Math.floor(Date.now() / 1000)) } })) },
+  { name: 'sends Reset as seconds until the reset', caughtBy: 'rate-limit-headers', transform: async (req, forward, env) => {
+    const res = await forward(req);
+    return { ...res, headers: { ...res.headers, 'x-ratelimit-reset': String(Number(res.headers['x-ratelimit-reset']) - Math.floor(env.now() / 1000)) } };
+  } },
   { name: 'sends Reset in milliseconds', caughtBy: 'rate-limit-headers', transform: onAnswers((res) => ({ ...res, headers: { ...res.headers, 'x-ratelimit-reset': `${res.headers['x-ratelimit-reset']}000` } })) },
   { name: 'says more remain than the limit', caughtBy: 'rate-limit-headers', transform: onAnswers((res) => ({ ...res, headers: { ...res.headers, 'x-ratelimit-remaining': String(Number(res.headers['x-ratelimit-limit']) + 5) } })) },
   { name: 'never counts Remaining down', caughtBy: 'rate-limit-headers', transform: onAnswers((res) => ({ ...res, headers: { ...res.headers, 'x-ratelimit-remaining': String(Number(res.headers['x-ratelimit-limit']) - 1) } })) },
+  { name: 'omits Retry-After on every 429 after the first', caughtBy: 'rate-limit-headers', needsProbe: true, transform: (() => {
+    let seen = 0;
+    return onAnswers((res) => {
+      if (res.status !== 429 || seen++ === 0) return res;
+      const { 'retry-after': _gone, ...headers } = res.headers;
+      return { ...res, headers };
+    });
+  })() },
   // rate-limit probe
-  { name: 'never enforces the limit it announces', caughtBy: 'rate-limit-probe', transform: unenforcedLimit() },
-  { name: 'sends 429 without Retry-After', caughtBy: 'rate-limit-probe', transform: onAnswers((res) => {
+  { name: 'never enforces the limit it announces', caughtBy: 'rate-limit-probe', needsProbe: true, transform: unenforcedLimit() },
+  { name: 'sends 429 without Retry-After', caughtBy: 'rate-limit-probe', needsProbe: true, transform: onAnswers((res) => {
     const { 'retry-after': _gone, ...headers } = res.headers;
     return { ...res, headers };
   }) },
-  { name: 'throttles while Remaining says 10 are left', caughtBy: 'rate-limit-probe', transform: onAnswers((res) => (res.status === 200 && Number(res.headers['x-ratelimit-remaining']) === 9 && Number(res.headers['x-ratelimit-limit']) === 300
+  { name: 'throttles while Remaining says 10 are left', caughtBy: 'rate-limit-probe', needsProbe: true, transform: onAnswers((res) => (res.status === 200 && Number(res.headers['x-ratelimit-remaining']) === 9 && Number(res.headers['x-ratelimit-limit']) === 300
     ? { status: 429, headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': '30' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) }
     : res)) },
+  // Bodies at the edges of the schema
+  { name: 'creates a pet from an empty body', caughtBy: 'create-pet', caseName: 'create-pet/body/empty', transform: (req, forward) => forward(isCreate(req) && req.body === '' ? { ...req, body: '{"name":"Empty","categoryId":1}' } : req) },
+  { name: 'truncates a fractional categoryId', caughtBy: 'create-pet', caseName: 'create-pet/body/categoryId/float', transform: onCreateBody((body) => {
+    const pet = body as Record<string, unknown>;
+    return typeof pet?.categoryId === 'number' && !Number.isInteger(pet.categoryId) ? { ...pet, categoryId: Math.trunc(pet.categoryId) } : body;
+  }) },
+  { name: 'accepts a categoryId beyond int64', caughtBy: 'create-pet', caseName: 'create-pet/body/categoryId/beyond-int64', transform: (req, forward) => forward(isCreate(req) ? { ...req, body: req.body.replace(/"categoryId":9223372036854775808\b/, '"categoryId":7') } : req) },
+  { name: 'reads the status in any case', caughtBy: 'create-pet', caseName: 'create-pet/body/status/case-variant', transform: onCreateBody((body) => {
+    const pet = body as Record<string, unknown>;
+    return typeof pet?.status === 'string' ? { ...pet, status: pet.status.toLowerCase() } : body;
+  }) },
+  { name: 'takes the first pet of a top-level array', caughtBy: 'create-pet', caseName: 'create-pet/body/array', transform: onCreateBody((body) => (Array.isArray(body) ? body[0] : body)) },
+  { name: 'turns a numeric name into a string', caughtBy: 'create-pet', caseName: 'create-pet/body/name/number', transform: onCreateBody((body) => {
+    const pet = body as Record<string, unknown>;
+    return typeof pet?.name === 'number' ? { ...pet, name: String(pet.name) } : body;
+  }) },
+  { name: 'parses a text/plain body as JSON', caughtBy: 'create-pet', caseName: 'create-pet/body/content-type', transform: (req, forward) => forward(isCreate(req) && req.headers['content-type'] === 'text/plain' ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req) },
+  { name: 'answers a categoryId past 2^53 rounded', caughtBy: 'create-pet', caseName: 'create-pet/body/categoryId/max-safe', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && res.status === 201 ? { ...res, body: res.body.replace(/"categoryId":9007199254740991\b/, '"categoryId":9007199254740992') } : res;
+  } },
+  // Ids at the int64 edges
+  { name: 'serves a pet for an id past int64', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/beyond-int64', transform: (req, forward) => forward(isGetPet(req) && path(req).endsWith('/9223372036854775808') ? { ...req, url: '/v1/pets/1' } : req) },
+  { name: 'serves a pet for a negative id', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/negative', transform: (req, forward) => forward(isGetPet(req) && path(req).endsWith('/-1') ? { ...req, url: '/v1/pets/1' } : req) },
+  { name: 'answers int64\'s maximum with 500', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/int64-max', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isGetPet(req) && path(req).endsWith('/9223372036854775807') ? asError(res, 500, 'INTERNAL') : res;
+  } },
+  { name: 'refuses int64\'s maximum as an id with 400', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/int64-max', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isGetPet(req) && path(req).endsWith('/9223372036854775807') ? asError(res, 400, 'BAD_ID') : res;
+  } },
+  { name: 'refuses a categoryId of -(2^53 - 1)', caughtBy: 'create-pet', caseName: 'create-pet/body/categoryId/min-safe', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && req.body.includes('"categoryId":-9007199254740991') ? asError(res, 400, 'BAD_CATEGORY') : res;
+  } },
+  { name: 'returns another pet than the one asked for', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/known', transform: async (req, forward) => forward(isGetPet(req) && path(req) === '/v1/pets/1' ? { ...req, url: '/v1/pets/2' } : req) },
+  // The key presented other ways
+  { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/key-extra-char', transform: (req, forward) => forward(/^Bearer demo-pro./.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'compares keys without regard to case', caughtBy: 'auth', caseName: 'auth/list-pets/key-other-case', transform: (req, forward) => forward(/^Bearer DEMO-PRO$/.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'parses a form as a pet', caughtBy: 'create-pet', caseName: 'create-pet/body/form-urlencoded', transform: (req, forward) => {
+    if (!isCreate(req) || req.headers['content-type'] !== 'application/x-www-form-urlencoded') return forward(req);
+    const form = Object.fromEntries(new URLSearchParams(req.body));
+    return forward({ ...req, headers: { ...req.headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...form, categoryId: Number(form.categoryId) }) });
+  } },
+  { name: 'refuses JSON labelled with a charset', caughtBy: 'create-pet', caseName: 'create-pet/body/charset', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && /charset/.test(req.headers['content-type'] ?? '') ? asError(res, 415, 'UNSUPPORTED_MEDIA_TYPE') : res;
+  } },
+  { name: 'accepts the key in an X-API-Key header', caughtBy: 'auth', caseName: 'auth/get-pet/key-in-other-header', transform: (req, forward) => forward(req.headers['x-api-key'] && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${req.headers['x-api-key']}` } } : req) },
+  { name: 'takes the id a client sends', caughtBy: 'pet-lifecycle', caseName: 'pet-lifecycle/create-with-id', transform: async (req, forward) => {
+    const res = await forward(req);
+    const sent = isCreate(req) ? /"id":(\d+)/.exec(req.body)?.[1] : undefined;
+    return sent && res.status === 201 ? withJson(res, { ...(json(res) as object), id: Number(sent) }) : res;
+  } },
+  { name: 'mangles names outside ASCII', caughtBy: 'create-pet', caseName: 'create-pet/body/name/unicode', transform: onCreateBody((body) => {
+    const pet = body as Record<string, unknown>;
+    return typeof pet?.name === 'string' ? { ...pet, name: pet.name.replace(/[^\x20-\x7e]/g, '?') } : body;
+  }) },
+  { name: 'accepts the key in the query string', caughtBy: 'auth', caseName: 'auth/list-pets/key-in-query', transform: (req, forward) => {
+    const token = query(req).get('access_token');
+    return forward(token && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } } : req);
+  } },
+  { name: 'accepts the key under Basic', caughtBy: 'auth', caseName: 'auth/get-pet/basic-scheme', transform: (req, forward) => {
+    const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
+    return forward(basic ? { ...req, headers: { ...req.headers, authorization: `Bearer ${Buffer.from(basic[1]!, 'base64').toString().replace(/:$/, '')}` } } : req);
+  } },
+  { name: 'takes an empty Authorization header for a valid one', caughtBy: 'auth', caseName: 'auth/create-pet/empty-header', transform: (req, forward) => forward(req.headers.authorization === '' ? asEnterprise(req) : req) },
+  { name: 'refuses the run\'s key on POST', caughtBy: 'auth', caseName: 'auth/create-pet/valid-key', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && validKey(req) ? asError(res, 401, 'UNAUTHORIZED') : res;
+  } },
+  // Authentication before validation
+  { name: 'validates the body before the key', caughtBy: 'auth', caseName: 'auth/first/empty-object/no-key', transform: (req, forward) => {
+    if (!isCreate(req) || validKey(req)) return forward(req);
+    try {
+      const body = JSON.parse(req.body) as Record<string, unknown> | null;
+      return forward(body && typeof body === 'object' && !('name' in body) ? asEnterprise(req) : req);
+    } catch {
+      return forward(req);
+    }
+  } },
+  { name: 'looks a pet up before checking the key', caughtBy: 'auth', caseName: 'auth/first/unknown-id/unknown-key', transform: async (req, forward) => {
+    if (!isGetPet(req) || validKey(req)) return forward(req);
+    const res = await forward(asEnterprise(req));
+    return res.status === 404 ? res : forward(req);
+  } },
+  { name: 'checks limit before the key', caughtBy: 'auth', caseName: 'auth/first/bad-limit/no-key', transform: (req, forward) => forward(isList(req) && query(req).get('limit') === '0' && !validKey(req) ? asEnterprise(req) : req) },
+  // Stateful sequences
+  { name: 'gives a new pet the id of a listed one', caughtBy: 'pet-lifecycle', caseName: 'pet-lifecycle/create-1', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && res.status === 201 ? withJson(res, { ...(json(res) as object), id: 3 }) : res;
+  } },
+  { name: 'gives two new pets one id', caughtBy: 'pet-lifecycle', caseName: 'pet-lifecycle/create-2', transform: (() => {
+    let firstId: number | undefined;
+    return async (req, forward) => {
+      const res = await forward(req);
+      if (!isCreate(req) || res.status !== 201 || !req.body.includes('lifecycle')) return res;
+      firstId ??= (json(res) as { id: number }).id;
+      return withJson(res, { ...(json(res) as object), id: firstId });
+    };
+  })() },
+  { name: 'never lists the pets it creates', caughtBy: 'pet-lifecycle', caseName: 'pet-lifecycle/list-created', transform: async (req, forward) => {
+    const res = await forward(req);
+    const body = json(res);
+    return isList(req) && res.status === 200 && Array.isArray(body) ? withJson(res, body.filter((p: { id: number }) => p.id <= 60)) : res;
+  } },
+  { name: 'ignores limit when status is also given', caughtBy: 'status-filter', caseName: 'list-pets/query/status/with-limit', transform: (req, forward) => forward(isList(req) && query(req).has('status') && query(req).has('limit') ? withQuery(req, (q) => q.delete('limit')) : req) },
+  { name: 'reads the status filter in any case', caughtBy: 'status-filter', caseName: 'list-pets/query/status/case-variant', transform: (req, forward) => forward(isList(req) && query(req).has('status') ? withQuery(req, (q) => q.set('status', q.get('status')!.toLowerCase())) : req) },
+  { name: 'reads limit=1.5 as 1', caughtBy: 'pagination', caseName: 'list-pets/query/limit/float', transform: (req, forward) => forward(isList(req) && query(req).get('limit') === '1.5' ? withQuery(req, (q) => q.set('limit', '1')) : req) },
+  { name: 'caps a limit beyond int64 at 100', caughtBy: 'pagination', caseName: 'list-pets/query/limit/beyond-int64', transform: (req, forward) => forward(isList(req) && (query(req).get('limit')?.length ?? 0) > 15 ? withQuery(req, (q) => q.set('limit', '100')) : req) },
+  // Passive rules on every answer
+  { name: 'lists a categoryId beyond int64', caughtBy: 'response-schema', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isList(req) && res.status === 200 ? { ...res, body: res.body.replace(/"categoryId":\d+/, '"categoryId":9223372036854775808') } : res;
+  } },
+  { name: 'answers a bad limit with 500', caughtBy: 'status-codes', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isList(req) && res.status === 400 ? { ...res, status: 500, body: JSON.stringify({ code: 'INTERNAL', message: 'boom', status: 500 }) } : res;
+  } },
 ];

@@ -1,51 +1,93 @@
 // A deployment that keeps the contract while choosing differently from the mock wherever the
-// contract leaves the choice open. The suite must pass it.
-import type { MockOptions } from '../../mock/app.ts';
-import { isCreate, isGetPet, isList, json, path, query, withJson, type Req, type Res, type Transform } from './deployment.ts';
+// contract leaves the choice open. The suite must pass it, warnings allowed.
+import type { MockOptions } from '../../mock/index.ts';
+import { isCreate, isGetPet, isList, json, path, query, withQuery, type Req, type Res, type Transform } from './deployment.ts';
 
-/** Ids far above the mock's, still exact in JSON. */
-const OFFSET = 2 ** 40;
+/**
+ * Ids far past 2^53: JSON.parse reads them only approximately, so the suite must read them
+ * losslessly to fetch a pet by the id it was given. Still int64.
+ */
+const OFFSET = 2n ** 60n;
 
-const shiftPet = (pet: Record<string, unknown>) => ({ ...pet, id: (pet.id as number) + OFFSET, tags: ['friendly'], createdAt: '2026-01-01T00:00:00Z' });
+/** Shifts every `"id": n` of a JSON text by OFFSET, on the digits. */
+const shiftIds = (text: string) => text.replace(/"id":(\d+)/g, (_, digits: string) => `"id":${BigInt(digits) + OFFSET}`);
 
 function fromClient(req: Req): Req {
+  if (isList(req) && query(req).get('limit') === '') {
+    // An empty limit is read as no limit: the contract does not say how one is read.
+    return withQuery(req, (q) => q.delete('limit'));
+  }
   if (!isGetPet(req)) return req;
-  const id = Number(path(req).split('/').pop());
+  const digits = path(req).split('/').pop()!;
+  if (!/^\d+$/.test(digits)) return req;
   // An id below the offset is none of ours: send the mock one it surely lacks.
-  const inner = Number.isSafeInteger(id) && id >= OFFSET ? id - OFFSET : 999_999_999;
-  return { ...req, url: `/v1/pets/${inner}` };
+  const id = BigInt(digits);
+  return { ...req, url: `/v1/pets/${id >= OFFSET ? id - OFFSET : 999_999_999n}` };
 }
 
-function toClient(req: Req, res: Res): Res {
+function toClient(req: Req, res: Res, now: number): Res {
   const headers: Record<string, string> = { ...res.headers, 'content-type': 'application/json' };
   delete headers['www-authenticate'];
-  if (headers['retry-after']) headers['retry-after'] = new Date(Date.now() + Number(headers['retry-after']) * 1000).toUTCString();
-  if (headers.location) headers.location = `/v1/pets/${Number(headers.location.split('/').pop()) + OFFSET}`;
+  // Retry-After as an HTTP-date (RFC 9110, 10.2.3), and a sliding window whose Reset moves with each request.
+  if (headers['retry-after']) headers['retry-after'] = new Date(now + Number(headers['retry-after']) * 1000).toUTCString();
+  if (headers['x-ratelimit-reset'] && Number(headers['x-ratelimit-remaining']) > 0) headers['x-ratelimit-reset'] = String(Math.ceil(now / 1000) + 60);
+  if (headers.location) headers.location = `/v1/pets/${BigInt(headers.location.split('/').pop()!) + OFFSET}`;
   const body = json(res);
   if (res.status >= 400) {
     const error = body as { code: string; status: number };
     // Its own error codes and messages, and 422 for a bad query parameter: any 4xx is legal there.
     const status = error.code === 'INVALID_QUERY_PARAMETER' ? 422 : res.status;
-    return { status, headers, body: JSON.stringify({ code: `err.${error.code.toLowerCase()}`, message: 'The request failed.', status }) };
+    return { status, headers, body: JSON.stringify({ code: `err.${error.code.toLowerCase()}`, message: 'The request failed.', status, traceId: 'abc123' }) };
   }
   if (isList(req) && Array.isArray(body)) {
-    // Its own order: newest first within the page.
-    return withJson({ ...res, headers }, body.map(shiftPet).reverse());
+    // Its own order (newest first within the page) and extra fields.
+    const extra = body.map((pet: Record<string, unknown>) => JSON.stringify({ ...pet, tags: ['friendly'], createdAt: '2026-01-01T00:00:00Z' })).reverse();
+    return { ...res, headers, body: shiftIds(`[${extra.join(',')}]`) };
   }
-  if ((isGetPet(req) || isCreate(req)) && body) return withJson({ ...res, headers }, shiftPet(body as Record<string, unknown>));
+  if ((isGetPet(req) || isCreate(req)) && body) return { ...res, headers, body: shiftIds(JSON.stringify({ ...(body as object), tags: [] })) };
   return { ...res, headers };
 }
 
 export const legalChoices: { transform: Transform; mockOptions: MockOptions } = {
   // No default status: a pet created without one has none.
   mockOptions: { defaultStatus: null },
-  transform: async (req, forward) => {
+  transform: async (req, forward, env) => {
     // It does not serve the store orders the contract only mentions.
-    if (path(req) === '/v1/store/orders') {
-      const res = await forward({ ...req, url: '/v1/no-such-route' });
-      return toClient(req, res);
-    }
-    void query;
-    return toClient(req, await forward(fromClient(req)));
+    if (path(req) === '/v1/store/orders') return toClient(req, await forward({ ...req, url: '/v1/no-such-route' }), env.now());
+    // The scheme as the contract writes it, "Bearer": lower case is refused (the suite warns).
+    if (/^bearer /.test(req.headers.authorization ?? '')) return toClient(req, await forward({ ...req, headers: { ...req.headers, authorization: 'Bearer refused' } }), env.now());
+    return toClient(req, await forward(fromClient(req)), env.now());
   },
 };
+
+const planPerMinute: Record<string, number> = { 'demo-free': 60, 'demo-pro': 300 };
+
+/**
+ * A deployment that limits each key over a sliding minute instead of the mock's fixed one:
+ * Remaining counts the requests of the last 60 s, Reset is when the oldest of them ages out, and a
+ * 429 says when to retry in Retry-After. A legal way to keep "requests per minute".
+ */
+export function slidingWindow(): Transform {
+  const sent = new Map<string, number[]>();
+  return async (req, forward, env) => {
+    const key = /^Bearer (demo-free|demo-pro)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!key) return forward(req);
+    const now = env.now();
+    const limit = planPerMinute[key]!;
+    const log = (sent.get(key) ?? []).filter((t) => t > now - 60_000);
+    sent.set(key, log);
+    const resetAt = (times: number[]) => String(Math.ceil(((times[0] ?? now) + 60_000) / 1000));
+    // The mock answers as an unlimited key would; the window is this deployment's own.
+    const res = await forward({ ...req, headers: { ...req.headers, authorization: 'Bearer demo-enterprise' } });
+    if (log.length >= limit) {
+      const retryAfter = Math.max(1, Math.ceil((log[0]! + 60_000 - now) / 1000));
+      return {
+        status: 429,
+        headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': String(retryAfter), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt(log) },
+        body: JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests in the last minute.', status: 429 }),
+      };
+    }
+    log.push(now);
+    return { ...res, headers: { ...res.headers, 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - log.length), 'x-ratelimit-reset': resetAt(log) } };
+  };
+}

@@ -12,4 +12,4 @@ export function refusedKeyRun(): Promise<RunReport> {
   return runInProcess({ apiKey: 'expired-key-0000' });
 }
 
-export const notRunAtAll = (): RunReport => cannotRunReport({ reason: 'no API key. Give --api-key or set PETS_API_KEY.', baseUrl: 'https://staging.example.com/v1', tool: { name: 'pets-conformance', version: '0.1.0' } });
+export const notRunAtAll = (): RunReport => cannotRunReport({ reason: 'no API key. Give --api-key or set PETS_API_KEY.', baseUrl: 'https://staging.example.com/v1' });

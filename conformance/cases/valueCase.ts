@@ -1,0 +1,22 @@
+/**
+ * What the contract asks of the answer to a generated case:
+ * - `accept`: a valid request, which must succeed;
+ * - `refuse`: an invalid one, which must be refused with a 4xx Error;
+ * - `open`: one the contract does not settle (an empty or repeated parameter): either answer is
+ *   legal, and a 2xx is reported as a warning only.
+ */
+export type Expectation = 'accept' | 'refuse' | 'open';
+
+export interface ValueCase {
+  /** Stable, the last parts of the case name: `limit/max`, `categoryId/float`. */
+  name: string;
+  /** What the case sends, in words for findings: `limit 101`, `categoryId 1.5`. */
+  what: string;
+  expect: Expectation;
+  /** The rule, for findings: `limit is an integer from 1 to 100`. */
+  rule: string;
+}
+
+export const INT64_MAX = '9223372036854775807';
+export const BEYOND_INT64 = '9223372036854775808';
+export const BELOW_INT64 = '-9223372036854775809';

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { Outcomes } from './check.ts';
+import { exchange } from './testing/exchanges.ts';
+
+describe('Outcomes', () => {
+  it('calls a case answered 429 inconclusive: the operation is skipped with the reason, not passed', () => {
+    const outcomes = new Outcomes(['listPets']);
+    const throttled = exchange({ status: 429, case: 'list-pets/query/limit/max', headers: { 'retry-after': '5' } });
+    expect(outcomes.expect(true, throttled, 'never shown')).toBe(false);
+    expect(outcomes.results()[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^could not judge: list-pets\/query\/limit\/max: .*429/) });
+  });
+
+  it('calls a case whose own key was refused inconclusive, and a refusal of a bad key judgeable', () => {
+    const outcomes = new Outcomes(['listPets']);
+    outcomes.expect(false, exchange({ status: 401 }), 'never shown');
+    expect(outcomes.results()[0]!.status).toBe('skipped');
+    outcomes.expect(false, exchange({ status: 401, intent: 'unauthenticated', bucket: 'anonymous' }), 'a failure');
+    expect(outcomes.results()[0]).toMatchObject({ status: 'failed', findings: [{ message: 'a failure' }] });
+  });
+
+  it('passes an operation once a judgeable answer held, and keeps the inconclusive cases on record', () => {
+    const outcomes = new Outcomes(['listPets']);
+    outcomes.inconclusive('listPets', 'no answer', 'list-pets/query/limit/float');
+    outcomes.expect(true, exchange({ status: 200, body: '[]' }), 'never shown');
+    expect(outcomes.results()[0]).toMatchObject({ status: 'passed', inconclusive: [{ case: 'list-pets/query/limit/float', reason: 'no answer' }] });
+  });
+
+  it('does not pass an operation on a warning alone', () => {
+    const outcomes = new Outcomes(['listStoreOrders']);
+    outcomes.warn('listStoreOrders', 'not served', exchange({ status: 404, operationId: 'listStoreOrders' }));
+    expect(outcomes.results()[0]!.status).toBe('skipped');
+  });
+
+  it('names the case a finding is about', () => {
+    const outcomes = new Outcomes(['createPet']);
+    outcomes.expect(false, exchange({ status: 201, operationId: 'createPet', case: 'create-pet/body/categoryId/float' }), 'POST /pets accepted categoryId 1.5 (201)');
+    expect(outcomes.results()[0]!.findings[0]).toMatchObject({ case: 'create-pet/body/categoryId/float', level: 'failure' });
+  });
+});

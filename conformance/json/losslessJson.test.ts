@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { beyondInt64, integerText, JsonSyntaxError, parseLossless, toPlain } from './losslessJson.ts';
+
+describe('parseLossless', () => {
+  it('keeps integers above 2^53 - 1 exactly, as BigInt', () => {
+    const parsed = parseLossless('[{"id": 9007199254740993, "n": 1.5, "s": "a\\"b"}, {"id":9223372036854775807}]');
+    const value = parsed as { id: unknown }[];
+    expect(integerText(value[0]!.id)).toBe('9007199254740993');
+    expect(integerText(value[1]!.id)).toBe('9223372036854775807');
+    expect(toPlain(parsed)).toEqual(JSON.parse('[{"id": 9007199254740993, "n": 1.5, "s": "a\\"b"}, {"id":9223372036854775807}]'));
+  });
+
+  it('names every integer outside int64, wherever it is', () => {
+    const value = parseLossless('[{"id": 9223372036854775808}, {"id": 1, "categoryId": -9223372036854775809}, {"id": -9223372036854775808}]');
+    expect(beyondInt64(value, 'pets')).toEqual([
+      { path: 'pets[0].id', digits: '9223372036854775808' },
+      { path: 'pets[1].categoryId', digits: '-9223372036854775809' },
+    ]);
+  });
+
+  it('refuses what JSON.parse refuses', () => {
+    for (const text of ['', '{', '[1,]', '{"a":1,}', '01', 'nul', '"\u0001"', '[1] x', "{'a':1}"]) {
+      expect(() => parseLossless(text), text).toThrow(JsonSyntaxError);
+    }
+  });
+
+  it('reads a __proto__ key as data', () => {
+    const value = parseLossless('{"__proto__": {"x": 1}}') as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * JSON.parse reads every number as a double, so an int64 id above 2^53 - 1 comes back as another
+ * number and a value beyond int64 looks like a plausible one. This parser keeps every integer
+ * literal that a double cannot hold exactly as a BigInt, so the suite can name the exact id in a
+ * path and hold every integer to the int64 range (RFC 8259, section 6 leaves the precision to the
+ * implementation; the contract's ids are int64).
+ */
+export type LosslessValue = null | boolean | number | bigint | string | LosslessValue[] | { [key: string]: LosslessValue };
+
+export class JsonSyntaxError extends Error {}
+
+export function parseLossless(text: string): LosslessValue {
+  let i = 0;
+  const fail = (what: string): never => {
+    throw new JsonSyntaxError(`${what} at offset ${i}`);
+  };
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const value = (): LosslessValue => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const out: { [key: string]: LosslessValue } = {};
+      ws();
+      if (text[i] === '}') return i++, out;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail('expected a property name');
+        const key = string();
+        ws();
+        if (text[i++] !== ':') fail('expected ":"');
+        Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return i++, out;
+        else fail('expected "," or "}"');
+      }
+    }
+    if (c === '[') {
+      i++;
+      const out: LosslessValue[] = [];
+      ws();
+      if (text[i] === ']') return i++, out;
+      for (;;) {
+        out.push(value());
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return i++, out;
+        else fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return string();
+    if (text.startsWith('true', i)) return (i += 4), true;
+    if (text.startsWith('false', i)) return (i += 5), false;
+    if (text.startsWith('null', i)) return (i += 4), null;
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) return fail('unexpected character');
+    i += m[0].length;
+    const n = Number(m[0]);
+    if (m[2] === undefined && m[3] === undefined && !Number.isSafeInteger(n)) return BigInt(m[0]);
+    return n;
+  };
+  const string = (): string => {
+    const start = i;
+    i++;
+    for (;;) {
+      const c = text[i];
+      if (c === undefined) fail('unterminated string');
+      if (c === '"') break;
+      if (c === '\\') i++;
+      else if (c! < ' ') fail('control character in a string');
+      i++;
+    }
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const result = value();
+  ws();
+  if (i !== text.length) fail('unexpected text after the value');
+  return result;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The value as JSON.parse would give it, for schema validation: BigInts become the nearest double. */
+export function toPlain(value: LosslessValue): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
+}
+
+/** Whether an integer is within int64, the range the contract gives every id. */
+export function isInt64(value: bigint): boolean {
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
+/** Where an integer literal lies outside int64, as `[3].id`-style paths under `root`, with its digits. */
+export function beyondInt64(value: LosslessValue, root = 'body'): { path: string; digits: string }[] {
+  const found: { path: string; digits: string }[] = [];
+  const walk = (v: LosslessValue, path: string) => {
+    if (typeof v === 'bigint') {
+      if (!isInt64(v)) found.push({ path, digits: v.toString() });
+    } else if (Array.isArray(v)) v.forEach((item, index) => walk(item, `${path}[${index}]`));
+    else if (v !== null && typeof v === 'object') for (const [k, item] of Object.entries(v)) walk(item, `${path}.${k}`);
+  };
+  walk(value, root);
+  return found;
+}
+
+/** The exact decimal text of an integer read losslessly (a number or a BigInt), or undefined. */
+export function integerText(value: unknown): string | undefined {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+  return undefined;
+}

@@ -1,0 +1,57 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { githubAnnotations } from '../github/annotations.ts';
+import type { RunReport } from '../runReport.ts';
+import { DropConnection, isList, query, withQuery } from '../testing/deployment.ts';
+import { ctrfReport } from './ctrfReport.ts';
+import { htmlReport } from './htmlReport.ts';
+import { markdownReport } from './markdownReport.ts';
+import { runInProcess } from './testing/inProcessRun.ts';
+import { testCases } from './testCases.ts';
+
+// pagination against a deployment that takes limit=101 for 100, and whose connection drops on every limit=1.5.
+let report: RunReport;
+beforeAll(async () => {
+  report = await runInProcess({
+    checks: ['pagination', 'status-codes'],
+    transform: (req, forward) => {
+      if (isList(req) && query(req).get('limit') === '1.5') throw new DropConnection();
+      return forward(isList(req) && query(req).get('limit') === '101' ? withQuery(req, (q) => q.set('limit', '100')) : req);
+    },
+  });
+});
+
+describe('the tests the reports list', () => {
+  it('give each generated case a check sent its own test, named check, operation and case', () => {
+    const pagination = testCases(report).filter((t) => t.check.id === 'pagination');
+    const sent = new Set(report.exchanges.filter((e) => e.check === 'pagination' && e.case !== undefined).map((e) => e.case));
+    expect(sent.size).toBeGreaterThan(5);
+    expect(new Set(pagination.map((t) => t.case))).toEqual(new Set([...sent, 'list-pets/query/limit/float']));
+    expect(pagination.find((t) => t.case === 'list-pets/query/limit/above-max')).toMatchObject({
+      name: 'pagination listPets list-pets/query/limit/above-max',
+      status: 'failed',
+      failures: [expect.objectContaining({ case: 'list-pets/query/limit/above-max' })],
+    });
+    expect(pagination.find((t) => t.case === 'list-pets/query/limit/min')).toMatchObject({ status: 'passed', failures: [] });
+  });
+
+  it('list a case that could not be judged as skipped, with why', () => {
+    const float = testCases(report).find((t) => t.case === 'list-pets/query/limit/float')!;
+    expect(float).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^could not judge: .*UND_ERR_SOCKET.*\(3 tries\)/) });
+    const ctrf = ctrfReport(report).results.tests.find((t) => t.name === 'pagination listPets list-pets/query/limit/float');
+    expect(ctrf).toMatchObject({ status: 'skipped', message: expect.stringMatching(/could not judge/), labels: { case: 'list-pets/query/limit/float' } });
+    expect(markdownReport(report)).toMatch(/## Inconclusive cases \(skipped\)\n\n- `pagination` \(listPets\) `list-pets\/query\/limit\/float`: could not judge: .*3 tries/);
+    expect(htmlReport(report)).toMatch(/<li class="finding inconclusive"><p><span class="tag">skipped<\/span> <code class="case">list-pets\/query\/limit\/float<\/code> could not judge: /);
+  });
+
+  it('keep a passive check to one test per operation, its findings naming the case they saw', () => {
+    const statusCodes = testCases(report).filter((t) => t.check.id === 'status-codes');
+    expect(statusCodes.every((t) => t.case === undefined)).toBe(true);
+    expect(statusCodes.map((t) => t.name)).toContain('status-codes listPets');
+  });
+
+  it('name the case in the annotations, the Markdown failures and the HTML findings', () => {
+    expect(githubAnnotations(report)).toContainEqual(expect.stringMatching(/^::error title=pagination::list-pets\/query\/limit\/above-max: .* \[listPets\]/));
+    expect(markdownReport(report)).toMatch(/- \*\*`pagination`\*\* \(listPets\): list-pets\/query\/limit\/above-max: /);
+    expect(htmlReport(report)).toContain('<span class="tag">failure</span> <code class="case">list-pets/query/limit/above-max</code>');
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { createAjv } from '../spec/createAjv.ts';
+import { componentSchema } from '../spec/loadSpec.ts';
+import { defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
+import { testSpec } from '../mock/testing.ts';
+import { checkIds } from './checks/index.ts';
+import type { ConformanceOptions, ConformanceResult } from './index.ts';
+import type { TransportRequest } from './http/transport.ts';
+import { inProcessDeployment, passThroughRecorder } from './testing/deployment.ts';
+import { runSuite } from './testing/runSuite.ts';
+
+/** A run against the mock with its default fixtures (as `npm start` serves them), recording what was sent. */
+async function run(options: Partial<ConformanceOptions> = {}): Promise<{ result: ConformanceResult; sent: TransportRequest[]; storeSize: number }> {
+  const spec = await testSpec();
+  const pets = await loadPetsFile(defaultPetsFile, createAjv(), componentSchema(spec, 'Pets'));
+  const deployment = await inProcessDeployment(undefined, { pets });
+  const sent: TransportRequest[] = [];
+  try {
+    const result = await runSuite({ ...deployment, transport: passThroughRecorder(deployment.transport, sent) }, options);
+    return { result, sent, storeSize: deployment.mock.mock.store.size };
+  } finally {
+    await deployment.close();
+  }
+}
+
+describe('a run against the mock', () => {
+  it('passes every check, makes the requests the README states, and names itself on each', async () => {
+    const { result, sent } = await run();
+    expect(result.exitCode).toBe(0);
+    // runConformance writes no file unless given reportDir.
+    expect(result.reportPaths).toBeUndefined();
+    expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' ? 'skipped' : 'passed']));
+    // The README's "What a run does, and what it costs" table.
+    expect(result.report.requests).toMatchObject({ total: 139, withKey: 85, withoutKey: 54 });
+    expect(sent).toHaveLength(result.report.requests.total);
+    expect(new Set(sent.map((r) => r.headers['user-agent']))).toEqual(new Set([expect.stringMatching(/^pets-conformance\/\d+\.\d+\.\d+$/)]));
+    expect(new Set(sent.map((r) => r.headers['x-conformance-run-id']))).toEqual(new Set([result.report.runId]));
+    const probe = result.report.checks.find((c) => c.id === 'rate-limit-probe')!;
+    expect(probe.operations[0]?.reason).toMatch(/--probe-rate-limit/);
+  });
+
+  it('adds random valid bodies at --depth full, the same for the same --seed', async () => {
+    const first = await run({ depth: 'full', seed: 7 });
+    const second = await run({ depth: 'full', seed: 7 });
+    expect(first.result.exitCode).toBe(0);
+    expect(first.result.report.requests).toMatchObject({ total: 147, withKey: 93 });
+    const bodies = (r: typeof first) => r.sent.filter((s) => s.method === 'POST').map((s) => s.body);
+    expect(bodies(second)).toEqual(bodies(first));
+  });
+
+  it('sends only GET requests with --read-only, and reports what writes as skipped', async () => {
+    const { result, sent, storeSize } = await run({ readOnly: true });
+    expect(result.exitCode).toBe(0);
+    expect(new Set(sent.map((r) => r.method))).toEqual(new Set(['GET']));
+    expect(storeSize).toBe(250);
+    expect(result.report.requests.total).toBe(73);
+    expect(result.report.checks.filter((c) => c.status === 'skipped').map((c) => c.id)).toEqual(['create-pet', 'pet-lifecycle', 'rate-limit-probe']);
+    expect(result.report.checks.find((c) => c.id === 'auth')?.operations.find((o) => o.operationId === 'createPet')?.status).toBe('skipped');
+  });
+
+  it('reports only the checks asked for, and leaves out the excluded ones', async () => {
+    const only = await run({ checks: ['pagination', 'status-codes'] });
+    expect(only.result.report.checks.map((c) => c.id)).toEqual(['pagination', 'status-codes']);
+    // status-codes judges every answer, so the run sends what a full run sends.
+    expect(only.result.report.requests.total).toBe(139);
+    const alone = await run({ checks: ['pagination'] });
+    expect(alone.result.report.requests.total).toBeLessThan(20);
+    const without = await run({ excludeChecks: ['create-pet', 'auth'] });
+    expect(without.result.report.checks.map((c) => c.id)).toEqual(checkIds.filter((id) => id !== 'create-pet' && id !== 'auth'));
+  });
+});

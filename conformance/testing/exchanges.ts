@@ -1,0 +1,61 @@
+// Hand-built exchanges for the checks' unit tests, as Schemathesis tests its checks: no server.
+import { testSpec } from '../../mock/testing.ts';
+import { Outcomes, type Check, type CheckContext, type OperationResult } from '../check.ts';
+import { parseBody, type Exchange, type Intent } from '../http/exchange.ts';
+import { SpecValidators } from '../specValidators.ts';
+
+const sentAt = Date.UTC(2026, 5, 1, 12, 30, 30);
+const resetS = Math.floor(sentAt / 1000) + 30;
+
+/** The rate-limit headers of a well-behaved answer with `remaining` left. */
+export const rateHeaders = (remaining = 99, limit = 300) => ({ 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetS) });
+
+let seq = 0;
+
+export function exchange(parts: {
+  method?: string;
+  path?: string;
+  operationId?: string;
+  intent?: Intent;
+  bucket?: 'key' | 'anonymous';
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  case?: string;
+}): Exchange {
+  const path = parts.path ?? '/pets';
+  const body = parts.body ?? '';
+  return {
+    seq: ++seq,
+    checkId: 'test',
+    operationId: parts.operationId ?? 'listPets',
+    intent: parts.intent ?? 'valid',
+    ...(parts.case ? { case: parts.case } : {}),
+    path,
+    bucket: parts.bucket ?? 'key',
+    sentAt,
+    request: { method: parts.method ?? 'GET', url: `http://api.test/v1${path}`, headers: {} },
+    response: { status: parts.status, headers: { 'content-type': 'application/json', ...rateHeaders(), ...parts.headers }, body, ...parseBody(body), durationMs: 1 },
+    retries: 0,
+  };
+}
+
+/** Runs a passive check over the given exchanges and returns its verdict per operation. */
+export async function judge(check: Check, exchanges: Exchange[]): Promise<Record<string, OperationResult>> {
+  const spec = await testSpec();
+  const ctx = {
+    spec,
+    options: { readOnly: false, depth: 'quick', probeRateLimit: false, probeMaxRequests: 10, seed: 1 },
+    validators: new SpecValidators(spec),
+    apiKey: 'k',
+    exchanges,
+    send: () => Promise.reject(new Error('a passive check sends nothing')),
+    knownPets: () => [],
+    petPath: () => '/pets/1',
+    random: () => 0.5,
+    keyQuota: () => ({}),
+  } satisfies CheckContext;
+  const outcomes = new Outcomes(check.operations);
+  await check.run(ctx, outcomes);
+  return Object.fromEntries(outcomes.results().map((r) => [r.operationId, r]));
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { TransportError, type Transport } from '../http/transport.ts';
+
+/** A request as a test deployment sees it: the path with its query, as on the wire. */
+export interface Req {
+  method: string;
+  /** Path and query, e.g. `/v1/pets?limit=1`. */
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Res {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What a test deployment's transform gets besides the request: the deployment's own time. */
+export interface DeploymentEnv {
+  now(): number;
+}
+
+/** Rewrites one exchange: change the request, call `forward`, change the answer, or answer alone. */
+export type Transform = (req: Req, forward: (req: Req) => Promise<Res>, env: DeploymentEnv) => Promise<Res>;
+
+/** Thrown by a transform to drop the connection, as a load balancer recycling it would: the client sees a reset. */
+export class DropConnection extends Error {
+  constructor() {
+    super('other side closed (UND_ERR_SOCKET)');
+    this.name = 'DropConnection';
+  }
+}
+
+export const passThrough: Transform = (req, forward) => forward(req);
+
+function flatten(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  return out;
+}
+
+/** Sends a request to the app through `inject()`: no socket, no port. */
+export function injectForward(app: FastifyInstance): (req: Req) => Promise<Res> {
+  return async (req) => {
+    const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.body !== '' ? { payload: req.body } : {}) });
+    const headers = flatten(res.headers);
+    delete headers['content-length'];
+    delete headers['transfer-encoding'];
+    delete headers.connection;
+    return { status: res.statusCode, headers, body: res.body };
+  };
+}
+
+/**
+ * The suite's transport backed by `app.inject()` of an in-process app, with a transform around it
+ * (a fault or a legal choice). The suite sees what it would see over HTTP: a status, headers, a
+ * body, or a TransportError when the transform drops the connection.
+ */
+export function injectTransport(app: FastifyInstance, transform: Transform = passThrough, env: DeploymentEnv = { now: () => Date.now() }): Transport {
+  const inject = injectForward(app);
+  // inject() stamps Date with the machine's time; a deployment's Date follows its own clock.
+  const forward = async (req: Req) => {
+    const res = await inject(req);
+    return { ...res, headers: { ...res.headers, date: new Date(env.now()).toUTCString() } };
+  };
+  return {
+    async send({ method, url, headers, body }) {
+      const { pathname, search } = new URL(url);
+      const req: Req = { method, url: `${pathname}${search}`, headers: flatten(headers), body: body ?? '' };
+      try {
+        return await transform(req, forward, env);
+      } catch (error) {
+        if (error instanceof DropConnection) throw new TransportError(`${method} ${url} failed: ${error.message}`, url);
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { runConformance, type ConformanceOptions, type ConformanceResult } from '../index.ts';
+import type { Deployment } from './deployment.ts';
+import { testSpec } from '../../mock/testing.ts';
+
+/**
+ * Runs the suite in-process against a deployment, on the deployment's clock: every wait the
+ * suite makes (a quota window, a Retry-After, a retry's backoff) moves the clock instead of
+ * sleeping, so a run takes as long as its requests and never depends on the machine's speed.
+ */
+export async function runSuite(deployment: Deployment, options: Partial<ConformanceOptions> = {}): Promise<ConformanceResult> {
+  return runConformance({
+    spec: await testSpec(),
+    baseUrl: deployment.baseUrl,
+    apiKey: 'demo-pro',
+    transport: deployment.transport,
+    now: () => deployment.clock.now(),
+    sleep: async (ms) => deployment.clock.advance(ms),
+    ...options,
+  });
+}
+
+/** The ids of the checks a run failed. */
+export const failedChecks = (result: ConformanceResult) => result.report.checks.filter((c) => c.status === 'failed').map((c) => c.id);
+
+/** The case names of a run's failures in one check. */
+export const failedCases = (result: ConformanceResult, checkId: string) =>
+  result.report.checks.find((c) => c.id === checkId)?.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => f.case ?? '')) ?? [];

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { ConformanceResult } from './index.ts';
+import { DropConnection, inProcessDeployment, isCreate, isList, query, type Req, type Res, type Transform } from './testing/deployment.ts';
+import { runSuite } from './testing/runSuite.ts';
+import type { ConformanceOptions } from './index.ts';
+
+/** The mock's answer to the preflight, then `change` on every answer to a request `when` picks. */
+function afterPreflight(change: (res: Res) => Res, when: (req: Req) => boolean = () => true): Transform {
+  let first = true;
+  return async (req, forward) => {
+    const res = await forward(req);
+    if (first || !when(req)) {
+      first = false;
+      return res;
+    }
+    return change(res);
+  };
+}
+
+const refusedKey = (res: Res): Res => ({ ...res, status: 401, body: JSON.stringify({ code: 'UNAUTHORIZED', message: 'no', status: 401 }) });
+const throttled = (res: Res): Res => ({ ...res, status: 429, headers: { ...res.headers, 'retry-after': '3600' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) });
+const withRunKey = (req: Req) => /Bearer demo-pro/i.test(req.headers.authorization ?? '');
+
+async function run(transform: Transform | undefined, options: Partial<ConformanceOptions> = {}): Promise<ConformanceResult> {
+  const deployment = await inProcessDeployment(transform);
+  try {
+    return await runSuite(deployment, options);
+  } finally {
+    await deployment.close();
+  }
+}
+
+const statusOf = (result: ConformanceResult, id: string) => result.report.checks.find((c) => c.id === id)!;
+
+describe('a run that cannot judge the deployment exits 2, with the reason', () => {
+  it('when the key is refused with 401', async () => {
+    const result = await run(undefined, { apiKey: 'expired-key' });
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/^The deployment refused the API key: GET .*\/pets answered 401\. Check --api-key/);
+    expect(result.report.checks).toEqual([]);
+    expect(result.report.requests.total).toBe(1);
+  });
+
+  it('when the key is refused with 403', async () => {
+    const result = await run(async (req, forward) => {
+      const res = await forward(req);
+      return res.status === 200 ? { ...res, status: 403, body: JSON.stringify({ code: 'FORBIDDEN', message: 'expired', status: 403 }) } : res;
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/refused the API key: .* answered 403/);
+  });
+
+  it('when the base URL does not answer like this API', async () => {
+    const result = await run(async () => ({ status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>Not here</h1>' }));
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/does not answer like the Pet Adoption API: GET .*\/pets gave 404 \(text\/html\)/);
+  });
+
+  it('when it cannot reach the deployment, after retrying the first read twice', async () => {
+    const result = await run(async () => {
+      throw new DropConnection();
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/^Cannot reach .*UND_ERR_SOCKET\) \(3 tries\)/);
+    expect(result.report.notes.filter((n) => /sent again/.test(n))).toHaveLength(2);
+  });
+
+  it('when most requests get no answer', async () => {
+    let answered = 0;
+    const result = await run(async (req, forward) => {
+      if (answered++ >= 3) throw new DropConnection();
+      return forward(req);
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/requests got no answer \(after retries\)/);
+  });
+});
+
+describe('a run that survives the network', () => {
+  it.each([1, 2, 5, 30, 60, 100, 125])('passes when the GET sent as request %i has its connection dropped once', async (n) => {
+    let seen = 0;
+    let dropped = false;
+    const result = await run(async (req, forward) => {
+      if (++seen >= n && !dropped && req.method === 'GET') {
+        dropped = true;
+        throw new DropConnection();
+      }
+      return forward(req);
+    });
+    expect(dropped).toBe(true);
+    expect(result.exitCode, result.report.reason).toBe(0);
+    expect(result.report.requests.retried).toBe(1);
+    expect(result.report.notes.join('\n')).toMatch(/failed: other side closed \(UND_ERR_SOCKET\); sent again after 250 ms \(retry 1\)/);
+  });
+
+  it('never sends a POST again after a dropped connection: its case is inconclusive, neither passed nor failed', async () => {
+    let dropped = false;
+    const posts: string[] = [];
+    let droppedBody = '';
+    const result = await run(async (req, forward) => {
+      const sent = `${req.headers['content-type']} ${req.body}`;
+      if (isCreate(req)) posts.push(sent);
+      if (isCreate(req) && !dropped && req.body.startsWith('{"name"') && !req.body.includes('status')) {
+        dropped = true;
+        droppedBody = sent;
+        throw new DropConnection();
+      }
+      return forward(req);
+    }, { checks: ['create-pet'] });
+    expect(result.exitCode).toBe(0);
+    expect(posts.filter((body) => body === droppedBody)).toHaveLength(1);
+    const createPet = statusOf(result, 'create-pet').operations.find((o) => o.operationId === 'createPet')!;
+    expect(createPet.inconclusive).toEqual([{ case: 'create-pet/body/required-only', reason: expect.stringMatching(/never sent again blindly/) }]);
+  });
+
+  it('calls a GET that fails three times inconclusive, not failed', async () => {
+    const result = await run(async (req, forward) => {
+      if (isList(req) && query(req).get('limit') === '1.5') throw new DropConnection();
+      return forward(req);
+    }, { checks: ['pagination'] });
+    expect(result.exitCode).toBe(0);
+    const op = statusOf(result, 'pagination').operations[0]!;
+    expect(op.status).toBe('passed');
+    expect(op.inconclusive).toEqual([{ case: 'list-pets/query/limit/float', reason: expect.stringMatching(/\(3 tries\)/) }]);
+  });
+});
+
+describe('a check that saw only answers that cannot judge it', () => {
+  it('is skipped, not passed, when the run\'s own key is refused after the preflight', async () => {
+    const result = await run(afterPreflight(refusedKey, withRunKey));
+    for (const id of ['status-filter', 'pagination', 'get-pet', 'create-pet', 'pet-lifecycle']) {
+      expect(statusOf(result, id).status, id).toBe('skipped');
+      expect(statusOf(result, id).operations[0]!.reason, id).toMatch(/refused the run's own key/);
+    }
+    // The key accepted once and refused after is the deployment's fault: auth says so.
+    expect(statusOf(result, 'auth').status).toBe('failed');
+  });
+
+  it('leaves the passive checks nothing to pass when every request was refused with 429', async () => {
+    const result = await run(afterPreflight(throttled));
+    expect(result.exitCode).toBe(2);
+  });
+
+  it('is skipped when every answer is a 429 the suite did not ask for, and the key is left alone', async () => {
+    const result = await run(afterPreflight(throttled, withRunKey), { checks: ['pagination', 'get-pet'] });
+    expect(result.report.checks.map((c) => c.status)).toEqual(['skipped', 'skipped']);
+    expect(result.report.checks[0]!.operations[0]!.reason).toMatch(/429/);
+    // Nothing was judged, so nothing passed: the run could not judge the deployment.
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/^No check could judge the deployment: .*429/);
+    expect(result.report.exchanges.filter((e) => e.status === 429)).toHaveLength(1);
+  });
+});
+
+describe('pacing', () => {
+  it('meets no 429 with a Free key (60 a minute) on a default run, waiting for the window instead', async () => {
+    const result = await run(undefined, { apiKey: 'demo-free' });
+    expect(result.exitCode, JSON.stringify(result.report.notes)).toBe(0);
+    expect(result.report.exchanges.filter((e) => e.status === 429)).toEqual([]);
+    expect(result.report.requests.withKey).toBeGreaterThan(60);
+    expect(result.report.notes.some((n) => /^Waited .* for the API key's quota to reset/.test(n))).toBe(true);
+  });
+});
