@@ -219,6 +219,9 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
         }
         const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
         server.closeIdleConnections();
+        // A connection that has not sent a byte has no request in flight, but Node does not count it
+        // as idle (its headers timer runs): it would hold the shutdown for the whole grace period.
+        for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
         const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? defaultShutdownGraceMs);
         cutAll = () => {
           clearTimeout(grace);
