@@ -139,6 +139,13 @@ describe('--watch', () => {
     expect((await get(server, '/pets')).status).toBe(200);
   });
 
+  it('keeps the old version serving when an edited spec parses but is not a valid OpenAPI document', async () => {
+    const { server, specPath } = await watched();
+    await writeFile(specPath, `${await readFile(specPath, 'utf8')}\nnotAnOpenApiField: true\n`);
+    expect(await server.reload()).toBe(false);
+    expect((await get(server, '/pets')).status).toBe(200);
+  });
+
   it('keeps Prism loaded across a reload that leaves the spec unchanged, and starts a new one when it changes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'watch-'));
     const specPath = join(dir, 'openapi.yaml');
