@@ -144,7 +144,12 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
 
   // Outside both contexts: errors before routing, and paths neither serves.
-  app.setErrorHandler((error: FastifyError, request, reply) => sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' })));
+  // A body refused on a path outside both contexts (not JSON, malformed, too large) carries the
+  // client's rate-limit headers too, as the 404 for the same path does.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const answer = () => void sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' }));
+    whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), answer);
+  });
   app.setNotFoundHandler(async (request, reply) => {
     setRateHeaders(reply, await peekRate(request, state));
     // A frontend calling a path without /v1 finds its mistake in the request log and the access log.
