@@ -118,7 +118,10 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     logController: new RequestLogController(),
     // A child logger per request only to add a request id costs more than the rest of the logging.
     childLoggerFactory: (logger) => logger,
-    routerOptions: { ignoreTrailingSlash: true },
+    // find-my-way cuts path parameters at 100 characters and reports them as undecodable URLs; here
+    // the schemas bound them (a key name of 256 characters, a petId in int64), with the right code.
+    // Node's 16 KiB header limit already bounds a URL.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     // A URL the router cannot decode never reaches a route: answer it from the catalogue too.
     frameworkErrors: (error, request, reply) => {
       const answer = () => void sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
@@ -141,7 +144,12 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
 
   // Outside both contexts: errors before routing, and paths neither serves.
-  app.setErrorHandler((error: FastifyError, request, reply) => sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' })));
+  // A body refused on a path outside both contexts (not JSON, malformed, too large) carries the
+  // client's rate-limit headers too, as the 404 for the same path does.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const answer = () => void sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' }));
+    whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), answer);
+  });
   app.setNotFoundHandler(async (request, reply) => {
     setRateHeaders(reply, await peekRate(request, state));
     // A frontend calling a path without /v1 finds its mistake in the request log and the access log.

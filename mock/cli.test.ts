@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest, Agent } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,6 +165,20 @@ describe('shutting down', () => {
     expect(saved.pets).toContainEqual(created);
     idle.destroy();
     busy.destroy();
+  });
+
+  it('closes a connection that has sent nothing yet at once, without waiting for the grace period', async () => {
+    const cli = runMockCli(['--port', '0', '--quiet', '--shutdown-grace', '600']);
+    const base = new URL(await cli.serving);
+    const silent = connect(Number(base.port), base.hostname);
+    const silentClosed = new Promise((resolve) => silent.once('close', resolve));
+    silent.on('error', () => {});
+    await new Promise((resolve) => silent.once('connect', resolve));
+    // An answer on another connection: the mock has accepted the silent one by then.
+    await get(`${base.href}/pets?limit=1`, new Agent());
+    cli.signal('SIGTERM');
+    expect(await cli.exit).toBe(0);
+    await silentClosed;
   });
 
   it('stops at once on a second signal, without waiting for the grace period', async () => {

@@ -178,7 +178,7 @@ describe('GET /v1/pets/{petId}', () => {
     expect(res.json()).toMatchObject({ code: 'PET_NOT_FOUND', status: 404 });
   });
 
-  it.each(['abc', '1.5', '1e3x', '0x10', '1e1', '99999999999999999999', '9223372036854775808', '-9223372036854775809'])('answers 400 INVALID_PATH_PARAMETER for petId %s', async (id) => {
+  it.each(['abc', '1.5', '1e3x', '0x10', '1e1', '99999999999999999999', '9223372036854775808', '-9223372036854775809', '1'.repeat(300)])('answers 400 INVALID_PATH_PARAMETER for petId %s', async (id) => {
     const res = await mock.call({ url: `/v1/pets/${id}` });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'INVALID_PATH_PARAMETER', status: 400 });

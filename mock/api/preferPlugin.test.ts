@@ -33,6 +33,14 @@ describe('Prefer: code=', () => {
     expect(res.headers['x-ratelimit-limit']).toBe('60');
   });
 
+  it('says the window is spent on a forced 429, as a real one does: X-RateLimit-Remaining 0', async () => {
+    const res = await prefer('/v1/pets', 'code=429', { key: 'demo-free' });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    // Only the forced answer says so: the quota itself is untouched.
+    expect((await mock.call({ url: '/v1/pets', key: 'demo-free' })).headers['x-ratelimit-remaining']).toBe('58');
+  });
+
   it('answers any documented status, such as 400 on createPet, without touching the store', async () => {
     const res = await prefer('/v1/pets', 'code=400', { method: 'POST', payload: { name: 'Rex', categoryId: 1 } });
     expect(res.statusCode).toBe(400);

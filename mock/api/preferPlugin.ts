@@ -100,6 +100,8 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
       body = error.toBody();
       Object.assign(headers, error.headers);
       headers['content-type'] = 'application/json; charset=utf-8';
+      // A real 429 comes with the window spent: X-RateLimit-Remaining 0, not what is really left.
+      if (answer.status === 429 && request.rateDecision) request.rateDecision = { ...request.rateDecision, remaining: 0 };
     } else if (example === undefined) {
       // Without dynamic=true the answer is the same every time, as a static example is.
       const realistic = realisticBody(spec, { op, status: answer.status, seed: seed ?? (dynamic === 'true' ? undefined : 'static'), query: request.query as Record<string, unknown>, params });

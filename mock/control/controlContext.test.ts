@@ -245,6 +245,15 @@ describe('the control API', () => {
       expect((await mock.call({ url: '/v1/pets', key: 'huge' })).statusCode).toBe(401);
     });
 
+    it('accepts a key name of 256 characters and refuses one of 257 as INVALID_CONTROL_REQUEST', async () => {
+      const longest = 'k'.repeat(256);
+      expect((await control('PUT', `/keys/${longest}`, { plan: 'pro' })).statusCode).toBe(201);
+      expect((await mock.call({ url: '/v1/pets', key: longest })).statusCode).toBe(200);
+      const tooLong = await control('PUT', `/keys/${'k'.repeat(257)}`, { plan: 'pro' });
+      expect(tooLong.statusCode).toBe(400);
+      expect(tooLong.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400 });
+    });
+
     it('answers an empty or __proto__ body with INVALID_CONTROL_REQUEST, never a NewPet hint', async () => {
       const empty = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '' });
       const proto = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '{"advanceSeconds":1,"__proto__":{"x":1}}' });

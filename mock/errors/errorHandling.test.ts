@@ -20,6 +20,19 @@ describe('unknown routes and methods', () => {
     expect(res.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND', status: 404 });
   });
 
+  it.each([
+    ['malformed JSON', 'application/json', '{bad', 'MALFORMED_JSON', 400],
+    ['a __proto__ key', 'application/json', '{"__proto__":{"a":1}}', 'INVALID_BODY', 400],
+    ['more bytes than the body limit', 'application/json', `"${'x'.repeat(1024 * 1024)}"`, 'PAYLOAD_TOO_LARGE', 413],
+  ])('answers a body with %s on a path outside /v1 with its Error and the rate-limit headers', async (_, type, payload, code, status) => {
+    const res = await mock.call({ method: 'PUT', url: '/pets', key: 'demo-free', headers: { 'content-type': type }, payload });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toMatchObject({ code, status });
+    expect(res.headers['x-ratelimit-limit']).toBe('60');
+    expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    expect(res.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+  });
+
   it('points a path outside /v1 to /v1', async () => {
     expect((await mock.call({ url: '/pets' })).json().message).toMatch(/under \/v1/);
   });

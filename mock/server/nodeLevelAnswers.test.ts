@@ -114,6 +114,16 @@ describe('answers Node writes below fastify', () => {
     expectError(responses(await exchange(server, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n'))[0], 408, 'REQUEST_TIMEOUT');
   });
 
+  it('answers a chunked body it cannot parse (a bad chunk size) with a 400 Error and the key\'s rate-limit headers, not silence', async () => {
+    const server = await start();
+    const all = responses(await exchange(server, 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'));
+    expect(all).toHaveLength(1);
+    expect(all[0]!.status).toBe(400);
+    expect(all[0]!.body).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(all[0]!.headers['x-ratelimit-limit']).toBe('300');
+    expect(all[0]!.headers.connection).toBe('close');
+  });
+
   it('sends one answer, not two, to a GET with Transfer-Encoding: identity', async () => {
     const server = await start();
     const all = responses(await exchange(server, 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-pro\r\nTransfer-Encoding: identity\r\n\r\n'));

@@ -29,6 +29,12 @@ export function installNodeLevelAnswers(server: Server, currentState: () => Stat
     // same connection would be read as the answer to a request the client never sent. Let the
     // first finish, then close.
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    // The parser failed inside the body of a request already dispatched (a bad chunk size): the
+    // route waits for a body that will never come, and nothing would answer. Answer for it, and close.
+    const request = (inFlight as (ServerResponse & { req?: IncomingMessage }) | null | undefined)?.req;
+    if (inFlight && request && !request.complete && !inFlight.headersSent) {
+      return void withRateHeaders(identityOf(request), (headers) => writeResponse(inFlight, clientErrorAnswer(error), headers));
+    }
     if (inFlight && !inFlight.writableEnded) {
       inFlight.shouldKeepAlive = false;
       inFlight.once('finish', () => socket.end());

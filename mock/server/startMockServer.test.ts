@@ -71,6 +71,22 @@ describe('--state-file', () => {
     expect(JSON.parse(await readFile(file, 'utf8')).pets).toEqual([{ id: 3, name: 'Only', categoryId: 1 }]);
   });
 
+  it('restarts from the state it saved after handing out the last id, and answers creates 409 IDS_EXHAUSTED', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'state-')), 'state.json');
+    const first = await start({ stateFile: file });
+    const control = `${first.url.replace('/v1', '')}/__mock/pets`;
+    await fetch(control, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ id: 9007199254740990, name: 'High', categoryId: 1 }]) });
+    expect((await create(first, { name: 'Last', categoryId: 1 })).id).toBe(9007199254740991);
+    await first.close();
+    running.splice(running.indexOf(first), 1);
+
+    const second = await start({ stateFile: file });
+    expect((await get(second, '/pets/9007199254740991')).status).toBe(200);
+    const refused = await fetch(`${second.url}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'More', categoryId: 1 }) });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: 'IDS_EXHAUSTED', status: 409 });
+  });
+
   it.each([
     ['not JSON', '{"pets": [', /not valid JSON/],
     ['another format', '{"pets": []}', /not a pets-mock-state\/1 file/],
@@ -136,6 +152,13 @@ describe('--watch', () => {
     await writeFile(petsFile, '[{"id": 1}]');
     expect(await server.reload()).toBe(false);
     expect(await (await get(server, `/pets/${created.id}`)).json()).toEqual(created);
+    expect((await get(server, '/pets')).status).toBe(200);
+  });
+
+  it('keeps the old version serving when an edited spec parses but is not a valid OpenAPI document', async () => {
+    const { server, specPath } = await watched();
+    await writeFile(specPath, `${await readFile(specPath, 'utf8')}\nnotAnOpenApiField: true\n`);
+    expect(await server.reload()).toBe(false);
     expect((await get(server, '/pets')).status).toBe(200);
   });
 

@@ -4,11 +4,12 @@ import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { createAjv } from '../../spec/createAjv.ts';
-import { componentSchema, defaultSpecPath, loadSpec, validateSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
+import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { Pet } from '../../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
 import { API_PREFIX, buildMock, type MockOptions } from '../app.ts';
 import { createPrismResponder, type PrismResponder } from '../prism/prismResponder.ts';
+import { validateSpecInWorker } from './validateSpecInWorker.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { MockState } from '../state/mockState.ts';
 import { IdJournal } from './idJournal.ts';
@@ -150,11 +151,16 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     await app.close();
     throw new Error(`Cannot listen on ${options.host}:${options.port}: ${error.message}. Give another --port (0 picks a free one).`);
   });
-  // Serving now: load Prism in its worker, and validate the spec a moment later (a tenth of a
-  // second of CPU that would otherwise hold up the first answers).
+  // Serving now: load Prism in its worker, and validate the spec in another a moment later, so
+  // the two loads do not compete for the CPU with the first answers.
   prism.warm();
+  let stopValidation = () => {};
   const validation = setTimeout(() => {
-    validateSpec(specPath).catch((error: Error) => log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`));
+    const { done, stop } = validateSpecInWorker(specPath);
+    stopValidation = stop;
+    done.catch((error: Error) => {
+      if (!shuttingDown) log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`);
+    });
   }, 1000);
   validation.unref();
   const address = server.address() as AddressInfo;
@@ -166,7 +172,8 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     const old = app;
     let nextPrism: PrismResponder | undefined;
     try {
-      const nextSpec = await loadSpec(specPath);
+      await validateSpecInWorker(specPath).done;
+      const nextSpec = await loadSpec(specPath, { validate: false });
       const nextFixtures = await loadPets(source, nextSpec);
       const validate = createAjv().compile(componentSchema(nextSpec, 'Pet'));
       const { state, catchUp } = old.mock.carriedInto(nextFixtures, (pet) => validate(pet));
@@ -213,12 +220,16 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
         shuttingDown = true;
         stopWatching();
         clearTimeout(validation);
+        stopValidation();
         for (const socket of sockets) {
           const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
           if (res && !res.writableFinished) closeAfter(res);
         }
         const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
         server.closeIdleConnections();
+        // A connection that has not sent a byte has no request in flight, but Node does not count it
+        // as idle (its headers timer runs): it would hold the shutdown for the whole grace period.
+        for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
         const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? defaultShutdownGraceMs);
         cutAll = () => {
           clearTimeout(grace);

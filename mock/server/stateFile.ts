@@ -38,8 +38,9 @@ export async function readStateFile(file: string, validatePets: ValidateFunction
   }
   const pets = data.pets as Pet[];
   const highest = pets.reduce((max, p) => Math.max(max, p.id), 0);
-  if (!Number.isSafeInteger(data.nextId) || (data.nextId as number) <= highest || (data.nextId as number) > MAX_ID) {
-    throw new Error(`The state file ${file} has nextId ${JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}) and at most ${MAX_ID}. Fix it.`);
+  // MAX_ID + 1 (2^53, exact in a double) is what the mock saves once it has handed out MAX_ID.
+  if (!Number.isInteger(data.nextId) || (data.nextId as number) <= highest || (data.nextId as number) > MAX_ID + 1) {
+    throw new Error(`The state file ${file} has nextId ${JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}) and at most ${MAX_ID + 1} (every id handed out). Fix it.`);
   }
   if (new Set(pets.map((p) => p.id)).size !== pets.length) {
     throw new Error(`The state file ${file} has two pets with the same id. Fix it.`);
