@@ -75,7 +75,7 @@ describe.concurrent('pets-conformance against deployments that keep the contract
     expect(run.code, run.output).toBe(0);
     expect([...methods]).toEqual(['GET']);
     expect((await run.report()).requests).toEqual({ total: 27, withKey: 15, withoutKey: 12 });
-    expect(d.mock.mock.store.size).toBe(60);
+    expect(await d.mock.mock.store.count()).toBe(60);
     const report = await run.report();
     expect(report.checks.find((c) => c.id === 'create-pet')?.status).toBe('skipped');
     expect(report.checks.find((c) => c.id === 'auth')?.operations.find((o) => o.operationId === 'createPet')?.status).toBe('skipped');

@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
 import { admitLua, allPetsLua, clockLua, createPetLua, listPetsLua, logRequestLua, replaceStateLua, stagePetsLua } from './luaScripts.ts';
-import { StoreUnavailableError } from './storeUnavailableError.ts';
+import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 
 const scripts = {
   petsCreate: createPetLua,
