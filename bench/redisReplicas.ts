@@ -7,15 +7,6 @@ import { load, type LoadResult } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 import { startMock, type RunningServer } from './servers.ts';
 
-export interface ReplicaResult {
-  scenario: string;
-  /** Both replicas' answers together: throughput summed, latencies the worse of the two. */
-  result: LoadResult;
-  /** Redis commands per API request, from redis-server's own count: a script counts once, plus every command it calls. */
-  commandsPerRequest: number;
-  peakMb: number;
-}
-
 export const replicasName = '2 mocks on one Redis';
 
 /** Whether this machine can run the scenario (Debian's redis-server package). */
