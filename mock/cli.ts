@@ -9,7 +9,7 @@ import { defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
 import { parseLatency, type Latency } from './api/latencyPlugin.ts';
 import { defaultShutdownGraceMs, startMockServer, type MockServer } from './server/startMockServer.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
-import { redactRedisUrl } from './redis/connectRedis.ts';
+import { redactRedisUrl } from './redis/redisUrl.ts';
 import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptions.ts';
 
 interface CliOptions {
