@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 // Only that the harness runs and prints its tables: figures come from `npm run bench`, never from a test.
+// Without the Redis scenario, which needs redis-server: run.redis.test.ts runs that one.
 it('runs the benchmark harness end to end in smoke mode and prints every table', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--source'], { cwd: fileURLToPath(new URL('..', import.meta.url)) });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--source', '--no-redis'], { cwd: fileURLToPath(new URL('..', import.meta.url)) });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));

@@ -9,6 +9,7 @@ import { load, type LoadResult } from './load.ts';
 import { ceilingScenario, scenarios, type Scenario } from './scenarios.ts';
 import { startCeiling, startMock, startPrism, type RunningServer } from './servers.ts';
 import { startMswHandlers } from './mswHandlers.ts';
+import { benchRedisReplicas, canBenchRedis, replicasName } from './redisReplicas.ts';
 import { markdownTable, median } from './table.ts';
 
 const { values: args } = parseArgs({
@@ -20,6 +21,7 @@ const { values: args } = parseArgs({
     'scale-pets': { type: 'string', default: '1000000' },
     'no-scale': { type: 'boolean', default: false },
     'no-prism': { type: 'boolean', default: false },
+    'no-redis': { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
     source: { type: 'boolean', default: false },
     write: { type: 'string' },
@@ -35,6 +37,7 @@ if (args.help) {
   --scale-pets N     pets for the scale comparison against 1,000 (default 1000000)
   --no-scale         skip the scale comparison
   --no-prism         skip Prism
+  --no-redis         skip two mocks on one Redis (skipped anyway without /usr/bin/redis-server)
   --smoke            a tiny run that only checks the harness works
   --source           run the mock and the suite from their TypeScript source (no build needed; slower start-up)
   --write FILE       also write the results as Markdown to FILE (docs/performance.md)`);
@@ -90,6 +93,20 @@ try {
   }
 } finally {
   await Promise.all([ceiling.stop(), mock.stop(), prism?.stop()]);
+}
+
+// Two mock processes on one redis-server, the load split between them: what --redis costs
+// against the in-memory mock measured above, and Redis commands per request.
+const redisCommands = new Map<string, number[]>();
+if (!args['no-redis'] && canBenchRedis()) {
+  log(`${replicasName}, load split between them`);
+  const measured = await benchRedisReplicas(scenarios, { ...opts, rounds, fromSource: args.source }, (server, scenario, result, peakMb, note) => {
+    record(server, scenario, result, peakMb, note);
+    log(`  ${server.name.padEnd(22)} ${scenario.id.padEnd(34)} ${result.rps.toFixed(0).padStart(8)} req/s`);
+  });
+  for (const [id, samples] of measured) redisCommands.set(id, samples);
+} else {
+  log(`${replicasName}: skipped (${args['no-redis'] ? '--no-redis' : 'no redis-server on this machine'})`);
 }
 
 // In-process: the same scenarios through the MSW handlers, with fetch, as a component test sends
@@ -215,6 +232,16 @@ if (scale.length === 2) {
 }
 targets.push(['conformance default run against the mock, seconds', conformanceSeconds, '< 10', conformanceSeconds < 10]);
 
+const replicasTable = redisCommands.size > 0
+  ? markdownTable(['scenario', 'mock in memory, req/s', `${replicasName}, req/s (both together)`, 'ratio', 'Redis commands per request (inside scripts included)'], scenarios.map((scenario) => [
+    scenario.id,
+    fmt(rps(mock.name, scenario.id)),
+    fmt(rps(replicasName, scenario.id)),
+    fmt(rps(replicasName, scenario.id) / rps(mock.name, scenario.id), 2),
+    fmt(median(redisCommands.get(scenario.id) ?? []), 1),
+  ]))
+  : '';
+
 const startupTable = markdownTable(['server', 'start-up to first answer, ms (median)', 'runs'], [
   ['mock (`node dist/mock/bin.js`, default fixtures)', fmt(median(startups.mock!)), startups.mock!.map((v) => fmt(v)).join(', ')],
   ...(withPrism ? [['prism 5.12 (`prism mock spec/openapi.yaml`)', fmt(median(startups.prism!)), startups.prism!.map((v) => fmt(v)).join(', ')]] : []),
@@ -238,6 +265,7 @@ const report = [
   '',
   targetTable,
   '',
+  ...(replicasTable ? ['### Replicas on Redis', '', replicasTable, ''] : []),
   '### Start-up',
   '',
   startupTable,

@@ -17,7 +17,7 @@ async function run(options: Partial<ConformanceOptions> = {}): Promise<{ result:
   const sent: TransportRequest[] = [];
   try {
     const result = await runSuite({ ...deployment, transport: passThroughRecorder(deployment.transport, sent) }, options);
-    return { result, sent, storeSize: deployment.mock.mock.store.size };
+    return { result, sent, storeSize: await deployment.mock.mock.store.count() };
   } finally {
     await deployment.close();
   }

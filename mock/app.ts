@@ -21,6 +21,7 @@ import type { ApiKeyConfig } from './state/keyRing.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
 import { whenReady } from './state/awaitable.ts';
 import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './state/mockState.ts';
+import type { StateParts } from './state/stateParts.ts';
 import type { BanPolicy } from './state/rateLimiter.ts';
 import './api/routeConfig.ts';
 
@@ -64,10 +65,17 @@ export interface MockOptions {
   /** How many client addresses the anonymous rate limit keeps counts for. Default: 10,000. */
   maxAnonymousBuckets?: number;
   /**
-   * The state to serve, built by the caller (the server builds it, and a new one on reload).
-   * When absent, a fresh one is made from `pets`, `startState`, `keys`, `clock`, `ban` and the sizes.
+   * Keep the state in Redis, shared with every mock on the same Redis and prefix (issue 13): the
+   * app opens the connection, seeds an empty Redis with `pets` and `keys`, and closes it with the app.
+   * Without it the state is in memory.
    */
-  state?: MockState;
+  redis?: RedisMockOptions;
+  /**
+   * The state to serve, built by the caller (the server builds it, and a new one on reload), and
+   * closed by the caller. When absent, a fresh one is made from `pets`, `startState`, `keys`,
+   * `clock`, `ban` and the sizes: in Redis with `redis`, in memory otherwise.
+   */
+  state?: StateParts;
   /**
    * The Prism answering `Prefer` and the operations without a stateful handler. The server keeps
    * one across reloads; when absent, the app makes its own (loaded in a worker on first use) and
@@ -76,14 +84,51 @@ export interface MockOptions {
   prism?: PrismResponder;
 }
 
+export interface RedisMockOptions {
+  /** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). */
+  url: string;
+  /** Put before every key, so several mocks can share one Redis. Default `pets-mock:`. */
+  prefix?: string | undefined;
+  /** How long one Redis command may take before the request answers 503. Default 1000 ms. */
+  commandTimeoutMs?: number | undefined;
+}
+
 export const defaultBodyLimit = 1024 * 1024;
 const maxPreferDelayMs = 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The mock's state, for tests and the CLI. */
-    mock: MockState;
+    /** The mock's state (MockState in memory, RedisState in Redis), for tests and the CLI. */
+    mock: StateParts;
   }
+}
+
+async function createState(options: MockOptions, spec: LoadedSpec, logger: { info(message: string): void; warn(message: string): void }): Promise<StateParts> {
+  const fixtures = options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), componentSchema(spec, 'Pets')));
+  const keys = options.keys ?? (await loadKeysFile(defaultKeysFile));
+  if (options.redis) {
+    if (options.startState) throw new Error('A start state (a state file) cannot be used with Redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
+    // Loaded only when asked for: an in-memory mock never loads the Redis client.
+    const { openRedisState } = await import('./redis/openRedisState.ts');
+    return openRedisState({
+      ...options.redis,
+      fixtures,
+      keys,
+      clock: options.clock,
+      ban: { ...defaultBan, ...options.ban },
+      requestLogSize: options.requestLogSize ?? defaultRequestLogSize,
+      logger,
+    });
+  }
+  return MockState.create({
+    fixtures,
+    keys,
+    startState: options.startState,
+    clock: options.clock,
+    ban: options.ban,
+    requestLogSize: options.requestLogSize,
+    maxAnonymousBuckets: options.maxAnonymousBuckets,
+  });
 }
 
 /**
@@ -98,15 +143,10 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const logLevel = options.logLevel ?? false;
   const corsOrigins = options.corsOrigins ?? ['*'];
-  const state = options.state ?? MockState.create({
-    fixtures: options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), componentSchema(spec, 'Pets'))),
-    keys: options.keys ?? (await loadKeysFile(defaultKeysFile)),
-    startState: options.startState,
-    clock: options.clock,
-    ban: options.ban,
-    requestLogSize: options.requestLogSize,
-    maxAnonymousBuckets: options.maxAnonymousBuckets,
-  });
+  // Where the Redis connection reports an outage and a return: this app's log, once it exists.
+  let appLog: { info(message: string): void; warn(message: string): void } | undefined;
+  const state = options.state ?? (await createState(options, spec, { info: (m) => appLog?.info(m), warn: (m) => appLog?.warn(m) }));
+  const ownsRedis = options.state === undefined && options.redis !== undefined;
   const ownPrism = options.prism === undefined;
   const prism = options.prism ?? createPrismResponder(spec, logLevel === false ? 'silent' : logLevel);
 
@@ -137,7 +177,9 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   // Only JSON bodies are accepted: anything else is 415, not a string for the schema to reject.
   app.removeContentTypeParser(['text/plain', 'application/json']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+  appLog = app.log;
   app.decorate('mock', state);
+  if (ownsRedis) app.addHook('onClose', () => (state as StateParts & { close(): Promise<void> }).close());
   app.decorateRequest('mockRouteConfig', null);
   if (ownPrism) app.addHook('onClose', () => prism.close());
   const accessLog = options.accessLog ? new AccessLog(options.accessLog) : undefined;

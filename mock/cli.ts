@@ -9,6 +9,8 @@ import { defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
 import { parseLatency, type Latency } from './api/latencyPlugin.ts';
 import { defaultShutdownGraceMs, startMockServer, type MockServer } from './server/startMockServer.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
+import { redactRedisUrl } from './redis/redisUrl.ts';
+import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptions.ts';
 
 interface CliOptions {
   port: number;
@@ -31,6 +33,8 @@ interface CliOptions {
   stateFile?: string;
   requestLogSize: number;
   shutdownGrace: number;
+  redis?: string;
+  redisPrefix?: string;
 }
 
 function latency(value: string): Latency {
@@ -63,6 +67,8 @@ function program(io: CliIo): Command {
     .option('--watch', 'reload the spec and the fixtures file when they change', false)
     .option('--state-file <file>', 'keep the pets in this file across restarts (saved within 200 ms of each change; ids are never reissued)')
     .addOption(new Option('--request-log-size <n>', 'requests kept for GET /__mock/requests').default(defaultRequestLogSize).argParser(wholeNumber(0)))
+    .addOption(new Option('--redis <url>', `keep the state in Redis, shared by every mock on it: redis://[:password@]host[:port][/db] or rediss:// (env: ${redisUrlVariable})`))
+    .addOption(new Option('--redis-prefix <prefix>', 'put this before every Redis key, so several mocks can share one Redis (default: pets-mock:)'))
     .addOption(new Option('--shutdown-grace <seconds>', 'on SIGTERM or SIGINT, how long requests in flight get to finish (a second signal stops at once)').default(defaultShutdownGraceMs / 1000).argParser(wholeNumber(0)))
     .showHelpAfterError()
     .exitOverride()
@@ -99,6 +105,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 1;
   }
 
+  let redis: { url: string; prefix: string } | undefined;
+  try {
+    redis = resolveRedisOptions(options, io.env);
+  } catch (error) {
+    io.stderr.write(`pets-mock: ${(error as Error).message}\n`);
+    return 1;
+  }
+
   const path = (file: string) => resolve(io.cwd, file);
   const accessLogOn = !options.quiet && ['info', 'debug', 'trace'].includes(options.logLevel);
   let mock: MockServer;
@@ -122,6 +136,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ...(options.stateFile ? { stateFile: path(options.stateFile) } : {}),
       requestLogSize: options.requestLogSize,
       shutdownGraceMs: options.shutdownGrace * 1000,
+      ...(redis ? { redis } : {}),
     });
   } catch (error) {
     io.stderr.write(`pets-mock: ${(error as Error).message}\n`);
@@ -129,7 +144,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 
   const log = mock.app().log;
-  log.info(`Pet Adoption API mock serving ${mock.url} with ${mock.app().mock.store.size} pets${options.control ? `; control API at ${mock.url.replace(/\/v1$/, '/__mock')}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
+  log.info(`Pet Adoption API mock serving ${mock.url} with ${await mock.app().mock.store.count()} pets${redis ? ` in Redis at ${redactRedisUrl(redis.url)} (prefix ${redis.prefix})` : ''}${options.control ? `; control API at ${mock.url.replace(/\/v1$/, '/__mock')}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
   io.serving?.(mock.url);
 
   // The first signal starts a graceful shutdown; a second one cuts it short.

@@ -1,5 +1,8 @@
 // The mock's public entry point: `import { buildMock } from 'pet-adoption-toolkit/mock'`.
-export { buildMock, API_PREFIX, CONTROL_PREFIX, MockState, type MockOptions } from './app.ts';
+export { buildMock, API_PREFIX, CONTROL_PREFIX, MockState, type MockOptions, type RedisMockOptions } from './app.ts';
+// Types only: the Redis client loads when `redis` is given, never for an in-memory mock or MSW.
+export type { RedisState, RedisStateOptions } from './redis/openRedisState.ts';
+export { StoreUnavailableError } from './state/storeUnavailableError.ts';
 export { startMockServer, type MockServer, type ServerOptions } from './server/startMockServer.ts';
 export { ManualClock, type Clock } from './state/clock.ts';
 export { errorCatalogue, type ErrorCode } from './errors/errorCatalogue.ts';

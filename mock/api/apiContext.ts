@@ -59,7 +59,8 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = async (api, opt
 
   api.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = error instanceof PetSetError ? new ApiError('IDS_EXHAUSTED') : toApiError(error, request, { bodyLimit, context: 'api' });
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
+    // An outage is logged once by the connection, not once per request.
+    if (apiError.statusCode >= 500 && apiError.code !== 'STORE_UNAVAILABLE') request.log.error({ err: error }, 'unexpected error');
     return sendApiError(reply, apiError);
   });
   const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${api.prefix}${op.path}`).join(', ');

@@ -19,5 +19,5 @@ it('gives 200 parallel creates over HTTP 200 distinct ids, all readable', async 
   expect(ids.size).toBe(200);
   const read = await Promise.all(created.map(({ pet }) => fetch(`${base}/v1/pets/${pet.id}`, { headers }).then((res) => res.json())));
   expect(read).toEqual(created.map((c) => c.pet));
-  expect(mock.app.mock.store.size).toBe(60 + 200);
+  expect(await mock.app.mock.store.count()).toBe(60 + 200);
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testMock, type TestMock } from '../testing.ts';
+import type { MockState } from '../state/mockState.ts';
 
 let mock: TestMock;
 beforeEach(async () => {
@@ -159,8 +160,8 @@ describe('rate limits', () => {
     await mock.app.close();
     mock = await testMock({ maxAnonymousBuckets: 50 });
     for (let i = 0; i < 500; i++) await mock.call({ url: '/v1/pets', key: null, remoteAddress: `10.1.${i >> 8}.${i & 255}` });
-    expect(mock.app.mock.anonymousLimiter.size).toBe(50);
-    expect(mock.app.mock.limiter.size).toBe(0);
+    expect((mock.app.mock as MockState).anonymousLimiter.size).toBe(50);
+    expect((mock.app.mock as MockState).limiter.size).toBe(0);
   });
 
   it('spends no quota on refused requests', async () => {

@@ -25,7 +25,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
   // and the text of a page costs more to build than the rest of the request. The store holds only
   // the contract's fields, so JSON.stringify writes exactly what the schema allows.
   const pages = new Map<string, string>();
-  let pagesVersion = -1;
+  let pagesVersion: number | string = -1;
   app.get<{ Querystring: { limit: number; status?: PetStatus } }>(toFastifyPath(listPets.path), {
     schema: routeSchema(listPets),
     preValidation: decimalIntegersOnly(listPets),
@@ -38,7 +38,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     servePage(request.query, reply, version);
   });
 
-  function servePage({ limit, status }: { limit: number; status?: PetStatus | undefined }, reply: FastifyReply, version: number): void {
+  function servePage({ limit, status }: { limit: number; status?: PetStatus | undefined }, reply: FastifyReply, version: number | string): void {
     if (pagesVersion !== version) {
       pages.clear();
       pagesVersion = version;
@@ -51,7 +51,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     sendPage(reply, key, version, pets);
   }
 
-  function sendPage(reply: FastifyReply, key: string, version: number, pets: Pet[]): void {
+  function sendPage(reply: FastifyReply, key: string, version: number | string, pets: Pet[]): void {
     const text = JSON.stringify(pets);
     if (pagesVersion === version) pages.set(key, text);
     reply.type('application/json; charset=utf-8').send(text);

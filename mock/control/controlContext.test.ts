@@ -195,7 +195,7 @@ describe('the control API', () => {
       const res = await control('PUT', '/pets', body);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400, message: expect.stringMatching(message) });
-      expect(mock.app.mock.store.size).toBe(60);
+      expect(await mock.app.mock.store.count()).toBe(60);
     });
   });
 
@@ -206,7 +206,7 @@ describe('the control API', () => {
         expect(res.statusCode).toBe(400);
         expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400, message: expect.stringContaining('2^53 - 1') });
       }
-      expect(mock.app.mock.store.size).toBe(60);
+      expect(await mock.app.mock.store.count()).toBe(60);
       const created = await mock.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Next', categoryId: 1 } });
       expect(created.json().id).toBe(61);
     });

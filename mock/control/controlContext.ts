@@ -41,7 +41,8 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { 
     const apiError = error instanceof PetSetError || error instanceof ClockRangeError
       ? new ApiError('INVALID_CONTROL_REQUEST', error.message)
       : toApiError(error, request, { bodyLimit, context: 'control' });
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
+    // An outage is logged once by the connection, not once per request.
+    if (apiError.statusCode >= 500 && apiError.code !== 'STORE_UNAVAILABLE') request.log.error({ err: error }, 'unexpected error');
     return sendApiError(reply, apiError);
   });
   app.setNotFoundHandler((request, reply) => {

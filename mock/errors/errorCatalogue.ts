@@ -26,6 +26,7 @@ export const errorCatalogue = {
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large. Send fewer or smaller headers (cookies included).' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded. Wait for the number of seconds in Retry-After, then retry with exponential backoff.' },
   API_KEY_BANNED: { status: 429, message: 'This API key is temporarily banned for sending requests while rate limited. Stop sending and wait for the number of seconds in Retry-After.' },
+  STORE_UNAVAILABLE: { status: 503, message: 'The mock\'s shared state (Redis) is unreachable. Retry after the number of seconds in Retry-After; the mock reconnects by itself.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed unexpectedly. This is a bug in the mock; please report it with the request that caused it.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

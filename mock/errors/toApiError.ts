@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import { ApiError, type ErrorCode } from './errorCatalogue.ts';
+import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { PrototypeKeyError } from './parseJsonBody.ts';
 
 /** Where an error happened decides the code of a bad request: the API's, or the control API's. */
@@ -57,6 +58,8 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
  */
 export function toApiError(error: FastifyError, request: FastifyRequest, { bodyLimit, context }: { bodyLimit: number; context: ErrorContext }): ApiError {
   if (error instanceof ApiError) return error;
+  // Redis is away (issue 13): 503 with Retry-After (RFC 9110, 15.6.4), never a hang or a 500.
+  if (error instanceof StoreUnavailableError) return new ApiError('STORE_UNAVAILABLE', error.message, { 'retry-after': String(error.retryAfterSeconds) });
   if (error.validation) {
     const base = validationPlaces[error.validationContext ?? 'body'] ?? validationPlaces.body!;
     const place = context === 'control' ? { ...base, code: 'INVALID_CONTROL_REQUEST' as const, lead: 'Invalid control request' } : base;

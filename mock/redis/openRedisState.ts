@@ -2,6 +2,7 @@ import type { Pet } from '../../spec/types.ts';
 import { systemClock, type Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { BanPolicy } from '../state/rateLimiter.ts';
+import type { StateParts } from '../state/stateParts.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
 import { RedisClock } from './redisClock.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
@@ -9,7 +10,6 @@ import { RedisPetRepository } from './redisPetRepository.ts';
 import { RedisRateLimitStore } from './redisRateLimitStore.ts';
 import { RedisRequestLog } from './redisRequestLog.ts';
 import { replaceRedisState } from './replaceRedisState.ts';
-import type { MockStores } from './stateStores.ts';
 
 export interface RedisStateOptions extends RedisConnectionOptions {
   /** The pets an empty Redis is seeded with and a reset goes back to. */
@@ -17,20 +17,31 @@ export interface RedisStateOptions extends RedisConnectionOptions {
   /** The keys an empty Redis is seeded with and a reset goes back to. */
   keys: readonly ApiKeyConfig[];
   /** The base clock the shared offset applies to. Default: the system clock. */
-  clock?: Clock;
+  clock?: Clock | undefined;
   ban: BanPolicy;
   requestLogSize: number;
 }
 
-export interface RedisStores extends MockStores {
-  pets: RedisPetRepository;
-  limits: RedisRateLimitStore;
-  keys: RedisKeyStore;
-  clock: RedisClock;
-  log: RedisRequestLog;
-  connection: RedisConnection;
+/**
+ * The mock's state in Redis, behind the same StateParts as MockState in memory: the API and
+ * control contexts cannot tell them apart. Keys and address buckets share one rate-limit store
+ * (their bucket ids never collide: `key:…` and `ip:…`).
+ */
+export interface RedisState extends StateParts {
+  readonly store: RedisPetRepository;
+  readonly keys: RedisKeyStore;
+  readonly limiter: RedisRateLimitStore;
+  readonly anonymousLimiter: RedisRateLimitStore;
+  readonly clock: RedisClock;
+  readonly log: RedisRequestLog;
+  readonly connection: RedisConnection;
   /** True when this replica found Redis empty and seeded it. */
-  seeded: boolean;
+  readonly seeded: boolean;
+  reset(): Promise<void>;
+  /** What a reset (and a reseed of a Redis that came back empty) goes back to from now on: a --watch reload. */
+  useFixtures(fixtures: readonly Pet[], keys: readonly ApiKeyConfig[]): void;
+  /** Stores the request log entries still on their way, then closes the connection. */
+  close(): Promise<void>;
 }
 
 /**
@@ -40,16 +51,18 @@ export interface RedisStores extends MockStores {
  * Redis comes back after being away and has lost its data (no persistence), it is seeded again,
  * with the id sequence kept above every id this replica saw issued.
  */
-export async function openRedisState(options: RedisStateOptions): Promise<RedisStores> {
+export async function openRedisState(options: RedisStateOptions): Promise<RedisState> {
   const connection = await connectRedis(options);
   const clock = new RedisClock(connection, options.clock ?? systemClock);
-  const pets = new RedisPetRepository(connection);
+  const store = new RedisPetRepository(connection);
   const keys = new RedisKeyStore(connection);
-  const limits = new RedisRateLimitStore(connection, clock, options.ban);
+  const limiter = new RedisRateLimitStore(connection, clock, options.ban);
   const log = new RedisRequestLog(connection, options.requestLogSize);
+  let fixtures = options.fixtures;
+  let keyConfigs = options.keys;
 
   const replaceState = (mode: 'seed' | 'reset'): Promise<boolean> =>
-    replaceRedisState(connection, { mode, pets: options.fixtures, keys: options.keys, nextIdFloor: pets.highestIdSeen + 1 });
+    replaceRedisState(connection, { mode, pets: fixtures, keys: keyConfigs, nextIdFloor: store.highestIdSeen + 1 });
 
   let seeded: boolean;
   try {
@@ -64,10 +77,14 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
   connection.onReturn(() => replaceState('seed'));
 
   return {
-    pets, keys, limits, clock, log, connection, seeded,
+    store, keys, limiter, anonymousLimiter: limiter, clock, log, connection, seeded,
     async reset() {
       await replaceState('reset');
       await clock.state();
+    },
+    useFixtures(nextFixtures, nextKeys) {
+      fixtures = nextFixtures;
+      keyConfigs = nextKeys;
     },
     async close() {
       await log.flush();

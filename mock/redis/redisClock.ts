@@ -1,6 +1,6 @@
-import { systemClock, type Clock, type ClockState } from '../state/clock.ts';
+import { ClockRangeError, systemClock, type Clock, type ClockState } from '../state/clock.ts';
+import type { ControlledClock } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
-import type { SharedClock } from './stateStores.ts';
 
 /** The latest time the clock may show: the last millisecond a Date holds (ECMA-262, 21.4.1.1). */
 export const latestClockMs = 8.64e15;
@@ -11,7 +11,7 @@ export const latestClockMs = 8.64e15;
  * far as their system clocks do (keep them on NTP). `now()` answers from the state last read,
  * which every admission (rate-limit step) refreshes for free; control calls read and write Redis.
  */
-export class RedisClock implements SharedClock {
+export class RedisClock implements ControlledClock {
   #offset = 0;
   #frozenAt: number | undefined;
 
@@ -49,7 +49,7 @@ export class RedisClock implements SharedClock {
     try {
       reply = (await this.redis.script('clock', [op, base, Math.round(ms), latestClockMs])) as [string, string | null];
     } catch (error) {
-      if ((error as Error).message.startsWith('CLOCK_OUT_OF_RANGE')) throw new RangeError(`Cannot advance the clock by ${ms / 1000} s: it would pass ${new Date(latestClockMs).toISOString()}, the latest date there is. Reset the clock first.`);
+      if ((error as Error).message.startsWith('CLOCK_OUT_OF_RANGE')) throw new ClockRangeError(`Cannot advance the clock by ${ms / 1000} s: it would pass ${new Date(latestClockMs).toISOString()}, the latest date there is. Reset the clock first.`);
       throw error;
     }
     this.observe(Number(reply[0]), reply[1] === null ? undefined : Number(reply[1]));

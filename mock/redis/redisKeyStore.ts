@@ -1,10 +1,10 @@
 import type { ApiKeyConfig, ApiKeyEntry } from '../state/keyRing.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyArguments, keyDigest, keyEntry } from './keyEntry.ts';
-import type { KeyStore } from './stateStores.ts';
+import type { KeyDirectory } from '../state/stateParts.ts';
 
 /** Accepted keys in one Redis hash, by SHA-256 digest (as mock/keyRing.ts holds them in memory). */
-export class RedisKeyStore implements KeyStore {
+export class RedisKeyStore implements KeyDirectory {
   constructor(private readonly redis: RedisConnection) {}
 
   async find(key: string): Promise<ApiKeyEntry | undefined> {

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';
 import { connectRedis, redactRedisUrl, type RedisLogger } from './connectRedis.ts';
-import type { RedisStores } from './openRedisState.ts';
-import { StoreUnavailableError } from './storeUnavailableError.ts';
+import type { RedisState } from './openRedisState.ts';
+import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { openReplica, startRedisServer, testFixtures, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 const servers: TestRedisServer[] = [];
-const open: RedisStores[] = [];
+const open: RedisState[] = [];
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((replica) => replica.close()));
@@ -28,15 +28,15 @@ function recordingLogger(): RedisLogger & { lines: string[] } {
 const request = { token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free };
 
 /** Every kind of call the mock makes, each expected to fail with StoreUnavailableError. */
-function everyCall(replica: RedisStores): Array<Promise<unknown>> {
+function everyCall(replica: RedisState): Array<Promise<unknown>> {
   return [
-    replica.pets.create({ name: 'x', categoryId: 1 }),
-    replica.pets.get(1),
-    replica.pets.listJson({ limit: 20 }),
-    replica.pets.all(),
-    replica.pets.size(),
-    replica.pets.version(),
-    replica.limits.admit(request, true),
+    replica.store.create({ name: 'x', categoryId: 1 }),
+    replica.store.get(1),
+    replica.store.listJson({ limit: 20 }),
+    replica.store.all(),
+    replica.store.count(),
+    replica.store.changes(),
+    replica.limiter.admit(request, true),
     replica.keys.find('demo-free'),
     replica.keys.set({ key: 'k', plan: 'pro' }),
     replica.clock.state(),
@@ -52,8 +52,8 @@ describe('when Redis goes away', () => {
     const logger = recordingLogger();
     const replica = await openReplica(redis, uniquePrefix(), { logger });
     open.push(replica);
-    await replica.pets.create({ name: 'Seven', categoryId: 1 });
-    await replica.pets.create({ name: 'Eight', categoryId: 1 });
+    await replica.store.create({ name: 'Seven', categoryId: 1 });
+    await replica.store.create({ name: 'Eight', categoryId: 1 });
 
     await redis.stop();
     for (let round = 0; round < 3; round++) {
@@ -76,10 +76,10 @@ describe('when Redis goes away', () => {
     await redis.start();
     await replica.connection.whenAvailable();
     expect(logger.lines.filter((l) => l.startsWith('info'))).toEqual([expect.stringMatching(/is back/)]);
-    expect(await replica.pets.get(1)).toEqual(testFixtures[0]);
-    expect((await replica.limits.admit(request, true)).key).toMatchObject({ plan: 'free' });
+    expect(await replica.store.get(1)).toEqual(testFixtures[0]);
+    expect((await replica.limiter.admit(request, true)).key).toMatchObject({ plan: 'free' });
     // Ids 7 and 8 were issued before the outage: the sequence resumes above them.
-    expect((await replica.pets.create({ name: 'Nine', categoryId: 1 })).id).toBe(9);
+    expect((await replica.store.create({ name: 'Nine', categoryId: 1 })).id).toBe(9);
     expect(logger.lines).toHaveLength(2);
   });
 
@@ -89,7 +89,7 @@ describe('when Redis goes away', () => {
     await redis.stop();
     replica.log.add({ at: testStart, method: 'GET', url: '/v1/pets', status: 503, key: null, ms: 1 });
     await replica.close();
-    await expect(replica.pets.size()).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(replica.store.count()).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
   it('reports a fault of the mock itself as what it is, not as Redis being away', async () => {
@@ -108,12 +108,12 @@ describe('when Redis goes away', () => {
     open.push(replica);
     redis.pause();
     try {
-      await expect(replica.limits.admit(request, true)).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(replica.pets.create({ name: 'x', categoryId: 1 })).rejects.toThrow(/unreachable: Command timed out/);
+      await expect(replica.limiter.admit(request, true)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(replica.store.create({ name: 'x', categoryId: 1 })).rejects.toThrow(/unreachable: Command timed out/);
     } finally {
       redis.resume();
     }
-    expect((await replica.limits.admit(request, true)).decision.allowed).toBe(true);
+    expect((await replica.limiter.admit(request, true)).decision.allowed).toBe(true);
     expect(logger.lines).toEqual([expect.stringMatching(/^warn: .*Command timed out/), expect.stringMatching(/^info: .*is back/)]);
   });
 
@@ -121,12 +121,12 @@ describe('when Redis goes away', () => {
     const redis = await server();
     const prefix = uniquePrefix();
     const first = await openReplica(redis, prefix);
-    const pet = await first.pets.create({ name: 'Survivor', categoryId: 2 });
+    const pet = await first.store.create({ name: 'Survivor', categoryId: 2 });
     await first.close();
     const later = await openReplica(redis, prefix, { clock: new ManualClock(testStart) });
     open.push(later);
     expect(later.seeded).toBe(false);
-    expect(await later.pets.get(pet.id)).toEqual(pet);
+    expect(await later.store.get(pet.id)).toEqual(pet);
   });
 });
 
@@ -160,7 +160,7 @@ describe('connecting', () => {
     expect(redis.url).toMatch(/^rediss:/);
     const replica = await openReplica(redis, uniquePrefix(), { tls: { ca: redis.ca! } });
     open.push(replica);
-    expect(await replica.pets.get(1)).toEqual(testFixtures[0]);
+    expect(await replica.store.get(1)).toEqual(testFixtures[0]);
     await expect(openReplica(redis, uniquePrefix())).rejects.toThrow(/Cannot connect to Redis at rediss:\/\/127\.0\.0\.1:\d+.*certificate/);
   });
 

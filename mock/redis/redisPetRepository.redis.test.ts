@@ -1,9 +1,10 @@
+import { PetSetError } from '../state/petStore.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisStores } from './openRedisState.ts';
+import type { RedisState } from './openRedisState.ts';
 import { openReplica, startRedisServer, testFixtures, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 let server: TestRedisServer;
-const open: RedisStores[] = [];
+const open: RedisState[] = [];
 
 beforeAll(async () => {
   server = await startRedisServer();
@@ -15,7 +16,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((replica) => replica.close()));
 });
 
-async function replicas(count: number, prefix = uniquePrefix()): Promise<RedisStores[]> {
+async function replicas(count: number, prefix = uniquePrefix()): Promise<RedisState[]> {
   const opened = await Promise.all(Array.from({ length: count }, () => openReplica(server, prefix)));
   open.push(...opened);
   return opened;
@@ -24,95 +25,95 @@ async function replicas(count: number, prefix = uniquePrefix()): Promise<RedisSt
 describe('RedisPetRepository across replicas', () => {
   it('serves a pet created through one replica from another at once', async () => {
     const [a, b] = await replicas(2);
-    const pet = await a!.pets.create({ name: 'Nala', categoryId: 4, status: 'pending' });
+    const pet = await a!.store.create({ name: 'Nala', categoryId: 4, status: 'pending' });
     expect(pet).toEqual({ id: 7, name: 'Nala', categoryId: 4, status: 'pending' });
-    expect(await b!.pets.get(7)).toEqual(pet);
-    expect(await b!.pets.list({ limit: 10, status: 'pending' })).toEqual([testFixtures[3], pet]);
+    expect(await b!.store.get(7)).toEqual(pet);
+    expect(await b!.store.list({ limit: 10, status: 'pending' })).toEqual([testFixtures[3], pet]);
   });
 
   it('gives 200 concurrent creates split across two replicas 200 distinct, consecutive ids', async () => {
     const [a, b] = await replicas(2);
-    const created = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a! : b!).pets.create({ name: `p${i}`, categoryId: i })));
+    const created = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a! : b!).store.create({ name: `p${i}`, categoryId: i })));
     const ids = created.map((p) => p.id).sort((x, y) => x - y);
     expect(new Set(ids).size).toBe(200);
     expect(ids[0]).toBe(7);
     expect(ids[199]).toBe(206);
-    expect(await a!.pets.size()).toBe(206);
-    expect(await b!.pets.nextId()).toBe(207);
+    expect(await a!.store.count()).toBe(206);
+    expect(await b!.store.peekNextId()).toBe(207);
   });
 
   it('keeps only the contract fields of a created pet and ignores an id in the input', async () => {
     const [a] = await replicas(1);
-    const pet = await a!.pets.create({ name: 'Odd', categoryId: 1, id: 99, extra: true } as never);
+    const pet = await a!.store.create({ name: 'Odd', categoryId: 1, id: 99, extra: true } as never);
     expect(pet).toEqual({ id: 7, name: 'Odd', categoryId: 1 });
-    expect(await a!.pets.get(99)).toBeUndefined();
+    expect(await a!.store.get(99)).toBeUndefined();
   });
 
   it('lists the first pets by ascending id, per status or all, up to the limit', async () => {
     const [a] = await replicas(1);
-    expect((await a!.pets.list({ limit: 2, status: 'available' })).map((p) => p.id)).toEqual([1, 3]);
-    expect((await a!.pets.list({ limit: 10, status: 'available' })).map((p) => p.id)).toEqual([1, 3, 6]);
-    expect((await a!.pets.list({ limit: 4 })).map((p) => p.id)).toEqual([1, 2, 3, 4]);
-    expect(await a!.pets.list({ limit: 5, status: 'sold' })).toEqual([testFixtures[1]]);
-    expect(await a!.pets.listJson({ limit: 1 })).toBe(JSON.stringify([testFixtures[0]]));
-    expect(await a!.pets.all()).toEqual(testFixtures);
+    expect((await a!.store.list({ limit: 2, status: 'available' })).map((p) => p.id)).toEqual([1, 3]);
+    expect((await a!.store.list({ limit: 10, status: 'available' })).map((p) => p.id)).toEqual([1, 3, 6]);
+    expect((await a!.store.list({ limit: 4 })).map((p) => p.id)).toEqual([1, 2, 3, 4]);
+    expect(await a!.store.list({ limit: 5, status: 'sold' })).toEqual([testFixtures[1]]);
+    expect(await a!.store.listJson({ limit: 1 })).toBe(JSON.stringify([testFixtures[0]]));
+    expect(await a!.store.all()).toEqual(testFixtures);
   });
 
   it('replaces with thousands of pets, reads them back in id order, and pages 100 from the front of each status', async () => {
     const [a] = await replicas(1);
     const statuses = ['available', 'pending', 'sold', undefined] as const;
     const many = Array.from({ length: 5000 }, (_, i) => ({ id: 5000 - i, name: `p${5000 - i}`, categoryId: i, ...(statuses[i % 4] ? { status: statuses[i % 4] } : {}) }));
-    await a!.pets.replaceAll(many);
-    const all = await a!.pets.all();
+    await a!.store.replaceAll(many);
+    const all = await a!.store.all();
     expect(all.map((p) => p.id)).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
-    const sold = await a!.pets.list({ limit: 100, status: 'sold' });
+    const sold = await a!.store.list({ limit: 100, status: 'sold' });
     expect(sold).toHaveLength(100);
     expect(sold.every((p) => p.status === 'sold')).toBe(true);
     expect(sold.map((p) => p.id)).toEqual([...sold.map((p) => p.id)].sort((x, y) => x - y));
     expect(sold[0]!.id).toBe(many.filter((p) => p.status === 'sold').map((p) => p.id).sort((x, y) => x - y)[0]);
-    expect(await a!.pets.nextId()).toBe(5001);
+    expect(await a!.store.peekNextId()).toBe(5001);
     // The replacement went in as staged batches; none of them is left behind.
     expect(await a!.connection.client.keys(`${a!.connection.prefix}staging:*`)).toEqual([]);
   });
 
   it('replaces every pet at once and keeps issuing ids above every id ever issued', async () => {
     const [a, b] = await replicas(2);
-    await a!.pets.create({ name: 'Seven', categoryId: 1 });
-    await a!.pets.create({ name: 'Eight', categoryId: 1 });
-    await b!.pets.replaceAll([{ id: 2, name: 'Only', categoryId: 5, status: 'sold' }]);
-    expect(await a!.pets.all()).toEqual([{ id: 2, name: 'Only', categoryId: 5, status: 'sold' }]);
-    expect(await a!.pets.list({ limit: 10, status: 'available' })).toEqual([]);
+    await a!.store.create({ name: 'Seven', categoryId: 1 });
+    await a!.store.create({ name: 'Eight', categoryId: 1 });
+    await b!.store.replaceAll([{ id: 2, name: 'Only', categoryId: 5, status: 'sold' }]);
+    expect(await a!.store.all()).toEqual([{ id: 2, name: 'Only', categoryId: 5, status: 'sold' }]);
+    expect(await a!.store.list({ limit: 10, status: 'available' })).toEqual([]);
     // Ids 7 and 8 were issued before the replace: the next one is 9, never 3.
-    expect((await a!.pets.create({ name: 'Nine', categoryId: 1 })).id).toBe(9);
-    await a!.pets.replaceAll([], 500);
-    expect((await b!.pets.create({ name: 'Next', categoryId: 1 })).id).toBe(500);
+    expect((await a!.store.create({ name: 'Nine', categoryId: 1 })).id).toBe(9);
+    await a!.store.replaceAll([], 500);
+    expect((await b!.store.create({ name: 'Next', categoryId: 1 })).id).toBe(500);
   });
 
   it('refuses a replacement with duplicate ids or ids Redis cannot hold exactly, changing nothing', async () => {
     const [a] = await replicas(1);
-    await expect(a!.pets.replaceAll([{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }])).rejects.toThrow(/Two pets have the id 1/);
-    await expect(a!.pets.replaceAll([{ id: 2 ** 53, name: 'a', categoryId: 1 }])).rejects.toThrow(RangeError);
-    expect(await a!.pets.all()).toEqual(testFixtures);
+    await expect(a!.store.replaceAll([{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }])).rejects.toThrow(/Two pets have the id 1/);
+    await expect(a!.store.replaceAll([{ id: 2 ** 53, name: 'a', categoryId: 1 }])).rejects.toThrow(PetSetError);
+    expect(await a!.store.all()).toEqual(testFixtures);
   });
 
-  it('issues the largest exact id, then refuses to create with a RangeError instead of reissuing', async () => {
+  it('issues the largest exact id, then refuses to create with a PetSetError (409 IDS_EXHAUSTED) instead of reissuing', async () => {
     const [a] = await replicas(1);
-    await a!.pets.replaceAll([{ id: Number.MAX_SAFE_INTEGER - 1, name: 'Big', categoryId: 1 }]);
-    expect((await a!.pets.create({ name: 'Last', categoryId: 1 })).id).toBe(Number.MAX_SAFE_INTEGER);
-    await expect(a!.pets.create({ name: 'Over', categoryId: 1 })).rejects.toThrow(RangeError);
-    expect(await a!.pets.get(Number.MAX_SAFE_INTEGER)).toMatchObject({ name: 'Last' });
-    expect(await a!.pets.size()).toBe(2);
+    await a!.store.replaceAll([{ id: Number.MAX_SAFE_INTEGER - 1, name: 'Big', categoryId: 1 }]);
+    expect((await a!.store.create({ name: 'Last', categoryId: 1 })).id).toBe(Number.MAX_SAFE_INTEGER);
+    await expect(a!.store.create({ name: 'Over', categoryId: 1 })).rejects.toThrow(PetSetError);
+    expect(await a!.store.get(Number.MAX_SAFE_INTEGER)).toMatchObject({ name: 'Last' });
+    expect(await a!.store.count()).toBe(2);
   });
 
   it('changes the version seen by every replica on any replica\'s write', async () => {
     const [a, b] = await replicas(2);
-    const before = await b!.pets.version();
-    expect(await a!.pets.version()).toBe(before);
-    await a!.pets.create({ name: 'New', categoryId: 1 });
-    const afterCreate = await b!.pets.version();
+    const before = await b!.store.changes();
+    expect(await a!.store.changes()).toBe(before);
+    await a!.store.create({ name: 'New', categoryId: 1 });
+    const afterCreate = await b!.store.changes();
     expect(afterCreate).not.toBe(before);
-    await a!.pets.replaceAll(testFixtures);
-    expect(await b!.pets.version()).not.toBe(afterCreate);
+    await a!.store.replaceAll(testFixtures);
+    expect(await b!.store.changes()).not.toBe(afterCreate);
   });
 });
 
@@ -120,28 +121,28 @@ describe('seeding', () => {
   it('seeds an empty Redis once when several replicas start together', async () => {
     const started = await replicas(5);
     expect(started.filter((r) => r.seeded)).toHaveLength(1);
-    expect(await started[4]!.pets.all()).toEqual(testFixtures);
+    expect(await started[4]!.store.all()).toEqual(testFixtures);
     expect(await started[0]!.connection.client.keys(`${started[0]!.connection.prefix}staging:*`)).toEqual([]);
   });
 
   it('uses the state a Redis already holds instead of seeding it again', async () => {
     const prefix = uniquePrefix();
     const [first] = await replicas(1, prefix);
-    await first!.pets.create({ name: 'Kept', categoryId: 1 });
+    await first!.store.create({ name: 'Kept', categoryId: 1 });
     await first!.keys.set({ key: 'added-key', plan: 'pro' });
     await first!.close();
     open.splice(0);
     const [later] = await replicas(1, prefix);
     expect(later!.seeded).toBe(false);
-    expect(await later!.pets.get(7)).toMatchObject({ name: 'Kept' });
+    expect(await later!.store.get(7)).toMatchObject({ name: 'Kept' });
     expect(await later!.keys.has('added-key')).toBe(true);
   });
 
   it('keeps mocks under different prefixes apart on one Redis', async () => {
     const [a] = await replicas(1);
     const [b] = await replicas(1);
-    await a!.pets.create({ name: 'Only in a', categoryId: 1 });
-    expect(await b!.pets.size()).toBe(6);
-    expect(await a!.pets.size()).toBe(7);
+    await a!.store.create({ name: 'Only in a', categoryId: 1 });
+    expect(await b!.store.count()).toBe(6);
+    expect(await a!.store.count()).toBe(7);
   });
 });

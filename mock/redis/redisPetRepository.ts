@@ -1,8 +1,8 @@
 import type { NewPet, Pet } from '../../spec/types.ts';
-import type { ListQuery } from '../state/petStore.ts';
+import { PetSetError, type ListQuery } from '../state/petStore.ts';
+import type { PetRepository } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { replaceRedisState } from './replaceRedisState.ts';
-import type { PetRepository } from './stateStores.ts';
 
 /**
  * The pets in Redis: a hash of pet JSON by id, a sorted set of ids (score = id) for all pets and
@@ -24,7 +24,7 @@ export class RedisPetRepository implements PetRepository {
     try {
       json = (await this.redis.script('petsCreate', [input.status ?? '', JSON.stringify(fields).slice(1, -1)])) as string;
     } catch (error) {
-      if ((error as Error).message.startsWith('IDS_EXHAUSTED')) throw new RangeError('Failed to create the pet: every id up to 2^53 - 1 has been issued. Replace the pets (PUT /__mock/pets) or reset the Redis prefix.');
+      if ((error as Error).message.startsWith('IDS_EXHAUSTED')) throw new PetSetError('Failed to create the pet: every id up to 2^53 - 1 has been issued. Replace the pets (PUT /__mock/pets) or reset the Redis prefix.');
       throw error;
     }
     const pet = JSON.parse(json) as Pet;
@@ -54,22 +54,23 @@ export class RedisPetRepository implements PetRepository {
     return JSON.parse(`[${texts.filter((t) => t !== null).join(',')}]`) as Pet[];
   }
 
+  /** Rejects with PetSetError (duplicate ids, ids Redis cannot hold exactly), changing nothing. */
   async replaceAll(pets: readonly Pet[], nextId?: number): Promise<void> {
     await replaceRedisState(this.redis, { mode: 'replace', pets, nextIdFloor: nextId ?? 1 });
     for (const pet of pets) this.#saw(pet.id);
     if (nextId !== undefined) this.#saw(nextId - 1);
   }
 
-  async size(): Promise<number> {
+  async count(): Promise<number> {
     return this.redis.run((client) => client.zcard(this.redis.key('pets:all')));
   }
 
-  async nextId(): Promise<number> {
+  async peekNextId(): Promise<number> {
     const last = await this.redis.run((client) => client.get(this.redis.key('pets:seq')));
     return Number(last ?? 0) + 1;
   }
 
-  async version(): Promise<string> {
+  async changes(): Promise<string> {
     const [epoch, version] = await this.redis.run((client) => client.mget(this.redis.key('epoch'), this.redis.key('pets:version')));
     return `${epoch ?? ''}:${version ?? 0}`;
   }

@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';
 import { RateLimiter, type RateDecision } from '../state/rateLimiter.ts';
-import type { RedisStores } from './openRedisState.ts';
+import type { RedisState } from './openRedisState.ts';
 import { openReplica, startRedisServer, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 let server: TestRedisServer;
-const open: RedisStores[] = [];
+const open: RedisState[] = [];
 
 beforeAll(async () => {
   server = await startRedisServer();
@@ -32,7 +32,7 @@ const free = (token: string | undefined = 'demo-free') => ({ token, anonymousBuc
 describe('RedisRateLimitStore across replicas', () => {
   it('lets a Free key through exactly 60 times a minute across two replicas under concurrent load, then answers 429', async () => {
     const { a, b } = await twoReplicas({ threshold: 1000, seconds: 60 });
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).limits.admit(free(), true)));
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).limiter.admit(free(), true)));
     expect(results.filter((r) => r.decision.allowed)).toHaveLength(60);
     // Every remaining count from 59 down to 0 was handed out once: no two requests saw the same count.
     const remaining = results.filter((r) => r.decision.allowed).map((r) => r.decision.remaining).sort((x, y) => x - y);
@@ -43,58 +43,58 @@ describe('RedisRateLimitStore across replicas', () => {
 
   it('sends the same headers from whichever replica answers', async () => {
     const { a, b } = await twoReplicas();
-    await a.limits.admit(free(), true);
-    const fromA = await a.limits.admit(free(), false);
-    const fromB = await b.limits.admit(free(), false);
+    await a.limiter.admit(free(), true);
+    const fromA = await a.limiter.admit(free(), false);
+    const fromB = await b.limiter.admit(free(), false);
     expect(fromB.decision).toEqual(fromA.decision);
     expect(fromB.decision).toMatchObject({ limit: 60, remaining: 59 });
   });
 
   it('finds the key and its plan limits in the same step, and counts unknown keys by client address at Free limits', async () => {
     const { a } = await twoReplicas();
-    const pro = await a.limits.admit(free('demo-pro'), true);
+    const pro = await a.limiter.admit(free('demo-pro'), true);
     expect(pro.key).toMatchObject({ plan: 'pro', limits: planLimits.pro });
     expect(pro.bucketId).toBe(pro.key!.bucketId);
     expect(pro.decision).toMatchObject({ allowed: true, limit: 300, remaining: 299 });
-    const unknown = await a.limits.admit(free('no-such-key'), true);
+    const unknown = await a.limiter.admit(free('no-such-key'), true);
     expect(unknown.key).toBeUndefined();
     expect(unknown.bucketId).toBe('ip:10.0.0.1');
     expect(unknown.decision).toMatchObject({ allowed: true, limit: 60, remaining: 59 });
-    expect((await a.limits.admit({ ...free(), token: undefined }, true)).decision.remaining).toBe(58);
+    expect((await a.limiter.admit({ ...free(), token: undefined }, true)).decision.remaining).toBe(58);
   });
 
   it('shares bans: refusals on one replica earn a ban that the other enforces until the shared clock passes it', async () => {
     const { a, b } = await twoReplicas({ threshold: 3, seconds: 120 });
     const limits = { perMinute: 2, perDay: 100 };
-    await a.limits.consume('key:x', limits);
-    await b.limits.consume('key:x', limits);
-    expect((await a.limits.consume('key:x', limits)).banned).toBe(false);
-    await b.limits.consume('key:x', limits);
-    const ban = await a.limits.consume('key:x', limits);
+    await a.limiter.consume('key:x', limits);
+    await b.limiter.consume('key:x', limits);
+    expect((await a.limiter.consume('key:x', limits)).banned).toBe(false);
+    await b.limiter.consume('key:x', limits);
+    const ban = await a.limiter.consume('key:x', limits);
     expect(ban).toMatchObject({ allowed: false, banned: true, retryAfter: 120, reset: testStart / 1000 + 120 });
     await a.clock.advance(61);
     // A new minute, but the ban holds on the other replica too.
-    expect(await b.limits.consume('key:x', limits)).toMatchObject({ allowed: false, banned: true, retryAfter: 59 });
+    expect(await b.limiter.consume('key:x', limits)).toMatchObject({ allowed: false, banned: true, retryAfter: 59 });
     await b.clock.advance(60);
-    expect(await a.limits.consume('key:x', limits)).toMatchObject({ allowed: true, banned: false });
+    expect(await a.limiter.consume('key:x', limits)).toMatchObject({ allowed: true, banned: false });
   });
 
   it('lifts a 429 on one replica when the clock is advanced on the other', async () => {
     const { a, b } = await twoReplicas({ threshold: 1000, seconds: 60 });
     await a.clock.freeze(true);
-    for (let i = 0; i < 60; i++) await b.limits.admit(free(), true);
-    expect((await a.limits.admit(free(), true)).decision.allowed).toBe(false);
+    for (let i = 0; i < 60; i++) await b.limiter.admit(free(), true);
+    expect((await a.limiter.admit(free(), true)).decision.allowed).toBe(false);
     await b.clock.advance(60);
-    expect((await a.limits.admit(free(), true)).decision).toMatchObject({ allowed: true, remaining: 59 });
+    expect((await a.limiter.admit(free(), true)).decision).toMatchObject({ allowed: true, remaining: 59 });
   });
 
   it('forgets every count and ban on clear, for every replica', async () => {
     const { a, b } = await twoReplicas({ threshold: 1, seconds: 600 });
     const limits = { perMinute: 1, perDay: 10 };
-    await a.limits.consume('key:y', limits);
-    expect((await a.limits.consume('key:y', limits)).banned).toBe(true);
-    await b.limits.clear();
-    expect(await a.limits.consume('key:y', limits)).toMatchObject({ allowed: true, remaining: 0 });
+    await a.limiter.consume('key:y', limits);
+    expect((await a.limiter.consume('key:y', limits)).banned).toBe(true);
+    await b.limiter.clear();
+    expect(await a.limiter.consume('key:y', limits)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
   it('decides exactly as the in-memory RateLimiter over minutes, days and bans', async () => {
@@ -117,7 +117,7 @@ describe('RedisRateLimitStore across replicas', () => {
       }
       const spend = r > 0.25;
       const replica = i % 2 ? a : b;
-      const remote = spend ? await replica.limits.consume('key:walk', limits) : await replica.limits.peek('key:walk', limits);
+      const remote = spend ? await replica.limiter.consume('key:walk', limits) : await replica.limiter.peek('key:walk', limits);
       const local = spend ? memory.consume('key:walk', limits) : memory.peek('key:walk', limits);
       steps.push([remote, local]);
     }

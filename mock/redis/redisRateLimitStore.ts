@@ -4,7 +4,24 @@ import type { BanPolicy, RateDecision } from '../state/rateLimiter.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyDigest } from './keyEntry.ts';
 import type { RedisClock } from './redisClock.ts';
-import type { Admission, AdmissionRequest, RateLimitStore } from './stateStores.ts';
+import type { RateLimits } from '../state/stateParts.ts';
+
+/** What one admission learns in one step: whose quota the request spends and whether it may pass. */
+export interface Admission {
+  /** The accepted key, when the request presented one the mock knows. */
+  key: ApiKeyEntry | undefined;
+  /** The bucket that was counted: the key's, or the client's address's. */
+  bucketId: string;
+  decision: RateDecision;
+}
+
+export interface AdmissionRequest {
+  /** The bearer token as sent, when there was one. */
+  token: string | undefined;
+  /** The bucket a request without a known key spends (e.g. `ip:127.0.0.1`) and its limits. */
+  anonymousBucketId: string;
+  anonymousLimits: Limits;
+}
 
 type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null];
 
@@ -14,7 +31,7 @@ type AdmitReply = [string | null, number, number, number, number, number, number
  * sends the same headers. The script reads the shared clock too (the windows follow the mock's
  * time), and hands its state to the replica's clock on the way back.
  */
-export class RedisRateLimitStore implements RateLimitStore {
+export class RedisRateLimitStore implements RateLimits {
   constructor(
     private readonly redis: RedisConnection,
     private readonly clock: RedisClock,
@@ -29,6 +46,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     return (await this.#admit('', bucketId, limits, false)).decision;
   }
 
+  /** Key lookup and rate decision in one round trip; `spend: false` only reports. */
   admit({ token, anonymousBucketId, anonymousLimits }: AdmissionRequest, spend: boolean): Promise<Admission> {
     return this.#admit(token === undefined ? '' : keyDigest(token), anonymousBucketId, anonymousLimits, spend);
   }

@@ -1,13 +1,13 @@
-import { RequestLog, type RecordedRequest, type RequestFilter } from '../state/requestLog.ts';
+import { RequestLog, type LoggedRequest, type RecordedRequest, type RequestFilter } from '../state/requestLog.ts';
+import type { RequestJournal } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
-import type { RequestLogStore, RequestLogView } from './stateStores.ts';
 
 /**
  * Every replica's requests in one Redis list, newest last, trimmed to `capacity` as entries arrive
  * (one script per request, not awaited by the answer). Reading presents and filters them exactly as
  * the in-memory log does.
  */
-export class RedisRequestLog implements RequestLogStore {
+export class RedisRequestLog implements RequestJournal {
   #pending = new Set<Promise<unknown>>();
 
   constructor(
@@ -28,14 +28,16 @@ export class RedisRequestLog implements RequestLogStore {
     await Promise.all(this.#pending);
   }
 
-  async list(filter: RequestFilter = {}): Promise<RequestLogView> {
-    const [texts, dropped] = await this.redis.run(async (client) => {
-      const replies = await client.multi().lrange(this.redis.key('log'), 0, -1).get(this.redis.key('log:dropped')).exec();
-      return [replies![0]![1] as string[], Number(replies![1]![1] ?? 0)] as const;
-    });
+  async list(filter: RequestFilter = {}): Promise<LoggedRequest[]> {
+    const texts = await this.redis.run((client) => client.lrange(this.redis.key('log'), 0, -1));
     const view = new RequestLog(Math.max(texts.length, 1));
     for (const text of texts) view.add(JSON.parse(text) as RecordedRequest);
-    return { requests: view.list(filter), dropped, capacity: this.capacity };
+    return view.list(filter);
+  }
+
+  /** How many entries the cap has pushed out since the log was last cleared. */
+  async dropped(): Promise<number> {
+    return Number((await this.redis.run((client) => client.get(this.redis.key('log:dropped')))) ?? 0);
   }
 
   async clear(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLimits } from '../state/plans.ts';
-import type { RedisStores } from './openRedisState.ts';
+import type { RedisState } from './openRedisState.ts';
 import { openReplica, startRedisServer, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 // What each request costs in Redis, counted with MONITOR: the commands a replica sends (those a
@@ -9,7 +9,7 @@ import { openReplica, startRedisServer, testStart, uniquePrefix, type TestRedisS
 
 let server: TestRedisServer;
 let monitor: Redis;
-let replica: RedisStores;
+let replica: RedisState;
 let seen: string[][] = [];
 
 beforeAll(async () => {
@@ -42,13 +42,13 @@ describe('Redis round trips per request', () => {
   const request = { token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free };
 
   it('admits a request (key lookup, clock and both rate windows) in one script call', async () => {
-    expect(await commandsOf(() => replica.limits.admit(request, true))).toEqual(['script']);
+    expect(await commandsOf(() => replica.limiter.admit(request, true))).toEqual(['script']);
   });
 
   it('creates a pet, reads one and serves a list page in one command each', async () => {
-    expect(await commandsOf(() => replica.pets.create({ name: 'x', categoryId: 1 }))).toEqual(['script']);
-    expect(await commandsOf(() => replica.pets.get(1))).toEqual(['hget']);
-    expect(await commandsOf(() => replica.pets.listJson({ limit: 20, status: 'available' }))).toEqual(['script']);
+    expect(await commandsOf(() => replica.store.create({ name: 'x', categoryId: 1 }))).toEqual(['script']);
+    expect(await commandsOf(() => replica.store.get(1))).toEqual(['hget']);
+    expect(await commandsOf(() => replica.store.listJson({ limit: 20, status: 'available' }))).toEqual(['script']);
   });
 
   it('records a request in the shared log in one script call the answer does not wait for', async () => {

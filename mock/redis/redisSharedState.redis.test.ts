@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';
-import type { RedisStores } from './openRedisState.ts';
+import type { RedisState } from './openRedisState.ts';
 import { openReplica, startRedisServer, testFixtures, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 let server: TestRedisServer;
-const open: RedisStores[] = [];
+const open: RedisState[] = [];
 
 beforeAll(async () => {
   server = await startRedisServer();
@@ -52,7 +52,7 @@ describe('the shared clock', () => {
     const { a, b } = await twoReplicas();
     await a.clock.advance(120);
     expect(b.clock.now()).toBe(testStart);
-    await b.limits.admit({ token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free }, false);
+    await b.limiter.admit({ token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free }, false);
     expect(b.clock.now()).toBe(testStart + 120_000);
   });
 
@@ -77,7 +77,7 @@ describe('the shared keys', () => {
     const added = await a.keys.set({ key: 'team-key', plan: 'business' });
     expect(added).toMatchObject({ plan: 'business', limits: planLimits.business, label: 'team…(8)' });
     expect(await b.keys.find('team-key')).toEqual(added);
-    const admitted = await b.limits.admit({ token: 'team-key', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free }, true);
+    const admitted = await b.limiter.admit({ token: 'team-key', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free }, true);
     expect(admitted.decision).toMatchObject({ allowed: true, limit: 1000, remaining: 999 });
     expect(await b.keys.delete('team-key')).toBe(true);
     expect(await a.keys.has('team-key')).toBe(false);
@@ -113,13 +113,13 @@ describe('the shared request log', () => {
     await a.log.flush();
     b.log.add(entry('/v1/pets/99', 404, testStart + 1000));
     await b.log.flush();
-    const { requests, dropped, capacity } = await a.log.list();
-    expect({ dropped, capacity }).toEqual({ dropped: 0, capacity: 100 });
+    const requests = await a.log.list();
+    expect({ dropped: await a.log.dropped(), capacity: a.log.capacity }).toEqual({ dropped: 0, capacity: 100 });
     expect(requests).toEqual([
       { time: new Date(testStart).toISOString(), method: 'GET', path: '/v1/pets', query: { limit: '5', status: 'sold' }, status: 200, key: 'demo…(9)', ms: 1.5 },
       { time: new Date(testStart + 1000).toISOString(), method: 'GET', path: '/v1/pets/99', query: {}, status: 404, key: 'demo…(9)', ms: 1.5 },
     ]);
-    expect((await b.log.list({ status: '4xx' })).requests.map((r) => r.path)).toEqual(['/v1/pets/99']);
+    expect((await b.log.list({ status: '4xx' })).map((r) => r.path)).toEqual(['/v1/pets/99']);
   });
 
   it('keeps the newest entries up to its capacity and counts those pushed out', async () => {
@@ -129,35 +129,35 @@ describe('the shared request log', () => {
       replica.log.add(entry(`/v1/pets/${i}`));
       await replica.log.flush();
     }
-    const { requests, dropped } = await a.log.list();
-    expect(requests.map((r) => r.path)).toEqual(['/v1/pets/2', '/v1/pets/3', '/v1/pets/4']);
-    expect(dropped).toBe(2);
+    expect((await a.log.list()).map((r) => r.path)).toEqual(['/v1/pets/2', '/v1/pets/3', '/v1/pets/4']);
+    expect(await a.log.dropped()).toBe(2);
     await b.log.clear();
-    expect(await a.log.list()).toEqual({ requests: [], dropped: 0, capacity: 3 });
+    expect(await a.log.list()).toEqual([]);
+    expect(await a.log.dropped()).toBe(0);
   });
 });
 
 describe('reset', () => {
   it('puts every replica back to the fixtures and demo keys, with counters, bans, log and clock cleared', async () => {
     const { a, b } = await twoReplicas();
-    await a.pets.create({ name: 'Temp', categoryId: 1 });
+    await a.store.create({ name: 'Temp', categoryId: 1 });
     await a.keys.set({ key: 'temp-key', plan: 'pro' });
     await a.keys.delete('demo-pro');
     await a.clock.freeze(true);
     await a.clock.advance(30);
     const request = { token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free };
-    for (let i = 0; i < 3; i++) await a.limits.admit(request, true);
+    for (let i = 0; i < 3; i++) await a.limiter.admit(request, true);
     a.log.add(entry('/v1/pets'));
 
     await b.reset();
 
-    expect(await a.pets.all()).toEqual(testFixtures);
+    expect(await a.store.all()).toEqual(testFixtures);
     expect(await a.keys.has('temp-key')).toBe(false);
     expect(await a.keys.has('demo-pro')).toBe(true);
     expect(await a.clock.state()).toMatchObject({ nowMs: testStart, frozen: false });
-    expect((await a.limits.admit(request, false)).decision.remaining).toBe(60);
-    expect((await a.log.list()).requests).toEqual([]);
+    expect((await a.limiter.admit(request, false)).decision.remaining).toBe(60);
+    expect(await a.log.list()).toEqual([]);
     // Ids are never reissued, even across a reset: the pet created above had 7.
-    expect((await a.pets.create({ name: 'After', categoryId: 1 })).id).toBe(8);
+    expect((await a.store.create({ name: 'After', categoryId: 1 })).id).toBe(8);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pet } from '../../spec/types.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
+import { PetSetError } from '../state/petStore.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyArguments } from './keyEntry.ts';
 
@@ -26,7 +27,7 @@ export async function replaceRedisState(redis: RedisConnection, { mode, pets, ke
   const args = petArguments(pets);
   if (keys === undefined && mode !== 'replace') throw new Error(`A ${mode} needs the keys to put in place.`);
   if (!(Number.isInteger(nextIdFloor) && nextIdFloor >= 1 && nextIdFloor <= 2 ** 53)) {
-    throw new RangeError(`The next id ${nextIdFloor} is not a whole number from 1 to 2^53. Give the next id the pets continue from.`);
+    throw new PetSetError(`The next id ${nextIdFloor} is not a whole number from 1 to 2^53. Give the next id the pets continue from.`);
   }
   const keyArgs = keys === undefined ? [] : keyArguments(keys);
   const token = randomUUID();
@@ -39,14 +40,14 @@ export async function replaceRedisState(redis: RedisConnection, { mode, pets, ke
 
 /**
  * The (id, status, JSON) triples the staging script takes, after checking what Redis cannot hold
- * exactly: ids must be unique whole numbers within 2^53 - 1 (sorted-set scores are doubles).
+ * exactly (PetSetError otherwise, which the API and control API answer as the in-memory store's): ids must be unique whole numbers within 2^53 - 1 (sorted-set scores are doubles).
  */
 export function petArguments(pets: readonly Pet[]): string[] {
   const seen = new Set<number>();
   const args: string[] = [];
   for (const pet of pets) {
-    if (!Number.isSafeInteger(pet.id)) throw new RangeError(`The pet id ${pet.id} is not a whole number within 2^53 - 1. Give every pet such an id.`);
-    if (seen.has(pet.id)) throw new Error(`Two pets have the id ${pet.id}. Give every pet its own id.`);
+    if (!Number.isSafeInteger(pet.id)) throw new PetSetError(`The pet id ${pet.id} is not a whole number within 2^53 - 1. Give every pet such an id.`);
+    if (seen.has(pet.id)) throw new PetSetError(`Two pets have the id ${pet.id}. Give every pet its own id.`);
     seen.add(pet.id);
     args.push(String(pet.id), pet.status ?? '', JSON.stringify(pet));
   }

@@ -1,4 +1,4 @@
-import { checkRedisUrl, defaultRedisPrefix } from './connectRedis.ts';
+import { checkRedisUrl, defaultRedisPrefix } from './redisUrl.ts';
 
 export interface RedisCliOptions {
   /** `--redis URL` */

@@ -12,6 +12,8 @@ import { createPrismResponder, type PrismResponder } from '../prism/prismRespond
 import { validateSpecInWorker } from './validateSpecInWorker.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { MockState } from '../state/mockState.ts';
+import { defaultBan, defaultRequestLogSize } from '../app.ts';
+import type { RedisState } from '../redis/openRedisState.ts';
 import { IdJournal } from './idJournal.ts';
 import { lingerOnClose } from './lingeringClose.ts';
 import { installNodeLevelAnswers, refuseWithoutHost } from './nodeLevelAnswers.ts';
@@ -86,31 +88,56 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
 
   // With a state file: start from it, above the id high-water mark, and refuse to start when it
   // cannot be written (a mock that acknowledges creates it cannot save would lose them silently).
+  if (options.stateFile && options.redis) throw new Error('--state-file cannot be used with --redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
   const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
   const journal = options.stateFile ? await IdJournal.open(`${options.stateFile}.ids`) : undefined;
-  const initial = MockState.create({ ...options, fixtures, keys, ids: journal, startState: saved });
-  if (journal) {
+  // Where the Redis connection reports an outage and a return, once per change: the app's log.
+  let redisLog: { info(message: string): void; warn(message: string): void } | undefined;
+  // With Redis, one connection serves every app a reload builds, and is closed at shutdown.
+  const redisState: RedisState | undefined = options.redis
+    ? await (await import('../redis/openRedisState.ts')).openRedisState({
+      ...options.redis,
+      fixtures,
+      keys,
+      clock: options.clock,
+      ban: { ...defaultBan, ...options.ban },
+      requestLogSize: options.requestLogSize ?? defaultRequestLogSize,
+      logger: { info: (m) => redisLog?.info(m), warn: (m) => redisLog?.warn(m) },
+    })
+    : undefined;
+  // In memory: the state a reload carries into the next app, and the state file's source.
+  let memory = redisState ? undefined : MockState.create({ ...options, fixtures, keys, ids: journal, startState: saved });
+  const initial = redisState ?? memory!;
+  if (journal && memory) {
     // Continue above every id ever handed out, saved or not.
-    initial.store.replaceAll(initial.store.all(), Math.max(initial.store.nextId, journal.reservedThrough + 1));
-    await journal.reserve(initial.store.nextId).catch((error: Error) => {
+    memory.store.replaceAll(memory.store.all(), Math.max(memory.store.nextId, journal.reservedThrough + 1));
+    await journal.reserve(memory.store.nextId).catch((error: Error) => {
       throw new Error(`Cannot write the id journal ${journal.file}: ${error.message}. Create its folder, fix its permissions, or give another --state-file.`);
     });
   }
 
   let prism: PrismResponder = createPrismResponder(spec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel);
-  let app = await buildMock({ ...options, pets: fixtures, spec, state: initial, prism });
-  await app.ready();
+  let app: FastifyInstance;
+  try {
+    app = await buildMock({ ...options, pets: fixtures, spec, state: initial, prism });
+    await app.ready();
+  } catch (error) {
+    await redisState?.close();
+    throw error;
+  }
   const log = app.log;
+  redisLog = log;
 
   const writer = options.stateFile
-    ? new StateFileWriter(options.stateFile, () => ({ pets: app.mock.store.all(), nextId: app.mock.store.nextId }), (error) => log.error(`Could not write the state file ${options.stateFile}: ${error.message}`))
+    ? new StateFileWriter(options.stateFile, () => ({ pets: memory!.store.all(), nextId: memory!.store.nextId }), (error) => log.error(`Could not write the state file ${options.stateFile}: ${error.message}`))
     : undefined;
   if (writer && options.onStateSaved) writer.onWritten = options.onStateSaved;
-  let unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
+  let unsubscribe = writer && memory ? memory.store.subscribe(() => writer.changed()) : () => {};
   // A new state file holds the starting state at once, so a crash before the first change loses nothing.
   if (writer) await writer.write().catch(async (error: Error) => {
     await app.close();
     await prism.close();
+    await redisState?.close();
     throw error;
   });
 
@@ -176,19 +203,24 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       const nextSpec = await loadSpec(specPath, { validate: false });
       const nextFixtures = await loadPets(source, nextSpec);
       const validate = createAjv().compile(componentSchema(nextSpec, 'Pet'));
-      const { state, catchUp } = old.mock.carriedInto(nextFixtures, (pet) => validate(pet));
+      // In Redis the pets stay where they are (every replica shares them): the new fixtures are what
+      // a reset goes back to. In memory the created pets the new spec accepts are carried over.
+      redisState?.useFixtures(nextFixtures, keys);
+      const carried = memory?.carriedInto(nextFixtures, (pet) => validate(pet));
+      const state = carried?.state ?? redisState!;
       const specChanged = !isDeepStrictEqual(nextSpec.document, spec.document);
       nextPrism = specChanged ? createPrismResponder(nextSpec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel) : prism;
       const next = await buildMock({ ...options, pets: nextFixtures, spec: nextSpec, state, prism: nextPrism });
       await next.ready();
       // After every await: copy the pets once more and swap in the same tick, so a pet created
       // while the new app was being built is not lost.
-      const dropped = catchUp();
+      const dropped = carried?.catchUp() ?? 0;
       if (dropped > 0) log.warn(`Reload: ${dropped} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
       app = next;
+      memory = carried?.state;
       spec = nextSpec;
       unsubscribe();
-      unsubscribe = writer ? app.mock.store.subscribe(() => writer.changed()) : () => {};
+      unsubscribe = writer && memory ? memory.store.subscribe(() => writer.changed()) : () => {};
       writer?.changed();
       if (specChanged) {
         const oldPrism = prism;
@@ -197,7 +229,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
         await oldPrism.close();
       }
       await old.close();
-      log.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${app.mock.store.size} pets${specChanged ? '' : '; Prism kept (the spec is unchanged)'}.`);
+      log.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${await Promise.resolve(app.mock.store.count()).catch(() => "?")} pets${specChanged ? '' : '; Prism kept (the spec is unchanged)'}.`);
       return true;
     } catch (error) {
       if (nextPrism && nextPrism !== prism) await nextPrism.close();
@@ -240,9 +272,10 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
         await reloading;
         unsubscribe();
         await writer?.flush();
-        if (writer?.lastWriteSucceeded) await journal?.settle(app.mock.store.nextId - 1).catch((error: Error) => log.error(`Could not settle the id journal ${journal.file}: ${error.message}`));
+        if (writer?.lastWriteSucceeded) await journal?.settle(memory!.store.nextId - 1).catch((error: Error) => log.error(`Could not settle the id journal ${journal.file}: ${error.message}`));
         await app.close();
         await prism.close();
+        await redisState?.close();
       })();
       return closing;
     },

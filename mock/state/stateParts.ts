@@ -24,8 +24,8 @@ export interface PetRepository {
   count(): Awaitable<number>;
   /** The id the next created pet gets. */
   peekNextId(): Awaitable<number>;
-  /** Goes up with every change, on any replica: caches of pages key on it. */
-  changes(): Awaitable<number>;
+  /** Differs after every change, on any replica: caches of pages key on it. */
+  changes(): Awaitable<number | string>;
 }
 
 export interface KeyDirectory {
@@ -51,9 +51,10 @@ export interface RateLimits {
  */
 export interface ControlledClock {
   now(): number;
-  advance(seconds: number): Awaitable<void>;
-  freeze(frozen: boolean): Awaitable<void>;
-  reset(): Awaitable<void>;
+  /** Each change may answer with the state it left (a shared clock reads it back anyway). */
+  advance(seconds: number): Awaitable<ClockState | void>;
+  freeze(frozen: boolean): Awaitable<ClockState | void>;
+  reset(): Awaitable<ClockState | void>;
   state(): Awaitable<ClockState>;
 }
 

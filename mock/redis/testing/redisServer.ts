@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../state/clock.ts';
-import { openRedisState, type RedisStateOptions, type RedisStores } from '../openRedisState.ts';
+import { openRedisState, type RedisStateOptions, type RedisState } from '../openRedisState.ts';
 import { testFixtures, testKeys, testStart } from './testState.ts';
 
 export { testFixtures, testKeys, testStart };
@@ -107,7 +107,7 @@ export function uniquePrefix(): string {
 }
 
 /** One replica's state on the test server; each replica has its own base clock, as processes do. */
-export function openReplica(server: TestRedisServer, prefix: string, options: Partial<RedisStateOptions> = {}): Promise<RedisStores> {
+export function openReplica(server: TestRedisServer, prefix: string, options: Partial<RedisStateOptions> = {}): Promise<RedisState> {
   return openRedisState({
     url: server.url,
     prefix,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { openReplica, startRedisServer, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
-import { stateStoresContract } from './testing/stateStoresContract.ts';
+import { statePartsContract } from './testing/statePartsContract.ts';
 
 let server: TestRedisServer;
 beforeAll(async () => {
@@ -10,6 +10,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-stateStoresContract('the Redis-backed stores', {
+statePartsContract('the Redis-backed state (RedisState)', {
   open: (clock) => openReplica(server, uniquePrefix(), { clock, ban: { threshold: 3, seconds: 120 }, requestLogSize: 5 }),
 });

@@ -1,0 +1,140 @@
+// The behaviour every StateParts keeps, in memory (MockState) or in Redis (RedisState): one suite
+// run against both (mock/state/mockState.contract.test.ts, redisState.redis.test.ts), so the two
+// cannot drift apart.
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../state/clock.ts';
+import { planLimits } from '../../state/plans.ts';
+import type { StateParts } from '../../state/stateParts.ts';
+import { testFixtures, testStart } from './testState.ts';
+
+export interface StatePartsFactory {
+  /** A fresh state seeded with testFixtures and testKeys, on `clock`, ban after 3 refusals for 120 s, log of 5. */
+  open(clock: ManualClock): Promise<StateParts & { close?(): Promise<void> }>;
+}
+
+/** What the guard does with a token: the key's bucket when the key is known, else the address's at Free limits. */
+async function admitToken(state: StateParts, token: string, spend = true) {
+  const key = await state.keys.find(token);
+  const limiter = key ? state.limiter : state.anonymousLimiter;
+  const [bucketId, limits] = key ? [key.bucketId, key.limits] : ['ip:10.0.0.9', planLimits.free];
+  return { key, bucketId, decision: await (spend ? limiter.consume(bucketId, limits) : limiter.peek(bucketId, limits)) };
+}
+
+export function statePartsContract(name: string, factory: StatePartsFactory): void {
+  describe(`${name} keeps the mock's state contract`, () => {
+    const setup = async () => {
+      const clock = new ManualClock(testStart);
+      return { clock, stores: await factory.open(clock) };
+    };
+
+    it('starts from the fixtures and creates pets with the next id, in ascending id order per status', async () => {
+      const { stores } = await setup();
+      expect(await stores.store.all()).toEqual(testFixtures);
+      expect(await stores.store.peekNextId()).toBe(7);
+      const pet = await stores.store.create({ name: 'New', categoryId: 9, status: 'available' });
+      expect(pet).toEqual({ id: 7, name: 'New', categoryId: 9, status: 'available' });
+      expect(await stores.store.get(7)).toEqual(pet);
+      expect(await stores.store.get(70)).toBeUndefined();
+      expect((await stores.store.list({ limit: 3, status: 'available' })).map((p) => p.id)).toEqual([1, 3, 6]);
+      expect(await stores.store.list({ limit: 20, status: 'available' })).toEqual([testFixtures[0], testFixtures[2], testFixtures[5], pet]);
+      expect(await stores.store.count()).toBe(7);
+      await stores.close?.();
+    });
+
+    it('changes the version on every write and replaces every pet at once', async () => {
+      const { stores } = await setup();
+      const first = await stores.store.changes();
+      await stores.store.create({ name: 'New', categoryId: 9 });
+      const second = await stores.store.changes();
+      expect(second).not.toBe(first);
+      await stores.store.replaceAll([{ id: 40, name: 'Solo', categoryId: 1, status: 'sold' }], 100);
+      expect(await stores.store.changes()).not.toBe(second);
+      expect(await stores.store.list({ limit: 20 })).toEqual([{ id: 40, name: 'Solo', categoryId: 1, status: 'sold' }]);
+      expect((await stores.store.create({ name: 'Next', categoryId: 1 })).id).toBe(100);
+      // Without a next id, the sequence still never goes back to an id it issued.
+      await stores.store.replaceAll([{ id: 3, name: 'Low', categoryId: 1 }]);
+      expect((await stores.store.create({ name: 'After', categoryId: 1 })).id).toBe(101);
+      // In memory it throws, in Redis it rejects: either way nothing changes.
+      await expect(Promise.resolve().then(() => stores.store.replaceAll([{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }]))).rejects.toThrow(/Two pets have the id 1/);
+      expect((await stores.store.all()).map((p) => p.id)).toEqual([3, 101]);
+      await stores.close?.();
+    });
+
+    it('admits a known key at its plan limits and an unknown one by address at Free limits, then refuses and bans', async () => {
+      const { stores } = await setup();
+      expect((await admitToken(stores, 'demo-pro', true)).decision).toMatchObject({ allowed: true, limit: 300, remaining: 299 });
+      const anonymous = await admitToken(stores, 'nope', true);
+      expect(anonymous).toMatchObject({ key: undefined, bucketId: 'ip:10.0.0.9', decision: { allowed: true, limit: 60, remaining: 59 } });
+      for (let i = 0; i < 59; i++) await admitToken(stores, 'demo-free', true);
+      expect((await admitToken(stores, 'demo-free', false)).decision).toMatchObject({ allowed: true, remaining: 1 });
+      await admitToken(stores, 'demo-free', true);
+      expect((await admitToken(stores, 'demo-free', true)).decision).toMatchObject({ allowed: false, banned: false, retryAfter: 60 });
+      await admitToken(stores, 'demo-free', true);
+      expect((await admitToken(stores, 'demo-free', true)).decision).toMatchObject({ allowed: false, banned: true, retryAfter: 120 });
+      await stores.clock.advance(120);
+      expect((await admitToken(stores, 'demo-free', true)).decision).toMatchObject({ allowed: true, remaining: 59 });
+      await stores.close?.();
+    });
+
+    it('adds, finds, deletes and replaces keys', async () => {
+      const { stores } = await setup();
+      expect(await stores.keys.set({ key: 'k-1', plan: 'enterprise', perMinute: 5 })).toMatchObject({ plan: 'enterprise', limits: { perMinute: 5, perDay: 100_000_000 } });
+      expect((await admitToken(stores, 'k-1', true)).decision).toMatchObject({ limit: 5, remaining: 4 });
+      expect(await stores.keys.delete('k-1')).toBe(true);
+      expect(await stores.keys.find('k-1')).toBeUndefined();
+      await stores.keys.replaceAll([{ key: 'k-2', plan: 'free' }]);
+      expect(await stores.keys.has('demo-free')).toBe(false);
+      expect(await stores.keys.has('k-2')).toBe(true);
+      await stores.close?.();
+    });
+
+    it('moves, freezes and resets the clock', async () => {
+      const { clock, stores } = await setup();
+      await stores.clock.advance(60);
+      expect(await stores.clock.state()).toMatchObject({ nowMs: testStart + 60_000, offsetSeconds: 60, frozen: false });
+      await stores.clock.freeze(true);
+      clock.advance(10_000);
+      expect(await stores.clock.state()).toMatchObject({ nowMs: testStart + 60_000, frozen: true });
+      expect(stores.clock.now()).toBe(testStart + 60_000);
+      await stores.clock.freeze(false);
+      clock.advance(1_000);
+      expect((await stores.clock.state()).nowMs).toBe(testStart + 61_000);
+      await stores.clock.reset();
+      expect(await stores.clock.state()).toMatchObject({ nowMs: testStart + 11_000, offsetSeconds: 0, frozen: false });
+      await stores.close?.();
+    });
+
+    it('logs requests newest last up to its capacity', async () => {
+      const { stores } = await setup();
+      for (let i = 0; i < 7; i++) stores.log.add({ at: testStart + i, method: 'GET', url: `/v1/pets/${i}?x=1`, status: i % 2 ? 404 : 200, key: null, ms: 1 });
+      const requests = await stores.log.list();
+      expect(await stores.log.dropped()).toBe(2);
+      expect(stores.log.capacity).toBe(5);
+      expect(requests.map((r) => r.path)).toEqual(['/v1/pets/2', '/v1/pets/3', '/v1/pets/4', '/v1/pets/5', '/v1/pets/6']);
+      expect((await stores.log.list({ status: '404' })).map((r) => r.path)).toEqual(['/v1/pets/3', '/v1/pets/5']);
+      await stores.log.clear();
+      expect(await stores.log.list()).toEqual([]);
+      expect(await stores.log.dropped()).toBe(0);
+      await stores.close?.();
+    });
+
+    it('resets to the fixtures and keys, clearing counters, log and clock, without reissuing ids', async () => {
+      const { stores } = await setup();
+      await stores.store.create({ name: 'Gone', categoryId: 1 });
+      await stores.keys.delete('demo-free');
+      await stores.keys.set({ key: 'extra', plan: 'pro' });
+      await admitToken(stores, 'demo-pro', true);
+      stores.log.add({ at: testStart, method: 'GET', url: '/v1/pets', status: 200, key: null, ms: 1 });
+            await stores.clock.freeze(true);
+      await stores.reset();
+      expect(await stores.store.all()).toEqual(testFixtures);
+      expect(await stores.keys.has('demo-free')).toBe(true);
+      expect(await stores.keys.has('extra')).toBe(false);
+      expect((await admitToken(stores, 'demo-pro', false)).decision.remaining).toBe(300);
+      expect(await stores.log.list()).toEqual([]);
+      expect((await stores.clock.state()).frozen).toBe(false);
+      expect((await stores.store.create({ name: 'After', categoryId: 1 })).id).toBe(8);
+      await stores.close?.();
+    });
+  });
+}
