@@ -37,14 +37,16 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30_000,
+    // More workers than the machine's two cores overlap the files that wait on a child process,
+    // a browser or a socket.
+    maxWorkers: 4,
     hookTimeout: 30_000,
     reporters: ['default', countsLine],
     projects: [
       // No module-level state anywhere (every test builds its own mock), so the unit files share
       // their workers' module cache: loading fastify, Ajv and the spec once per worker, not once
-      // per file, halves the tier's CPU time. More workers than cores overlap the files that wait
-      // on a child process or a socket.
-      { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', '**/node_modules/**'], isolate: false, maxWorkers: 4 } },
+      // per file, halves the tier's CPU time.
+      { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', '**/node_modules/**'], isolate: false } },
       { extends: true, test: { name: 'browser', include: [`${folders}/**/*.browser.test.ts`] } },
       { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`] } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.

@@ -100,7 +100,7 @@ describe('a page rendering its error states, in Chromium', () => {
         text: document.body.textContent,
       };
     }, base);
-    expect(seen).toMatchObject({ status: 429, body: { status: 429 }, retryAfter: '15', remaining: '59', applied: 'code=429' });
+    expect(seen).toMatchObject({ status: 429, body: { status: 429 }, retryAfter: '15', remaining: '0', applied: 'code=429' });
     expect(seen.text).toBe('Too many requests: try again in 15 s');
   });
 });
