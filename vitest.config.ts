@@ -46,9 +46,11 @@ export default defineConfig({
       // No module-level state anywhere (every test builds its own mock), so the unit files share
       // their workers' module cache: loading fastify, Ajv and the spec once per worker, not once
       // per file, halves the tier's CPU time.
-      { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', '**/node_modules/**'], isolate: false } },
+      { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', 'bench/**', '**/node_modules/**'], isolate: false } },
       { extends: true, test: { name: 'browser', include: [`${folders}/**/*.browser.test.ts`] } },
-      { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`] } },
+      { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`], exclude: ['bench/**'] } },
+      // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
+      { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.
       { extends: true, test: { name: 'package', include: ['scripts/*.test.ts'] } },
     ],
