@@ -22,6 +22,7 @@ import { loadKeysFile } from './state/loadKeysFile.ts';
 import { whenReady } from './state/awaitable.ts';
 import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './state/mockState.ts';
 import type { StateParts } from './state/stateParts.ts';
+import type { RedisState } from './redis/openRedisState.ts';
 import type { BanPolicy } from './state/rateLimiter.ts';
 import './api/routeConfig.ts';
 
@@ -103,22 +104,27 @@ declare module 'fastify' {
   }
 }
 
+/** The Redis-backed state for these options (`options.redis` set); the server keeps one across reloads. */
+export async function openRedisStateFor(options: Pick<MockOptions, 'redis' | 'clock' | 'ban' | 'requestLogSize'>, fixtures: readonly Pet[], keys: readonly ApiKeyConfig[], logger: { info(message: string): void; warn(message: string): void }): Promise<RedisState> {
+  // Loaded only when asked for: an in-memory mock never loads the Redis client.
+  const { openRedisState } = await import('./redis/openRedisState.ts');
+  return openRedisState({
+    ...options.redis!,
+    fixtures,
+    keys,
+    clock: options.clock,
+    ban: { ...defaultBan, ...options.ban },
+    requestLogSize: options.requestLogSize ?? defaultRequestLogSize,
+    logger,
+  });
+}
+
 async function createState(options: MockOptions, spec: LoadedSpec, logger: { info(message: string): void; warn(message: string): void }): Promise<StateParts> {
   const fixtures = options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), componentSchema(spec, 'Pets')));
   const keys = options.keys ?? (await loadKeysFile(defaultKeysFile));
   if (options.redis) {
     if (options.startState) throw new Error('A start state (a state file) cannot be used with Redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
-    // Loaded only when asked for: an in-memory mock never loads the Redis client.
-    const { openRedisState } = await import('./redis/openRedisState.ts');
-    return openRedisState({
-      ...options.redis,
-      fixtures,
-      keys,
-      clock: options.clock,
-      ban: { ...defaultBan, ...options.ban },
-      requestLogSize: options.requestLogSize ?? defaultRequestLogSize,
-      logger,
-    });
+    return openRedisStateFor(options, fixtures, keys, logger);
   }
   return MockState.create({
     fixtures,

@@ -1,7 +1,7 @@
 // The README's Jest configuration, run for real: the adapters built as the package ships them, a
 // consumer project with the README's jest.config.js and jest.setup.js, and the README's Vitest
 // example as its test, in Jest's ESM mode, in the jsdom and the node environments (jest,
-// jest-environment-jsdom and jest-fixed-jsdom are dev dependencies). The example never closes its
+// jest-environment-jsdom and jest-fixed-jsdom installed into the consumer). The example never closes its
 // mock, and Jest, unlike Vitest, waits for the event loop to empty: the run also proves that an
 // open mock holds nothing that keeps a process alive. Slow (about 50 s on two cores, two thirds of
 // it the tsc build of the package).
@@ -62,7 +62,12 @@ beforeAll(async () => {
   const consumer = join(root, 'consumer');
   await mkdir(join(consumer, 'node_modules'), { recursive: true });
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const links: [string, string][] = [['pet-adoption-toolkit', pkg], ['msw', projectPath('node_modules', 'msw')], ...['jest', 'jest-environment-jsdom', 'jest-fixed-jsdom', '@jest'].map((name): [string, string] => [name, projectPath('node_modules', name)])];
+  // Jest is installed into the consumer as a user would: it is no dependency of this repository,
+  // whose lock file must install on every platform (some of Jest's optional native packages are
+  // not on every registry mirror).
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-save', 'jest@30', 'jest-environment-jsdom@30', 'jest-fixed-jsdom@0.0.11'], consumer);
+  if (installed.code !== 0) throw new Error(`npm could not install Jest: ${installed.output}`);
+  const links: [string, string][] = [['pet-adoption-toolkit', pkg], ['msw', projectPath('node_modules', 'msw')]];
   for (const [name, target] of links) await symlink(target, join(consumer, 'node_modules', name), 'dir');
   for (const [name, code] of Object.entries(await readmeJestFiles())) await writeFile(join(consumer, name), code);
   const example = await readFile(projectPath('mock', 'adapters', 'examples', 'petsApi.msw.test.ts'), 'utf8');
@@ -80,7 +85,7 @@ describe('the README Jest configuration', () => {
   for (const environment of ['jest-fixed-jsdom', 'node']) {
     it(`runs the Vitest example under Jest in ESM mode, in the ${environment} environment`, async () => {
       const consumer = join(root, 'consumer');
-      const jest = projectPath('node_modules', 'jest', 'bin', 'jest.js');
+      const jest = join(consumer, 'node_modules', 'jest', 'bin', 'jest.js');
       const { code, output } = await run(process.execPath, ['--experimental-vm-modules', jest, '--ci', `--testEnvironment=${environment}`], consumer);
       expect(output, 'Jest passed, then something (a worker, a timer, a socket) kept it from exiting').not.toContain(jestHeld);
       expect(code, output).toBe(0);

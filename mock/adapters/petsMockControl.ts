@@ -1,25 +1,13 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { CONTROL_PREFIX, type ApiKeyConfig } from '../index.ts';
 import type { Pet } from '../../spec/types.ts';
+import type { LoggedRequest as RecordedRequestView, RequestFilter as StateRequestFilter } from '../state/requestLog.ts';
 
-/** A request the mock recorded, as `GET /__mock/requests` shows it. */
-export interface LoggedRequest {
-  /** When it arrived, on the mock's clock (ISO 8601). */
-  time: string;
-  method: string;
-  /** The mock's own path (`/v1/pets`), whatever the adapter's baseUrl. */
-  path: string;
-  query: Record<string, string | string[]>;
-  status: number;
-  /** The API key, redacted (`demo…(9)`), or null. */
-  key: string | null;
-  ms: number;
-}
+/** A request the mock recorded, as `GET /__mock/requests` shows it; `path` is the mock's own (`/v1/pets`), whatever the adapter's baseUrl. */
+export type LoggedRequest = RecordedRequestView;
 
-export interface RequestFilter {
-  method?: string;
-  /** An exact path (`/v1/pets`), or a prefix when it ends with `*` (`/v1/pets/*`). */
-  path?: string;
+/** Which recorded requests to list: as the control API's query, with a status also as a number. */
+export interface RequestFilter extends Omit<StateRequestFilter, 'status'> {
   /** An exact status (`404`, or 404) or a class (`4xx`). */
   status?: string | number;
 }

@@ -7,12 +7,11 @@ import { createAjv } from '../../spec/createAjv.ts';
 import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { Pet } from '../../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
-import { API_PREFIX, buildMock, type MockOptions } from '../app.ts';
+import { API_PREFIX, buildMock, openRedisStateFor, type MockOptions } from '../app.ts';
 import { createPrismResponder, type PrismResponder } from '../prism/prismResponder.ts';
 import { validateSpecInWorker } from './validateSpecInWorker.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { MockState } from '../state/mockState.ts';
-import { defaultBan, defaultRequestLogSize } from '../app.ts';
 import type { RedisState } from '../redis/openRedisState.ts';
 import { IdJournal } from './idJournal.ts';
 import { lingerOnClose } from './lingeringClose.ts';
@@ -95,15 +94,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   let redisLog: { info(message: string): void; warn(message: string): void } | undefined;
   // With Redis, one connection serves every app a reload builds, and is closed at shutdown.
   const redisState: RedisState | undefined = options.redis
-    ? await (await import('../redis/openRedisState.ts')).openRedisState({
-      ...options.redis,
-      fixtures,
-      keys,
-      clock: options.clock,
-      ban: { ...defaultBan, ...options.ban },
-      requestLogSize: options.requestLogSize ?? defaultRequestLogSize,
-      logger: { info: (m) => redisLog?.info(m), warn: (m) => redisLog?.warn(m) },
-    })
+    ? await openRedisStateFor(options, fixtures, keys, { info: (m) => redisLog?.info(m), warn: (m) => redisLog?.warn(m) })
     : undefined;
   // In memory: the state a reload carries into the next app, and the state file's source.
   let memory = redisState ? undefined : MockState.create({ ...options, fixtures, keys, ids: journal, startState: saved });
