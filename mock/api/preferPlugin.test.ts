@@ -47,6 +47,19 @@ describe('Prefer: code=', () => {
     expect(await mock.app.mock.store.count()).toBe(60);
   });
 
+  it('names no field of the body in a forced 400, which the body may well have', async () => {
+    const res = await prefer('/v1/pets', 'code=400', { method: 'POST', payload: { name: 'Rex', categoryId: 1 } });
+    expect(res.json()).toMatchObject({ code: 'INVALID_BODY', status: 400, message: expect.stringMatching(/not a valid NewPet/) });
+    expect(res.json().message).not.toMatch(/required property/);
+  });
+
+  it('names a delay it honoured in Preference-Applied, with the real answer', async () => {
+    const res = await prefer('/v1/pets?limit=1', 'delay=0');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['preference-applied']).toBe('delay=0');
+    expect((await prefer('/v1/pets?limit=1', 'respond-async')).headers['preference-applied']).toBeUndefined();
+  });
+
   it('answers 200 with the spec\'s example shape on listPets', async () => {
     const res = await prefer('/v1/pets', 'code=200');
     expect(res.statusCode).toBe(200);

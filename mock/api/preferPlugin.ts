@@ -70,7 +70,11 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     const example = preferences.get('example');
     const dynamic = preferences.get('dynamic');
     const seed = preferences.get('seed');
-    if (!op || (code === undefined && example === undefined && dynamic === undefined)) return false;
+    if (!op || (code === undefined && example === undefined && dynamic === undefined)) {
+      // Only a delay: the real answer comes, later, and says which preference it honoured (RFC 7240, 3).
+      if (delay !== undefined) reply.header('preference-applied', `delay=${delay}`);
+      return false;
+    }
 
     const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
     if (code !== undefined && !documented.includes(code)) {

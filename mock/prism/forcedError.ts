@@ -35,7 +35,8 @@ export function forcedError(status: number, op: SpecOperation, { params, retryAf
     case 'PET_NOT_FOUND':
       return new ApiError(code, `No pet has the id ${String(Object.values(params)[0] ?? '')}. List pets with GET /v1/pets to find an existing id.`);
     case 'INVALID_BODY':
-      return new ApiError(code, 'Invalid request body: the request body must have required property \'name\'. Add it.');
+      // Prefer is answered before the body is read: name no field, which the body may well have.
+      return new ApiError(code, 'Invalid request body: it is not a valid NewPet. Send {"name": string, "categoryId": integer, "status"?: "available"|"pending"|"sold"}.');
     default:
       return new ApiError(code);
   }
