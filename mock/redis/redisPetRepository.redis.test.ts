@@ -1,23 +1,13 @@
 import { PetSetError } from '../state/petStore.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RedisState } from './openRedisState.ts';
-import { openReplica, startRedisServer, testFixtures, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
+import { openReplica, testFixtures, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 
-let server: TestRedisServer;
-const open: RedisState[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((replica) => replica.close()));
-});
+const redis = useRedisServer();
+const { open } = redis;
 
 async function replicas(count: number, prefix = uniquePrefix()): Promise<RedisState[]> {
-  const opened = await Promise.all(Array.from({ length: count }, () => openReplica(server, prefix)));
+  const opened = await Promise.all(Array.from({ length: count }, () => openReplica(redis.server, prefix)));
   open.push(...opened);
   return opened;
 }

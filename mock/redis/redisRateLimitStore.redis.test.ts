@@ -1,28 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';
 import { RateLimiter, type RateDecision } from '../state/rateLimiter.ts';
 import type { RedisState } from './openRedisState.ts';
-import { openReplica, startRedisServer, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
+import { openReplica, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 
-let server: TestRedisServer;
-const open: RedisState[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((replica) => replica.close()));
-});
+const redis = useRedisServer();
+const { open } = redis;
 
 /** Two replicas on one prefix, each on its own base clock (as two processes are), both at testStart. */
 async function twoReplicas(ban = { threshold: 5, seconds: 120 }) {
   const prefix = uniquePrefix();
   const clocks = [new ManualClock(testStart), new ManualClock(testStart)] as const;
-  const [a, b] = await Promise.all(clocks.map((clock) => openReplica(server, prefix, { clock, ban })));
+  const [a, b] = await Promise.all(clocks.map((clock) => openReplica(redis.server, prefix, { clock, ban })));
   open.push(a!, b!);
   return { a: a!, b: b!, clocks };
 }

@@ -1,26 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';
 import type { RedisState } from './openRedisState.ts';
-import { openReplica, startRedisServer, testFixtures, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
+import { openReplica, testFixtures, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 
-let server: TestRedisServer;
-const open: RedisState[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((replica) => replica.close()));
-});
+const redis = useRedisServer();
+const { open } = redis;
 
 async function twoReplicas(requestLogSize = 100) {
   const prefix = uniquePrefix();
   const clocks = [new ManualClock(testStart), new ManualClock(testStart)] as const;
-  const [a, b] = await Promise.all(clocks.map((clock) => openReplica(server, prefix, { clock, requestLogSize })));
+  const [a, b] = await Promise.all(clocks.map((clock) => openReplica(redis.server, prefix, { clock, requestLogSize })));
   open.push(a!, b!);
   return { a: a!, b: b!, clocks };
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../state/clock.ts';
 import { openRedisState, type RedisStateOptions, type RedisState } from '../openRedisState.ts';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { testFixtures, testKeys, testStart } from './testState.ts';
 
 export { testFixtures, testKeys, testStart };
@@ -119,4 +120,29 @@ export function openReplica(server: TestRedisServer, prefix: string, options: Pa
     commandTimeoutMs: 1000,
     ...options,
   });
+}
+
+/**
+ * One redis-server for a test file, started before its tests and stopped after them, and a list
+ * for the replicas its tests open, closed after each test.
+ */
+export function useRedisServer(): { readonly server: TestRedisServer; readonly open: RedisState[] } {
+  let server: TestRedisServer | undefined;
+  const open: RedisState[] = [];
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((replica) => replica.close()));
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('The test redis-server is not started yet: use it inside a test or a hook.');
+      return server;
+    },
+    open,
+  };
 }
