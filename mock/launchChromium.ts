@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's Chromium, which CI installs with apt-get; Playwright cannot download its own here. */
 export const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,5 +33,34 @@ export async function serveFrontendPage(): Promise<{ origin: string; close(): Pr
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Chromium and a frontend page server for a browser test file: started before its tests, closed
+ * after them. Read `browser` and `frontend` inside tests and hooks.
+ */
+export function useBrowserAndFrontend(): { readonly browser: Browser; readonly frontend: { origin: string } } {
+  let browser: Browser | undefined;
+  let frontend: Awaited<ReturnType<typeof serveFrontendPage>> | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    frontend = await serveFrontendPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await frontend?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('Chromium is not started yet: use it inside a test or a hook.');
+    return value;
+  };
+  return {
+    get browser() {
+      return started(browser);
+    },
+    get frontend() {
+      return started(frontend);
+    },
   };
 }

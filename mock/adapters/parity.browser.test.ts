@@ -1,10 +1,10 @@
 // One behaviour, three surfaces: the same script against the HTTP server, the MSW handlers and the
 // Playwright routing must give the same statuses, headers and bodies.
 import { setupServer } from 'msw/node';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, startMockServer } from '../index.ts';
-import { launchChromium, serveFrontendPage } from '../launchChromium.ts';
+import { useBrowserAndFrontend } from '../launchChromium.ts';
 import { createPetsHandlers } from './msw.ts';
 import { routePetsMock } from './playwright.ts';
 
@@ -53,8 +53,7 @@ async function runScript(send: Send, api: string, control: string): Promise<[str
 const nodeFetch: Send = async ({ method, url, headers, body }) => observe(await fetch(url, { method, headers, ...(body ? { body } : {}) }));
 
 let reference: [string, Seen][];
-let browser: Browser;
-let frontend: Awaited<ReturnType<typeof serveFrontendPage>>;
+const chromium = useBrowserAndFrontend();
 
 beforeAll(async () => {
   const server = await startMockServer({ host: '127.0.0.1', port: 0, clock: new ManualClock(start) });
@@ -63,12 +62,6 @@ beforeAll(async () => {
   } finally {
     await server.close();
   }
-  browser = await launchChromium();
-  frontend = await serveFrontendPage();
-});
-afterAll(async () => {
-  await browser?.close();
-  await frontend?.close();
 });
 
 describe('one script, three surfaces', () => {
@@ -95,11 +88,11 @@ describe('one script, three surfaces', () => {
   });
 
   it('the Playwright routing answers it exactly as the HTTP server does, to a page on another origin', async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     try {
       await routePetsMock(context, { clock: new ManualClock(start) });
       const page: Page = await context.newPage();
-      await page.goto(`${frontend.origin}/`);
+      await page.goto(`${chromium.frontend.origin}/`);
       const inPage: Send = (request) => page.evaluate(async ({ request, compared }) => {
         const res = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body ? { body: request.body } : {}) });
         const text = await res.text();

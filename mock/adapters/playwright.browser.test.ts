@@ -1,34 +1,25 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveFrontendPage } from '../launchChromium.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useBrowserAndFrontend } from '../launchChromium.ts';
 import { routePetsMock } from './playwright.ts';
 
-let browser: Browser;
-let frontend: Awaited<ReturnType<typeof serveFrontendPage>>;
 let context: BrowserContext;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  frontend = await serveFrontendPage();
-});
-afterAll(async () => {
-  await browser?.close();
-  await frontend?.close();
-});
+const chromium = useBrowserAndFrontend();
 afterEach(() => context?.close());
 
 /** A page of the frontend (a real server on another origin than the API's). */
 async function frontendPage(): Promise<Page> {
-  context = await browser.newContext();
+  context = await chromium.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${frontend.origin}/`);
+  await page.goto(`${chromium.frontend.origin}/`);
   return page;
 }
 
 describe('routePetsMock', () => {
   it('passes the page origin through, so the answer carries the CORS headers the server sends', async () => {
     const page = await frontendPage();
-    const mock = await routePetsMock(page, { baseUrl: 'https://pets.example.com/v1', corsOrigins: [frontend.origin] });
+    const mock = await routePetsMock(page, { baseUrl: 'https://pets.example.com/v1', corsOrigins: [chromium.frontend.origin] });
     const result = await page.evaluate(async () => {
       const res = await fetch('https://pets.example.com/v1/pets/1', { headers: { authorization: 'Bearer demo-business' } });
       return { status: res.status, remaining: res.headers.get('x-ratelimit-remaining'), sunset: res.headers.get('sunset'), deprecation: res.headers.get('deprecation') };
@@ -71,7 +62,7 @@ describe('routePetsMock', () => {
 
   it('stops routing once closed, leaving other URLs to the network', async () => {
     const page = await frontendPage();
-    const mock = await routePetsMock(page, { baseUrl: `${frontend.origin}/api/v1` });
+    const mock = await routePetsMock(page, { baseUrl: `${chromium.frontend.origin}/api/v1` });
     const call = () => page.evaluate(async () => (await fetch('/api/v1/pets', { headers: { authorization: 'Bearer demo-pro' } })).status);
     expect(await call()).toBe(200);
     // The frontend's own page still comes from its server.

@@ -1,27 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, serveFrontendPage } from '../launchChromium.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useBrowserAndFrontend } from '../launchChromium.ts';
 import { testMock, type TestMock } from '../testing.ts';
 
-let browser: Browser;
-let frontend: Awaited<ReturnType<typeof serveFrontendPage>>;
 let mock: TestMock;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  frontend = await serveFrontendPage();
-});
-afterAll(async () => {
-  await browser?.close();
-  await frontend?.close();
-});
+const chromium = useBrowserAndFrontend();
 afterEach(() => mock?.app.close());
 
 async function openFrontend(options: Parameters<typeof testMock>[0] = {}) {
   mock = await testMock(options);
   const base = `${await mock.app.listen({ host: '127.0.0.1', port: 0 })}/v1`;
-  const page = await browser.newPage();
-  await page.goto(`${frontend.origin}/`);
+  const page = await chromium.browser.newPage();
+  await page.goto(`${chromium.frontend.origin}/`);
   return { page, base };
 }
 

@@ -1,24 +1,14 @@
 // Several mocks on one Redis behave as one (issue 13): whole apps built with `redis`, called in-process.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import type { RedisState } from './openRedisState.ts';
-import { startRedisServer, testFixtures, testKeys, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
+import { startRedisServer, testFixtures, testKeys, testStart, uniquePrefix, useRedisServer, type TestRedisServer } from './testing/redisServer.ts';
 
-let server: TestRedisServer;
-const apps: FastifyInstance[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const redis = useRedisServer<FastifyInstance>();
+const apps = redis.open;
 
 interface Replica {
   app: FastifyInstance;
@@ -52,7 +42,7 @@ async function replica(redis: TestRedisServer, prefix: string, extra: { logStrea
 
 async function twoReplicas(): Promise<[Replica, Replica]> {
   const prefix = uniquePrefix();
-  return [await replica(server, prefix), await replica(server, prefix)];
+  return [await replica(redis.server, prefix), await replica(redis.server, prefix)];
 }
 
 describe('two mocks on one Redis', () => {
@@ -153,13 +143,13 @@ describe('two mocks on one Redis', () => {
 
   it('keeps the data for a replica started after both stopped, without reseeding', async () => {
     const prefix = uniquePrefix();
-    const [a, b] = [await replica(server, prefix), await replica(server, prefix)];
+    const [a, b] = [await replica(redis.server, prefix), await replica(redis.server, prefix)];
     expect((a.app.mock as RedisState).seeded !== (b.app.mock as RedisState).seeded).toBe(true);
     await a.call('POST', '/v1/pets', { body: { name: 'Survivor', categoryId: 2 } });
     await b.call('DELETE', '/__mock/keys/demo-pro');
     await Promise.all(apps.splice(0).map((app) => app.close()));
 
-    const c = await replica(server, prefix);
+    const c = await replica(redis.server, prefix);
     expect((c.app.mock as RedisState).seeded).toBe(false);
     expect((await c.call('GET', '/v1/pets/7')).json()).toMatchObject({ name: 'Survivor' });
     expect((await c.call('GET', '/v1/pets', { key: 'demo-pro' })).statusCode).toBe(401);
@@ -167,7 +157,7 @@ describe('two mocks on one Redis', () => {
 
   it('seeds an empty Redis once when several replicas start together', async () => {
     const prefix = uniquePrefix();
-    const started = await Promise.all(Array.from({ length: 4 }, () => replica(server, prefix)));
+    const started = await Promise.all(Array.from({ length: 4 }, () => replica(redis.server, prefix)));
     expect(started.filter((r) => (r.app.mock as RedisState).seeded)).toHaveLength(1);
     expect((await started[3]!.call('GET', '/__mock/pets')).json()).toEqual(testFixtures);
   });

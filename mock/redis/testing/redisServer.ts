@@ -126,9 +126,9 @@ export function openReplica(server: TestRedisServer, prefix: string, options: Pa
  * One redis-server for a test file, started before its tests and stopped after them, and a list
  * for the replicas its tests open, closed after each test.
  */
-export function useRedisServer(): { readonly server: TestRedisServer; readonly open: RedisState[] } {
+export function useRedisServer<Opened extends { close(): Promise<unknown> } = RedisState>(): { readonly server: TestRedisServer; readonly open: Opened[] } {
   let server: TestRedisServer | undefined;
-  const open: RedisState[] = [];
+  const open: Opened[] = [];
   beforeAll(async () => {
     server = await startRedisServer();
   });
@@ -136,7 +136,7 @@ export function useRedisServer(): { readonly server: TestRedisServer; readonly o
     await server?.stop();
   });
   afterEach(async () => {
-    await Promise.all(open.splice(0).map((replica) => replica.close()));
+    await Promise.all(open.splice(0).map((opened) => opened.close()));
   });
   return {
     get server() {
