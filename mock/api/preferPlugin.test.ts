@@ -24,6 +24,20 @@ describe('Prefer: code=', () => {
     expect(res.headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
   });
 
+  it('answers a forced error from the catalogue without asking Prism, so it never waits for Prism to load', async () => {
+    const asked: string[] = [];
+    const prism = { respond: async (op: { operationId: string }) => (asked.push(op.operationId), new Promise<never>(() => {})), warm() {}, close: async () => {} };
+    const own = await testMock({ prism });
+    try {
+      const res = await own.call({ url: '/v1/pets/7', key: 'demo-pro', headers: { prefer: 'code=404' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'PET_NOT_FOUND', status: 404, message: expect.stringContaining('7') });
+      expect(asked).toEqual([]);
+    } finally {
+      await own.app.close();
+    }
+  });
+
   it('answers 429 with a Retry-After to the end of the window and the rate-limit headers', async () => {
     mock.clock.advance(20_000);
     const res = await prefer('/v1/pets', 'code=429', { key: 'demo-free' });

@@ -88,31 +88,33 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     }
     if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
 
+    const params = request.params as Record<string, unknown>;
+    const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
+    reply.header('preference-applied', applied.join(', '));
+    if (code !== undefined && Number(code) >= 400) {
+      // An error answers from the catalogue, as the mock really would (code, message, the headers
+      // that go with it): no example of the spec is needed, so Prism is not asked.
+      const error = forcedError(Number(code), op, { params, retryAfterSeconds: retryAfter(request, clock) });
+      // A real 429 comes with the window spent: X-RateLimit-Remaining 0, not what is really left.
+      if (error.statusCode === 429 && request.rateDecision) request.rateDecision = { ...request.rateDecision, remaining: 0 };
+      throw error;
+    }
+
     const answer = await prism.respond(op, {
       ...(code !== undefined ? { code: Number(code) } : {}),
       ...(example !== undefined ? { exampleKey: example } : {}),
       dynamic: dynamic === 'true',
       ...(seed !== undefined ? { seed } : {}),
     });
-    // Prism decides which status and example answer; the mock gives them realistic content:
-    // errors from the catalogue, pets as the fixtures generator makes them.
-    const params = request.params as Record<string, unknown>;
+    // Prism decides which example answers; the mock gives it realistic content, pets as the
+    // fixtures generator makes them.
     let body = answer.body;
-    const headers: Record<string, string> = { ...answer.headers };
-    if (answer.status >= 400) {
-      const error = forcedError(answer.status, op, { params, retryAfterSeconds: retryAfter(request, clock) });
-      body = error.toBody();
-      Object.assign(headers, error.headers);
-      headers['content-type'] = 'application/json; charset=utf-8';
-      // A real 429 comes with the window spent: X-RateLimit-Remaining 0, not what is really left.
-      if (answer.status === 429 && request.rateDecision) request.rateDecision = { ...request.rateDecision, remaining: 0 };
-    } else if (example === undefined) {
+    if (example === undefined) {
       // Without dynamic=true the answer is the same every time, as a static example is.
       const realistic = realisticBody(spec, { op, status: answer.status, seed: seed ?? (dynamic === 'true' ? undefined : 'static'), query: request.query as Record<string, unknown>, params });
       if (realistic !== undefined) body = realistic;
     }
-    const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
-    reply.code(answer.status).headers(headers).header('preference-applied', applied.join(', ')).send(body);
+    reply.code(answer.status).headers(answer.headers).send(body);
     return true;
   }
 };
