@@ -182,6 +182,8 @@ describe('--watch', () => {
 
   it('keeps counters and keys across a reload', async () => {
     const { server, petsFile, pets } = await watched();
+    // On a frozen clock, so that no minute ends between the two requests.
+    await fetch(`${server.url.replace('/v1', '')}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze": true}' });
     const first = await fetch(`${server.url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
     await writeFile(petsFile, serializePets(pets.slice(0, 2)));
     expect(await server.reload()).toBe(true);
