@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
-import { createAjv } from '../spec/createAjv.ts';
+import { compileSchema } from '../spec/compileSchema.ts';
 import { componentSchema, responseSchema, type LoadedSpec, type SpecOperation } from '../spec/loadSpec.ts';
 import { describeAjvErrors } from '../spec/describeAjvErrors.ts';
 
@@ -15,7 +15,6 @@ export interface SchemaVerdict {
  * so a deployment whose ids pass 2^53 is not mistaken for a broken one.
  */
 export class SpecValidators {
-  readonly #ajv = createAjv({ int64: 'range' });
   readonly #cache = new Map<object, ValidateFunction>();
   /** The contract's Error schema. */
   readonly errorSchema: OpenAPIV3.SchemaObject;
@@ -63,7 +62,7 @@ export class SpecValidators {
 
   #compile(schema: object): ValidateFunction {
     let validate = this.#cache.get(schema);
-    if (!validate) this.#cache.set(schema, (validate = this.#ajv.compile(schema)));
+    if (!validate) this.#cache.set(schema, (validate = compileSchema(schema, { int64: 'range' })));
     return validate;
   }
 }

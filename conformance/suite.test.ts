@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAjv } from '../spec/createAjv.ts';
+import { compileSchema } from '../spec/compileSchema.ts';
 import { componentSchema } from '../spec/loadSpec.ts';
 import { defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
 import { testSpec } from '../mock/testing.ts';
@@ -12,7 +12,7 @@ import { runSuite } from './testing/runSuite.ts';
 /** A run against the mock with its default fixtures (as `npm start` serves them), recording what was sent. */
 async function run(options: Partial<ConformanceOptions> = {}): Promise<{ result: ConformanceResult; sent: TransportRequest[]; storeSize: number }> {
   const spec = await testSpec();
-  const pets = await loadPetsFile(defaultPetsFile, createAjv(), componentSchema(spec, 'Pets'));
+  const pets = await loadPetsFile(defaultPetsFile, compileSchema(componentSchema(spec, 'Pets')));
   const deployment = await inProcessDeployment(undefined, { pets });
   const sent: TransportRequest[] = [];
   try {

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { loadSpec, componentSchema, type LoadedSpec } from '../spec/loadSpec.ts';
-import { createAjv } from '../spec/createAjv.ts';
+import { compileSchema } from '../spec/compileSchema.ts';
 import type { Pet, PetStatus } from '../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
 import { AccessLog, type AccessLogSink } from './api/accessLog.ts';
@@ -120,7 +120,7 @@ export async function openRedisStateFor(options: Pick<MockOptions, 'redis' | 'cl
 }
 
 async function createState(options: MockOptions, spec: LoadedSpec, logger: { info(message: string): void; warn(message: string): void }): Promise<StateParts> {
-  const fixtures = options.pets ?? (await loadPetsFile(defaultPetsFile, createAjv(), componentSchema(spec, 'Pets')));
+  const fixtures = options.pets ?? (await loadPetsFile(defaultPetsFile, compileSchema(componentSchema(spec, 'Pets'))));
   const keys = options.keys ?? (await loadKeysFile(defaultKeysFile));
   if (options.redis) {
     if (options.startState) throw new Error('A start state (a state file) cannot be used with Redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
@@ -177,9 +177,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   });
   // Query and path parameters are coerced from strings; bodies never are (no "5" becoming 5).
   // int64 parameters are read as far as doubles go, so /v1/pets/9223372036854775807 is a 404, not a 400.
-  const paramAjv = createAjv({ coerceTypes: true, useDefaults: true, int64: 'range' });
-  const bodyAjv = createAjv();
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema));
+  const paramOptions = { coerceTypes: true, useDefaults: true, int64: 'range' } as const;
+  app.setValidatorCompiler(({ schema, httpPart }) => compileSchema(schema, httpPart === 'body' ? {} : paramOptions));
   // Only JSON bodies are accepted: anything else is 415, not a string for the schema to reject.
   app.removeContentTypeParser(['text/plain', 'application/json']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
@@ -222,7 +221,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     maxPreferDelayMs,
   });
   if (options.control !== false) {
-    await app.register(controlContext, { prefix: CONTROL_PREFIX, spec, state, ajv: bodyAjv, bodyLimit, corsOrigins });
+    await app.register(controlContext, { prefix: CONTROL_PREFIX, spec, state, bodyLimit, corsOrigins });
   }
   return app;
 }

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import cors from '@fastify/cors';
-import type { Ajv } from 'ajv';
 import { componentSchema, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
+import { compileSchema } from '../../spec/compileSchema.ts';
 import type { Pet } from '../../spec/types.ts';
 import { corsOptions, type CorsOrigins } from '../api/corsOptions.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
@@ -18,7 +18,6 @@ export interface ControlOptions {
   spec: LoadedSpec;
   state: StateParts;
   /** Validates bodies against the spec's schemas (no type coercion). */
-  ajv: Ajv;
   bodyLimit: number;
   corsOrigins: CorsOrigins;
 }
@@ -32,9 +31,9 @@ const MAX_ADVANCE_SECONDS = 315_360_000;
  * and its errors are its own (INVALID_CONTROL_REQUEST, never a NewPet hint): none of the API's
  * hooks run here.
  */
-export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { spec, state, ajv, bodyLimit, corsOrigins }) => {
+export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { spec, state, bodyLimit, corsOrigins }) => {
   const { store, keys, clock, log } = state;
-  const validatePets = ajv.compile(componentSchema(spec, 'Pets'));
+  const validatePets = compileSchema(componentSchema(spec, 'Pets'));
   if (corsOrigins !== false) await app.register(cors, corsOptions(corsOrigins));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAjv } from '../../spec/createAjv.ts';
+import { compileSchema } from '../../spec/compileSchema.ts';
 import { componentSchema } from '../../spec/loadSpec.ts';
 import { ApiError, errorCatalogue, type ErrorCode } from './errorCatalogue.ts';
 import { testMock, testSpec, type TestMock } from '../testing.ts';
@@ -111,7 +111,7 @@ it('ignores a body sent with GET, which has no meaning there (RFC 9110, 9.3.1)',
 
 describe('the error catalogue', () => {
   it('gives every code a body that matches the spec\'s Error schema', async () => {
-    const validate = createAjv().compile(componentSchema(await testSpec(), 'Error'));
+    const validate = compileSchema(componentSchema(await testSpec(), 'Error'));
     for (const code of Object.keys(errorCatalogue) as ErrorCode[]) {
       const body = new ApiError(code).toBody();
       expect(validate(body), code).toBe(true);

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { createAjv } from '../../spec/createAjv.ts';
+import { compileSchema } from '../../spec/compileSchema.ts';
 import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { Pet } from '../../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
@@ -64,7 +64,7 @@ export interface MockServer {
 export const defaultShutdownGraceMs = 10_000;
 
 async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
-  if ('file' in source) return loadPetsFile(source.file, createAjv(), componentSchema(spec, 'Pets'));
+  if ('file' in source) return loadPetsFile(source.file, compileSchema(componentSchema(spec, 'Pets')));
   // Faker is loaded only when pets are generated: reading the fixtures file needs none of it.
   const { generatePets } = await import('../../fixtures/generatePets.ts');
   return generatePets(source);
@@ -88,7 +88,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   // With a state file: start from it, above the id high-water mark, and refuse to start when it
   // cannot be written (a mock that acknowledges creates it cannot save would lose them silently).
   if (options.stateFile && options.redis) throw new Error('--state-file cannot be used with --redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
-  const saved = options.stateFile ? await readStateFile(options.stateFile, createAjv().compile(componentSchema(spec, 'Pets'))) : undefined;
+  const saved = options.stateFile ? await readStateFile(options.stateFile, compileSchema(componentSchema(spec, 'Pets'))) : undefined;
   const journal = options.stateFile ? await IdJournal.open(`${options.stateFile}.ids`) : undefined;
   // Where the Redis connection reports an outage and a return, once per change: the app's log.
   let redisLog: { info(message: string): void; warn(message: string): void } | undefined;
@@ -193,7 +193,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       await validateSpecInWorker(specPath).done;
       const nextSpec = await loadSpec(specPath, { validate: false });
       const nextFixtures = await loadPets(source, nextSpec);
-      const validate = createAjv().compile(componentSchema(nextSpec, 'Pet'));
+      const validate = compileSchema(componentSchema(nextSpec, 'Pet'));
       // In Redis the pets stay where they are (every replica shares them): the new fixtures are what
       // a reset goes back to. In memory the created pets the new spec accepts are carried over.
       redisState?.useFixtures(nextFixtures, keys);
