@@ -4,11 +4,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../common/cliIo.ts';
 import { checkIds } from './checks/index.ts';
 import { main } from './cli.ts';
 import { startDeployment, type Deployment } from './testing/deployment.ts';
+import type { RunReport } from './runReport.ts';
 import { runCli } from './testing/runCli.ts';
+import { spawnCli } from './testing/spawnCli.ts';
 
 /** Gives a test a deployment on 127.0.0.1 and closes it after, whatever happens. */
 async function withDeployment(args: Parameters<typeof startDeployment>, test: (d: Deployment) => Promise<void>): Promise<void> {
@@ -20,17 +21,9 @@ async function withDeployment(args: Parameters<typeof startDeployment>, test: (d
   }
 }
 
-/** Runs `main` in-process with captured output, in a fresh working directory (reports land there): for what needs no network. */
-async function runMain(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string; cwd: string }> {
-  let output = '';
-  const cwd = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
-  const io: CliIo = { stdout: { write: (t: string) => (output += t) }, stderr: { write: (t: string) => (output += t) }, env, cwd };
-  const code = await main(argv, io);
-  return { code, output, cwd };
-}
-
-// Each test spawns the real command: a minute catches a hang on a busy machine; it is no speed limit.
-describe.concurrent('pets-conformance, the command', { timeout: 60_000 }, () => {
+// The command as CI runs it, over HTTP against a deployment on 127.0.0.1; main() in-process, but
+// for the test that runs the bin itself.
+describe.concurrent('pets-conformance, the command', () => {
   it('exits 0 against the mock over HTTP and writes the JUnit, JSON, HTML and Markdown reports', () => withDeployment([], async (mock) => {
     const run = await runCli(['--base-url', mock.baseUrl, '--api-key', 'demo-pro', '--probe-rate-limit']);
     expect(run.code, run.output).toBe(0);
@@ -43,14 +36,16 @@ describe.concurrent('pets-conformance, the command', { timeout: 60_000 }, () => 
     expect(run.output).toMatch(new RegExp(`${checkIds.length} passed, 0 failed, 0 skipped`));
   }));
 
-  it('exits 1 with the failing check on its output when the deployment breaks a rule', () => withDeployment([async (req, forward) => {
+  it('runs as a process whose exit code is main()\'s: 1, with the failing check on its output, when the deployment breaks a rule', { timeout: 60_000 }, () => withDeployment([async (req, forward) => {
     const res = await forward(req);
     return res.status === 404 ? { ...res, status: 200 } : res;
   }], async (broken) => {
-    const run = await runCli(['--base-url', broken.baseUrl, '--api-key', 'demo-pro', '--checks', 'get-pet']);
-    expect(run.code, run.output).toBe(1);
-    expect(run.output).toContain('FAIL get-pet');
-    expect(await run.failedChecks()).toEqual(['get-pet']);
+    const reportDir = await mkdtemp(join(tmpdir(), 'conformance-'));
+    const run = await spawnCli(['--base-url', broken.baseUrl, '--api-key', 'demo-pro', '--checks', 'get-pet', '--report-dir', reportDir]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('FAIL get-pet');
+    const report = JSON.parse(await readFile(join(reportDir, 'conformance-report.json'), 'utf8')) as RunReport;
+    expect(report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['get-pet']);
   }));
 
   it('reads the key and the URL from PETS_API_KEY and PETS_BASE_URL, and never writes the key out', () => withDeployment([undefined, { keys: [{ key: 'secret-key-4821', plan: 'pro' }] }], async (d) => {
@@ -83,7 +78,7 @@ describe.concurrent('pets-conformance, the command', { timeout: 60_000 }, () => 
   });
 });
 
-describe('pets-conformance main(), in-process', () => {
+describe('pets-conformance, its arguments', () => {
   it.each([
     [['--base-url', 'http://127.0.0.1:1/v1'], /no API key/],
     [['--api-key', 'x'], /no base URL/],
@@ -93,23 +88,23 @@ describe('pets-conformance main(), in-process', () => {
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--depth', 'deep'], /Allowed choices are quick, full/],
     [['--frobnicate'], /unknown option/],
   ])('exits 2 with a one-line reason for %j', async (args, reason) => {
-    const run = await runMain(args);
+    const run = await runCli(args);
     expect(run.code).toBe(2);
     expect(run.output).toMatch(reason);
   });
 
   it('refuses a PETS_BASE_URL that is not a URL', async () => {
-    const run = await runMain(['--api-key', 'x'], { PETS_BASE_URL: 'nowhere' });
+    const run = await runCli(['--api-key', 'x'], { PETS_BASE_URL: 'nowhere' });
     expect(run).toMatchObject({ code: 2, output: expect.stringMatching(/PETS_BASE_URL: Give an absolute http or https URL/) });
   });
 
   it('documents every option in --help and lists the checks', async () => {
-    const help = await runMain(['--help']);
+    const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     for (const option of ['--base-url', '--api-key', '--read-only', '--probe-rate-limit', '--report-dir', '--checks', '--exclude-checks', '--timeout', '--seed', '--depth', '--max-wait', 'PETS_API_KEY', 'PETS_BASE_URL']) {
       expect(help.output).toContain(option);
     }
-    const list = await runMain(['--list-checks']);
+    const list = await runCli(['--list-checks']);
     expect(list.code).toBe(0);
     for (const id of checkIds) expect(list.output).toContain(id);
   });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { configSchemaPath } from '../config/loadConfigFile.ts';
 import { startDeployment, type Deployment, type Req } from '../testing/deployment.ts';
 import { severalFaults } from './testing/severalFaults.ts';
+import { runCli } from '../testing/runCli.ts';
 import { spawnCli } from '../testing/spawnCli.ts';
 import { reportFiles } from './writeReports.ts';
 
@@ -31,7 +32,7 @@ describe('pets-conformance reports and CI output', () => {
 
   it('fails a faulty deployment with ::error lines, a job summary, and six reports that hold no key', async () => {
     const d = await deployment(severalFaults);
-    const run = await spawnCli(['--base-url', d.baseUrl, '--report-dir', join(dir, 'reports'), '--timeout', '60000'], { PETS_API_KEY: key, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
+    const run = await runCli(['--base-url', d.baseUrl, '--report-dir', join(dir, 'reports'), '--timeout', '60000'], { PETS_API_KEY: key, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/^::error title=response-schema::(\S+: )?GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets answered 200 with a body that does not match the spec/m);
     expect(run.stdout).toMatch(/^::error title=content-type::/m);
@@ -54,7 +55,7 @@ describe('pets-conformance reports and CI output', () => {
 
   it('exits 2 on a refused key, with the reason in every report and in the job summary', async () => {
     const d = await deployment();
-    const run = await spawnCli(['--base-url', d.baseUrl, '--api-key', 'expired-key', '--report-dir', join(dir, 'reports')], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
+    const run = await runCli(['--base-url', d.baseUrl, '--api-key', 'expired-key', '--report-dir', join(dir, 'reports')], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/refused the API key: GET .* answered 401/);
     expect(run.stdout).toMatch(/^::error title=pets-conformance could not run::The suite could not judge .*refused the API key/m);
@@ -68,7 +69,7 @@ describe('pets-conformance reports and CI output', () => {
   });
 
   it('exits 2 with reports and a job summary when it cannot even start', async () => {
-    const run = await spawnCli(['--report-dir', join(dir, 'reports')], { GITHUB_STEP_SUMMARY: summaryFile });
+    const run = await runCli(['--report-dir', join(dir, 'reports')], { GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.code).toBe(2);
     expect(await readFile(summaryFile, 'utf8')).toContain('no base URL. Give --base-url, set PETS_BASE_URL, or set baseUrl in the --config file.');
     expect(await read(reportFiles.markdown)).toContain('no base URL');
@@ -76,7 +77,7 @@ describe('pets-conformance reports and CI output', () => {
 
   it('refuses an Authorization header, saying the key has its own option', async () => {
     // --report-dir first: commander stops at the refused header, so what follows it is never read.
-    const run = await spawnCli(['--report-dir', join(dir, 'reports'), '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '-H', 'Authorization: Bearer k']);
+    const run = await runCli(['--report-dir', join(dir, 'reports'), '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '-H', 'Authorization: Bearer k']);
     expect(await read(reportFiles.markdown)).toContain('The Authorization header cannot be set');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/The Authorization header cannot be set with --header\. The API key has its own option/);
@@ -99,7 +100,7 @@ describe('pets-conformance reports and CI output', () => {
       '  X-Gateway-Token: ${GATEWAY_TOKEN}',
     ].join('\n'));
     // Run from the project root: the file's reportDir is relative to the file, not to where the suite runs.
-    const run = await spawnCli(['--config', join(dir, 'conformance.yml'), '--header', 'X-From-Cli: yes'], { STAGING_URL: d.baseUrl, STAGING_KEY: key, GATEWAY_TOKEN: 'gw-secret-77' });
+    const run = await runCli(['--config', join(dir, 'conformance.yml'), '--header', 'X-From-Cli: yes'], { STAGING_URL: d.baseUrl, STAGING_KEY: key, GATEWAY_TOKEN: 'gw-secret-77' }, { reportDir: null });
     expect(run.code, run.stderr).toBe(0);
     expect(seen.length).toBeGreaterThan(10);
     expect(new Set(seen.map((r) => r.method))).toEqual(new Set(['GET']));

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -172,11 +173,21 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   // Serving now: load Prism in its worker, and validate the spec in another a moment later, so
   // the two loads do not compete for the CPU with the first answers.
   prism.warm();
+  // The text of the spec last found valid: a reload that leaves the spec as it was (only the
+  // fixtures changed) does not validate it again.
+  let validText: string | undefined;
   let stopValidation = () => {};
-  const validation = setTimeout(() => {
+  /** Resolves once the spec file, as it is now, is found valid (in a worker, unless this text already was). */
+  const validateSpecFile = async (): Promise<void> => {
+    const text = await readFile(specPath, 'utf8');
+    if (text === validText) return;
     const { done, stop } = validateSpecInWorker(specPath);
     stopValidation = stop;
-    done.catch((error: Error) => {
+    await done;
+    validText = text;
+  };
+  const validation = setTimeout(() => {
+    validateSpecFile().catch((error: Error) => {
       if (!shuttingDown) log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`);
     });
   }, 1000);
@@ -190,7 +201,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     const old = app;
     let nextPrism: PrismResponder | undefined;
     try {
-      await validateSpecInWorker(specPath).done;
+      await validateSpecFile();
       const nextSpec = await loadSpec(specPath, { validate: false });
       const nextFixtures = await loadPets(source, nextSpec);
       const validate = compileSchema(componentSchema(nextSpec, 'Pet'));
