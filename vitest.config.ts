@@ -47,8 +47,9 @@ export default defineConfig({
       // their workers' module cache: loading fastify, Ajv and the spec once per worker, not once
       // per file, halves the tier's CPU time.
       { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', 'bench/**', '**/node_modules/**'], isolate: false } },
-      { extends: true, test: { name: 'browser', include: [`${folders}/**/*.browser.test.ts`] } },
-      { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`], exclude: ['bench/**'] } },
+      { extends: true, test: { name: 'all', include: [`${folders}/**/*.test.ts`], exclude: ['bench/**', '**/node_modules/**'], isolate: false } },
+      { extends: true, test: { name: 'browser', include: [`${folders}/**/*.browser.test.ts`], isolate: false } },
+      { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`], exclude: ['bench/**'], isolate: false } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.

@@ -36,7 +36,7 @@ function startWorker(data: PrismWorkerData): Worker {
 type Waiting = { resolve: (answer: PrismAnswer) => void; reject: (error: Error) => void };
 
 /** How long the worker outlives its last mock, so the next mock (the next test) finds it loaded. */
-const IDLE_MS = 10_000;
+const IDLE_MS = 60_000;
 
 /**
  * One worker per process, shared by every mock in it and stopped IDLE_MS after the last one lets

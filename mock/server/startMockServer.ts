@@ -176,14 +176,11 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   // The text of the spec last found valid: a reload that leaves the spec as it was (only the
   // fixtures changed) does not validate it again.
   let validText: string | undefined;
-  let stopValidation = () => {};
   /** Resolves once the spec file, as it is now, is found valid (in a worker, unless this text already was). */
   const validateSpecFile = async (): Promise<void> => {
     const text = await readFile(specPath, 'utf8');
     if (text === validText) return;
-    const { done, stop } = validateSpecInWorker(specPath);
-    stopValidation = stop;
-    await done;
+    await validateSpecInWorker(specPath);
     validText = text;
   };
   const validation = setTimeout(() => {
@@ -254,7 +251,6 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
         shuttingDown = true;
         stopWatching();
         clearTimeout(validation);
-        stopValidation();
         for (const socket of sockets) {
           const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
           if (res && !res.writableFinished) closeAfter(res);
