@@ -18,6 +18,7 @@ import { petsOperationIds, petsRoutes } from './petsRoutes.ts';
 import { preferPlugin } from './preferPlugin.ts';
 import { prismRoutes } from './prismRoutes.ts';
 import { corsOptions, type CorsOrigins } from './corsOptions.ts';
+import { namedContext } from '../namedContext.ts';
 
 export interface ApiContextOptions {
   spec: LoadedSpec;
@@ -39,7 +40,7 @@ export interface ApiContextOptions {
  * error and not-found handling, and the request log. Nothing outside /v1 runs these hooks, and
  * nothing inside opts out of them.
  */
-export const apiContext: FastifyPluginAsync<ApiContextOptions> = async (api, options) => {
+export const apiContext: FastifyPluginAsync<ApiContextOptions> = namedContext('api', async (api, options) => {
   const { spec, state, prism, bodyLimit } = options;
   if (options.corsOrigins !== false) await api.register(cors, corsOptions(options.corsOrigins));
   await api.register(guardPlugin, { keys: state.keys, limiter: state.limiter, anonymousLimiter: state.anonymousLimiter });
@@ -77,4 +78,4 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = async (api, opt
   await api.register(petsRoutes, { spec, store: state.store, defaultStatus: options.defaultStatus });
   await api.register(prismRoutes, { spec, skip: petsOperationIds, prism });
   await api.register(methodNotAllowedRoutes, { spec, reserved });
-};
+});

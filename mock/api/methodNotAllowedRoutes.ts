@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, HTTPMethods } from 'fastify';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { toFastifyPath } from './routeSchema.ts';
+import { namedContext } from '../namedContext.ts';
 
 export interface MethodNotAllowedOptions {
   spec: LoadedSpec;
@@ -36,7 +37,7 @@ export function allowedMethods(spec: LoadedSpec, prefix: string, reserved: reado
 }
 
 /** A known path with an unknown method is 405 with `Allow` listing what the path serves (RFC 9110, 15.5.6). */
-export const methodNotAllowedRoutes: FastifyPluginAsync<MethodNotAllowedOptions> = async (app, { spec, reserved }) => {
+export const methodNotAllowedRoutes: FastifyPluginAsync<MethodNotAllowedOptions> = namedContext('method-not-allowed-routes', async (app, { spec, reserved }) => {
   const byPath = methodsByPath(spec);
   for (const [path, served] of byPath) {
     const allow = [...served, ...reserved].join(', ');
@@ -51,4 +52,4 @@ export const methodNotAllowedRoutes: FastifyPluginAsync<MethodNotAllowedOptions>
       },
     });
   }
-};
+});

@@ -5,6 +5,7 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import { isPromise } from '../state/awaitable.ts';
 import type { PetRepository } from '../state/stateParts.ts';
 import { decimalIntegersOnly, routeSchema, toFastifyPath } from './routeSchema.ts';
+import { namedContext } from '../namedContext.ts';
 
 export interface PetsRoutesOptions {
   spec: LoadedSpec;
@@ -16,7 +17,7 @@ export interface PetsRoutesOptions {
 /** The operations this plugin answers from the store; the rest of the spec is answered by Prism. */
 export const petsOperationIds = ['listPets', 'createPet', 'getPet'] as const;
 
-export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { spec, store, defaultStatus }) => {
+export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = namedContext('pets-routes', async (app, { spec, store, defaultStatus }) => {
   const listPets = findOperation(spec, 'listPets');
   const createPet = findOperation(spec, 'createPet');
   const getPet = findOperation(spec, 'getPet');
@@ -80,7 +81,7 @@ export const petsRoutes: FastifyPluginAsync<PetsRoutesOptions> = async (app, { s
     if (!pet) throw new ApiError('PET_NOT_FOUND', `No pet has the id ${sent}. List pets with GET /v1/pets to find an existing id.`);
     return pet;
   });
-};
+});
 
 function safeDecode(text: string): string {
   try {

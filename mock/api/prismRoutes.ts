@@ -4,6 +4,7 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
 import { toFastifyPath } from './routeSchema.ts';
 import './routeConfig.ts';
+import { namedContext } from '../namedContext.ts';
 
 export interface PrismRoutesOptions {
   spec: LoadedSpec;
@@ -16,7 +17,7 @@ export interface PrismRoutesOptions {
  * Answers the operations that have no stateful handler from the OpenAPI document through Prism,
  * behind the same authentication, rate limits and headers as the rest (they run as app hooks).
  */
-export const prismRoutes: FastifyPluginAsync<PrismRoutesOptions> = async (app, { spec, skip, prism }) => {
+export const prismRoutes: FastifyPluginAsync<PrismRoutesOptions> = namedContext('prism-routes', async (app, { spec, skip, prism }) => {
   for (const op of spec.operations.filter((o) => !skip.includes(o.operationId))) {
     app.route({
       method: op.method.toUpperCase() as 'GET',
@@ -33,4 +34,4 @@ export const prismRoutes: FastifyPluginAsync<PrismRoutesOptions> = async (app, {
       },
     });
   }
-};
+});

@@ -13,6 +13,7 @@ import type { StateParts } from '../state/stateParts.ts';
 import { PetSetError } from '../state/petStore.ts';
 import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
 import type { RequestFilter } from '../state/requestLog.ts';
+import { namedContext } from '../namedContext.ts';
 
 export interface ControlOptions {
   spec: LoadedSpec;
@@ -31,7 +32,7 @@ const MAX_ADVANCE_SECONDS = 315_360_000;
  * and its errors are its own (INVALID_CONTROL_REQUEST, never a NewPet hint): none of the API's
  * hooks run here.
  */
-export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { spec, state, bodyLimit, corsOrigins }) => {
+export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('control', async (app, { spec, state, bodyLimit, corsOrigins }) => {
   const { store, keys, clock, log } = state;
   const validatePets = compileSchema(componentSchema(spec, 'Pets'));
   if (corsOrigins !== false) await app.register(cors, corsOptions(corsOrigins));
@@ -137,4 +138,4 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = async (app, { 
     await store.replaceAll(pets);  // a PetSetError (400) for ids past 2^53 - 2; ids keep growing
     return { pets: await store.count(), nextId: await store.peekNextId() };
   });
-};
+});
