@@ -170,9 +170,12 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     await app.close();
     throw new Error(`Cannot listen on ${options.host}:${options.port}: ${error.message}. Give another --port (0 picks a free one).`);
   });
-  // Serving now: load Prism in its worker, and validate the spec in another a moment later, so
-  // the two loads do not compete for the CPU with the first answers.
-  prism.warm();
+  // Serving now. A second later, once the first answers are out, Prism loads in its worker (a
+  // request that needs it sooner loads it at once); two seconds after that, the spec is validated
+  // in another. Neither load competes for the CPU with the first answers or with the other, and a
+  // mock stopped within a second (a script, a test) loads neither.
+  const warming = setTimeout(() => prism.warm(), 1000);
+  warming.unref();
   // The text of the spec last found valid: a reload that leaves the spec as it was (only the
   // fixtures changed) does not validate it again.
   let validText: string | undefined;
@@ -187,7 +190,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     validateSpecFile().catch((error: Error) => {
       if (!shuttingDown) log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`);
     });
-  }, 1000);
+  }, 3000);
   validation.unref();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -250,6 +253,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       closing ??= (async () => {
         shuttingDown = true;
         stopWatching();
+        clearTimeout(warming);
         clearTimeout(validation);
         for (const socket of sockets) {
           const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
