@@ -8,7 +8,6 @@ import { configSchemaPath } from '../config/loadConfigFile.ts';
 import { startDeployment, type Deployment, type Req } from '../testing/deployment.ts';
 import { severalFaults } from './testing/severalFaults.ts';
 import { runCli } from '../testing/runCli.ts';
-import { spawnCli } from '../testing/spawnCli.ts';
 import { reportFiles } from './writeReports.ts';
 
 const key = 'secret-key-4821';
@@ -116,7 +115,7 @@ describe('pets-conformance reports and CI output', () => {
   });
 
   it('documents --config and --header, and its config schema names every long option', async () => {
-    const help = await spawnCli(['--help']);
+    const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--config <file>');
     expect(help.stdout).toContain('-H, --header <header>');

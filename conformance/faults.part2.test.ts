@@ -1,0 +1,3 @@
+import { describeFaultVerdicts } from './testing/faultVerdicts.ts';
+
+describeFaultVerdicts(2);
