@@ -17,11 +17,13 @@ const countsLine: Reporter = {
   },
 };
 
-const folders = '{common,spec,mock,conformance,fixtures,bench}';
+/** Where the tests of `npm test` live (bench/ holds the bench tier, scripts/ the package tier). */
+const folders = '{common,spec,mock,conformance,fixtures}';
 
-// Tiers a contributor can run alone: `npm run test:unit`, `test:browser` (Chromium), `test:redis`
-// (a redis-server per test file). `npm test` runs them all. Timeouts only catch hangs: no test
-// depends on how fast the machine is.
+// `npm test` runs the 'tests' project: every unit, browser (Chromium) and Redis (a redis-server per
+// test file) test, in one worker, beside the type-check (scripts in package.json). The tiers a
+// contributor runs alone (`npm run test:unit`, `test:browser`, `test:redis`) are that project
+// filtered by file name. Timeouts only catch hangs: no test depends on how fast the machine is.
 const source = (path: string) => new URL(path, import.meta.url).pathname;
 
 export default defineConfig({
@@ -37,19 +39,14 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30_000,
-    // More workers than the machine's two cores overlap the files that wait on a child process,
-    // a browser or a socket.
-    maxWorkers: 4,
     hookTimeout: 30_000,
     reporters: ['default', countsLine],
     projects: [
-      // No module-level state anywhere (every test builds its own mock), so the unit files share
-      // their workers' module cache: loading fastify, Ajv and the spec once per worker, not once
-      // per file, halves the tier's CPU time.
-      { extends: true, test: { name: 'unit', include: [`${folders}/**/*.test.ts`], exclude: ['**/*.browser.test.ts', '**/*.redis.test.ts', 'bench/**', '**/node_modules/**'], isolate: false } },
-      { extends: true, test: { name: 'all', include: [`${folders}/**/*.test.ts`], exclude: ['bench/**', '**/node_modules/**'], isolate: false } },
-      { extends: true, test: { name: 'browser', include: [`${folders}/**/*.browser.test.ts`], isolate: false } },
-      { extends: true, test: { name: 'redis', include: [`${folders}/**/*.redis.test.ts`], exclude: ['bench/**'], isolate: false } },
+      // One worker, its module cache shared by every file (no module-level state anywhere: every
+      // test builds its own mock). Loading fastify, Ajv, Playwright and the spec, and warming the
+      // JIT on them, is paid once: a second worker pays it again, which on two cores costs more
+      // than it overlaps, and the type-check runs on the other core meanwhile.
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], isolate: false, fileParallelism: false } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.
