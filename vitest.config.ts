@@ -50,7 +50,8 @@ export default defineConfig({
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.
-      { extends: true, test: { name: 'package', include: ['scripts/*.test.ts'] } },
+      // One file at a time: Jest's own 5 s test timeout must not meet a machine busy with the other file.
+      { extends: true, test: { name: 'package', include: ['scripts/*.test.ts'], fileParallelism: false } },
     ],
   },
 });
