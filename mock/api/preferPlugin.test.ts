@@ -176,3 +176,22 @@ describe('forced answers look like real ones', () => {
     expect(res.json()).toMatchObject({ id: 4242, name: expect.any(String) });
   });
 });
+
+describe('Prefer on an invalid request', () => {
+  it.each([
+    ['/v1/pets?limit=0', 'GET', 'code=200', 'INVALID_QUERY_PARAMETER'],
+    ['/v1/pets?limit=0', 'GET', 'dynamic=true, seed=1', 'INVALID_QUERY_PARAMETER'],
+    ['/v1/pets/abc', 'GET', 'code=404', 'INVALID_PATH_PARAMETER'],
+    ['/v1/pets', 'POST', 'code=201', 'INVALID_BODY'],
+  ] as const)('answers %s %s with its real 400 whatever it prefers (%s), as Prism does', async (url, method, preference, code) => {
+    const res = await prefer(url, preference, { method, ...(method === 'POST' ? { payload: { name: 'Rex', categoryId: '1' } } : {}) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code, status: 400 });
+    if (method === 'POST') expect(res.json().message).toMatch(/categoryId/);
+  });
+
+  it('still refuses a preference it cannot honour before reading the request', async () => {
+    const res = await prefer('/v1/pets?limit=0', 'code=418');
+    expect(res.json()).toMatchObject({ code: 'INVALID_PREFER_HEADER', status: 400 });
+  });
+});

@@ -14,7 +14,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** `Prefer: delay=MS`, once read. */
     preferredDelay: number | null;
+    /** The answer `Prefer` forces (code, example, dynamic data), once read; given after validation. */
+    forcedAnswer: ForcedAnswer | null;
   }
+}
+
+interface ForcedAnswer {
+  op: SpecOperation;
+  code: number | undefined;
+  example: string | undefined;
+  dynamic: boolean;
+  seed: string | undefined;
 }
 
 export interface PreferOptions {
@@ -40,24 +50,38 @@ function retryAfter(request: FastifyRequest, clock: Clock): number {
 
 /**
  * The `Prefer` request header as Prism users know it: `code=`, `example=`, `dynamic=true` and
- * `seed=` answer the operation from the spec through Prism instead of the store; `delay=` holds the
- * answer back. It runs after authentication and rate limiting, so a wrong key still gets 401 and
- * the X-RateLimit headers are still set. Applied preferences are named in `Preference-Applied`
- * (RFC 7240, 3).
+ * `seed=` answer the operation from the spec instead of the store; `delay=` holds the answer back.
+ * The header is read once the key and the rate limit are checked (a wrong key still gets 401, the
+ * X-RateLimit headers are still set), and a preference the mock cannot honour is a 400 at once.
+ * The forced answer is given after validation: as Prism does, an invalid request gets its real
+ * 400, whatever it prefers. Applied preferences are named in `Preference-Applied` (RFC 7240, 3).
  */
 const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clock, maxDelayMs }) => {
   app.decorateRequest('preferredDelay', null);
+  app.decorateRequest('forcedAnswer', null);
   const operations = new Map(spec.operations.map((op) => [op.operationId, op]));
 
   app.addHook('onRequest', (request, reply, done) => {
     // Most requests carry no Prefer: keep their path free of promises.
     if (request.headers.prefer === undefined) return done();
-    answerPreference(request, reply).then((answered) => (answered ? undefined : done()), done);
+    try {
+      readPreferences(request, reply);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 
-  /** Applies the request's preferences; true when it answered the request itself. */
-  async function answerPreference(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  app.addHook('preHandler', (request, reply, done) => {
+    const forced = request.forcedAnswer;
+    if (!forced) return done();
+    answer(request, reply, forced).then(() => undefined, done);
+  });
+
+  /** Reads the request's preferences: its delay, and the answer it forces, if any. */
+  function readPreferences(request: FastifyRequest, reply: FastifyReply): void {
     const preferences = parsePrefer(request.headers.prefer);
+    const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
 
     const delay = preferences.get('delay');
     if (delay !== undefined) {
@@ -73,7 +97,7 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     if (!op || (code === undefined && example === undefined && dynamic === undefined)) {
       // Only a delay: the real answer comes, later, and says which preference it honoured (RFC 7240, 3).
       if (delay !== undefined) reply.header('preference-applied', `delay=${delay}`);
-      return false;
+      return;
     }
 
     const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
@@ -87,35 +111,37 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
       }
     }
     if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
-
-    const params = request.params as Record<string, unknown>;
-    const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
     reply.header('preference-applied', applied.join(', '));
-    if (code !== undefined && Number(code) >= 400) {
+    request.forcedAnswer = { op, code: code === undefined ? undefined : Number(code), example, dynamic: dynamic === 'true', seed };
+  }
+
+  /** Gives the answer the request forces. */
+  async function answer(request: FastifyRequest, reply: FastifyReply, { op, code, example, dynamic, seed }: ForcedAnswer): Promise<void> {
+    const params = request.params as Record<string, unknown>;
+    if (code !== undefined && code >= 400) {
       // An error answers from the catalogue, as the mock really would (code, message, the headers
       // that go with it): no example of the spec is needed, so Prism is not asked.
-      const error = forcedError(Number(code), op, { params, retryAfterSeconds: retryAfter(request, clock) });
+      const error = forcedError(code, op, { params, retryAfterSeconds: retryAfter(request, clock) });
       // A real 429 comes with the window spent: X-RateLimit-Remaining 0, not what is really left.
       if (error.statusCode === 429 && request.rateDecision) request.rateDecision = { ...request.rateDecision, remaining: 0 };
       throw error;
     }
 
-    const answer = await prism.respond(op, {
-      ...(code !== undefined ? { code: Number(code) } : {}),
+    const answered = await prism.respond(op, {
+      ...(code !== undefined ? { code } : {}),
       ...(example !== undefined ? { exampleKey: example } : {}),
-      dynamic: dynamic === 'true',
+      dynamic,
       ...(seed !== undefined ? { seed } : {}),
     });
     // Prism decides which example answers; the mock gives it realistic content, pets as the
     // fixtures generator makes them.
-    let body = answer.body;
+    let body = answered.body;
     if (example === undefined) {
       // Without dynamic=true the answer is the same every time, as a static example is.
-      const realistic = realisticBody(spec, { op, status: answer.status, seed: seed ?? (dynamic === 'true' ? undefined : 'static'), query: request.query as Record<string, unknown>, params });
+      const realistic = realisticBody(spec, { op, status: answered.status, seed: seed ?? (dynamic ? undefined : 'static'), query: request.query as Record<string, unknown>, params });
       if (realistic !== undefined) body = realistic;
     }
-    reply.code(answer.status).headers(answer.headers).send(body);
-    return true;
+    reply.code(answered.status).headers(answered.headers).send(body);
   }
 };
 

@@ -35,7 +35,7 @@ export function forcedError(status: number, op: SpecOperation, { params, retryAf
     case 'PET_NOT_FOUND':
       return new ApiError(code, `No pet has the id ${String(Object.values(params)[0] ?? '')}. List pets with GET /v1/pets to find an existing id.`);
     case 'INVALID_BODY':
-      // Prefer is answered before the body is read: name no field, which the body may well have.
+      // Forced answers come after validation: the body is a valid NewPet, so name no field of it.
       return new ApiError(code, 'Invalid request body: it is not a valid NewPet. Send {"name": string, "categoryId": integer, "status"?: "available"|"pending"|"sold"}.');
     default:
       return new ApiError(code);

@@ -10,7 +10,7 @@ export interface RealisticBodyRequest {
   status: number;
   /** The `seed=` preference; a random one when absent (`dynamic=true` alone varies per answer). */
   seed: string | undefined;
-  /** The query and path parameters as sent (strings: forced answers are decided before validation). */
+  /** The query and path parameters, validated and coerced. */
   query: Record<string, unknown>;
   params: Record<string, unknown>;
 }
@@ -51,7 +51,6 @@ export function realisticBody(spec: LoadedSpec, { op, status, seed, query, param
 }
 
 function wholeNumber(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value)) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
+  const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;
 }
