@@ -220,6 +220,16 @@ describe('GET /v1/store/orders', () => {
     expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
   });
 
+  it('lists store orders as objects with no fields, since the contract shows none, the same each time', async () => {
+    const first = (await mock.call({ url: '/v1/store/orders' })).json();
+    expect(first.length).toBeGreaterThanOrEqual(3);
+    expect(first.every((order: unknown) => typeof order === 'object' && order !== null && Object.keys(order).length === 0)).toBe(true);
+    expect((await mock.call({ url: '/v1/store/orders' })).json()).toEqual(first);
+    const dynamic = (await mock.call({ url: '/v1/store/orders', headers: { prefer: 'dynamic=true, seed=3' } })).json();
+    expect(dynamic.length).toBeGreaterThanOrEqual(3);
+    expect(dynamic.every((order: object) => Object.keys(order).length === 0)).toBe(true);
+  });
+
   it('answers with a trailing slash and whatever the client accepts', async () => {
     expect((await mock.call({ url: '/v1/store/orders/' })).statusCode).toBe(200);
     expect((await mock.call({ url: '/v1/store/orders', headers: { accept: 'text/html' } })).statusCode).toBe(200);

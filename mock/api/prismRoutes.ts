@@ -5,6 +5,7 @@ import type { PrismResponder } from '../prism/prismResponder.ts';
 import { toFastifyPath } from './routeSchema.ts';
 import './routeConfig.ts';
 import { namedContext } from '../namedContext.ts';
+import { realisticBody } from '../prism/realisticBody.ts';
 
 export interface PrismRoutesOptions {
   spec: LoadedSpec;
@@ -15,7 +16,9 @@ export interface PrismRoutesOptions {
 
 /**
  * Answers the operations that have no stateful handler from the OpenAPI document through Prism,
- * behind the same authentication, rate limits and headers as the rest (they run as app hooks).
+ * behind the same authentication, rate limits and headers as the rest (they run as app hooks),
+ * with the realistic content forced answers get (a list of records the spec leaves open: empty
+ * objects, never `null` nor an invented field).
  */
 export const prismRoutes: FastifyPluginAsync<PrismRoutesOptions> = namedContext('prism-routes', async (app, { spec, skip, prism }) => {
   for (const op of spec.operations.filter((o) => !skip.includes(o.operationId))) {
@@ -26,7 +29,9 @@ export const prismRoutes: FastifyPluginAsync<PrismRoutesOptions> = namedContext(
       handler: async (request, reply) => {
         try {
           const answer = await prism.respond(op);
-          return reply.code(answer.status).headers(answer.headers).send(answer.body);
+          // Prism picks the status and the example; the mock gives it realistic content, the same every time.
+          const realistic = realisticBody(spec, { op, status: answer.status, seed: 'static', query: request.query as Record<string, unknown>, params: request.params as Record<string, unknown> });
+          return reply.code(answer.status).headers(answer.headers).send(realistic ?? answer.body);
         } catch (error) {
           request.log.error({ err: error }, 'prism could not mock the operation');
           throw new ApiError('INTERNAL_ERROR', `The mock could not answer ${op.operationId} from the OpenAPI document: ${(error as Error).message}`);

@@ -27,16 +27,22 @@ const sameSchema = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === 
 /**
  * A believable body for a forced 2xx answer whose schema is Pet or Pets: pets as the fixtures
  * generator makes them (names, categories, statuses), positive ids, lists of a realistic length
- * (up to the `limit` asked for, filtered by `status`), the same for the same seed. Undefined for
- * other schemas, whose body Prism's answer keeps.
+ * (up to the `limit` asked for, filtered by `status`), the same for the same seed. A list of
+ * records the spec leaves open gets empty objects. Undefined for other schemas, whose body
+ * Prism's answer keeps.
  */
 export function realisticBody(spec: LoadedSpec, { op, status, seed, query, params }: RealisticBodyRequest): unknown {
   const schema = responseSchema(op, status);
   if (!schema) return undefined;
-  const kind = sameSchema(schema, componentSchema(spec, 'Pets')) ? 'list' : sameSchema(schema, componentSchema(spec, 'Pet')) ? 'one' : undefined;
+  const kind = sameSchema(schema, componentSchema(spec, 'Pets')) ? 'list' : sameSchema(schema, componentSchema(spec, 'Pet')) ? 'one' : isOpenList(schema) ? 'open' : undefined;
   if (!kind) return undefined;
   const seedValue = seedNumber(seed ?? String(Math.random()));
   const faker = new Faker({ locale: [en], seed: seedValue });
+  if (kind === 'open') {
+    // Records the spec shows nothing of (a store order): objects with no fields, none invented,
+    // as many as a list of pets would hold.
+    return Array.from({ length: faker.number.int({ min: 3, max: 20 }) }, () => ({}));
+  }
   const firstId = faker.number.int({ min: 1, max: 5000 });
   if (kind === 'list') {
     const asked = wholeNumber(query.limit);
@@ -48,6 +54,12 @@ export function realisticBody(spec: LoadedSpec, { op, status, seed, query, param
   // The pet asked for by id keeps that id, when it is one the mock could hold.
   const asked = Object.values(params).map(wholeNumber).find((n) => n !== undefined && n >= 1);
   return generatePets({ seed: seedValue, count: 1, firstId: asked ?? firstId })[0] as Pet;
+}
+
+/** A list whose items the spec leaves open: no type, no fields, only words about them. */
+function isOpenList(schema: { type?: unknown; items?: unknown }): boolean {
+  if (schema.type !== 'array' || typeof schema.items !== 'object' || schema.items === null) return false;
+  return Object.keys(schema.items).every((key) => key === 'description' || key === 'title');
 }
 
 function wholeNumber(value: unknown): number | undefined {
