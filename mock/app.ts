@@ -16,6 +16,7 @@ import { parseJsonBody } from './errors/parseJsonBody.ts';
 import { sendApiError } from './errors/sendApiError.ts';
 import { toApiError } from './errors/toApiError.ts';
 import { createPrismResponder, type PrismResponder } from './prism/prismResponder.ts';
+import type { TrustProxy } from './server/parseTrustProxy.ts';
 import type { Clock } from './state/clock.ts';
 import type { ApiKeyConfig } from './state/keyRing.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
@@ -66,6 +67,12 @@ export interface MockOptions {
   /** How many client addresses the anonymous rate limit keeps counts for. Default: 10,000. */
   maxAnonymousBuckets?: number;
   /**
+   * The proxies to believe about the client's address (X-Forwarded-For), which requests without a
+   * valid key are counted by: a number of hops, or their addresses and ranges. Default: none, so
+   * behind a proxy every such request shares the proxy's bucket.
+   */
+  trustProxy?: TrustProxy;
+  /**
    * Keep the state in Redis, shared with every mock on the same Redis and prefix (issue 13): the
    * app opens the connection, seeds an empty Redis with `pets` and `keys`, and closes it with the app.
    * Without it the state is in memory.
@@ -95,6 +102,9 @@ export interface RedisMockOptions {
 }
 
 export const defaultBodyLimit = 1024 * 1024;
+
+/** `trustProxy` as fastify takes it: a number of hops believes that many proxies nearest the mock. */
+const fastifyTrustProxy = (trust: TrustProxy | undefined) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : (trust ?? false));
 const maxPreferDelayMs = 60_000;
 
 declare module 'fastify' {
@@ -160,6 +170,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     bodyLimit,
     // Requests that reach an app being closed (a reload's old app) are answered, not given a non-contract 503.
     return503OnClosing: false,
+    // Behind a proxy, the client's address (its anonymous rate-limit bucket) from X-Forwarded-For.
+    trustProxy: fastifyTrustProxy(options.trustProxy),
     logger: logLevel === false ? false : { level: logLevel, stream: options.logStream ?? pino.destination({ dest: 1, sync: false }) },
     logController: new RequestLogController(),
     // A child logger per request only to add a request id costs more than the rest of the logging.

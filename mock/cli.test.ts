@@ -18,7 +18,7 @@ describe('the mock CLI', () => {
   it('lists every option in --help, with the environment variables it reads', async () => {
     const cli = runMockCli(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--latency', '--watch', '--state-file', '--request-log-size', '--shutdown-grace']) {
+    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--latency', '--watch', '--state-file', '--request-log-size', '--shutdown-grace', '--trust-proxy']) {
       expect(cli.output()).toContain(option);
     }
     expect(cli.output()).toMatch(/env:\s+PORT/);
@@ -126,6 +126,12 @@ describe('the mock CLI', () => {
     const cli = runMockCli(['--latency', 'slow']);
     expect(await cli.exit).toBe(1);
     expect(cli.output()).toMatch(/neither MS nor MIN-MAX/);
+  });
+
+  it('refuses a --trust-proxy that is neither a number of hops nor proxy addresses', async () => {
+    const cli = runMockCli(['--trust-proxy', 'everyone']);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output()).toMatch(/"everyone".*neither a number of proxy hops/);
   });
 
   it('refuses a port that is not a number, from the command line or from PORT', async () => {

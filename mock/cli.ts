@@ -11,6 +11,7 @@ import { defaultShutdownGraceMs, startMockServer, type MockServer } from './serv
 import { loadKeysFile } from './state/loadKeysFile.ts';
 import { redactRedisUrl } from './redis/redisUrl.ts';
 import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptions.ts';
+import { parseTrustProxy, type TrustProxy } from './server/parseTrustProxy.ts';
 
 interface CliOptions {
   port: number;
@@ -35,11 +36,20 @@ interface CliOptions {
   shutdownGrace: number;
   redis?: string;
   redisPrefix?: string;
+  trustProxy?: TrustProxy;
 }
 
 function latency(value: string): Latency {
   try {
     return parseLatency(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function trustProxy(value: string): TrustProxy {
+  try {
+    return parseTrustProxy(value);
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
@@ -69,6 +79,7 @@ function program(io: CliIo): Command {
     .addOption(new Option('--request-log-size <n>', 'requests kept for GET /__mock/requests').default(defaultRequestLogSize).argParser(wholeNumber(0)))
     .addOption(new Option('--redis <url>', `keep the state in Redis, shared by every mock on it: redis://[:password@]host[:port][/db] or rediss:// (env: ${redisUrlVariable})`))
     .addOption(new Option('--redis-prefix <prefix>', 'put this before every Redis key, so several mocks can share one Redis (default: pets-mock:)'))
+    .addOption(new Option('--trust-proxy <proxies>', 'count requests without a key by the address X-Forwarded-For gives, believing this many proxy hops (1 for one proxy in front) or these proxy addresses and CIDR ranges').argParser(trustProxy))
     .addOption(new Option('--shutdown-grace <seconds>', 'on SIGTERM or SIGINT, how long requests in flight get to finish (a second signal stops at once)').default(defaultShutdownGraceMs / 1000).argParser(wholeNumber(0)))
     .showHelpAfterError()
     .exitOverride()
@@ -137,6 +148,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       requestLogSize: options.requestLogSize,
       shutdownGraceMs: options.shutdownGrace * 1000,
       ...(redis ? { redis } : {}),
+      ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     });
   } catch (error) {
     io.stderr.write(`pets-mock: ${(error as Error).message}\n`);

@@ -156,6 +156,28 @@ describe('rate limits', () => {
     expect((await mock.call({ url: '/v1/pets', key: 'demo-free', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
   });
 
+  it('counts requests without a key by the proxy\'s address, unless told to trust the proxy\'s X-Forwarded-For', async () => {
+    const viaProxy = (m: TestMock, client: string) => m.call({ url: '/v1/pets', key: null, remoteAddress: '10.9.9.9', headers: { 'x-forwarded-for': client } });
+    for (const client of ['203.0.113.1', '203.0.113.2']) await viaProxy(mock, client);
+    expect((await viaProxy(mock, '203.0.113.3')).headers['x-ratelimit-remaining']).toBe('57');
+
+    for (const trustProxy of [1, ['10.0.0.0/8']]) {
+      const trusting = await testMock({ trustProxy });
+      try {
+        for (const client of ['203.0.113.1', '203.0.113.2']) await viaProxy(trusting, client);
+        expect((await viaProxy(trusting, '203.0.113.3')).headers['x-ratelimit-remaining']).toBe('59');
+        expect((await viaProxy(trusting, '203.0.113.1')).headers['x-ratelimit-remaining']).toBe('58');
+        if (Array.isArray(trustProxy)) {
+          // Trusting addresses, a sender outside them cannot choose its bucket (hops trust whoever connects).
+          const spoofed = await trusting.call({ url: '/v1/pets', key: null, remoteAddress: '198.51.100.7', headers: { 'x-forwarded-for': '203.0.113.1' } });
+          expect(spoofed.headers['x-ratelimit-remaining']).toBe('59');
+        }
+      } finally {
+        await trusting.app.close();
+      }
+    }
+  });
+
   it('keeps anonymous counts for a bounded number of addresses, however many send', async () => {
     await mock.app.close();
     mock = await testMock({ maxAnonymousBuckets: 50 });
