@@ -26,7 +26,14 @@ describe('Prefer: code=', () => {
 
   it('answers a forced error from the catalogue without asking Prism, so it never waits for Prism to load', async () => {
     const asked: string[] = [];
-    const prism = { respond: async (op: { operationId: string }) => (asked.push(op.operationId), new Promise<never>(() => {})), warm() {}, close: async () => {} };
+    const prism = {
+      async respond(op: { operationId: string }): Promise<never> {
+        asked.push(op.operationId);
+        throw new Error('Prism is still loading');
+      },
+      warm() {},
+      close: async () => {},
+    };
     const own = await testMock({ prism });
     try {
       const res = await own.call({ url: '/v1/pets/7', key: 'demo-pro', headers: { prefer: 'code=404' } });
@@ -188,6 +195,28 @@ describe('Prefer on an invalid request', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code, status: 400 });
     if (method === 'POST') expect(res.json().message).toMatch(/categoryId/);
+  });
+
+  it('names in Preference-Applied only what it applied: a delay, not the code it did not give', async () => {
+    const invalid = { method: 'POST', payload: { name: 5, categoryId: 1 } } as const;
+    const refused = await prefer('/v1/pets', 'code=401', invalid);
+    expect(refused.json()).toMatchObject({ code: 'INVALID_BODY', status: 400 });
+    expect(refused.headers['preference-applied']).toBeUndefined();
+    const delayed = await prefer('/v1/pets', 'code=401, delay=5', invalid);
+    expect(delayed.statusCode).toBe(400);
+    expect(delayed.headers['preference-applied']).toBe('delay=5');
+  });
+
+  it('names no preference on the 500 it answers when Prism fails', async () => {
+    const prism = { respond: async (): Promise<never> => Promise.reject(new Error('Prism could not load')), warm() {}, close: async () => {} };
+    const own = await testMock({ prism });
+    try {
+      const res = await own.call({ url: '/v1/pets', headers: { prefer: 'code=200, dynamic=true' } });
+      expect(res.statusCode).toBe(500);
+      expect(res.headers['preference-applied']).toBeUndefined();
+    } finally {
+      await own.app.close();
+    }
   });
 
   it('still refuses a preference it cannot honour before reading the request', async () => {

@@ -21,6 +21,8 @@ declare module 'fastify' {
 
 interface ForcedAnswer {
   op: SpecOperation;
+  /** The preferences the forced answer honours, for `Preference-Applied`. */
+  applied: string;
   code: number | undefined;
   example: string | undefined;
   dynamic: boolean;
@@ -94,11 +96,10 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     const example = preferences.get('example');
     const dynamic = preferences.get('dynamic');
     const seed = preferences.get('seed');
-    if (!op || (code === undefined && example === undefined && dynamic === undefined)) {
-      // Only a delay: the real answer comes, later, and says which preference it honoured (RFC 7240, 3).
-      if (delay !== undefined) reply.header('preference-applied', `delay=${delay}`);
-      return;
-    }
+    // A delay holds back whatever answer comes (the real one, or a 400 for an invalid request),
+    // which says so (RFC 7240, 3); a forced answer names the rest once it is given.
+    if (delay !== undefined) reply.header('preference-applied', `delay=${delay}`);
+    if (!op || (code === undefined && example === undefined && dynamic === undefined)) return;
 
     const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
     if (code !== undefined && !documented.includes(code)) {
@@ -111,14 +112,14 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
       }
     }
     if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
-    reply.header('preference-applied', applied.join(', '));
-    request.forcedAnswer = { op, code: code === undefined ? undefined : Number(code), example, dynamic: dynamic === 'true', seed };
+    request.forcedAnswer = { op, applied: applied.join(', '), code: code === undefined ? undefined : Number(code), example, dynamic: dynamic === 'true', seed };
   }
 
   /** Gives the answer the request forces. */
-  async function answer(request: FastifyRequest, reply: FastifyReply, { op, code, example, dynamic, seed }: ForcedAnswer): Promise<void> {
+  async function answer(request: FastifyRequest, reply: FastifyReply, { op, applied, code, example, dynamic, seed }: ForcedAnswer): Promise<void> {
     const params = request.params as Record<string, unknown>;
     if (code !== undefined && code >= 400) {
+      reply.header('preference-applied', applied);
       // An error answers from the catalogue, as the mock really would (code, message, the headers
       // that go with it): no example of the spec is needed, so Prism is not asked.
       const error = forcedError(code, op, { params, retryAfterSeconds: retryAfter(request, clock) });
@@ -141,7 +142,7 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
       const realistic = realisticBody(spec, { op, status: answered.status, seed: seed ?? (dynamic ? undefined : 'static'), query: request.query as Record<string, unknown>, params });
       if (realistic !== undefined) body = realistic;
     }
-    reply.code(answered.status).headers(answered.headers).send(body);
+    reply.code(answered.status).headers(answered.headers).header('preference-applied', applied).send(body);
   }
 };
 
