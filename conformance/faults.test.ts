@@ -1,18 +1,38 @@
-// The faults the suite must catch (testing/faults.ts), each run in conformance/faults.partN.test.ts.
+// The deployments of testing/faults.ts each break one rule: the suite must catch every one, with
+// the right check, in a full run and with that check alone.
 import { describe, expect, it } from 'vitest';
 import { checkIds } from './checks/index.ts';
+import { inProcessDeployment } from './testing/deployment.ts';
 import { faults } from './testing/faults.ts';
-import { FAULT_PARTS, faultsOfPart } from './testing/faultVerdicts.ts';
+import { failedCases, failedChecks, runSuite } from './testing/runSuite.ts';
 
-describe('the fault deployments', () => {
-  it('cover every check, with at least 40 faults', () => {
+describe('a deployment that breaks one rule', () => {
+  it('is covered for every check, with at least 40 faults', () => {
     expect(faults.length).toBeGreaterThanOrEqual(40);
     expect(new Set(faults.map((f) => f.caughtBy))).toEqual(new Set(checkIds));
   });
 
-  it('are each run in exactly one part', () => {
-    const parts = Array.from({ length: FAULT_PARTS }, (_, i) => faultsOfPart(i + 1));
-    expect(parts.flat()).toHaveLength(faults.length);
-    expect(new Set(parts.flat())).toEqual(new Set(faults));
+  // A full run fails the check that must catch the fault (and its case, when the fault names one)
+  // and exits 1; then every check the full run failed fails alone too, so a check's verdict never
+  // depends on another check's traffic.
+  it.each(faults)('fails $caughtBy and exits 1 when it $name, in a full run and with the check alone', async ({ transform, mockOptions, caughtBy, caseName, needsProbe }) => {
+    const run = async (checks?: string[]) => {
+      const deployment = await inProcessDeployment(transform, mockOptions);
+      try {
+        return await runSuite(deployment, { probeRateLimit: needsProbe ?? false, ...(checks ? { checks } : {}) });
+      } finally {
+        await deployment.close();
+      }
+    };
+    const full = await run();
+    expect(full.exitCode, full.report.reason).toBe(1);
+    expect(failedChecks(full)).toContain(caughtBy);
+    if (caseName) expect(failedCases(full, caughtBy)).toContain(caseName);
+    for (const id of failedChecks(full)) {
+      const alone = await run([id]);
+      expect(alone.exitCode, `${id} alone: ${alone.report.reason}`).toBe(1);
+      expect(failedChecks(alone), `${id} alone`).toEqual([id]);
+      if (id === caughtBy && caseName) expect(failedCases(alone, caughtBy)).toContain(caseName);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { openReplica, startRedisServer, testStart, uniquePrefix, type TestRedisS
 // script runs inside Redis are marked "lua" and are not round trips). docs/scaling.md quotes these.
 
 let server: TestRedisServer;
+let client: Redis;
 let monitor: Redis;
 let replica: RedisState;
 let seen: string[][] = [];
@@ -15,13 +16,17 @@ let seen: string[][] = [];
 beforeAll(async () => {
   server = await startRedisServer();
   replica = await openReplica(server, uniquePrefix());
-  monitor = await new Redis(server.url).monitor();
+  // monitor() opens a connection of its own: both are closed after the file, or the first would
+  // go on reconnecting through the files that run after it in the same worker.
+  client = new Redis(server.url);
+  monitor = await client.monitor();
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
     if (!source.includes('lua')) seen.push(args);
   });
 });
 afterAll(async () => {
   monitor?.disconnect();
+  client?.disconnect();
   await replica?.close();
   await server?.stop();
 });

@@ -1,3 +1,0 @@
-import { describeFaultVerdicts } from './testing/faultVerdicts.ts';
-
-describeFaultVerdicts(1);
