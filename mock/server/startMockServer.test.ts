@@ -162,6 +162,23 @@ describe('--watch', () => {
     expect((await get(server, '/pets')).status).toBe(200);
   });
 
+  it('validates a spec again when a file its $refs name changes, though its own text did not', async () => {
+    const { server, specPath, petsFile, pets } = await watched();
+    const orderPath = join(specPath, '..', 'order.yaml');
+    await writeFile(orderPath, 'description: A store order record.\n');
+    const spec = await readFile(specPath, 'utf8');
+    const items = 'items:\n                  description: A store order record. Its fields are not shown in the contract.';
+    expect(spec).toContain(items);
+    await writeFile(specPath, spec.replace(items, "items:\n                  $ref: './order.yaml'"));
+    expect(await server.reload()).toBe(true);
+    // A reload for the fixtures alone: the spec, found valid, is not validated again.
+    await writeFile(petsFile, serializePets(pets.slice(0, 3)));
+    expect(await server.reload()).toBe(true);
+    await writeFile(orderPath, 'type: 5\nnotAKeyword: true\n');
+    expect(await server.reload()).toBe(false);
+    expect((await get(server, '/store/orders')).status).toBe(200);
+  });
+
   it('keeps Prism loaded across a reload that leaves the spec unchanged, and starts a new one when it changes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'watch-'));
     const specPath = join(dir, 'openapi.yaml');
@@ -183,7 +200,8 @@ describe('--watch', () => {
   it('keeps counters and keys across a reload', async () => {
     const { server, petsFile, pets } = await watched();
     // On a frozen clock, so that no minute ends between the two requests.
-    await fetch(`${server.url.replace('/v1', '')}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze": true}' });
+    const frozen = await fetch(`${server.url.replace('/v1', '')}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze": true}' });
+    expect(await frozen.json()).toMatchObject({ frozen: true });
     const first = await fetch(`${server.url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
     await writeFile(petsFile, serializePets(pets.slice(0, 2)));
     expect(await server.reload()).toBe(true);

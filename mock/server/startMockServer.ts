@@ -1,6 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -176,18 +175,18 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   // mock stopped within a second (a script, a test) loads neither.
   const warming = setTimeout(() => prism.warm(), 1000);
   warming.unref();
-  // The text of the spec last found valid: a reload that leaves the spec as it was (only the
-  // fixtures changed) does not validate it again.
-  let validText: string | undefined;
-  /** Resolves once the spec file, as it is now, is found valid (in a worker, unless this text already was). */
-  const validateSpecFile = async (): Promise<void> => {
-    const text = await readFile(specPath, 'utf8');
-    if (text === validText) return;
+  // The document last found valid: a reload that leaves it as it was (only the fixtures changed)
+  // does not validate it again. The dereferenced document, not the file's text: a spec may keep
+  // parts in other files its $refs name.
+  let validDocument: unknown;
+  /** Resolves once the spec file is found valid (in a worker), unless `document` already was. */
+  const validateSpecFile = async (document: unknown): Promise<void> => {
+    if (validDocument !== undefined && isDeepStrictEqual(document, validDocument)) return;
     await validateSpecInWorker(specPath);
-    validText = text;
+    validDocument = document;
   };
   const validation = setTimeout(() => {
-    validateSpecFile().catch((error: Error) => {
+    validateSpecFile(spec.document).catch((error: Error) => {
       if (!shuttingDown) log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`);
     });
   }, 3000);
@@ -201,8 +200,8 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     const old = app;
     let nextPrism: PrismResponder | undefined;
     try {
-      await validateSpecFile();
       const nextSpec = await loadSpec(specPath, { validate: false });
+      await validateSpecFile(nextSpec.document);
       const nextFixtures = await loadPets(source, nextSpec);
       const validate = compileSchema(componentSchema(nextSpec, 'Pet'));
       // In Redis the pets stay where they are (every replica shares them): the new fixtures are what

@@ -17,7 +17,7 @@ describe('validateSpecInWorker', () => {
     await expect(validateSpecInWorker(path)).rejects.toThrow(/notAnOpenApiField|additional/i);
   });
 
-  it('answers validations asked at once, each with its own verdict, from its one worker', async () => {
+  it('answers validations asked at once, each with its own verdict', async () => {
     const bad = join(await mkdtemp(join(tmpdir(), 'spec-')), 'openapi.yaml');
     await writeFile(bad, 'openapi: 3.0.3\ninfo: { title: x }\npaths: {}\n');
     const verdicts = await Promise.allSettled([validateSpecInWorker(defaultSpecPath), validateSpecInWorker(bad), validateSpecInWorker(defaultSpecPath)]);
