@@ -21,7 +21,7 @@ const countsLine: Reporter = {
 const folders = '{common,spec,mock,conformance,fixtures}';
 
 // `npm test` runs the 'tests' project: every unit, browser (Chromium) and Redis (a redis-server per
-// test file) test, in one worker, beside the type-check (scripts in package.json). The tiers a
+// test file) test, in two workers, beside the type-check (scripts in package.json). The tiers a
 // contributor runs alone (`npm run test:unit`, `test:browser`, `test:redis`) are that project
 // filtered by file name. Timeouts only catch hangs: no test depends on how fast the machine is.
 const source = (path: string) => new URL(path, import.meta.url).pathname;
@@ -40,13 +40,15 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // One per core: on two cores a third worker costs more (its own module loading and JIT
+    // warm-up) than it overlaps.
+    maxWorkers: 2,
     reporters: ['default', countsLine],
     projects: [
-      // One worker, its module cache shared by every file (no module-level state anywhere: every
-      // test builds its own mock). Loading fastify, Ajv, Playwright and the spec, and warming the
-      // JIT on them, is paid once: a second worker pays it again, which on two cores costs more
-      // than it overlaps, and the type-check runs on the other core meanwhile.
-      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], isolate: false, fileParallelism: false } },
+      // Two workers, each with a module cache every file it runs shares (no module-level state
+      // anywhere: every test builds its own mock), so fastify, Ajv, Playwright and the spec are
+      // loaded, and the JIT warmed on them, once per worker. The type-check runs beside them.
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], isolate: false } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.
