@@ -2,9 +2,8 @@
 // the right check, in a full run and with that check alone.
 import { describe, expect, it } from 'vitest';
 import { checkIds } from './checks/index.ts';
-import { inProcessDeployment } from './testing/deployment.ts';
 import { faults } from './testing/faults.ts';
-import { failedCases, failedChecks, runSuite } from './testing/runSuite.ts';
+import { failedCases, failedChecks, runOnFreshDeployment } from './testing/runSuite.ts';
 
 describe('a deployment that breaks one rule', () => {
   it('is covered for every check, with at least 40 faults', () => {
@@ -16,14 +15,7 @@ describe('a deployment that breaks one rule', () => {
   // and exits 1; then every check the full run failed fails alone too, so a check's verdict never
   // depends on another check's traffic.
   it.each(faults)('fails $caughtBy and exits 1 when it $name, in a full run and with the check alone', async ({ transform, mockOptions, caughtBy, caseName, needsProbe }) => {
-    const run = async (checks?: string[]) => {
-      const deployment = await inProcessDeployment(transform, mockOptions);
-      try {
-        return await runSuite(deployment, { probeRateLimit: needsProbe ?? false, ...(checks ? { checks } : {}) });
-      } finally {
-        await deployment.close();
-      }
-    };
+    const run = (checks?: string[]) => runOnFreshDeployment(transform, { probeRateLimit: needsProbe ?? false, ...(checks ? { checks } : {}) }, mockOptions);
     const full = await run();
     expect(full.exitCode, full.report.reason).toBe(1);
     expect(failedChecks(full)).toContain(caughtBy);

@@ -1,40 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { checkIds } from './checks/index.ts';
-import { inProcessDeployment } from './testing/deployment.ts';
 import { legalChoices, slidingWindow } from './testing/legalChoices.ts';
-import { runSuite } from './testing/runSuite.ts';
+import { runOnFreshDeployment } from './testing/runSuite.ts';
 
 describe('a deployment that makes other legal choices', () => {
   it('passes every check, with its open choices reported as warnings', async () => {
-    const deployment = await inProcessDeployment(legalChoices.transform, legalChoices.mockOptions);
-    try {
-      const result = await runSuite(deployment, { probeRateLimit: true, depth: 'full' });
-      const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
-      expect(failures).toEqual([]);
-      expect(result.exitCode).toBe(0);
-      const warnings = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'warning').map((f) => f.case ?? f.message)));
-      // Each open choice is seen and named: lower-case bearer refused, an empty limit read as none.
-      expect(warnings).toEqual(expect.arrayContaining(['auth/list-pets/lowercase-scheme', 'list-pets/query/limit/empty']));
-      expect(result.report.checks.map((c) => c.id)).toEqual([...checkIds]);
-    } finally {
-      await deployment.close();
-    }
+    const result = await runOnFreshDeployment(legalChoices.transform, { probeRateLimit: true, depth: 'full' }, legalChoices.mockOptions);
+    const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
+    expect(failures).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    const warnings = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'warning').map((f) => f.case ?? f.message)));
+    // Each open choice is seen and named: lower-case bearer refused, an empty limit read as none.
+    expect(warnings).toEqual(expect.arrayContaining(['auth/list-pets/lowercase-scheme', 'list-pets/query/limit/empty']));
+    expect(result.report.checks.map((c) => c.id)).toEqual([...checkIds]);
   });
 
   it.each([
     ['demo-pro', true],
     ['demo-free', false],
   ])('passes a sliding-window rate limit with %s (probe %s), meeting no 429 it did not ask for', async (apiKey, probeRateLimit) => {
-    const deployment = await inProcessDeployment(slidingWindow());
-    try {
-      const result = await runSuite(deployment, { apiKey, probeRateLimit });
-      const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
-      expect(failures).toEqual([]);
-      expect(result.exitCode).toBe(0);
-      expect(result.report.exchanges.filter((e) => e.status === 429 && e.check !== 'rate-limit-probe')).toEqual([]);
-      if (probeRateLimit) expect(result.report.checks.find((c) => c.id === 'rate-limit-probe')!.status).toBe('passed');
-    } finally {
-      await deployment.close();
-    }
+    const result = await runOnFreshDeployment(slidingWindow(), { apiKey, probeRateLimit });
+    const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
+    expect(failures).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    expect(result.report.exchanges.filter((e) => e.status === 429 && e.check !== 'rate-limit-probe')).toEqual([]);
+    if (probeRateLimit) expect(result.report.checks.find((c) => c.id === 'rate-limit-probe')!.status).toBe('passed');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformanceResult } from './index.ts';
-import { DropConnection, inProcessDeployment, isCreate, isList, query, type Req, type Res, type Transform } from './testing/deployment.ts';
-import { runSuite } from './testing/runSuite.ts';
+import { DropConnection, isCreate, isList, query, type Req, type Res, type Transform } from './testing/deployment.ts';
+import { runOnFreshDeployment } from './testing/runSuite.ts';
 import type { ConformanceOptions } from './index.ts';
 
 /** The mock's answer to the preflight, then `change` on every answer to a request `when` picks. */
@@ -21,14 +21,7 @@ const refusedKey = (res: Res): Res => ({ ...res, status: 401, body: JSON.stringi
 const throttled = (res: Res): Res => ({ ...res, status: 429, headers: { ...res.headers, 'retry-after': '3600' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) });
 const withRunKey = (req: Req) => /Bearer demo-pro/i.test(req.headers.authorization ?? '');
 
-async function run(transform: Transform | undefined, options: Partial<ConformanceOptions> = {}): Promise<ConformanceResult> {
-  const deployment = await inProcessDeployment(transform);
-  try {
-    return await runSuite(deployment, options);
-  } finally {
-    await deployment.close();
-  }
-}
+const run = (transform: Transform | undefined, options: Partial<ConformanceOptions> = {}): Promise<ConformanceResult> => runOnFreshDeployment(transform, options);
 
 const statusOf = (result: ConformanceResult, id: string) => result.report.checks.find((c) => c.id === id)!;
 

@@ -1,6 +1,8 @@
 import { runConformance, type ConformanceOptions, type ConformanceResult } from '../index.ts';
-import type { Deployment } from './deployment.ts';
+import type { MockOptions } from '../../mock/index.ts';
 import { testSpec } from '../../mock/testing.ts';
+import { inProcessDeployment, type Deployment } from './deployment.ts';
+import type { Transform } from './injectTransport.ts';
 
 /**
  * Runs the suite in-process against a deployment, on the deployment's clock: every wait the
@@ -17,6 +19,16 @@ export async function runSuite(deployment: Deployment, options: Partial<Conforma
     sleep: async (ms) => deployment.clock.advance(ms),
     ...options,
   });
+}
+
+/** Runs the suite against a fresh in-process deployment (the mock, bent by `transform`), closed after. */
+export async function runOnFreshDeployment(transform?: Transform, options: Partial<ConformanceOptions> = {}, mockOptions: MockOptions = {}): Promise<ConformanceResult> {
+  const deployment = await inProcessDeployment(transform, mockOptions);
+  try {
+    return await runSuite(deployment, options);
+  } finally {
+    await deployment.close();
+  }
 }
 
 /** The ids of the checks a run failed. */

@@ -1,9 +1,9 @@
 // A run of the suite in-process against the project's mock, optionally bent by a Transform: the
 // fixtures of the report tests.
 import type { RunReport } from '../../runReport.ts';
-import { inProcessDeployment, type Req, type Transform } from '../../testing/deployment.ts';
+import type { Req, Transform } from '../../testing/deployment.ts';
 import { passThrough } from '../../testing/injectTransport.ts';
-import { runSuite } from '../../testing/runSuite.ts';
+import { runOnFreshDeployment } from '../../testing/runSuite.ts';
 
 export interface InProcessRun {
   transform?: Transform;
@@ -18,19 +18,14 @@ export interface InProcessRun {
 /** Runs the suite against a fresh mock (60 pets) on its clock and returns its report, cannot-run included. */
 export async function runInProcess(run: InProcessRun = {}): Promise<RunReport> {
   const transform = run.transform ?? passThrough;
-  const deployment = await inProcessDeployment((req, forward, env) => {
+  const { report } = await runOnFreshDeployment((req, forward, env) => {
     run.seen?.push(req);
     return transform(req, forward, env);
+  }, {
+    ...(run.apiKey ? { apiKey: run.apiKey } : {}),
+    ...(run.checks ? { checks: run.checks } : {}),
+    ...(run.headers ? { headers: run.headers } : {}),
+    ...(run.secrets ? { secrets: run.secrets } : {}),
   });
-  try {
-    const { report } = await runSuite(deployment, {
-      ...(run.apiKey ? { apiKey: run.apiKey } : {}),
-      ...(run.checks ? { checks: run.checks } : {}),
-      ...(run.headers ? { headers: run.headers } : {}),
-      ...(run.secrets ? { secrets: run.secrets } : {}),
-    });
-    return report;
-  } finally {
-    await deployment.close();
-  }
+  return report;
 }
