@@ -5,12 +5,13 @@
 // mock, and Jest, unlike Vitest, waits for the event loop to empty: the run also proves that an
 // open mock holds nothing that keeps a process alive. Slow (about 50 s on two cores, two thirds of
 // it the tsc build of the package).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '../common/projectRoot.ts';
+import { runProcess } from '../common/testing/runProcess.ts';
 
 /** What Jest prints when its tests are done and something still holds the event loop; it then waits for ever. */
 const jestHeld = 'Jest did not exit one second after the test run has completed';
@@ -21,21 +22,20 @@ afterEach(() => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd });
-    running.add(child);
-    let output = '';
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      // No need to wait for the test's timeout: the run fails now, saying why.
-      if (output.includes(jestHeld)) child.kill('SIGKILL');
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    // 'close', not 'exit': the output is complete only then.
-    child.on('close', (code) => (running.delete(child), resolve({ code, output })));
-  });
+async function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+  const { child, done } = runProcess(command, args, { cwd });
+  running.add(child);
+  let seen = '';
+  const watch = (chunk: Buffer) => {
+    seen += chunk;
+    // No need to wait for the test's timeout: the run fails now, saying why.
+    if (seen.includes(jestHeld)) child.kill('SIGKILL');
+  };
+  child.stdout!.on('data', watch);
+  child.stderr!.on('data', watch);
+  const { code, output } = await done;
+  running.delete(child);
+  return { code, output };
 }
 
 /** The README's ```js blocks under "### Jest", by the file their first line names. */

@@ -1,21 +1,12 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { projectPath } from '../../common/projectRoot.ts';
+import { runProcess, type ProcessResult } from '../../common/testing/runProcess.ts';
 
 /**
  * Runs the real `pets-conformance` command (conformance/bin.ts) from the project root, for the few
- * tests about the command itself; resolves on `close`, once its output is read (`exit` can fire
- * before, per Node's child_process docs).
+ * tests about the command itself; resolves once it has closed and its output is read.
  */
-export async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function spawnCli(args: string[], env: Record<string, string> = {}): Promise<ProcessResult> {
   // Only what the test gives: the developer's own key, URL or GitHub variables must not leak in.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(PETS_|GITHUB_)/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/bin.ts', ...args], { cwd: root, env: { ...inherited, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
+  return runProcess(process.execPath, ['--import', 'tsx', 'conformance/bin.ts', ...args], { cwd: projectPath(), env: { ...inherited, ...env } }).done;
 }

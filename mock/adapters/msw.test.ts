@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { projectPath } from '../../common/projectRoot.ts';
+import { runProcess } from '../../common/testing/runProcess.ts';
 import { createPetsHandlers } from './msw.ts';
 
 const server = setupServer();
@@ -142,13 +141,10 @@ describe('createPetsHandlers', () => {
       const res = await fetch('http://127.0.0.1:4010/v1/pets/1', { headers: { authorization: 'Bearer demo-pro', prefer: 'code=404' } });
       console.log(res.status, (await res.json()).code);
       server.close();`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectPath() });
+    const { child, done } = runProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectPath() });
     onTestFinished(() => void child.kill('SIGKILL'));
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    // 'close', not 'exit': the output is complete only then. A hang is caught by the test timeout.
-    const [code] = await once(child, 'close');
+    // A hang is caught by the test timeout.
+    const { code, output } = await done;
     expect(output).toContain('404 PET_NOT_FOUND');
     expect(code, output).toBe(0);
   });
