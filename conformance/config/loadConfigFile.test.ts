@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfigFile } from './loadConfigFile.ts';
+import { checkIds } from '../checks/index.ts';
+import { ConfigError, configSchemaPath, loadConfigFile } from './loadConfigFile.ts';
 
 describe('a config file', () => {
   let dir: string;
@@ -61,5 +62,12 @@ describe('a config file', () => {
     const path = text === null ? join(dir, name) : await file(name, text);
     await expect(loadConfigFile(path, {})).rejects.toThrow(ConfigError);
     await expect(loadConfigFile(path, {})).rejects.toThrow(message);
+  });
+
+  it('takes every check id the suite has in checks and excludeChecks, and only those', async () => {
+    const schema = JSON.parse(await readFile(configSchemaPath, 'utf8'));
+    for (const option of ['checks', 'excludeChecks']) expect(schema.properties[option].oneOf[0].items.enum, option).toEqual([...checkIds]);
+    const path = await file('conformance.yml', 'baseUrl: http://127.0.0.1:1/v1\nchecks: [pet-lifecycle]\n');
+    await expect(loadConfigFile(path, {})).resolves.toMatchObject({ values: { checks: ['pet-lifecycle'] } });
   });
 });
