@@ -8,7 +8,6 @@ import { parsePrefer } from './parsePrefer.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
 import { routeConfig } from './routeConfig.ts';
 import { forcedError } from '../prism/forcedError.ts';
-import { realisticBody } from '../prism/realisticBody.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -138,7 +137,9 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     // fixtures generator makes them.
     let body = answered.body;
     if (example === undefined) {
-      // Without dynamic=true the answer is the same every time, as a static example is.
+      // Without dynamic=true the answer is the same every time, as a static example is. Loaded on
+      // first use: it brings Faker, which a mock that is never asked for forced data need not load.
+      const { realisticBody } = await import('../prism/realisticBody.ts');
       const realistic = realisticBody(spec, { op, status: answered.status, seed: seed ?? (dynamic ? undefined : 'static'), query: request.query as Record<string, unknown>, params });
       if (realistic !== undefined) body = realistic;
     }

@@ -5,7 +5,6 @@ import type { PrismResponder } from '../prism/prismResponder.ts';
 import { toFastifyPath } from './routeSchema.ts';
 import './routeConfig.ts';
 import { namedContext } from '../namedContext.ts';
-import { realisticBody } from '../prism/realisticBody.ts';
 
 export interface PrismRoutesOptions {
   spec: LoadedSpec;
@@ -29,7 +28,9 @@ export const prismRoutes: FastifyPluginAsync<PrismRoutesOptions> = namedContext(
       handler: async (request, reply) => {
         try {
           const answer = await prism.respond(op);
-          // Prism picks the status and the example; the mock gives it realistic content, the same every time.
+          // Prism picks the status and the example; the mock gives it realistic content, the same
+          // every time (loaded on first use, as in the Prefer plugin: it brings Faker).
+          const { realisticBody } = await import('../prism/realisticBody.ts');
           const realistic = realisticBody(spec, { op, status: answer.status, seed: 'static', query: request.query as Record<string, unknown>, params: request.params as Record<string, unknown> });
           return reply.code(answer.status).headers(answer.headers).send(realistic ?? answer.body);
         } catch (error) {
