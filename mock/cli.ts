@@ -39,20 +39,15 @@ interface CliOptions {
   trustProxy?: TrustProxy;
 }
 
-function latency(value: string): Latency {
-  try {
-    return parseLatency(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
-
-function trustProxy(value: string): TrustProxy {
-  try {
-    return parseTrustProxy(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
+/** Turns a parser's Error into commander's InvalidArgumentError, so commander names the option and the reason. */
+function optionParser<T>(parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 }
 
 function program(io: CliIo): Command {
@@ -73,13 +68,13 @@ function program(io: CliIo): Command {
     .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))
     .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
     .option('--no-control', 'turn the control API under /__mock off')
-    .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(latency))
+    .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(optionParser(parseLatency)))
     .option('--watch', 'reload the spec and the fixtures file when they change', false)
     .option('--state-file <file>', 'keep the pets in this file across restarts (saved within 200 ms of each change; ids are never reissued)')
     .addOption(new Option('--request-log-size <n>', 'requests kept for GET /__mock/requests').default(defaultRequestLogSize).argParser(wholeNumber(0)))
     .addOption(new Option('--redis <url>', `keep the state in Redis, shared by every mock on it: redis://[:password@]host[:port][/db] or rediss:// (env: ${redisUrlVariable})`))
     .addOption(new Option('--redis-prefix <prefix>', 'put this before every Redis key, so several mocks can share one Redis (default: pets-mock:)'))
-    .addOption(new Option('--trust-proxy <proxies>', 'count requests without a key by the address X-Forwarded-For gives, believing this many proxy hops (1 for one proxy in front) or these proxy addresses and CIDR ranges').argParser(trustProxy))
+    .addOption(new Option('--trust-proxy <proxies>', 'count requests without a key by the address X-Forwarded-For gives, believing this many proxy hops (1 for one proxy in front) or these proxy addresses and CIDR ranges').argParser(optionParser(parseTrustProxy)))
     .addOption(new Option('--shutdown-grace <seconds>', 'on SIGTERM or SIGINT, how long requests in flight get to finish (a second signal stops at once)').default(defaultShutdownGraceMs / 1000).argParser(wholeNumber(0)))
     .showHelpAfterError()
     .exitOverride()

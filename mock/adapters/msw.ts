@@ -2,6 +2,7 @@
 import { http, type HttpHandler, type HttpResponseResolver } from 'msw';
 import { createPetsMockCore, type PetsMockOptions } from './petsMockCore.ts';
 import type { PetsMock } from './petsMock.ts';
+import { toFastifyPath } from '../api/routeSchema.ts';
 
 export type { PetsMockOptions } from './petsMockCore.ts';
 export type { PetsMock } from './petsMock.ts';
@@ -37,7 +38,7 @@ export async function createPetsHandlers(options: PetsMockOptions = {}): Promise
 
   // One handler per operation, so MSW's own listing (server.listHandlers(), onUnhandledRequest) names
   // them; then the rest of the API's paths (404 and 405 as the server answers them), then the control API.
-  const handlers: HttpHandler[] = core.spec.operations.map((op) => http[op.method === 'trace' ? 'all' : op.method](`${address.baseUrl}${op.path.replace(/\{([^}]+)\}/g, ':$1')}`, resolver));
+  const handlers: HttpHandler[] = core.spec.operations.map((op) => http[op.method === 'trace' ? 'all' : op.method](`${address.baseUrl}${toFastifyPath(op.path)}`, resolver));
   handlers.push(http.all(address.baseUrl, resolver), http.all(`${address.baseUrl}/*`, resolver));
   if (options.control !== false) handlers.push(http.all(address.controlUrl, resolver), http.all(`${address.controlUrl}/*`, resolver));
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { CONTROL_PREFIX, type ApiKeyConfig } from '../index.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { LoggedRequest as RecordedRequestView, RequestFilter as StateRequestFilter } from '../state/requestLog.ts';
+import type { ClockState } from '../state/clock.ts';
 
 /** A request the mock recorded, as `GET /__mock/requests` shows it; `path` is the mock's own (`/v1/pets`), whatever the adapter's baseUrl. */
 export type LoggedRequest = RecordedRequestView;
@@ -12,12 +13,7 @@ export interface RequestFilter extends Omit<StateRequestFilter, 'status'> {
   status?: string | number;
 }
 
-export interface ClockState {
-  now: string;
-  nowMs: number;
-  frozen: boolean;
-  offsetSeconds: number;
-}
+export type { ClockState };
 
 export type KeySettings = Omit<ApiKeyConfig, 'key'>;
 

@@ -28,7 +28,8 @@ export interface GuardOptions {
 
 const REALM = 'Bearer realm="pets"';
 
-function unauthorized(credentials: Credentials): ApiError {
+/** The 401 for what the request sent as its credentials, with the WWW-Authenticate that says why (RFC 6750, 3). */
+export function unauthorized(credentials: Credentials): ApiError {
   switch (credentials.kind) {
     case 'missing':
       return new ApiError('UNAUTHORIZED', 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".', { 'www-authenticate': REALM });

@@ -1,6 +1,7 @@
 import type { SpecOperation } from '../../spec/loadSpec.ts';
 import { ApiError, errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.ts';
 import { requestBodySchema } from '../../spec/loadSpec.ts';
+import { unauthorized } from '../api/guardPlugin.ts';
 
 export interface ForcedErrorContext {
   /** The path parameters as sent (`petId`), for a message that names them. */
@@ -29,7 +30,8 @@ export function forcedError(status: number, op: SpecOperation, { params, retryAf
   const code = codeFor(status, op);
   switch (code) {
     case 'UNAUTHORIZED':
-      return new ApiError(code, 'The API key is not valid. Check the key, or use one of the mock\'s demo keys (demo-free, demo-pro, demo-business, demo-enterprise).', { 'www-authenticate': 'Bearer realm="pets", error="invalid_token"' });
+      // As a real one for a key the mock does not know.
+      return unauthorized({ kind: 'bearer', token: '' });
     case 'RATE_LIMITED':
       return new ApiError(code, undefined, { 'retry-after': String(retryAfterSeconds) });
     case 'PET_NOT_FOUND':
