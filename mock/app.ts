@@ -5,6 +5,7 @@ import { compileSchema } from '../spec/compileSchema.ts';
 import type { Pet, PetStatus } from '../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
 import { AccessLog, type AccessLogSink } from './api/accessLog.ts';
+import { recordAnswer } from './api/recordAnswer.ts';
 import { apiContext } from './api/apiContext.ts';
 import type { CorsOrigins } from './api/corsOptions.ts';
 import { peekRate, setRateHeaders } from './api/guardPlugin.ts';
@@ -209,15 +210,13 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     const answer = () => void sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' }));
     whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), answer);
   });
+  const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`).join(', ');
   app.setNotFoundHandler(async (request, reply) => {
     setRateHeaders(reply, await peekRate(request, state));
     // A frontend calling a path without /v1 finds its mistake in the request log and the access log.
-    reply.raw.once('finish', () => {
-      void Promise.resolve(state.log.add({ at: state.clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: null, ms: Math.round(reply.elapsedTime * 10) / 10 })).catch(() => {});
-      accessLog?.record(request, reply);
-    });
+    reply.raw.once('finish', () => recordAnswer(state, accessLog, request, reply, null));
     const path = request.url.split('?')[0] ?? '/';
-    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No route ${request.method} ${path}. The API lives under ${API_PREFIX}: ${spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`).join(', ')}.`));
+    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No route ${request.method} ${path}. The API lives under ${API_PREFIX}: ${served}.`));
   });
 
   await app.register(apiContext, {

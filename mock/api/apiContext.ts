@@ -6,10 +6,10 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import { sendApiError } from '../errors/sendApiError.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
-import { isPromise } from '../state/awaitable.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import { PetSetError } from '../state/petStore.ts';
 import type { AccessLog } from './accessLog.ts';
+import { recordAnswer } from './recordAnswer.ts';
 import { deprecationPlugin } from './deprecationPlugin.ts';
 import { guardPlugin } from './guardPlugin.ts';
 import { latencyPlugin, type Latency } from './latencyPlugin.ts';
@@ -48,13 +48,8 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = namedContext('a
   await api.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
   await api.register(deprecationPlugin, { spec });
 
-  const { clock, log } = state;
-  const accessLog = options.accessLog;
   api.addHook('onResponse', (request, reply, done) => {
-    const added = log.add({ at: clock.now(), method: request.method, url: request.url, status: reply.statusCode, key: request.apiKey?.label ?? null, ms: Math.round(reply.elapsedTime * 10) / 10 });
-    // The answer is out already: a log that could not record it says so, and nothing waits.
-    if (isPromise(added)) added.catch((error: Error) => request.log.warn({ err: error }, 'could not record the request'));
-    accessLog?.record(request, reply);
+    recordAnswer(state, options.accessLog, request, reply, request.apiKey?.label ?? null);
     done();
   });
 
