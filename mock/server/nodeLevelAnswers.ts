@@ -11,16 +11,16 @@ import type { StateParts } from '../state/stateParts.ts';
  * and, where the client can be identified (its address; its key once headers were read), the
  * X-RateLimit-* headers of its bucket.
  */
-export function installNodeLevelAnswers(server: Server, currentState: () => StateParts): void {
-  /** The client's rate-limit headers, when they can be had; none rather than no answer. */
-  const withRateHeaders = (identity: ClientIdentity, answer: (headers: Record<string, string>) => void): void => {
-    try {
-      whenReady(peekRate(identity, currentState()), (decision) => answer(rateHeaders(decision)), () => answer({}));
-    } catch {
-      answer({});
-    }
-  };
+/** Answers with the client's rate-limit headers, when they can be had; with none rather than not at all. */
+function withRateHeaders(identity: ClientIdentity, state: StateParts, answer: (headers: Record<string, string>) => void): void {
+  try {
+    whenReady(peekRate(identity, state), (decision) => answer(rateHeaders(decision)), () => answer({}));
+  } catch {
+    answer({});
+  }
+}
 
+export function installNodeLevelAnswers(server: Server, currentState: () => StateParts): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A peer that reset the connection, or a socket already closing, cannot be answered.
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
@@ -33,7 +33,7 @@ export function installNodeLevelAnswers(server: Server, currentState: () => Stat
     // route waits for a body that will never come, and nothing would answer. Answer for it, and close.
     const request = (inFlight as (ServerResponse & { req?: IncomingMessage }) | null | undefined)?.req;
     if (inFlight && request && !request.complete && !inFlight.headersSent) {
-      return void withRateHeaders(identityOf(request), (headers) => writeResponse(inFlight, clientErrorAnswer(error), headers));
+      return void withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(inFlight, clientErrorAnswer(error), headers));
     }
     if (inFlight && !inFlight.writableEnded) {
       inFlight.shouldKeepAlive = false;
@@ -42,20 +42,20 @@ export function installNodeLevelAnswers(server: Server, currentState: () => Stat
     }
     if (inFlight) return void socket.end();
     const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? '';
-    withRateHeaders({ headers: {}, ip: address }, (headers) => writeRaw(socket, clientErrorAnswer(error), headers));
+    withRateHeaders({ headers: {}, ip: address }, currentState(), (headers) => writeRaw(socket, clientErrorAnswer(error), headers));
   });
 
   // `Expect` other than 100-continue (RFC 9110, 10.1.1): 417, as an Error.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new ApiError('EXPECTATION_FAILED', `The mock does not do "Expect: ${request.headers.expect}". Send "Expect: 100-continue" or no Expect header.`);
-    withRateHeaders(identityOf(request), (headers) => writeResponse(response, error, headers));
+    withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(response, error, headers));
     request.resume();
   });
 
   // CONNECT asks the mock to be a proxy, which it is not (RFC 9110, 9.3.6).
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const error = new ApiError('METHOD_NOT_ALLOWED', `CONNECT is not allowed: the mock is not a proxy. Send GET, POST, PUT or DELETE to a path under /v1.`, { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
-    withRateHeaders(identityOf(request), (headers) => writeRaw(socket, error, headers));
+    withRateHeaders(identityOf(request), currentState(), (headers) => writeRaw(socket, error, headers));
   });
 }
 
@@ -102,12 +102,7 @@ export function writeResponse(response: ServerResponse, error: ApiError, extra: 
 export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, currentState: () => StateParts): boolean {
   if (request.headers.host !== undefined || request.httpVersion !== '1.1') return false;
   const error = new ApiError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires. Send "Host: <host>:<port>".');
-  const answer = (headers: Record<string, string>) => writeResponse(response, error, headers);
-  try {
-    whenReady(peekRate(identityOf(request), currentState()), (decision) => answer(rateHeaders(decision)), () => answer({}));
-  } catch {
-    answer({});
-  }
+  withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(response, error, headers));
   request.resume();
   return true;
 }
