@@ -67,6 +67,8 @@ export class PacedClient {
   transportFailures = 0;
   readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets'>;
   readonly #buckets = new Map<string, BucketState>();
+  /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
+  readonly #secrets: [string, string][];
 
   constructor(options: PacedClientOptions) {
     this.runId = options.runId ?? randomUUID();
@@ -78,6 +80,15 @@ export class PacedClient {
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
+    this.#secrets = [[options.apiKey, '$PETS_API_KEY'], ...Object.entries(options.secrets ?? {})].filter(([secret]) => secret !== '') as [string, string][];
+  }
+
+  #redact(text: string): string {
+    return this.#secrets.reduce((out, [secret, shown]) => (out.includes(secret) ? out.replaceAll(secret, shown) : out), text);
+  }
+
+  #redactAll(values: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, this.#redact(value)]));
   }
 
   /** Sends one request for a check. With `expect429`, a 429 is the answer wanted and is returned at once. */
@@ -181,16 +192,11 @@ export class PacedClient {
     };
     if (request.auth === 'key') headers.authorization = `Bearer ${apiKey}`;
     else if (request.auth !== 'none') headers.authorization = request.auth.authorization;
-    // What the run keeps (and reports) never holds the key or a --header secret, wherever a request
-    // put it or an answer echoed it.
-    const secrets: [string, string][] = [[apiKey, '$PETS_API_KEY'], ...Object.entries(this.#options.secrets ?? {})];
-    const redact = (text: string) => secrets.reduce((out, [secret, shown]) => (secret !== '' && out.includes(secret) ? out.replaceAll(secret, shown) : out), text);
-    const redactAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, redact(value)]));
     const shown = {
       method: request.method,
-      url: redact(url),
-      headers: redactAll(headers),
-      ...(request.body !== undefined ? { body: redact(request.body) } : {}),
+      url: this.#redact(url),
+      headers: this.#redactAll(headers),
+      ...(request.body !== undefined ? { body: this.#redact(request.body) } : {}),
     };
     const sentAt = this.#options.now();
     const started = performance.now();
@@ -200,23 +206,19 @@ export class PacedClient {
     } catch (error) {
       // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
       if (error instanceof TransportError) {
-        this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: redact(error.message) });
+        this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: this.#redact(error.message) });
       }
       throw error;
     }
-    const response = {
-      status: answer.status,
-      headers: redactAll(answer.headers),
-      body: redact(answer.body),
-      ...parseBody(redact(answer.body)),
-    };
+    const body = this.#redact(answer.body);
+    const response = { status: answer.status, headers: this.#redactAll(answer.headers), body, ...parseBody(body) };
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
       checkId,
       operationId: request.operationId,
       intent: request.intent,
       ...(request.case !== undefined ? { case: request.case } : {}),
-      path: redact(request.path),
+      path: this.#redact(request.path),
       bucket,
       sentAt,
       request: shown,
