@@ -1,13 +1,12 @@
 import type { Finding, Inconclusive } from '../check.ts';
 import type { CheckReport, RunReport } from '../runReport.ts';
-import { findingLine } from './testCases.ts';
+import { findingLine, headerLines } from './testCases.ts';
 
 /** Every text goes into the page through this, once: nothing is escaped twice. */
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const order = { failed: 0, passed: 1, skipped: 2 } as const;
 const severityRank = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 const verdictWords = { passed: 'passed', failed: 'failed', 'cannot-run': 'could not run' } as const;
-const headerLines = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}: ${v}`).join('\n');
 const failuresOf = (c: CheckReport) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure'));
 const warned = (c: CheckReport) => c.operations.some((o) => o.findings.some((f) => f.level === 'warning'));
 

@@ -85,7 +85,8 @@ export function findingLine(f: Finding): string {
 }
 
 const indent = (text: string) => text.split('\n').map((line) => (line === '' ? '' : `    ${line}`)).join('\n');
-const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+/** Headers as an HTTP message shows them, a `name: value` line each. */
+export const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n');
 
 /** The evidence as plain text: request, response and the curl line that reproduces it. */
 export function evidenceText(e: Evidence): string {
