@@ -21,10 +21,7 @@ const built = (await stat(join(root, 'dist/.build-stamp')).catch(() => undefined
 let changed = 0;
 for (const path of [...sources, ...configs]) changed = Math.max(changed, await newest(join(root, path)));
 if (changed > built) {
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
-  if (result.status !== 0) process.exitCode = result.status ?? 1;
-  else {
-    const post = spawnSync(process.execPath, [join(root, 'scripts/postbuild.mjs')], { stdio: 'inherit', cwd: root });
-    process.exitCode = post.status ?? 1;
-  }
+  // The build exactly as `npm run build` makes it (postbuild writes the stamp read above).
+  const result = spawnSync('npm', ['run', '-s', 'build'], { stdio: 'inherit', cwd: root });
+  process.exitCode = result.status ?? 1;
 }
