@@ -41,7 +41,7 @@ export interface Inconclusive {
 }
 
 /** `list-pets/query/limit/float: no answer`: an inconclusive case as one line. */
-export const inconclusiveLine = (i: Inconclusive) => (i.case !== undefined ? `${i.case}: ${i.reason}` : i.reason);
+const inconclusiveLine = (i: Inconclusive) => (i.case !== undefined ? `${i.case}: ${i.reason}` : i.reason);
 
 /** How many generated cases a run sends: `quick` exercises every rule once; `full` adds variety. */
 export type Depth = 'quick' | 'full';

@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's Chromium, which CI installs with apt-get; Playwright cannot download its own here. */
-export const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Headless Chromium for browser tests. `npm test` installs Debian's when it can
@@ -27,7 +27,7 @@ export function launchChromium(): Promise<Browser> {
  * A frontend for browser tests: an empty page on an origin of its own (another port), as a dev
  * server would serve it, so the page's calls to the mock are cross-origin.
  */
-export async function serveFrontendPage(): Promise<{ origin: string; close(): Promise<void> }> {
+async function serveFrontendPage(): Promise<{ origin: string; close(): Promise<void> }> {
   const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title><h1>Pets</h1>'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

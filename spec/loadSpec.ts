@@ -68,7 +68,7 @@ async function readDocument(path: string): Promise<{ base: string; api: OpenAPI.
   return { base: pathToFileURL(path).href, api: api as OpenAPI.Document };
 }
 
-export function listOperations(document: OpenAPIV3.Document): SpecOperation[] {
+function listOperations(document: OpenAPIV3.Document): SpecOperation[] {
   const operations: SpecOperation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     if (!item) continue;

@@ -3,7 +3,7 @@ import { findingLine } from './testCases.ts';
 
 const icon = { passed: '✅', failed: '❌', skipped: '⏭️' } as const;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-export const verdictHeadline = { passed: '✅ passed', failed: '❌ failed', 'cannot-run': '⚠️ could not run' } as const;
+const verdictHeadline = { passed: '✅ passed', failed: '❌ failed', 'cannot-run': '⚠️ could not run' } as const;
 
 /** A summary fit for a CI job summary ($GITHUB_STEP_SUMMARY and the like); a run that could not judge says why on its second line. */
 export function markdownReport(report: RunReport): string {

@@ -123,7 +123,7 @@ interface Bucket {
   limits: { perMinute: number; perDay: number };
 }
 
-export function rateBucket(request: ClientIdentity, keys: KeyDirectory): Awaitable<Bucket> {
+function rateBucket(request: ClientIdentity, keys: KeyDirectory): Awaitable<Bucket> {
   const credentials = parseAuthorization(request.headers.authorization);
   if (credentials.kind !== 'bearer') return bucketOf(request, credentials, undefined);
   const found = keys.find(credentials.token);

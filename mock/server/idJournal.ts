@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { IdReserver } from '../state/petStore.ts';
 import { writeFileDurably } from './writeFileDurably.ts';
 
-export const IDS_FORMAT = 'pets-mock-ids/1';
+const IDS_FORMAT = 'pets-mock-ids/1';
 
 /** How many ids one reservation covers: one small synced write per thousand creates. */
-export const ID_BLOCK = 1000;
+const ID_BLOCK = 1000;
 
 /**
  * The id high-water mark, in a small file beside the state file (`<state-file>.ids`). Before the

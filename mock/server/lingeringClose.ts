@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 
 /** How long a closing connection waits for more of what the client still sends. */
-export const LINGER_MS = 2000;
+const LINGER_MS = 2000;
 
 /**
  * Closes a connection the way RFC 9112 (9.6) asks: half-close first, keep reading, close fully

@@ -65,7 +65,7 @@ function identityOf(request: IncomingMessage): ClientIdentity {
 }
 
 /** The catalogue error for what Node's parser refused. */
-export function clientErrorAnswer(error: NodeJS.ErrnoException): ApiError {
+function clientErrorAnswer(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('HEADERS_TOO_LARGE');
@@ -91,7 +91,7 @@ function writeRaw(socket: Duplex, error: ApiError, extra: Record<string, string>
 }
 
 /** An Error answer on a response Node created but fastify will not see. */
-export function writeResponse(response: ServerResponse, error: ApiError, extra: Record<string, string>): void {
+function writeResponse(response: ServerResponse, error: ApiError, extra: Record<string, string>): void {
   const body = JSON.stringify(error.toBody());
   response.shouldKeepAlive = false;
   response.writeHead(error.statusCode, { ...extra, ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
