@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { KeyDirectory } from './stateParts.ts';
-import { defaultEnterpriseLimits, isPlan, limitProblem, planLimits, type Limits, type Plan } from './plans.ts';
+import { defaultEnterpriseLimits, isPlan, keyLimitsProblem, planLimits, type Limits, type Plan } from './plans.ts';
 
 export interface ApiKeyConfig {
   key: string;
@@ -36,10 +36,8 @@ export class KeyRing implements KeyDirectory {
     if (!isPlan(config.plan)) {
       throw new Error(`API key ${redactKey(config.key)} has plan "${String(config.plan)}". Use one of free, pro, business, enterprise.`);
     }
-    for (const field of ['perMinute', 'perDay'] as const) {
-      const problem = config[field] === undefined ? undefined : limitProblem(config[field]);
-      if (problem) throw new Error(`API key ${redactKey(config.key)} has ${field} ${String(config[field])}, which ${problem}. Give a limit in that range.`);
-    }
+    const bad = keyLimitsProblem(config);
+    if (bad) throw new Error(`API key ${redactKey(config.key)} has ${bad.field} ${String(config[bad.field])}, which ${bad.problem}. Give a limit in that range.`);
     const base = config.plan === 'enterprise' ? defaultEnterpriseLimits : planLimits[config.plan];
     const digest = sha256(config.key);
     const entry: ApiKeyEntry = {

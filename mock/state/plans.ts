@@ -26,9 +26,18 @@ export const defaultEnterpriseLimits: Limits = { perMinute: 1_000_000, perDay: 1
 export const MAX_KEY_LIMIT = 1_000_000_000;
 
 /** Why a per-minute or per-day limit is unusable, or undefined when it is a whole number in range. */
-export function limitProblem(value: unknown): string | undefined {
+function limitProblem(value: unknown): string | undefined {
   if (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_KEY_LIMIT) return undefined;
   return `must be a whole number from 1 to ${MAX_KEY_LIMIT}`;
+}
+
+/** The first of a key's own limits (perMinute, perDay) that is unusable, and why; undefined when both are absent or fine. */
+export function keyLimitsProblem(config: { perMinute?: unknown; perDay?: unknown }): { field: 'perMinute' | 'perDay'; problem: string } | undefined {
+  for (const field of ['perMinute', 'perDay'] as const) {
+    const problem = config[field] === undefined ? undefined : limitProblem(config[field]);
+    if (problem) return { field, problem };
+  }
+  return undefined;
 }
 
 export function isPlan(value: unknown): value is Plan {
