@@ -165,7 +165,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const state = options.state ?? (await createState(options, spec, { info: (m) => appLog?.info(m), warn: (m) => appLog?.warn(m) }));
   const ownsRedis = options.state === undefined && options.redis !== undefined;
   const ownPrism = options.prism === undefined;
-  const prism = options.prism ?? createPrismResponder(spec, logLevel === false ? 'silent' : logLevel);
+  const prism = options.prism ?? createPrismResponder(spec, logLevel);
 
   const app = Fastify({
     bodyLimit,

@@ -5,7 +5,7 @@ import type { CliIo, StopSignal } from '../common/cliIo.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
 import { petStatuses } from '../spec/types.ts';
-import { defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
+import { API_PREFIX, CONTROL_PREFIX, defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
 import { parseLatency, type Latency } from './api/latencyPlugin.ts';
 import { defaultShutdownGraceMs, startMockServer, type MockServer } from './server/startMockServer.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
@@ -151,7 +151,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 
   const log = mock.app().log;
-  log.info(`Pet Adoption API mock serving ${mock.url} with ${await mock.app().mock.store.count()} pets${redis ? ` in Redis at ${redactRedisUrl(redis.url)} (prefix ${redis.prefix})` : ''}${options.control ? `; control API at ${mock.url.replace(/\/v1$/, '/__mock')}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
+  log.info(`Pet Adoption API mock serving ${mock.url} with ${await mock.app().mock.store.count()} pets${redis ? ` in Redis at ${redactRedisUrl(redis.url)} (prefix ${redis.prefix})` : ''}${options.control ? `; control API at ${`${mock.url.slice(0, -API_PREFIX.length)}${CONTROL_PREFIX}`}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
   io.serving?.(mock.url);
 
   // The first signal starts a graceful shutdown; a second one cuts it short.

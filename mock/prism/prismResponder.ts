@@ -123,7 +123,9 @@ let nextSpecId = 0;
  * Prism for one spec, run in the shared worker thread and started on first need (or by `warm()`).
  * Requests that need Prism while it loads wait for it; no other request does.
  */
-export function createPrismResponder(spec: LoadedSpec, logLevel: string): PrismResponder {
+export function createPrismResponder(spec: LoadedSpec, mockLogLevel: string | false | undefined): PrismResponder {
+  // A mock that logs nothing (the default) has a Prism that logs nothing either.
+  const logLevel = mockLogLevel === false || mockLogLevel === undefined ? 'silent' : mockLogLevel;
   const specId = nextSpecId++;
   let worker: SharedWorker | undefined;
   const ensure = (): SharedWorker => {

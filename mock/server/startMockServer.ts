@@ -107,7 +107,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     });
   }
 
-  let prism: PrismResponder = createPrismResponder(spec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel);
+  let prism: PrismResponder = createPrismResponder(spec, options.logLevel);
   let app: FastifyInstance;
   try {
     app = await buildMock({ ...options, pets: fixtures, spec, state: initial, prism });
@@ -210,7 +210,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       const carried = memory?.carriedInto(nextFixtures, (pet) => validate(pet));
       const state = carried?.state ?? redisState!;
       const specChanged = !isDeepStrictEqual(nextSpec.document, spec.document);
-      nextPrism = specChanged ? createPrismResponder(nextSpec, options.logLevel === false || options.logLevel === undefined ? 'silent' : options.logLevel) : prism;
+      nextPrism = specChanged ? createPrismResponder(nextSpec, options.logLevel) : prism;
       const next = await buildMock({ ...options, pets: nextFixtures, spec: nextSpec, state, prism: nextPrism });
       await next.ready();
       // After every await: copy the pets once more and swap in the same tick, so a pet created
