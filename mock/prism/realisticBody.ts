@@ -24,6 +24,19 @@ function seedNumber(seed: string): number {
 
 const sameSchema = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
+type BodyKind = 'list' | 'one' | 'open' | 'other';
+/** What each response schema is, worked out on its first answer rather than on every one. */
+const kinds = new WeakMap<object, BodyKind>();
+
+function kindOf(spec: LoadedSpec, schema: object): BodyKind | undefined {
+  let kind = kinds.get(schema);
+  if (kind === undefined) {
+    kind = sameSchema(schema, componentSchema(spec, 'Pets')) ? 'list' : sameSchema(schema, componentSchema(spec, 'Pet')) ? 'one' : isOpenList(schema) ? 'open' : 'other';
+    kinds.set(schema, kind);
+  }
+  return kind === 'other' ? undefined : kind;
+}
+
 /**
  * A believable body for a forced 2xx answer whose schema is Pet or Pets: pets as the fixtures
  * generator makes them (names, categories, statuses), positive ids, lists of a realistic length
@@ -34,7 +47,7 @@ const sameSchema = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === 
 export function realisticBody(spec: LoadedSpec, { op, status, seed, query, params }: RealisticBodyRequest): unknown {
   const schema = responseSchema(op, status);
   if (!schema) return undefined;
-  const kind = sameSchema(schema, componentSchema(spec, 'Pets')) ? 'list' : sameSchema(schema, componentSchema(spec, 'Pet')) ? 'one' : isOpenList(schema) ? 'open' : undefined;
+  const kind = kindOf(spec, schema);
   if (!kind) return undefined;
   const seedValue = seedNumber(seed ?? String(Math.random()));
   const faker = new Faker({ locale: [en], seed: seedValue });
