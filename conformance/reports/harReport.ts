@@ -15,24 +15,28 @@ function queryOf(url: string): QueryString[] {
 const bodyText = (body: CapturedBody) => (body.truncated ? `${body.text}… [cut: ${body.size} bytes in all]` : body.text);
 const cutNote = (body: CapturedBody) => (body.truncated ? { comment: `Body cut after ${body.text.length} characters of ${body.size} bytes.` } : {});
 
+/** The request as sent, answered or not. */
+function harRequest(r: Pick<ExchangeSummary, 'method' | 'url' | 'requestHeaders' | 'requestBody'>): Entry['request'] {
+  return {
+    method: r.method,
+    url: r.url,
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: headerList(r.requestHeaders),
+    queryString: queryOf(r.url),
+    ...(r.requestBody ? { postData: { mimeType: r.requestHeaders['content-type'] ?? 'application/json', text: bodyText(r.requestBody), ...cutNote(r.requestBody) } } : {}),
+    headersSize: -1,
+    bodySize: r.requestBody?.size ?? 0,
+  };
+}
+
 function entry(e: ExchangeSummary): Entry {
-  const requestType = e.requestHeaders['content-type'] ?? 'application/json';
   const responseType = e.responseHeaders['content-type'] ?? '';
   return {
     pageref: 'run',
     startedDateTime: e.sentAt,
     time: e.ms,
-    request: {
-      method: e.method,
-      url: e.url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: headerList(e.requestHeaders),
-      queryString: queryOf(e.url),
-      ...(e.requestBody ? { postData: { mimeType: requestType, text: bodyText(e.requestBody), ...cutNote(e.requestBody) } } : {}),
-      headersSize: -1,
-      bodySize: e.requestBody?.size ?? 0,
-    },
+    request: harRequest(e),
     response: {
       status: e.status,
       statusText: '',
@@ -63,17 +67,7 @@ function unansweredEntry(u: UnansweredSummary): Entry {
     pageref: 'run',
     startedDateTime: u.sentAt,
     time: u.ms,
-    request: {
-      method: u.method,
-      url: u.url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: headerList(u.requestHeaders),
-      queryString: queryOf(u.url),
-      ...(u.requestBody ? { postData: { mimeType: u.requestHeaders['content-type'] ?? 'application/json', text: bodyText(u.requestBody), ...cutNote(u.requestBody) } } : {}),
-      headersSize: -1,
-      bodySize: u.requestBody?.size ?? 0,
-    },
+    request: harRequest(u),
     response: { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1, comment: `No answer: ${u.error}` },
     cache: {},
     timings: { send: 0, wait: u.ms, receive: 0 },
