@@ -2,6 +2,7 @@ import type { ApiRequest, Exchange } from './http/exchange.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
 import type { SpecValidators } from './specValidators.ts';
 import { curlCommand } from './http/curlCommand.ts';
+import type { ModelVerdict } from './model/runModel.ts';
 
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
 
@@ -21,6 +22,10 @@ export interface Finding {
   evidence?: Evidence;
   /** How many answers showed the same problem; the evidence is the first. */
   occurrences: number;
+  /** The model's rule the finding breaks, and the contract's words it rests on. */
+  rule?: { id: string; quote: string };
+  /** Other exchanges the verdict rests on (an earlier read, the previous window), by seq. */
+  related?: number[];
 }
 
 export interface OperationResult {
@@ -43,8 +48,8 @@ export interface Inconclusive {
 /** `list-pets/query/limit/float: no answer`: an inconclusive case as one line. */
 const inconclusiveLine = (i: Inconclusive) => (i.case !== undefined ? `${i.case}: ${i.reason}` : i.reason);
 
-/** How many generated cases a run sends: `quick` exercises every rule once; `full` adds variety. */
-export type Depth = 'quick' | 'full';
+/** How many generated cases a run sends: `quick` exercises every rule once; `full` adds variety; a number sets how many generated sequences run. */
+export type Depth = 'quick' | 'full' | number;
 
 export interface RunOptions {
   readOnly: boolean;
@@ -53,6 +58,22 @@ export interface RunOptions {
   /** The most requests the rate-limit probe may spend to reach a 429. */
   probeMaxRequests: number;
   seed: number;
+  /** Others may use the key during the run (`--shared-key`): rate accounting judges only what still holds. */
+  sharedKey?: boolean;
+}
+
+/** The shortest failing sequence the generator found, as a script that sends it again. */
+export interface Reproduction {
+  /** The rules its answers broke. */
+  rules: string[];
+  /** The sequence's commands, as generated (after shrinking). */
+  commands: unknown[];
+  /** How many requests the first failing sequence sent, and the shrunk one. */
+  requests: { original: number; shrunk: number };
+  /** The seqs of the shrunk sequence's exchanges, in the run's record. */
+  exchanges: number[];
+  /** A bash script of curl commands, the key read from `$PETS_API_KEY`. */
+  curl: string;
 }
 
 /** A pet the deployment listed, with its id's exact digits (ids past 2^53 lose them in a double). */
@@ -86,7 +107,15 @@ export interface CheckContext {
   /** The run's seeded random numbers in [0, 1). */
   random(): number;
   /** What the last answer said of the key's quota. */
-  keyQuota(): { remaining?: number; resetAt?: number };
+  keyQuota(): { limit?: number; remaining?: number; resetAt?: number };
+  /** The second key (`--api-key-2`), when given. */
+  apiKey2?: string;
+  /** The model's verdict on every exchange so far: judged once per exchange, whoever asks. */
+  model(): ModelVerdict;
+  /** How long the run may still take before its time budget (`--max-duration`) is spent. */
+  timeLeftMs(): number;
+  /** Keeps a shrunk failing sequence for the reports. */
+  reproduce(reproduction: Reproduction): void;
 }
 
 export interface Check {
@@ -155,12 +184,12 @@ export class Outcomes {
    * Records a failure. Findings with the same `kind` on one operation are counted on the first,
    * so a problem every answer shares is one finding, not forty.
    */
-  fail(operationId: string, message: string, exchange?: Exchange, kind?: string): void {
-    this.#add(operationId, 'failure', message, exchange, kind);
+  fail(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
+    this.#add(operationId, 'failure', message, exchange, kind, true, extra);
   }
 
-  warn(operationId: string, message: string, exchange?: Exchange, kind?: string): void {
-    this.#add(operationId, 'warning', message, exchange, kind, false);
+  warn(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
+    this.#add(operationId, 'warning', message, exchange, kind, false, extra);
   }
 
   skip(operationId: string, reason: string): void {
@@ -214,7 +243,7 @@ export class Outcomes {
 
   #kinds = new Map<string, Finding>();
 
-  #add(operationId: string, level: Finding['level'], message: string, exchange: Exchange | undefined, kind: string | undefined, examines = true): void {
+  #add(operationId: string, level: Finding['level'], message: string, exchange: Exchange | undefined, kind: string | undefined, examines = true, extra: Pick<Finding, 'rule' | 'related'> = {}): void {
     // A warning alone examines nothing: it cannot fail the operation, so it cannot pass it either.
     if (examines) this.#examined.add(operationId);
     const seen = kind === undefined ? undefined : this.#kinds.get(`${operationId}\0${kind}`);
@@ -228,6 +257,7 @@ export class Outcomes {
       ...(exchange?.case !== undefined ? { case: exchange.case } : {}),
       ...(exchange ? { evidence: evidenceOf(exchange) } : {}),
       occurrences: 1,
+      ...extra,
     };
     if (kind !== undefined) this.#kinds.set(`${operationId}\0${kind}`, finding);
     const list = this.#findings.get(operationId) ?? [];

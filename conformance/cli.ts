@@ -21,6 +21,12 @@ function checkList(value: string, previous: string[] = []): string[] {
   return [...previous, ...ids];
 }
 
+function depthOption(value: string): 'quick' | 'full' | number {
+  if (value === 'quick' || value === 'full') return value;
+  if (/^\d+$/.test(value)) return Number(value);
+  throw new InvalidArgumentError(`"${value}" is not a depth. Give quick, full or a whole number of sequences, such as --depth 30.`);
+}
+
 function baseUrl(value: string): string {
   let url: URL;
   try {
@@ -44,7 +50,10 @@ interface CliOptions {
   timeout: number;
   seed: number;
   maxWait: number;
-  depth: 'quick' | 'full';
+  depth: 'quick' | 'full' | number;
+  apiKey2?: string;
+  sharedKey: boolean;
+  maxDuration: number;
   listChecks?: boolean;
   header?: string[];
   config?: string;
@@ -59,7 +68,10 @@ function program(io: CliIo): Command {
     .option('--read-only', 'send only GET requests: safe against production', false)
     .option('--probe-rate-limit', 'spend the key\'s current quota on purpose to observe a 429 (off by default)', false)
     .addOption(new Option('--probe-max-requests <n>', 'the most requests the probe may spend; it is skipped when the key has more left').default(1100).argParser(wholeNumber(1)))
-    .addOption(new Option('--depth <depth>', 'quick: every rule once; full: also random valid bodies').choices(['quick', 'full']).default('quick'))
+    .addOption(new Option('--depth <depth>', 'how many generated sequences run: quick (12), full (40, and random valid bodies) or a number').default('quick').argParser(depthOption))
+    .addOption(new Option('--api-key-2 <key>', 'a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)'))
+    .option('--shared-key', 'others use the key during the run: rate-limit accounting judges only what still holds', false)
+    .addOption(new Option('--max-duration <seconds>', 'the run\'s time budget: no wait ends past it, and checks not started by then are skipped').default(120).argParser(wholeNumber(1)))
     .option('--report-dir <dir>', 'where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run', 'reports')
     .addOption(new Option('--checks <ids>', `run only these checks (comma-separated): ${checkIds.join(', ')}`).argParser(checkList))
     .addOption(new Option('--exclude-checks <ids>', 'skip these checks (comma-separated)').argParser(checkList))
@@ -83,6 +95,7 @@ function applyEnv(cli: Command, env: CliIo['env']): void {
     }
   }
   if (cli.getOptionValueSource('apiKey') === undefined && env.PETS_API_KEY) cli.setOptionValueWithSource('apiKey', env.PETS_API_KEY, 'env');
+  if (cli.getOptionValueSource('apiKey2') === undefined && env.PETS_API_KEY_2) cli.setOptionValueWithSource('apiKey2', env.PETS_API_KEY_2, 'env');
 }
 
 /**
@@ -101,7 +114,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const cannotRun = (reason: string) => {
     io.stderr.write(`${toolName}: ${reason}\n`);
     const opts = cli.opts<CliOptions>();
-    return finish(cannotRunReport({ reason, baseUrl: opts.baseUrl, options: { readOnly: opts.readOnly, probeRateLimit: opts.probeRateLimit, seed: opts.seed, depth: opts.depth, checks: opts.checks ?? [] } }));
+    return finish(cannotRunReport({ reason, baseUrl: opts.baseUrl, options: { readOnly: opts.readOnly, probeRateLimit: opts.probeRateLimit, seed: opts.seed, depth: String(opts.depth), checks: opts.checks ?? [] } }));
   };
 
   let options: CliOptions;
@@ -144,6 +157,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       seed: options.seed,
       maxWait: options.maxWait,
       depth: options.depth,
+      ...(options.apiKey2 ? { apiKey2: options.apiKey2 } : {}),
+      sharedKey: options.sharedKey,
+      maxDuration: options.maxDuration,
       headers: headerMap(options.header ?? []),
       secrets,
       onProgress: (event) => {

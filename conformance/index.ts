@@ -6,7 +6,7 @@ import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import type { Depth } from './check.ts';
 import { checkIds, checks as allChecks } from './checks/index.ts';
 import { headerMap } from './config/extraHeaders.ts';
-import { fetchTransport, type Transport } from './http/transport.ts';
+import { httpTransport, type Transport } from './http/transport.ts';
 import { writeReports } from './reports/writeReports.ts';
 import { runChecks, type ProgressEvent } from './runner.ts';
 import { exitCodes, type RunReport, type Verdict } from './runReport.ts';
@@ -16,6 +16,12 @@ export interface ConformanceOptions {
   baseUrl: string;
   /** A key the deployment accepts. */
   apiKey: string;
+  /** A second key, ideally of another plan: every operation is also sent with it, for isolation between keys. */
+  apiKey2?: string;
+  /** Others use the key during the run: rate-limit accounting judges only what still holds. Default false. */
+  sharedKey?: boolean;
+  /** The run's time budget in seconds: no wait ends past it, and checks not started by then are skipped. Default 120. */
+  maxDuration?: number;
   /** Send only GET requests. Default false. */
   readOnly?: boolean;
   /** Spend the key's quota on purpose to observe a 429. Default false. */
@@ -32,7 +38,7 @@ export interface ConformanceOptions {
   seed?: number;
   /** The longest wait for a quota window or a Retry-After, in seconds. Default 65. */
   maxWait?: number;
-  /** `quick` (default) exercises every rule once; `full` adds random valid bodies. */
+  /** How many generated sequences run: `quick` (default, 12), `full` (40, and random valid bodies), or a number. */
   depth?: Depth;
   /** Extra headers sent on every request, by name (`--header`); not Authorization: the key is `apiKey`. */
   headers?: Record<string, string>;
@@ -40,7 +46,7 @@ export interface ConformanceOptions {
   secrets?: Record<string, string>;
   /** Write the six reports the CLI writes (JUnit, JSON, CTRF, HAR, HTML, Markdown) into this folder, relative to the working directory. Default: none written. */
   reportDir?: string;
-  /** How requests are sent. Default: Node's fetch. Tests give one backed by an in-process app. */
+  /** How requests are sent. Default: `httpTransport()` (node:http, one kept-alive connection, closed after the run). Tests give one backed by an in-process app. */
   transport?: Transport;
   /** The OpenAPI document to judge by. Default: the package's spec/openapi.yaml. */
   specPath?: string;
@@ -86,9 +92,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     throw new ConformanceOptionsError(`headers: ${(error as Error).message}`);
   }
   const spec = options.spec ?? (await loadSpec(options.specPath));
+  // A transport the caller gave stays open for them; the run's own is closed when the run ends.
+  const transport = options.transport ?? httpTransport();
   const report = await runChecks({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey,
+    ...(options.apiKey2 ? { apiKey2: options.apiKey2 } : {}),
+    sharedKey: options.sharedKey ?? false,
+    maxDurationMs: (options.maxDuration ?? 120) * 1000,
     timeoutMs: options.timeout ?? 10_000,
     readOnly: options.readOnly ?? false,
     probeRateLimit: options.probeRateLimit ?? false,
@@ -98,14 +109,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     spec,
     checks: selected,
     allChecks,
-    transport: options.transport ?? fetchTransport,
+    transport,
     maxWaitMs: (options.maxWait ?? 65) * 1000,
     headers,
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.now ? { now: options.now } : {}),
-  });
+  }).finally(() => (transport === options.transport ? undefined : transport.close?.()));
   const exitCode = exitCodes[report.verdict];
   if (options.reportDir === undefined) return { exitCode, verdict: report.verdict, report };
   const reportPaths = await writeReports(report, resolve(options.reportDir));
@@ -117,5 +128,5 @@ export type { Depth } from './check.ts';
 export type { Check, CheckContext, Evidence, Finding, OperationResult, Severity } from './check.ts';
 export type { CheckReport, ExchangeSummary, RunReport, Verdict } from './runReport.ts';
 export type { ProgressEvent } from './runner.ts';
-export type { Transport, TransportRequest, TransportResponse } from './http/transport.ts';
-export { TransportError, fetchTransport } from './http/transport.ts';
+export type { HttpTransportOptions, Transport, TransportRequest, TransportResponse } from './http/transport.ts';
+export { TransportError, httpTransport } from './http/transport.ts';

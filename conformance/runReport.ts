@@ -1,4 +1,5 @@
-import type { OperationResult, Severity } from './check.ts';
+import type { OperationResult, Reproduction, Severity } from './check.ts';
+import type { CoverageRow } from './model/coverage.ts';
 import type { Exchange, UnansweredRequest } from './http/exchange.ts';
 import { toolName, toolVersion } from './version.ts';
 
@@ -78,7 +79,7 @@ export interface RunReport {
   verdict: Verdict;
   /** Why the run could not judge the deployment, when it could not. */
   reason?: string;
-  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[] };
+  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[]; sharedKey?: boolean; secondKey?: boolean; maxDurationMs?: number };
   requests: {
     total: number;
     withKey: number;
@@ -91,6 +92,14 @@ export interface RunReport {
   /** Things the run met that are not findings: waits for a quota window, unexpected 429s. */
   notes: string[];
   checks: CheckReport[];
+  /**
+   * What the run verified: each of the contract's rules by operation, judged (on how many
+   * exchanges, with how many failures) or not reached and why. A green run that verified little
+   * looks different from one that verified everything.
+   */
+  coverage?: CoverageRow[];
+  /** The generator's failing sequences, shrunk, each as a curl script. */
+  reproductions?: Reproduction[];
   /** Every request the run sent, in order, so a pass can be audited as well as a failure. */
   exchanges: ExchangeSummary[];
   /** Requests that got no answer; absent when every request was answered. */

@@ -1,5 +1,7 @@
 import type { LoadedSpec } from '../spec/loadSpec.ts';
-import { Outcomes, type Check, type CheckContext, type KnownPet, type RunOptions } from './check.ts';
+import { Outcomes, type Check, type CheckContext, type KnownPet, type Reproduction, type RunOptions } from './check.ts';
+import { ModelRun } from './model/runModel.ts';
+import { coverageOf } from './model/coverage.ts';
 import type { ApiRequest } from './http/exchange.ts';
 import { PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
@@ -12,7 +14,11 @@ import { toolName, toolVersion } from './version.ts';
 export interface RunConfig extends RunOptions {
   baseUrl: string;
   apiKey: string;
+  /** A second key (`--api-key-2`): every operation is also sent with it, for isolation between keys. */
+  apiKey2?: string;
   timeoutMs: number;
+  /** The run's time budget (`--max-duration`): no wait ends past it, and checks not started by then are skipped. */
+  maxDurationMs?: number;
   spec: LoadedSpec;
   /** The checks whose verdicts the run reports. */
   checks: readonly Check[];
@@ -62,9 +68,14 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     notes.push(message);
     config.onProgress?.({ kind: 'note', message });
   };
+  const maxDurationMs = config.maxDurationMs ?? 120_000;
+  const deadline = started + maxDurationMs;
   const client = new PacedClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
+    ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
+    sharedKey: config.sharedKey ?? false,
+    deadline,
     transport: config.transport,
     timeoutMs: config.timeoutMs,
     userAgent: `${toolName}/${toolVersion}`,
@@ -78,6 +89,8 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   const validators = new SpecValidators(config.spec);
   const random = seededRandom(config.seed);
   let knownPets: KnownPet[] = [];
+  const model = new ModelRun({ sharedKey: config.sharedKey ?? false });
+  const reproductions: Reproduction[] = [];
   let current: { id: string; outcomes: Outcomes } = { id: 'preflight', outcomes: new Outcomes([]) };
 
   const ctx: CheckContext = {
@@ -101,6 +114,10 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     petPath: (pet) => `/pets/${pet.idText}`,
     random,
     keyQuota: () => client.quota('key'),
+    ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
+    model: () => model.feed(client.exchanges),
+    timeLeftMs: () => deadline - now(),
+    reproduce: (reproduction) => reproductions.push(reproduction),
   };
 
   const reports = new Map<string, CheckReport>();
@@ -108,6 +125,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     // Stopped by the preflight, no check ran: the report has no check verdicts, only the reason.
     const checks = config.checks.flatMap((c) => reports.get(c.id) ?? []);
     const ops = checks.flatMap((c) => c.operations);
+    const judged = reports.size > 0 ? model.feed(client.exchanges).judgements : [];
     return {
       tool: { name: toolName, version: toolVersion },
       runId: client.runId,
@@ -116,7 +134,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       durationMs: now() - started,
       verdict,
       ...(reason !== undefined ? { reason } : {}),
-      options: { readOnly: config.readOnly, probeRateLimit: config.probeRateLimit, seed: config.seed, depth: config.depth, checks: config.checks.map((c) => c.id) },
+      options: { readOnly: config.readOnly, probeRateLimit: config.probeRateLimit, seed: config.seed, depth: String(config.depth), checks: config.checks.map((c) => c.id), sharedKey: config.sharedKey ?? false, secondKey: config.apiKey2 !== undefined, maxDurationMs },
       requests: {
         total: client.exchanges.length,
         withKey: client.exchanges.filter((e) => e.bucket === 'key').length,
@@ -126,6 +144,8 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       },
       notes,
       checks,
+      coverage: coverageOf(judged, checks, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false }),
+      reproductions,
       exchanges: client.exchanges.map(summarizeExchange),
       ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),
       summary: {
@@ -151,7 +171,9 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       current = { id: check.id, outcomes: new Outcomes(check.operations) };
       if (reported) config.onProgress?.({ kind: 'check-start', check });
       const checkStarted = performance.now();
-      const skipReason = check.guard?.(ctx);
+      // Past the time budget nothing more is sent; passive checks still judge what was.
+      const outOfTime = check.phase !== 'passive' && now() >= deadline ? `the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent before it started` : undefined;
+      const skipReason = outOfTime ?? check.guard?.(ctx);
       if (skipReason) current.outcomes.skipAll(skipReason);
       else await check.run(ctx, current.outcomes);
       const operations = current.outcomes.results();

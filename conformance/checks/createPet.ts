@@ -57,7 +57,7 @@ export const createPet: Check = {
     const schema = componentSchema(ctx.spec, 'NewPet');
     const base = newPetBody(ctx, true) as unknown as Record<string, unknown>;
     const cases = bodyCases(schema, base, 'NewPet');
-    for (let i = 0; i < randomBodies[ctx.options.depth]; i++) {
+    for (let i = 0; i < randomBodies[ctx.options.depth === 'full' ? 'full' : 'quick']; i++) {
       const sent = newPetBody(ctx, ctx.random() < 0.5) as unknown as Record<string, unknown>;
       cases.push({ name: `body/random-${i + 1}`, body: JSON.stringify(sent), contentType: 'application/json', sent, expect: 'accept', what: `the random NewPet ${JSON.stringify(sent)}`, rule: 'it is a valid NewPet' });
     }

@@ -10,6 +10,8 @@ import { rateLimitProbe } from './rateLimitProbe.ts';
 import { responseSchemaCheck } from './responseSchema.ts';
 import { statusCodes } from './statusCodes.ts';
 import { statusFilter } from './statusFilter.ts';
+import { dataIntegrity, deprecation, equivalentRequests, keylessAndUnlisted, rateLimitAccounting, wireFormat } from '../model/modelChecks.ts';
+import { generatedTraffic } from '../traffic/generatedTraffic.ts';
 
 /** Every check, in the order they run within their phase (active, probe, passive). */
 export const checks: readonly Check[] = [
@@ -19,11 +21,18 @@ export const checks: readonly Check[] = [
   getPet,
   createPet,
   petLifecycle,
+  generatedTraffic,
   rateLimitProbe,
   statusCodes,
   contentType,
   responseSchemaCheck,
   rateLimitHeaders,
+  dataIntegrity,
+  rateLimitAccounting,
+  wireFormat,
+  deprecation,
+  keylessAndUnlisted,
+  equivalentRequests,
 ];
 
 export const checkIds = checks.map((c) => c.id);

@@ -2,6 +2,7 @@ import type { Check } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import { expectError } from './expectError.ts';
+import { newPetBody } from './newPetBody.ts';
 
 export const rateLimitProbe: Check = {
   id: 'rate-limit-probe',
@@ -45,6 +46,13 @@ export const rateLimitProbe: Check = {
         // contract's ban warning allows spending.
         const again = await send('rate-limit-probe/again');
         if (again?.response.status === 429) judgeRetryAfter(again, 'second');
+        // Every other operation once, a POST among them: the limit holds for all of them alike
+        // (judged by rate-limit-accounting). A ban after repeated 429s is the deployment's right.
+        const known = ctx.knownPets()[0];
+        if (known) await ctx.send({ method: 'GET', path: ctx.petPath(known), auth: 'key', operationId: 'getPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/get-pet' }, { expect429: true });
+        if (!ctx.options.readOnly) {
+          await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body: JSON.stringify(newPetBody(ctx, true)), operationId: 'createPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/create-pet' }, { expect429: true });
+        }
         return;
       }
       const served = exchange.response.status >= 200 && exchange.response.status < 300;

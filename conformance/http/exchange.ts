@@ -10,14 +10,34 @@ export type Intent =
   /** A request without a usable key: 401 is its right answer. */
   | 'unauthenticated'
   /** The rate-limit probe's: a 429 is what it is after. */
-  | 'over-limit';
+  | 'over-limit'
+  /** A value a deployment may take or refuse (a 5,000-character name): a 2xx or a 4xx Error, never a 5xx. */
+  | 'edge';
 
 /**
  * How a request authenticates: with the run's key, with nothing, or with a given header. A given
  * header that still carries the real key (`bearer KEY`) says `spends: 'key'`, so pacing counts it
  * against the key's quota.
  */
-export type Auth = 'key' | 'none' | { authorization: string; spends?: 'key' };
+export type Auth =
+  | 'key'
+  /** The second key (`--api-key-2`). */
+  | 'key2'
+  | 'none'
+  | { authorization: string; spends?: 'key' | 'key2' }
+  /** One of the run's keys, spelled another way: the header name's case, the scheme's case. */
+  | { key: 'key' | 'key2'; headerName: string; scheme: string };
+
+/** Which quota a request spends: one of the run's keys, or the client's anonymous one. */
+export type Bucket = 'key' | 'key2' | 'anonymous';
+
+/** The bucket a request's credential spends. */
+export function bucketOf(auth: Auth): Bucket {
+  if (auth === 'key' || auth === 'key2') return auth;
+  if (auth === 'none') return 'anonymous';
+  if ('key' in auth) return auth.key;
+  return auth.spends ?? 'anonymous';
+}
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -25,19 +45,35 @@ export interface ApiRequest {
   path: string;
   auth: Auth;
   headers?: Record<string, string>;
+  /** Default headers not to send (lower case), e.g. `accept`: a client that sends no Accept. */
+  omitHeaders?: readonly string[];
   /** The raw body; sent as is, so malformed JSON stays malformed. */
   body?: string;
   operationId: string;
   intent: Intent;
   /** The generated case this request belongs to, e.g. `create-pet/body/categoryId/float`: stable across runs. */
   case?: string;
+  /** Requests sent at once, in parallel, share a burst number: the model judges them together. */
+  burst?: number;
+  /** Spellings of one request share a group: each must get the same status. */
+  equivalence?: string;
 }
 
 export interface ApiResponse {
   status: number;
-  /** Header names in lower case. */
+  /** Header names in lower case; a header received more than once has its values joined with ", ". */
   headers: Record<string, string>;
+  /** Every header line as received, in order: names in lower case, a repeated header once per line. */
+  rawHeaders: [string, string][];
+  /** `bytes` read as UTF-8 (a BOM kept as U+FEFF, a malformed sequence as U+FFFD). */
   body: string;
+  /**
+   * The body as received, after content-decoding: what the checks judge encodings by (a BOM,
+   * Latin-1). Never redacted, so never written to a report.
+   */
+  bytes: Uint8Array;
+  /** The body was longer than the transport keeps: `bytes` and `body` are its start. */
+  truncated?: boolean;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. Integers past 2^53 are approximate here. */
   json: unknown;
   /** The body parsed losslessly: integers past 2^53 - 1 are BigInts with their exact digits. */
@@ -51,10 +87,12 @@ export interface Exchange {
   operationId: string;
   intent: Intent;
   case?: string;
+  burst?: number;
+  equivalence?: string;
   /** The request's path and query relative to the base URL, `/pets?limit=1`, for findings. */
   path: string;
   /** Which quota the request spends: the run's key, or the client's anonymous one. */
-  bucket: 'key' | 'anonymous';
+  bucket: Bucket;
   sentAt: number;
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   response: ApiResponse;

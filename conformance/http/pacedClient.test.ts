@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from './exchange.ts';
 import { PacedClient, QuotaExhaustedError, type ClientEvent } from './pacedClient.ts';
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
+import { summarizeExchange } from '../runReport.ts';
+import { responseOf, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 
 const list: ApiRequest = { method: 'GET', path: '/pets', auth: 'key', operationId: 'listPets', intent: 'valid' };
 
@@ -34,16 +35,10 @@ function setup(answer: (sent: TransportRequest[], now: number) => TransportRespo
   return { client, sent, waits, events, advance: (ms: number) => (now += ms) };
 }
 
-const ok = (remaining: number, reset: number): TransportResponse => ({
-  status: 200,
-  headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset), 'content-type': 'application/json' },
-  body: '[]',
-});
-const tooMany = (retryAfter?: string): TransportResponse => ({
-  status: 429,
-  headers: { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) },
-  body: '{"code":"RATE_LIMITED","message":"slow down","status":429}',
-});
+const ok = (remaining: number, reset: number): TransportResponse =>
+  responseOf(200, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset), 'content-type': 'application/json' }, '[]');
+const tooMany = (retryAfter?: string): TransportResponse =>
+  responseOf(429, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) }, '{"code":"RATE_LIMITED","message":"slow down","status":429}');
 const resetAt = Date.UTC(2026, 0, 1, 12, 1, 0) / 1000;
 
 describe('PacedClient', () => {
@@ -103,10 +98,23 @@ describe('PacedClient', () => {
   });
 
   it('keeps a key the deployment echoes back out of what it records', async () => {
-    const { client } = setup(() => ({ status: 401, headers: { 'x-echo': 'Token secret-key' }, body: '{"message":"bad key secret-key"}' }));
+    const { client } = setup(() => responseOf(401, { 'x-echo': ['Token secret-key', 'again secret-key'] }, '{"message":"bad key secret-key"}'));
     const exchange = await client.send('auth', { ...list, auth: { authorization: 'Token secret-key' }, intent: 'unauthenticated' });
     expect(JSON.stringify(exchange)).not.toContain('secret-key');
     expect(exchange.response.json).toEqual({ message: 'bad key $PETS_API_KEY' });
+    expect(exchange.response.rawHeaders).toEqual([['x-echo', 'Token $PETS_API_KEY'], ['x-echo', 'again $PETS_API_KEY']]);
+    expect(exchange.response.headers['x-echo']).toBe('Token $PETS_API_KEY, again $PETS_API_KEY');
+  });
+
+  it('hands the checks the bytes as received and the reports never the bytes', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x5b, 0x5d, 0xe9]);
+    const { client } = setup(() => ({ ...responseOf(200, { 'content-type': 'application/json' }, bytes), truncated: true }));
+    const exchange = await client.send('a', list);
+    expect(exchange.response).toMatchObject({ bytes, body: '\ufeff[]\ufffd', truncated: true, rawHeaders: [['content-type', 'application/json']] });
+    const summary = summarizeExchange(exchange);
+    expect(summary.responseBody.text).toBe('\ufeff[]\ufffd');
+    expect(Object.keys(summary)).not.toContain('bytes');
+    expect(JSON.stringify(summary)).not.toMatch(/"(bytes|rawHeaders)"|"0":239/);
   });
 
   it('keeps the anonymous quota apart from the key\'s', async () => {

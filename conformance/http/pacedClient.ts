@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { parseBody, type ApiRequest, type Exchange, type UnansweredRequest } from './exchange.ts';
+import { bucketOf, parseBody, type ApiRequest, type Bucket, type Exchange, type UnansweredRequest } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
 import { TransportError, type Transport } from './transport.ts';
 
 export interface PacedClientOptions {
   baseUrl: string;
   apiKey: string;
+  /** A second key (`--api-key-2`), for isolation between keys and plans. */
+  apiKey2?: string;
+  /** Others may spend the key too (`--shared-key`): a 429 then says nothing against the deployment's headers. */
+  sharedKey?: boolean;
+  /** No wait may end after this instant (ms): the run's time budget (`--max-duration`). */
+  deadline?: number;
   transport: Transport;
   timeoutMs: number;
   userAgent: string;
@@ -40,6 +46,7 @@ export class QuotaExhaustedError extends Error {
 }
 
 interface BucketState {
+  limit?: number;
   remaining?: number;
   resetAt?: number;
   /** After a 429: not a single request before this time. */
@@ -65,7 +72,7 @@ export class PacedClient {
   readonly unanswered: UnansweredRequest[] = [];
   /** Requests given up at the transport (a GET after its retries, a POST at once). */
   transportFailures = 0;
-  readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets'>;
+  readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>;
   readonly #buckets = new Map<string, BucketState>();
   /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
   readonly #secrets: [string, string][];
@@ -80,7 +87,10 @@ export class PacedClient {
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
-    this.#secrets = [[options.apiKey, '$PETS_API_KEY'], ...Object.entries(options.secrets ?? {})].filter(([secret]) => secret !== '') as [string, string][];
+    // Longest first, so a key that contains the other is redacted whole.
+    this.#secrets = ([[options.apiKey, '$PETS_API_KEY'], [options.apiKey2 ?? '', '$PETS_API_KEY_2'], ...Object.entries(options.secrets ?? {})] as [string, string][])
+      .filter(([secret]) => secret !== '')
+      .sort((a, b) => b[0].length - a[0].length);
   }
 
   #redact(text: string): string {
@@ -93,15 +103,22 @@ export class PacedClient {
 
   /** Sends one request for a check. With `expect429`, a 429 is the answer wanted and is returned at once. */
   async send(checkId: string, request: ApiRequest, { expect429 = false } = {}): Promise<Exchange> {
-    const bucket = request.auth === 'key' || (typeof request.auth === 'object' && request.auth.spends === 'key') ? 'key' : 'anonymous';
+    const bucket = bucketOf(request.auth);
     const state = this.#state(bucket);
     for (let attempt = 0; ; attempt++) {
       await this.#pace(bucket, state, expect429);
+      const before = { remaining: state.remaining, resetAt: state.resetAt };
       const exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
       this.#learn(state, exchange);
       if (exchange.response.status !== 429 || expect429) return exchange;
-
+      // A 429 while the deployment's own last answer said requests remain in this window is a
+      // contradiction to report, not a reason to wait: the key is left alone at once.
       const now = this.#options.now();
+      if (!this.#options.sharedKey && bucket !== 'anonymous' && before.remaining !== undefined && before.remaining >= 2 && before.resetAt !== undefined && now < before.resetAt - 1000) {
+        state.burned = true;
+        throw new QuotaExhaustedError(`${describeBucket(bucket)} was answered 429 (request #${exchange.seq}) while the answer before said ${before.remaining} requests remained until ${new Date(before.resetAt).toISOString()}; the suite stopped sending with it.`);
+      }
+
       const told = retryAfterMs(exchange.response.headers['retry-after'], now) ?? 0;
       const waitMs = Math.max(told, 1000 * 2 ** attempt);
       this.#options.onEvent?.({ kind: 'unexpected-429', bucket, seq: exchange.seq, waitMs, attempt });
@@ -109,15 +126,15 @@ export class PacedClient {
       if (attempt + 1 >= this.#options.maxRetries || waitMs > this.#options.maxWaitMs) {
         // The 429 stays in the record for the passive checks; the check that sent it is skipped.
         state.burned = true;
-        throw new QuotaExhaustedError(`The ${bucket === 'key' ? 'API key' : 'anonymous'} quota answered 429 ${attempt + 1} times (request #${exchange.seq}); the suite stopped sending with it so as not to get it banned.`);
+        throw new QuotaExhaustedError(`${describeBucket(bucket)} answered 429 ${attempt + 1} times (request #${exchange.seq}); the suite stopped sending with it so as not to get it banned.`);
       }
     }
   }
 
   /** What the last answer said of the quota a bucket has left. */
-  quota(bucket: 'key' | 'anonymous'): { remaining?: number; resetAt?: number } {
-    const { remaining, resetAt } = this.#state(bucket);
-    return { remaining, resetAt };
+  quota(bucket: Bucket): { limit?: number; remaining?: number; resetAt?: number } {
+    const { limit, remaining, resetAt } = this.#state(bucket);
+    return { limit, remaining, resetAt };
   }
 
   #state(bucket: string): BucketState {
@@ -126,9 +143,9 @@ export class PacedClient {
     return state;
   }
 
-  async #pace(bucket: string, state: BucketState, spending: boolean): Promise<void> {
+  async #pace(bucket: Bucket, state: BucketState, spending: boolean): Promise<void> {
     if (state.burned) {
-      throw new QuotaExhaustedError(`The ${bucket === 'key' ? 'API key' : 'anonymous'} quota kept answering 429; the suite stopped sending with it so as not to get it banned.`);
+      throw new QuotaExhaustedError(`${describeBucket(bucket)} kept answering 429; the suite stopped sending with it so as not to get it banned.`);
     }
     const now = this.#options.now();
     let until = state.blockedUntil;
@@ -137,14 +154,18 @@ export class PacedClient {
     const waitMs = until - now;
     if (waitMs <= 0) return;
     if (waitMs > this.#options.maxWaitMs) {
-      throw new QuotaExhaustedError(`The ${bucket === 'key' ? 'API key' : 'anonymous'} quota is spent for ${Math.ceil(waitMs / 1000)} s, longer than the suite waits.`);
+      throw new QuotaExhaustedError(`${describeBucket(bucket)} is spent for ${Math.ceil(waitMs / 1000)} s, longer than the suite waits.`);
+    }
+    if (this.#options.deadline !== undefined && until > this.#options.deadline) {
+      throw new QuotaExhaustedError(`${describeBucket(bucket)} is spent for ${Math.ceil(waitMs / 1000)} s, past the run's time budget (--max-duration).`);
     }
     this.#options.onEvent?.({ kind: 'wait-for-window', bucket, ms: waitMs });
     await this.#options.sleep(waitMs);
   }
 
   #learn(state: BucketState, exchange: Exchange): void {
-    const { remaining, reset } = readRateHeaders(exchange.response.headers);
+    const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
+    if (limit !== undefined) state.limit = limit;
     if (remaining !== undefined) state.remaining = remaining;
     // Only a Unix time in the plausible future is a reset time; anything else is not trusted for pacing.
     if (reset !== undefined) {
@@ -161,7 +182,7 @@ export class PacedClient {
    * created a pet. What is given up is thrown as a TransportError, for the check to call its
    * case inconclusive.
    */
-  async #sendSurvivingNetwork(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous'): Promise<Exchange> {
+  async #sendSurvivingNetwork(checkId: string, request: ApiRequest, bucket: Bucket): Promise<Exchange> {
     const retriable = request.method === 'GET' || request.method === 'HEAD';
     for (let failures = 0; ; failures++) {
       try {
@@ -180,18 +201,22 @@ export class PacedClient {
     }
   }
 
-  async #sendOnce(checkId: string, request: ApiRequest, bucket: 'key' | 'anonymous', retries: number): Promise<Exchange> {
-    const { baseUrl, apiKey, transport, timeoutMs, userAgent } = this.#options;
+  async #sendOnce(checkId: string, request: ApiRequest, bucket: Bucket, retries: number): Promise<Exchange> {
+    const { baseUrl, apiKey, apiKey2, transport, timeoutMs, userAgent } = this.#options;
     const url = `${baseUrl}${request.path}`;
-    const headers: Record<string, string> = {
-      'user-agent': userAgent,
-      'x-conformance-run-id': this.runId,
-      accept: 'application/json',
-      ...this.#options.headers,
-      ...request.headers,
-    };
-    if (request.auth === 'key') headers.authorization = `Bearer ${apiKey}`;
-    else if (request.auth !== 'none') headers.authorization = request.auth.authorization;
+    const headers = mergeHeaders(
+      { 'user-agent': userAgent, 'x-conformance-run-id': this.runId, accept: 'application/json' },
+      this.#options.headers ?? {},
+      request.headers ?? {},
+    );
+    for (const name of request.omitHeaders ?? []) dropHeader(headers, name);
+    const keyOf = (which: 'key' | 'key2') => (which === 'key' ? apiKey : apiKey2 ?? '');
+    const auth = request.auth;
+    if (auth === 'key' || auth === 'key2') headers.authorization = `Bearer ${keyOf(auth)}`;
+    else if (auth !== 'none' && 'key' in auth) {
+      dropHeader(headers, 'authorization');
+      headers[auth.headerName] = `${auth.scheme} ${keyOf(auth.key)}`;
+    } else if (auth !== 'none') headers.authorization = auth.authorization;
     const shown = {
       method: request.method,
       url: this.#redact(url),
@@ -211,13 +236,24 @@ export class PacedClient {
       throw error;
     }
     const body = this.#redact(answer.body);
-    const response = { status: answer.status, headers: this.#redactAll(answer.headers), body, ...parseBody(body) };
+    // The text is redacted for the record; the bytes stay as received, for the checks only (no report writes them).
+    const response = {
+      status: answer.status,
+      headers: this.#redactAll(answer.headers),
+      rawHeaders: answer.rawHeaders.map(([name, value]): [string, string] => [name, this.#redact(value)]),
+      body,
+      bytes: answer.bytes,
+      ...(answer.truncated ? { truncated: true } : {}),
+      ...parseBody(body),
+    };
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
       checkId,
       operationId: request.operationId,
       intent: request.intent,
       ...(request.case !== undefined ? { case: request.case } : {}),
+      ...(request.burst !== undefined ? { burst: request.burst } : {}),
+      ...(request.equivalence !== undefined ? { equivalence: request.equivalence } : {}),
       path: this.#redact(request.path),
       bucket,
       sentAt,
@@ -231,3 +267,24 @@ export class PacedClient {
 }
 
 export { TransportError };
+
+const describeBucket = (bucket: Bucket) => (bucket === 'key' ? 'The API key\'s quota' : bucket === 'key2' ? 'The second API key\'s quota' : 'The anonymous quota');
+
+/**
+ * Header sets merged left to right, names compared without regard to case (RFC 9110, 5.1): a
+ * later `Accept` replaces an earlier `accept` rather than both being sent. Later names keep their spelling.
+ */
+function mergeHeaders(...sets: Record<string, string>[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const set of sets) {
+    for (const [name, value] of Object.entries(set)) {
+      for (const existing of Object.keys(out)) if (existing.toLowerCase() === name.toLowerCase()) delete out[existing];
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+function dropHeader(headers: Record<string, string>, name: string): void {
+  for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+}

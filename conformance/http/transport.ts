@@ -1,19 +1,34 @@
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+
 /** What the suite needs of HTTP: send one request, get status, headers and body back. */
 export interface TransportRequest {
   method: string;
   url: string;
+  /** Sent with their names exactly as given (`AUTHORIZATION` stays upper case on the wire). */
   headers: Record<string, string>;
   body?: string;
 }
 
 export interface TransportResponse {
   status: number;
+  /** Header names in lower case; a header received more than once has its values joined with ", ". */
   headers: Record<string, string>;
+  /** Every header line as received, in order: names in lower case, a repeated header once per line. */
+  rawHeaders: [string, string][];
+  /** `bytes` read as UTF-8, a BOM kept (U+FEFF) and a malformed sequence shown as U+FFFD. */
   body: string;
+  /** The body as received, after content-decoding (gzip, deflate, br): a BOM or Latin-1 stays as sent. */
+  bytes: Uint8Array;
+  /** The body was longer than the transport keeps (`maxBodyBytes`): `bytes` is its start. */
+  truncated?: boolean;
 }
 
 export interface Transport {
   send(request: TransportRequest, timeoutMs: number): Promise<TransportResponse>;
+  /** Lets go of what the transport holds (kept-alive connections). */
+  close?(): Promise<void> | void;
 }
 
 /** The target did not answer: refused, reset, unresolvable, or too slow. */
@@ -24,26 +39,240 @@ export class TransportError extends Error {
   }
 }
 
-/** Why a fetch failed, in words a report can show: the code undici gives (UND_ERR_SOCKET, ECONNREFUSED) or a timeout. */
-function failureReason(error: unknown, timeoutMs: number): string {
-  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-  if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+export interface HttpTransportOptions {
+  /** The most body bytes kept, before and after content-decoding; past it the connection is dropped and the answer is `truncated`. Default 8 MiB. */
+  maxBodyBytes?: number;
 }
 
-/** HTTP through Node's built-in fetch (undici). A reset while the body streams in is a transport error too. */
-export const fetchTransport: Transport = {
-  async send({ method, url, headers, body }, timeoutMs) {
-    try {
-      const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-      const text = await response.text();
-      const responseHeaders: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        responseHeaders[name] = value;
+export const defaultMaxBodyBytes = 8 * 1024 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const encoder = new TextEncoder();
+
+/** The body as text, as the checks read it: UTF-8, non-fatal, a BOM kept. */
+export const bodyText = (bytes: Uint8Array): string => utf8.decode(bytes);
+
+/** `rawHeaders` as a record: lower-case names, repeated values joined with ", " (RFC 9110, 5.3). */
+export function joinHeaders(rawHeaders: readonly (readonly [string, string])[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of rawHeaders) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  return headers;
+}
+
+type Coding = 'gzip' | 'deflate' | 'br';
+const codings: Record<string, Coding> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'br' };
+
+/** The codings to undo, first applied first; undefined when one is unknown (the body is then left as is). */
+function contentCodings(contentEncoding: string | undefined): Coding[] | undefined {
+  const named = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  const known = named.map((c) => codings[c]);
+  return known.every((c) => c !== undefined) ? (known as Coding[]) : undefined;
+}
+
+/** Undoes one coding, keeping at most `cap` bytes of what it inflates to: a bomb stops at the cap. */
+function inflateCapped(input: Uint8Array, coding: Coding, cap: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  // Lenient at the end, as browsers are: a stream cut short gives what it holds, not an error.
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const decoder =
+    coding === 'br' ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    : coding === 'gzip' ? zlib.createGunzip(flush)
+    // "deflate" is meant to be zlib-wrapped (RFC 9110, 8.4.1.2); some servers send it raw.
+    : (input[0]! & 0x0f) === 0x08 ? zlib.createInflate(flush)
+    : zlib.createInflateRaw(flush);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (truncated: boolean) => {
+      done = true;
+      resolve({ bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated });
+    };
+    decoder.on('data', (chunk: Buffer) => {
+      if (done) return;
+      if (size + chunk.length > cap) {
+        chunks.push(chunk.subarray(0, cap - size));
+        size = cap;
+        decoder.destroy();
+        finish(true);
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    decoder.on('end', () => !done && finish(false));
+    decoder.on('error', (error) => {
+      if (done) return;
+      done = true;
+      reject(error);
+    });
+    decoder.end(input);
+  });
+}
+
+/**
+ * The body after undoing its Content-Encoding (gzip, x-gzip, deflate, br, in the order they were
+ * applied), at most `cap` bytes of it. An unknown coding leaves the body as it came. Throws what
+ * zlib throws when the body is not what its coding says.
+ */
+export async function decodeContent(bytes: Uint8Array, contentEncoding: string | undefined, cap: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const steps = contentCodings(contentEncoding);
+  if (!steps || bytes.length === 0) return { bytes, truncated: false };
+  let out = { bytes, truncated: false };
+  for (const coding of steps.reverse()) {
+    if (out.bytes.length === 0) break;
+    const next = await inflateCapped(out.bytes, coding, cap);
+    out = { bytes: next.bytes, truncated: out.truncated || next.truncated };
+  }
+  return out;
+}
+
+/**
+ * An answer as the transport gives it from what a server wrote: header values (an array: one line
+ * each) and a body as text (sent as UTF-8) or bytes (as they are). No content-decoding here.
+ */
+export function responseOf(status: number, headers: Record<string, string | readonly string[]>, body: string | Uint8Array, truncated = false): TransportResponse {
+  const rawHeaders: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    for (const one of typeof value === 'string' ? [value] : value) rawHeaders.push([name.toLowerCase(), one]);
+  }
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  return { status, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...(truncated ? { truncated: true } : {}) };
+}
+
+/** Why a request failed, in words a report can show: the system's code (ECONNREFUSED, ECONNRESET) with its message. */
+function failureReason(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (!code || message.includes(code)) return message || code || String(error);
+  return `${message} (${code})`;
+}
+
+/** An answer that has no body whatever its Content-Length says: to HEAD, and 1xx, 204, 304 (RFC 9110, 6.4.1). */
+export const hasNoBody = (method: string, status: number) => method.toUpperCase() === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
+
+/** Reset on a kept-alive connection the server had just closed: sent once more on a new one, for a safe method. */
+const staleConnection = (error: NodeJS.ErrnoException) => error.code === 'ECONNRESET' || error.code === 'EPIPE';
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * HTTP/1.1 through `node:http` and `node:https`, so the suite sees the answer as it came: the body's
+ * bytes (a BOM, Latin-1), every header line (a header twice stays twice), header names sent in the
+ * case given. One kept-alive connection per origin is reused from request to request; `close()`
+ * drops it. `timeoutMs` bounds the whole exchange, body included. A body past `maxBodyBytes` is
+ * cut there (the connection dropped), and so is what a gzip, deflate or br body inflates to.
+ * Accept-Encoding is sent only when the caller sets it; redirects are not followed.
+ */
+export function httpTransport(options: HttpTransportOptions = {}): Transport {
+  const cap = options.maxBodyBytes ?? defaultMaxBodyBytes;
+  // An idle connection is let go after 4 s (or the server's Keep-Alive hint, less a second).
+  const agents = { 'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }), 'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }) };
+
+  function attempt(request: TransportRequest, target: URL, deadline: AbortSignal, timeoutMs: number): Promise<TransportResponse> {
+    const { method, headers, body } = request;
+    const fail = (reason: string) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url);
+    return new Promise<TransportResponse>((resolve, reject) => {
+      let settled = false;
+      /** Body bytes read so far; -1 until the status line and headers are in. */
+      let received = -1;
+      let req: http.ClientRequest;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        deadline.removeEventListener('abort', onDeadline);
+        outcome();
+      };
+      const onDeadline = () => settle(() => {
+        req.destroy();
+        reject(fail(received < 0 ? `no answer within ${timeoutMs} ms` : `the body did not end within ${timeoutMs} ms (${received} bytes read)`));
       });
-      return { status: response.status, headers: responseHeaders, body: text };
-    } catch (error) {
-      throw new TransportError(`${method} ${url} failed: ${failureReason(error, timeoutMs)}`, url);
-    }
-  },
-};
+      const lib = target.protocol === 'https:' ? https : http;
+      try {
+        req = lib.request(target, { method, headers, agent: agents[target.protocol as 'http:' | 'https:'] });
+      } catch (error) {
+        // An invalid header name or value.
+        reject(fail(failureReason(error)));
+        return;
+      }
+      // Once the body is all in or cut, what the dropped connection says is of no interest.
+      let ended = false;
+      req.on('error', (error: NodeJS.ErrnoException) => !ended && settle(() => {
+        req.destroy();
+        if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
+          resolve(attempt(request, target, deadline, timeoutMs));
+          return;
+        }
+        reject(fail(failureReason(error)));
+      }));
+      if (deadline.aborted) return onDeadline();
+      deadline.addEventListener('abort', onDeadline);
+      req.on('response', (res) => {
+        received = 0;
+        const rawHeaders: [string, string][] = [];
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+        const status = res.statusCode ?? 0;
+        const joined = joinHeaders(rawHeaders);
+        const chunks: Buffer[] = [];
+        const done = (cut: boolean) => {
+          if (ended || settled) return;
+          ended = true;
+          if (cut) {
+            res.destroy();
+            req.destroy();
+          }
+          decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined['content-encoding'], cap).then(
+            (decoded) => settle(() => {
+              const truncated = cut || decoded.truncated;
+              resolve({ status, headers: joined, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...(truncated ? { truncated: true } : {}) });
+            }),
+            (error: Error) => settle(() => reject(fail(`its body is not valid ${joined['content-encoding']}: ${failureReason(error)}`))),
+          );
+        };
+        res.on('error', (error: NodeJS.ErrnoException) => !ended && settle(() => {
+          req.destroy();
+          reject(fail(`${failureReason(error)} after ${received} bytes of the body`));
+        }));
+        res.on('close', () => {
+          if (!ended && !res.complete) settle(() => reject(fail(`the connection closed after ${received} bytes of the body`)));
+        });
+        // A length past the cap announced: nothing of it is read.
+        const length = joined['content-length'];
+        if (!hasNoBody(method, status) && length !== undefined && /^\d+$/.test(length) && Number(length) > cap) return done(true);
+        res.on('data', (chunk: Buffer) => {
+          if (ended || settled) return;
+          if (received + chunk.length > cap) {
+            chunks.push(chunk.subarray(0, cap - received));
+            received = cap;
+            return done(true);
+          }
+          chunks.push(chunk);
+          received += chunk.length;
+        });
+        res.on('end', () => done(false));
+      });
+      if (body !== undefined) req.end(body);
+      else req.end();
+    });
+  }
+
+  return {
+    async send(request, timeoutMs) {
+      let target: URL;
+      try {
+        target = new URL(request.url);
+      } catch {
+        throw new TransportError(`${request.method} ${request.url} failed: not a URL`, request.url);
+      }
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TransportError(`${request.method} ${request.url} failed: ${target.protocol} is neither http: nor https:`, request.url);
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      try {
+        return await attempt(request, target, deadline.signal, timeoutMs);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}

@@ -88,7 +88,7 @@ describe('the HAR file', () => {
     const exchange: Exchange = {
       seq: 1, checkId: 'pagination', operationId: 'listPets', intent: 'valid', path: '/pets', bucket: 'key', retries: 0, sentAt: Date.parse('2026-01-01T00:00:00Z'),
       request: { method: 'GET', url: 'https://api.example.com/v1/pets', headers: { authorization: 'Bearer $PETS_API_KEY' } },
-      response: { status: 200, headers: { 'content-type': 'application/json' }, body: big, json: undefined, durationMs: 12 },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, rawHeaders: [['content-type', 'application/json']], body: big, bytes: new TextEncoder().encode(big), json: undefined, durationMs: 12 },
     };
     const report = { ...({} as RunReport), tool: { name: 'pets-conformance', version: '0.1.0' }, verdict: 'passed', baseUrl: 'https://api.example.com/v1', runId: 'r', startedAt: '2026-01-01T00:00:00.000Z', exchanges: [summarizeExchange(exchange)] } as RunReport;
     const [entry] = harReport(report).log.entries;

@@ -10,7 +10,7 @@ import { generatePets } from '../../fixtures/generatePets.ts';
 import type { Transport, TransportRequest } from '../http/transport.ts';
 import { injectForward, injectTransport, passThrough, type Req, type Res, type Transform } from './injectTransport.ts';
 
-export type { Req, Res, Transform } from './injectTransport.ts';
+export type { MockRes, Req, Res, Transform } from './injectTransport.ts';
 export { DropConnection } from './injectTransport.ts';
 
 export interface Deployment {
@@ -53,6 +53,7 @@ export async function startDeployment(transform: Transform = passThrough, mockOp
       for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined && k !== 'content-length') headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const req: Req = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') };
       transform(req, forward, deployment.clock).then(
+        // An array value goes out as one header line per value; bytes go out as they are.
         (res: Res) => outgoing.writeHead(res.status, res.headers).end(res.body),
         (error: Error) => (error.name === 'DropConnection' ? outgoing.destroy() : outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`test deployment failed: ${error.message}`)),
       );
@@ -81,7 +82,8 @@ export function passThroughRecorder(transport: Transport, sent: TransportRequest
 }
 
 // Small helpers for writing transforms.
-export const json = (res: Res): unknown => (res.body === '' ? undefined : JSON.parse(res.body));
+export const text = (res: Res): string => (typeof res.body === 'string' ? res.body : new TextDecoder('utf-8', { ignoreBOM: true }).decode(res.body));
+export const json = (res: Res): unknown => (text(res) === '' ? undefined : JSON.parse(text(res)));
 export const withJson = (res: Res, value: unknown): Res => ({ ...res, body: JSON.stringify(value) });
 export const path = (req: Req) => new URL(req.url, 'http://x').pathname;
 export const query = (req: Req) => new URL(req.url, 'http://x').searchParams;

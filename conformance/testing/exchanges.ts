@@ -2,7 +2,9 @@
 import { testSpec } from '../../mock/testing.ts';
 import { Outcomes, type Check, type CheckContext, type OperationResult } from '../check.ts';
 import { parseBody, type Exchange, type Intent } from '../http/exchange.ts';
+import { responseOf } from '../http/transport.ts';
 import { SpecValidators } from '../specValidators.ts';
+import { runModel } from '../model/runModel.ts';
 
 const sentAt = Date.UTC(2026, 5, 1, 12, 30, 30);
 const resetS = Math.floor(sentAt / 1000) + 30;
@@ -35,7 +37,7 @@ export function exchange(parts: {
     bucket: parts.bucket ?? 'key',
     sentAt,
     request: { method: parts.method ?? 'GET', url: `http://api.test/v1${path}`, headers: {} },
-    response: { status: parts.status, headers: { 'content-type': 'application/json', ...rateHeaders(), ...parts.headers }, body, ...parseBody(body), durationMs: 1 },
+    response: { ...responseOf(parts.status, { 'content-type': 'application/json', ...rateHeaders(), ...parts.headers }, body), ...parseBody(body), durationMs: 1 },
     retries: 0,
   };
 }
@@ -54,6 +56,9 @@ export async function judge(check: Check, exchanges: Exchange[]): Promise<Record
     petPath: () => '/pets/1',
     random: () => 0.5,
     keyQuota: () => ({}),
+    model: () => runModel(exchanges, { sharedKey: false }),
+    timeLeftMs: () => 60_000,
+    reproduce: () => {},
   } satisfies CheckContext;
   const outcomes = new Outcomes(check.operations);
   await check.run(ctx, outcomes);

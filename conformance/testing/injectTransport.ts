@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { TransportError, type Transport } from '../http/transport.ts';
+import { decodeContent, defaultMaxBodyBytes, hasNoBody, responseOf, TransportError, type Transport, type TransportResponse } from '../http/transport.ts';
 
 /** A request as a test deployment sees it: the path with its query, as on the wire. */
 export interface Req {
@@ -12,6 +12,15 @@ export interface Req {
 
 export interface Res {
   status: number;
+  /** Header names in lower case; an array sends the header once per value, as separate lines. */
+  headers: Record<string, string | string[]>;
+  /** Text is sent as UTF-8; bytes are sent as they are (a BOM, Latin-1, a truncated sequence). */
+  body: string | Uint8Array;
+}
+
+/** The mock's own answer as `forward` hands it to a transform: text, one value per header. A Res as it is. */
+export interface MockRes {
+  status: number;
   headers: Record<string, string>;
   body: string;
 }
@@ -22,7 +31,7 @@ export interface DeploymentEnv {
 }
 
 /** Rewrites one exchange: change the request, call `forward`, change the answer, or answer alone. */
-export type Transform = (req: Req, forward: (req: Req) => Promise<Res>, env: DeploymentEnv) => Promise<Res>;
+export type Transform = (req: Req, forward: (req: Req) => Promise<MockRes>, env: DeploymentEnv) => Promise<Res>;
 
 /** Thrown by a transform to drop the connection, as a load balancer recycling it would: the client sees a reset. */
 export class DropConnection extends Error {
@@ -41,7 +50,7 @@ function flatten(headers: Record<string, unknown>): Record<string, string> {
 }
 
 /** Sends a request to the app through `inject()`: no socket, no port. */
-export function injectForward(app: FastifyInstance): (req: Req) => Promise<Res> {
+export function injectForward(app: FastifyInstance): (req: Req) => Promise<MockRes> {
   return async (req) => {
     const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.body !== '' ? { payload: req.body } : {}) });
     const headers = flatten(res.headers);
@@ -54,8 +63,9 @@ export function injectForward(app: FastifyInstance): (req: Req) => Promise<Res> 
 
 /**
  * The suite's transport backed by `app.inject()` of an in-process app, with a transform around it
- * (a fault or a legal choice). The suite sees what it would see over HTTP: a status, headers, a
- * body, or a TransportError when the transform drops the connection.
+ * (a fault or a legal choice). The suite sees what it would see over HTTP: a status, every header
+ * line, the body's bytes and text (see `fromTheWire`), or a TransportError when the transform
+ * drops the connection.
  */
 export function injectTransport(app: FastifyInstance, transform: Transform = passThrough, env: DeploymentEnv = { now: () => Date.now() }): Transport {
   const inject = injectForward(app);
@@ -68,12 +78,33 @@ export function injectTransport(app: FastifyInstance, transform: Transform = pas
     async send({ method, url, headers, body }) {
       const { pathname, search } = new URL(url);
       const req: Req = { method, url: `${pathname}${search}`, headers: flatten(headers), body: body ?? '' };
+      let res: Res;
       try {
-        return await transform(req, forward, env);
+        res = await transform(req, forward, env);
       } catch (error) {
         if (error instanceof DropConnection) throw new TransportError(`${method} ${url} failed: ${error.message}`, url);
         throw error;
       }
+      return fromTheWire(method, res, url);
     },
   };
+}
+
+/**
+ * What `httpTransport` would make of `res` written on a socket: a text body as its UTF-8 bytes,
+ * an array header once per line, no body for HEAD (nor a 204 or 304), the Content-Encoding undone,
+ * cut at the cap.
+ */
+export async function fromTheWire(method: string, res: Res, url: string, maxBodyBytes = defaultMaxBodyBytes): Promise<TransportResponse> {
+  const sent = responseOf(res.status, res.headers, hasNoBody(method, res.status) ? '' : res.body);
+  const received = sent.bytes.length > maxBodyBytes ? sent.bytes.subarray(0, maxBodyBytes) : sent.bytes;
+  let decoded: { bytes: Uint8Array; truncated: boolean };
+  try {
+    decoded = await decodeContent(received, sent.headers['content-encoding'], maxBodyBytes);
+  } catch (error) {
+    throw new TransportError(`${method} ${url} failed: its body is not valid ${sent.headers['content-encoding']}: ${(error as Error).message}`, url);
+  }
+  const truncated = received !== sent.bytes || decoded.truncated;
+  if (decoded.bytes === sent.bytes && !truncated) return sent;
+  return responseOf(res.status, res.headers, decoded.bytes, truncated);
 }

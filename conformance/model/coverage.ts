@@ -1,0 +1,85 @@
+// What a run verified, rule by rule and operation by operation: the API coverage the reports show,
+// so that a green run that judged little reads differently from one that judged everything.
+import type { CheckReport } from '../runReport.ts';
+import type { Judgement } from './judgement.ts';
+import { rules } from './rules.ts';
+
+export interface CoverageRow {
+  /** A model rule's id, or a check's id for the checks that judge case by case. */
+  rule: string;
+  check: string;
+  operation: string;
+  title: string;
+  /** The contract's words, for model rules. */
+  quote?: string;
+  status: 'judged' | 'failed' | 'not reached';
+  /** Answers the rule was applied to. */
+  exchanges: number;
+  failures: number;
+  /** Why it was not reached. */
+  reason?: string;
+}
+
+export interface CoverageContext {
+  probeRateLimit: boolean;
+  readOnly: boolean;
+  secondKey: boolean;
+  sharedKey: boolean;
+}
+
+const needsProbe = new Set(['rate.429-only-when-spent', 'rate.429-says-zero', 'rate.retry-after-covers-reset', 'rate.over-limit-refused']);
+const needsWrites = new Set(['data.created-as-sent', 'data.new-id', 'data.created-found', 'input.refused-as-4xx']);
+
+function whyNotReached(rule: (typeof rules)[number], context: CoverageContext): string {
+  if (needsProbe.has(rule.id) && !context.probeRateLimit) return 'no 429 is met without --probe-rate-limit';
+  if (needsWrites.has(rule.id) && context.readOnly) return '--read-only sends no create';
+  if (rule.id === 'rate.cost' && context.sharedKey) return 'relaxed by --shared-key to "never more remains than the requests allow"';
+  return `not met in this run: it needs ${rule.reachedBy}`;
+}
+
+/** The coverage table, from the model's judgements and the checks' verdicts; rebuilt from nothing else. */
+export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], context: CoverageContext): CoverageRow[] {
+  const reported = new Set(checks.map((c) => c.id));
+  const rows: CoverageRow[] = [];
+  const counts = new Map<string, { exchanges: Set<number>; failures: number }>();
+  for (const j of judgements) {
+    const key = `${j.rule}\0${j.operationId}`;
+    const entry = counts.get(key) ?? { exchanges: new Set<number>(), failures: 0 };
+    entry.exchanges.add(j.exchange.seq);
+    if (j.outcome === 'failure') entry.failures++;
+    counts.set(key, entry);
+  }
+  for (const rule of rules) {
+    if (!reported.has(rule.checkId)) continue;
+    const operations = rule.operations.includes('*') ? [...new Set(judgements.filter((j) => j.rule === rule.id).map((j) => j.operationId))] : [...rule.operations];
+    if (operations.length === 0) operations.push('any');
+    for (const operation of operations) {
+      const entry = counts.get(`${rule.id}\0${operation}`);
+      const base = { rule: rule.id, check: rule.checkId, operation, title: rule.title, quote: rule.quote };
+      if (!entry) rows.push({ ...base, status: 'not reached', exchanges: 0, failures: 0, reason: whyNotReached(rule, context) });
+      else rows.push({ ...base, status: entry.failures > 0 ? 'failed' : 'judged', exchanges: entry.exchanges.size, failures: entry.failures });
+    }
+    if (rule.id === 'rate.cost' && !context.secondKey) {
+      rows.push({ rule: 'rate.cost', check: rule.checkId, operation: 'second key', title: 'A second key\'s window is its own: the first key\'s requests cost it nothing', quote: rule.quote, status: 'not reached', exchanges: 0, failures: 0, reason: 'no second key: give --api-key-2' });
+    }
+  }
+  const ruleChecks = new Set(rules.map((r) => r.checkId));
+  for (const check of checks) {
+    if (ruleChecks.has(check.id) && check.id !== 'generated-traffic') continue;
+    for (const op of check.operations) {
+      if (rows.some((r) => r.rule === check.id && r.operation === op.operationId)) continue;
+      const failures = op.findings.filter((f) => f.level === 'failure').reduce((n, f) => n + f.occurrences, 0);
+      rows.push({
+        rule: check.id,
+        check: check.id,
+        operation: op.operationId,
+        title: check.title,
+        status: op.status === 'failed' ? 'failed' : op.status === 'passed' ? 'judged' : 'not reached',
+        exchanges: op.findings.length,
+        failures,
+        ...(op.status === 'skipped' ? { reason: op.reason ?? 'not exercised' } : {}),
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,177 @@
+// Data invariants across answers: whatever the run reads back equals what it knows of that id.
+import type { Exchange } from '../http/exchange.ts';
+import { parseLossless, integerText, type LosslessValue } from '../json/losslessJson.ts';
+import { broken, held, holds, type Judgement } from './judgement.ts';
+import type { ModelState, PetFacts } from './modelState.ts';
+import type { RequestView } from './requestView.ts';
+
+const statuses = ['available', 'pending', 'sold'];
+/** A petId as an int64 is written in decimal; leading zeros are left open (some parsers take them). */
+const canonicalId = /^-?\d+$/;
+
+type Obj = Record<string, LosslessValue>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The facts an answer's pet states, in the model's terms. */
+function factsOf(pet: Obj): Pick<PetFacts, 'name' | 'categoryId' | 'status'> {
+  return {
+    ...(typeof pet.name === 'string' ? { name: pet.name } : {}),
+    ...(integerText(pet.categoryId) !== undefined ? { categoryId: integerText(pet.categoryId)! } : {}),
+    status: pet.status === undefined ? 'absent' : typeof pet.status === 'string' ? pet.status : JSON.stringify(pet.status),
+  };
+}
+
+const show = (v: string | undefined) => (v === undefined ? '(none)' : JSON.stringify(v));
+
+/** The fields where `pet` differs from what is known, as `name "Rex" where "Rex\\u00e9" was known`. */
+function differences(known: Pick<PetFacts, 'name' | 'categoryId' | 'status'>, pet: Obj): string[] {
+  const got = factsOf(pet);
+  const out: string[] = [];
+  if (known.name !== undefined && got.name !== known.name) out.push(`name ${show(got.name)} where ${show(known.name)} was ${'sent or read before'}`);
+  if (known.categoryId !== undefined && got.categoryId !== known.categoryId) out.push(`categoryId ${got.categoryId ?? '(none)'} where ${known.categoryId} was known`);
+  if (known.status !== undefined && got.status !== known.status) out.push(`status ${got.status === 'absent' ? '(none)' : show(got.status)} where ${known.status === 'absent' ? '(none)' : show(known.status)} was known`);
+  return out;
+}
+
+/** The NewPet a create sent, read losslessly; undefined when the body is not a JSON object. */
+export function sentPet(view: RequestView): Obj | undefined {
+  if (view.body === undefined) return undefined;
+  try {
+    const value = parseLossless(view.body);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readBack(state: ModelState, op: string, exchange: Exchange, pet: Obj, id: string, where: string): Judgement | undefined {
+  const known = state.pets.get(id);
+  if (!known) return undefined;
+  const diff = differences(known, pet);
+  return holds(diff.length === 0, 'data.read-back', op, exchange, () => `${where} gives pet ${id} ${diff.join(', ')} (#${known.seq}); one id is one pet, read back character by character as it was created or first read.`, [known.seq]);
+}
+
+/** Judges one answer against the pets the run knows. Pure: the state is read, never changed. */
+export function judgeData(exchange: Exchange, view: RequestView, state: ModelState): Judgement[] {
+  const { status } = exchange.response;
+  const value = exchange.response.value;
+  const where = `${view.method} ${exchange.path} (#${exchange.seq})`;
+  const out: Judgement[] = [];
+  if (view.credential.kind !== 'key' || status === 429) return out;
+
+  if (view.operation === 'createPet' && status >= 200 && status < 300 && isObject(value)) {
+    const id = integerText(value.id);
+    const sent = sentPet(view);
+    if (id !== undefined) {
+      const earlier = state.pets.get(id);
+      out.push(holds(!earlier, 'data.new-id', 'createPet', exchange, () => `${where} created a pet with id ${id}, which pet ${JSON.stringify(earlier!.name)} already has (#${earlier!.seq}); every new pet gets an id no other pet has.`, earlier ? [earlier.seq] : []));
+    }
+    if (sent && typeof sent.name === 'string' && integerText(sent.categoryId) !== undefined) {
+      const expected = { name: sent.name, categoryId: integerText(sent.categoryId)!, ...(typeof sent.status === 'string' ? { status: sent.status } : {}) };
+      const diff = differences(expected, value);
+      out.push(holds(diff.length === 0, 'data.created-as-sent', 'createPet', exchange, () => `${where} answered ${status} with ${diff.join(', ')}; the created Pet holds what was sent.`));
+    }
+  }
+
+  if (view.operation === 'getPet' && view.petId !== undefined) {
+    const petId = view.petId;
+    const canonical = canonicalId.test(petId);
+    if (status >= 200 && status < 300) {
+      out.push(holds(canonical, 'data.id-exact', 'getPet', exchange, () => `${where} answered ${status} for the petId ${JSON.stringify(petId)}, which is not an integer; it must be refused (4xx), not read as another id.`));
+      if (canonical && isObject(value)) {
+        const id = integerText(value.id);
+        const asked = BigInt(petId).toString();
+        out.push(holds(id === asked, 'data.one-id-one-pet', 'getPet', exchange, () => `${where} returned the pet with id ${id ?? '(none)'} for petId ${asked}; it returns the animal asked for.`));
+        const judged = id === asked ? readBack(state, 'getPet', exchange, value, asked, where) : undefined;
+        if (judged) out.push(judged);
+      }
+    } else if (status === 404 && canonical) {
+      const known = state.pets.get(BigInt(petId).toString());
+      if (known?.created) out.push(broken('data.created-found', 'getPet', exchange, `${where} answered 404 for pet ${petId}, which this run created (#${known.seq}); a created pet is found by its id.`, [known.seq]));
+      else if (known) out.push(held('data.created-found', 'getPet', exchange));
+    }
+  }
+
+  if (view.operation === 'listPets' && status === 200 && Array.isArray(value)) {
+    const ids = new Map<string, number>();
+    const repeated: string[] = [];
+    for (const item of value) {
+      const id = isObject(item) ? integerText(item.id) : undefined;
+      if (id === undefined) continue;
+      if (ids.has(id)) repeated.push(id);
+      ids.set(id, (ids.get(id) ?? 0) + 1);
+    }
+    out.push(holds(repeated.length === 0, 'data.list-unique', 'listPets', exchange, () => `${where} lists the id${repeated.length > 1 ? 's' : ''} ${[...new Set(repeated)].join(', ')} more than once; each id is one pet.`));
+
+    const wanted = view.query.getAll('status');
+    if (wanted.length === 1 && statuses.includes(wanted[0]!)) {
+      const others = value.filter((item) => isObject(item) && item.status !== wanted[0]);
+      out.push(holds(others.length === 0, 'data.status-filter', 'listPets', exchange, () => `${where} asked for status ${wanted[0]} and got ${others.length} pet${others.length > 1 ? 's' : ''} with another (first: id ${integerText((others[0] as Obj).id) ?? '?'}, status ${JSON.stringify((others[0] as Obj).status)}).`));
+    }
+    const limits = view.query.getAll('limit');
+    const bound = limits.length === 0 ? 20 : limits.length === 1 && /^\d+$/.test(limits[0]!) && Number(limits[0]) >= 1 && Number(limits[0]) <= 100 ? Number(limits[0]) : undefined;
+    if (bound !== undefined) {
+      out.push(holds(value.length <= bound, 'data.limit-bound', 'listPets', exchange, () => `${where} returned ${value.length} pets where ${limits.length === 0 ? 'no limit means the default of 20' : `limit=${bound} allows at most ${bound}`}.`));
+    }
+    for (const item of value) {
+      const id = isObject(item) ? integerText(item.id) : undefined;
+      if (id === undefined) continue;
+      const judged = readBack(state, 'listPets', exchange, item as Obj, id, where);
+      if (judged) out.push(judged);
+    }
+  }
+  return out;
+}
+
+/** What the answer teaches the model: pets created (as sent) and pets read (as first read). */
+export function learnData(exchange: Exchange, view: RequestView, state: ModelState): void {
+  const { status } = exchange.response;
+  const value = exchange.response.value;
+  if (status < 200 || status >= 300) return;
+  const remember = (id: string, facts: Omit<PetFacts, 'id' | 'seq' | 'created'>, created: boolean) => {
+    const known = state.pets.get(id);
+    if (!known) {
+      state.pets.set(id, { id, ...facts, created, seq: exchange.seq });
+      return;
+    }
+    // A status first learnt from a read fills in a create that sent none (the default is open).
+    if (known.status === undefined && facts.status !== undefined) known.status = facts.status;
+  };
+  if (view.credential.kind !== 'key') {
+    return;
+  }
+  if (view.operation === undefined && view.method !== 'GET' && view.method !== 'HEAD' && view.method !== 'OPTIONS') {
+    // A write the contract does not define (PUT, PATCH, DELETE) served with the key: what it did to
+    // a pet is the deployment's own business, so the model forgets that pet.
+    const id = /^\/pets\/(-?\d+)\/?$/.exec(view.pathname)?.[1];
+    if (id !== undefined) state.pets.delete(BigInt(id).toString());
+    else if (view.pathname.startsWith('/pets')) state.pets.clear();
+    return;
+  }
+  if (view.operation === 'createPet' && isObject(value)) {
+    const id = integerText(value.id);
+    const sent = sentPet(view);
+    if (id === undefined || state.pets.has(id)) return;
+    const read = factsOf(value);
+    remember(
+      id,
+      {
+        ...(typeof sent?.name === 'string' ? { name: sent.name } : read.name !== undefined ? { name: read.name } : {}),
+        ...(integerText(sent?.categoryId) !== undefined ? { categoryId: integerText(sent!.categoryId)! } : read.categoryId !== undefined ? { categoryId: read.categoryId } : {}),
+        ...(typeof sent?.status === 'string' ? { status: sent.status } : { status: read.status }),
+      },
+      true,
+    );
+  }
+  if (view.operation === 'getPet' && isObject(value) && view.petId !== undefined && canonicalId.test(view.petId)) {
+    const id = integerText(value.id);
+    if (id === BigInt(view.petId).toString()) remember(id, factsOf(value), false);
+  }
+  if (view.operation === 'listPets' && Array.isArray(value)) {
+    for (const item of value) {
+      if (!isObject(item)) continue;
+      const id = integerText(item.id);
+      if (id !== undefined) remember(id, factsOf(item), false);
+    }
+  }
+}

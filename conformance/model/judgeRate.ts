@@ -1,0 +1,193 @@
+// Rate limits as accounting, per key and window: what each answer says of the window must agree
+// with what the answers before it said and with the requests sent in between.
+import type { Exchange } from '../http/exchange.ts';
+import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
+import { broken, held, holds, type Judgement } from './judgement.ts';
+import { ledger, type KeyLedger, type ModelState, type WindowObservation } from './modelState.ts';
+import type { KeyName, RequestView } from './requestView.ts';
+
+export interface RateOptions {
+  /** Other clients may spend the key too (`--shared-key`): only what still holds is judged. */
+  sharedKey: boolean;
+}
+
+/** Header dates and Unix times are whole seconds: this much either way is one tick, not a lie. */
+const TICK_MS = 1000;
+
+const opOf = (view: RequestView) => view.operation ?? 'unlisted';
+
+/** When the deployment gave the answer: its own Date header (RFC 9110, 6.6.1), else when the request left. */
+export function answeredAt(exchange: Exchange): number {
+  const date = Date.parse(exchange.response.headers.date ?? '');
+  return Number.isNaN(date) ? exchange.sentAt : date;
+}
+
+function observe(exchange: Exchange): WindowObservation | undefined {
+  const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
+  if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange) };
+}
+
+/**
+ * What one request can cost a key's window, at least and at most. The contract counts requests:
+ * one accepted with the key (a documented operation, whatever its status) costs exactly one; one
+ * refused as unauthenticated, throttled, or outside the documented operations costs one or none
+ * (a deployment may count what it refuses, and a CORS preflight is free).
+ */
+function costTo(key: KeyName, view: RequestView, status: number): [number, number] {
+  if (view.credential.kind === 'key' && view.credential.key === key) {
+    if (status === 401 || status === 403 || status === 429 || view.operation === undefined) return [0, 1];
+    return [1, 1];
+  }
+  // Another credential may still carry this key (`Token <key>`): a deployment may charge it.
+  const token = key === 'key' ? '$PETS_API_KEY' : '$PETS_API_KEY_2';
+  const auth = view.headers.authorization ?? '';
+  const carries = auth.includes(token) && (key === 'key2' || !auth.includes(`${token}_2`));
+  return carries ? [0, 1] : [0, 0];
+}
+
+/** A window is the span that ends at its Reset: two answers with the same Reset are in one window. */
+const sameWindow = (a: WindowObservation, b: WindowObservation) => a.reset === b.reset;
+
+function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation, exchange: Exchange, view: RequestView, options: RateOptions): void {
+  const last = ledgerOf.last;
+  if (!last || !sameWindow(last, obs)) return;
+  const op = opOf(view);
+  const where = `#${exchange.seq} ${view.method} ${exchange.path}`;
+  const between = ledgerOf.since.length;
+  out.push(holds(obs.limit === last.limit, 'rate.limit-steady', op, exchange, () => `${where} says X-RateLimit-Limit ${obs.limit}, where #${last.seq} said ${last.limit} for the same window (reset ${obs.reset}).`, [last.seq]));
+  out.push(holds(obs.remaining <= last.remaining, 'rate.no-rise', op, exchange, () => `${where} says X-RateLimit-Remaining ${obs.remaining}, up from ${last.remaining} at #${last.seq}, in the same window (reset ${obs.reset}); requests remaining never rise before the reset.`, [last.seq]));
+  if (obs.remaining > last.remaining) return;
+  const lowest = Math.max(0, last.remaining - ledgerOf.spentMax);
+  const highest = Math.max(0, last.remaining - ledgerOf.spentMin);
+  if (options.sharedKey) {
+    // Other clients only spend more: the most that can remain still holds.
+    out.push(holds(obs.remaining <= highest, 'rate.cost', op, exchange, () => `${where} says X-RateLimit-Remaining ${obs.remaining}; #${last.seq} said ${last.remaining} and the ${between} request${between === 1 ? '' : 's'} since cost at least ${ledgerOf.spentMin}.`, [last.seq]));
+    return;
+  }
+  out.push(
+    holds(obs.remaining >= lowest && obs.remaining <= highest, 'rate.cost', op, exchange, () => {
+      const expected = lowest === highest ? `${lowest}` : `between ${lowest} and ${highest}`;
+      return `${where} says X-RateLimit-Remaining ${obs.remaining}; #${last.seq} said ${last.remaining}, and the ${between} request${between === 1 ? '' : 's'} since (${ledgerOf.since.map((s) => `#${s}`).join(', ')}) cost one each${ledgerOf.spentMin !== ledgerOf.spentMax ? ' (a refused one, one or none)' : ''}, so ${expected} should remain. The run is the key's only user; if it is not, run with --shared-key.`;
+    }, [last.seq]),
+  );
+}
+
+/** Judges a 429 to the key against what the deployment itself said before it. */
+function judge429(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation | undefined, exchange: Exchange, view: RequestView, options: RateOptions): void {
+  const op = opOf(view);
+  const where = `#${exchange.seq} ${view.method} ${exchange.path}`;
+  const headers = exchange.response.headers;
+  const remaining = readRateHeaders(headers).remaining;
+  if (remaining !== undefined) out.push(holds(remaining === 0, 'rate.429-says-zero', op, exchange, () => `${where} answered 429 saying X-RateLimit-Remaining ${remaining}; a request is over the limit only when none remain.`));
+  const last = ledgerOf.last;
+  const at = answeredAt(exchange);
+  if (last && !options.sharedKey && at < last.reset * 1000 - TICK_MS && (!obs || sameWindow(last, obs))) {
+    const left = last.remaining - ledgerOf.spentMin;
+    out.push(holds(left <= 0, 'rate.429-only-when-spent', op, exchange, () => `${where} answered 429, yet #${last.seq} said X-RateLimit-Remaining ${last.remaining} until ${last.reset} and only ${ledgerOf.spentMin} request${ledgerOf.spentMin === 1 ? '' : 's'} were counted since: ${left} should remain.`, [last.seq]));
+  }
+  const reset = obs?.reset ?? readRateHeaders(headers).reset;
+  const retry = retryAfterMs(headers['retry-after'], at);
+  if (reset !== undefined && retry !== undefined) {
+    const toReset = reset * 1000 - at;
+    out.push(holds(retry >= toReset - 2 * TICK_MS, 'rate.retry-after-covers-reset', op, exchange, () => `${where} answered 429 with Retry-After ${JSON.stringify(headers['retry-after'])} (${Math.round(retry / 1000)} s), but X-RateLimit-Reset ${reset} is ${Math.round(toReset / 1000)} s away: a client that retries when told is refused again.`));
+  }
+}
+
+/**
+ * Judges one answer, or one burst of parallel answers, for every key of the run. Reads the state;
+ * `learnRate` moves it on.
+ */
+export function judgeRate(group: readonly { exchange: Exchange; view: RequestView }[], state: ModelState, options: RateOptions): Judgement[] {
+  const out: Judgement[] = [];
+  const keys = new Set<KeyName>(['key', ...state.ledgers.keys()]);
+  for (const { exchange, view } of group) if (view.credential.kind === 'key') keys.add(view.credential.key);
+  for (const key of keys) {
+    const account = ledger(state, key);
+    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403);
+    // After a 429 closed the window, nothing with the key is served before the reset it announced.
+    for (const { exchange, view } of own) {
+      if (!account.closed) continue;
+      const at = answeredAt(exchange);
+      if (at >= account.closed.reset * 1000 - TICK_MS) continue;
+      const served = exchange.response.status >= 200 && exchange.response.status < 300;
+      out.push(holds(!served, 'rate.over-limit-refused', opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed!.seq}, before the reset it announced (${account.closed!.reset}); requests over the limit receive 429.`, [account.closed!.seq]));
+    }
+    if (group.length === 1) {
+      const only = own[0];
+      if (!only) continue;
+      const obs = observe(only.exchange);
+      if (only.exchange.response.status === 429) judge429(out, withOwnCost(account, only.view, only.exchange), obs, only.exchange, only.view, options);
+      else if (obs) judgeAgainstLast(out, withOwnCost(account, only.view, only.exchange), obs, only.exchange, only.view, options);
+      continue;
+    }
+    // A burst: the answers arrive in any order, so each is judged against the window before the
+    // burst, and together they must each have been counted.
+    const observed = own.map(({ exchange, view }) => ({ exchange, view, obs: observe(exchange) })).filter((o) => o.obs && o.exchange.response.status !== 429);
+    const last = account.last;
+    if (!last || observed.length < 2 || !observed.every((o) => sameWindow(last, o.obs!))) continue;
+    const spentBefore = { min: account.spentMin, max: account.spentMax };
+    let groupMin = 0;
+    let groupMax = 0;
+    for (const { exchange, view } of group) {
+      const [min, max] = costTo(key, view, exchange.response.status);
+      groupMin += min;
+      groupMax += max;
+    }
+    const values = observed.map((o) => o.obs!.remaining);
+    const repeated = values.filter((v, i) => values.indexOf(v) !== i);
+    const first = observed[0]!;
+    if (!options.sharedKey) {
+      out.push(holds(repeated.length === 0, 'rate.concurrent-counted', opOf(first.view), first.exchange, () => `${observed.length} parallel requests with the key (#${observed.map((o) => o.exchange.seq).join(', #')}) were answered X-RateLimit-Remaining ${values.join(', ')}: ${[...new Set(repeated)].join(', ')} twice, so some were not counted. Each request costs one, however many arrive at once.`));
+      const lowest = Math.max(0, last.remaining - spentBefore.max - groupMax);
+      const highest = Math.max(0, last.remaining - spentBefore.min - 1);
+      const outside = observed.filter((o) => o.obs!.remaining < lowest || o.obs!.remaining > highest);
+      out.push(holds(outside.length === 0, 'rate.cost', opOf(first.view), first.exchange, () => `${observed.length} parallel requests with the key were answered X-RateLimit-Remaining ${values.join(', ')}; #${last.seq} said ${last.remaining} before them, so each must say between ${lowest} and ${highest}.`, [last.seq]));
+    } else {
+      out.push(held('rate.concurrent-counted', opOf(first.view), first.exchange));
+    }
+    for (const o of observed) {
+      out.push(holds(o.obs!.limit === last.limit, 'rate.limit-steady', opOf(o.view), o.exchange, () => `#${o.exchange.seq} says X-RateLimit-Limit ${o.obs!.limit}, where #${last.seq} said ${last.limit} for the same window.`, [last.seq]));
+    }
+  }
+  return out;
+}
+
+/** The ledger as it stands once the answer's own request is counted. */
+function withOwnCost(account: KeyLedger, view: RequestView, exchange: Exchange): KeyLedger {
+  const key = view.credential.kind === 'key' ? view.credential.key : 'key';
+  const [min, max] = costTo(key, view, exchange.response.status);
+  return { ...account, spentMin: account.spentMin + min, spentMax: account.spentMax + max, since: [...account.since, exchange.seq] };
+}
+
+/** Moves every key's ledger on past one answer or burst. */
+export function learnRate(group: readonly { exchange: Exchange; view: RequestView }[], state: ModelState): void {
+  const keys = new Set<KeyName>(['key', ...state.ledgers.keys()]);
+  for (const { view } of group) if (view.credential.kind === 'key') keys.add(view.credential.key);
+  for (const key of keys) {
+    const account = ledger(state, key);
+    for (const { exchange, view } of group) {
+      const [min, max] = costTo(key, view, exchange.response.status);
+      account.spentMin += min;
+      account.spentMax += max;
+      if (min > 0 || max > 0) account.since.push(exchange.seq);
+    }
+    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403);
+    const observed = own.map(({ exchange }) => observe(exchange)).filter((o): o is WindowObservation => o !== undefined);
+    for (const { exchange } of own) {
+      if (exchange.response.status !== 429) continue;
+      const reset = readRateHeaders(exchange.response.headers).reset;
+      if (reset !== undefined) account.closed = { reset, seq: exchange.seq };
+    }
+    if (observed.length === 0) continue;
+    // The lowest Remaining is the state after the whole group.
+    const next = observed.reduce((a, b) => (b.remaining < a.remaining || b.reset !== a.reset ? b : a));
+    if (account.closed && next.reset !== account.closed.reset && next.at >= account.closed.reset * 1000 - TICK_MS) delete account.closed;
+    account.last = next;
+    account.spentMin = 0;
+    account.spentMax = 0;
+    account.since = [];
+  }
+}
+
+export { broken };

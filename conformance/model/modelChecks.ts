@@ -1,0 +1,90 @@
+// The model's rules reported as checks: each check judges every exchange of the run (a passive
+// check), so its verdict alone is the verdict it gives in a full run.
+import type { Check } from '../check.ts';
+import { rules, type Rule } from './rules.ts';
+
+const operations = ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'unlisted'] as const;
+
+interface ModelCheckInfo {
+  id: string;
+  title: string;
+  severity: Check['severity'];
+  description: string;
+}
+
+function modelCheck(info: ModelCheckInfo): Check {
+  const own = new Map<string, Rule>(rules.filter((r) => r.checkId === info.id).map((r) => [r.id, r]));
+  return {
+    ...info,
+    operations,
+    phase: 'passive',
+    async run(ctx, report) {
+      for (const judgement of ctx.model().judgements) {
+        const rule = own.get(judgement.rule);
+        if (!rule) continue;
+        const { operationId, exchange } = judgement;
+        if (judgement.outcome === 'held') report.examined(operationId);
+        else {
+          const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}) };
+          const message = `${judgement.message} The contract: "${rule.quote}"`;
+          if (judgement.outcome === 'failure') report.fail(operationId, message, exchange, rule.id, extra);
+          else report.warn(operationId, message, exchange, rule.id, extra);
+        }
+      }
+      for (const op of operations) report.skip(op, 'no exchange of the run reached its rules');
+    },
+  };
+}
+
+export const dataIntegrity = modelCheck({
+  id: 'data-integrity',
+  title: 'What is read back is what was created, one id one pet',
+  severity: 'critical',
+  description:
+    'Every pet the run creates or reads is held by the model; every later answer (the 201, getPet, every item of every list) must equal it field by field, ' +
+    'character by character. Ids are unique within a list and across the run, a create gets a new id, a created pet is found by its id, a filtered list ' +
+    'holds only its status and `limit` bounds every list, however the query is spelled.',
+});
+
+export const rateLimitAccounting = modelCheck({
+  id: 'rate-limit-accounting',
+  title: 'Rate limits add up, per key and window',
+  severity: 'high',
+  description:
+    'Within a window (answers with one X-RateLimit-Reset), Limit is one value, each request accepted with the key costs exactly one and Remaining never rises; ' +
+    'parallel requests are each counted; a 429 comes only once Remaining reached 0, says 0, and its Retry-After is not shorter than the time to Reset; ' +
+    'after it, nothing with the key is served before the reset. Assumes the run is the key\'s only user (--shared-key relaxes this).',
+});
+
+export const wireFormat = modelCheck({
+  id: 'wire-format',
+  title: 'Answers as bytes: UTF-8, no BOM, a true charset, one JSON value, each header once',
+  severity: 'high',
+  description: 'Bodies are judged as bytes, as any client reads them: UTF-8, no byte-order mark, a charset label that tells the truth, one JSON value, each rate-limit header once, and a body of readable size.',
+});
+
+export const deprecation = modelCheck({
+  id: 'deprecation',
+  title: 'Deprecation facts hold wherever they are stated',
+  severity: 'medium',
+  description: 'Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it.',
+});
+
+export const keylessAndUnlisted = modelCheck({
+  id: 'keyless-and-unlisted',
+  title: 'Nothing is served without the key, and undocumented requests are refused properly',
+  severity: 'critical',
+  description:
+    'Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401; methods and paths ' +
+    'the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, ' +
+    'and refused with the rate-limit headers and an Error body (HEAD: the headers).',
+});
+
+export const equivalentRequests = modelCheck({
+  id: 'equivalent-requests',
+  title: 'Equivalent spellings of a request get the same status',
+  severity: 'high',
+  description: 'One valid request sent in several spellings (header-name case, the scheme\'s case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time.',
+});
+
+export const modelChecks: readonly Check[] = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests];

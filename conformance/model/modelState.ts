@@ -1,0 +1,55 @@
+// What a client of the contract can know during a run: every pet it created or read, by id, with
+// its exact field values, and per key the rate-limit window as the deployment last described it.
+import type { KeyName } from './requestView.ts';
+
+/** A pet's fields as the model holds them: text exactly as sent or first read; ids and categoryIds as digits. */
+export interface PetFacts {
+  id: string;
+  name?: string;
+  categoryId?: string;
+  /** The status, `absent` when the pet has none, undefined while unknown (created without one, not yet read). */
+  status?: string;
+  /** Created by this run (not only listed): such a pet must be found by its id. */
+  created: boolean;
+  /** The exchange the facts come from. */
+  seq: number;
+}
+
+/** One answer's account of a key's window. */
+export interface WindowObservation {
+  seq: number;
+  limit: number;
+  remaining: number;
+  /** Unix seconds. */
+  reset: number;
+  /** When the answer was given, in ms: its Date header, or when the request left. */
+  at: number;
+}
+
+export interface KeyLedger {
+  last?: WindowObservation;
+  /** What the requests since `last` can have cost, at least and at most. */
+  spentMin: number;
+  spentMax: number;
+  /** The seqs of those requests, for the finding. */
+  since: number[];
+  /** The window a 429 closed: until its reset, nothing with the key is served. */
+  closed?: { reset: number; seq: number };
+}
+
+export interface ModelState {
+  pets: Map<string, PetFacts>;
+  ledgers: Map<KeyName, KeyLedger>;
+  /** The first answer of each group of equivalent requests, by group. */
+  equivalents: Map<string, { seq: number; status: number; path: string }>;
+}
+
+export function emptyState(): ModelState {
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map() };
+}
+
+export function ledger(state: ModelState, key: KeyName): KeyLedger {
+  let found = state.ledgers.get(key);
+  if (!found) state.ledgers.set(key, (found = { spentMin: 0, spentMax: 0, since: [] }));
+  return found;
+}

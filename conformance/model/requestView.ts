@@ -1,0 +1,86 @@
+// What a request means under the contract, read from the request as sent: which operation, which
+// parameters, which credential. The model reads requests from the wire, never from what the
+// generator meant, so it can judge any stream of exchanges.
+import type { Exchange } from '../http/exchange.ts';
+
+export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'listStoreOrders';
+
+/** Which quota a credential spends: one of the run's keys, by the name reports give it. */
+export type KeyName = 'key' | 'key2';
+
+export type Credential =
+  /** One of the run's keys as `Bearer <key>`; `exactScheme` is false for another case of "Bearer". */
+  | { kind: 'key'; key: KeyName; exactScheme: boolean }
+  | { kind: 'none' }
+  /** Something other than a bearer key the run holds: another scheme, a near miss of the key, a stranger's. */
+  | { kind: 'wrong' };
+
+export interface RequestView {
+  method: string;
+  /** The path relative to the base URL, without the query. */
+  pathname: string;
+  query: URLSearchParams;
+  /** The documented operation the method and path name, or undefined for anything the spec does not list. */
+  operation?: OperationId;
+  /** getPet's petId as sent (decoded). */
+  petId?: string;
+  credential: Credential;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body?: string;
+  /** A CORS preflight: OPTIONS with Origin and Access-Control-Request-Method (Fetch standard). */
+  preflight: boolean;
+}
+
+/** How the run's keys appear in what it records: the client redacts each key to its token. */
+export const keyTokens: Record<string, KeyName> = { $PETS_API_KEY: 'key', $PETS_API_KEY_2: 'key2' };
+
+function credentialOf(headers: Record<string, string>): Credential {
+  const value = headers.authorization;
+  if (value === undefined) return { kind: 'none' };
+  // RFC 9110, 11.1: the scheme is case-insensitive; RFC 6750, 2.1: one space, then the token.
+  const match = /^(bearer) ([^\s]+)$/i.exec(value);
+  const key = match ? keyTokens[match[2]!] : undefined;
+  return key ? { kind: 'key', key, exactScheme: match![1] === 'Bearer' } : { kind: 'wrong' };
+}
+
+function operationOf(method: string, segments: string[]): { operation?: OperationId; petId?: string } {
+  const [first, second, ...rest] = segments;
+  if (rest.length > 0) return {};
+  if (first === 'pets' && second === undefined) {
+    if (method === 'GET') return { operation: 'listPets' };
+    if (method === 'POST') return { operation: 'createPet' };
+  }
+  if (first === 'pets' && second !== undefined && second !== '' && method === 'GET') {
+    let petId: string;
+    try {
+      petId = decodeURIComponent(second);
+    } catch {
+      petId = second;
+    }
+    return { operation: 'getPet', petId };
+  }
+  if (first === 'store' && second === 'orders' && method === 'GET') return { operation: 'listStoreOrders' };
+  return {};
+}
+
+/** Reads one exchange's request. */
+export function viewRequest(exchange: Pick<Exchange, 'path' | 'request'>): RequestView {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(exchange.request.headers)) headers[name.toLowerCase()] = value;
+  const queryAt = exchange.path.indexOf('?');
+  const pathname = queryAt < 0 ? exchange.path : exchange.path.slice(0, queryAt);
+  const query = new URLSearchParams(queryAt < 0 ? '' : exchange.path.slice(queryAt + 1));
+  const method = exchange.request.method.toUpperCase();
+  const segments = pathname.split('/').slice(1);
+  return {
+    method,
+    pathname,
+    query,
+    ...operationOf(method, segments),
+    credential: credentialOf(headers),
+    headers,
+    ...(exchange.request.body !== undefined ? { body: exchange.request.body } : {}),
+    preflight: method === 'OPTIONS' && headers.origin !== undefined && headers['access-control-request-method'] !== undefined,
+  };
+}

@@ -1,0 +1,71 @@
+// The model as an oracle: every exchange of a run, in order, judged against what the exchanges
+// before it taught, then taught to the model. The same exchanges give the same judgements.
+import type { Exchange } from '../http/exchange.ts';
+import { judgeAccess } from './judgeAccess.ts';
+import { judgeData, learnData } from './judgeData.ts';
+import { judgeDeprecation } from './judgeDeprecation.ts';
+import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
+import { judgeRate, learnRate, type RateOptions } from './judgeRate.ts';
+import { judgeWire } from './judgeWire.ts';
+import type { Judgement } from './judgement.ts';
+import { emptyState, type ModelState } from './modelState.ts';
+import { viewRequest, type RequestView } from './requestView.ts';
+
+export type ModelOptions = RateOptions;
+
+export interface ModelVerdict {
+  judgements: readonly Judgement[];
+  state: ModelState;
+}
+
+type Item = { exchange: Exchange; view: RequestView };
+
+/**
+ * Feeds a growing record of exchanges to the model: each is judged once. A burst of parallel
+ * requests is judged as one group; the record is fed between requests, never inside a burst.
+ */
+export class ModelRun {
+  readonly #state = emptyState();
+  readonly #judgements: Judgement[] = [];
+  #fed = 0;
+  #pending: Item[] = [];
+
+  constructor(readonly options: ModelOptions) {}
+
+  /** Judges what the record holds beyond what was fed before. */
+  feed(exchanges: readonly Exchange[]): ModelVerdict {
+    for (; this.#fed < exchanges.length; this.#fed++) {
+      const exchange = exchanges[this.#fed]!;
+      const item = { exchange, view: viewRequest(exchange) };
+      const open = this.#pending[0]?.exchange.burst;
+      if (open !== undefined && exchange.burst === open) {
+        this.#pending.push(item);
+        continue;
+      }
+      this.#flush();
+      this.#pending = [item];
+      if (exchange.burst === undefined) this.#flush();
+    }
+    this.#flush();
+    return { judgements: this.#judgements, state: this.#state };
+  }
+
+  #flush(): void {
+    const group = this.#pending;
+    this.#pending = [];
+    if (group.length === 0) return;
+    const state = this.#state;
+    this.#judgements.push(...judgeRate(group, state, this.options));
+    for (const { exchange, view } of group) {
+      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state));
+      learnData(exchange, view, state);
+      learnEquivalence(exchange, state);
+    }
+    learnRate(group, state);
+  }
+}
+
+/** The model's judgements on a finished record of exchanges. */
+export function runModel(exchanges: readonly Exchange[], options: ModelOptions): ModelVerdict {
+  return new ModelRun(options).feed(exchanges);
+}

@@ -1,0 +1,159 @@
+// The generated traffic: seeded sequences of commands, each run against the deployment and judged
+// by the model; a sequence that breaks a rule is shrunk by fast-check to the shortest that still
+// breaks it, and kept as a curl script. The same seed sends the same requests.
+import fc from 'fast-check';
+import { requestName, type Check, type CheckContext, type Outcomes } from '../check.ts';
+import { curlCommand } from '../http/curlCommand.ts';
+import type { ApiRequest, Exchange } from '../http/exchange.ts';
+import { plainSpelling, sequenceArbitrary, type Command } from './commands.ts';
+import { sendCommand, type TrafficState } from './sendCommand.ts';
+
+/** Sequences a depth runs. */
+export function sequenceCount(depth: CheckContext['options']['depth']): number {
+  if (typeof depth === 'number') return depth;
+  return depth === 'full' ? 40 : 12;
+}
+
+/** Commands in a sequence, at most. */
+const maxCommands = 8;
+/** Runs of a failing sequence fast-check may make while shrinking it. */
+const shrinkRuns = 24;
+/** Failing sequences shrunk in one run; later ones are judged, not shrunk. */
+const shrunkSequences = 3;
+
+/**
+ * The key's requests the generated traffic may spend: against a small quota (the Free plan's 60 a
+ * minute) half a window, so the run waits at most once more; else a budget by depth.
+ */
+function requestBudget(ctx: CheckContext): number {
+  const { limit } = ctx.keyQuota();
+  const byDepth = sequenceCount(ctx.options.depth) * 14;
+  return limit !== undefined && limit < 200 ? Math.min(byDepth, Math.floor(limit / 2)) : byDepth;
+}
+
+/**
+ * Judges what a generated request's own value asks of the answer: a valid one is served, a
+ * forbidden one refused with a 4xx, one a deployment may refuse never answered 5xx.
+ */
+function judgeInput(report: Outcomes, exchange: Exchange): void {
+  const { status } = exchange.response;
+  const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? '');
+  if (exchange.intent === 'valid' && exactKey && (exchange.operationId === 'createPet' || exchange.operationId === 'listPets')) {
+    report.expect(status < 400 || status === 401 || status === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status}; ${exchange.operationId === 'createPet' ? 'a NewPet of any characters, up to 40 of them, with a categoryId the deployment\'s own pets have, is created with 201' : 'a list with a valid limit and status is answered 200'}.`, `valid ${exchange.operationId}`);
+  } else if (exchange.intent === 'invalid') {
+    report.expect(status >= 400 && status < 500 && status !== 401, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status}; a value the contract forbids is refused with a 4xx Error. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split('/').slice(2).join('/')}`);
+  } else if (exchange.intent === 'edge') {
+    report.expect(status < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status}`);
+  }
+}
+
+function describe(exchange: Exchange): string {
+  const body = exchange.request.body;
+  if (body === undefined) return `the ${exchange.case?.split('/').pop() ?? 'request'}`;
+  return body.length > 120 ? `a body of ${body.length} characters (${body.slice(0, 60)}…)` : `the body ${body}`;
+}
+
+/** The failures the model found in these exchanges, by rule. */
+function brokenRules(ctx: CheckContext, first: number): Set<string> {
+  const rules = new Set<string>();
+  for (const j of ctx.model().judgements) if (j.outcome === 'failure' && j.exchange.seq > first) rules.add(j.rule);
+  return rules;
+}
+
+export function curlScript(exchanges: readonly Exchange[]): string {
+  const lines = ['#!/usr/bin/env bash', '# The shortest failing sequence the suite found; set PETS_API_KEY (and PETS_API_KEY_2) first.', 'set -u'];
+  for (const e of exchanges) lines.push(`# #${e.seq}: answered ${e.response.status}`, curlCommand(e.request));
+  return `${lines.join('\n')}\n`;
+}
+
+export const generatedTraffic: Check = {
+  id: 'generated-traffic',
+  title: 'Generated sequences: every operation, every spelling, edge values, bursts',
+  severity: 'high',
+  description:
+    'Seeded, property-based sequences of requests (fast-check): creates with names that break careless code (outside the BMP, markup, quotes, backslashes, long), ' +
+    'lists with any limit and status in any order and spelling, reads of known ids and their neighbours, undocumented methods and paths, keyless replays on the same ' +
+    'connection, parallel bursts, and near misses of every valid value. The model judges every answer; this check judges that forbidden values are refused with a 4xx ' +
+    'and values a deployment may refuse never get a 5xx. A failing sequence is shrunk and printed as a curl script.',
+  operations: ['listPets', 'createPet', 'getPet', 'unlisted'],
+  phase: 'active',
+  async run(ctx, report) {
+    const arbitrary = sequenceArbitrary({ readOnly: ctx.options.readOnly, key2: ctx.apiKey2 !== undefined }, maxCommands);
+    const state: TrafficState = { created: [], bursts: 0, groups: 0 };
+    const budget = requestBudget(ctx);
+    let spent = 0;
+    const count = sequenceCount(ctx.options.depth);
+    let shrunk = 0;
+    if (ctx.apiKey2 !== undefined) {
+      // Every operation with the second key too, among requests with the first: each key's window is its own.
+      const both: Command[] = [
+        { kind: 'list', limit: 3, spelling: plainSpelling, key: 'key2' },
+        ...(ctx.options.readOnly ? [] : [{ kind: 'create', name: 'Second key', category: 0, spelling: plainSpelling, key: 'key2' } as Command]),
+        { kind: 'get', pick: 0, near: 'same', variant: 0, spelling: plainSpelling, key: 'key2' },
+        { kind: 'list', limit: 2, spelling: plainSpelling, key: 'key' },
+        { kind: 'list', limit: 1, spelling: plainSpelling, key: 'key2' },
+      ];
+      for (const [position, command] of both.entries()) {
+        await sendCommand(ctx, state, command, `generated/second-key/${position + 1}`, async (request) => {
+          spent++;
+          const exchange = await ctx.send(request);
+          if (exchange) judgeInput(report, exchange);
+          return exchange;
+        });
+      }
+    }
+    for (let index = 0; index < count; index++) {
+      if (spent >= budget) {
+        report.inconclusive('listPets', `the key's budget for generated requests (${budget}) was spent after ${index} of ${count} sequences`);
+        break;
+      }
+      if (ctx.timeLeftMs() < 5_000) {
+        report.inconclusive('listPets', `the run's time budget ran out after ${index} of ${count} sequences`);
+        break;
+      }
+      let runs = 0;
+      let target: Set<string> | undefined;
+      let smallest: { commands: Command[]; exchanges: Exchange[] } | undefined;
+      let original = 0;
+      const property = fc.asyncProperty(arbitrary, async (commands) => {
+        runs++;
+        // Past the first run, fast-check is shrinking: stop once the budgets are spent.
+        if (runs > 1 && (runs > shrinkRuns || shrunk >= shrunkSequences || spent >= budget * 1.5 || ctx.timeLeftMs() < 10_000)) return true;
+        const first = ctx.exchanges.length;
+        const seqBefore = ctx.exchanges[first - 1]?.seq ?? 0;
+        for (const [position, command] of commands.entries()) {
+          await sendCommand(ctx, state, command, `generated/${index + 1}/${position + 1}`, async (request: ApiRequest) => {
+            spent++;
+            const exchange = await ctx.send({ ...request });
+            if (exchange && runs === 1) judgeInput(report, exchange);
+            return exchange;
+          });
+        }
+        const mine = ctx.exchanges.slice(first);
+        const broken = brokenRules(ctx, seqBefore);
+        for (const e of mine) if (e.response.status >= 500 && (e.intent === 'edge' || e.intent === 'invalid')) broken.add('input.refused-as-4xx');
+        if (runs === 1) {
+          if (broken.size === 0) return true;
+          target = broken;
+          original = mine.length;
+        }
+        const reproduces = target !== undefined && [...target].some((r) => broken.has(r));
+        if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands, exchanges: mine };
+        return !reproduces;
+      });
+      const result = await fc.check(property, { seed: ctx.options.seed * 7919 + index, numRuns: 1 });
+      // The property only returns: an error thrown is the suite's own bug, not the deployment's.
+      if (result.errorInstance !== null && result.errorInstance !== undefined && !(result.errorInstance instanceof Error && result.errorInstance.message.startsWith('Property failed by returning false'))) throw result.errorInstance;
+      if (smallest && target) {
+        shrunk++;
+        ctx.reproduce({
+          rules: [...target],
+          commands: smallest.commands,
+          requests: { original, shrunk: smallest.exchanges.length },
+          exchanges: smallest.exchanges.map((e) => e.seq),
+          curl: curlScript(smallest.exchanges),
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,197 @@
+// Turns a generated command into requests against the run's state (which pets exist, the last
+// request sent with the key), and sends them.
+import type { CheckContext } from '../check.ts';
+import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
+import type { Command, KeyChoice, Spelling } from './commands.ts';
+import { hugeName, invalidBodies, malformedIds, neighbours } from './values.ts';
+
+export interface TrafficState {
+  /** Ids the run created, newest last: the pets the model knows best. */
+  created: string[];
+  /** The last request sent with the key, for a keyless replay on the same connection. */
+  lastKeyed?: ApiRequest;
+  bursts: number;
+  groups: number;
+}
+
+type Send = (request: ApiRequest) => Promise<Exchange | undefined>;
+
+const jsonText = (name: string, categoryId: string, status?: string) => `{"name":${JSON.stringify(name)},"categoryId":${categoryId}${status !== undefined ? `,"status":${JSON.stringify(status)}` : ''}}`;
+
+function authOf(spelling: Spelling, key: KeyChoice): Auth {
+  if (spelling.authHeader === 'Authorization' && spelling.scheme === 'Bearer') return key;
+  return { key, headerName: spelling.authHeader, scheme: spelling.scheme };
+}
+
+function spelledHeaders(spelling: Spelling, withBody: boolean): Pick<ApiRequest, 'headers' | 'omitHeaders'> {
+  const headers: Record<string, string> = {};
+  if (spelling.accept !== 'none') headers.accept = spelling.accept;
+  if (withBody) headers[spelling.contentTypeHeader] = spelling.contentType;
+  return { headers, ...(spelling.accept === 'none' ? { omitHeaders: ['accept'] } : {}) };
+}
+
+const encodeAll = (value: string) => [...new TextEncoder().encode(value)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/** `?a=1&b=2` from parameters in order, spelled as asked; values given raw are sent as they are. */
+export function queryString(params: [string, string][], spelling?: Pick<Spelling, 'reverseQuery' | 'encodeQuery'>): string {
+  const ordered = spelling?.reverseQuery ? [...params].reverse() : params;
+  if (ordered.length === 0) return '';
+  return `?${ordered.map(([k, v]) => `${k}=${spelling?.encodeQuery ? encodeAll(v) : encodeURIComponent(v)}`).join('&')}`;
+}
+
+/** The known pets' ids: the run's own first, then those listed; `pick` chooses one. */
+function pickId(ctx: CheckContext, state: TrafficState, pick: number): string | undefined {
+  const known = [...state.created, ...ctx.knownPets().map((p) => p.idText)];
+  return known.length === 0 ? undefined : known[pick % known.length];
+}
+
+function createRequest(name: string, categoryId: string, status: string | undefined, spelling: Spelling, key: KeyChoice, caseName: string): ApiRequest {
+  return { method: 'POST', path: '/pets', auth: authOf(spelling, key), ...spelledHeaders(spelling, true), body: jsonText(name, categoryId, status), operationId: 'createPet', intent: 'valid', case: caseName };
+}
+
+function listRequest(limit: number | undefined, status: string | undefined, spelling: Spelling, key: KeyChoice, caseName: string): ApiRequest {
+  const params: [string, string][] = [];
+  if (limit !== undefined) params.push(['limit', String(limit)]);
+  if (status !== undefined) params.push(['status', status]);
+  return { method: 'GET', path: `/pets${queryString(params, spelling)}`, auth: authOf(spelling, key), ...spelledHeaders(spelling, false), operationId: 'listPets', intent: 'valid', case: caseName };
+}
+
+function getRequest(id: string, spelling: Spelling, key: KeyChoice, intent: ApiRequest['intent'], caseName: string): ApiRequest {
+  return { method: 'GET', path: `/pets/${id}`, auth: authOf(spelling, key), ...spelledHeaders(spelling, false), operationId: 'getPet', intent, case: caseName };
+}
+
+/** A categoryId the deployment's own pets have (the contract lists no categories, so only these are surely valid). */
+function knownCategory(ctx: CheckContext, pick: number): string {
+  const ids = [...new Set(ctx.knownPets().map((p) => p.categoryId).filter((c): c is number | bigint => typeof c === 'bigint' || (typeof c === 'number' && Number.isInteger(c))).map(String))];
+  return ids.length === 0 ? '1' : ids[pick % ids.length]!;
+}
+
+/** Learns the id of a pet a create made, for later reads. */
+function remember(state: TrafficState, exchange: Exchange | undefined): void {
+  if (!exchange || exchange.response.status < 200 || exchange.response.status >= 300) return;
+  const id = (exchange.response.value as { id?: unknown } | undefined)?.id;
+  if (typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id))) state.created.push(String(id));
+}
+
+/** Sends one command's requests; `caseName` prefixes each request's case. */
+export async function sendCommand(ctx: CheckContext, state: TrafficState, command: Command, caseName: string, send: Send): Promise<void> {
+  const keyed = async (request: ApiRequest) => {
+    const exchange = await send(request);
+    if (request.auth !== 'none' && request.intent !== 'unauthenticated') state.lastKeyed = request;
+    return exchange;
+  };
+  switch (command.kind) {
+    case 'create': {
+      remember(state, await keyed(createRequest(command.name, knownCategory(ctx, command.category), command.status, command.spelling, command.key, `${caseName}/create`)));
+      return;
+    }
+    case 'create-edge': {
+      const name = command.huge ? hugeName() : command.name;
+      const body = jsonText(name, command.categoryId ?? knownCategory(ctx, 0));
+      remember(state, await keyed({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body, operationId: 'createPet', intent: 'edge', case: `${caseName}/create-edge` }));
+      return;
+    }
+    case 'create-invalid': {
+      const { what, body } = invalidBodies[command.index]!;
+      await keyed({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body, operationId: 'createPet', intent: 'invalid', case: `${caseName}/create-invalid/${what.replaceAll(' ', '-')}` });
+      return;
+    }
+    case 'list': {
+      await keyed(listRequest(command.limit, command.status, command.spelling, command.key, `${caseName}/list`));
+      return;
+    }
+    case 'list-invalid': {
+      const params: [string, string][] = [];
+      if (command.limit !== undefined) params.push(['limit', command.limit]);
+      if (command.status !== undefined) params.push(['status', command.status]);
+      await keyed({ method: 'GET', path: `/pets${queryString(params)}`, auth: 'key', operationId: 'listPets', intent: 'invalid', case: `${caseName}/list-invalid` });
+      return;
+    }
+    case 'get': {
+      const id = pickId(ctx, state, command.pick);
+      if (id === undefined) return;
+      if (command.near === 'same') await keyed(getRequest(id, command.spelling, command.key, 'valid', `${caseName}/get`));
+      else if (command.near === 'neighbour') {
+        const next = neighbours(BigInt(id))[command.variant % 5]!;
+        if (next >= 0n && next < 2n ** 63n) await keyed(getRequest(next.toString(), command.spelling, command.key, 'valid', `${caseName}/get-neighbour`));
+      } else {
+        const wrong = malformedIds(id)[command.variant % 6]!;
+        await keyed(getRequest(wrong, command.spelling, command.key, 'invalid', `${caseName}/get-malformed`));
+      }
+      return;
+    }
+    case 'equivalent': {
+      const group = `${caseName}#${++state.groups}`;
+      const id = pickId(ctx, state, command.pick);
+      for (const [index, spelling] of command.spellings.entries()) {
+        const label = `${caseName}/equivalent-${command.of}/${describeSpelling(spelling)}`;
+        let request: ApiRequest | undefined;
+        if (command.of === 'list') request = listRequest(command.limit, command.status, spelling, 'key', label);
+        else if (command.of === 'get' && id !== undefined) request = getRequest(id, spelling, 'key', 'valid', label);
+        else if (command.of === 'create') request = createRequest(`${command.name} ${index + 1}`.slice(-40), knownCategory(ctx, 0), undefined, spelling, 'key', label);
+        if (!request) return;
+        const exchange = await keyed({ ...request, equivalence: group });
+        if (command.of === 'create') remember(state, exchange);
+      }
+      return;
+    }
+    case 'unlisted': {
+      const id = pickId(ctx, state, command.pick) ?? '1';
+      const paths = { pets: '/pets', pet: `/pets/${id}`, 'pets-slash': '/pets/', 'pet-slash': `/pets/${id}/`, unknown: '/pet', nested: `/pets/${id}/owner` };
+      const path = paths[command.target];
+      const documented = (command.method === 'GET' && (command.target === 'pets' || command.target === 'pet')) || (command.method === 'POST' && command.target === 'pets');
+      if (documented) return;
+      const withBody = command.method === 'PUT' || command.method === 'PATCH' || command.method === 'POST';
+      const request: ApiRequest = {
+        method: command.method,
+        path,
+        auth: command.withKey ? 'key' : 'none',
+        ...(withBody ? { headers: { 'content-type': 'application/json' }, body: jsonText('Changed by an unlisted method', knownCategory(ctx, 0), 'sold') } : {}),
+        operationId: 'unlisted',
+        intent: command.withKey ? 'valid' : 'unauthenticated',
+        case: `${caseName}/unlisted/${command.method}${path.replace(/\/\d+/, '/{id}')}/${command.withKey ? 'key' : 'no-key'}`,
+      };
+      await (command.withKey ? keyed(request) : send(request));
+      return;
+    }
+    case 'replay-keyless': {
+      const last = state.lastKeyed;
+      if (!last || last.method !== 'GET') return;
+      const auth: Auth =
+        command.how === 'none' ? 'none' : command.how === 'empty' ? { authorization: '' } : command.how === 'other-scheme' ? { authorization: `Token ${ctx.apiKey}` } : { authorization: `Bearer ${ctx.apiKey.slice(0, -1)}${ctx.apiKey.endsWith('x') ? 'y' : 'x'}` };
+      await send({ ...last, auth, intent: 'unauthenticated', case: `${caseName}/replay-keyless/${command.how}` });
+      return;
+    }
+    case 'burst': {
+      const burst = ++state.bursts;
+      const requests: ApiRequest[] = [];
+      for (let i = 0; i < command.creates; i++) requests.push(createRequest(`Burst ${burst}.${i + 1}`, knownCategory(ctx, i), 'pending', { ...spellingPlain }, command.key, `${caseName}/burst/create`));
+      for (let i = 0; i < command.reads; i++) {
+        const id = pickId(ctx, state, i);
+        if (id !== undefined) requests.push(getRequest(id, spellingPlain, command.key, 'valid', `${caseName}/burst/get`));
+      }
+      for (let i = 0; i < command.lists; i++) requests.push(listRequest(i + 1, undefined, spellingPlain, command.key, `${caseName}/burst/list`));
+      // Parallel requests are paced as one: never more at once than the window has left.
+      const { remaining } = ctx.keyQuota();
+      if (requests.length === 0 || (remaining !== undefined && remaining < requests.length + 2)) return;
+      const answers = await Promise.all(requests.map((r) => send({ ...r, burst })));
+      for (const answer of answers) if (answer?.operationId === 'createPet') remember(state, answer);
+      return;
+    }
+  }
+}
+
+const spellingPlain: Spelling = { authHeader: 'Authorization', scheme: 'Bearer', accept: 'application/json', contentType: 'application/json', contentTypeHeader: 'Content-Type', reverseQuery: false, encodeQuery: false };
+
+/** `auth=AUTHORIZATION,scheme=bearer,accept=none`: what sets a spelling apart from the plain one. */
+export function describeSpelling(spelling: Spelling): string {
+  const parts: string[] = [];
+  if (spelling.authHeader !== 'Authorization') parts.push(`header-${spelling.authHeader}`);
+  if (spelling.scheme !== 'Bearer') parts.push(`scheme-${spelling.scheme}`);
+  if (spelling.accept !== 'application/json') parts.push(`accept-${spelling.accept === 'none' ? 'absent' : spelling.accept.replace(/[^a-z*=.0-9]+/gi, '-')}`);
+  if (spelling.contentType !== 'application/json') parts.push(`type-${spelling.contentType.replace(/[^a-z0-9=-]+/gi, '-')}`);
+  if (spelling.contentTypeHeader !== 'Content-Type') parts.push(`type-header-${spelling.contentTypeHeader}`);
+  if (spelling.reverseQuery) parts.push('query-reversed');
+  if (spelling.encodeQuery) parts.push('query-percent-encoded');
+  return parts.length === 0 ? 'plain' : parts.join(',');
+}
