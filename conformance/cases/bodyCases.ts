@@ -63,9 +63,10 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
       add(`${name}/unicode`, { ...base, [name]: 'Zoë 🐾 Ωmega' }, 'accept', `${name} "Zoë 🐾 Ωmega"`, rule);
     }
     if (property.type === 'integer' && property.format === 'int64') {
-      // The largest integers every JSON reader holds exactly (RFC 7493, 2.2): any int64 store takes them.
-      add(`${name}/max-safe`, { ...base, [name]: maxSafe }, 'accept', `${name} ${maxSafe}`, rule);
-      add(`${name}/min-safe`, { ...base, [name]: -maxSafe }, 'accept', `${name} ${-maxSafe}`, rule);
+      // The largest integers every JSON reader holds exactly (RFC 7493, 2.2). The contract lists no
+      // categories, so a deployment may refuse one that names none; if it takes it, it keeps it exactly.
+      add(`${name}/max-safe`, { ...base, [name]: maxSafe }, 'may-refuse', `${name} ${maxSafe}`, rule);
+      add(`${name}/min-safe`, { ...base, [name]: -maxSafe }, 'may-refuse', `${name} ${-maxSafe}`, rule);
     }
     if (required.includes(name)) {
       const { [name]: _gone, ...rest } = base;
@@ -79,15 +80,16 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
     add(`${name}/null`, { ...base, [name]: null }, required.includes(name) ? 'refuse' : 'open', `${name} null`, rule);
   }
 
-  const shape = (name: string, body: string | undefined, what: string, contentType = json) =>
-    cases.push({ name: `body/${name}`, body, contentType, expect: 'refuse', what, rule: `the body is a required JSON ${schemaName} object` });
+  const shape = (name: string, body: string | undefined, what: string, contentType = json, expect: ValueCase['expect'] = 'refuse') =>
+    cases.push({ name: `body/${name}`, body, contentType, expect, what, rule: `the body is a required JSON ${schemaName} object` });
   shape('empty', undefined, 'no body');
   shape('null', 'null', 'the body null');
   shape('array', stringify([base]), `an array of one ${schemaName}`);
   shape('string', '"text"', 'a JSON string');
   shape('number', '42', 'a JSON number');
   shape('malformed', stringify(base).slice(0, -3), 'malformed JSON');
-  shape('content-type', stringify(base), `a valid ${schemaName} labelled text/plain`, 'text/plain');
+  // The contract says what the body is, not what a server does with JSON under another label: open.
+  cases.push({ name: 'body/content-type', body: stringify(base), contentType: 'text/plain', sent: base, expect: 'open', what: `a valid ${schemaName} labelled text/plain`, rule: `the contract says the body is application/json, and is silent on a JSON body under another media type` });
   const form = new URLSearchParams(Object.entries(base).map(([k, v]) => [k, String(v)])).toString();
   shape('form-urlencoded', form, `a ${schemaName} sent as a form`, 'application/x-www-form-urlencoded');
   return cases;

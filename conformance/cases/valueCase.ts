@@ -3,9 +3,11 @@
  * - `accept`: a valid request, which must succeed;
  * - `refuse`: an invalid one, which must be refused with a 4xx Error;
  * - `open`: one the contract does not settle (an empty or repeated parameter): either answer is
- *   legal, and a 2xx is reported as a warning only.
+ *   legal, and a 2xx is reported as a warning only;
+ * - `may-refuse`: a valid value a deployment may still refuse by a rule of its own (a categoryId
+ *   that names no category): a 4xx Error is legal, and a 2xx must hold what was sent.
  */
-export type Expectation = 'accept' | 'refuse' | 'open';
+export type Expectation = 'accept' | 'refuse' | 'open' | 'may-refuse';
 
 export interface ValueCase {
   /** Stable, the last parts of the case name: `limit/max`, `categoryId/float`. */

@@ -6,6 +6,9 @@ import type { ModelState, PetFacts } from './modelState.ts';
 import type { RequestView } from './requestView.ts';
 
 const statuses = ['available', 'pending', 'sold'];
+
+/** The prefix of names the suite sends only without a key. */
+export const keylessMarker = 'pets-conformance sent without a key ';
 /** A petId as an int64 is written in decimal; leading zeros are left open (some parsers take them). */
 const canonicalId = /^-?\d+$/;
 
@@ -45,6 +48,10 @@ export function sentPet(view: RequestView): Obj | undefined {
 }
 
 function readBack(state: ModelState, op: string, exchange: Exchange, pet: Obj, id: string, where: string): Judgement | undefined {
+  const refusedAt = typeof pet.name === 'string' ? state.keylessNames.get(pet.name) : undefined;
+  if (refusedAt !== undefined && !state.pets.get(id)?.created) {
+    return broken('auth.keyless-refused', op, exchange, `${where} lists pet ${id} named ${JSON.stringify(pet.name)}, which only the request #${refusedAt} sent without a valid key created: a refused request changed the store.`, [refusedAt]);
+  }
   const known = state.pets.get(id);
   if (!known) return undefined;
   const diff = differences(known, pet);
@@ -84,6 +91,7 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
         out.push(holds(id === asked, 'data.one-id-one-pet', 'getPet', exchange, () => `${where} returned the pet with id ${id ?? '(none)'} for petId ${asked}; it returns the animal asked for.`));
         const judged = id === asked ? readBack(state, 'getPet', exchange, value, asked, where) : undefined;
         if (judged) out.push(judged);
+        if (state.pets.get(asked)?.created) out.push(held('data.created-found', 'getPet', exchange));
       }
     } else if (status === 404 && canonical) {
       const known = state.pets.get(BigInt(petId).toString());
@@ -127,6 +135,11 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
 export function learnData(exchange: Exchange, view: RequestView, state: ModelState): void {
   const { status } = exchange.response;
   const value = exchange.response.value;
+  if (view.credential.kind !== 'key' && view.method === 'POST') {
+    const sent = sentPet(view);
+    // Only names no keyed request ever sends: a pet of that name can come from nothing but the refused request.
+    if (typeof sent?.name === 'string' && sent.name.startsWith(keylessMarker) && !state.keylessNames.has(sent.name)) state.keylessNames.set(sent.name, exchange.seq);
+  }
   if (status < 200 || status >= 300) return;
   const remember = (id: string, facts: Omit<PetFacts, 'id' | 'seq' | 'created'>, created: boolean) => {
     const known = state.pets.get(id);

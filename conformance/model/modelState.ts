@@ -42,10 +42,12 @@ export interface ModelState {
   ledgers: Map<KeyName, KeyLedger>;
   /** The first answer of each group of equivalent requests, by group. */
   equivalents: Map<string, { seq: number; status: number; path: string }>;
+  /** Names of pets a request without a valid key tried to create: none may ever be read back. */
+  keylessNames: Map<string, number>;
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map() };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map() };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

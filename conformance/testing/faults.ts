@@ -169,7 +169,6 @@ export const faults: Fault[] = [
     const pet = body as Record<string, unknown>;
     return typeof pet?.name === 'number' ? { ...pet, name: String(pet.name) } : body;
   }) },
-  { name: 'parses a text/plain body as JSON', caughtBy: 'create-pet', caseName: 'create-pet/body/content-type', transform: (req, forward) => forward(isCreate(req) && req.headers['content-type'] === 'text/plain' ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req) },
   { name: 'answers a categoryId past 2^53 rounded', caughtBy: 'create-pet', caseName: 'create-pet/body/categoryId/max-safe', transform: async (req, forward) => {
     const res = await forward(req);
     return isCreate(req) && res.status === 201 ? { ...res, body: res.body.replace(/"categoryId":9007199254740991\b/, '"categoryId":9007199254740992') } : res;
@@ -184,10 +183,6 @@ export const faults: Fault[] = [
   { name: 'refuses int64\'s maximum as an id with 400', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/int64-max', transform: async (req, forward) => {
     const res = await forward(req);
     return isGetPet(req) && path(req).endsWith('/9223372036854775807') ? asError(res, 400, 'BAD_ID') : res;
-  } },
-  { name: 'refuses a categoryId of -(2^53 - 1)', caughtBy: 'create-pet', caseName: 'create-pet/body/categoryId/min-safe', transform: async (req, forward) => {
-    const res = await forward(req);
-    return isCreate(req) && req.body.includes('"categoryId":-9007199254740991') ? asError(res, 400, 'BAD_CATEGORY') : res;
   } },
   { name: 'returns another pet than the one asked for', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/known', transform: async (req, forward) => forward(isGetPet(req) && path(req) === '/v1/pets/1' ? { ...req, url: '/v1/pets/2' } : req) },
   // The key presented other ways

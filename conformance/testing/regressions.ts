@@ -1023,6 +1023,21 @@ const refuseWith = async (forward: (req: Req) => Promise<Res>, req: Req, status:
 
 export const legalVariants: LegalVariant[] = [
   {
+    name: 'parses a JSON body labelled text/plain',
+    choice: 'The contract says request bodies are application/json; it does not say a server must refuse JSON under another label (issue 16: a warning).',
+    make: () => (req, forward) => forward(req.method === 'POST' && (req.headers['content-type'] ?? '').startsWith('text/plain') ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req),
+  },
+  {
+    name: 'refuses a categoryId of -(2^53 - 1) as naming no category',
+    choice: '"Fields of a category record: not shown": a deployment may refuse a categoryId that names no category, with a 4xx Error.',
+    make: () => async (req, forward) => {
+      const res = await forward(req);
+      return req.method === 'POST' && req.body.includes('"categoryId":-9007199254740991')
+        ? { status: 422, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify({ code: 'UNKNOWN_CATEGORY', message: 'No category -9007199254740991.', status: 422 }) }
+        : res;
+    },
+  },
+  {
     name: 'lists newest first',
     choice: 'List order: the contract says only "Returns a paginated list of animals" and never gives an order.',
     make: () => onListArray((pets) => [...pets].reverse()),

@@ -28,7 +28,7 @@ export type KeyChoice = 'key' | 'key2';
 
 export type Command =
   /** `category` picks one of the categoryIds the deployment's own pets have: one it cannot refuse as unknown. */
-  | { kind: 'create'; name: string; category: number; status?: PetStatus; spelling: Spelling; key: KeyChoice }
+  | { kind: 'create'; name: string; category: number; status?: PetStatus; spelling: Spelling; key: KeyChoice; readBack: boolean }
   /** A create whose value a deployment may refuse (4xx) or take (then read back exactly). */
   | { kind: 'create-edge'; name: string; categoryId?: string; huge: boolean }
   | { kind: 'create-invalid'; index: number }
@@ -79,7 +79,7 @@ export function commandArbitrary(options: CommandOptions): fc.Arbitrary<Command>
   ];
   if (options.readOnly) return fc.oneof(...reads);
   const writes: fc.Arbitrary<Command>[] = [
-    fc.record({ kind: fc.constant('create' as const), name, category: fc.nat(50), status: fc.option(status, { nil: undefined }), spelling: someSpelling, key }).map(dropUndefined),
+    fc.record({ kind: fc.constant('create' as const), name, category: fc.nat(50), status: fc.option(status, { nil: undefined }), spelling: someSpelling, key, readBack: fc.boolean() }).map(dropUndefined),
     fc.record({ kind: fc.constant('create-edge' as const), name: fc.constantFrom(...edgeNames), categoryId: fc.option(fc.constantFrom(...edgeCategoryIds), { nil: undefined }), huge: fc.boolean() }).map(dropUndefined),
     fc.record({ kind: fc.constant('create-invalid' as const), index: fc.nat(invalidBodies.length - 1) }),
     fc.record({ kind: fc.constant('equivalent' as const), of: fc.constant('create' as const), spellings: fc.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fc.constant(1), pick: fc.constant(0) }),

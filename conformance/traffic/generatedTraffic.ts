@@ -7,6 +7,7 @@ import { curlCommand } from '../http/curlCommand.ts';
 import type { ApiRequest, Exchange } from '../http/exchange.ts';
 import { plainSpelling, sequenceArbitrary, type Command } from './commands.ts';
 import { sendCommand, type TrafficState } from './sendCommand.ts';
+import { sweep } from './sweep.ts';
 
 /** Sequences a depth runs. */
 export function sequenceCount(depth: CheckContext['options']['depth']): number {
@@ -84,11 +85,17 @@ export const generatedTraffic: Check = {
     let spent = 0;
     const count = sequenceCount(ctx.options.depth);
     let shrunk = 0;
+    await sweep(ctx, async (request) => {
+      spent++;
+      const exchange = await ctx.send(request);
+      if (exchange) judgeInput(report, exchange);
+      return exchange;
+    }, state.created);
     if (ctx.apiKey2 !== undefined) {
       // Every operation with the second key too, among requests with the first: each key's window is its own.
       const both: Command[] = [
         { kind: 'list', limit: 3, spelling: plainSpelling, key: 'key2' },
-        ...(ctx.options.readOnly ? [] : [{ kind: 'create', name: 'Second key', category: 0, spelling: plainSpelling, key: 'key2' } as Command]),
+        ...(ctx.options.readOnly ? [] : [{ kind: 'create', name: 'Second key', category: 0, spelling: plainSpelling, key: 'key2', readBack: true } as Command]),
         { kind: 'get', pick: 0, near: 'same', variant: 0, spelling: plainSpelling, key: 'key2' },
         { kind: 'list', limit: 2, spelling: plainSpelling, key: 'key' },
         { kind: 'list', limit: 1, spelling: plainSpelling, key: 'key2' },

@@ -61,7 +61,7 @@ function getRequest(id: string, spelling: Spelling, key: KeyChoice, intent: ApiR
 }
 
 /** A categoryId the deployment's own pets have (the contract lists no categories, so only these are surely valid). */
-function knownCategory(ctx: CheckContext, pick: number): string {
+export function knownCategory(ctx: CheckContext, pick: number): string {
   const ids = [...new Set(ctx.knownPets().map((p) => p.categoryId).filter((c): c is number | bigint => typeof c === 'bigint' || (typeof c === 'number' && Number.isInteger(c))).map(String))];
   return ids.length === 0 ? '1' : ids[pick % ids.length]!;
 }
@@ -82,7 +82,10 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
   };
   switch (command.kind) {
     case 'create': {
+      const before = state.created.length;
       remember(state, await keyed(createRequest(command.name, knownCategory(ctx, command.category), command.status, command.spelling, command.key, `${caseName}/create`)));
+      const id = state.created[before];
+      if (command.readBack && id !== undefined) await keyed(getRequest(id, plain(), command.key, 'valid', `${caseName}/read-back`));
       return;
     }
     case 'create-edge': {
@@ -159,7 +162,8 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       if (!last || last.method !== 'GET') return;
       const auth: Auth =
         command.how === 'none' ? 'none' : command.how === 'empty' ? { authorization: '' } : command.how === 'other-scheme' ? { authorization: `Token ${ctx.apiKey}` } : { authorization: `Bearer ${ctx.apiKey.slice(0, -1)}${ctx.apiKey.endsWith('x') ? 'y' : 'x'}` };
-      await send({ ...last, auth, intent: 'unauthenticated', case: `${caseName}/replay-keyless/${command.how}` });
+      const { equivalence: _group, burst: _burst, ...again } = last;
+      await send({ ...again, auth, intent: 'unauthenticated', case: `${caseName}/replay-keyless/${command.how}` });
       return;
     }
     case 'burst': {
@@ -175,12 +179,20 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       const { remaining } = ctx.keyQuota();
       if (requests.length === 0 || (remaining !== undefined && remaining < requests.length + 2)) return;
       const answers = await Promise.all(requests.map((r) => send({ ...r, burst })));
-      for (const answer of answers) if (answer?.operationId === 'createPet') remember(state, answer);
+      // Each pet a parallel create made is then read back: a lost write shows as a 404.
+      for (const answer of answers) {
+        if (answer?.operationId !== 'createPet') continue;
+        const before = state.created.length;
+        remember(state, answer);
+        const id = state.created[before];
+        if (id !== undefined) await keyed(getRequest(id, spellingPlain, command.key, 'valid', `${caseName}/burst/read-back`));
+      }
       return;
     }
   }
 }
 
+const plain = () => spellingPlain;
 const spellingPlain: Spelling = { authHeader: 'Authorization', scheme: 'Bearer', accept: 'application/json', contentType: 'application/json', contentTypeHeader: 'Content-Type', reverseQuery: false, encodeQuery: false };
 
 /** `auth=AUTHORIZATION,scheme=bearer,accept=none`: what sets a spelling apart from the plain one. */

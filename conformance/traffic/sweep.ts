@@ -1,0 +1,70 @@
+// Before the random sequences, one pass over every class of value and request the generator knows,
+// so that each is met at least once whatever the seed: the random sequences then add combinations.
+import type { CheckContext } from '../check.ts';
+import type { ApiRequest, Exchange } from '../http/exchange.ts';
+import { keylessMarker } from '../model/judgeData.ts';
+import { knownCategory, queryString } from './sendCommand.ts';
+import { edgeCategoryIds, edgeNames, hugeName } from './values.ts';
+
+type Send = (request: ApiRequest) => Promise<Exchange | undefined>;
+
+/** Valid names, one per way careless code breaks them: each created, then read back by id. */
+const sweepNames = ['🐕‍🦺 Max 𝒳𝓎', '<script>alert("pet")</script>', '<b>Bold</b> & "Quoted" \'single\'', 'C:\\pets\\rex \\u0041 \\n', 'Zoe\u0301 Cafe\u0301', 'ﬁﬂ Ⅻ ① Ｒｅｘ', 'Лайка 雪 כלב', 'Mixed Case NAME'];
+
+const json = { 'content-type': 'application/json' };
+
+function createdId(exchange: Exchange | undefined): string | undefined {
+  if (!exchange || exchange.response.status < 200 || exchange.response.status >= 300) return undefined;
+  const id = (exchange.response.value as { id?: unknown } | undefined)?.id;
+  return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? String(id) : undefined;
+}
+
+export async function sweep(ctx: CheckContext, send: Send, created: string[]): Promise<void> {
+  const body = (name: string, categoryId: string, status?: string) => `{"name":${JSON.stringify(name)},"categoryId":${categoryId}${status ? `,"status":"${status}"` : ''}}`;
+  const readBack = async (id: string | undefined, caseName: string) => {
+    if (id === undefined) return;
+    created.push(id);
+    await send({ method: 'GET', path: `/pets/${id}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: `${caseName}/read-back` });
+  };
+  if (!ctx.options.readOnly) {
+    for (const [i, name] of sweepNames.entries()) {
+      const caseName = `generated/sweep/name-${i + 1}`;
+      await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: body(name, knownCategory(ctx, i), 'available'), operationId: 'createPet', intent: 'valid', case: caseName })), caseName);
+    }
+    // Values a deployment may refuse with a 4xx, and must keep exactly if it takes them.
+    const edges: [string, string][] = [...edgeNames.map((name, i): [string, string] => [`name-${i + 1}`, body(name, knownCategory(ctx, 0))]), ['huge-body', body(hugeName(), knownCategory(ctx, 0))], ...edgeCategoryIds.map((id): [string, string] => [`categoryId-${id}`, body('Edge category', id)])];
+    for (const [what, text] of edges) {
+      const caseName = `generated/sweep/edge/${what}`;
+      await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: text, operationId: 'createPet', intent: 'edge', case: caseName })), caseName);
+    }
+  }
+  const target = created[0] ?? ctx.knownPets()[0]?.idText;
+  // Requests without a key that would change or reveal state if a route forgot the key.
+  const keyless: ApiRequest[] = [
+    { method: 'HEAD', path: '/pets', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
+    { method: 'GET', path: '/pets/', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
+    { method: 'GET', path: '/%70ets', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
+  ];
+  if (target !== undefined && !ctx.options.readOnly) {
+    keyless.push(
+      { method: 'DELETE', path: `/pets/${target}`, auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
+      { method: 'PUT', path: `/pets/${target}`, auth: 'none', headers: json, body: body('Overwritten without a key', '1', 'sold'), operationId: 'unlisted', intent: 'unauthenticated' },
+      { method: 'PATCH', path: `/pets/${target}`, auth: 'none', headers: json, body: '{"name":"Patched without a key"}', operationId: 'unlisted', intent: 'unauthenticated' },
+      { method: 'POST', path: '/pets', auth: 'none', headers: json, body: body(`${keylessMarker}${Math.floor(ctx.random() * 1e9)}`, knownCategory(ctx, 0), 'sold'), operationId: 'createPet', intent: 'unauthenticated' },
+    );
+  }
+  for (const request of keyless) await send({ ...request, case: `generated/sweep/no-key/${request.method}${request.path.replace(/\/\d+$/, '/{id}')}` });
+  // The state those requests must not have touched, read with the key.
+  if (target !== undefined) await send({ method: 'GET', path: `/pets/${target}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: 'generated/sweep/no-key/read-back' });
+  for (const status of ['sold', 'available']) {
+    await send({ method: 'GET', path: `/pets${queryString([['status', status], ['limit', '100']])}`, auth: 'key', operationId: 'listPets', intent: 'valid', case: `generated/sweep/no-key/list-${status}` });
+  }
+  // Errors are JSON whatever the client accepts.
+  for (const accept of ['*/*', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
+    await send({ method: 'GET', path: '/pets?limit=0', auth: 'key', headers: { accept }, operationId: 'listPets', intent: 'invalid', case: `generated/sweep/error-accept/${accept.split(',')[0]!.replace('/', '-').replace('*-*', 'any')}` });
+  }
+  // Undocumented methods with the key: served or refused, never a 5xx.
+  for (const method of ['HEAD', 'OPTIONS', 'PUT'] as const) {
+    await send({ method, path: '/pets', auth: 'key', ...(method === 'PUT' ? { headers: json, body: '[]' } : {}), operationId: 'unlisted', intent: 'valid', case: `generated/sweep/with-key/${method}/pets` });
+  }
+}
