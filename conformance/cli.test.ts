@@ -85,7 +85,7 @@ describe('pets-conformance, its arguments', () => {
     [['--base-url', 'not a url', '--api-key', 'x'], /absolute http or https URL/],
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--checks', 'nonsense'], /Unknown check nonsense/],
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--timeout', 'soon'], /whole number/],
-    [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--depth', 'deep'], /Allowed choices are quick, full/],
+    [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--depth', 'deep'], /"deep" is not a depth. Give quick, full or a whole number/],
     [['--frobnicate'], /unknown option/],
   ])('exits 2 with a one-line reason for %j', async (args, reason) => {
     const run = await runCli(args);

@@ -45,13 +45,13 @@ export type ProgressEvent =
 const phases: Check['phase'][] = ['active', 'probe', 'passive'];
 
 /**
- * Which checks send traffic. A passive check judges every answer of the run, so whenever one is
- * selected every sending check runs too (its verdict unreported when not selected): a passive
+ * Which checks run: every check that sends traffic, whichever are selected, and the selected
+ * passive ones. A check judges what the whole run's traffic shows (an id collision needs the
+ * other checks' creates), so selecting checks changes what is reported, never what is sent: a
  * check's verdict alone is the one it gives in a full run.
  */
 export function plannedChecks(selected: readonly Check[], all: readonly Check[]): Check[] {
-  const needsAllTraffic = selected.some((c) => c.phase === 'passive');
-  return all.filter((c) => selected.includes(c) || (needsAllTraffic && c.phase !== 'passive'));
+  return all.filter((c) => selected.includes(c) || c.phase !== 'passive');
 }
 
 /**
@@ -114,6 +114,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     petPath: (pet) => `/pets/${pet.idText}`,
     random,
     keyQuota: () => client.quota('key'),
+    anonymousQuota: () => client.quota('anonymous'),
     ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
     model: () => model.feed(client.exchanges),
     timeLeftMs: () => deadline - now(),

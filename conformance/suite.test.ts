@@ -61,10 +61,9 @@ describe('a run against the mock', () => {
   it('reports only the checks asked for, and leaves out the excluded ones', async () => {
     const only = await run({ checks: ['pagination', 'status-codes'] });
     expect(only.result.report.checks.map((c) => c.id)).toEqual(['pagination', 'status-codes']);
-    // status-codes judges every answer, so the run sends what a full run sends.
-    expect(only.result.report.requests.total).toBe(139);
-    const alone = await run({ checks: ['pagination'] });
-    expect(alone.result.report.requests.total).toBeLessThan(20);
+    // A selection changes what is reported, never what is sent: a check's verdict alone is its verdict in a full run.
+    const full = await run();
+    expect(only.result.report.requests.total).toBe(full.result.report.requests.total);
     const without = await run({ excludeChecks: ['create-pet', 'auth'] });
     expect(without.result.report.checks.map((c) => c.id)).toEqual(checkIds.filter((id) => id !== 'create-pet' && id !== 'auth'));
   });

@@ -129,9 +129,26 @@ describe('a check that saw only answers that cannot judge it', () => {
     expect(statusOf(result, 'auth').status).toBe('failed');
   });
 
-  it('leaves the passive checks nothing to pass when every request was refused with 429', async () => {
+  it('fails rate-limit-accounting at once, without waiting, when every request is refused with 429 while the headers say requests remain', async () => {
     const result = await run(afterPreflight(throttled));
-    expect(result.exitCode).toBe(2);
+    expect(result.exitCode).toBe(1);
+    expect(result.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['rate-limit-accounting']);
+    expect(result.report.notes.join('\n')).not.toMatch(/Waited/);
+  });
+
+  it('leaves the passive checks nothing to pass when every request was refused with a 429 its headers announced', async () => {
+    // The preflight's answer says the window is spent; every later request is a 429 that says so too.
+    const announced = (res: Res): Res => ({ ...res, headers: { ...res.headers, 'x-ratelimit-remaining': '0' } });
+    let first = true;
+    const result = await run(async (req, forward) => {
+      const res = await forward(req);
+      if (first) {
+        first = false;
+        return announced(res);
+      }
+      return throttled({ ...res, headers: { ...res.headers, 'x-ratelimit-remaining': '0' } });
+    });
+    expect(result.exitCode, result.report.checks.filter((c) => c.status === 'failed').map((c) => c.id).join()).toBe(2);
   });
 
   it('is skipped when every answer is a 429 the suite did not ask for, and the key is left alone', async () => {

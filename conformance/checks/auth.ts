@@ -88,6 +88,16 @@ function invalidTwice(ctx: CheckContext): InvalidTwice[] {
   return cases;
 }
 
+/**
+ * Every wrong presentation on listPets and createPet; fewer on the others, since the client
+ * address's keyless quota (60 a minute on the Free plan) is shared with the generated traffic's
+ * keyless requests, which reach every operation too.
+ */
+const variantsFor: Record<string, readonly string[]> = {
+  getPet: ['no-header', 'empty-header', 'unknown-key', 'key-extra-char', 'basic-scheme', 'key-in-other-header'],
+  listStoreOrders: ['no-header', 'unknown-key', 'key-in-query'],
+};
+
 const opCase = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export const auth: Check = {
@@ -98,7 +108,7 @@ export const auth: Check = {
     'On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, ' +
     'an unknown key, the real key with a character added or removed or in upper case, the key under Basic or ' +
     'Token, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header. The run\'s key is accepted, also ' +
-    'as "bearer" in lower case (RFC 9110: schemes are case-insensitive; refusing it is a warning). A request with ' +
+    'as "bearer" in lower case (RFC 9110: schemes are case-insensitive). A request with ' +
     'no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.',
   operations: allOperations,
   phase: 'active',
@@ -116,11 +126,12 @@ export const auth: Check = {
         report.expectOfAnswer(valid.response.status !== 401 && valid.response.status !== 403, valid, `${requestName(valid)} refused the run's API key with ${valid.response.status}, which GET /pets accepted; a valid key must be accepted on every operation.`, 'valid-key-refused');
       }
       const lower = await ctx.send({ ...base, ...(base.body ? { body: JSON.stringify(newPetBody(ctx, true)) } : {}), auth: { authorization: `bearer ${ctx.apiKey}`, spends: 'key' }, intent: 'valid', case: `${prefix}/lowercase-scheme` });
-      if (lower && (lower.response.status === 401 || lower.response.status === 403) && !isUnservedStoreOrders(lower)) {
-        report.warn(operationId, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}). RFC 9110 (11.1) makes the scheme case-insensitive, so clients may send it so; the contract writes "Bearer", so this is a warning.`, lower, 'lowercase');
+      if (lower && !isUnservedStoreOrders(lower) && lower.response.status !== 429) {
+        // RFC 9110 (11.1): the scheme is case-insensitive, so "bearer <key>" is the same credential.
+        report.expectOfAnswer(lower.response.status !== 401 && lower.response.status !== 403, lower, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, 'lowercase');
       }
 
-      for (const variant of wrongKeys(ctx)) {
+      for (const variant of wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true)) {
         const path = variant.query ? `${base.path}${base.path.includes('?') ? '&' : '?'}${variant.query}` : base.path;
         const exchange = await ctx.send({ ...base, path, ...(variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}), auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}` });
         if (!exchange) continue;

@@ -119,8 +119,8 @@ describe('pets-conformance reports and CI output', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--config <file>');
     expect(help.stdout).toContain('-H, --header <header>');
-    const options = [...help.stdout.matchAll(/--([a-z-]+)/g)].map((m) => m[1]!).filter((o) => !['help', 'version', 'config', 'list-checks', 'header'].includes(o));
-    const camel = new Set(options.map((o) => o.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
+    const options = [...help.stdout.matchAll(/--([a-z0-9-]+)/g)].map((m) => m[1]!).filter((o) => !['help', 'version', 'config', 'list-checks', 'header'].includes(o));
+    const camel = new Set(options.map((o) => o.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())));
     camel.add('headers');
     const schema = JSON.parse(await readFile(configSchemaPath, 'utf8'));
     expect(new Set(Object.keys(schema.properties).filter((k) => k !== '$schema'))).toEqual(camel);

@@ -56,6 +56,7 @@ export async function judge(check: Check, exchanges: Exchange[]): Promise<Record
     petPath: () => '/pets/1',
     random: () => 0.5,
     keyQuota: () => ({}),
+    anonymousQuota: () => ({}),
     model: () => runModel(exchanges, { sharedKey: false }),
     timeLeftMs: () => 60_000,
     reproduce: () => {},

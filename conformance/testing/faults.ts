@@ -119,7 +119,7 @@ export const faults: Fault[] = [
   { name: 'sends a status outside PetStatus', caughtBy: 'response-schema', transform: onPets((pet) => ({ ...pet, status: pet.status === 'sold' ? 'adopted' : pet.status })) },
   { name: 'gives Error a status unlike the HTTP status', caughtBy: 'response-schema', transform: onAnswers((res) => (res.status === 404 ? withJson(res, { ...(json(res) as object), status: 400 }) : res)) },
   { name: 'sends an Error without code', caughtBy: 'response-schema', transform: onAnswers((res) => {
-    if (res.status !== 401) return res;
+    if (res.status !== 401 || res.body === '') return res;
     const { code: _gone, ...rest } = json(res) as Record<string, unknown>;
     return withJson(res, rest);
   }) },

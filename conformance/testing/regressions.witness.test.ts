@@ -643,6 +643,12 @@ const variantWitnesses: Record<string, (c: Context) => Promise<void>> = {
     d.clock.advance(Number(refused.headers['retry-after']) * 1000);
     expect((await s('GET', '/pets?limit=1', { key: 'demo-free' })).status).toBe(200);
   },
+  'parses a JSON body labelled text/plain': async ({ s }) => {
+    expect((await s('POST', '/pets', { body: sold, contentType: 'text/plain' })).status).toBe(201);
+  },
+  'refuses a categoryId of -(2^53 - 1) as naming no category': async ({ s }) => {
+    expect((await s('POST', '/pets', { body: { name: 'Rex', categoryId: -9007199254740991 } })).json).toMatchObject({ status: 422 });
+  },
   'accepts JSON without a Content-Type': async ({ s }) => {
     expect((await s('POST', '/pets', { body: sold, contentType: null })).status).toBe(201);
   },

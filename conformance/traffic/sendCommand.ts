@@ -73,6 +73,16 @@ function remember(state: TrafficState, exchange: Exchange | undefined): void {
   if (typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id))) state.created.push(String(id));
 }
 
+/**
+ * Whether a request without a valid key may be sent now: the client address's quota (the Free
+ * plan's 60 a minute on the mock) is shared by every keyless request of the run, and a wait for
+ * its window would cost a minute.
+ */
+export function keylessAllowed(ctx: CheckContext, reserve = 6): boolean {
+  const { remaining } = ctx.anonymousQuota();
+  return remaining === undefined || remaining >= reserve;
+}
+
 /** Sends one command's requests; `caseName` prefixes each request's case. */
 export async function sendCommand(ctx: CheckContext, state: TrafficState, command: Command, caseName: string, send: Send): Promise<void> {
   const keyed = async (request: ApiRequest) => {
@@ -154,12 +164,13 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
         intent: command.withKey ? 'valid' : 'unauthenticated',
         case: `${caseName}/unlisted/${command.method}${path.replace(/\/\d+/, '/{id}')}/${command.withKey ? 'key' : 'no-key'}`,
       };
+      if (!command.withKey && !keylessAllowed(ctx)) return;
       await (command.withKey ? keyed(request) : send(request));
       return;
     }
     case 'replay-keyless': {
       const last = state.lastKeyed;
-      if (!last || last.method !== 'GET') return;
+      if (!last || last.method !== 'GET' || !keylessAllowed(ctx)) return;
       const auth: Auth =
         command.how === 'none' ? 'none' : command.how === 'empty' ? { authorization: '' } : command.how === 'other-scheme' ? { authorization: `Token ${ctx.apiKey}` } : { authorization: `Bearer ${ctx.apiKey.slice(0, -1)}${ctx.apiKey.endsWith('x') ? 'y' : 'x'}` };
       const { equivalence: _group, burst: _burst, ...again } = last;

@@ -1,0 +1,26 @@
+// No false alarms: every legal variant of the independent catalogue (each makes choices the
+// contract leaves open differently from the mock) passes, with one key or two, on Pro and Free.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { legalVariants } from './testing/regressions.ts';
+import { runOnFreshDeployment } from './testing/runSuite.ts';
+import type { ConformanceResult } from './index.ts';
+
+const failures = (result: ConformanceResult) => result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
+
+describe('a deployment that makes other legal choices', () => {
+  it.each(legalVariants)('passes when it $name', async ({ make, mockOptions }) => {
+    for (const options of [{ probeRateLimit: true }, { probeRateLimit: true, apiKey2: 'demo-free' }, { apiKey: 'demo-free' }]) {
+      const result = await runOnFreshDeployment(make(), options, mockOptions);
+      expect(failures(result), JSON.stringify(options)).toEqual([]);
+      expect(result.exitCode, `${JSON.stringify(options)}: ${result.report.reason ?? ''}`).toBe(0);
+      // A Free key's run meets no 429 it did not ask for.
+      if (!options.probeRateLimit) expect(result.report.exchanges.filter((e) => e.status === 429)).toEqual([]);
+    }
+  });
+
+  it('is counted in docs/suite-power.md', async () => {
+    const doc = await readFile(new URL('../docs/suite-power.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`| Legal variants failed (false alarms) | 0 of ${legalVariants.length} (0%) |`);
+  });
+});
