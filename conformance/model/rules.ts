@@ -31,8 +31,7 @@ export type RuleId =
   | 'unlisted.not-served-without-key'
   | 'unlisted.refusal-shape'
   | 'unlisted.no-5xx'
-  | 'equivalent.same-status'
-  | 'input.refused-as-4xx';
+  | 'equivalent.same-status';
 
 export interface Rule {
   id: RuleId;
@@ -81,7 +80,6 @@ export const rules: readonly Rule[] = [
   { id: 'unlisted.refusal-shape', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)', quote: 'Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).', reachedBy: 'an undocumented method or path refused' },
   { id: 'unlisted.no-5xx', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'An undocumented method or path is served or refused, never answered 5xx', quote: 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)', reachedBy: 'an undocumented method or path' },
   { id: 'equivalent.same-status', checkId: 'equivalent-requests', operations: pets, title: 'Equivalent spellings of one request get the same status', quote: 'The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)', reachedBy: 'a request sent in several spellings' },
-  { id: 'input.refused-as-4xx', checkId: 'generated-traffic', operations: pets, title: 'A value the contract forbids is refused with a 4xx Error; one a deployment may refuse is refused with a 4xx, never a 5xx', quote: '400 | Error. The body is missing required fields or has invalid values.', reachedBy: 'generated invalid and edge values' },
 ];
 
 export const ruleById = new Map(rules.map((r) => [r.id, r]));

@@ -1,5 +1,6 @@
 import type { CheckReport, RunReport } from '../runReport.ts';
 import { findingLine } from './testCases.ts';
+import { coverageHeadline, coverageLines } from './coverageTable.ts';
 
 const mark = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
 
@@ -23,5 +24,13 @@ export function summaryTable(report: RunReport): string {
     ...rows.map(line),
     '',
     `${passed} passed, ${failed} failed, ${skipped} skipped, ${warnings} warnings; ${report.requests.total} requests (${report.requests.withKey} with the key) in ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...verified(report),
   ].join('\n');
+}
+
+/** What the run verified, in two lines: the rules judged, and those not reached with why. */
+function verified(report: RunReport): string[] {
+  if ((report.coverage ?? []).length === 0) return [];
+  const unreached = coverageLines(report).filter((l) => l.status === 'not reached');
+  return [`Verified: ${coverageHeadline(report)}.`, ...unreached.slice(0, 8).map((l) => `  not reached: ${l.rule}: ${l.reason ?? ''}`), ...(unreached.length > 8 ? [`  (and ${unreached.length - 8} more: see the reports)`] : []), ...(report.reproductions ?? []).map((r, i) => `Shortest failing sequence ${i + 1} (${r.rules.join(', ')}): ${r.requests.shrunk} requests; the reports print it as a curl script.`)];
 }

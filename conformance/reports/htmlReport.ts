@@ -1,6 +1,7 @@
 import type { Finding, Inconclusive } from '../check.ts';
 import type { CheckReport, RunReport } from '../runReport.ts';
 import { findingLine, headerLines } from './testCases.ts';
+import { accountingNote, coverageHeadline, coverageLines } from './coverageTable.ts';
 
 /** Every text goes into the page through this, once: nothing is escaped twice. */
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -77,6 +78,22 @@ ${rows}
  * Below, the checks (failures first) with the first evidence of each open; a filter (CSS only, no
  * script) shows failed, warned, skipped or all.
  */
+function reproductions(report: RunReport): string {
+  const list = report.reproductions ?? [];
+  if (list.length === 0) return '';
+  return `<section class="reproductions"><h2>Shortest failing sequences</h2>${list
+    .map((r) => `<details open><summary>Breaks ${r.rules.map(escape).join(', ')}: ${r.requests.shrunk} requests (shrunk from ${r.requests.original})</summary><pre>${escape(r.curl)}</pre></details>`)
+    .join('')}</section>`;
+}
+
+function coverage(report: RunReport): string {
+  const lines = coverageLines(report);
+  if (lines.length === 0) return '';
+  return `<section class="coverage"><h2>What the run verified: ${escape(coverageHeadline(report))}</h2><p class="desc">${escape(accountingNote(report))}</p><table><thead><tr><th>Rule</th><th>Check</th><th>Result</th><th>Judged on (answers)</th><th>Not reached because</th></tr></thead><tbody>${lines
+    .map((l) => `<tr class="${l.status.replace(' ', '-')}"><td><code>${escape(l.rule)}</code> ${escape(l.title)}</td><td><code>${escape(l.check)}</code></td><td>${escape(l.status)}</td><td>${escape(l.judged || '—')}</td><td>${escape(l.reason ?? '')}</td></tr>`)
+    .join('')}</tbody></table></section>`;
+}
+
 export function htmlReport(report: RunReport): string {
   const { passed, failed, skipped, warnings } = report.summary;
   const words = verdictWords[report.verdict];
@@ -117,6 +134,8 @@ ${cannotRun}
 ${failedTable(sorted)}
 ${sorted.length > 0 ? filter(sorted) : ''}
 ${sorted.map(check).join('\n')}
+${reproductions(report)}
+${coverage(report)}
 ${report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escape(n)}</li>`).join('')}</ul>` : ''}
 ${requests(report)}
 </body></html>

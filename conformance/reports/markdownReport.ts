@@ -1,5 +1,6 @@
 import type { RunReport } from '../runReport.ts';
 import { findingLine } from './testCases.ts';
+import { accountingNote, coverageHeadline, coverageLines } from './coverageTable.ts';
 
 const icon = { passed: '✅', failed: '❌', skipped: '⏭️' } as const;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -39,6 +40,16 @@ export function markdownReport(report: RunReport): string {
       lines.push(`- **\`${check}\`** (${op}): ${cell(findingLine(f))}`);
       if (f.evidence) lines.push('', '  ```sh', `  ${f.evidence.curl}`, '  ```');
     }
+  }
+  if ((report.reproductions ?? []).length > 0) {
+    lines.push('', '## Shortest failing sequences', '');
+    for (const [i, r] of report.reproductions!.entries()) {
+      lines.push(`${i + 1}. Breaks ${r.rules.map((rule) => `\`${rule}\``).join(', ')}: ${r.requests.shrunk} request${r.requests.shrunk === 1 ? '' : 's'} (shrunk from ${r.requests.original}), exchanges ${r.exchanges.map((s) => `#${s}`).join(', ')}.`, '', '   ```sh', ...r.curl.trimEnd().split('\n').map((l) => `   ${l}`), '   ```', '');
+    }
+  }
+  if ((report.coverage ?? []).length > 0) {
+    lines.push('', `## What the run verified: ${coverageHeadline(report)}`, '', accountingNote(report), '', '| Rule | Check | Result | Judged on (answers) | Not reached because |', '|---|---|---|---|---|');
+    for (const l of coverageLines(report)) lines.push(`| \`${l.rule}\` ${cell(l.title)} | \`${l.check}\` | ${l.status} | ${cell(l.judged || '—')} | ${cell(l.reason ?? '')} |`);
   }
   const skippedChecks = report.checks.filter((c) => c.status === 'skipped');
   if (skippedChecks.length > 0) {

@@ -54,15 +54,24 @@ function describe(exchange: Exchange): string {
   return body.length > 120 ? `a body of ${body.length} characters (${body.slice(0, 60)}…)` : `the body ${body}`;
 }
 
-/** The failures the model found in these exchanges, by rule. */
-function brokenRules(ctx: CheckContext, first: number): Set<string> {
+/** The failures the model found in the exchanges after `first`, by rule, with the earlier exchanges they rest on. */
+function brokenRules(ctx: CheckContext, first: number): { rules: Set<string>; related: Set<number> } {
   const rules = new Set<string>();
-  for (const j of ctx.model().judgements) if (j.outcome === 'failure' && j.exchange.seq > first) rules.add(j.rule);
-  return rules;
+  const related = new Set<number>();
+  for (const j of ctx.model().judgements) {
+    if (j.outcome !== 'failure' || j.exchange.seq <= first) continue;
+    rules.add(j.rule);
+    for (const seq of j.related ?? []) if (seq <= first) related.add(seq);
+  }
+  return { rules, related };
 }
 
-export function curlScript(exchanges: readonly Exchange[]): string {
+/** The sequence as a runnable script; `context` are earlier requests its verdict rests on (the create a read-back compares with). */
+export function curlScript(exchanges: readonly Exchange[], context: readonly Exchange[] = []): string {
   const lines = ['#!/usr/bin/env bash', '# The shortest failing sequence the suite found; set PETS_API_KEY (and PETS_API_KEY_2) first.', 'set -u'];
+  if (context.length > 0) lines.push('# Earlier requests the verdict rests on:');
+  for (const e of context) lines.push(`# #${e.seq}: answered ${e.response.status}`, curlCommand(e.request));
+  if (context.length > 0) lines.push('# The sequence:');
   for (const e of exchanges) lines.push(`# #${e.seq}: answered ${e.response.status}`, curlCommand(e.request));
   return `${lines.join('\n')}\n`;
 }
@@ -86,7 +95,6 @@ export const generatedTraffic: Check = {
     const count = sequenceCount(ctx.options.depth);
     let shrunk = 0;
     await sweep(ctx, async (request) => {
-      spent++;
       const exchange = await ctx.send(request);
       if (exchange) judgeInput(report, exchange);
       return exchange;
@@ -102,7 +110,6 @@ export const generatedTraffic: Check = {
       ];
       for (const [position, command] of both.entries()) {
         await sendCommand(ctx, state, command, `generated/second-key/${position + 1}`, async (request) => {
-          spent++;
           const exchange = await ctx.send(request);
           if (exchange) judgeInput(report, exchange);
           return exchange;
@@ -120,7 +127,7 @@ export const generatedTraffic: Check = {
       }
       let runs = 0;
       let target: Set<string> | undefined;
-      let smallest: { commands: Command[]; exchanges: Exchange[] } | undefined;
+      let smallest: { commands: Command[]; exchanges: Exchange[]; context: Exchange[] } | undefined;
       let original = 0;
       const property = fc.asyncProperty(arbitrary, async (commands) => {
         runs++;
@@ -137,7 +144,7 @@ export const generatedTraffic: Check = {
           });
         }
         const mine = ctx.exchanges.slice(first);
-        const broken = brokenRules(ctx, seqBefore);
+        const { rules: broken, related } = brokenRules(ctx, seqBefore);
         for (const e of mine) if (e.response.status >= 500 && (e.intent === 'edge' || e.intent === 'invalid')) broken.add('input.refused-as-4xx');
         if (runs === 1) {
           if (broken.size === 0) return true;
@@ -145,7 +152,7 @@ export const generatedTraffic: Check = {
           original = mine.length;
         }
         const reproduces = target !== undefined && [...target].some((r) => broken.has(r));
-        if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands, exchanges: mine };
+        if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands, exchanges: mine, context: ctx.exchanges.filter((e) => related.has(e.seq)) };
         return !reproduces;
       });
       const result = await fc.check(property, { seed: ctx.options.seed * 7919 + index, numRuns: 1 });
@@ -158,7 +165,7 @@ export const generatedTraffic: Check = {
           commands: smallest.commands,
           requests: { original, shrunk: smallest.exchanges.length },
           exchanges: smallest.exchanges.map((e) => e.seq),
-          curl: curlScript(smallest.exchanges),
+          curl: curlScript(smallest.exchanges, smallest.context),
         });
       }
     }
