@@ -31,7 +31,7 @@ describe('a run against the mock', () => {
     expect(result.reportPaths).toBeUndefined();
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' ? 'skipped' : 'passed']));
     // The README's "What a run does, and what it costs" table.
-    expect(result.report.requests).toMatchObject({ total: 139, withKey: 85, withoutKey: 54 });
+    expect(result.report.requests).toMatchObject({ total: 268, withKey: 215, withoutKey: 53 });
     expect(sent).toHaveLength(result.report.requests.total);
     expect(new Set(sent.map((r) => r.headers['user-agent']))).toEqual(new Set([expect.stringMatching(/^pets-conformance\/\d+\.\d+\.\d+$/)]));
     expect(new Set(sent.map((r) => r.headers['x-conformance-run-id']))).toEqual(new Set([result.report.runId]));
@@ -39,13 +39,15 @@ describe('a run against the mock', () => {
     expect(probe.operations[0]?.reason).toMatch(/--probe-rate-limit/);
   });
 
-  it('adds random valid bodies at --depth full, the same for the same --seed', async () => {
+  it('sends more generated sequences at --depth full, the same requests for the same --seed and others for another', async () => {
     const first = await run({ depth: 'full', seed: 7 });
     const second = await run({ depth: 'full', seed: 7 });
+    const other = await run({ depth: 'full', seed: 8 });
     expect(first.result.exitCode).toBe(0);
-    expect(first.result.report.requests).toMatchObject({ total: 147, withKey: 93 });
-    const bodies = (r: typeof first) => r.sent.filter((s) => s.method === 'POST').map((s) => s.body);
-    expect(bodies(second)).toEqual(bodies(first));
+    expect(first.result.report.requests.total).toBeGreaterThan(450);
+    const requests = (r: typeof first) => r.sent.map((s) => `${s.method} ${s.url} ${s.body ?? ''}`);
+    expect(requests(second)).toEqual(requests(first));
+    expect(requests(other)).not.toEqual(requests(first));
   });
 
   it('sends only GET requests with --read-only, and reports what writes as skipped', async () => {
@@ -53,7 +55,7 @@ describe('a run against the mock', () => {
     expect(result.exitCode).toBe(0);
     expect(new Set(sent.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(storeSize).toBe(250);
-    expect(result.report.requests.total).toBe(73);
+    expect(result.report.requests.total).toBe(134);
     expect(result.report.checks.filter((c) => c.status === 'skipped').map((c) => c.id)).toEqual(['create-pet', 'pet-lifecycle', 'rate-limit-probe']);
     expect(result.report.checks.find((c) => c.id === 'auth')?.operations.find((o) => o.operationId === 'createPet')?.status).toBe('skipped');
   });

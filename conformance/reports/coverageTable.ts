@@ -29,9 +29,16 @@ export function coverageLines(report: RunReport): CoverageLine[] {
       title: first.title,
       status,
       judged: reached.map((r) => `${r.operation} ${r.exchanges}`).join(', '),
-      ...(unreached.length > 0 ? { reason: [...new Set(unreached.map((r) => `${r.operation === 'any' ? '' : `${r.operation}: `}${r.reason ?? 'not reached'}`))].join('; ') } : {}),
+      ...(unreached.length > 0 ? { reason: byReason(unreached) } : {}),
     };
   });
+}
+
+/** `listPets, getPet: no 429 is met without --probe-rate-limit`: operations grouped by why they were not reached. */
+function byReason(rows: CoverageRow[]): string {
+  const reasons = new Map<string, string[]>();
+  for (const r of rows) reasons.set(r.reason ?? 'not reached', [...(reasons.get(r.reason ?? 'not reached') ?? []), r.operation]);
+  return [...reasons].map(([reason, ops]) => (ops.length === 1 && ops[0] === 'any' ? reason : `${ops.join(', ')}: ${reason}`)).join('; ');
 }
 
 /** `34 of 40 rules judged, 2 failed, 6 not reached`: the line every report leads its coverage with. */

@@ -162,7 +162,7 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
         ...(withBody ? { headers: { 'content-type': 'application/json' }, body: jsonText('Changed by an unlisted method', knownCategory(ctx, 0), 'sold') } : {}),
         operationId: 'unlisted',
         intent: command.withKey ? 'valid' : 'unauthenticated',
-        case: `${caseName}/unlisted/${command.method}${path.replace(/\/\d+/, '/{id}')}/${command.withKey ? 'key' : 'no-key'}`,
+        case: `${caseName}/unlisted/${command.method}/${command.target}/${command.withKey ? 'key' : 'no-key'}`,
       };
       if (!command.withKey && !keylessAllowed(ctx)) return;
       await (command.withKey ? keyed(request) : send(request));
