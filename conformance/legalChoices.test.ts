@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkIds } from './checks/index.ts';
-import { legalChoices, slidingWindow } from './testing/legalChoices.ts';
+import { categoriesPast2To53, legalChoices, slidingWindow } from './testing/legalChoices.ts';
 import { runOnFreshDeployment } from './testing/runSuite.ts';
 
 describe('a deployment that makes other legal choices', () => {
@@ -25,5 +25,15 @@ describe('a deployment that makes other legal choices', () => {
     expect(result.exitCode).toBe(0);
     expect(result.report.exchanges.filter((e) => e.status === 429 && e.check !== 'rate-limit-probe')).toEqual([]);
     if (probeRateLimit) expect(result.report.checks.find((c) => c.id === 'rate-limit-probe')!.status).toBe('passed');
+  });
+
+  it('passes a deployment whose categoryIds are past 2^53 and which refuses any other, sending them back exactly', async () => {
+    const result = await runOnFreshDeployment(categoriesPast2To53(), { probeRateLimit: true, apiKey2: 'demo-free' });
+    const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
+    expect(failures).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    const created = result.report.exchanges.filter((e) => e.method === 'POST' && e.status === 201);
+    expect(created.length).toBeGreaterThan(20);
+    expect(created.filter((e) => !e.requestBody?.truncated && !/"categoryId":11529215046068469\d\d/.test(e.requestBody?.text ?? '')).map((e) => `${e.case} ${e.requestBody?.text.slice(0, 100)}`)).toEqual([]);
   });
 });

@@ -44,7 +44,8 @@ export function knownPet(item: unknown): KnownPet | undefined {
   const { id, name, categoryId, status } = item as Record<string, unknown>;
   const idText = integerText(id);
   if (idText === undefined) return undefined;
-  return { id: Number(id), idText, name, categoryId: typeof categoryId === 'bigint' ? Number(categoryId) : categoryId, status };
+  // categoryId stays as read (a BigInt past 2^53): sent back, it must name the same category.
+  return { id: Number(id), idText, name, categoryId, status };
 }
 
 

@@ -99,6 +99,12 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     validators,
     apiKey: config.apiKey,
     send: async (request: ApiRequest, options) => {
+      // Past the time budget nothing more is sent, so a deployment that answers slowly (or not at
+      // all) bounds the run by --max-duration and one request's timeout.
+      if (now() >= deadline) {
+        current.outcomes.inconclusive(request.operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`, request.case);
+        return undefined;
+      }
       try {
         return await client.send(current.id, request, options);
       } catch (error) {

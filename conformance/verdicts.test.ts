@@ -163,6 +163,27 @@ describe('a check that saw only answers that cannot judge it', () => {
   });
 });
 
+describe('a deployment that throttles far below what its headers say', () => {
+  it('fails rate-limit-accounting at the first contradicting 429 and ends within its time budget, waiting for nothing', async () => {
+    let served = 0;
+    const result = await run(async (req, forward) => {
+      const res = await forward(req);
+      if (!/^Bearer demo-pro$/i.test(req.headers.authorization ?? '')) return res;
+      served++;
+      // It advertises 3,000 a minute and throttles at 10.
+      const headers = { ...res.headers, 'x-ratelimit-limit': '3000', 'x-ratelimit-remaining': String(3000 - served) };
+      if (served <= 10) return { ...res, headers };
+      return { status: 429, headers: { ...headers, 'content-type': 'application/json', 'retry-after': '60' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'Slow down.', status: 429 }) };
+    });
+    expect(result.exitCode).toBe(1);
+    const accounting = statusOf(result, 'rate-limit-accounting');
+    expect(accounting.status).toBe('failed');
+    expect(accounting.operations.flatMap((o) => o.findings).map((f) => f.message).join('\n')).toMatch(/answered 429, yet #\d+ said X-RateLimit-Remaining 29\d\d/);
+    expect(result.report.notes.join('\n')).not.toMatch(/Waited/);
+    expect(result.report.durationMs).toBeLessThan(5_000);
+  });
+});
+
 describe('pacing', () => {
   it('meets no 429 with a Free key (60 a minute) on a default run, waiting for the window instead', async () => {
     const result = await run(undefined, { apiKey: 'demo-free' });

@@ -1,4 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
+import { RAW_NUMBER, toJsonText } from '../json/losslessJson.ts';
 import { BELOW_INT64, BEYOND_INT64, type ValueCase } from './valueCase.ts';
 
 export interface BodyCase extends ValueCase {
@@ -10,8 +11,8 @@ export interface BodyCase extends ValueCase {
 }
 
 /** A raw JSON number in a body: JSON.stringify cannot write one beyond a double's precision. */
-const RAW = '@raw-json-number:';
-const stringify = (value: unknown) => JSON.stringify(value).replace(new RegExp(`"${RAW}(-?\\d+)"`, 'g'), '$1');
+const RAW = RAW_NUMBER;
+const stringify = toJsonText;
 
 const maxSafe = Number.MAX_SAFE_INTEGER;
 
@@ -23,7 +24,7 @@ function wrongTypes(schema: OpenAPIV3.SchemaObject, valid: unknown): [string, un
     const first = String(schema.enum[0]);
     out.push(['case-variant', first.charAt(0).toUpperCase() + first.slice(1)]);
   }
-  if (schema.type !== 'string') out.push(['string', typeof valid === 'number' ? String(valid) : 'text']);
+  if (schema.type !== 'string') out.push(['string', typeof valid === 'number' || typeof valid === 'bigint' ? String(valid) : 'text']);
   if (schema.type !== 'integer' && schema.type !== 'number') out.push(['number', 12345]);
   if (schema.type === 'integer') out.push(['float', 1.5]);
   if (schema.type === 'integer' && schema.format === 'int64') {
@@ -73,7 +74,7 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
       add(`${name}/missing`, rest, 'refuse', `no ${name}`, rule);
     }
     for (const [kind, value] of wrongTypes(property, base[name])) {
-      const shown = typeof value === 'string' && value.startsWith(RAW) ? value.slice(RAW.length) : JSON.stringify(value);
+      const shown = typeof value === 'string' && value.startsWith(RAW) ? value.slice(RAW.length) : toJsonText(value);
       add(`${name}/${kind}`, { ...base, [name]: value }, 'refuse', `${name} ${shown}`, rule);
     }
     // null for an optional property: some readers take it for "absent", and the contract does not say.

@@ -3,6 +3,7 @@ import type { ApiRequest, Auth } from '../http/exchange.ts';
 import { allOperations } from './allOperations.ts';
 import { expectError } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
+import { toJsonText } from '../json/losslessJson.ts';
 import { isUnservedStoreOrders } from './unservedStoreOrders.ts';
 
 type BaseRequest = Omit<ApiRequest, 'auth' | 'intent' | 'case'>;
@@ -14,7 +15,7 @@ function requestFor(ctx: CheckContext, operationId: string): BaseRequest | undef
       return { method: 'GET', path: '/pets?limit=1', operationId };
     case 'createPet':
       if (ctx.options.readOnly) return undefined;
-      return { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: JSON.stringify(newPetBody(ctx, true)), operationId };
+      return { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: toJsonText(newPetBody(ctx, true)), operationId };
     case 'getPet': {
       const known = ctx.knownPets()[0];
       return { method: 'GET', path: known ? ctx.petPath(known) : '/pets/1', operationId };
@@ -71,7 +72,7 @@ interface InvalidTwice {
 
 /** Requests that are wrong twice: no valid key, and a bad body, limit or status, or an unknown id. The key comes first. */
 function invalidTwice(ctx: CheckContext): InvalidTwice[] {
-  const unknownId = Math.max(0, ...ctx.knownPets().map((p) => p.id).filter(Number.isSafeInteger)) + 1_000_000;
+  const unknownId = ctx.knownPets().reduce((max, p) => (Number.isSafeInteger(p.id) && p.id > max ? p.id : max), 0) + 1_000_000;
   const cases: InvalidTwice[] = [
     { name: 'bad-limit', what: 'limit=0', key: 'none', request: { method: 'GET', path: '/pets?limit=0', operationId: 'listPets' } },
     { name: 'bad-status', what: 'status=not-a-status', key: 'unknown', request: { method: 'GET', path: '/pets?status=not-a-status', operationId: 'listPets' } },
@@ -121,11 +122,11 @@ export const auth: Check = {
       }
       const prefix = `auth/${opCase(operationId)}`;
       // The run's key is accepted here, as the preflight found on GET /pets: a 401 is the deployment's fault.
-      const valid = await ctx.send({ ...base, ...(base.body ? { body: JSON.stringify(newPetBody(ctx, true)) } : {}), auth: 'key', intent: 'valid', case: `${prefix}/valid-key` });
+      const valid = await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: 'key', intent: 'valid', case: `${prefix}/valid-key` });
       if (valid && !isUnservedStoreOrders(valid) && valid.response.status !== 429) {
         report.expectOfAnswer(valid.response.status !== 401 && valid.response.status !== 403, valid, `${requestName(valid)} refused the run's API key with ${valid.response.status}, which GET /pets accepted; a valid key must be accepted on every operation.`, 'valid-key-refused');
       }
-      const lower = await ctx.send({ ...base, ...(base.body ? { body: JSON.stringify(newPetBody(ctx, true)) } : {}), auth: { authorization: `bearer ${ctx.apiKey}`, spends: 'key' }, intent: 'valid', case: `${prefix}/lowercase-scheme` });
+      const lower = await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: { authorization: `bearer ${ctx.apiKey}`, spends: 'key' }, intent: 'valid', case: `${prefix}/lowercase-scheme` });
       if (lower && !isUnservedStoreOrders(lower) && lower.response.status !== 429) {
         // RFC 9110 (11.1): the scheme is case-insensitive, so "bearer <key>" is the same credential.
         report.expectOfAnswer(lower.response.status !== 401 && lower.response.status !== 403, lower, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, 'lowercase');

@@ -2,7 +2,7 @@ import { componentSchema } from '../../spec/loadSpec.ts';
 import { requestName, type Check, type CheckContext, type Outcomes } from '../check.ts';
 import { bodyCases, type BodyCase } from '../cases/bodyCases.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { integerText, isInt64 } from '../json/losslessJson.ts';
+import { integerText, isInt64, toJsonText } from '../json/losslessJson.ts';
 import { differingFields, showValue } from './echoes.ts';
 import { expectError, expectOpen } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
@@ -59,7 +59,7 @@ export const createPet: Check = {
     const cases = bodyCases(schema, base, 'NewPet');
     for (let i = 0; i < randomBodies[ctx.options.depth === 'full' ? 'full' : 'quick']; i++) {
       const sent = newPetBody(ctx, ctx.random() < 0.5) as unknown as Record<string, unknown>;
-      cases.push({ name: `body/random-${i + 1}`, body: JSON.stringify(sent), contentType: 'application/json', sent, expect: 'accept', what: `the random NewPet ${JSON.stringify(sent)}`, rule: 'it is a valid NewPet' });
+      cases.push({ name: `body/random-${i + 1}`, body: toJsonText(sent), contentType: 'application/json', sent, expect: 'accept', what: `the random NewPet ${toJsonText(sent)}`, rule: 'it is a valid NewPet' });
     }
     const readBack = new Set(['body/required-only', 'body/all-properties']);
 

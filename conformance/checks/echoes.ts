@@ -1,4 +1,4 @@
-import { integerText } from '../json/losslessJson.ts';
+import { integerText, toJsonText } from '../json/losslessJson.ts';
 
 /** Two JSON values read losslessly are the same: integers by their digits, so 2^53 + 1 is not 2^53. */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -13,4 +13,5 @@ export function differingFields(sent: Record<string, unknown>, got: Record<strin
   return Object.keys(sent).filter((field) => sent[field] !== undefined && !sameValue(sent[field], got?.[field]));
 }
 
-export const showValue = (value: unknown) => (typeof value === 'bigint' ? value.toString() : JSON.stringify(value));
+/** A value read losslessly, as JSON text with its integers exact: never throws on a BigInt, however deep. */
+export const showValue = (value: unknown) => (value === undefined ? 'undefined' : toJsonText(value));

@@ -1,3 +1,4 @@
+import { showValue } from './echoes.ts';
 import { findOperation } from '../../spec/loadSpec.ts';
 import { requestName, type Check } from '../check.ts';
 import { BEYOND_INT64, INT64_MAX } from '../cases/valueCase.ts';
@@ -30,9 +31,9 @@ export const getPet: Check = {
       if (exchange && report.expect(exchange.response.status === 200, exchange, `${requestName(exchange)} answered ${exchange.response.status}, but the list has a pet with that id; it must answer 200 with it.`)) {
         const pet = exchange.response.value as Record<string, unknown> | undefined;
         const id = integerText(pet?.id);
-        report.expect(id === first.idText, exchange, `${requestName(exchange)} returned the pet with id ${id ?? JSON.stringify(pet?.id)}, not ${first.idText}.`);
+        report.expect(id === first.idText, exchange, `${requestName(exchange)} returned the pet with id ${id ?? showValue(pet?.id)}, not ${first.idText}.`);
         const differs = (['name', 'categoryId', 'status'] as const).filter((f) => first[f] !== undefined && pet?.[f] !== first[f] && integerText(pet?.[f]) !== integerText(first[f]));
-        report.expect(differs.length === 0, exchange, `${requestName(exchange)} returned ${differs.map((f) => `${f} ${JSON.stringify(pet?.[f])}`).join(', ')} where the list said ${differs.map((f) => JSON.stringify(first[f])).join(', ')}.`);
+        report.expect(differs.length === 0, exchange, `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} where the list said ${differs.map((f) => showValue(first[f])).join(', ')}.`);
       }
     } else {
       report.inconclusive('getPet', 'the deployment lists no pets, so there is no known id to fetch', 'get-pet/path/petId/known');
@@ -40,7 +41,8 @@ export const getPet: Check = {
 
     const rule = `${findOperation(ctx.spec, 'getPet').parameters.find((p) => p.in === 'path')?.name ?? 'petId'} is an int64`;
     // Far above every listed id, yet small enough for any int64 (or even int32) store.
-    const unknown = String(Math.max(0, ...known.map((p) => p.id).filter(Number.isSafeInteger)) + 1_000_000);
+    // A loop, not Math.max(...ids): a deployment that lists 170,000 pets must not overflow the stack.
+    const unknown = String(known.reduce((max, p) => (Number.isSafeInteger(p.id) && p.id > max ? p.id : max), 0) + 1_000_000);
     const cases: PathCase[] = [
       { name: 'unknown', id: unknown, what: `id ${unknown}, which no pet has`, expect: 404 },
       { name: 'int64-max', id: INT64_MAX, what: `id ${INT64_MAX} (int64's maximum), which no pet has`, expect: 404 },

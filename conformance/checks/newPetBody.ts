@@ -13,10 +13,10 @@ export function newPetBody(ctx: CheckContext, full: boolean): NewPet {
   JSONSchemaFaker.option({ random: () => ctx.random(), alwaysFakeOptionals: full, optionalsProbability: full ? 1 : 0, failOnInvalidFormat: false, minLength: 1 });
   const schema = { ...componentSchema(ctx.spec, 'NewPet') };
   const generated = JSONSchemaFaker.generate(schema as never) as unknown as NewPet;
-  const known = ctx.knownPets().filter((p) => Number.isSafeInteger(p.categoryId));
+  // Exact, even past 2^53 (a BigInt, written by toJsonText): a deployment's own categories are valid.
+  const known = ctx.knownPets().filter((p) => typeof p.categoryId === 'bigint' || Number.isSafeInteger(p.categoryId));
   const body: NewPet = {
     ...generated,
-    // JSON-safe and positive, so no deployment loses it to rounding.
     // Short and trimmed: the contract shows no maximum length, and a deployment may well have one.
     name: generated.name.trim().slice(0, 40).trim() || 'Conformance pet',
     categoryId: known.length > 0 ? (known[Math.floor(ctx.random() * known.length)]!.categoryId as number) : 1 + Math.floor(ctx.random() * 8),

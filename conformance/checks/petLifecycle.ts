@@ -1,3 +1,4 @@
+import { toJsonText } from '../json/losslessJson.ts';
 import { requestName, type Check, type CheckContext } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { integerText } from '../json/losslessJson.ts';
@@ -9,7 +10,7 @@ import { expectError } from './expectError.ts';
 const idsOf = (items: unknown[]) => items.map((item) => integerText((item as { id?: unknown } | null)?.id)).filter((id): id is string => id !== undefined);
 
 async function create(ctx: CheckContext, body: Record<string, unknown>, caseName: string): Promise<{ exchange: Exchange; id?: string } | undefined> {
-  const exchange = await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), operationId: 'createPet', intent: 'valid', case: caseName });
+  const exchange = await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body: toJsonText(body), operationId: 'createPet', intent: 'valid', case: caseName });
   if (!exchange) return undefined;
   const id = exchange.response.status === 201 ? integerText((exchange.response.value as { id?: unknown } | undefined)?.id) : undefined;
   return { exchange, ...(id !== undefined ? { id } : {}) };
@@ -54,7 +55,7 @@ export const petLifecycle: Check = {
     // An id is the service's to assign: one the client sends is ignored or refused, never taken.
     const known = ctx.knownPets()[0];
     if (known) {
-      const body = JSON.stringify({ ...base, name: `pets-conformance lifecycle c ${Math.floor(ctx.random() * 1e9)}` }).replace(/}$/, `,"id":${known.idText}}`);
+      const body = toJsonText({ ...base, name: `pets-conformance lifecycle c ${Math.floor(ctx.random() * 1e9)}` }).replace(/}$/, `,"id":${known.idText}}`);
       const withId = await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body, operationId: 'createPet', intent: 'invalid', case: 'pet-lifecycle/create-with-id' });
       if (withId && withId.response.status >= 200 && withId.response.status < 300) {
         const id = integerText((withId.response.value as { id?: unknown } | undefined)?.id);

@@ -3,6 +3,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import { expectError } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
+import { toJsonText } from '../json/losslessJson.ts';
 
 export const rateLimitProbe: Check = {
   id: 'rate-limit-probe',
@@ -51,7 +52,7 @@ export const rateLimitProbe: Check = {
         const known = ctx.knownPets()[0];
         if (known) await ctx.send({ method: 'GET', path: ctx.petPath(known), auth: 'key', operationId: 'getPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/get-pet' }, { expect429: true });
         if (!ctx.options.readOnly) {
-          await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body: JSON.stringify(newPetBody(ctx, true)), operationId: 'createPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/create-pet' }, { expect429: true });
+          await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body: toJsonText(newPetBody(ctx, true)), operationId: 'createPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/create-pet' }, { expect429: true });
         }
         return;
       }

@@ -74,6 +74,8 @@ export interface ApiResponse {
   bytes: Uint8Array;
   /** The body was longer than the transport keeps: `bytes` and `body` are its start. */
   truncated?: boolean;
+  /** Why the body never finished (the connection dropped, the time ran out), when it did not. */
+  incomplete?: string;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. Integers past 2^53 are approximate here. */
   json: unknown;
   /** The body parsed losslessly: integers past 2^53 - 1 are BigInts with their exact digits. */

@@ -226,14 +226,23 @@ export class PacedClient {
     const sentAt = this.#options.now();
     const started = performance.now();
     let answer: Awaited<ReturnType<Transport['send']>>;
+    let incomplete: string | undefined;
     try {
       answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
     } catch (error) {
-      // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
-      if (error instanceof TransportError) {
-        this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: this.#redact(error.message) });
+      const lastTry = !(request.method === 'GET' || request.method === 'HEAD') || retries >= transportRetries;
+      if (error instanceof TransportError && error.partial && lastTry) {
+        // The status and headers came and the body never finished, on every try: the answer is
+        // unreadable, the deployment's failure, judged with the bytes that came.
+        answer = error.partial;
+        incomplete = this.#redact(error.message);
+      } else {
+        // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
+        if (error instanceof TransportError) {
+          this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: this.#redact(error.message) });
+        }
+        throw error;
       }
-      throw error;
     }
     const body = this.#redact(answer.body);
     // The text is redacted for the record; the bytes stay as received, for the checks only (no report writes them).
@@ -244,6 +253,7 @@ export class PacedClient {
       body,
       bytes: answer.bytes,
       ...(answer.truncated ? { truncated: true } : {}),
+      ...(incomplete !== undefined ? { incomplete } : {}),
       ...parseBody(body),
     };
     const exchange: Exchange = {

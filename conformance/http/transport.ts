@@ -33,7 +33,12 @@ export interface Transport {
 
 /** The target did not answer: refused, reset, unresolvable, or too slow. */
 export class TransportError extends Error {
-  constructor(message: string, readonly url: string) {
+  /**
+   * @param partial What arrived before the failure, when the status and headers did: an answer
+   * that starts and never finishes is the deployment's to explain, and judged as unreadable once
+   * retries show the same.
+   */
+  constructor(message: string, readonly url: string, readonly partial?: TransportResponse) {
     super(message);
     this.name = 'TransportError';
   }
@@ -168,7 +173,9 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
 
   function attempt(request: TransportRequest, target: URL, deadline: AbortSignal, timeoutMs: number): Promise<TransportResponse> {
     const { method, headers, body } = request;
-    const fail = (reason: string) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url);
+    const fail = (reason: string, partial?: TransportResponse) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial);
+    /** The answer as far as it came: status, headers and the bytes read, marked truncated. */
+    let soFar: (() => TransportResponse) | undefined;
     return new Promise<TransportResponse>((resolve, reject) => {
       let settled = false;
       /** Body bytes read so far; -1 until the status line and headers are in. */
@@ -182,7 +189,7 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       };
       const onDeadline = () => settle(() => {
         req.destroy();
-        reject(fail(received < 0 ? `no answer within ${timeoutMs} ms` : `the body did not end within ${timeoutMs} ms (${received} bytes read)`));
+        reject(received < 0 ? fail(`no answer within ${timeoutMs} ms`) : fail(`the body did not end within ${timeoutMs} ms (${received} bytes read)`, soFar?.()));
       });
       const lib = target.protocol === 'https:' ? https : http;
       try {
@@ -211,6 +218,10 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
         const status = res.statusCode ?? 0;
         const joined = joinHeaders(rawHeaders);
         const chunks: Buffer[] = [];
+        soFar = () => {
+          const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
+          return { status, headers: joined, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
+        };
         const done = (cut: boolean) => {
           if (ended || settled) return;
           ended = true;
@@ -228,10 +239,10 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
         };
         res.on('error', (error: NodeJS.ErrnoException) => !ended && settle(() => {
           req.destroy();
-          reject(fail(`${failureReason(error)} after ${received} bytes of the body`));
+          reject(fail(`${failureReason(error)} after ${received} bytes of the body`, soFar?.()));
         }));
         res.on('close', () => {
-          if (!ended && !res.complete) settle(() => reject(fail(`the connection closed after ${received} bytes of the body`)));
+          if (!ended && !res.complete) settle(() => reject(fail(`the connection closed after ${received} bytes of the body`, soFar?.())));
         });
         // A length past the cap announced: nothing of it is read.
         const length = joined['content-length'];

@@ -115,6 +115,18 @@ export function beyondInt64(value: LosslessValue, root = 'body'): { path: string
   return found;
 }
 
+/** Marks a string that stands for a JSON number written as is (`@raw-json-number:123`), for bodies past a double's precision. */
+export const RAW_NUMBER = '@raw-json-number:';
+
+/**
+ * JSON text of a value that may hold BigInts (read losslessly, or integers past 2^53 the suite
+ * sends on purpose): each is written with its exact digits, where JSON.stringify would throw.
+ * A string `${RAW_NUMBER}<digits>` is written as the bare number too.
+ */
+export function toJsonText(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${RAW_NUMBER}${v}` : v)).replace(new RegExp(`"${RAW_NUMBER}(-?\\d+)"`, 'g'), '$1');
+}
+
 /** The exact decimal text of an integer read losslessly (a number or a BigInt), or undefined. */
 export function integerText(value: unknown): string | undefined {
   if (typeof value === 'bigint') return value.toString();

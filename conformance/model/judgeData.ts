@@ -1,6 +1,6 @@
 // Data invariants across answers: whatever the run reads back equals what it knows of that id.
 import type { Exchange } from '../http/exchange.ts';
-import { parseLossless, integerText, type LosslessValue } from '../json/losslessJson.ts';
+import { parseLossless, integerText, toJsonText, type LosslessValue } from '../json/losslessJson.ts';
 import { broken, held, holds, type Judgement } from './judgement.ts';
 import type { ModelState, PetFacts } from './modelState.ts';
 import type { RequestView } from './requestView.ts';
@@ -20,7 +20,7 @@ function factsOf(pet: Obj): Pick<PetFacts, 'name' | 'categoryId' | 'status'> {
   return {
     ...(typeof pet.name === 'string' ? { name: pet.name } : {}),
     ...(integerText(pet.categoryId) !== undefined ? { categoryId: integerText(pet.categoryId)! } : {}),
-    status: pet.status === undefined ? 'absent' : typeof pet.status === 'string' ? pet.status : JSON.stringify(pet.status),
+    status: pet.status === undefined ? 'absent' : typeof pet.status === 'string' ? pet.status : toJsonText(pet.status),
   };
 }
 
@@ -114,7 +114,7 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
     const wanted = view.query.getAll('status');
     if (wanted.length === 1 && statuses.includes(wanted[0]!)) {
       const others = value.filter((item) => isObject(item) && item.status !== wanted[0]);
-      out.push(holds(others.length === 0, 'data.status-filter', 'listPets', exchange, () => `${where} asked for status ${wanted[0]} and got ${others.length} pet${others.length > 1 ? 's' : ''} with another (first: id ${integerText((others[0] as Obj).id) ?? '?'}, status ${JSON.stringify((others[0] as Obj).status)}).`));
+      out.push(holds(others.length === 0, 'data.status-filter', 'listPets', exchange, () => `${where} asked for status ${wanted[0]} and got ${others.length} pet${others.length > 1 ? 's' : ''} with another (first: id ${integerText((others[0] as Obj).id) ?? '?'}, status ${toJsonText((others[0] as Obj).status ?? null)}).`));
     }
     const limits = view.query.getAll('limit');
     const bound = limits.length === 0 ? 20 : limits.length === 1 && /^\d+$/.test(limits[0]!) && Number(limits[0]) >= 1 && Number(limits[0]) <= 100 ? Number(limits[0]) : undefined;

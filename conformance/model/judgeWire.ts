@@ -41,6 +41,10 @@ export function judgeWire(exchange: Exchange, view: RequestView): Judgement[] {
     const twice = rateHeaders.filter((name) => lines.filter(([n]) => n === name).length > 1);
     out.push(holds(twice.length === 0, 'wire.header-once', op, exchange, () => `${where} sends ${twice.map((n) => `${n} ${lines.filter(([h]) => h === n).length} times (${lines.filter(([h]) => h === n).map(([, v]) => JSON.stringify(v)).join(', ')})`).join('; ')}; a client reads one value.`));
   }
+  if (response.incomplete !== undefined) {
+    out.push({ rule: 'wire.readable', operationId: op, exchange, outcome: 'failure', message: `${where} sent its status and headers, then its body never finished (${response.incomplete}; ${response.bytes?.length ?? 0} bytes came); a client cannot read it.` });
+    return out;
+  }
   if (response.truncated) {
     out.push({ rule: 'wire.readable', operationId: op, exchange, outcome: 'failure', message: `${where} sent a body larger than the suite reads (${response.bytes?.length ?? response.body.length} bytes kept); no list of at most 100 pets comes near it.` });
     return out;

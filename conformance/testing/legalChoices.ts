@@ -92,3 +92,28 @@ export function slidingWindow(): Transform {
     return { ...res, headers: { ...res.headers, 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - counted.length), 'x-ratelimit-reset': resetAt(counted) } };
   };
 }
+
+/**
+ * A deployment whose categories are numbered from 2^60 (any int64 is a categoryId), which refuses
+ * with 422 a categoryId that names none of them ("Fields of a category record: not shown"). The
+ * suite must send back the categoryIds it read, exactly, and never crash on them.
+ */
+export function categoriesPast2To53(): Transform {
+  const offset = 2n ** 60n;
+  const shift = (text: string, by: bigint) => text.replace(/"categoryId":(-?\d+)/g, (_, digits: string) => `"categoryId":${BigInt(digits) + by}`);
+  return async (req, forward) => {
+    const sent = /"categoryId":(-?\d+)[,}\s]/.exec(req.body)?.[1];
+    if (req.method === 'POST' && sent !== undefined) {
+      const id = BigInt(sent);
+      if (id < offset || id > offset + 1_000_000n) {
+        const res = await forward({ ...req, body: '{}' });
+        if (res.status === 401) return res;
+        return { status: 422, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify({ code: 'UNKNOWN_CATEGORY', message: `No category ${sent}.`, status: 422 }) };
+      }
+      const res = await forward({ ...req, body: shift(req.body, -offset) });
+      return { ...res, body: shift(res.body, offset) };
+    }
+    const res = await forward(req);
+    return { ...res, body: shift(res.body, offset) };
+  };
+}
