@@ -3,12 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { checkIds } from './checks/index.ts';
 import { faults } from './testing/faults.ts';
+import { rules } from './model/rules.ts';
 import { failedCases, failedChecks, runOnFreshDeployment } from './testing/runSuite.ts';
 
 describe('a deployment that breaks one rule', () => {
-  it('is covered for every check, with at least 40 faults', () => {
+  it('is covered for every check that judges case by case, with at least 40 faults', () => {
     expect(faults.length).toBeGreaterThanOrEqual(40);
-    expect(new Set(faults.map((f) => f.caughtBy))).toEqual(new Set(checkIds));
+    // The model's checks are measured on the independent catalogue (regressions.test.ts).
+    const modelChecks = new Set(rules.map((r) => r.checkId));
+    expect(new Set(faults.map((f) => f.caughtBy))).toEqual(new Set(checkIds.filter((id) => !modelChecks.has(id) && id !== 'generated-traffic')));
   });
 
   // A full run fails the check that must catch the fault (and its case, when the fault names one)

@@ -171,7 +171,8 @@ export function learnData(exchange: Exchange, view: RequestView, state: ModelSta
       {
         ...(typeof sent?.name === 'string' ? { name: sent.name } : read.name !== undefined ? { name: read.name } : {}),
         ...(integerText(sent?.categoryId) !== undefined ? { categoryId: integerText(sent!.categoryId)! } : read.categoryId !== undefined ? { categoryId: read.categoryId } : {}),
-        ...(typeof sent?.status === 'string' ? { status: sent.status } : { status: read.status }),
+        // Sent without a status and answered without one: the default is open, so the first read says it.
+        ...(typeof sent?.status === 'string' ? { status: sent.status } : read.status !== 'absent' ? { status: read.status } : {}),
       },
       true,
     );

@@ -46,8 +46,12 @@ function costTo(key: KeyName, view: RequestView, status: number): [number, numbe
   return carries ? [0, 1] : [0, 0];
 }
 
-/** A window is the span that ends at its Reset: two answers with the same Reset are in one window. */
-const sameWindow = (a: WindowObservation, b: WindowObservation) => a.reset === b.reset;
+/**
+ * A window is the span that ends at its Reset: two answers with the same Reset are in one window,
+ * as long as that Reset has not come. (A sliding window rounded to the second may free a request
+ * and keep its Reset; once the announced instant has passed, nothing is held against it.)
+ */
+const sameWindow = (a: WindowObservation, b: WindowObservation) => a.reset === b.reset && b.at < a.reset * 1000 - TICK_MS;
 
 function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation, exchange: Exchange, view: RequestView, options: RateOptions): void {
   const last = ledgerOf.last;
@@ -58,6 +62,11 @@ function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObse
   out.push(holds(obs.limit === last.limit, 'rate.limit-steady', op, exchange, () => `${where} says X-RateLimit-Limit ${obs.limit}, where #${last.seq} said ${last.limit} for the same window (reset ${obs.reset}).`, [last.seq]));
   out.push(holds(obs.remaining <= last.remaining, 'rate.no-rise', op, exchange, () => `${where} says X-RateLimit-Remaining ${obs.remaining}, up from ${last.remaining} at #${last.seq}, in the same window (reset ${obs.reset}); requests remaining never rise before the reset.`, [last.seq]));
   if (obs.remaining > last.remaining) return;
+  // Remaining 0 said, and a request of the key served after it in that window: over the limit.
+  const served = exchange.response.status >= 200 && exchange.response.status < 300 && view.operation !== undefined;
+  if (served && !ledgerOf.closed && last.remaining - ledgerOf.spentMin < 0 && !options.sharedKey) {
+    out.push(broken('rate.over-limit-refused', op, exchange, `${where} was answered ${exchange.response.status}, yet #${last.seq} said X-RateLimit-Remaining ${last.remaining} until ${last.reset} and ${ledgerOf.spentMin} request${ledgerOf.spentMin === 1 ? '' : 's'} were counted since, this one included: it is over the limit and must get 429.`, [last.seq]));
+  }
   const lowest = Math.max(0, last.remaining - ledgerOf.spentMax);
   const highest = Math.max(0, last.remaining - ledgerOf.spentMin);
   if (options.sharedKey) {
@@ -83,8 +92,9 @@ function judge429(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation 
   const last = ledgerOf.last;
   const at = answeredAt(exchange);
   if (last && !options.sharedKey && at < last.reset * 1000 - TICK_MS && (!obs || sameWindow(last, obs))) {
-    const left = last.remaining - ledgerOf.spentMin;
-    out.push(holds(left <= 0, 'rate.429-only-when-spent', op, exchange, () => `${where} answered 429, yet #${last.seq} said X-RateLimit-Remaining ${last.remaining} until ${last.reset} and only ${ledgerOf.spentMin} request${ledgerOf.spentMin === 1 ? '' : 's'} were counted since: ${left} should remain.`, [last.seq]));
+    // Over the limit only if the requests before it can have spent what remained (a refused one may count).
+    const left = last.remaining - ledgerOf.spentMax;
+    out.push(holds(left <= 0, 'rate.429-only-when-spent', op, exchange, () => `${where} answered 429, yet #${last.seq} said X-RateLimit-Remaining ${last.remaining} until ${last.reset} and at most ${ledgerOf.spentMax} request${ledgerOf.spentMax === 1 ? '' : 's'} could have been counted since: ${left} should remain.`, [last.seq]));
   }
   const reset = obs?.reset ?? readRateHeaders(headers).reset;
   const retry = retryAfterMs(headers['retry-after'], at);
@@ -105,9 +115,10 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
   for (const key of keys) {
     const account = ledger(state, key);
     const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403);
-    // After a 429 closed the window, nothing with the key is served before the reset it announced.
+    // After a 429 closed the window, no operation with the key is served before the reset it
+    // announced (an undocumented request may cost nothing, so it may be).
     for (const { exchange, view } of own) {
-      if (!account.closed) continue;
+      if (!account.closed || view.operation === undefined) continue;
       const at = answeredAt(exchange);
       if (at >= account.closed.reset * 1000 - TICK_MS) continue;
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
@@ -117,13 +128,20 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
       const only = own[0];
       if (!only) continue;
       const obs = observe(only.exchange);
-      if (only.exchange.response.status === 429) judge429(out, withOwnCost(account, only.view, only.exchange), obs, only.exchange, only.view, options);
+      if (only.exchange.response.status === 429) judge429(out, account, obs, only.exchange, only.view, options);
       else if (obs) judgeAgainstLast(out, withOwnCost(account, only.view, only.exchange), obs, only.exchange, only.view, options);
       continue;
     }
     // A burst: the answers arrive in any order, so each is judged against the window before the
-    // burst, and together they must each have been counted.
-    const observed = own.map(({ exchange, view }) => ({ exchange, view, obs: observe(exchange) })).filter((o) => o.obs && o.exchange.response.status !== 429);
+    // burst, and together they must each have been counted. A 429 among them must still say 0 and
+    // when to retry.
+    for (const { exchange, view } of own) {
+      if (exchange.response.status === 429) judge429(out, { ...account, last: undefined }, observe(exchange), exchange, view, options);
+    }
+    // Only answers that each cost exactly one must differ.
+    const observed = own
+      .map(({ exchange, view }) => ({ exchange, view, obs: observe(exchange) }))
+      .filter((o) => o.obs && o.exchange.response.status !== 429 && costTo(key, o.view, o.exchange.response.status)[0] === 1);
     const last = account.last;
     if (!last || observed.length < 2 || !observed.every((o) => sameWindow(last, o.obs!))) continue;
     const spentBefore = { min: account.spentMin, max: account.spentMax };

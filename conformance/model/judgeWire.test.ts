@@ -44,6 +44,14 @@ describe('wire.readable: an answer arrives whole and readable', () => {
     expect(failure!.message).toContain('sent a body larger than the suite reads (8 bytes kept)');
     expect(ofRule(judged, 'wire.one-json-value')).toEqual([]);
   });
+
+  it('fails an answer whose body never finished, saying why and how much came', () => {
+    const cut = answer('[{"id":1');
+    // Set as the client sets it when the connection drops mid-body.
+    (cut.response as { incomplete?: string }).incomplete = 'the connection closed after 8 bytes of the body';
+    const [failure] = failuresOf(wire(cut), 'wire.readable');
+    expect(failure!.message).toContain('then its body never finished (the connection closed after 8 bytes of the body; 8 bytes came)');
+  });
 });
 
 describe('wire.no-bom: no byte-order mark', () => {

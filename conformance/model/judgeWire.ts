@@ -65,7 +65,9 @@ export function judgeWire(exchange: Exchange, view: RequestView): Judgement[] {
   }
 
   const type = response.headers['content-type'] ?? '';
-  const charset = charsetOf(type);
+  const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(type.trim());
+  // The label is judged on JSON: what a proxy's HTML page says of itself is another check's matter.
+  const charset = isJson ? charsetOf(type) : undefined;
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     // US-ASCII is UTF-8's subset: true of an ASCII body. Any other label tells a client to decode
     // JSON as something it may not be (RFC 8259, 8.1: JSON between systems is UTF-8).
@@ -75,7 +77,7 @@ export function judgeWire(exchange: Exchange, view: RequestView): Judgement[] {
     out.push(held('wire.charset', op, exchange));
   }
 
-  if (text !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
+  if (text !== undefined && isJson) {
     const body = bom ? text.slice(1) : text;
     let parsed = true;
     try {

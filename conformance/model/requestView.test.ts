@@ -102,10 +102,7 @@ describe('viewRequest: which credential a request carries', () => {
     expect(view('GET', '/pets', { Authorization: authorization }).credential).toEqual({ kind: 'wrong' });
   });
 
-  // BUG: requestView reads only `Bearer` + one space + token, but RFC 6750 (2.1) defines
-  // `credentials = "Bearer" 1*SP b64token`: two spaces still carry the key, so the model demands a
-  // 401 for a legal spelling of a valid key (see judgeAccess.test.ts).
-  it.fails('reads `Bearer` followed by two spaces and the key as the key (RFC 6750, 2.1: 1*SP)', () => {
+  it('reads `Bearer` followed by two spaces and the key as the key (RFC 6750, 2.1: 1*SP)', () => {
     expect(view('GET', '/pets', { Authorization: 'Bearer  $PETS_API_KEY' }).credential).toMatchObject({ kind: 'key', key: 'key' });
   });
 });

@@ -38,8 +38,8 @@ export const keyTokens: Record<string, KeyName> = { $PETS_API_KEY: 'key', $PETS_
 function credentialOf(headers: Record<string, string>): Credential {
   const value = headers.authorization;
   if (value === undefined) return { kind: 'none' };
-  // RFC 9110, 11.1: the scheme is case-insensitive; RFC 6750, 2.1: one space, then the token.
-  const match = /^(bearer) ([^\s]+)$/i.exec(value);
+  // RFC 9110, 11.1: the scheme is case-insensitive; RFC 6750, 2.1: one or more spaces, then the token.
+  const match = /^(bearer) +([^\s]+)$/i.exec(value);
   const key = match ? keyTokens[match[2]!] : undefined;
   return key ? { kind: 'key', key, exactScheme: match![1] === 'Bearer' } : { kind: 'wrong' };
 }

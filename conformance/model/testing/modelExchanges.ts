@@ -57,8 +57,8 @@ export function ex(parts: ExParts): Exchange {
   const path = parts.path ?? '/pets';
   const auth = parts.auth ?? 'key';
   const requestHeaders: Record<string, string> = { accept: 'application/json', ...parts.requestHeaders };
-  if (auth === 'key' || auth === 'key2') requestHeaders.Authorization = authorizationOf[auth];
-  else if (auth !== 'none') requestHeaders.Authorization = auth;
+  const authorization = auth === 'key' ? authorizationOf.key : auth === 'key2' ? authorizationOf.key2 : auth === 'none' ? undefined : auth;
+  if (authorization !== undefined) requestHeaders.Authorization = authorization;
   const requestBody = parts.requestBody === undefined ? undefined : typeof parts.requestBody === 'string' ? parts.requestBody : JSON.stringify(parts.requestBody);
   if (requestBody !== undefined && !Object.keys(requestHeaders).some((h) => h.toLowerCase() === 'content-type')) requestHeaders['content-type'] = 'application/json';
 
