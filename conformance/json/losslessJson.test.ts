@@ -29,4 +29,9 @@ describe('parseLossless', () => {
     expect(Object.keys(value)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
+
+  it('refuses a value nested thousands deep as not JSON, instead of exhausting the stack', () => {
+    expect(() => parseLossless(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toThrow(/nesting deeper than 256/);
+    expect(parseLossless(`${'['.repeat(200)}1${']'.repeat(200)}`)).toBeDefined();
+  });
 });

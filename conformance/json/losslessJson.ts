@@ -9,6 +9,9 @@ export type LosslessValue = null | boolean | number | bigint | string | Lossless
 
 export class JsonSyntaxError extends Error {}
 
+/** How deep a body may nest: a Pet list is three deep; far past that is no answer of this API. */
+const maxDepth = 256;
+
 export function parseLossless(text: string): LosslessValue {
   let i = 0;
   const fail = (what: string): never => {
@@ -17,14 +20,17 @@ export function parseLossless(text: string): LosslessValue {
   const ws = () => {
     while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
   };
+  let depth = 0;
   const value = (): LosslessValue => {
     ws();
     const c = text[i];
+    // A body nested thousands deep is no Pet: refuse it as JSON rather than exhaust the stack.
+    if ((c === '{' || c === '[') && ++depth > maxDepth) fail(`nesting deeper than ${maxDepth}`);
     if (c === '{') {
       i++;
       const out: { [key: string]: LosslessValue } = {};
       ws();
-      if (text[i] === '}') return i++, out;
+      if (text[i] === '}') return i++, depth--, out;
       for (;;) {
         ws();
         if (text[i] !== '"') fail('expected a property name');
@@ -34,7 +40,7 @@ export function parseLossless(text: string): LosslessValue {
         Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === '}') return i++, out;
+        else if (text[i] === '}') return i++, depth--, out;
         else fail('expected "," or "}"');
       }
     }
@@ -42,12 +48,12 @@ export function parseLossless(text: string): LosslessValue {
       i++;
       const out: LosslessValue[] = [];
       ws();
-      if (text[i] === ']') return i++, out;
+      if (text[i] === ']') return i++, depth--, out;
       for (;;) {
         out.push(value());
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === ']') return i++, out;
+        else if (text[i] === ']') return i++, depth--, out;
         else fail('expected "," or "]"');
       }
     }

@@ -1,3 +1,4 @@
+import { coverageHeadline, coverageLines } from './coverageTable.ts';
 import { randomUUID } from 'node:crypto';
 import type { CTRFReport, Test } from 'ctrf';
 import type { RunReport } from '../runReport.ts';
@@ -59,7 +60,14 @@ export function ctrfReport(report: RunReport): CTRFReport {
       },
       tests,
       environment: { testEnvironment: report.baseUrl },
-      extra: { verdict: report.verdict, ...(report.reason !== undefined ? { reason: report.reason } : {}), baseUrl: report.baseUrl, requests: report.requests.total },
+      extra: {
+        verdict: report.verdict,
+        ...(report.reason !== undefined ? { reason: report.reason } : {}),
+        baseUrl: report.baseUrl,
+        requests: report.requests.total,
+        // What the run verified, rule by rule: judged on how many answers, or not reached and why.
+        ...((report.coverage ?? []).length > 0 ? { verified: coverageHeadline(report), coverage: coverageLines(report) } : {}),
+      },
     },
   };
 }

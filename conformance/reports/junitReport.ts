@@ -1,3 +1,4 @@
+import { coverageLines } from './coverageTable.ts';
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { RunReport } from '../runReport.ts';
 import { cannotRunLine, findingLine, findingsText, testCases } from './testCases.ts';
@@ -45,6 +46,10 @@ export function junitReport(report: RunReport): string {
     let suite = suites.get(check.id);
     if (!suite) {
       suite = builder.testSuite().name(check.id).property('title', check.title).property('severity', check.severity);
+      // The model's rules this check judged, each with where (and on how many answers), or why not.
+      for (const line of coverageLines(report).filter((l) => l.check === check.id && l.rule !== check.id)) {
+        suite.property(`rule ${line.rule}`, line.status === 'not reached' ? `not reached: ${line.reason ?? ''}` : `${line.status} on ${line.judged}`);
+      }
       suites.set(check.id, suite);
     }
     const testCase = suite.testCase().className(check.id).name(test.name).time(test.durationMs / 1000);

@@ -33,6 +33,18 @@ function requestBudget(ctx: CheckContext): number {
 }
 
 /**
+ * Whether more generated requests would make the run wait for the key's next window. Against a
+ * quota of 200 a minute or more the run fits one window, and shrinking or more sequences are not
+ * worth a minute's wait (a CI gate that fails should fail fast); against a smaller one the run
+ * waits anyway, within --max-duration.
+ */
+function windowRunningLow(ctx: CheckContext): boolean {
+  const { limit, remaining } = ctx.keyQuota();
+  if (limit === undefined || remaining === undefined || limit < 200) return false;
+  return remaining < Math.max(30, Math.ceil(limit / 10));
+}
+
+/**
  * Judges what a generated request's own value asks of the answer: a valid one is served, a
  * forbidden one refused with a 4xx, one a deployment may refuse never answered 5xx.
  */
@@ -125,6 +137,10 @@ export const generatedTraffic: Check = {
         report.inconclusive('listPets', `the run's time budget ran out after ${index} of ${count} sequences`);
         break;
       }
+      if (windowRunningLow(ctx)) {
+        report.inconclusive('listPets', `the key's window ran low after ${index} of ${count} sequences; more would wait for the next window`);
+        break;
+      }
       let runs = 0;
       let target: Set<string> | undefined;
       let smallest: { commands: Command[]; exchanges: Exchange[]; context: Exchange[] } | undefined;
@@ -132,7 +148,7 @@ export const generatedTraffic: Check = {
       const property = fc.asyncProperty(arbitrary, async (commands) => {
         runs++;
         // Past the first run, fast-check is shrinking: stop once the budgets are spent.
-        if (runs > 1 && (runs > shrinkRuns || shrunk >= shrunkSequences || spent >= budget * 1.5 || ctx.timeLeftMs() < 10_000)) return true;
+        if (runs > 1 && (runs > shrinkRuns || shrunk >= shrunkSequences || spent >= budget * 1.5 || ctx.timeLeftMs() < 10_000 || windowRunningLow(ctx))) return true;
         const first = ctx.exchanges.length;
         const seqBefore = ctx.exchanges[first - 1]?.seq ?? 0;
         for (const [position, command] of commands.entries()) {
