@@ -161,6 +161,8 @@ export function evidenceOf(exchange: Exchange): Evidence {
  */
 export function unjudgeable(exchange: Exchange): string | undefined {
   const { status } = exchange.response;
+  // Unavailable is not broken (RFC 9110, 15.6.3-5): the deployment did not get to the rule.
+  if (status === 502 || status === 503 || status === 504) return `${requestName(exchange)} was answered ${status}: the deployment was unavailable`;
   if (status === 429 && exchange.intent !== 'over-limit') return `${requestName(exchange)} was answered 429 (rate limited)`;
   if (exchange.bucket === 'key' && exchange.intent !== 'unauthenticated' && (status === 401 || status === 403)) {
     return `${requestName(exchange)} was answered ${status}: the deployment refused the run's own key`;

@@ -1,6 +1,6 @@
 import type { KnownPet } from './check.ts';
 import { parseBody, type Exchange } from './http/exchange.ts';
-import { QuotaExhaustedError, type PacedClient } from './http/pacedClient.ts';
+import { isUnavailable, QuotaExhaustedError, type PacedClient } from './http/pacedClient.ts';
 import { TransportError } from './http/transport.ts';
 import { integerText } from './json/losslessJson.ts';
 
@@ -22,6 +22,9 @@ export async function preflight(client: PacedClient, baseUrl: string): Promise<P
     throw error;
   }
   const { status, json, value, headers } = list.response;
+  if (isUnavailable(status)) {
+    return { reason: `the deployment was unavailable: GET ${baseUrl}/pets answered ${status}${headers['retry-after'] ? ` (Retry-After ${headers['retry-after']})` : ''}, after retries. This says nothing of the contract; run again when it is up.` };
+  }
   if (status === 401 || status === 403) {
     return { reason: `The deployment refused the API key: GET ${baseUrl}/pets answered ${status}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
   }

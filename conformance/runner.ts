@@ -3,7 +3,7 @@ import { Outcomes, type Check, type CheckContext, type KnownPet, type Reproducti
 import { ModelRun } from './model/runModel.ts';
 import { coverageOf } from './model/coverage.ts';
 import type { ApiRequest } from './http/exchange.ts';
-import { PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
+import { isUnavailable, PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
 import { preflight } from './preflight.ts';
 import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
@@ -205,6 +205,12 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   if (client.transportFailures > answered) {
     return finish('cannot-run', `${client.transportFailures} requests got no answer (after retries) against ${answered} answered: the deployment or the network is failing, so the run cannot judge it. Check that ${config.baseUrl} is up and reachable, then run again.`);
   }
+  // Unavailable is not broken: when most answers were 502, 503 or 504, what failed may be the outage.
+  const unavailable = client.exchanges.filter((e) => isUnavailable(e.response.status));
+  if (unavailable.length * 2 > answered) {
+    const byStatus = [...new Set(unavailable.map((e) => e.response.status))].map((s) => `${unavailable.filter((e) => e.response.status === s).length} of ${answered} answers ${s}`).join(', ');
+    return finish('cannot-run', `the deployment was unavailable (${byStatus}), so the run cannot judge it. This says nothing of the contract; run again when it is up.`);
+  }
   const failed = [...reports.values()].some((r) => r.status === 'failed');
   if (failed) return finish('failed');
   // Nothing judged: a pass would say the deployment keeps the contract when nothing was shown.
@@ -218,6 +224,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
 }
 
 function describeEvent(event: ClientEvent): string {
+  if (event.kind === 'unavailable') return `Request #${event.seq} was answered ${event.status} (unavailable); sent again after ${(event.waitMs / 1000).toFixed(1)} s.`;
   if (event.kind === 'transport-retry') {
     return `${event.reason}; sent again after ${event.waitMs} ms (retry ${event.attempt}).`;
   }

@@ -163,6 +163,42 @@ describe('a check that saw only answers that cannot judge it', () => {
   });
 });
 
+describe('a deployment that is unavailable', () => {
+  const unavailable = (res: Res): Res => ({ status: 503, headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': '1' }, body: JSON.stringify({ code: 'STORE_UNAVAILABLE', message: 'The store is down.', status: 503 }) });
+
+  it('exits 2 when the preflight is answered 503, saying the deployment was unavailable', async () => {
+    const result = await run(async (req, forward) => unavailable(await forward(req)));
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/^the deployment was unavailable: GET .*\/pets answered 503/);
+    expect(result.report.checks).toEqual([]);
+  });
+
+  it('exits 2, failing no check, when its store goes away mid-run', async () => {
+    let answered = 0;
+    const result = await run(async (req, forward) => {
+      const res = await forward(req);
+      return ++answered > 40 ? unavailable(res) : res;
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/^the deployment was unavailable \(\d+ of \d+ answers 503\)/);
+    expect(result.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([]);
+  });
+
+  it('sends a GET answered 503 again after its Retry-After, and judges the answer that follows', async () => {
+    let first = true;
+    const result = await run(async (req, forward) => {
+      const res = await forward(req);
+      if (first && isList(req) && query(req).get('limit') === '1') {
+        first = false;
+        return unavailable(res);
+      }
+      return res;
+    });
+    expect(result.exitCode, result.report.reason).toBe(0);
+    expect(result.report.notes.join('\n')).toMatch(/answered 503 \(unavailable\); sent again after 1\.0 s/);
+  });
+});
+
 describe('a deployment that throttles far below what its headers say', () => {
   it('fails rate-limit-accounting at the first contradicting 429 and ends within its time budget, waiting for nothing', async () => {
     let served = 0;

@@ -1,3 +1,4 @@
+import { isUnavailable } from '../http/pacedClient.ts';
 import { findOperation, responseSchema } from '../../spec/loadSpec.ts';
 import { requestLine, type Check } from '../check.ts';
 import { allOperations } from './allOperations.ts';
@@ -18,6 +19,8 @@ export const contentType: Check = {
     for (const exchange of ctx.exchanges) {
       // A method or path the spec does not list is judged by keyless-and-unlisted.
       if (exchange.operationId === 'unlisted') continue;
+      // Unavailable is not broken: a 502, 503 or 504 is counted in the verdict, not judged here.
+      if (isUnavailable(exchange.response.status)) continue;
       const { status, headers, body, json: parsed } = exchange.response;
       if (isUnservedStoreOrders(exchange)) {
         // Not served: what a deployment answers for an endpoint the contract only mentions is not judged.

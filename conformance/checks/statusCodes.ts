@@ -1,3 +1,4 @@
+import { isUnavailable } from '../http/pacedClient.ts';
 import { findOperation } from '../../spec/loadSpec.ts';
 import { requestLine, type Check } from '../check.ts';
 import { allOperations } from './allOperations.ts';
@@ -16,6 +17,8 @@ export const statusCodes: Check = {
     for (const exchange of ctx.exchanges) {
       // A method or path the spec does not list is judged by keyless-and-unlisted.
       if (exchange.operationId === 'unlisted') continue;
+      // Unavailable is not broken: a 502, 503 or 504 is counted in the verdict, not judged here.
+      if (isUnavailable(exchange.response.status)) continue;
       const { status } = exchange.response;
       const op = findOperation(ctx.spec, exchange.operationId);
       const documented = ctx.validators.documentedStatuses(op);

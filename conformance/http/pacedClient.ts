@@ -32,10 +32,17 @@ export interface PacedClientOptions {
 export type ClientEvent =
   | { kind: 'wait-for-window'; bucket: string; ms: number }
   | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number }
-  | { kind: 'transport-retry'; method: string; url: string; reason: string; waitMs: number; attempt: number };
+  | { kind: 'transport-retry'; method: string; url: string; reason: string; waitMs: number; attempt: number }
+  | { kind: 'unavailable'; status: number; seq: number; waitMs: number };
 
 /** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
 export const transportRetries = 2;
+
+/** A GET answered 502, 503 or 504 is sent again this many times, after its Retry-After. */
+const unavailableRetries = 2;
+
+/** 502, 503, 504: the deployment (or a gateway before it) is unavailable (RFC 9110, 15.6). */
+export const isUnavailable = (status: number) => status === 502 || status === 503 || status === 504;
 
 /** The client will not send with a quota it has seen exhausted, or it would wait too long. */
 export class QuotaExhaustedError extends Error {
@@ -105,11 +112,26 @@ export class PacedClient {
   async send(checkId: string, request: ApiRequest, { expect429 = false } = {}): Promise<Exchange> {
     const bucket = bucketOf(request.auth);
     const state = this.#state(bucket);
+    let unavailableTries = 0;
     for (let attempt = 0; ; attempt++) {
       await this.#pace(bucket, state, expect429);
       const before = { remaining: state.remaining, resetAt: state.resetAt };
       const exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
       this.#learn(state, exchange);
+      if (isUnavailable(exchange.response.status) && (request.method === 'GET' || request.method === 'HEAD') && unavailableTries < unavailableRetries) {
+        // 502, 503 and 504 say the deployment is unavailable, not what it does with the request:
+        // a GET is asked again once it says it may be (Retry-After), within the run's budget.
+        const now = this.#options.now();
+        const waitMs = Math.max(retryAfterMs(exchange.response.headers['retry-after'], now) ?? 0, 500 * 2 ** unavailableTries);
+        const deadline = this.#options.deadline ?? Number.POSITIVE_INFINITY;
+        if (waitMs <= this.#options.maxWaitMs && now + waitMs < deadline) {
+          unavailableTries++;
+          this.#options.onEvent?.({ kind: 'unavailable', status: exchange.response.status, seq: exchange.seq, waitMs });
+          await this.#options.sleep(waitMs);
+          attempt--;
+          continue;
+        }
+      }
       if (exchange.response.status !== 429 || expect429) return exchange;
       // A 429 while the deployment's own last answer said requests remain in this window is a
       // contradiction to report, not a reason to wait: the key is left alone at once.

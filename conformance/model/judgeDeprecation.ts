@@ -3,6 +3,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { holds, type Judgement } from './judgement.ts';
 import type { RequestView } from './requestView.ts';
 import { answeredAt } from './judgeRate.ts';
+import { isUnavailable } from '../http/pacedClient.ts';
 
 /** "to be removed on 5 December 2030": any instant of that UTC day. */
 const removalDay = Date.UTC(2030, 11, 5);
@@ -19,7 +20,7 @@ function deprecationAt(value: string): number | 'true' | undefined {
 
 export function judgeDeprecation(exchange: Exchange, view: RequestView): Judgement[] {
   const op = view.operation;
-  if (op === undefined || exchange.response.status === 429) return [];
+  if (op === undefined || exchange.response.status === 429 || isUnavailable(exchange.response.status)) return [];
   const { headers } = exchange.response;
   const where = `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`;
   const sunset = headers.sunset;

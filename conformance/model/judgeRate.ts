@@ -3,6 +3,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import { broken, held, holds, type Judgement } from './judgement.ts';
+import { isUnavailable } from '../http/pacedClient.ts';
 import { ledger, type KeyLedger, type ModelState, type WindowObservation } from './modelState.ts';
 import type { KeyName, RequestView } from './requestView.ts';
 
@@ -36,7 +37,7 @@ function observe(exchange: Exchange): WindowObservation | undefined {
  */
 function costTo(key: KeyName, view: RequestView, status: number): [number, number] {
   if (view.credential.kind === 'key' && view.credential.key === key) {
-    if (status === 401 || status === 403 || status === 429 || view.operation === undefined) return [0, 1];
+    if (status === 401 || status === 403 || status === 429 || isUnavailable(status) || view.operation === undefined) return [0, 1];
     return [1, 1];
   }
   // Another credential may still carry this key (`Token <key>`): a deployment may charge it.
@@ -114,7 +115,7 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
   for (const { exchange, view } of group) if (view.credential.kind === 'key') keys.add(view.credential.key);
   for (const key of keys) {
     const account = ledger(state, key);
-    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403);
+    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
     // After a 429 closed the window, no operation with the key is served before the reset it
     // announced (an undocumented request may cost nothing, so it may be).
     for (const { exchange, view } of own) {
@@ -190,7 +191,7 @@ export function learnRate(group: readonly { exchange: Exchange; view: RequestVie
       account.spentMax += max;
       if (min > 0 || max > 0) account.since.push(exchange.seq);
     }
-    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403);
+    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
     const observed = own.map(({ exchange }) => observe(exchange)).filter((o): o is WindowObservation => o !== undefined);
     for (const { exchange } of own) {
       if (exchange.response.status !== 429) continue;

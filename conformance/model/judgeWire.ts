@@ -3,6 +3,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import { held, holds, questionable, type Judgement } from './judgement.ts';
 import type { RequestView } from './requestView.ts';
+import { isUnavailable } from '../http/pacedClient.ts';
 
 const rateHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -31,6 +32,8 @@ function secondValueAt(text: string): number | undefined {
 }
 
 export function judgeWire(exchange: Exchange, view: RequestView): Judgement[] {
+  // Unavailable is not broken: what a gateway says while the deployment is down is not judged.
+  if (isUnavailable(exchange.response.status)) return [];
   const op = view.operation ?? 'unlisted';
   const where = `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`;
   const { response } = exchange;
