@@ -108,6 +108,8 @@ export interface CheckContext {
   random(): number;
   /** What the last answer said of the key's quota. */
   keyQuota(): { limit?: number; remaining?: number; resetAt?: number };
+  /** How many requests without a valid key the run has sent so far. */
+  keylessSent(): number;
   /** What the last answer to a request without a valid key said of the client's anonymous quota. */
   anonymousQuota(): { limit?: number; remaining?: number; resetAt?: number };
   /** The second key (`--api-key-2`), when given. */

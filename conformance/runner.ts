@@ -121,6 +121,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     random,
     keyQuota: () => client.quota('key'),
     anonymousQuota: () => client.quota('anonymous'),
+    keylessSent: () => client.exchanges.filter((e) => e.bucket === 'anonymous').length,
     ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
     model: () => model.feed(client.exchanges),
     timeLeftMs: () => deadline - now(),

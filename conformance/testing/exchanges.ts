@@ -57,6 +57,7 @@ export async function judge(check: Check, exchanges: Exchange[]): Promise<Record
     random: () => 0.5,
     keyQuota: () => ({}),
     anonymousQuota: () => ({}),
+    keylessSent: () => 0,
     model: () => runModel(exchanges, { sharedKey: false }),
     timeLeftMs: () => 60_000,
     reproduce: () => {},

@@ -197,7 +197,7 @@ export const faults: Fault[] = [
     const res = await forward(req);
     return isCreate(req) && /charset/.test(req.headers['content-type'] ?? '') ? asError(res, 415, 'UNSUPPORTED_MEDIA_TYPE') : res;
   } },
-  { name: 'accepts the key in an X-API-Key header', caughtBy: 'auth', caseName: 'auth/get-pet/key-in-other-header', transform: (req, forward) => forward(req.headers['x-api-key'] && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${req.headers['x-api-key']}` } } : req) },
+  { name: 'accepts the key in an X-API-Key header', caughtBy: 'auth', caseName: 'auth/list-pets/key-in-other-header', transform: (req, forward) => forward(req.headers['x-api-key'] && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${req.headers['x-api-key']}` } } : req) },
   { name: 'takes the id a client sends', caughtBy: 'pet-lifecycle', caseName: 'pet-lifecycle/create-with-id', transform: async (req, forward) => {
     const res = await forward(req);
     const sent = isCreate(req) ? /"id":(\d+)/.exec(req.body)?.[1] : undefined;
@@ -211,11 +211,11 @@ export const faults: Fault[] = [
     const token = query(req).get('access_token');
     return forward(token && !req.headers.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } } : req);
   } },
-  { name: 'accepts the key under Basic', caughtBy: 'auth', caseName: 'auth/get-pet/basic-scheme', transform: (req, forward) => {
+  { name: 'accepts the key under Basic', caughtBy: 'auth', caseName: 'auth/list-pets/basic-scheme', transform: (req, forward) => {
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     return forward(basic ? { ...req, headers: { ...req.headers, authorization: `Bearer ${Buffer.from(basic[1]!, 'base64').toString().replace(/:$/, '')}` } } : req);
   } },
-  { name: 'takes an empty Authorization header for a valid one', caughtBy: 'auth', caseName: 'auth/create-pet/empty-header', transform: (req, forward) => forward(req.headers.authorization === '' ? asEnterprise(req) : req) },
+  { name: 'takes an empty Authorization header for a valid one', caughtBy: 'auth', caseName: 'auth/list-pets/empty-header', transform: (req, forward) => forward(req.headers.authorization === '' ? asEnterprise(req) : req) },
   { name: 'refuses the run\'s key on POST', caughtBy: 'auth', caseName: 'auth/create-pet/valid-key', transform: async (req, forward) => {
     const res = await forward(req);
     return isCreate(req) && validKey(req) ? asError(res, 401, 'UNAUTHORIZED') : res;

@@ -80,8 +80,15 @@ function remember(state: TrafficState, exchange: Exchange | undefined): void {
  */
 export function keylessAllowed(ctx: CheckContext, reserve = 6): boolean {
   const { remaining } = ctx.anonymousQuota();
+  if (ctx.keylessSent() >= keylessBudget) return false;
   return remaining === undefined || remaining >= reserve;
 }
+
+/**
+ * Requests without a valid key a run sends at most: half the Free plan's minute, the quota a
+ * client address gets, so that two runs in a row from one address never wait for each other.
+ */
+export const keylessBudget = 30;
 
 /** Sends one command's requests; `caseName` prefixes each request's case. */
 export async function sendCommand(ctx: CheckContext, state: TrafficState, command: Command, caseName: string, send: Send): Promise<void> {
