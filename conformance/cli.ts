@@ -54,6 +54,7 @@ interface CliOptions {
   apiKey2?: string;
   sharedKey: boolean;
   maxDuration: number;
+  maxBody: number;
   listChecks?: boolean;
   header?: string[];
   config?: string;
@@ -71,6 +72,7 @@ function program(io: CliIo): Command {
     .addOption(new Option('--depth <depth>', 'how many generated sequences run: quick (12), full (40, and random valid bodies) or a number').default('quick').argParser(depthOption))
     .addOption(new Option('--api-key-2 <key>', 'a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)'))
     .option('--shared-key', 'others use the key during the run: rate-limit accounting judges only what still holds', false)
+    .addOption(new Option('--max-body <bytes>', 'the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure').default(4 * 1024 * 1024).argParser(wholeNumber(1024)))
     .addOption(new Option('--max-duration <seconds>', 'the run\'s time budget: no wait ends past it, and checks not started by then are skipped').default(120).argParser(wholeNumber(1)))
     .option('--report-dir <dir>', 'where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run', 'reports')
     .addOption(new Option('--checks <ids>', `run only these checks (comma-separated): ${checkIds.join(', ')}`).argParser(checkList))
@@ -160,6 +162,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ...(options.apiKey2 ? { apiKey2: options.apiKey2 } : {}),
       sharedKey: options.sharedKey,
       maxDuration: options.maxDuration,
+      maxBody: options.maxBody,
       headers: headerMap(options.header ?? []),
       secrets,
       onProgress: (event) => {

@@ -18,6 +18,8 @@ export interface ConformanceOptions {
   apiKey: string;
   /** A second key, ideally of another plan: every operation is also sent with it, for isolation between keys. */
   apiKey2?: string;
+  /** The most bytes of one answer's body the suite reads, after decompression; past it the answer is unreadable. Default 4 MiB. */
+  maxBody?: number;
   /** Others use the key during the run: rate-limit accounting judges only what still holds. Default false. */
   sharedKey?: boolean;
   /** The run's time budget in seconds: no wait ends past it, and checks not started by then are skipped. Default 120. */
@@ -93,7 +95,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
   const spec = options.spec ?? (await loadSpec(options.specPath));
   // A transport the caller gave stays open for them; the run's own is closed when the run ends.
-  const transport = options.transport ?? httpTransport();
+  const transport = options.transport ?? httpTransport(options.maxBody !== undefined ? { maxBodyBytes: options.maxBody } : {});
   const report = await runChecks({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey,

@@ -44,6 +44,9 @@ export type ProgressEvent =
 
 const phases: Check['phase'][] = ['active', 'probe', 'passive'];
 
+/** Requests in a row without an answer after which the run stops sending: the deployment is gone. */
+const stopAfterFailures = 3;
+
 /**
  * Which checks run: every check that sends traffic, whichever are selected, and the selected
  * passive ones. A check judges what the whole run's traffic shows (an id collision needs the
@@ -100,7 +103,12 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     apiKey: config.apiKey,
     send: async (request: ApiRequest, options) => {
       // Past the time budget nothing more is sent, so a deployment that answers slowly (or not at
-      // all) bounds the run by --max-duration and one request's timeout.
+      // all) bounds the run by --max-duration and one request's timeout; nor after several
+      // requests in a row got no answer: the deployment stopped answering.
+      if (client.failuresInARow >= stopAfterFailures) {
+        current.outcomes.inconclusive(request.operationId, `not sent: the deployment stopped answering (${client.failuresInARow} requests in a row got none)`, request.case);
+        return undefined;
+      }
       if (now() >= deadline) {
         current.outcomes.inconclusive(request.operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`, request.case);
         return undefined;
@@ -201,8 +209,11 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     }
   }
 
-  // Most requests lost at the transport: what passed or failed rests on too little to trust.
+  // Most requests lost at the transport, or the deployment stopped answering: what passed or failed rests on too little to trust.
   const answered = client.exchanges.length;
+  if (client.failuresInARow >= stopAfterFailures) {
+    return finish('cannot-run', `the deployment stopped answering: ${client.failuresInARow} requests in a row got no answer (after retries), after ${answered} answered. Check that ${config.baseUrl} is up, then run again.`);
+  }
   if (client.transportFailures > answered) {
     return finish('cannot-run', `${client.transportFailures} requests got no answer (after retries) against ${answered} answered: the deployment or the network is failing, so the run cannot judge it. Check that ${config.baseUrl} is up and reachable, then run again.`);
   }

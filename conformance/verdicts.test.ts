@@ -58,14 +58,25 @@ describe('a run that cannot judge the deployment exits 2, with the reason', () =
     expect(result.report.notes.filter((n) => /sent again/.test(n))).toHaveLength(2);
   });
 
-  it('when most requests get no answer', async () => {
+  it('when the deployment stops answering, sending nothing after three requests in a row got no answer', async () => {
     let answered = 0;
     const result = await run(async (req, forward) => {
       if (answered++ >= 3) throw new DropConnection();
       return forward(req);
     });
     expect(result.exitCode).toBe(2);
-    expect(result.report.reason).toMatch(/requests got no answer \(after retries\)/);
+    expect(result.report.reason).toMatch(/the deployment stopped answering: 3 requests in a row got no answer \(after retries\), after 3 answered/);
+    expect(result.report.requests.failedAtTransport).toBe(3);
+  });
+
+  it('when most requests get no answer, though some in between do', async () => {
+    let sent = 0;
+    const result = await run(async (req, forward) => {
+      if (sent++ > 3 && sent % 4 !== 0) throw new DropConnection();
+      return forward(req);
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.report.reason).toMatch(/requests got no answer \(after retries\)|stopped answering/);
   });
 });
 

@@ -38,6 +38,11 @@ export type ClientEvent =
 /** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
 export const transportRetries = 2;
 
+/** The body bytes a run keeps in all: far past any run against a deployment of this API (a few MB). */
+const keptBodyBudget = 128 * 1024 * 1024;
+/** What is kept of an answer past that budget. */
+const keptPart = 64 * 1024;
+
 /** A GET answered 502, 503 or 504 is sent again this many times, after its Retry-After. */
 const unavailableRetries = 2;
 
@@ -79,6 +84,10 @@ export class PacedClient {
   readonly unanswered: UnansweredRequest[] = [];
   /** Requests given up at the transport (a GET after its retries, a POST at once). */
   transportFailures = 0;
+  /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
+  failuresInARow = 0;
+  /** Body bytes the run holds; past `keptBodyBudget`, answers are kept only in part. */
+  #keptBodyBytes = 0;
   readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>;
   readonly #buckets = new Map<string, BucketState>();
   /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
@@ -213,6 +222,7 @@ export class PacedClient {
         if (!(error instanceof TransportError)) throw error;
         if (!retriable || failures >= transportRetries) {
           this.transportFailures++;
+          this.failuresInARow++;
           const why = retriable ? `${error.message} (${failures + 1} tries)` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
           throw new TransportError(why, error.url);
         }
@@ -266,6 +276,13 @@ export class PacedClient {
         throw error;
       }
     }
+    // Memory stays bounded whatever the deployment sends: past the run's budget an answer is
+    // kept (and judged) only in part, as one too large to read.
+    this.failuresInARow = 0;
+    if (this.#keptBodyBytes + answer.bytes.length > keptBodyBudget && answer.bytes.length > keptPart) {
+      answer = { ...answer, bytes: answer.bytes.slice(0, keptPart), body: answer.body.slice(0, keptPart), truncated: true };
+    }
+    this.#keptBodyBytes += answer.bytes.length;
     const body = this.#redact(answer.body);
     // The text is redacted for the record; the bytes stay as received, for the checks only (no report writes them).
     const response = {

@@ -49,7 +49,7 @@ export interface HttpTransportOptions {
   maxBodyBytes?: number;
 }
 
-export const defaultMaxBodyBytes = 8 * 1024 * 1024;
+export const defaultMaxBodyBytes = 4 * 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
