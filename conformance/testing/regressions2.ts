@@ -124,13 +124,6 @@ const onPetAnswers = (change: (pet: Pet) => Pet): Transform => async (req, forwa
   return isPetAnswer(req) ? mapPets(res, change) : res;
 };
 const onAnswers = (change: (res: Res, req: Req, now: number) => Res): Transform => async (req, forward, env) => change(await forward(req), req, env.now());
-/** Rewrites a 2xx list answer's array. */
-const onListArray = (change: (pets: Pet[], req: Req) => unknown): Transform => async (req, forward) => {
-  const res = await forward(req);
-  const body = isListReq(req) && res.status === 200 ? parseBody(res) : undefined;
-  return Array.isArray(body) ? withJson(res, change(body as Pet[], req)) : res;
-};
-
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const planPerMinute: Record<string, number> = { 'demo-free': 60, 'demo-pro': 300 };
@@ -869,7 +862,7 @@ export const legalVariants2: LegalVariant[] = [
     choice: 'The plans limit API keys; how requests without a valid key are limited is not shown. This deployment never throttles them: their 401 says the Free window is untouched (60 of 60).',
     make: () => async (req, forward, env) => {
       if (hasValidKey(req)) return forward(req);
-      let res = await forward(req);
+      let res: Res = await forward(req);
       if (res.status === 429) res = withHeaders(asError(res, 401, 'UNAUTHORIZED', 'Missing or invalid API key.'), { 'retry-after': undefined });
       const now = env.now();
       return withHeaders(res, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '60', 'x-ratelimit-reset': String(Math.ceil((now - (now % MINUTE) + MINUTE) / 1000)) });
