@@ -8,8 +8,11 @@ import { runSuite } from './testing/runSuite.ts';
 const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/name-[1-8](\/read-back)?$/, '`generated/sweep/name-{1..8}`'],
   [/^generated\/sweep\/edge\/(name-[1-9]|huge-body|categoryId-[-\d]+)(\/read-back)?$/, '`generated/sweep/edge/name-{1..9}`'],
-  [/^generated\/sweep\/no-key\/(POST\/pets|DELETE\/pets\/\{id\}|PUT\/pets\/\{id\}|HEAD\/pets|GET\/pets\/|GET\/%70ets|PATCH\/pets\/\{id\})$/, '`generated/sweep/no-key/{METHOD}/{path}`'],
-  [/^generated\/sweep\/no-key\/(read-back|list-sold|list-available)$/, '`generated/sweep/no-key/read-back`'],
+  [/^generated\/sweep\/malformed-id\/(hex|exponent|sign|fraction|trailing)$/, '`generated/sweep/malformed-id/{hex,exponent,sign,fraction,trailing}`'],
+  [/^generated\/sweep\/count\/(available|pending|sold)$/, '`generated/sweep/count/{status}`'],
+  [/^generated\/sweep\/once(\/read-back)?$/, '`generated/sweep/once`'],
+  [/^generated\/sweep\/no-key\/(POST\/pets|DELETE\/pets\/\{id\}|PUT\/pets\/\{id\}|HEAD\/pets|GET\/pets\/|GET\/%70ets|GET\/PETS)$/, '`generated/sweep/no-key/{METHOD}/{path}`'],
+  [/^generated\/sweep\/no-key\/(read-back|list)$/, '`generated/sweep/no-key/read-back`'],
   [/^generated\/sweep\/error-accept\/(any|text-html)$/, '`generated/sweep/error-accept/any`'],
   [/^generated\/sweep\/with-key\/(HEAD|OPTIONS|PUT)\/pets$/, '`generated/sweep/with-key/{HEAD,OPTIONS,PUT}/pets`'],
   [/^generated\/second-key\/[1-5]\//, '`generated/second-key/{1..5}/...`'],

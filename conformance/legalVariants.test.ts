@@ -2,7 +2,10 @@
 // contract leaves open differently from the mock) passes, with one key or two, on Pro and Free.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { legalVariants } from './testing/regressions.ts';
+import { legalVariants as batch1 } from './testing/regressions.ts';
+import { legalVariants2 } from './testing/regressions2.ts';
+
+const legalVariants = [...batch1, ...legalVariants2];
 import { runOnFreshDeployment } from './testing/runSuite.ts';
 import type { ConformanceResult } from './index.ts';
 

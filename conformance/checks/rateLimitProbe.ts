@@ -51,6 +51,8 @@ export const rateLimitProbe: Check = {
         // (judged by rate-limit-accounting). A ban after repeated 429s is the deployment's right.
         const known = ctx.knownPets()[0];
         if (known) await ctx.send({ method: 'GET', path: ctx.petPath(known), auth: 'key', operationId: 'getPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/get-pet' }, { expect429: true });
+        // Another key's window is its own: the first key's 429 does not throttle the second.
+        if (ctx.apiKey2 !== undefined) await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key2', operationId: 'listPets', intent: 'valid', case: 'rate-limit-probe/after-429/second-key' });
         if (!ctx.options.readOnly) {
           await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body: toJsonText(newPetBody(ctx, true)), operationId: 'createPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/create-pet' }, { expect429: true });
         }

@@ -234,7 +234,9 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
               const truncated = cut || decoded.truncated;
               resolve({ status, headers: joined, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...(truncated ? { truncated: true } : {}) });
             }),
-            (error: Error) => settle(() => reject(fail(`its body is not valid ${joined['content-encoding']}: ${failureReason(error)}`))),
+            // An answer whose body cannot be decoded as it says is the deployment's to explain: the
+            // raw bytes go with the error, to be judged unreadable once retries show the same.
+            (error: Error) => settle(() => reject(fail(`its body is not valid ${joined['content-encoding']}: ${failureReason(error)}`, soFar?.()))),
           );
         };
         res.on('error', (error: NodeJS.ErrnoException) => !ended && settle(() => {

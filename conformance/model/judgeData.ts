@@ -9,6 +9,8 @@ const statuses = ['available', 'pending', 'sold'];
 
 /** The prefix of names the suite sends only without a key. */
 export const keylessMarker = 'pets-conformance sent without a key ';
+/** The prefix of names the suite sends in one create only: one pet may have it, under the 201's id. */
+export const onceMarker = 'pets-conformance once ';
 /** A petId as an int64 is written in decimal; leading zeros are left open (some parsers take them). */
 const canonicalId = /^-?\d+$/;
 
@@ -51,6 +53,10 @@ function readBack(state: ModelState, op: string, exchange: Exchange, pet: Obj, i
   const refusedAt = typeof pet.name === 'string' ? state.keylessNames.get(pet.name) : undefined;
   if (refusedAt !== undefined && !state.pets.get(id)?.created) {
     return broken('auth.keyless-refused', op, exchange, `${where} lists pet ${id} named ${JSON.stringify(pet.name)}, which only the request #${refusedAt} sent without a valid key created: a refused request changed the store.`, [refusedAt]);
+  }
+  const onceId = typeof pet.name === 'string' && pet.name.startsWith(onceMarker) ? state.onceNames.get(pet.name) : undefined;
+  if (onceId !== undefined && onceId.id !== id) {
+    return broken('data.one-id-one-pet', op, exchange, `${where} lists pet ${id} named ${JSON.stringify(pet.name)}, a name only one create sent (#${onceId.seq}), whose 201 gave id ${onceId.id}: one create made two pets.`, [onceId.seq]);
   }
   const known = state.pets.get(id);
   if (!known) return undefined;
@@ -165,6 +171,7 @@ export function learnData(exchange: Exchange, view: RequestView, state: ModelSta
     const id = integerText(value.id);
     const sent = sentPet(view);
     if (id === undefined || state.pets.has(id)) return;
+    if (typeof sent?.name === 'string' && sent.name.startsWith(onceMarker) && !state.onceNames.has(sent.name)) state.onceNames.set(sent.name, { id, seq: exchange.seq });
     const read = factsOf(value);
     remember(
       id,

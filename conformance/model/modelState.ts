@@ -44,10 +44,12 @@ export interface ModelState {
   equivalents: Map<string, { seq: number; status: number; path: string }>;
   /** Names of pets a request without a valid key tried to create: none may ever be read back. */
   keylessNames: Map<string, number>;
+  /** Names sent in one create only, with the id its 201 gave: no other id may carry them. */
+  onceNames: Map<string, { id: string; seq: number }>;
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map() };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map() };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

@@ -16,13 +16,17 @@ export interface Spelling {
   /** The body's media type: its case and parameters are free (RFC 9110, 8.3.1). */
   contentType: 'application/json' | 'application/json; charset=utf-8' | 'Application/JSON' | 'application/json;charset=UTF-8';
   contentTypeHeader: 'Content-Type' | 'content-type' | 'CONTENT-TYPE';
+  /** Compression asked for, or none: the answer must be the same once decoded (RFC 9110, 8.4). */
+  acceptEncoding: 'none' | 'gzip' | 'gzip, deflate, br';
+  /** A conditional GET whose tag matches nothing the deployment gave: it is answered as if unconditional (RFC 9110, 13.1.2). */
+  ifNoneMatch: boolean;
   /** Query parameters in the other order. */
   reverseQuery: boolean;
   /** Query values percent-encoded character by character. */
   encodeQuery: boolean;
 }
 
-export const plainSpelling: Spelling = { authHeader: 'Authorization', scheme: 'Bearer', accept: 'application/json', contentType: 'application/json', contentTypeHeader: 'Content-Type', reverseQuery: false, encodeQuery: false };
+export const plainSpelling: Spelling = { authHeader: 'Authorization', scheme: 'Bearer', accept: 'application/json', contentType: 'application/json', contentTypeHeader: 'Content-Type', acceptEncoding: 'none', ifNoneMatch: false, reverseQuery: false, encodeQuery: false };
 
 export type KeyChoice = 'key' | 'key2';
 
@@ -49,6 +53,8 @@ const spelling: fc.Arbitrary<Spelling> = fc.record({
   accept: fc.constantFrom('application/json', '*/*', 'application/json;q=0.9, */*;q=0.1', 'application/*', 'none'),
   contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'),
   contentTypeHeader: fc.constantFrom('Content-Type', 'content-type', 'CONTENT-TYPE'),
+  acceptEncoding: fc.constantFrom('none', 'none', 'gzip', 'gzip, deflate, br'),
+  ifNoneMatch: fc.boolean(),
   reverseQuery: fc.boolean(),
   encodeQuery: fc.boolean(),
 });

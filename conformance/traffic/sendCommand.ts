@@ -27,6 +27,8 @@ function spelledHeaders(spelling: Spelling, withBody: boolean): Pick<ApiRequest,
   const headers: Record<string, string> = {};
   if (spelling.accept !== 'none') headers.accept = spelling.accept;
   if (withBody) headers[spelling.contentTypeHeader] = spelling.contentType;
+  if (spelling.acceptEncoding !== 'none') headers['accept-encoding'] = spelling.acceptEncoding;
+  if (spelling.ifNoneMatch && !withBody) headers['if-none-match'] = '"pets-conformance-matches-nothing"';
   return { headers, ...(spelling.accept === 'none' ? { omitHeaders: ['accept'] } : {}) };
 }
 
@@ -211,7 +213,7 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
 }
 
 const plain = () => spellingPlain;
-const spellingPlain: Spelling = { authHeader: 'Authorization', scheme: 'Bearer', accept: 'application/json', contentType: 'application/json', contentTypeHeader: 'Content-Type', reverseQuery: false, encodeQuery: false };
+const spellingPlain: Spelling = { authHeader: 'Authorization', scheme: 'Bearer', accept: 'application/json', contentType: 'application/json', contentTypeHeader: 'Content-Type', acceptEncoding: 'none', ifNoneMatch: false, reverseQuery: false, encodeQuery: false };
 
 /** `auth=AUTHORIZATION,scheme=bearer,accept=none`: what sets a spelling apart from the plain one. */
 export function describeSpelling(spelling: Spelling): string {
@@ -221,6 +223,8 @@ export function describeSpelling(spelling: Spelling): string {
   if (spelling.accept !== 'application/json') parts.push(`accept-${spelling.accept === 'none' ? 'absent' : spelling.accept.replace(/[^a-z*=.0-9]+/gi, '-')}`);
   if (spelling.contentType !== 'application/json') parts.push(`type-${spelling.contentType.replace(/[^a-z0-9=-]+/gi, '-')}`);
   if (spelling.contentTypeHeader !== 'Content-Type') parts.push(`type-header-${spelling.contentTypeHeader}`);
+  if (spelling.acceptEncoding !== 'none') parts.push(`encoding-${spelling.acceptEncoding.replace(/[^a-z]+/g, '-')}`);
+  if (spelling.ifNoneMatch) parts.push('if-none-match');
   if (spelling.reverseQuery) parts.push('query-reversed');
   if (spelling.encodeQuery) parts.push('query-percent-encoded');
   return parts.length === 0 ? 'plain' : parts.join(',');
