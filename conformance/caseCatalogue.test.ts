@@ -7,17 +7,19 @@ import { runSuite } from './testing/runSuite.ts';
 /** Each kind of generated case, by the bullet of the catalogue that names it. */
 const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/name-[1-8](\/read-back)?$/, '`generated/sweep/name-{1..8}`'],
-  [/^generated\/sweep\/edge\/(name-[1-9]|huge-body|categoryId-[-\d]+)(\/read-back)?$/, '`generated/sweep/edge/name-{1..9}`'],
+  [/^generated\/sweep\/edge\/(name-\d+|huge-body|categoryId-[-\d]+)(\/read-back)?$/, '`generated/sweep/edge/name-{1..11}`'],
   [/^generated\/sweep\/malformed-id\/(hex|exponent|sign|fraction|trailing)$/, '`generated/sweep/malformed-id/{hex,exponent,sign,fraction,trailing}`'],
   [/^generated\/sweep\/count\/(available|pending|sold)$/, '`generated/sweep/count/{status}`'],
   [/^generated\/sweep\/once(\/read-back)?$/, '`generated/sweep/once`'],
   [/^generated\/sweep\/no-key\/(POST\/pets|DELETE\/pets\/\{id\}|PUT\/pets\/\{id\}|HEAD\/pets|GET\/pets\/|GET\/%70ets|GET\/PETS)$/, '`generated/sweep/no-key/{METHOD}/{path}`'],
   [/^generated\/sweep\/no-key\/(read-back|list)$/, '`generated/sweep/no-key/read-back`'],
   [/^generated\/sweep\/error-accept\/(any|text-html)$/, '`generated/sweep/error-accept/any`'],
+  [/^generated\/sweep\/accept-encoding\/(gzip|gzip-deflate-br)$/, '`generated/sweep/accept-encoding/{gzip,gzip-deflate-br}`'],
+  [/^generated\/sweep\/burst\/[1-6](\/read-back)?$/, '`generated/sweep/burst/{1..6}`'],
   [/^generated\/sweep\/with-key\/(HEAD|OPTIONS|PUT)\/pets$/, '`generated/sweep/with-key/{HEAD,OPTIONS,PUT}/pets`'],
   [/^generated\/second-key\/[1-5]\//, '`generated/second-key/{1..5}/...`'],
   [
-    /^generated\/\d+\/\d+\/(create|read-back|create-edge|create-invalid\/[\w-]+|list|list-invalid|get|get-neighbour|get-malformed|equivalent-(list|get|create)\/.+|unlisted\/[A-Z]+\/(pets|pet|pets-slash|pet-slash|unknown|nested)\/(key|no-key)|replay-keyless\/(none|near-miss|other-scheme|empty)|burst\/(create|get|list|read-back))$/,
+    /^generated\/\d+\/\d+\/(create|read-back|create-edge|create-invalid\/[\w-]+|list|list-invalid|list-alias|get|get-neighbour|get-malformed|get-alias|equivalent-(list|get|create)\/.+|unlisted\/[A-Z]+\/(pets|pet|pets-slash|pet-slash|unknown|nested)\/(key|no-key)|replay-keyless\/(none|near-miss|other-scheme|empty)|burst\/(create|get|list|read-back))$/,
     '`generated/{sequence}/{command}/`',
   ],
 ];

@@ -106,8 +106,8 @@ export interface CheckContext {
   petPath(pet: KnownPet): string;
   /** The run's seeded random numbers in [0, 1). */
   random(): number;
-  /** What the last answer said of the key's quota. */
-  keyQuota(): { limit?: number; remaining?: number; resetAt?: number };
+  /** What the last answer said of the key's quota (or the second key's). */
+  keyQuota(which?: 'key' | 'key2'): { limit?: number; remaining?: number; resetAt?: number };
   /** How many requests without a valid key the run has sent so far. */
   keylessSent(): number;
   /** What the last answer to a request without a valid key said of the client's anonymous quota. */

@@ -23,6 +23,8 @@ const unseen: Record<string, string> = {
   'throttle shield replays a stored 429 for five minutes': 'it shows only to a request sent after the 429\'s Retry-After, which a default run does not wait for',
   'window length read as milliseconds': 'it shows only to requests sent after the 429\'s Retry-After, which a default run does not wait for',
   'Retry-After sent in milliseconds': 'a Retry-After longer than the time to reset is the deployment\'s right (a ban); the suite cannot tell this one from a ban',
+  'getPet reads the id with Number()': 'it reads `0x10` and `1e1` as the integers they spell, which a validator that coerces types does too: a warning, since the contract does not say how a path becomes an integer',
+  'getPet Sunset at local midnight in Berlin': 'the contract names a day, not a zone: a Sunset at the start of 5 December in Berlin is 5 December somewhere',
   'status filter applied after the limit': 'a short page while more pets match is a warning: which pets a list returns is open, and the contract shows no pagination beyond limit',
 };
 const regressions = [...batch1, ...regressions2];

@@ -127,11 +127,11 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     knownPets: () => knownPets,
     petPath: (pet) => `/pets/${pet.idText}`,
     random,
-    keyQuota: () => client.quota('key'),
+    keyQuota: (which = 'key') => client.quota(which),
     anonymousQuota: () => client.quota('anonymous'),
     keylessSent: () => client.exchanges.filter((e) => e.bucket === 'anonymous').length,
     ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
-    model: () => model.feed(client.exchanges),
+    model: () => model.feed(client.exchanges, client.unanswered),
     timeLeftMs: () => deadline - now(),
     reproduce: (reproduction) => reproductions.push(reproduction),
   };
@@ -141,7 +141,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     // Stopped by the preflight, no check ran: the report has no check verdicts, only the reason.
     const checks = config.checks.flatMap((c) => reports.get(c.id) ?? []);
     const ops = checks.flatMap((c) => c.operations);
-    const judged = reports.size > 0 ? model.feed(client.exchanges).judgements : [];
+    const judged = reports.size > 0 ? model.feed(client.exchanges, client.unanswered).judgements : [];
     return {
       tool: { name: toolName, version: toolVersion },
       runId: client.runId,
@@ -240,7 +240,7 @@ function describeEvent(event: ClientEvent): string {
   if (event.kind === 'transport-retry') {
     return `${event.reason}; sent again after ${event.waitMs} ms (retry ${event.attempt}).`;
   }
-  const quota = event.bucket === 'key' ? 'the API key\'s quota' : 'the anonymous quota';
+  const quota = event.bucket === 'key' ? 'the API key\'s quota' : event.bucket === 'key2' ? 'the second API key\'s quota' : 'the anonymous quota';
   return event.kind === 'wait-for-window'
     ? `Waited ${(event.ms / 1000).toFixed(1)} s for ${quota} to reset rather than spend its last request.`
     : `Unexpected 429 on request #${event.seq} (${quota}); waiting ${(event.waitMs / 1000).toFixed(1)} s as Retry-After and backoff say (try ${event.attempt + 1}).`;

@@ -53,8 +53,10 @@ export const rateLimitHeaders: Check = {
       report.expectOfAnswer(remaining! <= limit!, exchange, `${where} says X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}.`, 'remaining-above-limit');
       // Judge Reset by the deployment's own clock (its Date header) when it sends one, so a server
       // clock a little behind the suite's is not taken for a Reset in the past.
+      // Judged by the earlier of the two clocks (the answer's Date, the request's departure): a
+      // request counted just before a window's end may be answered, and dated, just after it.
       const serverDate = Date.parse(headers.date ?? '');
-      const sentS = Number.isNaN(serverDate) ? exchange.sentAt / 1000 : serverDate / 1000;
+      const sentS = Number.isNaN(serverDate) ? exchange.sentAt / 1000 : Math.min(serverDate, exchange.sentAt) / 1000;
       const skew = Number.isNaN(serverDate) ? SKEW_S : 1;
       if (reset! < sentS - skew) {
         const hint = reset! < 1_000_000_000 ? ' It looks like seconds until the reset; the contract asks for a Unix timestamp.' : '';

@@ -39,7 +39,7 @@ export type ClientEvent =
 export const transportRetries = 2;
 
 /** The body bytes a run keeps in all: far past any run against a deployment of this API (a few MB). */
-const keptBodyBudget = 128 * 1024 * 1024;
+const keptBodyBudget = 32 * 1024 * 1024;
 /** What is kept of an answer past that budget. */
 const keptPart = 64 * 1024;
 
@@ -198,10 +198,13 @@ export class PacedClient {
     const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
     if (limit !== undefined) state.limit = limit;
     if (remaining !== undefined) state.remaining = remaining;
-    // Only a Unix time in the plausible future is a reset time; anything else is not trusted for pacing.
+    // Only a Unix time in the plausible future is a reset time; anything else is not trusted for
+    // pacing. It is the deployment's clock: moved onto ours by the offset its Date header shows.
     if (reset !== undefined) {
-      const resetAt = reset * 1000;
       const now = this.#options.now();
+      const date = Date.parse(exchange.response.headers.date ?? '');
+      const offset = Number.isNaN(date) ? 0 : date - now;
+      const resetAt = reset * 1000 - (Math.abs(offset) > 2000 ? offset : 0);
       state.resetAt = resetAt > now - 5_000 && resetAt < now + 2 * 86_400_000 ? resetAt : undefined;
     }
   }

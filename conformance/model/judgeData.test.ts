@@ -403,9 +403,15 @@ describe('data.id-exact: a petId that is not an integer is not served', () => {
     expect(ofRule(alone(get(12, { id: 12, name: 'A', categoryId: 1 })), 'data.id-exact').map((j) => j.outcome)).toEqual(['held']);
   });
 
-  it.each(['1.5', '12abc', '1e3', 'abc'])('fails the petId %s answered 200, naming it', (petId) => {
+  it.each(['1.5', '12abc', '1e3', 'abc'])('fails the petId %s answered 200 with pet 12, naming it', (petId) => {
     const [failure] = failuresOf(alone(ex({ path: `/pets/${petId}`, status: 200, body: petJson({ id: 12, name: 'A', categoryId: 1 }) })), 'data.id-exact');
-    expect(failure!.message).toContain(`for the petId ${JSON.stringify(petId)}, which is not an integer`);
+    expect(failure!.message).toContain(`for the petId ${JSON.stringify(petId)}, which is no integer, with pet 12`);
+  });
+
+  it.each(['0xc', '12e0', '+12', '12.0'])('only warns of the petId %s read as 12 and answered with pet 12, as a validator that coerces types reads it', (petId) => {
+    const judged = ofRule(alone(ex({ path: `/pets/${petId}`, status: 200, body: petJson({ id: 12, name: 'A', categoryId: 1 }) })), 'data.id-exact');
+    expect(judged.map((j) => j.outcome)).toEqual(['warning']);
+    expect(judged[0]!.message).toContain(`read another spelling as the integer 12`);
   });
 
   it('does not judge a malformed petId refused with a 4xx', () => {

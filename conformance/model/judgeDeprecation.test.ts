@@ -56,7 +56,8 @@ describe('deprecation.sunset-date: where getPet states its removal, it is 5 Dece
     expect(outcomes(getPet({ sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, { status: 401 }))).toEqual(['held']);
   });
 
-  it.each(['Fri, 06 Dec 2030 00:00:00 GMT', 'Wed, 04 Dec 2030 23:59:59 GMT', 'Sun, 12 May 2030 00:00:00 GMT', 'Thu, 05 Dec 2031 00:00:00 GMT'])('fails Sunset: %s, naming it', (sunset) => {
+  // "5 December 2030" in some zone: 4 December 10:00 UTC (5 December in UTC+14) to 6 December 12:00 UTC (UTC-12).
+  it.each(['Fri, 06 Dec 2030 12:00:00 GMT', 'Wed, 04 Dec 2030 09:59:59 GMT', 'Sun, 12 May 2030 00:00:00 GMT', 'Thu, 05 Dec 2031 00:00:00 GMT'])('fails Sunset: %s, naming it', (sunset) => {
     const [failure] = failuresOf(deprecation(getPet({ sunset })), 'deprecation.sunset-date');
     expect(failure!.message).toContain(`says Sunset: ${sunset}; getPet is to be removed on 5 December 2030`);
   });

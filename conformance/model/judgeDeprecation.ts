@@ -8,6 +8,7 @@ import { isUnavailable } from '../http/pacedClient.ts';
 /** "to be removed on 5 December 2030": any instant of that UTC day. */
 const removalDay = Date.UTC(2030, 11, 5);
 const dayMs = 86_400_000;
+const hourMs = 3_600_000;
 
 /** A Deprecation header's instant: `@<unix>` (RFC 9745), an HTTP-date (its drafts), or `true` (now). */
 function deprecationAt(value: string): number | 'true' | undefined {
@@ -32,7 +33,8 @@ export function judgeDeprecation(exchange: Exchange, view: RequestView): Judgeme
   const out: Judgement[] = [];
   if (sunset !== undefined) {
     const at = Date.parse(sunset);
-    out.push(holds(!Number.isNaN(at) && at >= removalDay && at < removalDay + dayMs, 'deprecation.sunset-date', op, exchange, () => `${where} says Sunset: ${sunset}; getPet is to be removed on 5 December 2030.`));
+    // "5 December 2030" in some zone: from its start east of UTC (+14 h) to its end west of it (-12 h).
+    out.push(holds(!Number.isNaN(at) && at >= removalDay - 14 * hourMs && at < removalDay + dayMs + 12 * hourMs, 'deprecation.sunset-date', op, exchange, () => `${where} says Sunset: ${sunset}; getPet is to be removed on 5 December 2030.`));
   }
   if (deprecation !== undefined) {
     const at = deprecationAt(deprecation);

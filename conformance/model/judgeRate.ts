@@ -5,7 +5,7 @@ import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import { broken, held, holds, type Judgement } from './judgement.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import { ledger, type KeyLedger, type ModelState, type WindowObservation } from './modelState.ts';
-import type { KeyName, RequestView } from './requestView.ts';
+import { viewRequest, type KeyName, type RequestView } from './requestView.ts';
 
 export interface RateOptions {
   /** Other clients may spend the key too (`--shared-key`): only what still holds is judged. */
@@ -100,8 +100,12 @@ function judge429(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation 
   const reset = obs?.reset ?? readRateHeaders(headers).reset;
   const retry = retryAfterMs(headers['retry-after'], at);
   if (reset !== undefined && retry !== undefined) {
+    // When the client may retry, by the deployment's clock (its Date) or by the client's (the answer
+    // came back after durationMs): short only if it is short by both, since either clock may be off.
+    const received = exchange.sentAt + exchange.response.durationMs;
+    const retryAt = /^\s*\d+\s*$/.test(headers['retry-after'] ?? '') ? Math.max(at, received) + retry : at + retry;
     const toReset = reset * 1000 - at;
-    out.push(holds(retry >= toReset - 2 * TICK_MS, 'rate.retry-after-covers-reset', op, exchange, () => `${where} answered 429 with Retry-After ${JSON.stringify(headers['retry-after'])} (${Math.round(retry / 1000)} s), but X-RateLimit-Reset ${reset} is ${Math.round(toReset / 1000)} s away: a client that retries when told is refused again.`));
+    out.push(holds(retryAt >= reset * 1000 - 2 * TICK_MS, 'rate.retry-after-covers-reset', op, exchange, () => `${where} answered 429 with Retry-After ${JSON.stringify(headers['retry-after'])} (${Math.round(retry / 1000)} s), but X-RateLimit-Reset ${reset} is ${Math.round(toReset / 1000)} s away: a client that retries when told is refused again.`));
   }
 }
 
@@ -177,6 +181,17 @@ function withOwnCost(account: KeyLedger, view: RequestView, exchange: Exchange):
   const key = view.credential.kind === 'key' ? view.credential.key : 'key';
   const [min, max] = costTo(key, view, exchange.response.status);
   return { ...account, spentMin: account.spentMin + min, spentMax: account.spentMax + max, since: [...account.since, exchange.seq] };
+}
+
+/**
+ * A request that got no answer may still have reached the deployment and been counted: it costs
+ * its key one or none, so a connection lost in the network is never a contract failure.
+ */
+export function learnUnanswered(headers: Record<string, string>, state: ModelState): void {
+  const view = viewRequest({ path: '/', request: { method: 'GET', url: '', headers } });
+  if (view.credential.kind !== 'key') return;
+  const account = ledger(state, view.credential.key);
+  account.spentMax += 1;
 }
 
 /** Moves every key's ledger on past one answer or burst. */

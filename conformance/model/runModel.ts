@@ -1,11 +1,11 @@
 // The model as an oracle: every exchange of a run, in order, judged against what the exchanges
 // before it taught, then taught to the model. The same exchanges give the same judgements.
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange, UnansweredRequest } from '../http/exchange.ts';
 import { judgeAccess } from './judgeAccess.ts';
 import { judgeData, learnData } from './judgeData.ts';
 import { judgeDeprecation } from './judgeDeprecation.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
-import { judgeRate, learnRate, type RateOptions } from './judgeRate.ts';
+import { judgeRate, learnRate, learnUnanswered, type RateOptions } from './judgeRate.ts';
 import { judgeWire } from './judgeWire.ts';
 import type { Judgement } from './judgement.ts';
 import { emptyState, type ModelState } from './modelState.ts';
@@ -29,13 +29,21 @@ export class ModelRun {
   readonly #judgements: Judgement[] = [];
   #fed = 0;
   #pending: Item[] = [];
+  #unansweredFed = 0;
 
   constructor(readonly options: ModelOptions) {}
 
-  /** Judges what the record holds beyond what was fed before. */
-  feed(exchanges: readonly Exchange[]): ModelVerdict {
+  /**
+   * Judges what the record holds beyond what was fed before. `unanswered` are the attempts that got
+   * no answer, each placed after the exchange numbered `afterSeq`.
+   */
+  feed(exchanges: readonly Exchange[], unanswered: readonly Pick<UnansweredRequest, 'afterSeq' | 'request'>[] = []): ModelVerdict {
     for (; this.#fed < exchanges.length; this.#fed++) {
       const exchange = exchanges[this.#fed]!;
+      // Attempts lost before this answer may have been counted: the ledgers allow for them.
+      for (; this.#unansweredFed < unanswered.length && unanswered[this.#unansweredFed]!.afterSeq < exchange.seq; this.#unansweredFed++) {
+        learnUnanswered(unanswered[this.#unansweredFed]!.request.headers, this.#state);
+      }
       const item = { exchange, view: viewRequest(exchange) };
       const open = this.#pending[0]?.exchange.burst;
       if (open !== undefined && exchange.burst === open) {
@@ -56,7 +64,10 @@ export class ModelRun {
     if (group.length === 0) return;
     const state = this.#state;
     this.#judgements.push(...judgeRate(group, state, this.options));
-    for (const { exchange, view } of group) {
+    // In a burst the answers arrive in any order: the creates are taken first, so a parallel list
+    // that already shows a new pet does not make its own 201 look like an id reused.
+    const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
+    for (const { exchange, view } of ordered) {
       this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state));
       learnData(exchange, view, state);
       learnEquivalence(exchange, state);
@@ -66,6 +77,6 @@ export class ModelRun {
 }
 
 /** The model's judgements on a finished record of exchanges. */
-export function runModel(exchanges: readonly Exchange[], options: ModelOptions): ModelVerdict {
-  return new ModelRun(options).feed(exchanges);
+export function runModel(exchanges: readonly Exchange[], options: ModelOptions, unanswered: readonly Pick<UnansweredRequest, 'afterSeq' | 'request'>[] = []): ModelVerdict {
+  return new ModelRun(options).feed(exchanges, unanswered);
 }

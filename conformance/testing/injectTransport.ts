@@ -102,7 +102,8 @@ export async function fromTheWire(method: string, res: Res, url: string, maxBody
   try {
     decoded = await decodeContent(received, sent.headers['content-encoding'], maxBodyBytes);
   } catch (error) {
-    throw new TransportError(`${method} ${url} failed: its body is not valid ${sent.headers['content-encoding']}: ${(error as Error).message}`, url);
+    // As over HTTP: the raw bytes go with the error, judged unreadable once retries show the same.
+    throw new TransportError(`${method} ${url} failed: its body is not valid ${sent.headers['content-encoding']}: ${(error as Error).message}`, url, responseOf(res.status, res.headers, received, true));
   }
   const truncated = received !== sent.bytes || decoded.truncated;
   if (decoded.bytes === sent.bytes && !truncated) return sent;

@@ -1,7 +1,7 @@
 // The generated traffic's vocabulary: commands as plain data, drawn by fast-check from a seed and
 // shrunk by it. The interpreter (`sendCommand.ts`) turns each into requests against the run's state.
 import fc from 'fast-check';
-import { edgeCategoryIds, edgeNames, invalidBodies, limitNearMisses, petStatuses, statusNearMisses, trickyNames } from './values.ts';
+import { edgeCategoryIds, edgeNames, invalidBodies, limitAliases, limitNearMisses, petStatuses, statusNearMisses, trickyNames } from './values.ts';
 
 export type PetStatus = (typeof petStatuses)[number];
 
@@ -38,8 +38,10 @@ export type Command =
   | { kind: 'create-invalid'; index: number }
   | { kind: 'list'; limit?: number; status?: PetStatus; spelling: Spelling; key: KeyChoice }
   | { kind: 'list-invalid'; limit?: string; status?: string }
+  /** A valid limit in another spelling: refused with a 4xx, or read as the number. */
+  | { kind: 'list-alias'; limit: string }
   /** A known pet (`pick` chooses which), or an id next to it, read by id. */
-  | { kind: 'get'; pick: number; near: 'same' | 'neighbour' | 'malformed'; variant: number; spelling: Spelling; key: KeyChoice }
+  | { kind: 'get'; pick: number; near: 'same' | 'neighbour' | 'malformed' | 'alias'; variant: number; spelling: Spelling; key: KeyChoice }
   /** One request sent in several spellings, each counted as one equivalence group. */
   | { kind: 'equivalent'; of: 'list' | 'get' | 'create'; spellings: Spelling[]; name: string; limit: number; status?: PetStatus; pick: number }
   | { kind: 'unlisted'; method: 'HEAD' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'GET' | 'POST'; target: 'pets' | 'pet' | 'pets-slash' | 'pet-slash' | 'unknown' | 'nested'; withKey: boolean; pick: number }
@@ -77,7 +79,8 @@ export function commandArbitrary(options: CommandOptions): fc.Arbitrary<Command>
     fc.record({ kind: fc.constant('list-invalid' as const), limit: fc.option(fc.constantFrom(...limitNearMisses), { nil: undefined }), status: fc.option(fc.constantFrom(...statusNearMisses), { nil: undefined }) })
       .filter((c) => c.limit !== undefined || c.status !== undefined)
       .map(dropUndefined),
-    fc.record({ kind: fc.constant('get' as const), pick: fc.nat(1000), near: fc.constantFrom('same', 'same', 'neighbour', 'malformed'), variant: fc.nat(5), spelling: someSpelling, key }),
+    fc.record({ kind: fc.constant('get' as const), pick: fc.nat(1000), near: fc.constantFrom('same', 'same', 'neighbour', 'malformed', 'alias'), variant: fc.nat(5), spelling: someSpelling, key }),
+    fc.record({ kind: fc.constant('list-alias' as const), limit: fc.constantFrom(...limitAliases) }),
     fc.record({ kind: fc.constant('unlisted' as const), method: options.readOnly ? fc.constant('GET' as const) : fc.constantFrom('HEAD', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'DELETE', 'POST'), target: fc.constantFrom('pets', 'pet', 'pets-slash', 'pet-slash', 'unknown', 'nested'), withKey: fc.boolean(), pick: fc.nat(1000) }),
     fc.record({ kind: fc.constant('replay-keyless' as const), how: fc.constantFrom('none', 'near-miss', 'other-scheme', 'empty') }),
     fc.record({ kind: fc.constant('equivalent' as const), of: fc.constantFrom('list', 'get'), spellings: fc.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fc.integer({ min: 1, max: 100 }), status: fc.option(status, { nil: undefined }), pick: fc.nat(1000) }).map(dropUndefined),

@@ -3,7 +3,8 @@
 import type { CheckContext } from '../check.ts';
 import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
 import type { Command, KeyChoice, Spelling } from './commands.ts';
-import { hugeName, invalidBodies, malformedIds, neighbours } from './values.ts';
+import { knownCategoryIds } from '../checks/newPetBody.ts';
+import { hugeName, idAliases, invalidBodies, malformedIds, neighbours } from './values.ts';
 
 export interface TrafficState {
   /** Ids the run created, newest last: the pets the model knows best. */
@@ -64,7 +65,7 @@ function getRequest(id: string, spelling: Spelling, key: KeyChoice, intent: ApiR
 
 /** A categoryId the deployment's own pets have (the contract lists no categories, so only these are surely valid). */
 export function knownCategory(ctx: CheckContext, pick: number): string {
-  const ids = [...new Set(ctx.knownPets().map((p) => p.categoryId).filter((c): c is number | bigint => typeof c === 'bigint' || (typeof c === 'number' && Number.isInteger(c))).map(String))];
+  const ids = knownCategoryIds(ctx);
   return ids.length === 0 ? '1' : ids[pick % ids.length]!;
 }
 
@@ -122,6 +123,10 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       await keyed(listRequest(command.limit, command.status, command.spelling, command.key, `${caseName}/list`));
       return;
     }
+    case 'list-alias': {
+      await keyed({ method: 'GET', path: `/pets?limit=${encodeURIComponent(command.limit)}`, auth: 'key', operationId: 'listPets', intent: 'edge', case: `${caseName}/list-alias` });
+      return;
+    }
     case 'list-invalid': {
       const params: [string, string][] = [];
       if (command.limit !== undefined) params.push(['limit', command.limit]);
@@ -136,8 +141,11 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       else if (command.near === 'neighbour') {
         const next = neighbours(BigInt(id))[command.variant % 5]!;
         if (next >= 0n && next < 2n ** 63n) await keyed(getRequest(next.toString(), command.spelling, command.key, 'valid', `${caseName}/get-neighbour`));
+      } else if (command.near === 'alias') {
+        const alias = idAliases(id)[command.variant % 5]!;
+        await keyed(getRequest(alias, command.spelling, command.key, 'edge', `${caseName}/get-alias`));
       } else {
-        const wrong = malformedIds(id)[command.variant % 6]!;
+        const wrong = malformedIds(id)[command.variant % 3]!;
         await keyed(getRequest(wrong, command.spelling, command.key, 'invalid', `${caseName}/get-malformed`));
       }
       return;
@@ -196,7 +204,7 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       }
       for (let i = 0; i < command.lists; i++) requests.push(listRequest(i + 1, undefined, spellingPlain, command.key, `${caseName}/burst/list`));
       // Parallel requests are paced as one: never more at once than the window has left.
-      const { remaining } = ctx.keyQuota();
+      const { remaining } = ctx.keyQuota(command.key);
       if (requests.length === 0 || (remaining !== undefined && remaining < requests.length + 2)) return;
       const answers = await Promise.all(requests.map((r) => send({ ...r, burst })));
       // Each pet a parallel create made is then read back: a lost write shows as a 404.

@@ -39,11 +39,13 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
     }
   }
   const target = created[0] ?? ctx.knownPets()[0]?.idText;
-  // A petId that is not an integer is no id: hex, an exponent, a sign, a fraction, trailing text.
+  // Other spellings of a known id (hex, an exponent, a sign, a fraction): refused, or read as that
+  // id, never as another pet; and an id with trailing text, which no reading makes an integer.
   if (target !== undefined) {
-    for (const [what, id] of [['hex', `0x${BigInt(target).toString(16)}`], ['exponent', `${target}e0`], ['sign', `+${target}`], ['fraction', `${target}.0`], ['trailing', `${target}abc`]]) {
-      await send({ method: 'GET', path: `/pets/${id}`, auth: 'key', operationId: 'getPet', intent: 'invalid', case: `generated/sweep/malformed-id/${what}` });
+    for (const [what, id] of [['hex', `0x${BigInt(target).toString(16)}`], ['exponent', `${target}e0`], ['sign', `+${target}`], ['fraction', `${target}.0`]]) {
+      await send({ method: 'GET', path: `/pets/${id}`, auth: 'key', operationId: 'getPet', intent: 'edge', case: `generated/sweep/malformed-id/${what}` });
     }
+    await send({ method: 'GET', path: `/pets/${target}abc`, auth: 'key', operationId: 'getPet', intent: 'invalid', case: 'generated/sweep/malformed-id/trailing' });
   }
   // Lists a status with room for every pet of it (under 100), so that a new pet of that status
   // shows: the status with the fewest pets, as the deployment lists them.
@@ -82,6 +84,24 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   if (target !== undefined) await send({ method: 'GET', path: `/pets/${target}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: 'generated/sweep/no-key/read-back' });
   if (roomy !== undefined) {
     await send({ method: 'GET', path: `/pets${queryString([['status', roomy], ['limit', '100']])}`, auth: 'key', operationId: 'listPets', intent: 'valid', case: 'generated/sweep/no-key/list' });
+  }
+  // Compression asked for: the answer, once decoded as it says, is the same answer.
+  if (target !== undefined) {
+    for (const encoding of ['gzip', 'gzip, deflate, br']) {
+      await send({ method: 'GET', path: `/pets/${target}`, auth: 'key', headers: { 'accept-encoding': encoding }, operationId: 'getPet', intent: 'valid', case: `generated/sweep/accept-encoding/${encoding.replace(/[^a-z]+/g, '-')}` });
+    }
+  }
+  // Six requests at once: each answered as alone, and each counted.
+  const burst: ApiRequest[] = [];
+  for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: body(`Sweep burst ${i + 1}`, knownCategory(ctx, i), 'pending'), operationId: 'createPet', intent: 'valid' });
+  for (const id of [target, created[1] ?? target]) if (id !== undefined) burst.push({ method: 'GET', path: `/pets/${id}`, auth: 'key', operationId: 'getPet', intent: 'valid' });
+  for (const limit of ['3', '7', '11', '13']) if (burst.length < 6) burst.push({ method: 'GET', path: `/pets?limit=${limit}`, auth: 'key', operationId: 'listPets', intent: 'valid' });
+  const { remaining } = ctx.keyQuota();
+  if (remaining === undefined || remaining >= burst.length + 2) {
+    const answers = await Promise.all(burst.map((request, i) => send({ ...request, burst: -1, case: `generated/sweep/burst/${i + 1}` })));
+    for (const [i, answer] of answers.entries()) {
+      if (answer?.operationId === 'createPet') await readBack(createdId(answer), `generated/sweep/burst/${i + 1}`);
+    }
   }
   // Errors are JSON whatever the client accepts.
   for (const accept of ['*/*', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
