@@ -5,6 +5,9 @@
 // deployment, so no state leaks between runs. Witnesses: regressions.witness.test.ts.
 import type { MockOptions } from '../../mock/index.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
+import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, mapListOut, mapPets, MINUTE, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, withHeaders, withJson, withKey, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
+
+export { bodyText, headerOf } from './catalogueHelpers.ts';
 
 export interface Regression {
   name: string;
@@ -25,37 +28,11 @@ export interface LegalVariant {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Helpers: requests
+// Helpers: requests and answers (the shared ones are in catalogueHelpers.ts)
 // ---------------------------------------------------------------------------------------------
 
-const urlOf = (req: Req) => new URL(req.url, 'http://x');
-const pathOf = (req: Req) => urlOf(req).pathname;
-const paramsOf = (req: Req) => urlOf(req).searchParams;
-function withParams(req: Req, change: (q: URLSearchParams) => void): Req {
-  const url = urlOf(req);
-  change(url.searchParams);
-  return { ...req, url: `${url.pathname}${url.search}` };
-}
-const isListReq = (req: Req) => req.method === 'GET' && pathOf(req) === '/v1/pets';
-const isCreateReq = (req: Req) => req.method === 'POST' && pathOf(req) === '/v1/pets';
-const petIdOf = (req: Req) => /^\/v1\/pets\/([^/]+)$/.exec(pathOf(req))?.[1];
-const isGetPetReq = (req: Req) => req.method === 'GET' && petIdOf(req) !== undefined;
-
-const demoKeys = new Set(['demo-free', 'demo-pro', 'demo-business', 'demo-enterprise']);
 const tokenOf = (req: Req) => /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
 const hasValidKey = (req: Req) => demoKeys.has(tokenOf(req) ?? '');
-const withKey = (req: Req, key: string): Req => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } });
-/** The request as the service serves it once it has (wrongly) decided the caller may pass. */
-const asTrusted = (req: Req) => withKey(req, 'demo-enterprise');
-
-function createBodyOf(req: Req): Record<string, unknown> | undefined {
-  try {
-    const body: unknown = JSON.parse(req.body);
-    return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Rewrites the JSON object a create sends; anything else goes on unchanged. */
 const onCreateBody = (change: (body: Record<string, unknown>) => Record<string, unknown>): Transform => (req, forward) => {
@@ -64,59 +41,13 @@ const onCreateBody = (change: (body: Record<string, unknown>) => Record<string, 
 };
 const onCreateName = (change: (name: string) => string): Transform => onCreateBody((body) => (typeof body.name === 'string' ? { ...body, name: change(body.name) } : body));
 
-// ---------------------------------------------------------------------------------------------
-// Helpers: answers
-// ---------------------------------------------------------------------------------------------
-
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-/** The body as text (bytes decoded as UTF-8). */
-export const bodyText = (res: Res): string => (typeof res.body === 'string' ? res.body : decoder.decode(res.body));
-function parseBody(res: Res): unknown {
-  try {
-    const text = bodyText(res);
-    return text === '' ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-const withJson = (res: Res, value: unknown): Res => ({ ...res, body: JSON.stringify(value) });
-export const headerOf = (res: Res, name: string): string | undefined => {
-  const value = res.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
-function withHeaders(res: Res, change: Record<string, string | string[] | undefined>): Res {
-  const headers = { ...res.headers };
-  for (const [name, value] of Object.entries(change)) {
-    if (value === undefined) delete headers[name];
-    else headers[name] = value;
-  }
-  return { ...res, headers };
-}
-const rateLimitNames = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
-const withoutRateLimitHeaders = (res: Res) => withHeaders(res, { 'x-ratelimit-limit': undefined, 'x-ratelimit-remaining': undefined, 'x-ratelimit-reset': undefined });
-const isJsonAnswer = (res: Res) => /^application\/json/i.test(headerOf(res, 'content-type') ?? '') && bodyText(res) !== '';
-
-/** An Error answer in place of `res`, keeping its other headers (the rate-limit ones above all). */
-function asError(res: Res, status: number, code: string, message: string): Res {
-  const { location: _l, allow: _a, ...headers } = res.headers;
-  return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ code, message, status }) };
-}
 const htmlPage = (status: number, title: string): Res => ({
   status,
   headers: { 'content-type': 'text/html', server: 'nginx' },
   body: `<html>\r\n<head><title>${status} ${title}</title></head>\r\n<body>\r\n<center><h1>${status} ${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
 });
 
-type Pet = Record<string, unknown>;
-/** Applies `change` to every pet of a 2xx answer (a list, or one pet). */
-function mapPets(res: Res, change: (pet: Pet) => Pet): Res {
-  if (res.status < 200 || res.status >= 300) return res;
-  const body = parseBody(res);
-  if (Array.isArray(body)) return withJson(res, body.map((pet) => (pet && typeof pet === 'object' ? change(pet as Pet) : pet)));
-  if (body && typeof body === 'object') return withJson(res, change(body as Pet));
-  return res;
-}
 const onPetAnswers = (where: { list?: boolean; get?: boolean; create?: boolean }, change: (pet: Pet) => Pet): Transform => async (req, forward) => {
   const res = await forward(req);
   const applies = (where.list && isListReq(req)) || (where.get && isGetPetReq(req)) || (where.create && isCreateReq(req));
@@ -135,10 +66,28 @@ const onListArray = (change: (pets: Pet[], req: Req) => unknown): Transform => a
 /** The limit a list asks for, as the mock reads it (default 20). */
 const askedLimit = (req: Req) => Number(paramsOf(req).get('limit') ?? 20);
 
-const statuses = ['available', 'pending', 'sold'];
-const MINUTE = 60_000;
-const DAY = 86_400_000;
-const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/** A 30-second cache of 200 list answers under `keyOf(req)`, emptied by every successful create. */
+function listCache(keyOf: (req: Req) => string): Transform {
+  const cache = new Map<string, { at: number; body: Res['body'] }>();
+  return async (req, forward, env) => {
+    const res = await forward(req);
+    if (isCreateReq(req) && res.status === 201) cache.clear();
+    if (!isListReq(req) || res.status !== 200) return res;
+    const key = keyOf(req);
+    const hit = cache.get(key);
+    if (hit && env.now() - hit.at < 30_000) return { ...res, body: hit.body };
+    cache.set(key, { at: env.now(), body: res.body });
+    return res;
+  };
+}
+
+/** Forwards `req` as if the pets whose ids are in `hidden` were gone: getPet finds none of them, lists leave them out. */
+async function forwardHiding(req: Req, forward: (req: Req) => Promise<Res>, hidden: ReadonlySet<string>): Promise<Res> {
+  const id = petIdOf(req);
+  if (isGetPetReq(req) && hidden.has(id!)) return forward({ ...req, url: '/v1/pets/999999999' });
+  const res = await forward(req);
+  return isListReq(req) ? mapListOut(res, (pet) => !hidden.has(String(pet.id))) : res;
+}
 
 // ---------------------------------------------------------------------------------------------
 // A rate limiter of the deployment's own, for the regressions (and one variant) that count
@@ -146,9 +95,6 @@ const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 // and the three headers are this limiter's. The Free and Pro plans' limits, per minute and per
 // day, both enforced; the headers describe the window that binds, as the mock's do.
 // ---------------------------------------------------------------------------------------------
-
-const planPerMinute: Record<string, number> = { 'demo-free': 60, 'demo-pro': 300 };
-const planPerDay: Record<string, number> = { 'demo-free': 1_000, 'demo-pro': 10_000 };
 
 interface LimiterOptions {
   /** Which counter a request spends: the key by default. */
@@ -215,6 +161,12 @@ function ownLimiter(options: LimiterOptions = {}): Transform {
     const spent = headers(bucket.minute, bucket.day);
     return withHeaders(await forward(asTrusted(req)), spent);
   };
+}
+
+/** Two instances behind a round-robin balancer: every second request of a Free or Pro key goes to `second`, the rest to the mock's own counting. */
+function secondInstance(second: Transform): Transform {
+  let turn = 0;
+  return (req, forward, env) => (turn++ % 2 === 1 && (tokenOf(req) ?? '') in planPerMinute ? second(req, forward, env) : forward(req));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -330,37 +282,16 @@ export const regressions: Regression[] = [
     name: 'list cache keyed on the path without the query',
     story: 'A 30-second result cache added to listPets uses the request path as its key, so ?limit=5 followed by ?limit=2 or ?status=sold returns the cached first answer.',
     kind: 'data',
-    make: () => {
-      const cache = new Map<string, { at: number; body: Res['body'] }>();
-      return async (req, forward, env) => {
-        const res = await forward(req);
-        if (isCreateReq(req) && res.status === 201) cache.clear();
-        if (!isListReq(req) || res.status !== 200) return res;
-        const hit = cache.get(pathOf(req));
-        if (hit && env.now() - hit.at < 30_000) return { ...res, body: hit.body };
-        cache.set(pathOf(req), { at: env.now(), body: res.body });
-        return res;
-      };
-    },
+    make: () => listCache(pathOf),
   },
   {
     name: 'list cache keyed on the first query parameter only',
     story: 'The listPets cache key was built from the first query parameter only, so ?limit=5&status=sold and ?limit=5&status=pending share one cached answer.',
     kind: 'data',
-    make: () => {
-      const cache = new Map<string, { at: number; body: Res['body'] }>();
-      return async (req, forward, env) => {
-        const res = await forward(req);
-        if (isCreateReq(req) && res.status === 201) cache.clear();
-        if (!isListReq(req) || res.status !== 200) return res;
-        const first = [...paramsOf(req)][0];
-        const key = first ? `${first[0]}=${first[1]}` : '';
-        const hit = cache.get(key);
-        if (hit && env.now() - hit.at < 30_000) return { ...res, body: hit.body };
-        cache.set(key, { at: env.now(), body: res.body });
-        return res;
-      };
-    },
+    make: () => listCache((req) => {
+      const first = [...paramsOf(req)][0];
+      return first ? `${first[0]}=${first[1]}` : '';
+    }),
   },
   {
     name: 'limit honoured only as the first query parameter',
@@ -504,11 +435,7 @@ export const regressions: Regression[] = [
     name: 'per-instance counters behind a round-robin balancer',
     story: 'The limiter kept its counters in process memory and the service was scaled to two instances, so each instance grants the key its full quota and Remaining goes 299, 299, 298, 298.',
     kind: 'rate-accounting',
-    make: () => {
-      const second = ownLimiter();
-      let turn = 0;
-      return (req, forward, env) => (turn++ % 2 === 1 && (tokenOf(req) ?? '') in planPerMinute ? second(req, forward, env) : forward(req));
-    },
+    make: () => secondInstance(ownLimiter()),
   },
   {
     name: 'X-RateLimit-Reset an hour late',
@@ -696,9 +623,7 @@ export const regressions: Regression[] = [
           deleted.add(id);
           return { status: 204, headers: Object.fromEntries(Object.entries(probe.headers).filter(([name]) => name.startsWith('x-ratelimit-'))), body: '' };
         }
-        if (isGetPetReq(req) && deleted.has(id!)) return forward({ ...req, url: '/v1/pets/999999999' });
-        const res = await forward(req);
-        return isListReq(req) ? mapListOut(res, (pet) => !deleted.has(String(pet.id))) : res;
+        return forwardHiding(req, forward, deleted);
       };
     },
   },
@@ -800,10 +725,7 @@ export const regressions: Regression[] = [
           committed.push(String((parseBody(res) as Pet).id));
           return res;
         }
-        const id = petIdOf(req);
-        if (isGetPetReq(req) && lost.has(id!)) return forward({ ...req, url: '/v1/pets/999999999' });
-        const res = await forward(req);
-        return isListReq(req) ? mapListOut(res, (pet) => !lost.has(String(pet.id))) : res;
+        return forwardHiding(req, forward, lost);
       };
     },
   },
@@ -840,11 +762,7 @@ export const regressions: Regression[] = [
     name: 'one instance runs a stale plan table',
     story: 'One of two instances behind the balancer kept a stale plan table that treats every key as Free and counts on its own, so a Pro key\'s X-RateLimit-Limit flips between 300 and 60 and Remaining jumps.',
     kind: 'keys',
-    make: () => {
-      const stale = ownLimiter({ perMinuteOf: () => 60 });
-      let turn = 0;
-      return (req, forward, env) => (turn++ % 2 === 1 && (tokenOf(req) ?? '') in planPerMinute ? stale(req, forward, env) : forward(req));
-    },
+    make: () => secondInstance(ownLimiter({ perMinuteOf: () => 60 })),
   },
   {
     name: 'rate-limit headers of the previous request',
@@ -853,7 +771,7 @@ export const regressions: Regression[] = [
     make: () => {
       let previous: Record<string, string | undefined> | undefined;
       return onAnswers((res) => {
-        const own = Object.fromEntries(rateLimitNames.map((name) => [name, headerOf(res, name)]));
+        const own = rateLimitHeadersOf(res);
         const out = previous ? withHeaders(res, previous) : res;
         previous = own;
         return out;
@@ -996,11 +914,6 @@ export const regressions: Regression[] = [
   },
 ];
 
-function mapListOut(res: Res, keep: (pet: Pet) => boolean): Res {
-  const body = res.status === 200 ? parseBody(res) : undefined;
-  return Array.isArray(body) ? withJson(res, (body as Pet[]).filter(keep)) : res;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Legal variants
 // ---------------------------------------------------------------------------------------------
@@ -1016,10 +929,6 @@ const SCRAMBLE_A_INV = (() => {
 })();
 const scramble = (id: bigint) => (id * SCRAMBLE_A + SCRAMBLE_B) % SCRAMBLE_MOD;
 const unscramble = (id: bigint) => (id >= SCRAMBLE_MOD ? undefined : (((id - SCRAMBLE_B) % SCRAMBLE_MOD + SCRAMBLE_MOD) * SCRAMBLE_A_INV) % SCRAMBLE_MOD);
-
-/** Answers a refusal of its own: the mock counts a harmless stand-in request, its headers kept. */
-const refuseWith = async (forward: (req: Req) => Promise<Res>, req: Req, status: number, code: string, message: string) =>
-  asError(await forward({ method: 'GET', url: '/v1/pets?limit=1', headers: req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }, body: '' }), status, code, message);
 
 export const legalVariants: LegalVariant[] = [
   {
@@ -1083,7 +992,7 @@ export const legalVariants: LegalVariant[] = [
         const body = parseBody(res);
         return body && typeof body === 'object' ? withJson(res, { ...(body as object), traceId: 'f3a9c2', details: [] }) : res;
       }
-      return isListReq(req) || isGetPetReq(req) || isCreateReq(req) ? mapPets(res, (pet) => ({ ...pet, createdAt: '2026-01-01T00:00:00Z', photoUrls: [], category: { id: pet.categoryId } })) : res;
+      return isPetAnswer(req) ? mapPets(res, (pet) => ({ ...pet, createdAt: '2026-01-01T00:00:00Z', photoUrls: [], category: { id: pet.categoryId } })) : res;
     },
   },
   {

@@ -7,48 +7,23 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseAuthorization } from '../../mock/api/parseAuthorization.ts';
+import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, mapListOut, mapPets, MINUTE, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, urlOf, withHeaders, withJson, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
 import type { LegalVariant, Regression } from './regressions.ts';
 
 export type { LegalVariant, Regression } from './regressions.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Helpers: requests
+// Helpers: requests and answers (the shared ones are in catalogueHelpers.ts)
 // ---------------------------------------------------------------------------------------------
 
-const urlOf = (req: Req) => new URL(req.url, 'http://x');
-const pathOf = (req: Req) => urlOf(req).pathname;
-const paramsOf = (req: Req) => urlOf(req).searchParams;
-function withParams(req: Req, change: (q: URLSearchParams) => void): Req {
-  const url = urlOf(req);
-  change(url.searchParams);
-  return { ...req, url: `${url.pathname}${url.search}` };
-}
-const isListReq = (req: Req) => req.method === 'GET' && pathOf(req) === '/v1/pets';
-const isCreateReq = (req: Req) => req.method === 'POST' && pathOf(req) === '/v1/pets';
-const petIdOf = (req: Req) => /^\/v1\/pets\/([^/]+)$/.exec(pathOf(req))?.[1];
-const isGetPetReq = (req: Req) => req.method === 'GET' && petIdOf(req) !== undefined;
-
-const demoKeys = new Set(['demo-free', 'demo-pro', 'demo-business', 'demo-enterprise']);
 /** The key a request presents, read as the mock reads it (scheme in any case, spaces around). */
 function keyOf(req: Req): string | undefined {
   const credentials = parseAuthorization(req.headers.authorization);
   return credentials.kind === 'bearer' && demoKeys.has(credentials.token) ? credentials.token : undefined;
 }
 const hasValidKey = (req: Req) => keyOf(req) !== undefined;
-const withKey = (req: Req, key: string): Req => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } });
-/** The request as the service serves it once it has (wrongly) decided the caller may pass. */
-const asTrusted = (req: Req) => withKey(req, 'demo-enterprise');
 
-function createBodyOf(req: Req): Record<string, unknown> | undefined {
-  try {
-    const body: unknown = JSON.parse(req.body);
-    return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-const statuses = ['available', 'pending', 'sold'];
 /** A create body the mock would take: a string name, an integer categoryId, a PetStatus or none. */
 function validNewPet(req: Req): Record<string, unknown> | undefined {
   const body = isCreateReq(req) ? createBodyOf(req) : undefined;
@@ -68,66 +43,25 @@ function plainListQuery(req: Req): boolean {
   return !q.has('status') || statuses.includes(q.get('status')!);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Helpers: answers
-// ---------------------------------------------------------------------------------------------
-
-const decoder = new TextDecoder();
-const bodyText = (res: Res): string => (typeof res.body === 'string' ? res.body : decoder.decode(res.body));
-function parseBody(res: Res): unknown {
-  try {
-    const text = bodyText(res);
-    return text === '' ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-const withJson = (res: Res, value: unknown): Res => ({ ...res, body: JSON.stringify(value) });
-const headerOf = (res: Res, name: string): string | undefined => {
-  const value = res.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
-function withHeaders(res: Res, change: Record<string, string | string[] | undefined>): Res {
-  const headers = { ...res.headers };
-  for (const [name, value] of Object.entries(change)) {
-    if (value === undefined) delete headers[name];
-    else headers[name] = value;
-  }
-  return { ...res, headers };
-}
-const rateLimitNames = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
-const rateLimitHeadersOf = (res: Res) => Object.fromEntries(rateLimitNames.map((name) => [name, headerOf(res, name)]));
-const withoutRateLimitHeaders = (res: Res) => withHeaders(res, { 'x-ratelimit-limit': undefined, 'x-ratelimit-remaining': undefined, 'x-ratelimit-reset': undefined });
-const isJsonAnswer = (res: Res) => /^application\/json/i.test(headerOf(res, 'content-type') ?? '') && bodyText(res) !== '';
-
-/** An Error answer in place of `res`, keeping its other headers (the rate-limit ones above all). */
-function asError(res: Res, status: number, code: string, message: string): Res {
-  const { location: _l, allow: _a, ...headers } = res.headers;
-  return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ code, message, status }) };
-}
-/** Answers a refusal of its own: the mock counts a harmless stand-in request, its headers kept. */
-const refuseWith = async (forward: (req: Req) => Promise<Res>, req: Req, status: number, code: string, message: string) =>
-  asError(await forward({ method: 'GET', url: '/v1/pets?limit=1', headers: req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }, body: '' }), status, code, message);
-
-type Pet = Record<string, unknown>;
-/** Applies `change` to every pet of a 2xx answer (a list, or one pet). */
-function mapPets(res: Res, change: (pet: Pet) => Pet): Res {
-  if (res.status < 200 || res.status >= 300) return res;
-  const body = parseBody(res);
-  if (Array.isArray(body)) return withJson(res, body.map((pet) => (pet && typeof pet === 'object' ? change(pet as Pet) : pet)));
-  if (body && typeof body === 'object') return withJson(res, change(body as Pet));
-  return res;
-}
-const isPetAnswer = (req: Req) => isListReq(req) || isGetPetReq(req) || isCreateReq(req);
 const onPetAnswers = (change: (pet: Pet) => Pet): Transform => async (req, forward) => {
   const res = await forward(req);
   return isPetAnswer(req) ? mapPets(res, change) : res;
 };
 const onAnswers = (change: (res: Res, req: Req, now: number) => Res): Transform => async (req, forward, env) => change(await forward(req), req, env.now());
-const MINUTE = 60_000;
-const DAY = 86_400_000;
-const planPerMinute: Record<string, number> = { 'demo-free': 60, 'demo-pro': 300 };
-const planPerDay: Record<string, number> = { 'demo-free': 1_000, 'demo-pro': 10_000 };
+
+/** A shared cache of GET answers keyed on the URL alone: holds what `store` makes of an answer (undefined: not stored) for `ttlMs`, and serves a hit as `replay` makes it. */
+function urlCache(options: { ttlMs: number; store(res: Res): Res | undefined; replay(res: Res, ageMs: number): Res }): Transform {
+  const cache = new Map<string, { at: number; res: Res }>();
+  return async (req, forward, env) => {
+    if (req.method !== 'GET') return forward(req);
+    const hit = cache.get(req.url);
+    if (hit && env.now() - hit.at < options.ttlMs) return options.replay(hit.res, env.now() - hit.at);
+    const res = await forward(req);
+    const stored = options.store(res);
+    if (stored) cache.set(req.url, { at: env.now(), res: stored });
+    return stored ?? res;
+  };
+}
 
 /** A 429 of the deployment's own. */
 function tooMany(limit: number, remaining: number, resetMs: number, now: number): Res {
@@ -257,7 +191,6 @@ function writeLossless(node: JsonNode, style: { colon: string; comma: string; or
 // Regressions
 // ---------------------------------------------------------------------------------------------
 
-const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 /** Folds a name as a case- and accent-insensitive collation compares it. */
 const foldName = (name: string) => name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -289,10 +222,7 @@ export const regressions2: Regression[] = [
     kind: 'data',
     make: () => async (req, forward) => {
       const res = await forward(req);
-      if (isListReq(req) && res.status === 200) {
-        const body = parseBody(res);
-        return Array.isArray(body) ? withJson(res, (body as Pet[]).filter((pet) => pet.status !== 'sold')) : res;
-      }
+      if (isListReq(req)) return mapListOut(res, (pet) => pet.status !== 'sold');
       if (isGetPetReq(req) && res.status === 200 && (parseBody(res) as Pet | undefined)?.status === 'sold') return asError(res, 404, 'PET_NOT_FOUND', 'No such pet.');
       return res;
     },
@@ -348,11 +278,7 @@ export const regressions2: Regression[] = [
         }
         const res = await forward(req);
         if (isCreateReq(req) && res.status === 201) createdAt.set(String((parseBody(res) as Pet).id), env.now());
-        if (isListReq(req) && res.status === 200) {
-          const body = parseBody(res);
-          return Array.isArray(body) ? withJson(res, (body as Pet[]).filter((pet) => !fresh(pet.id))) : res;
-        }
-        return res;
+        return isListReq(req) ? mapListOut(res, (pet) => !fresh(pet.id)) : res;
       };
     },
   },
@@ -541,35 +467,17 @@ export const regressions2: Regression[] = [
     name: 'shared cache ignores Authorization',
     story: 'GET answers were marked Cache-Control: public, max-age=30 for the CDN without Vary: Authorization, so for 30 s the CDN serves a stored 200 to anyone asking the same URL, with or without a key.',
     kind: 'auth',
-    make: () => {
-      const cache = new Map<string, { at: number; res: Res }>();
-      return async (req, forward, env) => {
-        if (req.method !== 'GET') return forward(req);
-        const hit = cache.get(req.url);
-        if (hit && env.now() - hit.at < 30_000) return withHeaders(hit.res, { age: String(Math.floor((env.now() - hit.at) / 1000)) });
-        const res = await forward(req);
-        if (res.status !== 200) return res;
-        const cacheable = withHeaders(res, { 'cache-control': 'public, max-age=30' });
-        cache.set(req.url, { at: env.now(), res: cacheable });
-        return cacheable;
-      };
-    },
+    make: () => urlCache({
+      ttlMs: 30_000,
+      store: (res) => (res.status === 200 ? withHeaders(res, { 'cache-control': 'public, max-age=30' }) : undefined),
+      replay: (res, ageMs) => withHeaders(res, { age: String(Math.floor(ageMs / 1000)) }),
+    }),
   },
   {
     name: 'CDN caches 401 answers',
     story: 'The CDN\'s negative caching (4xx kept for 10 s, keyed on the URL alone) stores the 401 a keyless request got, and serves it to valid keys asking the same URL.',
     kind: 'auth',
-    make: () => {
-      const cache = new Map<string, { at: number; res: Res }>();
-      return async (req, forward, env) => {
-        if (req.method !== 'GET') return forward(req);
-        const hit = cache.get(req.url);
-        if (hit && env.now() - hit.at < 10_000) return hit.res;
-        const res = await forward(req);
-        if (res.status === 401) cache.set(req.url, { at: env.now(), res });
-        return res;
-      };
-    },
+    make: () => urlCache({ ttlMs: 10_000, store: (res) => (res.status === 401 ? res : undefined), replay: (res) => res }),
   },
   {
     name: 'case-insensitive router, case-sensitive auth rule',

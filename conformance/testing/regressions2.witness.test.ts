@@ -1,100 +1,18 @@
 // Witnesses for regressions2.ts: each regression's bug seen from outside (a few requests, compared
 // with the plain mock or with the contract), and each legal variant still answering valid requests
 // with the contract's statuses. In-process, no network, no sleeps: time moves by clock.advance.
-// The sender and helpers are those of regressions.witness.test.ts (not exported there).
+// The sender and helpers shared with regressions.witness.test.ts are in witnessHelpers.ts.
 import { describe, expect, it } from 'vitest';
-import { inProcessDeployment, type Deployment } from './deployment.ts';
-import { legalVariants2, regressions2, type Regression } from './regressions2.ts';
-
-interface Answer {
-  status: number;
-  /** Header values, a header sent twice joined with ', ' as fetch would. */
-  headers: Record<string, string>;
-  raw: Record<string, string | string[]>;
-  bytes: Uint8Array;
-  text: string;
-  json: any;
-}
-interface Options {
-  /** The API key; null sends no Authorization header. Default demo-pro. */
-  key?: string | null;
-  headers?: Record<string, string>;
-  /** A JSON value (serialised) or a string sent as it is. */
-  body?: unknown;
-  /** The Content-Type sent with a body; null sends none. Default application/json. */
-  contentType?: string | null;
-}
-type Send = (method: string, path: string, options?: Options) => Promise<Answer>;
-
-function sender(deployment: Deployment): Send {
-  return async (method, path, options = {}) => {
-    const headers: Record<string, string> = {};
-    if (options.key !== null) headers.authorization = `Bearer ${options.key ?? 'demo-pro'}`;
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
-    }
-    Object.assign(headers, options.headers);
-    // Read whichever the transport gives: the bytes as received when it keeps them, else the body.
-    const res = (await deployment.transport.send({ method, url: `${deployment.baseUrl}${path}`, headers, ...(body === undefined ? {} : { body }) }, 10_000)) as unknown as {
-      status: number;
-      headers: Record<string, string | string[]>;
-      body: string | Uint8Array;
-      bytes?: Uint8Array;
-    };
-    const bytes = res.bytes ?? (typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body);
-    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const joined = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
-    return { status: res.status, headers: joined, raw: res.headers, bytes, text, json };
-  };
-}
+import type { Deployment } from './deployment.ts';
+import { legalVariants2, regressions2 } from './regressions2.ts';
+import { expectWitnessed, itVariantsEach, itWitnessesEach, readingIds, remaining, sold, spend, type Answer, type Send, type Witness } from './witnessHelpers.ts';
 
 /** The id of a created pet as its digits (it may lie beyond 2^53). */
-const idOf = (answer: Answer) => /"id"\s*:\s*(\d+)/.exec(answer.text)?.[1] ?? '';
-const remaining = (answer: Answer) => Number(answer.headers['x-ratelimit-remaining']);
-const strictUtf8 = (bytes: Uint8Array) => {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-};
-/** Creates a pet and reads it back by its id. */
-async function roundTrip(send: Send, body: Record<string, unknown>) {
-  const created = await send('POST', '/pets', { body });
-  expect(created.status).toBe(201);
-  const got = await send('GET', `/pets/${idOf(created)}`);
-  return { created, got };
-}
-/** Spends `count` requests of a key's window on a cheap list. */
-async function spend(send: Send, count: number, key = 'demo-free') {
-  const answers: Answer[] = [];
-  for (let i = 0; i < count; i++) answers.push(await send('GET', '/pets?limit=1', { key }));
-  return answers;
-}
-const ids = (answer: Answer) => (answer.json as { id: number }[]).map((pet) => pet.id);
-
-interface Context {
-  /** The faulty (or variant) deployment. */
-  s: Send;
-  /** The plain mock. */
-  p: Send;
-  d: Deployment;
-  pd: Deployment;
-}
-
-const sold = { name: 'Witness', categoryId: 1 };
+const { idOf, roundTrip, keepsTheContract } = readingIds((answer) => /"id"\s*:\s*(\d+)/.exec(answer.text)?.[1] ?? '');
 const names = (answer: Answer) => (answer.json as { name: string }[]).map((pet) => pet.name);
 const statusesOf = (answer: Answer) => (answer.json as { status?: string }[]).map((pet) => pet.status);
 
-const witnesses: Record<string, (c: Context) => Promise<void>> = {
+const witnesses: Record<string, Witness> = {
   // ----------------------------------------------------------------------------------- data
   'names trimmed on store': async ({ s, p }) => {
     const name = '  Rex  ';
@@ -388,7 +306,7 @@ const witnesses: Record<string, (c: Context) => Promise<void>> = {
 };
 
 /** What each legal variant visibly does differently from the mock (and still within the contract). */
-const variantWitnesses: Record<string, (c: Context) => Promise<void>> = {
+const variantWitnesses: Record<string, Witness> = {
   'ETags and conditional GET': async ({ s }) => {
     const first = await s('GET', '/pets/1');
     const tag = first.headers.etag!;
@@ -460,89 +378,18 @@ const variantWitnesses: Record<string, (c: Context) => Promise<void>> = {
   },
 };
 
-/** Valid requests get the contract's statuses, shapes and headers. */
-async function keepsTheContract(s: Send) {
-  const answers: Answer[] = [];
-  const keep = async (answer: Promise<Answer>) => {
-    const a = await answer;
-    answers.push(a);
-    return a;
-  };
-  const list = await keep(s('GET', '/pets?limit=5'));
-  expect(list.status).toBe(200);
-  expect(list.json).toBeInstanceOf(Array);
-  expect(list.json.length).toBeGreaterThan(0);
-  expect(list.json.length).toBeLessThanOrEqual(5);
-  for (const pet of list.json) expect(pet).toMatchObject({ id: expect.any(Number), name: expect.any(String), categoryId: expect.any(Number) });
-  const soldOnes = await keep(s('GET', '/pets?status=sold&limit=3'));
-  expect(soldOnes.status).toBe(200);
-  expect(soldOnes.json.length).toBeLessThanOrEqual(3);
-  expect(soldOnes.json.every((pet: { status: string }) => pet.status === 'sold')).toBe(true);
-  const name = 'Witness 🐾 "Ünïcødé" \\ <b>';
-  const created = await keep(s('POST', '/pets', { body: { name, categoryId: 1, status: 'pending' } }));
-  expect(created.status).toBe(201);
-  expect(created.json).toMatchObject({ name, categoryId: 1, status: 'pending' });
-  const got = await keep(s('GET', `/pets/${idOf(created)}`));
-  expect(got.status).toBe(200);
-  expect(got.json).toMatchObject({ name, categoryId: 1, status: 'pending' });
-  expect(idOf(got)).toBe(idOf(created));
-  const bare = await keep(s('POST', '/pets', { body: { name: 'Bare', categoryId: 2 } }));
-  expect(bare.status).toBe(201);
-  expect([undefined, 'available', 'pending', 'sold']).toContain(bare.json.status);
-  expect((await keep(s('GET', '/pets/999999999'))).status).toBe(404);
-  expect((await keep(s('GET', '/pets', { key: null }))).status).toBe(401);
-  expect((await keep(s('GET', '/pets', { key: 'not-a-key' }))).status).toBe(401);
-  expect((await keep(s('POST', '/pets', { key: null, body: { name: 'NoKey', categoryId: 1 } }))).status).toBe(401);
-  const badLimit = await keep(s('GET', '/pets?limit=0'));
-  expect(badLimit.status).toBeGreaterThanOrEqual(400);
-  expect(badLimit.status).toBeLessThan(500);
-  const badBody = await keep(s('POST', '/pets', { body: { categoryId: 1 } }));
-  expect(badBody.status).toBeGreaterThanOrEqual(400);
-  expect(badBody.status).toBeLessThan(500);
-  for (const a of answers) {
-    for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(a.headers[header], header).toMatch(/^\d+$/);
-    expect(a.headers['content-type']).toMatch(/^application\/json\s*(;|$)/);
-    expect(strictUtf8(a.bytes)).toBeDefined();
-    if (a.status >= 400) expect(a.json).toMatchObject({ code: expect.any(String), message: expect.any(String), status: a.status });
-  }
-}
-
-async function withDeployments(entry: Pick<Regression, 'make' | 'mockOptions'>, run: (c: Context) => Promise<void>) {
-  const d = await inProcessDeployment(entry.make(), entry.mockOptions);
-  const pd = await inProcessDeployment();
-  try {
-    await run({ s: sender(d), p: sender(pd), d, pd });
-  } finally {
-    await Promise.all([d.close(), pd.close()]);
-  }
-}
-
 describe('regressions, second batch', () => {
   it('are many, named once, each with a witness', () => {
-    expect(regressions2.length).toBeGreaterThanOrEqual(30);
-    expect(new Set(regressions2.map((r) => r.name)).size).toBe(regressions2.length);
-    expect(regressions2.map((r) => r.name).filter((name) => !witnesses[name])).toEqual([]);
-    expect(Object.keys(witnesses).filter((name) => !regressions2.some((r) => r.name === name))).toEqual([]);
+    expectWitnessed(regressions2, witnesses, 30, true);
   });
 
-  for (const regression of regressions2) {
-    it(`${regression.kind}: ${regression.name}`, () => withDeployments(regression, witnesses[regression.name]!));
-  }
+  itWitnessesEach(regressions2, witnesses);
 });
 
 describe('legal variants, second batch', () => {
   it('are many, named once, each with a witness', () => {
-    expect(legalVariants2.length).toBeGreaterThanOrEqual(10);
-    expect(new Set(legalVariants2.map((v) => v.name)).size).toBe(legalVariants2.length);
-    expect(legalVariants2.map((v) => v.name).filter((name) => !variantWitnesses[name])).toEqual([]);
-    expect(Object.keys(variantWitnesses).filter((name) => !legalVariants2.some((v) => v.name === name))).toEqual([]);
+    expectWitnessed(legalVariants2, variantWitnesses, 10, true);
   });
 
-  for (const variant of legalVariants2) {
-    it(variant.name, () =>
-      withDeployments(variant, async (c) => {
-        await keepsTheContract(c.s);
-        await variantWitnesses[variant.name]!(c);
-      }));
-  }
+  itVariantsEach(legalVariants2, variantWitnesses, keepsTheContract);
 });
