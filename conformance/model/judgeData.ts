@@ -47,7 +47,7 @@ function aliasOf(petId: string): string | undefined {
 }
 
 /** The NewPet a create sent, read losslessly; undefined when the body is not a JSON object. */
-export function sentPet(view: RequestView): Obj | undefined {
+function sentPet(view: RequestView): Obj | undefined {
   if (view.body === undefined) return undefined;
   try {
     const value = parseLossless(view.body);

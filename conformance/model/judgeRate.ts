@@ -224,4 +224,3 @@ export function learnRate(group: readonly { exchange: Exchange; view: RequestVie
   }
 }
 
-export { broken };

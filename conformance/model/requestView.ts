@@ -33,7 +33,7 @@ export interface RequestView {
 }
 
 /** How the run's keys appear in what it records: the client redacts each key to its token. */
-export const keyTokens: Record<string, KeyName> = { $PETS_API_KEY: 'key', $PETS_API_KEY_2: 'key2' };
+const keyTokens: Record<string, KeyName> = { $PETS_API_KEY: 'key', $PETS_API_KEY_2: 'key2' };
 
 function credentialOf(headers: Record<string, string>): Credential {
   const value = headers.authorization;

@@ -84,8 +84,3 @@ export const rules: readonly Rule[] = [
   { id: 'equivalent.same-status', checkId: 'equivalent-requests', operations: pets, title: 'Equivalent spellings of one request get the same status', quote: 'The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)', reachedBy: 'a request sent in several spellings' },
 ];
 
-export const ruleById = new Map(rules.map((r) => [r.id, r]));
-
-export function rule(id: RuleId): Rule {
-  return ruleById.get(id)!;
-}
