@@ -20,4 +20,19 @@ describe('the Markdown summary', () => {
     expect(text).toMatch(/```sh\n {2}curl -i /);
     expect(text).not.toContain('demo-pro');
   });
+
+  it('opens with the verdict and a table of the failing checks, most severe first, and folds the details', async () => {
+    const text = markdownReport(await failingRun());
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('# Pet Adoption API conformance: ❌ failed');
+    const table = lines.indexOf('| Failing check | Severity | Operations | First finding |');
+    expect(table).toBeGreaterThan(0);
+    expect(table).toBeLessThan(lines.indexOf('<details>'));
+    const rows = lines.slice(table + 2, lines.indexOf('', table));
+    expect(rows.length).toBeGreaterThan(1);
+    const severities = rows.map((l) => l.split(' | ')[1]);
+    expect(severities).toEqual([...severities].sort((a, b) => ['critical', 'high', 'medium', 'low'].indexOf(a!) - ['critical', 'high', 'medium', 'low'].indexOf(b!)));
+    expect(text).toMatch(/<details>\n<summary>Failures \(\d+\)<\/summary>\n\n- \*\*`/);
+    expect(text.match(/<details>/g)!.length).toBe(text.match(/<\/details>/g)!.length);
+  });
 });
