@@ -58,4 +58,12 @@ describe('the JUnit report', () => {
   it('never holds the key', () => {
     expect(renderReports(failing).junit).not.toContain('demo-pro');
   });
+
+  it('gives every check\'s testsuite its time and timestamp', async () => {
+    const xml = renderReports(await failingRun()).junit;
+    const suites = [...xml.matchAll(/<testsuite [^>]*>/g)].map((m) => m[0]);
+    expect(suites.length).toBeGreaterThan(5);
+    for (const suite of suites) expect(suite).toMatch(/ time="\d+(\.\d+)?"/);
+    for (const suite of suites) expect(suite).toMatch(/ timestamp="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
+  });
 });

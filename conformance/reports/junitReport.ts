@@ -45,7 +45,8 @@ export function junitReport(report: RunReport): string {
     const { check } = test;
     let suite = suites.get(check.id);
     if (!suite) {
-      suite = builder.testSuite().name(check.id).property('title', check.title).property('severity', check.severity);
+      // time and timestamp, as CI test views (and the JUnit schema) expect of every suite.
+      suite = builder.testSuite().name(check.id).time(check.durationMs / 1000).timestamp(new Date(report.startedAt)).property('title', check.title).property('severity', check.severity);
       // The model's rules this check judged, each with where (and on how many answers), or why not.
       for (const line of coverageLines(report).filter((l) => l.check === check.id && l.rule !== check.id)) {
         suite.property(`rule ${line.rule}`, line.status === 'not reached' ? `not reached: ${line.reason ?? ''}` : `${line.status} on ${line.judged}`);
