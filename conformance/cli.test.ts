@@ -83,7 +83,7 @@ describe('pets-conformance, its arguments', () => {
     [['--base-url', 'http://127.0.0.1:1/v1'], /no API key/],
     [['--api-key', 'x'], /no base URL/],
     [['--base-url', 'not a url', '--api-key', 'x'], /absolute http or https URL/],
-    [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--checks', 'nonsense'], /Unknown check nonsense/],
+    [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--checks', 'nonsense'], /Unknown check "nonsense"/],
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--timeout', 'soon'], /whole number/],
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--depth', 'deep'], /"deep" is not a depth. Give quick, full or a whole number/],
     [['--frobnicate'], /unknown option/],

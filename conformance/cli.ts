@@ -7,6 +7,7 @@ import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { checkIds, checks } from './checks/index.ts';
 import { applyConfigFile, configOption } from './config/applyConfigFile.ts';
 import { headerMap, headerOption } from './config/extraHeaders.ts';
+import { didYouMean } from './config/nearest.ts';
 import { ConfigError } from './config/loadConfigFile.ts';
 import { ConformanceOptionsError, runConformance } from './index.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';
@@ -17,7 +18,7 @@ import { toolName, toolVersion } from './version.ts';
 function checkList(value: string, previous: string[] = []): string[] {
   const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = ids.filter((id) => !checkIds.includes(id));
-  if (unknown.length > 0) throw new InvalidArgumentError(`Unknown check ${unknown.join(', ')}. Known checks: ${checkIds.join(', ')}.`);
+  if (unknown.length > 0) throw new InvalidArgumentError(`Unknown check ${unknown.map((id) => `"${id}"${didYouMean(id, checkIds)}`).join(', ')}. Known checks: ${checkIds.join(', ')}.`);
   return [...previous, ...ids];
 }
 

@@ -65,7 +65,7 @@ describe('--config', () => {
     await expect(parse([])).rejects.toThrow(ConfigError);
     await expect(parse([])).rejects.toThrow(/baseUrl: Give an absolute http or https URL/);
     await writeFile(config, 'timeout: 0\n');
-    await expect(parse([])).rejects.toThrow(/timeout must be >= 1/);
+    await expect(parse([])).rejects.toThrow(/timeout is 0, but must be >= 1/);
     await writeFile(config, 'headers:\n  Authorization: Bearer ${KEY}\n');
     await expect(parse([], { KEY: 'k' })).rejects.toThrow(/headers: The Authorization header cannot be set with --header/);
   });

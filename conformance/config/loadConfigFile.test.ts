@@ -54,9 +54,12 @@ describe('a config file', () => {
     ['bad.json', '{"baseUrl": ', /is not valid JSON/],
     ['bad.yml', 'baseUrl: [unclosed', /is not valid YAML/],
     ['list.yml', '- baseUrl: x', /must hold an object of options/],
-    ['unknown.yml', 'baseURL: http://x/v1', /unknown option "baseURL"/],
-    ['type.yml', 'timeout: soon', /timeout must be integer/],
-    ['check.yml', 'checks: [nonsense]', /checks\[0\] must be one of auth, status-filter, /],
+    ['unknown.yml', 'baseURL: http://x/v1', /unknown option "baseURL"; did you mean "baseUrl"\?/],
+    ['readonly.yml', 'readonly: true', /unknown option "readonly"; did you mean "readOnly"\?/],
+    ['typo.yml', 'checks: [auth, pagnation]', /checks\[1\] is "pagnation", not one of auth, .*; did you mean "pagination"\?/],
+    ['timeout.yml', 'timeout: soon', /timeout is "soon", but must be integer/],
+    ['type.yml', 'timeout: 1.5', /timeout is 1.5, but must be integer/],
+    ['check.yml', 'checks: [nonsense]', /checks\[0\] is "nonsense", not one of auth, status-filter, /],
     ['env.yml', 'apiKey: ${PETS_API_KEY}', /apiKey: \$\{PETS_API_KEY\} is used but PETS_API_KEY is not set\. Set PETS_API_KEY in the environment/],
   ])('refuses %s with a message that names the problem', async (name, text, message) => {
     const path = text === null ? join(dir, name) : await file(name, text);

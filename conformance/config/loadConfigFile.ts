@@ -1,3 +1,4 @@
+import { didYouMean } from './nearest.ts';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
@@ -25,21 +26,32 @@ export interface LoadedConfig {
 }
 
 let validate: ReturnType<Ajv['compile']> | undefined;
+/** The option names the schema knows, for suggestions. */
+let options: string[] = [];
 
 async function validator() {
   if (!validate) {
     const schema = JSON.parse(await readFile(configSchemaPath, 'utf8'));
-    validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
+    validate = new Ajv({ allErrors: false, strict: false, verbose: true }).compile(schema);
+    options = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema');
   }
   return validate;
 }
 
+/** What is wrong, with the value given and the nearest valid one: `checks[1] is "pagnation", not a check id; did you mean "pagination"?`. */
 function describe(error: ErrorObject): string {
   const at = error.instancePath === '' ? 'the file' : error.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'enum') return `${at} must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
-  if (error.keyword === 'additionalProperties') return `${at === 'the file' ? '' : `${at}: `}unknown option "${String(params.additionalProperty)}"`;
-  return `${at} ${error.message ?? 'is invalid'}`;
+  const given = error.data === undefined ? '' : ` is ${JSON.stringify(error.data)},`;
+  if (error.keyword === 'enum') {
+    const allowed = (params.allowedValues as unknown[]).map(String);
+    return `${at}${given} not one of ${allowed.join(', ')}${typeof error.data === 'string' ? didYouMean(error.data, allowed) : ''}`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const unknown = String(params.additionalProperty);
+    return `${at === 'the file' ? '' : `${at}: `}unknown option "${unknown}"${didYouMean(unknown, options)}`;
+  }
+  return `${at}${given} but ${error.message ?? 'is invalid'}`;
 }
 
 /** Replaces `${NAME}` in every string of the file, naming the field when a variable is missing. */
