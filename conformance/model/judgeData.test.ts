@@ -251,6 +251,15 @@ describe('data.read-back: what is read back equals what the run knows of that id
     expect(failuresOf(judged).filter((f) => f.rule.startsWith('data.')).map((f) => f.rule)).toEqual(['data.read-back']);
   });
 
+  it('forgets nothing for a POST to /pets/ served with the key, and still judges what it knew', () => {
+    const judged = judgementsOf([
+      post({ name: 'Rex', categoryId: 3 }, { id: 5, name: 'Rex', categoryId: 3, status: 'available' }),
+      ex({ method: 'POST', path: '/pets/', status: 201, requestBody: '{"name":"Max","categoryId":3}', body: petJson({ id: 6, name: 'Max', categoryId: 3 }) }),
+      get(5, { id: 5, name: 'Rax', categoryId: 3, status: 'available' }),
+    ]);
+    expect(failuresOf(judged).filter((f) => f.rule.startsWith('data.')).map((f) => f.rule)).toEqual(['data.read-back']);
+  });
+
   it('judges nothing the key did not read: answers without the key and 429s teach and judge nothing', () => {
     const judged = judgementsOf([
       ex({ method: 'GET', path: '/pets', auth: 'none', status: 200, body: listJson([{ id: 1, name: 'A', categoryId: 1 }]) }),

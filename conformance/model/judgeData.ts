@@ -175,14 +175,15 @@ export function learnData(exchange: Exchange, view: RequestView, state: ModelSta
   if (view.credential.kind !== 'key') {
     return;
   }
-  if (view.operation === undefined && view.method !== 'GET' && view.method !== 'HEAD' && view.method !== 'OPTIONS') {
-    // A write the contract does not define (PUT, PATCH, DELETE) served with the key: what it did to
-    // a pet is the deployment's own business, so the model forgets that pet.
+  if (view.operation === undefined && (view.method === 'PUT' || view.method === 'PATCH' || view.method === 'DELETE')) {
+    // A write the contract does not define, served with the key: what it did to a pet is the
+    // deployment's own business, so the model forgets that pet (or every pet, for the collection).
     const id = /^\/pets\/(-?\d+)\/?$/.exec(view.pathname)?.[1];
     if (id !== undefined) state.pets.delete(BigInt(id).toString());
-    else if (view.pathname.startsWith('/pets')) state.pets.clear();
+    else if (/^\/pets\/?$/.test(view.pathname)) state.pets.clear();
     return;
   }
+  if (view.operation === undefined) return;
   if (view.operation === 'createPet' && isObject(value)) {
     const id = integerText(value.id);
     const sent = sentPet(view);

@@ -13,6 +13,8 @@ export function progressLine(check: CheckReport): string {
 
 /** The closing summary table. */
 export function summaryTable(report: RunReport): string {
+  // A run stopped before any check: no table of nothing, the reason instead.
+  if (report.checks.length === 0) return `No check ran: ${report.reason ?? 'nothing was judged'} (${report.requests.total} ${report.requests.total === 1 ? 'request' : 'requests'} sent).`;
   const rows = report.checks.map((c) => [c.id, c.severity, mark[c.status], String(c.operations.reduce((n, o) => n + o.findings.filter((f) => f.level === 'failure').length, 0))]);
   const header = ['check', 'severity', 'result', 'failures'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -23,7 +25,7 @@ export function summaryTable(report: RunReport): string {
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
     '',
-    `${passed} passed, ${failed} failed, ${skipped} skipped, ${warnings} warnings; ${report.requests.total} requests (${report.requests.withKey} with the key) in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${passed} passed, ${failed} failed, ${skipped} skipped, ${warnings} warnings; ${report.requests.total} ${report.requests.total === 1 ? 'request' : 'requests'} (${report.requests.withKey} with the key) in ${(report.durationMs / 1000).toFixed(1)} s`,
     ...verified(report),
   ].join('\n');
 }
