@@ -14,6 +14,7 @@ const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/no-key\/(POST\/pets|DELETE\/pets\/\{id\}|PUT\/pets\/\{id\}|HEAD\/pets|GET\/pets\/|GET\/%70ets|GET\/PETS)$/, '`generated/sweep/no-key/{METHOD}/{path}`'],
   [/^generated\/sweep\/no-key\/(read-back|list)$/, '`generated/sweep/no-key/read-back`'],
   [/^generated\/sweep\/error-accept\/(any|text-html)$/, '`generated/sweep/error-accept/any`'],
+  [/^generated\/sweep\/equivalent\/(plain|header-AUTHORIZATION,scheme-bearer,accept-absent|accept-q-values,query-reversed,if-none-match)$/, '`generated/sweep/equivalent/{spelling}`'],
   [/^generated\/sweep\/accept-encoding\/(gzip|gzip-deflate-br)$/, '`generated/sweep/accept-encoding/{gzip,gzip-deflate-br}`'],
   [/^generated\/sweep\/burst\/[1-6](\/read-back)?$/, '`generated/sweep/burst/{1..6}`'],
   [/^generated\/sweep\/with-key\/(HEAD|OPTIONS|PUT)\/pets$/, '`generated/sweep/with-key/{HEAD,OPTIONS,PUT}/pets`'],

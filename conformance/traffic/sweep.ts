@@ -85,6 +85,15 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   if (roomy !== undefined) {
     await send({ method: 'GET', path: `/pets${queryString([['status', roomy], ['limit', '100']])}`, auth: 'key', operationId: 'listPets', intent: 'valid', case: 'generated/sweep/no-key/list' });
   }
+  // One list in three spellings HTTP makes equivalent: each gets the same status.
+  const spellings: [string, Partial<ApiRequest>][] = [
+    ['plain', { auth: 'key' }],
+    ['header-AUTHORIZATION,scheme-bearer,accept-absent', { auth: { key: 'key', headerName: 'AUTHORIZATION', scheme: 'bearer' }, omitHeaders: ['accept'] }],
+    ['accept-q-values,query-reversed,if-none-match', { auth: 'key', headers: { accept: 'application/json;q=0.9, */*;q=0.1', 'if-none-match': '"pets-conformance-matches-nothing"' }, path: `/pets${queryString([['status', 'available'], ['limit', '5']])}` }],
+  ];
+  for (const [what, spelling] of spellings) {
+    await send({ method: 'GET', path: `/pets${queryString([['limit', '5'], ['status', 'available']])}`, operationId: 'listPets', intent: 'valid', equivalence: 'generated/sweep/equivalent', ...spelling, auth: spelling.auth ?? 'key', case: `generated/sweep/equivalent/${what}` } as ApiRequest);
+  }
   // Compression asked for: the answer, once decoded as it says, is the same answer.
   if (target !== undefined) {
     for (const encoding of ['gzip', 'gzip, deflate, br']) {
