@@ -13,7 +13,7 @@ export function expectError(report: Outcomes, validators: SpecValidators, exchan
   const must = expected === '4xx' ? 'refused with a 4xx' : `refused with ${expected}`;
   const because = rule ? `; ${rule}, so it must be ${must}` : `; it must be ${must}`;
   const statusOk = expected === '4xx' ? status >= 400 && status < 500 : status === expected;
-  const message = status >= 200 && status < 300 ? `${where} accepted ${what} (${status})${because}.` : `${where} answered ${what} with ${status}${because} and an Error body.`;
+  const message = status >= 200 && status < 300 ? `${where} accepted ${what} (${status})${because}.` : `${where}, sent ${what}, was answered ${status}${because} and an Error body.`;
   if (!report.expect(statusOk, exchange, message)) return false;
   const verdict = validators.check(validators.errorSchema, json);
   if (!report.expect(json !== undefined && verdict.valid, exchange, `${where} refused ${what} with ${status} but without a valid Error body${verdict.problem ? `: ${verdict.problem}` : ''}; every error carries {code, message, status}.`)) return false;
