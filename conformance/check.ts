@@ -1,3 +1,4 @@
+import { isUnavailable } from './http/pacedClient.ts';
 import type { ApiRequest, Exchange } from './http/exchange.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
 import type { SpecValidators } from './specValidators.ts';
@@ -164,12 +165,21 @@ export function evidenceOf(exchange: Exchange): Evidence {
 export function unjudgeable(exchange: Exchange): string | undefined {
   const { status } = exchange.response;
   // Unavailable is not broken (RFC 9110, 15.6.3-5): the deployment did not get to the rule.
-  if (status === 502 || status === 503 || status === 504) return `${requestName(exchange)} was answered ${status}: the deployment was unavailable`;
+  if (isUnavailable(status)) return `${requestName(exchange)} was answered ${status}: the deployment was unavailable`;
   if (status === 429 && exchange.intent !== 'over-limit') return `${requestName(exchange)} was answered 429 (rate limited)`;
   if (exchange.bucket === 'key' && exchange.intent !== 'unauthenticated' && (status === 401 || status === 403)) {
     return `${requestName(exchange)} was answered ${status}: the deployment refused the run's own key`;
   }
   return undefined;
+}
+
+/**
+ * Whether the checks of the documented operations judge this answer: not one to a method or path
+ * the spec does not list (keyless-and-unlisted judges those), nor a 502, 503 or 504, which says
+ * the deployment was unavailable and is counted in the verdict, not judged.
+ */
+export function judgedAsOperation(exchange: Exchange): boolean {
+  return exchange.operationId !== 'unlisted' && !isUnavailable(exchange.response.status);
 }
 
 /** Collects a check's verdicts per operation. An operation never examined is skipped, never passed. */

@@ -1,6 +1,5 @@
-import { isUnavailable } from '../http/pacedClient.ts';
 import { findOperation } from '../../spec/loadSpec.ts';
-import { requestLine, type Check } from '../check.ts';
+import { requestLine, type Check, judgedAsOperation } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import { allOperations } from './allOperations.ts';
@@ -32,10 +31,7 @@ export const rateLimitHeaders: Check = {
     let previous: Exchange | undefined;
     let flat: Exchange[] = [];
     for (const exchange of ctx.exchanges) {
-      // A method or path the spec does not list is judged by keyless-and-unlisted.
-      if (exchange.operationId === 'unlisted') continue;
-      // Unavailable is not broken: a 502, 503 or 504 is counted in the verdict, not judged here.
-      if (isUnavailable(exchange.response.status)) continue;
+      if (!judgedAsOperation(exchange)) continue;
       const { headers } = exchange.response;
       if (isUnservedStoreOrders(exchange)) {
         // Not served: what a deployment answers for an endpoint the contract only mentions is not judged.

@@ -1,6 +1,5 @@
-import { isUnavailable } from '../http/pacedClient.ts';
 import { findOperation } from '../../spec/loadSpec.ts';
-import { requestLine, type Check } from '../check.ts';
+import { requestLine, type Check, judgedAsOperation } from '../check.ts';
 import { allOperations } from './allOperations.ts';
 import { isUnservedStoreOrders, storeOrdersIsOpen } from './unservedStoreOrders.ts';
 import { beyondInt64 } from '../json/losslessJson.ts';
@@ -17,10 +16,7 @@ export const responseSchemaCheck: Check = {
   phase: 'passive',
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
-      // A method or path the spec does not list is judged by keyless-and-unlisted.
-      if (exchange.operationId === 'unlisted') continue;
-      // Unavailable is not broken: a 502, 503 or 504 is counted in the verdict, not judged here.
-      if (isUnavailable(exchange.response.status)) continue;
+      if (!judgedAsOperation(exchange)) continue;
       const { status, json } = exchange.response;
       if (isUnservedStoreOrders(exchange)) {
         // Not served: what a deployment answers for an endpoint the contract only mentions is not judged.

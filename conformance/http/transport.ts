@@ -58,7 +58,7 @@ const encoder = new TextEncoder();
 export const bodyText = (bytes: Uint8Array): string => utf8.decode(bytes);
 
 /** `rawHeaders` as a record: lower-case names, repeated values joined with ", " (RFC 9110, 5.3). */
-export function joinHeaders(rawHeaders: readonly (readonly [string, string])[]): Record<string, string> {
+function joinHeaders(rawHeaders: readonly (readonly [string, string])[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of rawHeaders) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   return headers;

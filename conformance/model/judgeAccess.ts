@@ -1,5 +1,6 @@
 // Requests without the key, and methods and paths the spec does not list: never served without
 // the key, and refused the way the contract refuses.
+import { isUnavailable } from '../http/pacedClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { broken, held, holds, type Judgement } from './judgement.ts';
 import type { RequestView } from './requestView.ts';
@@ -28,7 +29,7 @@ export function judgeAccess(exchange: Exchange, view: RequestView): Judgement[] 
   const where = `#${exchange.seq} ${view.method} ${exchange.path} (${status})`;
   const keyless = view.credential.kind !== 'key';
   // A 429 to a keyless request is the client address's quota, and a 503 says nothing of the rule.
-  if (status === 429 || status === 502 || status === 503 || status === 504) return out;
+  if (status === 429 || isUnavailable(status)) return out;
 
   if (keyless && view.operation !== undefined) {
     if (view.operation === 'listStoreOrders') {

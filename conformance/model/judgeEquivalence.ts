@@ -1,5 +1,6 @@
 // Equivalent spellings of one request (header-name case, media-type case and parameters, Accept,
 // parameter order, percent-encoding, the scheme's case) must get the same status.
+import { isUnavailable } from '../http/pacedClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { holds, type Judgement } from './judgement.ts';
 import type { ModelState } from './modelState.ts';
@@ -10,7 +11,7 @@ export function judgeEquivalence(exchange: Exchange, view: RequestView, state: M
   const op = view.operation;
   if (group === undefined || op === undefined) return [];
   const status = exchange.response.status;
-  if (status === 429 || status === 502 || status === 503 || status === 504) return [];
+  if (status === 429 || isUnavailable(status)) return [];
   const first = state.equivalents.get(group);
   if (!first) return [];
   return [
@@ -28,6 +29,6 @@ function describeDifference(exchange: Exchange): string | undefined {
 export function learnEquivalence(exchange: Exchange, state: ModelState): void {
   const group = exchange.equivalence;
   const status = exchange.response.status;
-  if (group === undefined || state.equivalents.has(group) || status === 429 || status >= 502) return;
+  if (group === undefined || state.equivalents.has(group) || status === 429 || isUnavailable(status)) return;
   state.equivalents.set(group, { seq: exchange.seq, status, path: exchange.path });
 }

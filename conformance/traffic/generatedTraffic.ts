@@ -70,11 +70,16 @@ function describe(exchange: Exchange): string {
   return body.length > 120 ? `a body of ${body.length} characters (${body.slice(0, 60)}…)` : `the body ${body}`;
 }
 
-/** The failures the model found in the exchanges after `first`, by rule, with the earlier exchanges they rest on. */
-function brokenRules(ctx: CheckContext, first: number): { rules: Set<string>; related: Set<number> } {
+/**
+ * The failures the model found in the exchanges after `first`, by rule, with the earlier exchanges
+ * they rest on. Judgements are appended in exchange order, so only those from `from` on are read.
+ */
+function brokenRules(ctx: CheckContext, first: number, from: number): { rules: Set<string>; related: Set<number> } {
   const rules = new Set<string>();
   const related = new Set<number>();
-  for (const j of ctx.model().judgements) {
+  const { judgements } = ctx.model();
+  for (let i = from; i < judgements.length; i++) {
+    const j = judgements[i]!;
     if (j.outcome !== 'failure' || j.exchange.seq <= first) continue;
     rules.add(j.rule);
     for (const seq of j.related ?? []) if (seq <= first) related.add(seq);
@@ -156,6 +161,7 @@ export const generatedTraffic: Check = {
         if (runs > 1 && (runs > shrinkRuns || shrunk >= shrunkSequences || spent >= budget * 1.5 || ctx.timeLeftMs() < 10_000 || windowRunningLow(ctx))) return true;
         const first = ctx.exchanges.length;
         const seqBefore = ctx.exchanges[first - 1]?.seq ?? 0;
+        const judgedBefore = ctx.model().judgements.length;
         for (const [position, command] of commands.entries()) {
           await sendCommand(ctx, state, command, `generated/${index + 1}/${position + 1}`, async (request: ApiRequest) => {
             spent++;
@@ -165,7 +171,7 @@ export const generatedTraffic: Check = {
           });
         }
         const mine = ctx.exchanges.slice(first);
-        const { rules: broken, related } = brokenRules(ctx, seqBefore);
+        const { rules: broken, related } = brokenRules(ctx, seqBefore, judgedBefore);
         for (const e of mine) if (e.response.status >= 500 && (e.intent === 'edge' || e.intent === 'invalid')) broken.add('input.refused-as-4xx');
         if (runs === 1) {
           if (broken.size === 0) return true;

@@ -4,6 +4,7 @@ import type { CheckContext } from '../check.ts';
 import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
 import type { Command, KeyChoice, Spelling } from './commands.ts';
 import { knownCategoryIds } from '../checks/newPetBody.ts';
+import { integerText } from '../json/losslessJson.ts';
 import { hugeName, idAliases, invalidBodies, malformedIds, neighbours } from './values.ts';
 
 export interface TrafficState {
@@ -17,7 +18,8 @@ export interface TrafficState {
 
 type Send = (request: ApiRequest) => Promise<Exchange | undefined>;
 
-const jsonText = (name: string, categoryId: string, status?: string) => `{"name":${JSON.stringify(name)},"categoryId":${categoryId}${status !== undefined ? `,"status":${JSON.stringify(status)}` : ''}}`;
+/** A NewPet as JSON text, the categoryId written as its digits (exact past 2^53). */
+export const jsonText = (name: string, categoryId: string, status?: string) => `{"name":${JSON.stringify(name)},"categoryId":${categoryId}${status !== undefined ? `,"status":${JSON.stringify(status)}` : ''}}`;
 
 function authOf(spelling: Spelling, key: KeyChoice): Auth {
   if (spelling.authHeader === 'Authorization' && spelling.scheme === 'Bearer') return key;
@@ -69,11 +71,16 @@ export function knownCategory(ctx: CheckContext, pick: number): string {
   return ids.length === 0 ? '1' : ids[pick % ids.length]!;
 }
 
+/** The id a create's 2xx gave, as exact digits; undefined for any other answer. */
+export function createdId(exchange: Exchange | undefined): string | undefined {
+  if (!exchange || exchange.response.status < 200 || exchange.response.status >= 300) return undefined;
+  return integerText((exchange.response.value as { id?: unknown } | undefined)?.id);
+}
+
 /** Learns the id of a pet a create made, for later reads. */
 function remember(state: TrafficState, exchange: Exchange | undefined): void {
-  if (!exchange || exchange.response.status < 200 || exchange.response.status >= 300) return;
-  const id = (exchange.response.value as { id?: unknown } | undefined)?.id;
-  if (typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id))) state.created.push(String(id));
+  const id = createdId(exchange);
+  if (id !== undefined) state.created.push(id);
 }
 
 /**

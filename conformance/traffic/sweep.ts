@@ -3,7 +3,7 @@
 import type { CheckContext } from '../check.ts';
 import type { ApiRequest, Exchange } from '../http/exchange.ts';
 import { keylessMarker, onceMarker } from '../model/judgeData.ts';
-import { keylessAllowed, knownCategory, queryString } from './sendCommand.ts';
+import { createdId, jsonText, keylessAllowed, knownCategory, queryString } from './sendCommand.ts';
 import { edgeCategoryIds, edgeNames, hugeName } from './values.ts';
 
 type Send = (request: ApiRequest) => Promise<Exchange | undefined>;
@@ -13,14 +13,7 @@ const sweepNames = ['🐕‍🦺 Max 𝒳𝓎', '<script>alert("pet")</script>',
 
 const json = { 'content-type': 'application/json' };
 
-function createdId(exchange: Exchange | undefined): string | undefined {
-  if (!exchange || exchange.response.status < 200 || exchange.response.status >= 300) return undefined;
-  const id = (exchange.response.value as { id?: unknown } | undefined)?.id;
-  return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? String(id) : undefined;
-}
-
 export async function sweep(ctx: CheckContext, send: Send, created: string[]): Promise<void> {
-  const body = (name: string, categoryId: string, status?: string) => `{"name":${JSON.stringify(name)},"categoryId":${categoryId}${status ? `,"status":"${status}"` : ''}}`;
   const readBack = async (id: string | undefined, caseName: string) => {
     if (id === undefined) return;
     created.push(id);
@@ -29,10 +22,10 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   if (!ctx.options.readOnly) {
     for (const [i, name] of sweepNames.entries()) {
       const caseName = `generated/sweep/name-${i + 1}`;
-      await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: body(name, knownCategory(ctx, i), 'available'), operationId: 'createPet', intent: 'valid', case: caseName })), caseName);
+      await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: jsonText(name, knownCategory(ctx, i), 'available'), operationId: 'createPet', intent: 'valid', case: caseName })), caseName);
     }
     // Values a deployment may refuse with a 4xx, and must keep exactly if it takes them.
-    const edges: [string, string][] = [...edgeNames.map((name, i): [string, string] => [`name-${i + 1}`, body(name, knownCategory(ctx, 0))]), ['huge-body', body(hugeName(), knownCategory(ctx, 0))], ...edgeCategoryIds.map((id): [string, string] => [`categoryId-${id}`, body('Edge category', id)])];
+    const edges: [string, string][] = [...edgeNames.map((name, i): [string, string] => [`name-${i + 1}`, jsonText(name, knownCategory(ctx, 0))]), ['huge-body', jsonText(hugeName(), knownCategory(ctx, 0))], ...edgeCategoryIds.map((id): [string, string] => [`categoryId-${id}`, jsonText('Edge category', id)])];
     for (const [what, text] of edges) {
       const caseName = `generated/sweep/edge/${what}`;
       await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: text, operationId: 'createPet', intent: 'edge', case: caseName })), caseName);
@@ -58,16 +51,16 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   const token = () => Math.floor(ctx.random() * 1e9).toString(36);
   // One create of a name no other request sends: one pet, under the id its 201 gave.
   if (roomy !== undefined && !ctx.options.readOnly) {
-    await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: body(`${onceMarker}${token()}`, knownCategory(ctx, 0), roomy), operationId: 'createPet', intent: 'valid', case: 'generated/sweep/once' })), 'generated/sweep/once');
+    await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: jsonText(`${onceMarker}${token()}`, knownCategory(ctx, 0), roomy), operationId: 'createPet', intent: 'valid', case: 'generated/sweep/once' })), 'generated/sweep/once');
   }
   // Requests without a key that would change or reveal state if a route forgot the key.
   // Most telling first: the client address's keyless quota may run out before the end.
   const keyless: ApiRequest[] = [];
   if (target !== undefined && !ctx.options.readOnly) {
     keyless.push(
-      { method: 'POST', path: '/pets', auth: 'none', headers: json, body: body(`${keylessMarker}${token()}`, knownCategory(ctx, 0), roomy ?? 'sold'), operationId: 'createPet', intent: 'unauthenticated' },
+      { method: 'POST', path: '/pets', auth: 'none', headers: json, body: jsonText(`${keylessMarker}${token()}`, knownCategory(ctx, 0), roomy ?? 'sold'), operationId: 'createPet', intent: 'unauthenticated' },
       { method: 'DELETE', path: `/pets/${target}`, auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
-      { method: 'PUT', path: `/pets/${target}`, auth: 'none', headers: json, body: body('Overwritten without a key', '1', 'sold'), operationId: 'unlisted', intent: 'unauthenticated' },
+      { method: 'PUT', path: `/pets/${target}`, auth: 'none', headers: json, body: jsonText('Overwritten without a key', '1', 'sold'), operationId: 'unlisted', intent: 'unauthenticated' },
     );
   }
   if (!ctx.options.readOnly) keyless.push({ method: 'HEAD', path: '/pets', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' });
@@ -102,7 +95,7 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   }
   // Six requests at once: each answered as alone, and each counted.
   const burst: ApiRequest[] = [];
-  for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: body(`Sweep burst ${i + 1}`, knownCategory(ctx, i), 'pending'), operationId: 'createPet', intent: 'valid' });
+  for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: jsonText(`Sweep burst ${i + 1}`, knownCategory(ctx, i), 'pending'), operationId: 'createPet', intent: 'valid' });
   for (const id of [target, created[1] ?? target]) if (id !== undefined) burst.push({ method: 'GET', path: `/pets/${id}`, auth: 'key', operationId: 'getPet', intent: 'valid' });
   for (const limit of ['3', '7', '11', '13']) if (burst.length < 6) burst.push({ method: 'GET', path: `/pets?limit=${limit}`, auth: 'key', operationId: 'listPets', intent: 'valid' });
   const { remaining } = ctx.keyQuota();
