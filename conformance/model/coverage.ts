@@ -28,12 +28,9 @@ export interface CoverageContext {
   sharedKey: boolean;
 }
 
-const needsProbe = new Set(['rate.429-only-when-spent', 'rate.429-says-zero', 'rate.retry-after-covers-reset', 'rate.over-limit-refused']);
-const needsWrites = new Set(['data.created-as-sent', 'data.new-id', 'data.created-found']);
-
 function whyNotReached(rule: (typeof rules)[number], context: CoverageContext): string {
-  if (needsProbe.has(rule.id) && !context.probeRateLimit) return 'no 429 is met without --probe-rate-limit';
-  if (needsWrites.has(rule.id) && context.readOnly) return '--read-only sends no create';
+  if (rule.needs === 'probe' && !context.probeRateLimit) return 'no 429 is met without --probe-rate-limit';
+  if (rule.needs === 'writes' && context.readOnly) return '--read-only sends no create';
   if (rule.id === 'rate.cost' && context.sharedKey) return 'relaxed by --shared-key to "never more remains than the requests allow"';
   return `not met in this run: it needs ${rule.reachedBy}`;
 }
