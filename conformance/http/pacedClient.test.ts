@@ -42,6 +42,18 @@ const tooMany = (retryAfter?: string): TransportResponse =>
 const resetAt = Date.UTC(2026, 0, 1, 12, 1, 0) / 1000;
 
 describe('PacedClient', () => {
+  it('paces parallel requests as one: with two left, the third of a burst waits for the window', async () => {
+    let left = 3;
+    const { client, sent, waits } = setup(() => ok(Math.max(0, --left), resetAt));
+    await client.send('probe', list);
+    expect(left).toBe(2);
+    const sentBefore = sent.length;
+    await Promise.all([client.send('burst', list), client.send('burst', list), client.send('burst', list)]);
+    // Two go at once; the third, which would spend past what was left, waits for the reset.
+    expect(waits).toEqual([resetAt * 1000 + 500 - Date.UTC(2026, 0, 1, 12, 0, 30)]);
+    expect(sent.length - sentBefore).toBe(3);
+  });
+
   it('sends the key as a bearer token, a User-Agent and a run id, and records the key redacted', async () => {
     const { client, sent } = setup(() => ok(10, resetAt));
     const exchange = await client.send('auth', list);

@@ -65,6 +65,8 @@ interface BucketState {
   blockedUntil: number;
   /** A 429 that backoff could not cure: the key is left alone for the rest of the run. */
   burned: boolean;
+  /** Requests sent and not yet answered: the last Remaining does not count them yet. */
+  inFlight: number;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -123,9 +125,18 @@ export class PacedClient {
     const state = this.#state(bucket);
     let unavailableTries = 0;
     for (let attempt = 0; ; attempt++) {
-      await this.#pace(bucket, state, expect429);
-      const before = { remaining: state.remaining, resetAt: state.resetAt };
-      const exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
+      // Counted from before its pacing until its answer, so parallel requests are paced as one:
+      // never more at once than the window has left.
+      state.inFlight++;
+      let exchange: Exchange;
+      let before: { remaining?: number; resetAt?: number };
+      try {
+        await this.#pace(bucket, state, expect429);
+        before = { remaining: state.remaining, resetAt: state.resetAt };
+        exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
+      } finally {
+        state.inFlight--;
+      }
       this.#learn(state, exchange);
       if (isUnavailable(exchange.response.status) && (request.method === 'GET' || request.method === 'HEAD') && unavailableTries < unavailableRetries) {
         // 502, 503 and 504 say the deployment is unavailable, not what it does with the request:
@@ -170,7 +181,7 @@ export class PacedClient {
 
   #state(bucket: string): BucketState {
     let state = this.#buckets.get(bucket);
-    if (!state) this.#buckets.set(bucket, (state = { blockedUntil: 0, burned: false }));
+    if (!state) this.#buckets.set(bucket, (state = { blockedUntil: 0, burned: false, inFlight: 0 }));
     return state;
   }
 
@@ -181,7 +192,8 @@ export class PacedClient {
     const now = this.#options.now();
     let until = state.blockedUntil;
     // Spend the last request of a window only when a 429 is what we are after.
-    if (!spending && state.remaining === 0 && state.resetAt !== undefined) until = Math.max(until, state.resetAt + 500);
+    // Others in flight will spend what is left before this one: it waits for the window if they take it all.
+    if (!spending && state.remaining !== undefined && state.remaining - (state.inFlight - 1) <= 0 && state.resetAt !== undefined) until = Math.max(until, state.resetAt + 500);
     const waitMs = until - now;
     if (waitMs <= 0) return;
     if (waitMs > this.#options.maxWaitMs) {

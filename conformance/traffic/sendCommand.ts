@@ -210,7 +210,7 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
         if (id !== undefined) requests.push(getRequest(id, spellingPlain, command.key, 'valid', `${caseName}/burst/get`));
       }
       for (let i = 0; i < command.lists; i++) requests.push(listRequest(i + 1, undefined, spellingPlain, command.key, `${caseName}/burst/list`));
-      // Parallel requests are paced as one: never more at once than the window has left.
+      // The client paces parallel requests as one; a burst is just not worth a wait for the next window.
       const { remaining } = ctx.keyQuota(command.key);
       if (requests.length === 0 || (remaining !== undefined && remaining < requests.length + 2)) return;
       const answers = await Promise.all(requests.map((r) => send({ ...r, burst })));
