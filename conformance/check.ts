@@ -107,6 +107,11 @@ export interface CheckContext {
   petPath(pet: KnownPet): string;
   /** The run's seeded random numbers in [0, 1). */
   random(): number;
+  /**
+   * A mark of this run alone (from its run id), for names that must be unique beyond the run: two
+   * runs with one seed would otherwise create the same "only once" name against one deployment.
+   */
+  runMark: string;
   /** What the last answer said of the key's quota (or the second key's). */
   keyQuota(which?: 'key' | 'key2'): { limit?: number; remaining?: number; resetAt?: number };
   /** How many requests without a valid key the run has sent so far. */

@@ -18,7 +18,10 @@ import { toolName, toolVersion } from './version.ts';
 function checkList(value: string, previous: string[] = []): string[] {
   const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = ids.filter((id) => !checkIds.includes(id));
-  if (unknown.length > 0) throw new InvalidArgumentError(`Unknown check ${unknown.map((id) => `"${id}"${didYouMean(id, checkIds)}`).join(', ')}. Known checks: ${checkIds.join(', ')}.`);
+  if (unknown.length > 0) {
+    const named = `Unknown check ${unknown.map((id) => `"${id}"${didYouMean(id, checkIds)}`).join(', ')}`;
+    throw new InvalidArgumentError(`${named}${named.endsWith('?') ? '' : '.'} Known checks: ${checkIds.join(', ')}.`);
+  }
   return [...previous, ...ids];
 }
 
@@ -61,7 +64,8 @@ interface CliOptions {
   config?: string;
 }
 
-function program(io: CliIo): Command {
+/** The command line's options and their parsers: the CLI and the GitHub Action validate by the same. */
+export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
   return new Command(toolName)
     .description('Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment.')
     .version(toolVersion)
@@ -107,7 +111,7 @@ function applyEnv(cli: Command, env: CliIo['env']): void {
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const out = (line: string) => io.stdout.write(`${line}\n`);
-  const cli = program(io);
+  const cli = conformanceProgram(io);
   const finish = async (report: RunReport): Promise<number> => {
     const reportDir = resolve(io.cwd, cli.opts<CliOptions>().reportDir ?? 'reports');
     const { exitCode, paths } = await finishRun(report, { reportDir, io });

@@ -127,6 +127,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     knownPets: () => knownPets,
     petPath: (pet) => `/pets/${pet.idText}`,
     random,
+    runMark: client.runId.replace(/[^a-z0-9]/gi, '').slice(0, 8).toLowerCase(),
     keyQuota: (which = 'key') => client.quota(which),
     anonymousQuota: () => client.quota('anonymous'),
     keylessSent: () => client.exchanges.filter((e) => e.bucket === 'anonymous').length,
@@ -240,8 +241,9 @@ function describeEvent(event: ClientEvent): string {
   if (event.kind === 'transport-retry') {
     return `${event.reason}; sent again after ${event.waitMs} ms (retry ${event.attempt}).`;
   }
-  const quota = event.bucket === 'key' ? 'the API key\'s quota' : event.bucket === 'key2' ? 'the second API key\'s quota' : 'the anonymous quota';
+  const quota = event.bucket === 'key' ? 'the API key\'s quota' : event.bucket === 'key2' ? 'the second API key\'s quota' : 'the keyless quota (this address\'s)';
   return event.kind === 'wait-for-window'
-    ? `Waited ${(event.ms / 1000).toFixed(1)} s for ${quota} to reset rather than spend its last request.`
+    // Said when the wait starts, so a person watching the log knows why nothing moves, and until when.
+    ? `Waiting ${(event.ms / 1000).toFixed(1)} s for ${quota} to reset rather than spend its last request; next request at ${new Date(event.until).toISOString().slice(11, 19)} UTC.`
     : `Unexpected 429 on request #${event.seq} (${quota}); waiting ${(event.waitMs / 1000).toFixed(1)} s as Retry-After and backoff say (try ${event.attempt + 1}).`;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformanceResult } from './index.ts';
 import { DropConnection, isCreate, isList, query, type Req, type Res, type Transform } from './testing/deployment.ts';
-import { runOnFreshDeployment } from './testing/runSuite.ts';
+import { runOnFreshDeployment, runSuite } from './testing/runSuite.ts';
+import { inProcessDeployment } from './testing/deployment.ts';
 import type { ConformanceOptions } from './index.ts';
 
 /** The mock's answer to the preflight, then `change` on every answer to a request `when` picks. */
@@ -144,7 +145,7 @@ describe('a check that saw only answers that cannot judge it', () => {
     const result = await run(afterPreflight(throttled));
     expect(result.exitCode).toBe(1);
     expect(result.report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['rate-limit-accounting']);
-    expect(result.report.notes.join('\n')).not.toMatch(/Waited/);
+    expect(result.report.notes.join('\n')).not.toMatch(/Waiting/);
   });
 
   it('leaves the passive checks nothing to pass when every request was refused with a 429 its headers announced', async () => {
@@ -226,17 +227,34 @@ describe('a deployment that throttles far below what its headers say', () => {
     const accounting = statusOf(result, 'rate-limit-accounting');
     expect(accounting.status).toBe('failed');
     expect(accounting.operations.flatMap((o) => o.findings).map((f) => f.message).join('\n')).toMatch(/answered 429, yet #\d+ said X-RateLimit-Remaining 29\d\d/);
-    expect(result.report.notes.join('\n')).not.toMatch(/Waited/);
+    expect(result.report.notes.join('\n')).not.toMatch(/Waiting/);
     expect(result.report.durationMs).toBeLessThan(5_000);
   });
 });
 
 describe('pacing', () => {
+  it('leaves the keyless quota enough for a second default run from the same address in the same minute', async () => {
+    const deployment = await inProcessDeployment();
+    try {
+      // A key with room for both runs, so that only the keyless quota could make one wait.
+      const first = await runSuite(deployment, { apiKey: 'demo-enterprise' });
+      const second = await runSuite(deployment, { apiKey: 'demo-enterprise' });
+      for (const result of [first, second]) {
+        expect(result.exitCode, JSON.stringify(result.report.notes)).toBe(0);
+        expect(result.report.requests.withoutKey).toBeLessThanOrEqual(30);
+        expect(result.report.notes.join('\n')).not.toMatch(/Waiting/);
+      }
+      expect(second.report.exchanges.filter((e) => e.status === 429)).toEqual([]);
+    } finally {
+      await deployment.close();
+    }
+  });
+
   it('meets no 429 with a Free key (60 a minute) on a default run, waiting for the window instead', async () => {
     const result = await run(undefined, { apiKey: 'demo-free' });
     expect(result.exitCode, JSON.stringify(result.report.notes)).toBe(0);
     expect(result.report.exchanges.filter((e) => e.status === 429)).toEqual([]);
     expect(result.report.requests.withKey).toBeGreaterThan(60);
-    expect(result.report.notes.some((n) => /^Waited .* for the API key's quota to reset/.test(n))).toBe(true);
+    expect(result.report.notes.some((n) => /^Waiting \d+\.\d s for the API key's quota to reset rather than spend its last request; next request at \d\d:\d\d:\d\d UTC\.$/.test(n))).toBe(true);
   });
 });

@@ -1,76 +1,151 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../common/cliIo.ts';
 import { projectPath } from '../../common/projectRoot.ts';
+import { conformanceProgram } from '../cli.ts';
+import type { RunReport } from '../runReport.ts';
+import { startDeployment, type Deployment } from '../testing/deployment.ts';
+import { actionInputs, hostInputs, inputVariable } from './actionInputs.ts';
+import { actionMain } from './actionMain.ts';
 
-interface Step { id?: string; name?: string; uses?: string; if?: string; shell?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> }
-interface Action { runs: { using: string; steps: Step[] }; inputs: Record<string, { required?: boolean; default?: string }>; outputs: Record<string, unknown> }
+interface Step { id?: string; uses?: string; if?: string; shell?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> }
+interface Action { runs: { using: string; steps: Step[] }; inputs: Record<string, { required?: boolean; default?: string; description: string }>; outputs: Record<string, unknown> }
 
 const action = async () => parse(await readFile(projectPath('action.yml'), 'utf8')) as Action;
 
+let deployment: Deployment;
+beforeAll(async () => {
+  deployment = await startDeployment();
+});
+afterAll(() => deployment.close());
+
+/** The action's program in-process, with these inputs as action.yml would pass them. */
+async function runAction(inputs: Record<string, string>) {
+  const dir = await mkdtemp(join(tmpdir(), 'action-'));
+  let stdout = '';
+  let stderr = '';
+  const env: Record<string, string> = { GITHUB_OUTPUT: join(dir, 'output') };
+  for (const [name, value] of Object.entries({ 'report-dir': 'reports', ...inputs })) env[inputVariable(name)] = value;
+  const io: CliIo = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env, cwd: dir };
+  const code = await actionMain(io);
+  const report = JSON.parse(await readFile(join(dir, 'reports', 'conformance-report.json'), 'utf8')) as RunReport;
+  const output = await readFile(join(dir, 'output'), 'utf8');
+  await rm(dir, { recursive: true, force: true });
+  return { code, stdout, stderr, report, output };
+}
+
 describe('the GitHub Action (action.yml)', () => {
-  it('is a composite action with the inputs the README documents', async () => {
+  it('declares an input for every suite option it passes on, and passes each to its step as INPUT_<NAME>', async () => {
     const { runs, inputs, outputs } = await action();
     expect(runs.using).toBe('composite');
-    expect(Object.keys(inputs)).toEqual(expect.arrayContaining(['base-url', 'api-key', 'read-only', 'probe-rate-limit', 'checks', 'report-dir', 'args']));
-    expect(inputs['base-url']?.required).toBe(true);
+    expect(Object.keys(inputs).sort()).toEqual([...actionInputs.map((i) => i.name), ...hostInputs].sort());
     expect(Object.keys(outputs)).toEqual(['exit-code', 'verdict', 'report-dir']);
-    for (const step of runs.steps.filter((s) => s.run)) {
-      expect(step.shell).toBe('bash');
-      // Inputs reach scripts through env only: `${{ inputs.x }}` inside a script is a script injection.
-      expect(step.run).not.toContain('${{');
-    }
+    const step = runs.steps.find((s) => s.id === 'run')!;
+    expect(step.env).toEqual(Object.fromEntries(actionInputs.map((i) => [inputVariable(i.name), `\${{ inputs.${i.name} }}`])));
+    // Nothing installed, nothing compiled: the committed bundle runs as it is.
+    expect(step.run).toBe('node "$GITHUB_ACTION_PATH/action/conformance.mjs"');
+    for (const s of runs.steps.filter((s) => s.run)) expect(s.shell).toBe('bash');
     const upload = runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.if).toMatch(/always\(\)/);
     expect(upload?.with?.path).toBe('${{ inputs.report-dir }}');
   });
 
-  describe('its run step', () => {
-    let dir: string;
-    beforeEach(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'action-'));
-      await mkdir(join(dir, 'dist/conformance'), { recursive: true });
-      // Stands in for the suite: prints the arguments it got and exits with FAKE_EXIT.
-      await writeFile(join(dir, 'dist/conformance/bin.js'), 'console.log(JSON.stringify(process.argv.slice(2))); process.exit(Number(process.env.FAKE_EXIT));');
-    });
-    afterEach(() => rm(dir, { recursive: true, force: true }));
-
-    async function runStep(inputs: Record<string, string>, exit: number) {
-      const step = (await action()).runs.steps.find((s) => s.id === 'run')!;
-      const env: Record<string, string> = { PATH: process.env.PATH!, ACTION_PATH: dir, GITHUB_OUTPUT: join(dir, 'output'), FAKE_EXIT: String(exit) };
-      for (const [name, value] of Object.entries(step.env!)) {
-        const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(value)?.[1];
-        if (input) env[name] = inputs[input] ?? '';
-      }
-      const child = spawn('bash', ['-e', '-c', step.run!], { env, cwd: dir });
-      let stdout = '';
-      child.stdout.on('data', (c) => (stdout += c));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      return { code, stdout, output: existsSync(env.GITHUB_OUTPUT!) ? await readFile(env.GITHUB_OUTPUT!, 'utf8') : '' };
+  it('names the CLI option each input stands for, and the CLI has that option', async () => {
+    const { inputs } = await action();
+    const longs = conformanceProgram({ stdout: { write: () => true }, stderr: { write: () => true } }).options.map((o) => o.long);
+    for (const { name, kind, target } of actionInputs) {
+      if (kind === 'secret' || kind === 'args') continue;
+      expect(longs, name).toContain(target);
+      expect(inputs[name]!.description, name).toContain(`(${target})`);
     }
+  });
+});
 
-    it('turns the inputs into options, splitting args like a shell without running anything in them', async () => {
-      const run = await runStep({
-        'base-url': 'http://127.0.0.1:1/v1', 'api-key': 'k-1', 'read-only': 'true', 'probe-rate-limit': 'false', checks: 'auth,pagination', 'report-dir': 'out',
-        args: `--config "my conf.yml" --header 'X-Tenant: acme' $(touch pwned) \`touch pwned2\``,
-      }, 0);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toContain('::add-mask::k-1');
-      const args = JSON.parse(run.stdout.split('\n').find((l) => l.startsWith('['))!);
-      expect(args).toEqual(['--report-dir', 'out', '--read-only', '--checks', 'auth,pagination', '--config', 'my conf.yml', '--header', 'X-Tenant: acme', '$(touch', 'pwned)', '`touch', 'pwned2`']);
-      expect(existsSync(join(dir, 'pwned'))).toBe(false);
-      expect(existsSync(join(dir, 'pwned2'))).toBe(false);
-      expect(run.output).toBe('exit-code=0\nverdict=passed\n');
+describe('the action\'s program', () => {
+  it('runs the suite with the inputs as options, masks the keys, and writes its outputs', async () => {
+    const run = await runAction({
+      'base-url': deployment.baseUrl, 'api-key': 'demo-pro', 'read-only': 'True', depth: '3', seed: '5', checks: 'get-pet,pagination',
+      headers: 'X-Tenant: acme\n\nX-Trace: on', args: `--header "X-Team: a b" --timeout 9000`,
     });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe('::add-mask::demo-pro');
+    expect(run.report.options).toMatchObject({ readOnly: true, seed: 5, depth: '3' });
+    expect([...run.report.options.checks].sort()).toEqual(['get-pet', 'pagination']);
+    const sent = run.report.exchanges[0]!.requestHeaders;
+    expect(sent).toMatchObject({ 'x-tenant': 'acme', 'x-trace': 'on', 'x-team': 'a b' });
+    expect(JSON.stringify(run.report)).not.toContain('demo-pro');
+    expect(run.output).toBe('exit-code=0\nverdict=passed\n');
+  });
 
-    it.each([[1, 'failed'], [2, 'cannot-run']])('fails the step with the suite\'s exit code %i and says %s', async (exit, verdict) => {
-      const run = await runStep({ 'base-url': 'http://x/v1', 'api-key': 'k', 'report-dir': 'out' }, exit);
-      expect(run.code).toBe(exit);
-      expect(run.output).toBe(`exit-code=${exit}\nverdict=${verdict}\n`);
+  it.each([
+    [{ 'read-only': 'yes' }, /Input read-only: "yes" is not a boolean\. Give true or false\./],
+    [{ depth: 'deep' }, /Input depth: "deep" is refused: "deep" is not a depth/],
+    [{ 'max-body': '2MB' }, /Input max-body: "2MB" is refused: Give a whole number/],
+    [{ checks: 'pagnation' }, /Input checks: "pagnation" is refused: Unknown check "pagnation"; did you mean "pagination"\? Known checks: auth, /],
+    [{ args: '--header "X-Tenant: acme --seed 3' }, /Input args cannot be split into options: the double quote at character 10 is never closed/],
+    [{ args: '--sead 3' }, /Input args: unknown option '--sead'[\s\S]*--seed/],
+    [{ args: '--seed 3 --list-checks' }, /Input args: --list-checks only prints and checks nothing/],
+    [{ 'base-url': '' }, /Input base-url is empty/],
+    [{ 'api-key': '' }, /Input api-key is empty\. Pass a repository secret/],
+  ])('refuses %j with exit 2, naming the input, in its reports and outputs', async (bad, reason) => {
+    const run = await runAction({ 'base-url': deployment.baseUrl, 'api-key': 'demo-pro', ...bad });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(reason);
+    expect(run.report.verdict).toBe('cannot-run');
+    expect(run.report.reason).toMatch(reason);
+    expect(run.report.exchanges).toEqual([]);
+    expect(run.output).toBe('exit-code=2\nverdict=cannot-run\n');
+  });
+
+  it('fails the step with exit 1 and says failed when the deployment breaks the contract', async () => {
+    const broken = await startDeployment(async (req, forward) => {
+      const res = await forward(req);
+      return res.status === 404 ? { ...res, status: 200 } : res;
     });
+    try {
+      const run = await runAction({ 'base-url': broken.baseUrl, 'api-key': 'demo-pro', checks: 'get-pet' });
+      expect(run.code).toBe(1);
+      expect(run.output).toBe('exit-code=1\nverdict=failed\n');
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('the action\'s step as action.yml declares it', () => {
+  it('runs the committed bundle with plain node from a checkout that has no node_modules', { timeout: 60_000 }, async () => {
+    const step = (await action()).runs.steps.find((s) => s.id === 'run')!;
+    // The action's checkout, as far as the bundle reads it: everything else comes bundled.
+    const checkout = await mkdtemp(join(tmpdir(), 'action-checkout-'));
+    for (const file of ['action/conformance.mjs', 'spec/openapi.yaml', 'package.json', 'conformance/config/conformance-config.schema.json']) {
+      await mkdir(dirname(join(checkout, file)), { recursive: true });
+      await copyFile(projectPath(file), join(checkout, file));
+    }
+    const workspace = await mkdtemp(join(tmpdir(), 'workspace-'));
+    const inputs: Record<string, string> = { 'base-url': deployment.baseUrl, 'api-key': 'demo-pro', checks: 'get-pet', 'report-dir': 'out' };
+    const env: Record<string, string> = { PATH: process.env.PATH!, GITHUB_ACTION_PATH: checkout, GITHUB_OUTPUT: join(workspace, 'output') };
+    for (const [name, value] of Object.entries(step.env!)) env[name] = inputs[/inputs\.([a-z0-9-]+)/.exec(value)![1]!] ?? '';
+    const child = spawn('bash', ['-e', '-c', step.run!], { env, cwd: workspace });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, output).toBe(0);
+    expect(await readFile(join(workspace, 'output'), 'utf8')).toBe('exit-code=0\nverdict=passed\n');
+    expect(JSON.parse(await readFile(join(workspace, 'out', 'conformance-report.json'), 'utf8')).verdict).toBe('passed');
+    await rm(checkout, { recursive: true, force: true });
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('is the bundle scripts/buildAction.mjs builds from the sources today', async () => {
+    // @ts-expect-error: a plain ES module script, without types.
+    const { buildActionBundle } = await import('../../scripts/buildAction.mjs');
+    const committed = await readFile(projectPath('action/conformance.mjs'), 'utf8');
+    // A failure here means the sources changed since the bundle was built: run `npm run build:action` and commit it.
+    expect((await buildActionBundle()) === committed).toBe(true);
   });
 });

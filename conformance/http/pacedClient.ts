@@ -30,7 +30,7 @@ export interface PacedClientOptions {
 }
 
 export type ClientEvent =
-  | { kind: 'wait-for-window'; bucket: string; ms: number }
+  | { kind: 'wait-for-window'; bucket: string; ms: number; until: number }
   | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number }
   | { kind: 'transport-retry'; method: string; url: string; reason: string; waitMs: number; attempt: number }
   | { kind: 'unavailable'; status: number; seq: number; waitMs: number };
@@ -202,7 +202,7 @@ export class PacedClient {
     if (this.#options.deadline !== undefined && until > this.#options.deadline) {
       throw new QuotaExhaustedError(`${describeBucket(bucket)} is spent for ${Math.ceil(waitMs / 1000)} s, past the run's time budget (--max-duration).`);
     }
-    this.#options.onEvent?.({ kind: 'wait-for-window', bucket, ms: waitMs });
+    this.#options.onEvent?.({ kind: 'wait-for-window', bucket, ms: waitMs, until });
     await this.#options.sleep(waitMs);
   }
 
@@ -332,7 +332,7 @@ export class PacedClient {
 
 export { TransportError };
 
-const describeBucket = (bucket: Bucket) => (bucket === 'key' ? 'The API key\'s quota' : bucket === 'key2' ? 'The second API key\'s quota' : 'The anonymous quota');
+const describeBucket = (bucket: Bucket) => (bucket === 'key' ? 'The API key\'s quota' : bucket === 'key2' ? 'The second API key\'s quota' : 'The keyless quota (this address\'s)');
 
 /**
  * Header sets merged left to right, names compared without regard to case (RFC 9110, 5.1): a

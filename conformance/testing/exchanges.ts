@@ -55,6 +55,7 @@ export async function judge(check: Check, exchanges: Exchange[]): Promise<Record
     knownPets: () => [],
     petPath: () => '/pets/1',
     random: () => 0.5,
+    runMark: 'testrun1',
     keyQuota: () => ({}),
     anonymousQuota: () => ({}),
     keylessSent: () => 0,
