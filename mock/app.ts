@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { loadSpec, componentSchema, type LoadedSpec } from '../spec/loadSpec.ts';
 import { compileSchema } from '../spec/compileSchema.ts';
@@ -9,11 +9,14 @@ import { recordAnswer } from './api/recordAnswer.ts';
 import { apiContext } from './api/apiContext.ts';
 import type { CorsOrigins } from './api/corsOptions.ts';
 import { peekRate, setRateHeaders } from './api/guardPlugin.ts';
+import { outageRateHeaders } from './api/outageRateHeaders.ts';
 import type { Latency } from './api/latencyPlugin.ts';
 import { RequestLogController } from './api/requestLogController.ts';
 import { controlContext } from './control/controlContext.ts';
+import { checkControlToken } from './control/controlTokenGuard.ts';
 import { ApiError } from './errors/errorCatalogue.ts';
 import { parseJsonBody } from './errors/parseJsonBody.ts';
+import { logAnswerError } from './errors/logAnswerError.ts';
 import { sendApiError } from './errors/sendApiError.ts';
 import { toApiError } from './errors/toApiError.ts';
 import { createPrismResponder, type PrismResponder } from './prism/prismResponder.ts';
@@ -24,6 +27,7 @@ import { loadKeysFile } from './state/loadKeysFile.ts';
 import { whenReady } from './state/awaitable.ts';
 import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './state/mockState.ts';
 import type { StateParts } from './state/stateParts.ts';
+import { StoreUnavailableError } from './state/storeUnavailableError.ts';
 import type { RedisState } from './redis/openRedisState.ts';
 import type { BanPolicy } from './state/rateLimiter.ts';
 import './api/routeConfig.ts';
@@ -61,6 +65,11 @@ export interface MockOptions {
   accessLog?: AccessLogSink;
   /** Serve the control API under /__mock. Default: true. */
   control?: boolean;
+  /**
+   * When set, every control API request must carry `Authorization: Bearer <controlToken>`, or it
+   * is refused with 401 (a shared sandbox). Default: none, the control API is open (local use).
+   */
+  controlToken?: string | undefined;
   /** Latency added to every API answer. */
   latency?: Latency;
   /** How many requests the request log keeps. Default: 1000. */
@@ -100,6 +109,8 @@ export interface RedisMockOptions {
   prefix?: string | undefined;
   /** How long one Redis command may take before the request answers 503. Default 1000 ms. */
   commandTimeoutMs?: number | undefined;
+  /** What this replica is called in the shared request log and its access log. Default `host:pid`. */
+  replicaId?: string | undefined;
 }
 
 export const defaultBodyLimit = 1024 * 1024;
@@ -156,6 +167,8 @@ async function createState(options: MockOptions, spec: LoadedSpec, logger: { inf
  * the control API (/__mock) are two contexts of their own, each with its hooks and error handling.
  */
 export async function buildMock(options: MockOptions = {}): Promise<FastifyInstance> {
+  // Before any state is opened: a token no client could send is refused with nothing to close.
+  if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
   const spec = options.spec ?? (await loadSpec());
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const logLevel = options.logLevel ?? false;
@@ -184,7 +197,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     // A URL the router cannot decode never reaches a route: answer it from the catalogue too.
     frameworkErrors: (error, request, reply) => {
       const answer = () => void sendApiError(reply, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded (${error.message}). Percent-encode it correctly.`));
-      whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), answer);
+      whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), (failure) => (setOutageRateHeaders(reply, request, failure), answer()));
     },
     schemaErrorFormatter: (errors, dataVar) => Object.assign(new Error(`${dataVar} is invalid`), { validation: errors }),
   });
@@ -200,16 +213,24 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   if (ownsRedis) app.addHook('onClose', () => (state as StateParts & { close(): Promise<void> }).close());
   app.decorateRequest('mockRouteConfig', null);
   if (ownPrism) app.addHook('onClose', () => prism.close());
-  const accessLog = options.accessLog ? new AccessLog(options.accessLog) : undefined;
+  const accessLog = options.accessLog ? new AccessLog(options.accessLog, { replica: state.log.replica }) : undefined;
   if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
 
   // Outside both contexts: errors before routing, and paths neither serves.
   // A body refused on a path outside both contexts (not JSON, malformed, too large) carries the
   // client's rate-limit headers too, as the 404 for the same path does.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const answer = () => void sendApiError(reply, toApiError(error, request, { bodyLimit, context: 'api' }));
-    whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), answer);
+    const answer = () => {
+      const apiError = toApiError(error, request, { bodyLimit, context: 'api' });
+      logAnswerError(request, error, apiError);
+      void sendApiError(reply, apiError);
+    };
+    whenReady(peekRate(request, state), (decision) => (setRateHeaders(reply, decision), answer()), (failure) => (setOutageRateHeaders(reply, request, failure), answer()));
   });
+  /** Where the store could not say where the client's bucket stands: the headers that are still knowable. */
+  function setOutageRateHeaders(reply: FastifyReply, request: FastifyRequest, failure: Error): void {
+    if (failure instanceof StoreUnavailableError) reply.headers(outageRateHeaders(request, state.keys));
+  }
   const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`).join(', ');
   app.setNotFoundHandler(async (request, reply) => {
     setRateHeaders(reply, await peekRate(request, state));
@@ -232,7 +253,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     maxPreferDelayMs,
   });
   if (options.control !== false) {
-    await app.register(controlContext, { prefix: CONTROL_PREFIX, spec, state, bodyLimit, corsOrigins });
+    await app.register(controlContext, { prefix: CONTROL_PREFIX, spec, state, bodyLimit, corsOrigins, controlToken: options.controlToken });
   }
   return app;
 }

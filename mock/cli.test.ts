@@ -18,11 +18,12 @@ describe('the mock CLI', () => {
   it('lists every option in --help, with the environment variables it reads', async () => {
     const cli = runMockCli(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--latency', '--watch', '--state-file', '--request-log-size', '--shutdown-grace', '--trust-proxy']) {
+    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--control-token', '--latency', '--watch', '--state-file', '--request-log-size', '--shutdown-grace', '--trust-proxy', '--replica-id']) {
       expect(cli.output()).toContain(option);
     }
     expect(cli.output()).toMatch(/env:\s+PORT/);
     expect(cli.output()).toMatch(/env:\s+HOST/);
+    expect(cli.output()).toMatch(/env:\s+PETS_MOCK_CONTROL_TOKEN/);
   });
 
   it('listens where PORT and HOST say and prints one access-log line per API request, key redacted', async () => {
@@ -30,12 +31,13 @@ describe('the mock CLI', () => {
     const base = await cli.serving;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect((await fetch(`${base}/pets`)).status).toBe(401);
-    expect((await fetch(`${base}/pets?limit=1`, { headers: auth })).status).toBe(200);
+    expect((await fetch(`${base}/pets?limit=1`, { headers: { ...auth, 'x-conformance-run-id': '0b6f1c2e-run' } })).status).toBe(200);
     expect(await stop(cli)).toBe(0);
     const lines = cli.output().split('\n').filter((l) => / \/v1\/pets/.test(l) && !l.startsWith('{'));
+    // The client's address, and the run id when the request carried one (in memory, no replica).
     expect(lines).toEqual([
-      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v1\/pets 401 \d+\.\dms missing$/),
-      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v1\/pets\?limit=1 200 \d+\.\dms demo…\(15\)$/),
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v1\/pets 401 \d+\.\dms missing 127\.0\.0\.1$/),
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v1\/pets\?limit=1 200 \d+\.\dms demo…\(15\) 127\.0\.0\.1 run=0b6f1c2e-run$/),
     ]);
     expect(cli.output()).not.toContain('demo-enterprise');
   });
@@ -111,6 +113,66 @@ describe('the mock CLI', () => {
     const off = runMockCli(['--port', '0', '--quiet', '--no-control']);
     expect((await fetch((await off.serving).replace(/\/v1$/, '/__mock/clock'), { headers: auth })).status).toBe(404);
     expect(await stop(off)).toBe(0);
+  });
+
+  it('requires the token from --control-token on every control request, and leaves the API to its keys', async () => {
+    const cli = runMockCli(['--port', '0', '--quiet', '--control-token', 'cli-sandbox-token']);
+    const control = (await cli.serving).replace(/\/v1$/, '/__mock/clock');
+    const refused = await fetch(control);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'CONTROL_TOKEN_REQUIRED' });
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="pets-mock control"');
+    expect((await fetch(control, { headers: { authorization: 'Bearer wrong-token' } })).status).toBe(401);
+    expect((await fetch(control, { headers: { authorization: 'bearer cli-sandbox-token' } })).status).toBe(200);
+    expect((await fetch((await cli.serving) + '/pets?limit=1', { headers: auth })).status).toBe(200);
+    expect(await stop(cli)).toBe(0);
+    expect(cli.output()).toMatch(/control API at http:\/\/127\.0\.0\.1:\d+\/__mock \(token required\)/);
+    expect(cli.output()).not.toContain('cli-sandbox-token');
+  });
+
+  it('takes the token from PETS_MOCK_CONTROL_TOKEN, --control-token winning, and refuses one set but empty', async () => {
+    const env = runMockCli(['--port', '0', '--quiet'], { PETS_MOCK_CONTROL_TOKEN: 'env-token' });
+    const control = (await env.serving).replace(/\/v1$/, '/__mock/clock');
+    expect((await fetch(control)).status).toBe(401);
+    expect((await fetch(control, { headers: { authorization: 'Bearer env-token' } })).status).toBe(200);
+    expect(await stop(env)).toBe(0);
+    const both = runMockCli(['--port', '0', '--quiet', '--control-token', 'flag-token'], { PETS_MOCK_CONTROL_TOKEN: 'env-token' });
+    const bothControl = (await both.serving).replace(/\/v1$/, '/__mock/clock');
+    expect((await fetch(bothControl, { headers: { authorization: 'Bearer env-token' } })).status).toBe(401);
+    expect((await fetch(bothControl, { headers: { authorization: 'Bearer flag-token' } })).status).toBe(200);
+    expect(await stop(both)).toBe(0);
+    const empty = runMockCli(['--port', '0'], { PETS_MOCK_CONTROL_TOKEN: '' });
+    expect(await empty.exit).toBe(1);
+    expect(empty.output()).toContain('PETS_MOCK_CONTROL_TOKEN is set but empty, which would leave the control API open to everyone. Give it the token, or unset it.');
+  });
+
+  it('refuses a control token a client could not send as a bearer token', async () => {
+    const flag = runMockCli(['--control-token', 'two words']);
+    expect(await flag.exit).toBe(1);
+    expect(flag.output()).toMatch(/--control-token.*has characters a bearer token cannot carry\. Use letters, digits/s);
+    const env = runMockCli([], { PETS_MOCK_CONTROL_TOKEN: 'quote"d' });
+    expect(await env.exit).toBe(1);
+    expect(env.output()).toMatch(/PETS_MOCK_CONTROL_TOKEN \(7 characters\) has characters a bearer token cannot carry/);
+  });
+
+  it('warns once when it listens beyond loopback with an open control API, and not with a token or on loopback', async () => {
+    const warning = /"level":40.*The control API at http:\/\/[^ ]+\/__mock needs no token, and the mock listens on 0\.0\.0\.0, which other machines may reach: anyone who does can reset the mock and change or delete its keys\. Set --control-token \(or PETS_MOCK_CONTROL_TOKEN\), or --no-control\./;
+    const open = runMockCli(['--port', '0', '--quiet', '--host', '0.0.0.0']);
+    await open.serving;
+    expect(await stop(open)).toBe(0);
+    expect(open.output().split('\n').filter((line) => warning.test(line))).toHaveLength(1);
+    for (const argv of [['--host', '0.0.0.0', '--control-token', 'a-token'], ['--host', '0.0.0.0', '--no-control'], ['--host', '127.0.0.1']]) {
+      const quiet = runMockCli(['--port', '0', '--quiet', ...argv]);
+      await quiet.serving;
+      expect(await stop(quiet)).toBe(0);
+      expect(quiet.output(), argv.join(' ')).not.toMatch(/needs no token/);
+    }
+  });
+
+  it('refuses --replica-id without Redis, where there is one replica', async () => {
+    const cli = runMockCli(['--port', '0', '--replica-id', 'web-1']);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output()).toContain('--replica-id needs Redis: give --redis URL (or PETS_MOCK_REDIS_URL) too, or leave the id out.');
   });
 
   it('exits 1 naming the reason when its port is taken', async () => {

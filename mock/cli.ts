@@ -12,6 +12,8 @@ import { loadKeysFile } from './state/loadKeysFile.ts';
 import { redactRedisUrl } from './redis/redisUrl.ts';
 import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptions.ts';
 import { parseTrustProxy, type TrustProxy } from './server/parseTrustProxy.ts';
+import { isLoopbackHost } from './server/isLoopbackHost.ts';
+import { checkControlToken, controlTokenVariable } from './control/controlTokenGuard.ts';
 
 interface CliOptions {
   port: number;
@@ -36,7 +38,9 @@ interface CliOptions {
   shutdownGrace: number;
   redis?: string;
   redisPrefix?: string;
+  replicaId?: string;
   trustProxy?: TrustProxy;
+  controlToken?: string;
 }
 
 /** Turns a parser's Error into commander's InvalidArgumentError, so commander names the option and the reason. */
@@ -50,7 +54,8 @@ function optionParser<T>(parse: (value: string) => T): (value: string) => T {
   };
 }
 
-function program(io: CliIo): Command {
+/** The command line's options and help, without running it (the docs' tests check the options they show exist). */
+export function mockProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
   return new Command('pets-mock')
     .description('A stateful mock of the Pet Adoption API, with per-plan rate limits, demo keys, CORS and a control API.')
     .addOption(new Option('-p, --port <port>', 'port to listen on (env: PORT)').default(4010).argParser(wholeNumber(0)))
@@ -68,12 +73,14 @@ function program(io: CliIo): Command {
     .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))
     .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
     .option('--no-control', 'turn the control API under /__mock off')
+    .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on every control API request; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser(optionParser((value) => (checkControlToken(value, 'The token'), value))))
     .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(optionParser(parseLatency)))
     .option('--watch', 'reload the spec and the fixtures file when they change', false)
     .option('--state-file <file>', 'keep the pets in this file across restarts (saved within 200 ms of each change; ids are never reissued)')
     .addOption(new Option('--request-log-size <n>', 'requests kept for GET /__mock/requests').default(defaultRequestLogSize).argParser(wholeNumber(0)))
     .addOption(new Option('--redis <url>', `keep the state in Redis, shared by every mock on it: redis://[:password@]host[:port][/db] or rediss:// (env: ${redisUrlVariable})`))
     .addOption(new Option('--redis-prefix <prefix>', 'put this before every Redis key, so several mocks can share one Redis (default: pets-mock:)'))
+    .addOption(new Option('--replica-id <id>', 'with --redis, what this replica is called in the shared request log and its access log (default: host:pid)'))
     .addOption(new Option('--trust-proxy <proxies>', 'count requests without a key by the address X-Forwarded-For gives, believing this many proxy hops (1 for one proxy in front) or these proxy addresses and CIDR ranges').argParser(optionParser(parseTrustProxy)))
     .addOption(new Option('--shutdown-grace <seconds>', 'on SIGTERM or SIGINT, how long requests in flight get to finish (a second signal stops at once)').default(defaultShutdownGraceMs / 1000).argParser(wholeNumber(0)))
     .showHelpAfterError()
@@ -91,6 +98,13 @@ function fromEnvironment(command: Command, options: CliOptions, io: CliIo): void
     }
   }
   if (command.getOptionValueSource('host') === 'default' && io.env.HOST) options.host = io.env.HOST;
+  const token = io.env[controlTokenVariable];
+  if (options.controlToken === undefined && token !== undefined) {
+    // Set but empty is a secret that did not arrive (an unset CI variable): starting open would hide that.
+    if (token.trim() === '') throw new Error(`${controlTokenVariable} is set but empty, which would leave the control API open to everyone. Give it the token, or unset it.`);
+    checkControlToken(token, controlTokenVariable);
+    options.controlToken = token;
+  }
 }
 
 /**
@@ -99,7 +113,7 @@ function fromEnvironment(command: Command, options: CliOptions, io: CliIo): void
  * 1 when it could not start, 128 + the signal's number when a second signal cut the shutdown short.
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const command = program(io);
+  const command = mockProgram(io);
   let options: CliOptions;
   try {
     command.parse(argv, { from: 'user' });
@@ -111,7 +125,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 1;
   }
 
-  let redis: { url: string; prefix: string } | undefined;
+  let redis: { url: string; prefix: string; replicaId?: string } | undefined;
   try {
     redis = resolveRedisOptions(options, io.env);
   } catch (error) {
@@ -137,6 +151,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ban: { threshold: options.banThreshold, seconds: options.banSeconds },
       defaultStatus: options.defaultStatus === 'none' ? null : (options.defaultStatus as never),
       control: options.control,
+      ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
       ...(options.latency ? { latency: options.latency } : {}),
       watch: options.watch,
       ...(options.stateFile ? { stateFile: path(options.stateFile) } : {}),
@@ -151,7 +166,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 
   const log = mock.app().log;
-  log.info(`Pet Adoption API mock serving ${mock.url} with ${await mock.app().mock.store.count()} pets${redis ? ` in Redis at ${redactRedisUrl(redis.url)} (prefix ${redis.prefix})` : ''}${options.control ? `; control API at ${`${mock.url.slice(0, -API_PREFIX.length)}${CONTROL_PREFIX}`}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
+  const controlUrl = `${mock.url.slice(0, -API_PREFIX.length)}${CONTROL_PREFIX}`;
+  const replica = mock.app().mock.log.replica;
+  log.info(`Pet Adoption API mock serving ${mock.url} with ${await mock.app().mock.store.count()} pets${redis ? ` in Redis at ${redactRedisUrl(redis.url)} (prefix ${redis.prefix}, replica ${replica})` : ''}${options.control ? `; control API at ${controlUrl}${options.controlToken !== undefined ? ' (token required)' : ''}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
+  // Open is right on a laptop; on an address others reach, anyone could reset the mock or delete its keys.
+  if (options.control && options.controlToken === undefined && !isLoopbackHost(options.host)) {
+    log.warn(`The control API at ${controlUrl} needs no token, and the mock listens on ${options.host}, which other machines may reach: anyone who does can reset the mock and change or delete its keys. Set --control-token (or ${controlTokenVariable}), or --no-control.`);
+  }
   io.serving?.(mock.url);
 
   // The first signal starts a graceful shutdown; a second one cuts it short.

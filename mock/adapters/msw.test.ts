@@ -65,6 +65,17 @@ describe('createPetsHandlers', () => {
     await expect(fetch('http://127.0.0.1:4010/__mock/reset', { method: 'POST' })).rejects.toThrow();
   });
 
+  it('takes a controlToken: the page\'s control requests need it, and the handle sends it itself', async () => {
+    const { mock } = await use({ controlToken: 'team-sandbox-token' });
+    const refused = await fetch('http://127.0.0.1:4010/__mock/reset', { method: 'POST' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'CONTROL_TOKEN_REQUIRED' });
+    expect((await fetch('http://127.0.0.1:4010/__mock/reset', { method: 'POST', headers: key('team-sandbox-token') })).status).toBe(200);
+    await mock.setKey('team-key', { plan: 'pro' });
+    expect((await fetch('http://127.0.0.1:4010/v1/pets', { headers: key('team-key') })).status).toBe(200);
+    expect(await mock.requests({ path: '/v1/pets' })).toHaveLength(1);
+  });
+
   it('takes what buildMock takes: pets, keys, default status', async () => {
     const { mock } = await use({ pets: [{ id: 1, name: 'Solo', categoryId: 1 }], keys: [{ key: 'only-key', plan: 'business' }], defaultStatus: null });
     expect(await (await fetch('http://127.0.0.1:4010/v1/pets', { headers: key('only-key') })).json()).toEqual([{ id: 1, name: 'Solo', categoryId: 1 }]);

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPetsMockCore, type PetsMockCore } from './petsMockCore.ts';
-import { MockControlError } from './petsMockControl.ts';
+import { buildMock } from '../app.ts';
+import { testSpec } from '../testing.ts';
+import { createPetsMockControl, MockControlError } from './petsMockControl.ts';
 
 let core: PetsMockCore;
 afterEach(() => core?.close());
@@ -64,5 +66,30 @@ describe('the control handle', () => {
     expect((await get('/pets', 'temp')).status).toBe(401);
     expect((await get('/pets', 'demo-free')).headers['x-ratelimit-remaining']).toBe('59');
     expect(Math.abs((await core.control.clock()).offsetSeconds)).toBeLessThan(5);
+  });
+
+  it('sends the controlToken it is given on every call, so it drives a mock that requires one', async () => {
+    core = await createPetsMockCore({ controlToken: 'sandbox-token' });
+    await core.control.setKey('team-key', { plan: 'business' });
+    expect((await get('/pets?limit=1', 'team-key')).headers['x-ratelimit-limit']).toBe('1000');
+    await core.control.freezeClock();
+    await core.control.reset();
+    expect((await core.control.clock()).frozen).toBe(false);
+    expect((await core.control.requests()).map((r) => r.key)).toEqual([]);
+    // The same mock over HTTP (a page's own control requests) takes only the token.
+    const control = (headers: Record<string, string>) => core.handle({ method: 'GET', url: `${core.address.controlUrl}/clock`, headers });
+    expect((await control({})).status).toBe(401);
+    expect((await control({ authorization: 'bearer sandbox-token' })).status).toBe(200);
+  });
+
+  it('throws the 401 as a MockControlError when the mock requires a token it was not given', async () => {
+    const app = await buildMock({ spec: await testSpec(), controlToken: 'sandbox-token' });
+    try {
+      await expect(createPetsMockControl(app).reset()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_REQUIRED', message: expect.stringMatching(/^Cannot reset the mock: The control API needs a token/) });
+      await expect(createPetsMockControl(app, { controlToken: 'wrong' }).clock()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_INVALID' });
+      await expect(createPetsMockControl(app, { controlToken: 'sandbox-token' }).clock()).resolves.toMatchObject({ frozen: false });
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -51,9 +51,14 @@ export class MockControlError extends Error {
   }
 }
 
-export function createPetsMockControl(app: FastifyInstance): PetsMockControl {
+/**
+ * The handle of the mock `app`. With `controlToken` (the token the mock was built with), every call
+ * carries it, as a client of the HTTP control API must: the handle goes through the same gate.
+ */
+export function createPetsMockControl(app: FastifyInstance, { controlToken }: { controlToken?: string | undefined } = {}): PetsMockControl {
+  const authorization = controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` };
   async function call<T>(what: string, options: InjectOptions): Promise<T> {
-    const res = await app.inject({ ...options, url: `${CONTROL_PREFIX}${options.url as string}` });
+    const res = await app.inject({ ...options, headers: { ...options.headers, ...authorization }, url: `${CONTROL_PREFIX}${options.url as string}` });
     if (res.statusCode >= 400) {
       let body: { code?: string; message?: string } = {};
       try {

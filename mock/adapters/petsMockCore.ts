@@ -16,6 +16,11 @@ export interface PetsMockOptions extends Omit<MockOptions, 'carry' | 'startState
    * reset the mock over HTTP. The handle works either way. Default: true.
    */
   control?: boolean;
+  /**
+   * Require `Authorization: Bearer <controlToken>` on the control API, as `--control-token` does
+   * for the server: a page's own control requests must send it. The handle sends it itself.
+   */
+  controlToken?: string | undefined;
 }
 
 /** A request as every surface can give it: fetch's Request, Playwright's route.request(). */
@@ -76,7 +81,7 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
   return {
     address,
     spec,
-    control: createPetsMockControl(app),
+    control: createPetsMockControl(app, { controlToken: mockOptions.controlToken }),
     handles,
     async handle({ method, url, headers, body }) {
       const path = address.toMockPath(url, { control });

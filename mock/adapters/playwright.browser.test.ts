@@ -60,6 +60,18 @@ describe('routePetsMock', () => {
     expect(statuses.slice(60)).toEqual([429, 200]);
   });
 
+  it('takes a controlToken: the handle sends it, and the page\'s control calls need it', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page, { controlToken: 'sandbox-token' });
+    await mock.freezeClock();
+    const statuses = await page.evaluate(async () => {
+      const clock = (headers: Record<string, string>) => fetch('http://127.0.0.1:4010/__mock/clock', { headers }).then((r) => r.status);
+      return [await clock({}), await clock({ authorization: 'Bearer sandbox-token' })];
+    });
+    expect(statuses).toEqual([401, 200]);
+    expect((await mock.clock()).frozen).toBe(true);
+  });
+
   it('stops routing once closed, leaving other URLs to the network', async () => {
     const page = await frontendPage();
     const mock = await routePetsMock(page, { baseUrl: `${chromium.frontend.origin}/api/v1` });

@@ -15,11 +15,16 @@ export function keyLabel(request: FastifyRequest): string {
   return credentials.kind === 'bearer' ? redactKey(credentials.token) : credentials.kind;
 }
 
+/** A run id as one field of the line: as sent when it is visible ASCII (a UUID), percent-encoded otherwise. */
+const field = (text: string) => (/^[\x21-\x7e]+$/.test(text) ? text : encodeURIComponent(text));
+
 /**
  * One compact line per API request, as Prism and json-server print them:
- * `12:30:01.234 GET /v1/pets?limit=5 200 0.8ms demo…(15)`: wall-clock time (UTC), method, path
- * and query, status, time to answer and the redacted key. Lines are gathered and written every
- * 20 ms (or at 64 KiB), so under load they cost one write per batch, not one per request
+ * `12:30:01.234 GET /v1/pets?limit=5 200 0.8ms demo…(15) 10.0.0.7 run=3f2c… replica=web-1:42`:
+ * wall-clock time (UTC), method, path and query, status, time to answer, the redacted key, the
+ * client's address, then its X-Conformance-Run-Id when it sent one and the replica on Redis, so
+ * one run can be found in the logs of a mock many clients share. Lines are gathered and written
+ * every 20 ms (or at 64 KiB), so under load they cost one write per batch, not one per request
  * (docs/performance.md measures it); `flush()` writes what is gathered at once (on close).
  */
 export class AccessLog {
@@ -28,10 +33,14 @@ export class AccessLog {
   // Many requests share a millisecond under load: the time text is made once per millisecond.
   #lastMs = 0;
   #lastTime = '';
+  readonly #replica: string;
 
-  constructor(private readonly sink: AccessLogSink) {}
+  /** `replica`: the id a shared (Redis) state's replica goes by; none in memory. */
+  constructor(private readonly sink: AccessLogSink, { replica }: { replica?: string | undefined } = {}) {
+    this.#replica = replica === undefined ? '' : ` replica=${field(replica)}`;
+  }
 
-  record(request: FastifyRequest, reply: FastifyReply): void {
+  record(request: FastifyRequest, reply: FastifyReply, client: string | undefined, runId: string | undefined): void {
     const url = request.url.length > MAX_URL ? `${request.url.slice(0, MAX_URL)}…` : request.url;
     const nowMs = Date.now();
     if (nowMs !== this.#lastMs) {
@@ -39,7 +48,8 @@ export class AccessLog {
       this.#lastTime = new Date(nowMs).toISOString().slice(11, 23);
     }
     const time = this.#lastTime;
-    this.#text += `${time} ${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)}\n`;
+    const run = runId === undefined ? '' : ` run=${field(runId)}`;
+    this.#text += `${time} ${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)} ${client ?? '-'}${run}${this.#replica}\n`;
     if (this.#text.length >= 65_536) this.flush();
     else if (!this.#timer) {
       this.#timer = setTimeout(() => this.flush(), 20);

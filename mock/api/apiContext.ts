@@ -3,6 +3,7 @@ import cors from '@fastify/cors';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import type { PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
+import { logAnswerError } from '../errors/logAnswerError.ts';
 import { sendApiError } from '../errors/sendApiError.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
@@ -55,8 +56,7 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = namedContext('a
 
   api.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = error instanceof PetSetError ? new ApiError('IDS_EXHAUSTED') : toApiError(error, request, { bodyLimit, context: 'api' });
-    // An outage is logged once by the connection, not once per request.
-    if (apiError.statusCode >= 500 && apiError.code !== 'STORE_UNAVAILABLE') request.log.error({ err: error }, 'unexpected error');
+    logAnswerError(request, error, apiError);
     return sendApiError(reply, apiError);
   });
   const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${api.prefix}${op.path}`).join(', ');

@@ -7,6 +7,8 @@ import type { ApiKeyEntry } from '../state/keyRing.ts';
 import { planLimits } from '../state/plans.ts';
 import type { RateDecision } from '../state/rateLimiter.ts';
 import type { KeyDirectory, RateLimits } from '../state/stateParts.ts';
+import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { outageRateHeaders } from './outageRateHeaders.ts';
 import { parseAuthorization, type Credentials } from './parseAuthorization.ts';
 
 declare module 'fastify' {
@@ -15,6 +17,8 @@ declare module 'fastify' {
     apiKey: ApiKeyEntry | null;
     /** The rate-limit decision this request's headers report. */
     rateDecision: RateDecision | null;
+    /** The guard could not reach the shared store: the answer is a 503, with the rate-limit headers it can still give. */
+    storeUnavailable: boolean;
   }
 }
 
@@ -67,6 +71,7 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
   const { keys } = limiters;
   app.decorateRequest('apiKey', null);
   app.decorateRequest('rateDecision', null);
+  app.decorateRequest('storeUnavailable', false);
 
   // Callback-style hooks: they run on every request, and a promise apiece shows in the benchmark.
   // The state's answers are used at once when they are values (memory), awaited when promises.
@@ -74,15 +79,21 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
   app.addHook('onRequest', (request, _reply, done) => {
     if (isPreflight(request)) return done();
     const bucket = rateBucket(request, keys);
-    if (isPromise(bucket)) return void bucket.then((b) => count(request, b, done), done);
+    if (isPromise(bucket)) return void bucket.then((b) => count(request, b, done), (error: Error) => failed(request, error, done));
     count(request, bucket, done);
   });
 
   /** Spends the request against its bucket, then lets it through or refuses it. */
   function count(request: FastifyRequest, bucket: Bucket, done: (error?: Error) => void): void {
     const decision = (bucket.key ? limiters.limiter : limiters.anonymousLimiter).consume(bucket.bucketId, bucket.limits);
-    if (isPromise(decision)) return void decision.then((d) => admit(request, bucket, d, done), done);
+    if (isPromise(decision)) return void decision.then((d) => admit(request, bucket, d, done), (error: Error) => failed(request, error, done));
     admit(request, bucket, decision, done);
+  }
+
+  /** The store could not decide: the error handler answers (503 when the store is away), and onSend asks the store no second time. */
+  function failed(request: FastifyRequest, error: Error, done: (error?: Error) => void): void {
+    if (error instanceof StoreUnavailableError) request.storeUnavailable = true;
+    done(error);
   }
 
   function admit(request: FastifyRequest, { credentials, key }: Bucket, decision: RateDecision, done: (error?: Error) => void): void {
@@ -102,10 +113,17 @@ const guard: FastifyPluginAsync<GuardOptions> = async (app, limiters) => {
       setRateHeaders(reply, request.rateDecision);
       return done(null, payload);
     }
+    if (request.storeUnavailable) {
+      reply.headers(outageRateHeaders(request, keys));
+      return done(null, payload);
+    }
     whenReady(peekRate(request, limiters), (decision) => {
       setRateHeaders(reply, decision);
       done(null, payload);
-    }, () => done(null, payload));
+    }, (error) => {
+      if (error instanceof StoreUnavailableError) reply.headers(outageRateHeaders(request, keys));
+      done(null, payload);
+    });
   });
 };
 

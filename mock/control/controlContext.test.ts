@@ -52,7 +52,7 @@ describe('the control API', () => {
       await mock.call({ method: 'POST', url: '/v1/pets', key: null, payload: {} });
       const { requests } = (await control('GET', '/requests')).json();
       expect(requests).toEqual([
-        { time: '2026-06-01T12:30:00.000Z', method: 'GET', path: '/v1/pets', query: { limit: '2', status: 'sold' }, status: 200, key: 'demo…(8)', ms: expect.any(Number) },
+        { time: '2026-06-01T12:30:00.000Z', method: 'GET', path: '/v1/pets', query: { limit: '2', status: 'sold' }, status: 200, key: 'demo…(8)', ms: expect.any(Number), client: '127.0.0.1', runId: null },
         expect.objectContaining({ method: 'GET', path: '/v1/pets/9999', status: 404 }),
         expect.objectContaining({ method: 'POST', path: '/v1/pets', status: 401, key: null }),
       ]);
@@ -83,6 +83,45 @@ describe('the control API', () => {
       const res = await control('GET', '/requests?status=abc');
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400 });
+    });
+
+    it('records each request\'s client address and X-Conformance-Run-Id, and finds one run\'s requests by runId, with the other filters', async () => {
+      const run = (runId: string) => ({ 'x-conformance-run-id': runId });
+      await mock.call({ url: '/v1/pets', headers: run('run-a') });
+      await mock.call({ url: '/v1/pets/9999', headers: run('run-b') });
+      await mock.call({ url: '/v1/pets/9999', headers: run('run-a') });
+      await mock.call({ url: '/v1/pets' });
+      const list = async (query: string) => (await control('GET', `/requests?${query}`)).json().requests as { path: string; status: number; runId: string | null; client: string }[];
+      expect((await list('runId=run-a')).map((r) => [r.path, r.status, r.runId, r.client])).toEqual([['/v1/pets', 200, 'run-a', '127.0.0.1'], ['/v1/pets/9999', 404, 'run-a', '127.0.0.1']]);
+      expect((await list('runId=run-a&status=4xx')).map((r) => r.path)).toEqual(['/v1/pets/9999']);
+      expect((await list('runId=run-b&path=/v1/pets')).map((r) => r.path)).toEqual([]);
+      expect((await list('')).map((r) => r.runId)).toEqual(['run-a', 'run-b', 'run-a', null]);
+      // An in-memory mock is one replica: its entries name none.
+      expect((await list(''))[0]).not.toHaveProperty('replica');
+    });
+
+    it('records the address X-Forwarded-For gives behind a trusted proxy, and keeps a long run id\'s first 128 characters', async () => {
+      await mock.app.close();
+      mock = await testMock({ trustProxy: 1 });
+      const long = 'r'.repeat(300);
+      await mock.call({ url: '/v1/pets', headers: { 'x-forwarded-for': '203.0.113.9', 'x-conformance-run-id': long } });
+      const [entry] = (await control('GET', '/requests')).json().requests;
+      expect(entry).toMatchObject({ client: '203.0.113.9', runId: 'r'.repeat(128) });
+      expect((await control('GET', `/requests?runId=${'r'.repeat(128)}`)).json().requests).toHaveLength(1);
+    });
+
+    it.each([
+      ['runId=', /runId is empty\. Give the X-Conformance-Run-Id of the run/],
+      [`runId=${'x'.repeat(129)}`, /runId "x{64}…" has 129 characters; the log keeps the first 128 of a run id\. Give at most 128\./],
+      ['runId=a&runId=b', /runId is given 2 times \("a", "b"\)\. Give it once\./],
+      ['status=abc', /status "abc" is neither a status nor a class of them\. Give one such as 404 or 4xx\./],
+      ['method=G%20T', /method "G T" is not an HTTP method\. Give one such as GET or POST\./],
+      ['run=x', /it has no filter "run"\. Filter by method, path, status, runId\./],
+    ])('refuses the filter %s with a 400 naming the value and what to give', async (query, message) => {
+      const res = await control('GET', `/requests?${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400, message: expect.stringMatching(/^Cannot filter the request log: /) });
+      expect(res.json().message).toMatch(message);
     });
 
     it('stays bounded and says how many it dropped', async () => {

@@ -6,14 +6,16 @@ import { compileSchema } from '../../spec/compileSchema.ts';
 import type { Pet } from '../../spec/types.ts';
 import { corsOptions, type CorsOrigins } from '../api/corsOptions.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
+import { logAnswerError } from '../errors/logAnswerError.ts';
 import { sendApiError } from '../errors/sendApiError.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import { ClockRangeError } from '../state/clock.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import { PetSetError } from '../state/petStore.ts';
 import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
-import type { RequestFilter } from '../state/requestLog.ts';
 import { namedContext } from '../namedContext.ts';
+import { controlTokenGuard } from './controlTokenGuard.ts';
+import { parseRequestFilter } from './parseRequestFilter.ts';
 
 export interface ControlOptions {
   spec: LoadedSpec;
@@ -21,6 +23,8 @@ export interface ControlOptions {
   /** Validates bodies against the spec's schemas (no type coercion). */
   bodyLimit: number;
   corsOrigins: CorsOrigins;
+  /** When set, every control request must carry `Authorization: Bearer <controlToken>`. */
+  controlToken?: string | undefined;
 }
 
 /** The longest advance one call may ask for: ten years. */
@@ -28,21 +32,23 @@ const MAX_ADVANCE_SECONDS = 315_360_000;
 
 /**
  * The control API under /__mock, a fastify context of its own: reset the mock, read its request
- * log, move its clock, manage keys and replace its pets. It needs no key, counts against no quota,
- * and its errors are its own (INVALID_CONTROL_REQUEST, never a NewPet hint): none of the API's
- * hooks run here.
+ * log, move its clock, manage keys and replace its pets. It needs no API key, counts against no
+ * quota, and its errors are its own (INVALID_CONTROL_REQUEST, never a NewPet hint): none of the
+ * API's hooks run here. With a control token, it serves only requests that carry it.
  */
-export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('control', async (app, { spec, state, bodyLimit, corsOrigins }) => {
+export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('control', async (app, { spec, state, bodyLimit, corsOrigins, controlToken }) => {
   const { store, keys, clock, log } = state;
   const validatePets = compileSchema(componentSchema(spec, 'Pets'));
   if (corsOrigins !== false) await app.register(cors, corsOptions(corsOrigins));
+  // After CORS, so a refusal carries the CORS headers a page needs to read it; before every route
+  // and the not-found handler, so without the token nothing is read, changed, or even listed.
+  if (controlToken !== undefined) app.addHook('onRequest', controlTokenGuard(controlToken));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = error instanceof PetSetError || error instanceof ClockRangeError
       ? new ApiError('INVALID_CONTROL_REQUEST', error.message)
       : toApiError(error, request, { bodyLimit, context: 'control' });
-    // An outage is logged once by the connection, not once per request.
-    if (apiError.statusCode >= 500 && apiError.code !== 'STORE_UNAVAILABLE') request.log.error({ err: error }, 'unexpected error');
+    logAnswerError(request, error, apiError);
     return sendApiError(reply, apiError);
   });
   app.setNotFoundHandler((request, reply) => {
@@ -55,19 +61,10 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('
     return { pets: await store.count(), nextId: await store.peekNextId(), message: 'The mock is back to its fixtures: counters, bans, the request log, added keys and the clock are reset.' };
   });
 
-  app.get<{ Querystring: RequestFilter }>('/requests', {
-    schema: {
-      querystring: {
-        type: 'object',
-        properties: {
-          method: { type: 'string', pattern: '^[A-Za-z]+$' },
-          path: { type: 'string' },
-          status: { type: 'string', pattern: '^([1-5]\\d\\d|[1-5]xx)$' },
-        },
-        additionalProperties: false,
-      },
-    },
-  }, async (request) => ({ requests: await log.list(request.query), dropped: await log.dropped(), capacity: log.capacity }));
+  app.get<{ Querystring: Record<string, string | string[]> }>('/requests', async (request) => {
+    const filter = parseRequestFilter(request.query);
+    return { requests: await log.list(filter), dropped: await log.dropped(), capacity: log.capacity };
+  });
 
   app.delete('/requests', async (_, reply) => {
     await log.clear();

@@ -14,6 +14,8 @@ export const errorCatalogue = {
   INVALID_PREFER_HEADER: { status: 400, message: 'The Prefer header asks for something the mock cannot do. Use code=<a documented status>, example=<name>, dynamic=true, seed=<text> or delay=<milliseconds>.' },
   INVALID_CONTROL_REQUEST: { status: 400, message: 'The control request is invalid. Check it against the control API in the README.' },
   UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key. Send it as "Authorization: Bearer <API_KEY>".' },
+  CONTROL_TOKEN_REQUIRED: { status: 401, message: 'The control API needs the control token the mock was started with. Send it as "Authorization: Bearer <token>" (the value of --control-token or PETS_MOCK_CONTROL_TOKEN).' },
+  CONTROL_TOKEN_INVALID: { status: 401, message: 'The control token sent is not the one the mock was started with. Send the value of --control-token (or PETS_MOCK_CONTROL_TOKEN) as "Authorization: Bearer <token>".' },
   PET_NOT_FOUND: { status: 404, message: 'No pet has this id. List pets with GET /v1/pets to find an existing id.' },
   KEY_NOT_FOUND: { status: 404, message: 'The mock has no such API key. Create it with PUT /__mock/keys/{key}.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such route. Check the method and the path against the API description.' },
@@ -26,7 +28,7 @@ export const errorCatalogue = {
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large. Send fewer or smaller headers (cookies included).' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded. Wait for the number of seconds in Retry-After, then retry with exponential backoff.' },
   API_KEY_BANNED: { status: 429, message: 'This API key is temporarily banned for sending requests while rate limited. Stop sending and wait for the number of seconds in Retry-After.' },
-  STORE_UNAVAILABLE: { status: 503, message: 'The mock\'s shared state (Redis) is unreachable. Retry after the number of seconds in Retry-After; the mock reconnects by itself.' },
+  STORE_UNAVAILABLE: { status: 503, message: 'The mock\'s shared store (Redis) is unreachable; the request was not applied. Retry after the number of seconds in Retry-After; if it persists, check the Redis server the mock is configured with.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed unexpectedly. This is a bug in the mock; please report it with the request that caused it.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

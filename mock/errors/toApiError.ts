@@ -53,13 +53,27 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
 }
 
 /**
+ * What a client is told when the store is away: what happened to its request and what to do, for
+ * a person reading it. The Redis client's own reason ("Stream isn't writeable and
+ * enableOfflineQueue options is false") says nothing to them; it goes to the server log instead
+ * (logAnswerError), and the connection logs the outage once.
+ */
+function storeUnavailableMessage(error: StoreUnavailableError): string {
+  const retry = `Retry after ${error.retryAfterSeconds} s`;
+  const persists = 'if it persists, check the Redis server the mock is configured with.';
+  return error.mayHaveRun
+    ? `The mock's shared store (Redis) stopped answering while the request was in progress; it may or may not have been applied. ${retry} (read back what it would have changed before repeating a create); ${persists}`
+    : `The mock's shared store (Redis) is unreachable; the request was not applied. ${retry}; ${persists}`;
+}
+
+/**
  * Any error raised while answering (by a handler, validation, fastify, the body parser) as a
  * catalogue error. In the control context, a request the schema refuses is INVALID_CONTROL_REQUEST.
  */
 export function toApiError(error: FastifyError, request: FastifyRequest, { bodyLimit, context }: { bodyLimit: number; context: ErrorContext }): ApiError {
   if (error instanceof ApiError) return error;
   // Redis is away (issue 13): 503 with Retry-After (RFC 9110, 15.6.4), never a hang or a 500.
-  if (error instanceof StoreUnavailableError) return new ApiError('STORE_UNAVAILABLE', error.message, { 'retry-after': String(error.retryAfterSeconds) });
+  if (error instanceof StoreUnavailableError) return new ApiError('STORE_UNAVAILABLE', storeUnavailableMessage(error), { 'retry-after': String(error.retryAfterSeconds) });
   if (error.validation) {
     const base = validationPlaces[error.validationContext ?? 'body'] ?? validationPlaces.body!;
     const place = context === 'control' ? { ...base, code: 'INVALID_CONTROL_REQUEST' as const, lead: 'Invalid control request' } : base;

@@ -18,7 +18,7 @@ const auth = { authorization: 'Bearer demo-enterprise', 'content-type': 'applica
 describe('pets-mock --redis', () => {
   it('runs two processes on one Redis as one mock, and closes its connection on SIGTERM', async () => {
     const prefix = uniquePrefix();
-    const first = spawnMock(['--redis', server.url, '--redis-prefix', prefix, '--quiet']);
+    const first = spawnMock(['--redis', server.url, '--redis-prefix', prefix, '--quiet', '--replica-id', 'first']);
     const second = spawnMock(['--redis', server.url, '--redis-prefix', prefix, '--quiet']);
     try {
       const [a, b] = await Promise.all([first.serving, second.serving]);
@@ -27,7 +27,9 @@ describe('pets-mock --redis', () => {
       const { id } = (await created.json()) as { id: number };
       const read = await fetch(`${b}/pets/${id}`, { headers: auth });
       expect(await read.json()).toMatchObject({ id, name: 'Across', categoryId: 3 });
-      expect(first.output()).toMatch(new RegExp(`in Redis at redis://127\\.0\\.0\\.1:${server.port} \\(prefix ${prefix}\\)`));
+      expect(first.output()).toMatch(new RegExp(`in Redis at redis://127\\.0\\.0\\.1:${server.port} \\(prefix ${prefix}, replica first\\)`));
+      // Without --replica-id, a replica is its host and process id.
+      expect(second.output()).toMatch(new RegExp(`\\(prefix ${prefix}, replica [^:\\s]+:${second.child.pid}\\)`));
     } finally {
       first.child.kill('SIGTERM');
       second.child.kill('SIGTERM');

@@ -123,7 +123,7 @@ export class RedisConnection {
       if (isUnavailability(error)) {
         const reason = (error as Error).message;
         this.#lost(reason);
-        throw new StoreUnavailableError(this.where, reason);
+        throw new StoreUnavailableError(this.where, reason, { mayHaveRun: mayHaveRun(error as Error) });
       }
       throw error;
     }
@@ -177,6 +177,18 @@ function isUnavailability(error: unknown): boolean {
   // refused connection, retries exhausted) mean Redis could not be reached.
   if (error.name !== 'ReplyError') return true;
   return unavailableReplies.test(error.message);
+}
+
+/**
+ * Whether a command that failed to reach Redis may still have run there, for what the 503 tells
+ * the client. Only two failures are known never to have run: a command refused before it was sent
+ * (ioredis keeps no offline queue, so it fails at once while the connection is down) and one Redis
+ * refused (LOADING, READONLY, ...). A timeout or a connection lost mid-command may have run; so may
+ * anything not recognised, the safe side to err on.
+ */
+function mayHaveRun(error: Error): boolean {
+  if (error.name === 'ReplyError') return false;
+  return !/enableOfflineQueue/.test(error.message);
 }
 
 /**

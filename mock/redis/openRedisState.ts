@@ -10,6 +10,7 @@ import { RedisPetRepository } from './redisPetRepository.ts';
 import { RedisRateLimitStore } from './redisRateLimitStore.ts';
 import { RedisRequestLog } from './redisRequestLog.ts';
 import { replaceRedisState } from './replaceRedisState.ts';
+import { checkReplicaId, defaultReplicaId } from './replicaId.ts';
 
 export interface RedisStateOptions extends RedisConnectionOptions {
   /** The pets an empty Redis is seeded with and a reset goes back to. */
@@ -20,6 +21,8 @@ export interface RedisStateOptions extends RedisConnectionOptions {
   clock?: Clock | undefined;
   ban: BanPolicy;
   requestLogSize: number;
+  /** The id this replica stamps on the request-log entries it writes. Default: `host:pid`. */
+  replicaId?: string | undefined;
 }
 
 /**
@@ -52,12 +55,13 @@ export interface RedisState extends StateParts {
  * with the id sequence kept above every id this replica saw issued.
  */
 export async function openRedisState(options: RedisStateOptions): Promise<RedisState> {
+  if (options.replicaId !== undefined) checkReplicaId(options.replicaId, 'replicaId');
   const connection = await connectRedis(options);
   const clock = new RedisClock(connection, options.clock ?? systemClock);
   const store = new RedisPetRepository(connection);
   const keys = new RedisKeyStore(connection);
   const limiter = new RedisRateLimitStore(connection, clock, options.ban);
-  const log = new RedisRequestLog(connection, options.requestLogSize);
+  const log = new RedisRequestLog(connection, options.requestLogSize, options.replicaId ?? defaultReplicaId());
   let fixtures = options.fixtures;
   let keyConfigs = options.keys;
 
@@ -80,6 +84,7 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
     store, keys, limiter, anonymousLimiter: limiter, clock, log, connection, seeded,
     async reset() {
       await replaceState('reset');
+      keys.forgetSeen();
       await clock.state();
     },
     useFixtures(nextFixtures, nextKeys) {

@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { buildMock } from '../app.ts';
+import { testSpec } from '../testing.ts';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';
 import { connectRedis, redactRedisUrl, type RedisLogger } from './connectRedis.ts';
 import type { RedisState } from './openRedisState.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
-import { openReplica, startRedisServer, testFixtures, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
+import { openReplica, startRedisServer, testFixtures, testKeys, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 const servers: TestRedisServer[] = [];
 const open: RedisState[] = [];
@@ -127,6 +130,77 @@ describe('when Redis goes away', () => {
     open.push(later);
     expect(later.seeded).toBe(false);
     expect(await later.store.get(pet.id)).toEqual(pet);
+  });
+});
+
+describe('what a client is told while Redis is away', () => {
+  /** A whole mock on `redis`, logging at debug into `lines`, closed after the test. */
+  async function mockOn(redis: TestRedisServer, lines: string[], commandTimeoutMs?: number) {
+    const app = await buildMock({
+      spec: await testSpec(),
+      pets: testFixtures,
+      keys: testKeys,
+      clock: new ManualClock(testStart),
+      redis: { url: redis.url, prefix: uniquePrefix(), ...(commandTimeoutMs ? { commandTimeoutMs } : {}) },
+      logLevel: 'debug',
+      logStream: { write: (text: string) => lines.push(text) },
+    });
+    onTestFinished(() => app.close());
+    const call = (token: string | null, url = '/v1/pets?limit=1') => app.inject({ url, headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+    return { app, call, client: (app.mock as RedisState).connection.client };
+  }
+
+  it('answers 503 with a message for people, Retry-After and the limit it still knows, and logs the Redis client\'s reason instead', async () => {
+    const redis = await server();
+    const lines: string[] = [];
+    const { app, call, client } = await mockOn(redis, lines);
+    // Looked up before the outage: this replica remembers demo-pro's plan, and that not-a-key is refused.
+    expect((await call('demo-pro')).statusCode).toBe(200);
+    expect((await call('not-a-key')).statusCode).toBe(401);
+    const lost = once(client, 'close');
+    await redis.stop();
+    await lost;
+
+    const human = 'The mock\'s shared store (Redis) is unreachable; the request was not applied. Retry after 1 s; if it persists, check the Redis server the mock is configured with.';
+    const answers = { keyed: await call('demo-pro'), anonymous: await call(null), refusedKey: await call('not-a-key'), unseenKey: await call('never-seen-key'), outsideApi: await call('demo-pro', '/no-such-path'), control: await app.inject({ url: '/__mock/requests' }) };
+    for (const [name, answer] of Object.entries(answers)) {
+      expect(answer.statusCode, name).toBe(503);
+      expect(answer.json(), name).toEqual({ code: 'STORE_UNAVAILABLE', status: 503, message: human });
+      expect(answer.body, name).not.toMatch(/enableOfflineQueue|Stream|redis:\/\//);
+      expect(answer.headers['retry-after'], name).toBe('1');
+      // The counts live in Redis: a 503 never guesses them.
+      expect(answer.headers, name).not.toHaveProperty('x-ratelimit-remaining');
+      expect(answer.headers, name).not.toHaveProperty('x-ratelimit-reset');
+    }
+    // The limit, where this replica knows whose quota the request spends: the key's plan, or the
+    // Free plan of the address's bucket (no key, or a key it saw refused); none for a token it never saw.
+    expect(answers.keyed.headers['x-ratelimit-limit']).toBe('300');
+    expect(answers.outsideApi.headers['x-ratelimit-limit']).toBe('300');
+    expect(answers.anonymous.headers['x-ratelimit-limit']).toBe('60');
+    expect(answers.refusedKey.headers['x-ratelimit-limit']).toBe('60');
+    expect(answers.unseenKey.headers).not.toHaveProperty('x-ratelimit-limit');
+    expect(answers.control.headers).not.toHaveProperty('x-ratelimit-limit');
+
+    // The server log has the internal reason: once as a warning for the outage, and per request at debug.
+    expect(lines.filter((line) => /"level":40.*is unreachable/.test(line))).toHaveLength(1);
+    const debug = lines.filter((line) => line.includes('answered 503 STORE_UNAVAILABLE'));
+    expect(debug).toHaveLength(6);
+    for (const line of debug) expect(line).toMatch(new RegExp(`"level":20.*The mock's shared state \\(redis://127\\.0\\.0\\.1:${redis.port}\\) is unreachable: `));
+  });
+
+  it('says a request may have been applied when Redis stopped answering it, rather than refusing it', async () => {
+    const redis = await server();
+    const { call } = await mockOn(redis, [], 200);
+    expect((await call('demo-pro')).statusCode).toBe(200);
+    redis.pause();
+    try {
+      const answer = await call('demo-pro');
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json().message).toBe('The mock\'s shared store (Redis) stopped answering while the request was in progress; it may or may not have been applied. Retry after 1 s (read back what it would have changed before repeating a create); if it persists, check the Redis server the mock is configured with.');
+      expect(answer.headers['x-ratelimit-limit']).toBe('300');
+    } finally {
+      redis.resume();
+    }
   });
 });
 

@@ -4,8 +4,9 @@ import type { RedisConnection } from './connectRedis.ts';
 
 /**
  * Every replica's requests in one Redis list, newest last, trimmed to `capacity` as entries arrive
- * (one script per request, not awaited by the answer). Reading presents and filters them exactly as
- * the in-memory log does.
+ * (one script per request, not awaited by the answer). Each entry is stamped with the replica that
+ * wrote it, inside the same script call. Reading presents and filters them exactly as the
+ * in-memory log does.
  */
 export class RedisRequestLog implements RequestJournal {
   #pending = new Set<Promise<unknown>>();
@@ -13,13 +14,15 @@ export class RedisRequestLog implements RequestJournal {
   constructor(
     private readonly redis: RedisConnection,
     readonly capacity: number,
+    /** This replica's id (--replica-id). */
+    readonly replica: string,
   ) {}
 
   add(entry: RecordedRequest): void {
     if (this.capacity === 0) return;
     // The answer does not wait for the log, and a lost entry (Redis away) must not fail it:
     // the connection has already logged that Redis went away.
-    const write = this.redis.script('logRequest', [this.capacity, JSON.stringify(entry)]).catch(() => {});
+    const write = this.redis.script('logRequest', [this.capacity, JSON.stringify({ ...entry, replica: this.replica })]).catch(() => {});
     this.#pending.add(write);
     void write.finally(() => this.#pending.delete(write));
   }

@@ -56,9 +56,9 @@ describe('Redis round trips per request', () => {
     expect(await commandsOf(() => replica.store.listJson({ limit: 20, status: 'available' }))).toEqual(['script']);
   });
 
-  it('records a request in the shared log in one script call the answer does not wait for', async () => {
+  it('records a request in the shared log, with its client, run id and replica, in one script call the answer does not wait for', async () => {
     expect(await commandsOf(async () => {
-      replica.log.add({ at: testStart, method: 'GET', url: '/v1/pets', status: 200, key: null, ms: 1 });
+      replica.log.add({ at: testStart, method: 'GET', url: '/v1/pets', status: 200, key: null, ms: 1, client: '10.0.0.7', runId: 'run-1' });
       await replica.log.flush();
     })).toEqual(['script']);
   });

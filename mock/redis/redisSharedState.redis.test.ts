@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';
@@ -10,12 +11,12 @@ const { open } = redis;
 async function twoReplicas(requestLogSize = 100) {
   const prefix = uniquePrefix();
   const clocks = [new ManualClock(testStart), new ManualClock(testStart)] as const;
-  const [a, b] = await Promise.all(clocks.map((clock) => openReplica(redis.server, prefix, { clock, requestLogSize })));
+  const [a, b] = await Promise.all(clocks.map((clock, i) => openReplica(redis.server, prefix, { clock, requestLogSize, replicaId: `replica-${'ab'[i]}` })));
   open.push(a!, b!);
   return { a: a!, b: b!, clocks };
 }
 
-const entry = (url: string, status = 200, at = testStart) => ({ at, method: 'GET', url, status, key: 'demo…(9)', ms: 1.5 });
+const entry = (url: string, status = 200, at = testStart, runId?: string) => ({ at, method: 'GET', url, status, key: 'demo…(9)', ms: 1.5, client: '10.0.0.7', ...(runId ? { runId } : {}) });
 
 describe('the shared clock', () => {
   it('shows an advance made on one replica on the other', async () => {
@@ -106,10 +107,34 @@ describe('the shared request log', () => {
     const requests = await a.log.list();
     expect({ dropped: await a.log.dropped(), capacity: a.log.capacity }).toEqual({ dropped: 0, capacity: 100 });
     expect(requests).toEqual([
-      { time: new Date(testStart).toISOString(), method: 'GET', path: '/v1/pets', query: { limit: '5', status: 'sold' }, status: 200, key: 'demo…(9)', ms: 1.5 },
-      { time: new Date(testStart + 1000).toISOString(), method: 'GET', path: '/v1/pets/99', query: {}, status: 404, key: 'demo…(9)', ms: 1.5 },
+      { time: new Date(testStart).toISOString(), method: 'GET', path: '/v1/pets', query: { limit: '5', status: 'sold' }, status: 200, key: 'demo…(9)', ms: 1.5, client: '10.0.0.7', runId: null, replica: 'replica-a' },
+      { time: new Date(testStart + 1000).toISOString(), method: 'GET', path: '/v1/pets/99', query: {}, status: 404, key: 'demo…(9)', ms: 1.5, client: '10.0.0.7', runId: null, replica: 'replica-b' },
     ]);
     expect((await b.log.list({ status: '4xx' })).map((r) => r.path)).toEqual(['/v1/pets/99']);
+  });
+
+  it('finds one run\'s requests on every replica by run id, each naming the replica that answered it', async () => {
+    const { a, b } = await twoReplicas();
+    a.log.add(entry('/v1/pets', 200, testStart, 'run-1'));
+    b.log.add(entry('/v1/pets/1', 200, testStart, 'run-2'));
+    b.log.add(entry('/v1/pets/99', 404, testStart, 'run-1'));
+    await Promise.all([a.log.flush(), b.log.flush()]);
+    const run = await b.log.list({ runId: 'run-1' });
+    expect(run.map((r) => [r.path, r.runId, r.replica])).toEqual([['/v1/pets', 'run-1', 'replica-a'], ['/v1/pets/99', 'run-1', 'replica-b']]);
+    expect((await a.log.list({ runId: 'run-1', status: '404' })).map((r) => r.path)).toEqual(['/v1/pets/99']);
+  });
+
+  it('shows an entry an older replica wrote, without client or replica, with nulls', async () => {
+    const { a } = await twoReplicas();
+    await a.connection.client.rpush(a.connection.key('log'), JSON.stringify({ at: testStart, method: 'GET', url: '/v1/pets', status: 200, key: null, ms: 1 }));
+    expect(await a.log.list()).toEqual([expect.objectContaining({ path: '/v1/pets', client: null, runId: null })]);
+    expect((await a.log.list())[0]).not.toHaveProperty('replica');
+  });
+
+  it('stamps host:pid when no replica id is given', async () => {
+    const replica = await openReplica(redis.server, uniquePrefix());
+    open.push(replica);
+    expect(replica.log.replica).toBe(`${hostname()}:${process.pid}`);
   });
 
   it('keeps the newest entries up to its capacity and counts those pushed out', async () => {

@@ -17,15 +17,16 @@ interface Replica {
 }
 
 /** One mock on `redis` under `prefix`, with its own base clock (as a process has), stopped after the test. */
-async function replica(redis: TestRedisServer, prefix: string, extra: { logStream?: { write(text: string): unknown } } = {}): Promise<Replica> {
+async function replica(redis: TestRedisServer, prefix: string, extra: { logStream?: { write(text: string): unknown }; replicaId?: string; accessLog?: (text: string) => void } = {}): Promise<Replica> {
   const clock = new ManualClock(testStart);
   const app = await buildMock({
     spec: await testSpec(),
     pets: testFixtures,
     keys: testKeys,
     clock,
-    redis: { url: redis.url, prefix },
+    redis: { url: redis.url, prefix, ...(extra.replicaId ? { replicaId: extra.replicaId } : {}) },
     ...(extra.logStream ? { logLevel: 'warn', logStream: extra.logStream } : {}),
+    ...(extra.accessLog ? { accessLog: extra.accessLog } : {}),
   });
   apps.push(app);
   return {
@@ -125,6 +126,29 @@ describe('two mocks on one Redis', () => {
     await Promise.all([a, b].map((r) => (r.app.mock as RedisState).log.flush()));
     const { requests } = (await b.call('GET', '/__mock/requests?path=/v1/*')).json() as { requests: { path: string; status: number }[] };
     expect(requests.map((r) => [r.path, r.status])).toEqual([['/v1/pets', 200], ['/v1/pets/999', 404]]);
+  });
+
+  it('finds one run\'s requests by ?runId= on either replica, with the client address and the replica that answered, in the request log and the access log', async () => {
+    const prefix = uniquePrefix();
+    const lines: string[] = [];
+    const [a, b] = [await replica(redis.server, prefix, { replicaId: 'web-a', accessLog: (text) => lines.push(text) }), await replica(redis.server, prefix, { replicaId: 'web-b' })];
+    const run = (id: string) => ({ 'x-conformance-run-id': id });
+    await a.app.inject({ url: '/v1/pets?limit=1', headers: { authorization: 'Bearer demo-pro', ...run('run-1') } });
+    await b.app.inject({ url: '/v1/pets/999', headers: { authorization: 'Bearer demo-pro', ...run('run-1') } });
+    await b.app.inject({ url: '/v1/pets', headers: run('run-2') });
+    await Promise.all([a, b].map((r) => (r.app.mock as RedisState).log.flush()));
+    for (const app of [a, b].map((r) => r.app)) {
+      const answer = await app.inject({ url: '/__mock/requests?runId=run-1' });
+      expect(answer.json().requests.map((r: { path: string; status: number; client: string; runId: string; replica: string }) => [r.path, r.status, r.client, r.runId, r.replica])).toEqual([
+        ['/v1/pets', 200, '127.0.0.1', 'run-1', 'web-a'],
+        ['/v1/pets/999', 404, '127.0.0.1', 'run-1', 'web-b'],
+      ]);
+    }
+    expect((await a.call('GET', '/__mock/requests?runId=run-2&status=401')).json().requests).toMatchObject([{ path: '/v1/pets', replica: 'web-b', key: null }]);
+    expect((await a.call('GET', '/__mock/requests?runId=')).json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400 });
+    // Closing the app writes the access-log lines it has gathered.
+    await a.app.close();
+    expect(lines.join('')).toMatch(/ GET \/v1\/pets\?limit=1 200 \d+\.\dms demo…\(8\) 127\.0\.0\.1 run=run-1 replica=web-a\n/);
   });
 
   it('resets every replica from any: pets, keys, counters, the log and the clock', async () => {

@@ -12,6 +12,13 @@ describe('resolveRedisOptions', () => {
     expect(resolveRedisOptions({ redisPrefix: 'team-a:' }, { PETS_MOCK_REDIS_URL: 'rediss://:pw@b:6380' })).toEqual({ url: 'rediss://:pw@b:6380', prefix: 'team-a:' });
   });
 
+  it('takes a --replica-id with Redis, and refuses one without Redis or one that would not read as one log field', () => {
+    expect(resolveRedisOptions({ redis: 'redis://a', replicaId: 'web-1' }, {})).toEqual({ url: 'redis://a', prefix: 'pets-mock:', replicaId: 'web-1' });
+    expect(() => resolveRedisOptions({ replicaId: 'web-1' }, {})).toThrow('--replica-id needs Redis');
+    expect(() => resolveRedisOptions({ redis: 'redis://a', replicaId: 'web 1' }, {})).toThrow('--replica-id "web 1" is not printable ASCII without spaces. Give a short name without spaces, such as "web-1"');
+    expect(() => resolveRedisOptions({ redis: 'redis://a', replicaId: '' }, {})).toThrow('--replica-id "" is empty.');
+  });
+
   it('refuses a state file with Redis, naming where the URL came from', () => {
     expect(() => resolveRedisOptions({ redis: 'redis://a', stateFile: 's.json' }, {})).toThrow('--state-file cannot be used with --redis: Redis holds the state');
     expect(() => resolveRedisOptions({ stateFile: 's.json' }, { PETS_MOCK_REDIS_URL: 'redis://a' })).toThrow('--state-file cannot be used with PETS_MOCK_REDIS_URL');

@@ -32,10 +32,28 @@ describe('RequestLog', () => {
     expect(log.list({ status: '201' }).map((e) => e.method)).toEqual(['POST']);
   });
 
-  it('shows each request with its time, path and parsed query', () => {
+  it('shows each request with its time, path, parsed query, client address and run id', () => {
     const log = new RequestLog(2);
-    log.add({ at: Date.UTC(2026, 0, 1), method: 'GET', url: '/v1/pets?limit=2&status=sold&x=1&x=2', status: 200, key: 'demo…(9)', ms: 1.5 });
-    expect(log.list()).toEqual([{ time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/v1/pets', query: { limit: '2', status: 'sold', x: ['1', '2'] }, status: 200, key: 'demo…(9)', ms: 1.5 }]);
+    log.add({ at: Date.UTC(2026, 0, 1), method: 'GET', url: '/v1/pets?limit=2&status=sold&x=1&x=2', status: 200, key: 'demo…(9)', ms: 1.5, client: '10.0.0.7', runId: 'run-1' });
+    expect(log.list()).toEqual([{ time: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/v1/pets', query: { limit: '2', status: 'sold', x: ['1', '2'] }, status: 200, key: 'demo…(9)', ms: 1.5, client: '10.0.0.7', runId: 'run-1' }]);
+  });
+
+  it('shows null for a run id not sent, and for a client address an older replica did not record', () => {
+    const log = new RequestLog(2);
+    log.add(entry(1));
+    expect(log.list()[0]).toMatchObject({ client: null, runId: null });
+    expect(log.list()[0]).not.toHaveProperty('replica');
+  });
+
+  it('filters by run id, combined with the other filters', () => {
+    const log = new RequestLog(10);
+    log.add(entry(1, { runId: 'run-a' }));
+    log.add(entry(2, { runId: 'run-b', status: 404 }));
+    log.add(entry(3, { runId: 'run-a', status: 404 }));
+    log.add(entry(4));
+    expect(log.list({ runId: 'run-a' }).map((e) => e.path)).toEqual(['/v1/pets/1', '/v1/pets/3']);
+    expect(log.list({ runId: 'run-a', status: '4xx' }).map((e) => e.path)).toEqual(['/v1/pets/3']);
+    expect(log.list({ runId: 'run-c' })).toEqual([]);
   });
 
   it('empties on clear', () => {

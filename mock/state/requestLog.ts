@@ -10,7 +10,15 @@ export interface RecordedRequest {
   status: number;
   key: string | null;
   ms: number;
+  /** The client's address: the one its anonymous rate-limit bucket is named by (X-Forwarded-For's with --trust-proxy). */
+  client?: string;
+  /** Its X-Conformance-Run-Id header, cut to MAX_RUN_ID characters; absent when it sent none. */
+  runId?: string;
+  /** The replica that answered, stamped by a shared log (Redis); absent in memory. */
+  replica?: string;
 }
+// client, runId and replica are optional: entries an older replica wrote to a shared Redis during a
+// rolling update have none, and a request without a run id stores none.
 
 /** A request as GET /__mock/requests shows it. */
 export interface LoggedRequest {
@@ -24,6 +32,12 @@ export interface LoggedRequest {
   key: string | null;
   /** How long the mock took to answer, in milliseconds. */
   ms: number;
+  /** The client's address (X-Forwarded-For's with --trust-proxy), or null in an entry an older replica wrote. */
+  client: string | null;
+  /** The X-Conformance-Run-Id the request carried, or null. */
+  runId: string | null;
+  /** The replica that answered (--replica-id), on Redis only. */
+  replica?: string;
 }
 
 export interface RequestFilter {
@@ -32,10 +46,14 @@ export interface RequestFilter {
   path?: string;
   /** An exact status (`404`) or a class (`4xx`). */
   status?: string;
+  /** Exactly this X-Conformance-Run-Id: the requests of one run. */
+  runId?: string;
 }
 
 /** The longest URL an entry keeps. */
 export const MAX_URL = 2048;
+/** The longest run id an entry keeps (a UUID has 36 characters). */
+export const MAX_RUN_ID = 128;
 
 /**
  * The requests the mock answered, newest last, in a ring buffer: once full, the oldest entry
@@ -50,7 +68,8 @@ export class RequestLog implements RequestJournal {
 
   add(entry: RecordedRequest): void {
     if (this.capacity === 0) return;
-    // Bounded entries: a 64 KiB URL is kept as its first 2 KiB, so the log's memory is capacity x 2 KiB at most.
+    // Bounded entries: a 64 KiB URL is kept as its first 2 KiB (and a run id as its first 128
+    // characters, recordAnswer), so the log's memory is about capacity x 2 KiB at most.
     if (entry.url.length > MAX_URL) entry = { ...entry, url: `${entry.url.slice(0, MAX_URL)}…` };
     if (this.#entries.length < this.capacity) {
       this.#entries.push(entry);
@@ -79,7 +98,7 @@ export class RequestLog implements RequestJournal {
   }
 }
 
-function present({ at, method, url, status, key, ms }: RecordedRequest): LoggedRequest {
+function present({ at, method, url, status, key, ms, client, runId, replica }: RecordedRequest): LoggedRequest {
   // Split by hand rather than with URL, which rejects some of the odd paths clients send (`//a:b`).
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
@@ -89,10 +108,13 @@ function present({ at, method, url, status, key, ms }: RecordedRequest): LoggedR
     const values = params.getAll(name);
     query[name] = values.length === 1 ? values[0]! : values;
   }
-  return { time: new Date(at).toISOString(), method, path, query, status, key, ms };
+  const shown: LoggedRequest = { time: new Date(at).toISOString(), method, path, query, status, key, ms, client: client ?? null, runId: runId ?? null };
+  if (replica !== undefined) shown.replica = replica;
+  return shown;
 }
 
-function matches(entry: LoggedRequest, { method, path, status }: RequestFilter): boolean {
+function matches(entry: LoggedRequest, { method, path, status, runId }: RequestFilter): boolean {
+  if (runId !== undefined && entry.runId !== runId) return false;
   if (method && entry.method !== method.toUpperCase()) return false;
   if (path && (path.endsWith('*') ? !entry.path.startsWith(path.slice(0, -1)) : entry.path !== path)) return false;
   if (status) {

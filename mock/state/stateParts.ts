@@ -30,6 +30,12 @@ export interface PetRepository {
 
 export interface KeyDirectory {
   find(key: string): Awaitable<ApiKeyEntry | undefined>;
+  /**
+   * What this process last learnt of the key without asking the store: its entry, null when it was
+   * not accepted, undefined when never looked up here. Only for answers given while a shared store
+   * is away (the 503's X-RateLimit-Limit); a store that cannot go away needs none.
+   */
+  lastSeen?(key: string): ApiKeyEntry | null | undefined;
   has(key: string): Awaitable<boolean>;
   set(config: ApiKeyConfig): Awaitable<ApiKeyEntry>;
   delete(key: string): Awaitable<boolean>;
@@ -60,6 +66,8 @@ export interface ControlledClock {
 
 export interface RequestJournal {
   readonly capacity: number;
+  /** The replica a shared log stamps on the entries it records (--replica-id); none in memory, where there is one replica. */
+  readonly replica?: string | undefined;
   /** Records a request; the hot path does not wait for it. */
   add(entry: RecordedRequest): Awaitable<void>;
   list(filter?: RequestFilter): Awaitable<LoggedRequest[]>;
