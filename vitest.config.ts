@@ -18,7 +18,7 @@ const countsLine: Reporter = {
 };
 
 /** Where the tests of `npm test` live (bench/ holds the bench tier, scripts/ the package tier). */
-const folders = '{common,spec,mock,conformance,fixtures}';
+const folders = '{common,spec,mock,conformance,fixtures,docs}';
 
 // `npm test` runs the 'tests' project: every unit, browser (Chromium) and Redis (a redis-server per
 // test file) test, in two workers, beside the type-check (scripts in package.json). The tiers a
@@ -51,7 +51,8 @@ export default defineConfig({
       { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], isolate: false } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
-      // The package as a stranger gets it: `npm pack` installed into an empty project, and the README's Jest setup run on a build.
+      // The package as a stranger gets it: `npm pack` installed into an empty project, the README's examples run there against
+      // each msw and playwright-core release of the peer ranges (docs/testing.md), and the README's Jest setup run on a build.
       // One file at a time: Jest's own 5 s test timeout must not meet a machine busy with the other file.
       { extends: true, test: { name: 'package', include: ['scripts/*.test.ts'], fileParallelism: false } },
     ],

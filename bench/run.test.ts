@@ -10,4 +10,5 @@ it('runs the benchmark harness end to end in smoke mode and prints every table',
   for (const server of ['| node:http ceiling |', '| mock |', '| prism 5.12 (static) |', '| MSW handlers (in-process fetch) |']) expect(out).toContain(server);
   expect(out).toMatch(/\| mock GET \/pets\?limit=20 \/ ceiling \| \d+\.\d\d \| >= 0\.5 \|/);
   expect(out).toMatch(/\| conformance default run against the mock, seconds \| \d+\.\d\d \| < 10 \|/);
+  expect(out).toMatch(/\| GitHub Action: run step start to first request, ms \| [\d,]+\.\d\d \| < 5000 \|/);
 }, 120_000);

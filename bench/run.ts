@@ -9,6 +9,7 @@ import { load, type LoadResult } from './load.ts';
 import { ceilingScenario, scenarios, type Scenario } from './scenarios.ts';
 import { startCeiling, startMock, startPrism, type RunningServer } from './servers.ts';
 import { startMswHandlers } from './mswHandlers.ts';
+import { measureActionSetup } from './actionSetup.ts';
 import { benchRedisReplicas, canBenchRedis, replicasName } from './redisReplicas.ts';
 import { markdownTable, median } from './table.ts';
 
@@ -191,6 +192,10 @@ const conformanceSeconds = await (async () => {
   }
 })();
 
+// The GitHub Action's setup: its run step's start to the suite's first request.
+log('GitHub Action setup');
+const actionSetup = await measureActionSetup(startupRuns);
+
 // Report.
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
 const throughput = markdownTable(
@@ -231,6 +236,8 @@ if (scale.length === 2) {
   }
 }
 targets.push(['conformance default run against the mock, seconds', conformanceSeconds, '< 10', conformanceSeconds < 10]);
+const actionSetupMs = median(actionSetup.toFirstRequestMs);
+targets.push(['GitHub Action: run step start to first request, ms', actionSetupMs, '< 5000', actionSetupMs < 5000]);
 
 const replicasTable = redisCommands.size > 0
   ? markdownTable(['scenario', 'mock in memory, req/s', `${replicasName}, req/s (both together)`, 'ratio', 'Redis commands per request (inside scripts included)'], scenarios.map((scenario) => [
@@ -245,6 +252,8 @@ const replicasTable = redisCommands.size > 0
 const startupTable = markdownTable(['server', 'start-up to first answer, ms (median)', 'runs'], [
   ['mock (`node dist/mock/bin.js`, default fixtures)', fmt(median(startups.mock!)), startups.mock!.map((v) => fmt(v)).join(', ')],
   ...(withPrism ? [['prism 5.12 (`prism mock spec/openapi.yaml`)', fmt(median(startups.prism!)), startups.prism!.map((v) => fmt(v)).join(', ')]] : []),
+  ['GitHub Action: its run step to the first request (`node action/conformance.mjs`, a checkout without node_modules)', fmt(median(actionSetup.toFirstRequestMs)), actionSetup.toFirstRequestMs.map((v) => fmt(v)).join(', ')],
+  ['baseline: Node itself (`node -e \'\'`)', fmt(median(actionSetup.nodeStartMs)), actionSetup.nodeStartMs.map((v) => fmt(v)).join(', ')],
 ]);
 const scaleTable = scale.length > 0
   ? markdownTable(['pets', 'start-up ms', 'RSS MiB after start', ...Object.keys(scale[0]!.results).map((k) => `${k} req/s`)], scale.map((s) => [fmt(s.pets), fmt(s.startupMs), fmt(s.rssMb), ...Object.values(s.results).map((v) => fmt(v))]))

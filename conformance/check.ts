@@ -129,7 +129,7 @@ export interface CheckContext {
 }
 
 export interface Check {
-  /** Stable: the CLI flag value, the report key and the README heading. */
+  /** Stable: the CLI flag value, the report key and the heading in docs/checks.md. */
   id: string;
   title: string;
   severity: Severity;

@@ -24,13 +24,13 @@ async function run(options: Partial<ConformanceOptions> = {}): Promise<{ result:
 }
 
 describe('a run against the mock', () => {
-  it('passes every check, makes the requests the README states, and names itself on each', async () => {
+  it('passes every check, makes the requests docs/qa-staging.md states, and names itself on each', async () => {
     const { result, sent } = await run();
     expect(result.exitCode).toBe(0);
     // runConformance writes no file unless given reportDir.
     expect(result.reportPaths).toBeUndefined();
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' ? 'skipped' : 'passed']));
-    // The README's "What a run does, and what it costs" table.
+    // The "What a run does, and what it costs" table of docs/qa-staging.md.
     expect(result.report.requests).toMatchObject({ total: 268, withKey: 238, withoutKey: 30 });
     expect(sent).toHaveLength(result.report.requests.total);
     expect(new Set(sent.map((r) => r.headers['user-agent']))).toEqual(new Set([expect.stringMatching(/^pets-conformance\/\d+\.\d+\.\d+$/)]));

@@ -1,5 +1,5 @@
-// The README's Jest configuration, run for real: the adapters built as the package ships them, a
-// consumer project with the README's jest.config.js and jest.setup.js, and the README's Vitest
+// The frontend guide's Jest configuration (docs/frontend.md), run for real: the adapters built as the package ships them, a
+// consumer project with the guide's jest.config.js and jest.setup.js, and the guide's Vitest
 // example as its test, in Jest's ESM mode, in the jsdom and the node environments (jest,
 // jest-environment-jsdom and jest-fixed-jsdom installed into the consumer). The example never closes its
 // mock, and Jest, unlike Vitest, waits for the event loop to empty: the run also proves that an
@@ -38,9 +38,9 @@ async function run(command: string, args: string[], cwd: string): Promise<{ code
   return { code, output };
 }
 
-/** The README's ```js blocks under "### Jest", by the file their first line names. */
+/** The frontend guide's ```js blocks under "### Jest" (docs/frontend.md), by the file their first line names. */
 async function readmeJestFiles(): Promise<Record<string, string>> {
-  const readme = await readFile(projectPath('README.md'), 'utf8');
+  const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
   const section = readme.slice(readme.indexOf('### Jest\n'), readme.indexOf('\n### ', readme.indexOf('### Jest\n') + 1));
   const files: Record<string, string> = {};
   for (const [, code] of section.matchAll(/```js\n([\s\S]*?)```/g)) files[/^\/\/ ([\w.-]+\.js)/.exec(code!)![1]!] = code!;
@@ -58,7 +58,7 @@ beforeAll(async () => {
   for (const file of ['pets.json', 'keys.json']) await cp(projectPath('fixtures', file), join(pkg, 'fixtures', file));
   await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'pet-adoption-toolkit', type: 'module', exports: { './msw': './dist/mock/adapters/msw.js', './playwright': './dist/mock/adapters/playwright.js' } }));
   await symlink(projectPath('node_modules'), join(pkg, 'node_modules'), 'dir');
-  // The consumer: the README's configuration and the README's example without its vitest import.
+  // The consumer: the guide's configuration and the guide's example without its vitest import.
   const consumer = join(root, 'consumer');
   await mkdir(join(consumer, 'node_modules'), { recursive: true });
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -77,7 +77,7 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe('the README Jest configuration', () => {
+describe('the frontend guide\'s Jest configuration', () => {
   it('has a jest.config.js and a jest.setup.js', async () => {
     expect(Object.keys(await readmeJestFiles()).sort()).toEqual(['jest.config.js', 'jest.setup.js']);
   });

@@ -54,6 +54,11 @@ describe('the GitHub Action (action.yml)', () => {
     expect(upload?.with?.path).toBe('${{ inputs.report-dir }}');
   });
 
+  it('has every input in the CI guide\'s table', async () => {
+    const guide = await readFile(projectPath('docs/ci.md'), 'utf8');
+    for (const name of Object.keys((await action()).inputs)) expect(guide, name).toMatch(new RegExp(`^\\| \`${name}\`( / \`[a-z-]+\`)? \\||\\| \`[a-z-]+\` / \`${name}\` \\|`, 'm'));
+  });
+
   it('names the CLI option each input stands for, and the CLI has that option', async () => {
     const { inputs } = await action();
     const longs = conformanceProgram({ stdout: { write: () => true }, stderr: { write: () => true } }).options.map((o) => o.long);

@@ -146,7 +146,7 @@ describe('forced answers look like real ones', () => {
     if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
-  it('answers the README\'s "Prefer: dynamic=true, seed=42" with believable pets, the same each time', async () => {
+  it('answers the frontend guide\'s "Prefer: dynamic=true, seed=42" with believable pets, the same each time', async () => {
     const first = await prefer('/v1/pets', 'dynamic=true, seed=42');
     const second = await prefer('/v1/pets', 'dynamic=true, seed=42');
     expect(first.statusCode).toBe(200);

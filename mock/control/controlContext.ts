@@ -53,7 +53,7 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No control route ${request.method} ${path}. The control API serves /reset, /requests, /clock, /keys/{key} and /pets under ${app.prefix}; see the README.`));
+    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No control route ${request.method} ${path}. The control API serves /reset, /requests, /clock, /keys/{key} and /pets under ${app.prefix}; see docs/operators.md.`));
   });
 
   app.post('/reset', async () => {

@@ -12,7 +12,7 @@ export const errorCatalogue = {
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON. Send a JSON object.' },
   BAD_REQUEST: { status: 400, message: 'The request is malformed. Check it against the API description.' },
   INVALID_PREFER_HEADER: { status: 400, message: 'The Prefer header asks for something the mock cannot do. Use code=<a documented status>, example=<name>, dynamic=true, seed=<text> or delay=<milliseconds>.' },
-  INVALID_CONTROL_REQUEST: { status: 400, message: 'The control request is invalid. Check it against the control API in the README.' },
+  INVALID_CONTROL_REQUEST: { status: 400, message: 'The control request is invalid. Check it against the control API in docs/operators.md.' },
   UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key. Send it as "Authorization: Bearer <API_KEY>".' },
   CONTROL_TOKEN_REQUIRED: { status: 401, message: 'The control API needs the control token the mock was started with. Send it as "Authorization: Bearer <token>" (the value of --control-token or PETS_MOCK_CONTROL_TOKEN).' },
   CONTROL_TOKEN_INVALID: { status: 401, message: 'The control token sent is not the one the mock was started with. Send the value of --control-token (or PETS_MOCK_CONTROL_TOKEN) as "Authorization: Bearer <token>".' },

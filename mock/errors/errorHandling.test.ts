@@ -128,8 +128,8 @@ describe('the error catalogue', () => {
     }
   });
 
-  it('is the table in the README, code for code and status for status', async () => {
-    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  it('is the table in docs/contract-choices.md, code for code and status for status', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../docs/contract-choices.md', import.meta.url)), 'utf8');
     const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
     expect(rows).toEqual(Object.entries(errorCatalogue).map(([code, { status }]) => [code, status]));
   });

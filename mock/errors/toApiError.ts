@@ -25,7 +25,7 @@ const validationPlaces: Record<string, { code: ErrorCode; lead: string; root: st
 
 const emptyBodyHint: Record<ErrorContext, string> = {
   api: 'Send a JSON object such as {"name": "Rex", "categoryId": 1}.',
-  control: 'Send the JSON body the control API describes (README, "The control API").',
+  control: 'Send the JSON body the control API describes (docs/operators.md, "The control API").',
 };
 
 /** fastify's own errors (body parsing, content types, limits), by code, as catalogue errors. */
@@ -90,6 +90,6 @@ export function toApiError(error: FastifyError, request: FastifyRequest, { bodyL
   const status = error.statusCode ?? 500;
   if (status === 404) return new ApiError('ROUTE_NOT_FOUND');
   if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  if (status >= 400 && status < 500) return new ApiError(context === 'api' ? 'BAD_REQUEST' : 'INVALID_CONTROL_REQUEST', `${error.message}. Check the request against the ${context === 'api' ? 'API description' : 'control API in the README'}.`);
+  if (status >= 400 && status < 500) return new ApiError(context === 'api' ? 'BAD_REQUEST' : 'INVALID_CONTROL_REQUEST', `${error.message}. Check the request against the ${context === 'api' ? 'API description' : 'control API in docs/operators.md'}.`);
   return new ApiError('INTERNAL_ERROR');
 }

@@ -1,9 +1,9 @@
-// The README's Vitest example, run as it is printed (only the import of the adapter differs).
+// The frontend guide's Vitest example (docs/frontend.md), run as it is printed (only the import of the adapter differs).
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createPetsHandlers } from '../msw.ts';
 
-const api = 'http://127.0.0.1:4010/v1'; // the default baseUrl: where `npm start` serves
+const api = 'http://127.0.0.1:4010/v1'; // the default baseUrl: where `npx pets-mock` serves
 const { handlers, mock } = await createPetsHandlers();
 const server = setupServer(...handlers);
 

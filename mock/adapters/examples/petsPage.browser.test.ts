@@ -1,4 +1,4 @@
-// The README's Playwright example, run as it is printed (only the import of the adapter differs).
+// The frontend guide's (docs/frontend.md) Playwright example, run as it is printed (only the import of the adapter differs).
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { routePetsMock } from '../playwright.ts';
