@@ -40,7 +40,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 // node_modules/commander/lib/error.js
 var require_error = __commonJS({
   "node_modules/commander/lib/error.js"(exports2) {
-    var CommanderError3 = class extends Error {
+    var CommanderError4 = class extends Error {
       /**
        * Constructs the CommanderError class
        * @param {number} exitCode suggested exit code which could be used with process.exit
@@ -56,7 +56,7 @@ var require_error = __commonJS({
         this.nestedError = void 0;
       }
     };
-    var InvalidArgumentError2 = class extends CommanderError3 {
+    var InvalidArgumentError2 = class extends CommanderError4 {
       /**
        * Constructs the InvalidArgumentError class
        * @param {string} [message] explanation of why argument is invalid
@@ -67,7 +67,7 @@ var require_error = __commonJS({
         this.name = this.constructor.name;
       }
     };
-    exports2.CommanderError = CommanderError3;
+    exports2.CommanderError = CommanderError4;
     exports2.InvalidArgumentError = InvalidArgumentError2;
   }
 });
@@ -1204,7 +1204,7 @@ var require_command = __commonJS({
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
-    var { CommanderError: CommanderError3 } = require_error();
+    var { CommanderError: CommanderError4 } = require_error();
     var { Help: Help2, stripColor } = require_help();
     var { Option: Option2, DualOptions } = require_option();
     var { suggestSimilar } = require_suggestSimilar();
@@ -1647,7 +1647,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _exit(exitCode, code, message) {
         if (this._exitCallback) {
-          this._exitCallback(new CommanderError3(exitCode, code, message));
+          this._exitCallback(new CommanderError4(exitCode, code, message));
         }
         process2.exit(exitCode);
       }
@@ -2291,7 +2291,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             process2.exit(code);
           } else {
             exitCallback(
-              new CommanderError3(
+              new CommanderError4(
                 code,
                 "commander.executeSubCommandAsync",
                 "(close)"
@@ -2312,7 +2312,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!exitCallback) {
             process2.exit(1);
           } else {
-            const wrappedError = new CommanderError3(
+            const wrappedError = new CommanderError4(
               1,
               "commander.executeSubCommandAsync",
               "(error)"
@@ -3446,7 +3446,7 @@ var require_commander = __commonJS({
   "node_modules/commander/index.js"(exports2) {
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
-    var { CommanderError: CommanderError3, InvalidArgumentError: InvalidArgumentError2 } = require_error();
+    var { CommanderError: CommanderError4, InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var { Help: Help2 } = require_help();
     var { Option: Option2 } = require_option();
     exports2.program = new Command2();
@@ -3457,7 +3457,7 @@ var require_commander = __commonJS({
     exports2.Option = Option2;
     exports2.Argument = Argument2;
     exports2.Help = Help2;
-    exports2.CommanderError = CommanderError3;
+    exports2.CommanderError = CommanderError4;
     exports2.InvalidArgumentError = InvalidArgumentError2;
     exports2.InvalidOptionArgumentError = InvalidArgumentError2;
   }
@@ -6458,7 +6458,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve7.call(this, root, ref);
+      let _sch = resolve8.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -6485,7 +6485,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve7(root, ref) {
+    function resolve8(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -7349,7 +7349,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve7(baseURI, relativeURI, options2) {
+    function resolve8(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -7740,7 +7740,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve7,
+      resolve: resolve8,
       resolveComponent,
       equal,
       serialize,
@@ -16412,7 +16412,7 @@ var require_url = __commonJS({
     };
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.parse = void 0;
-    exports2.resolve = resolve7;
+    exports2.resolve = resolve8;
     exports2.cwd = cwd;
     exports2.getProtocol = getProtocol;
     exports2.getExtension = getExtension;
@@ -16441,7 +16441,7 @@ var require_url = __commonJS({
     var urlDecodePatterns = [/%23/g, "#", /%24/g, "$", /%26/g, "&", /%2C/g, ",", /%40/g, "@"];
     var parse = (u) => new URL(u);
     exports2.parse = parse;
-    function resolve7(from, to) {
+    function resolve8(from, to) {
       const fromUrl = new URL((0, convert_path_to_posix_1.default)(from), "https://aaa.nonexistanturl.com");
       const resolvedUrl = new URL((0, convert_path_to_posix_1.default)(to), fromUrl);
       const endSpaces = to.match(/(\s*)$/)?.[1] || "";
@@ -16724,7 +16724,7 @@ var require_url = __commonJS({
     }
     function relative(from, to) {
       if (!isFileSystemPath(from) || !isFileSystemPath(to)) {
-        return resolve7(from, to);
+        return resolve8(from, to);
       }
       const fromDir = path_1.default.dirname(stripHash(from));
       const toPath = stripHash(to);
@@ -17633,7 +17633,7 @@ var require_plugins = __commonJS({
       let plugin;
       let lastError;
       let index = 0;
-      return new Promise((resolve7, reject) => {
+      return new Promise((resolve8, reject) => {
         runNextPlugin();
         function runNextPlugin() {
           plugin = plugins[index++];
@@ -17661,7 +17661,7 @@ var require_plugins = __commonJS({
           }
         }
         function onSuccess(result) {
-          resolve7({
+          resolve8({
             plugin,
             result
           });
@@ -41437,7 +41437,7 @@ function processIo() {
 
 // conformance/github/actionMain.ts
 import { appendFile as appendFile2 } from "node:fs/promises";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 
 // node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
@@ -41457,7 +41457,7 @@ var {
 } = import_index.default;
 
 // conformance/cli.ts
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 
 // common/wholeNumberOption.ts
 function wholeNumber(min) {
@@ -41657,13 +41657,13 @@ function contentCodings(contentEncoding) {
 function inflateCapped(input, coding, cap) {
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   const decoder = coding === "br" ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }) : coding === "gzip" ? zlib.createGunzip(flush) : (input[0] & 15) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
-  return new Promise((resolve7, reject) => {
+  return new Promise((resolve8, reject) => {
     const chunks = [];
     let size = 0;
     let done = false;
     const finish = (truncated) => {
       done = true;
-      resolve7({ bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated });
+      resolve8({ bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated });
     };
     decoder.on("data", (chunk) => {
       if (done) return;
@@ -41697,6 +41697,14 @@ async function decodeContent(bytes, contentEncoding, cap) {
   }
   return out;
 }
+function responseOf(status2, headers, body, truncated = false) {
+  const rawHeaders = [];
+  for (const [name2, value] of Object.entries(headers)) {
+    for (const one of typeof value === "string" ? [value] : value) rawHeaders.push([name2.toLowerCase(), one]);
+  }
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  return { status: status2, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...truncated ? { truncated: true } : {} };
+}
 function failureReason(error) {
   const { code, message } = error;
   if (!code || message.includes(code)) return message || code || String(error);
@@ -41712,7 +41720,7 @@ function httpTransport(options2 = {}) {
     const { method, headers, body } = request;
     const fail = (reason, partial) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial);
     let soFar;
-    return new Promise((resolve7, reject) => {
+    return new Promise((resolve8, reject) => {
       let settled = false;
       let received = -1;
       let req;
@@ -41737,7 +41745,7 @@ function httpTransport(options2 = {}) {
       req.on("error", (error) => !ended && settle(() => {
         req.destroy();
         if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
-          resolve7(attempt(request, target, deadline, timeoutMs));
+          resolve8(attempt(request, target, deadline, timeoutMs));
           return;
         }
         reject(fail(failureReason(error)));
@@ -41749,11 +41757,11 @@ function httpTransport(options2 = {}) {
         const rawHeaders = [];
         for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
         const status2 = res.statusCode ?? 0;
-        const joined = joinHeaders(rawHeaders);
+        const joined2 = joinHeaders(rawHeaders);
         const chunks = [];
         soFar = () => {
           const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
-          return { status: status2, headers: joined, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
+          return { status: status2, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
         };
         const done = (cut) => {
           if (ended || settled) return;
@@ -41762,14 +41770,14 @@ function httpTransport(options2 = {}) {
             res.destroy();
             req.destroy();
           }
-          decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined["content-encoding"], cap).then(
+          decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined2["content-encoding"], cap).then(
             (decoded) => settle(() => {
               const truncated = cut || decoded.truncated;
-              resolve7({ status: status2, headers: joined, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
+              resolve8({ status: status2, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
             }),
             // An answer whose body cannot be decoded as it says is the deployment's to explain: the
             // raw bytes go with the error, to be judged unreadable once retries show the same.
-            (error) => settle(() => reject(fail(`its body is not valid ${joined["content-encoding"]}: ${failureReason(error)}`, soFar?.())))
+            (error) => settle(() => reject(fail(`its body is not valid ${joined2["content-encoding"]}: ${failureReason(error)}`, soFar?.())))
           );
         };
         res.on("error", (error) => !ended && settle(() => {
@@ -41779,7 +41787,7 @@ function httpTransport(options2 = {}) {
         res.on("close", () => {
           if (!ended && !res.complete) settle(() => reject(fail(`the connection closed after ${received} bytes of the body`, soFar?.())));
         });
-        const length = joined["content-length"];
+        const length = joined2["content-length"];
         if (!hasNoBody(method, status2) && length !== void 0 && /^\d+$/.test(length) && Number(length) > cap) return done(true);
         res.on("data", (chunk) => {
           if (ended || settled) return;
@@ -41833,7 +41841,7 @@ var QuotaExhaustedError = class extends Error {
     this.name = "QuotaExhaustedError";
   }
 };
-var defaultSleep = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
+var defaultSleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
 var PacedClient = class {
   runId;
   exchanges = [];
@@ -54207,6 +54215,7 @@ var equivalentRequests = modelCheck({
   severity: "high",
   description: "One valid request sent in several spellings (header-name case, the scheme's case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time."
 });
+var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests];
 
 // node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
 var __defProp3 = Object.defineProperty;
@@ -55881,9 +55890,9 @@ function interruptAfter(timeMs, setTimeoutSafe, clearTimeoutSafe) {
   let timeoutHandle = null;
   return {
     clear: () => clearTimeoutSafe(timeoutHandle),
-    promise: new Promise((resolve7) => {
+    promise: new Promise((resolve8) => {
       timeoutHandle = setTimeoutSafe(() => {
-        resolve7(new PreconditionFailure(true));
+        resolve8(new PreconditionFailure(true));
       }, timeMs);
     })
   };
@@ -55932,9 +55941,9 @@ var timeoutAfter$1 = (timeMs, setTimeoutSafe, clearTimeoutSafe) => {
   let timeoutHandle = null;
   return {
     clear: () => clearTimeoutSafe(timeoutHandle),
-    promise: new Promise((resolve7) => {
+    promise: new Promise((resolve8) => {
       timeoutHandle = setTimeoutSafe(() => {
-        resolve7({ error: new SError(`Property timeout: exceeded limit of ${timeMs} milliseconds`) });
+        resolve8({ error: new SError(`Property timeout: exceeded limit of ${timeMs} milliseconds`) });
       }, timeMs);
     })
   };
@@ -56167,10 +56176,10 @@ function possiblyAsyncStringify(value) {
       if (handleId !== null) clearTimeout(handleId);
     };
     return {
-      delay: new Promise((resolve7) => {
+      delay: new Promise((resolve8) => {
         handleId = setTimeout(() => {
           handleId = null;
-          resolve7(stillPendingMarker);
+          resolve8(stillPendingMarker);
         }, 0);
       }),
       cancel
@@ -62349,12 +62358,12 @@ var SchedulerImplem = class SchedulerImplem2 {
   scheduleInternal(schedulingType, label, task, metadata, customAct, thenTaskToBeAwaited) {
     const taskId = ++this.lastTaskId;
     let trigger = void 0;
-    const scheduledPromise = new Promise((resolve7, reject) => {
+    const scheduledPromise = new Promise((resolve8, reject) => {
       trigger = () => {
         const promise = Promise.resolve(thenTaskToBeAwaited !== void 0 ? task.then(() => thenTaskToBeAwaited()) : task);
         promise.then((data2) => {
           this.log(schedulingType, taskId, label, metadata, "resolved", data2);
-          resolve7(data2);
+          resolve8(data2);
         }, (err) => {
           this.log(schedulingType, taskId, label, metadata, "rejected", err);
           reject(err);
@@ -62388,8 +62397,8 @@ var SchedulerImplem = class SchedulerImplem2 {
     const dummyResolvedPromise = { then: (f) => f() };
     let resolveSequenceTask = () => {
     };
-    const sequenceTask = new Promise((resolve7) => {
-      resolveSequenceTask = () => resolve7({
+    const sequenceTask = new Promise((resolve8) => {
+      resolveSequenceTask = () => resolve8({
         done: status2.done,
         faulty: status2.faulty
       });
@@ -62487,10 +62496,10 @@ var SchedulerImplem = class SchedulerImplem2 {
       if (handleNotifiedIndex !== -1) this.scheduledWatchers.splice(handleNotifiedIndex, 1);
       if (handleNotifiedIndex === 0 && this.scheduledWatchers.length !== 0) this.scheduledWatchers[0]();
     };
-    const finalTask = new Promise((resolve7, reject) => {
+    const finalTask = new Promise((resolve8, reject) => {
       resolveFinal = (value) => {
         clearAndReplaceWatcher();
-        resolve7(value);
+        resolve8(value);
       };
       rejectFinal = (error) => {
         clearAndReplaceWatcher();
@@ -64178,10 +64187,10 @@ function interruptAfterDelay(timeMs, probe) {
   return {
     expired: () => safePerformanceNow() >= limitTime,
     clear: () => safeClearTimeout$1(timeoutHandle),
-    promise: new Promise((resolve7) => {
+    promise: new Promise((resolve8) => {
       timeoutHandle = safeSetTimeout$1(() => {
         if (probe.running) probe.interruptedWhileRunning = true;
-        resolve7(new PreconditionFailure(true));
+        resolve8(new PreconditionFailure(true));
       }, timeMs);
     })
   };
@@ -64226,9 +64235,9 @@ function timeoutAfter(timeMs) {
   let timeoutHandle = void 0;
   return {
     clear: () => safeClearTimeout(timeoutHandle),
-    promise: new Promise((resolve7) => {
+    promise: new Promise((resolve8) => {
       timeoutHandle = safeSetTimeout(() => {
-        resolve7({ error: new SError(`Property timeout: exceeded limit of ${timeMs} milliseconds`) });
+        resolve8({ error: new SError(`Property timeout: exceeded limit of ${timeMs} milliseconds`) });
       }, timeMs);
     })
   };
@@ -65935,12 +65944,17 @@ function ledger(state, key) {
 }
 
 // conformance/model/requestView.ts
-var keyTokens = { $PETS_API_KEY: "key", $PETS_API_KEY_2: "key2" };
+var keyToken = (key) => key === "key" ? "$PETS_API_KEY" : key === "key2" ? "$PETS_API_KEY_2" : `$${key}`;
+function keyOfToken(token2) {
+  if (token2 === "$PETS_API_KEY") return "key";
+  if (token2 === "$PETS_API_KEY_2") return "key2";
+  return /^\$CLIENT_KEY_\d+$/.test(token2) ? token2.slice(1) : void 0;
+}
 function credentialOf(headers) {
   const value = headers.authorization;
   if (value === void 0) return { kind: "none" };
   const match = /^(bearer) +([^\s]+)$/i.exec(value);
-  const key = match ? keyTokens[match[2]] : void 0;
+  const key = match ? keyOfToken(match[2]) : void 0;
   return key ? { kind: "key", key, exactScheme: match[1] === "Bearer" } : { kind: "wrong" };
 }
 function operationOf(method, segments) {
@@ -65999,9 +66013,7 @@ function costTo(key, view, status2) {
     if (status2 === 401 || status2 === 403 || status2 === 429 || isUnavailable(status2) || view.operation === void 0) return [0, 1];
     return [1, 1];
   }
-  const token2 = key === "key" ? "$PETS_API_KEY" : "$PETS_API_KEY_2";
-  const auth2 = view.headers.authorization ?? "";
-  const carries = auth2.includes(token2) && (key === "key2" || !auth2.includes(`${token2}_2`));
+  const carries = new RegExp(`${keyToken(key).replace(/\$/g, "\\$")}(?![A-Za-z0-9_])`).test(view.headers.authorization ?? "");
   return carries ? [0, 1] : [0, 0];
 }
 var sameWindow = (a, b) => a.reset === b.reset && b.at < a.reset * 1e3 - TICK_MS;
@@ -66339,6 +66351,9 @@ var ModelRun = class {
     learnRate(group, state);
   }
 };
+function runModel(exchanges, options2, unanswered = []) {
+  return new ModelRun(options2).feed(exchanges, unanswered);
+}
 
 // conformance/model/coverage.ts
 function whyNotReached(rule, context2) {
@@ -66971,6 +66986,432 @@ async function finishRun(report, options2) {
   return { exitCode: exitCodes[report.verdict], ...paths ? { paths } : {} };
 }
 
+// conformance/proxy/proxyCli.ts
+import { resolve as resolve5 } from "node:path";
+
+// conformance/proxy/startProxy.ts
+import { createServer, request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+
+// conformance/proxy/judgeProxyTraffic.ts
+import { randomUUID as randomUUID3 } from "node:crypto";
+
+// conformance/proxy/classifyRequest.ts
+var int64Max = 9223372036854775807n;
+var wholeNumber2 = (text) => /^\d+$/.test(text) && BigInt(text) <= int64Max;
+function classifyRequest(view, validators) {
+  if (view.credential.kind !== "key") return "unauthenticated";
+  const once = (name2) => view.query.getAll(name2).length <= 1;
+  switch (view.operation) {
+    case "listPets": {
+      const limit = view.query.get("limit");
+      const status2 = view.query.get("status");
+      const statuses2 = componentSchema(validators.spec, "PetStatus").enum ?? [];
+      const limitOk = limit === null || wholeNumber2(limit) && Number(limit) >= 1 && Number(limit) <= 100;
+      return once("limit") && once("status") && limitOk && (status2 === null || statuses2.includes(status2)) ? "valid" : "edge";
+    }
+    case "getPet":
+      return view.petId !== void 0 && wholeNumber2(view.petId) ? "valid" : "edge";
+    case "createPet": {
+      const json4 = /^application\/json\s*(;|$)/i.test(view.headers["content-type"] ?? "");
+      const body = view.body === void 0 ? void 0 : parseBody(view.body).json;
+      return json4 && body !== void 0 && validators.check(componentSchema(validators.spec, "NewPet"), body).valid ? "valid" : "edge";
+    }
+    case "listStoreOrders":
+      return "valid";
+    default:
+      return "edge";
+  }
+}
+
+// conformance/proxy/clientKeys.ts
+var bearer = /^bearer +(\S+)$/i;
+function keyBook(records) {
+  const order2 = [];
+  const acceptedFrom = /* @__PURE__ */ new Map();
+  for (const record2 of records) {
+    const secret = bearer.exec(record2.requestHeaders.authorization ?? "")?.[1];
+    if (secret === void 0) continue;
+    if (!order2.includes(secret)) order2.push(secret);
+    const status2 = record2.response?.status;
+    if (status2 !== void 0 && status2 !== 401 && status2 !== 403 && !acceptedFrom.has(secret)) acceptedFrom.set(secret, record2.seq);
+  }
+  let accepted = 0;
+  let refused2 = 0;
+  const tokens = order2.map((secret) => [secret, acceptedFrom.has(secret) ? `$CLIENT_KEY_${++accepted}` : `$REFUSED_KEY_${++refused2}`]);
+  tokens.sort((a, b) => b[0].length - a[0].length);
+  return { tokens, acceptedFrom };
+}
+function redactWith(book, text) {
+  let out = text;
+  for (const [secret, token2] of book.tokens) if (secret.length >= 4) out = out.split(secret).join(token2);
+  return out;
+}
+
+// conformance/proxy/judgeProxyTraffic.ts
+var proxyChecks = [statusCodes, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
+var checkQuotes = {
+  "status-codes": 'Responses: | Status | Body | (each operation documents its statuses; "Error responses carry an Error body")',
+  "content-type": "The request body is required, is `application/json` … Error responses carry an Error body (`code`, `message`, `status`)",
+  "response-schema": "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.",
+  "rate-limit-headers": "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset."
+};
+async function judgeProxyTraffic(records, options2) {
+  const validators = options2.validators ?? new SpecValidators(options2.spec);
+  const basePath = new URL(options2.target).pathname.replace(/\/+$/, "");
+  const origin = new URL(options2.target).origin;
+  const book = keyBook(records);
+  const notes = [
+    options2.sharedKey ? "Others may use the keys beside the proxy (--shared-key): rate-limit accounting judged only what holds whoever else spends the window." : "Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly."
+  ];
+  const exchanges = [];
+  const unanswered = [];
+  let outside = 0;
+  let beforeAccepted = 0;
+  for (const record2 of records) {
+    if (record2.url !== basePath && !record2.url.startsWith(`${basePath}/`) && !record2.url.startsWith(`${basePath}?`)) {
+      outside++;
+      continue;
+    }
+    const secret = /^bearer +(\S+)$/i.exec(record2.requestHeaders.authorization ?? "")?.[1];
+    const acceptedFrom = secret === void 0 ? void 0 : book.acceptedFrom.get(secret);
+    if (acceptedFrom !== void 0 && record2.seq < acceptedFrom) {
+      beforeAccepted++;
+      continue;
+    }
+    const request = redactedRequest(record2, book, origin);
+    const path = request.url.slice(origin.length + basePath.length) || "/";
+    if (!record2.response) {
+      unanswered.push({ checkId: "proxy", operationId: "unlisted", afterSeq: exchanges.length, sentAt: record2.sentAt, durationMs: 0, request, error: record2.error ?? "no answer" });
+      continue;
+    }
+    exchanges.push(exchangeOf(record2, record2.response, request, path, book, validators, exchanges.length + 1));
+  }
+  if (outside > 0) notes.push(`${outside} ${outside === 1 ? "request" : "requests"} outside ${basePath || "/"} went through unjudged: the contract covers the API under its base URL only.`);
+  if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
+  if (options2.unkept) notes.push(`${options2.unkept} exchanges past the proxy's memory budget were forwarded but not judged.`);
+  const model = runModel(exchanges, { sharedKey: options2.sharedKey }, unanswered);
+  const ctx = passiveContext(options2, validators, exchanges, () => model);
+  const checks2 = [];
+  for (const check3 of proxyChecks) {
+    const outcomes = new Outcomes(check3.operations);
+    await check3.run(ctx, outcomes);
+    const operations2 = outcomes.results();
+    checks2.push({ id: check3.id, title: check3.title, severity: check3.severity, description: check3.description, status: checkStatus(operations2), operations: operations2, durationMs: 0 });
+  }
+  const unavailable = exchanges.filter((e) => isUnavailable(e.response.status)).length;
+  let verdict;
+  let reason;
+  if (exchanges.length === 0) {
+    verdict = "cannot-run";
+    reason = `nothing could be judged: no exchange under ${options2.target} went through the proxy${records.length > 0 ? ` (of ${records.length} forwarded)` : ""}. Point the clients at the proxy, under the base URL's path.`;
+  } else if (unavailable * 2 > exchanges.length) {
+    verdict = "cannot-run";
+    reason = `the deployment was unavailable (${unavailable} of ${exchanges.length} answers 502, 503 or 504), so its traffic cannot judge it.`;
+  } else verdict = checks2.some((c) => c.status === "failed") ? "failed" : "passed";
+  const ops = checks2.flatMap((c) => c.operations);
+  const report = {
+    tool: { name: toolName, version: toolVersion },
+    runId: options2.runId ?? randomUUID3(),
+    baseUrl: options2.target,
+    startedAt: new Date(options2.startedAt).toISOString(),
+    durationMs: options2.now - options2.startedAt,
+    verdict,
+    ...reason !== void 0 ? { reason } : {},
+    options: { readOnly: true, probeRateLimit: false, seed: 0, depth: "proxy", checks: checks2.map((c) => c.id), sharedKey: options2.sharedKey },
+    requests: {
+      total: records.length,
+      withKey: exchanges.filter((e) => e.bucket !== "anonymous").length,
+      withoutKey: exchanges.filter((e) => e.bucket === "anonymous").length,
+      retried: 0,
+      failedAtTransport: unanswered.length
+    },
+    notes,
+    checks: checks2,
+    coverage: coverageOf(model.judgements, checks2, exchanges, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey: options2.sharedKey }),
+    exchanges: exchanges.map(summarizeExchange),
+    ...unanswered.length > 0 ? { unanswered: unanswered.map(summarizeUnanswered) } : {},
+    summary: {
+      passed: checks2.filter((c) => c.status === "passed").length,
+      failed: checks2.filter((c) => c.status === "failed").length,
+      skipped: checks2.filter((c) => c.status === "skipped").length,
+      warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
+    }
+  };
+  const findings = checks2.flatMap(
+    (check3) => check3.operations.flatMap(
+      (op) => op.findings.map((f) => ({
+        check: check3.id,
+        rule: f.rule?.id ?? check3.id,
+        level: f.level,
+        quote: f.rule?.quote ?? checkQuotes[check3.id] ?? check3.title,
+        message: f.message,
+        occurrences: f.occurrences,
+        ...f.evidence ? { exchange: { method: f.evidence.request.method, path: new URL(f.evidence.request.url).pathname + new URL(f.evidence.request.url).search, status: f.evidence.response.status } } : {}
+      }))
+    )
+  );
+  return { report, findings };
+}
+function redactedRequest(record2, book, origin) {
+  const headers = {};
+  for (const [name2, value] of Object.entries(record2.requestHeaders)) {
+    const token2 = name2 === "authorization" ? book.tokens.find(([secret]) => value.endsWith(` ${secret}`)) : void 0;
+    headers[name2] = token2 ? `${value.slice(0, value.length - token2[0].length)}${token2[1]}` : redactWith(book, value);
+  }
+  return {
+    method: record2.method,
+    url: `${origin}${redactWith(book, record2.url)}`,
+    headers,
+    ...record2.requestBody !== void 0 ? { body: redactWith(book, record2.requestBody) } : {}
+  };
+}
+function exchangeOf(record2, answer, request, path, book, validators, seq) {
+  const grouped = {};
+  for (const [name2, value] of answer.rawHeaders) (grouped[name2] ??= []).push(redactWith(book, value));
+  const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
+  const body = redactWith(book, response.body);
+  const view = viewRequest({ path, request });
+  return {
+    seq,
+    checkId: "proxy",
+    operationId: view.operation ?? "unlisted",
+    intent: classifyRequest(view, validators),
+    path,
+    bucket: view.credential.kind === "key" ? "key" : "anonymous",
+    sentAt: record2.sentAt,
+    request,
+    response: { ...response, body, ...answer.incomplete !== void 0 ? { incomplete: answer.incomplete } : {}, ...parseBody(body), durationMs: answer.durationMs },
+    retries: 0
+  };
+}
+function passiveContext(options2, validators, exchanges, model) {
+  const sendsNothing = () => Promise.reject(new Error("The proxy sends nothing of its own."));
+  return {
+    spec: options2.spec,
+    options: { readOnly: true, depth: "quick", probeRateLimit: false, probeMaxRequests: 0, seed: 0, sharedKey: options2.sharedKey },
+    validators,
+    apiKey: "",
+    send: sendsNothing,
+    exchanges,
+    knownPets: () => [],
+    petPath: (pet) => `/pets/${pet.idText}`,
+    random: () => 0,
+    runMark: "",
+    keyQuota: () => ({}),
+    keylessSent: () => 0,
+    anonymousQuota: () => ({}),
+    model,
+    timeLeftMs: () => 0,
+    reproduce: () => {
+    }
+  };
+}
+
+// conformance/proxy/startProxy.ts
+var proxyReportPath = "/__proxy/report";
+var keptBudget = 64 * 1024 * 1024;
+var hopByHop = /* @__PURE__ */ new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
+async function startProxy(options2) {
+  const target = new URL(options2.target);
+  if (target.protocol !== "http:" && target.protocol !== "https:") throw new Error(`--target ${options2.target} is not an http or https URL. Give the deployment's base URL, such as https://staging.example.com/v1.`);
+  const spec = options2.spec ?? await loadSpec();
+  const validators = new SpecValidators(spec);
+  const maxBody = options2.maxBody ?? defaultMaxBodyBytes;
+  const maxRecords = options2.maxRecords ?? 1e4;
+  const records = [];
+  const startedAt = Date.now();
+  let seq = 0;
+  let keptBytes = 0;
+  let unkept = 0;
+  const judge = () => judgeProxyTraffic(records, { spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt, now: Date.now(), unkept });
+  const server = createServer((req, res) => {
+    if (req.method === "GET" && req.url === proxyReportPath) {
+      judge().then(({ report, findings }) => {
+        const body = JSON.stringify({ verdict: report.verdict, ...report.reason ? { reason: report.reason } : {}, exchanges: seq, judged: report.exchanges.length, findings, notes: report.notes });
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);
+      }, (error) => res.writeHead(500, { "content-type": "text/plain" }).end(`The proxy could not judge its traffic: ${error.message}`));
+      return;
+    }
+    forward(req, res, ++seq);
+  });
+  function forward(req, res, mySeq) {
+    const sentAt = Date.now();
+    const started = performance.now();
+    const headers = {};
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name2 = req.rawHeaders[i];
+      if (hopByHop.has(name2.toLowerCase())) continue;
+      const had = headers[name2];
+      headers[name2] = had === void 0 ? req.rawHeaders[i + 1] : [...Array.isArray(had) ? had : [had], req.rawHeaders[i + 1]];
+    }
+    const record2 = { seq: mySeq, sentAt, method: req.method ?? "GET", url: req.url ?? "/", requestHeaders: joined(req.rawHeaders) };
+    const requestChunks = capture2(maxBody);
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...headers, host: target.host }, timeout: options2.timeoutMs ?? 3e4 });
+    let settled = false;
+    const done = (answer, error) => {
+      if (settled) return;
+      settled = true;
+      const body = requestChunks.take();
+      if (body.bytes.length > 0) {
+        record2.requestBody = bodyText(body.bytes);
+        if (body.truncated) record2.requestTruncated = true;
+      }
+      if (answer) record2.response = answer;
+      if (error !== void 0) record2.error = error;
+      keep(record2);
+    };
+    req.on("aborted", () => upstream.destroy());
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.on("data", (chunk) => requestChunks.add(chunk));
+    req.pipe(upstream);
+    upstream.on("timeout", () => upstream.destroy(new Error(`the deployment gave no answer within ${options2.timeoutMs ?? 3e4} ms`)));
+    upstream.on("error", (error) => {
+      done(void 0, error.message);
+      res.destroy();
+    });
+    upstream.on("response", (answer) => {
+      const raw = [];
+      const out = [];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+        const name2 = answer.rawHeaders[i];
+        const value = answer.rawHeaders[i + 1];
+        raw.push([name2.toLowerCase(), value]);
+        if (!hopByHop.has(name2.toLowerCase())) out.push(name2, value);
+      }
+      res.sendDate = false;
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+      const bodyChunks = capture2(maxBody);
+      answer.on("data", (chunk) => bodyChunks.add(chunk));
+      answer.pipe(res);
+      const finish = (incomplete) => {
+        const taken = bodyChunks.take();
+        decodeContent(taken.bytes, answer.headers["content-encoding"], maxBody).then(
+          (decoded) => done({ status: answer.statusCode ?? 0, rawHeaders: raw, bytes: decoded.bytes, ...taken.truncated || decoded.truncated ? { truncated: true } : {}, ...incomplete ? { incomplete } : {}, durationMs: Math.round(performance.now() - started) }),
+          (error) => done({ status: answer.statusCode ?? 0, rawHeaders: raw, bytes: taken.bytes, incomplete: `its Content-Encoding could not be undone: ${error.message}`, durationMs: Math.round(performance.now() - started) })
+        );
+      };
+      answer.on("end", () => finish());
+      answer.on("aborted", () => finish("the connection closed before the body ended"));
+      answer.on("error", (error) => finish(error.message));
+    });
+  }
+  function keep(record2) {
+    const size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0);
+    if (records.length >= maxRecords || keptBytes + size > keptBudget) {
+      unkept++;
+      return;
+    }
+    keptBytes += size;
+    let at = records.length;
+    while (at > 0 && records[at - 1].seq > record2.seq) at--;
+    records.splice(at, 0, record2);
+  }
+  await new Promise((resolve8, reject) => {
+    server.once("error", reject);
+    server.listen(options2.port ?? 0, options2.host ?? "127.0.0.1", () => resolve8());
+  });
+  const address = server.address();
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    forwarded: () => seq,
+    judge,
+    close: () => new Promise((resolve8) => {
+      server.close(() => resolve8());
+      server.closeIdleConnections();
+    })
+  };
+}
+function capture2(cap) {
+  const chunks = [];
+  let size = 0;
+  let truncated = false;
+  return {
+    add(chunk) {
+      if (size >= cap) {
+        truncated = true;
+        return;
+      }
+      const room = cap - size;
+      if (chunk.length > room) truncated = true;
+      const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      chunks.push(kept);
+      size += kept.length;
+    },
+    take: () => ({ bytes: new Uint8Array(Buffer.concat(chunks)), truncated })
+  };
+}
+function joined(rawHeaders) {
+  const out = {};
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name2 = rawHeaders[i].toLowerCase();
+    out[name2] = out[name2] === void 0 ? rawHeaders[i + 1] : `${out[name2]}, ${rawHeaders[i + 1]}`;
+  }
+  return out;
+}
+
+// conformance/proxy/proxyCli.ts
+function targetUrl(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError("Give the deployment's absolute http or https base URL, such as https://staging.example.com/v1.");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("Give an http or https URL.");
+  return value.replace(/\/+$/, "");
+}
+function proxyProgram(io) {
+  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(targetUrl)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+}
+async function proxyMain(argv, io) {
+  const cli = proxyProgram(io);
+  const out = (line) => io.stdout.write(`${line}
+`);
+  const reportDir = () => resolve5(io.cwd, cli.opts().reportDir ?? "reports");
+  const cannotRun = async (reason) => {
+    io.stderr.write(`${toolName} proxy: ${reason}
+`);
+    return (await finishRun(cannotRunReport({ reason }), { reportDir: reportDir(), io })).exitCode;
+  };
+  let options2;
+  try {
+    cli.parse(argv, { from: "user" });
+    options2 = cli.opts();
+  } catch (error) {
+    if (error.code === "commander.helpDisplayed") return exitCodes.passed;
+    return cannotRun(error.message.replace(/^error: /, ""));
+  }
+  if (!options2.target) return cannotRun("no target. Give --target with the deployment's base URL, such as --target https://staging.example.com/v1.");
+  let proxy2;
+  try {
+    proxy2 = await startProxy({ target: options2.target, port: options2.port, host: options2.host, sharedKey: options2.sharedKey, maxBody: options2.maxBody, timeoutMs: options2.timeout });
+  } catch (error) {
+    return cannotRun(`could not listen on ${options2.host}:${options2.port}: ${error.message}. Choose another --port.`);
+  }
+  const base = `${proxy2.url}${new URL(options2.target).pathname.replace(/\/+$/, "")}`;
+  out(`${toolName} proxy: ${base} forwards to ${options2.target}; findings so far at ${proxy2.url}${proxyReportPath}. Stop it (Ctrl-C) to write the reports.`);
+  io.serving?.(proxy2.url);
+  await new Promise((stop) => {
+    const signals = ["SIGINT", "SIGTERM"];
+    const listener = () => {
+      for (const signal of signals) io.signals?.off(signal, listener);
+      stop();
+    };
+    for (const signal of signals) io.signals?.on(signal, listener);
+  });
+  await proxy2.close();
+  const { report, findings } = await proxy2.judge();
+  out(`${toolName} proxy: ${proxy2.forwarded()} exchanges forwarded, ${report.exchanges.length} judged; ${findings.filter((f) => f.level === "failure").length} failures, ${findings.filter((f) => f.level === "warning").length} warnings: ${report.verdict}${report.reason ? ` (${report.reason})` : ""}.`);
+  const { exitCode, paths } = await finishRun(report, { reportDir: reportDir(), io });
+  if (paths) out(`Reports: ${Object.values(paths).join(", ")}`);
+  return exitCode;
+}
+
 // conformance/cli.ts
 function checkList(value, previous = []) {
   const ids = value.split(",").map((s) => s.trim()).filter(Boolean);
@@ -66997,7 +67438,7 @@ function baseUrl(value) {
   return value.replace(/\/+$/, "");
 }
 function conformanceProgram(io) {
-  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrl)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped").default(120).argParser(wholeNumber(1))).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrl)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped").default(120).argParser(wholeNumber(1))).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 function applyEnv(cli, env) {
   if (cli.getOptionValueSource("baseUrl") === void 0 && env.PETS_BASE_URL) {
@@ -67011,11 +67452,12 @@ function applyEnv(cli, env) {
   if (cli.getOptionValueSource("apiKey2") === void 0 && env.PETS_API_KEY_2) cli.setOptionValueWithSource("apiKey2", env.PETS_API_KEY_2, "env");
 }
 async function main(argv, io) {
+  if (argv[0] === "proxy") return proxyMain(argv.slice(1), io);
   const out = (line) => io.stdout.write(`${line}
 `);
   const cli = conformanceProgram(io);
   const finish = async (report2) => {
-    const reportDir = resolve5(io.cwd, cli.opts().reportDir ?? "reports");
+    const reportDir = resolve6(io.cwd, cli.opts().reportDir ?? "reports");
     const { exitCode, paths } = await finishRun(report2, { reportDir, io });
     if (paths) out(`Reports: ${Object.values(paths).join(", ")}`);
     return exitCode;
@@ -67178,7 +67620,7 @@ async function actionMain(io) {
     if (!(error instanceof ActionInputError)) throw error;
     io.stderr.write(`pets-conformance action: ${error.message}
 `);
-    const reportDir = resolve6(io.cwd, input("report-dir").trim() || "conformance-reports");
+    const reportDir = resolve7(io.cwd, input("report-dir").trim() || "conformance-reports");
     ({ exitCode: code } = await finishRun(cannotRunReport({ reason: error.message }), { reportDir, io }));
   }
   if (io.env.GITHUB_OUTPUT) await appendFile2(io.env.GITHUB_OUTPUT, `exit-code=${code}

@@ -11,4 +11,5 @@ it('runs the benchmark harness end to end in smoke mode and prints every table',
   expect(out).toMatch(/\| mock GET \/pets\?limit=20 \/ ceiling \| \d+\.\d\d \| >= 0\.5 \|/);
   expect(out).toMatch(/\| conformance default run against the mock, seconds \| \d+\.\d\d \| < 10 \|/);
   expect(out).toMatch(/\| GitHub Action: run step start to first request, ms \| [\d,]+\.\d\d \| < 5000 \|/);
+  expect(out).toMatch(/\| validating proxy: added p50 of GET \/pets\?limit=20, ms \([\d.]+ direct, [\d.]+ through\) \| -?[\d.]+ \| < 2 \|/);
 }, 120_000);

@@ -5,11 +5,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { projectPath } from '../common/projectRoot.ts';
-import { load, type LoadResult } from './load.ts';
+import { load, type LoadRequest, type LoadResult } from './load.ts';
 import { ceilingScenario, scenarios, type Scenario } from './scenarios.ts';
 import { startCeiling, startMock, startPrism, type RunningServer } from './servers.ts';
 import { startMswHandlers } from './mswHandlers.ts';
 import { measureActionSetup } from './actionSetup.ts';
+import { startProxy } from '../conformance/proxy/startProxy.ts';
+import { latencyP50 } from './proxyLatency.ts';
 import { benchRedisReplicas, canBenchRedis, replicasName } from './redisReplicas.ts';
 import { markdownTable, median } from './table.ts';
 
@@ -192,6 +194,21 @@ const conformanceSeconds = await (async () => {
   }
 })();
 
+// The validating proxy's cost: the mock's list answer, directly and through the proxy, in turns.
+log('Validating proxy');
+const proxyCost = await (async () => {
+  const server = await startMock([], 'mock', args.source);
+  const proxy = await startProxy({ target: server.base, maxRecords: 1_000 });
+  try {
+    const list = ceilingScenario.request as LoadRequest;
+    const path = `${new URL(server.base).pathname}${list.path}`;
+    return await latencyP50({ direct: `${new URL(server.base).origin}${path}`, through: `${proxy.url}${path}` }, list.headers ?? {}, smoke ? 50 : 2_000);
+  } finally {
+    await proxy.close();
+    await server.stop();
+  }
+})();
+
 // The GitHub Action's setup: its run step's start to the suite's first request.
 log('GitHub Action setup');
 const actionSetup = await measureActionSetup(startupRuns);
@@ -236,6 +253,8 @@ if (scale.length === 2) {
   }
 }
 targets.push(['conformance default run against the mock, seconds', conformanceSeconds, '< 10', conformanceSeconds < 10]);
+const proxyAddedMs = proxyCost.through - proxyCost.direct;
+targets.push([`validating proxy: added p50 of ${ceilingScenario.id}, ms (${fmt(proxyCost.direct, 2)} direct, ${fmt(proxyCost.through, 2)} through)`, proxyAddedMs, '< 2', proxyAddedMs < 2]);
 const actionSetupMs = median(actionSetup.toFirstRequestMs);
 targets.push(['GitHub Action: run step start to first request, ms', actionSetupMs, '< 5000', actionSetupMs < 5000]);
 

@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { projectPath } from '../common/projectRoot.ts';
 import { conformanceProgram } from '../conformance/cli.ts';
+import { proxyProgram } from '../conformance/proxy/proxyCli.ts';
 import { mockProgram } from '../mock/cli.ts';
 import { codeBlocks, commandLines } from './codeBlocks.ts';
 
@@ -19,6 +20,7 @@ const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string
 const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
 const cliOptions: Record<string, string[]> = {
   'pets-conformance': conformanceProgram(silent).options.map((o) => o.long!),
+  'pets-conformance proxy': proxyProgram(silent).options.map((o) => o.long!),
   'pets-mock': mockProgram(silent).options.map((o) => o.long!),
 };
 const at = (file: string, line: number) => `${file}:${line}`;
@@ -60,8 +62,9 @@ describe('the README and the guides', () => {
         for (const words of commandLines(block.text)) {
           const toolAt = words.findIndex((w) => w in cliOptions);
           if (toolAt < 0) continue;
-          const known = cliOptions[words[toolAt]!]!;
-          for (const word of words.slice(toolAt + 1)) {
+          const sub = `${words[toolAt]} ${words[toolAt + 1]}`;
+          const known = cliOptions[sub] ?? cliOptions[words[toolAt]!]!;
+          for (const word of words.slice(toolAt + (sub in cliOptions ? 2 : 1))) {
             if (['|', '&&', '||', ';', '>', '2>&1'].includes(word)) break;
             if (!word.startsWith('--')) continue;
             expect([...known, '--help', '--version'], `${at(file, block.line)}: ${words.join(' ')}`).toContain(word.split('=')[0]);

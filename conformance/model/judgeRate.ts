@@ -5,7 +5,7 @@ import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import { broken, held, holds, type Judgement } from './judgement.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import { ledger, type KeyLedger, type ModelState, type WindowObservation } from './modelState.ts';
-import { viewRequest, type KeyName, type RequestView } from './requestView.ts';
+import { keyToken, viewRequest, type KeyName, type RequestView } from './requestView.ts';
 
 export interface RateOptions {
   /** Other clients may spend the key too (`--shared-key`): only what still holds is judged. */
@@ -41,9 +41,8 @@ function costTo(key: KeyName, view: RequestView, status: number): [number, numbe
     return [1, 1];
   }
   // Another credential may still carry this key (`Token <key>`): a deployment may charge it.
-  const token = key === 'key' ? '$PETS_API_KEY' : '$PETS_API_KEY_2';
-  const auth = view.headers.authorization ?? '';
-  const carries = auth.includes(token) && (key === 'key2' || !auth.includes(`${token}_2`));
+  // The token whole, not the start of a longer one ($PETS_API_KEY within $PETS_API_KEY_2).
+  const carries = new RegExp(`${keyToken(key).replace(/\$/g, '\\$')}(?![A-Za-z0-9_])`).test(view.headers.authorization ?? '');
   return carries ? [0, 1] : [0, 0];
 }
 

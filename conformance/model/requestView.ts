@@ -5,8 +5,11 @@ import type { Exchange } from '../http/exchange.ts';
 
 export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'listStoreOrders';
 
-/** Which quota a credential spends: one of the run's keys, by the name reports give it. */
-export type KeyName = 'key' | 'key2';
+/**
+ * Which quota a credential spends: one of the keys the traffic holds, by the name reports give it:
+ * `key` and `key2` for the suite's own keys, `CLIENT_KEY_<n>` for the keys the proxy saw accepted.
+ */
+export type KeyName = string;
 
 export type Credential =
   /** One of the run's keys as `Bearer <key>`; `exactScheme` is false for another case of "Bearer". */
@@ -32,15 +35,22 @@ export interface RequestView {
   preflight: boolean;
 }
 
-/** How the run's keys appear in what it records: the client redacts each key to its token. */
-const keyTokens: Record<string, KeyName> = { $PETS_API_KEY: 'key', $PETS_API_KEY_2: 'key2' };
+/** How a key appears in what is recorded: the suite and the proxy redact each key to its token. */
+export const keyToken = (key: KeyName): string => (key === 'key' ? '$PETS_API_KEY' : key === 'key2' ? '$PETS_API_KEY_2' : `$${key}`);
+
+/** The key a redacted token stands for, or undefined for anything else (a near miss, a stranger's key). */
+function keyOfToken(token: string): KeyName | undefined {
+  if (token === '$PETS_API_KEY') return 'key';
+  if (token === '$PETS_API_KEY_2') return 'key2';
+  return /^\$CLIENT_KEY_\d+$/.test(token) ? token.slice(1) : undefined;
+}
 
 function credentialOf(headers: Record<string, string>): Credential {
   const value = headers.authorization;
   if (value === undefined) return { kind: 'none' };
   // RFC 9110, 11.1: the scheme is case-insensitive; RFC 6750, 2.1: one or more spaces, then the token.
   const match = /^(bearer) +([^\s]+)$/i.exec(value);
-  const key = match ? keyTokens[match[2]!] : undefined;
+  const key = match ? keyOfToken(match[2]!) : undefined;
   return key ? { kind: 'key', key, exactScheme: match![1] === 'Bearer' } : { kind: 'wrong' };
 }
 

@@ -68,7 +68,7 @@ export function ex(parts: ExParts): Exchange {
   const response = responseOf(parts.status, headers, body, parts.truncated ?? false);
 
   const view = viewRequest({ path, request: { method, url: '', headers: requestHeaders } });
-  const bucket: Bucket = view.credential.kind === 'key' ? view.credential.key : 'anonymous';
+  const bucket: Bucket = view.credential.kind === 'key' ? (view.credential.key === 'key2' ? 'key2' : 'key') : 'anonymous';
   return {
     seq: ++lastSeq,
     checkId: 'test',

@@ -1,0 +1,90 @@
+// `pets-conformance proxy --target URL --port P`: the validating proxy as a command. It serves until
+// SIGINT or SIGTERM, then writes the suite's reports and resolves to the suite's exit code.
+import { resolve } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { CliIo, StopSignal } from '../../common/cliIo.ts';
+import { wholeNumber } from '../../common/wholeNumberOption.ts';
+import { finishRun } from '../reports/finishRun.ts';
+import { cannotRunReport, exitCodes } from '../runReport.ts';
+import { toolName } from '../version.ts';
+import { proxyReportPath, startProxy } from './startProxy.ts';
+
+interface ProxyCliOptions {
+  target?: string;
+  port: number;
+  host: string;
+  reportDir: string;
+  sharedKey: boolean;
+  maxBody: number;
+  timeout: number;
+}
+
+function targetUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('Give the deployment\'s absolute http or https base URL, such as https://staging.example.com/v1.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Give an http or https URL.');
+  return value.replace(/\/+$/, '');
+}
+
+export function proxyProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
+  return new Command(`${toolName} proxy`)
+    .description('Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).')
+    .addOption(new Option('--target <url>', 'the deployment\'s base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)').argParser(targetUrl))
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0: any free one)').default(8080).argParser(wholeNumber(0)))
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--report-dir <dir>', 'where to write the reports when it stops', 'reports')
+    .option('--shared-key', 'other clients use the same keys directly: rate-limit accounting judges only what still holds', false)
+    .addOption(new Option('--max-body <bytes>', 'the most bytes of one body kept for judging (the whole body is always forwarded)').default(4 * 1024 * 1024).argParser(wholeNumber(1024)))
+    .addOption(new Option('--timeout <ms>', 'how long the deployment may take to answer').default(30_000).argParser(wholeNumber(1)))
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+}
+
+/** Runs `pets-conformance proxy argv...` until a stop signal, and resolves to its exit code. */
+export async function proxyMain(argv: string[], io: CliIo): Promise<number> {
+  const cli = proxyProgram(io);
+  const out = (line: string) => io.stdout.write(`${line}\n`);
+  const reportDir = () => resolve(io.cwd, cli.opts<ProxyCliOptions>().reportDir ?? 'reports');
+  const cannotRun = async (reason: string) => {
+    io.stderr.write(`${toolName} proxy: ${reason}\n`);
+    return (await finishRun(cannotRunReport({ reason }), { reportDir: reportDir(), io })).exitCode;
+  };
+  let options: ProxyCliOptions;
+  try {
+    cli.parse(argv, { from: 'user' });
+    options = cli.opts<ProxyCliOptions>();
+  } catch (error) {
+    if ((error as CommanderError).code === 'commander.helpDisplayed') return exitCodes.passed;
+    return cannotRun((error as Error).message.replace(/^error: /, ''));
+  }
+  if (!options.target) return cannotRun('no target. Give --target with the deployment\'s base URL, such as --target https://staging.example.com/v1.');
+
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  try {
+    proxy = await startProxy({ target: options.target, port: options.port, host: options.host, sharedKey: options.sharedKey, maxBody: options.maxBody, timeoutMs: options.timeout });
+  } catch (error) {
+    return cannotRun(`could not listen on ${options.host}:${options.port}: ${(error as Error).message}. Choose another --port.`);
+  }
+  const base = `${proxy.url}${new URL(options.target).pathname.replace(/\/+$/, '')}`;
+  out(`${toolName} proxy: ${base} forwards to ${options.target}; findings so far at ${proxy.url}${proxyReportPath}. Stop it (Ctrl-C) to write the reports.`);
+  io.serving?.(proxy.url);
+
+  await new Promise<void>((stop) => {
+    const signals: StopSignal[] = ['SIGINT', 'SIGTERM'];
+    const listener = () => {
+      for (const signal of signals) io.signals?.off(signal, listener);
+      stop();
+    };
+    for (const signal of signals) io.signals?.on(signal, listener);
+  });
+  await proxy.close();
+  const { report, findings } = await proxy.judge();
+  out(`${toolName} proxy: ${proxy.forwarded()} exchanges forwarded, ${report.exchanges.length} judged; ${findings.filter((f) => f.level === 'failure').length} failures, ${findings.filter((f) => f.level === 'warning').length} warnings: ${report.verdict}${report.reason ? ` (${report.reason})` : ''}.`);
+  const { exitCode, paths } = await finishRun(report, { reportDir: reportDir(), io });
+  if (paths) out(`Reports: ${Object.values(paths).join(', ')}`);
+  return exitCode;
+}
