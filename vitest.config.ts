@@ -35,6 +35,7 @@ export default defineConfig({
       { find: /^pet-adoption-toolkit\/conformance$/, replacement: source('./conformance/index.ts') },
       { find: /^pet-adoption-toolkit\/msw$/, replacement: source('./mock/adapters/msw.ts') },
       { find: /^pet-adoption-toolkit\/playwright$/, replacement: source('./mock/adapters/playwright.ts') },
+      { find: /^pet-adoption-toolkit\/vite$/, replacement: source('./mock/adapters/vite.ts') },
     ],
   },
   test: {

@@ -8,6 +8,7 @@ import { AccessLog, type AccessLogSink } from './api/accessLog.ts';
 import { recordAnswer } from './api/recordAnswer.ts';
 import { apiContext } from './api/apiContext.ts';
 import type { CorsOrigins } from './api/corsOptions.ts';
+import { checkCorsOrigins } from './api/checkCorsOrigins.ts';
 import { peekRate, setRateHeaders } from './api/guardPlugin.ts';
 import { outageRateHeaders } from './api/outageRateHeaders.ts';
 import type { Latency } from './api/latencyPlugin.ts';
@@ -72,6 +73,12 @@ export interface MockOptions {
   controlToken?: string | undefined;
   /** Latency added to every API answer. */
   latency?: Latency;
+  /**
+   * Refuse a query parameter the spec does not define for the operation (`?offset=100`) with 400
+   * UNKNOWN_QUERY_PARAMETER. Default: false, such a parameter is ignored, named in the answer's
+   * `X-Mock-Ignored-Query` header and in a warning in the log.
+   */
+  strict?: boolean;
   /** How many requests the request log keeps. Default: 1000. */
   requestLogSize?: number;
   /** How many client addresses the anonymous rate limit keeps counts for. Default: 10,000. */
@@ -169,6 +176,7 @@ async function createState(options: MockOptions, spec: LoadedSpec, logger: { inf
 export async function buildMock(options: MockOptions = {}): Promise<FastifyInstance> {
   // Before any state is opened: a token no client could send is refused with nothing to close.
   if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
+  if (options.corsOrigins) checkCorsOrigins(options.corsOrigins, 'corsOrigins');
   const spec = options.spec ?? (await loadSpec());
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const logLevel = options.logLevel ?? false;
@@ -210,6 +218,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   appLog = app.log;
   app.decorate('mock', state);
+  // Answers stall rules hold go out when the mock that owns them closes, rather than never.
+  if (options.state === undefined) app.addHook('onClose', (_, done) => (state.faults.stalls.close(), done()));
   if (ownsRedis) app.addHook('onClose', () => (state as StateParts & { close(): Promise<void> }).close());
   app.decorateRequest('mockRouteConfig', null);
   if (ownPrism) app.addHook('onClose', () => prism.close());
@@ -251,9 +261,10 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     latency: options.latency,
     accessLog,
     maxPreferDelayMs,
+    strict: options.strict,
   });
   if (options.control !== false) {
-    await app.register(controlContext, { prefix: CONTROL_PREFIX, spec, state, bodyLimit, corsOrigins, controlToken: options.controlToken });
+    await app.register(controlContext, { prefix: CONTROL_PREFIX, spec, state, bodyLimit, corsOrigins, controlToken: options.controlToken, apiPrefix: API_PREFIX });
   }
   return app;
 }

@@ -55,7 +55,7 @@ describe('the mock CLI', () => {
     const cli = runMockCli(['--port', '0', '--seed', '7', '--pets', '5', '--quiet']);
     const base = await cli.serving;
     const pets = await (await fetch(`${base}/pets?limit=100`, { headers: auth })).json();
-    expect(pets).toEqual(generatePets({ seed: 7, count: 5 }));
+    expect(pets).toEqual(generatePets({ seed: 7, count: 5 }).reverse());
     expect(await stop(cli)).toBe(0);
   });
 
@@ -153,6 +153,25 @@ describe('the mock CLI', () => {
     const env = runMockCli([], { PETS_MOCK_CONTROL_TOKEN: 'quote"d' });
     expect(await env.exit).toBe(1);
     expect(env.output()).toMatch(/PETS_MOCK_CONTROL_TOKEN \(7 characters\) has characters a bearer token cannot carry/);
+  });
+
+  it('refuses to start on a --cors-origin that is not an origin, showing the one to give', async () => {
+    const cli = runMockCli(['--port', '0', '--cors-origin', 'http://app.test', 'localhost:5173']);
+    expect(await cli.exit).toBe(1);
+    expect(cli.output()).toBe('pets-mock: --cors-origin: "localhost:5173" is not an origin: it has no scheme, so it would never match. Give "http://localhost:5173".\n');
+  });
+
+  it('refuses undefined query parameters with 400 under --strict, and names them in a header without it', async () => {
+    const strict = runMockCli(['--port', '0', '--quiet', '--strict']);
+    const res = await fetch(`${await strict.serving}/pets?offset=100`, { headers: auth });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'UNKNOWN_QUERY_PARAMETER', message: expect.stringContaining('"offset"') });
+    expect(await stop(strict)).toBe(0);
+    const lenient = runMockCli(['--port', '0', '--quiet']);
+    const ignored = await fetch(`${await lenient.serving}/pets?offset=100`, { headers: auth });
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.get('x-mock-ignored-query')).toBe('offset');
+    expect(await stop(lenient)).toBe(0);
   });
 
   it('warns once when it listens beyond loopback with an open control API, and not with a token or on loopback', async () => {

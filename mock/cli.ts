@@ -14,6 +14,7 @@ import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptio
 import { parseTrustProxy, type TrustProxy } from './server/parseTrustProxy.ts';
 import { isLoopbackHost } from './server/isLoopbackHost.ts';
 import { checkControlToken, controlTokenVariable } from './control/controlTokenGuard.ts';
+import { checkCorsOrigins } from './api/checkCorsOrigins.ts';
 
 interface CliOptions {
   port: number;
@@ -31,6 +32,7 @@ interface CliOptions {
   banSeconds: number;
   defaultStatus: string;
   control: boolean;
+  strict: boolean;
   latency?: Latency;
   watch: boolean;
   stateFile?: string;
@@ -73,6 +75,7 @@ export function mockProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))
     .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
     .option('--no-control', 'turn the control API under /__mock off')
+    .option('--strict', 'refuse query parameters the contract does not define for the operation (400) instead of ignoring them (and naming them in X-Mock-Ignored-Query)', false)
     .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on every control API request; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser(optionParser((value) => (checkControlToken(value, 'The token'), value))))
     .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(optionParser(parseLatency)))
     .option('--watch', 'reload the spec and the fixtures file when they change', false)
@@ -119,6 +122,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     command.parse(argv, { from: 'user' });
     options = command.opts<CliOptions>();
     fromEnvironment(command, options, io);
+    // Before anything starts: an origin written without its scheme would be accepted and never match.
+    if (options.cors) checkCorsOrigins(options.corsOrigin, '--cors-origin');
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     io.stderr.write(`pets-mock: ${(error as Error).message}\n`);
@@ -151,6 +156,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ban: { threshold: options.banThreshold, seconds: options.banSeconds },
       defaultStatus: options.defaultStatus === 'none' ? null : (options.defaultStatus as never),
       control: options.control,
+      strict: options.strict,
       ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
       ...(options.latency ? { latency: options.latency } : {}),
       watch: options.watch,

@@ -9,5 +9,6 @@ export { errorCatalogue, type ErrorCode } from './errors/errorCatalogue.ts';
 export type { ApiKeyConfig } from './state/keyRing.ts';
 export type { Latency } from './api/latencyPlugin.ts';
 export type { Awaitable } from './state/awaitable.ts';
-export type { StateParts, PetRepository, KeyDirectory, RateLimits, ControlledClock, RequestJournal } from './state/stateParts.ts';
+export type { StateParts, PetRepository, KeyDirectory, RateLimits, ControlledClock, RequestJournal, FaultRules } from './state/stateParts.ts';
+export type { FaultRule, FaultView } from './faults/faultRule.ts';
 export { main } from './cli.ts';

@@ -184,7 +184,11 @@ export const faults: Fault[] = [
     const res = await forward(req);
     return isGetPet(req) && path(req).endsWith('/9223372036854775807') ? asError(res, 400, 'BAD_ID') : res;
   } },
-  { name: 'returns another pet than the one asked for', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/known', transform: async (req, forward) => forward(isGetPet(req) && path(req) === '/v1/pets/1' ? { ...req, url: '/v1/pets/2' } : req) },
+  // Every read of an id a pet may have gets its neighbour, whichever pet the suite takes from the list (the order is open).
+  { name: 'returns another pet than the one asked for', caughtBy: 'get-pet', caseName: 'get-pet/path/petId/known', transform: async (req, forward) => {
+    const id = isGetPet(req) ? /^\/v1\/pets\/([1-9]\d{0,5})$/.exec(path(req))?.[1] : undefined;
+    return forward(id === undefined ? req : { ...req, url: `/v1/pets/${Number(id) > 1 ? Number(id) - 1 : 2}` });
+  } },
   // The key presented other ways
   { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/key-extra-char', transform: (req, forward) => forward(/^Bearer demo-pro./.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
   { name: 'compares keys without regard to case', caughtBy: 'auth', caseName: 'auth/list-pets/key-other-case', transform: (req, forward) => forward(/^Bearer DEMO-PRO$/.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },

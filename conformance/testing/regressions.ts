@@ -946,21 +946,23 @@ export const legalVariants: LegalVariant[] = [
         : res;
     },
   },
+  // The mock lists the newest pets, newest first: these two choose otherwise.
   {
-    name: 'lists newest first',
+    name: 'lists oldest first',
     choice: 'List order: the contract says only "Returns a paginated list of animals" and never gives an order.',
     make: () => onListArray((pets) => [...pets].reverse()),
   },
   {
-    name: 'lists the most recent pets',
+    name: 'lists the oldest pets',
     choice: 'Which pets a page holds: "Pagination parameters beyond limit ...: not shown"; limit is only the "Maximum number of animals returned".',
     make: () => async (req, forward) => {
-      const limit = paramsOf(req).get('limit');
-      if (!isListReq(req) || (limit !== null && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 100))) return forward(req);
-      const res = await forward(withParams(req, (q) => q.set('limit', '100')));
-      const body = parseBody(res);
-      if (res.status !== 200 || !Array.isArray(body)) return res;
-      return withJson(res, body.slice(-Number(limit ?? 20)).reverse());
+      const res = await forward(req);
+      const body = isListReq(req) && res.status === 200 ? parseBody(res) : undefined;
+      if (!Array.isArray(body)) return res;
+      // The lowest ids, from every pet the mock holds (its control API), with the answer's own headers.
+      const all = parseBody(await forward({ method: 'GET', url: '/__mock/pets', headers: {}, body: '' })) as Pet[];
+      const status = paramsOf(req).get('status');
+      return withJson(res, all.filter((pet) => status === null || pet.status === status).slice(0, askedLimit(req)));
     },
   },
   {

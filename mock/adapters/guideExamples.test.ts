@@ -14,6 +14,21 @@ describe('the frontend guide\'s examples (docs/frontend.md)', () => {
     expect(readme).toContain(`\`\`\`ts\n${await printed('petsApi.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
   });
 
+  it('prints the fault rules example exactly as the test that runs it', async () => {
+    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
+    expect(readme).toContain(`\`\`\`ts\n${await printed('faults.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
+  });
+
+  it('prints the countdown example exactly as the test that runs it', async () => {
+    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
+    expect(readme).toContain(`\`\`\`ts\n${await printed('retryCountdown.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
+  });
+
+  it('prints the graded client example exactly as the test that runs it', async () => {
+    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
+    expect(readme).toContain(`\`\`\`ts\n${await printed('politeFetch.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
+  });
+
   it('prints the Playwright example exactly as the test that runs it', async () => {
     const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
     expect(readme).toContain(`\`\`\`ts\n${await printed('petsPage.browser.test.ts', "'../playwright.ts'", "'pet-adoption-toolkit/playwright'")}\n\`\`\``);

@@ -171,3 +171,18 @@ describe('createPetsHandlers', () => {
     expect((await a.mock.pets()).some((p) => p.id === pet.id)).toBe(true);
   });
 });
+
+describe('fault rules through MSW', () => {
+  it('answers a rule\'s 503 as the server does, and a reset connection as a network error', async () => {
+    const { mock } = await use();
+    await mock.addFault({ operationId: 'createPet', status: 503, times: 1 });
+    await mock.addFault({ operationId: 'listPets', action: 'reset', times: 1 });
+    const unavailable = await post('http://127.0.0.1:4010/v1/pets', { name: 'Pip', categoryId: 3 });
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get('retry-after')).toBe('30');
+    expect(await unavailable.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    await expect(fetch('http://127.0.0.1:4010/v1/pets', { headers: key() })).rejects.toThrow(TypeError);
+    expect((await fetch('http://127.0.0.1:4010/v1/pets', { headers: key() })).status).toBe(200);
+    expect((await mock.requests()).map((r) => [r.status, r.fault])).toEqual([[503, 'fault-1'], [0, 'fault-2'], [200, undefined]]);
+  });
+});

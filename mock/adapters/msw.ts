@@ -1,12 +1,13 @@
 // `import { createPetsHandlers } from 'pet-adoption-toolkit/msw'`: the mock as MSW request handlers.
-import { http, type HttpHandler, type HttpResponseResolver } from 'msw';
+import { http, HttpResponse, type HttpHandler, type HttpResponseResolver } from 'msw';
 import { createPetsMockCore, type PetsMockOptions } from './petsMockCore.ts';
 import type { PetsMock } from './petsMock.ts';
 import { toFastifyPath } from '../api/routeSchema.ts';
+import { InProcessResetError } from './dispatchInProcess.ts';
 
 export type { PetsMockOptions } from './petsMockCore.ts';
 export type { PetsMock } from './petsMock.ts';
-export { MockControlError, type PetsMockControl, type LoggedRequest, type RequestFilter, type ClockState, type KeySettings } from './petsMockControl.ts';
+export { MockControlError, type PetsMockControl, type LoggedRequest, type RequestFilter, type ClockState, type KeySettings, type FaultRule, type Fault, type ClientReport, type ClientFinding } from './petsMockControl.ts';
 
 export interface PetsHandlers {
   /** Handlers for every operation of the spec under `baseUrl`, for any other path under it, and for the control API beside it. */
@@ -32,7 +33,14 @@ export async function createPetsHandlers(options: PetsMockOptions = {}): Promise
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const answer = await core.handle({ method, url: request.url, headers, body });
+    let answer;
+    try {
+      answer = await core.handle({ method, url: request.url, headers, body });
+    } catch (error) {
+      // A fault rule reset the connection: the page's fetch fails as it would (TypeError: Failed to fetch).
+      if (error instanceof InProcessResetError) return HttpResponse.error();
+      throw error;
+    }
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };
 

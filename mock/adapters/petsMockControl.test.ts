@@ -43,6 +43,19 @@ describe('the control handle', () => {
     expect((await core.control.unfreezeClock()).frozen).toBe(false);
   });
 
+  it('freezes the clock at an instant given as a Date, Unix milliseconds or ISO text, and refuses one that is not', async () => {
+    core = await createPetsMockCore();
+    const at = new Date('2026-06-01T12:30:45Z');
+    expect(await core.control.freezeClock(at)).toMatchObject({ now: '2026-06-01T12:30:45.000Z', nowMs: at.getTime(), frozen: true });
+    expect((await core.control.freezeClock(at.getTime() + 1000)).now).toBe('2026-06-01T12:30:46.000Z');
+    expect((await core.control.freezeClock('2026-06-01T12:30:47Z')).now).toBe('2026-06-01T12:30:47.000Z');
+    const invalid = await core.control.freezeClock(new Date('not a date')).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(MockControlError);
+    expect((invalid as Error).message).toBe('Cannot freeze the clock at "Invalid Date": it is not an instant. Give Unix milliseconds (1780317045000) or an ISO 8601 date-time with a zone ("2026-06-01T12:30:45Z").');
+    await expect(core.control.freezeClock('tomorrow')).rejects.toMatchObject({ status: 400, code: 'INVALID_CONTROL_REQUEST', message: expect.stringMatching(/^Cannot freeze the clock at "tomorrow": it is not an instant/) });
+    expect((await core.control.clock()).now).toBe('2026-06-01T12:30:47.000Z');
+  });
+
   it('lists requests by filter, clears them, and refuses a bad filter', async () => {
     core = await createPetsMockCore();
     await get('/pets/1');
@@ -91,5 +104,40 @@ describe('the control handle', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the control handle\'s fault rules', () => {
+  it('adds, lists, removes and clears fault rules, and reset clears them too', async () => {
+    core = await createPetsMockCore();
+    const rule = await core.control.addFault({ operationId: 'getPet', status: 500, times: 2 });
+    expect(rule).toEqual({ id: 'fault-1', operationId: 'getPet', status: 500, times: 2, fired: 0, left: 2 });
+    expect((await get('/pets/1')).status).toBe(500);
+    expect(json(await get('/pets/1'))).toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+    expect((await get('/pets/1')).status).toBe(200);
+    expect(await core.control.faults()).toEqual([{ ...rule, fired: 2, left: 0 }]);
+    await core.control.removeFault(rule.id);
+    await expect(core.control.removeFault(rule.id)).rejects.toMatchObject({ status: 404, code: 'FAULT_NOT_FOUND', message: expect.stringMatching(/^Cannot remove the fault rule "fault-1": /) });
+    await core.control.addFault({ status: 502 });
+    await core.control.clearFaults();
+    expect(await core.control.faults()).toEqual([]);
+    await core.control.addFault({ status: 502 });
+    await core.control.reset();
+    expect(await core.control.faults()).toEqual([]);
+  });
+
+  it('throws a rule the mock refuses as a MockControlError naming the field, adding nothing', async () => {
+    core = await createPetsMockCore();
+    const error = await core.control.addFault({ status: 418 as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MockControlError);
+    expect(error).toMatchObject({ status: 400, code: 'INVALID_CONTROL_REQUEST', message: expect.stringMatching(/^Cannot add the fault rule: status 418 /) });
+    expect(await core.control.faults()).toEqual([]);
+  });
+
+  it('rejects a request whose connection a rule resets, for the adapter to turn into its host\'s network error', async () => {
+    core = await createPetsMockCore();
+    await core.control.addFault({ action: 'reset', times: 1 });
+    await expect(get('/pets')).rejects.toMatchObject({ name: 'InProcessResetError', code: 'ECONNRESET' });
+    expect((await get('/pets')).status).toBe(200);
   });
 });

@@ -1,8 +1,13 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { CONTROL_PREFIX, type ApiKeyConfig } from '../index.ts';
+// From the modules themselves, not ../index.ts: that entry also carries the CLI (and commander), which an adapter never needs.
+import { CONTROL_PREFIX } from '../app.ts';
+import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { LoggedRequest as RecordedRequestView, RequestFilter as StateRequestFilter } from '../state/requestLog.ts';
 import type { ClockState } from '../state/clock.ts';
+import type { FaultRule, FaultView } from '../faults/faultRule.ts';
+import { dispatchInProcess } from './dispatchInProcess.ts';
+import type { ClientReport } from '../clientReport/gradeClients.ts';
 
 /** A request the mock recorded, as `GET /__mock/requests` shows it; `path` is the mock's own (`/v1/pets`), whatever the adapter's baseUrl. */
 export type LoggedRequest = RecordedRequestView;
@@ -13,12 +18,15 @@ export interface RequestFilter extends Omit<StateRequestFilter, 'status'> {
   status?: string | number;
 }
 
-export type { ClockState };
+export type { ClockState, FaultRule };
+
+/** A fault rule as the mock lists it: its fields (the key redacted), its id, how many requests it answered (`fired`) and will answer (`left`, null for no limit), and for a stall how many it holds now. */
+export type Fault = FaultView;
 
 export type KeySettings = Omit<ApiKeyConfig, 'key'>;
 
 /**
- * The control API in code. Every method is a request to `/__mock` through `inject()`, so the
+ * The control API in code. Every method is a request to `/__mock`, answered in this process, so the
  * handle behaves exactly as the HTTP control API does, and input it refuses (a 400) is thrown as
  * a `MockControlError` saying what is wrong; nothing was changed then.
  */
@@ -28,11 +36,17 @@ export interface PetsMockControl {
   /** The recorded API requests, oldest first. */
   requests(filter?: RequestFilter): Promise<LoggedRequest[]>;
   clearRequests(): Promise<void>;
+  /** How the clients behaved (GET /__mock/client-report): `passed` is false only when a finding is a failure. With a key, only its requests. */
+  clientReport(key?: string): Promise<ClientReport>;
   /** The mock's time. */
   clock(): Promise<ClockState>;
   /** Moves the mock's clock forward: rate-limit windows, Retry-After and bans follow. */
   advanceClock(seconds: number): Promise<ClockState>;
-  freezeClock(): Promise<ClockState>;
+  /**
+   * Stops the mock's clock: where it stands, or at `at` (a Date, Unix milliseconds, or an ISO 8601
+   * date-time with a zone), so that Retry-After and X-RateLimit-Reset are known in advance.
+   */
+  freezeClock(at?: Date | number | string): Promise<ClockState>;
   unfreezeClock(): Promise<ClockState>;
   /** Creates or changes an API key; it takes its plan's limits unless it names its own. */
   setKey(key: string, settings: KeySettings): Promise<void>;
@@ -41,6 +55,13 @@ export interface PetsMockControl {
   pets(): Promise<Pet[]>;
   /** Replaces every pet; each must be a Pet of the spec, with its own id. */
   setPets(pets: readonly Pet[]): Promise<void>;
+  /** Adds a fault rule: the requests it matches get a server error, a reset connection or a stalled answer instead of the real one. */
+  addFault(rule: FaultRule): Promise<Fault>;
+  /** Every fault rule, in the order they were added, with how many requests each answered and has left. */
+  faults(): Promise<Fault[]>;
+  /** Removes a fault rule (throws `FAULT_NOT_FOUND` for an unknown id); what it holds is let go. */
+  removeFault(id: string): Promise<void>;
+  clearFaults(): Promise<void>;
 }
 
 /** A control request the mock refused: `status` and `code` are those the HTTP control API answers. */
@@ -58,20 +79,29 @@ export class MockControlError extends Error {
 export function createPetsMockControl(app: FastifyInstance, { controlToken }: { controlToken?: string | undefined } = {}): PetsMockControl {
   const authorization = controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` };
   async function call<T>(what: string, options: InjectOptions): Promise<T> {
-    const res = await app.inject({ ...options, headers: { ...options.headers, ...authorization }, url: `${CONTROL_PREFIX}${options.url as string}` });
-    if (res.statusCode >= 400) {
+    // Not inject(): it waits on setImmediate and process.nextTick, which a test's fake timers hold.
+    const { payload } = options;
+    const json = payload !== undefined && typeof payload !== 'string' && !(payload instanceof Uint8Array);
+    const res = await dispatchInProcess(app, {
+      method: options.method ?? 'GET',
+      url: `${CONTROL_PREFIX}${options.url as string}`,
+      headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...(options.headers as Record<string, string> | undefined), ...authorization },
+      body: payload === undefined ? undefined : json ? JSON.stringify(payload) : (payload as string | Uint8Array),
+    });
+    const text = res.body.toString('utf8');
+    if (res.status >= 400) {
       let body: { code?: string; message?: string } = {};
       try {
-        body = res.json();
+        body = JSON.parse(text) as typeof body;
       } catch {
         // Not JSON: the status alone says what happened.
       }
-      const said = body.message ?? `the mock answered ${res.statusCode}.`;
+      const said = body.message ?? `the mock answered ${res.status}.`;
       // The mock's own message may already name the action ("Cannot replace the pets: ..."): say it once.
       const message = said.startsWith(`Cannot ${what}`) ? said : `Cannot ${what}: ${said}`;
-      throw new MockControlError(message, res.statusCode, body.code ?? 'UNKNOWN');
+      throw new MockControlError(message, res.status, body.code ?? 'UNKNOWN');
     }
-    return (res.statusCode === 204 ? undefined : res.json()) as T;
+    return (res.status === 204 ? undefined : JSON.parse(text)) as T;
   }
   const clock = (what: string, body: object) => call<ClockState>(what, { method: 'POST', url: '/clock', payload: body });
   const keyPath = (key: string) => `/keys/${encodeURIComponent(key)}`;
@@ -89,9 +119,15 @@ export function createPetsMockControl(app: FastifyInstance, { controlToken }: { 
     clearRequests: async () => {
       await call('clear the requests', { method: 'DELETE', url: '/requests' });
     },
+    clientReport: (key) => call<ClientReport>('grade the clients', { method: 'GET', url: `/client-report${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}` }),
     clock: () => call<ClockState>('read the clock', { method: 'GET', url: '/clock' }),
     advanceClock: (seconds) => clock(`advance the clock by ${String(seconds)} seconds`, { advanceSeconds: seconds }),
-    freezeClock: () => clock('freeze the clock', { freeze: true }),
+    freezeClock: (at) => {
+      if (at === undefined) return clock('freeze the clock', { freeze: true });
+      // An invalid Date goes as its text ("Invalid Date"), for the control API to name and refuse.
+      const instant = at instanceof Date ? (Number.isNaN(at.getTime()) ? String(at) : at.toISOString()) : at;
+      return clock(`freeze the clock at ${JSON.stringify(instant)}`, { freeze: true, at: instant });
+    },
     unfreezeClock: () => clock('unfreeze the clock', { freeze: false }),
     setKey: async (key, settings) => {
       await call(`set the API key ${JSON.stringify(key)}`, { method: 'PUT', url: keyPath(key), payload: settings ?? {} });
@@ -103,5 +139,14 @@ export function createPetsMockControl(app: FastifyInstance, { controlToken }: { 
     setPets: async (pets) => {
       await call('replace the pets', { method: 'PUT', url: '/pets', payload: JSON.stringify(pets), headers: { 'content-type': 'application/json' } });
     },
+    addFault: (rule) => call<Fault>('add the fault rule', { method: 'POST', url: '/faults', payload: JSON.stringify(rule), headers: { 'content-type': 'application/json' } }),
+    faults: async () => (await call<{ faults: Fault[] }>('list the fault rules', { method: 'GET', url: '/faults' })).faults,
+    removeFault: async (id) => {
+      await call(`remove the fault rule ${JSON.stringify(id)}`, { method: 'DELETE', url: `/faults/${encodeURIComponent(id)}` });
+    },
+    clearFaults: async () => {
+      await call('clear the fault rules', { method: 'DELETE', url: '/faults' });
+    },
   };
 }
+export type { ClientReport, ClientFinding } from '../clientReport/gradeClients.ts';

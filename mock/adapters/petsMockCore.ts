@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { buildMock, type MockOptions } from '../index.ts';
+// From app.ts, not ../index.ts: that entry also carries the CLI (and commander), which an adapter never needs.
+import { buildMock, type MockOptions } from '../app.ts';
 import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type PetsMockControl } from './petsMockControl.ts';
+import { dispatchInProcess, readyInProcess } from './dispatchInProcess.ts';
 
 export interface PetsMockOptions extends Omit<MockOptions, 'carry' | 'startState' | 'logLevel'> {
   /** Where the frontend calls the API: any origin and path. Default `http://127.0.0.1:4010/v1`. */
@@ -49,7 +51,7 @@ export interface PetsMockCore {
   control: PetsMockControl;
   /** True for a URL this mock answers (the API, and the control API unless turned off). */
   handles(url: string | URL): boolean;
-  /** Answers a request exactly as the HTTP server would, through `inject()`. */
+  /** Answers a request exactly as the HTTP server would, in this process and on no timer a test can fake. */
   handle(request: PlainRequest): Promise<PlainResponse>;
   close(): Promise<void>;
 }
@@ -73,7 +75,8 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
     control: true,
     logLevel: false,
   });
-  await app.ready();
+  // Now, before a test fakes timers: fastify's boot runs on process.nextTick and setTimeout.
+  await readyInProcess(app);
 
   const handles = (url: string | URL) => address.toMockPath(url, { control }) !== undefined;
   let closed = false;
@@ -87,20 +90,16 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
       const path = address.toMockPath(url, { control });
       if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
       if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
-      const res = await app.inject({
-        method: method as 'GET',
-        url: path,
-        headers,
-        ...(body && body.byteLength > 0 ? { payload: Buffer.from(body.buffer, body.byteOffset, body.byteLength) } : {}),
-      });
+      // Not inject(): it waits on setImmediate and process.nextTick, which a test's fake timers hold.
+      const res = await dispatchInProcess(app, { method, url: path, headers, body });
       const out: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
-        if (value === undefined || hopByHop.has(name)) continue;
-        out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+        if (hopByHop.has(name)) continue;
+        out[name] = Array.isArray(value) ? value.join(', ') : value;
       }
       if (out.location) out.location = address.fromMockPath(out.location);
-      const empty = method.toUpperCase() === 'HEAD' || res.statusCode === 204 || res.statusCode === 304;
-      return { status: res.statusCode, headers: out, body: empty ? null : new Uint8Array(res.rawPayload) };
+      const empty = method.toUpperCase() === 'HEAD' || res.status === 204 || res.status === 304;
+      return { status: res.status, headers: out, body: empty ? null : new Uint8Array(res.body) };
     },
     close: async () => {
       closed = true;

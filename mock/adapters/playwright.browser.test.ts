@@ -1,12 +1,15 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useBrowserAndFrontend } from '../launchChromium.ts';
 import { routePetsMock } from './playwright.ts';
 
 let context: BrowserContext;
 
 const chromium = useBrowserAndFrontend();
-afterEach(() => context?.close());
+afterEach(async () => {
+  vi.useRealTimers();
+  await context?.close();
+});
 
 /** A page of the frontend (a real server on another origin than the API's). */
 async function frontendPage(): Promise<Page> {
@@ -42,6 +45,26 @@ describe('routePetsMock', () => {
     expect(outcome).toBe('TypeError');
     // The server would have refused the preflight and never seen the POST; routed, the mock stores it.
     expect((await mock.pets()).some((p) => p.name === 'Sneaky')).toBe(true);
+  });
+
+  it('answers the page and the control handle under fake timers and Date, on the instant the handle froze', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page);
+    // All but setImmediate, on which Playwright's own client passes every message to its driver
+    // (in this process): faking it stops Playwright whatever the mock does. (In the page, the
+    // app's timers are faked with page.clock.)
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    await mock.freezeClock('2026-06-01T12:30:45Z');
+    await mock.setKey('one-a-minute', { plan: 'free', perMinute: 1 });
+    const statuses = await page.evaluate(async () => {
+      const get = () => fetch('http://127.0.0.1:4010/v1/pets?limit=1', { headers: { authorization: 'Bearer one-a-minute' } });
+      const first = await get();
+      const second = await get();
+      return [first.status, second.status, second.headers.get('retry-after')];
+    });
+    expect(statuses).toEqual([200, 429, '15']);
+    await mock.reset();
+    expect((await mock.clock()).frozen).toBe(false);
   });
 
   it('lets the page drive the control API over HTTP, as with the server', async () => {
@@ -93,5 +116,31 @@ describe('routePetsMock', () => {
     const pet = await page.evaluate(create);
     const seen = await other.evaluate(async (id) => (await fetch(`http://127.0.0.1:4010/v1/pets/${id}`, { headers: { authorization: 'Bearer demo-pro' } })).status, pet.id);
     expect(seen).toBe(404);
+  });
+});
+
+describe('fault rules through Playwright routing', () => {
+  it('aborts a request whose connection a rule resets, as a dropped connection fails in the browser', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page);
+    await mock.addFault({ operationId: 'listPets', action: 'reset', times: 1 });
+    await mock.addFault({ operationId: 'getPet', status: 504, times: 1 });
+    const list = () => page.evaluate(async () => {
+      try {
+        return (await fetch('http://127.0.0.1:4010/v1/pets', { headers: { authorization: 'Bearer demo-pro' } })).status;
+      } catch (error) {
+        return (error as Error).name;
+      }
+    });
+    const failed = page.waitForEvent('requestfailed');
+    expect(await list()).toBe('TypeError');
+    expect((await failed).failure()?.errorText).toBe('net::ERR_CONNECTION_RESET');
+    expect(await list()).toBe(200);
+    const timeout = await page.evaluate(async () => {
+      const res = await fetch('http://127.0.0.1:4010/v1/pets/1', { headers: { authorization: 'Bearer demo-pro' } });
+      return { status: res.status, body: await res.json() };
+    });
+    expect(timeout).toMatchObject({ status: 504, body: { code: 'GATEWAY_TIMEOUT', status: 504 } });
+    expect((await mock.faults()).map((f) => f.fired)).toEqual([1, 1]);
   });
 });

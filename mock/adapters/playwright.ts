@@ -1,10 +1,11 @@
 // `import { routePetsMock } from 'pet-adoption-toolkit/playwright'`: the mock behind page.route().
 import { createPetsMockCore, type PetsMockOptions, type PlainResponse } from './petsMockCore.ts';
 import type { PetsMock } from './petsMock.ts';
+import { InProcessResetError } from './dispatchInProcess.ts';
 
 export type { PetsMockOptions } from './petsMockCore.ts';
 export type { PetsMock } from './petsMock.ts';
-export { MockControlError, type PetsMockControl, type LoggedRequest, type RequestFilter, type ClockState, type KeySettings } from './petsMockControl.ts';
+export { MockControlError, type PetsMockControl, type LoggedRequest, type RequestFilter, type ClockState, type KeySettings, type FaultRule, type Fault, type ClientReport, type ClientFinding } from './petsMockControl.ts';
 
 // What the adapter uses of Playwright's Page, BrowserContext and Route, written out so that it needs
 // no import of playwright-core at run time or for its types: Playwright and @playwright/test both fit.
@@ -54,6 +55,8 @@ export async function routePetsMock(target: PageOrContext, options: PetsMockOpti
     try {
       answer = await core.handle({ method: request.method(), url: request.url(), headers, body: request.postDataBuffer() ?? undefined });
     } catch (error) {
+      // A fault rule reset the connection: the page sees the network error a reset gives (net::ERR_CONNECTION_RESET).
+      if (error instanceof InProcessResetError) return route.abort('connectionreset');
       // A request left unanswered would hang the page until its test times out: answer as the
       // server answers a fault, with the reason.
       answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' }, body: new TextEncoder().encode(JSON.stringify({ code: 'INTERNAL_ERROR', message: (error as Error).message, status: 500 })) as Uint8Array<ArrayBuffer> };

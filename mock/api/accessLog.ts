@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactKey } from '../state/keyRing.ts';
 import { parseAuthorization } from './parseAuthorization.ts';
+import { realTimers } from '../state/realTimers.ts';
+import { isRefusedPreflight } from './refusedPreflight.ts';
 
 /** Where access-log text goes (the CLI's stdout). */
 export type AccessLogSink = (text: string) => void;
@@ -22,8 +24,10 @@ const field = (text: string) => (/^[\x21-\x7e]+$/.test(text) ? text : encodeURIC
  * One compact line per API request, as Prism and json-server print them:
  * `12:30:01.234 GET /v1/pets?limit=5 200 0.8ms demo…(15) 10.0.0.7 run=3f2c… replica=web-1:42`:
  * wall-clock time (UTC), method, path and query, status, time to answer, the redacted key, the
- * client's address, then its X-Conformance-Run-Id when it sent one and the replica on Redis, so
- * one run can be found in the logs of a mock many clients share. Lines are gathered and written
+ * client's address, then its X-Conformance-Run-Id when it sent one, the replica on Redis, and the
+ * fault rule that took it (`fault=fault-2`; status 0 when its connection was reset), and
+ * `cors=refused` on a preflight whose origin is not allowed, so one run can
+ * be found in the logs of a mock many clients share. Lines are gathered and written
  * every 20 ms (or at 64 KiB), so under load they cost one write per batch, not one per request
  * (docs/performance.md measures it); `flush()` writes what is gathered at once (on close).
  */
@@ -40,19 +44,23 @@ export class AccessLog {
     this.#replica = replica === undefined ? '' : ` replica=${field(replica)}`;
   }
 
-  record(request: FastifyRequest, reply: FastifyReply, client: string | undefined, runId: string | undefined): void {
+  record(request: FastifyRequest, reply: FastifyReply, client: string | undefined, runId: string | undefined, { status = reply.statusCode, fault }: { status?: number; fault?: string | undefined } = {}): void {
     const url = request.url.length > MAX_URL ? `${request.url.slice(0, MAX_URL)}…` : request.url;
-    const nowMs = Date.now();
+    // Wall-clock time, as the log's reader knows it: neither the mock's clock nor a test's fake one.
+    const nowMs = realTimers.now();
     if (nowMs !== this.#lastMs) {
       this.#lastMs = nowMs;
       this.#lastTime = new Date(nowMs).toISOString().slice(11, 23);
     }
     const time = this.#lastTime;
     const run = runId === undefined ? '' : ` run=${field(runId)}`;
-    this.#text += `${time} ${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)} ${client ?? '-'}${run}${this.#replica}\n`;
+    const faulted = fault === undefined ? '' : ` fault=${fault}`;
+    // A refused preflight answers 204 as an allowed one does: the line says which it was.
+    const cors = request.method === 'OPTIONS' && isRefusedPreflight(request, reply) ? ' cors=refused' : '';
+    this.#text += `${time} ${request.method} ${url} ${status} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)} ${client ?? '-'}${run}${this.#replica}${faulted}${cors}\n`;
     if (this.#text.length >= 65_536) this.flush();
     else if (!this.#timer) {
-      this.#timer = setTimeout(() => this.flush(), 20);
+      this.#timer = realTimers.setTimeout(() => this.flush(), 20);
       // The server keeps the process alive; a pending flush must not.
       this.#timer.unref();
     }
@@ -60,7 +68,7 @@ export class AccessLog {
 
   /** Writes the gathered lines now. */
   flush(): void {
-    clearTimeout(this.#timer);
+    realTimers.clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#text === '') return;
     const text = this.#text;

@@ -13,12 +13,15 @@ import type { AccessLog } from './accessLog.ts';
 import { recordAnswer } from './recordAnswer.ts';
 import { deprecationPlugin } from './deprecationPlugin.ts';
 import { guardPlugin } from './guardPlugin.ts';
+import { unknownQueryPlugin } from './unknownQueryPlugin.ts';
+import { faultPlugin } from './faultPlugin.ts';
 import { latencyPlugin, type Latency } from './latencyPlugin.ts';
 import { allowedMethods, methodNotAllowedRoutes } from './methodNotAllowedRoutes.ts';
 import { petsOperationIds, petsRoutes } from './petsRoutes.ts';
 import { preferPlugin } from './preferPlugin.ts';
 import { prismRoutes } from './prismRoutes.ts';
 import { corsOptions, type CorsOrigins } from './corsOptions.ts';
+import { logRefusedPreflight } from './refusedPreflight.ts';
 import { namedContext } from '../namedContext.ts';
 
 export interface ApiContextOptions {
@@ -33,18 +36,30 @@ export interface ApiContextOptions {
   accessLog?: AccessLog | undefined;
   /** The longest `Prefer: delay` honoured. */
   maxPreferDelayMs: number;
+  /** Refuse query parameters the spec does not define for the operation (400), instead of naming them in a header. */
+  strict?: boolean | undefined;
 }
 
 /**
  * The API under /v1, one fastify context: CORS, then the guard (rate limits, then the key),
- * `Prefer`, latency and deprecation marks, the routes of every operation in the spec, its own
+ * the fault rules, `Prefer`, latency and deprecation marks, the routes of every operation in the spec, its own
  * error and not-found handling, and the request log. Nothing outside /v1 runs these hooks, and
  * nothing inside opts out of them.
  */
 export const apiContext: FastifyPluginAsync<ApiContextOptions> = namedContext('api', async (api, options) => {
   const { spec, state, prism, bodyLimit } = options;
   if (options.corsOrigins !== false) await api.register(cors, corsOptions(options.corsOrigins));
+  if (options.corsOrigins !== false && !options.corsOrigins.includes('*')) api.addHook('onResponse', logRefusedPreflight(options.corsOrigins));
+  // Before the guard, so that a 401 or 429 names the parameters it would have ignored too.
+  await api.register(unknownQueryPlugin, { spec, strict: options.strict ?? false });
   await api.register(guardPlugin, { keys: state.keys, limiter: state.limiter, anonymousLimiter: state.anonymousLimiter });
+  // After the guard (an admitted request meets the rules, its quota spent), before Prefer.
+  await api.register(faultPlugin, {
+    spec,
+    faults: state.faults,
+    clock: state.clock,
+    recordUnanswered: (request, reply) => recordAnswer(state, options.accessLog, request, reply, request.apiKey?.label ?? null, 0),
+  });
   await api.register(preferPlugin, { spec, prism, clock: state.clock, maxDelayMs: options.maxPreferDelayMs });
   await api.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
   await api.register(deprecationPlugin, { spec });

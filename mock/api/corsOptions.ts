@@ -4,7 +4,7 @@ import type { FastifyCorsOptions } from '@fastify/cors';
 export type CorsOrigins = readonly string[] | false;
 
 /** Headers a browser page may read from the mock's answers. */
-export const exposedHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate', 'Preference-Applied'];
+export const exposedHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate', 'Preference-Applied', 'X-Mock-Ignored-Query'];
 
 /** @fastify/cors options for the mock: any method the API and control API serve, the headers a frontend sends. */
 export function corsOptions(origins: readonly string[]): FastifyCorsOptions {

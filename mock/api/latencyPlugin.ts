@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { realTimers } from '../state/realTimers.ts';
 
 export interface Latency {
   minMs: number;
@@ -23,13 +24,14 @@ export interface LatencyOptions {
 
 /**
  * Holds every API answer back by the configured latency, or by `Prefer: delay=MS` for one answer.
- * The wait is a timer, so a slow answer never holds up the others.
+ * The wait is a timer, so a slow answer never holds up the others; a real one, so a test's fake
+ * timers neither hold the answer back nor release it early.
  */
 const latency: FastifyPluginAsync<LatencyOptions> = async (app, { latency: range, random = Math.random }) => {
   app.addHook('onSend', (request, _reply, payload, done) => {
     const ms = request.preferredDelay ?? (range ? range.minMs + Math.round(random() * (range.maxMs - range.minMs)) : 0);
     // Unref'd: a held answer never keeps a shutting-down process alive past its grace period.
-    if (ms > 0) setTimeout(done, ms, null, payload).unref();
+    if (ms > 0) realTimers.setTimeout(done, ms, null, payload).unref();
     else done(null, payload);
   });
 };

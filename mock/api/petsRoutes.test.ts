@@ -11,11 +11,17 @@ const post = (payload: unknown, headers: Record<string, string> = {}) =>
   mock.call({ method: 'POST', url: '/v1/pets', payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json', ...headers } });
 
 describe('GET /v1/pets', () => {
-  it('returns the first 20 pets in ascending id order by default', async () => {
+  it('returns the newest 20 pets, highest id first, by default', async () => {
     const res = await mock.call({ url: '/v1/pets' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.json().map((p: { id: number }) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(res.json().map((p: { id: number }) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => 60 - i));
+  });
+
+  it('lists a pet created on top of the fixtures first, with and without its status filter', async () => {
+    const created = (await post({ name: 'Newcomer', categoryId: 2, status: 'pending' })).json();
+    expect((await mock.call({ url: '/v1/pets?limit=1' })).json()).toEqual([created]);
+    expect((await mock.call({ url: '/v1/pets?limit=1&status=pending' })).json()).toEqual([created]);
   });
 
   it.each([1, 7, 100])('honours limit=%i', async (limit) => {

@@ -103,6 +103,40 @@ describe('Prefer: code=', () => {
   });
 });
 
+describe('Prefer: code= for server errors, beyond the contract', () => {
+  it.each([
+    [500, 'INTERNAL_ERROR'],
+    [502, 'BAD_GATEWAY'],
+    [503, 'SERVICE_UNAVAILABLE'],
+    [504, 'GATEWAY_TIMEOUT'],
+  ] as const)('answers code=%i on any operation with the catalogue\'s %s, the rate-limit headers and Preference-Applied', async (status, code) => {
+    for (const [url, method] of [['/v1/pets', 'GET'], ['/v1/pets', 'POST'], ['/v1/pets/1', 'GET'], ['/v1/store/orders', 'GET']] as const) {
+      const res = await prefer(url, `code=${status}`, { method, key: 'demo-pro', ...(method === 'POST' ? { payload: { name: 'Rex', categoryId: 1 } } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(status);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ code, status, message: expect.stringContaining(`This ${status} was forced by Prefer: code=${status}: nothing was applied`) });
+      expect(res.headers['preference-applied']).toBe(`code=${status}`);
+      expect(res.headers['x-ratelimit-limit']).toBe('300');
+      expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+      expect(res.headers['retry-after']).toBe(status === 503 ? '30' : undefined);
+    }
+    // Nothing was applied: the POST created no pet.
+    expect(await mock.app.mock.store.count()).toBe(60);
+  });
+
+  it('tells the developer what forced the 500, not that the mock has a bug', async () => {
+    const res = await prefer('/v1/pets', 'code=500');
+    expect(res.json().message).toMatch(/^The server failed unexpectedly\. .*Send the request without code=500 for the real answer\.$/);
+    expect(res.json().message).not.toMatch(/bug/);
+  });
+
+  it('still refuses a server error it does not give, naming the four it does', async () => {
+    const res = await prefer('/v1/pets', 'code=501');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'INVALID_PREFER_HEADER', message: expect.stringMatching(/code=501 .*Use one of 200, 401, 429, or a server error beyond the contract: 500, 502, 503, 504\./) });
+  });
+});
+
 describe('Prefer: dynamic, seed and example', () => {
   it('generates data with dynamic=true, the same for the same seed', async () => {
     const first = await prefer('/v1/pets/1', 'code=200, dynamic=true, seed=abc');
@@ -126,7 +160,7 @@ describe('Prefer: dynamic, seed and example', () => {
   it('leaves the store answering when Prefer asks for nothing it knows', async () => {
     const res = await prefer('/v1/pets?limit=2', 'return=minimal');
     expect(res.statusCode).toBe(200);
-    expect(res.json().map((p: { id: number }) => p.id)).toEqual([1, 2]);
+    expect(res.json().map((p: { id: number }) => p.id)).toEqual([60, 59]);
   });
 });
 

@@ -7,7 +7,8 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import { parsePrefer } from './parsePrefer.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
 import { routeConfig } from './routeConfig.ts';
-import { forcedError } from '../prism/forcedError.ts';
+import { serverErrorStatuses } from '../prism/forcedError.ts';
+import { forcedRequestError } from './forcedRequestError.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,12 +42,6 @@ const preferError = (message: string) => new ApiError('INVALID_PREFER_HEADER', m
 function examplesOf(op: SpecOperation, status: number | undefined): string[] {
   const statuses = status !== undefined ? [String(status)] : Object.keys(op.operation.responses).filter((s) => s.startsWith('2'));
   return statuses.flatMap((s) => Object.keys(((op.operation.responses[s] as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.examples) ?? {}));
-}
-
-/** Seconds until the client's current window ends, on the mock's clock, as a real 429 would say. */
-function retryAfter(request: FastifyRequest, clock: Clock): number {
-  const now = Math.floor(clock.now() / 1000);
-  return Math.max(1, (request.rateDecision?.reset ?? now + 60) - now);
 }
 
 /**
@@ -101,8 +96,10 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
     if (!op || (code === undefined && example === undefined && dynamic === undefined)) return;
 
     const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
-    if (code !== undefined && !documented.includes(code)) {
-      throw preferError(`Prefer: code=${code} is not a status the spec documents for ${op.operationId}. Use one of ${documented.join(', ')}.`);
+    // The server errors are beyond the contract, which documents none, but every real server can
+    // give them: a frontend needs them to build its error screens.
+    if (code !== undefined && !documented.includes(code) && !(serverErrorStatuses as readonly number[]).includes(Number(code))) {
+      throw preferError(`Prefer: code=${code} is not a status the spec documents for ${op.operationId}. Use one of ${documented.join(', ')}, or a server error beyond the contract: ${serverErrorStatuses.join(', ')}.`);
     }
     if (example !== undefined) {
       const known = examplesOf(op, code === undefined ? undefined : Number(code));
@@ -121,10 +118,7 @@ const prefer: FastifyPluginAsync<PreferOptions> = async (app, { spec, prism, clo
       reply.header('preference-applied', applied);
       // An error answers from the catalogue, as the mock really would (code, message, the headers
       // that go with it): no example of the spec is needed, so Prism is not asked.
-      const error = forcedError(code, op, { params, retryAfterSeconds: retryAfter(request, clock) });
-      // A real 429 comes with the window spent: X-RateLimit-Remaining 0, not what is really left.
-      if (error.statusCode === 429 && request.rateDecision) request.rateDecision = { ...request.rateDecision, remaining: 0 };
-      throw error;
+      throw forcedRequestError(request, code, op, { clock, forcedBy: { cause: `Prefer: code=${code}`, undo: `Send the request without code=${code} for the real answer` } });
     }
 
     const answered = await prism.respond(op, {

@@ -174,6 +174,46 @@ describe('the control API', () => {
       expect((await control('GET', '/clock')).json().nowMs).toBe(Date.UTC(2026, 5, 1, 12, 30, 1));
     });
 
+    it.each([
+      ['an ISO date-time', '2026-06-01T12:30:45Z'],
+      ['an ISO date-time with an offset', '2026-06-01T14:30:45+02:00'],
+      ['Unix milliseconds', Date.UTC(2026, 5, 1, 12, 30, 45)],
+      ['Unix milliseconds as text', String(Date.UTC(2026, 5, 1, 12, 30, 45))],
+    ])('freezes at an instant given as %s, so Retry-After is known in advance', async (_, at) => {
+      expect((await control('POST', '/clock', { freeze: true, at })).json()).toMatchObject({ now: '2026-06-01T12:30:45.000Z', frozen: true });
+      mock.clock.advance(10_000);
+      await control('PUT', '/keys/one', { plan: 'free', perMinute: 1 });
+      await mock.call({ url: '/v1/pets', key: 'one' });
+      const throttled = await mock.call({ url: '/v1/pets', key: 'one' });
+      expect(throttled.headers['retry-after']).toBe('15');
+      expect(throttled.headers['x-ratelimit-reset']).toBe(String(Date.UTC(2026, 5, 1, 12, 31) / 1000));
+    });
+
+    it('freezes at a date, midnight UTC, and runs on from the instant when thawed', async () => {
+      expect((await control('POST', '/clock', { freeze: true, at: '2027-01-01' })).json().now).toBe('2027-01-01T00:00:00.000Z');
+      expect((await control('POST', '/clock', { freeze: false })).json()).toMatchObject({ frozen: false, now: '2027-01-01T00:00:00.000Z' });
+      mock.clock.advance(1000);
+      expect((await control('GET', '/clock')).json().now).toBe('2027-01-01T00:00:01.000Z');
+    });
+
+    it.each([
+      [{ freeze: true, at: 'next tuesday' }, 'Cannot freeze the clock at "next tuesday": it is not an instant. Give Unix milliseconds (1780317045000) or an ISO 8601 date-time with a zone ("2026-06-01T12:30:45Z").'],
+      [{ freeze: true, at: '2026-06-01T12:30:45' }, 'Cannot freeze the clock at "2026-06-01T12:30:45": it is not an instant. Give Unix milliseconds (1780317045000) or an ISO 8601 date-time with a zone ("2026-06-01T12:30:45Z").'],
+      [{ freeze: true, at: '2026-02-30' }, 'Cannot freeze the clock at "2026-02-30": it is not an instant. Give Unix milliseconds (1780317045000) or an ISO 8601 date-time with a zone ("2026-06-01T12:30:45Z").'],
+      [{ freeze: true, at: 1.5 }, 'Cannot freeze the clock at 1.5: it is not an instant. Give Unix milliseconds (1780317045000) or an ISO 8601 date-time with a zone ("2026-06-01T12:30:45Z").'],
+      [{ freeze: true, at: true }, 'Cannot freeze the clock at true: it is not an instant. Give Unix milliseconds (1780317045000) or an ISO 8601 date-time with a zone ("2026-06-01T12:30:45Z").'],
+      [{ freeze: true, at: '2200-01-01T00:00:00Z' }, 'Cannot freeze the clock at "2200-01-01T00:00:00Z": 2200-01-01T00:00:00.000Z is 5477801400 seconds ahead of the system clock, and at most 3153600000 seconds (100 years) are allowed. Give an earlier instant.'],
+      [{ freeze: true, at: -1 }, 'Cannot freeze the clock at -1: 1969-12-31T23:59:59.999Z is before 1970-01-01T00:00:00Z, where X-RateLimit-Reset (a Unix time) would turn negative. Give a later instant.'],
+      [{ at: '2026-06-01T12:30:45Z' }, 'Cannot freeze the clock at "2026-06-01T12:30:45Z": "at" needs "freeze": true beside it. Send {"freeze": true, "at": "2026-06-01T12:30:45Z"}.'],
+      [{ freeze: true, at: '2026-06-01T12:30:45Z', advanceSeconds: 5 }, 'Cannot freeze the clock at "2026-06-01T12:30:45Z" and advance it by 5 seconds in one call. Freeze it at the instant you want, without "advanceSeconds".'],
+    ])('refuses %j with 400, naming the value, and changes nothing', async (body, message) => {
+      await control('POST', '/clock', { advanceSeconds: 30 });
+      const res = await control('POST', '/clock', { ...body, reset: true });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'INVALID_CONTROL_REQUEST', status: 400, message });
+      expect((await control('GET', '/clock')).json()).toMatchObject({ offsetSeconds: 30, frozen: false });
+    });
+
     it.each([[{}], [{ advanceSeconds: -5 }], [{ advanceSeconds: '60' }], [{ advanceSeconds: 1e300 }], [{ freeze: 'yes' }], [{ rewind: 1 }]])('answers 400 for %j', async (body) => {
       const res = await control('POST', '/clock', body);
       expect(res.statusCode).toBe(400);

@@ -5,6 +5,7 @@ import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
 import type { Pet } from '../../spec/types.ts';
 import { corsOptions, type CorsOrigins } from '../api/corsOptions.ts';
+import { logRefusedPreflight } from '../api/refusedPreflight.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { logAnswerError } from '../errors/logAnswerError.ts';
 import { sendApiError } from '../errors/sendApiError.ts';
@@ -16,6 +17,9 @@ import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
 import { namedContext } from '../namedContext.ts';
 import { controlTokenGuard } from './controlTokenGuard.ts';
 import { parseRequestFilter } from './parseRequestFilter.ts';
+import { faultRoutes } from './faultRoutes.ts';
+import { clientReportRoute } from './clientReportRoute.ts';
+import { parseInstant } from './parseInstant.ts';
 
 export interface ControlOptions {
   spec: LoadedSpec;
@@ -25,6 +29,8 @@ export interface ControlOptions {
   corsOrigins: CorsOrigins;
   /** When set, every control request must carry `Authorization: Bearer <controlToken>`. */
   controlToken?: string | undefined;
+  /** Where the API is mounted, for the paths fault rules name. Default `/v1`. */
+  apiPrefix?: string | undefined;
 }
 
 /** The longest advance one call may ask for: ten years. */
@@ -36,10 +42,11 @@ const MAX_ADVANCE_SECONDS = 315_360_000;
  * quota, and its errors are its own (INVALID_CONTROL_REQUEST, never a NewPet hint): none of the
  * API's hooks run here. With a control token, it serves only requests that carry it.
  */
-export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('control', async (app, { spec, state, bodyLimit, corsOrigins, controlToken }) => {
+export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('control', async (app, { spec, state, bodyLimit, corsOrigins, controlToken, apiPrefix = '/v1' }) => {
   const { store, keys, clock, log } = state;
   const validatePets = compileSchema(componentSchema(spec, 'Pets'));
   if (corsOrigins !== false) await app.register(cors, corsOptions(corsOrigins));
+  if (corsOrigins !== false && !corsOrigins.includes('*')) app.addHook('onResponse', logRefusedPreflight(corsOrigins));
   // After CORS, so a refusal carries the CORS headers a page needs to read it; before every route
   // and the not-found handler, so without the token nothing is read, changed, or even listed.
   if (controlToken !== undefined) app.addHook('onRequest', controlTokenGuard(controlToken));
@@ -53,12 +60,12 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No control route ${request.method} ${path}. The control API serves /reset, /requests, /clock, /keys/{key} and /pets under ${app.prefix}; see docs/operators.md.`));
+    return sendApiError(reply, new ApiError('ROUTE_NOT_FOUND', `No control route ${request.method} ${path}. The control API serves /reset, /requests, /client-report, /clock, /keys/{key}, /pets and /faults under ${app.prefix}; see docs/operators.md.`));
   });
 
   app.post('/reset', async () => {
     await state.reset();
-    return { pets: await store.count(), nextId: await store.peekNextId(), message: 'The mock is back to its fixtures: counters, bans, the request log, added keys and the clock are reset.' };
+    return { pets: await store.count(), nextId: await store.peekNextId(), message: 'The mock is back to its fixtures: counters, bans, the request log, added keys, the clock and the fault rules are reset.' };
   });
 
   app.get<{ Querystring: Record<string, string | string[]> }>('/requests', async (request) => {
@@ -73,19 +80,36 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('
 
   app.get('/clock', async () => clock.state());
 
-  app.post<{ Body: { advanceSeconds?: number; freeze?: boolean; reset?: boolean } }>('/clock', {
+  app.post<{ Body: { advanceSeconds?: number; freeze?: boolean; reset?: boolean; at?: unknown } }>('/clock', {
     schema: {
       body: {
         type: 'object',
         // Ten years a call and a hundred in all (MAX_CLOCK_OFFSET_SECONDS): far enough for any
         // window, ban or sunset, near enough for every time the mock shows to stay a valid date.
-        properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: MAX_ADVANCE_SECONDS }, freeze: { type: 'boolean' }, reset: { type: 'boolean' } },
+        // `at` is read below, so that a bad instant is named in the answer.
+        properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: MAX_ADVANCE_SECONDS }, freeze: { type: 'boolean' }, reset: { type: 'boolean' }, at: {} },
         additionalProperties: false,
         minProperties: 1,
       },
     },
   }, async (request) => {
-    const { advanceSeconds, freeze, reset: back } = request.body;
+    const { advanceSeconds, freeze, reset: back, at } = request.body;
+    if (at !== undefined) {
+      const shown = JSON.stringify(at);
+      if (freeze !== true) throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot freeze the clock at ${shown}: "at" needs "freeze": true beside it. Send {"freeze": true, "at": ${shown}}.`);
+      if (advanceSeconds !== undefined) throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot freeze the clock at ${shown} and advance it by ${advanceSeconds} seconds in one call. Freeze it at the instant you want, without "advanceSeconds".`);
+      const atMs = parseInstant(at);
+      if (atMs === undefined) throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot freeze the clock at ${shown}: it is not an instant. Give Unix milliseconds (1780317045000) or an ISO 8601 date-time with a zone ("2026-06-01T12:30:45Z").`);
+      // No reset first, even when asked: freezing at an instant sets the whole clock, and a refused
+      // instant (ClockRangeError) must leave it as it was.
+      try {
+        await clock.freeze(true, atMs);
+      } catch (error) {
+        if (error instanceof ClockRangeError) throw new ApiError('INVALID_CONTROL_REQUEST', `Cannot freeze the clock at ${shown}: ${error.message}`);
+        throw error;
+      }
+      return clock.state();
+    }
     // The advance is checked first (it throws, changing nothing, past the 100-year range), so a
     // refused call leaves the clock as it was.
     if (back) await clock.reset();
@@ -134,5 +158,14 @@ export const controlContext: FastifyPluginAsync<ControlOptions> = namedContext('
     }
     await store.replaceAll(pets);  // a PetSetError (400) for ids past 2^53 - 2; ids keep growing
     return { pets: await store.count(), nextId: await store.peekNextId() };
+  });
+
+  await app.register(faultRoutes, { spec, faults: state.faults, apiPrefix });
+  await app.register(clientReportRoute, { log });
+  // A clock move may end stalls (a held answer waits on the mock's clock): let them go before the
+  // move is answered, so a test that advances the clock finds them answered.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method === 'POST' && reply.statusCode === 200 && request.routeOptions.url === `${app.prefix}/clock`) await state.faults.stalls.check();
+    return payload;
   });
 });

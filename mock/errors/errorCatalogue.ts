@@ -7,17 +7,19 @@ import type { ErrorBody } from '../../spec/types.ts';
  */
 export const errorCatalogue = {
   INVALID_QUERY_PARAMETER: { status: 400, message: 'A query parameter is invalid. Check the parameter against the API description.' },
+  UNKNOWN_QUERY_PARAMETER: { status: 400, message: 'A query parameter is not defined for this operation, and the mock runs strict (--strict). Remove it, or start the mock without --strict to have it ignored.' },
   INVALID_PATH_PARAMETER: { status: 400, message: 'A path parameter is invalid. Check the parameter against the API description.' },
   INVALID_BODY: { status: 400, message: 'The request body is invalid. Send a NewPet: {"name": string, "categoryId": integer, "status"?: "available"|"pending"|"sold"}.' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON. Send a JSON object.' },
   BAD_REQUEST: { status: 400, message: 'The request is malformed. Check it against the API description.' },
-  INVALID_PREFER_HEADER: { status: 400, message: 'The Prefer header asks for something the mock cannot do. Use code=<a documented status>, example=<name>, dynamic=true, seed=<text> or delay=<milliseconds>.' },
+  INVALID_PREFER_HEADER: { status: 400, message: 'The Prefer header asks for something the mock cannot do. Use code=<a documented status, or 500, 502, 503 or 504>, example=<name>, dynamic=true, seed=<text> or delay=<milliseconds>.' },
   INVALID_CONTROL_REQUEST: { status: 400, message: 'The control request is invalid. Check it against the control API in docs/operators.md.' },
   UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key. Send it as "Authorization: Bearer <API_KEY>".' },
   CONTROL_TOKEN_REQUIRED: { status: 401, message: 'The control API needs the control token the mock was started with. Send it as "Authorization: Bearer <token>" (the value of --control-token or PETS_MOCK_CONTROL_TOKEN).' },
   CONTROL_TOKEN_INVALID: { status: 401, message: 'The control token sent is not the one the mock was started with. Send the value of --control-token (or PETS_MOCK_CONTROL_TOKEN) as "Authorization: Bearer <token>".' },
   PET_NOT_FOUND: { status: 404, message: 'No pet has this id. List pets with GET /v1/pets to find an existing id.' },
   KEY_NOT_FOUND: { status: 404, message: 'The mock has no such API key. Create it with PUT /__mock/keys/{key}.' },
+  FAULT_NOT_FOUND: { status: 404, message: 'The mock has no such fault rule. List the rules with GET /__mock/faults.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such route. Check the method and the path against the API description.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this route. Use a method listed in the Allow header.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send the whole request line, headers and body without pausing.' },
@@ -30,6 +32,11 @@ export const errorCatalogue = {
   API_KEY_BANNED: { status: 429, message: 'This API key is temporarily banned for sending requests while rate limited. Stop sending and wait for the number of seconds in Retry-After.' },
   STORE_UNAVAILABLE: { status: 503, message: 'The mock\'s shared store (Redis) is unreachable; the request was not applied. Retry after the number of seconds in Retry-After; if it persists, check the Redis server the mock is configured with.' },
   INTERNAL_ERROR: { status: 500, message: 'The mock failed unexpectedly. This is a bug in the mock; please report it with the request that caused it.' },
+  // Only ever forced (Prefer: code=, a fault rule): the contract documents no 5xx, and the mock
+  // gives them so that a frontend can build its error screens on realistic bodies.
+  BAD_GATEWAY: { status: 502, message: 'A server behind the API gave an invalid answer; the request was not applied. Retry with exponential backoff.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The API is temporarily unavailable (overloaded or down for maintenance); the request was not applied. Retry after the number of seconds in Retry-After.' },
+  GATEWAY_TIMEOUT: { status: 504, message: 'A server behind the API did not answer in time. Retry with exponential backoff; read back what a create would have made before repeating it.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

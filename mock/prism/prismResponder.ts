@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { IHttpOperationConfig } from '@stoplight/prism-http';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
 import type { PrismMessage, PrismReply, PrismWorkerData } from './prismWorker.ts';
+import { realTimers } from '../state/realTimers.ts';
 
 export interface PrismAnswer {
   status: number;
@@ -57,7 +58,7 @@ class SharedWorker {
   static acquire(logLevel: string): SharedWorker {
     const shared = (SharedWorker.#current ??= new SharedWorker(logLevel));
     shared.#users++;
-    clearTimeout(shared.#idle);
+    realTimers.clearTimeout(shared.#idle);
     return shared;
   }
 
@@ -109,7 +110,8 @@ class SharedWorker {
   release(specId: number): void {
     this.post({ type: 'forget', specId });
     if (--this.#users > 0) return;
-    this.#idle = setTimeout(() => {
+    // A real timer: a test's fake timers would keep an idle worker (and its thread) alive.
+    this.#idle = realTimers.setTimeout(() => {
       if (SharedWorker.#current === this) SharedWorker.#current = undefined;
       void this.#worker.terminate();
     }, IDLE_MS);

@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
-import { admitLua, allPetsLua, clockLua, createPetLua, listPetsLua, logRequestLua, replaceStateLua, stagePetsLua } from './luaScripts.ts';
+import { addFaultLua, admitLua, allPetsLua, clockLua, createPetLua, fireFaultLua, listFaultsLua, listPetsLua, logRequestLua, removeFaultsLua, replaceStateLua, stagePetsLua } from './luaScripts.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { checkRedisUrl, defaultRedisPrefix, redactRedisUrl } from './redisUrl.ts';
 
@@ -15,6 +15,10 @@ const scripts = {
   admit: admitLua,
   clock: clockLua,
   logRequest: logRequestLua,
+  faultAdd: addFaultLua,
+  faultFire: fireFaultLua,
+  faultList: listFaultsLua,
+  faultRemove: removeFaultsLua,
 } as const;
 
 export type ScriptName = keyof typeof scripts;

@@ -32,10 +32,10 @@ redis.call('INCR', P .. 'pets:version')
 return json
 `;
 
-/** ARGV: prefix, status ('' for all), limit. Returns the pets' JSON texts in ascending id order. */
+/** ARGV: prefix, status ('' for all), limit. Returns the pets' JSON texts newest first (descending id). */
 export const listPetsLua = `${common}
 local set = ARGV[2] == '' and (P .. 'pets:all') or (P .. 'pets:status:' .. ARGV[2])
-local ids = redis.call('ZRANGE', set, 0, tonumber(ARGV[3]) - 1)
+local ids = redis.call('ZREVRANGE', set, 0, tonumber(ARGV[3]) - 1)
 if #ids == 0 then return {} end
 return redis.call('HMGET', P .. 'pets', unpack(ids))
 `;
@@ -143,7 +143,7 @@ local frozenAt = clockState[2] and tonumber(clockState[2]) or false
  * ARGV: prefix, digest or '', anonymous bucket id, its per-minute and per-day limits, the replica's
  * base time (ms), ban threshold, ban length (ms), '1' to spend or '0' to peek.
  * Returns: key entry JSON or nil, allowed, banned, limit, remaining, reset (s), retryAfter (s),
- * now (ms), clock offset (ms), frozenAt (ms) or nil.
+ * now (ms), clock offset (ms), frozenAt (ms) or nil, the fault rules' version (redisFaultRules.ts).
  */
 export const admitLua = `${common}
 local entry = false
@@ -207,12 +207,13 @@ if spend then
   -- (in real time, so a frozen mock clock keeps them at least that long).
   redis.call('PEXPIRE', key, math.max(dayReset, bannedUntil) - now + 86400000)
 end
-return { entry, allowed, banned, limit, remaining, reset, retryAfter, fmt(now), fmt(offset), frozenAt and fmt(frozenAt) or false }
+return { entry, allowed, banned, limit, remaining, reset, retryAfter, fmt(now), fmt(offset), frozenAt and fmt(frozenAt) or false, redis.call('GET', P .. 'faults:version') or '0' }
 `;
 
 /**
- * Reads or moves the shared clock. ARGV: prefix, operation (read, advance, freeze, unfreeze,
- * reset), the replica's base time (ms), milliseconds to advance, the latest time allowed (ms).
+ * Reads or moves the shared clock. ARGV: prefix, operation (read, advance, freeze, freezeAt,
+ * unfreeze, reset), the replica's base time (ms), milliseconds to advance or the instant to freeze
+ * at (ms), the latest time allowed (ms).
  * Returns: offset (ms), frozenAt (ms) or nil.
  */
 export const clockLua = `${common}
@@ -226,6 +227,8 @@ if op == 'advance' then
   if frozenAt then frozenAt = frozenAt + ms else offset = offset + ms end
 elseif op == 'freeze' then
   if not frozenAt then frozenAt = base + offset end
+elseif op == 'freezeAt' then
+  frozenAt = tonumber(ARGV[4])
 elseif op == 'unfreeze' then
   if frozenAt then
     offset = frozenAt - base
@@ -251,4 +254,75 @@ if n > capacity then
   redis.call('INCRBY', P .. 'log:dropped', n - capacity)
 end
 return n
+`;
+
+/**
+ * Adds a fault rule after the others. Each rule is a hash (`fault:<id>`: its JSON, answers left or
+ * -1, answers given, the state of its draws, its probability); `faults` orders the ids; every
+ * change bumps `faults:version`, which each admission reads back, so a replica learns of a change
+ * with the request that follows it. ARGV: prefix, rule JSON, left, draw state, probability.
+ * Returns: id, version.
+ */
+export const addFaultLua = `${common}
+local n = redis.call('INCR', P .. 'faults:seq')
+local id = 'fault-' .. fmt(n)
+redis.call('ZADD', P .. 'faults', n, id)
+redis.call('HSET', P .. 'fault:' .. id, 'rule', ARGV[2], 'left', ARGV[3], 'fired', '0', 'draws', ARGV[4], 'p', ARGV[5])
+return { id, fmt(redis.call('INCR', P .. 'faults:version')) }
+`;
+
+/**
+ * The first of the given rules (those that match a request, in order) that fires: it has answers
+ * left and, below a probability of 1, its next draw (mock/faults/faultDraws.ts, the same numbers) is
+ * under it. Counts the answer; a rule that runs out bumps the version, so replicas stop asking for
+ * it. ARGV: prefix, ids. Returns: id, fired, left; or nil when none fires.
+ */
+export const fireFaultLua = `${common}
+for i = 2, #ARGV do
+  local k = P .. 'fault:' .. ARGV[i]
+  local f = redis.call('HMGET', k, 'left', 'fired', 'draws', 'p')
+  local left = tonumber(f[1])
+  if left and left ~= 0 then
+    local p, fires = tonumber(f[4]), true
+    if p < 1 then
+      local draws = (tonumber(f[3]) * 48271) % 2147483647
+      redis.call('HSET', k, 'draws', fmt(draws))
+      fires = draws / 2147483647 < p
+    end
+    if fires then
+      local fired = tonumber(f[2]) + 1
+      if left > 0 then left = left - 1 end
+      redis.call('HSET', k, 'left', fmt(left), 'fired', fmt(fired))
+      if left == 0 then redis.call('INCR', P .. 'faults:version') end
+      return { ARGV[i], fmt(fired), fmt(left) }
+    end
+  end
+end
+return false
+`;
+
+/** ARGV: prefix. Returns: version, then (id, rule JSON, fired, left) per rule, in order. */
+export const listFaultsLua = `${common}
+local out = { redis.call('GET', P .. 'faults:version') or '0' }
+for _, id in ipairs(redis.call('ZRANGE', P .. 'faults', 0, -1)) do
+  local f = redis.call('HMGET', P .. 'fault:' .. id, 'rule', 'fired', 'left')
+  if f[1] then
+    out[#out + 1] = id
+    out[#out + 1] = f[1]
+    out[#out + 1] = f[2]
+    out[#out + 1] = f[3]
+  end
+end
+return out
+`;
+
+/** Removes one rule, or every rule when the id is ''. ARGV: prefix, id. Returns: how many went, version. */
+export const removeFaultsLua = `${common}
+local ids = ARGV[2] == '' and redis.call('ZRANGE', P .. 'faults', 0, -1) or { ARGV[2] }
+local removed = 0
+for _, id in ipairs(ids) do
+  removed = removed + redis.call('ZREM', P .. 'faults', id)
+  redis.call('DEL', P .. 'fault:' .. id)
+end
+return { removed, fmt(redis.call('INCR', P .. 'faults:version')) }
 `;

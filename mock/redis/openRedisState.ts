@@ -9,6 +9,7 @@ import { RedisKeyStore } from './redisKeyStore.ts';
 import { RedisPetRepository } from './redisPetRepository.ts';
 import { RedisRateLimitStore } from './redisRateLimitStore.ts';
 import { RedisRequestLog } from './redisRequestLog.ts';
+import { RedisFaultRules } from './redisFaultRules.ts';
 import { replaceRedisState } from './replaceRedisState.ts';
 import { checkReplicaId, defaultReplicaId } from './replicaId.ts';
 
@@ -37,6 +38,7 @@ export interface RedisState extends StateParts {
   readonly anonymousLimiter: RedisRateLimitStore;
   readonly clock: RedisClock;
   readonly log: RedisRequestLog;
+  readonly faults: RedisFaultRules;
   readonly connection: RedisConnection;
   /** True when this replica found Redis empty and seeded it. */
   readonly seeded: boolean;
@@ -60,7 +62,8 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
   const clock = new RedisClock(connection, options.clock ?? systemClock);
   const store = new RedisPetRepository(connection);
   const keys = new RedisKeyStore(connection);
-  const limiter = new RedisRateLimitStore(connection, clock, options.ban);
+  const faults = new RedisFaultRules(connection, clock);
+  const limiter = new RedisRateLimitStore(connection, clock, options.ban, faults);
   const log = new RedisRequestLog(connection, options.requestLogSize, options.replicaId ?? defaultReplicaId());
   let fixtures = options.fixtures;
   let keyConfigs = options.keys;
@@ -72,6 +75,8 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
   try {
     seeded = await replaceState('seed');
     await clock.state();
+    // The rules other replicas added already: the first requests need not read them.
+    await faults.list();
   } catch (error) {
     await connection.close();
     throw error;
@@ -81,9 +86,10 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
   connection.onReturn(() => replaceState('seed'));
 
   return {
-    store, keys, limiter, anonymousLimiter: limiter, clock, log, connection, seeded,
+    store, keys, limiter, anonymousLimiter: limiter, clock, log, faults, connection, seeded,
     async reset() {
       await replaceState('reset');
+      await faults.clear();
       keys.forgetSeen();
       await clock.state();
     },

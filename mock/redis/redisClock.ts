@@ -1,4 +1,4 @@
-import { ClockRangeError, systemClock, type Clock, type ClockState } from '../state/clock.ts';
+import { ClockRangeError, checkFreezeInstant, systemClock, type Clock, type ClockState } from '../state/clock.ts';
 import type { ControlledClock } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
 
@@ -35,7 +35,12 @@ export class RedisClock implements ControlledClock {
     return this.#call('advance', seconds * 1000);
   }
 
-  freeze(frozen: boolean): Promise<ClockState> {
+  freeze(frozen: boolean, atMs?: number): Promise<ClockState> {
+    if (frozen && atMs !== undefined) {
+      // Checked here, against this replica's base clock, so a refused instant changes nothing in Redis.
+      checkFreezeInstant(atMs, this.base.now());
+      return this.#call('freezeAt', Math.round(atMs));
+    }
     return this.#call(frozen ? 'freeze' : 'unfreeze');
   }
 

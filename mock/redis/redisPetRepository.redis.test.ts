@@ -18,7 +18,7 @@ describe('RedisPetRepository across replicas', () => {
     const pet = await a!.store.create({ name: 'Nala', categoryId: 4, status: 'pending' });
     expect(pet).toEqual({ id: 7, name: 'Nala', categoryId: 4, status: 'pending' });
     expect(await b!.store.get(7)).toEqual(pet);
-    expect(await b!.store.list({ limit: 10, status: 'pending' })).toEqual([testFixtures[3], pet]);
+    expect(await b!.store.list({ limit: 10, status: 'pending' })).toEqual([pet, testFixtures[3]]);
   });
 
   it('gives 200 concurrent creates split across two replicas 200 distinct, consecutive ids', async () => {
@@ -39,17 +39,17 @@ describe('RedisPetRepository across replicas', () => {
     expect(await a!.store.get(99)).toBeUndefined();
   });
 
-  it('lists the first pets by ascending id, per status or all, up to the limit', async () => {
+  it('lists the newest pets first (descending id), per status or all, up to the limit', async () => {
     const [a] = await replicas(1);
-    expect((await a!.store.list({ limit: 2, status: 'available' })).map((p) => p.id)).toEqual([1, 3]);
-    expect((await a!.store.list({ limit: 10, status: 'available' })).map((p) => p.id)).toEqual([1, 3, 6]);
-    expect((await a!.store.list({ limit: 4 })).map((p) => p.id)).toEqual([1, 2, 3, 4]);
+    expect((await a!.store.list({ limit: 2, status: 'available' })).map((p) => p.id)).toEqual([6, 3]);
+    expect((await a!.store.list({ limit: 10, status: 'available' })).map((p) => p.id)).toEqual([6, 3, 1]);
+    expect((await a!.store.list({ limit: 4 })).map((p) => p.id)).toEqual([6, 5, 4, 3]);
     expect(await a!.store.list({ limit: 5, status: 'sold' })).toEqual([testFixtures[1]]);
-    expect(await a!.store.listJson({ limit: 1 })).toBe(JSON.stringify([testFixtures[0]]));
+    expect(await a!.store.listJson({ limit: 1 })).toBe(JSON.stringify([testFixtures[5]]));
     expect(await a!.store.all()).toEqual(testFixtures);
   });
 
-  it('replaces with thousands of pets, reads them back in id order, and pages 100 from the front of each status', async () => {
+  it('replaces with thousands of pets, reads them back in id order, and pages the newest 100 of each status', async () => {
     const [a] = await replicas(1);
     const statuses = ['available', 'pending', 'sold', undefined] as const;
     const many = Array.from({ length: 5000 }, (_, i) => ({ id: 5000 - i, name: `p${5000 - i}`, categoryId: i, ...(statuses[i % 4] ? { status: statuses[i % 4] } : {}) }));
@@ -59,8 +59,8 @@ describe('RedisPetRepository across replicas', () => {
     const sold = await a!.store.list({ limit: 100, status: 'sold' });
     expect(sold).toHaveLength(100);
     expect(sold.every((p) => p.status === 'sold')).toBe(true);
-    expect(sold.map((p) => p.id)).toEqual([...sold.map((p) => p.id)].sort((x, y) => x - y));
-    expect(sold[0]!.id).toBe(many.filter((p) => p.status === 'sold').map((p) => p.id).sort((x, y) => x - y)[0]);
+    expect(sold.map((p) => p.id)).toEqual([...sold.map((p) => p.id)].sort((x, y) => y - x));
+    expect(sold[0]!.id).toBe(Math.max(...many.filter((p) => p.status === 'sold').map((p) => p.id)));
     expect(await a!.store.peekNextId()).toBe(5001);
     // The replacement went in as staged batches; none of them is left behind.
     expect(await a!.connection.client.keys(`${a!.connection.prefix}staging:*`)).toEqual([]);

@@ -7,7 +7,7 @@ import { replaceRedisState } from './replaceRedisState.ts';
 /**
  * The pets in Redis: a hash of pet JSON by id, a sorted set of ids (score = id) for all pets and
  * one per status, the id sequence (the last id issued) and a version that every write raises.
- * Every operation is one round trip; a page is O(log n + limit) (ZRANGE by rank, then HMGET),
+ * Every operation is one round trip; a page, newest first, is O(log n + limit) (ZREVRANGE by rank, then HMGET),
  * never a scan. Pets are kept as the JSON text that is served, so a page is joined, not re-encoded.
  */
 export class RedisPetRepository implements PetRepository {

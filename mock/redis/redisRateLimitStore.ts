@@ -23,19 +23,21 @@ export interface AdmissionRequest {
   anonymousLimits: Limits;
 }
 
-type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null];
+type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null, string];
 
 /**
  * Rate limits counted in Redis, one Lua script per request: every replica's requests land in the
  * same counters atomically, so a key gets its quota once across all replicas, and every replica
  * sends the same headers. The script reads the shared clock too (the windows follow the mock's
- * time), and hands its state to the replica's clock on the way back.
+ * time), and hands its state to the replica's clock on the way back, and the fault rules'
+ * version to the replica's rules (redisFaultRules.ts), so that neither costs a request a round trip.
  */
 export class RedisRateLimitStore implements RateLimits {
   constructor(
     private readonly redis: RedisConnection,
     private readonly clock: RedisClock,
     private readonly ban: BanPolicy,
+    private readonly faults?: { observe(version: string): void },
   ) {}
 
   async consume(bucketId: string, limits: Limits): Promise<RateDecision> {
@@ -60,8 +62,9 @@ export class RedisRateLimitStore implements RateLimits {
     const reply = (await this.redis.script('admit', [
       digest, bucketId, limits.perMinute, limits.perDay, this.clock.base.now(), this.ban.threshold, this.ban.seconds * 1000, spend ? '1' : '0',
     ])) as AdmitReply;
-    const [entryJson, allowed, banned, limit, remaining, reset, retryAfter, , offset, frozenAt] = reply;
+    const [entryJson, allowed, banned, limit, remaining, reset, retryAfter, , offset, frozenAt, faultsVersion] = reply;
     this.clock.observe(Number(offset), frozenAt === null ? undefined : Number(frozenAt));
+    this.faults?.observe(faultsVersion);
     const key = entryJson === null ? undefined : (JSON.parse(entryJson) as ApiKeyEntry);
     return {
       key,

@@ -38,6 +38,11 @@ export class RedisRequestLog implements RequestJournal {
     return view.list(filter);
   }
 
+  async recorded(): Promise<RecordedRequest[]> {
+    const texts = await this.redis.run((client) => client.lrange(this.redis.key('log'), 0, -1));
+    return texts.map((text) => JSON.parse(text) as RecordedRequest);
+  }
+
   /** How many entries the cap has pushed out since the log was last cleared. */
   async dropped(): Promise<number> {
     return Number((await this.redis.run((client) => client.get(this.redis.key('log:dropped')))) ?? 0);

@@ -50,13 +50,13 @@ describe('two mocks on one Redis', () => {
   it('serves a pet created through one replica from the other at once, in its pages too', async () => {
     const [a, b] = await twoReplicas();
     // B caches its page first: A's write must invalidate it.
-    expect((await b.call('GET', '/v1/pets?limit=100')).json()).toEqual(testFixtures);
+    expect((await b.call('GET', '/v1/pets?limit=100')).json()).toEqual([...testFixtures].reverse());
     const created = await a.call('POST', '/v1/pets', { body: { name: 'Shared', categoryId: 4, status: 'pending' } });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({ id: 7, name: 'Shared', categoryId: 4, status: 'pending' });
     expect((await b.call('GET', '/v1/pets/7')).json()).toEqual(created.json());
-    expect((await b.call('GET', '/v1/pets?limit=100')).json()).toEqual([...testFixtures, created.json()]);
-    expect((await b.call('GET', '/v1/pets?status=pending')).json().map((p: { id: number }) => p.id)).toEqual([4, 7]);
+    expect((await b.call('GET', '/v1/pets?limit=100')).json()).toEqual([created.json(), ...[...testFixtures].reverse()]);
+    expect((await b.call('GET', '/v1/pets?status=pending')).json().map((p: { id: number }) => p.id)).toEqual([7, 4]);
   });
 
   it('gives 200 concurrent creates split across both replicas 200 distinct ids', async () => {

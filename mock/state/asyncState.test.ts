@@ -40,6 +40,7 @@ describe('a state whose parts answer with promises', () => {
       anonymousLimiter: promising(memory.anonymousLimiter),
       clock: promising(memory.clock),
       log: promising(memory.log),
+      faults: promising(memory.faults),
       reset: () => new Promise<void>((resolve) => setImmediate(() => resolve(memory.reset()))),
     };
     app = await buildMock({ spec: await testSpec(), state: state as unknown as MockState });
@@ -47,7 +48,7 @@ describe('a state whose parts answer with promises', () => {
 
     const list = await call('/v1/pets?limit=3');
     expect(list.statusCode).toBe(200);
-    expect(list.json().map((p: { id: number }) => p.id)).toEqual([1, 2, 3]);
+    expect(list.json().map((p: { id: number }) => p.id)).toEqual([10, 9, 8]);
     expect(list.headers['x-ratelimit-remaining']).toBe('59');
     const created = await call('/v1/pets', 'demo-free', { method: 'POST', payload: { name: 'Async', categoryId: 1 } });
     expect(created.statusCode).toBe(201);

@@ -1,4 +1,5 @@
 import type { ControlledClock } from './stateParts.ts';
+import { realTimers } from './realTimers.ts';
 
 /** Where the mock reads the time, so tests and the control API can move it. */
 export interface Clock {
@@ -6,7 +7,11 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/**
+ * The system's time, read through the real Date.now: a test that fakes Date (vi.useFakeTimers())
+ * moves its own UI time, not the mock's, which it moves through the control API.
+ */
+export const systemClock: Clock = { now: realTimers.now };
 
 /** A clock that only moves when told to: for tests. */
 export class ManualClock implements Clock {
@@ -49,6 +54,21 @@ export class ClockRangeError extends RangeError {
   override name = 'ClockRangeError';
 }
 
+/**
+ * Refuses (ClockRangeError) an instant to freeze at that lies outside the clock's range: before
+ * 1970 (X-RateLimit-Reset is a Unix time, and would turn negative) or more than
+ * MAX_CLOCK_OFFSET_SECONDS ahead of the base clock.
+ */
+export function checkFreezeInstant(atMs: number, baseMs: number): void {
+  const shown = Number.isFinite(atMs) && Math.abs(atMs) <= 8.64e15 ? new Date(atMs).toISOString() : String(atMs);
+  if (!(atMs >= 0)) {
+    throw new ClockRangeError(`${shown} is before 1970-01-01T00:00:00Z, where X-RateLimit-Reset (a Unix time) would turn negative. Give a later instant.`);
+  }
+  if (atMs - baseMs > MAX_CLOCK_OFFSET_SECONDS * 1000) {
+    throw new ClockRangeError(`${shown} is ${Math.round((atMs - baseMs) / 1000)} seconds ahead of the system clock, and at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (100 years) are allowed. Give an earlier instant.`);
+  }
+}
+
 export class MockClock implements ControlledClock {
   #offset = 0;
   #frozenAt: number | undefined;
@@ -69,7 +89,12 @@ export class MockClock implements ControlledClock {
     else this.#offset += seconds * 1000;
   }
 
-  freeze(frozen: boolean): void {
+  /** Stops the clock (at `atMs` when given, else where it is) or restarts it from where it stands. */
+  freeze(frozen: boolean, atMs?: number): void {
+    if (frozen && atMs !== undefined) {
+      checkFreezeInstant(atMs, this.base.now());
+      this.#frozenAt = atMs;
+    }
     if (frozen && this.#frozenAt === undefined) this.#frozenAt = this.now();
     if (!frozen && this.#frozenAt !== undefined) {
       this.#offset = this.#frozenAt - this.base.now();

@@ -4,6 +4,7 @@ import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetStore, type IdReserver } from './petStore.ts';
 import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
 import { RequestLog } from './requestLog.ts';
+import { FaultBook } from '../faults/faultBook.ts';
 import type { StateParts } from './stateParts.ts';
 
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
@@ -28,9 +29,9 @@ export interface MockStateOptions {
 
 /**
  * Everything the mock remembers, owned in one place: the pets and their id sequence, the accepted
- * keys, the rate-limit counters and bans, the clock and the request log. An app is built around
- * one MockState and only reads and changes it through these parts; a reload builds a new
- * MockState (`carriedInto`) and swaps it in whole with its app.
+ * keys, the rate-limit counters and bans, the clock, the request log and the fault rules. An app
+ * is built around one MockState and only reads and changes it through these parts; a reload builds
+ * a new MockState (`carriedInto`) and swaps it in whole with its app.
  *
  * Each part sits behind a small interface (PetStore, KeyRing, RateLimiter, MockClock, RequestLog)
  * whose callers already await the answers that will come from Redis (issue 13), so another
@@ -43,16 +44,18 @@ export class MockState implements StateParts {
   readonly anonymousLimiter: RateLimiter;
   readonly clock: MockClock;
   readonly log: RequestLog;
+  readonly faults: FaultBook;
   readonly fixtures: readonly Pet[];
   readonly keyConfigs: readonly ApiKeyConfig[];
 
-  private constructor(parts: Pick<MockState, 'store' | 'keys' | 'limiter' | 'anonymousLimiter' | 'clock' | 'log' | 'fixtures' | 'keyConfigs'>) {
+  private constructor(parts: Pick<MockState, 'store' | 'keys' | 'limiter' | 'anonymousLimiter' | 'clock' | 'log' | 'faults' | 'fixtures' | 'keyConfigs'>) {
     this.store = parts.store;
     this.keys = parts.keys;
     this.limiter = parts.limiter;
     this.anonymousLimiter = parts.anonymousLimiter;
     this.clock = parts.clock;
     this.log = parts.log;
+    this.faults = parts.faults;
     this.fixtures = parts.fixtures;
     this.keyConfigs = parts.keyConfigs;
   }
@@ -70,6 +73,7 @@ export class MockState implements StateParts {
       anonymousLimiter: new RateLimiter(clock, ban, { maxBuckets: options.maxAnonymousBuckets ?? defaultMaxAnonymousBuckets }),
       clock,
       log: new RequestLog(options.requestLogSize ?? defaultRequestLogSize),
+      faults: new FaultBook(clock),
       fixtures: options.fixtures,
       keyConfigs: options.keys,
     });
@@ -96,13 +100,14 @@ export class MockState implements StateParts {
     return { state, catchUp };
   }
 
-  /** Puts the mock back as it started: fixtures, keys, counters and bans, request log, clock. Ids keep growing. */
+  /** Puts the mock back as it started: fixtures, keys, counters and bans, request log, clock, no fault rules. Ids keep growing. */
   reset(): void {
     this.store.replaceAll(this.fixtures, this.store.nextId);
     this.keys.replaceAll(this.keyConfigs);
     this.limiter.clear();
     this.anonymousLimiter.clear();
     this.log.clear();
+    this.faults.clear();
     this.clock.reset();
   }
 }

@@ -21,31 +21,39 @@ describe('PetStore', () => {
     expect(store.get(pet.id)).toEqual(pet);
   });
 
-  it('lists in ascending id order, whatever order the pets were loaded in', async () => {
+  it('lists newest first (descending id), whatever order the pets were loaded in', async () => {
     const store = new PetStore([
       { id: 3, name: 'C', categoryId: 1 },
       { id: 1, name: 'A', categoryId: 1 },
       { id: 2, name: 'B', categoryId: 1 },
     ]);
     store.create({ name: 'D', categoryId: 1 });
-    expect(store.list({ limit: 10 }).map((p) => p.id)).toEqual([1, 2, 3, 4]);
+    expect(store.list({ limit: 10 }).map((p) => p.id)).toEqual([4, 3, 2, 1]);
+    expect(store.all().map((p) => p.id)).toEqual([1, 2, 3, 4]);
   });
 
-  it('returns the first limit pets', async () => {
+  it('returns the newest limit pets', async () => {
     const store = new PetStore();
     for (let i = 0; i < 30; i++) store.create({ name: `P${i}`, categoryId: 1 });
-    expect(store.list({ limit: 20 })).toHaveLength(20);
-    expect(store.list({ limit: 1 })[0]?.id).toBe(1);
+    expect(store.list({ limit: 20 }).map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => 30 - i));
+    expect(store.list({ limit: 1 })[0]?.id).toBe(30);
   });
 
-  it('filters by status, keeping the order', async () => {
+  it('shows a pet created on top of many fixtures on the first page', async () => {
+    const store = new PetStore(Array.from({ length: 250 }, (_, i) => ({ id: i + 1, name: `F${i}`, categoryId: 1, status: 'available' as const })));
+    const pet = await store.create({ name: 'New', categoryId: 1, status: 'available' });
+    expect(store.list({ limit: 1 })).toEqual([pet]);
+    expect(store.list({ limit: 100, status: 'available' })[0]).toEqual(pet);
+  });
+
+  it('filters by status, newest first', async () => {
     const store = new PetStore();
     store.create({ name: 'A', categoryId: 1, status: 'sold' });
     store.create({ name: 'B', categoryId: 1, status: 'available' });
     store.create({ name: 'C', categoryId: 1, status: 'sold' });
     store.create({ name: 'D', categoryId: 1 });
-    expect(store.list({ limit: 10, status: 'sold' }).map((p) => p.name)).toEqual(['A', 'C']);
-    expect(store.list({ limit: 1, status: 'sold' }).map((p) => p.name)).toEqual(['A']);
+    expect(store.list({ limit: 10, status: 'sold' }).map((p) => p.name)).toEqual(['C', 'A']);
+    expect(store.list({ limit: 1, status: 'sold' }).map((p) => p.name)).toEqual(['C']);
     expect(store.list({ limit: 10, status: 'pending' })).toEqual([]);
   });
 

@@ -28,9 +28,11 @@ export class PetSetError extends Error {
 /**
  * The mock's in-memory collection of pets and its id sequence.
  *
- * Lists come in ascending id order, which is also creation order because ids only grow.
- * Every operation the API needs is O(1) or O(limit): a map by id and one id list per status,
- * kept sorted by appending, so a million pets cost no more per request than a thousand.
+ * Lists come newest first (descending id: ids only grow, so it is creation order reversed), so a
+ * pet created at run time is on the first page however many fixtures there are; the contract
+ * leaves the order open. Every operation the API needs is O(1) or O(limit): a map by id, and a
+ * list of all pets and one per status, kept in ascending id order by appending and read from
+ * their ends, so a million pets cost no more per request than a thousand.
  *
  * Ids are never issued twice: the next id only grows (a replacement with lower ids does not move
  * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
@@ -38,6 +40,7 @@ export class PetSetError extends Error {
  */
 export class PetStore implements PetRepository {
   #byId = new Map<number, Pet>();
+  #ascending: Pet[] = [];
   #byStatus = new Map<PetStatus | undefined, Pet[]>();
   #nextId = 1;
   #listeners = new Set<() => void>();
@@ -110,22 +113,17 @@ export class PetStore implements PetRepository {
     return this.#byId.get(id);
   }
 
-  /** The first `limit` pets in ascending id order, only those with `status` when it is given. */
+  /** The newest `limit` pets, highest id first, only those with `status` when it is given. */
   list({ limit, status }: ListQuery): Pet[] {
-    if (status === undefined) {
-      const page: Pet[] = [];
-      for (const pet of this.#byId.values()) {
-        if (page.length >= limit) break;
-        page.push(pet);
-      }
-      return page;
-    }
-    return (this.#byStatus.get(status) ?? []).slice(0, limit);
+    const pets = status === undefined ? this.#ascending : (this.#byStatus.get(status) ?? []);
+    const page: Pet[] = [];
+    for (let i = pets.length - 1; i >= 0 && page.length < limit; i--) page.push(pets[i]!);
+    return page;
   }
 
   /** Every pet, in ascending id order. */
   all(): Pet[] {
-    return [...this.#byId.values()];
+    return [...this.#ascending];
   }
 
   /**
@@ -146,6 +144,7 @@ export class PetStore implements PetRepository {
       throw new PetSetError(`A pet has the id ${highest}, which leaves no id for the next pet: ids must stay at or below ${MAX_ID} (2^53 - 1, the largest integer JSON clients read exactly). Give pets ids below ${MAX_ID}.`);
     }
     this.#byId = new Map();
+    this.#ascending = [];
     this.#byStatus = new Map();
     const sorted = [...pets].sort((a, b) => a.id - b.id);
     for (const pet of sorted) this.#insert({ ...pet });
@@ -160,6 +159,7 @@ export class PetStore implements PetRepository {
 
   #insert(pet: Pet): void {
     this.#byId.set(pet.id, pet);
+    this.#ascending.push(pet);
     let bucket = this.#byStatus.get(pet.status);
     if (!bucket) this.#byStatus.set(pet.status, (bucket = []));
     bucket.push(pet);

@@ -1,3 +1,4 @@
+import type { ClientFacts } from '../clientReport/clientObservation.ts';
 import type { RequestJournal } from './stateParts.ts';
 
 /** What is kept per request: raw, so recording costs next to nothing on the hot path. */
@@ -16,6 +17,10 @@ export interface RecordedRequest {
   runId?: string;
   /** The replica that answered, stamped by a shared log (Redis); absent in memory. */
   replica?: string;
+  /** The fault rule that took the request (`fault-2`); absent when none did. */
+  fault?: string;
+  /** What grading its client needs (GET /__mock/client-report); absent outside the API. */
+  grade?: ClientFacts;
 }
 // client, runId and replica are optional: entries an older replica wrote to a shared Redis during a
 // rolling update have none, and a request without a run id stores none.
@@ -38,6 +43,8 @@ export interface LoggedRequest {
   runId: string | null;
   /** The replica that answered (--replica-id), on Redis only. */
   replica?: string;
+  /** The fault rule that took the request (`POST /__mock/faults`), only when one did; its `status` is then 0 when the connection was reset. */
+  fault?: string;
 }
 
 export interface RequestFilter {
@@ -86,6 +93,11 @@ export class RequestLog implements RequestJournal {
     return ordered.map(present).filter((entry) => matches(entry, filter));
   }
 
+  /** Entries as recorded, oldest first: what the client report grades. */
+  recorded(): RecordedRequest[] {
+    return [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
+  }
+
   /** How many entries were pushed out since the last clear. */
   dropped(): number {
     return this.#dropped;
@@ -98,7 +110,7 @@ export class RequestLog implements RequestJournal {
   }
 }
 
-function present({ at, method, url, status, key, ms, client, runId, replica }: RecordedRequest): LoggedRequest {
+function present({ at, method, url, status, key, ms, client, runId, replica, fault }: RecordedRequest): LoggedRequest {
   // Split by hand rather than with URL, which rejects some of the odd paths clients send (`//a:b`).
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
@@ -110,6 +122,7 @@ function present({ at, method, url, status, key, ms, client, runId, replica }: R
   }
   const shown: LoggedRequest = { time: new Date(at).toISOString(), method, path, query, status, key, ms, client: client ?? null, runId: runId ?? null };
   if (replica !== undefined) shown.replica = replica;
+  if (fault !== undefined) shown.fault = fault;
   return shown;
 }
 

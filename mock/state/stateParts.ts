@@ -5,6 +5,8 @@ import type { ApiKeyConfig, ApiKeyEntry } from './keyRing.ts';
 import type { ListQuery } from './petStore.ts';
 import type { Limits } from './plans.ts';
 import type { RateDecision } from './rateLimiter.ts';
+import type { FaultSpec, FaultTarget, FaultView, FiredFault } from '../faults/faultRule.ts';
+import type { StalledAnswers } from '../faults/stalledAnswers.ts';
 import type { LoggedRequest, RecordedRequest, RequestFilter } from './requestLog.ts';
 
 /**
@@ -16,7 +18,7 @@ export interface PetRepository {
   /** Adds a pet with the next id (never one handed out before). */
   create(input: NewPet): Awaitable<Pet>;
   get(id: number): Awaitable<Pet | undefined>;
-  /** The first `limit` pets in ascending id order, only those with `status` when it is given. */
+  /** The newest `limit` pets (highest id first), only those with `status` when it is given. */
   list(query: ListQuery): Awaitable<Pet[]>;
   all(): Awaitable<Pet[]>;
   /** Replaces every pet; ids keep growing. Rejects (PetSetError) a set it cannot take, changing nothing. */
@@ -59,7 +61,8 @@ export interface ControlledClock {
   now(): number;
   /** Each change may answer with the state it left (a shared clock reads it back anyway). */
   advance(seconds: number): Awaitable<ClockState | void>;
-  freeze(frozen: boolean): Awaitable<ClockState | void>;
+  /** Stops the clock, at `atMs` (Unix ms) when given; refuses (ClockRangeError) an instant out of range, changing nothing. */
+  freeze(frozen: boolean, atMs?: number): Awaitable<ClockState | void>;
   reset(): Awaitable<ClockState | void>;
   state(): Awaitable<ClockState>;
 }
@@ -71,8 +74,28 @@ export interface RequestJournal {
   /** Records a request; the hot path does not wait for it. */
   add(entry: RecordedRequest): Awaitable<void>;
   list(filter?: RequestFilter): Awaitable<LoggedRequest[]>;
+  /** The entries as recorded, oldest first, for the client report. */
+  recorded(): Awaitable<RecordedRequest[]>;
   dropped(): Awaitable<number>;
   clear(): Awaitable<void>;
+}
+
+/**
+ * The fault rules of the control API (`/__mock/faults`), shared by every replica on one store. A
+ * request asks `fire` once it is admitted; with no rules that answer is a value, at no cost.
+ */
+export interface FaultRules {
+  /** Adds a rule after the others; it takes requests from the next one on. */
+  add(rule: FaultSpec): Awaitable<FaultView>;
+  /** Every rule, in the order they were added, with how often each fired and how often it will. */
+  list(): Awaitable<FaultView[]>;
+  /** Removes a rule, letting go the answers it holds; false when there was none with this id. */
+  remove(id: string): Awaitable<boolean>;
+  clear(): Awaitable<void>;
+  /** The first rule that takes this request, counted as fired; undefined when none does. */
+  fire(target: FaultTarget): Awaitable<FiredFault | undefined>;
+  /** The answers stall rules hold in this process. */
+  readonly stalls: StalledAnswers;
 }
 
 /** The whole state as the API and control contexts see it: MockState in memory, a Redis state next. */
@@ -85,6 +108,7 @@ export interface StateParts {
   readonly anonymousLimiter: RateLimits;
   readonly clock: ControlledClock;
   readonly log: RequestJournal;
-  /** Back to the fixtures, keys as loaded, no counters or bans, an empty log, the clock at its base. */
+  readonly faults: FaultRules;
+  /** Back to the fixtures, keys as loaded, no counters or bans, an empty log, the clock at its base, no fault rules. */
   reset(): Awaitable<void>;
 }

@@ -20,6 +20,9 @@ async function admitToken(state: StateParts, token: string, spend = true) {
   return { key, bucketId, decision: await (spend ? limiter.consume(bucketId, limits) : limiter.peek(bucketId, limits)) };
 }
 
+/** Whether a rule with probability 0.3 and seed 7 fires on each of its first 12 draws (mock/faults/faultDraws.ts), worked out apart from it. */
+const seed7Draws = [false, false, false, true, false, false, false, false, false, false, true, false];
+
 export function statePartsContract(name: string, factory: StatePartsFactory): void {
   describe(`${name} keeps the mock's state contract`, () => {
     const setup = async () => {
@@ -27,7 +30,7 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       return { clock, stores: await factory.open(clock) };
     };
 
-    it('starts from the fixtures and creates pets with the next id, in ascending id order per status', async () => {
+    it('starts from the fixtures and creates pets with the next id, listed newest first per status', async () => {
       const { stores } = await setup();
       expect(await stores.store.all()).toEqual(testFixtures);
       expect(await stores.store.peekNextId()).toBe(7);
@@ -35,8 +38,9 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       expect(pet).toEqual({ id: 7, name: 'New', categoryId: 9, status: 'available' });
       expect(await stores.store.get(7)).toEqual(pet);
       expect(await stores.store.get(70)).toBeUndefined();
-      expect((await stores.store.list({ limit: 3, status: 'available' })).map((p) => p.id)).toEqual([1, 3, 6]);
-      expect(await stores.store.list({ limit: 20, status: 'available' })).toEqual([testFixtures[0], testFixtures[2], testFixtures[5], pet]);
+      expect((await stores.store.list({ limit: 3, status: 'available' })).map((p) => p.id)).toEqual([7, 6, 3]);
+      expect(await stores.store.list({ limit: 20, status: 'available' })).toEqual([pet, testFixtures[5], testFixtures[2], testFixtures[0]]);
+      expect((await stores.store.list({ limit: 2 })).map((p) => p.id)).toEqual([7, 6]);
       expect(await stores.store.count()).toBe(7);
       await stores.close?.();
     });
@@ -104,6 +108,22 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       await stores.close?.();
     });
 
+    it('freezes the clock at an instant, and refuses one out of range without changing it', async () => {
+      const { clock, stores } = await setup();
+      const at = Date.UTC(2026, 5, 1, 12, 30, 45);
+      await stores.clock.freeze(true, at);
+      clock.advance(10_000);
+      expect(await stores.clock.state()).toMatchObject({ nowMs: at, frozen: true });
+      expect(stores.clock.now()).toBe(at);
+      await expect(Promise.resolve().then(() => stores.clock.freeze(true, testStart + 101 * 365 * 86_400_000))).rejects.toThrow(/at most 3153600000 seconds \(100 years\)/);
+      await expect(Promise.resolve().then(() => stores.clock.freeze(true, -1))).rejects.toThrow(/before 1970/);
+      expect(await stores.clock.state()).toMatchObject({ nowMs: at, frozen: true });
+      await stores.clock.freeze(false);
+      clock.advance(1_000);
+      expect((await stores.clock.state()).nowMs).toBe(at + 1_000);
+      await stores.close?.();
+    });
+
     it('logs requests newest last up to its capacity', async () => {
       const { stores } = await setup();
       for (let i = 0; i < 7; i++) stores.log.add({ at: testStart + i, method: 'GET', url: `/v1/pets/${i}?x=1`, status: i % 2 ? 404 : 200, key: null, ms: 1 });
@@ -115,6 +135,34 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       await stores.log.clear();
       expect(await stores.log.list()).toEqual([]);
       expect(await stores.log.dropped()).toBe(0);
+      await stores.close?.();
+    });
+
+    it('keeps fault rules in order with their counts and draws, and clears them on reset', async () => {
+      const { stores } = await setup();
+      const target = { operationId: 'getPet', method: 'GET', url: '/v1/pets/1?x=1', keyBucket: undefined };
+      expect(await stores.faults.fire(target)).toBeUndefined();
+      expect(await stores.faults.add({ operationId: 'getPet', status: 503, times: 2 })).toEqual({ id: 'fault-1', operationId: 'getPet', status: 503, times: 2, fired: 0, left: 2 });
+      await stores.faults.add({ path: '/v1/pets/*', status: 500, probability: 0.3, seed: 7 });
+      expect(await stores.faults.fire({ ...target, operationId: 'listPets', url: '/v1/pets' })).toBeUndefined();
+      expect(await stores.faults.fire(target)).toEqual({ id: 'fault-1', status: 503 });
+      expect(await stores.faults.fire(target)).toEqual({ id: 'fault-1', status: 503 });
+      // The first rule is spent; the second fires on its draws, the same in every store.
+      const draws: boolean[] = [];
+      for (let i = 0; i < 12; i++) draws.push((await stores.faults.fire(target)) !== undefined);
+      expect(draws).toEqual(seed7Draws);
+      expect((await stores.faults.list()).map((f) => [f.id, f.fired, f.left])).toEqual([['fault-1', 2, 0], ['fault-2', draws.filter(Boolean).length, null]]);
+      expect(await stores.faults.remove('fault-1')).toBe(true);
+      expect(await stores.faults.remove('fault-1')).toBe(false);
+      await stores.faults.add({ status: 502 });
+      await stores.faults.clear();
+      expect(await stores.faults.list()).toEqual([]);
+      await stores.faults.add({ status: 502 });
+      await stores.reset();
+      expect(await stores.faults.list()).toEqual([]);
+      expect(await stores.faults.fire(target)).toBeUndefined();
+      // Ids are never given twice, reset or not.
+      expect((await stores.faults.add({ status: 502 })).id).toBe('fault-5');
       await stores.close?.();
     });
 

@@ -1,0 +1,46 @@
+/**
+ * What the mock saw of one request, for grading the client that sent it: the request as it came,
+ * the answer the mock gave, on the mock's clock. Kept in the request log, so the report follows
+ * the log's lifetime (cleared by reset, shared by replicas on Redis).
+ */
+export interface ClientObservation {
+  /** Unix milliseconds on the mock's clock. */
+  at: number;
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  /** The documented operation, when the request named one. */
+  operationId?: 'listPets' | 'createPet' | 'getPet' | 'listStoreOrders';
+  /** 0 when no answer was given (a fault rule reset the connection). */
+  status: number;
+  /** The answer's Error code, when it was an error. */
+  code?: string;
+  /** Who sent it: the key's identity (not the key), or the client's address for requests without a valid key. */
+  client: string;
+  /** How reports name that client: the redacted key (`demo…(9)`) or the address. */
+  clientLabel: string;
+  /** How the request presented a key: `bearer` as the contract says, another `scheme`, or `none`. */
+  auth: 'bearer' | 'scheme' | 'none';
+  /** A key-like query parameter or header beside Authorization (`api_key=`, `X-API-Key`). */
+  keyElsewhere?: boolean;
+  /** The answer's Retry-After, in seconds. */
+  retryAfter?: number;
+  /** The answer's X-RateLimit-Remaining and -Reset (Unix seconds). */
+  remaining?: number;
+  reset?: number;
+  /** A digest of a POST's body: the same body sent again has the same digest. */
+  bodyDigest?: string;
+}
+
+/** What the request log keeps of a request for grading its client, beside what it keeps anyway. */
+export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'bodyDigest'> & {
+  /** The client as reports name it. */
+  label: string;
+};
+
+/** A request-log entry as the grader reads it; undefined for one recorded without facts (an older replica's). */
+export function observationOf(entry: { at: number; method: string; url: string; status: number; grade?: ClientFacts }): ClientObservation | undefined {
+  if (!entry.grade) return undefined;
+  const { label, ...facts } = entry.grade;
+  return { at: entry.at, method: entry.method, url: entry.url, status: entry.status, clientLabel: label, ...facts };
+}

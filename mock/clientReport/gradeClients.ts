@@ -1,0 +1,180 @@
+// Grades the clients the mock served by how they behave over time, against what the contract
+// expects of a client (issue 19): the mock sees every request, its timing and its own rate-limit
+// decisions. Pure: the same observations give the same report, so a frozen clock gives one verdict.
+import type { ClientObservation } from './clientObservation.ts';
+
+export interface ClientFinding {
+  rule: ClientRule;
+  level: 'failure' | 'warning';
+  /** The contract's sentence the rule rests on. */
+  quote: string;
+  /** The client, as reports name it: a redacted key or an address. */
+  client: string;
+  message: string;
+  /** What the client should do instead. */
+  instead: string;
+  /** The requests the finding rests on (at most ten), oldest first. */
+  requests: { time: string; method: string; path: string; status: number }[];
+}
+
+export interface ClientReport {
+  /** False only when there is a failure: warnings alone pass. */
+  passed: boolean;
+  findings: ClientFinding[];
+}
+
+export type ClientRule =
+  | 'client.retry-after'
+  | 'client.backoff'
+  | 'client.banned'
+  | 'client.quota'
+  | 'client.limit-range'
+  | 'client.new-pet'
+  | 'client.bearer'
+  | 'client.key-in-header'
+  | 'client.post-retry'
+  | 'client.deprecated';
+
+const quotes: Record<ClientRule, string> = {
+  'client.retry-after': '429 | Rate limit exceeded. The client should back off and retry after the time given in the `Retry-After` header.',
+  'client.backoff': 'Requests over the limit receive 429 Too Many Requests. Clients are expected to use exponential backoff.',
+  'client.banned': 'Repeated requests after a 429 response may lead to a temporary ban of the API key.',
+  'client.quota': 'X-RateLimit-Remaining | Requests remaining in the current window. … Requests over the limit receive 429 Too Many Requests.',
+  'client.limit-range': 'limit | integer | no | Minimum 1, maximum 100, default 20. Maximum number of animals returned.',
+  'client.new-pet': 'Adds an animal. The request body is required, is `application/json`, and has the shape NewPet (`name` and `categoryId` required).',
+  'client.bearer': 'The client sends its API key in the header `Authorization` as a bearer token: `Authorization: Bearer <API_KEY>`.',
+  'client.key-in-header': 'The client sends its API key in the header `Authorization` as a bearer token: `Authorization: Bearer <API_KEY>`.',
+  'client.post-retry': 'POST /pets (operation `createPet`) Adds an animal. (POST is not idempotent, RFC 9110 9.2.2: sent twice, it may add two.)',
+  'client.deprecated': '`GET /pets/{petId}` is deprecated, with removal on 5 December 2030.',
+};
+
+/** A retry comes within this long of the failure it retries; later, it is a new request. */
+const retryWindowMs = 5 * 60_000;
+/** Gaps between retries must grow by at least this factor to count as backing off (exponential: 2). */
+const backoffFactor = 1.5;
+/** The most requests a finding lists. */
+const listed = 10;
+
+const failed = (o: ClientObservation) => o.status === 429 || o.status === 0 || o.status >= 500;
+const pathOf = (url: string) => url.split('?')[0]!;
+
+export function gradeClients(observations: readonly ClientObservation[]): ClientReport {
+  const byClient = new Map<string, ClientObservation[]>();
+  for (const o of [...observations].sort((a, b) => a.at - b.at)) {
+    const list = byClient.get(o.client) ?? [];
+    list.push(o);
+    byClient.set(o.client, list);
+  }
+  const findings: ClientFinding[] = [];
+  for (const requests of byClient.values()) findings.push(...gradeOne(requests));
+  return { passed: !findings.some((f) => f.level === 'failure'), findings };
+}
+
+function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
+  const out: ClientFinding[] = [];
+  const client = requests[0]!.clientLabel;
+  const add = (rule: ClientRule, level: ClientFinding['level'], evidence: readonly ClientObservation[], message: string, instead: string) =>
+    out.push({ rule, level, quote: quotes[rule], client, message, instead, requests: evidence.slice(0, listed).map(shown) });
+
+  // After each 429, what came before its Retry-After had passed.
+  for (let i = 0; i < requests.length; i++) {
+    const throttled = requests[i]!;
+    if (throttled.status !== 429 || throttled.retryAfter === undefined) continue;
+    const until = throttled.at + throttled.retryAfter * 1000;
+    const early = requests.slice(i + 1).filter((r) => r.at < until);
+    if (early.length === 0) continue;
+    const first = early[0]!;
+    add('client.retry-after', 'failure', [throttled, ...early],
+      `${early.length} ${plural(early.length, 'request')} came after the 429 of ${clock(throttled.at)} (Retry-After: ${throttled.retryAfter}) before it had passed; the first ${seconds(until - first.at)} early.`,
+      `Wait until Retry-After has passed before the next request (${throttled.retryAfter} s after this 429), and then back off further if the next is refused too.`);
+    // One finding a throttled spell: the requests it lists already cover the next 429s of it.
+    while (i + 1 < requests.length && requests[i + 1]!.at < until) i++;
+  }
+
+  // Retries of one request after failures, whose gaps do not grow.
+  const runs = new Map<string, ClientObservation[]>();
+  for (const r of requests) {
+    const id = `${r.method} ${pathOf(r.url)}`;
+    const run = runs.get(id);
+    const last = run?.[run.length - 1];
+    if (run && last && failed(last) && r.at - last.at <= retryWindowMs) run.push(r);
+    else runs.set(id, [r]);
+    if (runs.get(id)!.length === 4) judgeBackoff(runs.get(id)!, add);
+  }
+
+  const banned = requests.filter((r) => r.code === 'API_KEY_BANNED');
+  if (banned.length > 0) {
+    add('client.banned', 'failure', banned,
+      `${banned.length} ${plural(banned.length, 'request')} came while the key was banned (from ${clock(banned[0]!.at)} to ${clock(banned[banned.length - 1]!.at)}).`,
+      'Stop sending when a 429 comes, wait for its Retry-After, and back off exponentially: repeated requests after a 429 are what gets a key banned.');
+  }
+
+  // A 429 met after an answer had said nothing remained in that window.
+  const overshoot: ClientObservation[] = [];
+  let spent: ClientObservation | undefined;
+  for (const r of requests) {
+    if (spent && spent.reset !== undefined && r.at >= spent.reset * 1000) spent = undefined;
+    if (spent && r.status === 429 && r.code !== 'API_KEY_BANNED') overshoot.push(r);
+    if (r.remaining === 0 && r.status !== 429 && r.reset !== undefined) spent = r;
+  }
+  if (overshoot.length > 0) {
+    add('client.quota', 'failure', overshoot,
+      `${overshoot.length} ${plural(overshoot.length, 'request')} met 429 after an answer had said X-RateLimit-Remaining: 0 for that window.`,
+      'Read X-RateLimit-Remaining and -Reset on every answer, and hold requests once Remaining is 0 until the Reset it gives.');
+  }
+
+  const refused: [ClientRule, (r: ClientObservation) => boolean, string, string][] = [
+    ['client.limit-range', (r) => r.operationId === 'listPets' && r.code === 'INVALID_QUERY_PARAMETER' && /[?&]limit=/.test(r.url),
+      'asked for a limit outside 1 to 100 (or not a whole number)', 'Ask for at most 100 pets a page (limit from 1 to 100), and no more than the screen shows.'],
+    ['client.new-pet', (r) => r.operationId === 'createPet' && ['INVALID_BODY', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE'].includes(r.code ?? ''),
+      'sent a body that is not a NewPet in JSON', 'Send Content-Type: application/json and a NewPet: {"name": string, "categoryId": integer, "status"?: "available"|"pending"|"sold"}; check it before sending.'],
+    ['client.bearer', (r) => r.auth === 'scheme',
+      'presented a key with another scheme than Bearer, or a malformed Authorization header', 'Send Authorization: Bearer <API_KEY>.'],
+    ['client.key-in-header', (r) => r.keyElsewhere === true,
+      'sent a key outside the Authorization header (a query parameter or another header)', 'Send the key only as Authorization: Bearer <API_KEY>: a key in a URL ends up in logs and browser history.'],
+  ];
+  for (const [rule, matches, what, instead] of refused) {
+    const hits = requests.filter(matches);
+    if (hits.length > 0) add(rule, 'failure', hits, `${hits.length} ${plural(hits.length, 'request')} ${what}, which the contract refuses.`, instead);
+  }
+
+  // A POST sent again with the same body right after a 5xx or no answer.
+  for (let i = 0; i + 1 < requests.length; i++) {
+    const first = requests[i]!;
+    if (first.method !== 'POST' || first.bodyDigest === undefined || !(first.status === 0 || first.status >= 500)) continue;
+    const again = requests.slice(i + 1).find((r) => r.method === 'POST' && pathOf(r.url) === pathOf(first.url));
+    if (again && again.bodyDigest === first.bodyDigest && again.at - first.at <= retryWindowMs) {
+      add('client.post-retry', 'warning', [first, again],
+        `POST ${pathOf(first.url)} was sent again with the same body ${seconds(again.at - first.at)} after it was answered ${first.status === 0 ? 'with no answer at all' : first.status}; the first may have created the pet.`,
+        'Before sending a create again, check whether the first one took (list the pets, or look for the new one), or let the person retry.');
+    }
+  }
+
+  const deprecated = requests.filter((r) => r.operationId === 'getPet');
+  if (deprecated.length > 0) {
+    add('client.deprecated', 'warning', deprecated,
+      `${deprecated.length} ${plural(deprecated.length, 'request')} used GET /pets/{petId}, which is deprecated and is removed on 5 December 2030.`,
+      'Move to GET /pets with the status filter, the replacement the contract names, before 5 December 2030.');
+  }
+  return out;
+}
+
+function judgeBackoff(run: readonly ClientObservation[], add: (rule: ClientRule, level: ClientFinding['level'], evidence: readonly ClientObservation[], message: string, instead: string) => void): void {
+  // Three retries after failures: the second and third gaps must each grow, unless the client waited what the answer before said.
+  for (let j = 2; j < run.length; j++) {
+    const gap = run[j]!.at - run[j - 1]!.at;
+    const before = run[j - 1]!.at - run[j - 2]!.at;
+    const told = (run[j - 1]!.retryAfter ?? 0) * 1000;
+    if (gap < before * backoffFactor && (told === 0 || gap < told)) {
+      add('client.backoff', 'failure', run,
+        `${run[0]!.method} ${pathOf(run[0]!.url)} was retried after failures at gaps of ${run.slice(1).map((r, k) => seconds(r.at - run[k]!.at)).join(', ')}: they do not grow.`,
+        'Back off exponentially between retries (for example 1 s, 2 s, 4 s, with jitter), never sooner than Retry-After, and give up after a few tries.');
+      return;
+    }
+  }
+}
+
+const shown = (r: ClientObservation) => ({ time: new Date(r.at).toISOString(), method: r.method, path: r.url, status: r.status });
+const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { ClientReport } from '../clientReport/gradeClients.ts';
+import { testMock, type TestMock } from '../testing.ts';
+
+const report = async (mock: TestMock, query = '') => {
+  const res = await mock.app.inject({ url: `/__mock/client-report${query}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as ClientReport;
+};
+
+/** Spends demo-free's minute (60): the 60th answer says nothing remains. */
+async function spendMinute(mock: TestMock) {
+  for (let i = 0; i < 60; i++) await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+}
+
+describe('GET /__mock/client-report', () => {
+  it('gives a client that waits out its window an empty report', async () => {
+    const mock = await testMock();
+    await spendMinute(mock);
+    // It read Remaining 0 and Reset, and waits for the reset before the next request.
+    mock.clock.advance(60_000);
+    expect((await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' })).statusCode).toBe(200);
+    expect(await report(mock)).toEqual({ passed: true, findings: [] });
+  });
+
+  it('fails a client that retries at once after a 429 and polls past its quota, naming its key and the rule', async () => {
+    const mock = await testMock();
+    await spendMinute(mock);
+    const throttled = await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    expect(throttled.statusCode).toBe(429);
+    mock.clock.advance(200);
+    await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const graded = await report(mock);
+    expect(graded.passed).toBe(false);
+    expect(graded.findings.map((f) => f.rule).sort()).toEqual(['client.quota', 'client.retry-after']);
+    expect(graded.findings.find((f) => f.rule === 'client.retry-after')).toMatchObject({ level: 'failure', client: 'demo…(9)', quote: expect.stringContaining('Retry-After'), instead: expect.stringMatching(/^Wait until Retry-After/) });
+    // Another key's report is its own.
+    await mock.call({ url: '/v1/pets?limit=1', key: 'demo-pro' });
+    expect(await report(mock, '?key=demo-pro')).toEqual({ passed: true, findings: [] });
+    expect((await report(mock, '?key=demo-free')).passed).toBe(false);
+  });
+
+  it('names requests the contract refuses and a POST sent again after a forced 503', async () => {
+    const mock = await testMock();
+    await mock.call({ url: '/v1/pets?limit=500' });
+    const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
+    const json = { 'content-type': 'application/json' };
+    expect((await mock.call({ method: 'POST', url: '/v1/pets', headers: { ...json, prefer: 'code=503' }, payload: body })).statusCode).toBe(503);
+    mock.clock.advance(30_000);
+    await mock.call({ method: 'POST', url: '/v1/pets', headers: json, payload: body });
+    await mock.call({ url: '/v1/pets', key: null, headers: { authorization: 'Token demo-pro' } });
+    const graded = await report(mock);
+    expect(graded.findings.map((f) => [f.rule, f.level])).toEqual(expect.arrayContaining([['client.limit-range', 'failure'], ['client.post-retry', 'warning'], ['client.bearer', 'failure']]));
+  });
+
+  it('is emptied by reset, and refuses a query it does not take', async () => {
+    const mock = await testMock();
+    await mock.call({ url: '/v1/pets?limit=500' });
+    expect((await report(mock)).findings).toHaveLength(1);
+    await mock.app.inject({ method: 'POST', url: '/__mock/reset' });
+    expect(await report(mock)).toEqual({ passed: true, findings: [] });
+    const bad = await mock.app.inject({ url: '/__mock/client-report?client=x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400, message: expect.stringContaining('takes only key') });
+  });
+});

@@ -1,0 +1,34 @@
+// A frontend test fakes the global timers and Date before it renders (vi.useFakeTimers(),
+// jest.useFakeTimers(), sinon.useFakeTimers()), and then drives them itself. The mock must neither
+// stop answering nor follow that time: its clock is the one the test moves through the control API.
+// So it keeps its own references to the real timers and the real Date.now, taken when this module
+// loads. All three runners fake through @sinonjs/fake-timers, which marks each fake with its `clock`
+// and keeps the original as `clock._<name>`: a module first loaded under fake timers (a dynamic
+// import) still finds the real ones there.
+
+type Faked = { clock?: Record<string, unknown> } | undefined;
+
+function original<T>(name: string, current: T): T {
+  const saved = (current as Faked)?.clock?.[`_${name}`];
+  return (saved ?? current) as T;
+}
+
+export interface RealTimers {
+  setTimeout: typeof globalThis.setTimeout;
+  clearTimeout: typeof globalThis.clearTimeout;
+  /** Milliseconds since the Unix epoch, from the system clock. */
+  now: () => number;
+}
+
+/** The real timers and Date.now behind whatever fakes `globals` holds now. */
+export function captureRealTimers(globals: typeof globalThis = globalThis): RealTimers {
+  const RealDate = original('Date', globals.Date);
+  return {
+    setTimeout: original('setTimeout', globals.setTimeout).bind(globals) as typeof globalThis.setTimeout,
+    clearTimeout: original('clearTimeout', globals.clearTimeout).bind(globals) as typeof globalThis.clearTimeout,
+    now: () => RealDate.now(),
+  };
+}
+
+/** The timers and the time the mock runs on, whatever a test does to the globals afterwards. */
+export const realTimers: RealTimers = captureRealTimers();
