@@ -28,6 +28,11 @@ describe('gradeClients', () => {
     expect(rules(flat)).toContain('client.backoff');
     const doubling = [0, 1000, 3000, 7000].map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' }));
     expect(rules(doubling)).not.toContain('client.backoff');
+    const instant = [0, 5, 12, 20].map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' }));
+    expect(rules(instant)).toContain('client.backoff');
+    // Jitter may shrink one gap; the gaps still spread.
+    const jittered = [0, 800, 1300, 4300].map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' }));
+    expect(rules(jittered)).not.toContain('client.backoff');
     // Waiting what Retry-After says each time is backing off as told, though the gaps stay equal.
     const told = [0, 30_000, 60_000, 90_000].map((at) => throttled(at, 30));
     expect(rules(told)).toEqual([]);
@@ -37,8 +42,10 @@ describe('gradeClients', () => {
     expect(rules([ok(0, { status: 429, code: 'API_KEY_BANNED', retryAfter: 300 }), ok(400_000, { status: 429, code: 'API_KEY_BANNED', retryAfter: 100 })])).toContain('client.banned');
   });
 
-  it('fails a 429 met after an answer said nothing remained in the window, and forgets it once that window reset', () => {
-    expect(rules([ok(0, { remaining: 0 }), throttled(1000, 59)])).toContain('client.quota');
+  it('fails a client that meets 429 again and again after an answer said nothing remained, and forgets it once that window reset', () => {
+    expect(rules([ok(0, { remaining: 0 }), throttled(1000, 59), throttled(2000, 58)])).toContain('client.quota');
+    // One 429 is how a client that does not read Remaining learns of the limit: it is judged by what it does next.
+    expect(rules([ok(0, { remaining: 0 }), throttled(1000, 59), ok(60_000, { remaining: 59, reset: (T0 + 120_000) / 1000 })])).toEqual([]);
     expect(rules([ok(0, { remaining: 0 }), ok(61_000, { remaining: 59, reset: (T0 + 120_000) / 1000 })])).toEqual([]);
   });
 

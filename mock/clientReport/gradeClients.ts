@@ -50,8 +50,10 @@ const quotes: Record<ClientRule, string> = {
 
 /** A retry comes within this long of the failure it retries; later, it is a new request. */
 const retryWindowMs = 5 * 60_000;
-/** Gaps between retries must grow by at least this factor to count as backing off (exponential: 2). */
+/** Retry gaps all within this factor of each other are a fixed interval, not a backoff (exponential: 2). */
 const backoffFactor = 1.5;
+/** Retries this close together are sent at once. */
+const instantMs = 250;
 /** The most requests a finding lists. */
 const listed = 10;
 
@@ -109,12 +111,22 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
       'Stop sending when a 429 comes, wait for its Retry-After, and back off exponentially: repeated requests after a 429 are what gets a key banned.');
   }
 
-  // A 429 met after an answer had said nothing remained in that window.
+  // 429s met after an answer had said nothing remained in that window. One is how a client that
+  // does not read Remaining learns of the limit, and is judged by what it does next (Retry-After);
+  // a second in the same window is a client polling past its quota.
   const overshoot: ClientObservation[] = [];
   let spent: ClientObservation | undefined;
+  let metInWindow: ClientObservation[] = [];
   for (const r of requests) {
-    if (spent && spent.reset !== undefined && r.at >= spent.reset * 1000) spent = undefined;
-    if (spent && r.status === 429 && r.code !== 'API_KEY_BANNED') overshoot.push(r);
+    if (spent && spent.reset !== undefined && r.at >= spent.reset * 1000) {
+      spent = undefined;
+      metInWindow = [];
+    }
+    if (spent && r.status === 429 && r.code !== 'API_KEY_BANNED') {
+      metInWindow.push(r);
+      if (metInWindow.length === 2) overshoot.push(...metInWindow);
+      else if (metInWindow.length > 2) overshoot.push(r);
+    }
     if (r.remaining === 0 && r.status !== 429 && r.reset !== undefined) spent = r;
   }
   if (overshoot.length > 0) {
@@ -160,18 +172,18 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
 }
 
 function judgeBackoff(run: readonly ClientObservation[], add: (rule: ClientRule, level: ClientFinding['level'], evidence: readonly ClientObservation[], message: string, instead: string) => void): void {
-  // Three retries after failures: the second and third gaps must each grow, unless the client waited what the answer before said.
-  for (let j = 2; j < run.length; j++) {
-    const gap = run[j]!.at - run[j - 1]!.at;
-    const before = run[j - 1]!.at - run[j - 2]!.at;
-    const told = (run[j - 1]!.retryAfter ?? 0) * 1000;
-    if (gap < before * backoffFactor && (told === 0 || gap < told)) {
-      add('client.backoff', 'failure', run,
-        `${run[0]!.method} ${pathOf(run[0]!.url)} was retried after failures at gaps of ${run.slice(1).map((r, k) => seconds(r.at - run[k]!.at)).join(', ')}: they do not grow.`,
-        'Back off exponentially between retries (for example 1 s, 2 s, 4 s, with jitter), never sooner than Retry-After, and give up after a few tries.');
-      return;
-    }
-  }
+  // Three retries after failures. Waiting what the answer before said (Retry-After) is backing
+  // off as told. Otherwise the gaps must not all be instant, nor all about the same: backoff with
+  // jitter may shrink a gap now and then, but it spreads them.
+  const gaps = run.slice(1).map((r, k) => r.at - run[k]!.at);
+  const told = gaps.every((gap, k) => gap >= (run[k]!.retryAfter ?? Infinity) * 1000);
+  if (told) return;
+  const instant = gaps.every((gap) => gap < instantMs);
+  const constant = Math.max(...gaps) < Math.min(...gaps) * backoffFactor;
+  if (!instant && !constant) return;
+  add('client.backoff', 'failure', run,
+    `${run[0]!.method} ${pathOf(run[0]!.url)} was retried after failures at gaps of ${gaps.map(seconds).join(', ')}: ${instant ? 'at once each time' : 'they do not grow'}.`,
+    'Back off exponentially between retries (for example 1 s, 2 s, 4 s, with jitter), never sooner than Retry-After, and give up after a few tries.');
 }
 
 const shown = (r: ClientObservation) => ({ time: new Date(r.at).toISOString(), method: r.method, path: r.url, status: r.status });
