@@ -66832,163 +66832,6 @@ function describeEvent(event) {
   return event.kind === "wait-for-window" ? `Waiting ${(event.ms / 1e3).toFixed(1)} s for ${quota} to reset rather than spend its last request; next request at ${new Date(event.until).toISOString().slice(11, 19)} UTC.` : `Unexpected 429 on request #${event.seq} (${quota}); waiting ${(event.waitMs / 1e3).toFixed(1)} s as Retry-After and backoff say (try ${event.attempt + 1}).`;
 }
 
-// conformance/index.ts
-var ConformanceOptionsError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ConformanceOptionsError";
-  }
-};
-async function runConformance(options2) {
-  if (!options2.baseUrl) throw new ConformanceOptionsError("no base URL. Give baseUrl (--base-url, PETS_BASE_URL).");
-  if (!options2.apiKey) throw new ConformanceOptionsError("no API key. Give apiKey (--api-key, PETS_API_KEY).");
-  const unknown = [...options2.checks ?? [], ...options2.excludeChecks ?? []].filter((id) => !checkIds.includes(id));
-  if (unknown.length > 0) throw new ConformanceOptionsError(`Unknown check ${unknown.join(", ")}. Known checks: ${checkIds.join(", ")}.`);
-  const selected = checks.filter((c) => (!options2.checks || options2.checks.includes(c.id)) && !options2.excludeChecks?.includes(c.id));
-  if (selected.length === 0) throw new ConformanceOptionsError("no check left to run. Check checks and excludeChecks.");
-  let headers;
-  try {
-    headers = headerMap(Object.entries(options2.headers ?? {}).map(([name2, value]) => `${name2}: ${value}`));
-  } catch (error) {
-    throw new ConformanceOptionsError(`headers: ${error.message}`);
-  }
-  const spec = options2.spec ?? await loadSpec(options2.specPath);
-  const transport = options2.transport ?? httpTransport(options2.maxBody !== void 0 ? { maxBodyBytes: options2.maxBody } : {});
-  const report = await runChecks({
-    baseUrl: options2.baseUrl.replace(/\/+$/, ""),
-    apiKey: options2.apiKey,
-    ...options2.apiKey2 ? { apiKey2: options2.apiKey2 } : {},
-    sharedKey: options2.sharedKey ?? false,
-    maxDurationMs: (options2.maxDuration ?? 120) * 1e3,
-    timeoutMs: options2.timeout ?? 1e4,
-    readOnly: options2.readOnly ?? false,
-    probeRateLimit: options2.probeRateLimit ?? false,
-    probeMaxRequests: options2.probeMaxRequests ?? 1100,
-    seed: options2.seed ?? 1,
-    depth: options2.depth ?? "quick",
-    spec,
-    checks: selected,
-    allChecks: checks,
-    transport,
-    maxWaitMs: (options2.maxWait ?? 65) * 1e3,
-    headers,
-    ...options2.secrets ? { secrets: options2.secrets } : {},
-    ...options2.onProgress ? { onProgress: options2.onProgress } : {},
-    ...options2.sleep ? { sleep: options2.sleep } : {},
-    ...options2.now ? { now: options2.now } : {}
-  }).finally(() => transport === options2.transport ? void 0 : transport.close?.());
-  const exitCode = exitCodes[report.verdict];
-  if (options2.reportDir === void 0) return { exitCode, verdict: report.verdict, report };
-  const reportPaths = await writeReports(report, resolve3(options2.reportDir));
-  return { exitCode, verdict: report.verdict, report, reportPaths };
-}
-
-// conformance/reports/consoleReport.ts
-var mark = { passed: "PASS", failed: "FAIL", skipped: "SKIP" };
-function progressLine(check3) {
-  const failures = check3.operations.flatMap((o) => o.findings.filter((f) => f.level === "failure"));
-  const first = failures[0] ? `: ${findingLine(failures[0])}` : check3.status === "skipped" ? `: ${check3.operations[0]?.reason ?? ""}` : "";
-  return `${mark[check3.status]} ${check3.id}${first}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ""}`;
-}
-function summaryTable(report) {
-  if (report.checks.length === 0) return `No check ran: ${report.reason ?? "nothing was judged"} (${report.requests.total} ${report.requests.total === 1 ? "request" : "requests"} sent).`;
-  const rows = report.checks.map((c) => [c.id, c.severity, mark[c.status], String(c.operations.reduce((n, o) => n + o.findings.filter((f) => f.level === "failure").length, 0))]);
-  const header = ["check", "severity", "result", "failures"];
-  const widths = header.map((h2, i) => Math.max(h2.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
-  const { passed, failed, skipped, warnings } = report.summary;
-  return [
-    line(header),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map(line),
-    "",
-    `${passed} passed, ${failed} failed, ${skipped} skipped, ${warnings} warnings; ${report.requests.total} ${report.requests.total === 1 ? "request" : "requests"} (${report.requests.withKey} with the key) in ${(report.durationMs / 1e3).toFixed(1)} s`,
-    ...verified(report)
-  ].join("\n");
-}
-function verified(report) {
-  if ((report.coverage ?? []).length === 0) return [];
-  const unreached = coverageLines(report).filter((l) => l.status === "not reached");
-  return [`Verified: ${coverageHeadline(report)}.`, ...unreached.slice(0, 8).map((l) => `  not reached: ${l.rule}: ${l.reason ?? ""}`), ...unreached.length > 8 ? [`  (and ${unreached.length - 8} more: see the reports)`] : [], ...(report.reproductions ?? []).map((r, i) => `Shortest failing sequence ${i + 1} (${r.rules.join(", ")}): ${r.requests.shrunk} requests; the reports print it as a curl script.`)];
-}
-
-// conformance/reports/finishRun.ts
-import { resolve as resolve4 } from "node:path";
-
-// conformance/github/annotations.ts
-var data = (text) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-var property2 = (text) => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
-var maxAnnotations = 10;
-function githubAnnotations(report) {
-  const cannotRun = report.verdict === "cannot-run" ? [`::error title=${property2(`${report.tool.name} could not run`)}::${data(cannotRunLine(report))}`] : [];
-  const groups = [];
-  const bySeverity = [...report.checks].sort((a, b) => severityOrder.indexOf(a.severity) - severityOrder.indexOf(b.severity));
-  for (const level of ["failure", "warning"]) {
-    for (const check3 of bySeverity) {
-      for (const op of check3.operations) {
-        const findings = op.findings.filter((f) => f.level === level);
-        if (findings.length > 0) groups.push({ kind: level === "failure" ? "error" : "warning", check: check3.id, operationId: op.operationId, findings });
-      }
-    }
-  }
-  const room = Math.max(0, maxAnnotations - cannotRun.length);
-  const shown = groups.slice(0, room).map(({ kind, check: check3, operationId, findings }) => {
-    const [first, ...rest] = findings;
-    const cases = [...new Set(rest.flatMap((f) => f.case !== void 0 ? [f.case] : []))];
-    const more = rest.length > 0 ? ` (and ${rest.length} more ${rest.length === 1 ? "finding" : "findings"} on ${operationId}${cases.length > 0 ? `: ${cases.slice(0, 5).join(", ")}${cases.length > 5 ? ", …" : ""}` : ""})` : "";
-    const reproduce = first.evidence ? `
-Reproduce: ${first.evidence.curl}` : "";
-    return `::${kind} title=${property2(check3)}::${data(`${findingLine(first)} [${operationId}]${more}${reproduce}`)}`;
-  });
-  const hidden = groups.slice(room);
-  const notice = hidden.length > 0 ? [`::notice title=${property2(`${report.tool.name}: ${hidden.length} more`)}::${data(`${hidden.length} more failing or warned check${hidden.length === 1 ? "" : "s"} and operation${hidden.length === 1 ? "" : "s"} (${hidden.reduce((n, g) => n + g.findings.length, 0)} findings) are in the job summary and the conformance-summary.md report.`)}`] : [];
-  return [...cannotRun, ...shown, ...notice];
-}
-var severityOrder = ["critical", "high", "medium", "low"];
-
-// conformance/github/stepSummary.ts
-import { appendFile } from "node:fs/promises";
-var stepSummaryLimit = 1024 * 1024;
-async function appendStepSummary(path, markdown) {
-  const note = "\n\n_Summary cut to fit GitHub's 1 MiB limit: see the conformance-summary.md report._\n";
-  let text = markdown;
-  if (Buffer.byteLength(text) > stepSummaryLimit) {
-    text = Buffer.from(text).subarray(0, stepSummaryLimit - Buffer.byteLength(note) - 4).toString("utf8").replace(/\uFFFD+$/, "") + note;
-  }
-  await appendFile(path, text.endsWith("\n") ? text : `${text}
-`);
-}
-
-// conformance/github/publishToGitHub.ts
-async function publishToGitHub(report, env, print) {
-  if (env.GITHUB_ACTIONS === "true") for (const line of githubAnnotations(report)) print(line);
-  if (env.GITHUB_STEP_SUMMARY) await appendStepSummary(env.GITHUB_STEP_SUMMARY, markdownReport(report));
-}
-
-// conformance/reports/finishRun.ts
-async function finishRun(report, options2) {
-  let paths;
-  if (options2.reportDir !== void 0) {
-    try {
-      paths = await writeReports(report, resolve4(options2.reportDir));
-    } catch (error) {
-      options2.io.stderr.write(`Could not write the reports into ${options2.reportDir}: ${error.message}. Check --report-dir.
-`);
-    }
-  }
-  try {
-    await publishToGitHub(report, options2.io.env, (line) => options2.io.stdout.write(`${line}
-`));
-  } catch (error) {
-    options2.io.stderr.write(`Could not append the job summary to ${options2.io.env.GITHUB_STEP_SUMMARY}: ${error.message}.
-`);
-  }
-  return { exitCode: exitCodes[report.verdict], ...paths ? { paths } : {} };
-}
-
-// conformance/proxy/proxyCli.ts
-import { resolve as resolve5 } from "node:path";
-
 // conformance/proxy/startProxy.ts
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -67354,7 +67197,162 @@ function joined(rawHeaders) {
   return out;
 }
 
+// conformance/index.ts
+var ConformanceOptionsError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ConformanceOptionsError";
+  }
+};
+async function runConformance(options2) {
+  if (!options2.baseUrl) throw new ConformanceOptionsError("no base URL. Give baseUrl (--base-url, PETS_BASE_URL).");
+  if (!options2.apiKey) throw new ConformanceOptionsError("no API key. Give apiKey (--api-key, PETS_API_KEY).");
+  const unknown = [...options2.checks ?? [], ...options2.excludeChecks ?? []].filter((id) => !checkIds.includes(id));
+  if (unknown.length > 0) throw new ConformanceOptionsError(`Unknown check ${unknown.join(", ")}. Known checks: ${checkIds.join(", ")}.`);
+  const selected = checks.filter((c) => (!options2.checks || options2.checks.includes(c.id)) && !options2.excludeChecks?.includes(c.id));
+  if (selected.length === 0) throw new ConformanceOptionsError("no check left to run. Check checks and excludeChecks.");
+  let headers;
+  try {
+    headers = headerMap(Object.entries(options2.headers ?? {}).map(([name2, value]) => `${name2}: ${value}`));
+  } catch (error) {
+    throw new ConformanceOptionsError(`headers: ${error.message}`);
+  }
+  const spec = options2.spec ?? await loadSpec(options2.specPath);
+  const transport = options2.transport ?? httpTransport(options2.maxBody !== void 0 ? { maxBodyBytes: options2.maxBody } : {});
+  const report = await runChecks({
+    baseUrl: options2.baseUrl.replace(/\/+$/, ""),
+    apiKey: options2.apiKey,
+    ...options2.apiKey2 ? { apiKey2: options2.apiKey2 } : {},
+    sharedKey: options2.sharedKey ?? false,
+    maxDurationMs: (options2.maxDuration ?? 120) * 1e3,
+    timeoutMs: options2.timeout ?? 1e4,
+    readOnly: options2.readOnly ?? false,
+    probeRateLimit: options2.probeRateLimit ?? false,
+    probeMaxRequests: options2.probeMaxRequests ?? 1100,
+    seed: options2.seed ?? 1,
+    depth: options2.depth ?? "quick",
+    spec,
+    checks: selected,
+    allChecks: checks,
+    transport,
+    maxWaitMs: (options2.maxWait ?? 65) * 1e3,
+    headers,
+    ...options2.secrets ? { secrets: options2.secrets } : {},
+    ...options2.onProgress ? { onProgress: options2.onProgress } : {},
+    ...options2.sleep ? { sleep: options2.sleep } : {},
+    ...options2.now ? { now: options2.now } : {}
+  }).finally(() => transport === options2.transport ? void 0 : transport.close?.());
+  const exitCode = exitCodes[report.verdict];
+  if (options2.reportDir === void 0) return { exitCode, verdict: report.verdict, report };
+  const reportPaths = await writeReports(report, resolve3(options2.reportDir));
+  return { exitCode, verdict: report.verdict, report, reportPaths };
+}
+
+// conformance/reports/consoleReport.ts
+var mark = { passed: "PASS", failed: "FAIL", skipped: "SKIP" };
+function progressLine(check3) {
+  const failures = check3.operations.flatMap((o) => o.findings.filter((f) => f.level === "failure"));
+  const first = failures[0] ? `: ${findingLine(failures[0])}` : check3.status === "skipped" ? `: ${check3.operations[0]?.reason ?? ""}` : "";
+  return `${mark[check3.status]} ${check3.id}${first}${failures.length > 1 ? ` (+${failures.length - 1} more)` : ""}`;
+}
+function summaryTable(report) {
+  if (report.checks.length === 0) return `No check ran: ${report.reason ?? "nothing was judged"} (${report.requests.total} ${report.requests.total === 1 ? "request" : "requests"} sent).`;
+  const rows = report.checks.map((c) => [c.id, c.severity, mark[c.status], String(c.operations.reduce((n, o) => n + o.findings.filter((f) => f.level === "failure").length, 0))]);
+  const header = ["check", "severity", "result", "failures"];
+  const widths = header.map((h2, i) => Math.max(h2.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const { passed, failed, skipped, warnings } = report.summary;
+  return [
+    line(header),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map(line),
+    "",
+    `${passed} passed, ${failed} failed, ${skipped} skipped, ${warnings} warnings; ${report.requests.total} ${report.requests.total === 1 ? "request" : "requests"} (${report.requests.withKey} with the key) in ${(report.durationMs / 1e3).toFixed(1)} s`,
+    ...verified(report)
+  ].join("\n");
+}
+function verified(report) {
+  if ((report.coverage ?? []).length === 0) return [];
+  const unreached = coverageLines(report).filter((l) => l.status === "not reached");
+  return [`Verified: ${coverageHeadline(report)}.`, ...unreached.slice(0, 8).map((l) => `  not reached: ${l.rule}: ${l.reason ?? ""}`), ...unreached.length > 8 ? [`  (and ${unreached.length - 8} more: see the reports)`] : [], ...(report.reproductions ?? []).map((r, i) => `Shortest failing sequence ${i + 1} (${r.rules.join(", ")}): ${r.requests.shrunk} requests; the reports print it as a curl script.`)];
+}
+
+// conformance/reports/finishRun.ts
+import { resolve as resolve4 } from "node:path";
+
+// conformance/github/annotations.ts
+var data = (text) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+var property2 = (text) => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+var maxAnnotations = 10;
+function githubAnnotations(report) {
+  const cannotRun = report.verdict === "cannot-run" ? [`::error title=${property2(`${report.tool.name} could not run`)}::${data(cannotRunLine(report))}`] : [];
+  const groups = [];
+  const bySeverity = [...report.checks].sort((a, b) => severityOrder.indexOf(a.severity) - severityOrder.indexOf(b.severity));
+  for (const level of ["failure", "warning"]) {
+    for (const check3 of bySeverity) {
+      for (const op of check3.operations) {
+        const findings = op.findings.filter((f) => f.level === level);
+        if (findings.length > 0) groups.push({ kind: level === "failure" ? "error" : "warning", check: check3.id, operationId: op.operationId, findings });
+      }
+    }
+  }
+  const room = Math.max(0, maxAnnotations - cannotRun.length);
+  const shown = groups.slice(0, room).map(({ kind, check: check3, operationId, findings }) => {
+    const [first, ...rest] = findings;
+    const cases = [...new Set(rest.flatMap((f) => f.case !== void 0 ? [f.case] : []))];
+    const more = rest.length > 0 ? ` (and ${rest.length} more ${rest.length === 1 ? "finding" : "findings"} on ${operationId}${cases.length > 0 ? `: ${cases.slice(0, 5).join(", ")}${cases.length > 5 ? ", …" : ""}` : ""})` : "";
+    const reproduce = first.evidence ? `
+Reproduce: ${first.evidence.curl}` : "";
+    return `::${kind} title=${property2(check3)}::${data(`${findingLine(first)} [${operationId}]${more}${reproduce}`)}`;
+  });
+  const hidden = groups.slice(room);
+  const notice = hidden.length > 0 ? [`::notice title=${property2(`${report.tool.name}: ${hidden.length} more`)}::${data(`${hidden.length} more failing or warned check${hidden.length === 1 ? "" : "s"} and operation${hidden.length === 1 ? "" : "s"} (${hidden.reduce((n, g) => n + g.findings.length, 0)} findings) are in the job summary and the conformance-summary.md report.`)}`] : [];
+  return [...cannotRun, ...shown, ...notice];
+}
+var severityOrder = ["critical", "high", "medium", "low"];
+
+// conformance/github/stepSummary.ts
+import { appendFile } from "node:fs/promises";
+var stepSummaryLimit = 1024 * 1024;
+async function appendStepSummary(path, markdown) {
+  const note = "\n\n_Summary cut to fit GitHub's 1 MiB limit: see the conformance-summary.md report._\n";
+  let text = markdown;
+  if (Buffer.byteLength(text) > stepSummaryLimit) {
+    text = Buffer.from(text).subarray(0, stepSummaryLimit - Buffer.byteLength(note) - 4).toString("utf8").replace(/\uFFFD+$/, "") + note;
+  }
+  await appendFile(path, text.endsWith("\n") ? text : `${text}
+`);
+}
+
+// conformance/github/publishToGitHub.ts
+async function publishToGitHub(report, env, print) {
+  if (env.GITHUB_ACTIONS === "true") for (const line of githubAnnotations(report)) print(line);
+  if (env.GITHUB_STEP_SUMMARY) await appendStepSummary(env.GITHUB_STEP_SUMMARY, markdownReport(report));
+}
+
+// conformance/reports/finishRun.ts
+async function finishRun(report, options2) {
+  let paths;
+  if (options2.reportDir !== void 0) {
+    try {
+      paths = await writeReports(report, resolve4(options2.reportDir));
+    } catch (error) {
+      options2.io.stderr.write(`Could not write the reports into ${options2.reportDir}: ${error.message}. Check --report-dir.
+`);
+    }
+  }
+  try {
+    await publishToGitHub(report, options2.io.env, (line) => options2.io.stdout.write(`${line}
+`));
+  } catch (error) {
+    options2.io.stderr.write(`Could not append the job summary to ${options2.io.env.GITHUB_STEP_SUMMARY}: ${error.message}.
+`);
+  }
+  return { exitCode: exitCodes[report.verdict], ...paths ? { paths } : {} };
+}
+
 // conformance/proxy/proxyCli.ts
+import { resolve as resolve5 } from "node:path";
 function targetUrl(value) {
   let url;
   try {
