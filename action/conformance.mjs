@@ -41987,8 +41987,8 @@ var PacedClient = class {
     }
   }
   async #sendOnce(checkId, request, bucket, retries) {
-    const { baseUrl: baseUrl2, apiKey, apiKey2, transport, timeoutMs, userAgent } = this.#options;
-    const url = `${baseUrl2}${request.path}`;
+    const { baseUrl, apiKey, apiKey2, transport, timeoutMs, userAgent } = this.#options;
+    const url = `${baseUrl}${request.path}`;
     const headers = mergeHeaders(
       { "user-agent": userAgent, "x-conformance-run-id": this.runId, accept: "application/json" },
       this.#options.headers ?? {},
@@ -65338,6 +65338,18 @@ async function applyConfigFile(program2, env, cwd = process.cwd()) {
   return { secrets: config.secrets, path: config.path };
 }
 
+// conformance/config/baseUrlOption.ts
+function baseUrlOption(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError("Give an absolute http or https URL, such as https://api.example.com/v1.");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("Give an http or https URL.");
+  return value.replace(/\/+$/, "");
+}
+
 // conformance/index.ts
 import { resolve as resolve3 } from "node:path";
 
@@ -66416,28 +66428,28 @@ function coverageOf(judgements, checks2, exchanges, context2) {
 }
 
 // conformance/preflight.ts
-async function preflight(client, baseUrl2) {
+async function preflight(client, baseUrl) {
   let list;
   try {
     list = await client.send("preflight", { method: "GET", path: "/pets", auth: "key", operationId: "listPets", intent: "valid", case: "preflight/list-pets" });
   } catch (error) {
-    if (error instanceof TransportError) return { reason: `Cannot reach ${baseUrl2}: ${error.message}. Check --base-url and that the deployment is up.` };
+    if (error instanceof TransportError) return { reason: `Cannot reach ${baseUrl}: ${error.message}. Check --base-url and that the deployment is up.` };
     if (error instanceof QuotaExhaustedError) return { reason: `${error.message} Wait for the key's quota to reset, or run with another key.` };
     throw error;
   }
   const { status: status2, json: json4, value, headers } = list.response;
   if (isUnavailable(status2)) {
-    return { reason: `the deployment was unavailable: GET ${baseUrl2}/pets answered ${status2}${headers["retry-after"] ? ` (Retry-After ${headers["retry-after"]})` : ""}, after retries. This says nothing of the contract; run again when it is up.` };
+    return { reason: `the deployment was unavailable: GET ${baseUrl}/pets answered ${status2}${headers["retry-after"] ? ` (Retry-After ${headers["retry-after"]})` : ""}, after retries. This says nothing of the contract; run again when it is up.` };
   }
   if (status2 === 401 || status2 === 403) {
-    return { reason: `The deployment refused the API key: GET ${baseUrl2}/pets answered ${status2}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
+    return { reason: `The deployment refused the API key: GET ${baseUrl}/pets answered ${status2}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
   }
   const isObject2 = json4 !== null && typeof json4 === "object";
   const claimsApi = status2 === 200 && /json/i.test(headers["content-type"] ?? "") && headers["x-ratelimit-limit"] !== void 0;
   const looksLikeApi = status2 === 200 && json4 !== void 0 || claimsApi || status2 >= 400 && status2 < 600 && status2 !== 404 && isObject2 && !Array.isArray(json4);
   if (!looksLikeApi) {
     const type = headers["content-type"] ?? "no content type";
-    return { reason: `${baseUrl2} does not answer like the Pet Adoption API: GET ${baseUrl2}/pets gave ${status2} (${type}). Check that --base-url ends with the API's /v1.` };
+    return { reason: `${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status2} (${type}). Check that --base-url ends with the API's /v1.` };
   }
   const items2 = status2 === 200 && Array.isArray(value) ? value : status2 === 200 ? leniently(list.response.body) : [];
   return { pets: items2.map(knownPet).filter((p) => p !== void 0), exchange: list };
@@ -67353,18 +67365,8 @@ async function finishRun(report, options2) {
 
 // conformance/proxy/proxyCli.ts
 import { resolve as resolve5 } from "node:path";
-function targetUrl(value) {
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError("Give the deployment's absolute http or https base URL, such as https://staging.example.com/v1.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("Give an http or https URL.");
-  return value.replace(/\/+$/, "");
-}
 function proxyProgram(io) {
-  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(targetUrl)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(baseUrlOption)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 async function proxyMain(argv, io) {
   const cli = proxyProgram(io);
@@ -67425,23 +67427,13 @@ function depthOption(value) {
   if (/^\d+$/.test(value)) return Number(value);
   throw new InvalidArgumentError(`"${value}" is not a depth. Give quick, full or a whole number of sequences, such as --depth 30.`);
 }
-function baseUrl(value) {
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError("Give an absolute http or https URL, such as https://api.example.com/v1.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("Give an http or https URL.");
-  return value.replace(/\/+$/, "");
-}
 function conformanceProgram(io) {
-  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrl)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped").default(120).argParser(wholeNumber(1))).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrlOption)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped").default(120).argParser(wholeNumber(1))).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 function applyEnv(cli, env) {
   if (cli.getOptionValueSource("baseUrl") === void 0 && env.PETS_BASE_URL) {
     try {
-      cli.setOptionValueWithSource("baseUrl", baseUrl(env.PETS_BASE_URL), "env");
+      cli.setOptionValueWithSource("baseUrl", baseUrlOption(env.PETS_BASE_URL), "env");
     } catch (error) {
       throw new ConfigError(`PETS_BASE_URL: ${error.message}`);
     }

@@ -6,6 +6,7 @@ import type { CliIo } from '../common/cliIo.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { checkIds, checks } from './checks/index.ts';
 import { applyConfigFile, configOption } from './config/applyConfigFile.ts';
+import { baseUrlOption } from './config/baseUrlOption.ts';
 import { headerMap, headerOption } from './config/extraHeaders.ts';
 import { didYouMean } from './config/nearest.ts';
 import { ConfigError } from './config/loadConfigFile.ts';
@@ -32,16 +33,6 @@ function depthOption(value: string): 'quick' | 'full' | number {
   throw new InvalidArgumentError(`"${value}" is not a depth. Give quick, full or a whole number of sequences, such as --depth 30.`);
 }
 
-function baseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('Give an absolute http or https URL, such as https://api.example.com/v1.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Give an http or https URL.');
-  return value.replace(/\/+$/, '');
-}
 
 interface CliOptions {
   baseUrl?: string;
@@ -70,7 +61,7 @@ export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Comman
   return new Command(toolName)
     .description('Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.')
     .version(toolVersion)
-    .addOption(new Option('--base-url <url>', 'the API\'s base URL, ending in /v1 (env: PETS_BASE_URL)').argParser(baseUrl))
+    .addOption(new Option('--base-url <url>', 'the API\'s base URL, ending in /v1 (env: PETS_BASE_URL)').argParser(baseUrlOption))
     .addOption(new Option('--api-key <key>', 'a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)'))
     .option('--read-only', 'send only GET requests: safe against production', false)
     .option('--probe-rate-limit', 'spend the key\'s current quota on purpose to observe a 429 (off by default)', false)
@@ -97,7 +88,7 @@ export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Comman
 function applyEnv(cli: Command, env: CliIo['env']): void {
   if (cli.getOptionValueSource('baseUrl') === undefined && env.PETS_BASE_URL) {
     try {
-      cli.setOptionValueWithSource('baseUrl', baseUrl(env.PETS_BASE_URL), 'env');
+      cli.setOptionValueWithSource('baseUrl', baseUrlOption(env.PETS_BASE_URL), 'env');
     } catch (error) {
       throw new ConfigError(`PETS_BASE_URL: ${(error as Error).message}`);
     }

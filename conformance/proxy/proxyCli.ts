@@ -1,7 +1,8 @@
 // `pets-conformance proxy --target URL --port P`: the validating proxy as a command. It serves until
 // SIGINT or SIGTERM, then writes the suite's reports and resolves to the suite's exit code.
 import { resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { baseUrlOption } from '../config/baseUrlOption.ts';
 import type { CliIo, StopSignal } from '../../common/cliIo.ts';
 import { wholeNumber } from '../../common/wholeNumberOption.ts';
 import { finishRun } from '../reports/finishRun.ts';
@@ -19,21 +20,11 @@ interface ProxyCliOptions {
   timeout: number;
 }
 
-function targetUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('Give the deployment\'s absolute http or https base URL, such as https://staging.example.com/v1.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Give an http or https URL.');
-  return value.replace(/\/+$/, '');
-}
 
 export function proxyProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
   return new Command(`${toolName} proxy`)
     .description('Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).')
-    .addOption(new Option('--target <url>', 'the deployment\'s base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)').argParser(targetUrl))
+    .addOption(new Option('--target <url>', 'the deployment\'s base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)').argParser(baseUrlOption))
     .addOption(new Option('-p, --port <port>', 'port to listen on (0: any free one)').default(8080).argParser(wholeNumber(0)))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--report-dir <dir>', 'where to write the reports when it stops', 'reports')

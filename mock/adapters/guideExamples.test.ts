@@ -9,28 +9,14 @@ async function printed(file: string, from: string, to: string): Promise<string> 
 }
 
 describe('the frontend guide\'s examples (docs/frontend.md)', () => {
-  it('prints the Vitest example exactly as the test that runs it', async () => {
-    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${await printed('petsApi.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
-  });
-
-  it('prints the fault rules example exactly as the test that runs it', async () => {
-    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${await printed('faults.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
-  });
-
-  it('prints the countdown example exactly as the test that runs it', async () => {
-    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${await printed('retryCountdown.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
-  });
-
-  it('prints the graded client example exactly as the test that runs it', async () => {
-    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${await printed('politeFetch.msw.test.ts', "'../msw.ts'", "'pet-adoption-toolkit/msw'")}\n\`\`\``);
-  });
-
-  it('prints the Playwright example exactly as the test that runs it', async () => {
-    const readme = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${await printed('petsPage.browser.test.ts', "'../playwright.ts'", "'pet-adoption-toolkit/playwright'")}\n\`\`\``);
+  it.each([
+    ['Vitest', 'petsApi.msw.test.ts', 'msw'],
+    ['fault rules', 'faults.msw.test.ts', 'msw'],
+    ['countdown', 'retryCountdown.msw.test.ts', 'msw'],
+    ['graded client', 'politeFetch.msw.test.ts', 'msw'],
+    ['Playwright', 'petsPage.browser.test.ts', 'playwright'],
+  ])('prints the %s example exactly as the test that runs it', async (_, file, adapter) => {
+    const guide = await readFile(projectPath('docs', 'frontend.md'), 'utf8');
+    expect(guide).toContain(`\`\`\`ts\n${await printed(file, `'../${adapter}.ts'`, `'pet-adoption-toolkit/${adapter}'`)}\n\`\`\``);
   });
 });
