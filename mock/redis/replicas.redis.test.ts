@@ -185,6 +185,19 @@ describe('two mocks on one Redis', () => {
     expect(started.filter((r) => (r.app.mock as RedisState).seeded)).toHaveLength(1);
     expect((await started[3]!.call('GET', '/__mock/pets')).json()).toEqual(testFixtures);
   });
+
+  it('grades a client from the requests of every replica: a retry through one after a 429 through the other', async () => {
+    const [a, b] = await twoReplicas();
+    // demo-free's minute, spread over both replicas, then a 429 from A and an early retry to B.
+    for (let i = 0; i < 60; i++) await (i % 2 === 0 ? a : b).call('GET', '/v1/pets?limit=1', { key: 'demo-free' });
+    expect((await a.call('GET', '/v1/pets?limit=1', { key: 'demo-free' })).statusCode).toBe(429);
+    await b.call('GET', '/v1/pets?limit=1', { key: 'demo-free' });
+    const report = (await b.app.inject({ url: '/__mock/client-report?key=demo-free' })).json();
+    expect(report.passed).toBe(false);
+    expect(report.findings.map((f: { rule: string }) => f.rule)).toContain('client.retry-after');
+    await a.app.inject({ method: 'POST', url: '/__mock/reset' });
+    expect((await b.app.inject({ url: '/__mock/client-report' })).json()).toEqual({ passed: true, findings: [] });
+  });
 });
 
 describe('a replica while Redis is away', () => {
