@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { gradeClients, type ClientReport } from '../clientReport/gradeClients.ts';
 import { observationOf } from '../clientReport/clientObservation.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import { keyDigest } from '../redis/keyEntry.ts';
+import { keyDigest } from '../state/keyEntry.ts';
 import type { RequestJournal } from '../state/stateParts.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import { keyDigest } from '../redis/keyEntry.ts';
+import { keyDigest } from '../state/keyEntry.ts';
 import { redactKey } from '../state/keyRing.ts';
 import { faultActions, faultStatuses, type FaultAction, type FaultSpec } from './faultRule.ts';
 

@@ -1,6 +1,7 @@
 import type { ApiKeyConfig, ApiKeyEntry } from '../state/keyRing.ts';
 import type { RedisConnection } from './connectRedis.ts';
-import { keyArguments, keyDigest, keyEntry } from './keyEntry.ts';
+import { keyArguments } from './keyEntry.ts';
+import { keyDigest, keyEntry } from '../state/keyEntry.ts';
 import type { KeyDirectory } from '../state/stateParts.ts';
 
 /** How many looked-up keys a replica remembers for answers given while Redis is away. */

@@ -2,7 +2,7 @@ import type { ApiKeyEntry } from '../state/keyRing.ts';
 import type { Limits } from '../state/plans.ts';
 import type { BanPolicy, RateDecision } from '../state/rateLimiter.ts';
 import type { RedisConnection } from './connectRedis.ts';
-import { keyDigest } from './keyEntry.ts';
+import { keyDigest } from '../state/keyEntry.ts';
 import type { RedisClock } from './redisClock.ts';
 import type { RateLimits } from '../state/stateParts.ts';
 

@@ -1,6 +1,6 @@
-import { hash } from 'node:crypto';
+import { keyDigest, keyEntry } from './keyEntry.ts';
 import type { KeyDirectory } from './stateParts.ts';
-import { defaultEnterpriseLimits, isPlan, keyLimitsProblem, planLimits, type Limits, type Plan } from './plans.ts';
+import type { Limits, Plan } from './plans.ts';
 
 export interface ApiKeyConfig {
   key: string;
@@ -33,27 +33,16 @@ export class KeyRing implements KeyDirectory {
   }
 
   set(config: ApiKeyConfig): ApiKeyEntry {
-    if (!isPlan(config.plan)) {
-      throw new Error(`API key ${redactKey(config.key)} has plan "${String(config.plan)}". Use one of free, pro, business, enterprise.`);
-    }
-    const bad = keyLimitsProblem(config);
-    if (bad) throw new Error(`API key ${redactKey(config.key)} has ${bad.field} ${String(config[bad.field])}, which ${bad.problem}. Give a limit in that range.`);
-    const base = config.plan === 'enterprise' ? defaultEnterpriseLimits : planLimits[config.plan];
-    const digest = sha256(config.key);
-    const entry: ApiKeyEntry = {
-      bucketId: `key:${digest}`,
-      label: redactKey(config.key),
-      plan: config.plan,
-      limits: { perMinute: config.perMinute ?? base.perMinute, perDay: config.perDay ?? base.perDay },
-    };
+    const { digest, entry } = keyEntry(config);
     this.#byDigest.set(digest, entry);
     return entry;
   }
 
   /** Forgets every key, then accepts exactly these. */
+  /** All or nothing, as on Redis: every config is checked before any key changes. */
   replaceAll(keys: readonly ApiKeyConfig[]): void {
-    this.#byDigest.clear();
-    for (const key of keys) this.set(key);
+    const entries = keys.map(keyEntry);
+    this.#byDigest = new Map(entries.map(({ digest, entry }) => [digest, entry]));
   }
 
   has(key: string): boolean {
@@ -61,17 +50,14 @@ export class KeyRing implements KeyDirectory {
   }
 
   delete(key: string): boolean {
-    return this.#byDigest.delete(sha256(key));
+    return this.#byDigest.delete(keyDigest(key));
   }
 
   find(key: string): ApiKeyEntry | undefined {
-    return this.#byDigest.get(sha256(key));
+    return this.#byDigest.get(keyDigest(key));
   }
 }
 
-function sha256(value: string): string {
-  return hash('sha256', value, 'base64');
-}
 
 /** A key as it may appear in logs: its first four characters and its length. */
 export function redactKey(key: string): string {

@@ -92,6 +92,17 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       await stores.close?.();
     });
 
+    it('refuses the same key configs in every backend, and keeps what it had', async () => {
+      const { stores } = await setup();
+      for (const bad of [{ key: 'k-0', plan: 'pro' as const, perMinute: 0 }, { key: 'k-0', plan: 'pro' as const, perDay: 1.5 }, { key: 'k-0', plan: 'gold' as never }]) {
+        await expect(Promise.resolve().then(() => stores.keys.set(bad))).rejects.toThrow(/API key \S+ has (perMinute 0|perDay 1\.5|plan "gold")/);
+        await expect(Promise.resolve().then(() => stores.keys.replaceAll([{ key: 'k-2', plan: 'free' }, bad]))).rejects.toThrow(/API key/);
+      }
+      expect(await stores.keys.has('demo-free')).toBe(true);
+      expect(await stores.keys.has('k-0')).toBe(false);
+      await stores.close?.();
+    });
+
     it('moves, freezes and resets the clock', async () => {
       const { clock, stores } = await setup();
       await stores.clock.advance(60);
