@@ -95,6 +95,21 @@ describe('routePetsMock', () => {
     expect((await mock.clock()).frozen).toBe(true);
   });
 
+  it('grades the page as a client: a page that asks for 500 pets and reads the deprecated getPet is named in mock.clientReport()', async () => {
+    const page = await frontendPage();
+    const mock = await routePetsMock(page);
+    await page.evaluate(async () => {
+      const headers = { authorization: 'Bearer demo-pro' };
+      await fetch('http://127.0.0.1:4010/v1/pets?limit=500', { headers });
+      await fetch('http://127.0.0.1:4010/v1/pets/1', { headers });
+    });
+    const report = await mock.clientReport('demo-pro');
+    expect(report.passed).toBe(false);
+    expect(report.findings.map((f) => [f.rule, f.level])).toEqual([['client.limit-range', 'failure'], ['client.deprecated', 'warning']]);
+    await mock.reset();
+    expect(await mock.clientReport()).toEqual({ passed: true, findings: [] });
+  });
+
   it('stops routing once closed, leaving other URLs to the network', async () => {
     const page = await frontendPage();
     const mock = await routePetsMock(page, { baseUrl: `${chromium.frontend.origin}/api/v1` });
