@@ -66942,6 +66942,7 @@ async function judgeProxyTraffic(records, options2) {
     }
     exchanges.push(exchangeOf(record2, record2.response, request, path, book, validators, exchanges.length + 1));
   }
+  markBursts(exchanges);
   if (outside > 0) notes.push(`${outside} ${outside === 1 ? "request" : "requests"} outside ${basePath || "/"} went through unjudged: the contract covers the API under its base URL only.`);
   if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
   if (options2.unkept) notes.push(`${options2.unkept} exchanges past the proxy's memory budget were forwarded but not judged.`);
@@ -67007,6 +67008,26 @@ async function judgeProxyTraffic(records, options2) {
     )
   );
   return { report, findings };
+}
+function markBursts(exchanges) {
+  let burst = 0;
+  let groupEnd = -Infinity;
+  let group = [];
+  const close = () => {
+    if (group.length > 1) {
+      burst++;
+      for (const e of group) e.burst = burst;
+    }
+  };
+  for (const exchange of exchanges) {
+    if (exchange.sentAt >= groupEnd) {
+      close();
+      group = [];
+    }
+    group.push(exchange);
+    groupEnd = Math.max(groupEnd, exchange.sentAt + exchange.response.durationMs);
+  }
+  close();
 }
 function redactedRequest(record2, book, origin) {
   const headers = {};

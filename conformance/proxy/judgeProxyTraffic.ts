@@ -97,6 +97,7 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
     }
     exchanges.push(exchangeOf(record, record.response, request, path, book, validators, exchanges.length + 1));
   }
+  markBursts(exchanges);
   if (outside > 0) notes.push(`${outside} ${outside === 1 ? 'request' : 'requests'} outside ${basePath || '/'} went through unjudged: the contract covers the API under its base URL only.`);
   if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? 'request' : 'requests'} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
   if (options.unkept) notes.push(`${options.unkept} exchanges past the proxy's memory budget were forwarded but not judged.`);
@@ -165,6 +166,32 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
     ),
   );
   return { report, findings };
+}
+
+/**
+ * Requests in flight together are a burst, as the suite marks its own parallel requests: the
+ * deployment may have served them in another order than they arrived, so the model judges them
+ * as one group (no Remaining compared within it), never one after the other.
+ */
+function markBursts(exchanges: Exchange[]): void {
+  let burst = 0;
+  let groupEnd = -Infinity;
+  let group: Exchange[] = [];
+  const close = () => {
+    if (group.length > 1) {
+      burst++;
+      for (const e of group) e.burst = burst;
+    }
+  };
+  for (const exchange of exchanges) {
+    if (exchange.sentAt >= groupEnd) {
+      close();
+      group = [];
+    }
+    group.push(exchange);
+    groupEnd = Math.max(groupEnd, exchange.sentAt + exchange.response.durationMs);
+  }
+  close();
 }
 
 function redactedRequest(record: ProxyRecord, book: KeyBook, origin: string): Exchange['request'] {

@@ -106,6 +106,27 @@ describe('the validating proxy', () => {
     expect(failed).toContain('rate-limit-accounting');
   });
 
+  it('judges requests in flight together as a burst: a deployment may serve the later one first', async () => {
+    let second!: () => void;
+    const secondArrived = new Promise<void>((resolve) => (second = resolve));
+    let lists = 0;
+    const { proxy, base } = await through(async (req, forward) => {
+      if (!isList(req)) return forward(req);
+      // The first list waits until the second has been served: its Remaining is the lower one.
+      if (++lists === 1) {
+        await secondArrived;
+        return forward(req);
+      }
+      const res = await forward(req);
+      second();
+      return res;
+    });
+    await Promise.all([raw(`${base}/pets?limit=1`, { headers: key }), raw(`${base}/pets?limit=2`, { headers: key })]);
+    const { findings, report } = await proxy.judge();
+    expect(findings.filter((f) => f.level === 'failure'), JSON.stringify(findings)).toEqual([]);
+    expect(report.verdict).toBe('passed');
+  });
+
   it('judges only the API under the target\'s path, and cannot judge when nothing reached it', async () => {
     const { proxy } = await through();
     await raw(`${proxy.url}/favicon.ico`);
