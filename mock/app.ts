@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { loadSpec, componentSchema, type LoadedSpec } from '../spec/loadSpec.ts';
@@ -218,6 +219,9 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   appLog = app.log;
   app.decorate('mock', state);
+  // How many API answers this app has given: the client report's order of arrivals and answers.
+  // Its id tells this app's numbers from another's (replicas on one Redis, in one process or many).
+  app.decorate('answerOrder', { id: randomUUID().slice(0, 8), answered: 0 });
   // Answers stall rules hold go out when the mock that owns them closes, rather than never.
   if (options.state === undefined) app.addHook('onClose', (_, done) => (state.faults.stalls.close(), done()));
   if (ownsRedis) app.addHook('onClose', () => (state as StateParts & { close(): Promise<void> }).close());

@@ -10,6 +10,8 @@ export interface InProcessRequest {
   url: string;
   headers?: Record<string, string | undefined> | undefined;
   body?: Uint8Array | string | undefined;
+  /** How many answers the app had given when the client sent it (`answerOrder`), taken by the host at once. */
+  arrivedAfter?: number | undefined;
 }
 
 export interface InProcessAnswer {
@@ -143,6 +145,7 @@ export async function dispatchInProcess(app: FastifyInstance, request: InProcess
     };
     const socket = new NoSocket(reset);
     const req = new RequestStream(request, socket);
+    if (request.arrivedAfter !== undefined) (req as { arrivedAfter?: number }).arrivedAfter = request.arrivedAfter;
     const res = new AnswerCollector(req, reset);
     res.once('finish', () => {
       if (settled) return;

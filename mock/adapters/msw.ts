@@ -27,6 +27,7 @@ export async function createPetsHandlers(options: PetsMockOptions = {}): Promise
   const { address } = core;
 
   const resolver: HttpResponseResolver = async ({ request }) => {
+    const arrivedAfter = core.arrival();
     const method = request.method.toUpperCase();
     const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await request.arrayBuffer());
     const headers: Record<string, string> = {};
@@ -35,7 +36,7 @@ export async function createPetsHandlers(options: PetsMockOptions = {}): Promise
     });
     let answer;
     try {
-      answer = await core.handle({ method, url: request.url, headers, body });
+      answer = await core.handle({ method, url: request.url, headers, body, arrivedAfter });
     } catch (error) {
       // A fault rule reset the connection: the page's fetch fails as it would (TypeError: Failed to fetch).
       if (error instanceof InProcessResetError) return HttpResponse.error();

@@ -31,6 +31,8 @@ export interface PlainRequest {
   url: string;
   headers: Record<string, string>;
   body?: Uint8Array | undefined;
+  /** `arrival()` when the host received it: requests a client sent together stay together. */
+  arrivedAfter?: number | undefined;
 }
 
 export interface PlainResponse {
@@ -53,6 +55,8 @@ export interface PetsMockCore {
   handles(url: string | URL): boolean;
   /** Answers a request exactly as the HTTP server would, in this process and on no timer a test can fake. */
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /** Where a request handed over now stands among the answers: the host calls it first, before any await. */
+  arrival(): number;
   close(): Promise<void>;
 }
 
@@ -86,12 +90,13 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
     spec,
     control: createPetsMockControl(app, { controlToken: mockOptions.controlToken }),
     handles,
-    async handle({ method, url, headers, body }) {
+    arrival: () => app.answerOrder.answered,
+    async handle({ method, url, headers, body, arrivedAfter }) {
       const path = address.toMockPath(url, { control });
       if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
       if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
       // Not inject(): it waits on setImmediate and process.nextTick, which a test's fake timers hold.
-      const res = await dispatchInProcess(app, { method, url: path, headers, body });
+      const res = await dispatchInProcess(app, { method, url: path, headers, body, arrivedAfter });
       const out: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
         if (hopByHop.has(name)) continue;

@@ -48,6 +48,17 @@ export interface ApiContextOptions {
  */
 export const apiContext: FastifyPluginAsync<ApiContextOptions> = namedContext('api', async (api, options) => {
   const { spec, state, prism, bodyLimit } = options;
+  // Numbers the answers of this replica, and stamps each request with how many were given when it
+  // arrived: the client report tells requests in flight together from ones sent after an answer.
+  // An in-process host stamps a request when the client hands it over (dispatchInProcess), since it
+  // may reach this hook only after an earlier one of the same burst was answered.
+  const order = api.answerOrder;
+  api.decorateRequest('arrivedAfter', null);
+  api.decorateRequest('answerNumber', null);
+  api.addHook('onRequest', (request, _reply, done) => {
+    request.arrivedAfter = (request.raw as { arrivedAfter?: number }).arrivedAfter ?? order.answered;
+    done();
+  });
   if (options.corsOrigins !== false) await api.register(cors, corsOptions(options.corsOrigins));
   if (options.corsOrigins !== false && !options.corsOrigins.includes('*')) api.addHook('onResponse', logRefusedPreflight(options.corsOrigins));
   // Before the guard, so that a 401 or 429 names the parameters it would have ignored too.
@@ -58,13 +69,17 @@ export const apiContext: FastifyPluginAsync<ApiContextOptions> = namedContext('a
     spec,
     faults: state.faults,
     clock: state.clock,
-    recordUnanswered: (request, reply) => recordAnswer(state, options.accessLog, request, reply, request.apiKey?.label ?? null, 0),
+    recordUnanswered: (request, reply) => {
+      request.answerNumber = ++order.answered;
+      recordAnswer(state, options.accessLog, request, reply, request.apiKey?.label ?? null, 0);
+    },
   });
   await api.register(preferPlugin, { spec, prism, clock: state.clock, maxDelayMs: options.maxPreferDelayMs });
   await api.register(latencyPlugin, { ...(options.latency ? { latency: options.latency } : {}) });
   await api.register(deprecationPlugin, { spec });
 
   api.addHook('onResponse', (request, reply, done) => {
+    request.answerNumber = ++order.answered;
     recordAnswer(state, options.accessLog, request, reply, request.apiKey?.label ?? null);
     done();
   });

@@ -15,7 +15,7 @@ export interface ClientObservation {
   status: number;
   /** The answer's Error code, when it was an error. */
   code?: string;
-  /** Who sent it: the key's identity (not the key), or the client's address for requests without a valid key. */
+  /** Who sent it: the key's identity (not the key), also when the key came in the wrong place (`?api_key=`, `Token <key>`); otherwise the client's address (no key, or a bearer key the mock does not know). */
   client: string;
   /** How reports name that client: the redacted key (`demo…(9)`) or the address. */
   clientLabel: string;
@@ -30,10 +30,19 @@ export interface ClientObservation {
   reset?: number;
   /** A digest of a POST's body: the same body sent again has the same digest. */
   bodyDigest?: string;
+  /**
+   * Where it stands among the answers of the replica that served it: how many it had given when
+   * the request arrived, and this answer's own number. A request that arrived before a 429 was
+   * given was in flight with it, not sent after it, whatever the clock says.
+   */
+  arrivedAfter?: number;
+  answerNumber?: number;
+  /** Whose numbers they are: one app's (a replica's); they compare only within one. */
+  order?: string;
 }
 
 /** What the request log keeps of a request for grading its client, beside what it keeps anyway. */
-export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'bodyDigest'> & {
+export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'bodyDigest' | 'arrivedAfter' | 'answerNumber' | 'order'> & {
   /** The client as reports name it. */
   label: string;
 };

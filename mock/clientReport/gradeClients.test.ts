@@ -38,8 +38,35 @@ describe('gradeClients', () => {
     expect(rules(told)).toEqual([]);
   });
 
-  it('fails requests sent during a ban', () => {
-    expect(rules([ok(0, { status: 429, code: 'API_KEY_BANNED', retryAfter: 300 }), ok(400_000, { status: 429, code: 'API_KEY_BANNED', retryAfter: 100 })])).toContain('client.banned');
+  it('passes full jitter whose draws come out small or close, and fails a fixed interval with two retries or with timer noise', () => {
+    const failing = (gaps: number[]) => gaps.reduce<number[]>((at, gap) => [...at, at[at.length - 1]! + gap], [0]).map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: 30 }));
+    // Draws of random(0, 1000·2ⁿ) and random(0, 100·2ⁿ) that the old test (gaps within 1.5× of each other, or all under 250 ms) failed.
+    expect(rules(failing([923, 666, 886]))).toEqual([]);
+    expect(rules(failing([92, 66, 88]))).toEqual([]);
+    expect(rules(failing([48, 73, 27]))).toEqual([]);
+    // Two gaps: only an exact repeat of a chosen wait is a fixed interval, or no wait at all.
+    expect(rules(failing([1000, 1000]))).toEqual(['client.backoff']);
+    expect(rules(failing([0, 0]))).toEqual(['client.backoff']);
+    expect(rules(failing([0, 1]))).toEqual(['client.backoff']);
+    expect(rules(failing([412, 1630]))).toEqual([]);
+    expect(rules(failing([37, 37]))).toEqual([]);
+    expect(rules(failing([1000, 1003]))).toEqual([]);
+    // On a real clock a fixed 1 s interval drifts by a few milliseconds; retries at once take a few.
+    expect(rules(failing([1003, 1011, 1001]))).toEqual(['client.backoff']);
+    expect(rules(failing([2, 4, 1]))).toEqual(['client.backoff']);
+    // More retries at about the same gap: a fixed interval with a little jitter of its own.
+    expect(rules(failing([1000, 1150, 900, 1080, 950]))).toEqual(['client.backoff']);
+    // A capped backoff stops growing once at its cap: not a fixed interval.
+    expect(rules(failing([1000, 2000, 4000, 4000, 4000, 4000, 4000]))).toEqual([]);
+  });
+
+  it('fails requests sent during a ban, and not the one that earned it', () => {
+    const banned = (at: number, retryAfter: number) => ok(at, { status: 429, code: 'API_KEY_BANNED', retryAfter });
+    expect(rules([banned(0, 300), banned(10_000, 290)])).toContain('client.banned');
+    // With --ban-threshold 1 the first 429 is the ban: a client that waits it out, and later earns another, sent nothing during one.
+    expect(rules([ok(0, { remaining: 0 }), banned(1000, 300), ok(301_000), ok(302_000, { remaining: 0 }), banned(303_000, 300)])).toEqual([]);
+    // A ban told to last 300 s is over at 300 s.
+    expect(rules([banned(0, 300), banned(300_000, 300)])).toEqual([]);
   });
 
   it('fails a client that meets 429 again and again after an answer said nothing remained, and forgets it once that window reset', () => {
@@ -69,6 +96,22 @@ describe('gradeClients', () => {
     const report = gradeClients([ok(0, { url: '/v1/pets/3', operationId: 'getPet' })]);
     expect(report.findings[0]).toMatchObject({ rule: 'client.deprecated', level: 'warning' });
     expect(report.findings[0]!.message).toMatch(/5 December 2030/);
+  });
+
+  it('tells requests sent together from requests sent after an answer, by the order they reached one app', () => {
+    // Three sent at once: the last two arrived before the first (Remaining 0) or the second (429) was answered.
+    const order = { order: 'app1' };
+    const burst = [
+      ok(0, { remaining: 0, arrivedAfter: 0, answerNumber: 1, ...order }),
+      throttled(0, 60, { arrivedAfter: 0, answerNumber: 2, ...order }),
+      throttled(0, 60, { arrivedAfter: 0, answerNumber: 3, ...order }),
+    ];
+    expect(rules(burst)).toEqual([]);
+    // The same three, each sent once the one before was answered, is a client ignoring the 429.
+    const sequential = burst.map((o, i) => ({ ...o, arrivedAfter: i }));
+    expect(rules(sequential)).toEqual(expect.arrayContaining(['client.retry-after', 'client.quota']));
+    // Numbers of two apps (two replicas) say nothing of each other.
+    expect(rules(burst.map((o, i) => ({ ...o, order: `app${i}` })))).toEqual(expect.arrayContaining(['client.retry-after']));
   });
 
   it('grades each client on its own', () => {

@@ -50,10 +50,28 @@ const quotes: Record<ClientRule, string> = {
 
 /** A retry comes within this long of the failure it retries; later, it is a new request. */
 const retryWindowMs = 5 * 60_000;
-/** Retry gaps all within this factor of each other are a fixed interval, not a backoff (exponential: 2). */
-const backoffFactor = 1.5;
-/** Retries this close together are sent at once. */
-const instantMs = 250;
+/** Retries this close together (a real clock's "at once") did not wait at all. */
+const noWaitMs = 5;
+/** The first gaps of a run of retries that are judged: a capped backoff stops growing after a few. */
+const judgedGaps = 5;
+/**
+ * When the gaps between retries are one fixed interval (not a backoff), by how many there are: all
+ * under `noWait` ms (no wait at all), or all within `abs` ms (the jitter of timers and of the
+ * network on a real clock) plus `rel` of the largest, each at least `least` ms. Backoff with full
+ * jitter (a random wait from 0 to base·2ⁿ) draws gaps anywhere below a doubling cap, in any order,
+ * so only gaps that are nearly equal tell a fixed interval from it, and the more gaps, the looser
+ * that can be. With two gaps only an exact repeat of a wait of 100 ms or more counts (on the mock's
+ * clock a fixed interval repeats to the millisecond): small random waits tie too often. Full
+ * jitter from a base of 100 ms draws gaps this flat in about 0.1% of its runs, from 1 s in under
+ * 0.05%; the test this replaces (gaps within 1.5× of each other, or all under 250 ms) failed 62%
+ * and 2% of runs of four tries.
+ */
+const flatWithin: Record<number, { noWait: number; abs: number; rel: number; least: number }> = {
+  2: { noWait: 2, abs: 0.5, rel: 0, least: 100 },
+  3: { noWait: noWaitMs, abs: 3, rel: 0.03, least: 0 },
+  4: { noWait: noWaitMs, abs: 3, rel: 0.2, least: 0 },
+  5: { noWait: noWaitMs, abs: 3, rel: 1 / 3, least: 0 },
+};
 /** The most requests a finding lists. */
 const listed = 10;
 
@@ -83,7 +101,7 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
     const throttled = requests[i]!;
     if (throttled.status !== 429 || throttled.retryAfter === undefined) continue;
     const until = throttled.at + throttled.retryAfter * 1000;
-    const early = requests.slice(i + 1).filter((r) => r.at < until);
+    const early = requests.slice(i + 1).filter((r) => r.at < until && !inFlightWith(r, throttled));
     if (early.length === 0) continue;
     const first = early[0]!;
     add('client.retry-after', 'failure', [throttled, ...early],
@@ -93,18 +111,35 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
     while (i + 1 < requests.length && requests[i + 1]!.at < until) i++;
   }
 
-  // Retries of one request after failures, whose gaps do not grow.
+  // Retries of one request after failures, whose gaps do not grow. A retry repeats the request:
+  // its query (and a POST its body) too. Requests for other queries sent together (a page loading
+  // three lists at once) are not retries of each other, however close they come.
   const runs = new Map<string, ClientObservation[]>();
+  const ended: ClientObservation[][] = [];
   for (const r of requests) {
-    const id = `${r.method} ${pathOf(r.url)}`;
+    const id = `${r.method} ${r.url} ${r.bodyDigest ?? ''}`;
     const run = runs.get(id);
     const last = run?.[run.length - 1];
-    if (run && last && failed(last) && r.at - last.at <= retryWindowMs) run.push(r);
-    else runs.set(id, [r]);
-    if (runs.get(id)!.length === 4) judgeBackoff(runs.get(id)!, add);
+    // Sent before the last one's answer came (in flight together), it cannot be its retry.
+    if (run && last && failed(last) && r.at - last.at <= retryWindowMs && !inFlightWith(r, last)) run.push(r);
+    else {
+      if (run) ended.push(run);
+      runs.set(id, [r]);
+    }
   }
+  for (const run of [...ended, ...runs.values()].sort((a, b) => a[0]!.at - b[0]!.at)) judgeBackoff(run, add);
 
-  const banned = requests.filter((r) => r.code === 'API_KEY_BANNED');
+  // Requests sent while a ban the client had been told of was in force. The request that earns a
+  // ban is answered API_KEY_BANNED too, but the client could not know of the ban before it: what
+  // led to it (requests sent before Retry-After) is client.retry-after's.
+  const banned: ClientObservation[] = [];
+  let ban: ClientObservation | undefined;
+  for (const r of requests) {
+    if (ban && (r.status !== 429 || (ban.retryAfter !== undefined && r.at >= ban.at + ban.retryAfter * 1000))) ban = undefined;
+    if (r.code !== 'API_KEY_BANNED') continue;
+    if (ban && !inFlightWith(r, ban)) banned.push(r);
+    else ban = r;
+  }
   if (banned.length > 0) {
     add('client.banned', 'failure', banned,
       `${banned.length} ${plural(banned.length, 'request')} came while the key was banned (from ${clock(banned[0]!.at)} to ${clock(banned[banned.length - 1]!.at)}).`,
@@ -122,7 +157,8 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
       spent = undefined;
       metInWindow = [];
     }
-    if (spent && r.status === 429 && r.code !== 'API_KEY_BANNED') {
+    // Requests in flight with the first such 429 learned of the limit with it.
+    if (spent && r.status === 429 && r.code !== 'API_KEY_BANNED' && !inFlightWith(r, spent) && !(metInWindow[0] && inFlightWith(r, metInWindow[0]))) {
       metInWindow.push(r);
       if (metInWindow.length === 2) overshoot.push(...metInWindow);
       else if (metInWindow.length > 2) overshoot.push(r);
@@ -172,19 +208,26 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
 }
 
 function judgeBackoff(run: readonly ClientObservation[], add: (rule: ClientRule, level: ClientFinding['level'], evidence: readonly ClientObservation[], message: string, instead: string) => void): void {
-  // Three retries after failures. Waiting what the answer before said (Retry-After) is backing
-  // off as told. Otherwise the gaps must not all be instant, nor all about the same: backoff with
-  // jitter may shrink a gap now and then, but it spreads them.
-  const gaps = run.slice(1).map((r, k) => r.at - run[k]!.at);
-  const told = gaps.every((gap, k) => gap >= (run[k]!.retryAfter ?? Infinity) * 1000);
-  if (told) return;
-  const instant = gaps.every((gap) => gap < instantMs);
-  const constant = Math.max(...gaps) < Math.min(...gaps) * backoffFactor;
-  if (!instant && !constant) return;
+  // The first retries after failures. A gap that waited what the answer before it said
+  // (Retry-After) is backing off as told. The others must not all be the same: a fixed interval, or
+  // none at all. Backoff with jitter draws them below a growing cap, so they spread.
+  const gaps = run.slice(1, judgedGaps + 1).map((r, k) => r.at - run[k]!.at);
+  const untold = gaps.filter((gap, k) => gap < (run[k]!.retryAfter ?? Infinity) * 1000);
+  const within = flatWithin[untold.length];
+  if (!within) return;
+  const widest = Math.max(...untold);
+  const least = Math.min(...untold);
+  const fixed = widest < within.noWait || (least >= within.least && widest - least <= within.abs + within.rel * widest);
+  if (!fixed) return;
+  const instant = widest < noWaitMs;
   add('client.backoff', 'failure', run,
-    `${run[0]!.method} ${pathOf(run[0]!.url)} was retried after failures at gaps of ${gaps.map(seconds).join(', ')}: ${instant ? 'at once each time' : 'they do not grow'}.`,
+    `${run[0]!.method} ${run[0]!.url} was retried after failures at gaps of ${gaps.map(seconds).join(', ')}: ${instant ? 'at once each time' : 'they do not grow'}.`,
     'Back off exponentially between retries (for example 1 s, 2 s, 4 s, with jitter), never sooner than Retry-After, and give up after a few tries.');
 }
+
+/** `r` arrived before `answer` was given (one app's numbers say so): it was in flight with it, not sent after it. */
+const inFlightWith = (r: ClientObservation, answer: ClientObservation) =>
+  r.arrivedAfter !== undefined && answer.answerNumber !== undefined && r.order !== undefined && r.order === answer.order && r.arrivedAfter < answer.answerNumber;
 
 const shown = (r: ClientObservation) => ({ time: new Date(r.at).toISOString(), method: r.method, path: r.url, status: r.status });
 const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
