@@ -41,11 +41,16 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   // Built when first asked for, not with the server: a server no page calls (Vitest's, which loads
   // the same vite.config.ts) never pays for it, and the dev server starts as fast as without it.
   let building: Promise<PetsMockCore> | undefined;
+  /** The mock once built: what stamps a request's arrival before its body is read. */
+  let built: PetsMockCore | undefined;
   const build = () => {
     if (building) return building;
     building = createPetsMockCore({ ...coreOptions, baseUrl: address.baseUrl });
     building.then(
-      () => log?.info(`pets mock: the Pet Adoption API at ${where}`),
+      (core) => {
+        built = core;
+        log?.info(`pets mock: the Pet Adoption API at ${where}`);
+      },
       (error: Error) => log?.error(`pets mock: could not be built, and answers 500 at ${where}: ${error.message} Fix ${configuredIn}.`),
     );
     return building;
@@ -61,13 +66,15 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
 
   async function answer(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
     const method = req.method ?? 'GET';
+    // Where it stands among the answers as it arrives: requests sent together stay together (client report).
+    const arrivedAfter = built?.arrival();
     const body = await readBody(req, bodyLimit);
     // The client left before its body arrived: nobody to answer.
     if (body === undefined) return;
     let answer: PlainResponse;
     try {
       const core = await mockFor(method, req.url!);
-      answer = await core.handle({ method, url, headers: plainHeaders(req), body: body.bytes });
+      answer = await core.handle({ method, url, headers: plainHeaders(req), body: body.bytes, arrivedAfter });
     } catch (error) {
       // A fault rule reset the connection: so does the server, with no answer (the client reads ECONNRESET).
       if (error instanceof InProcessResetError) return void req.socket.resetAndDestroy();
