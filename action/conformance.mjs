@@ -66853,30 +66853,80 @@ import { randomUUID as randomUUID3 } from "node:crypto";
 
 // conformance/proxy/classifyRequest.ts
 var int64Max = 9223372036854775807n;
-var wholeNumber2 = (text) => /^\d+$/.test(text) && BigInt(text) <= int64Max;
-function classifyRequest(view, validators) {
+var canonicalWhole = (text) => /^(0|[1-9]\d*)$/.test(text) && BigInt(text) <= int64Max;
+var ordinaryNameLength = 40;
+var ordinaryName = (name2) => name2.trim() !== "" && [...name2].length <= ordinaryNameLength && !/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name2);
+var newPetFields = /* @__PURE__ */ new Set(["name", "categoryId", "status"]);
+var conditional = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"];
+var entityTags = (value) => (value.match(/(?:W\/)?"[^"]*"|\*/g) ?? []).map((tag) => tag.replace(/^W\//, ""));
+function answeredByCondition(view, answer) {
+  const has = (name2) => view.headers[name2] !== void 0;
+  if (!answer) return conditional.some(has);
+  switch (answer.status) {
+    case 304: {
+      const ifNoneMatch = view.headers["if-none-match"];
+      if (ifNoneMatch === void 0) return has("if-modified-since");
+      const tags = entityTags(ifNoneMatch);
+      const etag = answer.headers.etag;
+      return etag === void 0 || tags.includes("*") || entityTags(etag).some((tag) => tags.includes(tag));
+    }
+    case 412:
+      return has("if-match") || has("if-unmodified-since");
+    case 206:
+    case 416:
+      return has("range");
+    default:
+      return false;
+  }
+}
+function acceptsJson(accept) {
+  if (accept === void 0) return true;
+  return accept.split(",").some((range) => {
+    const [type, ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    const q = params.find((param) => /^q\s*=/.test(param));
+    return ["application/json", "application/*", "*/*"].includes(type ?? "") && (q === void 0 || Number(q.split("=")[1]) > 0);
+  });
+}
+var jsonBody = (contentType2) => /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i.test(contentType2 ?? "");
+function classifyRequest(view, validators, learned = { categories: /* @__PURE__ */ new Set() }, answer) {
   if (view.credential.kind !== "key") return "unauthenticated";
-  const once = (name2) => view.query.getAll(name2).length <= 1;
+  if (answeredByCondition(view, answer) || !acceptsJson(view.headers.accept)) return "edge";
+  const params = [...view.query.keys()];
+  const only = (...names2) => params.every((name2) => names2.includes(name2)) && names2.every((name2) => view.query.getAll(name2).length <= 1);
   switch (view.operation) {
     case "listPets": {
       const limit = view.query.get("limit");
       const status2 = view.query.get("status");
       const statuses2 = componentSchema(validators.spec, "PetStatus").enum ?? [];
-      const limitOk = limit === null || wholeNumber2(limit) && Number(limit) >= 1 && Number(limit) <= 100;
-      return once("limit") && once("status") && limitOk && (status2 === null || statuses2.includes(status2)) ? "valid" : "edge";
+      const limitOk = limit === null || canonicalWhole(limit) && Number(limit) >= 1 && Number(limit) <= 100;
+      return only("limit", "status") && limitOk && (status2 === null || statuses2.includes(status2)) ? "valid" : "edge";
     }
     case "getPet":
-      return view.petId !== void 0 && wholeNumber2(view.petId) ? "valid" : "edge";
+      return only() && view.petId !== void 0 && canonicalWhole(view.petId) ? "valid" : "edge";
     case "createPet": {
-      const json4 = /^application\/json\s*(;|$)/i.test(view.headers["content-type"] ?? "");
-      const body = view.body === void 0 ? void 0 : parseBody(view.body).json;
-      return json4 && body !== void 0 && validators.check(componentSchema(validators.spec, "NewPet"), body).valid ? "valid" : "edge";
+      if (!only()) return "edge";
+      const json4 = jsonBody(view.headers["content-type"]);
+      const parsed = view.body === void 0 ? void 0 : parseBody(view.body);
+      const body = parsed?.json;
+      if (!json4 || body === void 0 || !validators.check(componentSchema(validators.spec, "NewPet"), body).valid) return "edge";
+      const fields = body;
+      const category = integerText(parsed.value?.categoryId);
+      const ordinary = Object.keys(fields).every((name2) => newPetFields.has(name2)) && typeof fields.name === "string" && ordinaryName(fields.name);
+      return ordinary && category !== void 0 && learned.categories.has(category) ? "valid" : "edge";
     }
     case "listStoreOrders":
       return "valid";
     default:
       return "edge";
   }
+}
+function categoriesIn(operation, status2, value) {
+  if (status2 < 200 || status2 >= 300 || operation !== "listPets" && operation !== "getPet" && operation !== "createPet") return [];
+  const pets2 = Array.isArray(value) ? value : [value];
+  return pets2.flatMap((pet) => {
+    const id = pet !== null && typeof pet === "object" ? integerText(pet.categoryId) : void 0;
+    return id === void 0 ? [] : [id];
+  });
 }
 
 // conformance/proxy/clientKeys.ts
@@ -66903,13 +66953,32 @@ function redactWith(book, text) {
   return out;
 }
 
+// conformance/proxy/validCreates.ts
+var validCreates = {
+  id: "valid-creates",
+  title: "A valid NewPet is created",
+  severity: "critical",
+  description: `A create the proxy saw with nothing a deployment may refuse (a JSON NewPet of name, categoryId and status only, a name of 1 to 40 printable characters, a categoryId the deployment's own pets were seen with, the key it accepts) is answered 2xx, not refused with a 4xx: "400 | Error. The body is missing required fields or has invalid values."`,
+  operations: ["createPet"],
+  phase: "passive",
+  async run(ctx, report) {
+    for (const exchange of ctx.exchanges) {
+      if (exchange.operationId !== "createPet" || exchange.intent !== "valid") continue;
+      const { status: status2 } = exchange.response;
+      if (status2 >= 500) continue;
+      report.expect(status2 < 400, exchange, `${requestLine(exchange)} sent the body ${exchange.request.body ?? ""} and was answered ${status2}. Nothing in it is missing or invalid: its name is 1 to 40 printable characters, its categoryId one the deployment's own pets have, and it has no field beyond NewPet's; the contract refuses a body with 400 only when "the body is missing required fields or has invalid values".`, `refused ${status2}`);
+    }
+  }
+};
+
 // conformance/proxy/judgeProxyTraffic.ts
-var proxyChecks = [statusCodes, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
+var proxyChecks = [statusCodes, validCreates, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
 var checkQuotes = {
   "status-codes": 'Responses: | Status | Body | (each operation documents its statuses; "Error responses carry an Error body")',
   "content-type": "The request body is required, is `application/json` … Error responses carry an Error body (`code`, `message`, `status`)",
   "response-schema": "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.",
-  "rate-limit-headers": "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset."
+  "rate-limit-headers": "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.",
+  "valid-creates": "400 | Error. The body is missing required fields or has invalid values."
 };
 async function judgeProxyTraffic(records, options2) {
   const validators = options2.validators ?? new SpecValidators(options2.spec);
@@ -66922,10 +66991,13 @@ async function judgeProxyTraffic(records, options2) {
   const exchanges = [];
   const unanswered = [];
   let outside = 0;
+  let outsideWithKey = 0;
   let beforeAccepted = 0;
+  const categories = /* @__PURE__ */ new Set();
   for (const record2 of records) {
     if (record2.url !== basePath && !record2.url.startsWith(`${basePath}/`) && !record2.url.startsWith(`${basePath}?`)) {
       outside++;
+      if (record2.requestHeaders.authorization !== void 0) outsideWithKey++;
       continue;
     }
     const secret = /^bearer +(\S+)$/i.exec(record2.requestHeaders.authorization ?? "")?.[1];
@@ -66940,14 +67012,20 @@ async function judgeProxyTraffic(records, options2) {
       unanswered.push({ checkId: "proxy", operationId: "unlisted", afterSeq: exchanges.length, sentAt: record2.sentAt, durationMs: 0, request, error: record2.error ?? "no answer" });
       continue;
     }
-    exchanges.push(exchangeOf(record2, record2.response, request, path, book, validators, exchanges.length + 1));
+    const exchange = exchangeOf(record2, record2.response, request, path, book, validators, exchanges.length + 1, categories);
+    exchanges.push(exchange);
+    for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) categories.add(id);
   }
   markBursts(exchanges);
+  markThrottled(exchanges);
   if (outside > 0) notes.push(`${outside} ${outside === 1 ? "request" : "requests"} outside ${basePath || "/"} went through unjudged: the contract covers the API under its base URL only.`);
   if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
   if (options2.unkept) notes.push(`${options2.unkept} exchanges past the proxy's memory budget were forwarded but not judged.`);
-  const model = runModel(exchanges, { sharedKey: options2.sharedKey }, unanswered);
-  const ctx = passiveContext(options2, validators, exchanges, () => model);
+  const unseen = [...options2.unkept ? [`${options2.unkept} unjudged`] : [], ...outsideWithKey > 0 ? [`${outsideWithKey} outside ${basePath || "/"} with credentials`] : []];
+  const sharedKey = options2.sharedKey || unseen.length > 0;
+  if (!options2.sharedKey && unseen.length > 0) notes[0] = `Rate-limit accounting judged only what holds whoever else spends the window, as with --shared-key: requests the proxy forwarded but did not judge (${unseen.join(", ")}) may have spent it.`;
+  const model = runModel(exchanges, { sharedKey }, unanswered);
+  const ctx = passiveContext({ ...options2, sharedKey }, validators, exchanges, () => model);
   const checks2 = [];
   for (const check3 of proxyChecks) {
     const outcomes = new Outcomes(check3.operations);
@@ -66958,7 +67036,10 @@ async function judgeProxyTraffic(records, options2) {
   const unavailable = exchanges.filter((e) => isUnavailable(e.response.status)).length;
   let verdict;
   let reason;
-  if (exchanges.length === 0) {
+  if (exchanges.length === 0 && unanswered.length > 0) {
+    verdict = "cannot-run";
+    reason = `nothing could be judged: the deployment answered none of the ${unanswered.length} ${unanswered.length === 1 ? "request" : "requests"} under ${options2.target} (${unanswered[0].error}).`;
+  } else if (exchanges.length === 0) {
     verdict = "cannot-run";
     reason = `nothing could be judged: no exchange under ${options2.target} went through the proxy${records.length > 0 ? ` (of ${records.length} forwarded)` : ""}. Point the clients at the proxy, under the base URL's path.`;
   } else if (unavailable * 2 > exchanges.length) {
@@ -66984,7 +67065,7 @@ async function judgeProxyTraffic(records, options2) {
     },
     notes,
     checks: checks2,
-    coverage: coverageOf(model.judgements, checks2, exchanges, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey: options2.sharedKey }),
+    coverage: coverageOf(model.judgements, checks2, exchanges, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey }),
     exchanges: exchanges.map(summarizeExchange),
     ...unanswered.length > 0 ? { unanswered: unanswered.map(summarizeUnanswered) } : {},
     summary: {
@@ -67029,6 +67110,17 @@ function markBursts(exchanges) {
   }
   close();
 }
+function markThrottled(exchanges) {
+  const throttled = /* @__PURE__ */ new Set();
+  for (const exchange of exchanges) {
+    const key = viewRequest(exchange).credential;
+    if (key.kind !== "key") continue;
+    const { status: status2 } = exchange.response;
+    if (throttled.has(key.key) && exchange.intent === "valid") exchange.intent = "over-limit";
+    if (status2 === 429) throttled.add(key.key);
+    else if (status2 < 400) throttled.delete(key.key);
+  }
+}
 function redactedRequest(record2, book, origin) {
   const headers = {};
   for (const [name2, value] of Object.entries(record2.requestHeaders)) {
@@ -67042,7 +67134,7 @@ function redactedRequest(record2, book, origin) {
     ...record2.requestBody !== void 0 ? { body: redactWith(book, record2.requestBody) } : {}
   };
 }
-function exchangeOf(record2, answer, request, path, book, validators, seq) {
+function exchangeOf(record2, answer, request, path, book, validators, seq, categories) {
   const grouped = {};
   for (const [name2, value] of answer.rawHeaders) (grouped[name2] ??= []).push(redactWith(book, value));
   const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
@@ -67052,7 +67144,7 @@ function exchangeOf(record2, answer, request, path, book, validators, seq) {
     seq,
     checkId: "proxy",
     operationId: view.operation ?? "unlisted",
-    intent: classifyRequest(view, validators),
+    intent: classifyRequest(view, validators, { categories }, { status: response.status, headers: response.headers }),
     path,
     bucket: view.credential.kind === "key" ? "key" : "anonymous",
     sentAt: record2.sentAt,
@@ -67087,6 +67179,7 @@ function passiveContext(options2, validators, exchanges, model) {
 // conformance/proxy/startProxy.ts
 var proxyReportPath = "/__proxy/report";
 var keptBudget = 64 * 1024 * 1024;
+var maxHeaderSize = 256 * 1024;
 var hopByHop = /* @__PURE__ */ new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
 async function startProxy(options2) {
   const target = new URL(options2.target);
@@ -67095,13 +67188,26 @@ async function startProxy(options2) {
   const validators = new SpecValidators(spec);
   const maxBody = options2.maxBody ?? defaultMaxBodyBytes;
   const maxRecords = options2.maxRecords ?? 1e4;
+  const maxKept = options2.maxKeptBytes ?? keptBudget;
+  const timeoutMs = options2.timeoutMs ?? 3e4;
   const records = [];
   const startedAt = Date.now();
   let seq = 0;
-  let keptBytes = 0;
+  let held2 = 0;
   let unkept = 0;
-  const judge = () => judgeProxyTraffic(records, { spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt, now: Date.now(), unkept });
-  const server = createServer((req, res) => {
+  let closing = false;
+  let cutting = false;
+  const settling = /* @__PURE__ */ new Set();
+  const inFlight = /* @__PURE__ */ new Set();
+  const upstreams = /* @__PURE__ */ new Set();
+  const judge = async () => {
+    await Promise.all([...settling]);
+    return judgeProxyTraffic(records, { spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt, now: Date.now(), unkept });
+  };
+  const server = createServer({ maxHeaderSize }, (req, res) => {
+    res.on("finish", () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
     if (req.method === "GET" && req.url === proxyReportPath) {
       judge().then(({ report, findings }) => {
         const body = JSON.stringify({ verdict: report.verdict, ...report.reason ? { reason: report.reason } : {}, exchanges: seq, judged: report.exchanges.length, findings, notes: report.notes });
@@ -67122,11 +67228,26 @@ async function startProxy(options2) {
       headers[name2] = had === void 0 ? req.rawHeaders[i + 1] : [...Array.isArray(had) ? had : [had], req.rawHeaders[i + 1]];
     }
     const record2 = { seq: mySeq, sentAt, method: req.method ?? "GET", url: req.url ?? "/", requestHeaders: joined(req.rawHeaders) };
-    const requestChunks = capture2(maxBody);
+    const requestChunks = capture2();
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...headers, host: target.host }, timeout: options2.timeoutMs ?? 3e4 });
+    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...headers, host: target.host }, timeout: timeoutMs, maxHeaderSize });
+    upstream.maxHeadersCount = 0;
+    upstreams.add(upstream);
     let settled = false;
-    const done = (answer, error) => {
+    let ended;
+    const flight = new Promise((resolve8) => ended = resolve8);
+    inFlight.add(flight);
+    void flight.then(() => inFlight.delete(flight));
+    let answered = false;
+    let clientLeft = false;
+    let cutByProxy = false;
+    let timedOut;
+    const cutClient = () => {
+      cutByProxy = true;
+      res.destroy();
+    };
+    const cutShort = () => cutting || clientLeft && closing ? "the proxy stopped before the answer" : clientLeft ? "the client closed the connection before the answer" : void 0;
+    const done = (answer, error, dropped = false) => {
       if (settled) return;
       settled = true;
       const body = requestChunks.take();
@@ -67136,20 +67257,34 @@ async function startProxy(options2) {
       }
       if (answer) record2.response = answer;
       if (error !== void 0) record2.error = error;
-      keep(record2);
+      keep(record2, dropped || body.dropped);
+      upstreams.delete(upstream);
+      ended();
     };
-    req.on("aborted", () => upstream.destroy());
+    req.on("aborted", () => {
+      clientLeft = true;
+      upstream.destroy();
+    });
     res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (res.writableFinished || cutByProxy) return;
+      clientLeft = true;
+      upstream.destroy();
     });
     req.on("data", (chunk) => requestChunks.add(chunk));
     req.pipe(upstream);
-    upstream.on("timeout", () => upstream.destroy(new Error(`the deployment gave no answer within ${options2.timeoutMs ?? 3e4} ms`)));
+    upstream.on("timeout", () => {
+      timedOut = `the deployment ${answered ? "sent nothing more of its answer" : "gave no answer"} within ${timeoutMs} ms`;
+      upstream.destroy(new Error(timedOut));
+    });
     upstream.on("error", (error) => {
-      done(void 0, error.message);
-      res.destroy();
+      if (answered) return;
+      const why = cutShort();
+      done(void 0, why !== void 0 ? `${why} came` : error.message);
+      cutClient();
     });
     upstream.on("response", (answer) => {
+      answered = true;
+      const status2 = answer.statusCode ?? 0;
       const raw = [];
       const out = [];
       for (let i = 0; i < answer.rawHeaders.length; i += 2) {
@@ -67159,33 +67294,53 @@ async function startProxy(options2) {
         if (!hopByHop.has(name2.toLowerCase())) out.push(name2, value);
       }
       res.sendDate = false;
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-      const bodyChunks = capture2(maxBody);
+      const unrelayable = relayHead(res, status2, answer.statusMessage, out);
+      const bodyChunks = capture2();
       answer.on("data", (chunk) => bodyChunks.add(chunk));
-      answer.pipe(res);
+      if (unrelayable === void 0) answer.pipe(res);
+      else {
+        cutClient();
+        answer.resume();
+      }
+      let finished = false;
       const finish = (incomplete) => {
+        if (finished) return;
+        finished = true;
+        if (incomplete !== void 0) cutClient();
         const taken = bodyChunks.take();
-        decodeContent(taken.bytes, answer.headers["content-encoding"], maxBody).then(
-          (decoded) => done({ status: answer.statusCode ?? 0, rawHeaders: raw, bytes: decoded.bytes, ...taken.truncated || decoded.truncated ? { truncated: true } : {}, ...incomplete ? { incomplete } : {}, durationMs: Math.round(performance.now() - started) }),
-          (error) => done({ status: answer.statusCode ?? 0, rawHeaders: raw, bytes: taken.bytes, incomplete: `its Content-Encoding could not be undone: ${error.message}`, durationMs: Math.round(performance.now() - started) })
+        const lost = incomplete !== void 0 && unrelayable === void 0 && timedOut === void 0 ? cutShort() : void 0;
+        if (lost !== void 0) {
+          done(void 0, `${lost} ended`, taken.dropped);
+          return;
+        }
+        const why = unrelayable !== void 0 ? `the proxy could not pass this answer on (${unrelayable}), so the client got none` : incomplete !== void 0 ? timedOut ?? incomplete : void 0;
+        const decoding = decodeContent(taken.bytes, answer.headers["content-encoding"], maxBody).then(
+          (decoded) => done({ status: status2, rawHeaders: raw, bytes: decoded.bytes, ...taken.truncated || decoded.truncated ? { truncated: true } : {}, ...why !== void 0 ? { incomplete: why } : {}, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped),
+          (error) => done({ status: status2, rawHeaders: raw, bytes: taken.bytes, incomplete: `its Content-Encoding could not be undone: ${error.message}`, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped)
         );
+        settling.add(decoding);
+        void decoding.finally(() => settling.delete(decoding));
       };
       answer.on("end", () => finish());
       answer.on("aborted", () => finish("the connection closed before the body ended"));
       answer.on("error", (error) => finish(error.message));
+      answer.on("close", () => finish(answer.complete ? void 0 : "the connection closed before the body ended"));
     });
   }
-  function keep(record2) {
-    const size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0);
-    if (records.length >= maxRecords || keptBytes + size > keptBudget) {
+  function keep(record2, dropped) {
+    let size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0) + record2.url.length;
+    for (const [name2, value] of Object.entries(record2.requestHeaders)) size += name2.length + value.length;
+    for (const [name2, value] of record2.response?.rawHeaders ?? []) size += name2.length + value.length;
+    if (dropped || records.length >= maxRecords || held2 + size > maxKept) {
       unkept++;
       return;
     }
-    keptBytes += size;
+    held2 += size;
     let at = records.length;
     while (at > 0 && records[at - 1].seq > record2.seq) at--;
     records.splice(at, 0, record2);
   }
+  server.maxHeadersCount = 0;
   await new Promise((resolve8, reject) => {
     server.once("error", reject);
     server.listen(options2.port ?? 0, options2.host ?? "127.0.0.1", () => resolve8());
@@ -67197,29 +67352,71 @@ async function startProxy(options2) {
     forwarded: () => seq,
     judge,
     close: () => new Promise((resolve8) => {
-      server.close(() => resolve8());
+      closing = true;
+      const cut = setTimeout(() => {
+        cutting = true;
+        server.closeAllConnections();
+        for (const upstream of upstreams) upstream.destroy();
+      }, Math.min(timeoutMs, 5e3));
+      server.close(() => {
+        void Promise.all([...inFlight]).then(() => {
+          clearTimeout(cut);
+          resolve8();
+        });
+      });
       server.closeIdleConnections();
     })
   };
-}
-function capture2(cap) {
-  const chunks = [];
-  let size = 0;
-  let truncated = false;
-  return {
-    add(chunk) {
-      if (size >= cap) {
-        truncated = true;
-        return;
+  function capture2() {
+    let chunks = [];
+    let size = 0;
+    let truncated = false;
+    let dropped = false;
+    return {
+      add(chunk) {
+        if (dropped) return;
+        if (size >= maxBody) {
+          truncated = true;
+          return;
+        }
+        const room = maxBody - size;
+        if (chunk.length > room) truncated = true;
+        const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+        if (held2 + kept.length > maxKept) {
+          dropped = true;
+          held2 -= size;
+          chunks = [];
+          size = 0;
+          return;
+        }
+        chunks.push(kept);
+        size += kept.length;
+        held2 += kept.length;
+      },
+      /** The bytes kept, no longer counted as held (`keep` counts a kept record's own). */
+      take() {
+        held2 -= size;
+        const bytes = new Uint8Array(Buffer.concat(chunks));
+        chunks = [];
+        size = 0;
+        return { bytes, truncated, dropped };
       }
-      const room = cap - size;
-      if (chunk.length > room) truncated = true;
-      const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-      chunks.push(kept);
-      size += kept.length;
-    },
-    take: () => ({ bytes: new Uint8Array(Buffer.concat(chunks)), truncated })
-  };
+    };
+  }
+}
+function relayHead(res, status2, statusMessage, headers) {
+  try {
+    res.writeHead(status2, statusMessage, headers);
+    return void 0;
+  } catch {
+    try {
+      res.statusMessage = "";
+      res.writeHead(status2, headers);
+      return void 0;
+    } catch (error) {
+      return error.message;
+    }
+  }
 }
 function joined(rawHeaders) {
   const out = {};

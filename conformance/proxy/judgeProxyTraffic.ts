@@ -17,12 +17,13 @@ import { runModel } from '../model/runModel.ts';
 import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from '../runReport.ts';
 import { SpecValidators } from '../specValidators.ts';
 import { toolName, toolVersion } from '../version.ts';
-import { classifyRequest } from './classifyRequest.ts';
+import { categoriesIn, classifyRequest } from './classifyRequest.ts';
 import { keyBook, redactWith, type KeyBook } from './clientKeys.ts';
 import type { ProxyRecord } from './proxyRecord.ts';
+import { validCreates } from './validCreates.ts';
 
 /** The checks that judge traffic they did not send: the same objects the suite's passive phase runs. */
-export const proxyChecks: readonly Check[] = [statusCodes, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
+export const proxyChecks: readonly Check[] = [statusCodes, validCreates, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
 
 /** The contract's words for the checks outside the model, which carry no rule of their own. */
 const checkQuotes: Record<string, string> = {
@@ -30,6 +31,7 @@ const checkQuotes: Record<string, string> = {
   'content-type': 'The request body is required, is `application/json` … Error responses carry an Error body (`code`, `message`, `status`)',
   'response-schema': 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.',
   'rate-limit-headers': 'Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.',
+  'valid-creates': '400 | Error. The body is missing required fields or has invalid values.',
 };
 
 export interface ProxyJudgeOptions {
@@ -77,10 +79,14 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
   const exchanges: Exchange[] = [];
   const unanswered: UnansweredRequest[] = [];
   let outside = 0;
+  let outsideWithKey = 0;
   let beforeAccepted = 0;
+  // The categories of the deployment's own pets, as its answers show them: a create with another may be refused.
+  const categories = new Set<string>();
   for (const record of records) {
     if (record.url !== basePath && !record.url.startsWith(`${basePath}/`) && !record.url.startsWith(`${basePath}?`)) {
       outside++;
+      if (record.requestHeaders.authorization !== undefined) outsideWithKey++;
       continue;
     }
     const secret = /^bearer +(\S+)$/i.exec(record.requestHeaders.authorization ?? '')?.[1];
@@ -95,15 +101,23 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
       unanswered.push({ checkId: 'proxy', operationId: 'unlisted', afterSeq: exchanges.length, sentAt: record.sentAt, durationMs: 0, request, error: record.error ?? 'no answer' });
       continue;
     }
-    exchanges.push(exchangeOf(record, record.response, request, path, book, validators, exchanges.length + 1));
+    const exchange = exchangeOf(record, record.response, request, path, book, validators, exchanges.length + 1, categories);
+    exchanges.push(exchange);
+    for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) categories.add(id);
   }
   markBursts(exchanges);
+  markThrottled(exchanges);
   if (outside > 0) notes.push(`${outside} ${outside === 1 ? 'request' : 'requests'} outside ${basePath || '/'} went through unjudged: the contract covers the API under its base URL only.`);
   if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? 'request' : 'requests'} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
   if (options.unkept) notes.push(`${options.unkept} exchanges past the proxy's memory budget were forwarded but not judged.`);
+  // Requests the model does not see may have spent a key's window: counting only those it saw would
+  // call the deployment's Remaining wrong. So it judges as with --shared-key: only what still holds.
+  const unseen = [...(options.unkept ? [`${options.unkept} unjudged`] : []), ...(outsideWithKey > 0 ? [`${outsideWithKey} outside ${basePath || '/'} with credentials`] : [])];
+  const sharedKey = options.sharedKey || unseen.length > 0;
+  if (!options.sharedKey && unseen.length > 0) notes[0] = `Rate-limit accounting judged only what holds whoever else spends the window, as with --shared-key: requests the proxy forwarded but did not judge (${unseen.join(', ')}) may have spent it.`;
 
-  const model = runModel(exchanges, { sharedKey: options.sharedKey }, unanswered);
-  const ctx = passiveContext(options, validators, exchanges, () => model);
+  const model = runModel(exchanges, { sharedKey }, unanswered);
+  const ctx = passiveContext({ ...options, sharedKey }, validators, exchanges, () => model);
   const checks: CheckReport[] = [];
   for (const check of proxyChecks) {
     const outcomes = new Outcomes(check.operations);
@@ -115,7 +129,10 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
   const unavailable = exchanges.filter((e) => isUnavailable(e.response.status)).length;
   let verdict: Verdict;
   let reason: string | undefined;
-  if (exchanges.length === 0) {
+  if (exchanges.length === 0 && unanswered.length > 0) {
+    verdict = 'cannot-run';
+    reason = `nothing could be judged: the deployment answered none of the ${unanswered.length} ${unanswered.length === 1 ? 'request' : 'requests'} under ${options.target} (${unanswered[0]!.error}).`;
+  } else if (exchanges.length === 0) {
     verdict = 'cannot-run';
     reason = `nothing could be judged: no exchange under ${options.target} went through the proxy${records.length > 0 ? ` (of ${records.length} forwarded)` : ''}. Point the clients at the proxy, under the base URL's path.`;
   } else if (unavailable * 2 > exchanges.length) {
@@ -142,7 +159,7 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
     },
     notes,
     checks,
-    coverage: coverageOf(model.judgements, checks, exchanges, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey: options.sharedKey }),
+    coverage: coverageOf(model.judgements, checks, exchanges, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey }),
     exchanges: exchanges.map(summarizeExchange),
     ...(unanswered.length > 0 ? { unanswered: unanswered.map(summarizeUnanswered) } : {}),
     summary: {
@@ -194,6 +211,24 @@ function markBursts(exchanges: Exchange[]): void {
   close();
 }
 
+/**
+ * A key's requests after a 429, until the deployment serves that key again, are held to what the
+ * suite holds its own requests past a 429 to: "Repeated requests after a 429 response may lead to
+ * a temporary ban of the API key", and the contract does not show the ban's answer, so a status it
+ * does not document there is a warning, not a failure.
+ */
+function markThrottled(exchanges: Exchange[]): void {
+  const throttled = new Set<string>();
+  for (const exchange of exchanges) {
+    const key = viewRequest(exchange).credential;
+    if (key.kind !== 'key') continue;
+    const { status } = exchange.response;
+    if (throttled.has(key.key) && exchange.intent === 'valid') exchange.intent = 'over-limit';
+    if (status === 429) throttled.add(key.key);
+    else if (status < 400) throttled.delete(key.key);
+  }
+}
+
 function redactedRequest(record: ProxyRecord, book: KeyBook, origin: string): Exchange['request'] {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(record.requestHeaders)) {
@@ -209,7 +244,7 @@ function redactedRequest(record: ProxyRecord, book: KeyBook, origin: string): Ex
   };
 }
 
-function exchangeOf(record: ProxyRecord, answer: NonNullable<ProxyRecord['response']>, request: Exchange['request'], path: string, book: KeyBook, validators: SpecValidators, seq: number): Exchange {
+function exchangeOf(record: ProxyRecord, answer: NonNullable<ProxyRecord['response']>, request: Exchange['request'], path: string, book: KeyBook, validators: SpecValidators, seq: number, categories: ReadonlySet<string>): Exchange {
   const grouped: Record<string, string[]> = {};
   for (const [name, value] of answer.rawHeaders) (grouped[name] ??= []).push(redactWith(book, value));
   const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
@@ -219,7 +254,7 @@ function exchangeOf(record: ProxyRecord, answer: NonNullable<ProxyRecord['respon
     seq,
     checkId: 'proxy',
     operationId: view.operation ?? 'unlisted',
-    intent: classifyRequest(view, validators),
+    intent: classifyRequest(view, validators, { categories }, { status: response.status, headers: response.headers }),
     path,
     bucket: view.credential.kind === 'key' ? 'key' : 'anonymous',
     sentAt: record.sentAt,
