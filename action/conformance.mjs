@@ -64830,10 +64830,13 @@ function learnData(exchange, view, state) {
   if (view.credential.kind !== "key") {
     return;
   }
-  if (view.operation === void 0 && (view.method === "PUT" || view.method === "PATCH" || view.method === "DELETE")) {
-    const id = /^\/pets\/(-?\d+)\/?$/.exec(view.pathname)?.[1];
+  if (view.operation === void 0 && ["POST", "PUT", "PATCH", "DELETE"].includes(view.method)) {
+    const id = /^\/pets\/(-?\d+)(\/.*)?$/.exec(view.pathname)?.[1];
+    const collection = /^\/pets\/?$/.test(view.pathname);
+    if (collection && view.method === "POST") return;
     if (id !== void 0) state.pets.delete(BigInt(id).toString());
-    else if (/^\/pets\/?$/.test(view.pathname)) state.pets.clear();
+    else if (collection) state.pets.clear();
+    else for (const pet of state.pets.values()) delete pet.status;
     return;
   }
   if (view.operation === void 0) return;

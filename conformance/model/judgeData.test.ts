@@ -251,6 +251,17 @@ describe('data.read-back: what is read back equals what the run knows of that id
     expect(failuresOf(judged).filter((f) => f.rule.startsWith('data.')).map((f) => f.rule)).toEqual(['data.read-back']);
   });
 
+  it('forgets the statuses, and only them, after a write with the key to an endpoint the contract does not show', () => {
+    const judged = judgementsOf([
+      post({ name: 'Rex', categoryId: 3, status: 'available' }, { id: 5, name: 'Rex', categoryId: 3, status: 'available' }),
+      ex({ method: 'POST', path: '/store/orders', status: 201, requestBody: '{"petId":5}', body: '{}' }),
+      get(5, { id: 5, name: 'Rex', categoryId: 3, status: 'sold' }),
+      get(5, { id: 5, name: 'Rax', categoryId: 3, status: 'sold' }),
+    ]);
+    expect(failuresOf(judged).filter((f) => f.rule.startsWith('data.')).map((f) => f.rule)).toEqual(['data.read-back']);
+    expect(failuresOf(judged).find((f) => f.rule === 'data.read-back')?.message).toMatch(/Rax/);
+  });
+
   it('forgets nothing for a POST to /pets/ served with the key, and still judges what it knew', () => {
     const judged = judgementsOf([
       post({ name: 'Rex', categoryId: 3 }, { id: 5, name: 'Rex', categoryId: 3, status: 'available' }),

@@ -175,12 +175,18 @@ export function learnData(exchange: Exchange, view: RequestView, state: ModelSta
   if (view.credential.kind !== 'key') {
     return;
   }
-  if (view.operation === undefined && (view.method === 'PUT' || view.method === 'PATCH' || view.method === 'DELETE')) {
+  if (view.operation === undefined && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(view.method)) {
     // A write the contract does not define, served with the key: what it did to a pet is the
     // deployment's own business, so the model forgets that pet (or every pet, for the collection).
-    const id = /^\/pets\/(-?\d+)\/?$/.exec(view.pathname)?.[1];
+    // Elsewhere (an order placed at /store/orders) it may have moved any pet's status, whose
+    // transitions the contract does not show: the next read says it again.
+    const id = /^\/pets\/(-?\d+)(\/.*)?$/.exec(view.pathname)?.[1];
+    const collection = /^\/pets\/?$/.test(view.pathname);
+    // A POST to the collection in another spelling (`/pets/`) adds a pet, as createPet does: nothing known changes.
+    if (collection && view.method === 'POST') return;
     if (id !== undefined) state.pets.delete(BigInt(id).toString());
-    else if (/^\/pets\/?$/.test(view.pathname)) state.pets.clear();
+    else if (collection) state.pets.clear();
+    else for (const pet of state.pets.values()) delete pet.status;
     return;
   }
   if (view.operation === undefined) return;
