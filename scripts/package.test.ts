@@ -109,8 +109,8 @@ describe('the packed package', () => {
 // msw: `^2.7.0 || ^3.0.0`, the oldest release the range allows, the newest 2.x and the newest 3.x; the
 // MSW example intercepts every fetch it makes (nothing listens at its address, and an unhandled
 // request is an error). msw 3 needs Node 22.12 (on Node 20 its first intercepted request fails with
-// "Promise.withResolvers is not a function"): on an older Node its case is skipped, and `.ci/run`
-// runs this tier on Node 22 too (`npm run test:package:node22`). playwright-core: `>=1.40.0`, its
+// "Promise.withResolvers is not a function"): on an older Node its example runs on Node 22 from the
+// npm registry (scripts/withNode.mjs), so no case is skipped; `.ci/run` runs this tier on Node 22 too. playwright-core: `>=1.40.0`, its
 // oldest release, driving Debian's Chromium (the newest is the one the browser tier runs).
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(Number) as [number, number];
 const peerReleases = [
@@ -154,8 +154,10 @@ describe('the adapters on each release the peer ranges allow', () => {
   });
 
   for (const { spec, what, adapter, node } of peerReleases) {
-    const runs = nodeMajor > node[0] || (nodeMajor === node[0] && nodeMinor >= node[1]);
-    it.skipIf(!runs)(`${spec} (${what}; needs Node >= ${node.join('.')}): the README's example passes, and the adapter type-checks`, async () => {
+    const runsHere = nodeMajor > node[0] || (nodeMajor === node[0] && nodeMinor >= node[1]);
+    // The Node that runs the example: this one, or that major's newest from the registry.
+    const onNode = (args: string[]): [string, string[]] => (runsHere ? [process.execPath, args] : [process.execPath, [join(root, 'scripts/withNode.mjs'), String(node[0]), 'node', ...args]]);
+    it(`${spec} (${what}; needs Node >= ${node.join('.')}): the guide's example passes, and the adapter type-checks`, async () => {
       await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', spec], { cwd: project, maxBuffer: 1 << 24 });
       const [name, range] = [spec.slice(0, spec.lastIndexOf('@')), spec.slice(spec.lastIndexOf('@') + 1)];
       const { version } = JSON.parse(await readFile(join(project, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
@@ -163,7 +165,7 @@ describe('the adapters on each release the peer ranges allow', () => {
 
       // The outer Vitest's variables (VITEST, VITEST_POOL_ID, NODE_ENV…) are not the consumer's.
       const outer = Object.fromEntries(Object.keys(process.env).filter((key) => key.startsWith('VITEST') || key === 'NODE_ENV' || key === 'TEST').map((key) => [key, undefined]));
-      const vitest = await inProject(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run', examples[adapter]], { ...outer, NO_COLOR: '1' });
+      const vitest = await inProject(...onNode([join(project, 'node_modules/vitest/vitest.mjs'), 'run', examples[adapter]]), { ...outer, NO_COLOR: '1' });
       expect(vitest.code, `${name} ${version}: ${vitest.output}`).toBe(0);
       expect(tests[adapter]).toBeGreaterThan(0);
       expect(vitest.output, `${name} ${version}: ${vitest.output}`).toMatch(new RegExp(`Tests\\s+${tests[adapter]} passed \\(${tests[adapter]}\\)`));
