@@ -2,14 +2,11 @@
 // each legal variant of the catalogues (each makes a choice the contract leaves open differently
 // from the mock), passes; and so must the proxy's own verdict on that same traffic.
 import { afterEach, describe, expect, it } from 'vitest';
-import { testSpec } from '../../mock/testing.ts';
-import { runConformance } from '../index.ts';
-import { startDeployment } from '../testing/deployment.ts';
 import { categoriesPast2To53, legalChoices, slidingWindow } from '../testing/legalChoices.ts';
 import { legalVariants } from '../testing/regressions.ts';
 import { legalVariants2 } from '../testing/regressions2.ts';
 import type { LegalVariant } from '../testing/regressions.ts';
-import { startProxy } from './startProxy.ts';
+import { suiteThroughProxy } from './testing/suiteThroughProxy.ts';
 
 const variants: LegalVariant[] = [
   ...legalVariants,
@@ -26,12 +23,7 @@ afterEach(async () => {
 
 describe('the proxy, with the suite\'s own traffic through it', () => {
   it.each(variants)('passes a deployment that $name', async ({ make, mockOptions }) => {
-    const deployment = await startDeployment(make(), mockOptions ?? {});
-    open.push(deployment);
-    const spec = await testSpec();
-    const proxy = await startProxy({ target: deployment.baseUrl, spec });
-    open.push(proxy);
-    const result = await runConformance({ baseUrl: `${proxy.url}/v1`, apiKey: 'demo-pro', spec });
+    const { result, proxy } = await suiteThroughProxy(make(), mockOptions, open);
     // The deployment is legal: the suite passes it, so any failure of the proxy's is a false alarm.
     expect(result.verdict, result.report.reason).toBe('passed');
     const { report, findings } = await proxy.judge();

@@ -3,12 +3,9 @@
 // each kind. (Not every regression shows passively; on the whole catalogue the proxy fails 91 of
 // the 93 the suite fails over HTTP at the default depth, so the sample holds no misses.)
 import { afterEach, describe, expect, it } from 'vitest';
-import { testSpec } from '../../mock/testing.ts';
-import { runConformance } from '../index.ts';
-import { startDeployment } from '../testing/deployment.ts';
 import { regressions, type Regression } from '../testing/regressions.ts';
 import { regressions2 } from '../testing/regressions2.ts';
-import { startProxy } from './startProxy.ts';
+import { suiteThroughProxy } from './testing/suiteThroughProxy.ts';
 
 const sample = [
   'list cache keyed on the first query parameter only',
@@ -48,12 +45,7 @@ afterEach(async () => {
 
 describe('the proxy, with the suite\'s own traffic through it', () => {
   it.each(sampled)('fails a deployment whose $kind regression is: $name', async ({ make, mockOptions }) => {
-    const deployment = await startDeployment(make(), mockOptions ?? {});
-    open.push(deployment);
-    const spec = await testSpec();
-    const proxy = await startProxy({ target: deployment.baseUrl, spec });
-    open.push(proxy);
-    const result = await runConformance({ baseUrl: `${proxy.url}/v1`, apiKey: 'demo-pro', spec });
+    const { result, proxy } = await suiteThroughProxy(make(), mockOptions, open);
     expect(result.verdict).toBe('failed');
     const { report, findings } = await proxy.judge();
     expect(report.verdict, JSON.stringify(report.checks.map((c) => [c.id, c.status]))).toBe('failed');
