@@ -66992,6 +66992,7 @@ async function judgeProxyTraffic(records, options2) {
     options2.sharedKey ? "Others may use the keys beside the proxy (--shared-key): rate-limit accounting judged only what holds whoever else spends the window." : "Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly."
   ];
   const exchanges = [];
+  const spans = [];
   const unanswered = [];
   let outside = 0;
   let outsideWithKey = 0;
@@ -67017,9 +67018,10 @@ async function judgeProxyTraffic(records, options2) {
     }
     const exchange = exchangeOf(record2, record2.response, request, path, book, validators, exchanges.length + 1, categories);
     exchanges.push(exchange);
+    spans.push(record2.span ?? { from: record2.sentAt, to: record2.sentAt + record2.response.durationMs });
     for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) categories.add(id);
   }
-  markBursts(exchanges);
+  markBursts(exchanges, spans);
   markThrottled(exchanges);
   if (outside > 0) notes.push(`${outside} ${outside === 1 ? "request" : "requests"} outside ${basePath || "/"} went through unjudged: the contract covers the API under its base URL only.`);
   if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
@@ -67093,7 +67095,7 @@ async function judgeProxyTraffic(records, options2) {
   );
   return { report, findings };
 }
-function markBursts(exchanges) {
+function markBursts(exchanges, spans) {
   let burst = 0;
   let groupEnd = -Infinity;
   let group = [];
@@ -67103,14 +67105,15 @@ function markBursts(exchanges) {
       for (const e of group) e.burst = burst;
     }
   };
-  for (const exchange of exchanges) {
-    if (exchange.sentAt >= groupEnd) {
+  exchanges.forEach((exchange, i) => {
+    const span = spans[i];
+    if (span.from > groupEnd) {
       close();
       group = [];
     }
     group.push(exchange);
-    groupEnd = Math.max(groupEnd, exchange.sentAt + exchange.response.durationMs);
-  }
+    groupEnd = Math.max(groupEnd, span.to);
+  });
   close();
 }
 function markThrottled(exchanges) {
@@ -67260,6 +67263,7 @@ async function startProxy(options2) {
       }
       if (answer) record2.response = answer;
       if (error !== void 0) record2.error = error;
+      record2.span = { from: started, to: performance.now() };
       keep(record2, dropped || body.dropped);
       upstreams.delete(upstream);
       ended();

@@ -60,6 +60,8 @@ export interface ProxyFinding {
   exchange?: { method: string; path: string; status: number };
 }
 
+type Span = NonNullable<ProxyRecord['span']>;
+
 /** What the proxy judged: the suite's report, and its findings as the live report lists them. */
 export interface ProxyVerdict {
   report: RunReport;
@@ -77,6 +79,7 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
       : 'Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly.',
   ];
   const exchanges: Exchange[] = [];
+  const spans: Span[] = [];
   const unanswered: UnansweredRequest[] = [];
   let outside = 0;
   let outsideWithKey = 0;
@@ -103,9 +106,10 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
     }
     const exchange = exchangeOf(record, record.response, request, path, book, validators, exchanges.length + 1, categories);
     exchanges.push(exchange);
+    spans.push(record.span ?? { from: record.sentAt, to: record.sentAt + record.response.durationMs });
     for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) categories.add(id);
   }
-  markBursts(exchanges);
+  markBursts(exchanges, spans);
   markThrottled(exchanges);
   if (outside > 0) notes.push(`${outside} ${outside === 1 ? 'request' : 'requests'} outside ${basePath || '/'} went through unjudged: the contract covers the API under its base URL only.`);
   if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? 'request' : 'requests'} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
@@ -190,7 +194,7 @@ export async function judgeProxyTraffic(records: readonly ProxyRecord[], options
  * deployment may have served them in another order than they arrived, so the model judges them
  * as one group (no Remaining compared within it), never one after the other.
  */
-function markBursts(exchanges: Exchange[]): void {
+function markBursts(exchanges: Exchange[], spans: readonly Span[]): void {
   let burst = 0;
   let groupEnd = -Infinity;
   let group: Exchange[] = [];
@@ -200,14 +204,17 @@ function markBursts(exchanges: Exchange[]): void {
       for (const e of group) e.burst = burst;
     }
   };
-  for (const exchange of exchanges) {
-    if (exchange.sentAt >= groupEnd) {
+  exchanges.forEach((exchange, i) => {
+    const span = spans[i]!;
+    // Only a request that arrived after every earlier answer had ended can have been counted after
+    // them; one that arrived as an answer ended may have been counted before it.
+    if (span.from > groupEnd) {
       close();
       group = [];
     }
     group.push(exchange);
-    groupEnd = Math.max(groupEnd, exchange.sentAt + exchange.response.durationMs);
-  }
+    groupEnd = Math.max(groupEnd, span.to);
+  });
   close();
 }
 

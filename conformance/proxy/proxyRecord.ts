@@ -25,4 +25,10 @@ export interface ProxyRecord {
     durationMs: number;
   };
   error?: string;
+  /**
+   * From the request's arrival to the answer's end, on the monotonic clock (`performance.now()`),
+   * unrounded: requests in flight together are told apart from ones that followed each other by
+   * it, and a millisecond rounded either way would merge or split them wrongly.
+   */
+  span?: { from: number; to: number };
 }

@@ -145,6 +145,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       if (answer) record.response = answer;
       if (error !== undefined) record.error = error;
+      record.span = { from: started, to: performance.now() };
       keep(record, dropped || body.dropped);
       upstreams.delete(upstream);
       ended();
