@@ -53260,29 +53260,10 @@ var here = dirname(fileURLToPath(import.meta.url));
 var projectRoot = basename(dirname(here)) === "dist" ? dirname(dirname(here)) : dirname(here);
 var projectPath = (...parts) => join(projectRoot, ...parts);
 
-// spec/loadSpec.ts
-var defaultSpecPath = projectPath("spec", "openapi.yaml");
+// spec/specModel.ts
 var httpMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-async function loadSpec(path = defaultSpecPath, { validate: validate3 = true } = {}) {
-  const { base, api } = await readDocument(path);
-  const document = await (validate3 ? import_swagger_parser.default.validate(base, api, {}) : import_swagger_parser.default.dereference(base, api, {}));
+function specFromDocument(document, path) {
   return { document, path, operations: listOperations(document) };
-}
-async function readDocument(path) {
-  let text;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new Error(`Cannot read the OpenAPI document ${path}: ${error.message}. Check the path.`);
-  }
-  let api;
-  try {
-    api = (0, import_yaml.parse)(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid YAML or JSON: ${error.message}. Fix the file.`);
-  }
-  if (typeof api !== "object" || api === null || Array.isArray(api)) throw new Error(`${path} does not hold an OpenAPI document (an object at its top). Fix the file.`);
-  return { base: pathToFileURL(path).href, api };
 }
 function listOperations(document) {
   const operations2 = [];
@@ -53319,6 +53300,30 @@ function componentSchema(spec, name2) {
   const schema = spec.document.components?.schemas?.[name2];
   if (!schema) throw new Error(`The OpenAPI document has no schema "${name2}". Check spec/openapi.yaml.`);
   return schema;
+}
+
+// spec/loadSpec.ts
+var defaultSpecPath = projectPath("spec", "openapi.yaml");
+async function loadSpec(path = defaultSpecPath, { validate: validate3 = true } = {}) {
+  const { base, api } = await readDocument(path);
+  const document = await (validate3 ? import_swagger_parser.default.validate(base, api, {}) : import_swagger_parser.default.dereference(base, api, {}));
+  return specFromDocument(document, path);
+}
+async function readDocument(path) {
+  let text;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new Error(`Cannot read the OpenAPI document ${path}: ${error.message}. Check the path.`);
+  }
+  let api;
+  try {
+    api = (0, import_yaml.parse)(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid YAML or JSON: ${error.message}. Fix the file.`);
+  }
+  if (typeof api !== "object" || api === null || Array.isArray(api)) throw new Error(`${path} does not hold an OpenAPI document (an object at its top). Fix the file.`);
+  return { base: pathToFileURL(path).href, api };
 }
 
 // conformance/checks/newPetBody.ts

@@ -33,12 +33,12 @@ import { StoreUnavailableError } from './state/storeUnavailableError.ts';
 import type { RedisState } from './redis/openRedisState.ts';
 import type { BanPolicy } from './state/rateLimiter.ts';
 import './api/routeConfig.ts';
+import { API_PREFIX, CONTROL_PREFIX } from './core/prefixes.ts';
 
 export { exposedHeaders } from './api/corsOptions.ts';
 export { defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize, MockState };
 
-export const API_PREFIX = '/v1';
-export const CONTROL_PREFIX = '/__mock';
+export { API_PREFIX, CONTROL_PREFIX };
 
 export interface MockOptions {
   /** The loaded OpenAPI document; read from spec/openapi.yaml when absent. */

@@ -1,6 +1,4 @@
-// `pet-adoption-toolkit/msw` for a browser bundler: see nodeOnlyEntry.
-import { nodeOnlyEntry } from './nodeOnlyEntry.ts';
-
-export const { createPetsHandlers, MockControlError } = nodeOnlyEntry<typeof import('../../mock/adapters/msw.ts')>(
-  'pet-adoption-toolkit/msw runs in Node only (Vitest, or Jest with jest-fixed-jsdom), not in a browser: in a Vite dev server use pet-adoption-toolkit/vite, or run `npx pets-mock` beside the page.',
-);
+// `pet-adoption-toolkit/msw` for a browser bundler (the `browser` export condition): the same
+// createPetsHandlers as in Node, for MSW's setupWorker, on the framework-free core.
+export { createPetsHandlers, MockControlError } from '../../mock/adapters/mswBrowser.ts';
+export type { PetsHandlers, PetsMockOptions, PetsMock, PetsMockControl, LoggedRequest, RequestFilter, ClockState, KeySettings, FaultRule, Fault, ClientReport, ClientFinding } from '../../mock/adapters/mswBrowser.ts';

@@ -14,7 +14,6 @@ type Exports = Record<string, string | Record<string, unknown>>;
 const pkg = JSON.parse(await readFile(projectPath('package.json'), 'utf8')) as { exports: Exports };
 /** The entries a browser must not run, and the sentence each one throws. */
 const nodeOnly: Record<string, RegExp> = {
-  msw: /^pet-adoption-toolkit\/msw runs in Node only .*: in a Vite dev server use pet-adoption-toolkit\/vite, or run `npx pets-mock` beside the page\.$/,
   playwright: /^pet-adoption-toolkit\/playwright runs in the Node process that drives Playwright, .*use pet-adoption-toolkit\/vite\.$/,
   vite: /^pet-adoption-toolkit\/vite is a Vite plugin, .*: import it in vite\.config\.ts only, .*\.$/,
   mock: /^pet-adoption-toolkit\/mock builds the mock server in Node, .*use pet-adoption-toolkit\/vite, or run `npx pets-mock` beside the page\.$/,
@@ -46,6 +45,22 @@ describe('the package\'s entry points in a browser bundle (the `browser` export 
     expect(() => runInNewContext(code, {})).toThrow(nodeOnly[entry]!);
   });
 
+  it('pet-adoption-toolkit/msw bundles from the framework-free core, with the contract and fixtures inside and no Node module', async () => {
+    const { inputs } = await bundle(`import { createPetsHandlers, MockControlError } from 'pet-adoption-toolkit/msw'; globalThis.entry = { createPetsHandlers, MockControlError };`, { ...forBrowser, external: ['msw'] });
+    expect(inputs.filter((input) => input.startsWith('node:') || /(^|\/)(fastify|@fastify|@stoplight|pino|ioredis|commander)\//.test(input))).toEqual([]);
+    for (const part of ['mock/core/createMockCore.ts', 'spec/generated/openapiDocument.ts', 'fixtures/generated/fixtureData.ts']) expect(inputs.some((input) => input.endsWith(part)), part).toBe(true);
+  });
+
+  it('the browser module of pet-adoption-toolkit/msw exports the names the Node one exports', async () => {
+    const targets = pkg.exports['./msw'] as Record<string, string>;
+    const exportsOf = async (target: string) => {
+      const source = projectPath(target.replace(/^\.\/dist\/(.+)\.js$/, '$1.ts'));
+      const { metafile } = await build({ entryPoints: [source], absWorkingDir: projectPath(), bundle: true, platform: 'node', format: 'esm', packages: 'external', write: false, metafile: true, logLevel: 'silent' });
+      return Object.values(metafile.outputs)[0]!.exports.sort();
+    };
+    expect(await exportsOf(targets.browser!)).toEqual(await exportsOf(targets.node!));
+  });
+
   it('pet-adoption-toolkit/types bundles with no node: import, and runs', async () => {
     const { code, inputs } = await bundle(`import { petStatuses } from 'pet-adoption-toolkit/types'; globalThis.statuses = petStatuses.join();`, forBrowser);
     expect(inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
@@ -75,7 +90,7 @@ describe('the package\'s entry points in a browser bundle (the `browser` export 
 });
 
 describe('the package\'s entry points for Node', () => {
-  it.each(Object.keys(nodeOnly))('pet-adoption-toolkit/%s is the Node module under Node\'s conditions', async (entry) => {
+  it.each([...Object.keys(nodeOnly), 'msw'])('pet-adoption-toolkit/%s is the Node module under Node\'s conditions', async (entry) => {
     const { inputs } = await bundle(`import 'pet-adoption-toolkit/${entry}';`, { platform: 'node', format: 'esm', packages: 'external' });
     expect(inputs.some((input) => input.includes('common/browser/')), inputs.join(', ')).toBe(false);
   });

@@ -163,3 +163,11 @@ export async function dispatchInProcess(app: FastifyInstance, request: InProcess
     app.routing(req as unknown as IncomingMessage, res);
   });
 }
+
+/** Control requests to `app` for the handle (createPetsMockControl), on no timer a test can fake. */
+export function appControlSend(app: FastifyInstance): (request: { method: string; url: string; headers: Record<string, string>; body?: string | undefined }) => Promise<{ status: number; body: string }> {
+  return async (request) => {
+    const res = await dispatchInProcess(app, request);
+    return { status: res.status, body: res.body.toString('utf8') };
+  };
+}

@@ -1,5 +1,4 @@
-// From app.ts, not ../index.ts: that entry also carries the CLI (and commander), which an adapter never needs.
-import { API_PREFIX, CONTROL_PREFIX } from '../app.ts';
+import { API_PREFIX, CONTROL_PREFIX } from '../core/prefixes.ts';
 
 /** Where an adapter serves the API: the default is where `npm start` serves it. */
 export const defaultBaseUrl = `http://127.0.0.1:4010${API_PREFIX}`;

@@ -1,9 +1,8 @@
 // `import { createPetsHandlers } from 'pet-adoption-toolkit/msw'`: the mock as MSW request handlers.
-import { http, HttpResponse, type HttpHandler, type HttpResponseResolver } from 'msw';
+import type { HttpHandler } from 'msw';
 import { createPetsMockCore, type PetsMockOptions } from './petsMockCore.ts';
 import type { PetsMock } from './petsMock.ts';
-import { toFastifyPath } from '../api/routeSchema.ts';
-import { InProcessResetError } from './dispatchInProcess.ts';
+import { mswHandlers } from './mswHandlers.ts';
 
 export type { PetsMockOptions } from './petsMockCore.ts';
 export type { PetsMock } from './petsMock.ts';
@@ -24,32 +23,5 @@ export interface PetsHandlers {
  */
 export async function createPetsHandlers(options: PetsMockOptions = {}): Promise<PetsHandlers> {
   const core = await createPetsMockCore(options);
-  const { address } = core;
-
-  const resolver: HttpResponseResolver = async ({ request }) => {
-    const arrivedAfter = core.arrival();
-    const method = request.method.toUpperCase();
-    const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await request.arrayBuffer());
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    let answer;
-    try {
-      answer = await core.handle({ method, url: request.url, headers, body, arrivedAfter });
-    } catch (error) {
-      // A fault rule reset the connection: the page's fetch fails as it would (TypeError: Failed to fetch).
-      if (error instanceof InProcessResetError) return HttpResponse.error();
-      throw error;
-    }
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
-  };
-
-  // One handler per operation, so MSW's own listing (server.listHandlers(), onUnhandledRequest) names
-  // them; then the rest of the API's paths (404 and 405 as the server answers them), then the control API.
-  const handlers: HttpHandler[] = core.spec.operations.map((op) => http[op.method === 'trace' ? 'all' : op.method](`${address.baseUrl}${toFastifyPath(op.path)}`, resolver));
-  handlers.push(http.all(address.baseUrl, resolver), http.all(`${address.baseUrl}/*`, resolver));
-  if (options.control !== false) handlers.push(http.all(address.controlUrl, resolver), http.all(`${address.controlUrl}/*`, resolver));
-
-  return { handlers, mock: { ...core.control, baseUrl: address.baseUrl, close: () => core.close() } };
+  return { handlers: mswHandlers(core, { control: options.control !== false }), mock: { ...core.control, baseUrl: core.address.baseUrl, close: () => core.close() } };
 }

@@ -7,6 +7,7 @@ import { ManualClock, startMockServer } from '../index.ts';
 import { useBrowserAndFrontend } from '../launchChromium.ts';
 import { createPetsHandlers } from './msw.ts';
 import { routePetsMock } from './playwright.ts';
+import { serveBrowserPage } from '../testing/serveBrowserPage.ts';
 
 /** The headers the issue lists, plus the type; all are ones a cross-origin page may read. */
 const compared = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'www-authenticate', 'retry-after', 'location', 'deprecation', 'sunset', 'preference-applied'];
@@ -47,6 +48,11 @@ async function runScript(send: Send, api: string, control: string): Promise<[str
   await step('Prefer: code=404', { method: 'GET', url: `${api}/pets/1`, headers: as('demo-pro', { prefer: 'code=404' }) });
   await step('unknown route', { method: 'GET', url: `${api}/owners`, headers: as('demo-pro') });
   await step('wrong method', { method: 'DELETE', url: `${api}/pets/1`, headers: as('demo-pro') });
+  await step('Prefer: code=500', { method: 'GET', url: `${api}/pets`, headers: as('demo-pro', { prefer: 'code=500' }) });
+  await step('add a fault rule', { method: 'POST', url: `${control}/faults`, headers: json, body: JSON.stringify({ operationId: 'createPet', status: 503, times: 1 }) });
+  await step('create meets the fault', { method: 'POST', url: `${api}/pets`, headers: as('demo-pro', json), body: JSON.stringify({ name: 'Faulted', categoryId: 1 }) });
+  await step('create after the fault', { method: 'POST', url: `${api}/pets`, headers: as('demo-pro', json), body: JSON.stringify({ name: 'After', categoryId: 1 }) });
+  await step('list after creating', { method: 'GET', url: `${api}/pets?limit=2`, headers: as('demo-pro') });
   return seen;
 }
 
@@ -55,12 +61,20 @@ const nodeFetch: Send = async ({ method, url, headers, body }) => observe(await 
 let reference: [string, Seen][];
 const chromium = useBrowserAndFrontend();
 
+/** The reference after the browser example's own first request (it lists five pets on load). */
+let referenceAfterPageLoad: [string, Seen][];
+
 beforeAll(async () => {
-  const server = await startMockServer({ host: '127.0.0.1', port: 0, clock: new ManualClock(start) });
-  try {
-    reference = await runScript(nodeFetch, server.url, server.url.replace(/\/v1$/, '/__mock'));
-  } finally {
-    await server.close();
+  for (const pageLoad of [false, true]) {
+    const server = await startMockServer({ host: '127.0.0.1', port: 0, clock: new ManualClock(start) });
+    try {
+      if (pageLoad) await fetch(`${server.url}/pets?limit=5`, { headers: { authorization: 'Bearer demo-pro' } });
+      const seen = await runScript(nodeFetch, server.url, server.url.replace(/\/v1$/, '/__mock'));
+      if (pageLoad) referenceAfterPageLoad = seen;
+      else reference = seen;
+    } finally {
+      await server.close();
+    }
   }
 });
 
@@ -69,7 +83,9 @@ describe('one script, three surfaces', () => {
     const status = (name: string) => reference.find(([n]) => n === name)?.[1].status;
     expect(['list', 'create', 'read back', 'bad body', 'no key'].map(status)).toEqual([200, 201, 200, 400, 401]);
     expect(reference.filter(([n]) => n.startsWith('free request ')).map(([, s]) => s.status)).toEqual([...Array(60).fill(200), 429, 200]);
-    expect(['Prefer: code=404', 'unknown route', 'wrong method'].map(status)).toEqual([404, 404, 405]);
+    expect(['Prefer: code=404', 'unknown route', 'wrong method', 'Prefer: code=500'].map(status)).toEqual([404, 404, 405, 500]);
+    expect(['create meets the fault', 'create after the fault', 'list after creating'].map(status)).toEqual([503, 201, 200]);
+    expect((reference.find(([n]) => n === 'list after creating')![1].body as { name: string }[]).map((pet) => pet.name)).toEqual(['After', 'Parity']);
     const throttled = reference.find(([n]) => n === 'free request 61')![1];
     expect(throttled.headers['retry-after']).toBe('60');
     expect(reference.find(([n]) => n === 'no key')![1].headers['www-authenticate']).toMatch(/^Bearer/);
@@ -102,6 +118,29 @@ describe('one script, three surfaces', () => {
       expect(seen).toEqual(reference);
     } finally {
       await context.close();
+    }
+  });
+
+  it('MSW in the browser (setupWorker, in a page Vite built) answers it exactly as the HTTP server does', async () => {
+    const page = await serveBrowserPage();
+    const context = await chromium.browser.newContext();
+    try {
+      const tab: Page = await context.newPage();
+      await tab.goto(`${page.origin}/?clock=${start}`);
+      await tab.waitForFunction(() => (window as { petsMockReady?: boolean }).petsMockReady === true);
+      // The page itself listed pets through the worker, as the example shows.
+      expect(await tab.locator('#pets li').count()).toBe(5);
+      const inPage: Send = (request) => tab.evaluate(async ({ request, compared }) => {
+        const res = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body ? { body: request.body } : {}) });
+        const text = await res.text();
+        return { status: res.status, headers: Object.fromEntries(compared.map((h) => [h, res.headers.get(h)])), body: text ? JSON.parse(text) : null };
+      }, { request, compared });
+      // The page listed once before the script: the same request, made first, on the server's side too.
+      const seen = await runScript(inPage, `${page.origin}/v1`, `${page.origin}/__mock`);
+      expect(seen).toEqual(referenceAfterPageLoad);
+    } finally {
+      await context.close();
+      await page.close();
     }
   });
 });

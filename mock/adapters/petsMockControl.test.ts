@@ -3,6 +3,7 @@ import { createPetsMockCore, type PetsMockCore } from './petsMockCore.ts';
 import { buildMock } from '../app.ts';
 import { testSpec } from '../testing.ts';
 import { createPetsMockControl, MockControlError } from './petsMockControl.ts';
+import { appControlSend } from './dispatchInProcess.ts';
 
 let core: PetsMockCore;
 afterEach(() => core?.close());
@@ -98,9 +99,9 @@ describe('the control handle', () => {
   it('throws the 401 as a MockControlError when the mock requires a token it was not given', async () => {
     const app = await buildMock({ spec: await testSpec(), controlToken: 'sandbox-token' });
     try {
-      await expect(createPetsMockControl(app).reset()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_REQUIRED', message: expect.stringMatching(/^Cannot reset the mock: The control API needs a token/) });
-      await expect(createPetsMockControl(app, { controlToken: 'wrong' }).clock()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_INVALID' });
-      await expect(createPetsMockControl(app, { controlToken: 'sandbox-token' }).clock()).resolves.toMatchObject({ frozen: false });
+      await expect(createPetsMockControl(appControlSend(app)).reset()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_REQUIRED', message: expect.stringMatching(/^Cannot reset the mock: The control API needs a token/) });
+      await expect(createPetsMockControl(appControlSend(app), { controlToken: 'wrong' }).clock()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_INVALID' });
+      await expect(createPetsMockControl(appControlSend(app), { controlToken: 'sandbox-token' }).clock()).resolves.toMatchObject({ frozen: false });
     } finally {
       await app.close();
     }

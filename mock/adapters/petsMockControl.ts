@@ -1,12 +1,10 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
-// From the modules themselves, not ../index.ts: that entry also carries the CLI (and commander), which an adapter never needs.
-import { CONTROL_PREFIX } from '../app.ts';
+// Runs in every host, the browser's included: it only sends requests (ControlSend).
+import { CONTROL_PREFIX } from '../core/prefixes.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { LoggedRequest as RecordedRequestView, RequestFilter as StateRequestFilter } from '../state/requestLog.ts';
 import type { ClockState } from '../state/clock.ts';
 import type { FaultRule, FaultView } from '../faults/faultRule.ts';
-import { dispatchInProcess } from './dispatchInProcess.ts';
 import type { ClientReport } from '../clientReport/gradeClients.ts';
 
 /** A request the mock recorded, as `GET /__mock/requests` shows it; `path` is the mock's own (`/v1/pets`), whatever the adapter's baseUrl. */
@@ -72,23 +70,34 @@ export class MockControlError extends Error {
   }
 }
 
+/** One control request, answered in this process by the mock the handle drives. */
+export type ControlSend = (request: { method: string; url: string; headers: Record<string, string>; body?: string | undefined }) => Promise<{ status: number; body: string }>;
+
+interface ControlCall {
+  method?: string;
+  url: string;
+  /** A JSON body: an object (serialized here) or its text. */
+  payload?: object | string;
+  headers?: Record<string, string>;
+}
+
 /**
- * The handle of the mock `app`. With `controlToken` (the token the mock was built with), every call
+ * The handle of a mock, through `send` (each host answers it in process: the server's app, or the
+ * framework-free core). With `controlToken` (the token the mock was built with), every call
  * carries it, as a client of the HTTP control API must: the handle goes through the same gate.
  */
-export function createPetsMockControl(app: FastifyInstance, { controlToken }: { controlToken?: string | undefined } = {}): PetsMockControl {
-  const authorization = controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` };
-  async function call<T>(what: string, options: InjectOptions): Promise<T> {
-    // Not inject(): it waits on setImmediate and process.nextTick, which a test's fake timers hold.
+export function createPetsMockControl(send: ControlSend, { controlToken }: { controlToken?: string | undefined } = {}): PetsMockControl {
+  const authorization: Record<string, string> = controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` };
+  async function call<T>(what: string, options: ControlCall): Promise<T> {
     const { payload } = options;
-    const json = payload !== undefined && typeof payload !== 'string' && !(payload instanceof Uint8Array);
-    const res = await dispatchInProcess(app, {
+    const json = payload !== undefined && typeof payload !== 'string';
+    const res = await send({
       method: options.method ?? 'GET',
-      url: `${CONTROL_PREFIX}${options.url as string}`,
-      headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...(options.headers as Record<string, string> | undefined), ...authorization },
-      body: payload === undefined ? undefined : json ? JSON.stringify(payload) : (payload as string | Uint8Array),
+      url: `${CONTROL_PREFIX}${options.url}`,
+      headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...options.headers, ...authorization },
+      body: payload === undefined ? undefined : json ? JSON.stringify(payload) : payload,
     });
-    const text = res.body.toString('utf8');
+    const text = res.body;
     if (res.status >= 400) {
       let body: { code?: string; message?: string } = {};
       try {

@@ -4,7 +4,10 @@ import { buildMock, type MockOptions } from '../app.ts';
 import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type PetsMockControl } from './petsMockControl.ts';
-import { dispatchInProcess, readyInProcess } from './dispatchInProcess.ts';
+import { appControlSend, dispatchInProcess, readyInProcess } from './dispatchInProcess.ts';
+import type { PetsMockHost } from './petsMockHost.ts';
+
+export type { PlainRequest, PlainResponse } from './petsMockHost.ts';
 
 export interface PetsMockOptions extends Omit<MockOptions, 'carry' | 'startState' | 'logLevel'> {
   /** Where the frontend calls the API: any origin and path. Default `http://127.0.0.1:4010/v1`. */
@@ -25,40 +28,11 @@ export interface PetsMockOptions extends Omit<MockOptions, 'carry' | 'startState
   controlToken?: string | undefined;
 }
 
-/** A request as every surface can give it: fetch's Request, Playwright's route.request(). */
-export interface PlainRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: Uint8Array | undefined;
-  /** `arrival()` when the host received it: requests a client sent together stay together. */
-  arrivedAfter?: number | undefined;
-}
-
-export interface PlainResponse {
-  status: number;
-  /** Header names in lower case; a header sent more than once is joined with ', '. */
-  headers: Record<string, string>;
-  /** null when the answer has no body (204, HEAD). */
-  body: Uint8Array<ArrayBuffer> | null;
-}
-
 /** Headers about the connection, which an in-process answer does not have. */
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
-export interface PetsMockCore {
-  address: MockAddress;
-  /** The contract the mock serves: its operations become MSW handlers. */
-  spec: LoadedSpec;
-  control: PetsMockControl;
-  /** True for a URL this mock answers (the API, and the control API unless turned off). */
-  handles(url: string | URL): boolean;
-  /** Answers a request exactly as the HTTP server would, in this process and on no timer a test can fake. */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /** Where a request handed over now stands among the answers: the host calls it first, before any await. */
-  arrival(): number;
-  close(): Promise<void>;
-}
+/** The mock built with `buildMock`, as a host of the adapters. */
+export type PetsMockCore = PetsMockHost;
 
 /**
  * One mock, built with `buildMock` as the server builds it, answering plain requests in-process.
@@ -88,7 +62,7 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
   return {
     address,
     spec,
-    control: createPetsMockControl(app, { controlToken: mockOptions.controlToken }),
+    control: createPetsMockControl(appControlSend(app), { controlToken: mockOptions.controlToken }),
     handles,
     arrival: () => app.answerOrder.answered,
     async handle({ method, url, headers, body, arrivedAfter }) {

@@ -10,6 +10,9 @@ import type { KeyDirectory, RateLimits } from '../state/stateParts.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { outageRateHeaders } from './outageRateHeaders.ts';
 import { parseAuthorization, type Credentials } from './parseAuthorization.ts';
+import { rateHeaders, refusal, unauthorized } from './refusals.ts';
+
+export { unauthorized };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,31 +31,6 @@ export interface GuardOptions {
   limiter: RateLimits;
   /** Counts requests without one, by client address; bounded in memory. */
   anonymousLimiter: RateLimits;
-}
-
-const REALM = 'Bearer realm="pets"';
-
-/** The 401 for what the request sent as its credentials, with the WWW-Authenticate that says why (RFC 6750, 3). */
-export function unauthorized(credentials: Credentials): ApiError {
-  switch (credentials.kind) {
-    case 'missing':
-      return new ApiError('UNAUTHORIZED', 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".', { 'www-authenticate': REALM });
-    case 'other-scheme':
-      return new ApiError('UNAUTHORIZED', `The Authorization header uses the "${credentials.scheme}" scheme. Send the API key as "Authorization: Bearer <API_KEY>".`, { 'www-authenticate': REALM });
-    case 'malformed':
-      // RFC 6750, 3.1: a malformed request is invalid_request.
-      return new ApiError('UNAUTHORIZED', 'The Authorization header is malformed. Send it as "Authorization: Bearer <API_KEY>", with one space and no quotes.', { 'www-authenticate': `${REALM}, error="invalid_request"` });
-    case 'bearer':
-      return new ApiError('UNAUTHORIZED', 'The API key is not valid. Check the key, or use one of the mock\'s demo keys (demo-free, demo-pro, demo-business, demo-enterprise).', { 'www-authenticate': `${REALM}, error="invalid_token"` });
-  }
-}
-
-/** 429 for a refused request; a ban is told as the key's when a valid key was sent, else as the address's. */
-function refusal(decision: RateDecision, withKey: boolean): ApiError {
-  const headers = { 'retry-after': String(decision.retryAfter) };
-  if (!decision.banned) return new ApiError('RATE_LIMITED', undefined, headers);
-  if (withKey) return new ApiError('API_KEY_BANNED', undefined, headers);
-  return new ApiError('RATE_LIMITED', 'Requests from this address without a valid API key are temporarily blocked for being sent while rate limited. Stop sending, wait for the number of seconds in Retry-After, then send a valid API key.', headers);
 }
 
 /** A CORS preflight (Fetch standard, 3.2.2): the browser's own OPTIONS, without credentials. */
@@ -167,9 +145,6 @@ export function setRateHeaders(reply: FastifyReply, decision: RateDecision): voi
   reply.header('x-ratelimit-reset', decision.reset);
 }
 
-/** The X-RateLimit-* headers of a decision, for answers written below fastify. */
-export function rateHeaders(decision: RateDecision): Record<string, string> {
-  return { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining), 'x-ratelimit-reset': String(decision.reset) };
-}
+export { rateHeaders };
 
 export const guardPlugin = fp(guard, { name: 'guard' });

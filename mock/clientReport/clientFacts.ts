@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Base64 } from '../state/sha256.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { routeConfig } from '../api/routeConfig.ts';
 import { keyDigest } from '../state/keyEntry.ts';
@@ -77,6 +77,6 @@ export function clientFacts(request: FastifyRequest, reply: FastifyReply, label:
   const reset = numberHeader(reply, 'x-ratelimit-reset');
   if (reset !== undefined) facts.reset = reset;
   // The same body sent again digests the same: what tells a retried POST from a new one.
-  if (request.method === 'POST' && request.body !== undefined) facts.bodyDigest = createHash('sha256').update(JSON.stringify(request.body)).digest('base64').slice(0, 16);
+  if (request.method === 'POST' && request.body !== undefined) facts.bodyDigest = sha256Base64(JSON.stringify(request.body)).slice(0, 16);
   return facts;
 }

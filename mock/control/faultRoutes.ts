@@ -4,6 +4,7 @@ import { ApiError } from '../errors/errorCatalogue.ts';
 import { parseFaultRule } from '../faults/parseFaultRule.ts';
 import { namedContext } from '../namedContext.ts';
 import type { FaultRules } from '../state/stateParts.ts';
+import { MAX_FAULT_RULES } from './faultLimits.ts';
 
 export interface FaultRoutesOptions {
   spec: LoadedSpec;
@@ -12,8 +13,7 @@ export interface FaultRoutesOptions {
   apiPrefix: string;
 }
 
-/** The most rules a mock holds: every API request is matched against them. */
-export const MAX_FAULT_RULES = 100;
+export { MAX_FAULT_RULES };
 
 /**
  * The control API's fault rules: `POST /faults` adds one (201, with its id), `GET /faults` lists

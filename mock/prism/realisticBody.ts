@@ -1,6 +1,6 @@
 import { Faker, en } from '@faker-js/faker';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
-import { componentSchema, responseSchema } from '../../spec/loadSpec.ts';
+import { componentSchema, responseSchema } from '../../spec/specModel.ts';
 import type { Pet, PetStatus } from '../../spec/types.ts';
 import { petStatuses } from '../../spec/types.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';

@@ -1,10 +1,10 @@
-import { hash } from 'node:crypto';
 import { redactKey, type ApiKeyConfig, type ApiKeyEntry } from './keyRing.ts';
 import { defaultEnterpriseLimits, isPlan, keyLimitsProblem, planLimits } from './plans.ts';
+import { sha256Base64 } from './sha256.ts';
 
 /** A key's SHA-256 digest: what the state stores and looks a key up by, never the key itself. */
 export function keyDigest(key: string): string {
-  return hash('sha256', key, 'base64');
+  return sha256Base64(key);
 }
 
 /**

@@ -1,0 +1,93 @@
+// The mock in a browser page: the framework-free core over an in-memory state, with the contract
+// and the fixtures bundled (no file system), for MSW's setupWorker. No Node module is loaded.
+import { bundledSpec } from '../../spec/bundledSpec.ts';
+import type { Pet, PetStatus } from '../../spec/types.ts';
+import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.ts';
+import type { CorsOrigins } from '../api/corsOptions.ts';
+import type { Latency } from '../api/latencyPlugin.ts';
+import { createMockCore } from '../core/createMockCore.ts';
+import type { Clock } from '../state/clock.ts';
+import type { ApiKeyConfig } from '../state/keyRing.ts';
+import { MockState } from '../state/mockState.ts';
+import type { BanPolicy } from '../state/rateLimiter.ts';
+import { MockAddress } from './mockAddress.ts';
+import { createPetsMockControl } from './petsMockControl.ts';
+import type { PetsMockHost } from './petsMockHost.ts';
+
+/** The options of `createPetsHandlers` in a browser: those of Node's that need no Node (no Redis, no Prism, no log files). */
+export interface BrowserPetsMockOptions {
+  /** Where the page calls the API: any origin and path, or a path of the page's own origin (`/v1`). Default `http://127.0.0.1:4010/v1`. */
+  baseUrl?: string;
+  /** The pets the store starts with and goes back to on reset. Default: the package's fixtures. */
+  pets?: readonly Pet[];
+  /** Generate the starting pets from this seed instead (as `npx pets-mock --seed`). */
+  seed?: number;
+  /** Generate this many starting pets (as `npx pets-mock --pets`). */
+  count?: number;
+  /** The accepted API keys. Default: the demo keys, one per plan. */
+  keys?: readonly ApiKeyConfig[];
+  /** The clock the mock's own clock runs on. Default: the page's. */
+  clock?: Clock;
+  corsOrigins?: CorsOrigins;
+  bodyLimit?: number;
+  ban?: Partial<BanPolicy>;
+  defaultStatus?: PetStatus | null;
+  latency?: Latency;
+  strict?: boolean;
+  requestLogSize?: number;
+  /** Answer the control API at `/__mock` beside the base URL too. The handle works either way. Default: true. */
+  control?: boolean;
+  /** Require `Authorization: Bearer <controlToken>` on the control API; the handle sends it itself. */
+  controlToken?: string;
+}
+
+export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}): Promise<PetsMockHost> {
+  const { baseUrl, seed, count, control = true } = options;
+  const address = new MockAddress(baseUrl);
+  const spec = bundledSpec();
+  const pets = options.pets ?? (seed !== undefined || count !== undefined ? await generate(seed, count) : fixturePets);
+  const state = MockState.create({ fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, requestLogSize: options.requestLogSize });
+  const core = createMockCore({
+    spec,
+    state,
+    corsOrigins: options.corsOrigins,
+    bodyLimit: options.bodyLimit,
+    defaultStatus: options.defaultStatus,
+    strict: options.strict,
+    latency: options.latency,
+    controlToken: options.controlToken,
+  });
+  const encoder = new TextEncoder();
+  let closed = false;
+  return {
+    address,
+    spec,
+    control: createPetsMockControl(async (request) => {
+      const { body, ...rest } = request;
+      const answer = await core.handle(body === undefined ? rest : { ...rest, body: encoder.encode(body) });
+      return { status: answer.status, body: answer.body ?? '' };
+    }, { controlToken: options.controlToken }),
+    handles: (url) => address.toMockPath(url, { control }) !== undefined,
+    arrival: () => core.arrival(),
+    async handle({ method, url, headers, body, arrivedAfter }) {
+      const path = address.toMockPath(url, { control });
+      if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
+      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers, or create a new mock.`);
+      const answer = await core.handle({ method, url: path, headers, body, arrivedAfter });
+      const out = { ...answer.headers };
+      if (out.location) out.location = address.fromMockPath(out.location);
+      return { status: answer.status, headers: out, body: answer.body === null ? null : encoder.encode(answer.body) };
+    },
+    async close() {
+      closed = true;
+      // Answers that stall rules hold go out now, rather than never.
+      state.faults.stalls.close();
+    },
+  };
+}
+
+async function generate(seed: number | undefined, count: number | undefined): Promise<Pet[]> {
+  // Faker is loaded only when pets are generated: the bundled fixtures need none of it.
+  const { generatePets } = await import('../../fixtures/generatePets.ts');
+  return generatePets({ ...(seed !== undefined ? { seed } : {}), ...(count !== undefined ? { count } : {}) });
+}

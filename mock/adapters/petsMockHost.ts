@@ -1,0 +1,45 @@
+// What every in-process host of the mock offers its adapters (MSW, Playwright, the Vite plugin):
+// plain requests in, plain answers out, and the control handle. Nothing here needs Node.
+import type { LoadedSpec } from '../../spec/specModel.ts';
+import type { MockAddress } from './mockAddress.ts';
+import type { PetsMockControl } from './petsMockControl.ts';
+
+/** A request as every surface can give it: fetch's Request, Playwright's route.request(). */
+export interface PlainRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: Uint8Array | undefined;
+  /** `arrival()` when the host received it: requests a client sent together stay together. */
+  arrivedAfter?: number | undefined;
+}
+
+export interface PlainResponse {
+  status: number;
+  /** Header names in lower case; a header sent more than once is joined with ', '. */
+  headers: Record<string, string>;
+  /** null when the answer has no body (204, HEAD). */
+  body: Uint8Array<ArrayBuffer> | null;
+}
+
+export interface PetsMockHost {
+  address: MockAddress;
+  /** The contract the mock serves: its operations become MSW handlers. */
+  spec: LoadedSpec;
+  control: PetsMockControl;
+  /** True for a URL this mock answers (the API, and the control API unless turned off). */
+  handles(url: string | URL): boolean;
+  /**
+   * Answers a request exactly as the HTTP server would, in this process and on no timer a test can
+   * fake. Rejects with an error whose `code` is `ECONNRESET` when a fault rule drops the connection.
+   */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /** Where a request handed over now stands among the answers: the host calls it first, before any await. */
+  arrival(): number;
+  close(): Promise<void>;
+}
+
+/** A fault rule dropped the connection: the host answers with its own network error. */
+export function isConnectionReset(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ECONNRESET';
+}

@@ -1,0 +1,139 @@
+// The mock as one framework-free function: a request in, an answer out. The browser's MSW host runs
+// it as it is; every part of it (the state, the error catalogue, Prefer, fault rules, the client
+// report) is the server's own code, and a parity test holds its answers to the server's.
+import type { LoadedSpec } from '../../spec/specModel.ts';
+import type { PetStatus } from '../../spec/types.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import type { CorsOrigins } from '../api/corsOptions.ts';
+import { checkCorsOrigins } from '../api/checkCorsOrigins.ts';
+import type { Latency } from '../api/latencyPlugin.ts';
+import { rateHeaders } from '../api/refusals.ts';
+import { parseAuthorization } from '../api/parseAuthorization.ts';
+import { checkControlToken } from '../control/controlTokenGuard.ts';
+import type { PrismResponder } from '../prism/prismResponder.ts';
+import { planLimits } from '../state/plans.ts';
+import type { StateParts } from '../state/stateParts.ts';
+import { apiPipeline } from './apiPipeline.ts';
+import { controlPipeline } from './controlPipeline.ts';
+import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
+import { specExamples } from './specExamples.ts';
+import { readJsonBody } from './readRequest.ts';
+import { toApiError } from '../errors/toApiError.ts';
+import { API_PREFIX, CONTROL_PREFIX } from './prefixes.ts';
+
+const defaultBodyLimit = 1024 * 1024;
+const maxPreferDelayMs = 60_000;
+
+export interface MockCoreOptions {
+  spec: LoadedSpec;
+  /** The state to serve (MockState in memory); the caller closes it. */
+  state: StateParts;
+  /** Allowed CORS origins (`*` for any), or false to turn CORS off. Default: any origin. */
+  corsOrigins?: CorsOrigins | undefined;
+  /** Largest request body in bytes. Default: 1 MiB. */
+  bodyLimit?: number | undefined;
+  /** The status given to a pet created without one; null leaves it absent. Default: available. */
+  defaultStatus?: PetStatus | null | undefined;
+  /** Refuse query parameters the spec does not define (400), instead of naming them in X-Mock-Ignored-Query. */
+  strict?: boolean | undefined;
+  /** Latency added to every API answer. */
+  latency?: Latency | undefined;
+  /** Serve the control API under /__mock. Default: true. */
+  control?: boolean | undefined;
+  /** Every control request must carry `Authorization: Bearer <controlToken>`. */
+  controlToken?: string | undefined;
+  /** Answers Prefer's 2xx and the operations the store does not hold. Default: the spec's examples and schemas (specExamples). */
+  examples?: PrismResponder | undefined;
+}
+
+export interface MockCore {
+  readonly spec: LoadedSpec;
+  readonly state: StateParts;
+  /** Answers a request as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
+  handle(request: CoreRequest): Promise<CoreAnswer>;
+  /** How many answers were given: a host stamps each request with it when it arrives (`arrivedAfter`). */
+  arrival(): number;
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function createMockCore(options: MockCoreOptions): MockCore {
+  const corsOrigins = options.corsOrigins ?? ['*'];
+  if (corsOrigins) checkCorsOrigins(corsOrigins, 'corsOrigins');
+  if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
+  const { spec, state } = options;
+  const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
+  const order = { id: Math.random().toString(16).slice(2, 10), answered: 0 };
+  const api = apiPipeline({
+    spec,
+    state,
+    prefix: API_PREFIX,
+    corsOrigins,
+    bodyLimit,
+    defaultStatus: options.defaultStatus === undefined ? 'available' : options.defaultStatus,
+    strict: options.strict ?? false,
+    latency: options.latency,
+    maxPreferDelayMs,
+    examples: options.examples ?? specExamples(spec),
+    order,
+  });
+  const control = options.control === false ? undefined : controlPipeline({ spec, state, prefix: CONTROL_PREFIX, apiPrefix: API_PREFIX, corsOrigins, bodyLimit, controlToken: options.controlToken });
+  const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`).join(', ');
+
+  const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+  return {
+    spec,
+    state,
+    arrival: () => order.answered,
+    async handle(request) {
+      const answer = await route(request);
+      // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2).
+      return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
+    },
+  };
+
+  function route(request: CoreRequest): Promise<CoreAnswer> {
+    {
+      const cut = request.url.search(/[?#]/);
+      const path = cut < 0 ? request.url : request.url.slice(0, cut);
+      const search = cut < 0 || request.url[cut] === '#' ? '' : request.url.slice(cut + 1).split('#')[0]!;
+      // A path the server's router cannot decode reaches no route: 400, whatever the path.
+      if (path.includes('%') && !decodable(path)) return refuse(request, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded ('${request.url}' is not a valid url component). Percent-encode it correctly.`), 400);
+      if (under(path, API_PREFIX)) return api(request, path, search);
+      if (control && under(path, CONTROL_PREFIX)) return control(request, path, search);
+      return notFound(request, path);
+    }
+  }
+
+  /** A path neither serves: 404 with where the API lives. */
+  function notFound(request: CoreRequest, path: string): Promise<CoreAnswer> {
+    const method = request.method.toUpperCase();
+    let body: unknown;
+    try {
+      // A JSON body is read there too, as the server's parser reads it: a malformed one is told first.
+      body = readJsonBody(request, method, bodyLimit, { routed: false });
+    } catch (error) {
+      const apiError = toApiError(error as never, { headers: request.headers, body } as never, { bodyLimit, context: 'api' });
+      return refuse(request, apiError, apiError.statusCode);
+    }
+    return refuse(request, new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${path}. The API lives under ${API_PREFIX}: ${served}.`), 404);
+  }
+
+  /** An Error answer given before any route, with the client's rate-limit headers (its request not counted). */
+  async function refuse(request: CoreRequest, error: ApiError, status: number): Promise<CoreAnswer> {
+    // Not counted: the answer only reports where the client's window stands.
+    const credentials = parseAuthorization(request.headers.authorization);
+    const key = credentials.kind === 'bearer' ? await state.keys.find(credentials.token) : undefined;
+    const decision = await (key ? state.limiter.peek(key.bucketId, key.limits) : state.anonymousLimiter.peek(`ip:${request.client ?? '127.0.0.1'}`, planLimits.free));
+    const body = JSON.stringify(error.toBody());
+    return { status, headers: { ...rateHeaders(decision), ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(new TextEncoder().encode(body).length) }, body };
+  }
+}
