@@ -6,7 +6,7 @@ import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
 import { petStatuses } from '../spec/types.ts';
 import { API_PREFIX, CONTROL_PREFIX, defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
-import { parseLatency, type Latency } from './api/latencyPlugin.ts';
+import { parseLatency, type Latency } from './api/parseLatency.ts';
 import { defaultShutdownGraceMs, startMockServer, type MockServer } from './server/startMockServer.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
 import { redactRedisUrl } from './redis/redisUrl.ts';

@@ -4,7 +4,7 @@ import { bundledSpec } from '../../spec/bundledSpec.ts';
 import type { Pet, PetStatus } from '../../spec/types.ts';
 import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.ts';
 import type { CorsOrigins } from '../api/corsOptions.ts';
-import type { Latency } from '../api/latencyPlugin.ts';
+import type { Latency } from '../api/parseLatency.ts';
 import { createMockCore } from '../core/createMockCore.ts';
 import type { Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';

@@ -1,8 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { redactKey } from '../state/keyRing.ts';
 import { parseAuthorization } from './parseAuthorization.ts';
 import { realTimers } from '../state/realTimers.ts';
-import { isRefusedPreflight } from './refusedPreflight.ts';
+import type { AnsweredRequest } from '../core/coreTypes.ts';
 
 /** Where access-log text goes (the CLI's stdout). */
 export type AccessLogSink = (text: string) => void;
@@ -11,9 +10,8 @@ export type AccessLogSink = (text: string) => void;
 const MAX_URL = 512;
 
 /** The key of a request, redacted, or what kind of Authorization header it had (`missing`, `malformed`, ...). */
-export function keyLabel(request: FastifyRequest): string {
-  if (request.apiKey) return request.apiKey.label;
-  const credentials = parseAuthorization(request.headers.authorization);
+export function keyLabel(authorization: string | undefined): string {
+  const credentials = parseAuthorization(authorization);
   return credentials.kind === 'bearer' ? redactKey(credentials.token) : credentials.kind;
 }
 
@@ -44,8 +42,8 @@ export class AccessLog {
     this.#replica = replica === undefined ? '' : ` replica=${field(replica)}`;
   }
 
-  record(request: FastifyRequest, reply: FastifyReply, client: string | undefined, runId: string | undefined, { status = reply.statusCode, fault }: { status?: number; fault?: string | undefined } = {}): void {
-    const url = request.url.length > MAX_URL ? `${request.url.slice(0, MAX_URL)}…` : request.url;
+  record({ method, url: fullUrl, status, ms, key, client, runId, fault, corsRefused }: AnsweredRequest): void {
+    const url = fullUrl.length > MAX_URL ? `${fullUrl.slice(0, MAX_URL)}…` : fullUrl;
     // Wall-clock time, as the log's reader knows it: neither the mock's clock nor a test's fake one.
     const nowMs = realTimers.now();
     if (nowMs !== this.#lastMs) {
@@ -56,8 +54,8 @@ export class AccessLog {
     const run = runId === undefined ? '' : ` run=${field(runId)}`;
     const faulted = fault === undefined ? '' : ` fault=${fault}`;
     // A refused preflight answers 204 as an allowed one does: the line says which it was.
-    const cors = request.method === 'OPTIONS' && isRefusedPreflight(request, reply) ? ' cors=refused' : '';
-    this.#text += `${time} ${request.method} ${url} ${status} ${reply.elapsedTime.toFixed(1)}ms ${keyLabel(request)} ${client ?? '-'}${run}${this.#replica}${faulted}${cors}\n`;
+    const cors = corsRefused ? ' cors=refused' : '';
+    this.#text += `${time} ${method} ${url} ${status} ${ms.toFixed(1)}ms ${key} ${client || '-'}${run}${this.#replica}${faulted}${cors}\n`;
     if (this.#text.length >= 65_536) this.flush();
     else if (!this.#timer) {
       this.#timer = realTimers.setTimeout(() => this.flush(), 20);

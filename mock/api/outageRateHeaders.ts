@@ -1,6 +1,6 @@
 import { planLimits } from '../state/plans.ts';
 import type { KeyDirectory } from '../state/stateParts.ts';
-import type { ClientIdentity } from './guardPlugin.ts';
+import type { ClientIdentity } from '../core/peekRate.ts';
 import { parseAuthorization } from './parseAuthorization.ts';
 
 /**

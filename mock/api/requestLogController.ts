@@ -18,7 +18,7 @@ export class RequestLogController extends LogController {
       url: request.url.replace(/^(\/__mock\/keys\/)([^/?]+)/, (_, route: string, key: string) => `${route}${redactKey(key)}`),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
-      key: keyLabel(request),
+      key: keyLabel(request.headers.authorization),
     };
     reply.log.error({ ...line, err: error }, 'request failed');
   }

@@ -1,8 +1,6 @@
 import { sha256Base64 } from '../state/sha256.ts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { routeConfig } from '../api/routeConfig.ts';
 import { keyDigest } from '../state/keyEntry.ts';
-import { redactKey } from '../state/keyRing.ts';
+import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
 
 /** Where clients put keys when they do not send `Authorization: Bearer` (query parameters, headers). */
@@ -14,7 +12,7 @@ const keyHeaders = ['x-api-key', 'api-key', 'apikey'];
  * The key a request presented where the contract does not take it: in a query parameter, in
  * another header, or in Authorization under another scheme (`Token <key>`, or the bare key).
  */
-function misplacedKey(request: FastifyRequest, auth: ClientObservation['auth']): string | undefined {
+function misplacedKey(request: AnsweredExchange, auth: ClientObservation['auth']): string | undefined {
   const query = request.url.indexOf('?');
   if (query >= 0) {
     for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (keyParameterName.test(name) && value.trim() !== '') return value.trim();
@@ -28,22 +26,36 @@ function misplacedKey(request: FastifyRequest, auth: ClientObservation['auth']):
   return token === '' ? undefined : token;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** How many API answers this app has given (app.ts). */
-    answerOrder: { id: string; answered: number };
-  }
-  interface FastifyRequest {
-    /** How many answers the API had given when this request arrived (apiContext.ts). */
-    arrivedAfter: number | null;
-    /** This request's answer's number among them, once it is answered. */
-    answerNumber: number | null;
-  }
+/** An answered request as the core saw it: what the client sent, and what it was told. */
+export interface AnsweredExchange {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  headers: Record<string, string>;
+  /** The client's address. */
+  ip: string;
+  /** The accepted key, when the request carried one. */
+  apiKey: ApiKeyEntry | null;
+  operationId: string | undefined;
+  /** The body's bytes as sent (undefined when none was read). */
+  body: Uint8Array | undefined;
+  /** How many answers had been given when the request arrived, and this one's number, in the numbering `order`. */
+  arrivedAfter: number;
+  answerNumber: number;
+  order: string;
+  /** The answer's header (undefined for a request given no answer). */
+  header(name: string): string | undefined;
+  /** The catalogue code of the Error body sent, if one was. */
+  errorCode: string | undefined;
 }
 
-const numberHeader = (reply: FastifyReply, name: string): number | undefined => {
-  const value = Number(reply.getHeader(name));
-  return Number.isFinite(value) && String(reply.getHeader(name) ?? '').trim() !== '' ? value : undefined;
+/** Bytes as text for the digest: invalid UTF-8 is replaced, the same way for the same bytes. */
+const bytesText = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+const numberHeader = (exchange: AnsweredExchange, name: string): number | undefined => {
+  const text = exchange.header(name) ?? '';
+  const value = Number(text);
+  return Number.isFinite(value) && text.trim() !== '' ? value : undefined;
 };
 
 /**
@@ -52,10 +64,10 @@ const numberHeader = (reply: FastifyReply, name: string): number | undefined => 
  * `?key=` finds a client that sends `?api_key=` or `Token <key>`; else its address), how it
  * presented its key, and what the mock told it (its error code, Retry-After, what remains of its window).
  */
-export function clientFacts(request: FastifyRequest, reply: FastifyReply, label: string | null): ClientFacts {
+export function clientFacts(request: AnsweredExchange, label: string | null): ClientFacts {
   const authorization = request.headers.authorization;
   const auth: ClientObservation['auth'] = authorization === undefined ? 'none' : /^bearer +\S+$/i.test(authorization) ? 'bearer' : 'scheme';
-  const operationId = routeConfig(request).operationId as ClientFacts['operationId'];
+  const operationId = request.operationId as ClientFacts['operationId'];
   const facts: ClientFacts = { client: request.apiKey?.bucketId ?? `ip:${request.ip}`, label: label ?? request.ip, auth };
   const elsewhere = request.apiKey ? undefined : misplacedKey(request, auth);
   if (elsewhere !== undefined) {
@@ -63,20 +75,18 @@ export function clientFacts(request: FastifyRequest, reply: FastifyReply, label:
     facts.label = redactKey(elsewhere);
   }
   if (operationId) facts.operationId = operationId;
-  if (typeof request.arrivedAfter === 'number') {
-    facts.arrivedAfter = request.arrivedAfter;
-    facts.order = request.server.answerOrder.id;
-  }
-  if (typeof request.answerNumber === 'number') facts.answerNumber = request.answerNumber;
-  if (reply.errorCode) facts.code = reply.errorCode;
+  facts.arrivedAfter = request.arrivedAfter;
+  facts.order = request.order;
+  facts.answerNumber = request.answerNumber;
+  if (request.errorCode) facts.code = request.errorCode;
   if (keyParameters.test(request.url) || keyHeaders.some((h) => request.headers[h] !== undefined)) facts.keyElsewhere = true;
-  const retryAfter = numberHeader(reply, 'retry-after');
+  const retryAfter = numberHeader(request, 'retry-after');
   if (retryAfter !== undefined) facts.retryAfter = retryAfter;
-  const remaining = numberHeader(reply, 'x-ratelimit-remaining');
+  const remaining = numberHeader(request, 'x-ratelimit-remaining');
   if (remaining !== undefined) facts.remaining = remaining;
-  const reset = numberHeader(reply, 'x-ratelimit-reset');
+  const reset = numberHeader(request, 'x-ratelimit-reset');
   if (reset !== undefined) facts.reset = reset;
   // The same body sent again digests the same: what tells a retried POST from a new one.
-  if (request.method === 'POST' && request.body !== undefined) facts.bodyDigest = sha256Base64(JSON.stringify(request.body)).slice(0, 16);
+  if (request.method === 'POST' && request.body !== undefined && request.body.length > 0) facts.bodyDigest = sha256Base64(bytesText(request.body)).slice(0, 16);
   return facts;
 }

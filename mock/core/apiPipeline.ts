@@ -2,11 +2,12 @@
 // unknown query parameters, the guard, fault rules, Prefer, the body, validation, the forced
 // answer, the operation; then the rate-limit headers, deprecation marks, latency and the request
 // log), with no framework, so that it runs wherever a request can be handed over.
+import { utf8Length } from './utf8Length.ts';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
 import { requestBodySchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
-import type { NewPet, PetStatus } from '../../spec/types.ts';
+import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import { forcedError, serverErrorStatuses } from '../prism/forcedError.ts';
@@ -17,7 +18,7 @@ import { parsePrefer } from '../api/parsePrefer.ts';
 import { rateHeaders, refusal, unauthorized } from '../api/refusals.ts';
 import { outageRateHeaders } from '../api/outageRateHeaders.ts';
 import type { CorsOrigins } from '../api/corsOptions.ts';
-import type { Latency } from '../api/latencyPlugin.ts';
+import type { Latency } from '../api/parseLatency.ts';
 import { PetSetError } from '../state/petStore.ts';
 import { planLimits } from '../state/plans.ts';
 import type { ApiKeyEntry } from '../state/keyRing.ts';
@@ -25,14 +26,19 @@ import type { RateDecision } from '../state/rateLimiter.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { realTimers } from '../state/realTimers.ts';
+import { isPromise, type Awaitable } from '../state/awaitable.ts';
 import type { FiredFault } from '../faults/faultRule.ts';
-import { clientFacts } from '../clientReport/clientFacts.ts';
+import { clientFacts, type AnsweredExchange } from '../clientReport/clientFacts.ts';
 import { MAX_RUN_ID } from '../state/requestLog.ts';
-import { ConnectionResetError, type CoreAnswer, type CoreRequest } from './coreTypes.ts';
+import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreAnswer, type CoreLog, type CoreRequest } from './coreTypes.ts';
+import { LogThrottle } from '../api/logThrottle.ts';
+import { logAnswerError } from './logAnswerError.ts';
+import { keyLabel } from '../api/accessLog.ts';
 import { corsHeaders } from './corsHeaders.ts';
 import { routeTable, routerMethods, type RouteMatch } from './routeTable.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
-import { parseQuery, readJsonBody } from './readRequest.ts';
+import { peekRate } from './peekRate.ts';
+import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
 
 export interface ApiPipelineOptions {
   spec: LoadedSpec;
@@ -48,6 +54,10 @@ export interface ApiPipelineOptions {
   examples: PrismResponder;
   /** Numbers the answers, for the client report's arrivals. */
   order: { id: string; answered: number };
+  /** The server log: ignored query parameters, refused preflights, server errors. */
+  log?: CoreLog | undefined;
+  /** Called once per API request as answered (or left unanswered): the access log's line. */
+  onAnswer?: ((answered: AnsweredRequest) => void) | undefined;
 }
 
 /** One request on its way through the pipeline: what the server keeps on fastify's request and reply. */
@@ -65,7 +75,8 @@ interface Exchange {
   preferredDelay: number | null;
   unknownQuery: string[] | null;
   headers: Record<string, string>;
-  /** The parsed body, once read: a validation error of a missing body says so. */
+  /** The body as read, and as parsed: a validation error of a missing body says so. */
+  bytes?: Uint8Array | undefined;
   body?: unknown;
   errorCode?: string;
   started: number;
@@ -84,7 +95,14 @@ function validationError(validation: unknown[], validationContext: string): Erro
   return Object.assign(new Error(`${validationContext} is invalid`), { validation, validationContext });
 }
 
-export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest, path: string, search: string) => Promise<CoreAnswer> {
+export interface ApiPipeline {
+  /** A request under the API's prefix. */
+  api(request: CoreRequest, path: string, search: string): Promise<CoreAnswer>;
+  /** A request on a path neither the API nor the control API serves. */
+  outside(request: CoreRequest, path: string): Promise<CoreAnswer>;
+}
+
+export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   const { spec, state, prefix, corsOrigins, bodyLimit, examples, order } = options;
   const match = routeTable(spec);
   const marks = deprecationMarks(spec);
@@ -92,24 +110,64 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
   const reserved = corsOrigins === false ? [] : ['OPTIONS'];
   const definedQuery = new Map(spec.operations.map((op) => [op.operationId, new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name))]));
   const validators = new Map(spec.operations.map((op) => [op.operationId, validatorsOf(op)]));
+  // A page polling with `?page=2`, or retrying a refused preflight, would otherwise fill the log.
+  const queryWarnings = new LogThrottle();
+  const preflightWarnings = new LogThrottle();
+  const log = options.log;
+  // Pages are kept as JSON text until the store changes (page(), below).
+  const pages = new Map<string, string>();
+  let pagesVersion: number | string = -1;
 
-  return async (request, path, search) => {
-    const x: Exchange = {
-      request,
-      path,
-      query: parseQuery(search),
-      ip: request.client ?? '127.0.0.1',
-      route: undefined,
-      op: undefined,
-      apiKey: null,
-      rateDecision: null,
-      storeUnavailable: false,
-      fault: null,
-      preferredDelay: null,
-      unknownQuery: null,
-      headers: {},
-      started: performance.now(),
-    };
+  const exchange = (request: CoreRequest, path: string, search: string): Exchange => ({
+    request,
+    path,
+    query: parseQuery(search),
+    ip: request.client ?? '127.0.0.1',
+    route: undefined,
+    op: undefined,
+    apiKey: null,
+    rateDecision: null,
+    storeUnavailable: false,
+    fault: null,
+    preferredDelay: null,
+    unknownQuery: null,
+    headers: {},
+    started: performance.now(),
+  });
+
+  /**
+   * A path outside the API and the control API: 404 with where the API lives (a malformed JSON
+   * body is told first, as the server's parser reads it), the client's window as it stands (nothing
+   * is counted), in the request log, so a frontend calling a path without /v1 finds its mistake.
+   */
+  const outside = async (request: CoreRequest, path: string): Promise<CoreAnswer> => {
+    const x = exchange(request, path, '');
+    const arrivedAfter = request.arrivedAfter ?? order.answered;
+    const method = request.method.toUpperCase();
+    let answer: { status: number; body: string };
+    try {
+      x.bytes = await bodyBytes(request, method);
+      x.body = readJsonBody(request, x.bytes, method, bodyLimit, { routed: false });
+      // Where the client's window stands: a store that cannot say answers 503, as everywhere.
+      try {
+        x.rateDecision = await peekRate({ headers: request.headers, ip: x.ip }, state);
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) x.storeUnavailable = true;
+        throw error;
+      }
+      answer = errorAnswer(x, new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${path}. The API lives under ${prefix}: ${served}.`));
+    } catch (error) {
+      answer = errorAnswer(x, error as Error);
+    }
+    const finished = finish(x);
+    if (finished) await finished;
+    record(x, answer.status, arrivedAfter);
+    x.headers['content-length'] = String(utf8Length(answer.body));
+    return { status: answer.status, headers: x.headers, body: answer.body };
+  };
+
+  const api = async (request: CoreRequest, path: string, search: string): Promise<CoreAnswer> => {
+    const x = exchange(request, path, search);
     const arrivedAfter = request.arrivedAfter ?? order.answered;
     const method = request.method.toUpperCase();
     x.route = match(path.slice(prefix.length) || '/', method);
@@ -121,24 +179,29 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
         // The preflight (and any OPTIONS, as the server's CORS plugin answers them): counted against nothing.
         Object.assign(x.headers, corsHeaders(corsOrigins, origin, true), { 'content-length': '0' });
         answer = { status: 204, body: null };
+        if (isRefusedPreflight(x)) warnRefusedPreflight(x, corsOrigins as readonly string[]);
       } else {
         Object.assign(x.headers, corsHeaders(corsOrigins, origin, false));
         answer = await serve(x, method);
       }
     } catch (error) {
-      if (error instanceof ConnectionResetError) {
+      if (error instanceof ConnectionResetError || error instanceof ClientGoneError) {
         record(x, 0, arrivedAfter);
         throw error;
       }
       answer = errorAnswer(x, error as Error);
     }
-    await finish(x, answer.status);
+    const finished = finish(x);
+    if (finished) await finished;
     const delay = x.preferredDelay ?? (options.latency ? options.latency.minMs + Math.round(Math.random() * (options.latency.maxMs - options.latency.minMs)) : 0);
-    if (delay > 0) await new Promise((resolve) => realTimers.setTimeout(resolve, delay));
+    // A real timer, so that a test's fake timers neither hold the answer nor release it early;
+    // unref'd, so that a held answer never keeps a shutting-down process alive.
+    if (delay > 0) await new Promise((resolve) => (realTimers.setTimeout(resolve, delay) as { unref?: () => void }).unref?.());
     record(x, answer.status, arrivedAfter);
-    if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = String(new TextEncoder().encode(answer.body).length);
+    if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = String(utf8Length(answer.body));
     return { status: answer.status, headers: x.headers, body: method === 'HEAD' ? null : answer.body };
   };
+  return { api, outside };
 
   async function serve(x: Exchange, method: string): Promise<{ status: number; body: string | null }> {
     const { op, route } = x;
@@ -150,12 +213,21 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
         x.unknownQuery = unknown;
         const listed = unknown.slice(0, MAX_LISTED).map(shownName);
         x.headers['x-mock-ignored-query'] = unknown.length > MAX_LISTED ? `${listed.join(', ')}, ...` : listed.join(', ');
+        const fresh = log ? queryWarnings.fresh(unknown) : [];
+        if (fresh.length > 0) {
+          const action = options.strict ? 'refuses it with 400 (--strict)' : 'answers as if it were absent (--strict refuses it with 400); the answer names it in X-Mock-Ignored-Query';
+          log!.warn({ ignoredQuery: fresh }, `${method} ${x.path} ${takes(op.operationId)}, not ${quoted(fresh)}: the contract does not define ${fresh.length === 1 ? 'it' : 'them'}, and the mock ${action}. Logged once a minute per name.`);
+        }
       }
     }
-    await guard(x, route);
-    if (op) await applyFault(x, op);
+    const guarded = guard(x, route);
+    if (guarded) await guarded;
+    const faulted = op ? applyFault(x, op) : undefined;
+    if (faulted) await faulted;
     const forced = x.request.headers.prefer === undefined ? undefined : readPreferences(x, op);
-    const body = (x.body = readJsonBody(x.request, method, bodyLimit, { routed: route !== undefined }));
+    const bytes = bodyBytes(x.request, method);
+    x.bytes = isPromise(bytes) ? await bytes : bytes;
+    const body = (x.body = readJsonBody(x.request, x.bytes, method, bodyLimit, { routed: route !== undefined }));
     if (!route) throw new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${x.path}. The API serves ${served}.`);
     if (!op) {
       const allow = [...route.served, ...reserved].join(', ');
@@ -167,33 +239,81 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
     return operation(x, op, params, query, body);
   }
 
-  /** Counts the request against its key's quota, or its address's, and refuses it over the limit or without a valid key. */
-  async function guard(x: Exchange, route: RouteMatch | undefined): Promise<void> {
+  function takes(operationId: string): string {
+    const names = [...(definedQuery.get(operationId) ?? [])];
+    return names.length === 0 ? 'takes no query parameters' : `takes only ${names.join(' and ')}`;
+  }
+
+  /** A CORS preflight the mock answered without allowing its origin: the browser will not send the request. */
+  function isRefusedPreflight(x: Exchange): boolean {
+    return x.request.headers.origin !== undefined && x.request.headers['access-control-request-method'] !== undefined && x.headers['access-control-allow-origin'] === undefined;
+  }
+
+  /**
+   * The page only shows a CORS error in its console, and a refused preflight's 204 reads like an
+   * allowed one's: the log says which origin was refused and which are allowed, once a minute per origin.
+   */
+  function warnRefusedPreflight(x: Exchange, allowed: readonly string[]): void {
+    const origin = x.request.headers.origin!;
+    if (!log || preflightWarnings.fresh([origin]).length === 0) return;
+    log.warn({ cors: 'refused', origin, allowed }, `CORS preflight refused: ${x.request.headers['access-control-request-method']} ${x.path} from the origin ${origin}, which is not allowed (allowed: ${allowed.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
+  }
+
+  /**
+   * Counts the request against its key's quota, or its address's, and refuses it over the limit or
+   * without a valid key. In memory every step answers at once, with no promise on the hot path; a
+   * shared store's answers are awaited.
+   */
+  function guard(x: Exchange, route: RouteMatch | undefined): Promise<void> | undefined {
     const credentials = parseAuthorization(x.request.headers.authorization);
-    let key: ApiKeyEntry | undefined;
-    try {
-      key = credentials.kind === 'bearer' ? await state.keys.find(credentials.token) : undefined;
-      const decision = await (key ? state.limiter.consume(key.bucketId, key.limits) : state.anonymousLimiter.consume(`ip:${x.ip}`, planLimits.free));
+    const storeAway = (error: unknown) => {
+      if (error instanceof StoreUnavailableError) x.storeUnavailable = true;
+      throw error;
+    };
+    const admit = (key: ApiKeyEntry | undefined, decision: RateDecision): undefined => {
       x.rateDecision = decision;
       x.apiKey = key ?? null;
       if (!decision.allowed) throw refusal(decision, key !== undefined);
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) x.storeUnavailable = true;
-      throw error;
-    }
-    // A wrong method or an unknown route is told as such with or without a key: nothing is there to protect.
-    if (!key && route?.op) throw unauthorized(credentials);
+      // A wrong method or an unknown route is told as such with or without a key: nothing is there to protect.
+      if (!key && route?.op) throw unauthorized(credentials);
+      return undefined;
+    };
+    const count = (key: ApiKeyEntry | undefined): Promise<void> | undefined => {
+      const decision = key ? state.limiter.consume(key.bucketId, key.limits) : state.anonymousLimiter.consume(`ip:${x.ip}`, planLimits.free);
+      return isPromise(decision) ? decision.then((d) => admit(key, d), storeAway) : admit(key, decision);
+    };
+    const found = credentials.kind === 'bearer' ? state.keys.find(credentials.token) : undefined;
+    return isPromise(found) ? found.then(count, storeAway) : count(found);
   }
 
-  async function applyFault(x: Exchange, op: SpecOperation): Promise<void> {
-    const fired = await state.faults.fire({ operationId: op.operationId, method: x.request.method.toUpperCase(), url: x.request.url, keyBucket: x.apiKey?.bucketId });
-    if (!fired) return;
+  /** The fault rule that takes the request, applied; undefined at once when none does. */
+  function applyFault(x: Exchange, op: SpecOperation): Promise<void> | undefined {
+    const fired = state.faults.fire({ operationId: op.operationId, method: x.request.method.toUpperCase(), url: x.request.url, keyBucket: x.apiKey?.bucketId });
+    if (isPromise(fired)) return fired.then((f) => (f ? applyFired(x, op, f) : undefined));
+    return fired ? applyFired(x, op, fired) : undefined;
+  }
+
+  async function applyFired(x: Exchange, op: SpecOperation, fired: FiredFault): Promise<void> {
     x.fault = fired;
+    // The body is read (not parsed) all the same, once the rule answers: the client report tells a
+    // create sent again after this fault from a new one by it (client.post-retry).
+    const readForLog = async () => void (x.bytes = await bodyBytes(x.request, x.request.method.toUpperCase()));
+    if (fired.action === 'reset') await readForLog();
     if (fired.action === 'reset') throw new ConnectionResetError(`The fault rule ${fired.id} reset the connection of ${x.request.method} ${x.request.url}.`);
     if (fired.action === 'stall') {
-      await state.faults.stalls.hold(fired.id, fired.stallMs).ended;
+      const held = state.faults.stalls.hold(fired.id, fired.stallMs);
+      const signal = x.request.signal;
+      if (signal) {
+        // A client that gives up (its own timeout) closes the connection: nothing more is done for it.
+        const left = new Promise<'left'>((resolve) => (signal.aborted ? resolve('left') : signal.addEventListener('abort', () => resolve('left'), { once: true })));
+        if ((await Promise.race([held.ended, left])) === 'left') {
+          held.cancel();
+          throw new ClientGoneError(`The client of ${x.request.method} ${x.request.url} left while the fault rule ${fired.id} held its answer.`);
+        }
+      } else await held.ended;
       if (fired.status === undefined) return;
     }
+    await readForLog();
     throw forcedErrorOf(x, fired.status!, op, { cause: `the fault rule ${fired.id}`, undo: `DELETE /__mock/faults/${fired.id} removes the rule` }, fired.retryAfter);
   }
 
@@ -259,7 +379,7 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
       const realistic = realisticBody(spec, { op, status: answered.status, seed: seed ?? (dynamic ? undefined : 'static'), query, params });
       if (realistic !== undefined) body = realistic;
     }
-    Object.assign(x.headers, answered.headers, { 'preference-applied': applied });
+    Object.assign(x.headers, lowerCased(answered.headers), { 'preference-applied': applied });
     return { status: answered.status, body: bodyText(x, body) };
   }
 
@@ -290,10 +410,8 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
     }
     if (options.strict && x.unknownQuery) {
       const unknown = x.unknownQuery;
-      const names = [...(definedQuery.get(op.operationId) ?? [])];
-      const takes = names.length === 0 ? 'takes no query parameters' : `takes only ${names.join(' and ')}`;
       const which = unknown.length === 1 ? `The query parameter ${quoted(unknown)} is` : `The query parameters ${quoted(unknown.slice(0, MAX_LISTED))}${unknown.length > MAX_LISTED ? ', ...' : ''} are`;
-      throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${x.request.method.toUpperCase()} ${x.path}, which ${takes}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
+      throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${x.request.method.toUpperCase()} ${x.path}, which ${takes(op.operationId)}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
     }
     if (v.params && !v.params(params)) throw validationError(v.params.errors ?? [], 'params');
     if (v.body && !v.body(body)) throw validationError(v.body.errors ?? [], 'body');
@@ -305,7 +423,10 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
     x.headers['content-type'] = json;
     switch (op.operationId) {
       case 'listPets':
-        return { status: 200, body: JSON.stringify(await state.store.list({ limit: query.limit as number, status: query.status as PetStatus | undefined })) };
+      {
+        const text = page(query.limit as number, query.status as PetStatus | undefined);
+        return { status: 200, body: isPromise(text) ? await text : text };
+      }
       case 'createPet': {
         const input = body as NewPet;
         const pet = await state.store.create(input.status === undefined && options.defaultStatus ? { ...input, status: options.defaultStatus } : input);
@@ -323,13 +444,40 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
         try {
           const answered = await examples.respond(op);
           const realistic = realisticBody(spec, { op, status: answered.status, seed: 'static', query, params });
-          Object.assign(x.headers, answered.headers);
+          Object.assign(x.headers, lowerCased(answered.headers));
           return { status: answered.status, body: bodyText(x, realistic ?? answered.body) };
         } catch (error) {
+          log?.error({ err: error }, 'prism could not mock the operation');
           throw new ApiError('INTERNAL_ERROR', `The mock could not answer ${op.operationId} from the OpenAPI document: ${(error as Error).message}`);
         }
       }
     }
+  }
+
+  // Pages are kept as JSON text until the store changes (on any replica): most reads repeat the
+  // last ones, and the text of a page costs more to build than the rest of the request. The store
+  // holds only the contract's fields, so JSON.stringify writes exactly what the schema allows.
+  function page(limit: number, status: PetStatus | undefined): Awaitable<string> {
+    const changes = state.store.changes();
+    if (isPromise(changes)) return changes.then((version) => pageAt(version, limit, status));
+    return pageAt(changes, limit, status);
+  }
+
+  function pageAt(version: number | string, limit: number, status: PetStatus | undefined): Awaitable<string> {
+    if (pagesVersion !== version) {
+      pages.clear();
+      pagesVersion = version;
+    }
+    const key = `${limit} ${status ?? ''}`;
+    const text = pages.get(key);
+    if (text !== undefined) return text;
+    const keep = (pets: Pet[]) => {
+      const made = JSON.stringify(pets);
+      if (pagesVersion === version) pages.set(key, made);
+      return made;
+    };
+    const pets = state.store.list({ limit, status });
+    return isPromise(pets) ? pets.then(keep) : keep(pets);
   }
 
   function bodyText(x: Exchange, body: unknown): string | null {
@@ -347,57 +495,86 @@ export function apiPipeline(options: ApiPipelineOptions): (request: CoreRequest,
   function errorAnswer(x: Exchange, error: Error): { status: number; body: string } {
     const apiError = error instanceof PetSetError ? new ApiError('IDS_EXHAUSTED') : toApiError(error as never, { headers: x.request.headers, body: x.body } as never, { bodyLimit, context: 'api' });
     x.errorCode = apiError.code;
+    logAnswerError(log, error, apiError);
     delete x.headers.location;
     Object.assign(x.headers, apiError.headers, { 'content-type': json });
     return { status: apiError.statusCode, body: JSON.stringify(apiError.toBody()) };
   }
 
   /** What every answer says of its client's window, and the deprecation marks of its operation. */
-  async function finish(x: Exchange, _status: number): Promise<void> {
-    if (x.rateDecision) Object.assign(x.headers, rateHeaders(x.rateDecision));
-    else if (x.storeUnavailable) Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip } as never, state.keys));
-    else {
-      try {
-        const credentials = parseAuthorization(x.request.headers.authorization);
-        const key = credentials.kind === 'bearer' ? await state.keys.find(credentials.token) : undefined;
-        Object.assign(x.headers, rateHeaders(await (key ? state.limiter.peek(key.bucketId, key.limits) : state.anonymousLimiter.peek(`ip:${x.ip}`, planLimits.free))));
-      } catch (error) {
-        if (error instanceof StoreUnavailableError) Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip } as never, state.keys));
-      }
-    }
+  function finish(x: Exchange): Promise<void> | undefined {
     const opMarks = x.op ? marks.get(x.op.operationId) : undefined;
-    if (opMarks) Object.assign(x.headers, opMarks);
+    const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, state.keys), opMarks);
+    if (x.rateDecision) return void Object.assign(x.headers, rateHeaders(x.rateDecision), opMarks);
+    if (x.storeUnavailable) return void outage();
+    const set = (decision: RateDecision) => void Object.assign(x.headers, rateHeaders(decision), opMarks);
+    const away = (error: unknown): undefined => {
+      if (error instanceof StoreUnavailableError) outage();
+      return undefined;
+    };
+    try {
+      const peeked = peekRate({ headers: x.request.headers, ip: x.ip }, state);
+      return isPromise(peeked) ? peeked.then(set, away) : set(peeked);
+    } catch (error) {
+      return away(error);
+    }
   }
 
+  /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
   function record(x: Exchange, status: number, arrivedAfter: number): void {
+    try {
+      recordAnswered(x, status, arrivedAfter);
+    } catch (error) {
+      log?.error({ err: error }, 'could not record the request');
+    }
+  }
+
+  function recordAnswered(x: Exchange, status: number, arrivedAfter: number): void {
     const answerNumber = ++order.answered;
     const key = x.apiKey?.label ?? null;
     const runId = x.request.headers['x-conformance-run-id'];
     const headerOf = (name: string) => (status === 0 ? undefined : x.headers[name]);
-    // The request and answer as the client report reads them (clientFacts), without a framework.
-    const view = {
-      method: x.request.method.toUpperCase(),
+    const method = x.request.method.toUpperCase();
+    const exchange: AnsweredExchange = {
+      method,
       url: x.request.url,
       headers: x.request.headers,
       ip: x.ip,
       apiKey: x.apiKey,
-      // The body as parsed: one a fault rule answered before it was read is not (as on the server).
-      body: x.body,
-      mockRouteConfig: { operationId: x.op?.operationId },
+      operationId: x.op?.operationId,
+      // The body as read: one a fault rule answered before it was read is not.
+      body: x.bytes,
       arrivedAfter,
       answerNumber,
-      server: { answerOrder: order },
+      order: order.id,
+      header: (name) => (status === 0 ? undefined : x.headers[name]),
+      errorCode: x.errorCode,
     };
-    const reply = { errorCode: x.errorCode, getHeader: headerOf };
     const added = state.log.add({
-      at: state.clock.now(), method: view.method, url: x.request.url, status, key, ms: Math.round((performance.now() - x.started) * 10) / 10,
+      at: state.clock.now(), method, url: x.request.url, status, key, ms: Math.round((performance.now() - x.started) * 10) / 10,
       client: x.ip,
       ...(runId ? { runId: runId.slice(0, MAX_RUN_ID) } : {}),
       ...(x.fault ? { fault: x.fault.id } : {}),
-      grade: clientFacts(view as never, reply as never, key),
+      grade: clientFacts(exchange, key),
     });
-    if (added instanceof Promise) added.catch(() => undefined);
+    if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
+    options.onAnswer?.({
+      method,
+      url: x.request.url,
+      status,
+      ms: performance.now() - x.started,
+      key: key ?? keyLabel(x.request.headers.authorization),
+      client: x.ip,
+      runId: runId ? runId.slice(0, MAX_RUN_ID) : undefined,
+      fault: x.fault?.id,
+      corsRefused: method === 'OPTIONS' && isRefusedPreflight(x),
+    });
   }
+}
+
+/** Header names in lower case, as the answer's own are: Prism names its own `Content-Type`, and one name must not go out twice. */
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function examplesOf(op: SpecOperation, status: number | undefined): string[] {

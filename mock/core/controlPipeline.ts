@@ -1,5 +1,6 @@
 // The control API under /__mock as plain functions, answering as the server's control context:
 // no API key, no quota, its own errors (INVALID_CONTROL_REQUEST), the control token when set.
+import { utf8Length } from './utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import { componentSchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
@@ -20,9 +21,12 @@ import { parseRequestFilter } from '../control/parseRequestFilter.ts';
 import { parseInstant } from '../control/parseInstant.ts';
 import { controlTokenCheck } from '../control/controlTokenGuard.ts';
 import { MAX_FAULT_RULES } from '../control/faultLimits.ts';
-import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
+import type { CoreAnswer, CoreLog, CoreRequest } from './coreTypes.ts';
+import { LogThrottle } from '../api/logThrottle.ts';
+import { logAnswerError } from './logAnswerError.ts';
 import { corsHeaders } from './corsHeaders.ts';
-import { parseQuery, readJsonBody } from './readRequest.ts';
+import { decodedPath } from './routeTable.ts';
+import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
 
 export interface ControlPipelineOptions {
   spec: LoadedSpec;
@@ -32,6 +36,8 @@ export interface ControlPipelineOptions {
   corsOrigins: CorsOrigins;
   bodyLimit: number;
   controlToken?: string | undefined;
+  /** The server log: refused preflights. */
+  log?: CoreLog | undefined;
 }
 
 /** The longest advance one call may ask for: ten years. */
@@ -59,6 +65,7 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
     properties: { plan: { type: 'string', enum: [...planNames] }, perMinute: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT }, perDay: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT } },
     additionalProperties: false,
   });
+  const preflightWarnings = new LogThrottle();
   const tokenCheck = options.controlToken === undefined ? undefined : controlTokenCheck(options.controlToken);
   const check = (valid: boolean, errors: unknown, context: string) => {
     if (!valid) throw Object.assign(new Error(`${context} is invalid`), { validation: errors, validationContext: context });
@@ -162,25 +169,33 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
 
   return async (request, path, search) => {
     const method = request.method.toUpperCase();
-    const headers: Record<string, string> = corsHeaders(corsOrigins, request.headers.origin, method === 'OPTIONS');
+    const headers: Record<string, string> = { ...corsHeaders(corsOrigins, request.headers.origin, method === 'OPTIONS') };
     const send = (status: number, body?: unknown): CoreAnswer => {
       if (body === undefined) return { status, headers, body: null };
       const text = JSON.stringify(body);
-      Object.assign(headers, { 'content-type': json, 'content-length': String(new TextEncoder().encode(text).length) });
+      Object.assign(headers, { 'content-type': json, 'content-length': String(utf8Length(text)) });
       return { status, headers, body: method === 'HEAD' ? null : text };
     };
-    if (method === 'OPTIONS' && corsOrigins !== false) return (headers['content-length'] = '0', { status: 204, headers, body: null });
+    if (method === 'OPTIONS' && corsOrigins !== false) {
+      const origin = request.headers.origin;
+      const asked = request.headers['access-control-request-method'];
+      // The page only shows a CORS error in its console: the log names the origin, once a minute.
+      if (origin !== undefined && asked !== undefined && headers['access-control-allow-origin'] === undefined && options.log && preflightWarnings.fresh([origin]).length > 0) {
+        options.log.warn({ cors: 'refused', origin, allowed: corsOrigins }, `CORS preflight refused: ${asked} ${path} from the origin ${origin}, which is not allowed (allowed: ${corsOrigins.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
+      }
+      return (headers['content-length'] = '0', { status: 204, headers, body: null });
+    }
     let parsedBody: unknown;
     try {
       const refused = tokenCheck?.(request.headers.authorization);
       if (refused && method !== 'OPTIONS') throw refused;
-      const sub = path.slice(prefix.length) || '/';
+      const sub = decodedPath(path.slice(prefix.length) || '/');
       for (const r of routes) {
         const match = r.method === method ? r.path.exec(sub) : null;
         if (!match) continue;
         const params: Record<string, string> = {};
-        r.names.forEach((name, i) => (params[name] = decodeSafe(match[i + 1]!)));
-        const body = (parsedBody = readJsonBody(request, method, bodyLimit));
+        r.names.forEach((name, i) => (params[name] = match[i + 1]!.replace(/%2F/g, '/')));
+        const body = (parsedBody = readJsonBody(request, await bodyBytes(request, method), method, bodyLimit));
         const answer = await r.handler({ query: parseQuery(search), params, body: () => body });
         return send(answer.status ?? 200, answer.body);
       }
@@ -189,16 +204,9 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
       const apiError = error instanceof PetSetError || error instanceof ClockRangeError
         ? invalid((error as Error).message)
         : toApiError(error as never, { headers: request.headers, body: parsedBody } as never, { bodyLimit, context: 'control' });
+      logAnswerError(options.log, error as Error, apiError);
       Object.assign(headers, apiError.headers);
       return send(apiError.statusCode, apiError.toBody());
     }
   };
-}
-
-function decodeSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -8,12 +8,42 @@ export interface CoreRequest {
   url: string;
   /** Header names in lower case; a repeated header joined with ", " (as fetch's Headers does). */
   headers: Record<string, string>;
-  /** The body bytes as sent; absent or empty when there is none. */
+  /**
+   * The body bytes as sent; absent when there is none. A host that streams bodies gives `readBody`
+   * instead: the core reads the body only once the request is admitted and routed, as a server
+   * does, so a refused request's body is never read.
+   */
   body?: Uint8Array | undefined;
+  readBody?: (() => Promise<Uint8Array | undefined>) | undefined;
   /** The client's address, its anonymous rate-limit bucket. Default 127.0.0.1, as an in-process client. */
   client?: string | undefined;
   /** `arrival()` when the host received the request: requests a client sent together stay together. */
   arrivedAfter?: number | undefined;
+  /** Aborted when the client goes away before its answer (a held answer is let go, and recorded as unanswered). */
+  signal?: AbortSignal | undefined;
+}
+
+/** Where the core writes what a server log shows: pino's logger fits. */
+export interface CoreLog {
+  warn(fields: object, message: string): void;
+  info(message: string): void;
+  error(fields: object, message: string): void;
+  debug(fields: object, message: string): void;
+}
+
+/** One API request as answered, for an access log (status 0: no answer was given). */
+export interface AnsweredRequest {
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  /** The key, redacted, or what kind of Authorization header came (`missing`, `malformed`, ...). */
+  key: string;
+  client: string;
+  runId: string | undefined;
+  fault: string | undefined;
+  /** A preflight whose origin is not allowed: answered 204 like an allowed one, but refused. */
+  corsRefused: boolean;
 }
 
 export interface CoreAnswer {
@@ -31,4 +61,9 @@ export interface CoreAnswer {
 export class ConnectionResetError extends Error {
   override readonly name = 'ConnectionResetError';
   readonly code = 'ECONNRESET';
+}
+
+/** The client went away before its answer (`signal` aborted): there is no one to answer. */
+export class ClientGoneError extends Error {
+  override readonly name = 'ClientGoneError';
 }

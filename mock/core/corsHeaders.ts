@@ -10,8 +10,16 @@ const maxAgeSeconds = '600';
  * origin when it is one of those allowed (and `Vary: Origin`, since the answer depends on it).
  * `preflight` adds what an OPTIONS preflight is told. The server's @fastify/cors gives the same.
  */
-export function corsHeaders(origins: CorsOrigins, origin: string | undefined, preflight: boolean): Record<string, string> {
-  if (origins === false) return {};
+export function corsHeaders(origins: CorsOrigins, origin: string | undefined, preflight: boolean): Readonly<Record<string, string>> {
+  if (origins === false) return none;
+  // Any origin: the same headers for every answer, made once.
+  if (origins.includes('*')) return preflight ? anyOriginPreflight : anyOrigin;
+  return corsHeadersFor(origins, origin, preflight);
+}
+
+const none: Readonly<Record<string, string>> = Object.freeze({});
+
+function corsHeadersFor(origins: readonly string[], origin: string | undefined, preflight: boolean): Record<string, string> {
   const out: Record<string, string> = {};
   if (origins.includes('*')) out['access-control-allow-origin'] = '*';
   else {
@@ -26,3 +34,6 @@ export function corsHeaders(origins: CorsOrigins, origin: string | undefined, pr
   }
   return out;
 }
+
+const anyOrigin = Object.freeze(corsHeadersFor(['*'], undefined, false));
+const anyOriginPreflight = Object.freeze(corsHeadersFor(['*'], undefined, true));

@@ -1,24 +1,22 @@
 // The mock as one framework-free function: a request in, an answer out. The browser's MSW host runs
 // it as it is; every part of it (the state, the error catalogue, Prefer, fault rules, the client
 // report) is the server's own code, and a parity test holds its answers to the server's.
+import { utf8Length } from './utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import type { PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import type { CorsOrigins } from '../api/corsOptions.ts';
 import { checkCorsOrigins } from '../api/checkCorsOrigins.ts';
-import type { Latency } from '../api/latencyPlugin.ts';
+import type { Latency } from '../api/parseLatency.ts';
 import { rateHeaders } from '../api/refusals.ts';
-import { parseAuthorization } from '../api/parseAuthorization.ts';
+import { peekRate } from './peekRate.ts';
 import { checkControlToken } from '../control/controlTokenGuard.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
-import { planLimits } from '../state/plans.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import { apiPipeline } from './apiPipeline.ts';
 import { controlPipeline } from './controlPipeline.ts';
-import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
+import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreAnswer, type CoreLog, type CoreRequest } from './coreTypes.ts';
 import { specExamples } from './specExamples.ts';
-import { readJsonBody } from './readRequest.ts';
-import { toApiError } from '../errors/toApiError.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './prefixes.ts';
 
 const defaultBodyLimit = 1024 * 1024;
@@ -44,6 +42,10 @@ export interface MockCoreOptions {
   controlToken?: string | undefined;
   /** Answers Prefer's 2xx and the operations the store does not hold. Default: the spec's examples and schemas (specExamples). */
   examples?: PrismResponder | undefined;
+  /** The server log (pino's fits): ignored query parameters, refused preflights, server errors. None by default. */
+  log?: CoreLog | undefined;
+  /** Called once per API request as answered: the access log's line. */
+  onAnswer?: ((answered: AnsweredRequest) => void) | undefined;
 }
 
 export interface MockCore {
@@ -53,6 +55,8 @@ export interface MockCore {
   handle(request: CoreRequest): Promise<CoreAnswer>;
   /** How many answers were given: a host stamps each request with it when it arrives (`arrivedAfter`). */
   arrival(): number;
+  /** This core's numbering of its answers: its id tells its numbers from another replica's. */
+  readonly order: { readonly id: string; readonly answered: number };
 }
 
 function decodable(path: string): boolean {
@@ -71,7 +75,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const { spec, state } = options;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const order = { id: Math.random().toString(16).slice(2, 10), answered: 0 };
-  const api = apiPipeline({
+  const { api, outside } = apiPipeline({
     spec,
     state,
     prefix: API_PREFIX,
@@ -83,9 +87,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     maxPreferDelayMs,
     examples: options.examples ?? specExamples(spec),
     order,
+    log: options.log,
+    onAnswer: options.onAnswer,
   });
-  const control = options.control === false ? undefined : controlPipeline({ spec, state, prefix: CONTROL_PREFIX, apiPrefix: API_PREFIX, corsOrigins, bodyLimit, controlToken: options.controlToken });
-  const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${API_PREFIX}${op.path}`).join(', ');
+  const control = options.control === false ? undefined : controlPipeline({ spec, state, prefix: CONTROL_PREFIX, apiPrefix: API_PREFIX, corsOrigins, bodyLimit, controlToken: options.controlToken, log: options.log });
 
   const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
@@ -93,8 +98,18 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     spec,
     state,
     arrival: () => order.answered,
+    order,
     async handle(request) {
-      const answer = await route(request);
+      let answer: CoreAnswer;
+      try {
+        answer = await route(request);
+      } catch (error) {
+        if (error instanceof ConnectionResetError || error instanceof ClientGoneError) throw error;
+        // A fault of the mock still gets an Error body, never a hang or a dropped connection.
+        options.log?.error({ err: error }, 'unexpected error');
+        const body = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
+        answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
+      }
       // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2).
       return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
     },
@@ -109,31 +124,15 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       if (path.includes('%') && !decodable(path)) return refuse(request, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded ('${request.url}' is not a valid url component). Percent-encode it correctly.`), 400);
       if (under(path, API_PREFIX)) return api(request, path, search);
       if (control && under(path, CONTROL_PREFIX)) return control(request, path, search);
-      return notFound(request, path);
+      return outside(request, path);
     }
-  }
-
-  /** A path neither serves: 404 with where the API lives. */
-  function notFound(request: CoreRequest, path: string): Promise<CoreAnswer> {
-    const method = request.method.toUpperCase();
-    let body: unknown;
-    try {
-      // A JSON body is read there too, as the server's parser reads it: a malformed one is told first.
-      body = readJsonBody(request, method, bodyLimit, { routed: false });
-    } catch (error) {
-      const apiError = toApiError(error as never, { headers: request.headers, body } as never, { bodyLimit, context: 'api' });
-      return refuse(request, apiError, apiError.statusCode);
-    }
-    return refuse(request, new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${path}. The API lives under ${API_PREFIX}: ${served}.`), 404);
   }
 
   /** An Error answer given before any route, with the client's rate-limit headers (its request not counted). */
   async function refuse(request: CoreRequest, error: ApiError, status: number): Promise<CoreAnswer> {
     // Not counted: the answer only reports where the client's window stands.
-    const credentials = parseAuthorization(request.headers.authorization);
-    const key = credentials.kind === 'bearer' ? await state.keys.find(credentials.token) : undefined;
-    const decision = await (key ? state.limiter.peek(key.bucketId, key.limits) : state.anonymousLimiter.peek(`ip:${request.client ?? '127.0.0.1'}`, planLimits.free));
+    const decision = await peekRate({ headers: request.headers, ip: request.client ?? '127.0.0.1' }, state);
     const body = JSON.stringify(error.toBody());
-    return { status, headers: { ...rateHeaders(decision), ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(new TextEncoder().encode(body).length) }, body };
+    return { status, headers: { ...rateHeaders(decision), ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
   }
 }

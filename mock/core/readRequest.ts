@@ -1,15 +1,26 @@
 // Reading a request as the server's parsers do, for the framework-free pipelines.
 import { parseJsonBody } from '../errors/parseJsonBody.ts';
 import type { CoreRequest } from './coreTypes.ts';
+import type { Awaitable } from '../state/awaitable.ts';
 
 /** The query as the server's parser reads it: a repeated name gives an array; `+` is a space. */
 export function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  if (search === '') return out;
   for (const [name, value] of new URLSearchParams(search)) {
     const had = out[name];
     out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
   }
   return out;
+}
+
+/** The methods the server's parser reads a body for; any other's body is never read. */
+const bodyMethods = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The body's bytes, read now (from a host that streams them) when the method has one to read. */
+export function bodyBytes(request: CoreRequest, method: string): Awaitable<Uint8Array | undefined> {
+  if (!bodyMethods.includes(method)) return undefined;
+  return request.body ?? request.readBody?.();
 }
 
 /** fastify's error codes for the body, so toApiError answers them as the server does. */
@@ -20,10 +31,8 @@ const bodyError = (code: string, message: string, statusCode = 400) => Object.as
  * parsed with the server's own parser (malformed JSON, prototype keys). GET and HEAD bodies are
  * never read; DELETE and OPTIONS only when they carry one (even empty). Undefined when there is none.
  */
-export function readJsonBody(request: CoreRequest, method: string, bodyLimit: number, { routed = true }: { routed?: boolean } = {}): unknown {
-  // The methods the server's parser reads a body for; any other's body is never read.
-  if (!['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].includes(method)) return undefined;
-  const bytes = request.body;
+export function readJsonBody(request: CoreRequest, bytes: Uint8Array | undefined, method: string, bodyLimit: number, { routed = true }: { routed?: boolean } = {}): unknown {
+  if (!bodyMethods.includes(method)) return undefined;
   const length = bytes?.length ?? 0;
   const type = request.headers['content-type'];
   const json = type !== undefined && (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';

@@ -12,6 +12,7 @@ interface PathRoute {
   byMethod: Map<string, SpecOperation>;
 }
 
+/** Where a path leads; shared between requests, so read only. */
 export interface RouteMatch {
   template: string;
   /** The operation, when the path serves the method. */
@@ -32,6 +33,15 @@ function decode(text: string): string {
   }
 }
 
+/**
+ * A path as a router matches it: each segment percent-decoded (`/%70ets` is `/pets`), a `/` that
+ * was encoded within a segment kept as `%2F`, so that it stays inside its segment.
+ */
+export function decodedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path.split('/').map((segment) => decode(segment).replace(/\//g, '%2F')).join('/');
+}
+
 /** The spec's paths as a router: a request path (under the API's prefix) to its operation and parameters. */
 export function routeTable(spec: LoadedSpec): (path: string, method: string) => RouteMatch | undefined {
   const routes: PathRoute[] = [];
@@ -48,16 +58,28 @@ export function routeTable(spec: LoadedSpec): (path: string, method: string) => 
   }
   // Static paths before templated ones, as a router prefers them.
   routes.sort((a, b) => a.names.length - b.names.length);
-  return (path, method) => {
+  // Most requests repeat a few paths: their matches are kept (each one read only), a bounded number.
+  const seen = new Map<string, RouteMatch | undefined>();
+  const cached = (path: string, method: string) => {
+    const key = `${method} ${path}`;
+    if (seen.has(key)) return seen.get(key);
+    if (seen.size >= 1000) seen.clear();
+    const found = find(path, method);
+    seen.set(key, found);
+    return found;
+  };
+  return cached;
+
+  function find(path: string, method: string): RouteMatch | undefined {
     // One trailing slash is ignored (`/pets/` is `/pets`), as the server's router does.
-    const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const bare = decodedPath(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
     for (const route of routes) {
       const match = route.pattern.exec(bare);
       if (!match) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = decode(match[i + 1]!)));
+      route.names.forEach((name, i) => (params[name] = match[i + 1]!.replace(/%2F/g, '/')));
       return { template: route.template, op: route.byMethod.get(method), params, served: [...route.byMethod.keys()] };
     }
     return undefined;
-  };
+  }
 }

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { rateHeaders, peekRate, type ClientIdentity } from '../api/guardPlugin.ts';
+import { rateHeaders } from '../api/refusals.ts';
+import { peekRate, type ClientIdentity } from '../core/peekRate.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { whenReady } from '../state/awaitable.ts';
 import type { StateParts } from '../state/stateParts.ts';
