@@ -20,7 +20,13 @@ export interface CoreRequest {
   /** `arrival()` when the host received the request: requests a client sent together stay together. */
   arrivedAfter?: number | undefined;
   /** Aborted when the client goes away before its answer (a held answer is let go, and recorded as unanswered). */
-  signal?: AbortSignal | undefined;
+  signal?: ClientSignal | undefined;
+}
+
+/** What the core asks of an AbortSignal (which fits): whether the client left, and a call when it does. */
+export interface ClientSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
 }
 
 /** Where the core writes what a server log shows: pino's logger fits. */

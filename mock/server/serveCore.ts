@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { ClientGoneError, ConnectionResetError } from '../core/coreTypes.ts';
+import type { ServerResponse } from 'node:http';
+import { ClientGoneError, ConnectionResetError, type ClientSignal } from '../core/coreTypes.ts';
 import type { MockCore } from '../core/createMockCore.ts';
 
 /**
@@ -21,16 +22,12 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
     const arrivedAfter = (request.raw as { arrivedAfter?: number }).arrivedAfter ?? core.arrival();
     reply.hijack();
     const res = reply.raw;
-    const left = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) left.abort();
-    });
     // Read only when the core asks, once the request is admitted and routed, as far as one byte past the limit.
     const readBody = () => readCapped(request.body as Readable | undefined, bodyLimit + 1, res);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     try {
-      const answer = await core.handle({ method: request.method, url: request.url, headers, readBody, client: request.ip, arrivedAfter, signal: left.signal });
+      const answer = await core.handle({ method: request.method, url: request.url, headers, readBody, client: request.ip, arrivedAfter, signal: new ClientLeft(res) });
       if (res.destroyed) return;
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body ?? undefined);
@@ -53,6 +50,26 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
   // Methods no route can carry (PROPFIND on a path of the API is still a 405 with Allow).
   app.setNotFoundHandler(handler);
   return handler;
+}
+
+/**
+ * Whether the client left before its answer, asked only by an answer a fault rule holds: a class
+ * (one shape, its accessor on the prototype), and no listener until one is asked for; a listener on
+ * every response, or an AbortController each, costs a third of the server's throughput.
+ */
+class ClientLeft implements ClientSignal {
+  constructor(private readonly res: ServerResponse) {}
+
+  get aborted(): boolean {
+    return this.res.destroyed && !this.res.writableFinished;
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    const res = this.res;
+    res.once('close', () => {
+      if (!res.writableFinished) listener();
+    });
+  }
 }
 
 /**
