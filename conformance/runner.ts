@@ -8,7 +8,7 @@ import { TransportError, type Transport } from './http/transport.ts';
 import { preflight } from './preflight.ts';
 import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
-import { seededRandom } from './seededRandom.ts';
+import { seededRandom } from '../common/seededRandom.ts';
 import { toolName, toolVersion } from './version.ts';
 
 export interface RunConfig extends RunOptions {

@@ -1,44 +1,28 @@
 // The mock in a browser page: the framework-free core over an in-memory state, with the contract
 // and the fixtures bundled (no file system), for MSW's setupWorker. No Node module is loaded.
 import { bundledSpec } from '../../spec/bundledSpec.ts';
-import type { Pet, PetStatus } from '../../spec/types.ts';
 import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.ts';
-import type { CorsOrigins } from '../api/corsOptions.ts';
-import type { Latency } from '../api/parseLatency.ts';
 import { createMockCore } from '../core/createMockCore.ts';
-import type { Clock } from '../state/clock.ts';
-import type { ApiKeyConfig } from '../state/keyRing.ts';
 import { MockState } from '../state/mockState.ts';
-import type { BanPolicy } from '../state/rateLimiter.ts';
+import type { Pet } from '../../spec/types.ts';
+import type { MockOptions } from '../app.ts';
 import { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl } from './petsMockControl.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
 
-/** The options of `createPetsHandlers` in a browser: those of Node's that need no Node (no Redis, no Prism, no log files). */
-export interface BrowserPetsMockOptions {
+/**
+ * The options of `createPetsHandlers` in a browser: buildMock's that need no Node (no Redis, no
+ * Prism, no log files), and where the page calls the mock.
+ */
+export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys' | 'clock' | 'corsOrigins' | 'bodyLimit' | 'ban' | 'defaultStatus' | 'latency' | 'strict' | 'requestLogSize' | 'controlToken'> {
   /** Where the page calls the API: any origin and path, or a path of the page's own origin (`/v1`). Default `http://127.0.0.1:4010/v1`. */
   baseUrl?: string;
-  /** The pets the store starts with and goes back to on reset. Default: the package's fixtures. */
-  pets?: readonly Pet[];
-  /** Generate the starting pets from this seed instead (as `npx pets-mock --seed`). */
+  /** Generate the starting pets from this seed instead of the fixtures (as `npx pets-mock --seed`). */
   seed?: number;
   /** Generate this many starting pets (as `npx pets-mock --pets`). */
   count?: number;
-  /** The accepted API keys. Default: the demo keys, one per plan. */
-  keys?: readonly ApiKeyConfig[];
-  /** The clock the mock's own clock runs on. Default: the page's. */
-  clock?: Clock;
-  corsOrigins?: CorsOrigins;
-  bodyLimit?: number;
-  ban?: Partial<BanPolicy>;
-  defaultStatus?: PetStatus | null;
-  latency?: Latency;
-  strict?: boolean;
-  requestLogSize?: number;
   /** Answer the control API at `/__mock` beside the base URL too. The handle works either way. Default: true. */
   control?: boolean;
-  /** Require `Authorization: Bearer <controlToken>` on the control API; the handle sends it itself. */
-  controlToken?: string;
 }
 
 export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}): Promise<PetsMockHost> {

@@ -35,7 +35,7 @@ import { LogThrottle } from '../api/logThrottle.ts';
 import { logAnswerError } from './logAnswerError.ts';
 import { keyLabel } from '../api/accessLog.ts';
 import { corsHeaders } from './corsHeaders.ts';
-import { routeTable, routerMethods, type RouteMatch } from './routeTable.ts';
+import { routeTable, type RouteMatch } from './routeTable.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
 import { peekRate } from './peekRate.ts';
 import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
@@ -230,9 +230,9 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     const body = (x.body = readJsonBody(x.request, x.bytes, method, bodyLimit, { routed: route !== undefined }));
     if (!route) throw new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${x.path}. The API serves ${served}.`);
     if (!op) {
+      // One answer for every method the path does not serve, known to routers or not (RFC 9110, 15.5.6).
       const allow = [...route.served, ...reserved].join(', ');
-      const where = routerMethods.includes(method) ? `${prefix}${route.template}` : x.path;
-      throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${where}. Use ${allow}.`, { allow });
+      throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${prefix}${route.template}. Use ${allow}.`, { allow });
     }
     const { params, query } = validate(x, op, body);
     if (forced) return forcedAnswer(x, forced, params, query);

@@ -1,8 +1,5 @@
 import type { LoadedSpec, SpecOperation } from '../../spec/specModel.ts';
 
-/** The methods the server's router knows (fastify's), beside the ones a spec path serves. */
-export const routerMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
 interface PathRoute {
   /** The OpenAPI template, `/pets/{petId}`. */
   template: string;

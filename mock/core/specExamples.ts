@@ -1,6 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/specModel.ts';
 import type { PrismAnswer, PrismResponder } from '../prism/prismResponder.ts';
+import { seededRandom } from '../../common/seededRandom.ts';
 
 interface Ask {
   code?: number;
@@ -40,15 +41,9 @@ async function generated(schema: object | undefined, ask: Ask): Promise<unknown>
   return JSONSchemaFaker.generate(structuredClone(schema) as never);
 }
 
-/** A seeded random source (mulberry32 over the seed's FNV-1a hash), so one seed gives one body. */
+/** A seeded random source: one seed (any text, FNV-1a hashed) gives one body. */
 function seeded(seed: string): () => number {
-  let state = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 0x01000193) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) hash = Math.imul(hash ^ seed.charCodeAt(i), 0x01000193) >>> 0;
+  return seededRandom(hash);
 }
