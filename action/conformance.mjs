@@ -66667,7 +66667,7 @@ var SpecValidators = class {
   }
 };
 
-// conformance/seededRandom.ts
+// common/seededRandom.ts
 function seededRandom(seed) {
   let state = seed >>> 0;
   return () => {

@@ -42,9 +42,20 @@ export async function inProcessDeployment(
 
 /** The same deployment behind an HTTP front on 127.0.0.1 and a free port, for the CLI's own tests. */
 export async function startDeployment(transform: Transform = passThrough, mockOptions: MockOptions = {}): Promise<Deployment> {
-  // Over HTTP the suite waits in real time, so the mock keeps real time too.
-  const deployment = await inProcessDeployment(transform, mockOptions, { now: () => Date.now(), advance: () => {} });
-  const forward = injectForward(deployment.mock);
+  // Over HTTP the suite waits in real time, so the mock keeps real time too: started at least 20 s
+  // before a minute ends, so that a run's requests share their rate-limit windows rather than
+  // straddle a boundary by chance (the evidence of a regression in the accounting would then depend
+  // on the second the test started at). Its Date header is its own clock's, as a server's is.
+  const intoMinute = Date.now() % 60_000;
+  const offset = intoMinute > 40_000 ? 61_000 - intoMinute : 0;
+  const clock = { now: () => Date.now() + offset, advance: () => {} };
+  const deployment = await inProcessDeployment(transform, mockOptions, clock);
+  const inject = injectForward(deployment.mock);
+  // inject() stamps Date with the machine's time; the deployment's follows its own clock.
+  const forward = async (req: Req) => {
+    const res = await inject(req);
+    return { ...res, headers: { ...res.headers, date: new Date(clock.now()).toUTCString() } };
+  };
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
