@@ -215,15 +215,19 @@ describe('the package in a Vite project', () => {
     expect(check.code, check.output).toBe(0);
   }, 60_000);
 
-  it('bundles for a browser: the Node-only entries throw at import naming what to use instead, and /types has no node: import', async () => {
-    const forBrowser = async (code: string) => {
-      const result = await build({ stdin: { contents: code, resolveDir: project, loader: 'js' }, absWorkingDir: project, bundle: true, write: false, metafile: true, logLevel: 'silent', platform: 'browser', conditions: ['browser'], format: 'iife' });
+  it('bundles for a browser: /msw from the framework-free core, the Node-only entries throwing at import naming what to use instead, /types with no node: import', async () => {
+    const forBrowser = async (code: string, external: string[] = []) => {
+      const result = await build({ stdin: { contents: code, resolveDir: project, loader: 'js' }, absWorkingDir: project, bundle: true, write: false, metafile: true, logLevel: 'silent', platform: 'browser', conditions: ['browser'], format: 'iife', external });
       return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
     };
-    for (const entry of ['msw', 'playwright', 'vite', 'mock', 'conformance']) {
+    for (const entry of ['playwright', 'vite', 'mock', 'conformance']) {
       const { code } = await forBrowser(`import * as entry from 'pet-adoption-toolkit/${entry}'; globalThis.entry = entry;`);
       expect(() => runInNewContext(code, {}), entry).toThrow(new RegExp(`^pet-adoption-toolkit/${entry} .*, not in a browser( page)?: .+\\.$`));
     }
+    // The packed package's browser build of /msw: the core, the bundled contract, no Node module.
+    const msw = await forBrowser(`import { createPetsHandlers } from 'pet-adoption-toolkit/msw'; globalThis.create = createPetsHandlers;`, ['msw']);
+    expect(msw.inputs.filter((input) => input.startsWith('node:') || /node_modules\/(fastify|@stoplight|pino|ioredis|commander)\//.test(input))).toEqual([]);
+    expect(msw.inputs.some((input) => input.endsWith('dist/mock/core/createMockCore.js'))).toBe(true);
     const types = await forBrowser(`import { petStatuses } from 'pet-adoption-toolkit/types'; globalThis.statuses = petStatuses.join();`);
     expect(types.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
     const page: { statuses?: string } = {};

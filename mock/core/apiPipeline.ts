@@ -177,7 +177,8 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     try {
       if (method === 'OPTIONS' && corsOrigins !== false) {
         // The preflight (and any OPTIONS, as the server's CORS plugin answers them): counted against nothing.
-        Object.assign(x.headers, corsHeaders(corsOrigins, origin, true), { 'content-length': '0' });
+        // A 204 has no Content-Length (RFC 9110, 8.6).
+        Object.assign(x.headers, corsHeaders(corsOrigins, origin, true));
         answer = { status: 204, body: null };
         if (isRefusedPreflight(x)) warnRefusedPreflight(x, corsOrigins as readonly string[]);
       } else {
@@ -225,15 +226,16 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     const faulted = op ? applyFault(x, op) : undefined;
     if (faulted) await faulted;
     const forced = x.request.headers.prefer === undefined ? undefined : readPreferences(x, op);
-    const bytes = bodyBytes(x.request, method);
-    x.bytes = isPromise(bytes) ? await bytes : bytes;
-    const body = (x.body = readJsonBody(x.request, x.bytes, method, bodyLimit, { routed: route !== undefined }));
-    if (!route) throw new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${x.path}. The API serves ${served}.`);
-    if (!op) {
-      // One answer for every method the path does not serve, known to routers or not (RFC 9110, 15.5.6).
+    if (route && !op) {
+      // One answer for every method the path does not serve, known to routers or not, whatever
+      // body came with it (RFC 9110, 15.5.6): the method is what is wrong.
       const allow = [...route.served, ...reserved].join(', ');
       throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${prefix}${route.template}. Use ${allow}.`, { allow });
     }
+    const bytes = bodyBytes(x.request, method);
+    x.bytes = isPromise(bytes) ? await bytes : bytes;
+    const body = (x.body = readJsonBody(x.request, x.bytes, method, bodyLimit, { routed: route !== undefined }));
+    if (!route || !op) throw new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${x.path}. The API serves ${served}.`);
     const { params, query } = validate(x, op, body);
     if (forced) return forcedAnswer(x, forced, params, query);
     return operation(x, op, params, query, body);

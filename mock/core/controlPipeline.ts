@@ -140,7 +140,8 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
   route('PUT', '/pets', async ({ body: read }) => {
     const body = read();
     if (!validatePets(body)) throw invalid(`Cannot replace the pets: ${describeAjvErrors(validatePets.errors, 'pets')}. Send a JSON array of Pet; nothing was changed.`);
-    const pets = body as Pet[];
+    // Only the contract's fields are kept: anything else a client sent is not the API's to answer.
+    const pets = (body as Pet[]).map(({ id, name, categoryId, status }): Pet => ({ id, name, categoryId, ...(status !== undefined ? { status } : {}) }));
     const seen = new Map<number, number>();
     for (const [index, pet] of pets.entries()) {
       const first = seen.get(pet.id);
@@ -183,7 +184,8 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
       if (origin !== undefined && asked !== undefined && headers['access-control-allow-origin'] === undefined && options.log && preflightWarnings.fresh([origin]).length > 0) {
         options.log.warn({ cors: 'refused', origin, allowed: corsOrigins }, `CORS preflight refused: ${asked} ${path} from the origin ${origin}, which is not allowed (allowed: ${corsOrigins.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
       }
-      return (headers['content-length'] = '0', { status: 204, headers, body: null });
+      // A 204 has no Content-Length (RFC 9110, 8.6).
+      return { status: 204, headers, body: null };
     }
     let parsedBody: unknown;
     try {

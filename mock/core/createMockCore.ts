@@ -116,6 +116,16 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   };
 
   function route(request: CoreRequest): Promise<CoreAnswer> {
+    // A request target in absolute form (`GET http://host/v1/pets`) names the same resource as its
+    // path does (RFC 9112, 3.2.2).
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(request.url)) {
+      try {
+        const target = new URL(request.url);
+        request = { ...request, url: `${target.pathname}${target.search}` };
+      } catch {
+        // Not a URL after all: answered as the path it is.
+      }
+    }
     {
       const cut = request.url.search(/[?#]/);
       const path = cut < 0 ? request.url : request.url.slice(0, cut);

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import { ApiError, type ErrorCode } from './errorCatalogue.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
-import { PrototypeKeyError } from './parseJsonBody.ts';
+import { NestingTooDeepError, PrototypeKeyError } from './parseJsonBody.ts';
 
 /** Where an error happened decides the code of a bad request: the API's, or the control API's. */
 export type ErrorContext = 'api' | 'control';
@@ -42,6 +42,9 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest, bodyLimi
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
     return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimit} bytes. Send a smaller body.`);
+  }
+  if (error instanceof NestingTooDeepError) {
+    return new ApiError(context === 'api' ? 'INVALID_BODY' : 'INVALID_CONTROL_REQUEST', `${error.message}, which the mock refuses. Send a flatter body: ${emptyBodyHint[context]}`);
   }
   if (error instanceof PrototypeKeyError) {
     return new ApiError(context === 'api' ? 'INVALID_BODY' : 'INVALID_CONTROL_REQUEST', 'The request body is valid JSON but has a "__proto__" or "constructor.prototype" key, which the mock refuses (prototype poisoning). Remove the key.');

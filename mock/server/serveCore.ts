@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import { ClientGoneError, ConnectionResetError, type ClientSignal } from '../core/coreTypes.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
 import type { MockCore } from '../core/createMockCore.ts';
 
 /**
@@ -22,13 +23,17 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
     const arrivedAfter = (request.raw as { arrivedAfter?: number }).arrivedAfter ?? core.arrival();
     reply.hijack();
     const res = reply.raw;
+    let answered = false;
     // Read only when the core asks, once the request is admitted and routed, as far as one byte past the limit.
     const readBody = () => readCapped(request.body as Readable | undefined, bodyLimit + 1, res);
+    const gone = new ClientLeft(res, () => answered);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     try {
-      const answer = await core.handle({ method: request.method, url: request.url, headers, readBody, client: request.ip, arrivedAfter, signal: new ClientLeft(res) });
-      if (res.destroyed) return;
+      const answer = await core.handle({ method: request.method, url: request.url, headers, readBody, client: request.ip, arrivedAfter, signal: gone });
+      // Answered already, by Node's own answer to a request it could not read to its end.
+      if (res.destroyed || res.headersSent) return;
+      answered = true;
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body ?? undefined);
     } catch (error) {
@@ -42,11 +47,19 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
         else res.destroy();
         return;
       }
-      throw error;
+      // Never a dropped connection: whatever failed, the client gets an Error body.
+      app.log.error({ err: error }, 'unexpected error');
+      if (res.headersSent) return void res.destroy();
+      answered = true;
+      const body = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     }
   };
 
   app.route({ method: app.supportedMethods, url: '/*', handler });
+  // What fastify itself would refuse before the route (a malformed Content-Type, a QUERY without
+  // one) goes to the core too: its answer, in its order (the key first), with its headers.
+  app.setErrorHandler((_error, request, reply) => handler(request, reply));
   // Methods no route can carry (PROPFIND on a path of the API is still a 405 with Allow).
   app.setNotFoundHandler(handler);
   return handler;
@@ -58,17 +71,20 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
  * every response, or an AbortController each, costs a third of the server's throughput.
  */
 class ClientLeft implements ClientSignal {
-  constructor(private readonly res: ServerResponse) {}
+  constructor(private readonly res: ServerResponse, private readonly answered: () => boolean) {}
 
+  /** Its connection closed, or something else answered it (Node, for a body it could not read), before the core did. */
   get aborted(): boolean {
-    return this.res.destroyed && !this.res.writableFinished;
+    return !this.answered() && (this.res.destroyed || this.res.headersSent);
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
     const res = this.res;
-    res.once('close', () => {
-      if (!res.writableFinished) listener();
-    });
+    const left = () => {
+      if (!this.answered()) listener();
+    };
+    res.once('close', left);
+    res.once('finish', left);
   }
 }
 
@@ -77,7 +93,7 @@ class ClientLeft implements ClientSignal {
  * large. The rest of a body that large is read and dropped, not kept, and the connection closes
  * once answered rather than read a body it was refused.
  */
-function readCapped(stream: Readable | undefined, cap: number, res: { shouldKeepAlive: boolean }): Promise<Uint8Array | undefined> {
+function readCapped(stream: Readable | undefined, cap: number, res: ServerResponse): Promise<Uint8Array | undefined> {
   if (stream === undefined) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -100,6 +116,10 @@ function readCapped(stream: Readable | undefined, cap: number, res: { shouldKeep
     stream.once('error', reject);
     stream.once('close', () => {
       if (!stream.readableEnded && size < cap) reject(new ClientGoneError('The client closed the connection before the end of its request body.'));
+    });
+    // Node answered for a body it could not read (a bad chunk, a timeout): the body never ends.
+    res.once('finish', () => {
+      if (!stream.readableEnded && size < cap) reject(new ClientGoneError('The request body was cut short and answered by the server itself.'));
     });
   });
 }
