@@ -1,4 +1,3 @@
-import type { onRequestHookHandler } from 'fastify';
 import { parseAuthorization } from '../api/parseAuthorization.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { redactKey } from '../state/keyRing.ts';
@@ -21,23 +20,10 @@ export function checkControlToken(token: string, source = 'The control token'): 
 }
 
 /**
- * The control API's gate when the mock has a control token: every request must carry
- * `Authorization: Bearer <token>` (the scheme in any case, RFC 9110, 11.1), or it is refused with
- * 401 before anything is read or changed. OPTIONS passes: a browser's CORS preflight never carries
- * credentials (@fastify/cors answers it before this hook anyway), and OPTIONS reads and changes
- * nothing.
- */
-export function controlTokenGuard(token: string): onRequestHookHandler {
-  const check = controlTokenCheck(token);
-  return (request, _reply, done) => {
-    if (request.method === 'OPTIONS') return done();
-    done(check(request.headers.authorization));
-  };
-}
-
-/**
- * What a control request's Authorization is told: nothing (undefined) when it carries the token,
- * else the 401. The tokens are compared by their SHA-256 digests, every character of them: equal
+ * The control API's gate when the mock has a control token: every request but a CORS preflight
+ * must carry `Authorization: Bearer <token>` (the scheme in any case, RFC 9110, 11.1), or it is
+ * refused with 401 before anything is read or changed. What a request's Authorization is told:
+ * nothing (undefined) when it carries the token, else the 401. The tokens are compared by their SHA-256 digests, every character of them: equal
  * lengths whatever was sent, and a time that says nothing about how much of a guess was right.
  */
 export function controlTokenCheck(token: string): (authorization: string | undefined) => ApiError | undefined {

@@ -8,7 +8,7 @@ const maxAgeSeconds = '600';
 /**
  * The CORS headers of an answer (Fetch standard, 3.2): any origin with `*`, else the request's
  * origin when it is one of those allowed (and `Vary: Origin`, since the answer depends on it).
- * `preflight` adds what an OPTIONS preflight is told. The server's @fastify/cors gives the same.
+ * `preflight` adds what an OPTIONS preflight is told.
  */
 export function corsHeaders(origins: CorsOrigins, origin: string | undefined, preflight: boolean): Readonly<Record<string, string>> {
   if (origins === false) return none;
