@@ -23,17 +23,16 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
     const arrivedAfter = (request.raw as { arrivedAfter?: number }).arrivedAfter ?? core.arrival();
     reply.hijack();
     const res = reply.raw;
-    let answered = false;
     // Read only when the core asks, once the request is admitted and routed, as far as one byte past the limit.
     const readBody = () => readCapped(request.body as Readable | undefined, bodyLimit + 1, res);
-    const gone = new ClientLeft(res, () => answered);
+    const gone = new ClientLeft(res);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     try {
       const answer = await core.handle({ method: request.method, url: request.url, headers, readBody, client: request.ip, arrivedAfter, signal: gone });
       // Answered already, by Node's own answer to a request it could not read to its end.
       if (res.destroyed || res.headersSent) return;
-      answered = true;
+      gone.answered = true;
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body ?? undefined);
     } catch (error) {
@@ -50,7 +49,7 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
       // Never a dropped connection: whatever failed, the client gets an Error body.
       app.log.error({ err: error }, 'unexpected error');
       if (res.headersSent) return void res.destroy();
-      answered = true;
+      gone.answered = true;
       const body = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
       res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     }
@@ -71,17 +70,20 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
  * every response, or an AbortController each, costs a third of the server's throughput.
  */
 class ClientLeft implements ClientSignal {
-  constructor(private readonly res: ServerResponse, private readonly answered: () => boolean) {}
+  /** Set once the core's answer is written: what happens to the connection after is not the client leaving. */
+  answered = false;
+
+  constructor(private readonly res: ServerResponse) {}
 
   /** Its connection closed, or something else answered it (Node, for a body it could not read), before the core did. */
   get aborted(): boolean {
-    return !this.answered() && (this.res.destroyed || this.res.headersSent);
+    return !this.answered && (this.res.destroyed || this.res.headersSent);
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
     const res = this.res;
     const left = () => {
-      if (!this.answered()) listener();
+      if (!this.answered) listener();
     };
     res.once('close', left);
     res.once('finish', left);
