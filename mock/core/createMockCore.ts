@@ -1,6 +1,6 @@
-// The mock as one framework-free function: a request in, an answer out. The browser's MSW host runs
-// it as it is; every part of it (the state, the error catalogue, Prefer, fault rules, the client
-// report) is the server's own code, and a parity test holds its answers to the server's.
+// The mock as one framework-free function: a request in, an answer out. Every host runs it: the
+// fastify server (server/serveCore.ts), MSW, Playwright and Vite through that server in process,
+// and MSW in the browser as it is; parity tests hold the hosts to one behaviour.
 import { utf8Length } from './utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import type { PetStatus } from '../../spec/types.ts';
@@ -9,6 +9,8 @@ import type { CorsOrigins } from '../api/corsOptions.ts';
 import { checkCorsOrigins } from '../api/checkCorsOrigins.ts';
 import type { Latency } from '../api/parseLatency.ts';
 import { rateHeaders } from '../api/refusals.ts';
+import { outageRateHeaders } from '../api/outageRateHeaders.ts';
+import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { peekRate } from './peekRate.ts';
 import { checkControlToken } from '../control/controlTokenGuard.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
@@ -126,23 +128,28 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         // Not a URL after all: answered as the path it is.
       }
     }
-    {
-      const cut = request.url.search(/[?#]/);
-      const path = cut < 0 ? request.url : request.url.slice(0, cut);
-      const search = cut < 0 || request.url[cut] === '#' ? '' : request.url.slice(cut + 1).split('#')[0]!;
-      // A path the server's router cannot decode reaches no route: 400, whatever the path.
-      if (path.includes('%') && !decodable(path)) return refuse(request, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded ('${request.url}' is not a valid url component). Percent-encode it correctly.`), 400);
-      if (under(path, API_PREFIX)) return api(request, path, search);
-      if (control && under(path, CONTROL_PREFIX)) return control(request, path, search);
-      return outside(request, path);
-    }
+    const cut = request.url.search(/[?#]/);
+    const path = cut < 0 ? request.url : request.url.slice(0, cut);
+    const search = cut < 0 || request.url[cut] === '#' ? '' : request.url.slice(cut + 1).split('#')[0]!;
+    // A path that cannot be decoded names no resource: 400, whatever the path.
+    if (path.includes('%') && !decodable(path)) return refuse(request, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded: each % must start an escape of UTF-8 (%20, %C3%A9). Percent-encode it correctly.`), 400);
+    if (under(path, API_PREFIX)) return api(request, path, search);
+    if (control && under(path, CONTROL_PREFIX)) return control(request, path, search);
+    return outside(request, path);
   }
 
   /** An Error answer given before any route, with the client's rate-limit headers (its request not counted). */
   async function refuse(request: CoreRequest, error: ApiError, status: number): Promise<CoreAnswer> {
-    // Not counted: the answer only reports where the client's window stands.
-    const decision = await peekRate({ headers: request.headers, ip: request.client ?? '127.0.0.1' }, state);
+    // Not counted: the answer only reports where the client's window stands, when the store can say.
+    const client = { headers: request.headers, ip: request.client ?? '127.0.0.1' };
+    let rate: Record<string, string>;
+    try {
+      rate = rateHeaders(await peekRate(client, state));
+    } catch (failure) {
+      if (!(failure instanceof StoreUnavailableError)) throw failure;
+      rate = outageRateHeaders(client, state.keys);
+    }
     const body = JSON.stringify(error.toBody());
-    return { status, headers: { ...rateHeaders(decision), ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
+    return { status, headers: { ...rate, ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
   }
 }

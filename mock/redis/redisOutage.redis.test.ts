@@ -172,6 +172,13 @@ describe('what a client is told while Redis is away', () => {
       expect(answer.headers, name).not.toHaveProperty('x-ratelimit-remaining');
       expect(answer.headers, name).not.toHaveProperty('x-ratelimit-reset');
     }
+    // A URL that cannot be decoded is a bad request whether or not the store is there: 400, with
+    // what can still be said of the window.
+    const undecodable = await call('demo-pro', '/v1/pets/%zz');
+    expect(undecodable.statusCode).toBe(400);
+    expect(undecodable.json()).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(undecodable.headers['x-ratelimit-limit']).toBe('300');
+    expect(undecodable.headers).not.toHaveProperty('x-ratelimit-remaining');
     // The limit, where this replica knows whose quota the request spends: the key's plan, or the
     // Free plan of the address's bucket (no key, or a key it saw refused); none for a token it never saw.
     expect(answers.keyed.headers['x-ratelimit-limit']).toBe('300');
