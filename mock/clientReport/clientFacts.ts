@@ -14,7 +14,8 @@ const keyHeaders = ['x-api-key', 'api-key', 'apikey'];
  */
 function misplacedKey(request: AnsweredExchange, auth: ClientObservation['auth']): string | undefined {
   const query = request.url.indexOf('?');
-  if (query >= 0) {
+  // Parsed only when a key-like parameter name is there at all: most queries are `limit=20`.
+  if (query >= 0 && keyParameters.test(request.url)) {
     for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (keyParameterName.test(name) && value.trim() !== '') return value.trim();
   }
   for (const name of keyHeaders) {
