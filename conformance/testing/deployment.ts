@@ -8,7 +8,7 @@ import { buildMock, ManualClock, type MockOptions } from '../../mock/index.ts';
 import { testSpec } from '../../mock/testing.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';
 import type { Transport, TransportRequest } from '../http/transport.ts';
-import { injectForward, injectTransport, passThrough, type Req, type Res, type Transform } from './injectTransport.ts';
+import { datedForward, injectTransport, passThrough, type Req, type Res, type Transform } from './injectTransport.ts';
 
 export type { MockRes, Req, Res, Transform } from './injectTransport.ts';
 export { DropConnection } from './injectTransport.ts';
@@ -50,12 +50,7 @@ export async function startDeployment(transform: Transform = passThrough, mockOp
   const offset = intoMinute > 40_000 ? 61_000 - intoMinute : 0;
   const clock = { now: () => Date.now() + offset, advance: () => {} };
   const deployment = await inProcessDeployment(transform, mockOptions, clock);
-  const inject = injectForward(deployment.mock);
-  // inject() stamps Date with the machine's time; the deployment's follows its own clock.
-  const forward = async (req: Req) => {
-    const res = await inject(req);
-    return { ...res, headers: { ...res.headers, date: new Date(clock.now()).toUTCString() } };
-  };
+  const forward = datedForward(deployment.mock, clock);
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));

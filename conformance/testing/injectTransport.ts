@@ -61,6 +61,15 @@ export function injectForward(app: FastifyInstance): (req: Req) => Promise<MockR
   };
 }
 
+/** `app.inject()` as a deployment answers: inject() stamps Date with the machine's time, a deployment's follows its own clock. */
+export function datedForward(app: FastifyInstance, env: DeploymentEnv): (req: Req) => Promise<MockRes> {
+  const inject = injectForward(app);
+  return async (req) => {
+    const res = await inject(req);
+    return { ...res, headers: { ...res.headers, date: new Date(env.now()).toUTCString() } };
+  };
+}
+
 /**
  * The suite's transport backed by `app.inject()` of an in-process app, with a transform around it
  * (a fault or a legal choice). The suite sees what it would see over HTTP: a status, every header
@@ -68,12 +77,7 @@ export function injectForward(app: FastifyInstance): (req: Req) => Promise<MockR
  * drops the connection.
  */
 export function injectTransport(app: FastifyInstance, transform: Transform = passThrough, env: DeploymentEnv = { now: () => Date.now() }): Transport {
-  const inject = injectForward(app);
-  // inject() stamps Date with the machine's time; a deployment's Date follows its own clock.
-  const forward = async (req: Req) => {
-    const res = await inject(req);
-    return { ...res, headers: { ...res.headers, date: new Date(env.now()).toUTCString() } };
-  };
+  const forward = datedForward(app, env);
   return {
     async send({ method, url, headers, body }) {
       const { pathname, search } = new URL(url);

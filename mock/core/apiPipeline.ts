@@ -20,7 +20,6 @@ import { outageRateHeaders } from '../api/outageRateHeaders.ts';
 import type { CorsOrigins } from '../api/corsOptions.ts';
 import type { Latency } from '../api/parseLatency.ts';
 import { PetSetError } from '../state/petStore.ts';
-import { planLimits } from '../state/plans.ts';
 import type { ApiKeyEntry } from '../state/keyRing.ts';
 import type { RateDecision } from '../state/rateLimiter.ts';
 import type { StateParts } from '../state/stateParts.ts';
@@ -34,10 +33,10 @@ import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreA
 import { LogThrottle } from '../api/logThrottle.ts';
 import { logAnswerError } from './logAnswerError.ts';
 import { keyLabel } from '../api/accessLog.ts';
-import { corsHeaders } from './corsHeaders.ts';
-import { routeTable, type RouteMatch } from './routeTable.ts';
+import { corsHeaders, warnRefusedPreflight } from './corsHeaders.ts';
+import { decodeSegment, routeTable, type RouteMatch } from './routeTable.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
-import { peekRate } from './peekRate.ts';
+import { bucketOf, peekRate } from './peekRate.ts';
 import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
 
 export interface ApiPipelineOptions {
@@ -180,7 +179,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
         // A 204 has no Content-Length (RFC 9110, 8.6).
         Object.assign(x.headers, corsHeaders(corsOrigins, origin, true));
         answer = { status: 204, body: null };
-        if (isRefusedPreflight(x)) warnRefusedPreflight(x, corsOrigins as readonly string[]);
+        warnRefusedPreflight(log, preflightWarnings, { origin, method: x.request.headers['access-control-request-method'], path: x.path, answered: x.headers }, corsOrigins);
       } else {
         Object.assign(x.headers, corsHeaders(corsOrigins, origin, false));
         answer = await serve(x, method);
@@ -252,16 +251,6 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   }
 
   /**
-   * The page only shows a CORS error in its console, and a refused preflight's 204 reads like an
-   * allowed one's: the log says which origin was refused and which are allowed, once a minute per origin.
-   */
-  function warnRefusedPreflight(x: Exchange, allowed: readonly string[]): void {
-    const origin = x.request.headers.origin!;
-    if (!log || preflightWarnings.fresh([origin]).length === 0) return;
-    log.warn({ cors: 'refused', origin, allowed }, `CORS preflight refused: ${x.request.headers['access-control-request-method']} ${x.path} from the origin ${origin}, which is not allowed (allowed: ${allowed.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
-  }
-
-  /**
    * Counts the request against its key's quota, or its address's, and refuses it over the limit or
    * without a valid key. In memory every step answers at once, with no promise on the hot path; a
    * shared store's answers are awaited.
@@ -281,7 +270,8 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       return undefined;
     };
     const count = (key: ApiKeyEntry | undefined): Promise<void> | undefined => {
-      const decision = key ? state.limiter.consume(key.bucketId, key.limits) : state.anonymousLimiter.consume(`ip:${x.ip}`, planLimits.free);
+      const bucket = bucketOf(key, x.ip, state);
+      const decision = bucket.limiter.consume(bucket.id, bucket.limits);
       return isPromise(decision) ? decision.then((d) => admit(key, d), storeAway) : admit(key, decision);
     };
     const found = credentials.kind === 'bearer' ? state.keys.find(credentials.token) : undefined;
@@ -438,7 +428,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       case 'getPet': {
         const pet = await state.store.get(params.petId as number);
         const segment = x.path.split('/').filter(Boolean).pop() ?? '';
-        if (!pet) throw new ApiError('PET_NOT_FOUND', `No pet has the id ${decodeSafe(segment)}. List pets with GET /v1/pets to find an existing id.`);
+        if (!pet) throw new ApiError('PET_NOT_FOUND', `No pet has the id ${decodeSegment(segment)}. List pets with GET /v1/pets to find an existing id.`);
         return { status: 200, body: JSON.stringify(pet) };
       }
       default: {
@@ -582,12 +572,4 @@ function lowerCased(headers: Record<string, string>): Record<string, string> {
 function examplesOf(op: SpecOperation, status: number | undefined): string[] {
   const statuses = status !== undefined ? [String(status)] : Object.keys(op.operation.responses).filter((s) => s.startsWith('2'));
   return statuses.flatMap((s) => Object.keys(((op.operation.responses[s] as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.examples) ?? {}));
-}
-
-function decodeSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

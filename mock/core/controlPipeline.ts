@@ -24,7 +24,7 @@ import { MAX_FAULT_RULES } from '../control/faultLimits.ts';
 import type { CoreAnswer, CoreLog, CoreRequest } from './coreTypes.ts';
 import { LogThrottle } from '../api/logThrottle.ts';
 import { logAnswerError } from './logAnswerError.ts';
-import { corsHeaders } from './corsHeaders.ts';
+import { corsHeaders, warnRefusedPreflight } from './corsHeaders.ts';
 import { decodedPath } from './routeTable.ts';
 import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
 
@@ -178,12 +178,7 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
       return { status, headers, body: method === 'HEAD' ? null : text };
     };
     if (method === 'OPTIONS' && corsOrigins !== false) {
-      const origin = request.headers.origin;
-      const asked = request.headers['access-control-request-method'];
-      // The page only shows a CORS error in its console: the log names the origin, once a minute.
-      if (origin !== undefined && asked !== undefined && headers['access-control-allow-origin'] === undefined && options.log && preflightWarnings.fresh([origin]).length > 0) {
-        options.log.warn({ cors: 'refused', origin, allowed: corsOrigins }, `CORS preflight refused: ${asked} ${path} from the origin ${origin}, which is not allowed (allowed: ${corsOrigins.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
-      }
+      warnRefusedPreflight(options.log, preflightWarnings, { origin: request.headers.origin, method: request.headers['access-control-request-method'], path, answered: headers }, corsOrigins);
       // A 204 has no Content-Length (RFC 9110, 8.6).
       return { status: 204, headers, body: null };
     }

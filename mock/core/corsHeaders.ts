@@ -1,4 +1,6 @@
 import { exposedHeaders, type CorsOrigins } from '../api/corsOptions.ts';
+import type { LogThrottle } from '../api/logThrottle.ts';
+import type { CoreLog } from './coreTypes.ts';
 
 /** What a preflight is told may be sent: the methods the API and control API serve, the headers a frontend sends. */
 const allowMethods = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
@@ -37,3 +39,15 @@ function corsHeadersFor(origins: readonly string[], origin: string | undefined, 
 
 const anyOrigin = Object.freeze(corsHeadersFor(['*'], undefined, false));
 const anyOriginPreflight = Object.freeze(corsHeadersFor(['*'], undefined, true));
+
+/**
+ * Logs a CORS preflight answered without allowing its origin: the page only shows a CORS error in
+ * its console, and the refused preflight's 204 reads like an allowed one's. Says which origin was
+ * refused and which are allowed, once a minute per origin (`throttle`).
+ */
+export function warnRefusedPreflight(log: CoreLog | undefined, throttle: LogThrottle, preflight: { origin: string | undefined; method: string | undefined; path: string; answered: Readonly<Record<string, string>> }, allowed: CorsOrigins): void {
+  const { origin, method, path, answered } = preflight;
+  if (!log || allowed === false || origin === undefined || method === undefined || answered['access-control-allow-origin'] !== undefined) return;
+  if (throttle.fresh([origin]).length === 0) return;
+  log.warn({ cors: 'refused', origin, allowed }, `CORS preflight refused: ${method} ${path} from the origin ${origin}, which is not allowed (allowed: ${allowed.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
+}

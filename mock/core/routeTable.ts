@@ -22,7 +22,8 @@ export interface RouteMatch {
 
 const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
-function decode(text: string): string {
+/** A path segment percent-decoded, or as sent when it cannot be. */
+export function decodeSegment(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -36,7 +37,7 @@ function decode(text: string): string {
  */
 export function decodedPath(path: string): string {
   if (!path.includes('%')) return path;
-  return path.split('/').map((segment) => decode(segment).replace(/\//g, '%2F')).join('/');
+  return path.split('/').map((segment) => decodeSegment(segment).replace(/\//g, '%2F')).join('/');
 }
 
 /** The spec's paths as a router: a request path (under the API's prefix) to its operation and parameters. */
