@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { redisServerPath, startRedisServer } from '../mock/redis/testing/redisServer.ts';
-import { load, type LoadResult } from './load.ts';
+import { load, type LoadRequest, type LoadResult } from './load.ts';
 import type { Scenario } from './scenarios.ts';
 import { startMock, type RunningServer } from './servers.ts';
 
@@ -26,17 +26,51 @@ async function commandsProcessed(client: Redis): Promise<number> {
 }
 
 /**
+ * The commands a replica sends Redis per request (round trips: a script is one, however many
+ * commands it runs inside), counted with MONITOR over `count` requests sent one at a time, after the
+ * load: the request log's write, sent after each answer, included.
+ */
+async function roundTripsPerRequest(redisUrl: string, base: string, request: LoadRequest, count = 20): Promise<number> {
+  const client = new Redis(redisUrl);
+  const monitor = await client.monitor();
+  let sent = 0;
+  const marker = `bench-marker-${process.pid}`;
+  let markerSeen: () => void = () => {};
+  const seen = new Promise<void>((resolve) => (markerSeen = resolve));
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (args[1] === marker) markerSeen();
+    else if (!source.includes('lua') && !/^(info|echo|monitor)$/i.test(args[0] ?? '')) sent++;
+  });
+  try {
+    for (let i = 0; i < count; i++) {
+      const init: RequestInit = { method: request.method, ...(request.headers ? { headers: request.headers } : {}), ...(request.body ? { body: request.body } : {}) };
+      await (await fetch(`${base}${request.path}`, init)).arrayBuffer();
+    }
+    // The log's write leaves after each answer: give the last one time to arrive before the marker.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await client.echo(marker);
+    await seen;
+    return sent / count;
+  } finally {
+    monitor.disconnect();
+    client.disconnect();
+  }
+}
+
+/**
  * Runs every scenario `rounds` times against two replicas at once, each with half the connections.
- * `onResult` is told each round's figures, as the other servers' are.
+ * `onResult` is told each round's figures, as the other servers' are. Returns, per scenario, the
+ * commands Redis executed per request (inside scripts included) and the round trips a request cost.
  */
 export async function benchRedisReplicas(
   scenarios: readonly Scenario[],
   { seconds, connections, rounds, fromSource }: { seconds: number; connections: number; rounds: number; fromSource: boolean },
   onResult: (server: RunningServer, scenario: Scenario, result: LoadResult, peakMb: number, note: string) => void,
-): Promise<Map<string, number[]>> {
+): Promise<{ commands: Map<string, number[]>; roundTrips: Map<string, number> }> {
   const redis = await startRedisServer();
   const stats = new Redis(redis.url, { lazyConnect: true });
   const perRequest = new Map<string, number[]>();
+  const roundTrips = new Map<string, number>();
   const replicas: RunningServer[] = [];
   try {
     await stats.connect();
@@ -57,7 +91,8 @@ export async function benchRedisReplicas(
         // The two INFO calls are commands too; a replica's own background work is nil.
         (perRequest.get(scenario.id) ?? perRequest.set(scenario.id, []).get(scenario.id)!).push((after - before - 1) / Math.max(1, answered));
         const peakMb = Math.max((await a.memory()).peakMb, (await b.memory()).peakMb);
-        onResult({ ...a, name: replicasName }, scenario, result, peakMb, `load split evenly over 2 processes; ${fmtCommands(perRequest.get(scenario.id)!)} Redis commands per request, inside scripts included`);
+        if (!roundTrips.has(scenario.id)) roundTrips.set(scenario.id, await roundTripsPerRequest(redis.url, a.base, Array.isArray(scenario.request) ? scenario.request[0]! : scenario.request));
+        onResult({ ...a, name: replicasName }, scenario, result, peakMb, `load split evenly over 2 processes; ${fmtCommands(perRequest.get(scenario.id)!)} Redis commands per request, inside scripts included; ${roundTrips.get(scenario.id)!.toFixed(1)} round trips`);
       }
     }
   } finally {
@@ -65,7 +100,7 @@ export async function benchRedisReplicas(
     stats.disconnect();
     await redis.stop();
   }
-  return perRequest;
+  return { commands: perRequest, roundTrips };
 }
 
 function fmtCommands(samples: number[]): string {

@@ -101,13 +101,15 @@ try {
 // Two mock processes on one redis-server, the load split between them: what --redis costs
 // against the in-memory mock measured above, and Redis commands per request.
 const redisCommands = new Map<string, number[]>();
+const redisRoundTrips = new Map<string, number>();
 if (!args['no-redis'] && canBenchRedis()) {
   log(`${replicasName}, load split between them`);
   const measured = await benchRedisReplicas(scenarios, { ...opts, rounds, fromSource: args.source }, (server, scenario, result, peakMb, note) => {
     record(server, scenario, result, peakMb, note);
     log(`  ${server.name.padEnd(22)} ${scenario.id.padEnd(34)} ${result.rps.toFixed(0).padStart(8)} req/s`);
   });
-  for (const [id, samples] of measured) redisCommands.set(id, samples);
+  for (const [id, samples] of measured.commands) redisCommands.set(id, samples);
+  for (const [id, trips] of measured.roundTrips) redisRoundTrips.set(id, trips);
 } else {
   log(`${replicasName}: skipped (${args['no-redis'] ? '--no-redis' : 'no redis-server on this machine'})`);
 }
@@ -259,11 +261,12 @@ const actionSetupMs = median(actionSetup.toFirstRequestMs);
 targets.push(['GitHub Action: run step start to first request, ms', actionSetupMs, '< 5000', actionSetupMs < 5000]);
 
 const replicasTable = redisCommands.size > 0
-  ? markdownTable(['scenario', 'mock in memory, req/s', `${replicasName}, req/s (both together)`, 'ratio', 'Redis commands per request (inside scripts included)'], scenarios.map((scenario) => [
+  ? markdownTable(['scenario', 'mock in memory, req/s', `${replicasName}, req/s (both together)`, 'ratio', 'Redis round trips per request (the request log\'s included)', 'Redis commands per request (inside scripts included)'], scenarios.map((scenario) => [
     scenario.id,
     fmt(rps(mock.name, scenario.id)),
     fmt(rps(replicasName, scenario.id)),
     fmt(rps(replicasName, scenario.id) / rps(mock.name, scenario.id), 2),
+    fmt(redisRoundTrips.get(scenario.id) ?? NaN, 1),
     fmt(median(redisCommands.get(scenario.id) ?? []), 1),
   ]))
   : '';

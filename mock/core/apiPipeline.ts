@@ -22,7 +22,8 @@ import type { Latency } from '../api/parseLatency.ts';
 import { PetSetError } from '../state/petStore.ts';
 import type { ApiKeyEntry } from '../state/keyRing.ts';
 import type { RateDecision } from '../state/rateLimiter.ts';
-import type { StateParts } from '../state/stateParts.ts';
+import type { Credentials } from '../api/parseAuthorization.ts';
+import type { Admission, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { realTimers } from '../state/realTimers.ts';
 import { isPromise, type Awaitable } from '../state/awaitable.ts';
@@ -36,7 +37,7 @@ import { keyLabel } from '../api/accessLog.ts';
 import { corsHeaders, warnRefusedPreflight } from './corsHeaders.ts';
 import { decodeSegment, routeTable, type RouteMatch } from './routeTable.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
-import { bucketOf, peekRate } from './peekRate.ts';
+import { peekRate } from './peekRate.ts';
 import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
 
 export interface ApiPipelineOptions {
@@ -76,6 +77,8 @@ interface Exchange {
   headers: Record<string, string>;
   /** The body as read, and as parsed: a validation error of a missing body says so. */
   bytes?: Uint8Array | undefined;
+  /** Whether the body was read: it can be, once. */
+  bodyRead?: boolean;
   body?: unknown;
   errorCode?: string;
   started: number;
@@ -89,6 +92,8 @@ const shownName = (name: string) => (/^[!-+\--~]{1,64}$/.test(name) ? name : enc
 const quoted = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(', ');
 const json = 'application/json; charset=utf-8';
 const paramOptions = { coerceTypes: true, useDefaults: true, int64: 'range' } as const;
+/** The operations the store answers (PetStep); the contract's others are answered from the spec. */
+const storeOperations = new Set(['listPets', 'createPet', 'getPet']);
 
 function validationError(validation: unknown[], validationContext: string): Error {
   return Object.assign(new Error(`${validationContext} is invalid`), { validation, validationContext });
@@ -145,7 +150,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     const method = request.method.toUpperCase();
     let answer: { status: number; body: string };
     try {
-      x.bytes = await bodyBytes(request, method);
+      await bytesOf(x, method);
       x.body = readJsonBody(request, x.bytes, method, bodyLimit, { routed: false });
       // Where the client's window stands: a store that cannot say answers 503, as everywhere.
       try {
@@ -220,7 +225,14 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
         }
       }
     }
-    const guarded = guard(x, route);
+    const credentials = parseAuthorization(x.request.headers.authorization);
+    if (op && credentials.kind === 'bearer' && storeOperations.has(op.operationId)) {
+      // Rules this process knows changed are read first: the step then goes ahead unless one may take the request.
+      const refreshed = state.faults.refresh();
+      if (refreshed) await refreshed;
+      if (stepsAhead(x, method, op)) return inOneStep(x, method, op, credentials);
+    }
+    const guarded = guard(x, route, credentials);
     if (guarded) await guarded;
     const faulted = op ? applyFault(x, op) : undefined;
     if (faulted) await faulted;
@@ -231,13 +243,67 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       const allow = [...route.served, ...reserved].join(', ');
       throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${prefix}${route.template}. Use ${allow}.`, { allow });
     }
-    const bytes = bodyBytes(x.request, method);
-    x.bytes = isPromise(bytes) ? await bytes : bytes;
+    const bytes = bytesOf(x, method);
+    if (isPromise(bytes)) await bytes;
     const body = (x.body = readJsonBody(x.request, x.bytes, method, bodyLimit, { routed: route !== undefined }));
     if (!route || !op) throw new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${x.path}. The API serves ${served}.`);
     const { params, query } = validate(x, op, body);
     if (forced) return forcedAnswer(x, forced, params, query);
     return operation(x, op, params, query, body);
+  }
+
+  /**
+   * Whether a request for an operation of the store can be admitted and the operation run in one
+   * step (one round trip on a shared store): no Prefer (its answers are not the store's), no fault
+   * rule that may take it, and its body at hand, or worth reading before the key is checked on a
+   * shared store (to save the round trip). Any other request goes step by step.
+   */
+  function stepsAhead(x: Exchange, method: string, op: SpecOperation): boolean {
+    if (x.request.headers.prefer !== undefined) return false;
+    if (op.operation.requestBody !== undefined && x.request.body === undefined && !state.shared) return false;
+    return !state.faults.mayFire(faultTarget(x, op));
+  }
+
+  /**
+   * The request read and validated first, then admitted and its operation run in one step. The
+   * answers are the step-by-step path's: a request that turns out bad is admitted on its own and
+   * then refused as that path would (a 401 or 429 first, then a fault rule, then the 4xx).
+   */
+  async function inOneStep(x: Exchange, method: string, op: SpecOperation, credentials: Credentials & { kind: 'bearer' }): Promise<{ status: number; body: string | null }> {
+    let step: PetStep;
+    let checked: { params: Record<string, unknown>; query: Record<string, unknown> };
+    try {
+      const bytes = bytesOf(x, method);
+      if (isPromise(bytes)) await bytes;
+      x.body = readJsonBody(x.request, x.bytes, method, bodyLimit);
+      checked = validate(x, op, x.body);
+      step = petStep(op, checked, x.body);
+    } catch (error) {
+      const guarded = guard(x, x.route, credentials);
+      if (guarded) await guarded;
+      const faulted = applyFault(x, op);
+      if (faulted) await faulted;
+      throw error;
+    }
+    const pending = state.admit({ token: credentials.token, ip: x.ip }, true, step);
+    const admission = isPromise(pending) ? await pending.catch(storeAway(x)) : pending;
+    admitted(x, admission, x.route, credentials);
+    if (admission.step) return stepAnswer(x, step, admission.step);
+    // Admitted, but the step was not run: the fault rules changed meanwhile, and one may take it.
+    const faulted = applyFault(x, op);
+    if (faulted) await faulted;
+    return operation(x, op, checked.params, checked.query, x.body);
+  }
+
+  /** The body's bytes, read once (x.bytes): a host that streams them hands them over once. */
+  function bytesOf(x: Exchange, method: string): Awaitable<Uint8Array | undefined> {
+    if (x.bodyRead) return x.bytes;
+    const keep = (bytes: Uint8Array | undefined) => {
+      x.bodyRead = true;
+      return (x.bytes = bytes);
+    };
+    const bytes = bodyBytes(x.request, method);
+    return isPromise(bytes) ? bytes.then(keep) : keep(bytes);
   }
 
   function takes(operationId: string): string {
@@ -253,34 +319,39 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   /**
    * Counts the request against its key's quota, or its address's, and refuses it over the limit or
    * without a valid key. In memory every step answers at once, with no promise on the hot path; a
-   * shared store's answers are awaited.
+   * shared store's answer (one round trip) is awaited.
    */
-  function guard(x: Exchange, route: RouteMatch | undefined): Promise<void> | undefined {
-    const credentials = parseAuthorization(x.request.headers.authorization);
-    const storeAway = (error: unknown) => {
+  function guard(x: Exchange, route: RouteMatch | undefined, credentials: Credentials): Promise<void> | undefined {
+    const pending = state.admit({ token: credentials.kind === 'bearer' ? credentials.token : undefined, ip: x.ip }, true);
+    if (isPromise(pending)) return pending.then((admission) => admitted(x, admission, route, credentials), storeAway(x));
+    admitted(x, pending, route, credentials);
+    return undefined;
+  }
+
+  /** Notes the admission on the exchange; throws the 429 over the limit, and the 401 for an operation without a valid key. */
+  function admitted(x: Exchange, { key, decision }: Admission, route: RouteMatch | undefined, credentials: Credentials): void {
+    x.rateDecision = decision;
+    x.apiKey = key ?? null;
+    if (!decision.allowed) throw refusal(decision, key !== undefined);
+    // A wrong method or an unknown route is told as such with or without a key: nothing is there to protect.
+    if (!key && route?.op) throw unauthorized(credentials);
+  }
+
+  /** Notes a shared store that did not answer (the answer's rate headers say so), and passes the error on. */
+  function storeAway(x: Exchange): (error: unknown) => never {
+    return (error) => {
       if (error instanceof StoreUnavailableError) x.storeUnavailable = true;
       throw error;
     };
-    const admit = (key: ApiKeyEntry | undefined, decision: RateDecision): undefined => {
-      x.rateDecision = decision;
-      x.apiKey = key ?? null;
-      if (!decision.allowed) throw refusal(decision, key !== undefined);
-      // A wrong method or an unknown route is told as such with or without a key: nothing is there to protect.
-      if (!key && route?.op) throw unauthorized(credentials);
-      return undefined;
-    };
-    const count = (key: ApiKeyEntry | undefined): Promise<void> | undefined => {
-      const bucket = bucketOf(key, x.ip, state);
-      const decision = bucket.limiter.consume(bucket.id, bucket.limits);
-      return isPromise(decision) ? decision.then((d) => admit(key, d), storeAway) : admit(key, decision);
-    };
-    const found = credentials.kind === 'bearer' ? state.keys.find(credentials.token) : undefined;
-    return isPromise(found) ? found.then(count, storeAway) : count(found);
+  }
+
+  function faultTarget(x: Exchange, op: SpecOperation) {
+    return { operationId: op.operationId, method: x.request.method.toUpperCase(), url: x.request.url, keyBucket: x.apiKey?.bucketId };
   }
 
   /** The fault rule that takes the request, applied; undefined at once when none does. */
   function applyFault(x: Exchange, op: SpecOperation): Promise<void> | undefined {
-    const fired = state.faults.fire({ operationId: op.operationId, method: x.request.method.toUpperCase(), url: x.request.url, keyBucket: x.apiKey?.bucketId });
+    const fired = state.faults.fire(faultTarget(x, op));
     if (isPromise(fired)) return fired.then((f) => (f ? applyFired(x, op, f) : undefined));
     return fired ? applyFired(x, op, fired) : undefined;
   }
@@ -289,7 +360,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     x.fault = fired;
     // The body is read (not parsed) all the same, once the rule answers: the client report tells a
     // create sent again after this fault from a new one by it (client.post-retry).
-    const readForLog = async () => void (x.bytes = await bodyBytes(x.request, x.request.method.toUpperCase()));
+    const readForLog = async () => void (await bytesOf(x, x.request.method.toUpperCase()));
     if (fired.action === 'reset') await readForLog();
     if (fired.action === 'reset') throw new ConnectionResetError(`The fault rule ${fired.id} reset the connection of ${x.request.method} ${x.request.url}.`);
     if (fired.action === 'stall') {
@@ -411,65 +482,85 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     return { params, query };
   }
 
-  async function operation(x: Exchange, op: SpecOperation, params: Record<string, unknown>, query: Record<string, unknown>, body: unknown): Promise<{ status: number; body: string | null }> {
-    x.headers['content-type'] = json;
+  /** The store's operation for a valid request of listPets, createPet or getPet. */
+  function petStep(op: SpecOperation, { params, query }: { params: Record<string, unknown>; query: Record<string, unknown> }, body: unknown): PetStep {
     switch (op.operationId) {
-      case 'listPets':
-      {
-        const text = page(query.limit as number, query.status as PetStatus | undefined);
-        return { status: 200, body: isPromise(text) ? await text : text };
-      }
       case 'createPet': {
         const input = body as NewPet;
-        const pet = await state.store.create(input.status === undefined && options.defaultStatus ? { ...input, status: options.defaultStatus } : input);
-        x.headers.location = `${prefix}/pets/${pet.id}`;
-        return { status: 201, body: JSON.stringify(pet) };
+        return { kind: 'create', input: input.status === undefined && options.defaultStatus ? { ...input, status: options.defaultStatus } : input };
       }
-      case 'getPet': {
-        const pet = await state.store.get(params.petId as number);
-        const segment = x.path.split('/').filter(Boolean).pop() ?? '';
-        if (!pet) throw new ApiError('PET_NOT_FOUND', `No pet has the id ${decodeSegment(segment)}. List pets with GET /v1/pets to find an existing id.`);
-        return { status: 200, body: JSON.stringify(pet) };
-      }
+      case 'getPet':
+        return { kind: 'get', id: params.petId as number };
       default: {
-        delete x.headers['content-type'];
-        try {
-          const answered = await examples.respond(op);
-          const realistic = realisticBody(spec, { op, status: answered.status, seed: 'static', query, params });
-          Object.assign(x.headers, lowerCased(answered.headers));
-          return { status: answered.status, body: bodyText(x, realistic ?? answered.body) };
-        } catch (error) {
-          log?.error({ err: error }, 'prism could not mock the operation');
-          throw new ApiError('INTERNAL_ERROR', `The mock could not answer ${op.operationId} from the OpenAPI document: ${(error as Error).message}`);
-        }
+        const limit = query.limit as number;
+        const status = query.status as PetStatus | undefined;
+        // The page's text is kept until the store changes: a store that still has this version sends none.
+        return { kind: 'page', limit, status, heldVersion: pages.has(pageKey(limit, status)) ? pagesVersion : undefined };
       }
+    }
+  }
+
+  /** The answer to what the store's operation gave. */
+  function stepAnswer(x: Exchange, step: PetStep, result: PetStepResult): Awaitable<{ status: number; body: string | null }> {
+    x.headers['content-type'] = json;
+    switch (result.kind) {
+      case 'create': {
+        if ('exhausted' in result) throw new ApiError('IDS_EXHAUSTED');
+        x.headers.location = `${prefix}/pets/${result.pet.id}`;
+        return { status: 201, body: JSON.stringify(result.pet) };
+      }
+      case 'get': {
+        if (result.pet) return { status: 200, body: JSON.stringify(result.pet) };
+        const segment = x.path.split('/').filter(Boolean).pop() ?? '';
+        throw new ApiError('PET_NOT_FOUND', `No pet has the id ${decodeSegment(segment)}. List pets with GET /v1/pets to find an existing id.`);
+      }
+      case 'page': {
+        const { limit, status } = step as PetStep & { kind: 'page' };
+        const text = keptPage(result, limit, status);
+        if (text !== undefined) return { status: 200, body: text };
+        // The copy this answer counted on went with a newer version meanwhile: read the page again.
+        const fresh = { kind: 'page', limit, status } as const;
+        const again = state.runStep(fresh);
+        return isPromise(again) ? again.then((page) => stepAnswer(x, fresh, page)) : stepAnswer(x, fresh, again);
+      }
+    }
+  }
+
+  async function operation(x: Exchange, op: SpecOperation, params: Record<string, unknown>, query: Record<string, unknown>, body: unknown): Promise<{ status: number; body: string | null }> {
+    if (storeOperations.has(op.operationId)) {
+      const step = petStep(op, { params, query }, body);
+      const result = state.runStep(step);
+      const answer = stepAnswer(x, step, isPromise(result) ? await result : result);
+      return isPromise(answer) ? await answer : answer;
+    }
+    try {
+      const answered = await examples.respond(op);
+      const realistic = realisticBody(spec, { op, status: answered.status, seed: 'static', query, params });
+      Object.assign(x.headers, lowerCased(answered.headers));
+      return { status: answered.status, body: bodyText(x, realistic ?? answered.body) };
+    } catch (error) {
+      log?.error({ err: error }, 'prism could not mock the operation');
+      throw new ApiError('INTERNAL_ERROR', `The mock could not answer ${op.operationId} from the OpenAPI document: ${(error as Error).message}`);
     }
   }
 
   // Pages are kept as JSON text until the store changes (on any replica): most reads repeat the
   // last ones, and the text of a page costs more to build than the rest of the request. The store
   // holds only the contract's fields, so JSON.stringify writes exactly what the schema allows.
-  function page(limit: number, status: PetStatus | undefined): Awaitable<string> {
-    const changes = state.store.changes();
-    if (isPromise(changes)) return changes.then((version) => pageAt(version, limit, status));
-    return pageAt(changes, limit, status);
+  function pageKey(limit: number, status: PetStatus | undefined): string {
+    return `${limit} ${status ?? ''}`;
   }
 
-  function pageAt(version: number | string, limit: number, status: PetStatus | undefined): Awaitable<string> {
+  /** The page's text: as the store sent it (kept for the next reads), or the copy kept, still current. */
+  function keptPage({ version, json: text }: PetStepResult & { kind: 'page' }, limit: number, status: PetStatus | undefined): string | undefined {
     if (pagesVersion !== version) {
       pages.clear();
       pagesVersion = version;
     }
-    const key = `${limit} ${status ?? ''}`;
-    const text = pages.get(key);
-    if (text !== undefined) return text;
-    const keep = (pets: Pet[]) => {
-      const made = JSON.stringify(pets);
-      if (pagesVersion === version) pages.set(key, made);
-      return made;
-    };
-    const pets = state.store.list({ limit, status });
-    return isPromise(pets) ? pets.then(keep) : keep(pets);
+    const key = pageKey(limit, status);
+    if (text === undefined) return pages.get(key);
+    pages.set(key, text);
+    return text;
   }
 
   function bodyText(x: Exchange, body: unknown): string | null {

@@ -1,6 +1,6 @@
 import type { ControlledClock, FaultRules } from '../state/stateParts.ts';
 import { nextFaultDraw, seedFaultDraws } from './faultDraws.ts';
-import { faultMatches, faultView, firedFault, type FaultSpec, type FaultTarget, type FaultView, type FiredFault } from './faultRule.ts';
+import { faultMatches, faultMayMatch, faultView, firedFault, type FaultSpec, type FaultTarget, type FaultView, type FiredFault } from './faultRule.ts';
 import { StalledAnswers } from './stalledAnswers.ts';
 
 interface Entry {
@@ -47,6 +47,17 @@ export class FaultBook implements FaultRules {
   clear(): void {
     this.#entries = [];
     this.stalls.release();
+  }
+
+  /** In memory the rules change only between a request's steps, never during one. */
+  readonly version = null;
+
+  refresh(): undefined {
+    return undefined;
+  }
+
+  mayFire(target: FaultTarget): boolean {
+    return this.#entries.length > 0 && this.#entries.some((entry) => entry.left !== 0 && faultMayMatch(entry.rule, target));
   }
 
   fire(target: FaultTarget): FiredFault | undefined {

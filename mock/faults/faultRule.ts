@@ -93,6 +93,14 @@ export function faultMatches(rule: FaultSpec, target: FaultTarget): boolean {
   return rule.path.endsWith('*') ? path.startsWith(rule.path.slice(0, -1)) : path === rule.path;
 }
 
+/**
+ * Whether the rule may take a request whose key's bucket is not known yet (before its admission):
+ * a rule scoped to a key then may. Exact once the bucket is known.
+ */
+export function faultMayMatch(rule: FaultSpec, target: FaultTarget): boolean {
+  return faultMatches(rule, target.keyBucket === undefined && rule.keyBucket !== undefined ? { ...target, keyBucket: rule.keyBucket } : target);
+}
+
 /** The answer part of a rule that fired. */
 export function firedFault(id: string, rule: FaultSpec): FiredFault {
   const fired: FiredFault = { id };

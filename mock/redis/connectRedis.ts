@@ -1,14 +1,13 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
-import { addFaultLua, admitLua, allPetsLua, clockLua, createPetLua, fireFaultLua, listFaultsLua, listPetsLua, logRequestLua, removeFaultsLua, replaceStateLua, stagePetsLua } from './luaScripts.ts';
+import { addFaultLua, admitLua, allPetsLua, clockLua, fireFaultLua, listFaultsLua, logRequestLua, removeFaultsLua, replaceStateLua, stagePetsLua, stepLua } from './luaScripts.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { checkRedisUrl, defaultRedisPrefix, redactRedisUrl } from './redisUrl.ts';
 
 export { checkRedisUrl, defaultRedisPrefix, redactRedisUrl };
 
 const scripts = {
-  petsCreate: createPetLua,
-  petsList: listPetsLua,
+  petsStep: stepLua,
   petsAll: allPetsLua,
   stateReplace: replaceStateLua,
   petsStage: stagePetsLua,

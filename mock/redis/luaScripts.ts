@@ -13,31 +13,58 @@ local P = ARGV[1]
 local function fmt(n) return string.format('%d', n) end
 `;
 
-/** ARGV: prefix, status ('' for none), the pet's JSON members after the id. Returns the pet's JSON. */
-export const createPetLua = `${common}
-local id = redis.call('INCR', P .. 'pets:seq')
-if id > 9007199254740991 then
-  redis.call('DECR', P .. 'pets:seq')
-  return redis.error_reply('IDS_EXHAUSTED every id up to 2^53 - 1 has been issued')
+/**
+ * The pet operations an API request runs, as Lua functions: on their own (stepLua) or after the
+ * request's admission in the same script (admitLua), so that a request costs one round trip.
+ * runStep(kind, a, b, c) returns a tag and a payload:
+ * - 'create', status ('' for none), the pet's JSON members after the id: 'created' and the pet's
+ *   JSON, or 'exhausted' when every id up to 2^53 - 1 has been issued;
+ * - 'get', id: 'pet' and its JSON, or nil;
+ * - 'page', status ('' for all), limit, the version of the page the replica holds ('' for none):
+ *   the pets' version, and the pets' JSON texts newest first (descending id), or nil when the
+ *   replica's page is still current.
+ */
+const petSteps = `
+local function createPet(status, members)
+  local id = redis.call('INCR', P .. 'pets:seq')
+  if id > 9007199254740991 then
+    redis.call('DECR', P .. 'pets:seq')
+    return false
+  end
+  local sid = fmt(id)
+  local json = '{"id":' .. sid .. ',' .. members .. '}'
+  redis.call('HSET', P .. 'pets', sid, json)
+  redis.call('ZADD', P .. 'pets:all', sid, sid)
+  if status ~= '' then
+    redis.call('ZADD', P .. 'pets:status:' .. status, sid, sid)
+    redis.call('SADD', P .. 'pets:statuses', status)
+  end
+  redis.call('INCR', P .. 'pets:version')
+  return json
 end
-local sid = fmt(id)
-local json = '{"id":' .. sid .. ',' .. ARGV[3] .. '}'
-redis.call('HSET', P .. 'pets', sid, json)
-redis.call('ZADD', P .. 'pets:all', sid, sid)
-if ARGV[2] ~= '' then
-  redis.call('ZADD', P .. 'pets:status:' .. ARGV[2], sid, sid)
-  redis.call('SADD', P .. 'pets:statuses', ARGV[2])
+local function runStep(kind, a, b, c)
+  if kind == 'create' then
+    local json = createPet(a, b)
+    if not json then return 'exhausted', false end
+    return 'created', json
+  elseif kind == 'get' then
+    return 'pet', redis.call('HGET', P .. 'pets', a)
+  end
+  local version = (redis.call('GET', P .. 'epoch') or '') .. ':' .. (redis.call('GET', P .. 'pets:version') or '0')
+  if version == c then return version, false end
+  -- ZREVRANGE to -1 would be every pet: a page of none is none.
+  if tonumber(b) < 1 then return version, {} end
+  local set = a == '' and (P .. 'pets:all') or (P .. 'pets:status:' .. a)
+  local ids = redis.call('ZREVRANGE', set, 0, tonumber(b) - 1)
+  if #ids == 0 then return version, {} end
+  return version, redis.call('HMGET', P .. 'pets', unpack(ids))
 end
-redis.call('INCR', P .. 'pets:version')
-return json
 `;
 
-/** ARGV: prefix, status ('' for all), limit. Returns the pets' JSON texts newest first (descending id). */
-export const listPetsLua = `${common}
-local set = ARGV[2] == '' and (P .. 'pets:all') or (P .. 'pets:status:' .. ARGV[2])
-local ids = redis.call('ZREVRANGE', set, 0, tonumber(ARGV[3]) - 1)
-if #ids == 0 then return {} end
-return redis.call('HMGET', P .. 'pets', unpack(ids))
+/** ARGV: prefix, then runStep's kind and arguments (petSteps). Returns runStep's tag and payload. */
+export const stepLua = `${common}${petSteps}
+local tag, out = runStep(ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+return { tag, out }
 `;
 
 /** ARGV: prefix. Every pet's JSON in ascending id order, read in batches (unpack has a stack limit). */
@@ -141,11 +168,15 @@ local frozenAt = clockState[2] and tonumber(clockState[2]) or false
  * The guard's one step: find the key (when a digest is given), read the shared clock, and count the
  * request against the key's bucket or the anonymous one, exactly as mock/rateLimiter.ts decides.
  * ARGV: prefix, digest or '', anonymous bucket id, its per-minute and per-day limits, the replica's
- * base time (ms), ban threshold, ban length (ms), '1' to spend or '0' to peek.
+ * base time (ms), ban threshold, ban length (ms), '1' to spend or '0' to peek; then, to run a pet
+ * operation in the same step once the request is admitted with a key, the fault rules' version the
+ * replica matched the request against (the operation is not run when the rules changed since: a
+ * new rule may take the request) and runStep's kind and arguments (petSteps), or nothing.
  * Returns: key entry JSON or nil, allowed, banned, limit, remaining, reset (s), retryAfter (s),
- * now (ms), clock offset (ms), frozenAt (ms) or nil, the fault rules' version (redisFaultRules.ts).
+ * now (ms), clock offset (ms), frozenAt (ms) or nil, the fault rules' version (redisFaultRules.ts),
+ * and runStep's tag and payload, or nil when the operation was not run.
  */
-export const admitLua = `${common}
+export const admitLua = `${common}${petSteps}
 local entry = false
 local bucket, perMinute, perDay = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 if ARGV[2] ~= '' then
@@ -207,7 +238,12 @@ if spend then
   -- (in real time, so a frozen mock clock keeps them at least that long).
   redis.call('PEXPIRE', key, math.max(dayReset, bannedUntil) - now + 86400000)
 end
-return { entry, allowed, banned, limit, remaining, reset, retryAfter, fmt(now), fmt(offset), frozenAt and fmt(frozenAt) or false, redis.call('GET', P .. 'faults:version') or '0' }
+local faultsVersion = redis.call('GET', P .. 'faults:version') or '0'
+local tag, out = false, false
+if ARGV[11] and spend and allowed == 1 and entry and ARGV[10] == faultsVersion then
+  tag, out = runStep(ARGV[11], ARGV[12], ARGV[13], ARGV[14])
+end
+return { entry, allowed, banned, limit, remaining, reset, retryAfter, fmt(now), fmt(offset), frozenAt and fmt(frozenAt) or false, faultsVersion, tag, out }
 `;
 
 /**

@@ -2,7 +2,9 @@ import type { Pet } from '../../spec/types.ts';
 import { systemClock, type Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { BanPolicy } from '../state/rateLimiter.ts';
-import type { StateParts } from '../state/stateParts.ts';
+import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
+import { planLimits } from '../state/plans.ts';
+import { stepArguments } from './redisPetRepository.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
 import { RedisClock } from './redisClock.ts';
 import { RedisKeyStore } from './redisKeyStore.ts';
@@ -42,6 +44,8 @@ export interface RedisState extends StateParts {
   readonly connection: RedisConnection;
   /** True when this replica found Redis empty and seeded it. */
   readonly seeded: boolean;
+  admit(request: AdmissionRequest, spend: boolean, step?: PetStep): Promise<Admission>;
+  runStep(step: PetStep): Promise<PetStepResult>;
   reset(): Promise<void>;
   /** What a reset (and a reseed of a Redis that came back empty) goes back to from now on: a --watch reload. */
   useFixtures(fixtures: readonly Pet[], keys: readonly ApiKeyConfig[]): void;
@@ -87,6 +91,19 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
 
   return {
     store, keys, limiter, anonymousLimiter: limiter, clock, log, faults, connection, seeded,
+    shared: true,
+    // The key, the clock, both rate windows, the ban and the step in one script: one round trip.
+    async admit({ token, ip }, spend, step) {
+      const admitted = await limiter.admit(
+        { token, anonymousBucketId: `ip:${ip}`, anonymousLimits: planLimits.free },
+        spend,
+        step && { faultsVersion: faults.version, args: stepArguments(step) },
+      );
+      if (token !== undefined) keys.remember(token, admitted.key);
+      const { key, bucketId, decision } = admitted;
+      return { key, bucketId, decision, step: step && admitted.step ? store.stepResult(step, ...admitted.step) : undefined };
+    },
+    runStep: (step) => store.runStep(step),
     async reset() {
       await replaceState('reset');
       await faults.clear();

@@ -1,5 +1,5 @@
 import { seedFaultDraws } from '../faults/faultDraws.ts';
-import { faultMatches, faultView, firedFault, type FaultSpec, type FaultTarget, type FaultView, type FiredFault } from '../faults/faultRule.ts';
+import { faultMatches, faultMayMatch, faultView, firedFault, type FaultSpec, type FaultTarget, type FaultView, type FiredFault } from '../faults/faultRule.ts';
 import { StalledAnswers } from '../faults/stalledAnswers.ts';
 import type { ControlledClock, FaultRules } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
@@ -73,14 +73,28 @@ export class RedisFaultRules implements FaultRules {
     this.stalls.release();
   }
 
+  /** The version the rules were last read at; an admission runs its step only while Redis still has it. */
+  get version(): string {
+    return this.#known ?? '';
+  }
+
+  refresh(): Promise<void> | undefined {
+    if (this.#known === this.#observed) return undefined;
+    return (this.#reading ??= this.list().then(() => undefined).finally(() => (this.#reading = undefined)));
+  }
+
+  mayFire(target: FaultTarget): boolean {
+    return this.#known !== this.#observed || this.#active.some((cached) => faultMayMatch(cached.rule, target));
+  }
+
   fire(target: FaultTarget): FiredFault | undefined | Promise<FiredFault | undefined> {
     // The common case: rules as last read, and none of them takes this request. No round trip.
-    if (this.#known === this.#observed && !this.#active.some((cached) => faultMatches(cached.rule, target))) return undefined;
+    if (!this.mayFire(target)) return undefined;
     return this.#fire(target);
   }
 
   async #fire(target: FaultTarget): Promise<FiredFault | undefined> {
-    if (this.#known !== this.#observed) await (this.#reading ??= this.list().then(() => undefined).finally(() => (this.#reading = undefined)));
+    await this.refresh();
     const candidates = this.#active.filter((cached) => faultMatches(cached.rule, target));
     if (candidates.length === 0) return undefined;
     const reply = (await this.redis.script('faultFire', candidates.map((cached) => cached.id))) as [string, string, string] | null;

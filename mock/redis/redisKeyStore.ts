@@ -57,6 +57,11 @@ export class RedisKeyStore implements KeyDirectory {
     this.#seen.clear();
   }
 
+  /** Notes what an admission found of a key (undefined: not accepted), as a lookup would. */
+  remember(key: string, entry: ApiKeyEntry | undefined): void {
+    this.#remember(keyDigest(key), entry ?? null);
+  }
+
   /** Forgets what lookups found: the keys were replaced as a whole (a reset). */
   forgetSeen(): void {
     this.#seen.clear();

@@ -35,10 +35,11 @@ function everyCall(replica: RedisState): Array<Promise<unknown>> {
   return [
     replica.store.create({ name: 'x', categoryId: 1 }),
     replica.store.get(1),
-    replica.store.listJson({ limit: 20 }),
+    replica.store.list({ limit: 20 }),
     replica.store.all(),
     replica.store.count(),
-    replica.store.changes(),
+    replica.runStep({ kind: 'page', limit: 1, status: undefined }),
+    replica.admit({ token: 'demo-free', ip: '10.0.0.1' }, true, { kind: 'get', id: 1 }),
     replica.limiter.admit(request, true),
     replica.keys.find('demo-free'),
     replica.keys.set({ key: 'k', plan: 'pro' }),

@@ -1,6 +1,6 @@
 import type { NewPet, Pet } from '../../spec/types.ts';
 import { PetSetError, type ListQuery } from '../state/petStore.ts';
-import type { PetRepository } from '../state/stateParts.ts';
+import type { PetRepository, PetStep, PetStepResult } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { replaceRedisState } from './replaceRedisState.ts';
 
@@ -17,19 +17,9 @@ export class RedisPetRepository implements PetRepository {
   constructor(private readonly redis: RedisConnection) {}
 
   async create(input: NewPet): Promise<Pet> {
-    // Only the contract's fields, as the in-memory store keeps; an `id` in the input is ignored.
-    const fields: Omit<Pet, 'id'> = { name: input.name, categoryId: input.categoryId };
-    if (input.status !== undefined) fields.status = input.status;
-    let json: string;
-    try {
-      json = (await this.redis.script('petsCreate', [input.status ?? '', JSON.stringify(fields).slice(1, -1)])) as string;
-    } catch (error) {
-      if ((error as Error).message.startsWith('IDS_EXHAUSTED')) throw new PetSetError('Failed to create the pet: every id up to 2^53 - 1 has been issued. Replace the pets (PUT /__mock/pets) or reset the Redis prefix.');
-      throw error;
-    }
-    const pet = JSON.parse(json) as Pet;
-    this.#saw(pet.id);
-    return pet;
+    const result = await this.runStep({ kind: 'create', input });
+    if ('exhausted' in result) throw exhaustedError();
+    return (result as { pet: Pet }).pet;
   }
 
   async get(id: number): Promise<Pet | undefined> {
@@ -38,15 +28,32 @@ export class RedisPetRepository implements PetRepository {
     return json === null ? undefined : (JSON.parse(json) as Pet);
   }
 
-  async list(query: ListQuery): Promise<Pet[]> {
-    return JSON.parse(await this.listJson(query)) as Pet[];
+  async list({ limit, status }: ListQuery): Promise<Pet[]> {
+    const result = await this.runStep({ kind: 'page', limit, status });
+    return JSON.parse((result as { json: string }).json) as Pet[];
   }
 
-  async listJson({ limit, status }: ListQuery): Promise<string> {
-    if (!(limit >= 1)) return '[]';
-    const texts = (await this.redis.script('petsList', [status ?? '', Math.floor(limit)])) as (string | null)[];
-    // A null would be an id whose pet is missing: writes keep the two together, so skip rather than fail.
-    return `[${texts.filter((t) => t !== null).join(',')}]`;
+  /** A pet operation in one script (petSteps in luaScripts.ts). */
+  async runStep(step: PetStep): Promise<PetStepResult> {
+    const [tag, out] = (await this.redis.script('petsStep', stepArguments(step))) as [string, unknown];
+    return this.stepResult(step, tag, out);
+  }
+
+  /** What runStep's tag and payload say, as a PetStepResult; notes a created pet's id. */
+  stepResult(step: PetStep, tag: string, out: unknown): PetStepResult {
+    switch (step.kind) {
+      case 'create': {
+        if (tag === 'exhausted') return { kind: 'create', exhausted: true };
+        const pet = JSON.parse(out as string) as Pet;
+        this.#saw(pet.id);
+        return { kind: 'create', pet };
+      }
+      case 'get':
+        return { kind: 'get', pet: out === null ? undefined : (JSON.parse(out as string) as Pet) };
+      case 'page':
+        // A null would be an id whose pet is missing: writes keep the two together, so skip rather than fail.
+        return { kind: 'page', version: tag, json: out === null ? undefined : `[${(out as (string | null)[]).filter((t) => t !== null).join(',')}]` };
+    }
   }
 
   async all(): Promise<Pet[]> {
@@ -70,12 +77,29 @@ export class RedisPetRepository implements PetRepository {
     return Number(last ?? 0) + 1;
   }
 
-  async changes(): Promise<string> {
-    const [epoch, version] = await this.redis.run((client) => client.mget(this.redis.key('epoch'), this.redis.key('pets:version')));
-    return `${epoch ?? ''}:${version ?? 0}`;
-  }
-
   #saw(id: number): void {
     if (id > this.highestIdSeen) this.highestIdSeen = id;
   }
+}
+
+/** runStep's kind and arguments for a step (petSteps in luaScripts.ts). */
+export function stepArguments(step: PetStep): (string | number)[] {
+  switch (step.kind) {
+    case 'create': {
+      // Only the contract's fields, as the in-memory store keeps; an `id` in the input is ignored.
+      const { input } = step;
+      const fields: Omit<Pet, 'id'> = { name: input.name, categoryId: input.categoryId };
+      if (input.status !== undefined) fields.status = input.status;
+      return ['create', input.status ?? '', JSON.stringify(fields).slice(1, -1)];
+    }
+    case 'get':
+      // An id Redis could not hold exactly is no pet's: '' names none.
+      return ['get', Number.isSafeInteger(step.id) ? String(step.id) : ''];
+    case 'page':
+      return ['page', step.status ?? '', Math.max(0, Math.floor(step.limit)), step.heldVersion === undefined ? '' : String(step.heldVersion)];
+  }
+}
+
+function exhaustedError(): PetSetError {
+  return new PetSetError('Failed to create the pet: every id up to 2^53 - 1 has been issued. Replace the pets (PUT /__mock/pets) or reset the Redis prefix.');
 }

@@ -6,16 +6,18 @@ import { keyDigest } from '../state/keyEntry.ts';
 import type { RedisClock } from './redisClock.ts';
 import type { RateLimits } from '../state/stateParts.ts';
 
-/** What one admission learns in one step: whose quota the request spends and whether it may pass. */
-export interface Admission {
+/** What one admission learns in one step: whose quota the request spends, whether it may pass, and its step's raw reply. */
+export interface LimiterAdmission {
   /** The accepted key, when the request presented one the mock knows. */
   key: ApiKeyEntry | undefined;
   /** The bucket that was counted: the key's, or the client's address's. */
   bucketId: string;
   decision: RateDecision;
+  /** The pet step's tag and payload (petSteps in luaScripts.ts); undefined when it was not run. */
+  step?: [string, unknown] | undefined;
 }
 
-export interface AdmissionRequest {
+export interface LimiterRequest {
   /** The bearer token as sent, when there was one. */
   token: string | undefined;
   /** The bucket a request without a known key spends (e.g. `ip:127.0.0.1`) and its limits. */
@@ -23,7 +25,13 @@ export interface AdmissionRequest {
   anonymousLimits: Limits;
 }
 
-type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null, string];
+/** A pet step to run in the admission's script: the fault rules' version the request was matched against, and runStep's arguments. */
+export interface ScriptStep {
+  faultsVersion: string;
+  args: readonly (string | number)[];
+}
+
+type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null, string, string | null, unknown];
 
 /**
  * Rate limits counted in Redis, one Lua script per request: every replica's requests land in the
@@ -48,9 +56,9 @@ export class RedisRateLimitStore implements RateLimits {
     return (await this.#admit('', bucketId, limits, false)).decision;
   }
 
-  /** Key lookup and rate decision in one round trip; `spend: false` only reports. */
-  admit({ token, anonymousBucketId, anonymousLimits }: AdmissionRequest, spend: boolean): Promise<Admission> {
-    return this.#admit(token === undefined ? '' : keyDigest(token), anonymousBucketId, anonymousLimits, spend);
+  /** Key lookup, rate decision and (when admitted with a key) the step, in one round trip; `spend: false` only reports. */
+  admit({ token, anonymousBucketId, anonymousLimits }: LimiterRequest, spend: boolean, step?: ScriptStep): Promise<LimiterAdmission> {
+    return this.#admit(token === undefined ? '' : keyDigest(token), anonymousBucketId, anonymousLimits, spend, step);
   }
 
   /** Starts a new generation of counters: every bucket and ban is forgotten at once. */
@@ -58,11 +66,12 @@ export class RedisRateLimitStore implements RateLimits {
     await this.redis.run((client) => client.incr(this.redis.key('rate:gen')));
   }
 
-  async #admit(digest: string, bucketId: string, limits: Limits, spend: boolean): Promise<Admission> {
+  async #admit(digest: string, bucketId: string, limits: Limits, spend: boolean, step?: ScriptStep): Promise<LimiterAdmission> {
     const reply = (await this.redis.script('admit', [
       digest, bucketId, limits.perMinute, limits.perDay, this.clock.base.now(), this.ban.threshold, this.ban.seconds * 1000, spend ? '1' : '0',
+      ...(step ? [step.faultsVersion, ...step.args] : []),
     ])) as AdmitReply;
-    const [entryJson, allowed, banned, limit, remaining, reset, retryAfter, , offset, frozenAt, faultsVersion] = reply;
+    const [entryJson, allowed, banned, limit, remaining, reset, retryAfter, , offset, frozenAt, faultsVersion, tag, out] = reply;
     this.clock.observe(Number(offset), frozenAt === null ? undefined : Number(frozenAt));
     this.faults?.observe(faultsVersion);
     const key = entryJson === null ? undefined : (JSON.parse(entryJson) as ApiKeyEntry);
@@ -70,6 +79,7 @@ export class RedisRateLimitStore implements RateLimits {
       key,
       bucketId: key?.bucketId ?? bucketId,
       decision: { allowed: allowed === 1, banned: banned === 1, limit, remaining, reset, retryAfter },
+      step: tag === null ? undefined : [tag, out],
     };
   }
 }

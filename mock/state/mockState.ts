@@ -1,11 +1,13 @@
 import type { Pet } from '../../spec/types.ts';
 import { MockClock, systemClock, type Clock } from './clock.ts';
 import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
-import { PetStore, type IdReserver } from './petStore.ts';
+import { PetSetError, PetStore, type IdReserver } from './petStore.ts';
 import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
 import { RequestLog } from './requestLog.ts';
 import { FaultBook } from '../faults/faultBook.ts';
-import type { StateParts } from './stateParts.ts';
+import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from './stateParts.ts';
+import { planLimits } from './plans.ts';
+import { isPromise, type Awaitable } from './awaitable.ts';
 
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
 export const defaultRequestLogSize = 1000;
@@ -38,6 +40,7 @@ export interface MockStateOptions {
  * backing replaces the parts, not their callers.
  */
 export class MockState implements StateParts {
+  readonly shared = false;
   readonly store: PetStore;
   readonly keys: KeyRing;
   readonly limiter: RateLimiter;
@@ -98,6 +101,45 @@ export class MockState implements StateParts {
     };
     catchUp();
     return { state, catchUp };
+  }
+
+  /** Synchronous, but for a create whose id must first be reserved durably (the state file's journal). */
+  admit({ token, ip }: AdmissionRequest, spend: boolean, step?: PetStep): Awaitable<Admission> {
+    const key = token === undefined ? undefined : this.keys.find(token);
+    // Whose quota the request spends: its key's when the key is valid, else its address's, at the Free plan's limits.
+    const [limiter, bucketId, limits] = key ? [this.limiter, key.bucketId, key.limits] : [this.anonymousLimiter, `ip:${ip}`, planLimits.free];
+    const decision = spend ? limiter.consume(bucketId, limits) : limiter.peek(bucketId, limits);
+    const admission: Admission = { key, bucketId, decision };
+    if (!step || !spend || !decision.allowed || !key) return admission;
+    const result = this.runStep(step);
+    if (!isPromise(result)) {
+      admission.step = result;
+      return admission;
+    }
+    return result.then((done) => ({ ...admission, step: done }));
+  }
+
+  runStep(step: PetStep): Awaitable<PetStepResult> {
+    switch (step.kind) {
+      case 'create': {
+        const exhausted = (error: unknown): PetStepResult => {
+          if (error instanceof PetSetError) return { kind: 'create', exhausted: true };
+          throw error;
+        };
+        try {
+          const pet = this.store.create(step.input);
+          return isPromise(pet) ? pet.then((p): PetStepResult => ({ kind: 'create', pet: p }), exhausted) : { kind: 'create', pet };
+        } catch (error) {
+          return exhausted(error);
+        }
+      }
+      case 'get':
+        return { kind: 'get', pet: this.store.get(step.id) };
+      case 'page': {
+        const version = this.store.changes();
+        return { kind: 'page', version, json: version === step.heldVersion ? undefined : JSON.stringify(this.store.list(step)) };
+      }
+    }
   }
 
   /** Puts the mock back as it started: fixtures, keys, counters and bans, request log, clock, no fault rules. Ids keep growing. */

@@ -1,4 +1,4 @@
-import type { NewPet, Pet } from '../../spec/types.ts';
+import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
 import type { Awaitable } from './awaitable.ts';
 import type { ClockState } from './clock.ts';
 import type { ApiKeyConfig, ApiKeyEntry } from './keyRing.ts';
@@ -26,8 +26,6 @@ export interface PetRepository {
   count(): Awaitable<number>;
   /** The id the next created pet gets. */
   peekNextId(): Awaitable<number>;
-  /** Differs after every change, on any replica: caches of pages key on it. */
-  changes(): Awaitable<number | string>;
 }
 
 export interface KeyDirectory {
@@ -94,12 +92,63 @@ export interface FaultRules {
   clear(): Awaitable<void>;
   /** The first rule that takes this request, counted as fired; undefined when none does. */
   fire(target: FaultTarget): Awaitable<FiredFault | undefined>;
+  /**
+   * The version of the rules as this process last read them, for `admit` to run a step only while
+   * they are current; null when the rules cannot change behind this process's back (in memory).
+   */
+  readonly version: string | null;
+  /** Reads the rules again when this process knows they changed since it last read them; undefined when they are current. */
+  refresh(): Promise<void> | undefined;
+  /** Whether a rule as last read may take this request, its key's bucket perhaps not known yet (no round trip): if so, `fire` must be asked. */
+  mayFire(target: FaultTarget): boolean;
   /** The answers stall rules hold in this process. */
   readonly stalls: StalledAnswers;
 }
 
-/** The whole state as the API and control contexts see it: MockState in memory, a Redis state next. */
+/** A pet operation an API request runs once it is admitted: in the same step as its admission where it can. */
+export type PetStep =
+  | { kind: 'create'; input: NewPet }
+  | { kind: 'get'; id: number }
+  /** A page, newest first; `heldVersion` is the version of the copy the caller holds, if any. */
+  | { kind: 'page'; limit: number; status: PetStatus | undefined; heldVersion?: number | string | undefined };
+
+/** What a PetStep gave. */
+export type PetStepResult =
+  | { kind: 'create'; pet: Pet }
+  /** Every id up to 2^53 - 1 has been issued: nothing was created. */
+  | { kind: 'create'; exhausted: true }
+  | { kind: 'get'; pet: Pet | undefined }
+  /** The page as JSON text, or no text when the caller's copy (`heldVersion`) is still current. */
+  | { kind: 'page'; version: number | string; json: string | undefined };
+
+/** Who is asking: the bearer token as sent (when there was one) and the client's address. */
+export interface AdmissionRequest {
+  token: string | undefined;
+  ip: string;
+}
+
+/** What one admission learns: whose quota the request spends, whether it may pass, and what its step gave. */
+export interface Admission {
+  /** The accepted key, when the request presented one the mock knows. */
+  key: ApiKeyEntry | undefined;
+  /** The bucket that was counted: the key's, or `ip:<address>` at the Free plan's limits. */
+  bucketId: string;
+  decision: RateDecision;
+  /**
+   * The step's result; undefined when it was not run: no step, the request not admitted or without
+   * a valid key, or (on a shared store) fault rules that changed since the replica matched the
+   * request against them. The caller then checks the rules and runs the step on its own.
+   */
+  step?: PetStepResult | undefined;
+}
+
+/** The whole state as the API and control contexts see it: MockState in memory, RedisState in Redis. */
 export interface StateParts {
+  /**
+   * True when the state lives in a store other processes share, a round trip per call (Redis): a
+   * request's body is then read before its admission, so that admission and operation are one step.
+   */
+  readonly shared: boolean;
   readonly store: PetRepository;
   readonly keys: KeyDirectory;
   /** Counts requests with a valid key, by key. */
@@ -109,6 +158,14 @@ export interface StateParts {
   readonly clock: ControlledClock;
   readonly log: RequestJournal;
   readonly faults: FaultRules;
+  /**
+   * The request's admission in one step: finds the token's key, counts the request against the
+   * key's quota or its address's (`spend`; else only reports where the window stands) and, when it
+   * is admitted with a valid key, runs `step`. One round trip on a shared store.
+   */
+  admit(request: AdmissionRequest, spend: boolean, step?: PetStep): Awaitable<Admission>;
+  /** A pet operation on its own, for a request admitted without running it. */
+  runStep(step: PetStep): Awaitable<PetStepResult>;
   /** Back to the fixtures, keys as loaded, no counters or bans, an empty log, the clock at its base, no fault rules. */
   reset(): Awaitable<void>;
 }

@@ -3,8 +3,7 @@
 // cannot drift apart.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../state/clock.ts';
-import { planLimits } from '../../state/plans.ts';
-import type { StateParts } from '../../state/stateParts.ts';
+import type { PetStep, StateParts } from '../../state/stateParts.ts';
 import { testFixtures, testStart } from './testState.ts';
 
 export interface StatePartsFactory {
@@ -13,12 +12,10 @@ export interface StatePartsFactory {
 }
 
 /** What the guard does with a token: the key's bucket when the key is known, else the address's at Free limits. */
-async function admitToken(state: StateParts, token: string, spend = true) {
-  const key = await state.keys.find(token);
-  const limiter = key ? state.limiter : state.anonymousLimiter;
-  const [bucketId, limits] = key ? [key.bucketId, key.limits] : ['ip:10.0.0.9', planLimits.free];
-  return { key, bucketId, decision: await (spend ? limiter.consume(bucketId, limits) : limiter.peek(bucketId, limits)) };
-}
+const admitToken = (state: StateParts, token: string, spend = true) => Promise.resolve(state.admit({ token, ip: '10.0.0.9' }, spend));
+
+/** The version of the pets a page read says. */
+const versionOf = async (state: StateParts) => ((await state.runStep({ kind: 'page', limit: 1, status: undefined })) as { version: string | number }).version;
 
 /** Whether a rule with probability 0.3 and seed 7 fires on each of its first 12 draws (mock/faults/faultDraws.ts), worked out apart from it. */
 const seed7Draws = [false, false, false, true, false, false, false, false, false, false, true, false];
@@ -47,12 +44,12 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
 
     it('changes the version on every write and replaces every pet at once', async () => {
       const { stores } = await setup();
-      const first = await stores.store.changes();
+      const first = await versionOf(stores);
       await stores.store.create({ name: 'New', categoryId: 9 });
-      const second = await stores.store.changes();
+      const second = await versionOf(stores);
       expect(second).not.toBe(first);
       await stores.store.replaceAll([{ id: 40, name: 'Solo', categoryId: 1, status: 'sold' }], 100);
-      expect(await stores.store.changes()).not.toBe(second);
+      expect(await versionOf(stores)).not.toBe(second);
       expect(await stores.store.list({ limit: 20 })).toEqual([{ id: 40, name: 'Solo', categoryId: 1, status: 'sold' }]);
       expect((await stores.store.create({ name: 'Next', categoryId: 1 })).id).toBe(100);
       // Without a next id, the sequence still never goes back to an id it issued.
@@ -77,6 +74,30 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       expect((await admitToken(stores, 'demo-free', true)).decision).toMatchObject({ allowed: false, banned: true, retryAfter: 120 });
       await stores.clock.advance(120);
       expect((await admitToken(stores, 'demo-free', true)).decision).toMatchObject({ allowed: true, remaining: 59 });
+      await stores.close?.();
+    });
+
+    it('runs a request\'s create, read or page in its admission, only once it is admitted with a valid key', async () => {
+      const { stores } = await setup();
+      const admit = (token: string, step: PetStep, spend = true) => Promise.resolve(stores.admit({ token, ip: '10.0.0.9' }, spend, step));
+      const created = await admit('demo-pro', { kind: 'create', input: { name: 'New', categoryId: 9, status: 'pending' } });
+      expect(created).toMatchObject({ key: { plan: 'pro' }, decision: { allowed: true, remaining: 299 }, step: { kind: 'create', pet: { id: 7, name: 'New', categoryId: 9, status: 'pending' } } });
+      expect((await admit('demo-pro', { kind: 'get', id: 7 })).step).toEqual({ kind: 'get', pet: { id: 7, name: 'New', categoryId: 9, status: 'pending' } });
+      expect((await admit('demo-pro', { kind: 'get', id: 70 })).step).toEqual({ kind: 'get', pet: undefined });
+      const page = (await admit('demo-pro', { kind: 'page', limit: 2, status: 'pending' })).step as { version: string | number; json: string };
+      expect(JSON.parse(page.json)).toEqual([{ id: 7, name: 'New', categoryId: 9, status: 'pending' }, testFixtures[3]]);
+      // A page the caller holds at the current version is not sent again; after a write it is.
+      expect((await admit('demo-pro', { kind: 'page', limit: 2, status: 'pending', heldVersion: page.version })).step).toEqual({ ...page, json: undefined });
+      await stores.store.create({ name: 'Newer', categoryId: 9 });
+      expect((await admit('demo-pro', { kind: 'page', limit: 1, status: undefined, heldVersion: page.version })).step).toMatchObject({ json: expect.stringContaining('Newer') });
+      // Not run: a key the mock does not know, a peek, a refused request.
+      const unknown = await admit('nope', { kind: 'create', input: { name: 'Lost', categoryId: 1 } });
+      expect([unknown.key, unknown.step]).toEqual([undefined, undefined]);
+      expect((await admit('demo-pro', { kind: 'create', input: { name: 'Lost', categoryId: 1 } }, false)).step).toBeUndefined();
+      for (let i = 0; i < 60; i++) await admitToken(stores, 'demo-free', true);
+      const refused = await admit('demo-free', { kind: 'create', input: { name: 'Lost', categoryId: 1 } });
+      expect([refused.decision.allowed, refused.step]).toEqual([false, undefined]);
+      expect((await stores.store.all()).map((p) => p.name)).not.toContain('Lost');
       await stores.close?.();
     });
 
