@@ -19,8 +19,8 @@ import type { Clock } from './state/clock.ts';
 import type { ApiKeyConfig } from './state/keyRing.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
 import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './state/mockState.ts';
+import { openState, type OpenedState, type RedisStateConfig } from './state/openState.ts';
 import type { StateParts } from './state/stateParts.ts';
-import type { RedisState } from './redis/openRedisState.ts';
 import type { BanPolicy } from './state/rateLimiter.ts';
 
 export { exposedHeaders } from './api/corsOptions.ts';
@@ -98,16 +98,8 @@ export interface MockOptions {
   prism?: PrismResponder;
 }
 
-export interface RedisMockOptions {
-  /** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). */
-  url: string;
-  /** Put before every key, so several mocks can share one Redis. Default `pets-mock:`. */
-  prefix?: string | undefined;
-  /** How long one Redis command may take before the request answers 503. Default 1000 ms. */
-  commandTimeoutMs?: number | undefined;
-  /** What this replica is called in the shared request log and its access log. Default `host:pid`. */
-  replicaId?: string | undefined;
-}
+/** Where a Redis-backed mock keeps its state (`redis`). */
+export type RedisMockOptions = RedisStateConfig;
 
 export const defaultBodyLimit = 1024 * 1024;
 
@@ -123,36 +115,18 @@ declare module 'fastify' {
   }
 }
 
-/** The Redis-backed state for these options (`options.redis` set); the server keeps one across reloads. */
-export async function openRedisStateFor(options: Pick<MockOptions, 'redis' | 'clock' | 'ban' | 'requestLogSize'>, fixtures: readonly Pet[], keys: readonly ApiKeyConfig[], logger: { info(message: string): void; warn(message: string): void }): Promise<RedisState> {
-  // Loaded only when asked for: an in-memory mock never loads the Redis client.
-  const { openRedisState } = await import('./redis/openRedisState.ts');
-  return openRedisState({
-    ...options.redis!,
-    fixtures,
-    keys,
-    clock: options.clock,
-    ban: { ...defaultBan, ...options.ban },
-    requestLogSize: options.requestLogSize ?? defaultRequestLogSize,
-    logger,
-  });
-}
-
-async function createState(options: MockOptions, spec: LoadedSpec, logger: { info(message: string): void; warn(message: string): void }): Promise<StateParts> {
-  const fixtures = options.pets ?? (await loadPetsFile(defaultPetsFile, compileSchema(componentSchema(spec, 'Pets'))));
-  const keys = options.keys ?? (await loadKeysFile(defaultKeysFile));
-  if (options.redis) {
-    if (options.startState) throw new Error('A start state (a state file) cannot be used with Redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
-    return openRedisStateFor(options, fixtures, keys, logger);
-  }
-  return MockState.create({
-    fixtures,
-    keys,
+/** The state buildMock opens for itself when it is given none: from `pets` (or the fixtures file), `keys`, and the rest. */
+async function openOwnState(options: MockOptions, spec: LoadedSpec, logger: { info(message: string): void; warn(message: string): void }): Promise<OpenedState> {
+  return openState({
+    fixtures: options.pets ?? (await loadPetsFile(defaultPetsFile, compileSchema(componentSchema(spec, 'Pets')))),
+    keys: options.keys ?? (await loadKeysFile(defaultKeysFile)),
     startState: options.startState,
     clock: options.clock,
     ban: options.ban,
     requestLogSize: options.requestLogSize,
     maxAnonymousBuckets: options.maxAnonymousBuckets,
+    redis: options.redis,
+    logger,
   });
 }
 
@@ -170,8 +144,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const logLevel = options.logLevel ?? false;
   // Where the Redis connection reports an outage and a return: this app's log, once it exists.
   let appLog: { info(message: string): void; warn(message: string): void } | undefined;
-  const state = options.state ?? (await createState(options, spec, { info: (m) => appLog?.info(m), warn: (m) => appLog?.warn(m) }));
-  const ownsRedis = options.state === undefined && options.redis !== undefined;
+  const owned = options.state ? undefined : await openOwnState(options, spec, { info: (m) => appLog?.info(m), warn: (m) => appLog?.warn(m) });
+  const state = options.state ?? owned!.current;
   const ownPrism = options.prism === undefined;
   const prism = options.prism ?? createPrismResponder(spec, logLevel);
 
@@ -210,9 +184,8 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   app.decorate('mock', state);
   // How many API answers this app has given: the client report's order of arrivals and answers.
   app.decorate('answerOrder', core.order);
-  // Answers stall rules hold go out when the mock that owns them closes, rather than never.
-  if (options.state === undefined) app.addHook('onClose', (_, done) => (state.faults.stalls.close(), done()));
-  if (ownsRedis) app.addHook('onClose', () => (state as StateParts & { close(): Promise<void> }).close());
+  // A state the app opened closes with it: answers stall rules hold go out rather than never, and a Redis connection closes.
+  if (owned) app.addHook('onClose', () => owned.close());
   if (ownPrism) app.addHook('onClose', () => prism.close());
   if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
   const handle = serveCore(app, core, { bodyLimit });

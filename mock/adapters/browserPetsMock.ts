@@ -3,6 +3,7 @@
 import { bundledSpec } from '../../spec/bundledSpec.ts';
 import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.ts';
 import { createMockCore } from '../core/createMockCore.ts';
+import { checkStateOptions } from '../state/checkStateOptions.ts';
 import { MockState } from '../state/mockState.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { MockOptions } from '../app.ts';
@@ -30,7 +31,10 @@ export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}
   const address = new MockAddress(baseUrl);
   const spec = bundledSpec();
   const pets = options.pets ?? (seed !== undefined || count !== undefined ? await generate(seed, count) : fixturePets);
-  const state = MockState.create({ fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, requestLogSize: options.requestLogSize });
+  const stateOptions = { fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, requestLogSize: options.requestLogSize };
+  // The options every backend refuses alike (state/openState.ts), refused here too.
+  checkStateOptions(stateOptions);
+  const state = MockState.create(stateOptions);
   const core = createMockCore({
     spec,
     state,

@@ -57,7 +57,9 @@ export class IdJournal implements IdReserver {
 
   async reserve(id: number): Promise<void> {
     const through = Math.min(Number.MAX_SAFE_INTEGER, Math.max(id, this.#reservedThrough) + ID_BLOCK - 1);
-    await writeFileDurably(this.file, `${JSON.stringify({ format: IDS_FORMAT, reservedThrough: through })}\n`);
+    await writeFileDurably(this.file, `${JSON.stringify({ format: IDS_FORMAT, reservedThrough: through })}\n`).catch((error: Error) => {
+      throw new Error(`Cannot write the id journal ${this.file}: ${error.message}. Create its folder, fix its permissions, or give another --state-file.`);
+    });
     this.#reservedThrough = Math.max(this.#reservedThrough, through);
   }
 }

@@ -1,5 +1,3 @@
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -7,15 +5,13 @@ import { compileSchema } from '../../spec/compileSchema.ts';
 import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import type { Pet } from '../../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
-import { API_PREFIX, buildMock, openRedisStateFor, type MockOptions } from '../app.ts';
+import { API_PREFIX, buildMock, type MockOptions } from '../app.ts';
 import { createPrismResponder, type PrismResponder } from '../prism/prismResponder.ts';
-import { validateSpecInWorker } from './validateSpecInWorker.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
-import { MockState } from '../state/mockState.ts';
-import type { RedisState } from '../redis/openRedisState.ts';
+import { openState } from '../state/openState.ts';
+import { startHttpFront, type HttpFront } from './httpFront.ts';
 import { IdJournal } from './idJournal.ts';
-import { lingerOnClose } from './lingeringClose.ts';
-import { installNodeLevelAnswers, refuseWithoutHost } from './nodeLevelAnswers.ts';
+import { specFileValidator } from './specFileValidator.ts';
 import { readStateFile, StateFileWriter } from './stateFile.ts';
 import { watchFiles } from './watchFiles.ts';
 
@@ -71,158 +67,99 @@ async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
 }
 
 /**
- * Runs the mock on a real port. The HTTP server hands every request to the current app, so
- * `--watch` can swap in an app built from an edited spec or fixtures file without a restart:
- * a new MockState carrying the pets created at run time (when the new spec still accepts them),
- * keys, counters, clock and request log, and a new app around it, swapped in together. Prism
- * is loaded in a worker once the mock listens, and kept across reloads that leave the spec as it was.
+ * Runs the mock on a real port. The HTTP front hands every request to the current app, so
+ * `--watch` can swap in an app built from an edited spec or fixtures file without a restart: the
+ * state's reload (openState.ts) and a new app around it, swapped in together. Prism is loaded in a
+ * worker once the mock listens, and kept across reloads that leave the spec as it was.
  */
 export async function startMockServer(options: ServerOptions): Promise<MockServer> {
   const specPath = resolve(options.specPath ?? defaultSpecPath);
-  const source: PetsSource = options.pets ?? { file: defaultPetsFile };
+  const { pets: petsSource, ...appOptions } = options;
+  const source: PetsSource = petsSource ?? { file: defaultPetsFile };
   // Dereference now and validate once serving: validation costs more than the rest of the start.
   let spec = await loadSpec(specPath, { validate: false });
-  const fixtures = await loadPets(source, spec);
   const keys = options.keys ?? (await loadKeysFile(defaultKeysFile));
-
+  // Where the Redis connection reports an outage and a return, once per change: the app's log.
+  let log: FastifyInstance['log'] | undefined;
   // With a state file: start from it, above the id high-water mark, and refuse to start when it
   // cannot be written (a mock that acknowledges creates it cannot save would lose them silently).
   if (options.stateFile && options.redis) throw new Error('--state-file cannot be used with --redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
   const saved = options.stateFile ? await readStateFile(options.stateFile, compileSchema(componentSchema(spec, 'Pets'))) : undefined;
   const journal = options.stateFile ? await IdJournal.open(`${options.stateFile}.ids`) : undefined;
-  // Where the Redis connection reports an outage and a return, once per change: the app's log.
-  let redisLog: { info(message: string): void; warn(message: string): void } | undefined;
-  // With Redis, one connection serves every app a reload builds, and is closed at shutdown.
-  const redisState: RedisState | undefined = options.redis
-    ? await openRedisStateFor(options, fixtures, keys, { info: (m) => redisLog?.info(m), warn: (m) => redisLog?.warn(m) })
-    : undefined;
-  // In memory: the state a reload carries into the next app, and the state file's source.
-  let memory = redisState ? undefined : MockState.create({ ...options, fixtures, keys, ids: journal, startState: saved });
-  const initial = redisState ?? memory!;
-  if (journal && memory) {
-    // Continue above every id ever handed out, saved or not.
-    memory.store.replaceAll(memory.store.all(), Math.max(memory.store.nextId, journal.reservedThrough + 1));
-    await journal.reserve(memory.store.nextId).catch((error: Error) => {
-      throw new Error(`Cannot write the id journal ${journal.file}: ${error.message}. Create its folder, fix its permissions, or give another --state-file.`);
-    });
-  }
+  const state = await openState({
+    ...options,
+    fixtures: await loadPets(source, spec),
+    keys,
+    startState: saved,
+    ids: journal,
+    logger: { info: (m) => log?.info(m), warn: (m) => log?.warn(m) },
+  });
 
   let prism: PrismResponder = createPrismResponder(spec, options.logLevel);
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
+  let writer: StateFileWriter | undefined;
+  let front: HttpFront | undefined;
+  let unsubscribe = () => {};
+  const closeAll = async () => {
+    unsubscribe();
+    await app?.close();
+    await prism.close();
+    await state.close();
+  };
   try {
-    app = await buildMock({ ...options, pets: fixtures, spec, state: initial, prism });
+    app = await buildMock({ ...appOptions, spec, state: state.current, prism });
     await app.ready();
+    log = app.log;
+    if (options.stateFile) {
+      const file = options.stateFile;
+      writer = new StateFileWriter(file, () => state.snapshot()!, (error) => log!.error(`Could not write the state file ${file}: ${error.message}`));
+      if (options.onStateSaved) writer.onWritten = options.onStateSaved;
+      unsubscribe = state.onPetsChanged(() => writer!.changed());
+      // A new state file holds the starting state at once, so a crash before the first change loses nothing.
+      await writer.write();
+    }
+    front = await startHttpFront({ ...options, route: (req, res) => app!.routing(req, res), state: () => app!.mock });
   } catch (error) {
-    await redisState?.close();
+    // Nothing is left running when the start fails: the caller reports the reason.
+    await closeAll();
     throw error;
   }
-  const log = app.log;
-  redisLog = log;
-
-  const writer = options.stateFile
-    ? new StateFileWriter(options.stateFile, () => ({ pets: memory!.store.all(), nextId: memory!.store.nextId }), (error) => log.error(`Could not write the state file ${options.stateFile}: ${error.message}`))
-    : undefined;
-  if (writer && options.onStateSaved) writer.onWritten = options.onStateSaved;
-  let unsubscribe = writer && memory ? memory.store.subscribe(() => writer.changed()) : () => {};
-  // A new state file holds the starting state at once, so a crash before the first change loses nothing.
-  if (writer) await writer.write().catch(async (error: Error) => {
-    await app.close();
-    await prism.close();
-    await redisState?.close();
-    throw error;
-  });
-
-  let shuttingDown = false;
-  // Connections, tracked once each (not per request): at shutdown their in-flight responses get
-  // `Connection: close` (Node's `_httpMessage` is the response a socket is writing).
-  const sockets = new Set<Socket>();
-  /** During shutdown: the answer closes its connection, and a connection gone idle is closed at once. */
-  const closeAfter = (res: ServerResponse) => {
-    if (!res.headersSent) res.setHeader('connection', 'close');
-    res.once('close', () => setImmediate(() => server.closeIdleConnections()));
-  };
-  const server = createServer({
-    // A missing Host is answered below as an Error (refuseWithoutHost), not by Node's empty 400.
-    requireHostHeader: false,
-    connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1000,
-    headersTimeout: options.headersTimeoutMs ?? 60_000,
-    requestTimeout: options.requestTimeoutMs ?? 300_000,
-  }, (req, res) => {
-    if (refuseWithoutHost(req, res, () => app.mock)) return;
-    if (shuttingDown) closeAfter(res);
-    app.routing(req, res);
-  });
-  // Longer than the idle timeouts of common load balancers (60 s), so they never reuse a closed connection.
-  server.keepAliveTimeout = 72_000;
-  installNodeLevelAnswers(server, () => app.mock);
-  server.on('connection', (socket: Socket) => {
-    lingerOnClose(socket);
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolveListen());
-  }).catch(async (error: Error) => {
-    // Nothing is left running when the port is taken: the caller reports the reason.
-    unsubscribe();
-    await app.close();
-    throw new Error(`Cannot listen on ${options.host}:${options.port}: ${error.message}. Give another --port (0 picks a free one).`);
-  });
+  const serving = app;
   // Serving now. A second later, once the first answers are out, Prism loads in its worker (a
   // request that needs it sooner loads it at once); two seconds after that, the spec is validated
   // in another. Neither load competes for the CPU with the first answers or with the other, and a
   // mock stopped within a second (a script, a test) loads neither.
   const warming = setTimeout(() => prism.warm(), 1000);
   warming.unref();
-  // The document last found valid: a reload that leaves it as it was (only the fixtures changed)
-  // does not validate it again. The dereferenced document, not the file's text: a spec may keep
-  // parts in other files its $refs name.
-  let validDocument: unknown;
-  /** Resolves once the spec file is found valid (in a worker), unless `document` already was. */
-  const validateSpecFile = async (document: unknown): Promise<void> => {
-    if (validDocument !== undefined && isDeepStrictEqual(document, validDocument)) return;
-    await validateSpecInWorker(specPath);
-    validDocument = document;
-  };
+  const validateSpecFile = specFileValidator(specPath);
+  let shuttingDown = false;
   const validation = setTimeout(() => {
     validateSpecFile(spec.document).catch((error: Error) => {
-      if (!shuttingDown) log.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`);
+      if (!shuttingDown) log!.error(`${specPath} is not a valid OpenAPI document: ${error.message}. The mock serves it as it is; fix it (with --watch the fix is picked up).`);
     });
   }, 3000);
   validation.unref();
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}${API_PREFIX}`;
 
   let reloading = Promise.resolve(true);
   const reload = (): Promise<boolean> => (reloading = reloading.then(async () => {
-    const old = app;
+    const old = app!;
     let nextPrism: PrismResponder | undefined;
     try {
       const nextSpec = await loadSpec(specPath, { validate: false });
       await validateSpecFile(nextSpec.document);
       const nextFixtures = await loadPets(source, nextSpec);
       const validate = compileSchema(componentSchema(nextSpec, 'Pet'));
-      // In Redis the pets stay where they are (every replica shares them): the new fixtures are what
-      // a reset goes back to. In memory the created pets the new spec accepts are carried over.
-      redisState?.useFixtures(nextFixtures, keys);
-      const carried = memory?.carriedInto(nextFixtures, (pet) => validate(pet));
-      const state = carried?.state ?? redisState!;
+      const next = state.reload(nextFixtures, (pet) => validate(pet));
       const specChanged = !isDeepStrictEqual(nextSpec.document, spec.document);
       nextPrism = specChanged ? createPrismResponder(nextSpec, options.logLevel) : prism;
-      const next = await buildMock({ ...options, pets: nextFixtures, spec: nextSpec, state, prism: nextPrism });
-      await next.ready();
-      // After every await: copy the pets once more and swap in the same tick, so a pet created
+      const nextApp = await buildMock({ ...appOptions, spec: nextSpec, state: next.state, prism: nextPrism });
+      await nextApp.ready();
+      // After every await: the state and the app are swapped in the same tick, so a pet created
       // while the new app was being built is not lost.
-      const dropped = carried?.catchUp() ?? 0;
-      if (dropped > 0) log.warn(`Reload: ${dropped} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
-      app = next;
-      memory = carried?.state;
+      const dropped = next.commit();
+      if (dropped > 0) log!.warn(`Reload: ${dropped} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);
+      app = nextApp;
       spec = nextSpec;
-      unsubscribe();
-      unsubscribe = writer && memory ? memory.store.subscribe(() => writer.changed()) : () => {};
-      writer?.changed();
       if (specChanged) {
         const oldPrism = prism;
         prism = nextPrism;
@@ -230,11 +167,11 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
         await oldPrism.close();
       }
       await old.close();
-      log.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${await Promise.resolve(app.mock.store.count()).catch(() => "?")} pets${specChanged ? '' : '; Prism kept (the spec is unchanged)'}.`);
+      log!.info(`Reloaded ${specPath}${'file' in source ? ` and ${source.file}` : ''}: ${await Promise.resolve(app.mock.store.count()).catch(() => '?')} pets${specChanged ? '' : '; Prism kept (the spec is unchanged)'}.`);
       return true;
     } catch (error) {
       if (nextPrism && nextPrism !== prism) await nextPrism.close();
-      log.error(`Reload failed, still serving the previous version: ${(error as Error).message}`);
+      log!.error(`Reload failed, still serving the previous version: ${(error as Error).message}`);
       return false;
     }
   }));
@@ -242,41 +179,23 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   const stopWatching = options.watch ? watchFiles([specPath, ...('file' in source ? [resolve(source.file)] : [])], () => void reload().then((ok) => options.onReloaded?.(ok))) : () => {};
 
   let closing: Promise<void> | undefined;
-  let cutAll = () => server.closeAllConnections();
   return {
-    url,
-    app: () => app,
+    url: `${front.origin}${API_PREFIX}`,
+    app: () => app ?? serving,
     reload,
-    forceClose: () => cutAll(),
+    forceClose: () => front.forceClose(),
     close() {
       closing ??= (async () => {
         shuttingDown = true;
         stopWatching();
         clearTimeout(warming);
         clearTimeout(validation);
-        for (const socket of sockets) {
-          const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-          if (res && !res.writableFinished) closeAfter(res);
-        }
-        const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
-        server.closeIdleConnections();
-        // A connection that has not sent a byte has no request in flight, but Node does not count it
-        // as idle (its headers timer runs): it would hold the shutdown for the whole grace period.
-        for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
-        const grace = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? defaultShutdownGraceMs);
-        cutAll = () => {
-          clearTimeout(grace);
-          server.closeAllConnections();
-        };
-        await closed;
-        clearTimeout(grace);
+        await front.close(options.shutdownGraceMs ?? defaultShutdownGraceMs);
         await reloading;
         unsubscribe();
         await writer?.flush();
-        if (writer?.lastWriteSucceeded) await journal?.settle(memory!.store.nextId - 1).catch((error: Error) => log.error(`Could not settle the id journal ${journal.file}: ${error.message}`));
-        await app.close();
-        await prism.close();
-        await redisState?.close();
+        if (writer?.lastWriteSucceeded) await journal?.settle(state.snapshot()!.nextId - 1).catch((error: Error) => log!.error(`Could not settle the id journal ${journal.file}: ${error.message}`));
+        await closeAll();
       })();
       return closing;
     },
