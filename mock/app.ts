@@ -14,6 +14,8 @@ import { createMockCore } from './core/createMockCore.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './core/prefixes.ts';
 import { createPrismResponder, type PrismResponder } from './prism/prismResponder.ts';
 import { serveCore } from './server/serveCore.ts';
+import { serveNode } from './server/serveNode.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TrustProxy } from './server/parseTrustProxy.ts';
 import type { Clock } from './state/clock.ts';
 import type { ApiKeyConfig } from './state/keyRing.ts';
@@ -112,6 +114,11 @@ declare module 'fastify' {
     mock: StateParts;
     /** How many API answers this app has given, and its numbering's id: the client report's arrivals. */
     answerOrder: { readonly id: string; readonly answered: number };
+    /**
+     * Answers a request of Node's HTTP server with this app's core, as the app's own routing would
+     * but without fastify's request lifecycle: what the `pets-mock` server hands requests to.
+     */
+    handleNode(req: IncomingMessage, res: ServerResponse): void;
   }
 }
 
@@ -189,5 +196,6 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   if (ownPrism) app.addHook('onClose', () => prism.close());
   if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
   const handle = serveCore(app, core, { bodyLimit });
+  app.decorate('handleNode', serveNode(core, { bodyLimit, trustProxy: options.trustProxy, log: app.log }));
   return app;
 }

@@ -1,0 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import proxyAddr from '@fastify/proxy-addr';
+import type { MockCore } from '../core/createMockCore.ts';
+import type { TrustProxy } from './parseTrustProxy.ts';
+import { answerRaw } from './answerRaw.ts';
+
+/** The methods whose request may carry a body to parse whatever its headers say (fastify's rule, which serveCore's hosts keep). */
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH', 'TRACE', 'SEARCH', 'PROPFIND', 'PROPPATCH', 'LOCK', 'REPORT', 'MKCALENDAR', 'QUERY']);
+
+/**
+ * The body's stream exactly when fastify would hand one over (lib/handle-request.js): a body
+ * method with a Content-Type, or with a length or chunks; DELETE and OPTIONS only with a
+ * Content-Type and a length or chunks; never another method. The core tells "no body" from "an
+ * empty one" (a DELETE without a body is not a JSON body missing).
+ */
+export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
+  const method = req.method ?? 'GET';
+  const { 'content-type': type, 'content-length': length, 'transfer-encoding': chunked } = req.headers;
+  const sized = chunked !== undefined || length !== undefined;
+  if (bodyMethods.has(method)) return type !== undefined || chunked !== undefined || (length !== undefined && length !== '0') ? req : undefined;
+  if (method === 'OPTIONS' || method === 'DELETE') return type !== undefined && sized ? req : undefined;
+  return undefined;
+}
+
+/** The client's address as fastify's `trustProxy` reads it: the socket's, or X-Forwarded-For's as far as the trusted proxies go. */
+export function clientAddressOf(trust: TrustProxy | undefined): (req: IncomingMessage) => string {
+  if (trust === undefined) return (req) => req.socket.remoteAddress ?? '127.0.0.1';
+  const trusted = typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : proxyAddr.compile(trust);
+  return (req) => proxyAddr(req, trusted);
+}
+
+/**
+ * The `pets-mock` server's host: Node's request handed to the core (answerRaw.ts) with what
+ * fastify's host would give it (the client's address, the body's stream), without fastify's
+ * request lifecycle, which costs a fifth of the server's throughput (docs/performance.md). The
+ * answers are the fastify host's; `serveNode.test.ts` holds the two alike on real sockets.
+ */
+export function serveNode(core: MockCore, { bodyLimit, trustProxy, log }: { bodyLimit: number; trustProxy?: TrustProxy | undefined; log: { error(fields: object, message: string): void } }): (req: IncomingMessage, res: ServerResponse) => void {
+  const addressOf = clientAddressOf(trustProxy);
+  return (req, res) => {
+    const arrivedAfter = core.arrival();
+    void answerRaw(core, { req, res, ip: addressOf(req), body: bodyStreamOf(req), arrivedAfter }, { bodyLimit, log });
+  };
+}
