@@ -439,7 +439,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     const answered = await examples.respond(op, { ...(code !== undefined ? { code } : {}), ...(example !== undefined ? { exampleKey: example } : {}), dynamic, ...(seed !== undefined ? { seed } : {}) });
     let body = answered.body;
     if (example === undefined) {
-      const realistic = realisticBody(spec, { op, status: answered.status, seed: seed ?? (dynamic ? undefined : 'static'), query, params });
+      const realistic = await realisticBody(spec, { op, status: answered.status, seed: seed ?? (dynamic ? undefined : 'static'), query, params });
       if (realistic !== undefined) body = realistic;
     }
     Object.assign(x.headers, lowerCased(answered.headers), { 'preference-applied': applied });
@@ -535,7 +535,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     }
     try {
       const answered = await examples.respond(op);
-      const realistic = realisticBody(spec, { op, status: answered.status, seed: 'static', query, params });
+      const realistic = await realisticBody(spec, { op, status: answered.status, seed: 'static', query, params });
       Object.assign(x.headers, lowerCased(answered.headers));
       return { status: answered.status, body: bodyText(x, realistic ?? answered.body) };
     } catch (error) {

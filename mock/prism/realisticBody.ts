@@ -1,9 +1,7 @@
-import { Faker, en } from '@faker-js/faker';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
 import { componentSchema, responseSchema } from '../../spec/specModel.ts';
 import type { Pet, PetStatus } from '../../spec/types.ts';
 import { petStatuses } from '../../spec/types.ts';
-import { generatePets } from '../../fixtures/generatePets.ts';
 
 export interface RealisticBodyRequest {
   op: SpecOperation;
@@ -23,6 +21,12 @@ function seedNumber(seed: string): number {
 }
 
 const sameSchema = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+// Faker and its English locale take longer to load than the rest of the mock: loaded on the first
+// forced answer that needs them, never at start.
+let fakerModules: Promise<{ Faker: typeof import('@faker-js/faker').Faker; en: typeof import('@faker-js/faker').en; generatePets: typeof import('../../fixtures/generatePets.ts').generatePets }> | undefined;
+const loadFaker = () =>
+  (fakerModules ??= Promise.all([import('@faker-js/faker'), import('../../fixtures/generatePets.ts')]).then(([faker, fixtures]) => ({ Faker: faker.Faker, en: faker.en, generatePets: fixtures.generatePets })));
 
 type BodyKind = 'list' | 'one' | 'open' | 'other';
 /** What each response schema is, worked out on its first answer rather than on every one. */
@@ -44,11 +48,12 @@ function kindOf(spec: LoadedSpec, schema: object): BodyKind | undefined {
  * records the spec leaves open gets empty objects. Undefined for other schemas, whose body
  * Prism's answer keeps.
  */
-export function realisticBody(spec: LoadedSpec, { op, status, seed, query, params }: RealisticBodyRequest): unknown {
+export async function realisticBody(spec: LoadedSpec, { op, status, seed, query, params }: RealisticBodyRequest): Promise<unknown> {
   const schema = responseSchema(op, status);
   if (!schema) return undefined;
   const kind = kindOf(spec, schema);
   if (!kind) return undefined;
+  const { Faker, en, generatePets } = await loadFaker();
   const seedValue = seedNumber(seed ?? String(Math.random()));
   const faker = new Faker({ locale: [en], seed: seedValue });
   if (kind === 'open') {
