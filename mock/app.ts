@@ -10,7 +10,7 @@ import { checkCorsOrigins } from './api/checkCorsOrigins.ts';
 import type { Latency } from './api/parseLatency.ts';
 import { RequestLogController } from './api/requestLogController.ts';
 import { checkControlToken } from './control/controlTokenGuard.ts';
-import { createMockCore } from './core/createMockCore.ts';
+import { createMockCore, type MockCore } from './core/createMockCore.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './core/prefixes.ts';
 import { createPrismResponder, type PrismResponder } from './prism/prismResponder.ts';
 import { serveCore } from './server/serveCore.ts';
@@ -119,6 +119,8 @@ declare module 'fastify' {
      * but without fastify's request lifecycle: what the `pets-mock` server hands requests to.
      */
     handleNode(req: IncomingMessage, res: ServerResponse): void;
+    /** The app's framework-free core: what the in-process adapters hand requests to. */
+    core: MockCore;
   }
 }
 
@@ -196,6 +198,7 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   if (ownPrism) app.addHook('onClose', () => prism.close());
   if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
   const handle = serveCore(app, core, { bodyLimit });
+  app.decorate('core', core);
   app.decorate('handleNode', serveNode(core, { bodyLimit, trustProxy: options.trustProxy, log: app.log }));
   return app;
 }

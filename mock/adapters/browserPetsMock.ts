@@ -8,7 +8,7 @@ import { MockState } from '../state/mockState.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { MockOptions } from '../app.ts';
 import { MockAddress } from './mockAddress.ts';
-import { createPetsMockControl } from './petsMockControl.ts';
+import { hostOnCore } from './hostOnCore.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
 
 /**
@@ -45,33 +45,8 @@ export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}
     latency: options.latency,
     controlToken: options.controlToken,
   });
-  const encoder = new TextEncoder();
-  let closed = false;
-  return {
-    address,
-    spec,
-    control: createPetsMockControl(async (request) => {
-      const { body, ...rest } = request;
-      const answer = await core.handle(body === undefined ? rest : { ...rest, body: encoder.encode(body) });
-      return { status: answer.status, body: answer.body ?? '' };
-    }, { controlToken: options.controlToken }),
-    handles: (url) => address.toMockPath(url, { control }) !== undefined,
-    arrival: () => core.arrival(),
-    async handle({ method, url, headers, body, arrivedAfter }) {
-      const path = address.toMockPath(url, { control });
-      if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
-      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers, or create a new mock.`);
-      const answer = await core.handle({ method, url: path, headers, body, arrivedAfter });
-      const out = { ...answer.headers };
-      if (out.location) out.location = address.fromMockPath(out.location);
-      return { status: answer.status, headers: out, body: answer.body === null ? null : encoder.encode(answer.body) };
-    },
-    async close() {
-      closed = true;
-      // Answers that stall rules hold go out now, rather than never.
-      state.faults.stalls.close();
-    },
-  };
+  // Answers that stall rules hold go out when the mock closes, rather than never.
+  return hostOnCore(core, { address, control, controlToken: options.controlToken, close: async () => state.faults.stalls.close() });
 }
 
 async function generate(seed: number | undefined, count: number | undefined): Promise<Pet[]> {

@@ -3,7 +3,7 @@ import { createPetsMockCore, type PetsMockCore } from './petsMockCore.ts';
 import { buildMock } from '../app.ts';
 import { testSpec } from '../testing.ts';
 import { createPetsMockControl, MockControlError } from './petsMockControl.ts';
-import { appControlSend } from './dispatchInProcess.ts';
+import { coreControlSend } from './hostOnCore.ts';
 
 let core: PetsMockCore;
 afterEach(() => core?.close());
@@ -99,9 +99,9 @@ describe('the control handle', () => {
   it('throws the 401 as a MockControlError when the mock requires a token it was not given', async () => {
     const app = await buildMock({ spec: await testSpec(), controlToken: 'sandbox-token' });
     try {
-      await expect(createPetsMockControl(appControlSend(app)).reset()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_REQUIRED', message: expect.stringMatching(/^Cannot reset the mock: The control API needs a token/) });
-      await expect(createPetsMockControl(appControlSend(app), { controlToken: 'wrong' }).clock()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_INVALID' });
-      await expect(createPetsMockControl(appControlSend(app), { controlToken: 'sandbox-token' }).clock()).resolves.toMatchObject({ frozen: false });
+      await expect(createPetsMockControl(coreControlSend(app.core)).reset()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_REQUIRED', message: expect.stringMatching(/^Cannot reset the mock: The control API needs a token/) });
+      await expect(createPetsMockControl(coreControlSend(app.core), { controlToken: 'wrong' }).clock()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_INVALID' });
+      await expect(createPetsMockControl(coreControlSend(app.core), { controlToken: 'sandbox-token' }).clock()).resolves.toMatchObject({ frozen: false });
     } finally {
       await app.close();
     }
@@ -138,7 +138,7 @@ describe('the control handle\'s fault rules', () => {
   it('rejects a request whose connection a rule resets, for the adapter to turn into its host\'s network error', async () => {
     core = await createPetsMockCore();
     await core.control.addFault({ action: 'reset', times: 1 });
-    await expect(get('/pets')).rejects.toMatchObject({ name: 'InProcessResetError', code: 'ECONNRESET' });
+    await expect(get('/pets')).rejects.toMatchObject({ name: 'ConnectionResetError', code: 'ECONNRESET' });
     expect((await get('/pets')).status).toBe(200);
   });
 });

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildMock, type MockOptions } from '../app.ts';
 import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { MockAddress } from './mockAddress.ts';
-import { createPetsMockControl, type PetsMockControl } from './petsMockControl.ts';
-import { appControlSend, dispatchInProcess, readyInProcess } from './dispatchInProcess.ts';
+import { hostOnCore } from './hostOnCore.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
 
 export type { PlainRequest, PlainResponse } from './petsMockHost.ts';
@@ -28,15 +27,14 @@ export interface PetsMockOptions extends Omit<MockOptions, 'carry' | 'startState
   controlToken?: string | undefined;
 }
 
-/** Headers about the connection, which an in-process answer does not have. */
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding']);
-
 /** The mock built with `buildMock`, as a host of the adapters. */
 export type PetsMockCore = PetsMockHost;
 
 /**
- * One mock, built with `buildMock` as the server builds it, answering plain requests in-process.
- * Both adapters (MSW, Playwright) sit on this, so the three surfaces share one behaviour.
+ * One mock, built with `buildMock` as the server builds it (its state, Redis included, and Prism),
+ * answering plain requests in-process through its framework-free core: no fastify, no socket and no
+ * timer on the way (hostOnCore.ts). MSW in Node, Playwright and the Vite plugin sit on this, as MSW
+ * in the browser sits on the same core (browserPetsMock.ts).
  */
 export async function createPetsMockCore(options: PetsMockOptions = {}): Promise<PetsMockCore> {
   const { baseUrl, seed, count, control = true, ...mockOptions } = options;
@@ -48,43 +46,14 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
     ...mockOptions,
     spec,
     ...(pets ? { pets } : {}),
-    // The handle drives the control API through inject, so it is always built; `control` only
-    // decides whether a page's own requests reach it.
+    // The handle drives the control API, so it is always built; `control` only decides whether a
+    // page's own requests reach it.
     control: true,
     logLevel: false,
   });
-  // Now, before a test fakes timers: fastify's boot runs on process.nextTick and setTimeout.
-  await readyInProcess(app);
-
-  const handles = (url: string | URL) => address.toMockPath(url, { control }) !== undefined;
-  let closed = false;
-
-  return {
-    address,
-    spec,
-    control: createPetsMockControl(appControlSend(app), { controlToken: mockOptions.controlToken }),
-    handles,
-    arrival: () => app.answerOrder.answered,
-    async handle({ method, url, headers, body, arrivedAfter }) {
-      const path = address.toMockPath(url, { control });
-      if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
-      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
-      // Not inject(): it waits on setImmediate and process.nextTick, which a test's fake timers hold.
-      const res = await dispatchInProcess(app, { method, url: path, headers, body, arrivedAfter });
-      const out: Record<string, string> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (hopByHop.has(name)) continue;
-        out[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      if (out.location) out.location = address.fromMockPath(out.location);
-      const empty = method.toUpperCase() === 'HEAD' || res.status === 204 || res.status === 304;
-      return { status: res.status, headers: out, body: empty ? null : new Uint8Array(res.body) };
-    },
-    close: async () => {
-      closed = true;
-      await app.close();
-    },
-  };
+  // Now, before a test fakes timers: fastify's boot (which close() awaits) runs on process.nextTick and setTimeout.
+  await app.ready();
+  return hostOnCore(app.core, { address, control, controlToken: mockOptions.controlToken, close: () => app.close() });
 }
 
 async function generate(seed: number | undefined, count: number | undefined) {

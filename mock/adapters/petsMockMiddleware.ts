@@ -3,7 +3,7 @@ import { defaultBodyLimit } from '../app.ts';
 import { ApiError, errorCatalogue } from '../errors/errorCatalogue.ts';
 import { MockAddress } from './mockAddress.ts';
 import { createPetsMockCore, type PetsMockCore, type PetsMockOptions, type PlainResponse } from './petsMockCore.ts';
-import { InProcessResetError } from './dispatchInProcess.ts';
+import { isConnectionReset } from './petsMockHost.ts';
 
 /** A Connect-style middleware (Vite, Connect, Express, a bare `node:http` handler) serving one mock. */
 export interface PetsMockMiddleware {
@@ -77,7 +77,7 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
       answer = await core.handle({ method, url, headers: plainHeaders(req), body: body.bytes, arrivedAfter });
     } catch (error) {
       // A fault rule reset the connection: so does the server, with no answer (the client reads ECONNRESET).
-      if (error instanceof InProcessResetError) return void req.socket.resetAndDestroy();
+      if (isConnectionReset(error)) return void req.socket.resetAndDestroy();
       answer = internalError(error instanceof ApiError ? error : new ApiError('INTERNAL_ERROR', `${errorCatalogue.INTERNAL_ERROR.message} (${(error as Error).message})`));
     }
     write(req, res, answer, body.cut);

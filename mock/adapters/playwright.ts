@@ -1,7 +1,7 @@
 // `import { routePetsMock } from 'pet-adoption-toolkit/playwright'`: the mock behind page.route().
 import { createPetsMockCore, type PetsMockOptions, type PlainResponse } from './petsMockCore.ts';
 import type { PetsMock } from './petsMock.ts';
-import { InProcessResetError } from './dispatchInProcess.ts';
+import { isConnectionReset } from './petsMockHost.ts';
 
 export type { PetsMockOptions } from './petsMockCore.ts';
 export type { PetsMock } from './petsMock.ts';
@@ -57,7 +57,7 @@ export async function routePetsMock(target: PageOrContext, options: PetsMockOpti
       answer = await core.handle({ method: request.method(), url: request.url(), headers, body: request.postDataBuffer() ?? undefined, arrivedAfter });
     } catch (error) {
       // A fault rule reset the connection: the page sees the network error a reset gives (net::ERR_CONNECTION_RESET).
-      if (error instanceof InProcessResetError) return route.abort('connectionreset');
+      if (isConnectionReset(error)) return route.abort('connectionreset');
       // A request left unanswered would hang the page until its test times out: answer as the
       // server answers a fault, with the reason.
       answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' }, body: new TextEncoder().encode(JSON.stringify({ code: 'INTERNAL_ERROR', message: (error as Error).message, status: 500 })) as Uint8Array<ArrayBuffer> };

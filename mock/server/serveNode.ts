@@ -4,23 +4,11 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { MockCore } from '../core/createMockCore.ts';
 import type { TrustProxy } from './parseTrustProxy.ts';
 import { answerRaw } from './answerRaw.ts';
+import { bodyIsSent } from '../core/readRequest.ts';
 
-/** The methods whose request may carry a body to parse whatever its headers say (fastify's rule, which serveCore's hosts keep). */
-const bodyMethods = new Set(['POST', 'PUT', 'PATCH', 'TRACE', 'SEARCH', 'PROPFIND', 'PROPPATCH', 'LOCK', 'REPORT', 'MKCALENDAR', 'QUERY']);
-
-/**
- * The body's stream exactly when fastify would hand one over (lib/handle-request.js): a body
- * method with a Content-Type, or with a length or chunks; DELETE and OPTIONS only with a
- * Content-Type and a length or chunks; never another method. The core tells "no body" from "an
- * empty one" (a DELETE without a body is not a JSON body missing).
- */
+/** The body's stream when fastify would hand one over (bodyIsSent): the request itself. */
 export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
-  const method = req.method ?? 'GET';
-  const { 'content-type': type, 'content-length': length, 'transfer-encoding': chunked } = req.headers;
-  const sized = chunked !== undefined || length !== undefined;
-  if (bodyMethods.has(method)) return type !== undefined || chunked !== undefined || (length !== undefined && length !== '0') ? req : undefined;
-  if (method === 'OPTIONS' || method === 'DELETE') return type !== undefined && sized ? req : undefined;
-  return undefined;
+  return bodyIsSent(req.method ?? 'GET', req.headers) ? req : undefined;
 }
 
 /** The client's address as fastify's `trustProxy` reads it: the socket's, or X-Forwarded-For's as far as the trusted proxies go. */

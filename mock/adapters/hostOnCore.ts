@@ -1,0 +1,58 @@
+// The in-process host every adapter stands on (MSW in Node and in the browser, Playwright, the Vite
+// plugin): plain requests straight to the framework-free core, on no timer a test can fake. Nothing
+// here needs Node.
+import type { MockCore } from '../core/createMockCore.ts';
+import { bodyIsSent } from '../core/readRequest.ts';
+import type { MockAddress } from './mockAddress.ts';
+import { createPetsMockControl, type ControlSend } from './petsMockControl.ts';
+import type { PetsMockHost } from './petsMockHost.ts';
+
+/** The client address an in-process request comes from: the one `inject()` gives, so request logs and rate-limit buckets read the same. */
+const inProcessClient = '127.0.0.1';
+
+/** The control handle's requests, straight to the core. */
+export function coreControlSend(core: MockCore): ControlSend {
+  const encoder = new TextEncoder();
+  return async ({ body, ...request }) => {
+    const answer = await core.handle({ ...request, client: inProcessClient, ...(body === undefined ? {} : { body: encoder.encode(body) }) });
+    return { status: answer.status, body: answer.body ?? '' };
+  };
+}
+
+/**
+ * A mock's core as the adapters' host: the URL read against the mock's address, the answer's
+ * Location written back under it, header names in lower case, a body of bytes. A fault rule's
+ * reset rejects with the core's ConnectionResetError (`code` ECONNRESET). `close` is told when the
+ * host closes, after which a request is refused with why.
+ */
+export function hostOnCore(core: MockCore, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
+  const encoder = new TextEncoder();
+  let closed = false;
+  return {
+    address,
+    spec: core.spec,
+    control: createPetsMockControl(coreControlSend(core), { controlToken }),
+    handles: (url) => address.toMockPath(url, { control }) !== undefined,
+    arrival: () => core.arrival(),
+    async handle({ method, url, headers, body, arrivedAfter }) {
+      const path = address.toMockPath(url, { control });
+      if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
+      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
+      const lowerCased: Record<string, string> = {};
+      for (const name in headers) lowerCased[name.toLowerCase()] = headers[name]!;
+      // As a socket would carry it: a body's length (as inject() adds it), and the body only when the server would read one.
+      const sent = body && body.byteLength > 0 ? body : undefined;
+      if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
+      const read = bodyIsSent(method.toUpperCase(), lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
+      const answer = await core.handle({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAfter });
+      const out = { ...answer.headers };
+      if (out.location) out.location = address.fromMockPath(out.location);
+      const empty = answer.body === null || method.toUpperCase() === 'HEAD';
+      return { status: answer.status, headers: out, body: empty ? null : encoder.encode(answer.body!) };
+    },
+    async close() {
+      closed = true;
+      await close();
+    },
+  };
+}
