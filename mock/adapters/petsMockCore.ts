@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 // From app.ts, not ../index.ts: that entry also carries the CLI (and commander), which an adapter never needs.
 import { buildMock, type MockOptions } from '../app.ts';
-import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
+import { loadSpec } from '../../spec/loadSpec.ts';
 import { MockAddress } from './mockAddress.ts';
 import { hostOnCore } from './hostOnCore.ts';
 import type { PetsMockHost } from './petsMockHost.ts';

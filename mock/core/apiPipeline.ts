@@ -3,24 +3,19 @@
 // answer, the operation; then the rate-limit headers, deprecation marks, latency and the request
 // log), with no framework, so that it runs wherever a request can be handed over.
 import { utf8Length } from './utf8Length.ts';
-import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
-import { requestBodySchema } from '../../spec/specModel.ts';
-import { compileSchema } from '../../spec/compileSchema.ts';
-import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
+import type { NewPet, PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { toApiError } from '../errors/toApiError.ts';
-import { forcedError, serverErrorStatuses } from '../prism/forcedError.ts';
+import { forcedError } from '../prism/forcedError.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
 import { realisticBody } from '../prism/realisticBody.ts';
 import { parseAuthorization } from '../api/parseAuthorization.ts';
-import { parsePrefer } from '../api/parsePrefer.ts';
 import { rateHeaders, refusal, unauthorized } from '../api/refusals.ts';
 import { outageRateHeaders } from '../api/outageRateHeaders.ts';
 import type { CorsOrigins } from '../api/corsOptions.ts';
 import type { Latency } from '../api/parseLatency.ts';
 import { PetSetError } from '../state/petStore.ts';
-import type { ApiKeyEntry } from '../state/keyRing.ts';
 import type { RateDecision } from '../state/rateLimiter.ts';
 import type { Credentials } from '../api/parseAuthorization.ts';
 import type { Admission, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
@@ -28,17 +23,19 @@ import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
 import { realTimers } from '../state/realTimers.ts';
 import { isPromise, type Awaitable } from '../state/awaitable.ts';
 import type { FiredFault } from '../faults/faultRule.ts';
-import { clientFacts, type AnsweredExchange } from '../clientReport/clientFacts.ts';
-import { MAX_RUN_ID } from '../state/requestLog.ts';
 import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreAnswer, type CoreLog, type CoreRequest } from './coreTypes.ts';
 import { LogThrottle } from '../api/logThrottle.ts';
 import { logAnswerError } from './logAnswerError.ts';
-import { keyLabel } from '../api/accessLog.ts';
 import { corsHeaders, warnRefusedPreflight } from './corsHeaders.ts';
 import { decodeSegment, routeTable, type RouteMatch } from './routeTable.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
 import { peekRate } from './peekRate.ts';
 import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
+import { MAX_LISTED, quoted, requestValidation } from './requestValidation.ts';
+import { readPreferences, type Forced } from './readPreferences.ts';
+import { PageCache } from './pageCache.ts';
+import type { Exchange } from './exchange.ts';
+import { recordExchange } from './recordExchange.ts';
 
 export interface ApiPipelineOptions {
   spec: LoadedSpec;
@@ -60,44 +57,10 @@ export interface ApiPipelineOptions {
   onAnswer?: ((answered: AnsweredRequest) => void) | undefined;
 }
 
-/** One request on its way through the pipeline: what the server keeps on fastify's request and reply. */
-interface Exchange {
-  request: CoreRequest;
-  path: string;
-  query: Record<string, string | string[]>;
-  ip: string;
-  route: RouteMatch | undefined;
-  op: SpecOperation | undefined;
-  apiKey: ApiKeyEntry | null;
-  rateDecision: RateDecision | null;
-  storeUnavailable: boolean;
-  fault: FiredFault | null;
-  preferredDelay: number | null;
-  unknownQuery: string[] | null;
-  headers: Record<string, string>;
-  /** The body as read, and as parsed: a validation error of a missing body says so. */
-  bytes?: Uint8Array | undefined;
-  /** Whether the body was read: it can be, once. */
-  bodyRead?: boolean;
-  body?: unknown;
-  errorCode?: string;
-  started: number;
-}
-
-const decimalInteger = /^-?\d+$/;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const MAX_LISTED = 20;
 const shownName = (name: string) => (/^[!-+\--~]{1,64}$/.test(name) ? name : encodeURIComponent(name.slice(0, 64)));
-const quoted = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(', ');
 const json = 'application/json; charset=utf-8';
-const paramOptions = { coerceTypes: true, useDefaults: true, int64: 'range' } as const;
 /** The operations the store answers (PetStep); the contract's others are answered from the spec. */
 const storeOperations = new Set(['listPets', 'createPet', 'getPet']);
-
-function validationError(validation: unknown[], validationContext: string): Error {
-  return Object.assign(new Error(`${validationContext} is invalid`), { validation, validationContext });
-}
 
 export interface ApiPipeline {
   /** A request under the API's prefix. */
@@ -112,15 +75,12 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   const marks = deprecationMarks(spec);
   const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${prefix}${op.path}`).join(', ');
   const reserved = corsOrigins === false ? [] : ['OPTIONS'];
-  const definedQuery = new Map(spec.operations.map((op) => [op.operationId, new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name))]));
-  const validators = new Map(spec.operations.map((op) => [op.operationId, validatorsOf(op)]));
+  const validation = requestValidation(spec, { strict: options.strict });
   // A page polling with `?page=2`, or retrying a refused preflight, would otherwise fill the log.
   const queryWarnings = new LogThrottle();
   const preflightWarnings = new LogThrottle();
   const log = options.log;
-  // Pages are kept as JSON text until the store changes (page(), below).
-  const pages = new Map<string, string>();
-  let pagesVersion: number | string = -1;
+  const pages = new PageCache();
 
   const exchange = (request: CoreRequest, path: string, search: string): Exchange => ({
     request,
@@ -208,11 +168,16 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   };
   return { api, outside };
 
+  /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
+  function record(x: Exchange, status: number, arrivedAfter: number): void {
+    recordExchange(x, { status, arrivedAfter, corsRefused: x.request.method.toUpperCase() === 'OPTIONS' && isRefusedPreflight(x) }, { state, order, onAnswer: options.onAnswer, log });
+  }
+
   async function serve(x: Exchange, method: string): Promise<{ status: number; body: string | null }> {
     const { op, route } = x;
     // Query parameters the operation does not define are named, before the key is checked.
     if (op && x.request.url.includes('?')) {
-      const names = definedQuery.get(op.operationId)!;
+      const names = validation.definedQuery(op.operationId);
       const unknown = Object.keys(x.query).filter((name) => name !== '' && !names.has(name));
       if (unknown.length > 0) {
         x.unknownQuery = unknown;
@@ -221,7 +186,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
         const fresh = log ? queryWarnings.fresh(unknown) : [];
         if (fresh.length > 0) {
           const action = options.strict ? 'refuses it with 400 (--strict)' : 'answers as if it were absent (--strict refuses it with 400); the answer names it in X-Mock-Ignored-Query';
-          log!.warn({ ignoredQuery: fresh }, `${method} ${x.path} ${takes(op.operationId)}, not ${quoted(fresh)}: the contract does not define ${fresh.length === 1 ? 'it' : 'them'}, and the mock ${action}. Logged once a minute per name.`);
+          log!.warn({ ignoredQuery: fresh }, `${method} ${x.path} ${validation.takes(op.operationId)}, not ${quoted(fresh)}: the contract does not define ${fresh.length === 1 ? 'it' : 'them'}, and the mock ${action}. Logged once a minute per name.`);
         }
       }
     }
@@ -236,7 +201,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     if (guarded) await guarded;
     const faulted = op ? applyFault(x, op) : undefined;
     if (faulted) await faulted;
-    const forced = x.request.headers.prefer === undefined ? undefined : readPreferences(x, op);
+    const forced = x.request.headers.prefer === undefined ? undefined : preferencesOf(x, op);
     if (route && !op) {
       // One answer for every method the path does not serve, known to routers or not, whatever
       // body came with it (RFC 9110, 15.5.6): the method is what is wrong.
@@ -306,9 +271,8 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     return isPromise(bytes) ? bytes.then(keep) : keep(bytes);
   }
 
-  function takes(operationId: string): string {
-    const names = [...(definedQuery.get(operationId) ?? [])];
-    return names.length === 0 ? 'takes no query parameters' : `takes only ${names.join(' and ')}`;
+  function validate(x: Exchange, op: SpecOperation, body: unknown): { params: Record<string, unknown>; query: Record<string, unknown> } {
+    return validation.validate(op, { method: x.request.method.toUpperCase(), path: x.path, params: x.route!.params, query: x.query, body, unknownQuery: x.unknownQuery });
   }
 
   /** A CORS preflight the mock answered without allowing its origin: the browser will not send the request. */
@@ -392,42 +356,14 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     return error;
   }
 
-  interface Forced {
-    op: SpecOperation;
-    applied: string;
-    code: number | undefined;
-    example: string | undefined;
-    dynamic: boolean;
-    seed: string | undefined;
-  }
-
-  function readPreferences(x: Exchange, op: SpecOperation | undefined): Forced | undefined {
-    const preferError = (message: string) => new ApiError('INVALID_PREFER_HEADER', message);
-    const preferences = parsePrefer(x.request.headers.prefer);
-    const applied = [...preferences.keys()].filter((k) => ['code', 'example', 'dynamic', 'seed', 'delay'].includes(k)).map((k) => `${k}=${preferences.get(k)}`);
-    const delay = preferences.get('delay');
-    if (delay !== undefined) {
-      if (!/^\d+$/.test(delay) || Number(delay) > options.maxPreferDelayMs) throw preferError(`Prefer: delay=${delay} is not a whole number of milliseconds from 0 to ${options.maxPreferDelayMs}. Send for example delay=500.`);
-      x.preferredDelay = Number(delay);
-      x.headers['preference-applied'] = `delay=${delay}`;
+  /** Reads `Prefer`: its delay noted on the exchange (and applied), the answer it forces returned. */
+  function preferencesOf(x: Exchange, op: SpecOperation | undefined): Forced | undefined {
+    const { delayMs, forced } = readPreferences(x.request.headers.prefer!, op, { maxDelayMs: options.maxPreferDelayMs });
+    if (delayMs !== undefined) {
+      x.preferredDelay = delayMs;
+      x.headers['preference-applied'] = `delay=${delayMs}`;
     }
-    const code = preferences.get('code');
-    const example = preferences.get('example');
-    const dynamic = preferences.get('dynamic');
-    const seed = preferences.get('seed');
-    if (!op || (code === undefined && example === undefined && dynamic === undefined)) return undefined;
-    const documented = Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s));
-    if (code !== undefined && !documented.includes(code) && !(serverErrorStatuses as readonly number[]).includes(Number(code))) {
-      throw preferError(`Prefer: code=${code} is not a status the spec documents for ${op.operationId}. Use one of ${documented.join(', ')}, or a server error beyond the contract: ${serverErrorStatuses.join(', ')}.`);
-    }
-    if (example !== undefined) {
-      const known = examplesOf(op, code === undefined ? undefined : Number(code));
-      if (!known.includes(example)) {
-        throw preferError(`Prefer: example=${example} is not an example of ${op.operationId}${code ? ` ${code}` : ''}. ${known.length > 0 ? `Use one of ${known.join(', ')}.` : 'The spec names no examples there; use code= or dynamic=true.'}`);
-      }
-    }
-    if (dynamic !== undefined && dynamic !== 'true' && dynamic !== 'false') throw preferError(`Prefer: dynamic=${dynamic} must be true or false.`);
-    return { op, applied: applied.join(', '), code: code === undefined ? undefined : Number(code), example, dynamic: dynamic === 'true', seed };
+    return forced;
   }
 
   async function forcedAnswer(x: Exchange, forced: Forced, params: Record<string, unknown>, query: Record<string, unknown>): Promise<{ status: number; body: string | null }> {
@@ -446,42 +382,6 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     return { status: answered.status, body: bodyText(x, body) };
   }
 
-  function validatorsOf(op: SpecOperation) {
-    const part = (place: 'query' | 'path') => {
-      const params = op.parameters.filter((p) => p.in === place);
-      if (params.length === 0) return undefined;
-      return compileSchema({ type: 'object', properties: Object.fromEntries(params.map((p) => [p.name, structuredClone(p.schema as OpenAPIV3.SchemaObject)])), required: params.filter((p) => p.required).map((p) => p.name) }, paramOptions);
-    };
-    const bodySchema = requestBodySchema(op);
-    const integers = op.parameters
-      .filter((p) => (p.in === 'query' || p.in === 'path') && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer')
-      .map((p) => ({ name: p.name, part: p.in as 'query' | 'path', int64: (p.schema as OpenAPIV3.SchemaObject).format === 'int64' }));
-    return { query: part('query'), params: part('path'), body: bodySchema ? compileSchema(structuredClone(bodySchema)) : undefined, integers };
-  }
-
-  /** Validation as the server's: plain decimal integers, the unknown query under strict, then path, body and query against the spec. */
-  function validate(x: Exchange, op: SpecOperation, body: unknown): { params: Record<string, unknown>; query: Record<string, unknown> } {
-    const v = validators.get(op.operationId)!;
-    const params: Record<string, unknown> = { ...x.route!.params };
-    const query: Record<string, unknown> = { ...x.query };
-    for (const { name, part, int64 } of v.integers) {
-      const value = (part === 'query' ? query : params)[name];
-      if (typeof value !== 'string') continue;
-      const context = part === 'query' ? 'querystring' : 'params';
-      if (!decimalInteger.test(value)) throw validationError([{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }], context);
-      if (int64 && (BigInt(value) < INT64_MIN || BigInt(value) > INT64_MAX)) throw validationError([{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }], context);
-    }
-    if (options.strict && x.unknownQuery) {
-      const unknown = x.unknownQuery;
-      const which = unknown.length === 1 ? `The query parameter ${quoted(unknown)} is` : `The query parameters ${quoted(unknown.slice(0, MAX_LISTED))}${unknown.length > MAX_LISTED ? ', ...' : ''} are`;
-      throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${x.request.method.toUpperCase()} ${x.path}, which ${takes(op.operationId)}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
-    }
-    if (v.params && !v.params(params)) throw validationError(v.params.errors ?? [], 'params');
-    if (v.body && !v.body(body)) throw validationError(v.body.errors ?? [], 'body');
-    if (v.query && !v.query(query)) throw validationError(v.query.errors ?? [], 'querystring');
-    return { params, query };
-  }
-
   /** The store's operation for a valid request of listPets, createPet or getPet. */
   function petStep(op: SpecOperation, { params, query }: { params: Record<string, unknown>; query: Record<string, unknown> }, body: unknown): PetStep {
     switch (op.operationId) {
@@ -495,7 +395,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
         const limit = query.limit as number;
         const status = query.status as PetStatus | undefined;
         // The page's text is kept until the store changes: a store that still has this version sends none.
-        return { kind: 'page', limit, status, heldVersion: pages.has(pageKey(limit, status)) ? pagesVersion : undefined };
+        return { kind: 'page', limit, status, heldVersion: pages.heldVersion(limit, status) };
       }
     }
   }
@@ -516,7 +416,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       }
       case 'page': {
         const { limit, status } = step as PetStep & { kind: 'page' };
-        const text = keptPage(result, limit, status);
+        const text = pages.take(result, limit, status);
         if (text !== undefined) return { status: 200, body: text };
         // The copy this answer counted on went with a newer version meanwhile: read the page again.
         const fresh = { kind: 'page', limit, status } as const;
@@ -542,25 +442,6 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       log?.error({ err: error }, 'prism could not mock the operation');
       throw new ApiError('INTERNAL_ERROR', `The mock could not answer ${op.operationId} from the OpenAPI document: ${(error as Error).message}`);
     }
-  }
-
-  // Pages are kept as JSON text until the store changes (on any replica): most reads repeat the
-  // last ones, and the text of a page costs more to build than the rest of the request. The store
-  // holds only the contract's fields, so JSON.stringify writes exactly what the schema allows.
-  function pageKey(limit: number, status: PetStatus | undefined): string {
-    return `${limit} ${status ?? ''}`;
-  }
-
-  /** The page's text: as the store sent it (kept for the next reads), or the copy kept, still current. */
-  function keptPage({ version, json: text }: PetStepResult & { kind: 'page' }, limit: number, status: PetStatus | undefined): string | undefined {
-    if (pagesVersion !== version) {
-      pages.clear();
-      pagesVersion = version;
-    }
-    const key = pageKey(limit, status);
-    if (text === undefined) return pages.get(key);
-    pages.set(key, text);
-    return text;
   }
 
   function bodyText(x: Exchange, body: unknown): string | null {
@@ -602,65 +483,9 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       return away(error);
     }
   }
-
-  /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
-  function record(x: Exchange, status: number, arrivedAfter: number): void {
-    try {
-      recordAnswered(x, status, arrivedAfter);
-    } catch (error) {
-      log?.error({ err: error }, 'could not record the request');
-    }
-  }
-
-  function recordAnswered(x: Exchange, status: number, arrivedAfter: number): void {
-    const answerNumber = ++order.answered;
-    const key = x.apiKey?.label ?? null;
-    const runId = x.request.headers['x-conformance-run-id'];
-    const headerOf = (name: string) => (status === 0 ? undefined : x.headers[name]);
-    const method = x.request.method.toUpperCase();
-    const exchange: AnsweredExchange = {
-      method,
-      url: x.request.url,
-      headers: x.request.headers,
-      ip: x.ip,
-      apiKey: x.apiKey,
-      operationId: x.op?.operationId,
-      // The body as read: one a fault rule answered before it was read is not.
-      body: x.bytes,
-      arrivedAfter,
-      answerNumber,
-      order: order.id,
-      header: (name) => (status === 0 ? undefined : x.headers[name]),
-      errorCode: x.errorCode,
-    };
-    const added = state.log.add({
-      at: state.clock.now(), method, url: x.request.url, status, key, ms: Math.round((performance.now() - x.started) * 10) / 10,
-      client: x.ip,
-      ...(runId ? { runId: runId.slice(0, MAX_RUN_ID) } : {}),
-      ...(x.fault ? { fault: x.fault.id } : {}),
-      grade: clientFacts(exchange, key),
-    });
-    if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
-    options.onAnswer?.({
-      method,
-      url: x.request.url,
-      status,
-      ms: performance.now() - x.started,
-      key: key ?? keyLabel(x.request.headers.authorization),
-      client: x.ip,
-      runId: runId ? runId.slice(0, MAX_RUN_ID) : undefined,
-      fault: x.fault?.id,
-      corsRefused: method === 'OPTIONS' && isRefusedPreflight(x),
-    });
-  }
 }
 
 /** Header names in lower case, as the answer's own are: Prism names its own `Content-Type`, and one name must not go out twice. */
 function lowerCased(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-}
-
-function examplesOf(op: SpecOperation, status: number | undefined): string[] {
-  const statuses = status !== undefined ? [String(status)] : Object.keys(op.operation.responses).filter((s) => s.startsWith('2'));
-  return statuses.flatMap((s) => Object.keys(((op.operation.responses[s] as OpenAPIV3.ResponseObject | undefined)?.content?.['application/json']?.examples) ?? {}));
 }
