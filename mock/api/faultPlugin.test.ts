@@ -179,6 +179,8 @@ describe('the request log', () => {
       expect.not.objectContaining({ fault: expect.anything() }),
     ]);
     expect(requests[2].status).toBe(200);
+    // The requests left unanswered are found by status 0.
+    expect((await control('GET', '/requests?status=0')).json().requests).toEqual([expect.objectContaining({ status: 0, fault: reset.id })]);
   });
 
   it('writes the rule in the access log line', async () => {

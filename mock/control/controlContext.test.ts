@@ -114,7 +114,8 @@ describe('the control API', () => {
       ['runId=', /runId is empty\. Give the X-Conformance-Run-Id of the run/],
       [`runId=${'x'.repeat(129)}`, /runId "x{64}…" has 129 characters; the log keeps the first 128 of a run id\. Give at most 128\./],
       ['runId=a&runId=b', /runId is given 2 times \("a", "b"\)\. Give it once\./],
-      ['status=abc', /status "abc" is neither a status nor a class of them\. Give one such as 404 or 4xx\./],
+      ['status=abc', /status "abc" is neither a status nor a class of them\. Give one such as 404 or 4xx, or 0 for the requests left unanswered\./],
+      ['status=00', /status "00" is neither a status nor a class of them/],
       ['method=G%20T', /method "G T" is not an HTTP method\. Give one such as GET or POST\./],
       ['run=x', /it has no filter "run"\. Filter by method, path, status, runId\./],
     ])('refuses the filter %s with a 400 naming the value and what to give', async (query, message) => {

@@ -27,7 +27,8 @@ export function parseRequestFilter(query: Record<string, string | string[] | und
         filter.path = value;
         break;
       case 'status':
-        if (!/^([1-5]\d\d|[1-5]xx)$/i.test(value)) throw refuse(`status ${shown(value)} is neither a status nor a class of them. Give one such as 404 or 4xx.`);
+        // 0 is what the log records for a request left unanswered (a reset connection, a client gone).
+        if (!/^(0|[1-5]\d\d|[1-5]xx)$/i.test(value)) throw refuse(`status ${shown(value)} is neither a status nor a class of them. Give one such as 404 or 4xx, or 0 for the requests left unanswered.`);
         filter.status = value;
         break;
       case 'runId':

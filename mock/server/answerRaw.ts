@@ -25,12 +25,7 @@ export interface RawExchange {
 export async function answerRaw(core: MockCore, { req, res, ip, body, arrivedAfter }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: { error(fields: object, message: string): void } }): Promise<void> {
   const readBody = () => readCapped(body, bodyLimit + 1, res);
   const gone = new ClientLeft(res);
-  const headers: Record<string, string> = {};
-  const raw = req.headers;
-  for (const name in raw) {
-    const value = raw[name];
-    if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
-  }
+  const headers = joinedHeaders(req.rawHeaders);
   try {
     const answer = await core.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, readBody, client: ip, arrivedAfter, signal: gone });
     // Answered already, by Node's own answer to a request it could not read to its end.
@@ -56,6 +51,23 @@ export async function answerRaw(core: MockCore, { req, res, ip, body, arrivedAft
     const text = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
     res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(text);
   }
+}
+
+/**
+ * The request's headers as the core takes them, and as fetch's Headers gives them to the MSW and
+ * browser hosts: names in lower case, every repeated field joined with ", " (RFC 9110, 5.3). Node's
+ * `req.headers` keeps only the first of a repeated Authorization or Content-Type, so a request with
+ * two keys would be admitted here with the first and refused in a browser; from the raw lines, both
+ * hosts read "Bearer a, Bearer b" and answer it alike (401).
+ */
+export function joinedHeaders(rawHeaders: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const had = headers[name];
+    headers[name] = had === undefined ? rawHeaders[i + 1]! : `${had}, ${rawHeaders[i + 1]!}`;
+  }
+  return headers;
 }
 
 /**

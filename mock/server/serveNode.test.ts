@@ -46,10 +46,12 @@ function exchange(port: number, head: string, body = ''): Promise<string> {
   });
 }
 
-async function bothAnswer(head: string, body = ''): Promise<void> {
+/** The same request to both hosts: their answers must be the same; the answer. */
+async function bothAnswer(head: string, body = ''): Promise<string> {
   const [fromFastify, fromNode] = await Promise.all([exchange(ports.fastify, head, body), exchange(ports.node, head, body)]);
   expect(fromNode).toBe(fromFastify);
   expect(fromNode).toMatch(/^HTTP\/1\.1 \d{3} /);
+  return fromNode;
 }
 
 const key = 'Authorization: Bearer demo-pro';
@@ -88,6 +90,12 @@ describe('the pets-mock server host', () => {
     ['a client behind the trusted proxy, told by X-Forwarded-For', 'GET /v1/pets HTTP/1.1\r\nX-Forwarded-For: 203.0.113.9'],
   ])('answers %s as the fastify host does', async (_name, head, body) => {
     await bothAnswer(head, body);
+  });
+
+  it('reads two Authorization headers as fetch joins them, and refuses the pair as a malformed key', async () => {
+    const answer = await bothAnswer(`GET /v1/pets HTTP/1.1\r\n${key}\r\nAuthorization: Bearer demo-free`);
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toContain('"code":"UNAUTHORIZED"');
   });
 
   it('keeps the client address X-Forwarded-For names, through the trusted proxy, in the request log', async () => {
