@@ -10,6 +10,11 @@ describe('parsePrefer', () => {
     expect(parsePrefer('example="not found", respond-async; wait=5, delay=100')).toEqual(new Map([['example', 'not found'], ['respond-async', ''], ['delay', '100']]));
   });
 
+  it('keeps commas, semicolons and escaped quotes inside a quoted value', () => {
+    expect(parsePrefer('example="x,y", seed="a;b", code=201')).toEqual(new Map([['example', 'x,y'], ['seed', 'a;b'], ['code', '201']]));
+    expect(parsePrefer('example="say \\"hi, there\\""; p=1, dynamic=true')).toEqual(new Map([['example', 'say "hi, there"'], ['dynamic', 'true']]));
+  });
+
   it('joins several headers and keeps the first occurrence', () => {
     expect(parsePrefer(['code=404', 'code=500, seed=7'])).toEqual(new Map([['code', '404'], ['seed', '7']]));
   });
