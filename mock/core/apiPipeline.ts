@@ -67,6 +67,8 @@ export interface ApiPipeline {
   api(request: CoreRequest, path: string, search: string): Promise<CoreAnswer>;
   /** A request on a path neither the API nor the control API serves. */
   outside(request: CoreRequest, path: string): Promise<CoreAnswer>;
+  /** The 405 the API answers `method` with on `path` (Allow from the spec); undefined when the path is no route of the API, or serves the method. */
+  methodNotAllowed(method: string, path: string): ApiError | undefined;
 }
 
 export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
@@ -166,7 +168,20 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = String(utf8Length(answer.body));
     return { status: answer.status, headers: x.headers, body: method === 'HEAD' ? null : answer.body };
   };
-  return { api, outside };
+  return {
+    api,
+    outside,
+    methodNotAllowed(method, path) {
+      const route = path === prefix || path.startsWith(`${prefix}/`) ? match(path.slice(prefix.length) || '/', method) : undefined;
+      return route && !route.op ? notAllowed(route, method) : undefined;
+    },
+  };
+
+  /** 405 with the methods the path serves, from the spec. */
+  function notAllowed(route: RouteMatch, method: string): ApiError {
+    const allow = [...route.served, ...reserved].join(', ');
+    return new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${prefix}${route.template}. Use ${allow}.`, { allow });
+  }
 
   /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
   function record(x: Exchange, status: number, arrivedAfter: number): void {
@@ -202,12 +217,9 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     const faulted = op ? applyFault(x, op) : undefined;
     if (faulted) await faulted;
     const forced = x.request.headers.prefer === undefined ? undefined : preferencesOf(x, op);
-    if (route && !op) {
-      // One answer for every method the path does not serve, known to routers or not, whatever
-      // body came with it (RFC 9110, 15.5.6): the method is what is wrong.
-      const allow = [...route.served, ...reserved].join(', ');
-      throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${prefix}${route.template}. Use ${allow}.`, { allow });
-    }
+    // One answer for every method the path does not serve, known to routers or not, whatever
+    // body came with it (RFC 9110, 15.5.6): the method is what is wrong.
+    if (route && !op) throw notAllowed(route, method);
     const bytes = bytesOf(x, method);
     if (isPromise(bytes)) await bytes;
     const body = (x.body = readJsonBody(x.request, x.bytes, method, bodyLimit, { routed: route !== undefined }));

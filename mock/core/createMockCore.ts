@@ -55,6 +55,12 @@ export interface MockCore {
   readonly state: StateParts;
   /** Answers a request as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
   handle(request: CoreRequest): Promise<CoreAnswer>;
+  /**
+   * The 405 a request line's method would get on its path, for a host whose parser refused the
+   * method before the core could see it (Node's, for a method it does not know): Allow from the
+   * spec, as the core's own 405. Undefined when the path is no route of the API.
+   */
+  methodNotAllowed(method: string, url: string): ApiError | undefined;
   /** How many answers were given: a host stamps each request with it when it arrives (`arrivedAfter`). */
   arrival(): number;
   /** This core's numbering of its answers: its id tells its numbers from another replica's. */
@@ -77,7 +83,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const { spec, state } = options;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const order = { id: Math.random().toString(16).slice(2, 10), answered: 0 };
-  const { api, outside } = apiPipeline({
+  const { api, outside, methodNotAllowed } = apiPipeline({
     spec,
     state,
     prefix: API_PREFIX,
@@ -101,6 +107,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     state,
     arrival: () => order.answered,
     order,
+    methodNotAllowed: (method, url) => methodNotAllowed(method, url.split(/[?#]/)[0]!),
     async handle(request) {
       let answer: CoreAnswer;
       try {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { StateParts } from '../state/stateParts.ts';
+import type { ApiError } from '../errors/errorCatalogue.ts';
 import { lingerOnClose } from './lingeringClose.ts';
 import { installNodeLevelAnswers, refuseWithoutHost } from './nodeLevelAnswers.ts';
 
@@ -16,6 +17,8 @@ export interface HttpFrontOptions {
   route(req: IncomingMessage, res: ServerResponse): void;
   /** The state serving now: what Node's own answers say of the client's rate limit. */
   state(): StateParts;
+  /** The 405 the core serving now gives a method on a URL's path (NodeLevelContext). */
+  methodNotAllowed(method: string, url: string): ApiError | undefined;
 }
 
 /** The mock's listening socket: where it is, and its shutdown. */
@@ -59,7 +62,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
   });
   // Longer than the idle timeouts of common load balancers (60 s), so they never reuse a closed connection.
   server.keepAliveTimeout = 72_000;
-  installNodeLevelAnswers(server, options.state);
+  installNodeLevelAnswers(server, options);
   server.on('connection', (socket: Socket) => {
     lingerOnClose(socket);
     sockets.add(socket);

@@ -95,6 +95,19 @@ describe('answers Node writes below fastify', () => {
     expectError(responses(await exchange(server, 'GARBAGE\r\n\r\n'))[0], 400, 'BAD_REQUEST');
   });
 
+  it.each(['FROB', 'get', 'Post'])('answers %s, a method Node does not know, on a path the API serves with the 405 the API gives: Allow from the spec', async (method) => {
+    const server = await start();
+    const [onPet] = responses(await exchange(server, `${method} /v1/pets/3 HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expectError(onPet, 405, 'METHOD_NOT_ALLOWED');
+    expect(onPet?.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(onPet?.body).toMatchObject({ message: `${method} is not allowed on /v1/pets/{petId}. Use GET, HEAD, OPTIONS.` });
+    const [onPets] = responses(await exchange(server, `${method} /v1/pets?limit=2 HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(onPets?.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    // A path the API does not serve: the methods the mock knows.
+    const [elsewhere] = responses(await exchange(server, `${method} /nowhere HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(elsewhere?.headers.allow).toBe('GET, HEAD, POST, PUT, DELETE, OPTIONS');
+  });
+
   it.each(['PROPFIND', 'TRACE', 'PURGE'])('answers %s on a path the API serves with a 405 Error listing the methods it allows', async (method) => {
     const server = await start();
     const [answer] = responses(await exchange(server, `${method} /v1/pets/3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));

@@ -21,7 +21,15 @@ function withRateHeaders(identity: ClientIdentity, state: StateParts, answer: (h
   }
 }
 
-export function installNodeLevelAnswers(server: Server, currentState: () => StateParts): void {
+/** What Node's own answers need of the app serving now: its state (the client's rate-limit headers), and its 405s. */
+export interface NodeLevelContext {
+  state(): StateParts;
+  /** The 405 the core gives `method` on the URL's path; undefined when the path is no route of the API. */
+  methodNotAllowed(method: string, url: string): ApiError | undefined;
+}
+
+export function installNodeLevelAnswers(server: Server, current: NodeLevelContext): void {
+  const currentState = () => current.state();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A peer that reset the connection, or a socket already closing, cannot be answered.
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
@@ -34,7 +42,7 @@ export function installNodeLevelAnswers(server: Server, currentState: () => Stat
     // route waits for a body that will never come, and nothing would answer. Answer for it, and close.
     const request = (inFlight as (ServerResponse & { req?: IncomingMessage }) | null | undefined)?.req;
     if (inFlight && request && !request.complete && !inFlight.headersSent) {
-      return void withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(inFlight, clientErrorAnswer(error), headers));
+      return void withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(inFlight, clientErrorAnswer(error, current), headers));
     }
     if (inFlight && !inFlight.writableEnded) {
       inFlight.shouldKeepAlive = false;
@@ -43,7 +51,7 @@ export function installNodeLevelAnswers(server: Server, currentState: () => Stat
     }
     if (inFlight) return void socket.end();
     const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? '';
-    withRateHeaders({ headers: {}, ip: address }, currentState(), (headers) => writeRaw(socket, clientErrorAnswer(error), headers));
+    withRateHeaders({ headers: {}, ip: address }, currentState(), (headers) => writeRaw(socket, clientErrorAnswer(error, current), headers));
   });
 
   // `Expect` other than 100-continue (RFC 9110, 10.1.1): 417, as an Error.
@@ -66,17 +74,20 @@ function identityOf(request: IncomingMessage): ClientIdentity {
 }
 
 /** The catalogue error for what Node's parser refused. */
-function clientErrorAnswer(error: NodeJS.ErrnoException): ApiError {
+function clientErrorAnswer(error: NodeJS.ErrnoException, current: Pick<NodeLevelContext, 'methodNotAllowed'>): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('HEADERS_TOO_LARGE');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_HEADERS_TIMEOUT':
       return new ApiError('REQUEST_TIMEOUT');
-    case 'HPE_INVALID_METHOD':
-      // A well-formed request line with a method no one knows is 405; a line that is not one is 400.
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/1\.[01]\r?\n/.test((error as { rawPacket?: Buffer }).rawPacket?.toString('latin1') ?? '')) break;
-      return new ApiError('METHOD_NOT_ALLOWED', 'The request method is not one the mock knows. Send GET, POST, PUT or DELETE.', { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
+    case 'HPE_INVALID_METHOD': {
+      // A well-formed request line with a method no one knows is 405, with the Allow of its path as
+      // the core answers a method the path does not serve; a line that is not one is 400.
+      const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.[01]\r?\n/.exec((error as { rawPacket?: Buffer }).rawPacket?.toString('latin1') ?? '');
+      if (!line) break;
+      return current.methodNotAllowed(line[1]!, line[2]!) ?? new ApiError('METHOD_NOT_ALLOWED', 'The request method is not one the mock knows. Send GET, POST, PUT or DELETE.', { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
+    }
     default:
       break;
   }

@@ -118,7 +118,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       // A new state file holds the starting state at once, so a crash before the first change loses nothing.
       await writer.write();
     }
-    front = await startHttpFront({ ...options, route: (req, res) => app!.handleNode(req, res), state: () => app!.mock });
+    front = await startHttpFront({ ...options, route: (req, res) => app!.handleNode(req, res), state: () => app!.mock, methodNotAllowed: (method, url) => app!.core.methodNotAllowed(method, url) });
   } catch (error) {
     // Nothing is left running when the start fails: the caller reports the reason.
     await closeAll();
