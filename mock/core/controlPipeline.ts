@@ -51,20 +51,21 @@ const invalid = (message: string) => new ApiError('INVALID_CONTROL_REQUEST', mes
 export function controlPipeline(options: ControlPipelineOptions): (request: CoreRequest, path: string, search: string) => Promise<CoreAnswer> {
   const { spec, state, prefix, apiPrefix, corsOrigins, bodyLimit } = options;
   const { store, keys, clock, log, faults } = state;
-  const validatePets = compileSchema(componentSchema(spec, 'Pets'));
-  const validateClock = compileSchema({
+  // Compiled on first use: a mock that is never reset or reconfigured (most) never compiles them.
+  const validatePets = once(() => compileSchema(componentSchema(spec, 'Pets')));
+  const validateClock = once(() => compileSchema({
     type: 'object',
     properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: MAX_ADVANCE_SECONDS }, freeze: { type: 'boolean' }, reset: { type: 'boolean' }, at: {} },
     additionalProperties: false,
     minProperties: 1,
-  });
-  const validateKeyParam = compileSchema({ type: 'object', properties: { key: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9\\-._~+/]+=*$' } } });
-  const validateKeyBody = compileSchema({
+  }));
+  const validateKeyParam = once(() => compileSchema({ type: 'object', properties: { key: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9\\-._~+/]+=*$' } } }));
+  const validateKeyBody = once(() => compileSchema({
     type: 'object',
     required: ['plan'],
     properties: { plan: { type: 'string', enum: [...planNames] }, perMinute: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT }, perDay: { type: 'integer', minimum: 1, maximum: MAX_KEY_LIMIT } },
     additionalProperties: false,
-  });
+  }));
   const preflightWarnings = new LogThrottle();
   const tokenCheck = options.controlToken === undefined ? undefined : controlTokenCheck(options.controlToken);
   const check = (valid: boolean, errors: unknown, context: string) => {
@@ -100,7 +101,7 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
   route('GET', '/clock', async () => ({ body: await clock.state() }));
   route('POST', '/clock', async ({ body: read }) => {
     const body = read() as { advanceSeconds?: number; freeze?: boolean; reset?: boolean; at?: unknown };
-    check(validateClock(body), validateClock.errors, 'body');
+    check(validateClock()(body), validateClock().errors, 'body');
     const { advanceSeconds, freeze, reset: back, at } = body;
     if (at !== undefined) {
       const shown = JSON.stringify(at);
@@ -125,9 +126,9 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
     return { body: answer };
   });
   route('PUT', '/keys/:key', async ({ params, body: read }) => {
-    check(validateKeyParam(params), validateKeyParam.errors, 'params');
+    check(validateKeyParam()(params), validateKeyParam().errors, 'params');
     const body = read() as { plan: Plan; perMinute?: number; perDay?: number };
-    check(validateKeyBody(body), validateKeyBody.errors, 'body');
+    check(validateKeyBody()(body), validateKeyBody().errors, 'body');
     const existed = await keys.has(params.key!);
     const entry = await keys.set({ key: params.key!, ...body });
     return { status: existed ? 200 : 201, body: { key: params.key, plan: entry.plan, limits: entry.limits } };
@@ -139,7 +140,7 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
   route('GET', '/pets', async () => ({ body: await store.all() }));
   route('PUT', '/pets', async ({ body: read }) => {
     const body = read();
-    if (!validatePets(body)) throw invalid(`Cannot replace the pets: ${describeAjvErrors(validatePets.errors, 'pets')}. Send a JSON array of Pet; nothing was changed.`);
+    if (!validatePets()(body)) throw invalid(`Cannot replace the pets: ${describeAjvErrors(validatePets().errors, 'pets')}. Send a JSON array of Pet; nothing was changed.`);
     // Only the contract's fields are kept: anything else a client sent is not the API's to answer.
     const pets = (body as Pet[]).map(({ id, name, categoryId, status }): Pet => ({ id, name, categoryId, ...(status !== undefined ? { status } : {}) }));
     const seen = new Map<number, number>();
@@ -206,4 +207,10 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
       return send(apiError.statusCode, apiError.toBody());
     }
   };
+}
+
+/** `make()`'s value, made on the first call and kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }

@@ -46,7 +46,14 @@ export interface RequestValidation {
 
 export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolean }): RequestValidation {
   const definedQuery = new Map(spec.operations.map((op) => [op.operationId, new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name))]));
-  const validators = new Map(spec.operations.map((op) => [op.operationId, validatorsOf(op)]));
+  // Compiled on an operation's first request: compiling every operation's schemas at start would
+  // hold the mock's first answer back for operations a session may never call.
+  const validators = new Map<string, ReturnType<typeof validatorsOf>>();
+  const validatorsFor = (op: SpecOperation) => {
+    let v = validators.get(op.operationId);
+    if (!v) validators.set(op.operationId, (v = validatorsOf(op)));
+    return v;
+  };
 
   const takes = (operationId: string) => {
     const names = [...(definedQuery.get(operationId) ?? [])];
@@ -57,7 +64,7 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
     takes,
     definedQuery: (operationId) => definedQuery.get(operationId) ?? new Set(),
     validate(op, request) {
-      const v = validators.get(op.operationId)!;
+      const v = validatorsFor(op);
       const params: Record<string, unknown> = { ...request.params };
       const query: Record<string, unknown> = { ...request.query };
       for (const { name, part, int64 } of v.integers) {
