@@ -3,6 +3,7 @@
 // here needs Node.
 import type { MockCore } from '../core/createMockCore.ts';
 import { bodyIsSent } from '../core/readRequest.ts';
+import { realTimers } from '../state/realTimers.ts';
 import type { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type ControlSend } from './petsMockControl.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
@@ -43,10 +44,12 @@ export function hostOnCore(core: MockCore, { address, control, controlToken, clo
       // As a socket would carry it: a body's length (as inject() adds it), and the body only when the server would read one.
       const sent = body && body.byteLength > 0 ? body : undefined;
       if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
-      const read = bodyIsSent(method.toUpperCase(), lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
+      const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
       const answer = await core.handle({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAfter });
       const out = { ...answer.headers };
       if (out.location) out.location = address.fromMockPath(out.location);
+      // As the server's answers carry it (RFC 9110, 6.6.1), on the real clock whatever the test fakes.
+      out.date ??= new Date(realTimers.now()).toUTCString();
       const empty = answer.body === null || method.toUpperCase() === 'HEAD';
       return { status: answer.status, headers: out, body: empty ? null : encoder.encode(answer.body!) };
     },

@@ -210,7 +210,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       // Rules this process knows changed are read first: the step then goes ahead unless one may take the request.
       const refreshed = state.faults.refresh();
       if (refreshed) await refreshed;
-      if (stepsAhead(x, method, op)) return inOneStep(x, method, op, credentials);
+      if (stepsAhead(x, op, credentials.token)) return inOneStep(x, method, op, credentials);
     }
     const guarded = guard(x, route, credentials);
     if (guarded) await guarded;
@@ -232,12 +232,14 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   /**
    * Whether a request for an operation of the store can be admitted and the operation run in one
    * step (one round trip on a shared store): no Prefer (its answers are not the store's), no fault
-   * rule that may take it, and its body at hand, or worth reading before the key is checked on a
-   * shared store (to save the round trip). Any other request goes step by step.
+   * rule that may take it, and its body at hand, or worth reading before the key is checked. It is
+   * on a shared store, for a key this replica last found valid: the round trip is saved, and the
+   * body of a key the mock does not know is never read before its 401. Any other request goes
+   * step by step.
    */
-  function stepsAhead(x: Exchange, method: string, op: SpecOperation): boolean {
+  function stepsAhead(x: Exchange, op: SpecOperation, token: string): boolean {
     if (x.request.headers.prefer !== undefined) return false;
-    if (op.operation.requestBody !== undefined && x.request.body === undefined && !state.shared) return false;
+    if (op.operation.requestBody !== undefined && x.request.body === undefined && !(state.shared && state.keys.lastSeen?.(token))) return false;
     return !state.faults.mayFire(faultTarget(x, op));
   }
 

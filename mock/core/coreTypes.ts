@@ -11,7 +11,8 @@ export interface CoreRequest {
   /**
    * The body bytes as sent; absent when there is none. A host that streams bodies gives `readBody`
    * instead: the core reads the body only once the request is admitted and routed, as a server
-   * does, so a refused request's body is never read.
+   * does, so a refused request's body is never read. (On a shared store, a create whose key this
+   * replica found valid before is read first, to be admitted and created in one round trip.)
    */
   body?: Uint8Array | undefined;
   readBody?: (() => Promise<Uint8Array | undefined>) | undefined;

@@ -14,20 +14,16 @@ export function parseQuery(search: string): Record<string, string | string[]> {
   return out;
 }
 
-/** The methods whose request may carry a body to parse whatever its headers say (fastify's rule). */
-const parsedBodyMethods = new Set(['POST', 'PUT', 'PATCH', 'TRACE', 'SEARCH', 'PROPFIND', 'PROPPATCH', 'LOCK', 'REPORT', 'MKCALENDAR', 'QUERY']);
-
 /**
- * Whether a request's body is handed to the core, as fastify decides (lib/handle-request.js), so
- * that every host tells "no body" from "an empty one" alike (a DELETE without a body is not a JSON
- * body missing): a body method with a Content-Type, or with a length or chunks; DELETE and OPTIONS
- * only with a Content-Type and a length or chunks; never another method.
+ * Whether a request has a body (RFC 9112, 6.3): it says how long it is, with a Content-Length
+ * other than 0, or it is chunked. Every host decides by this one rule, so that they tell "no body"
+ * from "a body" alike: a DELETE sent with a Content-Type and nothing else has none (as a client
+ * that sets Content-Type on every request sends it), and a DELETE with a length but no
+ * Content-Type has one, of no type the API takes (415).
  */
-export function bodyIsSent(method: string, headers: { 'content-type'?: string | undefined; 'content-length'?: string | undefined; 'transfer-encoding'?: string | undefined }): boolean {
-  const { 'content-type': type, 'content-length': length, 'transfer-encoding': chunked } = headers;
-  if (parsedBodyMethods.has(method)) return type !== undefined || chunked !== undefined || (length !== undefined && length !== '0');
-  if (method === 'OPTIONS' || method === 'DELETE') return type !== undefined && (chunked !== undefined || length !== undefined);
-  return false;
+export function bodyIsSent(headers: { 'content-length'?: string | undefined; 'transfer-encoding'?: string | undefined }): boolean {
+  const { 'content-length': length, 'transfer-encoding': chunked } = headers;
+  return chunked !== undefined || (length !== undefined && length !== '0');
 }
 
 /** The methods the server's parser reads a body for; any other's body is never read. */

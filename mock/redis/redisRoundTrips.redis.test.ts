@@ -113,4 +113,10 @@ describe('a whole API request on Redis', () => {
   ])('answers %s after one round trip, and logs it with one more', async (_name, options) => {
     expect(await costOf(options)).toEqual(['script', 'script']);
   });
+
+  it('admits a create from a key this replica has not seen before reading its body, then creates: one round trip more, once', async () => {
+    const create = { method: 'POST' as const, url: '/v1/pets', payload: { name: 'Rex', categoryId: 2 }, headers: { authorization: 'Bearer demo-pro' } };
+    expect(await costOf(create)).toEqual(['script', 'script', 'script']);
+    expect(await costOf(create)).toEqual(['script', 'script']);
+  });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
 import type { MockCore } from '../core/createMockCore.ts';
 import { answerRaw } from './answerRaw.ts';
+import { bodyStreamOf } from './serveNode.ts';
 
 /**
  * fastify as a thin host of the framework-free core: every request, on any path and with any
@@ -22,7 +22,10 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
     // the request): requests a client sent together stay together.
     const arrivedAfter = (request.raw as { arrivedAfter?: number }).arrivedAfter ?? core.arrival();
     reply.hijack();
-    await answerRaw(core, { req: request.raw, res: reply.raw, ip: request.ip, body: request.body as Readable | undefined, arrivedAfter }, { bodyLimit, log: app.log });
+    // The body by the hosts' one rule (bodyStreamOf), not by fastify's, which parses a DELETE that
+    // has a Content-Type and no body: the raw request is the stream, which fastify's pass-through
+    // parser has not read.
+    await answerRaw(core, { req: request.raw, res: reply.raw, ip: request.ip, body: bodyStreamOf(request.raw), arrivedAfter }, { bodyLimit, log: app.log });
   };
 
   app.route({ method: app.supportedMethods, url: '/*', handler });

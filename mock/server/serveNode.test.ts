@@ -76,6 +76,13 @@ describe('the pets-mock server host', () => {
     ['a create with malformed JSON', `POST /v1/pets HTTP/1.1\r\n${key}\r\n${json}\r\nContent-Length: 9`, '{"name":1'],
     ['a create without a key', `POST /v1/pets HTTP/1.1\r\n${json}\r\nContent-Length: ${pet.length}`, pet],
     ['a DELETE without a body', `DELETE /v1/pets/3 HTTP/1.1\r\n${key}`],
+    ['a DELETE with a Content-Type and no body', `DELETE /__mock/requests HTTP/1.1\r\n${json}`],
+    ['a DELETE with a Content-Type and a length of 0', `DELETE /__mock/requests HTTP/1.1\r\n${json}\r\nContent-Length: 0`],
+    ['a DELETE with a body and no Content-Type', 'DELETE /__mock/faults HTTP/1.1\r\nContent-Length: 2', '{}'],
+    ['a chunked DELETE with no Content-Type', 'DELETE /__mock/faults HTTP/1.1\r\nTransfer-Encoding: chunked', '2\r\n{}\r\n0\r\n\r\n'],
+    ['a DELETE with a body of an unknown type', 'DELETE /__mock/faults HTTP/1.1\r\nContent-Type: nonsense\r\nContent-Length: 2', '{}'],
+    ['an OPTIONS with a Content-Type and no body', `OPTIONS /nowhere HTTP/1.1\r\n${json}`],
+    ['a POST with a Content-Type and no body', `POST /v1/pets HTTP/1.1\r\n${key}\r\n${json}`],
     ['a DELETE with a body', `DELETE /v1/pets/3 HTTP/1.1\r\n${key}\r\n${json}\r\nContent-Length: 2`, '{}'],
     ['a preflight', 'OPTIONS /v1/pets HTTP/1.1\r\nOrigin: http://app.test\r\nAccess-Control-Request-Method: POST'],
     ['a refused preflight', 'OPTIONS /v1/pets HTTP/1.1\r\nOrigin: http://evil.test\r\nAccess-Control-Request-Method: POST'],
@@ -96,6 +103,14 @@ describe('the pets-mock server host', () => {
     const answer = await bothAnswer(`GET /v1/pets HTTP/1.1\r\n${key}\r\nAuthorization: Bearer demo-free`);
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
     expect(answer).toContain('"code":"UNAUTHORIZED"');
+  });
+
+  it('reads a body only when the request says how long it is or chunks it (RFC 9112, 6.3)', async () => {
+    // A client that sets Content-Type on every request: its DELETE has no body, and is done.
+    expect(await bothAnswer(`DELETE /__mock/requests HTTP/1.1\r\n${json}`)).toMatch(/^HTTP\/1\.1 204 /);
+    // A body of no type the mock reads is refused, and nothing is removed.
+    expect(await bothAnswer('DELETE /__mock/faults HTTP/1.1\r\nContent-Length: 2', '{}')).toMatch(/^HTTP\/1\.1 415 /);
+    expect(await bothAnswer('DELETE /__mock/faults HTTP/1.1\r\nContent-Type: nonsense\r\nContent-Length: 2', '{}')).toMatch(/^HTTP\/1\.1 415 /);
   });
 
   it('keeps the client address X-Forwarded-For names, through the trusted proxy, in the request log', async () => {

@@ -6,9 +6,9 @@ import type { TrustProxy } from './parseTrustProxy.ts';
 import { answerRaw } from './answerRaw.ts';
 import { bodyIsSent } from '../core/readRequest.ts';
 
-/** The body's stream when fastify would hand one over (bodyIsSent): the request itself. */
+/** The body's stream when the request has a body (bodyIsSent): the request itself. */
 export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
-  return bodyIsSent(req.method ?? 'GET', req.headers) ? req : undefined;
+  return bodyIsSent(req.headers) ? req : undefined;
 }
 
 /** The client's address as fastify's `trustProxy` reads it: the socket's, or X-Forwarded-For's as far as the trusted proxies go. */
@@ -20,7 +20,7 @@ export function clientAddressOf(trust: TrustProxy | undefined): (req: IncomingMe
 
 /**
  * The `pets-mock` server's host: Node's request handed to the core (answerRaw.ts) with what
- * fastify's host would give it (the client's address, the body's stream), without fastify's
+ * fastify's host gives it (the client's address, the body's stream), without fastify's
  * request lifecycle, which costs a fifth of the server's throughput (docs/performance.md). The
  * answers are the fastify host's; `serveNode.test.ts` holds the two alike on real sockets.
  */

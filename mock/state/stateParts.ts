@@ -32,8 +32,9 @@ export interface KeyDirectory {
   find(key: string): Awaitable<ApiKeyEntry | undefined>;
   /**
    * What this process last learnt of the key without asking the store: its entry, null when it was
-   * not accepted, undefined when never looked up here. Only for answers given while a shared store
-   * is away (the 503's X-RateLimit-Limit); a store that cannot go away needs none.
+   * not accepted, undefined when never looked up here. Never to admit a request: for answers given
+   * while a shared store is away (the 503's X-RateLimit-Limit), and to choose whether a body is
+   * worth reading before the admission (apiPipeline's stepsAhead). A store in this process needs none.
    */
   lastSeen?(key: string): ApiKeyEntry | null | undefined;
   has(key: string): Awaitable<boolean>;
