@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pet } from '../../spec/types.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
-import { PetSetError } from '../state/petStore.ts';
+import { checkPetSet, PetSetError } from '../state/petStore.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyArguments } from './keyEntry.ts';
 
@@ -24,6 +24,8 @@ export interface StateReplacement {
  * 'seed' found a seed already there (and changed nothing).
  */
 export async function replaceRedisState(redis: RedisConnection, { mode, pets, keys, nextIdFloor }: StateReplacement): Promise<boolean> {
+  // The in-memory store's check, so both refuse the same sets; the floor stands for the next id.
+  checkPetSet(pets, nextIdFloor);
   const args = petArguments(pets);
   if (keys === undefined && mode !== 'replace') throw new Error(`A ${mode} needs the keys to put in place.`);
   if (!(Number.isInteger(nextIdFloor) && nextIdFloor >= 1 && nextIdFloor <= 2 ** 53)) {
@@ -38,18 +40,7 @@ export async function replaceRedisState(redis: RedisConnection, { mode, pets, ke
   return reply === 1;
 }
 
-/**
- * The (id, status, JSON) triples the staging script takes, after checking what Redis cannot hold
- * exactly (PetSetError otherwise, which the API and control API answer as the in-memory store's): ids must be unique whole numbers within 2^53 - 1 (sorted-set scores are doubles).
- */
-export function petArguments(pets: readonly Pet[]): string[] {
-  const seen = new Set<number>();
-  const args: string[] = [];
-  for (const pet of pets) {
-    if (!Number.isSafeInteger(pet.id)) throw new PetSetError(`The pet id ${pet.id} is not a whole number within 2^53 - 1. Give every pet such an id.`);
-    if (seen.has(pet.id)) throw new PetSetError(`Two pets have the id ${pet.id}. Give every pet its own id.`);
-    seen.add(pet.id);
-    args.push(String(pet.id), pet.status ?? '', JSON.stringify(pet));
-  }
-  return args;
+/** The (id, status, JSON) triples the staging script takes, for pets checkPetSet accepted. */
+function petArguments(pets: readonly Pet[]): string[] {
+  return pets.flatMap((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)]);
 }

@@ -38,6 +38,27 @@ export class PetSetError extends Error {
  * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
  * reserver has recorded a high-water mark at or above it.
  */
+/**
+ * Checks a set of pets before it replaces the store's, in memory and on Redis alike (so both refuse
+ * the same sets): ids unique, whole numbers within 2^53 - 1, and leaving an id for the next pet (a
+ * saved state whose next id is past its highest handed that id out itself, and is whole). Returns
+ * the highest id; throws a PetSetError naming the id and what to give instead.
+ */
+export function checkPetSet(pets: readonly Pet[], nextId?: number): number {
+  const ids = new Set<number>();
+  let highest = 0;
+  for (const pet of pets) {
+    if (!Number.isSafeInteger(pet.id)) throw new PetSetError(`The pet id ${pet.id} is not a whole number within 2^53 - 1. Give every pet such an id.`);
+    if (ids.has(pet.id)) throw new PetSetError(`Two pets have the id ${pet.id}. Give every pet its own id.`);
+    ids.add(pet.id);
+    if (pet.id > highest) highest = pet.id;
+  }
+  if (highest >= MAX_ID && !(nextId !== undefined && nextId > highest)) {
+    throw new PetSetError(`A pet has the id ${highest}, which leaves no id for the next pet: ids must stay at or below ${MAX_ID} (2^53 - 1, the largest integer JSON clients read exactly). Give pets ids below ${MAX_ID}.`);
+  }
+  return highest;
+}
+
 export class PetStore implements PetRepository {
   #byId = new Map<number, Pet>();
   #ascending: Pet[] = [];
@@ -132,17 +153,7 @@ export class PetStore implements PetRepository {
    * ids are never reused after a replace. Throws a PetSetError, changing nothing, otherwise.
    */
   replaceAll(pets: readonly Pet[], nextId?: number): void {
-    const ids = new Set<number>();
-    let highest = 0;
-    for (const pet of pets) {
-      if (ids.has(pet.id)) throw new PetSetError(`Two pets have the id ${pet.id}. Give every pet its own id.`);
-      ids.add(pet.id);
-      if (pet.id > highest) highest = pet.id;
-    }
-    // A saved state whose next id is past its highest handed that id out itself: it is whole.
-    if (highest >= MAX_ID && !(nextId !== undefined && nextId > highest)) {
-      throw new PetSetError(`A pet has the id ${highest}, which leaves no id for the next pet: ids must stay at or below ${MAX_ID} (2^53 - 1, the largest integer JSON clients read exactly). Give pets ids below ${MAX_ID}.`);
-    }
+    const highest = checkPetSet(pets, nextId);
     this.#byId = new Map();
     this.#ascending = [];
     this.#byStatus = new Map();

@@ -61,6 +61,20 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       await stores.close?.();
     });
 
+    it('refuses the same sets of pets: one whose highest id leaves no id for the next pet, changing nothing', async () => {
+      const { stores } = await setup();
+      const max = Number.MAX_SAFE_INTEGER;
+      await expect(Promise.resolve().then(() => stores.store.replaceAll([{ id: max, name: 'Edge', categoryId: 1 }]))).rejects.toThrow(/leaves no id for the next pet/);
+      await expect(Promise.resolve().then(() => stores.store.replaceAll([{ id: 2 ** 53 + 2, name: 'Past', categoryId: 1 }]))).rejects.toThrow(/not a whole number within 2\^53 - 1/);
+      expect(await stores.store.all()).toEqual(testFixtures);
+      await stores.store.replaceAll([{ id: max - 1, name: 'Room', categoryId: 1 }]);
+      expect((await stores.store.create({ name: 'Last', categoryId: 1 })).id).toBe(max);
+      // A saved state whose next id is past its highest handed that id out itself: it is whole.
+      await stores.store.replaceAll([{ id: max, name: 'Edge', categoryId: 1 }], max + 1);
+      expect(await stores.store.count()).toBe(1);
+      await stores.close?.();
+    });
+
     it('admits a known key at its plan limits and an unknown one by address at Free limits, then refuses and bans', async () => {
       const { stores } = await setup();
       expect((await admitToken(stores, 'demo-pro', true)).decision).toMatchObject({ allowed: true, limit: 300, remaining: 299 });
