@@ -10,6 +10,7 @@ import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { ManualClock } from '../state/clock.ts';
 import { MockState } from '../state/mockState.ts';
 import { testSpec } from '../testing.ts';
+import { bodyIsSent } from './readRequest.ts';
 import { createMockCore } from './createMockCore.ts';
 import { ConnectionResetError, type CoreRequest } from './coreTypes.ts';
 
@@ -48,7 +49,9 @@ async function pair(options: Options = {}) {
     },
     async core(request: CoreRequest): Promise<Seen> {
       try {
-        const res = await core.handle(request);
+        // As every host hands a request over: its body when the socket would carry one (the length inject() sends).
+        const sized = request.body === undefined ? request.headers : { 'content-length': String(request.body.byteLength), ...request.headers };
+        const res = await core.handle({ ...request, body: bodyIsSent(sized) ? request.body : undefined });
         return { status: res.status, headers: clean(res.headers), body: body(res.body) };
       } catch (error) {
         if (error instanceof ConnectionResetError) return { status: 'reset', headers: {}, body: null };
