@@ -13,6 +13,18 @@ local P = ARGV[1]
 local function fmt(n) return string.format('%d', n) end
 `;
 
+/** Stores a pet's JSON under `base` (the live keys, or a staging area): by id, in the id order of all pets and of its status. */
+const storePet = `
+local function storePet(base, sid, status, json)
+  redis.call('HSET', base .. 'pets', sid, json)
+  redis.call('ZADD', base .. 'pets:all', sid, sid)
+  if status ~= '' then
+    redis.call('ZADD', base .. 'pets:status:' .. status, sid, sid)
+    redis.call('SADD', base .. 'pets:statuses', status)
+  end
+end
+`;
+
 /**
  * The pet operations an API request runs, as Lua functions: on their own (stepLua) or after the
  * request's admission in the same script (admitLua), so that a request costs one round trip.
@@ -24,7 +36,7 @@ local function fmt(n) return string.format('%d', n) end
  *   the pets' version, and the pets' JSON texts newest first (descending id), or nil when the
  *   replica's page is still current.
  */
-const petSteps = `
+const petSteps = `${storePet}
 local function createPet(status, members)
   local id = redis.call('INCR', P .. 'pets:seq')
   if id > 9007199254740991 then
@@ -33,12 +45,7 @@ local function createPet(status, members)
   end
   local sid = fmt(id)
   local json = '{"id":' .. sid .. ',' .. members .. '}'
-  redis.call('HSET', P .. 'pets', sid, json)
-  redis.call('ZADD', P .. 'pets:all', sid, sid)
-  if status ~= '' then
-    redis.call('ZADD', P .. 'pets:status:' .. status, sid, sid)
-    redis.call('SADD', P .. 'pets:statuses', status)
-  end
+  storePet(P, sid, status, json)
   redis.call('INCR', P .. 'pets:version')
   return json
 end
@@ -85,17 +92,12 @@ return out
  * ten minutes should the replacement never be committed.
  * ARGV: prefix, token, then (id, status or '', pet JSON) per pet.
  */
-export const stagePetsLua = `${common}
+export const stagePetsLua = `${common}${storePet}
 local S = P .. 'staging:' .. ARGV[2] .. ':'
 local highest = tonumber(redis.call('GET', S .. 'highest') or '0')
 for i = 3, #ARGV, 3 do
   local sid, status, json = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  redis.call('HSET', S .. 'pets', sid, json)
-  redis.call('ZADD', S .. 'pets:all', sid, sid)
-  if status ~= '' then
-    redis.call('ZADD', S .. 'pets:status:' .. status, sid, sid)
-    redis.call('SADD', S .. 'pets:statuses', status)
-  end
+  storePet(S, sid, status, json)
   local n = tonumber(sid)
   if n > highest then highest = n end
 end
