@@ -5,7 +5,7 @@ import type { RateDecision } from '../state/rateLimiter.ts';
 import type { CoreRequest } from './coreTypes.ts';
 import type { RouteMatch } from './routeTable.ts';
 
-/** One request on its way through the pipeline: what the server keeps on fastify's request and reply. */
+/** One API request on its way through the pipeline: what each step learns of it, for the steps after and the recording. */
 export interface Exchange {
   request: CoreRequest;
   path: string;
