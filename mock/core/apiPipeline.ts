@@ -209,7 +209,8 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     if (op && credentials.kind === 'bearer' && storeOperations.has(op.operationId)) {
       // Rules this process knows changed are read first: the step then goes ahead unless one may take the request.
       const refreshed = state.faults.refresh();
-      if (refreshed) await refreshed;
+      // A store that does not answer is told once: the 503's headers do not wait on it again.
+      if (refreshed) await refreshed.catch(storeAway(x));
       if (stepsAhead(x, op, credentials.token)) return inOneStep(x, method, op, credentials);
     }
     const guarded = guard(x, route, credentials);
