@@ -3,7 +3,6 @@
 import { bundledSpec } from '../../spec/bundledSpec.ts';
 import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.ts';
 import { createMockCore } from '../core/createMockCore.ts';
-import { checkStateOptions } from '../state/checkStateOptions.ts';
 import { MockState } from '../state/mockState.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { MockOptions } from '../app.ts';
@@ -31,10 +30,8 @@ export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}
   const address = new MockAddress(baseUrl);
   const spec = bundledSpec();
   const pets = options.pets ?? (seed !== undefined || count !== undefined ? await generate(seed, count) : fixturePets);
-  const stateOptions = { fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, requestLogSize: options.requestLogSize };
-  // The options every backend refuses alike (state/openState.ts), refused here too.
-  checkStateOptions(stateOptions);
-  const state = MockState.create(stateOptions);
+  // MockState.create refuses the options every backend refuses (state/checkStateOptions.ts).
+  const state = MockState.create({ fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, requestLogSize: options.requestLogSize });
   const core = createMockCore({
     spec,
     state,

@@ -230,16 +230,26 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     return operation(x, op, params, query, body);
   }
 
+  /** Whether the request's Prefer forces no answer (a delay, or preferences the mock does not take): the store still answers it. */
+  function preferenceFree(x: Exchange, op: SpecOperation): boolean {
+    try {
+      return readPreferences(x.request.headers.prefer!, op, { maxDelayMs: options.maxPreferDelayMs }).forced === undefined;
+    } catch {
+      // A Prefer the mock refuses is refused in the step-by-step order (after the key and the quota).
+      return false;
+    }
+  }
+
   /**
    * Whether a request for an operation of the store can be admitted and the operation run in one
-   * step (one round trip on a shared store): no Prefer (its answers are not the store's), no fault
+   * step (one round trip on a shared store): no Prefer that forces an answer (those are not the store's), no fault
    * rule that may take it, and its body at hand, or worth reading before the key is checked. It is
    * on a shared store, for a key this replica last found valid: the round trip is saved, and the
    * body of a key the mock does not know is never read before its 401. Any other request goes
    * step by step.
    */
   function stepsAhead(x: Exchange, op: SpecOperation, token: string): boolean {
-    if (x.request.headers.prefer !== undefined) return false;
+    if (x.request.headers.prefer !== undefined && !preferenceFree(x, op)) return false;
     if (op.operation.requestBody !== undefined && x.request.body === undefined && !(state.shared && state.keys.lastSeen?.(token))) return false;
     return !state.faults.mayFire(faultTarget(x, op));
   }
@@ -263,15 +273,19 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
       if (guarded) await guarded;
       const faulted = applyFault(x, op);
       if (faulted) await faulted;
+      if (x.request.headers.prefer !== undefined) preferencesOf(x, op);
       throw error;
     }
     const pending = state.admit({ token: credentials.token, ip: x.ip }, true, step);
     const admission = isPromise(pending) ? await pending.catch(storeAway(x)) : pending;
     admitted(x, admission, x.route, credentials);
+    // A delay Prefer asked for, applied where the step-by-step path applies it: once admitted.
+    if (x.request.headers.prefer !== undefined && admission.step) preferencesOf(x, op);
     if (admission.step) return stepAnswer(x, step, admission.step);
     // Admitted, but the step was not run: the fault rules changed meanwhile, and one may take it.
     const faulted = applyFault(x, op);
     if (faulted) await faulted;
+    if (x.request.headers.prefer !== undefined) preferencesOf(x, op);
     return operation(x, op, checked.params, checked.query, x.body);
   }
 

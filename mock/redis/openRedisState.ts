@@ -4,6 +4,7 @@ import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { BanPolicy } from '../state/rateLimiter.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
 import { planLimits } from '../state/plans.ts';
+import { checkStateOptions } from '../state/checkStateOptions.ts';
 import { stepArguments } from './redisPetRepository.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
 import { RedisClock } from './redisClock.ts';
@@ -61,6 +62,7 @@ export interface RedisState extends StateParts {
  * with the id sequence kept above every id this replica saw issued.
  */
 export async function openRedisState(options: RedisStateOptions): Promise<RedisState> {
+  checkStateOptions({ requestLogSize: options.requestLogSize, ban: options.ban });
   if (options.replicaId !== undefined) checkReplicaId(options.replicaId, 'replicaId');
   const connection = await connectRedis(options);
   const clock = new RedisClock(connection, options.clock ?? systemClock);

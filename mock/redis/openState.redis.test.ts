@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
 import { openState, StateOptionsError, type OpenedState, type StateOptions } from '../state/openState.ts';
-import { testFixtures, testKeys, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
+import { MockState } from '../state/mockState.ts';
+import { openReplica, testFixtures, testKeys, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 
 const redis = useRedisServer<OpenedState>();
 
@@ -41,6 +42,13 @@ describe.each(backends)('the state %s', (_name, backend) => {
     expect(await opened.current.store.all()).toEqual([{ id: 1, name: 'Only', categoryId: 1 }]);
   });
 
+  it('refuses a reload to fixtures it would refuse at start, keeping what it serves', async () => {
+    const opened = await open(backend);
+    expect(() => opened.reload([testFixtures[0]!, testFixtures[0]!], () => true)).toThrow(/Two pets have the id 1/);
+    await opened.current.reset();
+    expect(await opened.current.store.all()).toEqual(testFixtures);
+  });
+
   it('lets go the answers stall rules hold when it closes', async () => {
     const opened = await open(backend);
     const rule = await opened.current.faults.add({ action: 'stall', stallMs: 60_000, status: 504 });
@@ -52,7 +60,15 @@ describe.each(backends)('the state %s', (_name, backend) => {
 });
 
 describe('the state options only one backend takes', () => {
-  it('refuses a start state (a state file) with Redis', async () => {
+  it('refuses a start state (a state file) and a cap on anonymous buckets with Redis', async () => {
     await expect(open(backends[1]![1], { startState: { pets: testFixtures, nextId: 7 } })).rejects.toThrow(StateOptionsError);
+    await expect(open(backends[1]![1], { maxAnonymousBuckets: 10 })).rejects.toThrow(/maxAnonymousBuckets applies in memory only/);
+  });
+});
+
+describe('a state built without openState', () => {
+  it('refuses the same options: MockState.create and openRedisState check them too', async () => {
+    expect(() => MockState.create({ fixtures: testFixtures, keys: testKeys, requestLogSize: -1 })).toThrow(/requestLogSize is -1/);
+    await expect(openReplica(redis.server, uniquePrefix(), { ban: { threshold: 0, seconds: 60 } })).rejects.toThrow(/ban\.threshold is 0/);
   });
 });

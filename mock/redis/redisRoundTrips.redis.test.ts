@@ -105,6 +105,7 @@ describe('a whole API request on Redis', () => {
     ['a page of pets', { url: '/v1/pets?limit=20' }],
     ['the same page again, from the replica\'s copy', { url: '/v1/pets?limit=20' }],
     ['a pet by id', { url: '/v1/pets/2' }],
+    ['a page with a Prefer that forces no answer (a delay)', { url: '/v1/pets?limit=3', headers: { prefer: 'delay=0, return=minimal' } }],
     ['a pet that does not exist', { url: '/v1/pets/999' }],
     ['a create', { method: 'POST', url: '/v1/pets', payload: { name: 'Rex', categoryId: 2 } }],
     ['a create with an invalid body', { method: 'POST', url: '/v1/pets', payload: { name: 'Rex', categoryId: '2' } }],

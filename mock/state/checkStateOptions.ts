@@ -21,6 +21,7 @@ export function checkStateOptions(options: Pick<StateOptions, 'requestLogSize' |
   wholeNumber('ban.threshold', options.ban?.threshold, 1);
   wholeNumber('ban.seconds', options.ban?.seconds, 1);
   if (options.redis && options.startState) throw new StateOptionsError('A start state (a state file) cannot be used with Redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
+  if (options.redis && options.maxAnonymousBuckets !== undefined) throw new StateOptionsError('maxAnonymousBuckets applies in memory only: on Redis the buckets nobody uses expire by themselves. Leave it out with Redis.');
   if (options.redis && options.ids) throw new StateOptionsError('An id journal (a state file) cannot be used with Redis: Redis keeps the id sequence. Leave out one of them.');
 }
 

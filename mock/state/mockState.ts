@@ -7,6 +7,7 @@ import { RequestLog } from './requestLog.ts';
 import { FaultBook } from '../faults/faultBook.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from './stateParts.ts';
 import { planLimits } from './plans.ts';
+import { checkStateOptions } from './checkStateOptions.ts';
 import { isPromise, type Awaitable } from './awaitable.ts';
 
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
@@ -65,6 +66,8 @@ export class MockState implements StateParts {
 
   /** A fresh state: the fixtures (or the saved state), the keys, empty counters and log, the clock at its base. */
   static create(options: MockStateOptions): MockState {
+    // However the state is built (openState, a test, the browser host), the same options are refused.
+    checkStateOptions(options);
     const clock = new MockClock(options.clock ?? systemClock);
     const ban = { ...defaultBan, ...options.ban };
     const store = new PetStore([], options.ids);

@@ -2,7 +2,7 @@ import type { Pet } from '../../spec/types.ts';
 import type { Clock } from './clock.ts';
 import type { ApiKeyConfig } from './keyRing.ts';
 import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './mockState.ts';
-import type { IdReserver } from './petStore.ts';
+import { checkPetSet, type IdReserver } from './petStore.ts';
 import type { BanPolicy } from './rateLimiter.ts';
 import type { StateParts } from './stateParts.ts';
 import { checkStateOptions } from './checkStateOptions.ts';
@@ -132,6 +132,8 @@ async function openShared(options: StateOptions, redis: RedisStateConfig): Promi
   return {
     current: state,
     reload(fixtures) {
+      // Refused as a reload in memory refuses it, now rather than at the next reset or reseed.
+      checkPetSet(fixtures);
       return {
         state,
         commit() {
