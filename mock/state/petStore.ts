@@ -26,19 +26,6 @@ export class PetSetError extends Error {
 }
 
 /**
- * The mock's in-memory collection of pets and its id sequence.
- *
- * Lists come newest first (descending id: ids only grow, so it is creation order reversed), so a
- * pet created at run time is on the first page however many fixtures there are; the contract
- * leaves the order open. Every operation the API needs is O(1) or O(limit): a map by id, and a
- * list of all pets and one per status, kept in ascending id order by appending and read from
- * their ends, so a million pets cost no more per request than a thousand.
- *
- * Ids are never issued twice: the next id only grows (a replacement with lower ids does not move
- * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
- * reserver has recorded a high-water mark at or above it.
- */
-/**
  * Checks a set of pets before it replaces the store's, in memory and on Redis alike (so both refuse
  * the same sets): ids unique, whole numbers within 2^53 - 1, and leaving an id for the next pet (a
  * saved state whose next id is past its highest handed that id out itself, and is whole). Returns
@@ -59,6 +46,19 @@ export function checkPetSet(pets: readonly Pet[], nextId?: number): number {
   return highest;
 }
 
+/**
+ * The mock's in-memory collection of pets and its id sequence.
+ *
+ * Lists come newest first (descending id: ids only grow, so it is creation order reversed), so a
+ * pet created at run time is on the first page however many fixtures there are; the contract
+ * leaves the order open. Every operation the API needs is O(1) or O(limit): a map by id, and a
+ * list of all pets and one per status, kept in ascending id order by appending and read from
+ * their ends, so a million pets cost no more per request than a thousand.
+ *
+ * Ids are never issued twice: the next id only grows (a replacement with lower ids does not move
+ * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
+ * reserver has recorded a high-water mark at or above it.
+ */
 export class PetStore implements PetRepository {
   #byId = new Map<number, Pet>();
   #ascending: Pet[] = [];
