@@ -10,9 +10,9 @@ import type { StalledAnswers } from '../faults/stalledAnswers.ts';
 import type { LoggedRequest, RecordedRequest, RequestFilter } from './requestLog.ts';
 
 /**
- * What every part of the mock's state must do, whatever holds it: memory now (PetStore, KeyRing,
- * RateLimiter, MockClock, RequestLog), Redis next (issue 13). Every answer may be a promise; the
- * hooks, routes and control API that use the parts accept one (see awaitable.ts).
+ * What every part of the mock's state must do, whatever holds it: memory (PetStore, KeyRing,
+ * RateLimiter, MockClock, RequestLog) or Redis (mock/redis). Every answer may be a promise; the
+ * pipelines that use the parts accept one (see awaitable.ts).
  */
 export interface PetRepository {
   /** Adds a pet with the next id (never one handed out before). */
@@ -43,6 +43,7 @@ export interface KeyDirectory {
   replaceAll(keys: readonly ApiKeyConfig[]): Awaitable<void>;
 }
 
+/** A backend's rate-limit counters (its own part: requests are counted through StateParts.admit). */
 export interface RateLimits {
   /** Counts one request against the bucket, or refuses it, atomically. */
   consume(id: string, limits: Limits): Awaitable<RateDecision>;
@@ -147,15 +148,12 @@ export interface Admission {
 export interface StateParts {
   /**
    * True when the state lives in a store other processes share, a round trip per call (Redis): a
-   * request's body is then read before its admission, so that admission and operation are one step.
+   * create's body is then read before its admission (for a key this replica found valid), so that
+   * admission and operation are one step.
    */
   readonly shared: boolean;
   readonly store: PetRepository;
   readonly keys: KeyDirectory;
-  /** Counts requests with a valid key, by key. */
-  readonly limiter: RateLimits;
-  /** Counts requests without one, by client address. */
-  readonly anonymousLimiter: RateLimits;
   readonly clock: ControlledClock;
   readonly log: RequestJournal;
   readonly faults: FaultRules;
