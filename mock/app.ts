@@ -14,7 +14,7 @@ import { createMockCore, type MockCore } from './core/createMockCore.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './core/prefixes.ts';
 import { createPrismResponder, type PrismResponder } from './prism/prismResponder.ts';
 import { serveCore } from './server/serveCore.ts';
-import { serveNode } from './server/serveNode.ts';
+import { clientAddressOf, serveNode } from './server/serveNode.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TrustProxy } from './server/parseTrustProxy.ts';
 import type { Clock } from './state/clock.ts';
@@ -105,8 +105,6 @@ export type RedisMockOptions = RedisStateConfig;
 
 export const defaultBodyLimit = 1024 * 1024;
 
-/** `trustProxy` as fastify takes it: a number of hops believes that many proxies nearest the mock. */
-const fastifyTrustProxy = (trust: TrustProxy | undefined) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : (trust ?? false));
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -161,8 +159,6 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     // Requests that reach an app being closed (a reload's old app) are answered, not given a non-contract 503.
     return503OnClosing: false,
-    // Behind a proxy, the client's address (its anonymous rate-limit bucket) from X-Forwarded-For.
-    trustProxy: fastifyTrustProxy(options.trustProxy),
     logger: logLevel === false ? false : { level: logLevel, stream: options.logStream ?? pino.destination({ dest: 1, sync: false }) },
     logController: new RequestLogController(),
     // A child logger per request only to add a request id costs more than the rest of the logging.
@@ -197,8 +193,10 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   if (owned) app.addHook('onClose', () => owned.close());
   if (ownPrism) app.addHook('onClose', () => prism.close());
   if (accessLog) app.addHook('onClose', (_, done) => (accessLog.flush(), done()));
-  const handle = serveCore(app, core, { bodyLimit });
+  // Behind a proxy, the client's address (its anonymous rate-limit bucket) from X-Forwarded-For: one reading for both hosts.
+  const clientAddress = clientAddressOf(options.trustProxy);
+  const handle = serveCore(app, core, { bodyLimit, clientAddress });
   app.decorate('core', core);
-  app.decorate('handleNode', serveNode(core, { bodyLimit, trustProxy: options.trustProxy, log: app.log }));
+  app.decorate('handleNode', serveNode(core, { bodyLimit, clientAddress, log: app.log }));
   return app;
 }

@@ -233,7 +233,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   /** Whether the request's Prefer forces no answer (a delay, or preferences the mock does not take): the store still answers it. */
   function preferenceFree(x: Exchange, op: SpecOperation): boolean {
     try {
-      return readPreferences(x.request.headers.prefer!, op, { maxDelayMs: options.maxPreferDelayMs }).forced === undefined;
+      return (x.preferences = readPreferences(x.request.headers.prefer!, op, { maxDelayMs: options.maxPreferDelayMs })).forced === undefined;
     } catch {
       // A Prefer the mock refuses is refused in the step-by-step order (after the key and the quota).
       return false;
@@ -387,7 +387,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
 
   /** Reads `Prefer`: its delay noted on the exchange (and applied), the answer it forces returned. */
   function preferencesOf(x: Exchange, op: SpecOperation | undefined): Forced | undefined {
-    const { delayMs, forced } = readPreferences(x.request.headers.prefer!, op, { maxDelayMs: options.maxPreferDelayMs });
+    const { delayMs, forced } = x.preferences ?? readPreferences(x.request.headers.prefer!, op, { maxDelayMs: options.maxPreferDelayMs });
     if (delayMs !== undefined) {
       x.preferredDelay = delayMs;
       x.headers['preference-applied'] = `delay=${delayMs}`;

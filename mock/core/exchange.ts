@@ -4,6 +4,7 @@ import type { ApiKeyEntry } from '../state/keyRing.ts';
 import type { RateDecision } from '../state/rateLimiter.ts';
 import type { CoreRequest } from './coreTypes.ts';
 import type { RouteMatch } from './routeTable.ts';
+import type { Preferences } from './readPreferences.ts';
 
 /** One API request on its way through the pipeline: what each step learns of it, for the steps after and the recording. */
 export interface Exchange {
@@ -18,6 +19,8 @@ export interface Exchange {
   storeUnavailable: boolean;
   fault: FiredFault | null;
   preferredDelay: number | null;
+  /** `Prefer` as read, once (a request may be asked whether it forces an answer before it is applied). */
+  preferences?: Preferences;
   unknownQuery: string[] | null;
   headers: Record<string, string>;
   /** The body as read, and as parsed: a validation error of a missing body says so. */

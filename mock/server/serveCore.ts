@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { MockCore } from '../core/createMockCore.ts';
 import { answerRaw } from './answerRaw.ts';
 import { bodyStreamOf } from './serveNode.ts';
@@ -7,11 +8,11 @@ import { bodyStreamOf } from './serveNode.ts';
  * fastify as a thin host of the framework-free core: every request, on any path and with any
  * method, goes to `core.handle` as plain data (method, URL, headers, body bytes, the client's
  * address), and its answer is written as it is (answerRaw.ts). fastify keeps what a Node server
- * needs (the connection, `trustProxy`'s client address, `inject()` for tests); the core decides
+ * needs (the connection, `inject()` for tests); the core decides
  * everything the client sees, as it does for MSW and the browser. The `pets-mock` server hands
  * requests to the same answerRaw without fastify's request lifecycle (serveNode.ts).
  */
-export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: { bodyLimit: number }): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit, clientAddress }: { bodyLimit: number; clientAddress: (req: IncomingMessage) => string }): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   // Bodies reach the core as bytes, whatever their type: the core says which it refuses (415), in
   // its own order (after the key and the rate limit), and how large is too large (413).
   app.removeAllContentTypeParsers();
@@ -25,7 +26,7 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit }: {
     // The body by the hosts' one rule (bodyStreamOf), not by fastify's, which parses a DELETE that
     // has a Content-Type and no body: the raw request is the stream, which fastify's pass-through
     // parser has not read.
-    await answerRaw(core, { req: request.raw, res: reply.raw, ip: request.ip, body: bodyStreamOf(request.raw), arrivedAfter }, { bodyLimit, log: app.log });
+    await answerRaw(core, { req: request.raw, res: reply.raw, ip: clientAddress(request.raw), body: bodyStreamOf(request.raw), arrivedAfter }, { bodyLimit, log: app.log });
   };
 
   app.route({ method: app.supportedMethods, url: '/*', handler });

@@ -11,7 +11,7 @@ export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
   return bodyIsSent(req.headers) ? req : undefined;
 }
 
-/** The client's address as fastify's `trustProxy` reads it: the socket's, or X-Forwarded-For's as far as the trusted proxies go. */
+/** The client's address, for both hosts: the socket's, or X-Forwarded-For's as far as the trusted proxies go (proxy-addr, as fastify's `trustProxy` reads it). */
 export function clientAddressOf(trust: TrustProxy | undefined): (req: IncomingMessage) => string {
   if (trust === undefined) return (req) => req.socket.remoteAddress ?? '127.0.0.1';
   const trusted = typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : proxyAddr.compile(trust);
@@ -24,10 +24,9 @@ export function clientAddressOf(trust: TrustProxy | undefined): (req: IncomingMe
  * request lifecycle, which costs a fifth of the server's throughput (docs/performance.md). The
  * answers are the fastify host's; `serveNode.test.ts` holds the two alike on real sockets.
  */
-export function serveNode(core: MockCore, { bodyLimit, trustProxy, log }: { bodyLimit: number; trustProxy?: TrustProxy | undefined; log: { error(fields: object, message: string): void } }): (req: IncomingMessage, res: ServerResponse) => void {
-  const addressOf = clientAddressOf(trustProxy);
+export function serveNode(core: MockCore, { bodyLimit, clientAddress, log }: { bodyLimit: number; clientAddress: (req: IncomingMessage) => string; log: { error(fields: object, message: string): void } }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const arrivedAfter = core.arrival();
-    void answerRaw(core, { req, res, ip: addressOf(req), body: bodyStreamOf(req), arrivedAfter }, { bodyLimit, log });
+    void answerRaw(core, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAfter }, { bodyLimit, log });
   };
 }
