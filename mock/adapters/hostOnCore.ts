@@ -50,8 +50,7 @@ export function hostOnCore(core: MockCore, { address, control, controlToken, clo
       if (out.location) out.location = address.fromMockPath(out.location);
       // As the server's answers carry it (RFC 9110, 6.6.1), on the real clock whatever the test fakes.
       out.date ??= new Date(realTimers.now()).toUTCString();
-      const empty = answer.body === null || method.toUpperCase() === 'HEAD';
-      return { status: answer.status, headers: out, body: empty ? null : encoder.encode(answer.body!) };
+      return { status: answer.status, headers: out, body: answer.body === null ? null : encoder.encode(answer.body) };
     },
     async close() {
       closed = true;

@@ -26,7 +26,7 @@ import type { FiredFault } from '../faults/faultRule.ts';
 import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreAnswer, type CoreLog, type CoreRequest } from './coreTypes.ts';
 import { LogThrottle } from '../api/logThrottle.ts';
 import { logAnswerError } from './logAnswerError.ts';
-import { corsHeaders, warnRefusedPreflight } from './corsHeaders.ts';
+import { corsHeaders, isRefusedPreflight, warnRefusedPreflight } from './corsHeaders.ts';
 import { decodeSegment, routeTable, type RouteMatch } from './routeTable.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
 import { peekRate } from './peekRate.ts';
@@ -146,7 +146,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
         // A 204 has no Content-Length (RFC 9110, 8.6).
         Object.assign(x.headers, corsHeaders(corsOrigins, origin, true));
         answer = { status: 204, body: null };
-        warnRefusedPreflight(log, preflightWarnings, { origin, method: x.request.headers['access-control-request-method'], path: x.path, answered: x.headers }, corsOrigins);
+        warnRefusedPreflight(log, preflightWarnings, { request: x.request.headers, path: x.path, answered: x.headers }, corsOrigins);
       } else {
         Object.assign(x.headers, corsHeaders(corsOrigins, origin, false));
         answer = await serve(x, method);
@@ -166,7 +166,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     if (delay > 0) await new Promise((resolve) => (realTimers.setTimeout(resolve, delay) as { unref?: () => void }).unref?.());
     record(x, answer.status, arrivedAfter);
     if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = String(utf8Length(answer.body));
-    return { status: answer.status, headers: x.headers, body: method === 'HEAD' ? null : answer.body };
+    return { status: answer.status, headers: x.headers, body: answer.body };
   };
   return {
     api,
@@ -185,7 +185,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
 
   /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
   function record(x: Exchange, status: number, arrivedAfter: number): void {
-    recordExchange(x, { status, arrivedAfter, corsRefused: x.request.method.toUpperCase() === 'OPTIONS' && isRefusedPreflight(x) }, { state, order, onAnswer: options.onAnswer, log });
+    recordExchange(x, { status, arrivedAfter, corsRefused: x.request.method.toUpperCase() === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers) }, { state, order, onAnswer: options.onAnswer, log });
   }
 
   async function serve(x: Exchange, method: string): Promise<{ status: number; body: string | null }> {
@@ -304,10 +304,6 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     return validation.validate(op, { method: x.request.method.toUpperCase(), path: x.path, params: x.route!.params, query: x.query, body, unknownQuery: x.unknownQuery });
   }
 
-  /** A CORS preflight the mock answered without allowing its origin: the browser will not send the request. */
-  function isRefusedPreflight(x: Exchange): boolean {
-    return x.request.headers.origin !== undefined && x.request.headers['access-control-request-method'] !== undefined && x.headers['access-control-allow-origin'] === undefined;
-  }
 
   /**
    * Counts the request against its key's quota, or its address's, and refuses it over the limit or
@@ -354,8 +350,10 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
     // The body is read (not parsed) all the same, once the rule answers: the client report tells a
     // create sent again after this fault from a new one by it (client.post-retry).
     const readForLog = async () => void (await bytesOf(x, x.request.method.toUpperCase()));
-    if (fired.action === 'reset') await readForLog();
-    if (fired.action === 'reset') throw new ConnectionResetError(`The fault rule ${fired.id} reset the connection of ${x.request.method} ${x.request.url}.`);
+    if (fired.action === 'reset') {
+      await readForLog();
+      throw new ConnectionResetError(`The fault rule ${fired.id} reset the connection of ${x.request.method} ${x.request.url}.`);
+    }
     if (fired.action === 'stall') {
       const held = state.faults.stalls.hold(fired.id, fired.stallMs);
       const signal = x.request.signal;

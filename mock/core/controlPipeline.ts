@@ -25,7 +25,7 @@ import type { CoreAnswer, CoreLog, CoreRequest } from './coreTypes.ts';
 import { LogThrottle } from '../api/logThrottle.ts';
 import { logAnswerError } from './logAnswerError.ts';
 import { corsHeaders, warnRefusedPreflight } from './corsHeaders.ts';
-import { decodedPath } from './routeTable.ts';
+import { matchSegments, pathSegments, templateSegments, type TemplateSegment } from './routeTable.ts';
 import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
 
 export interface ControlPipelineOptions {
@@ -72,12 +72,11 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
     if (!valid) throw Object.assign(new Error(`${context} is invalid`), { validation: errors, validationContext: context });
   };
 
-  const routes: { method: string; path: RegExp; names: string[]; handler: Handler }[] = [];
+  const routes: { method: string; segments: TemplateSegment[]; handler: Handler }[] = [];
   const route = (method: string, path: string, handler: Handler) => {
-    const names: string[] = [];
-    const source = path.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'));
-    routes.push({ method, path: new RegExp(`^${source}/?$`), names, handler });
-    if (method === 'GET') routes.push({ method: 'HEAD', path: new RegExp(`^${source}/?$`), names, handler });
+    const segments = templateSegments(path);
+    routes.push({ method, segments, handler });
+    if (method === 'GET') routes.push({ method: 'HEAD', segments, handler });
   };
 
   route('POST', '/reset', async () => {
@@ -176,10 +175,10 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
       if (body === undefined) return { status, headers, body: null };
       const text = JSON.stringify(body);
       Object.assign(headers, { 'content-type': json, 'content-length': String(utf8Length(text)) });
-      return { status, headers, body: method === 'HEAD' ? null : text };
+      return { status, headers, body: text };
     };
     if (method === 'OPTIONS' && corsOrigins !== false) {
-      warnRefusedPreflight(options.log, preflightWarnings, { origin: request.headers.origin, method: request.headers['access-control-request-method'], path, answered: headers }, corsOrigins);
+      warnRefusedPreflight(options.log, preflightWarnings, { request: request.headers, path, answered: headers }, corsOrigins);
       // A 204 has no Content-Length (RFC 9110, 8.6).
       return { status: 204, headers, body: null };
     }
@@ -187,12 +186,10 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
     try {
       const refused = tokenCheck?.(request.headers.authorization);
       if (refused && method !== 'OPTIONS') throw refused;
-      const sub = decodedPath(path.slice(prefix.length) || '/');
+      const segments = pathSegments(path.slice(prefix.length) || '/');
       for (const r of routes) {
-        const match = r.method === method ? r.path.exec(sub) : null;
-        if (!match) continue;
-        const params: Record<string, string> = {};
-        r.names.forEach((name, i) => (params[name] = match[i + 1]!.replace(/%2F/g, '/')));
+        const params = r.method === method ? matchSegments(r.segments, segments, { nonEmpty: true }) : undefined;
+        if (!params) continue;
         const body = (parsedBody = readJsonBody(request, await bodyBytes(request, method), method, bodyLimit));
         const answer = await r.handler({ query: parseQuery(search), params, body: () => body });
         return send(answer.status ?? 200, answer.body);

@@ -40,14 +40,21 @@ function corsHeadersFor(origins: readonly string[], origin: string | undefined, 
 const anyOrigin = Object.freeze(corsHeadersFor(['*'], undefined, false));
 const anyOriginPreflight = Object.freeze(corsHeadersFor(['*'], undefined, true));
 
+/** A CORS preflight (an Origin and Access-Control-Request-Method) answered without allowing its origin: the browser will not send the request. */
+export function isRefusedPreflight(request: Readonly<Record<string, string | undefined>>, answered: Readonly<Record<string, string>>): boolean {
+  return request.origin !== undefined && request['access-control-request-method'] !== undefined && answered['access-control-allow-origin'] === undefined;
+}
+
 /**
  * Logs a CORS preflight answered without allowing its origin: the page only shows a CORS error in
  * its console, and the refused preflight's 204 reads like an allowed one's. Says which origin was
  * refused and which are allowed, once a minute per origin (`throttle`).
  */
-export function warnRefusedPreflight(log: CoreLog | undefined, throttle: LogThrottle, preflight: { origin: string | undefined; method: string | undefined; path: string; answered: Readonly<Record<string, string>> }, allowed: CorsOrigins): void {
-  const { origin, method, path, answered } = preflight;
-  if (!log || allowed === false || origin === undefined || method === undefined || answered['access-control-allow-origin'] !== undefined) return;
+export function warnRefusedPreflight(log: CoreLog | undefined, throttle: LogThrottle, preflight: { request: Readonly<Record<string, string | undefined>>; path: string; answered: Readonly<Record<string, string>> }, allowed: CorsOrigins): void {
+  const { request, path, answered } = preflight;
+  if (!log || allowed === false || !isRefusedPreflight(request, answered)) return;
+  const origin = request.origin!;
+  const method = request['access-control-request-method']!;
   if (throttle.fresh([origin]).length === 0) return;
   log.warn({ cors: 'refused', origin, allowed }, `CORS preflight refused: ${method} ${path} from the origin ${origin}, which is not allowed (allowed: ${allowed.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
 }

@@ -119,7 +119,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         const body = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
         answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
       }
-      // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2).
+      // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2): dropped here, for every pipeline and host.
       return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
     },
   };

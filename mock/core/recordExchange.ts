@@ -63,6 +63,6 @@ function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { st
     client: x.ip,
     runId: runId ? runId.slice(0, MAX_RUN_ID) : undefined,
     fault: x.fault?.id,
-    corsRefused: method === 'OPTIONS' && corsRefused,
+    corsRefused,
   });
 }

@@ -3,10 +3,11 @@ import type { LoadedSpec, SpecOperation } from '../../spec/specModel.ts';
 interface PathRoute {
   /** The OpenAPI template, `/pets/{petId}`. */
   template: string;
-  pattern: RegExp;
-  names: string[];
+  segments: TemplateSegment[];
   /** The operation of each method the path serves; GET serves HEAD too. */
   byMethod: Map<string, SpecOperation>;
+  /** The methods the path serves, GET bringing HEAD, in the spec's order. */
+  served: string[];
 }
 
 /** Where a path leads; shared between requests, so read only. */
@@ -20,8 +21,6 @@ export interface RouteMatch {
   served: string[];
 }
 
-const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-
 /** A path segment percent-decoded, or as sent when it cannot be. */
 export function decodeSegment(text: string): string {
   try {
@@ -32,12 +31,41 @@ export function decodeSegment(text: string): string {
 }
 
 /**
- * A path as a router matches it: each segment percent-decoded (`/%70ets` is `/pets`), a `/` that
- * was encoded within a segment kept as `%2F`, so that it stays inside its segment.
+ * A path's segments as a router reads them: one trailing slash ignored (`/pets/` is `/pets`), each
+ * segment percent-decoded on its own (`/%70ets` is `/pets`), so an encoded `/` stays inside its
+ * segment and `%252F` is the text `%2F`.
  */
-export function decodedPath(path: string): string {
-  if (!path.includes('%')) return path;
-  return path.split('/').map((segment) => decodeSegment(segment).replace(/\//g, '%2F')).join('/');
+export function pathSegments(path: string): string[] {
+  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const raw = bare.split('/');
+  return path.includes('%') ? raw.map(decodeSegment) : raw;
+}
+
+/** A segment of a path template: text to equal, or a parameter (`{name}`, `:name`) that takes the whole segment. */
+export type TemplateSegment = { text: string } | { param: string };
+
+export function templateSegments(template: string): TemplateSegment[] {
+  return template.split('/').map((part) => {
+    const name = /^\{([^}]+)\}$/.exec(part)?.[1] ?? /^:(\w+)$/.exec(part)?.[1];
+    return name === undefined ? { text: part } : { param: name };
+  });
+}
+
+/** The parameters when `segments` (pathSegments) follow the template; undefined when they do not. `nonEmpty`: a parameter takes no empty segment. */
+export function matchSegments(template: readonly TemplateSegment[], segments: readonly string[], { nonEmpty = false } = {}): Record<string, string> | undefined {
+  if (template.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < template.length; i++) {
+    const part = template[i]!;
+    const segment = segments[i]!;
+    if ('text' in part) {
+      if (part.text !== segment) return undefined;
+    } else {
+      if (nonEmpty && segment === '') return undefined;
+      params[part.param] = segment;
+    }
+  }
+  return params;
 }
 
 /** The spec's paths as a router: a request path (under the API's prefix) to its operation and parameters. */
@@ -45,39 +73,21 @@ export function routeTable(spec: LoadedSpec): (path: string, method: string) => 
   const routes: PathRoute[] = [];
   for (const op of spec.operations) {
     let route = routes.find((r) => r.template === op.path);
-    if (!route) {
-      const names: string[] = [];
-      const source = op.path.split(/(\{[^}]+\})/).map((part) => (/^\{[^}]+\}$/.test(part) ? (names.push(part.slice(1, -1)), '([^/]*)') : escape(part))).join('');
-      route = { template: op.path, pattern: new RegExp(`^${source}$`), names, byMethod: new Map() };
-      routes.push(route);
-    }
+    if (!route) routes.push((route = { template: op.path, segments: templateSegments(op.path), byMethod: new Map(), served: [] }));
     route.byMethod.set(op.method.toUpperCase(), op);
     if (op.method === 'get') route.byMethod.set('HEAD', op);
   }
+  for (const route of routes) route.served = [...route.byMethod.keys()];
   // Static paths before templated ones, as a router prefers them.
-  routes.sort((a, b) => a.names.length - b.names.length);
-  // Most requests repeat a few paths: their matches are kept (each one read only), a bounded number.
-  const seen = new Map<string, RouteMatch | undefined>();
-  const cached = (path: string, method: string) => {
-    const key = `${method} ${path}`;
-    if (seen.has(key)) return seen.get(key);
-    if (seen.size >= 1000) seen.clear();
-    const found = find(path, method);
-    seen.set(key, found);
-    return found;
-  };
-  return cached;
+  const params = (route: PathRoute) => route.segments.filter((segment) => 'param' in segment).length;
+  routes.sort((a, b) => params(a) - params(b));
 
-  function find(path: string, method: string): RouteMatch | undefined {
-    // One trailing slash is ignored (`/pets/` is `/pets`), as the server's router does.
-    const bare = decodedPath(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+  return (path, method) => {
+    const segments = pathSegments(path);
     for (const route of routes) {
-      const match = route.pattern.exec(bare);
-      if (!match) continue;
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = match[i + 1]!.replace(/%2F/g, '/')));
-      return { template: route.template, op: route.byMethod.get(method), params, served: [...route.byMethod.keys()] };
+      const found = matchSegments(route.segments, segments);
+      if (found) return { template: route.template, op: route.byMethod.get(method), params: found, served: route.served };
     }
     return undefined;
-  }
+  };
 }
