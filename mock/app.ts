@@ -110,8 +110,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The mock's state (MockState in memory, RedisState in Redis), for tests and the CLI. */
     mock: StateParts;
-    /** How many API answers this app has given, and its numbering's id: the client report's arrivals. */
-    answerOrder: { readonly id: string; readonly answered: number };
     /**
      * Answers a request of Node's HTTP server with this app's core, as the app's own routing would
      * but without fastify's request lifecycle: what the `pets-mock` server hands requests to.
@@ -187,8 +185,6 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
     onAnswer: accessLog ? (answered) => accessLog.record(answered) : undefined,
   });
   app.decorate('mock', state);
-  // How many API answers this app has given: the client report's order of arrivals and answers.
-  app.decorate('answerOrder', core.order);
   // A state the app opened closes with it: answers stall rules hold go out rather than never, and a Redis connection closes.
   if (owned) app.addHook('onClose', () => owned.close());
   if (ownPrism) app.addHook('onClose', () => prism.close());

@@ -8,7 +8,7 @@ import type { PetsMockHost } from './petsMockHost.ts';
 
 export type { PlainRequest, PlainResponse } from './petsMockHost.ts';
 
-export interface PetsMockOptions extends Omit<MockOptions, 'carry' | 'startState' | 'logLevel'> {
+export interface PetsMockOptions extends Omit<MockOptions, 'startState' | 'logLevel'> {
   /** Where the frontend calls the API: any origin and path. Default `http://127.0.0.1:4010/v1`. */
   baseUrl?: string;
   /** Generate the starting pets from this seed (as `npm start -- --seed`) instead of the fixtures file. */

@@ -4,6 +4,7 @@ import { ApiError, errorCatalogue } from '../errors/errorCatalogue.ts';
 import { MockAddress } from './mockAddress.ts';
 import { createPetsMockCore, type PetsMockCore, type PetsMockOptions, type PlainResponse } from './petsMockCore.ts';
 import { isConnectionReset } from './petsMockHost.ts';
+import { joinedHeaders } from '../server/answerRaw.ts';
 
 /** A Connect-style middleware (Vite, Connect, Express, a bare `node:http` handler) serving one mock. */
 export interface PetsMockMiddleware {
@@ -97,15 +98,12 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   });
 }
 
-/** The request's headers as the mock takes them: one string each; HTTP/2's pseudo-headers left out, `:authority` kept as Host. */
+/** The request's headers as the server's host gives them (joinedHeaders: a repeated field joined); HTTP/2's pseudo-headers left out, `:authority` kept as Host. */
 function plainHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':')) continue;
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  const authority = req.headers[':authority'];
-  if (headers.host === undefined && typeof authority === 'string') headers.host = authority;
+  const headers = joinedHeaders(req.rawHeaders);
+  const authority = headers[':authority'];
+  for (const name of Object.keys(headers)) if (name.startsWith(':')) delete headers[name];
+  if (headers.host === undefined && authority !== undefined) headers.host = authority;
   return headers;
 }
 

@@ -250,7 +250,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
    */
   function stepsAhead(x: Exchange, op: SpecOperation, token: string): boolean {
     if (x.request.headers.prefer !== undefined && !preferenceFree(x, op)) return false;
-    if (op.operation.requestBody !== undefined && x.request.body === undefined && !(state.shared && state.keys.lastSeen?.(token))) return false;
+    if (op.operation.requestBody !== undefined && x.request.body === undefined && !state.keys.lastSeen?.(token)) return false;
     return !state.faults.mayFire(faultTarget(x, op));
   }
 

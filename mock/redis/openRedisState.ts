@@ -38,7 +38,6 @@ export interface RedisState extends StateParts {
   readonly store: RedisPetRepository;
   readonly keys: RedisKeyStore;
   readonly limiter: RedisRateLimitStore;
-  readonly anonymousLimiter: RedisRateLimitStore;
   readonly clock: RedisClock;
   readonly log: RedisRequestLog;
   readonly faults: RedisFaultRules;
@@ -92,8 +91,7 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
   connection.onReturn(() => replaceState('seed'));
 
   return {
-    store, keys, limiter, anonymousLimiter: limiter, clock, log, faults, connection, seeded,
-    shared: true,
+    store, keys, limiter, clock, log, faults, connection, seeded,
     // The key, the clock, both rate windows, the ban and the step in one script: one round trip.
     async admit({ token, ip }, spend, step) {
       const admitted = await limiter.admit(

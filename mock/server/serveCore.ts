@@ -19,9 +19,8 @@ export function serveCore(app: FastifyInstance, core: MockCore, { bodyLimit, cli
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    // Stamped before anything is awaited (or by the in-process dispatcher, as its caller received
-    // the request): requests a client sent together stay together.
-    const arrivedAfter = (request.raw as { arrivedAfter?: number }).arrivedAfter ?? core.arrival();
+    // Stamped before anything is awaited: requests a client sent together stay together.
+    const arrivedAfter = core.arrival();
     reply.hijack();
     // The body by the hosts' one rule (bodyStreamOf), not by fastify's, which parses a DELETE that
     // has a Content-Type and no body: the raw request is the stream, which fastify's pass-through

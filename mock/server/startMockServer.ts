@@ -124,7 +124,6 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
     await closeAll();
     throw error;
   }
-  const serving = app;
   // Serving now. A second later, once the first answers are out, Prism loads in its worker (a
   // request that needs it sooner loads it at once); two seconds after that, the spec is validated
   // in another. Neither load competes for the CPU with the first answers or with the other, and a
@@ -181,7 +180,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   let closing: Promise<void> | undefined;
   return {
     url: `${front.origin}${API_PREFIX}`,
-    app: () => app ?? serving,
+    app: () => app!,
     reload,
     forceClose: () => front.forceClose(),
     close() {

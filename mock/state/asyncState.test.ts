@@ -44,7 +44,6 @@ describe('a state whose parts answer with promises', () => {
       reset: () => new Promise<void>((resolve) => setImmediate(() => resolve(memory.reset()))),
       admit: promising(memory).admit,
       runStep: promising(memory).runStep,
-      shared: false,
     };
     app = await buildMock({ spec: await testSpec(), state: state as unknown as MockState });
     const call = (url: string, key = 'demo-free', init: { method?: 'POST'; payload?: object } = {}) => app.inject({ url, headers: { authorization: `Bearer ${key}` }, ...init });

@@ -41,7 +41,6 @@ export interface MockStateOptions {
  * backing replaces the parts, not their callers.
  */
 export class MockState implements StateParts {
-  readonly shared = false;
   readonly store: PetStore;
   readonly keys: KeyRing;
   readonly limiter: RateLimiter;

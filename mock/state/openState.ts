@@ -1,7 +1,7 @@
 import type { Pet } from '../../spec/types.ts';
 import type { Clock } from './clock.ts';
 import type { ApiKeyConfig } from './keyRing.ts';
-import { MockState, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize } from './mockState.ts';
+import { MockState, defaultBan, defaultRequestLogSize } from './mockState.ts';
 import { checkPetSet, type IdReserver } from './petStore.ts';
 import type { BanPolicy } from './rateLimiter.ts';
 import type { StateParts } from './stateParts.ts';
@@ -151,5 +151,4 @@ async function openShared(options: StateOptions, redis: RedisStateConfig): Promi
   };
 }
 
-export { defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize };
 export { StateOptionsError } from './checkStateOptions.ts';

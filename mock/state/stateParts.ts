@@ -34,7 +34,8 @@ export interface KeyDirectory {
    * What this process last learnt of the key without asking the store: its entry, null when it was
    * not accepted, undefined when never looked up here. Never to admit a request: for answers given
    * while a shared store is away (the 503's X-RateLimit-Limit), and to choose whether a body is
-   * worth reading before the admission (apiPipeline's stepsAhead). A store in this process needs none.
+   * worth reading before the admission (apiPipeline's stepsAhead: only a store that can go away has
+   * a round trip to save). A store in this process needs none.
    */
   lastSeen?(key: string): ApiKeyEntry | null | undefined;
   has(key: string): Awaitable<boolean>;
@@ -146,12 +147,6 @@ export interface Admission {
 
 /** The whole state as the API and control contexts see it: MockState in memory, RedisState in Redis. */
 export interface StateParts {
-  /**
-   * True when the state lives in a store other processes share, a round trip per call (Redis): a
-   * create's body is then read before its admission (for a key this replica found valid), so that
-   * admission and operation are one step.
-   */
-  readonly shared: boolean;
   readonly store: PetRepository;
   readonly keys: KeyDirectory;
   readonly clock: ControlledClock;
