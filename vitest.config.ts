@@ -49,9 +49,12 @@ export default defineConfig({
       // Two workers, each with a module cache every file it runs shares (no module-level state
       // anywhere: every test builds its own mock), so fastify, Ajv, Playwright and the spec are
       // loaded, and the JIT warmed on them, once per worker. The type-check runs beside them.
-      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], isolate: false } },
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: ['**/node_modules/**', '**/*.corpus.test.ts'], isolate: false } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
+      // The gate against every deployment of the shared corpus (`../shared/corpus/`), each a fresh
+      // server and a run of the built command: three at once, as each run mostly waits on its server.
+      { extends: true, test: { name: 'corpus', include: ['conformance/**/*.corpus.test.ts'], maxConcurrency: 3, testTimeout: 300_000 } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, the README's examples run there against
       // each msw and playwright-core release of the peer ranges (docs/testing.md), and the README's Jest setup run on a build.
       // One file at a time: Jest's own 5 s test timeout must not meet a machine busy with the other file.
