@@ -1,11 +1,10 @@
 import { sha256Base64 } from '../state/sha256.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
+import { keyParameterName, keyParameters } from '../api/redactUrl.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
 
-/** Where clients put keys when they do not send `Authorization: Bearer` (query parameters, headers). */
-const keyParameters = /[?&](api_?key|apikey|access_token|token|key)=/i;
-const keyParameterName = /^(api_?key|apikey|access_token|token|key)$/i;
+/** Where clients put keys when they do not send `Authorization: Bearer`: headers (query parameters: redactUrl.ts). */
 const keyHeaders = ['x-api-key', 'api-key', 'apikey'];
 
 /**

@@ -1,5 +1,6 @@
 import { clientFacts, type AnsweredExchange } from '../clientReport/clientFacts.ts';
 import { keyLabel } from '../api/accessLog.ts';
+import { redactUrl } from '../api/redactUrl.ts';
 import { MAX_RUN_ID } from '../state/requestLog.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import type { AnsweredRequest, CoreLog } from './coreTypes.ts';
@@ -31,6 +32,8 @@ function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { st
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
   const method = x.request.method.toUpperCase();
+  // What is written (the request log, the client report read from it, the access log) never holds a key.
+  const url = redactUrl(x.request.url);
   const exchange: AnsweredExchange = {
     method,
     url: x.request.url,
@@ -47,7 +50,7 @@ function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { st
     errorCode: x.errorCode,
   };
   const added = state.log.add({
-    at: state.clock.now(), method, url: x.request.url, status, key, ms: Math.round((performance.now() - x.started) * 10) / 10,
+    at: state.clock.now(), method, url, status, key, ms: Math.round((performance.now() - x.started) * 10) / 10,
     client: x.ip,
     ...(runId ? { runId: runId.slice(0, MAX_RUN_ID) } : {}),
     ...(x.fault ? { fault: x.fault.id } : {}),
@@ -56,7 +59,7 @@ function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { st
   if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
   onAnswer?.({
     method,
-    url: x.request.url,
+    url,
     status,
     ms: performance.now() - x.started,
     key: key ?? keyLabel(x.request.headers.authorization),
