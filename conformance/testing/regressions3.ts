@@ -549,7 +549,7 @@ export const regressions3: Regression3[] = [
     breaks: 'contract: the request body is application/json; RFC 9110, 8.3.1: media type parameters (charset) and case do not change the type',
     make: () => async (req, forward) => {
       const type = req.headers['content-type'];
-      if (!isCreateReq(req) || type === undefined || type === 'application/json') return forward(req);
+      if (!isCreateReq(req) || !hasValidKey(req) || type === undefined || type === 'application/json') return forward(req);
       return refuseWith(forward, req, 415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got ${type}.`);
     },
   },
@@ -558,10 +558,10 @@ export const regressions3: Regression3[] = [
     name: 'body validator regex expects no whitespace',
     area: 'json-spelling',
     kind: 'validation',
-    story: 'the gateway validates creates with regexes written against the JS SDK\'s output (`"name":"`, `"categoryId":<digit>`), so Python\'s json.dumps (`"name": "Rex"`) and pretty-printed bodies are refused',
+    story: 'after authentication, the gateway validates creates with regexes written against the JS SDK\'s output (`"name":"`, `"categoryId":<digit>`), so Python\'s json.dumps (`"name": "Rex"`) and pretty-printed bodies are refused',
     breaks: 'RFC 8259, 2: insignificant whitespace is allowed around the structural characters; contract: 400 only for missing required fields or invalid values',
     make: () => async (req, forward) => {
-      const body = isCreateReq(req) ? createBodyOf(req) : undefined;
+      const body = isCreateReq(req) && hasValidKey(req) ? createBodyOf(req) : undefined;
       if (!body || /"name":"/.test(req.body) && /"categoryId":-?\d/.test(req.body)) return forward(req);
       return refuseWith(forward, req, 400, 'INVALID_BODY', 'The body must have name and categoryId.');
     },
@@ -570,10 +570,10 @@ export const regressions3: Regression3[] = [
     name: 'body validator requires name as the first key',
     area: 'json-spelling',
     kind: 'validation',
-    story: 'the edge\'s request filter, written against the SDK\'s serialisation order, checks that the body starts with `{"name":`; a client whose serializer sorts keys (categoryId first) is refused',
+    story: 'after authentication, a request filter written against the SDK\'s serialisation order checks that the body starts with `{"name":`; a client whose serializer sorts keys (categoryId first) is refused',
     breaks: 'RFC 8259, 4: an object is an unordered collection of members; contract: 400 only for missing required fields or invalid values',
     make: () => async (req, forward) => {
-      const body = isCreateReq(req) ? createBodyOf(req) : undefined;
+      const body = isCreateReq(req) && hasValidKey(req) ? createBodyOf(req) : undefined;
       if (!body || /^\s*\{\s*"name"\s*:/.test(req.body)) return forward(req);
       return refuseWith(forward, req, 400, 'INVALID_BODY', 'The body must have name and categoryId.');
     },
