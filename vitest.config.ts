@@ -49,9 +49,12 @@ export default defineConfig({
       // Two workers, each with a module cache every file it runs shares (no module-level state
       // anywhere: every test builds its own mock), so fastify, Ajv, Playwright and the spec are
       // loaded, and the JIT warmed on them, once per worker. The type-check runs beside them.
-      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: ['**/node_modules/**', '**/*.corpus.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: ['**/node_modules/**', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
+      // The suite's power: whole gate runs against every regression and legal variant of its own
+      // catalogues (conformance/testing/), in process on the mock's clock.
+      { extends: true, test: { name: 'catalogues', include: ['conformance/**/*.catalogue.test.ts'], testTimeout: 120_000 } },
       // The gate against every deployment of the shared corpus (`../shared/corpus/`), each a fresh
       // server and a run of the built command: three at once, as each run mostly waits on its server.
       { extends: true, test: { name: 'corpus', include: ['conformance/**/*.corpus.test.ts'], maxConcurrency: 3, testTimeout: 300_000 } },
