@@ -15,6 +15,8 @@ export interface GetAnswer {
   coded: boolean;
   /** The run's count of served writes when it was given: a later answer after more writes may differ. */
   writes: number;
+  /** The request's Authorization and Accept as sent: a refusal may turn on their spelling. */
+  asked: { authorization?: string; accept?: string };
 }
 
 export interface KeyStanding {

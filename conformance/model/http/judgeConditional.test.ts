@@ -117,6 +117,13 @@ describe('http.head-as-get: a HEAD served answers as GET would', () => {
     expect(messagesOf(last([missing, head()]), 'http.head-as-get')[0]).toContain('serves HEAD where GET of the same URL with the same credential was answered 404 (#1)');
   });
 
+  it('does not hold HEAD to a GET refused for its negotiation (406) or spelled with another Authorization', () => {
+    const notAcceptable = answer({ status: 406, requestHeaders: { accept: 'text/html' }, body: errorBody(406) });
+    expect(outcomesOf(last([notAcceptable, head()]), 'http.head-as-get')).toEqual(['held']);
+    const lowerCase = answer({ status: 401, auth: 'bearer $PETS_API_KEY', body: errorBody(401) });
+    expect(outcomesOf(last([lowerCase, head()]), 'http.head-as-get')).toEqual(['held']);
+  });
+
   it('warns of a field GET sent and HEAD did not, and of a Content-Length other than GET\'s body', () => {
     expect(messagesOf(last([ok({ etag: '"v1"', 'cache-control': 'private' }), head()]), 'http.head-as-get')[0]).toContain('lacks cache-control, which GET of the same URL sent (#1)');
     expect(messagesOf(last([ok({}), head({ 'content-length': '3' })]), 'http.head-as-get')[0]).toContain(`says Content-Length 3, where GET of the same URL sent ${pet.length} octets`);

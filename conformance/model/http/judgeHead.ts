@@ -9,6 +9,9 @@ import { getKey, isSuccess, rateLimitFields } from './requestKey.ts';
 /** Fields a server may omit or change on HEAD: "determined only while generating the content" (9.3.2), or per connection. */
 const mayDiffer = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'etag', 'last-modified', 'date', 'connection', 'keep-alive', 'digest', 'content-digest', 'repr-digest', 'content-md5', 'age', 'set-cookie', 'server-timing', 'vary']);
 
+/** Refusals of a GET that HEAD, GET without content, must share: the URL's or the credential's, not the negotiation's. */
+const refusedByUrl = new Set([400, 401, 403, 404, 410, 422]);
+
 export function judgeHead(answer: Answer, memory: HttpMemory): Judgement[] {
   const { view, status, exchange, where } = answer;
   if (view.method !== 'HEAD' || !isSuccess(status)) return [];
@@ -18,7 +21,9 @@ export function judgeHead(answer: Answer, memory: HttpMemory): Judgement[] {
   const get = memory.lastGet.get(getKey(exchange, view));
   // Only against a GET with nothing written since: the representation may have changed.
   if (get && get.writes === memory.writes && get.status !== 429) {
-    if (!isSuccess(get.status) && get.status >= 400) {
+    // A refusal that turns on the URL and the credential alone, to a request spelled the same.
+    const sameAsk = get.asked.authorization === view.headers.authorization && get.asked.accept === view.headers.accept;
+    if (refusedByUrl.has(get.status) && sameAsk) {
       out.push(broken('http.head-as-get', answer.op, exchange, `${where} serves HEAD where GET of the same URL with the same credential was answered ${get.status} (#${get.seq}); HEAD is identical to GET but for the content (RFC 9110, 9.3.2).`, [get.seq]));
     } else if (isSuccess(get.status)) {
       const missing = Object.keys(get.headers).filter((f) => !mayDiffer.has(f) && !(rateLimitFields as readonly string[]).includes(f) && answer.field(f) === undefined);

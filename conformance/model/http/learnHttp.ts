@@ -23,6 +23,7 @@ export function learnHttp(exchange: Exchange, view: RequestView, memory: HttpMem
       bytes: exchange.response.bytes,
       coded: coding !== undefined && !(parseContentEncoding(coding)?.every((c) => c === 'identity') ?? false),
       writes: memory.writes,
+      asked: { authorization: view.headers.authorization, accept: view.headers.accept },
     });
   }
   if (view.method === 'GET' && served && !exchange.response.truncated && exchange.response.incomplete === undefined) {
