@@ -10,7 +10,7 @@ import { rateLimitProbe } from './rateLimitProbe.ts';
 import { responseSchemaCheck } from './responseSchema.ts';
 import { statusCodes } from './statusCodes.ts';
 import { statusFilter } from './statusFilter.ts';
-import { dataIntegrity, deprecation, equivalentRequests, keylessAndUnlisted, rateLimitAccounting, wireFormat } from '../model/modelChecks.ts';
+import { dataIntegrity, deprecation, equivalentRequests, httpSemantics, keylessAndUnlisted, rateLimitAccounting, wireFormat } from '../model/modelChecks.ts';
 import { generatedTraffic } from '../traffic/generatedTraffic.ts';
 
 /** Every check, in the order they run within their phase (active, probe, passive). */
@@ -33,6 +33,7 @@ export const checks: readonly Check[] = [
   deprecation,
   keylessAndUnlisted,
   equivalentRequests,
+  httpSemantics,
 ];
 
 export const checkIds = checks.map((c) => c.id);

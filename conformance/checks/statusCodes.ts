@@ -1,7 +1,12 @@
 import { findOperation } from '../../spec/loadSpec.ts';
 import { requestLine, type Check, judgedAsOperation } from '../check.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { allOperations } from './allOperations.ts';
 import { isUnservedStoreOrders, storeOrdersIsOpen } from './unservedStoreOrders.ts';
+
+/** A GET or HEAD with If-None-Match or If-Modified-Since (RFC 9110, 13.1.2, 13.1.3). */
+const conditionalGet = (exchange: Exchange) =>
+  (exchange.request.method === 'GET' || exchange.request.method === 'HEAD') && Object.keys(exchange.request.headers).some((h) => /^if-(none-match|modified-since)$/i.test(h));
 
 export const statusCodes: Check = {
   id: 'status-codes',
@@ -27,6 +32,8 @@ export const statusCodes: Check = {
         report.fail(op.operationId, `${requestLine(exchange)} answered ${status}, a server error. The contract documents ${documented.join(', ')}; bad input must get a 4xx.`, exchange, `5xx ${status}`);
         continue;
       }
+      // A 304 is HTTP's answer to a conditional GET, whatever the contract lists: http-semantics judges it.
+      if (status === 304 && conditionalGet(exchange)) continue;
       if ((exchange.intent === 'valid' || exchange.intent === 'over-limit') && !documented.includes(status)) {
         const message = `${requestLine(exchange)} answered ${status}, which the contract does not document for ${op.operationId} (it documents ${documented.join(', ')}).`;
         if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status}`);

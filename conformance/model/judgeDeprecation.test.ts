@@ -36,9 +36,9 @@ describe('deprecation.only-get-pet: only getPet is declared deprecated', () => {
     expect(failure!.message).toContain('Sunset: Thu, 05 Dec 2030 00:00:00 GMT and Deprecation: @1700000000');
   });
 
-  it('says nothing of 429s and of undocumented requests', () => {
-    expect(deprecation(ex({ status: 429, headers: { deprecation: 'true' }, body: errorBody(429) }))).toEqual([]);
-    expect(deprecation(ex({ method: 'HEAD', status: 200, headers: { deprecation: 'true' } }))).toEqual([]);
+  it('says nothing of 429s and of undocumented requests (only the fields\' grammar is judged there)', () => {
+    expect(ofRule(deprecation(ex({ status: 429, headers: { deprecation: 'true' }, body: errorBody(429) })), 'deprecation.only-get-pet')).toEqual([]);
+    expect(deprecation(ex({ method: 'HEAD', status: 200, headers: { deprecation: 'true' } })).map((j) => j.rule)).toEqual(['deprecation.field-grammar']);
   });
 });
 
@@ -108,6 +108,39 @@ describe('deprecation.sunset-date: where getPet states its removal, it is 5 Dece
   });
 
   it('says nothing of a getPet answered 429', () => {
-    expect(deprecation(getPet({ sunset: 'soon' }, { status: 429 }))).toEqual([]);
+    expect(outcomes(getPet({ sunset: 'soon' }, { status: 429 }))).toEqual([]);
+  });
+});
+
+describe('deprecation.field-grammar: Deprecation is an sf-date, Sunset an IMF-fixdate', () => {
+  const grammar = (exchange: Exchange) => ofRule(deprecation(exchange), 'deprecation.field-grammar');
+
+  it('holds Deprecation @<seconds> and Sunset as an IMF-fixdate', () => {
+    expect(grammar(getPet({ deprecation: '@1688169599', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' })).map((j) => j.outcome)).toEqual(['held', 'held']);
+  });
+
+  it('warns of Deprecation: true and of an HTTP-date, the drafts\' forms, pointing to @<seconds>', () => {
+    for (const value of ['true', 'Sun, 01 Jan 2023 00:00:00 GMT']) {
+      const [judged] = grammar(getPet({ deprecation: value }));
+      expect(judged!.outcome).toBe('warning');
+      expect(judged!.message).toContain('a form of the drafts before RFC 9745');
+    }
+  });
+
+  it('fails a Deprecation that is no date, wherever it is sent', () => {
+    const [judged] = grammar(ex({ path: '/nowhere', status: 404, headers: { deprecation: 'yes', ...rate(9) }, body: errorBody(404) }));
+    expect(judged!.outcome).toBe('failure');
+    expect(judged!.message).toContain('Deprecation: "yes", no date');
+  });
+
+  it('fails a Sunset in an obsolete date form or no date, and a field sent twice', () => {
+    expect(grammar(getPet({ sunset: 'Thursday, 05-Dec-30 00:00:00 GMT' }))[0]!.message).toContain('an obsolete RFC 850 date');
+    expect(grammar(getPet({ sunset: '2030-12-05' }))[0]!.message).toContain('not an HTTP-date');
+    const twice = ex({ path: '/pets/1', status: 200, headers: { ...rate(9), sunset: ['Thu, 05 Dec 2030 00:00:00 GMT', 'Thu, 05 Dec 2030 00:00:00 GMT'] }, body: petJson({ id: 1, name: 'A', categoryId: 1 }) });
+    expect(grammar(twice)[0]!.message).toContain('sends Sunset 2 times');
+  });
+
+  it('judges nothing of an answer without either field', () => {
+    expect(grammar(getPet({}))).toEqual([]);
   });
 });

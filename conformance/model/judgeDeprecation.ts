@@ -1,6 +1,7 @@
 // Declared facts: where a deployment states deprecation, it states the contract's.
 import type { Exchange } from '../http/exchange.ts';
-import { holds, type Judgement } from './judgement.ts';
+import { broken, held, holds, questionable, type Judgement } from './judgement.ts';
+import { httpDateFault } from './http/judgeValidatorFields.ts';
 import type { RequestView } from './requestView.ts';
 import { answeredAt } from './judgeRate.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
@@ -10,18 +11,56 @@ const removalDay = Date.UTC(2030, 11, 5);
 const dayMs = 86_400_000;
 const hourMs = 3_600_000;
 
+/** RFC 9745, 2.1: a structured-field Date (RFC 9651, 3.3.7): `@` and an sf-integer of at most 15 digits. */
+const sfDate = /^@-?\d{1,15}$/;
+
 /** A Deprecation header's instant: `@<unix>` (RFC 9745), an HTTP-date (its drafts), or `true` (now). */
 function deprecationAt(value: string): number | 'true' | undefined {
   const trimmed = value.trim();
-  if (/^@-?\d+$/.test(trimmed)) return Number(trimmed.slice(1)) * 1000;
+  if (sfDate.test(trimmed)) return Number(trimmed.slice(1)) * 1000;
   if (/^true$/i.test(trimmed)) return 'true';
   const date = Date.parse(trimmed);
   return /[a-z]/i.test(trimmed) && !Number.isNaN(date) ? date : undefined;
 }
 
+/**
+ * The fields' grammar, wherever they are sent: Deprecation an sf-date (RFC 9745, 2.1; `true` and an
+ * HTTP-date, its drafts' forms, are warnings), Sunset an IMF-fixdate (RFC 8594, 3).
+ */
+function judgeGrammar(exchange: Exchange, view: RequestView): Judgement[] {
+  const { rawHeaders } = exchange.response;
+  const op = view.operation ?? 'unlisted';
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`;
+  const out: Judgement[] = [];
+  const deprecations = rawHeaders.filter(([n]) => n === 'deprecation').map(([, v]) => v);
+  const sunsets = rawHeaders.filter(([n]) => n === 'sunset').map(([, v]) => v);
+  if (deprecations.length + sunsets.length === 0) return out;
+  if (deprecations.length > 1 || sunsets.length > 1) {
+    return [broken('deprecation.field-grammar', op, exchange, `${where} sends ${deprecations.length > 1 ? `Deprecation ${deprecations.length} times` : `Sunset ${sunsets.length} times`}; each is one date (RFC 9110, 5.3). Send it once.`)];
+  }
+  const deprecation = deprecations[0];
+  if (deprecation !== undefined) {
+    if (sfDate.test(deprecation)) out.push(held('deprecation.field-grammar', op, exchange));
+    else if (deprecationAt(deprecation) !== undefined) out.push(questionable('deprecation.field-grammar', op, exchange, `${where} says Deprecation: ${deprecation}, a form of the drafts before RFC 9745; the header's value is a structured-field date, @ and the Unix seconds (Deprecation: @1688169599), which clients of RFC 9745 read.`));
+    else out.push(broken('deprecation.field-grammar', op, exchange, `${where} says Deprecation: ${JSON.stringify(deprecation)}, no date; it is @ and the Unix seconds of the deprecation (RFC 9745, 2.1), e.g. Deprecation: @1688169599.`));
+  }
+  const sunset = sunsets[0];
+  if (sunset !== undefined) {
+    const fault = httpDateFault(sunset);
+    out.push(holds(fault === undefined, 'deprecation.field-grammar', op, exchange, () => `${where} says Sunset: ${JSON.stringify(sunset)}, ${fault}; Sunset is an HTTP-date (RFC 8594, 3), e.g. Sunset: Thu, 05 Dec 2030 00:00:00 GMT.`));
+  }
+  return out;
+}
+
 export function judgeDeprecation(exchange: Exchange, view: RequestView): Judgement[] {
+  if (isUnavailable(exchange.response.status)) return [];
+  return [...judgeGrammar(exchange, view), ...judgeDeclaredFacts(exchange, view)];
+}
+
+/** What the fields state, held to the contract: only getPet is deprecated, to be removed on 5 December 2030. */
+function judgeDeclaredFacts(exchange: Exchange, view: RequestView): Judgement[] {
   const op = view.operation;
-  if (op === undefined || exchange.response.status === 429 || isUnavailable(exchange.response.status)) return [];
+  if (op === undefined || exchange.response.status === 429) return [];
   const { headers } = exchange.response;
   const where = `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`;
   const sunset = headers.sunset;

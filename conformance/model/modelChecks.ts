@@ -26,7 +26,9 @@ function modelCheck(info: ModelCheckInfo): Check {
         if (judgement.outcome === 'held') report.examined(operationId);
         else {
           const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}) };
-          const message = `${judgement.message} The contract: "${rule.quote}"`;
+          // A rule of HTTP itself quotes its RFC (or the Fetch Standard), not the contract.
+          const source = /^(RFC|Fetch)/.test(rule.quote) ? 'The standard' : 'The contract';
+          const message = `${judgement.message} ${source}: "${rule.quote}"`;
           if (judgement.outcome === 'failure') report.fail(operationId, message, exchange, rule.id, extra);
           else report.warn(operationId, message, exchange, rule.id, extra);
         }
@@ -67,7 +69,7 @@ export const deprecation = modelCheck({
   id: 'deprecation',
   title: 'Deprecation facts hold wherever they are stated',
   severity: 'medium',
-  description: 'Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it.',
+  description: 'Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate.',
 });
 
 export const keylessAndUnlisted = modelCheck({
@@ -87,4 +89,16 @@ export const equivalentRequests = modelCheck({
   description: 'One valid request sent in several spellings (header-name case, the scheme\'s case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time.',
 });
 
-export const modelChecks: readonly Check[] = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests];
+export const httpSemantics = modelCheck({
+  id: 'http-semantics',
+  title: 'HTTP itself: every field parsed with its grammar and held to its meaning, every status to what it says',
+  severity: 'high',
+  description:
+    'An HTTP linter on every exchange: each field a deployment sends (Content-Type, Content-Length, Transfer-Encoding, Content-Encoding, Date, Last-Modified, ETag, ' +
+    'Cache-Control, Expires, Age, Vary, Allow, Location, Content-Location, Retry-After, WWW-Authenticate, Link, Access-Control-Allow-Origin) is parsed with its RFC grammar ' +
+    'and held to its meaning; a 405 carries a true Allow, 204, 304 and HEAD carry no content, a 304 answers only a conditional GET or HEAD whose condition was false and ' +
+    'carries what its 200 would and the rate-limit headers, a HEAD served answers as GET would, a strong ETag names one body, and a key one answer served is never refused 401 elsewhere. ' +
+    'What HTTP requires but the contract does not (Date, WWW-Authenticate on a 401, CORS) is a warning.',
+});
+
+export const modelChecks: readonly Check[] = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];

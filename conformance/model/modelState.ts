@@ -1,6 +1,7 @@
 // What a client of the contract can know during a run: every pet it created or read, by id, with
 // its exact field values, and per key the rate-limit window as the deployment last described it.
 import type { KeyName } from './requestView.ts';
+import { emptyHttpMemory, type HttpMemory } from './http/httpMemory.ts';
 
 /** A pet's fields as the model holds them: text exactly as sent or first read; ids and categoryIds as digits. */
 export interface PetFacts {
@@ -46,10 +47,12 @@ export interface ModelState {
   keylessNames: Map<string, number>;
   /** Names sent in one create only, with the id its 201 gave: no other id may carry them. */
   onceNames: Map<string, { id: string; seq: number }>;
+  /** What HTTP itself lets the run hold later answers to (the HTTP linter's). */
+  http: HttpMemory;
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map() };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory() };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

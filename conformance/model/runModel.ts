@@ -5,6 +5,7 @@ import { judgeAccess } from './judgeAccess.ts';
 import { judgeData, learnData } from './judgeData.ts';
 import { judgeDeprecation } from './judgeDeprecation.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
+import { judgeHttp, learnHttp } from './judgeHttp.ts';
 import { judgeRate, learnRate, learnUnanswered, type RateOptions } from './judgeRate.ts';
 import { judgeWire } from './judgeWire.ts';
 import type { Judgement } from './judgement.ts';
@@ -68,9 +69,10 @@ export class ModelRun {
     // that already shows a new pet does not make its own 201 look like an id reused.
     const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
     for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state));
+      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state), ...judgeHttp(exchange, view, state));
       learnData(exchange, view, state);
       learnEquivalence(exchange, state);
+      learnHttp(exchange, view, state.http);
     }
     learnRate(group, state);
   }

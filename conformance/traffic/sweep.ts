@@ -5,6 +5,7 @@ import type { ApiRequest, Exchange } from '../http/exchange.ts';
 import { keylessMarker, onceMarker } from '../model/judgeData.ts';
 import { createdId, jsonText, keylessAllowed, knownCategory, queryString } from './sendCommand.ts';
 import { edgeCategoryIds, edgeNames, hugeName } from './values.ts';
+import { sendHttpProbes } from './httpProbes.ts';
 
 type Send = (request: ApiRequest) => Promise<Exchange | undefined>;
 
@@ -111,6 +112,7 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   for (const accept of ['*/*', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
     await send({ method: 'GET', path: '/pets?limit=0', auth: 'key', headers: { accept }, operationId: 'listPets', intent: 'invalid', case: `generated/sweep/error-accept/${accept.split(',')[0]!.replace('/', '-').replace('*-*', 'any')}` });
   }
+  await sendHttpProbes(ctx, send, target);
   // Undocumented methods with the key: served or refused, never a 5xx (none of them with --read-only: only GETs).
   for (const method of ctx.options.readOnly ? [] : (['HEAD', 'OPTIONS', 'PUT'] as const)) {
     await send({ method, path: '/pets', auth: 'key', ...(method === 'PUT' ? { headers: json, body: '[]' } : {}), operationId: 'unlisted', intent: 'valid', case: `generated/sweep/with-key/${method}/pets` });

@@ -124,6 +124,12 @@ export function judgementsOf(exchanges: readonly Exchange[], options: { sharedKe
 /** The judgements of one rule. */
 export const ofRule = (judgements: readonly Judgement[], rule: RuleId) => judgements.filter((j) => j.rule === rule);
 
+/** The outcomes of one rule's judgements, in order: [] when the rule did not apply. */
+export const outcomesOf = (judgements: readonly Judgement[], rule: RuleId) => ofRule(judgements, rule).map((j) => j.outcome);
+
+/** The messages of one rule's failures and warnings. */
+export const messagesOf = (judgements: readonly Judgement[], rule: RuleId) => ofRule(judgements, rule).filter((j) => j.outcome !== 'held').map((j) => j.message!);
+
 /** The failures among judgements, of one rule when given. */
 export const failuresOf = (judgements: readonly Judgement[], rule?: RuleId) => judgements.filter((j) => j.outcome === 'failure' && (rule === undefined || j.rule === rule));
 
