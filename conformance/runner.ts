@@ -109,6 +109,13 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         current.outcomes.inconclusive(request.operationId, `not sent: the deployment stopped answering (${client.failuresInARow} requests in a row got none)`, request.case);
         return undefined;
       }
+      // An operation that let requests time out in a row is not asked again: the run stays bounded,
+      // and the model judges the silence against the answers the other operations got.
+      const silent = client.silence(request.operationId);
+      if (silent !== undefined) {
+        current.outcomes.inconclusive(request.operationId, silent, request.case);
+        return undefined;
+      }
       if (now() >= deadline) {
         current.outcomes.inconclusive(request.operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`, request.case);
         return undefined;

@@ -113,6 +113,12 @@ export interface UnansweredRequest {
   durationMs: number;
   request: Exchange['request'];
   error: string;
+  /** Relative to the base URL, with its query, as in an exchange. */
+  path?: string;
+  /** Which try of its request this was, from 1: a GET is tried up to three times. */
+  attempt?: number;
+  /** Nothing came within the timeout, not even a status line: the deployment was silent (not refused or reset). */
+  timedOut?: boolean;
 }
 
 /** The body read as JSON both ways: `json` as JSON.parse gives it, `value` lossless. Both undefined when not JSON. */

@@ -261,7 +261,7 @@ describe('httpTransport', () => {
 
     it('keeps the answer a Content-Length counted in UTF-16 units framed, and says what came after it', async () => {
       const error = await failure('/utf16-length');
-      expect(error.timedOut).toBe(false);
+      expect([error.timedOut, error.malformed]).toEqual([false, true]);
       expect(error.partial).toMatchObject({ status: 200, body: '[{"name":"Émile"}', headers: { 'content-length': '18' } });
       expect(error.message).toMatch(/breaks HTTP\/1.1 framing: .*HPE_INVALID_CONSTANT.*"\]"; it came after the 18 body bytes .* does not count the whole body/);
     });
@@ -280,7 +280,7 @@ describe('httpTransport', () => {
 
     it('keeps the status line of a head that stalls, and says it is not a silence', async () => {
       const error = await failure('/status-line-only', 300);
-      expect(error).toMatchObject({ timedOut: false, partial: { status: 200, headers: { 'content-type': 'application/json' } } });
+      expect(error).toMatchObject({ timedOut: false, malformed: false, partial: { status: 200, headers: { 'content-type': 'application/json' } } });
       expect(error.message).toMatch(/status line came \(200\) but the head did not end within 300 ms/);
     });
 

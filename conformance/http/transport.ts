@@ -37,16 +37,19 @@ export interface Transport {
 export class TransportError extends Error {
   /** Nothing at all came within the time (no status line): the only failure a silent operation is judged by. */
   readonly timedOut: boolean;
+  /** The bytes that came break HTTP/1.1 (node's parser refused them): no network blip does that, so it is not sent again. */
+  readonly malformed: boolean;
 
   /**
    * @param partial What arrived before the failure, when the status line did: an answer that
    * starts and never finishes, or that breaks HTTP/1.1's framing, is the deployment's to explain,
    * and judged as unreadable once retries show the same.
    */
-  constructor(message: string, readonly url: string, readonly partial?: TransportResponse, options: { timedOut?: boolean } = {}) {
+  constructor(message: string, readonly url: string, readonly partial?: TransportResponse, options: { timedOut?: boolean; malformed?: boolean } = {}) {
     super(message);
     this.name = 'TransportError';
     this.timedOut = options.timedOut ?? false;
+    this.malformed = options.malformed ?? false;
   }
 }
 
@@ -202,7 +205,7 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
 
   function attempt(request: TransportRequest, target: URL, deadline: AbortSignal, timeoutMs: number): Promise<TransportResponse> {
     const { method, headers, body } = request;
-    const fail = (reason: string, partial?: TransportResponse, timedOut = false) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial, { timedOut });
+    const fail = (reason: string, partial?: TransportResponse, options: { timedOut?: boolean; malformed?: boolean } = {}) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial, options);
     /** The answer as far as it came: status, headers and the bytes read, marked truncated. */
     let soFar: (() => TransportResponse) | undefined;
     return new Promise<TransportResponse>((resolve, reject) => {
@@ -240,7 +243,7 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
         }
         // The status line came and the rest of the head did not: a stall the deployment has to explain.
         const started = headSoFar();
-        reject(started ? fail(`the status line came (${started.status}) but the head did not end within ${timeoutMs} ms (${headBytes} bytes read)`, started) : fail(`no answer within ${timeoutMs} ms`, undefined, true));
+        reject(started ? fail(`the status line came (${started.status}) but the head did not end within ${timeoutMs} ms (${headBytes} bytes read)`, started) : fail(`no answer within ${timeoutMs} ms`, undefined, { timedOut: true }));
       });
       const lib = target.protocol === 'https:' ? https : http;
       try {
@@ -270,7 +273,7 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
           const started = headSoFar();
           settle(() => {
             req.destroy();
-            reject(fail(why, started));
+            reject(fail(why, started, { malformed: true }));
           });
           return;
         }
@@ -307,7 +310,7 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
           }
           if (framingError !== undefined) {
             const why = framingError();
-            settle(() => reject(fail(why, soFar?.())));
+            settle(() => reject(fail(why, soFar?.(), { malformed: true })));
             return;
           }
           decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined['content-encoding'], cap).then(
@@ -322,10 +325,10 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
         };
         res.on('error', (error: NodeJS.ErrnoException) => !ended && settle(() => {
           req.destroy();
-          reject(fail(`${framingError?.() ?? failureReason(error)} after ${received} bytes of the body`, soFar?.()));
+          reject(fail(`${framingError?.() ?? failureReason(error)} after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== undefined }));
         }));
         res.on('close', () => {
-          if (!ended && !res.complete) settle(() => reject(fail(framingError !== undefined ? `${framingError()} (after ${received} bytes of the body)` : `the connection closed after ${received} bytes of the body`, soFar?.())));
+          if (!ended && !res.complete) settle(() => reject(fail(framingError !== undefined ? `${framingError()} (after ${received} bytes of the body)` : `the connection closed after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== undefined })));
         });
         // A length past the cap announced: nothing of it is read.
         const length = joined['content-length'];
