@@ -6,7 +6,7 @@ import type { ApiRequest } from './http/exchange.ts';
 import { isUnavailable, PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
 import { preflight } from './preflight.ts';
-import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
+import { checkStatus, summarizeExchanges, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { seededRandom } from '../common/seededRandom.ts';
 import { toolName, toolVersion } from './version.ts';
@@ -170,7 +170,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       checks,
       coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false }),
       reproductions,
-      exchanges: client.exchanges.map(summarizeExchange),
+      exchanges: summarizeExchanges(client.exchanges),
       ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),
       summary: {
         passed: checks.filter((c) => c.status === 'passed').length,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bucketOf, parseBody, type ApiRequest, type Bucket, type Exchange, type UnansweredRequest } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
+import { RetentionBudget } from './retention.ts';
 import { TransportError, type Transport } from './transport.ts';
 
 export interface PacedClientOptions {
@@ -41,10 +42,6 @@ export const transportRetries = 2;
 /** Requests in a row to one operation that got nothing within the timeout, after which it is not sent again. */
 export const silentAfter = 2;
 
-/** The body bytes a run keeps in all: far past any run against a deployment of this API (a few MB). */
-const keptBodyBudget = 32 * 1024 * 1024;
-/** What is kept of an answer past that budget. */
-const keptPart = 64 * 1024;
 
 /** A GET answered 502, 503 or 504 is sent again this many times, after its Retry-After. */
 const unavailableRetries = 2;
@@ -93,8 +90,8 @@ export class PacedClient {
   failuresInARow = 0;
   /** Per operation, requests in a row that got nothing within the timeout on every try. */
   readonly #silentRequests = new Map<string, number>();
-  /** Body bytes the run holds; past `keptBodyBudget`, answers are kept only in part. */
-  #keptBodyBytes = 0;
+  /** What the run keeps of answers' bodies. */
+  readonly #retention = new RetentionBudget();
   readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>;
   readonly #buckets = new Map<string, BucketState>();
   /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
@@ -326,13 +323,10 @@ export class PacedClient {
         throw error;
       }
     }
-    // Memory stays bounded whatever the deployment sends: past the run's budget an answer is
-    // kept (and judged) only in part, as one too large to read.
     this.failuresInARow = 0;
-    if (this.#keptBodyBytes + answer.bytes.length > keptBodyBudget && answer.bytes.length > keptPart) {
-      answer = { ...answer, bytes: answer.bytes.slice(0, keptPart), body: answer.body.slice(0, keptPart), truncated: true };
-    }
-    this.#keptBodyBytes += answer.bytes.length;
+    // Memory stays bounded whatever the deployment sends: see retention.ts for what is kept, and the marks that say so.
+    const kept = this.#retention.keep(answer, incomplete !== undefined);
+    answer = kept.answer;
     const body = this.#redact(answer.body);
     // The text is redacted for the record; the bytes stay as received, for the checks only (no report writes them).
     const response = {
@@ -342,8 +336,10 @@ export class PacedClient {
       body,
       bytes: answer.bytes,
       ...(answer.truncated ? { truncated: true } : {}),
+      ...(kept.keptInPart !== undefined ? { keptInPart: kept.keptInPart } : {}),
       ...(incomplete !== undefined ? { incomplete } : {}),
-      ...parseBody(body),
+      // The start of a body kept in part is no JSON value: not parsed, so no check reads a part as the whole.
+      ...(kept.keptInPart !== undefined ? { json: undefined } : parseBody(body)),
     };
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
