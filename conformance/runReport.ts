@@ -34,6 +34,8 @@ export interface ExchangeSummary {
   /** Header names in lower case, any echo of the key redacted. */
   responseHeaders: Record<string, string>;
   responseBody: CapturedBody;
+  /** Why the body the run held was only the start of what came: `truncated`, `incomplete` or `kept in part` (see http/retention.ts). */
+  bodyCut?: string;
   /** Transport failures retried before this answer came (their attempts are in `unanswered`). */
   retries?: number;
 }
@@ -64,6 +66,9 @@ export interface CapturedBody {
 
 /** Bodies longer than this (in characters) are cut in the JSON report and the HAR; a full page of 100 pets fits. */
 export const capturedBodyLimit = 64 * 1024;
+/** Characters of bodies the reports keep in all at `capturedBodyLimit` each; past it, each body keeps `capturedBodyTail`. */
+export const capturedBodiesBudget = 8 * 1024 * 1024;
+export const capturedBodyTail = 4 * 1024;
 
 /** `passed`: exit 0. `failed`: a check failed, exit 1. `cannot-run`: the run could not judge the deployment, exit 2, `reason` says why. */
 export type Verdict = 'passed' | 'failed' | 'cannot-run';
@@ -114,13 +119,37 @@ export function checkStatus(operations: OperationResult[]): CheckReport['status'
   return 'skipped';
 }
 
-function capture(text: string): CapturedBody {
-  const truncated = text.length > capturedBodyLimit;
-  return { text: truncated ? text.slice(0, capturedBodyLimit) : text, size: Buffer.byteLength(text), truncated };
+function capture(text: string, limit = capturedBodyLimit): CapturedBody {
+  const truncated = text.length > limit;
+  return { text: truncated ? text.slice(0, limit) : text, size: Buffer.byteLength(text), truncated };
 }
 
-/** What the reports keep of one exchange: everything the HAR needs, bodies capped at `capturedBodyLimit`. */
-export function summarizeExchange(e: Exchange): ExchangeSummary {
+/** Why the body an exchange holds is only the start of what came, when it is (see http/retention.ts). */
+function bodyCut(e: Exchange): string | undefined {
+  const { response } = e;
+  if (response.incomplete !== undefined) return `incomplete: ${response.incomplete}`;
+  if (response.truncated) return 'truncated: longer than the suite reads (--max-body)';
+  if (response.keptInPart !== undefined) return `kept in part: ${response.keptInPart}`;
+  return undefined;
+}
+
+/**
+ * What the reports keep of every exchange, in order: bodies at `capturedBodyLimit` characters each
+ * until `capturedBodiesBudget` is spent, then at `capturedBodyTail`, so the reports stay bounded
+ * however many large answers a run met.
+ */
+export function summarizeExchanges(exchanges: readonly Exchange[]): ExchangeSummary[] {
+  let spent = 0;
+  return exchanges.map((e) => {
+    const summary = summarizeExchange(e, spent < capturedBodiesBudget ? capturedBodyLimit : capturedBodyTail);
+    spent += summary.responseBody.text.length + (summary.requestBody?.text.length ?? 0);
+    return summary;
+  });
+}
+
+/** What the reports keep of one exchange: everything the HAR needs, bodies capped at `limit` characters. */
+export function summarizeExchange(e: Exchange, limit = capturedBodyLimit): ExchangeSummary {
+  const cut = bodyCut(e);
   return {
     seq: e.seq,
     check: e.checkId,
@@ -134,9 +163,10 @@ export function summarizeExchange(e: Exchange): ExchangeSummary {
     ms: e.response.durationMs,
     sentAt: new Date(e.sentAt).toISOString(),
     requestHeaders: e.request.headers,
-    ...(e.request.body !== undefined ? { requestBody: capture(e.request.body) } : {}),
+    ...(e.request.body !== undefined ? { requestBody: capture(e.request.body, limit) } : {}),
     responseHeaders: e.response.headers,
-    responseBody: capture(e.response.body),
+    responseBody: capture(e.response.body, limit),
+    ...(cut !== undefined ? { bodyCut: cut } : {}),
     ...(e.retries > 0 ? { retries: e.retries } : {}),
   };
 }

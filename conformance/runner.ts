@@ -6,7 +6,7 @@ import type { ApiRequest } from './http/exchange.ts';
 import { isUnavailable, PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
 import { preflight } from './preflight.ts';
-import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
+import { checkStatus, summarizeExchanges, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { seededRandom } from '../common/seededRandom.ts';
 import { toolName, toolVersion } from './version.ts';
@@ -109,6 +109,13 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         current.outcomes.inconclusive(request.operationId, `not sent: the deployment stopped answering (${client.failuresInARow} requests in a row got none)`, request.case);
         return undefined;
       }
+      // An operation that let requests time out in a row is not asked again: the run stays bounded,
+      // and the model judges the silence against the answers the other operations got.
+      const silent = client.silence(request.operationId);
+      if (silent !== undefined) {
+        current.outcomes.inconclusive(request.operationId, silent, request.case);
+        return undefined;
+      }
       if (now() >= deadline) {
         current.outcomes.inconclusive(request.operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`, request.case);
         return undefined;
@@ -163,7 +170,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       checks,
       coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false }),
       reproductions,
-      exchanges: client.exchanges.map(summarizeExchange),
+      exchanges: summarizeExchanges(client.exchanges),
       ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),
       summary: {
         passed: checks.filter((c) => c.status === 'passed').length,

@@ -72,9 +72,17 @@ export interface ApiResponse {
    * Latin-1). Never redacted, so never written to a report.
    */
   bytes: Uint8Array;
-  /** The body was longer than the transport keeps: `bytes` and `body` are its start. */
+  /**
+   * The body was longer than the transport reads (`--max-body`): `bytes` and `body` are its start,
+   * and the answer is unreadable (the deployment's failure). See retention.ts for the three marks.
+   */
   truncated?: boolean;
-  /** Why the body never finished (the connection dropped, the time ran out), when it did not. */
+  /**
+   * Why only the start of the body was kept, when the run's own budget for kept bodies cut it (see
+   * retention.ts): the deployment sent it whole, so no rule that needs the whole body judges it.
+   */
+  keptInPart?: string;
+  /** Why the body never finished (the connection dropped, the time ran out, the framing broke), when it did not: unreadable, `bytes` its start. */
   incomplete?: string;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. Integers past 2^53 are approximate here. */
   json: unknown;
@@ -113,6 +121,12 @@ export interface UnansweredRequest {
   durationMs: number;
   request: Exchange['request'];
   error: string;
+  /** Relative to the base URL, with its query, as in an exchange. */
+  path?: string;
+  /** Which try of its request this was, from 1: a GET is tried up to three times. */
+  attempt?: number;
+  /** Nothing came within the timeout, not even a status line: the deployment was silent (not refused or reset). */
+  timedOut?: boolean;
 }
 
 /** The body read as JSON both ways: `json` as JSON.parse gives it, `value` lossless. Both undefined when not JSON. */

@@ -161,6 +161,16 @@ describe('PacedClient', () => {
     expect(client.transportFailures).toBe(1);
   });
 
+  it('judges at once an answer whose framing broke, with its bytes: no retry mends malformed bytes', async () => {
+    const { client, sent } = setup(() => {
+      throw new TransportError('GET http://api.test/v1/pets failed: its answer breaks HTTP/1.1 framing', 'http://api.test/v1/pets', responseOf(200, { 'content-type': 'application/json' }, '[{"id":1', true), { malformed: true });
+    });
+    const exchange = await client.send('a', list);
+    expect(sent).toHaveLength(1);
+    expect(exchange.response).toMatchObject({ status: 200, body: '[{"id":1', incomplete: expect.stringContaining('breaks HTTP/1.1 framing') });
+    expect(client.failuresInARow).toBe(0);
+  });
+
   it('never sends a POST again after a transport error: it may have been processed', async () => {
     const { client, sent } = setup(() => {
       throw new TransportError('POST http://api.test/v1/pets failed: no answer within 1000 ms', 'http://api.test/v1/pets');
@@ -168,6 +178,38 @@ describe('PacedClient', () => {
     const create: ApiRequest = { method: 'POST', path: '/pets', auth: 'key', body: '{}', operationId: 'createPet', intent: 'valid' };
     await expect(client.send('a', create)).rejects.toThrow(/never sent again blindly/);
     expect(sent).toHaveLength(1);
+  });
+
+  it('tries a GET once when its operation already timed out on every try, and says to send no more after two such requests', async () => {
+    const silence = () => new TransportError('GET http://api.test/v1/pets failed: no answer within 1000 ms', 'http://api.test/v1/pets', undefined, { timedOut: true });
+    const { client, sent } = setup((s) => {
+      if (s[s.length - 1]!.url.endsWith('/pets/1')) return ok(50, resetAt);
+      throw silence();
+    });
+    await expect(client.send('a', list)).rejects.toThrow(/\(3 tries\)/);
+    expect(client.silence('listPets')).toBeUndefined();
+    await client.send('a', { ...list, path: '/pets/1', operationId: 'getPet' });
+    await expect(client.send('a', list)).rejects.toThrow(/\(1 try\)/);
+    expect(sent.filter((r) => r.url.endsWith('/pets'))).toHaveLength(4);
+    expect(client.silence('listPets')).toBe('not sent: 2 requests to listPets in a row got no answer within 1000 ms');
+    expect(client.silence('getPet')).toBeUndefined();
+    expect(client.unanswered.map((u) => [u.attempt, u.timedOut, u.path])).toEqual([[1, true, '/pets'], [2, true, '/pets'], [3, true, '/pets'], [1, true, '/pets']]);
+  });
+
+  it('forgets an operation\'s silence once it answers, and never counts a refused or reset try as one', async () => {
+    let mode: 'silent' | 'refused' | 'ok' = 'silent';
+    const { client } = setup(() => {
+      if (mode === 'ok') return ok(50, resetAt);
+      throw new TransportError('GET http://api.test/v1/pets failed: x', 'http://api.test/v1/pets', undefined, { timedOut: mode === 'silent' });
+    });
+    await expect(client.send('a', list)).rejects.toThrow();
+    mode = 'ok';
+    await client.send('a', list);
+    mode = 'silent';
+    await expect(client.send('a', list)).rejects.toThrow(/\(3 tries\)/);
+    mode = 'refused';
+    await expect(client.send('a', list)).rejects.toThrow(/\(3 tries\)/);
+    expect(client.silence('listPets')).toBeUndefined();
   });
 
   it('counts a key sent in another form against the key\'s quota when told it spends it', async () => {

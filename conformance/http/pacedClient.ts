@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bucketOf, parseBody, type ApiRequest, type Bucket, type Exchange, type UnansweredRequest } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
+import { RetentionBudget } from './retention.ts';
 import { TransportError, type Transport } from './transport.ts';
 
 export interface PacedClientOptions {
@@ -38,10 +39,9 @@ export type ClientEvent =
 /** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
 export const transportRetries = 2;
 
-/** The body bytes a run keeps in all: far past any run against a deployment of this API (a few MB). */
-const keptBodyBudget = 32 * 1024 * 1024;
-/** What is kept of an answer past that budget. */
-const keptPart = 64 * 1024;
+/** Requests in a row to one operation that got nothing within the timeout, after which it is not sent again. */
+export const silentAfter = 2;
+
 
 /** A GET answered 502, 503 or 504 is sent again this many times, after its Retry-After. */
 const unavailableRetries = 2;
@@ -88,8 +88,10 @@ export class PacedClient {
   transportFailures = 0;
   /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
   failuresInARow = 0;
-  /** Body bytes the run holds; past `keptBodyBudget`, answers are kept only in part. */
-  #keptBodyBytes = 0;
+  /** Per operation, requests in a row that got nothing within the timeout on every try. */
+  readonly #silentRequests = new Map<string, number>();
+  /** What the run keeps of answers' bodies. */
+  readonly #retention = new RetentionBudget();
   readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>;
   readonly #buckets = new Map<string, BucketState>();
   /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
@@ -173,6 +175,17 @@ export class PacedClient {
     }
   }
 
+  /**
+   * Why no more requests to an operation are sent, once `silentAfter` requests to it in a row got
+   * nothing at all within the timeout (the first on every try, the next on one): the deployment is
+   * silent there, and whether it answers others decides if that is its failure or its outage.
+   */
+  silence(operationId: string): string | undefined {
+    const silent = this.#silentRequests.get(operationId) ?? 0;
+    if (silent < silentAfter) return undefined;
+    return `not sent: ${silent} requests to ${operationId} in a row got no answer within ${this.#options.timeoutMs} ms`;
+  }
+
   /** What the last answer said of the quota a bucket has left. */
   quota(bucket: Bucket): { limit?: number; remaining?: number; resetAt?: number } {
     const { limit, remaining, resetAt } = this.#state(bucket);
@@ -230,15 +243,22 @@ export class PacedClient {
    */
   async #sendSurvivingNetwork(checkId: string, request: ApiRequest, bucket: Bucket): Promise<Exchange> {
     const retriable = request.method === 'GET' || request.method === 'HEAD';
+    let silent = true;
     for (let failures = 0; ; failures++) {
       try {
-        return await this.#sendOnce(checkId, request, bucket, failures);
+        const exchange = await this.#sendOnce(checkId, request, bucket, failures);
+        this.#silentRequests.delete(request.operationId);
+        return exchange;
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        if (!retriable || failures >= transportRetries) {
+        silent &&= error.timedOut;
+        // An operation that already let a request time out on every try is not a blip: one try now.
+        const silentBefore = silent && (this.#silentRequests.get(request.operationId) ?? 0) > 0;
+        if (!retriable || failures >= transportRetries || silentBefore) {
+          if (silent) this.#silentRequests.set(request.operationId, (this.#silentRequests.get(request.operationId) ?? 0) + 1);
           this.transportFailures++;
           this.failuresInARow++;
-          const why = retriable ? `${error.message} (${failures + 1} tries)` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
+          const why = retriable ? `${error.message} (${failures + 1} ${failures === 0 ? 'try' : 'tries'})` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
           throw new TransportError(why, error.url);
         }
         const waitMs = 250 * 2 ** failures;
@@ -278,26 +298,35 @@ export class PacedClient {
       answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
     } catch (error) {
       const lastTry = !(request.method === 'GET' || request.method === 'HEAD') || retries >= transportRetries;
-      if (error instanceof TransportError && error.partial && lastTry) {
-        // The status and headers came and the body never finished, on every try: the answer is
-        // unreadable, the deployment's failure, judged with the bytes that came.
+      if (error instanceof TransportError && error.partial && (lastTry || error.malformed)) {
+        // The status line came and the answer never finished, on every try, or broke HTTP/1.1's
+        // framing (which no retry mends): unreadable, the deployment's failure, judged with the bytes that came.
         answer = error.partial;
         incomplete = this.#redact(error.message);
       } else {
         // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
         if (error instanceof TransportError) {
-          this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: this.#redact(error.message) });
+          this.unanswered.push({
+            checkId,
+            operationId: request.operationId,
+            ...(request.case !== undefined ? { case: request.case } : {}),
+            afterSeq: this.exchanges.length,
+            sentAt,
+            durationMs: Math.round(performance.now() - started),
+            request: shown,
+            error: this.#redact(error.message),
+            path: this.#redact(request.path),
+            attempt: retries + 1,
+            ...(error.timedOut ? { timedOut: true } : {}),
+          });
         }
         throw error;
       }
     }
-    // Memory stays bounded whatever the deployment sends: past the run's budget an answer is
-    // kept (and judged) only in part, as one too large to read.
     this.failuresInARow = 0;
-    if (this.#keptBodyBytes + answer.bytes.length > keptBodyBudget && answer.bytes.length > keptPart) {
-      answer = { ...answer, bytes: answer.bytes.slice(0, keptPart), body: answer.body.slice(0, keptPart), truncated: true };
-    }
-    this.#keptBodyBytes += answer.bytes.length;
+    // Memory stays bounded whatever the deployment sends: see retention.ts for what is kept, and the marks that say so.
+    const kept = this.#retention.keep(answer, incomplete !== undefined);
+    answer = kept.answer;
     const body = this.#redact(answer.body);
     // The text is redacted for the record; the bytes stay as received, for the checks only (no report writes them).
     const response = {
@@ -307,8 +336,10 @@ export class PacedClient {
       body,
       bytes: answer.bytes,
       ...(answer.truncated ? { truncated: true } : {}),
+      ...(kept.keptInPart !== undefined ? { keptInPart: kept.keptInPart } : {}),
       ...(incomplete !== undefined ? { incomplete } : {}),
-      ...parseBody(body),
+      // The start of a body kept in part is no JSON value: not parsed, so no check reads a part as the whole.
+      ...(kept.keptInPart !== undefined ? { json: undefined } : parseBody(body)),
     };
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,

@@ -62,6 +62,15 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   '/unknown-coding': (_, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' }).end('not zstd'),
   '/bad-gzip': (_, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip at all'),
   '/bomb': (_, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb),
+  // Bytes written as they are, past node's own framing: what a hand-written server gets wrong.
+  '/utf16-length': (req) => {
+    const body = '[{"name":"Émile"}]';
+    req.socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+  },
+  '/length-and-chunked': (req) => req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n'),
+  '/bad-chunk': (req) => req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[1,2]\r\n0\r\n\r\n'),
+  '/status-line-only': (req) => req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n'),
+  '/endless-head': (req) => req.socket.write(`HTTP/1.1 200 OK\r\n${'x-endless: yes\r\n'.repeat(2000)}`),
 };
 
 let server: Server;
@@ -237,8 +246,48 @@ describe('httpTransport', () => {
     await expect(transport.send({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {} }, 5000)).rejects.toThrow(/ECONNREFUSED/);
   });
 
-  it('gives up on an answer that does not come within the timeout', async () => {
+  it('gives up on an answer that does not come within the timeout, as one that timed out', async () => {
     // The timeout here is the transport's own behaviour under test, not a measure of speed.
-    await expect(get('/hang', 200)).rejects.toThrow(/no answer within 200 ms/);
+    const error = await get('/hang', 200).catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: expect.stringMatching(/no answer within 200 ms/), timedOut: true, partial: undefined });
+  });
+
+  describe('an answer node\'s parser refuses is the deployment\'s evidence, not a network failure', () => {
+    const failure = async (path: string, timeoutMs = 5000) => {
+      const error = await get(path, timeoutMs).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      return error as TransportError;
+    };
+
+    it('keeps the answer a Content-Length counted in UTF-16 units framed, and says what came after it', async () => {
+      const error = await failure('/utf16-length');
+      expect([error.timedOut, error.malformed]).toEqual([false, true]);
+      expect(error.partial).toMatchObject({ status: 200, body: '[{"name":"Émile"}', headers: { 'content-length': '18' } });
+      expect(error.message).toMatch(/breaks HTTP\/1.1 framing: .*HPE_INVALID_CONSTANT.*"\]"; it came after the 18 body bytes .* does not count the whole body/);
+    });
+
+    it('keeps the head of an answer with both Content-Length and Transfer-Encoding', async () => {
+      const error = await failure('/length-and-chunked');
+      expect(error.partial).toMatchObject({ status: 200, headers: { 'content-length': '2', 'transfer-encoding': 'chunked' } });
+      expect(error.message).toMatch(/HPE_/);
+    });
+
+    it('keeps what came of a chunked body whose chunk size does not match', async () => {
+      const error = await failure('/bad-chunk');
+      expect(error.partial).toMatchObject({ status: 200 });
+      expect(error.message).toMatch(/HPE_/);
+    });
+
+    it('keeps the status line of a head that stalls, and says it is not a silence', async () => {
+      const error = await failure('/status-line-only', 300);
+      expect(error).toMatchObject({ timedOut: false, malformed: false, partial: { status: 200, headers: { 'content-type': 'application/json' } } });
+      expect(error.message).toMatch(/status line came \(200\) but the head did not end within 300 ms/);
+    });
+
+    it('keeps the status line of a head that never ends', async () => {
+      const error = await failure('/endless-head');
+      expect(error.partial).toMatchObject({ status: 200 });
+      expect(error.message).toMatch(/HPE_HEADER_OVERFLOW/);
+    });
   });
 });

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
+import { maxHeadBytes, readHead, showBytes } from './messageHead.ts';
 
 /** What the suite needs of HTTP: send one request, get status, headers and body back. */
 export interface TransportRequest {
@@ -33,14 +35,21 @@ export interface Transport {
 
 /** The target did not answer: refused, reset, unresolvable, or too slow. */
 export class TransportError extends Error {
+  /** Nothing at all came within the time (no status line): the only failure a silent operation is judged by. */
+  readonly timedOut: boolean;
+  /** The bytes that came break HTTP/1.1 (node's parser refused them): no network blip does that, so it is not sent again. */
+  readonly malformed: boolean;
+
   /**
-   * @param partial What arrived before the failure, when the status and headers did: an answer
-   * that starts and never finishes is the deployment's to explain, and judged as unreadable once
-   * retries show the same.
+   * @param partial What arrived before the failure, when the status line did: an answer that
+   * starts and never finishes, or that breaks HTTP/1.1's framing, is the deployment's to explain,
+   * and judged as unreadable once retries show the same.
    */
-  constructor(message: string, readonly url: string, readonly partial?: TransportResponse) {
+  constructor(message: string, readonly url: string, readonly partial?: TransportResponse, options: { timedOut?: boolean; malformed?: boolean } = {}) {
     super(message);
     this.name = 'TransportError';
+    this.timedOut = options.timedOut ?? false;
+    this.malformed = options.malformed ?? false;
   }
 }
 
@@ -154,6 +163,29 @@ function failureReason(error: unknown): string {
 /** An answer that has no body whatever its Content-Length says: to HEAD, and 1xx, 204, 304 (RFC 9110, 6.4.1). */
 export const hasNoBody = (method: string, status: number) => method.toUpperCase() === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
 
+/** Node's HTTP parser refused the bytes (HPE_*): the deployment's answer breaks HTTP/1.1, whatever the network did. */
+const isParseError = (error: NodeJS.ErrnoException) => typeof error.code === 'string' && error.code.startsWith('HPE_');
+
+/** Where the parser stopped and what it met there: `at byte 85 of what came: "\"}]"`. */
+function parseErrorPlace(error: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }): string {
+  const packet = error.rawPacket;
+  if (!packet || error.bytesParsed === undefined) return '';
+  const packetBytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.length);
+  return `, at byte ${error.bytesParsed} of the packet it read: ${showBytes(packetBytes, error.bytesParsed, packet.length, 60)}`;
+}
+
+/** The head before node's parser produced an answer (a stall after the status line, a refused head), when a status line came. */
+function answerFromHead(bytes: Uint8Array): TransportResponse | undefined {
+  const read = readHead(bytes, 0);
+  if (read.kind === 'not-http' || read.head.status === 0) return undefined;
+  const rawHeaders = read.head.fields.map(([name, value]): [string, string] => [name.toLowerCase(), value]);
+  const body = read.kind === 'head' ? bytes.slice(read.head.end) : new Uint8Array(0);
+  return { status: read.head.status, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(body), bytes: body, truncated: true };
+}
+
+/** What is kept of the bytes a request's socket gives before its answer's head is parsed: enough for any head node reads. */
+const headCapture = maxHeadBytes;
+
 /** Reset on a kept-alive connection the server had just closed: sent once more on a new one, for a safe method. */
 const staleConnection = (error: NodeJS.ErrnoException) => error.code === 'ECONNRESET' || error.code === 'EPIPE';
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -173,7 +205,7 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
 
   function attempt(request: TransportRequest, target: URL, deadline: AbortSignal, timeoutMs: number): Promise<TransportResponse> {
     const { method, headers, body } = request;
-    const fail = (reason: string, partial?: TransportResponse) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial);
+    const fail = (reason: string, partial?: TransportResponse, options: { timedOut?: boolean; malformed?: boolean } = {}) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial, options);
     /** The answer as far as it came: status, headers and the bytes read, marked truncated. */
     let soFar: (() => TransportResponse) | undefined;
     return new Promise<TransportResponse>((resolve, reject) => {
@@ -181,15 +213,37 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       /** Body bytes read so far; -1 until the status line and headers are in. */
       let received = -1;
       let req: http.ClientRequest;
+      let response: http.IncomingMessage | undefined;
+      /** Node's parser refused what came after the answer's head: the answer is judged with that said. */
+      let framingError: (() => string) | undefined;
+      // What the socket gives until node has parsed a head: a head it refuses or that stalls is still the deployment's evidence.
+      let socket: Socket | undefined;
+      const head: Buffer[] = [];
+      let headBytes = 0;
+      const onSocketData = (chunk: Buffer) => {
+        if (headBytes >= headCapture) return;
+        const kept = Buffer.from(chunk.subarray(0, headCapture - headBytes));
+        head.push(kept);
+        headBytes += kept.length;
+      };
+      const stopCapture = () => socket?.off('data', onSocketData);
+      const headSoFar = () => answerFromHead(new Uint8Array(Buffer.concat(head, headBytes)));
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
+        stopCapture();
         deadline.removeEventListener('abort', onDeadline);
         outcome();
       };
       const onDeadline = () => settle(() => {
         req.destroy();
-        reject(received < 0 ? fail(`no answer within ${timeoutMs} ms`) : fail(`the body did not end within ${timeoutMs} ms (${received} bytes read)`, soFar?.()));
+        if (received >= 0) {
+          reject(fail(`the body did not end within ${timeoutMs} ms (${received} bytes read)`, soFar?.()));
+          return;
+        }
+        // The status line came and the rest of the head did not: a stall the deployment has to explain.
+        const started = headSoFar();
+        reject(started ? fail(`the status line came (${started.status}) but the head did not end within ${timeoutMs} ms (${headBytes} bytes read)`, started) : fail(`no answer within ${timeoutMs} ms`, undefined, { timedOut: true }));
       });
       const lib = target.protocol === 'https:' ? https : http;
       try {
@@ -199,20 +253,45 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
         reject(fail(failureReason(error)));
         return;
       }
+      req.on('socket', (s: Socket) => {
+        socket = s;
+        // Before node's own listener, so a chunk its parser refuses is already kept when the error comes.
+        s.prependListener('data', onSocketData);
+      });
       // Once the body is all in or cut, what the dropped connection says is of no interest.
       let ended = false;
-      req.on('error', (error: NodeJS.ErrnoException) => !ended && settle(() => {
-        req.destroy();
-        if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
-          resolve(attempt(request, target, deadline, timeoutMs));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (ended || settled) return;
+        if (isParseError(error)) {
+          const why = `its answer breaks HTTP/1.1 framing: ${failureReason(error)}${parseErrorPlace(error)}`;
+          if (response) {
+            // After the head: the body as framed is read to its end (or the close) and judged with this said.
+            const complete = response.complete;
+            framingError = () => (complete ? `${why}; it came after the ${received} body bytes the answer's framing counts, so that framing does not count the whole body` : why);
+            return;
+          }
+          const started = headSoFar();
+          settle(() => {
+            req.destroy();
+            reject(fail(why, started, { malformed: true }));
+          });
           return;
         }
-        reject(fail(failureReason(error)));
-      }));
+        settle(() => {
+          req.destroy();
+          if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
+            resolve(attempt(request, target, deadline, timeoutMs));
+            return;
+          }
+          reject(fail(failureReason(error)));
+        });
+      });
       if (deadline.aborted) return onDeadline();
       deadline.addEventListener('abort', onDeadline);
       req.on('response', (res) => {
+        response = res;
         received = 0;
+        stopCapture();
         const rawHeaders: [string, string][] = [];
         for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
         const status = res.statusCode ?? 0;
@@ -229,6 +308,11 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
             res.destroy();
             req.destroy();
           }
+          if (framingError !== undefined) {
+            const why = framingError();
+            settle(() => reject(fail(why, soFar?.(), { malformed: true })));
+            return;
+          }
           decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined['content-encoding'], cap).then(
             (decoded) => settle(() => {
               const truncated = cut || decoded.truncated;
@@ -241,10 +325,10 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
         };
         res.on('error', (error: NodeJS.ErrnoException) => !ended && settle(() => {
           req.destroy();
-          reject(fail(`${failureReason(error)} after ${received} bytes of the body`, soFar?.()));
+          reject(fail(`${framingError?.() ?? failureReason(error)} after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== undefined }));
         }));
         res.on('close', () => {
-          if (!ended && !res.complete) settle(() => reject(fail(`the connection closed after ${received} bytes of the body`, soFar?.())));
+          if (!ended && !res.complete) settle(() => reject(fail(framingError !== undefined ? `${framingError()} (after ${received} bytes of the body)` : `the connection closed after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== undefined })));
         });
         // A length past the cap announced: nothing of it is read.
         const length = joined['content-length'];

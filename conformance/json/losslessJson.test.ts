@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { beyondInt64, integerText, JsonSyntaxError, parseLossless, toPlain } from './losslessJson.ts';
+import { beyondInt64, integerText, JsonSyntaxError, nestsDeeperThan, parseLossless, toPlain } from './losslessJson.ts';
 
 describe('parseLossless', () => {
   it('keeps integers above 2^53 - 1 exactly, as BigInt', () => {
@@ -28,6 +28,13 @@ describe('parseLossless', () => {
     const value = parseLossless('{"__proto__": {"x": 1}}') as Record<string, unknown>;
     expect(Object.keys(value)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('says whether a text nests deeper than a limit, brackets inside strings aside', () => {
+    expect(nestsDeeperThan('[[[1]]]', 3)).toBe(false);
+    expect(nestsDeeperThan('[[[[1]]]]', 3)).toBe(true);
+    expect(nestsDeeperThan('[{"a":"[[[[\\"[[["}]', 3)).toBe(false);
+    expect(nestsDeeperThan(`${'['.repeat(300)}${']'.repeat(300)}`)).toBe(true);
   });
 
   it('refuses a value nested thousands deep as not JSON, instead of exhausting the stack', () => {

@@ -10,7 +10,27 @@ export type LosslessValue = null | boolean | number | bigint | string | Lossless
 export class JsonSyntaxError extends Error {}
 
 /** How deep a body may nest: a Pet list is three deep; far past that is no answer of this API. */
-const maxDepth = 256;
+export const maxDepth = 256;
+
+/**
+ * Whether JSON text nests deeper than `limit` arrays and objects, found by one pass over it (strings
+ * skipped): parsing such a text whole builds a value per level, hundreds of MB for a few MB of brackets.
+ */
+export function nestsDeeperThan(text: string, limit = maxDepth): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
 
 export function parseLossless(text: string): LosslessValue {
   let i = 0;

@@ -135,6 +135,17 @@ describe('wire.one-json-value: a body is one JSON value', () => {
     expect(failure!.message).toContain('is labelled application/json but its body is not JSON: "Internal Server Error"');
   });
 
+  it('fails a body nested past any Pet without parsing it whole, which alone would cost hundreds of MB', () => {
+    const [failure] = failuresOf(wire(answer(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)), 'wire.one-json-value');
+    expect(failure!.message).toContain('nests arrays or objects more than 256 deep');
+  });
+
+  it('holds a body kept in part by the run\'s own budget, and judges no more of it', () => {
+    const kept = answer('[{"id":1,"na');
+    const judged = wire({ ...kept, response: { ...kept.response, keptInPart: 'the run had already kept 16 MiB' } });
+    expect(judged.map((j) => [j.rule, j.outcome])).toEqual([['wire.header-once', 'held']]);
+  });
+
   it('does not read as JSON a body labelled otherwise (the Content-Type check judges the label)', () => {
     expect(ofRule(wire(answer('<html></html>', { 'content-type': 'text/html' })), 'wire.one-json-value')).toEqual([]);
   });

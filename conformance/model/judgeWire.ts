@@ -4,6 +4,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { held, holds, questionable, type Judgement } from './judgement.ts';
 import type { RequestView } from './requestView.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
+import { maxDepth, nestsDeeperThan } from '../json/losslessJson.ts';
 
 const rateHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -52,6 +53,9 @@ export function judgeWire(exchange: Exchange, view: RequestView): Judgement[] {
     out.push({ rule: 'wire.readable', operationId: op, exchange, outcome: 'failure', message: `${where} sent a body larger than the suite reads (${response.bytes?.length ?? response.body.length} bytes kept); no list of at most 100 pets comes near it.` });
     return out;
   }
+  // The run's own budget for kept bodies cut this one: the deployment sent it whole, and the start
+  // the suite kept says nothing of the rest. Not judged (the wire-format check says so).
+  if (response.keptInPart !== undefined) return out;
   out.push(held('wire.readable', op, exchange));
   const bytes = response.bytes;
   if (!bytes || bytes.length === 0 || view.method === 'HEAD') return out;
@@ -82,6 +86,11 @@ export function judgeWire(exchange: Exchange, view: RequestView): Judgement[] {
 
   if (text !== undefined && isJson) {
     const body = bom ? text.slice(1) : text;
+    // A text nested past any Pet is not parsed whole here: that alone would cost hundreds of MB.
+    if (nestsDeeperThan(body)) {
+      out.push({ rule: 'wire.one-json-value', operationId: op, exchange, outcome: 'failure', message: `${where} nests arrays or objects more than ${maxDepth} deep (a Pet list is three deep); many JSON parsers refuse it, and none needs it.` });
+      return out;
+    }
     let parsed = true;
     try {
       JSON.parse(body);

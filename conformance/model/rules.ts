@@ -25,6 +25,7 @@ export type RuleId =
   | 'wire.one-json-value'
   | 'wire.header-once'
   | 'wire.readable'
+  | 'wire.answered'
   | 'deprecation.only-get-pet'
   | 'deprecation.sunset-date'
   | 'deprecation.field-grammar'
@@ -103,6 +104,7 @@ export const rules: readonly Rule[] = [
   { id: 'wire.one-json-value', checkId: 'wire-format', operations: ['*'], title: 'A body is one JSON value', quote: 'All request and response bodies are JSON (`application/json`).', reachedBy: 'any answer with a body' },
   { id: 'wire.header-once', checkId: 'wire-format', operations: ['*'], title: 'Each rate-limit header appears once', quote: 'Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.', reachedBy: 'any answer' },
   { id: 'wire.readable', checkId: 'wire-format', operations: ['*'], title: 'An answer arrives whole and readable', quote: 'All request and response bodies are JSON (`application/json`).', reachedBy: 'any answer' },
+  { id: 'wire.answered', checkId: 'wire-format', operations: pets, title: 'A documented operation answers while the deployment answers others', quote: 'GET /pets (operation `listPets`) Returns a paginated list of animals. | POST /pets (operation `createPet`) Adds an animal. | GET /pets/{petId} (operation `getPet`) Returns one animal.', reachedBy: 'an answer to the operation' },
   { id: 'deprecation.only-get-pet', checkId: 'deprecation', operations: ['listPets', 'createPet', 'listStoreOrders'], title: 'Only getPet is declared deprecated', quote: 'GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.', reachedBy: 'any answer to another operation' },
   { id: 'deprecation.sunset-date', checkId: 'deprecation', operations: ['getPet'], title: 'Where getPet states its removal, it is 5 December 2030', quote: 'This operation is deprecated and is to be removed on 5 December 2030.', reachedBy: 'a getPet answer carrying Sunset or Deprecation' },
   { id: 'deprecation.field-grammar', checkId: 'deprecation', operations: ['*'], title: 'Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate', quote: 'RFC 9745, 2.1: The Deprecation response header field is an Item Structured Header Field; its value MUST be a Date as per Section 3.3.7 of [STRUCTURED-FIELDS]. RFC 8594, 3: Sunset = HTTP-date.', reachedBy: 'an answer carrying Deprecation or Sunset' },

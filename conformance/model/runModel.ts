@@ -7,12 +7,17 @@ import { judgeDeprecation } from './judgeDeprecation.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
 import { judgeHttp, learnHttp } from './judgeHttp.ts';
 import { judgeRate, learnRate, learnUnanswered, type RateOptions } from './judgeRate.ts';
+import { judgeSilence } from './judgeSilence.ts';
 import { judgeWire } from './judgeWire.ts';
 import type { Judgement } from './judgement.ts';
 import { emptyState, type ModelState } from './modelState.ts';
 import { viewRequest, type RequestView } from './requestView.ts';
 
 export type ModelOptions = RateOptions;
+
+/** An attempt that got no answer: where it falls among the exchanges and what it sent, and, from the client, the rest. */
+type UnansweredEntry = Pick<UnansweredRequest, 'afterSeq' | 'request'> & Partial<UnansweredRequest>;
+const isWhole = (u: UnansweredEntry): u is UnansweredRequest => u.operationId !== undefined && u.sentAt !== undefined && u.error !== undefined && u.checkId !== undefined && u.durationMs !== undefined;
 
 export interface ModelVerdict {
   judgements: readonly Judgement[];
@@ -38,7 +43,7 @@ export class ModelRun {
    * Judges what the record holds beyond what was fed before. `unanswered` are the attempts that got
    * no answer, each placed after the exchange numbered `afterSeq`.
    */
-  feed(exchanges: readonly Exchange[], unanswered: readonly Pick<UnansweredRequest, 'afterSeq' | 'request'>[] = []): ModelVerdict {
+  feed(exchanges: readonly Exchange[], unanswered: readonly UnansweredEntry[] = []): ModelVerdict {
     for (; this.#fed < exchanges.length; this.#fed++) {
       const exchange = exchanges[this.#fed]!;
       // Attempts lost before this answer may have been counted: the ledgers allow for them.
@@ -56,7 +61,8 @@ export class ModelRun {
       if (exchange.burst === undefined) this.#flush();
     }
     this.#flush();
-    return { judgements: this.#judgements, state: this.#state };
+    // A silence is judged on the whole record as it stands: what was answered after it began decides.
+    return { judgements: [...this.#judgements, ...judgeSilence(unanswered.filter(isWhole), exchanges)], state: this.#state };
   }
 
   #flush(): void {
@@ -79,6 +85,6 @@ export class ModelRun {
 }
 
 /** The model's judgements on a finished record of exchanges. */
-export function runModel(exchanges: readonly Exchange[], options: ModelOptions, unanswered: readonly Pick<UnansweredRequest, 'afterSeq' | 'request'>[] = []): ModelVerdict {
+export function runModel(exchanges: readonly Exchange[], options: ModelOptions, unanswered: readonly UnansweredEntry[] = []): ModelVerdict {
   return new ModelRun(options).feed(exchanges, unanswered);
 }

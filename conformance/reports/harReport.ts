@@ -43,7 +43,7 @@ function entry(e: ExchangeSummary): Entry {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: headerList(e.responseHeaders),
-      content: { size: e.responseBody.size, mimeType: responseType, text: bodyText(e.responseBody), ...cutNote(e.responseBody) },
+      content: { size: e.responseBody.size, mimeType: responseType, text: bodyText(e.responseBody), ...(e.bodyCut !== undefined ? { comment: `The run held only the start of this body (${e.bodyCut}).` } : cutNote(e.responseBody)) },
       redirectURL: e.responseHeaders.location ?? '',
       headersSize: -1,
       bodySize: e.responseBody.size,
@@ -57,6 +57,7 @@ function entry(e: ExchangeSummary): Entry {
     ...(e.case !== undefined ? { _case: e.case } : {}),
     _intent: e.intent,
     _seq: e.seq,
+    ...(e.bodyCut !== undefined ? { _bodyCut: e.bodyCut } : {}),
     ...(e.retries ? { _retries: e.retries } : {}),
   };
 }
