@@ -17,6 +17,12 @@ export interface ValueCase {
   expect: Expectation;
   /** The rule, for findings: `limit is an integer from 1 to 100`. */
   rule: string;
+  /**
+   * For a refusal, the status the contract names for it (createPet: "400 | The body is missing
+   * required fields or has invalid values"): pinned, so no other 4xx will do. Absent where the
+   * contract names none (a bad `limit`, another media type): any 4xx refuses it.
+   */
+  refusedWith?: number;
 }
 
 export const INT64_MAX = '9223372036854775807';

@@ -164,6 +164,11 @@ export const faults: Fault[] = [
     const pet = body as Record<string, unknown>;
     return typeof pet?.status === 'string' ? { ...pet, status: pet.status.toLowerCase() } : body;
   }) },
+  // "400 | The body is missing required fields or has invalid values": the contract names the status.
+  { name: 'refuses a body missing a required field with 422', caughtBy: 'create-pet', caseName: 'create-pet/body/name/missing', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && res.status === 400 ? asError(res, 422, 'UNPROCESSABLE_ENTITY') : res;
+  } },
   { name: 'takes the first pet of a top-level array', caughtBy: 'create-pet', caseName: 'create-pet/body/array', transform: onCreateBody((body) => (Array.isArray(body) ? body[0] : body)) },
   { name: 'turns a numeric name into a string', caughtBy: 'create-pet', caseName: 'create-pet/body/name/number', transform: onCreateBody((body) => {
     const pet = body as Record<string, unknown>;
