@@ -6,8 +6,11 @@
  *   legal, and a 2xx is reported as a warning only;
  * - `may-refuse`: a valid value a deployment may still refuse by a rule of its own (a categoryId
  *   that names no category): a 4xx Error is legal, and a 2xx must hold what was sent.
+ * - `refuse-or-none`: a value outside a filter's enum (`status=Available`): refused with any 4xx
+ *   (the contract names none), or answered with only the items that have exactly that value, so
+ *   none; a 200 is a warning.
  */
-export type Expectation = 'accept' | 'refuse' | 'open' | 'may-refuse';
+export type Expectation = 'accept' | 'refuse' | 'open' | 'may-refuse' | 'refuse-or-none';
 
 export interface ValueCase {
   /** Stable, the last parts of the case name: `limit/max`, `categoryId/float`. */

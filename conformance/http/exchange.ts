@@ -24,7 +24,11 @@ export type Auth =
   /** The second key (`--api-key-2`). */
   | 'key2'
   | 'none'
-  | { authorization: string; spends?: 'key' | 'key2' }
+  /**
+   * `shownAs` is what the record shows instead: a near miss of a key (its last character changed)
+   * gives all but one character of it away, which nothing the run writes may do.
+   */
+  | { authorization: string; spends?: 'key' | 'key2'; shownAs?: string }
   /** One of the run's keys, spelled another way: the header name's case, the scheme's case. */
   | { key: 'key' | 'key2'; headerName: string; scheme: string };
 

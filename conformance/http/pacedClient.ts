@@ -264,10 +264,12 @@ export class PacedClient {
       dropHeader(headers, 'authorization');
       headers[auth.headerName] = `${auth.scheme} ${keyOf(auth.key)}`;
     } else if (auth !== 'none') headers.authorization = auth.authorization;
+    const shownHeaders = this.#redactAll(headers);
+    if (auth !== 'none' && typeof auth === 'object' && 'authorization' in auth && auth.shownAs !== undefined) shownHeaders.authorization = auth.shownAs;
     const shown = {
       method: request.method,
       url: this.#redact(url),
-      headers: this.#redactAll(headers),
+      headers: shownHeaders,
       ...(request.body !== undefined ? { body: this.#redact(request.body) } : {}),
     };
     const sentAt = this.#options.now();

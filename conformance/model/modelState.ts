@@ -46,10 +46,15 @@ export interface ModelState {
   keylessNames: Map<string, number>;
   /** Names sent in one create only, with the id its 201 gave: no other id may carry them. */
   onceNames: Map<string, { id: string; seq: number }>;
+  /**
+   * Per key, the first answer that served it (a 2xx to a documented operation), and whether it has
+   * met a 429 since: a key shown valid is refused only for being banned (Authentication 4).
+   */
+  keysAccepted: Map<KeyName, { seq: number; throttled: boolean }>;
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map() };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), keysAccepted: new Map() };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

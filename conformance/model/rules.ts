@@ -28,6 +28,7 @@ export type RuleId =
   | 'deprecation.only-get-pet'
   | 'deprecation.sunset-date'
   | 'auth.keyless-refused'
+  | 'auth.valid-key-accepted'
   | 'unlisted.not-served-without-key'
   | 'unlisted.refusal-shape'
   | 'unlisted.no-5xx'
@@ -93,6 +94,7 @@ export const rules: readonly Rule[] = [
   { id: 'deprecation.only-get-pet', checkId: 'deprecation', operations: ['listPets', 'createPet', 'listStoreOrders'], title: 'Only getPet is declared deprecated', quote: 'GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.', reachedBy: 'any answer to another operation' , status: 'none' },
   { id: 'deprecation.sunset-date', checkId: 'deprecation', operations: ['getPet'], title: 'Where getPet states its removal, it is 5 December 2030', quote: 'This operation is deprecated and is to be removed on 5 December 2030.', reachedBy: 'a getPet answer carrying Sunset or Deprecation' , status: 'none' },
   { id: 'auth.keyless-refused', checkId: 'keyless-and-unlisted', operations: all, title: 'Without a valid key, every operation answers 401, whatever the spelling or connection', quote: 'When the key is missing or invalid, the response is 401 with an Error body.', reachedBy: 'a request without a valid key' , status: 'pinned', statusBasis: named401 },
+  { id: 'auth.valid-key-accepted', checkId: 'keyless-and-unlisted', operations: pets, title: 'A key once accepted is accepted on every operation: 401 is for a missing or invalid key only', quote: 'When the key is missing or invalid, the response is 401 with an Error body. | Every operation requires HTTP bearer authentication.', reachedBy: 'a request with a key that an earlier request with it was served', status: 'pinned', statusBasis: 'Authentication 3 names 401 for a key "missing or invalid" only: a key a 2xx showed valid is neither, whatever its plan (a ban after a 429 aside: Authentication 4).' },
   { id: 'unlisted.not-served-without-key', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'No method or path is served (2xx) without the key, a CORS preflight aside', quote: 'All endpoints below require authentication. | Every operation requires HTTP bearer authentication.', reachedBy: 'an undocumented method or path sent without the key' , status: 'open', statusBasis: unlistedOpen },
   { id: 'unlisted.refusal-shape', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)', quote: 'Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).', reachedBy: 'an undocumented method or path refused' , status: 'none' },
   { id: 'unlisted.no-5xx', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'An undocumented method or path is served or refused, never answered 5xx', quote: 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)', reachedBy: 'an undocumented method or path' , status: 'open', statusBasis: unlistedOpen },

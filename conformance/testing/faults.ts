@@ -195,8 +195,8 @@ export const faults: Fault[] = [
     return forward(id === undefined ? req : { ...req, url: `/v1/pets/${Number(id) > 1 ? Number(id) - 1 : 2}` });
   } },
   // The key presented other ways
-  { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/key-extra-char', transform: (req, forward) => forward(/^Bearer demo-pro./.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
-  { name: 'compares keys without regard to case', caughtBy: 'auth', caseName: 'auth/list-pets/key-other-case', transform: (req, forward) => forward(/^Bearer DEMO-PRO$/.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/near-miss/add-end', transform: (req, forward) => forward(/^bearer\s+demo-pro\S/i.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'compares keys without regard to case', caughtBy: 'auth', caseName: 'auth/get-pet/near-miss/case-middle', transform: (req, forward) => forward(/^bearer\s+demo-pro$/i.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
   { name: 'parses a form as a pet', caughtBy: 'create-pet', caseName: 'create-pet/body/form-urlencoded', transform: (req, forward) => {
     if (!isCreate(req) || req.headers['content-type'] !== 'application/x-www-form-urlencoded') return forward(req);
     const form = Object.fromEntries(new URLSearchParams(req.body));

@@ -5,7 +5,8 @@ import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
 import type { Command, KeyChoice, Spelling } from './commands.ts';
 import { knownCategoryIds } from '../checks/newPetBody.ts';
 import { integerText } from '../json/losslessJson.ts';
-import { hugeName, idAliases, invalidBodies, malformedIds, neighbours } from './values.ts';
+import { hugeName, idAliases, invalidBodies, malformedIds } from './values.ts';
+import { idNearMisses, keyNearMisses, schemeSpellings } from './nearMisses.ts';
 
 export interface TrafficState {
   /** Ids the run created, newest last: the pets the model knows best. */
@@ -100,6 +101,16 @@ export function keylessAllowed(ctx: CheckContext, reserve = 6): boolean {
  */
 export const keylessBudget = 30;
 
+/**
+ * A near miss of the run's key as a credential (`key/change/end`, under the scheme spelled as
+ * given), recorded as its description where the value would give the key away; undefined when the
+ * key has no near miss of that kind.
+ */
+export function nearMissAuth(ctx: Pick<CheckContext, 'apiKey' | 'apiKey2'>, kind: string, scheme = 'Bearer '): Auth | undefined {
+  const miss = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== undefined ? [ctx.apiKey2] : [], scheme).find((n) => n.kind === kind);
+  return miss ? { authorization: miss.value, ...(miss.shown !== undefined ? { shownAs: miss.shown } : {}) } : undefined;
+}
+
 /** Sends one command's requests; `caseName` prefixes each request's case. */
 export async function sendCommand(ctx: CheckContext, state: TrafficState, command: Command, caseName: string, send: Send): Promise<void> {
   const keyed = async (request: ApiRequest) => {
@@ -138,7 +149,9 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       const params: [string, string][] = [];
       if (command.limit !== undefined) params.push(['limit', command.limit]);
       if (command.status !== undefined) params.push(['status', command.status]);
-      await keyed({ method: 'GET', path: `/pets${queryString(params)}`, auth: 'key', operationId: 'listPets', intent: 'invalid', case: `${caseName}/list-invalid` });
+      // A limit outside 1..100 is refused (any 4xx); a status that is no PetStatus alone may be
+      // refused, or answered with the pets of exactly that status, none (data-integrity judges the list).
+      await keyed({ method: 'GET', path: `/pets${queryString(params)}`, auth: 'key', operationId: 'listPets', intent: command.limit !== undefined ? 'invalid' : 'edge', case: `${caseName}/list-invalid` });
       return;
     }
     case 'get': {
@@ -146,8 +159,9 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       if (id === undefined) return;
       if (command.near === 'same') await keyed(getRequest(id, command.spelling, command.key, 'valid', `${caseName}/get`));
       else if (command.near === 'neighbour') {
-        const next = neighbours(BigInt(id))[command.variant % 5]!;
-        if (next >= 0n && next < 2n ** 63n) await keyed(getRequest(next.toString(), command.spelling, command.key, 'valid', `${caseName}/get-neighbour`));
+        const misses = idNearMisses(BigInt(id));
+        const next = misses[command.variant % misses.length];
+        if (next) await keyed(getRequest(next.value, command.spelling, command.key, next.kind === 'id/leading-zero' ? 'edge' : 'valid', `${caseName}/get-neighbour`));
       } else if (command.near === 'alias') {
         const alias = idAliases(id)[command.variant % 5]!;
         await keyed(getRequest(alias, command.spelling, command.key, 'edge', `${caseName}/get-alias`));
@@ -195,8 +209,10 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
     case 'replay-keyless': {
       const last = state.lastKeyed;
       if (!last || last.method !== 'GET' || !keylessAllowed(ctx)) return;
+      const misses = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== undefined ? [ctx.apiKey2] : [], schemeSpellings[command.scheme % schemeSpellings.length]);
+      const miss = misses[command.miss % misses.length]!;
       const auth: Auth =
-        command.how === 'none' ? 'none' : command.how === 'empty' ? { authorization: '' } : command.how === 'other-scheme' ? { authorization: `Token ${ctx.apiKey}` } : { authorization: `Bearer ${ctx.apiKey.slice(0, -1)}${ctx.apiKey.endsWith('x') ? 'y' : 'x'}` };
+        command.how === 'none' ? 'none' : command.how === 'empty' ? { authorization: '' } : command.how === 'other-scheme' ? { authorization: `Token ${ctx.apiKey}` } : { authorization: miss.value, ...(miss.shown !== undefined ? { shownAs: miss.shown } : {}) };
       const { equivalence: _group, burst: _burst, ...again } = last;
       await send({ ...again, auth, intent: 'unauthenticated', case: `${caseName}/replay-keyless/${command.how}` });
       return;
