@@ -1,4 +1,5 @@
 import { parseLossless, toPlain, type LosslessValue } from '../json/losslessJson.ts';
+import type { ConnectionChoice } from './transport.ts';
 
 /** One request the suite sent and what came back: the evidence every finding points to. */
 
@@ -61,6 +62,8 @@ export interface ApiRequest {
   burst?: number;
   /** Spellings of one request share a group: each must get the same status. */
   equivalence?: string;
+  /** A connection of its own, or from another local address (see `ConnectionChoice`). */
+  connection?: ConnectionChoice;
 }
 
 export interface ApiResponse {
@@ -100,7 +103,7 @@ export interface Exchange {
   /** Which quota the request spends: the run's key, or the client's anonymous one. */
   bucket: Bucket;
   sentAt: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: { method: string; url: string; headers: Record<string, string>; body?: string; connection?: ConnectionChoice };
   response: ApiResponse;
   /** Transport failures retried before this answer came (a GET only). */
   retries: number;

@@ -271,13 +271,14 @@ export class PacedClient {
       url: this.#redact(url),
       headers: shownHeaders,
       ...(request.body !== undefined ? { body: this.#redact(request.body) } : {}),
+      ...(request.connection !== undefined ? { connection: request.connection } : {}),
     };
     const sentAt = this.#options.now();
     const started = performance.now();
     let answer: Awaited<ReturnType<Transport['send']>>;
     let incomplete: string | undefined;
     try {
-      answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+      answer = await transport.send({ method: request.method, url, headers, body: request.body, ...(request.connection !== undefined ? { connection: request.connection } : {}) }, timeoutMs);
     } catch (error) {
       const lastTry = !(request.method === 'GET' || request.method === 'HEAD') || retries >= transportRetries;
       if (error instanceof TransportError && error.partial && lastTry) {

@@ -9,6 +9,17 @@ export interface TransportRequest {
   /** Sent with their names exactly as given (`AUTHORIZATION` stays upper case on the wire). */
   headers: Record<string, string>;
   body?: string;
+  connection?: ConnectionChoice;
+}
+
+/**
+ * How the request reaches the server, where a client has a choice: on a connection of its own
+ * rather than a kept-alive one, and from which local address (a client behind another NAT
+ * address; only a loopback target has more than one to offer).
+ */
+export interface ConnectionChoice {
+  fresh?: boolean;
+  localAddress?: string;
 }
 
 export interface TransportResponse {
@@ -64,8 +75,13 @@ function joinHeaders(rawHeaders: readonly (readonly [string, string])[]): Record
   return headers;
 }
 
-type Coding = 'gzip' | 'deflate' | 'br';
-const codings: Record<string, Coding> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'br' };
+type Coding = 'gzip' | 'deflate' | 'br' | 'zstd';
+/** zstd's decoder, where this Node has one (22.15 and later). */
+const zstdDecompress = (zlib as unknown as { createZstdDecompress?: () => NodeJS.ReadWriteStream }).createZstdDecompress;
+const codings: Record<string, Coding> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'br', ...(zstdDecompress ? { zstd: 'zstd' as const } : {}) };
+
+/** The content codings the transport undoes: what a client may put in Accept-Encoding. */
+export const decodableCodings: readonly string[] = ['gzip', 'deflate', 'br', ...(zstdDecompress ? ['zstd'] : [])];
 
 /** The codings to undo, first applied first; undefined when one is unknown (the body is then left as is). */
 function contentCodings(contentEncoding: string | undefined): Coding[] | undefined {
@@ -79,7 +95,8 @@ function inflateCapped(input: Uint8Array, coding: Coding, cap: number): Promise<
   // Lenient at the end, as browsers are: a stream cut short gives what it holds, not an error.
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   const decoder =
-    coding === 'br' ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    coding === 'zstd' ? (zstdDecompress!() as unknown as zlib.Gunzip)
+    : coding === 'br' ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
     : coding === 'gzip' ? zlib.createGunzip(flush)
     // "deflate" is meant to be zlib-wrapped (RFC 9110, 8.4.1.2); some servers send it raw.
     : (input[0]! & 0x0f) === 0x08 ? zlib.createInflate(flush)
@@ -193,7 +210,9 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       });
       const lib = target.protocol === 'https:' ? https : http;
       try {
-        req = lib.request(target, { method, headers, agent: agents[target.protocol as 'http:' | 'https:'] });
+        // A fresh connection is one no other request shares: a one-off agent, closed after it.
+        const agent = request.connection?.fresh ? false : agents[target.protocol as 'http:' | 'https:'];
+        req = lib.request(target, { method, headers, agent, ...(request.connection?.localAddress !== undefined ? { localAddress: request.connection.localAddress } : {}) });
       } catch (error) {
         // An invalid header name or value.
         reject(fail(failureReason(error)));
