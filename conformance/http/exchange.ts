@@ -64,6 +64,8 @@ export interface ApiRequest {
   equivalence?: string;
   /** A connection of its own, or from another local address (see `ConnectionChoice`). */
   connection?: ConnectionChoice;
+  /** What this form of a request varies from the first of its group (`client-headers`, `json-text`): for the coverage table. */
+  varies?: readonly string[];
 }
 
 export interface ApiResponse {
@@ -98,6 +100,7 @@ export interface Exchange {
   case?: string;
   burst?: number;
   equivalence?: string;
+  varies?: readonly string[];
   /** The request's path and query relative to the base URL, `/pets?limit=1`, for findings. */
   path: string;
   /** Which quota the request spends: the run's key, or the client's anonymous one. */

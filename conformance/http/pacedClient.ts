@@ -321,6 +321,7 @@ export class PacedClient {
       ...(request.case !== undefined ? { case: request.case } : {}),
       ...(request.burst !== undefined ? { burst: request.burst } : {}),
       ...(request.equivalence !== undefined ? { equivalence: request.equivalence } : {}),
+      ...(request.varies !== undefined ? { varies: request.varies } : {}),
       path: this.#redact(request.path),
       bucket,
       sentAt,

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import https from 'node:https';
 import zlib from 'node:zlib';
 
@@ -38,6 +39,11 @@ export interface TransportResponse {
 
 export interface Transport {
   send(request: TransportRequest, timeoutMs: number): Promise<TransportResponse>;
+  /**
+   * A local address other than the usual one this transport can send from to `url`, as a client
+   * behind another NAT address would; undefined when it has none (a target that is not loopback).
+   */
+  otherLocalAddress?(url: string): Promise<string | undefined>;
   /** Lets go of what the transport holds (kept-alive connections). */
   close?(): Promise<void> | void;
 }
@@ -285,7 +291,22 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
     });
   }
 
+  const bindable = new Map<string, Promise<boolean>>();
   return {
+    // Only a loopback target has other addresses to come from: 127.0.0.0/8 is the host's own
+    // (RFC 1122, 3.2.1.3), though some systems bind only 127.0.0.1 to it, so try before offering one.
+    otherLocalAddress(url) {
+      let host: string;
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        return Promise.resolve(undefined);
+      }
+      if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return Promise.resolve(undefined);
+      const other = host === '127.0.0.2' ? '127.0.0.3' : '127.0.0.2';
+      if (!bindable.has(other)) bindable.set(other, canBind(other));
+      return bindable.get(other)!.then((ok) => (ok ? other : undefined));
+    },
     async send(request, timeoutMs) {
       let target: URL;
       try {
@@ -307,4 +328,13 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       agents['https:'].destroy();
     },
   };
+}
+
+/** Whether this host can bind a socket to `address` (a loopback address other than 127.0.0.1 may not exist). */
+function canBind(address: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(0, address, () => server.close(() => resolve(true)));
+  });
 }

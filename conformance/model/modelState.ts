@@ -1,5 +1,6 @@
 // What a client of the contract can know during a run: every pet it created or read, by id, with
 // its exact field values, and per key the rate-limit window as the deployment last described it.
+import type { Exchange } from '../http/exchange.ts';
 import type { KeyName } from './requestView.ts';
 
 /** A pet's fields as the model holds them: text exactly as sent or first read; ids and categoryIds as digits. */
@@ -24,6 +25,8 @@ export interface WindowObservation {
   reset: number;
   /** When the answer was given, in ms: its Date header, or when the request left. */
   at: number;
+  /** The local address the request came from, when the run chose one (see `ConnectionChoice`). */
+  source?: string;
 }
 
 export interface KeyLedger {
@@ -37,11 +40,20 @@ export interface KeyLedger {
   closed?: { reset: number; seq: number };
 }
 
+/** The first answer of a group of equivalent requests, and what it cost the key's window when that could be told. */
+export interface GroupFirst {
+  seq: number;
+  status: number;
+  path: string;
+  exchange: Exchange;
+  cost?: number;
+}
+
 export interface ModelState {
   pets: Map<string, PetFacts>;
   ledgers: Map<KeyName, KeyLedger>;
   /** The first answer of each group of equivalent requests, by group. */
-  equivalents: Map<string, { seq: number; status: number; path: string }>;
+  equivalents: Map<string, GroupFirst>;
   /** Names of pets a request without a valid key tried to create: none may ever be read back. */
   keylessNames: Map<string, number>;
   /** Names sent in one create only, with the id its 201 gave: no other id may carry them. */

@@ -32,7 +32,9 @@ export type RuleId =
   | 'unlisted.not-served-without-key'
   | 'unlisted.refusal-shape'
   | 'unlisted.no-5xx'
-  | 'equivalent.same-status';
+  | 'equivalent.same-status'
+  | 'equivalent.same-cost'
+  | 'equivalent.same-data';
 
 export interface Rule {
   id: RuleId;
@@ -98,6 +100,8 @@ export const rules: readonly Rule[] = [
   { id: 'unlisted.not-served-without-key', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'No method or path is served (2xx) without the key, a CORS preflight aside', quote: 'All endpoints below require authentication. | Every operation requires HTTP bearer authentication.', reachedBy: 'an undocumented method or path sent without the key' , status: 'open', statusBasis: unlistedOpen },
   { id: 'unlisted.refusal-shape', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)', quote: 'Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).', reachedBy: 'an undocumented method or path refused' , status: 'none' },
   { id: 'unlisted.no-5xx', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'An undocumented method or path is served or refused, never answered 5xx', quote: 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)', reachedBy: 'an undocumented method or path' , status: 'open', statusBasis: unlistedOpen },
-  { id: 'equivalent.same-status', checkId: 'equivalent-requests', operations: pets, title: 'Equivalent spellings of one request get the same status', quote: 'The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)', reachedBy: 'a request sent in several spellings' , status: 'pinned', statusBasis: 'Pinned to the status the same request got in its first spelling: header names, the auth scheme and media types are case-insensitive (RFC 9110, 5.1, 11.1, 8.3.1) and the contract lets an answer depend on nothing else.' },
+  { id: 'equivalent.same-status', checkId: 'equivalent-requests', operations: pets, title: 'Equivalent forms of one request get the same status, and the same kind of Error', quote: 'The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). Error responses carry an Error body (`code`, `message`, `status`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes leave a JSON value as it is.)', reachedBy: 'a request sent in several forms', status: 'pinned', statusBasis: 'Pinned to the status the same request got in its first form: the contract lets an answer depend on the method, the path, its parameters, the key, the body\'s JSON value, the clock and the quota, and on nothing else a client or an intermediary adds. One difference is allowed: 403 to a request with an Origin, a CORS policy (a warning).' },
+  { id: 'equivalent.same-cost', checkId: 'equivalent-requests', operations: pets, title: 'Equivalent forms of one request cost the key\'s window the same, wherever they come from', quote: 'Rate limits by plan: Free 60 requests per minute. | X-RateLimit-Remaining | Requests remaining in the current window.', reachedBy: 'a request sent in several forms, one after another with the key (not with --shared-key)', status: 'none' },
+  { id: 'equivalent.same-data', checkId: 'equivalent-requests', operations: ['listPets', 'getPet'], title: 'Equivalent forms of one read give back the same pets', quote: 'GET /pets/{petId} Returns one animal. | Pets: A JSON array of Pet objects.', reachedBy: 'a read sent in several forms, answered 200', status: 'none' },
 ];
 

@@ -68,9 +68,9 @@ export class ModelRun {
     // that already shows a new pet does not make its own 201 look like an id reused.
     const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
     for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state));
+      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, this.options));
       learnData(exchange, view, state);
-      learnEquivalence(exchange, state);
+      learnEquivalence(exchange, state, view);
     }
     // After the whole group: in a burst, answers arrive in any order.
     for (const { exchange, view } of ordered) learnAccess(exchange, view, state);

@@ -84,6 +84,7 @@ export function passThroughRecorder(transport: Transport, sent: TransportRequest
       sent.push(request);
       return transport.send(request, timeoutMs);
     },
+    ...(transport.otherLocalAddress ? { otherLocalAddress: transport.otherLocalAddress.bind(transport) } : {}),
   };
 }
 

@@ -81,6 +81,8 @@ export function datedForward(app: FastifyInstance, env: DeploymentEnv): (req: Re
 export function injectTransport(app: FastifyInstance, transform: Transform = passThrough, env: DeploymentEnv = { now: () => Date.now() }): Transport {
   const forward = datedForward(app, env);
   return {
+    // In process any address will do: the mock is told it as the client's.
+    otherLocalAddress: async () => '127.0.0.2',
     async send({ method, url, headers, body, connection }) {
       const { pathname, search } = new URL(url);
       const req: Req = { method, url: `${pathname}${search}`, headers: flatten(headers), body: body ?? '', ...(connection?.localAddress !== undefined ? { remoteAddress: connection.localAddress } : {}) };

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { edgeCategoryIds, edgeNames, invalidBodies, limitAliases, limitNearMisses, petStatuses, trickyNames } from './values.ts';
 import { statusNearMisses } from './nearMisses.ts';
+import { relationArbitrary, type RelationCommand } from './relations.ts';
 
 /** Every near miss of every PetStatus, from the generator: the sequences draw from them all. */
 const statusMisses = petStatuses.flatMap((value) => statusNearMisses(value, petStatuses).map((n) => n.value));
@@ -51,7 +52,8 @@ export type Command =
   | { kind: 'unlisted'; method: 'HEAD' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'GET' | 'POST'; target: 'pets' | 'pet' | 'pets-slash' | 'pet-slash' | 'unknown' | 'nested'; withKey: boolean; pick: number }
   /** The last request with the key sent again at once without it (or with a near miss: `miss` and `scheme` choose which), on the same connection. */
   | { kind: 'replay-keyless'; how: 'none' | 'near-miss' | 'other-scheme' | 'empty'; miss: number; scheme: number }
-  | { kind: 'burst'; creates: number; reads: number; lists: number; key: KeyChoice };
+  | { kind: 'burst'; creates: number; reads: number; lists: number; key: KeyChoice }
+  | RelationCommand;
 
 const spelling: fc.Arbitrary<Spelling> = fc.record({
   authHeader: fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION'),
@@ -74,6 +76,8 @@ export interface CommandOptions {
   readOnly: boolean;
   /** A second key was given. */
   key2: boolean;
+  /** The run can send from another local address (see `Transport.otherLocalAddress`). */
+  otherAddress?: boolean;
 }
 
 export function commandArbitrary(options: CommandOptions): fc.Arbitrary<Command> {
@@ -89,6 +93,7 @@ export function commandArbitrary(options: CommandOptions): fc.Arbitrary<Command>
     fc.record({ kind: fc.constant('replay-keyless' as const), how: fc.constantFrom('none', 'near-miss', 'other-scheme', 'empty'), miss: fc.nat(40), scheme: fc.nat(4) }),
     fc.record({ kind: fc.constant('equivalent' as const), of: fc.constantFrom('list', 'get'), spellings: fc.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fc.integer({ min: 1, max: 100 }), status: fc.option(status, { nil: undefined }), pick: fc.nat(1000) }).map(dropUndefined),
     fc.record({ kind: fc.constant('burst' as const), creates: fc.constant(0), reads: fc.integer({ min: 1, max: 3 }), lists: fc.integer({ min: 1, max: 3 }), key }),
+    relationArbitrary({ readOnly: options.readOnly, otherAddress: options.otherAddress ?? false }),
   ];
   if (options.readOnly) return fc.oneof(...reads);
   const writes: fc.Arbitrary<Command>[] = [

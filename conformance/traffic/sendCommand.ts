@@ -7,6 +7,11 @@ import { knownCategoryIds } from '../checks/newPetBody.ts';
 import { integerText } from '../json/losslessJson.ts';
 import { hugeName, idAliases, invalidBodies, malformedIds } from './values.ts';
 import { idNearMisses, keyNearMisses, schemeSpellings } from './nearMisses.ts';
+import { profileHeaders } from './clientProfiles.ts';
+import { jsonMediaTypes, jsonSpellings, plainJson, type NewPetText } from './jsonSpellings.ts';
+import type { Form } from './relations.ts';
+import { decodableCodings } from '../http/transport.ts';
+import { toolName, toolVersion } from '../version.ts';
 
 export interface TrafficState {
   /** Ids the run created, newest last: the pets the model knows best. */
@@ -217,6 +222,40 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       await send({ ...again, auth, intent: 'unauthenticated', case: `${caseName}/replay-keyless/${command.how}` });
       return;
     }
+    case 'relation': {
+      const group = `${caseName}#${++state.groups}`;
+      const id = command.of === 'get' ? pickId(ctx, state, command.pick) : undefined;
+      if (command.of === 'get' && id === undefined) return;
+      const category = knownCategory(ctx, state.groups);
+      for (const [index, form] of [undefined, ...command.forms].entries()) {
+        // A name with letters, a `/` and a letter outside ASCII, so that every JSON text differs.
+        const pet = command.of === 'create' ? { name: `Zoë/${ctx.runMark} ${state.groups}.${index + 1}`, categoryId: category, ...(command.status !== undefined ? { status: command.status } : {}) } : undefined;
+        const parts = await formParts(ctx, form, pet);
+        if (!parts) continue;
+        const path = command.of === 'list' ? `/pets${queryString([['limit', String(command.limit)], ...(command.status !== undefined ? [['status', command.status] as [string, string]] : [])])}` : command.of === 'get' ? `/pets/${id}` : '/pets';
+        const exchange = await keyed({
+          method: command.of === 'create' ? 'POST' : 'GET',
+          path,
+          auth: 'key',
+          ...parts,
+          operationId: command.of === 'list' ? 'listPets' : command.of === 'get' ? 'getPet' : 'createPet',
+          intent: 'valid',
+          case: `${caseName}/relation-${command.of}/${form?.name ?? 'plain'}`,
+          equivalence: group,
+        });
+        if (command.of === 'create') remember(state, exchange);
+      }
+      return;
+    }
+    case 'order': {
+      const id = pickId(ctx, state, command.pick);
+      if (id === undefined) return;
+      const list = { ...listRequest(command.limit, undefined, spellingPlain, 'key', `${caseName}/order/list`), equivalence: `${caseName}#${++state.groups}` };
+      const get = { ...getRequest(id, spellingPlain, 'key', 'valid', `${caseName}/order/get`), equivalence: `${caseName}#${++state.groups}` };
+      // A then B, then B then A: independent requests answered as they were, whichever comes first.
+      for (const [request, again] of [[list, false], [get, false], [get, true], [list, true]] as const) await keyed({ ...request, ...(again ? { varies: ['order'] } : {}) });
+      return;
+    }
     case 'burst': {
       const burst = ++state.bursts;
       const requests: ApiRequest[] = [];
@@ -229,7 +268,9 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       // The client paces parallel requests as one; a burst is just not worth a wait for the next window.
       const { remaining } = ctx.keyQuota(command.key);
       if (requests.length === 0 || (remaining !== undefined && remaining < requests.length + 2)) return;
-      const answers = await Promise.all(requests.map((r) => send({ ...r, burst })));
+      // Creates sent at once each get an id of their own (id: "Unique identifier assigned by the service on creation").
+      const concurrent = requests.filter((r) => r.operationId === 'createPet').length > 1;
+      const answers = await Promise.all(requests.map((r) => send({ ...r, burst, ...(concurrent && r.operationId === 'createPet' ? { varies: ['concurrency'] } : {}) })));
       // Each pet a parallel create made is then read back: a lost write shows as a 404.
       for (const answer of answers) {
         if (answer?.operationId !== 'createPet') continue;
@@ -241,6 +282,31 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       return;
     }
   }
+}
+
+/** The suite's own product token, kept in a client's User-Agent (see `profileHeaders`). */
+const suiteProduct = `${toolName}/${toolVersion}`;
+
+/** The headers, body and connection of one form of a request (see relations.ts). */
+async function formParts(ctx: CheckContext, form: Form | undefined, pet: NewPetText | undefined): Promise<Partial<ApiRequest> | undefined> {
+  const parts: Partial<ApiRequest> = {};
+  if (form?.headers) {
+    parts.headers = profileHeaders(form.headers, decodableCodings, suiteProduct);
+    // A client that sends no Accept sends none: only an intermediary adds to what the client sent.
+    if (form.family !== 'gateway' && !form.headers.some(([n]) => n.toLowerCase() === 'accept')) parts.omitHeaders = ['accept'];
+  }
+  if (pet !== undefined) {
+    parts.body = form?.jsonSpelling !== undefined ? jsonSpellings[form.jsonSpelling]!.write(pet) : plainJson(pet);
+    parts.headers = { ...parts.headers, 'content-type': form?.mediaType !== undefined ? jsonMediaTypes[form.mediaType]! : 'application/json' };
+  }
+  if (form?.fresh) parts.connection = { fresh: true };
+  if (form?.otherAddress) {
+    const localAddress = await ctx.otherSourceAddress();
+    if (localAddress === undefined) return undefined;
+    parts.connection = { localAddress };
+  }
+  if (form) parts.varies = form.dimensions;
+  return parts;
 }
 
 const plain = () => spellingPlain;
