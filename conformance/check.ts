@@ -124,6 +124,8 @@ export interface CheckContext {
   model(): ModelVerdict;
   /** How long the run may still take before its time budget (`--max-duration`) is spent. */
   timeLeftMs(): number;
+  /** A local address other than the usual one the run can send from, or undefined (see `Transport.otherLocalAddress`). */
+  otherSourceAddress(): Promise<string | undefined>;
   /** Keeps a shrunk failing sequence for the reports. */
   reproduce(reproduction: Reproduction): void;
 }

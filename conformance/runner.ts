@@ -141,6 +141,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
     model: () => model.feed(client.exchanges, client.unanswered),
     timeLeftMs: () => deadline - now(),
+    otherSourceAddress: () => config.transport.otherLocalAddress?.(config.baseUrl) ?? Promise.resolve(undefined),
     reproduce: (reproduction) => reproductions.push(reproduction),
   };
 
@@ -168,7 +169,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       },
       notes,
       checks,
-      coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false }),
+      coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false, otherAddress }),
       reproductions,
       exchanges: summarizeExchanges(client.exchanges),
       ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),
@@ -181,6 +182,8 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     };
   };
 
+  // Whether the run can come from another client address, for the coverage table's reasons.
+  const otherAddress = (await config.transport.otherLocalAddress?.(config.baseUrl)) !== undefined;
   const before = await preflight(client, config.baseUrl);
   if ('reason' in before) return finish('cannot-run', before.reason);
   knownPets = before.pets;

@@ -45,8 +45,11 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
   const required = schema.required ?? [];
   const cases: BodyCase[] = [];
   const json = 'application/json';
+  // createPet: "400 | Error. The body is missing required fields or has invalid values." Pinned:
+  // a 422 there answers a request the contract has already given its status.
+  const pinned = { refusedWith: 400 };
   const add = (name: string, sent: Record<string, unknown>, expect: ValueCase['expect'], what: string, rule: string) =>
-    cases.push({ name: `body/${name}`, body: stringify(sent), contentType: json, sent, expect, what, rule });
+    cases.push({ name: `body/${name}`, body: stringify(sent), contentType: json, sent, expect, what, rule, ...(expect === 'refuse' ? pinned : {}) });
 
   const requiredOnly = Object.fromEntries(required.map((p) => [p, base[p]]));
   add('required-only', requiredOnly, 'accept', 'only the required properties', `${schemaName} requires ${required.join(' and ')}`);
@@ -81,8 +84,10 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
     add(`${name}/null`, { ...base, [name]: null }, required.includes(name) ? 'refuse' : 'open', `${name} null`, rule);
   }
 
+  // A body that is no object lacks every required field: the same 400. Malformed JSON too: RFC 9110
+  // (15.5.1) makes 400 the status of malformed syntax, and 422 (15.5.21) one for content that parses.
   const shape = (name: string, body: string | undefined, what: string, contentType = json, expect: ValueCase['expect'] = 'refuse') =>
-    cases.push({ name: `body/${name}`, body, contentType, expect, what, rule: `the body is a required JSON ${schemaName} object` });
+    cases.push({ name: `body/${name}`, body, contentType, expect, what, rule: `the body is a required JSON ${schemaName} object`, ...(expect === 'refuse' && contentType === json ? pinned : {}) });
   shape('empty', undefined, 'no body');
   shape('null', 'null', 'the body null');
   shape('array', stringify([base]), `an array of one ${schemaName}`);

@@ -48,8 +48,9 @@ export function queryCases(parameter: OpenAPIV3.ParameterObject): QueryCase[] {
     const values = schema.enum.map(String);
     const rule = `${name} is one of ${values.join(', ')}`;
     for (const value of values) add(value, [value], 'accept', rule);
-    add('unknown', ['not-a-status'], 'refuse', rule);
-    if (values[0]) add('case-variant', [capitalised(values[0])], 'refuse', `${rule}, as written (enum values are case-sensitive)`);
+    // "Returns only animals with this status": a value that is no PetStatus matches no pet.
+    add('unknown', ['not-a-status'], 'refuse-or-none', rule);
+    if (values[0]) add('case-variant', [capitalised(values[0])], 'refuse-or-none', `${rule}, as written (enum values are case-sensitive)`);
     add('empty', [''], 'open', rule);
     if (values.length > 1) add('repeated', [values[0]!, values[1]!], 'open', rule);
   }

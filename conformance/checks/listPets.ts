@@ -51,6 +51,19 @@ export async function* acceptedQueryCases(
       expectError(report, ctx.validators, exchange, '4xx', c.what, c.rule);
       continue;
     }
+    if (c.expect === 'refuse-or-none') {
+      const items = listed(exchange);
+      if (items === undefined) {
+        expectError(report, ctx.validators, exchange, '4xx', c.what, c.rule);
+        continue;
+      }
+      const value = c.values[0];
+      const other = items.filter((item) => (item as Record<string, unknown> | null)?.[parameter] !== value);
+      if (report.expect(other.length === 0, exchange, `GET ${exchange.path} answered 200 with ${other.length} pets whose ${parameter} is not ${JSON.stringify(value)} (first: ${JSON.stringify((other[0] as Record<string, unknown> | null)?.[parameter])}); ${c.rule}, so ${c.what} matches no pet: refuse it with a 4xx, or list none.`)) {
+        report.warn(exchange.operationId, `GET ${exchange.path} answered ${c.what} with 200 and an empty list; ${c.rule}. The contract names no status for a value outside it, so this is a warning: a client that sent it is told nothing is wrong.`, exchange, `open ${exchange.case ?? c.what}`);
+      }
+      continue;
+    }
     if (c.expect === 'open') {
       expectOpen(report, ctx.validators, exchange, c.what, c.rule);
       continue;

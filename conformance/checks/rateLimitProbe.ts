@@ -12,7 +12,8 @@ export const rateLimitProbe: Check = {
   description:
     'With --probe-rate-limit, spends the key\'s current quota on purpose: 429 must come no later than ' +
     'X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After and an ' +
-    'Error body. After the 429 the suite sends nothing more with the key.',
+    'Error body. After the 429 it sends one request more at once, the list under another spelling of its path, a getPet and a createPet, ' +
+    'which rate-limit-accounting holds to the same limit; then nothing more with the key.',
   operations: ['listPets'],
   phase: 'probe',
   guard(ctx) {
@@ -47,6 +48,9 @@ export const rateLimitProbe: Check = {
         // contract's ban warning allows spending.
         const again = await send('rate-limit-probe/again');
         if (again?.response.status === 429) judgeRetryAfter(again, 'second');
+        // The list under another spelling of its path: a route the limiter does not cover serves
+        // the operation over the limit (judged by rate-limit-accounting). Refused any way is right.
+        await ctx.send({ method: 'GET', path: '/pets/?limit=1', auth: 'key', operationId: 'unlisted', intent: 'over-limit', case: 'rate-limit-probe/after-429/path-spelling' }, { expect429: true });
         // Every other operation once, a POST among them: the limit holds for all of them alike
         // (judged by rate-limit-accounting). A ban after repeated 429s is the deployment's right.
         const known = ctx.knownPets()[0];

@@ -7,8 +7,9 @@ const expanding = (value: string) => `"${value.replace(/[\\"`]/g, '\\$&').replac
  * A curl line that reproduces a request. The run's API key is replaced by `$PETS_API_KEY`
  * (double-quoted so the shell expands it), so a report never holds the secret.
  */
-export function curlCommand(request: { method: string; url: string; headers: Record<string, string>; body?: string }): string {
+export function curlCommand(request: { method: string; url: string; headers: Record<string, string>; body?: string; connection?: { localAddress?: string } }): string {
   const parts = ['curl', '-i'];
+  if (request.connection?.localAddress !== undefined) parts.push('--interface', quote(request.connection.localAddress));
   if (request.method !== 'GET') parts.push('-X', request.method);
   parts.push(quote(request.url));
   for (const [name, value] of Object.entries(request.headers)) {

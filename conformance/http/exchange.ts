@@ -1,4 +1,5 @@
 import { parseLossless, toPlain, type LosslessValue } from '../json/losslessJson.ts';
+import type { ConnectionChoice } from './transport.ts';
 
 /** One request the suite sent and what came back: the evidence every finding points to. */
 
@@ -24,7 +25,11 @@ export type Auth =
   /** The second key (`--api-key-2`). */
   | 'key2'
   | 'none'
-  | { authorization: string; spends?: 'key' | 'key2' }
+  /**
+   * `shownAs` is what the record shows instead: a near miss of a key (its last character changed)
+   * gives all but one character of it away, which nothing the run writes may do.
+   */
+  | { authorization: string; spends?: 'key' | 'key2'; shownAs?: string }
   /** One of the run's keys, spelled another way: the header name's case, the scheme's case. */
   | { key: 'key' | 'key2'; headerName: string; scheme: string };
 
@@ -57,6 +62,10 @@ export interface ApiRequest {
   burst?: number;
   /** Spellings of one request share a group: each must get the same status. */
   equivalence?: string;
+  /** A connection of its own, or from another local address (see `ConnectionChoice`). */
+  connection?: ConnectionChoice;
+  /** What this form of a request varies from the first of its group (`client-headers`, `json-text`): for the coverage table. */
+  varies?: readonly string[];
 }
 
 export interface ApiResponse {
@@ -99,12 +108,13 @@ export interface Exchange {
   case?: string;
   burst?: number;
   equivalence?: string;
+  varies?: readonly string[];
   /** The request's path and query relative to the base URL, `/pets?limit=1`, for findings. */
   path: string;
   /** Which quota the request spends: the run's key, or the client's anonymous one. */
   bucket: Bucket;
   sentAt: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: { method: string; url: string; headers: Record<string, string>; body?: string; connection?: ConnectionChoice };
   response: ApiResponse;
   /** Transport failures retried before this answer came (a GET only). */
   retries: number;

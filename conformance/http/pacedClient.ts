@@ -284,18 +284,21 @@ export class PacedClient {
       dropHeader(headers, 'authorization');
       headers[auth.headerName] = `${auth.scheme} ${keyOf(auth.key)}`;
     } else if (auth !== 'none') headers.authorization = auth.authorization;
+    const shownHeaders = this.#redactAll(headers);
+    if (auth !== 'none' && typeof auth === 'object' && 'authorization' in auth && auth.shownAs !== undefined) shownHeaders.authorization = auth.shownAs;
     const shown = {
       method: request.method,
       url: this.#redact(url),
-      headers: this.#redactAll(headers),
+      headers: shownHeaders,
       ...(request.body !== undefined ? { body: this.#redact(request.body) } : {}),
+      ...(request.connection !== undefined ? { connection: request.connection } : {}),
     };
     const sentAt = this.#options.now();
     const started = performance.now();
     let answer: Awaited<ReturnType<Transport['send']>>;
     let incomplete: string | undefined;
     try {
-      answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+      answer = await transport.send({ method: request.method, url, headers, body: request.body, ...(request.connection !== undefined ? { connection: request.connection } : {}) }, timeoutMs);
     } catch (error) {
       const lastTry = !(request.method === 'GET' || request.method === 'HEAD') || retries >= transportRetries;
       if (error instanceof TransportError && error.partial && (lastTry || error.malformed)) {
@@ -349,6 +352,7 @@ export class PacedClient {
       ...(request.case !== undefined ? { case: request.case } : {}),
       ...(request.burst !== undefined ? { burst: request.burst } : {}),
       ...(request.equivalence !== undefined ? { equivalence: request.equivalence } : {}),
+      ...(request.varies !== undefined ? { varies: request.varies } : {}),
       path: this.#redact(request.path),
       bucket,
       sentAt,

@@ -52,6 +52,7 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.setHeader('Content-Type', 'application/json');
     res.end('[]');
   },
+  '/peer': (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ address: req.socket.remoteAddress, port: req.socket.remotePort })),
   '/echo': (req, res) => res.writeHead(200, { 'content-type': 'application/json', allow: 'GET, HEAD, OPTIONS' }).end(JSON.stringify({ method: req.method, rawHeaders: req.rawHeaders })),
   '/announced': (_, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1 << 20) }).end(Buffer.alloc(1 << 20, 0x20)),
   '/redirect': (_, res) => res.writeHead(302, { location: '/ok' }).end(),
@@ -94,6 +95,23 @@ afterAll(async () => {
 });
 
 const get = (path: string, timeoutMs = 5000, through = transport) => through.send({ method: 'GET', url: `${base}${path}`, headers: {} }, timeoutMs);
+
+describe('httpTransport: the connection a request goes on', () => {
+  const peer = async (connection?: { fresh?: boolean; localAddress?: string }) => JSON.parse((await transport.send({ method: 'GET', url: `${base}/peer`, headers: {}, ...(connection ? { connection } : {}) }, 5000)).body) as { address: string; port: number };
+
+  it('reuses one kept-alive connection, and opens one of its own for a fresh request', async () => {
+    const first = await peer();
+    expect((await peer()).port).toBe(first.port);
+    const fresh = await peer({ fresh: true });
+    expect(fresh.port).not.toBe(first.port);
+    expect((await peer()).port).toBe(first.port);
+  });
+
+  it.runIf(process.platform === 'linux')('connects from the local address asked for, as a client behind another NAT address', async () => {
+    expect((await peer({ localAddress: '127.0.0.2' })).address).toBe('127.0.0.2');
+    expect((await peer()).address).toBe('127.0.0.1');
+  });
+});
 
 describe('httpTransport', () => {
   it('returns status, lower-case headers and the body as text and bytes', async () => {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
@@ -11,6 +12,17 @@ export interface TransportRequest {
   /** Sent with their names exactly as given (`AUTHORIZATION` stays upper case on the wire). */
   headers: Record<string, string>;
   body?: string;
+  connection?: ConnectionChoice;
+}
+
+/**
+ * How the request reaches the server, where a client has a choice: on a connection of its own
+ * rather than a kept-alive one, and from which local address (a client behind another NAT
+ * address; only a loopback target has more than one to offer).
+ */
+export interface ConnectionChoice {
+  fresh?: boolean;
+  localAddress?: string;
 }
 
 export interface TransportResponse {
@@ -29,6 +41,11 @@ export interface TransportResponse {
 
 export interface Transport {
   send(request: TransportRequest, timeoutMs: number): Promise<TransportResponse>;
+  /**
+   * A local address other than the usual one this transport can send from to `url`, as a client
+   * behind another NAT address would; undefined when it has none (a target that is not loopback).
+   */
+  otherLocalAddress?(url: string): Promise<string | undefined>;
   /** Lets go of what the transport holds (kept-alive connections). */
   close?(): Promise<void> | void;
 }
@@ -73,8 +90,13 @@ function joinHeaders(rawHeaders: readonly (readonly [string, string])[]): Record
   return headers;
 }
 
-type Coding = 'gzip' | 'deflate' | 'br';
-const codings: Record<string, Coding> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'br' };
+type Coding = 'gzip' | 'deflate' | 'br' | 'zstd';
+/** zstd's decoder, where this Node has one (22.15 and later). */
+const zstdDecompress = (zlib as unknown as { createZstdDecompress?: () => NodeJS.ReadWriteStream }).createZstdDecompress;
+const codings: Record<string, Coding> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'br', ...(zstdDecompress ? { zstd: 'zstd' as const } : {}) };
+
+/** The content codings the transport undoes: what a client may put in Accept-Encoding. */
+export const decodableCodings: readonly string[] = ['gzip', 'deflate', 'br', ...(zstdDecompress ? ['zstd'] : [])];
 
 /** The codings to undo, first applied first; undefined when one is unknown (the body is then left as is). */
 function contentCodings(contentEncoding: string | undefined): Coding[] | undefined {
@@ -88,7 +110,8 @@ function inflateCapped(input: Uint8Array, coding: Coding, cap: number): Promise<
   // Lenient at the end, as browsers are: a stream cut short gives what it holds, not an error.
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   const decoder =
-    coding === 'br' ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    coding === 'zstd' ? (zstdDecompress!() as unknown as zlib.Gunzip)
+    : coding === 'br' ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
     : coding === 'gzip' ? zlib.createGunzip(flush)
     // "deflate" is meant to be zlib-wrapped (RFC 9110, 8.4.1.2); some servers send it raw.
     : (input[0]! & 0x0f) === 0x08 ? zlib.createInflate(flush)
@@ -247,7 +270,9 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       });
       const lib = target.protocol === 'https:' ? https : http;
       try {
-        req = lib.request(target, { method, headers, agent: agents[target.protocol as 'http:' | 'https:'] });
+        // A fresh connection is one no other request shares: a one-off agent, closed after it.
+        const agent = request.connection?.fresh ? false : agents[target.protocol as 'http:' | 'https:'];
+        req = lib.request(target, { method, headers, agent, ...(request.connection?.localAddress !== undefined ? { localAddress: request.connection.localAddress } : {}) });
       } catch (error) {
         // An invalid header name or value.
         reject(fail(failureReason(error)));
@@ -350,7 +375,22 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
     });
   }
 
+  const bindable = new Map<string, Promise<boolean>>();
   return {
+    // Only a loopback target has other addresses to come from: 127.0.0.0/8 is the host's own
+    // (RFC 1122, 3.2.1.3), though some systems bind only 127.0.0.1 to it, so try before offering one.
+    otherLocalAddress(url) {
+      let host: string;
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        return Promise.resolve(undefined);
+      }
+      if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return Promise.resolve(undefined);
+      const other = host === '127.0.0.2' ? '127.0.0.3' : '127.0.0.2';
+      if (!bindable.has(other)) bindable.set(other, canBind(other));
+      return bindable.get(other)!.then((ok) => (ok ? other : undefined));
+    },
     async send(request, timeoutMs) {
       let target: URL;
       try {
@@ -372,4 +412,13 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       agents['https:'].destroy();
     },
   };
+}
+
+/** Whether this host can bind a socket to `address` (a loopback address other than 127.0.0.1 may not exist). */
+function canBind(address: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(0, address, () => server.close(() => resolve(true)));
+  });
 }

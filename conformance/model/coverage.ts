@@ -26,6 +26,42 @@ export interface CoverageContext {
   readOnly: boolean;
   secondKey: boolean;
   sharedKey: boolean;
+  /** The run could send from another local address (a loopback target); unknown counts as no. */
+  otherAddress?: boolean;
+}
+
+/**
+ * The dimensions the relations vary, as rows of their own: judged when a rule was applied to a
+ * request that varied it (the equivalence rules, and for creates at once the data rules), or not
+ * reached and why. Their rules are the model's; these rows say which ways of sending were tried.
+ */
+const relationDimensions: readonly { dimension: string; title: string; quote: string; needs?: 'writes' | 'other-address' }[] = [
+  { dimension: 'client-headers', title: 'A request with the headers of a browser, an HTTP library, a CLI or a gateway is answered as the plain one', quote: 'The contract names what an answer depends on: the method, the path, the parameters, the key (`Authorization: Bearer <API_KEY>`), the body.' },
+  { dimension: 'json-text', title: 'Another JSON text of the same NewPet (whitespace, member order, escapes) is created as the plain one', quote: 'The request body is required, is `application/json`, and has the shape NewPet. (RFC 8259: whitespace, member order and escapes leave the value as it is.)', needs: 'writes' },
+  { dimension: 'media-type', title: 'A NewPet under another spelling of application/json is created as the plain one', quote: 'The request body is required, is `application/json`. (RFC 9110, 8.3.1: type, subtype and parameter names are case-insensitive.)', needs: 'writes' },
+  { dimension: 'connection', title: 'A request on a fresh connection is answered as one on a kept-alive connection', quote: 'Every operation requires HTTP bearer authentication. (RFC 9112, 9.3: each request on a persistent connection stands alone.)' },
+  { dimension: 'source-address', title: 'A request with the key from another client address costs the key\'s window as from the first', quote: 'Rate limits by plan: Free 60 requests per minute. (The window is the key\'s.)', needs: 'other-address' },
+  { dimension: 'order', title: 'Independent reads are answered the same in either order', quote: 'GET /pets/{petId} Returns one animal. | GET /pets Returns a paginated list of animals.' },
+  { dimension: 'concurrency', title: 'Creates sent at once each get an id of their own, each counted', quote: 'id | Unique identifier assigned by the service on creation. | X-RateLimit-Remaining | Requests remaining in the current window.', needs: 'writes' },
+];
+
+function dimensionRows(judgements: readonly Judgement[], context: CoverageContext): CoverageRow[] {
+  const rows: CoverageRow[] = [];
+  for (const { dimension, title, quote, needs } of relationDimensions) {
+    const mine = judgements.filter((j) => j.exchange.varies?.includes(dimension));
+    const base = { rule: `relation/${dimension}`, check: 'equivalent-requests', title, quote };
+    if (mine.length === 0) {
+      const reason = needs === 'writes' && context.readOnly ? '--read-only sends no create' : needs === 'other-address' && !context.otherAddress ? 'the run cannot send from another address: the target is not an IPv4 loopback address (127.0.0.0/8) this host can bind a second address of' : 'not met in this run';
+      rows.push({ ...base, operation: 'any', status: 'not reached', exchanges: 0, failures: 0, reason });
+      continue;
+    }
+    for (const operation of [...new Set(mine.map((j) => j.operationId))]) {
+      const ofOp = mine.filter((j) => j.operationId === operation);
+      const failures = ofOp.filter((j) => j.outcome === 'failure').length;
+      rows.push({ ...base, operation, status: failures > 0 ? 'failed' : 'judged', exchanges: new Set(ofOp.map((j) => j.exchange.seq)).size, failures });
+    }
+  }
+  return rows;
 }
 
 function whyNotReached(rule: (typeof rules)[number], context: CoverageContext): string {
@@ -61,6 +97,7 @@ export function coverageOf(judgements: readonly Judgement[], checks: readonly Ch
       rows.push({ rule: 'rate.cost', check: rule.checkId, operation: 'second key', title: 'A second key\'s window is its own: the first key\'s requests cost it nothing', quote: rule.quote, status: 'not reached', exchanges: 0, failures: 0, reason: 'no second key: give --api-key-2' });
     }
   }
+  if (reported.has('equivalent-requests')) rows.push(...dimensionRows(judgements, context));
   const ruleChecks = new Set(rules.map((r) => r.checkId));
   // A check that sends judges its own exchanges; a passive one judges every exchange of the operation.
   const sentBy = new Map<string, number>();

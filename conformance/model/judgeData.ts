@@ -115,7 +115,8 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
         if (judged) out.push(judged);
         if (state.pets.get(asked)?.created) out.push(held('data.created-found', 'getPet', exchange));
       }
-    } else if (status === 404 && canonical) {
+    } else if (status === 404 && canonical && !/^-?0\d/.test(petId)) {
+      // Only the integer's own spelling: `0123` found by its digits as text is a 404, not a lost pet.
       const known = state.pets.get(BigInt(petId).toString());
       if (known?.created) out.push(broken('data.created-found', 'getPet', exchange, `${where} answered 404 for pet ${petId}, which this run created (#${known.seq}); a created pet is found by its id.`, [known.seq]));
       else if (known) out.push(held('data.created-found', 'getPet', exchange));
@@ -133,10 +134,25 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
     }
     out.push(holds(repeated.length === 0, 'data.list-unique', 'listPets', exchange, () => `${where} lists the id${repeated.length > 1 ? 's' : ''} ${[...new Set(repeated)].join(', ')} more than once; each id is one pet.`));
 
+    // "Returns only animals with this status": whatever value is sent, a list answered for it holds
+    // only pets whose status is that value exactly. A near miss of a PetStatus (`avail`,
+    // `Available`, `available,sold`, ` sold`) may be refused with any 4xx; answered, it lists none,
+    // since no pet's status is it. An empty value may be read as no filter (open), and a repeated
+    // one as either value; a list mixing them reads the parameter as a list, which is questionable.
     const wanted = view.query.getAll('status');
-    if (wanted.length === 1 && statuses.includes(wanted[0]!)) {
-      const others = value.filter((item) => isObject(item) && item.status !== wanted[0]);
-      out.push(holds(others.length === 0, 'data.status-filter', 'listPets', exchange, () => `${where} asked for status ${wanted[0]} and got ${others.length} pet${others.length > 1 ? 's' : ''} with another (first: id ${integerText((others[0] as Obj).id) ?? '?'}, status ${toJsonText((others[0] as Obj).status ?? null)}).`));
+    if (wanted.length === 1 && wanted[0] !== '') {
+      const sent = wanted[0]!;
+      const others = value.filter((item) => isObject(item) && item.status !== sent);
+      const enumValue = statuses.includes(sent);
+      out.push(holds(others.length === 0, 'data.status-filter', 'listPets', exchange, () => `${where} asked for status ${JSON.stringify(sent)} and got ${others.length} pet${others.length > 1 ? 's' : ''} with another (first: id ${integerText((others[0] as Obj).id) ?? '?'}, status ${toJsonText((others[0] as Obj).status ?? null)})${enumValue ? '' : `; ${JSON.stringify(sent)} is no PetStatus, so no pet has it: refuse it with a 4xx, or list none, but never read it as a prefix, a list, another case or trimmed`}.`));
+    } else if (wanted.length > 1) {
+      const outside = value.filter((item) => isObject(item) && !wanted.includes(item.status as string));
+      const seen = new Set(value.filter(isObject).map((item) => item.status));
+      if (outside.length > 0) {
+        out.push(broken('data.status-filter', 'listPets', exchange, `${where} asked for status ${wanted.map((w) => JSON.stringify(w)).join(' and ')} and got ${outside.length} pet${outside.length > 1 ? 's' : ''} with neither (first: id ${integerText((outside[0] as Obj).id) ?? '?'}, status ${toJsonText((outside[0] as Obj).status ?? null)}).`));
+      } else if (seen.size > 1) {
+        out.push(questionable('data.status-filter', 'listPets', exchange, `${where} sent status twice and got pets of both (${[...seen].map((v) => JSON.stringify(v)).join(', ')}): it read the parameter as a list. The contract's status is one PetStatus ("Returns only animals with this status"), and says nothing of a repeated one, so this is a warning.`));
+      } else out.push(held('data.status-filter', 'listPets', exchange));
     }
     const limits = view.query.getAll('limit');
     const bound = limits.length === 0 ? 20 : limits.length === 1 && /^\d+$/.test(limits[0]!) && Number(limits[0]) >= 1 && Number(limits[0]) <= 100 ? Number(limits[0]) : undefined;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
-import { errorBody, ex, failuresOf, freshState, judgementsOf, ofRule, resetSeq, viewOf, type ExParts } from './testing/modelExchanges.ts';
+import { errorBody, ex, failuresOf, freshState, judgementsOf, ofRule, petJson, rate, resetSeq, viewOf, type ExParts } from './testing/modelExchanges.ts';
 
 beforeEach(resetSeq);
 
@@ -65,7 +65,7 @@ describe('judgeEquivalence and learnEquivalence on their own', () => {
     const first = spelling(200);
     expect(judgeEquivalence(first, viewOf(first), state)).toEqual([]);
     learnEquivalence(first, state);
-    expect(state.equivalents.get('g')).toEqual({ seq: 1, status: 200, path: '/pets?limit=2&status=sold' });
+    expect(state.equivalents.get('g')).toMatchObject({ seq: 1, status: 200, path: '/pets?limit=2&status=sold' });
   });
 
   it('keeps the first answer learnt: a later one does not replace it', () => {
@@ -74,5 +74,78 @@ describe('judgeEquivalence and learnEquivalence on their own', () => {
     learnEquivalence(spelling(400), state);
     const third = spelling(400);
     expect(judgeEquivalence(third, viewOf(third), state).map((j) => j.outcome)).toEqual(['failure']);
+  });
+});
+
+describe('equivalent.same-status: the Error\'s meaning, not its words', () => {
+  it('holds two refusals with Errors of the same status whose code and message differ', () => {
+    const judged = judgementsOf([spelling(400, { body: { code: 'A', message: 'one', status: 400 } }), spelling(400, { body: { code: 'B', message: 'deux', status: 400 }, requestHeaders: { 'Accept-Language': 'fr' } })]);
+    expect(sameStatus(judged).map((j) => j.outcome)).toEqual(['held']);
+  });
+
+  it('fails the same status without the Error body the first form had', () => {
+    const judged = judgementsOf([spelling(400), spelling(400, { body: '<h1>Bad Request</h1>', headers: { 'content-type': 'text/html' }, case: 'equivalent/list/browser' })]);
+    expect(failuresOf(judged, 'equivalent.same-status')[0]!.message).toContain('without the Error body {code, message, status: 400} that one had; this one differs only in browser');
+  });
+
+  it('fails a 200 whose body is no JSON where the first form got a list', () => {
+    expect(failuresOf(judgementsOf([spelling(200), spelling(200, { body: 'OK', headers: { 'content-type': 'text/plain' } })]), 'equivalent.same-status')).toHaveLength(1);
+  });
+
+  it('warns, not fails, a 403 to a form that carries an Origin (a CORS policy)', () => {
+    const judged = judgementsOf([spelling(200), spelling(403, { requestHeaders: { Origin: 'https://pets-app.example' } })]);
+    expect(sameStatus(judged).map((j) => j.outcome)).toEqual(['warning']);
+    expect(sameStatus(judged)[0]!.message).toContain('a CORS policy may refuse an origin');
+  });
+
+  it('fails a 403 to a form without an Origin', () => {
+    expect(sameStatus(judgementsOf([spelling(200), spelling(403)])).map((j) => j.outcome)).toEqual(['failure']);
+  });
+});
+
+describe('equivalent.same-cost: every form costs the key\'s window what the first did', () => {
+  const counted = (remaining: number, parts: Partial<ExParts> = {}) => spelling(200, { headers: rate(remaining), ...parts });
+  const costs = (judged: ReturnType<typeof judgementsOf>) => ofRule(judged, 'equivalent.same-cost').map((j) => [j.exchange.seq, j.outcome]);
+
+  it('holds forms that each cost one', () => {
+    expect(costs(judgementsOf([ex({ status: 200, body: '[]', headers: rate(50) }), counted(49), counted(48), counted(47)]))).toEqual([[3, 'held'], [4, 'held']]);
+  });
+
+  it('fails a form from another source address that starts a window of its own, saying so', () => {
+    const judged = judgementsOf([ex({ status: 200, body: '[]', headers: rate(50) }), counted(49), counted(299, { case: 'generated/relation/1/source-address' })]);
+    expect(costs(judged)).toEqual([[3, 'failure']]);
+    expect(failuresOf(judged, 'equivalent.same-cost')[0]!.message).toContain('moved X-RateLimit-Remaining by -250 (up: another window), where the same request spelled another way (#2) moved it by 1; this one differs only in source-address');
+  });
+
+  it('fails a form the window does not count, and one it counts twice', () => {
+    expect(costs(judgementsOf([ex({ status: 200, body: '[]', headers: rate(50) }), counted(49), counted(49), counted(47)]))).toEqual([[3, 'failure'], [4, 'failure']]);
+  });
+
+  it('tells nothing across windows, after another request of the key, or with --shared-key', () => {
+    expect(costs(judgementsOf([ex({ status: 200, body: '[]', headers: rate(50) }), counted(49), counted(299, { headers: rate(299, { reset: 9_999_999_999 }) })]))).toEqual([]);
+    expect(costs(judgementsOf([ex({ status: 200, body: '[]', headers: rate(50) }), counted(49), counted(30)], { sharedKey: true }))).toEqual([]);
+  });
+});
+
+describe('equivalent.same-data: every form of a read gives back the same pets', () => {
+  const read = (pet: Parameters<typeof petJson>[0], parts: Partial<ExParts> = {}) => ex({ path: '/pets/7', status: 200, body: petJson(pet), equivalence: 'get-7', ...parts });
+  const data = (judged: ReturnType<typeof judgementsOf>) => ofRule(judged, 'equivalent.same-data').map((j) => j.outcome);
+
+  it('holds the same pet read in two forms', () => {
+    expect(data(judgementsOf([read({ id: 7, name: 'Rex', categoryId: 1, status: 'sold' }), read({ id: 7, name: 'Rex', categoryId: 1, status: 'sold' })]))).toEqual(['held']);
+  });
+
+  it('fails a name that differs with the form (a translated or cached answer), naming both', () => {
+    const judged = judgementsOf([read({ id: 7, name: 'Rex', categoryId: 1 }), read({ id: 7, name: 'Rex (fr)', categoryId: 1 }, { case: 'x/accept-language' })]);
+    expect(failuresOf(judged, 'equivalent.same-data')[0]!.message).toContain('gave name "Rex (fr)" where the same request spelled another way (#1) gave "Rex"');
+  });
+
+  it('warns of a status that changed on a pet the run did not create (transitions are not shown)', () => {
+    expect(data(judgementsOf([read({ id: 7, name: 'Rex', categoryId: 1, status: 'available' }), read({ id: 7, name: 'Rex', categoryId: 1, status: 'sold' })]))).toEqual(['warning']);
+  });
+
+  it('fails a list form that gives a listed pet another categoryId', () => {
+    const list = (category: number) => ex({ path: '/pets?limit=2', status: 200, body: `[${petJson({ id: 7, name: 'Rex', categoryId: category })}]`, equivalence: 'l' });
+    expect(data(judgementsOf([list(1), list(2)]))).toEqual(['failure']);
   });
 });

@@ -330,6 +330,19 @@ describe('rate.over-limit-refused: once the window is spent, every request gets 
     expect(failures.map((f) => f.exchange.request.method)).toEqual(['POST']);
   });
 
+  it('fails the list under another spelling of its path (`/pets/`, `/%70ets`) served after a 429, saying whose spelling it is', () => {
+    for (const path of ['/pets/', '/%70ets', '/PETS', '//pets']) {
+      const [failure, ...more] = failuresOf(judgementsOf([k(0), throttled(0, { at: 1, retryAfter: '59' }), k(0, { path, at: 2 })]), 'rate.over-limit-refused');
+      expect(more, path).toEqual([]);
+      expect(failure!.message, path).toContain('it is listPets spelled another way, and serving it serves listPets over the limit');
+    }
+  });
+
+  it('lets a spelling of a path be refused any way after a 429, and another undocumented path be served', () => {
+    expect(rateFailures(judgementsOf([k(0), throttled(0, { at: 1, retryAfter: '59' }), k(0, { path: '/pets/', status: 404, at: 2 })]))).toEqual([]);
+    expect(rateFailures(judgementsOf([k(0), throttled(0, { at: 1, retryAfter: '59' }), k(0, { path: '/health', at: 2 })]))).toEqual([]);
+  });
+
   it('lets an OPTIONS with the key, which may cost nothing, be answered 204 after a 429', () => {
     const judged = judgementsOf([k(0), throttled(0, { at: 1, retryAfter: '59' }), k(0, { method: 'OPTIONS', status: 204, at: 2 })]);
     expect(rateFailures(judged)).toEqual([]);

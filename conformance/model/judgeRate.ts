@@ -26,7 +26,8 @@ export function answeredAt(exchange: Exchange): number {
 function observe(exchange: Exchange): WindowObservation | undefined {
   const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange) };
+  const source = exchange.request.connection?.localAddress;
+  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange), ...(source !== undefined ? { source } : {}) };
 }
 
 /**
@@ -120,13 +121,14 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
     const account = ledger(state, key);
     const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
     // After a 429 closed the window, no operation with the key is served before the reset it
-    // announced (an undocumented request may cost nothing, so it may be).
+    // announced, in any spelling of its path (`/pets/`, `/%70ets`): a route mounted before the
+    // limiter is still the operation. Another undocumented request may cost nothing, so it may be.
     for (const { exchange, view } of own) {
-      if (!account.closed || view.operation === undefined) continue;
+      if (!account.closed || (view.operation === undefined && view.spells === undefined)) continue;
       const at = answeredAt(exchange);
       if (at >= account.closed.reset * 1000 - TICK_MS) continue;
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
-      out.push(holds(!served, 'rate.over-limit-refused', opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed!.seq}, before the reset it announced (${account.closed!.reset}); requests over the limit receive 429.`, [account.closed!.seq]));
+      out.push(holds(!served, 'rate.over-limit-refused', opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed!.seq}, before the reset it announced (${account.closed!.reset})${view.spells !== undefined ? `; it is ${view.spells} spelled another way, and serving it serves ${view.spells} over the limit` : ''}; requests over the limit receive 429.`, [account.closed!.seq]));
     }
     if (group.length === 1) {
       const only = own[0];

@@ -1,5 +1,6 @@
 // What a client of the contract can know during a run: every pet it created or read, by id, with
 // its exact field values, and per key the rate-limit window as the deployment last described it.
+import type { Exchange } from '../http/exchange.ts';
 import type { KeyName } from './requestView.ts';
 import { emptyHttpMemory, type HttpMemory } from './http/httpMemory.ts';
 
@@ -25,6 +26,8 @@ export interface WindowObservation {
   reset: number;
   /** When the answer was given, in ms: its Date header, or when the request left. */
   at: number;
+  /** The local address the request came from, when the run chose one (see `ConnectionChoice`). */
+  source?: string;
 }
 
 export interface KeyLedger {
@@ -38,21 +41,35 @@ export interface KeyLedger {
   closed?: { reset: number; seq: number };
 }
 
+/** The first answer of a group of equivalent requests, and what it cost the key's window when that could be told. */
+export interface GroupFirst {
+  seq: number;
+  status: number;
+  path: string;
+  exchange: Exchange;
+  cost?: number;
+}
+
 export interface ModelState {
   pets: Map<string, PetFacts>;
   ledgers: Map<KeyName, KeyLedger>;
   /** The first answer of each group of equivalent requests, by group. */
-  equivalents: Map<string, { seq: number; status: number; path: string }>;
+  equivalents: Map<string, GroupFirst>;
   /** Names of pets a request without a valid key tried to create: none may ever be read back. */
   keylessNames: Map<string, number>;
   /** Names sent in one create only, with the id its 201 gave: no other id may carry them. */
   onceNames: Map<string, { id: string; seq: number }>;
   /** What HTTP itself lets the run hold later answers to (the HTTP linter's). */
   http: HttpMemory;
+  /**
+   * Per key, the first answer that served it (a 2xx to a documented operation), and whether it has
+   * met a 429 since: a key shown valid is refused only for being banned (Authentication 4).
+   */
+  keysAccepted: Map<KeyName, { seq: number; throttled: boolean }>;
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory() };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory(), keysAccepted: new Map() };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

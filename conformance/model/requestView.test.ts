@@ -64,6 +64,23 @@ describe('viewRequest: which operation a request names', () => {
   ])('reads %s %s as no documented operation', (method, path) => {
     expect(view(method, path).operation).toBeUndefined();
   });
+
+  it.each([
+    ['GET', '/pets/', 'listPets'],
+    ['GET', '//pets', 'listPets'],
+    ['GET', '/%70ets', 'listPets'],
+    ['GET', '/Pets', 'listPets'],
+    ['POST', '/pets/', 'createPet'],
+    ['GET', '/pets/1/', 'getPet'],
+  ])('reads %s %s as a spelling of %s', (method, path, operation) => {
+    expect(view(method, path).spells).toBe(operation);
+  });
+
+  it('says no spelling of a documented path, nor of a method or path no operation has', () => {
+    expect(view('GET', '/pets').spells).toBeUndefined();
+    expect(view('PUT', '/pets/').spells).toBeUndefined();
+    expect(view('GET', '/pets/1/owners').spells).toBeUndefined();
+  });
 });
 
 describe('viewRequest: which credential a request carries', () => {

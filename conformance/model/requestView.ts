@@ -27,6 +27,12 @@ export interface RequestView {
   operation?: OperationId;
   /** getPet's petId as sent (decoded). */
   petId?: string;
+  /**
+   * For a method and path the spec does not list, the operation it spells another way: a trailing
+   * or doubled slash, percent-encoded letters, another case (`/pets/`, `/%70ets`, `/PETS`). A
+   * deployment may serve such a spelling or refuse it; if it serves it, it served that operation.
+   */
+  spells?: OperationId;
   credential: Credential;
   /** Header names in lower case. */
   headers: Record<string, string>;
@@ -74,6 +80,18 @@ function operationOf(method: string, segments: string[]): { operation?: Operatio
   return {};
 }
 
+/** The operation a path names once its empty segments are dropped and each segment decoded and lower-cased. */
+function spelledOperation(method: string, pathname: string): OperationId | undefined {
+  const segments = pathname.split('/').filter((s) => s !== '').map((s) => {
+    try {
+      return decodeURIComponent(s).toLowerCase();
+    } catch {
+      return s.toLowerCase();
+    }
+  });
+  return operationOf(method, segments).operation;
+}
+
 /** Reads one exchange's request. */
 export function viewRequest(exchange: Pick<Exchange, 'path' | 'request'>): RequestView {
   const headers: Record<string, string> = {};
@@ -83,11 +101,14 @@ export function viewRequest(exchange: Pick<Exchange, 'path' | 'request'>): Reque
   const query = new URLSearchParams(queryAt < 0 ? '' : exchange.path.slice(queryAt + 1));
   const method = exchange.request.method.toUpperCase();
   const segments = pathname.split('/').slice(1);
+  const named = operationOf(method, segments);
+  const spells = named.operation === undefined ? spelledOperation(method, pathname) : undefined;
   return {
     method,
     pathname,
     query,
-    ...operationOf(method, segments),
+    ...named,
+    ...(spells !== undefined ? { spells } : {}),
     credential: credentialOf(headers),
     headers,
     ...(exchange.request.body !== undefined ? { body: exchange.request.body } : {}),

@@ -1,7 +1,7 @@
 // The model as an oracle: every exchange of a run, in order, judged against what the exchanges
 // before it taught, then taught to the model. The same exchanges give the same judgements.
 import type { Exchange, UnansweredRequest } from '../http/exchange.ts';
-import { judgeAccess } from './judgeAccess.ts';
+import { judgeAccess, learnAccess } from './judgeAccess.ts';
 import { judgeData, learnData } from './judgeData.ts';
 import { judgeDeprecation } from './judgeDeprecation.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
@@ -75,11 +75,13 @@ export class ModelRun {
     // that already shows a new pet does not make its own 201 look like an id reused.
     const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
     for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state), ...judgeHttp(exchange, view, state));
+      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, this.options), ...judgeHttp(exchange, view, state));
       learnData(exchange, view, state);
-      learnEquivalence(exchange, state);
+      learnEquivalence(exchange, state, view);
       learnHttp(exchange, view, state.http);
     }
+    // After the whole group: in a burst, answers arrive in any order.
+    for (const { exchange, view } of ordered) learnAccess(exchange, view, state);
     learnRate(group, state);
   }
 }

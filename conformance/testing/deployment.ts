@@ -57,7 +57,7 @@ export async function startDeployment(transform: Transform = passThrough, mockOp
     incoming.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined && k !== 'content-length') headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      const req: Req = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') };
+      const req: Req = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8'), ...(incoming.socket.remoteAddress !== undefined ? { remoteAddress: incoming.socket.remoteAddress } : {}) };
       transform(req, forward, deployment.clock).then(
         // An array value goes out as one header line per value; bytes go out as they are.
         (res: Res) => outgoing.writeHead(res.status, res.headers).end(res.body),
@@ -84,6 +84,7 @@ export function passThroughRecorder(transport: Transport, sent: TransportRequest
       sent.push(request);
       return transport.send(request, timeoutMs);
     },
+    ...(transport.otherLocalAddress ? { otherLocalAddress: transport.otherLocalAddress.bind(transport) } : {}),
   };
 }
 

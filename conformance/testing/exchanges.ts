@@ -59,6 +59,7 @@ export async function judge(check: Check, exchanges: Exchange[]): Promise<Record
     keyQuota: () => ({}),
     anonymousQuota: () => ({}),
     keylessSent: () => 0,
+    otherSourceAddress: async () => undefined,
     model: () => runModel(exchanges, { sharedKey: false }),
     timeLeftMs: () => 60_000,
     reproduce: () => {},

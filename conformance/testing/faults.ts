@@ -164,6 +164,11 @@ export const faults: Fault[] = [
     const pet = body as Record<string, unknown>;
     return typeof pet?.status === 'string' ? { ...pet, status: pet.status.toLowerCase() } : body;
   }) },
+  // "400 | The body is missing required fields or has invalid values": the contract names the status.
+  { name: 'refuses a body missing a required field with 422', caughtBy: 'create-pet', caseName: 'create-pet/body/name/missing', transform: async (req, forward) => {
+    const res = await forward(req);
+    return isCreate(req) && res.status === 400 ? asError(res, 422, 'UNPROCESSABLE_ENTITY') : res;
+  } },
   { name: 'takes the first pet of a top-level array', caughtBy: 'create-pet', caseName: 'create-pet/body/array', transform: onCreateBody((body) => (Array.isArray(body) ? body[0] : body)) },
   { name: 'turns a numeric name into a string', caughtBy: 'create-pet', caseName: 'create-pet/body/name/number', transform: onCreateBody((body) => {
     const pet = body as Record<string, unknown>;
@@ -190,8 +195,8 @@ export const faults: Fault[] = [
     return forward(id === undefined ? req : { ...req, url: `/v1/pets/${Number(id) > 1 ? Number(id) - 1 : 2}` });
   } },
   // The key presented other ways
-  { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/key-extra-char', transform: (req, forward) => forward(/^Bearer demo-pro./.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
-  { name: 'compares keys without regard to case', caughtBy: 'auth', caseName: 'auth/list-pets/key-other-case', transform: (req, forward) => forward(/^Bearer DEMO-PRO$/.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'accepts the key with characters added', caughtBy: 'auth', caseName: 'auth/list-pets/near-miss/add-end', transform: (req, forward) => forward(/^bearer\s+demo-pro\S/i.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
+  { name: 'compares keys without regard to case', caughtBy: 'auth', caseName: 'auth/get-pet/near-miss/case-middle', transform: (req, forward) => forward(/^bearer\s+demo-pro$/i.test(req.headers.authorization ?? '') ? { ...req, headers: { ...req.headers, authorization: 'Bearer demo-pro' } } : req) },
   { name: 'parses a form as a pet', caughtBy: 'create-pet', caseName: 'create-pet/body/form-urlencoded', transform: (req, forward) => {
     if (!isCreate(req) || req.headers['content-type'] !== 'application/x-www-form-urlencoded') return forward(req);
     const form = Object.fromEntries(new URLSearchParams(req.body));

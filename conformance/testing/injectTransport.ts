@@ -8,6 +8,8 @@ export interface Req {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** The client's address as the deployment sees it; 127.0.0.1 when not given. */
+  remoteAddress?: string;
 }
 
 export interface Res {
@@ -52,7 +54,7 @@ function flatten(headers: Record<string, unknown>): Record<string, string> {
 /** Sends a request to the app through `inject()`: no socket, no port. */
 export function injectForward(app: FastifyInstance): (req: Req) => Promise<MockRes> {
   return async (req) => {
-    const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.body !== '' ? { payload: req.body } : {}) });
+    const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.body !== '' ? { payload: req.body } : {}), ...(req.remoteAddress !== undefined ? { remoteAddress: req.remoteAddress } : {}) });
     const headers = flatten(res.headers);
     delete headers['content-length'];
     delete headers['transfer-encoding'];
@@ -79,9 +81,11 @@ export function datedForward(app: FastifyInstance, env: DeploymentEnv): (req: Re
 export function injectTransport(app: FastifyInstance, transform: Transform = passThrough, env: DeploymentEnv = { now: () => Date.now() }): Transport {
   const forward = datedForward(app, env);
   return {
-    async send({ method, url, headers, body }) {
+    // In process any address will do: the mock is told it as the client's.
+    otherLocalAddress: async () => '127.0.0.2',
+    async send({ method, url, headers, body, connection }) {
       const { pathname, search } = new URL(url);
-      const req: Req = { method, url: `${pathname}${search}`, headers: flatten(headers), body: body ?? '' };
+      const req: Req = { method, url: `${pathname}${search}`, headers: flatten(headers), body: body ?? '', ...(connection?.localAddress !== undefined ? { remoteAddress: connection.localAddress } : {}) };
       let res: Res;
       try {
         res = await transform(req, forward, env);

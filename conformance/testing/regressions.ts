@@ -973,9 +973,11 @@ export const legalVariants: LegalVariant[] = [
   },
   {
     name: '422 for invalid input',
-    choice: 'The status for invalid input beyond the 400 rows: any 4xx Error is a refusal; a 422 for an invalid query or body is the variant.',
-    make: () => onAnswers((res) => {
-      if (res.status !== 400) return res;
+    // Only beyond the 400 rows: createPet's "400 | The body is missing required fields or has
+    // invalid values" names the status for an invalid body, so a 422 there is a fault.
+    choice: 'The status for invalid input beyond the 400 rows: any 4xx Error is a refusal; a 422 for an invalid query parameter or path is the variant.',
+    make: () => onAnswers((res, req) => {
+      if (res.status !== 400 || isCreateReq(req)) return res;
       const body = parseBody(res) as { code?: string; message?: string } | undefined;
       return asError(res, 422, body?.code ?? 'UNPROCESSABLE', body?.message ?? 'Unprocessable.');
     }),

@@ -1,7 +1,12 @@
 // The generated traffic's vocabulary: commands as plain data, drawn by fast-check from a seed and
 // shrunk by it. The interpreter (`sendCommand.ts`) turns each into requests against the run's state.
 import fc from 'fast-check';
-import { edgeCategoryIds, edgeNames, invalidBodies, limitAliases, limitNearMisses, petStatuses, statusNearMisses, trickyNames } from './values.ts';
+import { edgeCategoryIds, edgeNames, invalidBodies, limitAliases, limitNearMisses, petStatuses, trickyNames } from './values.ts';
+import { statusNearMisses } from './nearMisses.ts';
+import { relationArbitrary, type RelationCommand } from './relations.ts';
+
+/** Every near miss of every PetStatus, from the generator: the sequences draw from them all. */
+const statusMisses = petStatuses.flatMap((value) => statusNearMisses(value, petStatuses).map((n) => n.value));
 
 export type PetStatus = (typeof petStatuses)[number];
 
@@ -40,14 +45,15 @@ export type Command =
   | { kind: 'list-invalid'; limit?: string; status?: string }
   /** A valid limit in another spelling: refused with a 4xx, or read as the number. */
   | { kind: 'list-alias'; limit: string }
-  /** A known pet (`pick` chooses which), or an id next to it, read by id. */
+  /** A known pet (`pick` chooses which), or an id next to it (`variant` chooses which near miss), read by id. */
   | { kind: 'get'; pick: number; near: 'same' | 'neighbour' | 'malformed' | 'alias'; variant: number; spelling: Spelling; key: KeyChoice }
   /** One request sent in several spellings, each counted as one equivalence group. */
   | { kind: 'equivalent'; of: 'list' | 'get' | 'create'; spellings: Spelling[]; name: string; limit: number; status?: PetStatus; pick: number }
   | { kind: 'unlisted'; method: 'HEAD' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'GET' | 'POST'; target: 'pets' | 'pet' | 'pets-slash' | 'pet-slash' | 'unknown' | 'nested'; withKey: boolean; pick: number }
-  /** The last request with the key sent again at once without it (or with a near miss), on the same connection. */
-  | { kind: 'replay-keyless'; how: 'none' | 'near-miss' | 'other-scheme' | 'empty' }
-  | { kind: 'burst'; creates: number; reads: number; lists: number; key: KeyChoice };
+  /** The last request with the key sent again at once without it (or with a near miss: `miss` and `scheme` choose which), on the same connection. */
+  | { kind: 'replay-keyless'; how: 'none' | 'near-miss' | 'other-scheme' | 'empty'; miss: number; scheme: number }
+  | { kind: 'burst'; creates: number; reads: number; lists: number; key: KeyChoice }
+  | RelationCommand;
 
 const spelling: fc.Arbitrary<Spelling> = fc.record({
   authHeader: fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION'),
@@ -70,21 +76,24 @@ export interface CommandOptions {
   readOnly: boolean;
   /** A second key was given. */
   key2: boolean;
+  /** The run can send from another local address (see `Transport.otherLocalAddress`). */
+  otherAddress?: boolean;
 }
 
 export function commandArbitrary(options: CommandOptions): fc.Arbitrary<Command> {
   const key: fc.Arbitrary<KeyChoice> = options.key2 ? fc.constantFrom<KeyChoice>('key', 'key', 'key2') : fc.constant('key');
   const reads: fc.Arbitrary<Command>[] = [
     fc.record({ kind: fc.constant('list' as const), limit: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }), status: fc.option(status, { nil: undefined }), spelling: someSpelling, key }).map(dropUndefined),
-    fc.record({ kind: fc.constant('list-invalid' as const), limit: fc.option(fc.constantFrom(...limitNearMisses), { nil: undefined }), status: fc.option(fc.constantFrom(...statusNearMisses), { nil: undefined }) })
+    fc.record({ kind: fc.constant('list-invalid' as const), limit: fc.option(fc.constantFrom(...limitNearMisses), { nil: undefined }), status: fc.option(fc.constantFrom(...statusMisses), { nil: undefined }) })
       .filter((c) => c.limit !== undefined || c.status !== undefined)
       .map(dropUndefined),
-    fc.record({ kind: fc.constant('get' as const), pick: fc.nat(1000), near: fc.constantFrom('same', 'same', 'neighbour', 'malformed', 'alias'), variant: fc.nat(5), spelling: someSpelling, key }),
+    fc.record({ kind: fc.constant('get' as const), pick: fc.nat(1000), near: fc.constantFrom('same', 'same', 'neighbour', 'malformed', 'alias'), variant: fc.nat(15), spelling: someSpelling, key }),
     fc.record({ kind: fc.constant('list-alias' as const), limit: fc.constantFrom(...limitAliases) }),
     fc.record({ kind: fc.constant('unlisted' as const), method: options.readOnly ? fc.constant('GET' as const) : fc.constantFrom('HEAD', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'DELETE', 'POST'), target: fc.constantFrom('pets', 'pet', 'pets-slash', 'pet-slash', 'unknown', 'nested'), withKey: fc.boolean(), pick: fc.nat(1000) }),
-    fc.record({ kind: fc.constant('replay-keyless' as const), how: fc.constantFrom('none', 'near-miss', 'other-scheme', 'empty') }),
+    fc.record({ kind: fc.constant('replay-keyless' as const), how: fc.constantFrom('none', 'near-miss', 'other-scheme', 'empty'), miss: fc.nat(40), scheme: fc.nat(4) }),
     fc.record({ kind: fc.constant('equivalent' as const), of: fc.constantFrom('list', 'get'), spellings: fc.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fc.integer({ min: 1, max: 100 }), status: fc.option(status, { nil: undefined }), pick: fc.nat(1000) }).map(dropUndefined),
     fc.record({ kind: fc.constant('burst' as const), creates: fc.constant(0), reads: fc.integer({ min: 1, max: 3 }), lists: fc.integer({ min: 1, max: 3 }), key }),
+    relationArbitrary({ readOnly: options.readOnly, otherAddress: options.otherAddress ?? false }),
   ];
   if (options.readOnly) return fc.oneof(...reads);
   const writes: fc.Arbitrary<Command>[] = [

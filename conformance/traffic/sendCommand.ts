@@ -5,7 +5,13 @@ import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
 import type { Command, KeyChoice, Spelling } from './commands.ts';
 import { knownCategoryIds } from '../checks/newPetBody.ts';
 import { integerText } from '../json/losslessJson.ts';
-import { hugeName, idAliases, invalidBodies, malformedIds, neighbours } from './values.ts';
+import { hugeName, idAliases, invalidBodies, malformedIds } from './values.ts';
+import { idNearMisses, keyNearMisses, schemeSpellings } from './nearMisses.ts';
+import { profileHeaders } from './clientProfiles.ts';
+import { jsonMediaTypes, jsonSpellings, plainJson, type NewPetText } from './jsonSpellings.ts';
+import type { Form } from './relations.ts';
+import { decodableCodings } from '../http/transport.ts';
+import { toolName, toolVersion } from '../version.ts';
 
 export interface TrafficState {
   /** Ids the run created, newest last: the pets the model knows best. */
@@ -100,6 +106,16 @@ export function keylessAllowed(ctx: CheckContext, reserve = 6): boolean {
  */
 export const keylessBudget = 30;
 
+/**
+ * A near miss of the run's key as a credential (`key/change/end`, under the scheme spelled as
+ * given), recorded as its description where the value would give the key away; undefined when the
+ * key has no near miss of that kind.
+ */
+export function nearMissAuth(ctx: Pick<CheckContext, 'apiKey' | 'apiKey2'>, kind: string, scheme = 'Bearer '): Auth | undefined {
+  const miss = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== undefined ? [ctx.apiKey2] : [], scheme).find((n) => n.kind === kind);
+  return miss ? { authorization: miss.value, ...(miss.shown !== undefined ? { shownAs: miss.shown } : {}) } : undefined;
+}
+
 /** Sends one command's requests; `caseName` prefixes each request's case. */
 export async function sendCommand(ctx: CheckContext, state: TrafficState, command: Command, caseName: string, send: Send): Promise<void> {
   const keyed = async (request: ApiRequest) => {
@@ -138,7 +154,9 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       const params: [string, string][] = [];
       if (command.limit !== undefined) params.push(['limit', command.limit]);
       if (command.status !== undefined) params.push(['status', command.status]);
-      await keyed({ method: 'GET', path: `/pets${queryString(params)}`, auth: 'key', operationId: 'listPets', intent: 'invalid', case: `${caseName}/list-invalid` });
+      // A limit outside 1..100 is refused (any 4xx); a status that is no PetStatus alone may be
+      // refused, or answered with the pets of exactly that status, none (data-integrity judges the list).
+      await keyed({ method: 'GET', path: `/pets${queryString(params)}`, auth: 'key', operationId: 'listPets', intent: command.limit !== undefined ? 'invalid' : 'edge', case: `${caseName}/list-invalid` });
       return;
     }
     case 'get': {
@@ -146,8 +164,9 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       if (id === undefined) return;
       if (command.near === 'same') await keyed(getRequest(id, command.spelling, command.key, 'valid', `${caseName}/get`));
       else if (command.near === 'neighbour') {
-        const next = neighbours(BigInt(id))[command.variant % 5]!;
-        if (next >= 0n && next < 2n ** 63n) await keyed(getRequest(next.toString(), command.spelling, command.key, 'valid', `${caseName}/get-neighbour`));
+        const misses = idNearMisses(BigInt(id));
+        const next = misses[command.variant % misses.length];
+        if (next) await keyed(getRequest(next.value, command.spelling, command.key, next.kind === 'id/leading-zero' ? 'edge' : 'valid', `${caseName}/get-neighbour`));
       } else if (command.near === 'alias') {
         const alias = idAliases(id)[command.variant % 5]!;
         await keyed(getRequest(alias, command.spelling, command.key, 'edge', `${caseName}/get-alias`));
@@ -195,10 +214,46 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
     case 'replay-keyless': {
       const last = state.lastKeyed;
       if (!last || last.method !== 'GET' || !keylessAllowed(ctx)) return;
+      const misses = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== undefined ? [ctx.apiKey2] : [], schemeSpellings[command.scheme % schemeSpellings.length]);
+      const miss = misses[command.miss % misses.length]!;
       const auth: Auth =
-        command.how === 'none' ? 'none' : command.how === 'empty' ? { authorization: '' } : command.how === 'other-scheme' ? { authorization: `Token ${ctx.apiKey}` } : { authorization: `Bearer ${ctx.apiKey.slice(0, -1)}${ctx.apiKey.endsWith('x') ? 'y' : 'x'}` };
+        command.how === 'none' ? 'none' : command.how === 'empty' ? { authorization: '' } : command.how === 'other-scheme' ? { authorization: `Token ${ctx.apiKey}` } : { authorization: miss.value, ...(miss.shown !== undefined ? { shownAs: miss.shown } : {}) };
       const { equivalence: _group, burst: _burst, ...again } = last;
       await send({ ...again, auth, intent: 'unauthenticated', case: `${caseName}/replay-keyless/${command.how}` });
+      return;
+    }
+    case 'relation': {
+      const group = `${caseName}#${++state.groups}`;
+      const id = command.of === 'get' ? pickId(ctx, state, command.pick) : undefined;
+      if (command.of === 'get' && id === undefined) return;
+      const category = knownCategory(ctx, state.groups);
+      for (const [index, form] of [undefined, ...command.forms].entries()) {
+        // A name with letters, a `/` and a letter outside ASCII, so that every JSON text differs.
+        const pet = command.of === 'create' ? { name: `Zoë/${ctx.runMark} ${state.groups}.${index + 1}`, categoryId: category, ...(command.status !== undefined ? { status: command.status } : {}) } : undefined;
+        const parts = await formParts(ctx, form, pet);
+        if (!parts) continue;
+        const path = command.of === 'list' ? `/pets${queryString([['limit', String(command.limit)], ...(command.status !== undefined ? [['status', command.status] as [string, string]] : [])])}` : command.of === 'get' ? `/pets/${id}` : '/pets';
+        const exchange = await keyed({
+          method: command.of === 'create' ? 'POST' : 'GET',
+          path,
+          auth: 'key',
+          ...parts,
+          operationId: command.of === 'list' ? 'listPets' : command.of === 'get' ? 'getPet' : 'createPet',
+          intent: 'valid',
+          case: `${caseName}/relation-${command.of}/${form?.name ?? 'plain'}`,
+          equivalence: group,
+        });
+        if (command.of === 'create') remember(state, exchange);
+      }
+      return;
+    }
+    case 'order': {
+      const id = pickId(ctx, state, command.pick);
+      if (id === undefined) return;
+      const list = { ...listRequest(command.limit, undefined, spellingPlain, 'key', `${caseName}/order/list`), equivalence: `${caseName}#${++state.groups}` };
+      const get = { ...getRequest(id, spellingPlain, 'key', 'valid', `${caseName}/order/get`), equivalence: `${caseName}#${++state.groups}` };
+      // A then B, then B then A: independent requests answered as they were, whichever comes first.
+      for (const [request, again] of [[list, false], [get, false], [get, true], [list, true]] as const) await keyed({ ...request, ...(again ? { varies: ['order'] } : {}) });
       return;
     }
     case 'burst': {
@@ -213,7 +268,9 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       // The client paces parallel requests as one; a burst is just not worth a wait for the next window.
       const { remaining } = ctx.keyQuota(command.key);
       if (requests.length === 0 || (remaining !== undefined && remaining < requests.length + 2)) return;
-      const answers = await Promise.all(requests.map((r) => send({ ...r, burst })));
+      // Creates sent at once each get an id of their own (id: "Unique identifier assigned by the service on creation").
+      const concurrent = requests.filter((r) => r.operationId === 'createPet').length > 1;
+      const answers = await Promise.all(requests.map((r) => send({ ...r, burst, ...(concurrent && r.operationId === 'createPet' ? { varies: ['concurrency'] } : {}) })));
       // Each pet a parallel create made is then read back: a lost write shows as a 404.
       for (const answer of answers) {
         if (answer?.operationId !== 'createPet') continue;
@@ -225,6 +282,31 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       return;
     }
   }
+}
+
+/** The suite's own product token, kept in a client's User-Agent (see `profileHeaders`). */
+const suiteProduct = `${toolName}/${toolVersion}`;
+
+/** The headers, body and connection of one form of a request (see relations.ts). */
+async function formParts(ctx: CheckContext, form: Form | undefined, pet: NewPetText | undefined): Promise<Partial<ApiRequest> | undefined> {
+  const parts: Partial<ApiRequest> = {};
+  if (form?.headers) {
+    parts.headers = profileHeaders(form.headers, decodableCodings, suiteProduct);
+    // A client that sends no Accept sends none: only an intermediary adds to what the client sent.
+    if (form.family !== 'gateway' && !form.headers.some(([n]) => n.toLowerCase() === 'accept')) parts.omitHeaders = ['accept'];
+  }
+  if (pet !== undefined) {
+    parts.body = form?.jsonSpelling !== undefined ? jsonSpellings[form.jsonSpelling]!.write(pet) : plainJson(pet);
+    parts.headers = { ...parts.headers, 'content-type': form?.mediaType !== undefined ? jsonMediaTypes[form.mediaType]! : 'application/json' };
+  }
+  if (form?.fresh) parts.connection = { fresh: true };
+  if (form?.otherAddress) {
+    const localAddress = await ctx.otherSourceAddress();
+    if (localAddress === undefined) return undefined;
+    parts.connection = { localAddress };
+  }
+  if (form) parts.varies = form.dimensions;
+  return parts;
 }
 
 const plain = () => spellingPlain;

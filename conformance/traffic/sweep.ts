@@ -3,9 +3,13 @@
 import type { CheckContext } from '../check.ts';
 import type { ApiRequest, Exchange } from '../http/exchange.ts';
 import { keylessMarker, onceMarker } from '../model/judgeData.ts';
-import { createdId, jsonText, keylessAllowed, knownCategory, queryString } from './sendCommand.ts';
+import { createdId, jsonText, keylessAllowed, knownCategory, nearMissAuth, queryString } from './sendCommand.ts';
 import { edgeCategoryIds, edgeNames, hugeName } from './values.ts';
 import { sendHttpProbes } from './httpProbes.ts';
+import { idNearMisses, statusNearMisses } from './nearMisses.ts';
+
+/** The kinds of status near miss the sweep sends every run; the sequences draw from them all. */
+const sweptStatusMisses = ['status/prefix', 'status/cut-short', 'status/capitalised', 'status/padded-end', 'status/comma-list'];
 
 type Send = (request: ApiRequest) => Promise<Exchange | undefined>;
 
@@ -41,6 +45,24 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
     }
     await send({ method: 'GET', path: `/pets/${target}abc`, auth: 'key', operationId: 'getPet', intent: 'invalid', case: 'generated/sweep/malformed-id/trailing' });
   }
+  // Ids next to a pet the run just read, in digits and in bits: each names no pet (404) or the pet
+  // with exactly that id; a cache keyed on part of the id answers the pet read before.
+  if (target !== undefined) {
+    for (const miss of idNearMisses(BigInt(target))) {
+      await send({ method: 'GET', path: `/pets/${miss.value}`, auth: 'key', operationId: 'getPet', intent: miss.kind === 'id/leading-zero' ? 'edge' : 'valid', case: `generated/sweep/near-miss-id/${miss.kind.slice('id/'.length)}` });
+    }
+  }
+  // Near misses of a status, one of each kind a filter gets wrong (a prefix, a cut, another case,
+  // padding, a list, the parameter twice), of a status drawn by the seed: refused with any 4xx, or
+  // a list of only pets with exactly that status (so none), which data-integrity judges.
+  const statuses = ['available', 'pending', 'sold'];
+  const drawn = statuses[Math.floor(ctx.random() * statuses.length)]!;
+  const misses = statusNearMisses(drawn, statuses).filter((n) => sweptStatusMisses.includes(n.kind));
+  const other = statuses.find((s) => s !== drawn)!;
+  const statusQueries: [string, [string, string][]][] = [...misses.map((n): [string, [string, string][]] => [n.kind.slice('status/'.length), [['status', n.value], ['limit', '100']]]), ['repeated', [['status', drawn], ['status', other], ['limit', '100']]]];
+  for (const [what, params] of statusQueries) {
+    await send({ method: 'GET', path: `/pets${queryString(params)}`, auth: 'key', operationId: 'listPets', intent: 'edge', case: `generated/sweep/near-miss-status/${what}` });
+  }
   // Lists a status with room for every pet of it (under 100), so that a new pet of that status
   // shows: the status with the fewest pets, as the deployment lists them.
   const counts: [string, number][] = [];
@@ -66,14 +88,16 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
     );
   }
   if (!ctx.options.readOnly) keyless.push({ method: 'HEAD', path: '/pets', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' });
-  keyless.push(
-    { method: 'GET', path: '/pets/', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
-    { method: 'GET', path: '/%70ets', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
-    { method: 'GET', path: '/PETS', auth: 'none', operationId: 'unlisted', intent: 'unauthenticated' },
-  );
+  // Other spellings of the path, each with a near miss of the key the auth check does not send
+  // (the bare key, an edit at its start): two dimensions in one request, as the keyless quota is small.
+  const carried = ['key/alone', 'key/add/start', 'key/remove/start'];
+  for (const [i, path] of ['/pets/', '/%70ets', '/PETS'].entries()) {
+    const auth = nearMissAuth(ctx, carried[i]!);
+    keyless.push({ method: 'GET', path, auth: auth ?? 'none', operationId: 'unlisted', intent: 'unauthenticated', ...(auth ? { case: `generated/sweep/near-miss-key/GET${path}` } : {}) });
+  }
   for (const request of keyless) {
     if (!keylessAllowed(ctx, 3)) break;
-    await send({ ...request, case: `generated/sweep/no-key/${request.method}${request.path.replace(/\/\d+$/, '/{id}')}` });
+    await send({ ...request, case: request.case ?? `generated/sweep/no-key/${request.method}${request.path.replace(/\/\d+$/, '/{id}')}` });
   }
   // The state those requests must not have touched, read with the key.
   if (target !== undefined) await send({ method: 'GET', path: `/pets/${target}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: 'generated/sweep/no-key/read-back' });

@@ -41,9 +41,6 @@ export const edgeCategoryIds: readonly string[] = ['0', '-1', '9007199254740993'
 
 export const petStatuses = ['available', 'pending', 'sold'] as const;
 
-/** Near misses of a valid status: a prefix, another case, a list, padding. */
-export const statusNearMisses: readonly string[] = ['availabl', 'Available', 'AVAILABLE', 'available,sold', 'available ', ' sold', 'solds', 'pending\u0000', 'availablé'];
-
 /** Near misses of a valid limit, none of them an integer from 1 to 100 in any spelling. */
 export const limitNearMisses: readonly string[] = ['0', '101', '-1', '5.5', '5abc', '9223372036854775808', '1e3', '0x65'];
 
@@ -69,11 +66,6 @@ export const invalidBodies: readonly { what: string; body: string }[] = [
   { what: 'truncated JSON', body: '{"name":"Rex","categoryId":1' },
   { what: 'a trailing comma', body: '{"name":"Rex","categoryId":1,}' },
 ];
-
-/** Ids next to a known one, in digits and in bits. */
-export function neighbours(id: bigint): bigint[] {
-  return [id + 1n, id - 1n, id ^ 1n, id ^ (1n << 8n), id * 10n];
-}
 
 /** Ids with trailing characters: no reading of the path makes them the integer `id`. */
 export function malformedIds(id: string): string[] {
