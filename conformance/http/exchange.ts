@@ -72,8 +72,13 @@ export interface ApiResponse {
    * Latin-1). Never redacted, so never written to a report.
    */
   bytes: Uint8Array;
-  /** The body was longer than the transport keeps: `bytes` and `body` are its start. */
+  /** The body was longer than the transport reads (`--max-body`): `bytes` and `body` are its start. */
   truncated?: boolean;
+  /**
+   * Why only the start of the body was kept, when the run's own budget for kept bodies cut it (see
+   * `PacedClient`): the deployment sent it whole, so no rule that needs the whole body judges it.
+   */
+  keptInPart?: string;
   /** Why the body never finished (the connection dropped, the time ran out), when it did not. */
   incomplete?: string;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. Integers past 2^53 are approximate here. */

@@ -38,10 +38,15 @@ export type ClientEvent =
 /** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
 export const transportRetries = 2;
 
-/** The body bytes a run keeps in all: far past any run against a deployment of this API (a few MB). */
-const keptBodyBudget = 32 * 1024 * 1024;
+/**
+ * The body bytes a run keeps in all, so that memory stays bounded whatever the deployment sends:
+ * far past a run against a deployment of this API (a few MB). Past it an answer's body is kept only
+ * in part and marked `keptInPart`: the budget is the run's own, so such a body is not judged (a
+ * cut list is no evidence of broken JSON), never failed.
+ */
+export const keptBodyBudget = 32 * 1024 * 1024;
 /** What is kept of an answer past that budget. */
-const keptPart = 64 * 1024;
+export const keptPart = 64 * 1024;
 
 /** A GET answered 502, 503 or 504 is sent again this many times, after its Retry-After. */
 const unavailableRetries = 2;
@@ -291,11 +296,13 @@ export class PacedClient {
         throw error;
       }
     }
-    // Memory stays bounded whatever the deployment sends: past the run's budget an answer is
-    // kept (and judged) only in part, as one too large to read.
+    // Memory stays bounded whatever the deployment sends: past the run's budget an answer is kept
+    // only in part, and the checks leave its body unjudged (the cut is the suite's, not the deployment's).
     this.failuresInARow = 0;
+    let keptInPart: string | undefined;
     if (this.#keptBodyBytes + answer.bytes.length > keptBodyBudget && answer.bytes.length > keptPart) {
-      answer = { ...answer, bytes: answer.bytes.slice(0, keptPart), body: answer.body.slice(0, keptPart), truncated: true };
+      keptInPart = `the run had already kept ${keptBodyBudget / 1024 / 1024} MiB of answers, its own budget, so only the body's first ${keptPart / 1024} KiB were kept and it is not judged`;
+      answer = { ...answer, bytes: answer.bytes.slice(0, keptPart), body: answer.body.slice(0, keptPart) };
     }
     this.#keptBodyBytes += answer.bytes.length;
     const body = this.#redact(answer.body);
@@ -307,8 +314,10 @@ export class PacedClient {
       body,
       bytes: answer.bytes,
       ...(answer.truncated ? { truncated: true } : {}),
+      ...(keptInPart !== undefined ? { keptInPart } : {}),
       ...(incomplete !== undefined ? { incomplete } : {}),
-      ...parseBody(body),
+      // The start of a body is no JSON value: not parsed, so no check reads a part as the whole.
+      ...(keptInPart !== undefined ? { json: undefined } : parseBody(body)),
     };
     const exchange: Exchange = {
       seq: this.exchanges.length + 1,
