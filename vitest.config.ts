@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /** Ends the run with the plain 'N passed, N failed, N skipped' line that CI logs are read by. */
@@ -49,7 +49,9 @@ export default defineConfig({
       // Two workers, each with a module cache every file it runs shares (no module-level state
       // anywhere: every test builds its own mock), so fastify, Ajv, Playwright and the spec are
       // loaded, and the JIT warmed on them, once per worker. The type-check runs beside them.
-      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: ['**/node_modules/**', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
+      // Soak tests (`*.soak.test.ts`: many whole runs in a row, minutes each), the catalogues and the corpus are tiers of their own, never in `npm test`.
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: [...configDefaults.exclude, '**/*.soak.test.ts', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'soak', include: [`${folders}/**/*.soak.test.ts`] } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       // The suite's power: whole gate runs against every regression and legal variant of its own

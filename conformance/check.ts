@@ -39,6 +39,17 @@ export interface OperationResult {
   inconclusive?: Inconclusive[];
 }
 
+/**
+ * A part of a check planned as a count (the generated traffic's `sequences`): how many ran, and why
+ * not all did. One that ran none of a planned count judged nothing, which is no pass.
+ */
+export interface PlannedPart {
+  part: string;
+  ran: number;
+  planned: number;
+  reason?: string;
+}
+
 /** A case that could not be judged: the reports show it as a skipped test with the reason. */
 export interface Inconclusive {
   /** The generated case, e.g. `list-pets/query/limit/float`; absent for what no single case covers. */
@@ -177,6 +188,20 @@ export function unjudgeable(exchange: Exchange): string | undefined {
   if (exchange.bucket === 'key' && exchange.intent !== 'unauthenticated' && (status === 401 || status === 403)) {
     return `${requestName(exchange)} was answered ${status}: the deployment refused the run's own key`;
   }
+  // The run's own budget cut the body: what the deployment sent is not known, so nothing is said of it.
+  if (exchange.response.keptInPart !== undefined) return `${requestName(exchange)} was answered ${status}, but ${exchange.response.keptInPart}`;
+  return undefined;
+}
+
+/**
+ * Why a rule that needs the whole body cannot judge this answer's: the run's own budget kept only its
+ * start (`keptInPart`), or it was longer than the suite reads (`--max-body`, which wire-format judges
+ * alone, as one failure, not as JSON cut short).
+ */
+export function bodyNotWhole(exchange: Exchange): string | undefined {
+  const { response } = exchange;
+  if (response.keptInPart !== undefined) return `${requestName(exchange)} was answered ${response.status}, but ${response.keptInPart}`;
+  if (response.truncated) return `${requestName(exchange)} was answered ${response.status} with a body longer than the suite reads (--max-body); wire-format judges that`;
   return undefined;
 }
 
@@ -221,6 +246,17 @@ export class Outcomes {
 
   skipAll(reason: string): void {
     for (const op of this.operations) this.skip(op, reason);
+  }
+
+  #parts: PlannedPart[] = [];
+
+  /** Says how much of a planned part ran (7 of 12 `sequences`), and why not all of it. */
+  ran(part: string, ran: number, planned: number, reason?: string): void {
+    this.#parts.push({ part, ran, planned, ...(reason !== undefined ? { reason } : {}) });
+  }
+
+  parts(): PlannedPart[] {
+    return this.#parts;
   }
 
   /** A case that could not be judged: it neither passes nor fails the operation. */

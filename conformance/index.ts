@@ -22,8 +22,14 @@ export interface ConformanceOptions {
   maxBody?: number;
   /** Others use the key during the run: rate-limit accounting judges only what still holds. Default false. */
   sharedKey?: boolean;
-  /** The run's time budget in seconds: no wait ends past it, and checks not started by then are skipped. Default 120. */
+  /** The run's time budget in seconds: no wait ends past it, and checks not started by then are skipped. Default 300: a default run on a key of 60 a minute (the contract's Free plan) waits for up to four windows. */
   maxDuration?: number;
+  /**
+   * Accept a partial run. Without it, a run that left something unchecked (a check skipped whole
+   * for the time budget or a quota window, generated traffic that ran no sequence) is no pass:
+   * verdict `cannot-run`, exit 2. With it, such a run may pass, and every report says what it left out. Default false.
+   */
+  allowPartial?: boolean;
   /** Send only GET requests. Default false. */
   readOnly?: boolean;
   /** Spend the key's quota on purpose to observe a 429. Default false. */
@@ -101,7 +107,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     apiKey: options.apiKey,
     ...(options.apiKey2 ? { apiKey2: options.apiKey2 } : {}),
     sharedKey: options.sharedKey ?? false,
-    maxDurationMs: (options.maxDuration ?? 120) * 1000,
+    maxDurationMs: (options.maxDuration ?? 300) * 1000,
+    allowPartial: options.allowPartial ?? false,
     timeoutMs: options.timeout ?? 10_000,
     readOnly: options.readOnly ?? false,
     probeRateLimit: options.probeRateLimit ?? false,

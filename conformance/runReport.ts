@@ -1,4 +1,4 @@
-import type { OperationResult, Reproduction, Severity } from './check.ts';
+import type { OperationResult, PlannedPart, Reproduction, Severity } from './check.ts';
 import type { CoverageRow } from './model/coverage.ts';
 import type { Exchange, UnansweredRequest } from './http/exchange.ts';
 import { toolName, toolVersion } from './version.ts';
@@ -10,6 +10,8 @@ export interface CheckReport {
   description: string;
   status: 'passed' | 'failed' | 'skipped';
   operations: OperationResult[];
+  /** Parts planned as a count (the generated `sequences`): how many ran, and why not all. */
+  parts?: PlannedPart[];
   durationMs: number;
 }
 
@@ -84,7 +86,7 @@ export interface RunReport {
   verdict: Verdict;
   /** Why the run could not judge the deployment, when it could not. */
   reason?: string;
-  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[]; sharedKey?: boolean; secondKey?: boolean; maxDurationMs?: number };
+  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[]; sharedKey?: boolean; secondKey?: boolean; maxDurationMs?: number; allowPartial?: boolean };
   requests: {
     total: number;
     withKey: number;
@@ -96,6 +98,11 @@ export interface RunReport {
   };
   /** Things the run met that are not findings: waits for a quota window, unexpected 429s. */
   notes: string[];
+  /**
+   * What the run set out to check and did not, each with why (the time budget, a quota window, a
+   * key too small): a run with any is no pass (exit 2) unless `--allow-partial` accepted it.
+   */
+  unchecked?: string[];
   checks: CheckReport[];
   /**
    * What the run verified: each of the contract's rules by operation, judged (on how many

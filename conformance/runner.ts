@@ -9,6 +9,7 @@ import { preflight } from './preflight.ts';
 import { checkStatus, summarizeExchanges, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { seededRandom } from '../common/seededRandom.ts';
+import { uncheckedOf, uncheckedReason } from './unchecked.ts';
 import { toolName, toolVersion } from './version.ts';
 
 export interface RunConfig extends RunOptions {
@@ -32,6 +33,8 @@ export interface RunConfig extends RunOptions {
   headers?: Record<string, string>;
   /** Values to keep out of the reports, with what to show instead (`$WAF_TOKEN`). */
   secrets?: Record<string, string>;
+  /** A run that leaves checks unchecked (the time budget, a quota window) may still pass (`--allow-partial`). */
+  allowPartial?: boolean;
   /** How the client waits and reads the time: tests drive both through a fake clock. */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -71,7 +74,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     notes.push(message);
     config.onProgress?.({ kind: 'note', message });
   };
-  const maxDurationMs = config.maxDurationMs ?? 120_000;
+  const maxDurationMs = config.maxDurationMs ?? 300_000;
   const deadline = started + maxDurationMs;
   const client = new PacedClient({
     baseUrl: config.baseUrl,
@@ -95,6 +98,11 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   const model = new ModelRun({ sharedKey: config.sharedKey ?? false });
   const reproductions: Reproduction[] = [];
   let current: { id: string; outcomes: Outcomes } = { id: 'preflight', outcomes: new Outcomes([]) };
+  // Each check that met one of the run's own budgets (time, a quota window), with the first reason.
+  const budgetMet = new Map<string, string>();
+  const metBudget = (reason: string) => {
+    if (!budgetMet.has(current.id)) budgetMet.set(current.id, reason);
+  };
 
   const ctx: CheckContext = {
     spec: config.spec,
@@ -117,13 +125,16 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         return undefined;
       }
       if (now() >= deadline) {
-        current.outcomes.inconclusive(request.operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`, request.case);
+        const why = `the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`;
+        metBudget(why);
+        current.outcomes.inconclusive(request.operationId, `not sent: ${why}`, request.case);
         return undefined;
       }
       try {
         return await client.send(current.id, request, options);
       } catch (error) {
         if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
+        if (error instanceof QuotaExhaustedError) metBudget(error.message);
         current.outcomes.inconclusive(request.operationId, error.message, request.case);
         return undefined;
       }
@@ -149,6 +160,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   const finish = (verdict: Verdict, reason?: string): RunReport => {
     // Stopped by the preflight, no check ran: the report has no check verdicts, only the reason.
     const checks = config.checks.flatMap((c) => reports.get(c.id) ?? []);
+    const unchecked = uncheckedOf(checks, budgetMet);
     const ops = checks.flatMap((c) => c.operations);
     const judged = reports.size > 0 ? model.feed(client.exchanges, client.unanswered).judgements : [];
     return {
@@ -159,7 +171,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       durationMs: now() - started,
       verdict,
       ...(reason !== undefined ? { reason } : {}),
-      options: { readOnly: config.readOnly, probeRateLimit: config.probeRateLimit, seed: config.seed, depth: String(config.depth), checks: config.checks.map((c) => c.id), sharedKey: config.sharedKey ?? false, secondKey: config.apiKey2 !== undefined, maxDurationMs },
+      options: { readOnly: config.readOnly, probeRateLimit: config.probeRateLimit, seed: config.seed, depth: String(config.depth), checks: config.checks.map((c) => c.id), sharedKey: config.sharedKey ?? false, secondKey: config.apiKey2 !== undefined, maxDurationMs, allowPartial: config.allowPartial ?? false },
       requests: {
         total: client.exchanges.length,
         withKey: client.exchanges.filter((e) => e.bucket === 'key').length,
@@ -168,6 +180,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         failedAtTransport: client.transportFailures,
       },
       notes,
+      ...(unchecked.length > 0 ? { unchecked } : {}),
       checks,
       coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false, otherAddress }),
       reproductions,
@@ -199,8 +212,11 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       if (reported) config.onProgress?.({ kind: 'check-start', check });
       const checkStarted = performance.now();
       // Past the time budget nothing more is sent; passive checks still judge what was.
-      const outOfTime = check.phase !== 'passive' && now() >= deadline ? `the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent before it started` : undefined;
-      const skipReason = outOfTime ?? check.guard?.(ctx);
+      // A check the options turn off (--read-only, no --probe-rate-limit) is skipped for that, whatever the time.
+      const guarded = check.guard?.(ctx);
+      const outOfTime = guarded === undefined && check.phase !== 'passive' && now() >= deadline ? `the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent before it started` : undefined;
+      if (outOfTime) metBudget(outOfTime);
+      const skipReason = outOfTime ?? guarded;
       if (skipReason) current.outcomes.skipAll(skipReason);
       else await check.run(ctx, current.outcomes);
       const operations = current.outcomes.results();
@@ -213,6 +229,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         description: check.description,
         status: checkStatus(operations),
         operations,
+        ...(current.outcomes.parts().length > 0 ? { parts: current.outcomes.parts() } : {}),
         durationMs: Math.round(performance.now() - checkStarted),
       };
       reports.set(check.id, report);
@@ -243,6 +260,9 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     const why = [...reports.values()].flatMap((r) => r.operations).find((o) => o.reason)?.reason ?? 'no check applied';
     return finish('cannot-run', `No check could judge the deployment: ${why}. Check the options (--checks, --read-only) and the key's quota, then run again.`);
   }
+  // A pass says the deployment keeps the contract as far as the run looked: not where it did not.
+  const unchecked = uncheckedOf([...reports.values()], budgetMet);
+  if (unchecked.length > 0 && !config.allowPartial) return finish('cannot-run', uncheckedReason(unchecked));
   return finish('passed');
 }
 

@@ -1,5 +1,5 @@
 import { findOperation, responseSchema } from '../../spec/loadSpec.ts';
-import { requestLine, type Check, judgedAsOperation } from '../check.ts';
+import { bodyNotWhole, requestLine, type Check, judgedAsOperation } from '../check.ts';
 import { allOperations } from './allOperations.ts';
 import { isUnservedStoreOrders } from './unservedStoreOrders.ts';
 
@@ -32,6 +32,12 @@ export const contentType: Check = {
       }
       const type = headers['content-type'] ?? '';
       if (!report.expectOfAnswer(json.test(type), exchange, `${requestLine(exchange)} answered ${status} with Content-Type "${type || '(none)'}"; it must be application/json.`, `type ${status}`)) continue;
+      // Only a whole body shows whether it is JSON: the start the suite kept of a longer one is not judged.
+      const notWhole = bodyNotWhole(exchange);
+      if (notWhole !== undefined) {
+        report.inconclusive(exchange.operationId, notWhole, exchange.case);
+        continue;
+      }
       report.expectOfAnswer(parsed !== undefined, exchange, `${requestLine(exchange)} answered ${status} with a body that is not valid JSON.`, `json ${status}`);
     }
   },

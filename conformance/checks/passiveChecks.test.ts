@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { exchange, judge, rateHeaders } from '../testing/exchanges.ts';
 import { rateLimitHeaders } from './rateLimitHeaders.ts';
 import { responseSchemaCheck } from './responseSchema.ts';
+import { contentType } from './contentType.ts';
+import { dataIntegrity, wireFormat } from '../model/modelChecks.ts';
 import { statusCodes } from './statusCodes.ts';
 
 const pet = (id: string, extra = '') => `{"id":${id},"name":"Rex","categoryId":2,"status":"available"${extra}}`;
@@ -22,6 +24,35 @@ describe('response-schema', () => {
   it('fails an Error whose status is not the HTTP status', async () => {
     const verdict = await judge(responseSchemaCheck, [exchange({ status: 404, operationId: 'getPet', intent: 'invalid', body: '{"code":"NOT_FOUND","message":"no","status":400}' })]);
     expect(verdict.getPet!.findings[0]!.message).toMatch(/Error whose status is 400/);
+  });
+});
+
+describe('a body the run\'s own budget kept only in part', () => {
+  const keptInPart = 'the run had already kept 32 MiB of answers, its own budget, so only the body\'s first 64 KiB were kept and it is not judged';
+  const cut = () => {
+    const e = exchange({ status: 200, body: `[${pet('1')},{"id":2,"na`, case: 'list-pets/query/limit/max' });
+    e.response.keptInPart = keptInPart;
+    e.response.json = undefined;
+    delete e.response.value;
+    return e;
+  };
+
+  it('is not judged as JSON by content-type: the case is skipped, saying why, and its Content-Type still judged', async () => {
+    const verdict = await judge(contentType, [cut()]);
+    // Passed on its label alone; whether the body is JSON is the inconclusive case.
+    expect(verdict.listPets).toMatchObject({ status: 'passed', findings: [], inconclusive: [{ case: 'list-pets/query/limit/max', reason: `GET /pets was answered 200, but ${keptInPart}` }] });
+    const mislabelled = cut();
+    mislabelled.response.headers['content-type'] = 'text/html';
+    expect((await judge(contentType, [mislabelled])).listPets!.findings[0]!.message).toMatch(/Content-Type "text\/html"; it must be application\/json/);
+  });
+
+  it('is not judged by response-schema, nor by the model\'s body rules, which name it as not judged', async () => {
+    expect((await judge(responseSchemaCheck, [cut()])).listPets).toMatchObject({ status: 'skipped', findings: [], inconclusive: [{ reason: `GET /pets was answered 200, but ${keptInPart}` }] });
+    for (const check of [wireFormat, dataIntegrity]) {
+      const verdict = await judge(check, [cut()]);
+      expect(verdict.listPets!.findings.filter((f) => f.level === 'failure'), check.id).toEqual([]);
+      expect(verdict.listPets!.inconclusive, check.id).toEqual([{ case: 'list-pets/query/limit/max', reason: `GET /pets was answered 200, but ${keptInPart}` }]);
+    }
   });
 });
 

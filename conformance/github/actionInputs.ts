@@ -30,6 +30,7 @@ export const actionInputs: readonly ActionInput[] = [
   { name: 'probe-rate-limit', kind: 'flag', target: '--probe-rate-limit' },
   { name: 'probe-max-requests', kind: 'value', target: '--probe-max-requests' },
   { name: 'shared-key', kind: 'flag', target: '--shared-key' },
+  { name: 'allow-partial', kind: 'flag', target: '--allow-partial' },
   { name: 'checks', kind: 'value', target: '--checks' },
   { name: 'exclude-checks', kind: 'value', target: '--exclude-checks' },
   { name: 'depth', kind: 'value', target: '--depth' },

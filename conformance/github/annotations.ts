@@ -1,6 +1,7 @@
 import type { RunReport } from '../runReport.ts';
 import type { Finding } from '../check.ts';
 import { cannotRunLine, findingLine } from '../reports/testCases.ts';
+import { partialRunLine } from '../unchecked.ts';
 
 // Workflow-command escaping, as @actions/core does it: data escapes %, CR and LF; properties also : and ,.
 const data = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -14,10 +15,13 @@ export const maxAnnotations = 10;
  * for people: one `::error` per failing check and operation (its first finding, how many more, and
  * their cases), then one `::warning` per check and operation with warnings, at most ten in all, most
  * severe first; past ten, one `::notice` says how many more are in the job summary. When the run
- * could not judge, one `::error` with the reason comes first.
+ * could not judge, one `::error` with the reason comes first; a partial run, one `::warning` saying what it left unchecked.
  */
 export function githubAnnotations(report: RunReport): string[] {
-  const cannotRun = report.verdict === 'cannot-run' ? [`::error title=${property(`${report.tool.name} could not run`)}::${data(cannotRunLine(report))}`] : [];
+  const partial = partialRunLine(report);
+  const cannotRun = report.verdict === 'cannot-run'
+    ? [`::error title=${property(`${report.tool.name} could not run`)}::${data(cannotRunLine(report))}`]
+    : partial !== undefined ? [`::warning title=${property(`${report.tool.name} partial run`)}::${data(partial)}`] : [];
   const groups: { kind: 'error' | 'warning'; check: string; operationId: string; findings: Finding[] }[] = [];
   const bySeverity = [...report.checks].sort((a, b) => severityOrder.indexOf(a.severity) - severityOrder.indexOf(b.severity));
   for (const level of ['failure', 'warning'] as const) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from './exchange.ts';
 import { PacedClient, QuotaExhaustedError, type ClientEvent } from './pacedClient.ts';
+import { keptBodyBudget, keptPart } from './retention.ts';
 import { summarizeExchange } from '../runReport.ts';
 import { responseOf, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 
@@ -127,6 +128,20 @@ describe('PacedClient', () => {
     expect(summary.responseBody.text).toBe('\ufeff[]\ufffd');
     expect(Object.keys(summary)).not.toContain('bytes');
     expect(JSON.stringify(summary)).not.toMatch(/"(bytes|rawHeaders)"|"0":239/);
+  });
+
+  it('past the run\'s budget for kept bodies, keeps an answer\'s start, marked kept in part (not too large) and never parsed', async () => {
+    // Each answer a valid list of 1 MiB: the deployment's are whole; only the run's own budget cuts.
+    const page = `[${Array.from({ length: 1024 }, (_, i) => JSON.stringify({ id: i, name: 'n'.repeat(1000), categoryId: 1 })).join(',')}]`;
+    const { client } = setup(() => responseOf(200, { 'content-type': 'application/json' }, page));
+    const within = Math.floor(keptBodyBudget / Buffer.byteLength(page));
+    for (let i = 0; i < within; i++) expect((await client.send('a', list)).response.keptInPart).toBeUndefined();
+    const past = await client.send('a', list);
+    expect(past.response.keptInPart).toMatch(/the run had already kept 16 MiB of answers' bodies, its own budget, so only this body's first 8 KiB .* were kept, and it is not judged/);
+    expect(past.response.truncated).toBeUndefined();
+    expect(past.response.body).toHaveLength(keptPart);
+    expect(past.response.json).toBeUndefined();
+    expect(past.response.value).toBeUndefined();
   });
 
   it('keeps the anonymous quota apart from the key\'s', async () => {

@@ -112,7 +112,7 @@ describe('coverageOf: the checks that judge case by case', () => {
       { operationId: 'createPet', status: 'skipped', reason: '--read-only sends no create', findings: [] },
       { operationId: 'listStoreOrders', status: 'skipped', findings: [] },
     ]);
-    const rows = coverageOf([], [statusCodes], [], context);
+    const rows = coverageOf([], [statusCodes], [{ checkId: 'auth', operationId: 'listPets' }, { checkId: 'auth', operationId: 'getPet' }], context);
     expect(rows.map((r) => [r.operation, r.status, r.failures, r.reason])).toEqual([
       ['listPets', 'judged', 0, undefined],
       ['getPet', 'failed', 3, undefined],
@@ -135,6 +135,24 @@ describe('coverageOf: the checks that judge case by case', () => {
     expect(row(rows, 'status-codes', 'createPet')!.exchanges).toBe(0);
     expect(row(rows, 'response-schema', 'listPets')!.exchanges).toBe(3);
     expect(row(rows, 'response-schema', 'getPet')!.exchanges).toBe(1);
+  });
+
+  it('never calls judged what no answer was judged on: a pass on none, or a check skipped whole, is not reached', () => {
+    const passed: OperationResult = { operationId: 'getPet', status: 'passed', findings: [] };
+    const skippedWhole = report('create-pet', [{ operationId: 'createPet', status: 'skipped', reason: 'the run\'s time budget (--max-duration 300 s) was spent before it started', findings: [] }]);
+    const rows = coverageOf([], [report('get-pet', [passed]), skippedWhole], [{ checkId: 'get-pet', operationId: 'listPets' }], context);
+    expect(row(rows, 'get-pet', 'getPet')).toMatchObject({ status: 'not reached', exchanges: 0, reason: 'no answer of the run was judged by it' });
+    expect(row(rows, 'create-pet', 'createPet')).toMatchObject({ status: 'not reached', reason: 'the run\'s time budget (--max-duration 300 s) was spent before it started' });
+  });
+
+  it('lists a part planned as a count: judged on those that ran, not reached with why when none did', () => {
+    const ran = { ...report('generated-traffic', [{ operationId: 'listPets', status: 'passed', findings: [] }]), parts: [{ part: 'sequences', ran: 7, planned: 12, reason: 'the key\'s budget was spent' }] };
+    const none = { ...report('generated-traffic', [{ operationId: 'listPets', status: 'passed', findings: [] }]), parts: [{ part: 'sequences', ran: 0, planned: 12, reason: 'the run\'s time budget (--max-duration) ran out' }] };
+    const exchanges = [{ checkId: 'generated-traffic', operationId: 'listPets' }];
+    expect(row(coverageOf([], [ran], exchanges, context), 'generated-traffic', 'sequences')).toMatchObject({ status: 'judged', exchanges: 7 });
+    expect(row(coverageOf([], [none], exchanges, context), 'generated-traffic', 'sequences')).toMatchObject({ status: 'not reached', exchanges: 0, reason: 'none of 12 ran: the run\'s time budget (--max-duration) ran out' });
+    // The sweep judged listPets; the sequences are their own row, so a rule judged on the sweep alone reads as what it is.
+    expect(row(coverageOf([], [none], exchanges, context), 'generated-traffic', 'listPets')).toMatchObject({ status: 'judged', exchanges: 1 });
   });
 
   it('does not list the model\'s checks case by case: their rules stand for them', () => {

@@ -112,15 +112,31 @@ export function coverageOf(judgements: readonly Judgement[], checks: readonly Ch
     for (const op of check.operations) {
       if (rows.some((r) => r.rule === check.id && r.operation === op.operationId)) continue;
       const failures = op.findings.filter((f) => f.level === 'failure').reduce((n, f) => n + f.occurrences, 0);
+      const judgedOn = (senders.has(check.id) ? sentBy.get(`${check.id}\0${op.operationId}`) : ofOperation.get(op.operationId)) ?? 0;
+      // Judged means judged on answers: a pass on none (or a check skipped whole) reached nothing.
+      const status = op.status === 'failed' ? 'failed' : op.status === 'passed' && judgedOn > 0 ? 'judged' : 'not reached';
       rows.push({
         rule: check.id,
         check: check.id,
         operation: op.operationId,
         title: check.title,
-        status: op.status === 'failed' ? 'failed' : op.status === 'passed' ? 'judged' : 'not reached',
-        exchanges: (senders.has(check.id) ? sentBy.get(`${check.id}\0${op.operationId}`) : ofOperation.get(op.operationId)) ?? 0,
+        status,
+        exchanges: judgedOn,
         failures,
-        ...(op.status === 'skipped' ? { reason: op.reason ?? 'not exercised' } : {}),
+        ...(status === 'not reached' ? { reason: op.status === 'skipped' ? op.reason ?? 'not exercised' : 'no answer of the run was judged by it' } : {}),
+      });
+    }
+    // A part planned as a count (the generated sequences): judged on those that ran, not reached when none did.
+    for (const part of check.parts ?? []) {
+      rows.push({
+        rule: check.id,
+        check: check.id,
+        operation: part.part,
+        title: check.title,
+        status: part.ran > 0 ? 'judged' : 'not reached',
+        exchanges: part.ran,
+        failures: 0,
+        ...(part.ran === 0 ? { reason: `none of ${part.planned} ran${part.reason !== undefined ? `: ${part.reason}` : ''}` } : {}),
       });
     }
   }

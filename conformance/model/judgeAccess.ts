@@ -62,7 +62,8 @@ export function judgeAccess(exchange: Exchange, view: RequestView, state: ModelS
     } else {
       out.push(held('unlisted.no-5xx', 'unlisted', exchange));
     }
-    if (status >= 400 && status < 500) {
+    // A refusal's body the run's own budget kept only in part is not judged.
+    if (status >= 400 && status < 500 && exchange.response.keptInPart === undefined) {
       const missing = rateHeaders.filter((h) => exchange.response.headers[h] === undefined);
       const needsBody = view.method !== 'HEAD';
       const errorOk = !needsBody || isErrorBody(exchange);

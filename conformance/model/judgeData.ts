@@ -80,7 +80,8 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
   const value = exchange.response.value;
   const where = `${view.method} ${exchange.path} (#${exchange.seq})`;
   const out: Judgement[] = [];
-  if (view.credential.kind !== 'key' || status === 429) return out;
+  // A body the run's own budget kept only in part holds no pet the model can judge.
+  if (view.credential.kind !== 'key' || status === 429 || exchange.response.keptInPart !== undefined) return out;
 
   if (view.operation === 'createPet' && status >= 200 && status < 300 && isObject(value)) {
     const id = integerText(value.id);
@@ -178,7 +179,7 @@ export function learnData(exchange: Exchange, view: RequestView, state: ModelSta
     // Only names no keyed request ever sends: a pet of that name can come from nothing but the refused request.
     if (typeof sent?.name === 'string' && sent.name.startsWith(keylessMarker) && !state.keylessNames.has(sent.name)) state.keylessNames.set(sent.name, exchange.seq);
   }
-  if (status < 200 || status >= 300) return;
+  if (status < 200 || status >= 300 || exchange.response.keptInPart !== undefined) return;
   const remember = (id: string, facts: Omit<PetFacts, 'id' | 'seq' | 'created'>, created: boolean) => {
     const known = state.pets.get(id);
     if (!known) {

@@ -45,6 +45,15 @@ describe('wire.readable: an answer arrives whole and readable', () => {
     expect(ofRule(judged, 'wire.one-json-value')).toEqual([]);
   });
 
+  it('does not judge a body the run\'s own budget kept only in part: not unreadable, not broken JSON; its headers still judged', () => {
+    const cut = answer('[{"id":1,"name":"Rex","categ', { 'x-ratelimit-remaining': ['5', '5'] });
+    // Set as the client sets it once the run has kept its budget of bodies.
+    cut.response.keptInPart = 'the run had already kept 32 MiB of answers, its own budget, so only the body\'s first 64 KiB were kept and it is not judged';
+    const judged = wire(cut);
+    expect(judged.filter((j) => j.rule !== 'wire.header-once')).toEqual([]);
+    expect(outcomes(cut, 'wire.header-once')).toEqual(['failure']);
+  });
+
   it('fails an answer whose body never finished, saying why and how much came', () => {
     const cut = answer('[{"id":1');
     // Set as the client sets it when the connection drops mid-body.

@@ -1,6 +1,7 @@
 import type { CheckReport, RunReport } from '../runReport.ts';
 import { findingLine } from './testCases.ts';
 import { coverageHeadline, coverageLines } from './coverageTable.ts';
+import { partialRunLine } from '../unchecked.ts';
 
 const mark = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
 
@@ -26,6 +27,7 @@ export function summaryTable(report: RunReport): string {
     ...rows.map(line),
     '',
     `${passed} passed, ${failed} failed, ${skipped} skipped, ${warnings} warnings; ${report.requests.total} ${report.requests.total === 1 ? 'request' : 'requests'} (${report.requests.withKey} with the key) in ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...(partialRunLine(report) !== undefined ? [partialRunLine(report)!] : []),
     ...verified(report),
   ].join('\n');
 }

@@ -63,6 +63,9 @@ export function ctrfReport(report: RunReport): CTRFReport {
       extra: {
         verdict: report.verdict,
         ...(report.reason !== undefined ? { reason: report.reason } : {}),
+        // What the run left unchecked, and whether --allow-partial accepted that.
+        allowPartial: report.options.allowPartial ?? false,
+        ...(report.unchecked !== undefined ? { unchecked: report.unchecked } : {}),
         baseUrl: report.baseUrl,
         requests: report.requests.total,
         // What the run verified, rule by rule: judged on how many answers, or not reached and why.

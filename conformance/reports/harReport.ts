@@ -1,4 +1,5 @@
 import type { Entry, Har, Header, QueryString } from 'har-format';
+import { partialRunLine } from '../unchecked.ts';
 import type { CapturedBody, ExchangeSummary, RunReport, UnansweredSummary } from '../runReport.ts';
 
 const headerList = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
@@ -101,7 +102,7 @@ export function harReport(report: RunReport): Har {
         ...report.exchanges.map((e) => ({ order: e.seq, entry: entry(e) })),
         ...(report.unanswered ?? []).map((u) => ({ order: u.afterSeq + 0.5, entry: unansweredEntry(u) })),
       ].sort((a, b) => a.order - b.order).map((x) => x.entry),
-      comment: report.reason !== undefined ? `Could not judge: ${report.reason}` : `Verdict: ${report.verdict}`,
+      comment: report.reason !== undefined ? `Could not judge: ${report.reason}` : `Verdict: ${report.verdict}${partialRunLine(report) !== undefined ? `. ${partialRunLine(report)}` : ''}`,
     },
   };
 }

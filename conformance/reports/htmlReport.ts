@@ -1,4 +1,5 @@
 import type { Finding, Inconclusive } from '../check.ts';
+import { partialRunLine } from '../unchecked.ts';
 import type { CheckReport, RunReport } from '../runReport.ts';
 import { findingLine, headerLines } from './testCases.ts';
 import { accountingNote, coverageHeadline, coverageLines } from './coverageTable.ts';
@@ -130,7 +131,7 @@ summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
 <p class="meta">${escape(report.baseUrl)} · run ${escape(report.runId)} · ${escape(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1000).toFixed(1)} s · ${escape(report.tool.name)} ${escape(report.tool.version)}</p>
 ${report.checks.length === 0 ? '' : `<p class="counts"><span>${passed} passed</span><span>${failed} failed</span><span>${skipped} skipped</span><span>${warnings} warnings</span></p>`}
 </header>
-${cannotRun}
+${cannotRun}${partialRunLine(report) !== undefined ? `<p class="cannot-run-reason" role="note"><strong>${escape(partialRunLine(report)!)}</strong></p>` : ''}
 ${failedTable(sorted)}
 ${sorted.length > 0 ? filter(sorted) : ''}
 ${sorted.map(check).join('\n')}

@@ -2,6 +2,7 @@ import { coverageLines } from './coverageTable.ts';
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { RunReport } from '../runReport.ts';
 import { cannotRunLine, findingLine, findingsText, testCases } from './testCases.ts';
+import { partialRunLine } from '../unchecked.ts';
 
 // The package is CommonJS whose module.exports is the builder itself; its types describe an ES default export.
 const junit = junitModule as unknown as Builder;
@@ -40,6 +41,9 @@ export function junitReport(report: RunReport): string {
     builder.testSuite().name(report.tool.name).testCase().className(report.tool.name).name(`${report.tool.name} could not run`)
       .error(cannotRunLine(report), 'cannot-run', [cannotRunLine(report), ...report.exchanges.map((e) => `${e.method} ${e.url} -> ${e.status}`)].join('\n'));
   }
+  // A partial run (--allow-partial) shows as one skipped test naming what it left unchecked.
+  const partial = partialRunLine(report);
+  if (partial !== undefined) skippedWithMessage(builder.testSuite().name(report.tool.name).testCase().className(report.tool.name).name(`${report.tool.name} partial run`), partial);
   const suites = new Map<string, ReturnType<Builder['testSuite']>>();
   for (const test of testCases(report)) {
     const { check } = test;

@@ -1,6 +1,7 @@
 import type { RunReport } from '../runReport.ts';
 import { findingLine } from './testCases.ts';
 import { accountingNote, coverageHeadline, coverageLines } from './coverageTable.ts';
+import { partialRunLine } from '../unchecked.ts';
 
 const icon = { passed: '✅', failed: '❌', skipped: '⏭️' } as const;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -30,6 +31,8 @@ export function markdownReport(report: RunReport): string {
     '',
     `**${passed} passed, ${failed} failed, ${skipped} skipped**${warnings > 0 ? `, ${warnings} warnings` : ''}.`,
   );
+  const partial = partialRunLine(report);
+  if (partial !== undefined) lines.push('', `**${cell(partial)}**`);
   // First what a reader acts on: the failing checks, most severe first; the rest is folded.
   const failing = report.checks.filter((c) => c.status === 'failed').sort((a, b) => severities.indexOf(a.severity) - severities.indexOf(b.severity));
   if (failing.length > 0) {

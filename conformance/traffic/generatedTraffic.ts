@@ -3,7 +3,7 @@
 // breaks it, and kept as a curl script. The same seed sends the same requests.
 import fc from 'fast-check';
 import { requestName, type Check, type CheckContext, type Outcomes } from '../check.ts';
-import { curlCommand } from '../http/curlCommand.ts';
+import { creatorsOf, curlScript } from './curlScript.ts';
 import type { ApiRequest, Exchange } from '../http/exchange.ts';
 import { plainSpelling, sequenceArbitrary, type Command } from './commands.ts';
 import { sendCommand, type TrafficState } from './sendCommand.ts';
@@ -98,17 +98,6 @@ function brokenRules(ctx: CheckContext, first: number, from: number): { rules: S
   return { rules, related };
 }
 
-/** The sequence as a runnable script; `context` are earlier requests its verdict rests on (the create a read-back compares with). */
-export function curlScript(exchanges: readonly Exchange[], context: readonly Exchange[] = []): string {
-  const lines = ['#!/usr/bin/env bash', '# The shortest failing sequence the suite found; set PETS_API_KEY (and PETS_API_KEY_2) first.', 'set -u'];
-  if (context.length > 0) lines.push('# Earlier requests the verdict rests on:');
-  for (const e of context) lines.push(`# #${e.seq}: answered ${e.response.status}`, curlCommand(e.request));
-  if (context.length > 0) lines.push('# The sequence:');
-  for (const e of exchanges) lines.push(`# #${e.seq}: answered ${e.response.status}`, curlCommand(e.request));
-  return `${lines.join('\n')}\n`;
-}
-
-
 /** What the generated traffic has spent, may spend, and has shrunk so far. */
 interface Tally {
   spent: number;
@@ -121,7 +110,8 @@ interface Tally {
  * the model, and when a rule breaks, shrunk (within the budgets) to the shortest sequence that still
  * breaks it, kept as a curl script. `label` prefixes each request's case.
  */
-async function checkShrunk(ctx: CheckContext, report: Outcomes, state: TrafficState, tally: Tally, arbitrary: fc.Arbitrary<Command[]>, seed: number, label: string): Promise<void> {
+async function checkShrunk(ctx: CheckContext, report: Outcomes, state: TrafficState, tally: Tally, arbitrary: fc.Arbitrary<Command[]>, seed: number, label: string): Promise<boolean> {
+  const answeredBefore = ctx.exchanges.length;
   let runs = 0;
   let target: Set<string> | undefined;
   let smallest: { commands: Command[]; exchanges: Exchange[]; context: Exchange[] } | undefined;
@@ -150,7 +140,9 @@ async function checkShrunk(ctx: CheckContext, report: Outcomes, state: TrafficSt
       original = mine.length;
     }
     const reproduces = target !== undefined && [...target].some((r) => broken.has(r));
-    if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands, exchanges: mine, context: ctx.exchanges.filter((e) => related.has(e.seq)) };
+    // The script sends first what the verdict rests on and the creates of the pets it reads by id.
+    const creators = new Set(creatorsOf(mine, ctx.exchanges).map((e) => e.seq));
+    if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands, exchanges: mine, context: ctx.exchanges.filter((e) => related.has(e.seq) || creators.has(e.seq)) };
     return !reproduces;
   });
   const result = await fc.check(property, { seed, numRuns: 1 });
@@ -166,6 +158,8 @@ async function checkShrunk(ctx: CheckContext, report: Outcomes, state: TrafficSt
       curl: curlScript(smallest.exchanges, smallest.context),
     });
   }
+  // A sequence none of whose requests was answered judged nothing.
+  return ctx.exchanges.length > answeredBefore;
 }
 
 export const generatedTraffic: Check = {
@@ -214,21 +208,19 @@ export const generatedTraffic: Check = {
       await checkShrunk(ctx, report, state, relationTally, relation.map((command): Command[] => [command]), ctx.options.seed * 7919 - 1 - i, `generated/relations/${i + 1}`);
     }
     tally.shrunk += relationTally.shrunk;
+    let ran = 0;
+    let stopped: string | undefined;
     for (let index = 0; index < count; index++) {
-      if (tally.spent >= tally.budget) {
-        report.inconclusive('listPets', `the key's budget for generated requests (${tally.budget}) was spent after ${index} of ${count} sequences`);
-        break;
-      }
-      if (ctx.timeLeftMs() < 5_000) {
-        report.inconclusive('listPets', `the run's time budget ran out after ${index} of ${count} sequences`);
-        break;
-      }
+      if (tally.spent >= tally.budget) stopped = `the key's budget for generated requests (${tally.budget}${tally.budget < sequenceCount(ctx.options.depth) * 14 ? `, half a window of its quota of ${ctx.keyQuota().limit} a minute` : ''}) was spent`;
+      else if (ctx.timeLeftMs() < 5_000) stopped = 'the run\'s time budget (--max-duration) ran out';
       // The default depth fits the window; a depth asked for explicitly may wait for the next one.
-      if (ctx.options.depth === 'quick' && windowRunningLow(ctx)) {
-        report.inconclusive('listPets', `the key's window ran low after ${index} of ${count} sequences; more would wait for the next window`);
+      else if (ctx.options.depth === 'quick' && windowRunningLow(ctx)) stopped = 'the key\'s window ran low, and more would wait for the next window';
+      if (stopped !== undefined) {
+        report.inconclusive('listPets', `${stopped} after ${index} of ${count} sequences`);
         break;
       }
-      await checkShrunk(ctx, report, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`);
+      if (await checkShrunk(ctx, report, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`)) ran++;
     }
+    report.ran('sequences', ran, count, stopped);
   },
 };

@@ -5,7 +5,7 @@ import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
 import type { Command, KeyChoice, Spelling } from './commands.ts';
 import { knownCategoryIds } from '../checks/newPetBody.ts';
 import { integerText } from '../json/losslessJson.ts';
-import { hugeName, idAliases, invalidBodies, malformedIds } from './values.ts';
+import { hugeBody, idAliases, invalidBodies, malformedIds } from './values.ts';
 import { idNearMisses, keyNearMisses, schemeSpellings } from './nearMisses.ts';
 import { profileHeaders } from './clientProfiles.ts';
 import { jsonMediaTypes, jsonSpellings, plainJson, type NewPetText } from './jsonSpellings.ts';
@@ -132,8 +132,8 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       return;
     }
     case 'create-edge': {
-      const name = command.huge ? hugeName() : command.name;
-      const body = jsonText(name, command.categoryId ?? knownCategory(ctx, 0));
+      const json = jsonText(command.name, command.categoryId ?? knownCategory(ctx, 0));
+      const body = command.huge ? hugeBody(json) : json;
       remember(state, await keyed({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body, operationId: 'createPet', intent: 'edge', case: `${caseName}/create-edge` }));
       return;
     }

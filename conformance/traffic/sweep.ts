@@ -4,7 +4,7 @@ import type { CheckContext } from '../check.ts';
 import type { ApiRequest, Exchange } from '../http/exchange.ts';
 import { keylessMarker, onceMarker } from '../model/judgeData.ts';
 import { createdId, jsonText, keylessAllowed, knownCategory, nearMissAuth, queryString } from './sendCommand.ts';
-import { edgeCategoryIds, edgeNames, hugeName } from './values.ts';
+import { edgeCategoryIds, edgeNames, hugeBody } from './values.ts';
 import { sendHttpProbes } from './httpProbes.ts';
 import { idNearMisses, statusNearMisses } from './nearMisses.ts';
 
@@ -30,7 +30,7 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
       await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: jsonText(name, knownCategory(ctx, i), 'available'), operationId: 'createPet', intent: 'valid', case: caseName })), caseName);
     }
     // Values a deployment may refuse with a 4xx, and must keep exactly if it takes them.
-    const edges: [string, string][] = [...edgeNames.map((name, i): [string, string] => [`name-${i + 1}`, jsonText(name, knownCategory(ctx, 0))]), ['huge-body', jsonText(hugeName(), knownCategory(ctx, 0))], ...edgeCategoryIds.map((id): [string, string] => [`categoryId-${id}`, jsonText('Edge category', id)])];
+    const edges: [string, string][] = [...edgeNames.map((name, i): [string, string] => [`name-${i + 1}`, jsonText(name, knownCategory(ctx, 0))]), ['huge-body', hugeBody(jsonText('Huge body', knownCategory(ctx, 0)))], ...edgeCategoryIds.map((id): [string, string] => [`categoryId-${id}`, jsonText('Edge category', id)])];
     for (const [what, text] of edges) {
       const caseName = `generated/sweep/edge/${what}`;
       await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: text, operationId: 'createPet', intent: 'edge', case: caseName })), caseName);
