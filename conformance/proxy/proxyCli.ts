@@ -10,7 +10,7 @@ import { finishRun } from '../reports/finishRun.ts';
 import { cannotRunReport, exitCodes } from '../runReport.ts';
 import { toolName } from '../version.ts';
 import { checkControlToken, controlTokenVariable } from './reportToken.ts';
-import { defaultMaxHeaderSize, proxyReportPath, startProxy } from './startProxy.ts';
+import { defaultMaxHeaderCount, defaultMaxHeaderSize, proxyReportPath, startProxy } from './startProxy.ts';
 
 interface ProxyCliOptions {
   target?: string;
@@ -21,6 +21,7 @@ interface ProxyCliOptions {
   maxBody: number;
   timeout: number;
   maxHeaderSize: number;
+  maxHeaderCount: number;
   headersTimeout: number;
   requestTimeout: number;
   maxRecords: number;
@@ -39,6 +40,7 @@ export function proxyProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .addOption(new Option('--max-body <bytes>', 'the most bytes of one body kept for judging (the whole body is always forwarded)').default(4 * 1024 * 1024).argParser(wholeNumber(1024)))
     .addOption(new Option('--timeout <ms>', 'how long the deployment may take to answer').default(30_000).argParser(wholeNumber(1)))
     .addOption(new Option('--max-header-size <bytes>', 'the longest header section read either way; a longer request is answered 431').default(defaultMaxHeaderSize).argParser(wholeNumber(1024)))
+    .addOption(new Option('--max-header-count <n>', 'the most header lines a request may carry; one with more is answered 431').default(defaultMaxHeaderCount).argParser(wholeNumber(1)))
     .addOption(new Option('--headers-timeout <ms>', 'how long a client may take to send a request\'s head (then 408)').default(20_000).argParser(wholeNumber(1)))
     .addOption(new Option('--request-timeout <ms>', 'how long a client may take to send a whole request (then 408)').default(120_000).argParser(wholeNumber(1)))
     .addOption(new Option('--max-records <n>', 'how many exchanges the reports keep, the last ones (every exchange is judged)').default(10_000).argParser(wholeNumber(1)))
@@ -88,6 +90,7 @@ export async function proxyMain(argv: string[], io: CliIo): Promise<number> {
       maxBody: options.maxBody,
       timeoutMs: options.timeout,
       maxHeaderSize: options.maxHeaderSize,
+      maxHeaderCount: options.maxHeaderCount,
       headersTimeoutMs: options.headersTimeout,
       requestTimeoutMs: options.requestTimeout,
       maxRecords: options.maxRecords,

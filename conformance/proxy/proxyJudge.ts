@@ -81,6 +81,8 @@ export interface LiveReport {
   /** Exchanges kept for the reports, and how many judged ones no longer are (only the last are kept). */
   kept: number;
   dropped: number;
+  /** Requests the proxy answered itself (431, 408, 400), never forwarded. */
+  refused: number;
   findings: ProxyFinding[];
   notes: string[];
 }
@@ -169,6 +171,7 @@ export class ProxyJudge {
   #outsideWithKey = 0;
   #beforeAccepted = 0;
   #unjudged = 0;
+  #refusedByProxy = 0;
   #overBudget = 0;
   #lateCount = 0;
   #untracked = 0;
@@ -234,6 +237,15 @@ export class ProxyJudge {
     return Math.max(0, this.forwarded - this.#next + 1) + this.#group.length;
   }
 
+  /** A request the proxy answered itself (431, 408, 400): never forwarded, counted in the report. */
+  refusedByProxy(): void {
+    this.#refusedByProxy++;
+  }
+
+  get refused(): number {
+    return this.#refusedByProxy;
+  }
+
   /** Exchanges judged and no longer kept for the reports (only the last are kept). */
   get dropped(): number {
     return this.#dropped;
@@ -257,7 +269,7 @@ export class ProxyJudge {
       const { checks, tally } = this.#results();
       const { verdict, reason } = this.#verdict(checks, tally);
       const findings = redactDeep(findingsOf(checks), (text) => this.#keys.redact(text));
-      return { verdict, ...(reason !== undefined ? { reason } : {}), exchanges: this.forwarded, judged: tally.judged, unjudged: this.#unjudged, waiting: this.waiting, kept: this.kept, dropped: this.#dropped, findings, notes: this.#notes() };
+      return { verdict, ...(reason !== undefined ? { reason } : {}), exchanges: this.forwarded, judged: tally.judged, unjudged: this.#unjudged, waiting: this.waiting, kept: this.kept, dropped: this.#dropped, refused: this.#refusedByProxy, findings, notes: this.#notes() };
     });
   }
 
@@ -359,6 +371,7 @@ export class ProxyJudge {
     if (this.#lateCount > 0) notes.push(`${this.#lateCount} ${this.#lateCount === 1 ? 'exchange' : 'exchanges'} open longer than ${Math.round(this.#maxWaitMs / 1000)} s were forwarded but not judged: the exchanges after ${this.#lateCount === 1 ? 'it were' : 'them were'} judged without waiting for ${this.#lateCount === 1 ? 'it' : 'them'}.`);
     if (this.#untracked + this.#overRefused > 0) notes.push(`${this.#untracked + this.#overRefused} requests with keys the deployment never accepted were forwarded but not judged: the proxy judges at most ${judgedPerRefusedKey} requests of each of ${maxRefusedKeys} such keys.`);
     if (this.#dropped > 0) notes.push(`${this.#dropped} earlier exchanges were judged but are not listed: the reports keep the last ${this.#maxRetained.toLocaleString('en-US')} (at most ${Math.round(this.#maxRetainedBytes / 2 ** 20)} MiB of headers and bodies).`);
+    if (this.#refusedByProxy > 0) notes.push(`${this.#refusedByProxy} ${this.#refusedByProxy === 1 ? 'request' : 'requests'} the proxy could not read (a header section past its caps, a request not sent in time, not HTTP) ${this.#refusedByProxy === 1 ? 'was' : 'were'} answered by the proxy itself with an Error (431, 408 or 400) and never reached the deployment.`);
     if (this.#failures.length > 0) notes.push(`The proxy's judges failed on ${this.#failures.length} exchanges, which are counted as not judged (a bug: please report it): ${this.#failures.slice(0, 3).join('; ')}.`);
     if (this.waiting > 0) notes.push(`${this.waiting} forwarded exchanges are not judged yet: still open, or after one that is; they are judged once it ends.`);
     return notes;

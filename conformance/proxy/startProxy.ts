@@ -38,6 +38,8 @@ export interface ProxyOptions {
   maxKeptBytes?: number;
   /** The longest header section read either way (default 256 KiB): a longer request is answered 431. */
   maxHeaderSize?: number;
+  /** The most header lines a request may carry (default 2,000, Node's own count): a request with more is answered 431. */
+  maxHeaderCount?: number;
   /** How long a client may take to send a request's head (default 20 s) and the whole request (default 120 s): then 408. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -48,6 +50,8 @@ export interface ProxyOptions {
    * Error), as the mock's control API does with its `controlToken`.
    */
   controlToken?: string;
+  /** How long judging may hold the thread at a time before the traffic goes first (default 4 ms; 0: after every step). */
+  judgeSliceMs?: number;
 }
 
 /** What the proxy holds now: each count returns to 0 once its traffic is gone. */
@@ -94,6 +98,9 @@ const keptBudget = 64 * 1024 * 1024;
 /** The longest header section passed on either way: a deployment's may be longer than Node's 16 KiB default. */
 export const defaultMaxHeaderSize = 256 * 1024;
 
+/** The most header lines of a request passed on: Node's own default, far beyond any client's. */
+export const defaultMaxHeaderCount = 2_000;
+
 // RFC 9110, 7.6.1: connection-specific fields are not forwarded by a proxy; Host names the target.
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
@@ -106,15 +113,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const maxKept = options.maxKeptBytes ?? keptBudget;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxHeaderSize = options.maxHeaderSize ?? defaultMaxHeaderSize;
+  const maxHeaderCount = options.maxHeaderCount ?? defaultMaxHeaderCount;
   const headersTimeout = options.headersTimeoutMs ?? 20_000;
   const requestTimeout = options.requestTimeoutMs ?? 120_000;
   if (headersTimeout > requestTimeout) throw new Error(`The headers timeout (${headersTimeout} ms) is longer than the request timeout (${requestTimeout} ms): a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
   const reportGuard = options.controlToken !== undefined ? controlTokenCheck(options.controlToken) : undefined;
-  const judge = new ProxyJudge({ spec, validators, target: options.target, sharedKey: options.sharedKey ?? false, startedAt: Date.now(), maxRetained: options.maxRecords ?? 10_000, maxRetainedBytes: options.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs });
+  const judge = new ProxyJudge({ spec, validators, target: options.target, sharedKey: options.sharedKey ?? false, startedAt: Date.now(), maxRetained: options.maxRecords ?? 10_000, maxRetainedBytes: options.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...(options.judgeSliceMs !== undefined ? { sliceMs: options.judgeSliceMs } : {}) });
   let seq = 0;
   /** Bytes of bodies held for judging: captured of exchanges in flight, and of those ended but not judged yet. */
   let held = 0;
-  let refused = 0;
   let closing = false;
   /** `close`'s grace has ended: exchanges still open are being cut by the proxy itself. */
   let cutting = false;
@@ -143,14 +150,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answered();
       if (closing) setImmediate(() => server.closeIdleConnections());
     });
+    if (req.rawHeaders.length / 2 > maxHeaderCount) {
+      refuse(res, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', `The request has more header lines than the proxy passes on (${maxHeaderCount.toLocaleString('en-US')}, --max-header-count), so it was not forwarded. Send fewer headers.`);
+      return;
+    }
     if (req.method === 'GET' && req.url === proxyReportPath) {
       report(req, res);
       return;
     }
     forward(req, res, ++seq);
   });
-  // Every header line of a request, however many: `maxHeaderSize` bounds them, and each is handled once.
-  server.maxHeadersCount = 0;
+  // Node keeps this many header lines and drops the rest unsaid: one more than passed on, so a
+  // request with too many is seen to have them, and refused, after reading no more than that.
+  server.maxHeadersCount = maxHeaderCount + 1;
   // A connection silent both ways for longer than the deployment may take is closed.
   server.timeout = options.idleTimeoutMs ?? timeoutMs + 5_000;
   server.on('connection', (socket: Socket) => {
@@ -162,11 +174,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const answer = clientErrorAnswer(error, maxHeaderSize, headersTimeout, requestTimeout);
     if (answer && socket.writable && !answering.get(socket)?.headersSent) {
-      refused++;
+      judge.refusedByProxy();
       socket.write(answer);
     }
     socket.destroy();
   });
+
+  /** The proxy's own answer to a request it will not pass on: an Error, and the connection closed. */
+  function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+    judge.refusedByProxy();
+    const body = JSON.stringify({ code, message, status });
+    res.shouldKeepAlive = false;
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
+  }
 
   /** `GET /__proxy/report`: the findings so far, rendered from what the judge keeps; the token first, when there is one. */
   function report(req: IncomingMessage, res: ServerResponse): void {
@@ -181,7 +201,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     void settled()
       .then(() => judge.live())
       .then(
-        (live) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ ...live, refused })),
+        (live) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(live)),
         (error: Error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'PROXY_REPORT_FAILED', message: `The proxy could not render its report: ${error.message}`, status: 500 })),
       );
   }
@@ -197,7 +217,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!hopByHop.has(name.toLowerCase())) lines.push(name, req.rawHeaders[i + 1]!);
     }
     lines.push('Host', target.host);
-    const record: ProxyRecord = { seq: mySeq, sentAt, method: req.method ?? 'GET', url: req.url ?? '/', requestHeaders: joined(req.rawHeaders) };
+    // Its headers as the judges read them are built when it ends: while it is open, Node's copy is the only one.
+    const record: ProxyRecord = { seq: mySeq, sentAt, method: req.method ?? 'GET', url: req.url ?? '/', requestHeaders: {} };
     const requestChunks = capture();
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: lines, timeout: timeoutMs, maxHeaderSize });
@@ -223,6 +244,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const done = (answer?: ProxyRecord['response'], error?: string, dropped = false) => {
       if (finished) return;
       finished = true;
+      record.requestHeaders = joined(req.rawHeaders);
       const body = requestChunks.take();
       if (body.bytes.length > 0) {
         record.requestBody = bodyText(body.bytes);
@@ -331,7 +353,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await settled();
       return judge.live();
     },
-    stats: () => ({ connections: connections.size, inFlight: inFlight.size, heldBytes: held, waiting: judge.waiting, kept: judge.kept, keptSize: judge.keptSize, dropped: judge.dropped, refused }),
+    stats: () => ({ connections: connections.size, inFlight: inFlight.size, heldBytes: held, waiting: judge.waiting, kept: judge.kept, keptSize: judge.keptSize, dropped: judge.dropped, refused: judge.refused }),
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
@@ -438,7 +460,8 @@ function joined(rawHeaders: readonly string[]): Record<string, string> {
  * nothing for a connection the client reset.
  */
 function clientErrorAnswer(error: NodeJS.ErrnoException, maxHeaderSize: number, headersTimeout: number, requestTimeout: number): string | undefined {
-  if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return undefined;
+  // The client reset the connection, or ended it mid-request: there is no one to answer.
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'HPE_INVALID_EOF_STATE') return undefined;
   const [status, reason, code, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'REQUEST_HEADER_FIELDS_TOO_LARGE', `The request's header section is longer than the proxy reads (${maxHeaderSize.toLocaleString('en-US')} bytes, --max-header-size), so it was not forwarded. Send fewer or shorter headers.`]
