@@ -12,7 +12,7 @@ import { loadKeysFile } from './state/loadKeysFile.ts';
 import { redactRedisUrl } from './redis/redisUrl.ts';
 import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptions.ts';
 import { parseTrustProxy, type TrustProxy } from './server/parseTrustProxy.ts';
-import { isLoopbackHost } from './server/isLoopbackHost.ts';
+import { isLoopbackHost } from '../common/isLoopbackHost.ts';
 import { checkControlToken, controlTokenVariable } from './control/controlTokenGuard.ts';
 import { checkCorsOrigins } from './api/checkCorsOrigins.ts';
 

@@ -45,21 +45,18 @@ const relationDimensions: readonly { dimension: string; title: string; quote: st
   { dimension: 'concurrency', title: 'Creates sent at once each get an id of their own, each counted', quote: 'id | Unique identifier assigned by the service on creation. | X-RateLimit-Remaining | Requests remaining in the current window.', needs: 'writes' },
 ];
 
-function dimensionRows(judgements: readonly Judgement[], context: CoverageContext): CoverageRow[] {
+function dimensionRows(counts: RuleCounts, context: CoverageContext): CoverageRow[] {
   const rows: CoverageRow[] = [];
   for (const { dimension, title, quote, needs } of relationDimensions) {
-    const mine = judgements.filter((j) => j.exchange.varies?.includes(dimension));
+    const prefix = `relation/${dimension}\0`;
+    const mine = [...counts].filter(([key]) => key.startsWith(prefix));
     const base = { rule: `relation/${dimension}`, check: 'equivalent-requests', title, quote };
     if (mine.length === 0) {
       const reason = needs === 'writes' && context.readOnly ? '--read-only sends no create' : needs === 'other-address' && !context.otherAddress ? 'the run cannot send from another address: the target is not an IPv4 loopback address (127.0.0.0/8) this host can bind a second address of' : 'not met in this run';
       rows.push({ ...base, operation: 'any', status: 'not reached', exchanges: 0, failures: 0, reason });
       continue;
     }
-    for (const operation of [...new Set(mine.map((j) => j.operationId))]) {
-      const ofOp = mine.filter((j) => j.operationId === operation);
-      const failures = ofOp.filter((j) => j.outcome === 'failure').length;
-      rows.push({ ...base, operation, status: failures > 0 ? 'failed' : 'judged', exchanges: new Set(ofOp.map((j) => j.exchange.seq)).size, failures });
-    }
+    for (const [key, { exchanges, failures }] of mine) rows.push({ ...base, operation: key.slice(prefix.length), status: failures > 0 ? 'failed' : 'judged', exchanges, failures });
   }
   return rows;
 }
@@ -71,42 +68,89 @@ function whyNotReached(rule: (typeof rules)[number], context: CoverageContext): 
   return `not met in this run: it needs ${rule.reachedBy}`;
 }
 
-/** The coverage table, from the model's judgements and the checks' verdicts; rebuilt from nothing else. */
-export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], exchanges: readonly Pick<Exchange, 'checkId' | 'operationId'>[], context: CoverageContext): CoverageRow[] {
-  const reported = new Set(checks.map((c) => c.id));
-  const rows: CoverageRow[] = [];
-  const counts = new Map<string, { exchanges: Set<number>; failures: number }>();
+/**
+ * How often each rule was applied, by `rule\0operation`: to how many answers, with how many
+ * failures; in the order the rules were first met. What the table is built from, so a judge that
+ * keeps no judgements (the proxy's) can keep these counts instead.
+ */
+export type RuleCounts = Map<string, { exchanges: number; failures: number }>;
+
+/** The counts of a run's judgements: each answer counted once per rule. */
+export function countJudgements(judgements: readonly Judgement[]): RuleCounts {
+  const counts: RuleCounts = new Map();
+  addJudgements(counts, judgements);
+  return counts;
+}
+
+/**
+ * Adds judgements to the counts, each answer once per rule, every failure; an answer that varied a
+ * dimension of a relation also counts for `relation/<dimension>`. The judgements of one answer come
+ * together (a run's in order, the proxy's a group at a time), so one answer is counted once.
+ */
+export function addJudgements(counts: RuleCounts, judgements: readonly Judgement[]): void {
+  const seen = new Set<string>();
   for (const j of judgements) {
-    const key = `${j.rule}\0${j.operationId}`;
-    const entry = counts.get(key) ?? { exchanges: new Set<number>(), failures: 0 };
-    entry.exchanges.add(j.exchange.seq);
-    if (j.outcome === 'failure') entry.failures++;
-    counts.set(key, entry);
-  }
-  for (const rule of rules) {
-    if (!reported.has(rule.checkId)) continue;
-    const operations = rule.operations.includes('*') ? [...new Set(judgements.filter((j) => j.rule === rule.id).map((j) => j.operationId))] : [...rule.operations];
-    if (operations.length === 0) operations.push('any');
-    for (const operation of operations) {
-      const entry = counts.get(`${rule.id}\0${operation}`);
-      const base = { rule: rule.id, check: rule.checkId, operation, title: rule.title, quote: rule.quote };
-      if (!entry) rows.push({ ...base, status: 'not reached', exchanges: 0, failures: 0, reason: whyNotReached(rule, context) });
-      else rows.push({ ...base, status: entry.failures > 0 ? 'failed' : 'judged', exchanges: entry.exchanges.size, failures: entry.failures });
-    }
-    if (rule.id === 'rate.cost' && !context.secondKey) {
-      rows.push({ rule: 'rate.cost', check: rule.checkId, operation: 'second key', title: 'A second key\'s window is its own: the first key\'s requests cost it nothing', quote: rule.quote, status: 'not reached', exchanges: 0, failures: 0, reason: 'no second key: give --api-key-2' });
+    const keys = [j.rule, ...(j.exchange.varies ?? []).map((dimension) => `relation/${dimension}`)].map((rule) => `${rule}\0${j.operationId}`);
+    for (const key of keys) {
+      const entry = counts.get(key) ?? { exchanges: 0, failures: 0 };
+      if (!seen.has(`${key}\0${j.exchange.seq}`)) entry.exchanges++;
+      seen.add(`${key}\0${j.exchange.seq}`);
+      if (j.outcome === 'failure') entry.failures++;
+      counts.set(key, entry);
     }
   }
-  if (reported.has('equivalent-requests')) rows.push(...dimensionRows(judgements, context));
-  const ruleChecks = new Set(rules.map((r) => r.checkId));
-  // A check that sends judges its own exchanges; a passive one judges every exchange of the operation.
+}
+
+/** How many exchanges each check sent per operation (`check\0operation`), and per operation in all. */
+export interface ExchangeCounts {
+  sentBy: Map<string, number>;
+  ofOperation: Map<string, number>;
+}
+
+export function countExchanges(exchanges: readonly Pick<Exchange, 'checkId' | 'operationId'>[]): ExchangeCounts {
   const sentBy = new Map<string, number>();
   const ofOperation = new Map<string, number>();
   for (const e of exchanges) {
     sentBy.set(`${e.checkId}\0${e.operationId}`, (sentBy.get(`${e.checkId}\0${e.operationId}`) ?? 0) + 1);
     ofOperation.set(e.operationId, (ofOperation.get(e.operationId) ?? 0) + 1);
   }
-  const senders = new Set(exchanges.map((e) => e.checkId));
+  return { sentBy, ofOperation };
+}
+
+/** The coverage table, from the model's judgements and the checks' verdicts; rebuilt from nothing else. */
+export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], exchanges: readonly Pick<Exchange, 'checkId' | 'operationId'>[], context: CoverageContext): CoverageRow[] {
+  return coverageFromCounts(countJudgements(judgements), checks, countExchanges(exchanges), context);
+}
+
+/** The coverage table from the counts of the judgements and of the exchanges. */
+export function coverageFromCounts(counts: RuleCounts, checks: readonly CheckReport[], exchangeCounts: ExchangeCounts, context: CoverageContext): CoverageRow[] {
+  const reported = new Set(checks.map((c) => c.id));
+  const rows: CoverageRow[] = [];
+  // The operations each rule was applied to, in the order first met.
+  const appliedTo = new Map<string, string[]>();
+  for (const key of counts.keys()) {
+    const [rule, operation] = key.split('\0') as [string, string];
+    appliedTo.set(rule, [...(appliedTo.get(rule) ?? []), operation]);
+  }
+  for (const rule of rules) {
+    if (!reported.has(rule.checkId)) continue;
+    const operations = rule.operations.includes('*') ? [...(appliedTo.get(rule.id) ?? [])] : [...rule.operations];
+    if (operations.length === 0) operations.push('any');
+    for (const operation of operations) {
+      const entry = counts.get(`${rule.id}\0${operation}`);
+      const base = { rule: rule.id, check: rule.checkId, operation, title: rule.title, quote: rule.quote };
+      if (!entry) rows.push({ ...base, status: 'not reached', exchanges: 0, failures: 0, reason: whyNotReached(rule, context) });
+      else rows.push({ ...base, status: entry.failures > 0 ? 'failed' : 'judged', exchanges: entry.exchanges, failures: entry.failures });
+    }
+    if (rule.id === 'rate.cost' && !context.secondKey) {
+      rows.push({ rule: 'rate.cost', check: rule.checkId, operation: 'second key', title: 'A second key\'s window is its own: the first key\'s requests cost it nothing', quote: rule.quote, status: 'not reached', exchanges: 0, failures: 0, reason: 'no second key: give --api-key-2' });
+    }
+  }
+  if (reported.has('equivalent-requests')) rows.push(...dimensionRows(counts, context));
+  const ruleChecks = new Set(rules.map((r) => r.checkId));
+  // A check that sends judges its own exchanges; a passive one judges every exchange of the operation.
+  const { sentBy, ofOperation } = exchangeCounts;
+  const senders = new Set([...sentBy.keys()].map((key) => key.split('\0')[0]!));
   for (const check of checks) {
     if (ruleChecks.has(check.id)) continue;
     for (const op of check.operations) {

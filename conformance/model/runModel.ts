@@ -24,7 +24,9 @@ export interface ModelVerdict {
   state: ModelState;
 }
 
-type Item = { exchange: Exchange; view: RequestView };
+/** One exchange as the model judges it, with its request read once. */
+export type ModelItem = { exchange: Exchange; view: RequestView };
+type Item = ModelItem;
 
 /**
  * Feeds a growing record of exchanges to the model: each is judged once. A burst of parallel
@@ -68,22 +70,32 @@ export class ModelRun {
   #flush(): void {
     const group = this.#pending;
     this.#pending = [];
-    if (group.length === 0) return;
-    const state = this.#state;
-    this.#judgements.push(...judgeRate(group, state, this.options));
-    // In a burst the answers arrive in any order: the creates are taken first, so a parallel list
-    // that already shows a new pet does not make its own 201 look like an id reused.
-    const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
-    for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, this.options), ...judgeHttp(exchange, view, state));
-      learnData(exchange, view, state);
-      learnEquivalence(exchange, state, view);
-      learnHttp(exchange, view, state.http);
-    }
-    // After the whole group: in a burst, answers arrive in any order.
-    for (const { exchange, view } of ordered) learnAccess(exchange, view, state);
-    learnRate(group, state);
+    for (const judgements of judgeGroupSteps(group, this.#state, this.options)) this.#judgements.push(...judgements);
   }
+}
+
+/**
+ * Judges one group (a single exchange, or a burst of parallel ones) against the state, then teaches
+ * it the group: one step for the group's rate-limit accounting, one per exchange, and the last
+ * teaches the group's rates. A caller that must not hold the thread for a whole burst (the proxy)
+ * takes the steps one at a time; the judgements are the same either way.
+ */
+export function* judgeGroupSteps(group: readonly ModelItem[], state: ModelState, options: ModelOptions): Generator<Judgement[], void, void> {
+  if (group.length === 0) return;
+  yield judgeRate(group, state, options);
+  // In a burst the answers arrive in any order: the creates are taken first, so a parallel list
+  // that already shows a new pet does not make its own 201 look like an id reused.
+  const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
+  for (const { exchange, view } of ordered) {
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state)];
+    learnData(exchange, view, state);
+    learnEquivalence(exchange, state, view);
+    learnHttp(exchange, view, state.http);
+    yield judgements;
+  }
+  // After the whole group: in a burst, answers arrive in any order.
+  for (const { exchange, view } of ordered) learnAccess(exchange, view, state);
+  learnRate(group, state);
 }
 
 /** The model's judgements on a finished record of exchanges. */

@@ -1,46 +1,101 @@
-import type { ProxyRecord } from './proxyRecord.ts';
+// The bearer tokens clients send through the proxy, learnt as they come, and the names the reports
+// give them, so that no report ever holds one.
 
 /** `Authorization: Bearer <token>` (RFC 6750, 2.1; the scheme in any case, RFC 9110 11.1). */
 const bearer = /^bearer +(\S+)$/i;
 
-export interface KeyBook {
-  /** Each secret seen, longest first, with the token the reports show for it. */
-  tokens: [secret: string, token: string][];
+/** The bearer token an Authorization value carries, if it carries one. */
+export const bearerSecret = (authorization: string | undefined): string | undefined => (authorization === undefined ? undefined : bearer.exec(authorization)?.[1]);
+
+export interface ClientKey {
   /**
-   * The seq of each key's first accepted answer: a key is one the deployment answered with
-   * something other than 401 or 403 at least once. Before that, the proxy cannot tell a key
-   * that became valid (created by an operator) from one the deployment wrongly refused.
+   * `$CLIENT_KEY_<n>` once the deployment accepted it (answered anything but 401 or 403), numbered
+   * in the order they were accepted, for the model judges each one's rate-limit window on its own;
+   * `$REFUSED_KEY_<n>` before, numbered in the order they were first seen, which the model reads as
+   * a wrong credential.
    */
-  acceptedFrom: Map<string, number>;
+  token: string;
+  accepted: boolean;
 }
 
-/**
- * Names the bearer tokens clients sent through the proxy, so the reports never hold one:
- * `$CLIENT_KEY_1`, `$CLIENT_KEY_2`, … for tokens the deployment accepted (the model judges each
- * one's rate-limit window on its own) and `$REFUSED_KEY_1`, … for tokens it never accepted, which
- * the model reads as wrong credentials that must get 401.
- */
-export function keyBook(records: readonly ProxyRecord[]): KeyBook {
-  const order: string[] = [];
-  const acceptedFrom = new Map<string, number>();
-  for (const record of records) {
-    const secret = bearer.exec(record.requestHeaders.authorization ?? '')?.[1];
-    if (secret === undefined) continue;
-    if (!order.includes(secret)) order.push(secret);
-    const status = record.response?.status;
-    if (status !== undefined && status !== 401 && status !== 403 && !acceptedFrom.has(secret)) acceptedFrom.set(secret, record.seq);
+/** Refused tokens the book holds at most: more are not learnt (and their requests are not judged). */
+export const maxRefusedKeys = 256;
+
+export class ClientKeys {
+  readonly #keys = new Map<string, ClientKey>();
+  #accepted = 0;
+  #refused = 0;
+  #unaccepted = 0;
+  #redactor: ((text: string) => string) | undefined;
+
+  constructor(readonly maxRefused = maxRefusedKeys) {}
+
+  /**
+   * Learns a token from a request and whether the deployment accepted it: undefined when the book
+   * is full of tokens it never accepted and this is another. Says when this answer is the first
+   * that accepted it.
+   */
+  see(secret: string, accepted: boolean): (ClientKey & { acceptedNow: boolean }) | undefined {
+    let key = this.#keys.get(secret);
+    if (!key) {
+      if (!accepted && this.#unaccepted >= this.maxRefused) return undefined;
+      key = accepted ? { token: `$CLIENT_KEY_${++this.#accepted}`, accepted: true } : { token: `$REFUSED_KEY_${++this.#refused}`, accepted: false };
+      if (!accepted) this.#unaccepted++;
+      this.#keys.set(secret, key);
+      this.#redactor = undefined;
+      return { ...key, acceptedNow: accepted };
+    }
+    if (accepted && !key.accepted) {
+      key.accepted = true;
+      key.token = `$CLIENT_KEY_${++this.#accepted}`;
+      this.#unaccepted--;
+      this.#redactor = undefined;
+      return { ...key, acceptedNow: true };
+    }
+    return { ...key, acceptedNow: false };
   }
-  let accepted = 0;
-  let refused = 0;
-  const tokens = order.map((secret): [string, string] => [secret, acceptedFrom.has(secret) ? `$CLIENT_KEY_${++accepted}` : `$REFUSED_KEY_${++refused}`]);
-  // Longest first, so a key that contains another is replaced whole.
-  tokens.sort((a, b) => b[0].length - a[0].length);
-  return { tokens, acceptedFrom };
+
+  get(secret: string): ClientKey | undefined {
+    return this.#keys.get(secret);
+  }
+
+  /** How many tokens it holds that the deployment never accepted. */
+  get unaccepted(): number {
+    return this.#unaccepted;
+  }
+
+  /**
+   * An Authorization value with the token it ends with replaced by its name, however the scheme is
+   * written (`Token <key>` may still spend the key's quota): the model tells keys apart by it.
+   */
+  authorization(value: string): string {
+    const secret = /\s(\S+)$/.exec(value)?.[1];
+    const key = secret === undefined ? undefined : this.#keys.get(secret);
+    return key ? `${value.slice(0, value.length - secret!.length)}${key.token}` : value;
+  }
+
+  /** Replaces every token the book holds (of 4 characters or more), the longest first, by its name. */
+  redact(text: string): string {
+    this.#redactor ??= this.#build();
+    return this.#redactor(text);
+  }
+
+  #build(): (text: string) => string {
+    const secrets = [...this.#keys.keys()].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+    if (secrets.length === 0) return (text) => text;
+    const any = new RegExp(secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g');
+    return (text) => text.replace(any, (secret) => this.#keys.get(secret)!.token);
+  }
 }
 
-/** The text with every secret of the book replaced by its token. */
-export function redactWith(book: KeyBook, text: string): string {
-  let out = text;
-  for (const [secret, token] of book.tokens) if (secret.length >= 4) out = out.split(secret).join(token);
-  return out;
+/** A value with every string in it (object values, array items) redacted; other values as they are. */
+export function redactDeep<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact)) as T;
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [name, item] of Object.entries(value)) out[name] = redactDeep(item, redact);
+    return out as T;
+  }
+  return value;
 }

@@ -4,11 +4,13 @@ import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { baseUrlOption } from '../config/baseUrlOption.ts';
 import type { CliIo, StopSignal } from '../../common/cliIo.ts';
+import { isLoopbackHost } from '../../common/isLoopbackHost.ts';
 import { wholeNumber } from '../../common/wholeNumberOption.ts';
 import { finishRun } from '../reports/finishRun.ts';
 import { cannotRunReport, exitCodes } from '../runReport.ts';
 import { toolName } from '../version.ts';
-import { proxyReportPath, startProxy } from './startProxy.ts';
+import { checkControlToken, controlTokenVariable } from './reportToken.ts';
+import { defaultMaxHeaderCount, defaultMaxHeaderSize, proxyReportPath, startProxy } from './startProxy.ts';
 
 interface ProxyCliOptions {
   target?: string;
@@ -18,6 +20,12 @@ interface ProxyCliOptions {
   sharedKey: boolean;
   maxBody: number;
   timeout: number;
+  maxHeaderSize: number;
+  maxHeaderCount: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  maxRecords: number;
+  controlToken?: string;
 }
 
 
@@ -31,6 +39,12 @@ export function proxyProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .option('--shared-key', 'other clients use the same keys directly: rate-limit accounting judges only what still holds', false)
     .addOption(new Option('--max-body <bytes>', 'the most bytes of one body kept for judging (the whole body is always forwarded)').default(4 * 1024 * 1024).argParser(wholeNumber(1024)))
     .addOption(new Option('--timeout <ms>', 'how long the deployment may take to answer').default(30_000).argParser(wholeNumber(1)))
+    .addOption(new Option('--max-header-size <bytes>', 'the longest header section read either way; a longer request is answered 431').default(defaultMaxHeaderSize).argParser(wholeNumber(1024)))
+    .addOption(new Option('--max-header-count <n>', 'the most header lines a request may carry; one with more is answered 431').default(defaultMaxHeaderCount).argParser(wholeNumber(1)))
+    .addOption(new Option('--headers-timeout <ms>', 'how long a client may take to send a request\'s head (then 408)').default(20_000).argParser(wholeNumber(1)))
+    .addOption(new Option('--request-timeout <ms>', 'how long a client may take to send a whole request (then 408)').default(120_000).argParser(wholeNumber(1)))
+    .addOption(new Option('--max-records <n>', 'how many exchanges the reports keep, the last ones (every exchange is judged)').default(10_000).argParser(wholeNumber(1)))
+    .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on GET ${proxyReportPath}; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser((value) => (checkControlToken(value, 'The token'), value)))
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
@@ -53,15 +67,43 @@ export async function proxyMain(argv: string[], io: CliIo): Promise<number> {
     return cannotRun((error as Error).message.replace(/^error: /, ''));
   }
   if (!options.target) return cannotRun('no target. Give --target with the deployment\'s base URL, such as --target https://staging.example.com/v1.');
+  // The mock's control token, from the same variable: set but empty is a secret that did not arrive.
+  const fromEnv = io.env[controlTokenVariable];
+  if (options.controlToken === undefined && fromEnv !== undefined) {
+    if (fromEnv.trim() === '') return cannotRun(`${controlTokenVariable} is set but empty, which would leave the report open to everyone. Give it the token, or unset it.`);
+    try {
+      checkControlToken(fromEnv, controlTokenVariable);
+    } catch (error) {
+      return cannotRun((error as Error).message);
+    }
+    options.controlToken = fromEnv;
+  }
+  if (options.headersTimeout > options.requestTimeout) return cannotRun(`--headers-timeout ${options.headersTimeout} is longer than --request-timeout ${options.requestTimeout}: a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
 
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
-    proxy = await startProxy({ target: options.target, port: options.port, host: options.host, sharedKey: options.sharedKey, maxBody: options.maxBody, timeoutMs: options.timeout });
+    proxy = await startProxy({
+      target: options.target,
+      port: options.port,
+      host: options.host,
+      sharedKey: options.sharedKey,
+      maxBody: options.maxBody,
+      timeoutMs: options.timeout,
+      maxHeaderSize: options.maxHeaderSize,
+      maxHeaderCount: options.maxHeaderCount,
+      headersTimeoutMs: options.headersTimeout,
+      requestTimeoutMs: options.requestTimeout,
+      maxRecords: options.maxRecords,
+      ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
+    });
   } catch (error) {
     return cannotRun(`could not listen on ${options.host}:${options.port}: ${(error as Error).message}. Choose another --port.`);
   }
   const base = `${proxy.url}${new URL(options.target).pathname.replace(/\/+$/, '')}`;
-  out(`${toolName} proxy: ${base} forwards to ${options.target}; findings so far at ${proxy.url}${proxyReportPath}. Stop it (Ctrl-C) to write the reports.`);
+  out(`${toolName} proxy: ${base} forwards to ${options.target}; findings so far at ${proxy.url}${proxyReportPath}${options.controlToken !== undefined ? ' (with the control token)' : ''}. Stop it (Ctrl-C) to write the reports.`);
+  if (options.controlToken === undefined && !isLoopbackHost(options.host)) {
+    io.stderr.write(`${toolName} proxy: ${proxy.url}${proxyReportPath} needs no token, and the proxy listens on ${options.host}, which other machines may reach: anyone who does can read every failing request it saw. Set --control-token (or ${controlTokenVariable}).\n`);
+  }
   io.serving?.(proxy.url);
 
   await new Promise<void>((stop) => {

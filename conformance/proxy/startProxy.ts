@@ -1,14 +1,19 @@
 // A validating proxy: forwards every request to the deployment unchanged and every answer back
 // unchanged, and judges a copy of each exchange with the suite's model (issue 19). It never
 // manufactures, repairs or holds back an answer: when the deployment gives none, neither does it.
+// Only requests it cannot read (a header section past its cap, one not sent in time, one that is
+// not HTTP) get an answer of its own, an Error, and never reach the deployment. Whatever a client
+// sends, the work per request is linear in its size and bounded, the judging yields to the
+// traffic (proxyJudge.ts), and what a connection held is let go when it closes.
 import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { bodyText, decodeContent, defaultMaxBodyBytes } from '../http/transport.ts';
 import { SpecValidators } from '../specValidators.ts';
-import { judgeProxyTraffic, type ProxyVerdict } from './judgeProxyTraffic.ts';
+import { ProxyJudge, type LiveReport, type ProxyVerdict } from './proxyJudge.ts';
 import type { ProxyRecord } from './proxyRecord.ts';
+import { controlTokenCheck } from './reportToken.ts';
 
 export interface ProxyOptions {
   /** The deployment's base URL, e.g. `https://staging.example/v1`. */
@@ -20,15 +25,51 @@ export interface ProxyOptions {
   maxBody?: number;
   /** Others use the keys beside the proxy. */
   sharedKey?: boolean;
-  /** How many exchanges are kept for judging; later ones are forwarded and counted, not judged. */
+  /** How many exchanges the reports keep, the last ones (default 10,000); every exchange is judged, kept or not. */
   maxRecords?: number;
+  /** Characters of headers and bodies the exchanges kept for the reports hold at most (default 64 Mi). */
+  maxReportBytes?: number;
   /** How long the deployment may take to answer before the proxy gives the client no answer either. */
   timeoutMs?: number;
   /**
-   * The most bytes of bodies held for judging in all, kept and still in flight (default 64 MiB):
-   * an exchange that would pass it is forwarded and counted, not judged.
+   * The most bytes of bodies held for judging, of exchanges in flight and of those ended but not
+   * judged yet (default 64 MiB): an exchange that would pass it is forwarded and counted, not judged.
    */
   maxKeptBytes?: number;
+  /** The longest header section read either way (default 256 KiB): a longer request is answered 431. */
+  maxHeaderSize?: number;
+  /** The most header lines a request may carry (default 2,000, Node's own count): a request with more is answered 431. */
+  maxHeaderCount?: number;
+  /** How long a client may take to send a request's head (default 20 s) and the whole request (default 120 s): then 408. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** How long a connection may stay silent both ways before it is closed (default the deployment's timeout plus 5 s). */
+  idleTimeoutMs?: number;
+  /**
+   * When set, `GET /__proxy/report` needs `Authorization: Bearer <controlToken>` (else 401 with an
+   * Error), as the mock's control API does with its `controlToken`.
+   */
+  controlToken?: string;
+  /** How long judging may hold the thread at a time before the traffic goes first (default 4 ms; 0: after every step). */
+  judgeSliceMs?: number;
+}
+
+/** What the proxy holds now: each count returns to 0 once its traffic is gone. */
+export interface ProxyStats {
+  /** Client connections open. */
+  connections: number;
+  /** Exchanges whose request arrived and whose answer has not ended. */
+  inFlight: number;
+  /** Bytes of bodies held for judging (in flight and waiting to be judged). */
+  heldBytes: number;
+  /** Exchanges forwarded and not judged yet. */
+  waiting: number;
+  /** Exchanges kept for the reports, the characters they hold, and the judged ones no longer kept. */
+  kept: number;
+  keptSize: number;
+  dropped: number;
+  /** Requests the proxy answered itself (431, 408, 400): never forwarded. */
+  refused: number;
 }
 
 export interface RunningProxy {
@@ -38,6 +79,9 @@ export interface RunningProxy {
   forwarded(): number;
   /** The suite's judgement of the traffic so far. */
   judge(): Promise<ProxyVerdict>;
+  /** What `GET /__proxy/report` answers. */
+  live(): Promise<LiveReport>;
+  stats(): ProxyStats;
   /**
    * Stops accepting, lets exchanges in flight finish for a grace (the timeout, at most 5 s), then
    * cuts those still open, and resolves when the server is closed.
@@ -52,7 +96,10 @@ export const proxyReportPath = '/__proxy/report';
 const keptBudget = 64 * 1024 * 1024;
 
 /** The longest header section passed on either way: a deployment's may be longer than Node's 16 KiB default. */
-const maxHeaderSize = 256 * 1024;
+export const defaultMaxHeaderSize = 256 * 1024;
+
+/** The most header lines of a request passed on: Node's own default, far beyond any client's. */
+export const defaultMaxHeaderCount = 2_000;
 
 // RFC 9110, 7.6.1: connection-specific fields are not forwarded by a proxy; Host names the target.
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
@@ -63,63 +110,122 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const spec = options.spec ?? (await loadSpec());
   const validators = new SpecValidators(spec);
   const maxBody = options.maxBody ?? defaultMaxBodyBytes;
-  const maxRecords = options.maxRecords ?? 10_000;
   const maxKept = options.maxKeptBytes ?? keptBudget;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const records: ProxyRecord[] = [];
-  const startedAt = Date.now();
+  const maxHeaderSize = options.maxHeaderSize ?? defaultMaxHeaderSize;
+  const maxHeaderCount = options.maxHeaderCount ?? defaultMaxHeaderCount;
+  const headersTimeout = options.headersTimeoutMs ?? 20_000;
+  const requestTimeout = options.requestTimeoutMs ?? 120_000;
+  if (headersTimeout > requestTimeout) throw new Error(`The headers timeout (${headersTimeout} ms) is longer than the request timeout (${requestTimeout} ms): a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
+  const reportGuard = options.controlToken !== undefined ? controlTokenCheck(options.controlToken) : undefined;
+  const judge = new ProxyJudge({ spec, validators, target: options.target, sharedKey: options.sharedKey ?? false, startedAt: Date.now(), maxRetained: options.maxRecords ?? 10_000, maxRetainedBytes: options.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...(options.judgeSliceMs !== undefined ? { sliceMs: options.judgeSliceMs } : {}) });
   let seq = 0;
-  /** Bytes of bodies held for judging: those of the records kept, and those captured of exchanges in flight. */
+  /** Bytes of bodies held for judging: captured of exchanges in flight, and of those ended but not judged yet. */
   let held = 0;
-  let unkept = 0;
   let closing = false;
   /** `close`'s grace has ended: exchanges still open are being cut by the proxy itself. */
   let cutting = false;
 
-  /** Exchanges whose answer has ended and is being decoded: judged once they are kept. */
+  /** Exchanges whose answer has ended and is being decoded: judged once decoded. */
   const settling = new Set<Promise<void>>();
-  /** Exchanges not yet kept (or dropped): `close` waits for them once their connections are closed. */
+  /** Exchanges not yet handed to the judge: `close` waits for them once their connections are closed. */
   const inFlight = new Set<Promise<void>>();
   /** Their requests to the deployment, torn down when `close`'s grace ends. */
   const upstreams = new Set<ClientRequest>();
-  const judge = async () => {
-    await Promise.all([...settling]);
-    return judgeProxyTraffic(records, { spec, validators, target: options.target, sharedKey: options.sharedKey ?? false, startedAt, now: Date.now(), unkept });
+  const connections = new Set<Socket>();
+  /** The answer each connection is writing, if any: a request it cannot read then only closes it. */
+  const answering = new WeakMap<Socket, ServerResponse>();
+  const settled = async () => {
+    while (settling.size > 0) await Promise.all([...settling]);
   };
 
-  const server = createServer({ maxHeaderSize }, (req, res) => {
+  const server = createServer({ maxHeaderSize, headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout, 30_000) / 4) }, (req, res) => {
+    answering.set(req.socket, res);
+    const answered = () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    };
+    res.on('close', answered);
     // Once closing, a kept-alive connection is closed as soon as its exchange ends.
     res.on('finish', () => {
+      answered();
       if (closing) setImmediate(() => server.closeIdleConnections());
     });
+    if (req.rawHeaders.length / 2 > maxHeaderCount) {
+      refuse(res, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', `The request has more header lines than the proxy passes on (${maxHeaderCount.toLocaleString('en-US')}, --max-header-count), so it was not forwarded. Send fewer headers.`);
+      return;
+    }
     if (req.method === 'GET' && req.url === proxyReportPath) {
-      judge().then(({ report, findings }) => {
-        const body = JSON.stringify({ verdict: report.verdict, ...(report.reason ? { reason: report.reason } : {}), exchanges: seq, judged: report.exchanges.length, findings, notes: report.notes });
-        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
-      }, (error: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`The proxy could not judge its traffic: ${error.message}`));
+      report(req, res);
       return;
     }
     forward(req, res, ++seq);
   });
+  // Node keeps this many header lines and drops the rest unsaid: one more than passed on, so a
+  // request with too many is seen to have them, and refused, after reading no more than that.
+  server.maxHeadersCount = maxHeaderCount + 1;
+  // A connection silent both ways for longer than the deployment may take is closed.
+  server.timeout = options.idleTimeoutMs ?? timeoutMs + 5_000;
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
+  });
+  // A request the proxy cannot read: answered by the proxy with an Error, as Node would with an
+  // empty body, unless an answer is already under way on the connection, which is then closed.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const answer = clientErrorAnswer(error, maxHeaderSize, headersTimeout, requestTimeout);
+    if (answer && socket.writable && !answering.get(socket)?.headersSent) {
+      judge.refusedByProxy();
+      socket.write(answer);
+    }
+    socket.destroy();
+  });
+
+  /** The proxy's own answer to a request it will not pass on: an Error, and the connection closed. */
+  function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+    judge.refusedByProxy();
+    const body = JSON.stringify({ code, message, status });
+    res.shouldKeepAlive = false;
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
+  }
+
+  /** `GET /__proxy/report`: the findings so far, rendered from what the judge keeps; the token first, when there is one. */
+  function report(req: IncomingMessage, res: ServerResponse): void {
+    const refusal = reportGuard?.(req.headers.authorization);
+    if (refusal) {
+      const body = JSON.stringify(refusal.body);
+      res.writeHead(refusal.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...refusal.headers }).end(body);
+      return;
+    }
+    // The request's own body is not read: drained, so the connection can carry the next one.
+    req.resume();
+    void settled()
+      .then(() => judge.live())
+      .then(
+        (live) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(live)),
+        (error: Error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'PROXY_REPORT_FAILED', message: `The proxy could not render its report: ${error.message}`, status: 500 })),
+      );
+  }
 
   function forward(req: IncomingMessage, res: ServerResponse, mySeq: number): void {
     const sentAt = Date.now();
     const started = performance.now();
-    const headers: Record<string, string | string[]> = {};
+    judge.arrived(mySeq, started);
+    // The header lines as they came, names as spelled and in order, each copied once.
+    const lines: string[] = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i]!;
-      if (hopByHop.has(name.toLowerCase())) continue;
-      const had = headers[name];
-      headers[name] = had === undefined ? req.rawHeaders[i + 1]! : [...(Array.isArray(had) ? had : [had]), req.rawHeaders[i + 1]!];
+      if (!hopByHop.has(name.toLowerCase())) lines.push(name, req.rawHeaders[i + 1]!);
     }
-    const record: ProxyRecord = { seq: mySeq, sentAt, method: req.method ?? 'GET', url: req.url ?? '/', requestHeaders: joined(req.rawHeaders) };
+    lines.push('Host', target.host);
+    // Its headers as the judges read them are built when it ends: while it is open, Node's copy is the only one.
+    const record: ProxyRecord = { seq: mySeq, sentAt, method: req.method ?? 'GET', url: req.url ?? '/', requestHeaders: {} };
     const requestChunks = capture();
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...headers, host: target.host }, timeout: timeoutMs, maxHeaderSize });
+    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: lines, timeout: timeoutMs, maxHeaderSize });
     // Every header line of the answer, however many (Node drops those past about a thousand unless told): the header size still bounds them.
     upstream.maxHeadersCount = 0;
     upstreams.add(upstream);
-    let settled = false;
+    let finished = false;
     let ended!: () => void;
     const flight = new Promise<void>((resolve) => (ended = resolve));
     inFlight.add(flight);
@@ -136,8 +242,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     /** Why the exchange ended before the deployment's answer did, when the client or the proxy ended it. */
     const cutShort = () => (cutting || (clientLeft && closing) ? 'the proxy stopped before the answer' : clientLeft ? 'the client closed the connection before the answer' : undefined);
     const done = (answer?: ProxyRecord['response'], error?: string, dropped = false) => {
-      if (settled) return;
-      settled = true;
+      if (finished) return;
+      finished = true;
+      record.requestHeaders = joined(req.rawHeaders);
       const body = requestChunks.take();
       if (body.bytes.length > 0) {
         record.requestBody = bodyText(body.bytes);
@@ -146,7 +253,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (answer) record.response = answer;
       if (error !== undefined) record.error = error;
       record.span = { from: started, to: performance.now() };
-      keep(record, dropped || body.dropped);
+      // Handed to the judge, which holds it until it is judged; its bodies count as held till then.
+      const size = (record.requestBody?.length ?? 0) + (record.response?.bytes.length ?? 0);
+      const judged = !(dropped || body.dropped);
+      if (judged) held += size;
+      judge.ended(record, !judged, () => (held -= size));
       upstreams.delete(upstream);
       ended();
     };
@@ -225,24 +336,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   }
 
-  function keep(record: ProxyRecord, dropped: boolean): void {
-    // Header sections count too: each may be as long as `maxHeaderSize`.
-    let size = (record.requestBody?.length ?? 0) + (record.response?.bytes.length ?? 0) + record.url.length;
-    for (const [name, value] of Object.entries(record.requestHeaders)) size += name.length + value.length;
-    for (const [name, value] of record.response?.rawHeaders ?? []) size += name.length + value.length;
-    if (dropped || records.length >= maxRecords || held + size > maxKept) {
-      unkept++;
-      return;
-    }
-    held += size;
-    // In the order requests arrived, whatever order their answers came in.
-    let at = records.length;
-    while (at > 0 && records[at - 1]!.seq > record.seq) at--;
-    records.splice(at, 0, record);
-  }
-
-  // Every header line of a request, however many: `maxHeaderSize` bounds them.
-  server.maxHeadersCount = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -252,7 +345,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   return {
     url: `http://${host}:${address.port}`,
     forwarded: () => seq,
-    judge,
+    judge: async () => {
+      await settled();
+      return judge.verdict();
+    },
+    live: async () => {
+      await settled();
+      return judge.live();
+    },
+    stats: () => ({ connections: connections.size, inFlight: inFlight.size, heldBytes: held, waiting: judge.waiting, kept: judge.kept, keptSize: judge.keptSize, dropped: judge.dropped, refused: judge.refused }),
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
@@ -336,12 +437,37 @@ function relayHead(res: ServerResponse, status: number, statusMessage: string | 
   }
 }
 
-/** Header names in lower case, repeated ones joined with ", " (RFC 9110, 5.3). */
+/**
+ * Header names in lower case, repeated ones joined with ", " (RFC 9110, 5.3): each value copied
+ * once, whatever the count, into an object with no prototype (a header may be named `__proto__`).
+ */
 function joined(rawHeaders: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  const lists = new Map<string, string[]>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase();
-    out[name] = out[name] === undefined ? rawHeaders[i + 1]! : `${out[name]}, ${rawHeaders[i + 1]}`;
+    const list = lists.get(name);
+    if (list) list.push(rawHeaders[i + 1]!);
+    else lists.set(name, [rawHeaders[i + 1]!]);
   }
+  const out = Object.create(null) as Record<string, string>;
+  for (const [name, values] of lists) out[name] = values.length === 1 ? values[0]! : values.join(', ');
   return out;
+}
+
+/**
+ * The proxy's own answer to a request it could not read, as bytes on the connection: 431 for a
+ * header section past its cap, 408 for one not sent in time, 400 for one that is not HTTP/1.1;
+ * nothing for a connection the client reset.
+ */
+function clientErrorAnswer(error: NodeJS.ErrnoException, maxHeaderSize: number, headersTimeout: number, requestTimeout: number): string | undefined {
+  // The client reset the connection, or ended it mid-request: there is no one to answer.
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'HPE_INVALID_EOF_STATE') return undefined;
+  const [status, reason, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'REQUEST_HEADER_FIELDS_TOO_LARGE', `The request's header section is longer than the proxy reads (${maxHeaderSize.toLocaleString('en-US')} bytes, --max-header-size), so it was not forwarded. Send fewer or shorter headers.`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', `The request did not arrive in time (its head within ${headersTimeout.toLocaleString('en-US')} ms, all of it within ${requestTimeout.toLocaleString('en-US')} ms), so the proxy closed the connection.`]
+        : [400, 'Bad Request', 'BAD_REQUEST', `The proxy could not read the request as HTTP/1.1 (${error.code ?? 'parse error'}), so it was not forwarded.`];
+  const body = JSON.stringify({ code, message, status });
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
 }
