@@ -1200,7 +1200,7 @@ var require_command = __commonJS({
   "../main/node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path = __require("node:path");
+    var path2 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2213,9 +2213,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path.resolve(baseDir, baseName);
+          const localBin = path2.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path.extname(baseName))) return void 0;
+          if (sourceExt.includes(path2.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2233,17 +2233,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path.resolve(
-            path.dirname(resolvedScriptPath),
+          executableDir = path2.resolve(
+            path2.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path.basename(
+            const legacyName = path2.basename(
               this._scriptPath,
-              path.extname(this._scriptPath)
+              path2.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2254,7 +2254,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path.extname(executableFile));
+        launchWithNode = sourceExt.includes(path2.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3169,7 +3169,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path.basename(filename, path.extname(filename));
+        this._name = path2.basename(filename, path2.extname(filename));
         return this;
       }
       /**
@@ -3183,9 +3183,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path2) {
-        if (path2 === void 0) return this._executableDir;
-        this._executableDir = path2;
+      executableDir(path3) {
+        if (path3 === void 0) return this._executableDir;
+        this._executableDir = path3;
         return this;
       }
       /**
@@ -3473,9 +3473,9 @@ var require_util2 = __commonJS({
     var parse = (u) => new URL(u);
     exports2.swaggerParamRegExp = /\{([^/}]+)}/g;
     var operationsList = ["get", "post", "put", "delete", "patch", "options", "head", "trace"];
-    function fixServers(server, path) {
+    function fixServers(server, path2) {
       if (server.url && server.url.startsWith("/")) {
-        const inUrl = parse(path);
+        const inUrl = parse(path2);
         const finalUrl = inUrl.protocol + "//" + inUrl.hostname + server.url;
         server.url = finalUrl;
         return server;
@@ -3487,8 +3487,8 @@ var require_util2 = __commonJS({
           schema.servers.map((server) => fixServers(server, filePath));
         }
         ["paths", "webhooks"].forEach((component) => {
-          Object.keys(schema[component] || []).forEach((path) => {
-            const pathItem = schema[component][path];
+          Object.keys(schema[component] || []).forEach((path2) => {
+            const pathItem = schema[component][path2];
             Object.keys(pathItem).forEach((opItem) => {
               if (opItem === "servers") {
                 pathItem[opItem].map((server) => fixServers(server, filePath));
@@ -6736,8 +6736,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path) {
-      let input = path;
+    function removeDotSegments(path2) {
+      let input = path2;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -6811,11 +6811,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path) {
-      if (path === "" || path[0] === "/") {
-        return removeDotSegments(path);
+    function removeDotSegmentsRelative(path2) {
+      if (path2 === "" || path2[0] === "/") {
+        return removeDotSegments(path2);
       }
-      const segments = path.split("/");
+      const segments = path2.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -6857,9 +6857,9 @@ var require_utils = __commonJS({
       let output = "";
       for (let i = 0; i < input.length; i++) {
         if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            const normalizedHex = hex2.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (decodeUnreserved && isUnreserved(decoded)) {
               output += decoded;
@@ -6879,9 +6879,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            const normalizedHex = hex2.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (decoded !== "." && isUnreserved(decoded)) {
               output += decoded;
@@ -6921,9 +6921,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            output += "%" + hex2.toUpperCase();
             i += 2;
             continue;
           }
@@ -6959,9 +6959,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            output += "%" + hex2.toUpperCase();
             i += 2;
             continue;
           }
@@ -7006,9 +7006,9 @@ var require_utils = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            const normalizedHex = hex2.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (isUnreserved(decoded)) {
               output += decoded;
@@ -7046,9 +7046,9 @@ var require_utils = __commonJS({
       let output = "";
       for (let i = 0; i < input.length; i++) {
         if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            output += "%" + hex2.toUpperCase();
             i += 2;
             continue;
           }
@@ -7178,8 +7178,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path && path !== "/" ? path : void 0;
+        const path2 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path2 && path2 !== "/" ? path2 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -7193,10 +7193,10 @@ var require_schemes = __commonJS({
       }
       const matches = urnComponent.path.match(URN_REG);
       if (matches && matches[0] === urnComponent.path) {
-        const scheme = options2.scheme || urnComponent.scheme || "urn";
+        const scheme2 = options2.scheme || urnComponent.scheme || "urn";
         urnComponent.nid = matches[1].toLowerCase();
         urnComponent.nss = matches[2];
-        const urnScheme = `${scheme}:${options2.nid || urnComponent.nid}`;
+        const urnScheme = `${scheme2}:${options2.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
         if (schemeHandler) {
@@ -7211,9 +7211,9 @@ var require_schemes = __commonJS({
       if (urnComponent.nid === void 0) {
         throw new Error("URN without nid cannot be serialized");
       }
-      const scheme = options2.scheme || urnComponent.scheme || "urn";
+      const scheme2 = options2.scheme || urnComponent.scheme || "urn";
       const nid = urnComponent.nid.toLowerCase();
-      const urnScheme = `${scheme}:${options2.nid || nid}`;
+      const urnScheme = `${scheme2}:${options2.nid || nid}`;
       const schemeHandler = getSchemeHandler(urnScheme);
       if (schemeHandler) {
         urnComponent = schemeHandler.serialize(urnComponent, options2);
@@ -7304,13 +7304,13 @@ var require_schemes = __commonJS({
       }
     );
     Object.setPrototypeOf(SCHEMES, null);
-    function getSchemeHandler(scheme) {
-      return scheme && (SCHEMES[
+    function getSchemeHandler(scheme2) {
+      return scheme2 && (SCHEMES[
         /** @type {SchemeName} */
-        scheme
+        scheme2
       ] || SCHEMES[
         /** @type {SchemeName} */
-        scheme.toLowerCase()
+        scheme2.toLowerCase()
       ]) || void 0;
     }
     module2.exports = {
@@ -7332,8 +7332,8 @@ var require_fast_uri = __commonJS({
     var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
     var MALFORMED_HOST_ERROR = "URI host is malformed.";
     var FORBIDDEN_DOMAIN_HOST_CHARACTER = /[\0-\x20"#/:<>?@[\\\]^`{|}\x7F]/u;
-    function validateScheme(scheme) {
-      const stringScheme = String(scheme);
+    function validateScheme(scheme2) {
+      const stringScheme = String(scheme2);
       if (!VALID_SCHEME.test(stringScheme)) {
         throw new TypeError(MALFORMED_SCHEME_ERROR);
       }
@@ -16114,10 +16114,10 @@ var require_spec = __commonJS({
       let paths = Object.keys(api.paths || {});
       let operationIds = [];
       for (let pathName of paths) {
-        let path = api.paths[pathName];
+        let path2 = api.paths[pathName];
         let pathId = "/paths" + pathName;
-        if (path && pathName.indexOf("/") === 0) {
-          validatePath(api, path, pathId, operationIds);
+        if (path2 && pathName.indexOf("/") === 0) {
+          validatePath(api, path2, pathId, operationIds);
         }
       }
       let definitions = Object.keys(api.definitions || {});
@@ -16127,9 +16127,9 @@ var require_spec = __commonJS({
         validateRequiredPropertiesExist(definition, definitionId);
       }
     }
-    function validatePath(api, path, pathId, operationIds) {
+    function validatePath(api, path2, pathId, operationIds) {
       for (let operationName of swaggerMethods) {
-        let operation = path[operationName];
+        let operation = path2[operationName];
         let operationId = pathId + "/" + operationName;
         if (operation) {
           let declaredOperationId = operation.operationId;
@@ -16140,7 +16140,7 @@ var require_spec = __commonJS({
               throw new SyntaxError(`Validation failed. Duplicate operation id '${declaredOperationId}'`);
             }
           }
-          validateParameters(api, path, pathId, operation, operationId);
+          validateParameters(api, path2, pathId, operation, operationId);
           let responses = Object.keys(operation.responses || {});
           for (let responseName of responses) {
             let response = operation.responses[responseName];
@@ -16150,8 +16150,8 @@ var require_spec = __commonJS({
         }
       }
     }
-    function validateParameters(api, path, pathId, operation, operationId) {
-      let pathParams = path.parameters || [];
+    function validateParameters(api, path2, pathId, operation, operationId) {
+      let pathParams = path2.parameters || [];
       let operationParams = operation.parameters || [];
       try {
         checkForDuplicates(pathParams);
@@ -16465,59 +16465,59 @@ var require_url = __commonJS({
         return href;
       }
       if (typeof process !== "undefined" && process.cwd) {
-        const path = process.cwd();
-        const lastChar = path.slice(-1);
+        const path2 = process.cwd();
+        const lastChar = path2.slice(-1);
         if (lastChar === "/" || lastChar === "\\") {
-          return path;
+          return path2;
         } else {
-          return path + "/";
+          return path2 + "/";
         }
       }
       return "/";
     }
-    function getProtocol(path) {
-      const match = protocolPattern.exec(path || "");
+    function getProtocol(path2) {
+      const match = protocolPattern.exec(path2 || "");
       if (match) {
         return match[1].toLowerCase();
       }
       return void 0;
     }
-    function getExtension(path) {
-      const lastDot = path.lastIndexOf(".");
+    function getExtension(path2) {
+      const lastDot = path2.lastIndexOf(".");
       if (lastDot >= 0) {
-        return stripQuery(path.substr(lastDot).toLowerCase());
+        return stripQuery(path2.substr(lastDot).toLowerCase());
       }
       return "";
     }
-    function stripQuery(path) {
-      const queryIndex = path.indexOf("?");
+    function stripQuery(path2) {
+      const queryIndex = path2.indexOf("?");
       if (queryIndex >= 0) {
-        path = path.substr(0, queryIndex);
+        path2 = path2.substr(0, queryIndex);
       }
-      return path;
+      return path2;
     }
-    function getHash(path) {
-      if (!path) {
+    function getHash(path2) {
+      if (!path2) {
         return "#";
       }
-      const hashIndex = path.indexOf("#");
+      const hashIndex = path2.indexOf("#");
       if (hashIndex >= 0) {
-        return path.substring(hashIndex);
+        return path2.substring(hashIndex);
       }
       return "#";
     }
-    function stripHash(path) {
-      if (!path) {
+    function stripHash(path2) {
+      if (!path2) {
         return "";
       }
-      const hashIndex = path.indexOf("#");
+      const hashIndex = path2.indexOf("#");
       if (hashIndex >= 0) {
-        path = path.substring(0, hashIndex);
+        path2 = path2.substring(0, hashIndex);
       }
-      return path;
+      return path2;
     }
-    function isHttp(path) {
-      const protocol = getProtocol(path);
+    function isHttp(path2) {
+      const protocol = getProtocol(path2);
       if (protocol === "http" || protocol === "https") {
         return true;
       } else if (protocol === void 0) {
@@ -16526,11 +16526,11 @@ var require_url = __commonJS({
         return false;
       }
     }
-    function isUnsafeUrl(path) {
-      if (!path || typeof path !== "string") {
+    function isUnsafeUrl(path2) {
+      if (!path2 || typeof path2 !== "string") {
         return true;
       }
-      const normalizedPath = path.trim().toLowerCase();
+      const normalizedPath = path2.trim().toLowerCase();
       if (!normalizedPath) {
         return true;
       }
@@ -16661,58 +16661,58 @@ var require_url = __commonJS({
       ];
       return internalPorts.includes(port);
     }
-    function isFileSystemPath(path) {
+    function isFileSystemPath(path2) {
       if (typeof window !== "undefined" || typeof process !== "undefined" && process.browser) {
         return false;
       }
-      const protocol = getProtocol(path);
+      const protocol = getProtocol(path2);
       return protocol === void 0 || protocol === "file";
     }
-    function fromFileSystemPath(path) {
+    function fromFileSystemPath(path2) {
       if ((0, is_windows_1.isWindows)()) {
         const projectDir = cwd();
-        const upperPath = path.toUpperCase();
+        const upperPath = path2.toUpperCase();
         const projectDirPosixPath = (0, convert_path_to_posix_1.default)(projectDir);
         const posixUpper = projectDirPosixPath.toUpperCase();
         const hasProjectDir = upperPath.includes(posixUpper);
         const hasProjectUri = upperPath.includes(posixUpper);
-        const isAbsolutePath = path_1.win32?.isAbsolute(path) || path.startsWith("http://") || path.startsWith("https://") || path.startsWith("file://");
+        const isAbsolutePath = path_1.win32?.isAbsolute(path2) || path2.startsWith("http://") || path2.startsWith("https://") || path2.startsWith("file://");
         if (!(hasProjectDir || hasProjectUri || isAbsolutePath) && !projectDir.startsWith("http")) {
-          path = (0, path_2.join)(projectDir, path);
+          path2 = (0, path_2.join)(projectDir, path2);
         }
-        path = (0, convert_path_to_posix_1.default)(path);
+        path2 = (0, convert_path_to_posix_1.default)(path2);
       }
-      path = encodeURI(path);
+      path2 = encodeURI(path2);
       for (const pattern of urlEncodePatterns) {
-        path = path.replace(pattern[0], pattern[1]);
+        path2 = path2.replace(pattern[0], pattern[1]);
       }
-      return path;
+      return path2;
     }
-    function toFileSystemPath(path, keepFileProtocol) {
-      path = decodeURI(path);
+    function toFileSystemPath(path2, keepFileProtocol) {
+      path2 = decodeURI(path2);
       for (let i = 0; i < urlDecodePatterns.length; i += 2) {
-        path = path.replace(urlDecodePatterns[i], urlDecodePatterns[i + 1]);
+        path2 = path2.replace(urlDecodePatterns[i], urlDecodePatterns[i + 1]);
       }
-      let isFileUrl = path.substr(0, 7).toLowerCase() === "file://";
+      let isFileUrl = path2.substr(0, 7).toLowerCase() === "file://";
       if (isFileUrl) {
-        path = path[7] === "/" ? path.substr(8) : path.substr(7);
-        if ((0, is_windows_1.isWindows)() && path[1] === "/") {
-          path = path[0] + ":" + path.substr(1);
+        path2 = path2[7] === "/" ? path2.substr(8) : path2.substr(7);
+        if ((0, is_windows_1.isWindows)() && path2[1] === "/") {
+          path2 = path2[0] + ":" + path2.substr(1);
         }
         if (keepFileProtocol) {
-          path = "file:///" + path;
+          path2 = "file:///" + path2;
         } else {
           isFileUrl = false;
-          path = (0, is_windows_1.isWindows)() ? path : "/" + path;
+          path2 = (0, is_windows_1.isWindows)() ? path2 : "/" + path2;
         }
       }
       if ((0, is_windows_1.isWindows)() && !isFileUrl) {
-        path = path.replace(forwardSlashPattern, "\\");
-        if (path.substr(1, 2) === ":\\") {
-          path = path[0].toUpperCase() + path.substr(1);
+        path2 = path2.replace(forwardSlashPattern, "\\");
+        if (path2.substr(1, 2) === ":\\") {
+          path2 = path2[0].toUpperCase() + path2.substr(1);
         }
       }
-      return path;
+      return path2;
     }
     function safePointerToPath(pointer) {
       if (pointer.length <= 1 || pointer[0] !== "#" || pointer[1] !== "/") {
@@ -16847,8 +16847,8 @@ var require_errors2 = __commonJS({
     };
     exports2.UnmatchedResolverError = UnmatchedResolverError;
     var MissingPointerError = class extends JSONParserError {
-      constructor(token2, path, targetRef, targetFound, parentPath) {
-        super(`Missing $ref pointer "${(0, url_js_1.getHash)(path)}". Token "${token2}" does not exist.`, (0, url_js_1.stripHash)(path));
+      constructor(token2, path2, targetRef, targetFound, parentPath) {
+        super(`Missing $ref pointer "${(0, url_js_1.getHash)(path2)}". Token "${token2}" does not exist.`, (0, url_js_1.stripHash)(path2));
         this.code = "EMISSINGPOINTER";
         this.name = "MissingPointerError";
         this.targetToken = token2;
@@ -16867,8 +16867,8 @@ var require_errors2 = __commonJS({
     };
     exports2.TimeoutError = TimeoutError;
     var InvalidPointerError = class extends JSONParserError {
-      constructor(pointer, path) {
-        super(`Invalid $ref pointer "${pointer}". Pointers must begin with "#/"`, (0, url_js_1.stripHash)(path));
+      constructor(pointer, path2) {
+        super(`Invalid $ref pointer "${pointer}". Pointers must begin with "#/"`, (0, url_js_1.stripHash)(path2));
         this.code = "EUNMATCHEDRESOLVER";
         this.name = "InvalidPointerError";
       }
@@ -16948,10 +16948,10 @@ var require_pointer = __commonJS({
       }
     };
     var Pointer = class _Pointer {
-      constructor($ref, path, friendlyPath) {
+      constructor($ref, path2, friendlyPath) {
         this.$ref = $ref;
-        this.path = path;
-        this.originalPath = friendlyPath || path;
+        this.path = path2;
+        this.originalPath = friendlyPath || path2;
         this.value = void 0;
         this.circular = false;
         this.indirections = 0;
@@ -16997,10 +16997,10 @@ var require_pointer = __commonJS({
               continue;
             }
             this.value = null;
-            const path = this.$ref.path || "";
-            const targetRef = this.path.replace(path, "");
+            const path2 = this.$ref.path || "";
+            const targetRef = this.path.replace(path2, "");
             const targetFound = _Pointer.join("", found);
-            const parentPath = pathFromRoot?.replace(path, "");
+            const parentPath = pathFromRoot?.replace(path2, "");
             throw new errors_js_1.MissingPointerError(token2, decodeURI(this.originalPath), targetRef, targetFound, parentPath);
           } else {
             this.value = this.value[token2];
@@ -17056,8 +17056,8 @@ var require_pointer = __commonJS({
        * @param [originalPath]
        * @returns
        */
-      static parse(path, originalPath) {
-        const pointer = url.getHash(path).substring(1);
+      static parse(path2, originalPath) {
+        const pointer = url.getHash(path2).substring(1);
         if (!pointer) {
           return [];
         }
@@ -17066,7 +17066,7 @@ var require_pointer = __commonJS({
           split[i] = safeDecodeURIComponent(split[i].replace(escapedSlash, "/").replace(escapedTilde, "~"));
         }
         if (split[0] !== "") {
-          throw new errors_js_1.InvalidPointerError(pointer, originalPath === void 0 ? path : originalPath);
+          throw new errors_js_1.InvalidPointerError(pointer, originalPath === void 0 ? path2 : originalPath);
         }
         return split.slice(1);
       }
@@ -17213,9 +17213,9 @@ var require_ref2 = __commonJS({
        * @param options
        * @returns
        */
-      exists(path, options2) {
+      exists(path2, options2) {
         try {
-          this.resolve(path, options2);
+          this.resolve(path2, options2);
           return true;
         } catch {
           return false;
@@ -17228,8 +17228,8 @@ var require_ref2 = __commonJS({
        * @param options
        * @returns - Returns the resolved value
        */
-      get(path, options2) {
-        return this.resolve(path, options2)?.value;
+      get(path2, options2) {
+        return this.resolve(path2, options2)?.value;
       }
       /**
        * Resolves the given JSON reference within this {@link $Ref#value}.
@@ -17240,8 +17240,8 @@ var require_ref2 = __commonJS({
        * @param pathFromRoot - The path of `obj` from the schema root
        * @returns
        */
-      resolve(path, options2, friendlyPath, pathFromRoot) {
-        const pointer = new pointer_js_1.default(this, path, friendlyPath);
+      resolve(path2, options2, friendlyPath, pathFromRoot) {
+        const pointer = new pointer_js_1.default(this, path2, friendlyPath);
         try {
           const resolved = pointer.resolve(this.value, options2, pathFromRoot);
           if (resolved.value === pointer_js_1.nullSymbol) {
@@ -17269,8 +17269,8 @@ var require_ref2 = __commonJS({
        * @param path - The full path of the property to set, optionally with a JSON pointer in the hash
        * @param value - The value to assign
        */
-      set(path, value) {
-        const pointer = new pointer_js_1.default(this, path);
+      set(path2, value) {
+        const pointer = new pointer_js_1.default(this, path2);
         this.value = pointer.set(this.value, value);
         if (this.value === pointer_js_1.nullSymbol) {
           this.value = null;
@@ -17461,8 +17461,8 @@ var require_refs = __commonJS({
        */
       paths(...types) {
         const paths = getPaths(this._$refs, types.flat());
-        return paths.map((path) => {
-          return (0, convert_path_to_posix_1.default)(path.decoded);
+        return paths.map((path2) => {
+          return (0, convert_path_to_posix_1.default)(path2.decoded);
         });
       }
       /**
@@ -17475,8 +17475,8 @@ var require_refs = __commonJS({
       values(...types) {
         const $refs = this._$refs;
         const paths = getPaths($refs, types.flat());
-        return paths.reduce((obj, path) => {
-          obj[(0, convert_path_to_posix_1.default)(path.decoded)] = $refs[path.encoded].value;
+        return paths.reduce((obj, path2) => {
+          obj[(0, convert_path_to_posix_1.default)(path2.decoded)] = $refs[path2.encoded].value;
           return obj;
         }, {});
       }
@@ -17494,9 +17494,9 @@ var require_refs = __commonJS({
        * @param [options]
        * @returns
        */
-      exists(path, options2) {
+      exists(path2, options2) {
         try {
-          this._resolve(path, "", options2);
+          this._resolve(path2, "", options2);
           return true;
         } catch {
           return false;
@@ -17509,8 +17509,8 @@ var require_refs = __commonJS({
        * @param [options]
        * @returns - Returns the resolved value
        */
-      get(path, options2) {
-        return this._resolve(path, "", options2).value;
+      get(path2, options2) {
+        return this._resolve(path2, "", options2).value;
       }
       /**
        * Sets the value at the given path in the schema. If the property, or any of its parents, don't exist, they will be created.
@@ -17518,12 +17518,12 @@ var require_refs = __commonJS({
        * @param path The JSON Reference path, optionally with a JSON Pointer in the hash
        * @param value The value to assign. Can be anything (object, string, number, etc.)
        */
-      set(path, value) {
-        const absPath = url.resolve(this._root$Ref.path, path);
+      set(path2, value) {
+        const absPath = url.resolve(this._root$Ref.path, path2);
         const withoutHash = url.stripHash(absPath);
         const $ref = this._$refs[withoutHash];
         if (!$ref) {
-          throw new Error(`Error resolving $ref pointer "${path}". 
+          throw new Error(`Error resolving $ref pointer "${path2}". 
 "${withoutHash}" not found.`);
         }
         $ref.set(absPath, value);
@@ -17535,9 +17535,9 @@ var require_refs = __commonJS({
        * @returns
        * @protected
        */
-      _get$Ref(path) {
-        path = url.resolve(this._root$Ref.path, path);
-        const withoutHash = url.stripHash(path);
+      _get$Ref(path2) {
+        path2 = url.resolve(this._root$Ref.path, path2);
+        const withoutHash = url.stripHash(path2);
         return this._$refs[withoutHash];
       }
       /**
@@ -17545,8 +17545,8 @@ var require_refs = __commonJS({
        *
        * @param path  - The file path or URL of the referenced file
        */
-      _add(path) {
-        const withoutHash = url.stripHash(path);
+      _add(path2) {
+        const withoutHash = url.stripHash(path2);
         const $ref = new ref_js_1.default(this);
         $ref.path = withoutHash;
         this._$refs[withoutHash] = $ref;
@@ -17562,15 +17562,15 @@ var require_refs = __commonJS({
        * @returns
        * @protected
        */
-      _resolve(path, pathFromRoot, options2) {
-        const absPath = url.resolve(this._root$Ref.path, path);
+      _resolve(path2, pathFromRoot, options2) {
+        const absPath = url.resolve(this._root$Ref.path, path2);
         const withoutHash = url.stripHash(absPath);
         const $ref = this._$refs[withoutHash];
         if (!$ref) {
-          throw new Error(`Error resolving $ref pointer "${path}". 
+          throw new Error(`Error resolving $ref pointer "${path2}". 
 "${withoutHash}" not found.`);
         }
-        return $ref.resolve(absPath, options2, path, pathFromRoot);
+        return $ref.resolve(absPath, options2, path2, pathFromRoot);
       }
       constructor() {
         this._$refs = {};
@@ -17589,10 +17589,10 @@ var require_refs = __commonJS({
           return types.includes($refs[key].pathType);
         });
       }
-      return paths.map((path) => {
+      return paths.map((path2) => {
         return {
-          encoded: path,
-          decoded: $refs[path].pathType === "file" ? url.toFileSystemPath(path, true) : path
+          encoded: path2,
+          decoded: $refs[path2].pathType === "file" ? url.toFileSystemPath(path2, true) : path2
         };
       });
     }
@@ -17739,18 +17739,18 @@ var require_parse = __commonJS({
     var url = __importStar(require_url());
     var plugins = __importStar(require_plugins());
     var errors_js_1 = require_errors2();
-    async function parse(path, $refs, options2) {
-      const hashIndex = path.indexOf("#");
+    async function parse(path2, $refs, options2) {
+      const hashIndex = path2.indexOf("#");
       let hash2 = "";
       if (hashIndex >= 0) {
-        hash2 = path.substring(hashIndex);
-        path = path.substring(0, hashIndex);
+        hash2 = path2.substring(hashIndex);
+        path2 = path2.substring(0, hashIndex);
       }
-      const $ref = $refs._add(path);
+      const $ref = $refs._add(path2);
       const file = {
-        url: path,
+        url: path2,
         hash: hash2,
-        extension: url.getExtension(path)
+        extension: url.getExtension(path2)
       };
       try {
         const resolver = await readFile3(file, options2, $refs);
@@ -21127,20 +21127,20 @@ var require_file = __commonJS({
        * Reads the given file and returns its raw contents as a Buffer.
        */
       async read(file) {
-        let path;
+        let path2;
         try {
-          path = url.toFileSystemPath(file.url);
+          path2 = url.toFileSystemPath(file.url);
         } catch (err) {
           const e = err;
           e.message = `Malformed URI: ${file.url}: ${e.message}`;
           throw new errors_js_1.ResolverError(e, file.url);
         }
         try {
-          return await fs_1.default.promises.readFile(path);
+          return await fs_1.default.promises.readFile(path2);
         } catch (err) {
           const e = err;
-          e.message = `Error opening file ${path}: ${e.message}`;
-          throw new errors_js_1.ResolverError(e, path);
+          e.message = `Error opening file ${path2}: ${e.message}`;
+          throw new errors_js_1.ResolverError(e, path2);
         }
       }
     };
@@ -21421,7 +21421,7 @@ var require_normalize_args = __commonJS({
     exports2.normalizeArgs = normalizeArgs;
     var options_js_1 = require_options();
     function normalizeArgs(_args) {
-      let path;
+      let path2;
       let schema;
       let options2;
       let callback;
@@ -21430,7 +21430,7 @@ var require_normalize_args = __commonJS({
         callback = args.pop();
       }
       if (typeof args[0] === "string") {
-        path = args[0];
+        path2 = args[0];
         if (typeof args[2] === "object") {
           schema = args[1];
           options2 = args[2];
@@ -21439,7 +21439,7 @@ var require_normalize_args = __commonJS({
           options2 = args[1];
         }
       } else {
-        path = "";
+        path2 = "";
         schema = args[0];
         options2 = args[1];
       }
@@ -21452,7 +21452,7 @@ var require_normalize_args = __commonJS({
         schema = JSON.parse(JSON.stringify(schema));
       }
       return {
-        path,
+        path: path2,
         schema,
         options: options2,
         callback
@@ -21523,26 +21523,26 @@ var require_resolve_external = __commonJS({
         return Promise.reject(e);
       }
     }
-    function crawl(obj, path, $refs, options2, seen, external) {
+    function crawl(obj, path2, $refs, options2, seen, external) {
       seen || (seen = /* @__PURE__ */ new Set());
       let promises = [];
       if (obj && typeof obj === "object" && !ArrayBuffer.isView(obj) && !seen.has(obj)) {
         seen.add(obj);
         if (ref_js_1.default.isExternal$Ref(obj)) {
-          promises.push(resolve$Ref(obj, path, $refs, options2));
+          promises.push(resolve$Ref(obj, path2, $refs, options2));
         }
         const keys = Object.keys(obj);
         for (const key of keys) {
-          const keyPath = pointer_js_1.default.join(path, key);
+          const keyPath = pointer_js_1.default.join(path2, key);
           const value = obj[key];
           promises = promises.concat(crawl(value, keyPath, $refs, options2, seen, external));
         }
       }
       return promises;
     }
-    async function resolve$Ref($ref, path, $refs, options2) {
+    async function resolve$Ref($ref, path2, $refs, options2) {
       const shouldResolveOnCwd = options2.dereference?.externalReferenceResolution === "root";
-      const resolvedPath = url.resolve(shouldResolveOnCwd ? url.cwd() : path, $ref.$ref);
+      const resolvedPath = url.resolve(shouldResolveOnCwd ? url.cwd() : path2, $ref.$ref);
       const withoutHash = url.stripHash(resolvedPath);
       const ref = $refs._$refs[withoutHash];
       if (ref) {
@@ -21557,8 +21557,8 @@ var require_resolve_external = __commonJS({
           throw err;
         }
         if ($refs._$refs[withoutHash]) {
-          err.source = decodeURI(url.stripHash(path));
-          err.path = url.safePointerToPath(url.getHash(path));
+          err.source = decodeURI(url.stripHash(path2));
+          err.path = url.safePointerToPath(url.getHash(path2));
         }
         return [];
       }
@@ -21620,11 +21620,11 @@ var require_bundle = __commonJS({
       crawl(parser, "schema", parser.$refs._root$Ref.path + "#", "#", 0, inventory, parser.$refs, options2);
       remap(inventory);
     }
-    function crawl(parent, key, path, pathFromRoot, indirections, inventory, $refs, options2) {
+    function crawl(parent, key, path2, pathFromRoot, indirections, inventory, $refs, options2) {
       const obj = key === null ? parent : parent[key];
       if (obj && typeof obj === "object" && !ArrayBuffer.isView(obj)) {
         if (ref_js_1.default.isAllowed$Ref(obj)) {
-          inventory$Ref(parent, key, path, pathFromRoot, indirections, inventory, $refs, options2);
+          inventory$Ref(parent, key, path2, pathFromRoot, indirections, inventory, $refs, options2);
         } else {
           const keys = Object.keys(obj).sort((a, b) => {
             if (a === "definitions" || a === "$defs") {
@@ -21636,11 +21636,11 @@ var require_bundle = __commonJS({
             }
           });
           for (const key2 of keys) {
-            const keyPath = pointer_js_1.default.join(path, key2);
+            const keyPath = pointer_js_1.default.join(path2, key2);
             const keyPathFromRoot = pointer_js_1.default.join(pathFromRoot, key2);
             const value = obj[key2];
             if (ref_js_1.default.isAllowed$Ref(value)) {
-              inventory$Ref(obj, key2, path, keyPathFromRoot, indirections, inventory, $refs, options2);
+              inventory$Ref(obj, key2, path2, keyPathFromRoot, indirections, inventory, $refs, options2);
             } else {
               crawl(obj, key2, keyPath, keyPathFromRoot, indirections, inventory, $refs, options2);
             }
@@ -21648,9 +21648,9 @@ var require_bundle = __commonJS({
         }
       }
     }
-    function inventory$Ref($refParent, $refKey, path, pathFromRoot, indirections, inventory, $refs, options2) {
+    function inventory$Ref($refParent, $refKey, path2, pathFromRoot, indirections, inventory, $refs, options2) {
       const $ref = $refKey === null ? $refParent : $refParent[$refKey];
-      const $refPath = url.resolve(path, $ref.$ref);
+      const $refPath = url.resolve(path2, $ref.$ref);
       const pointer = $refs._resolve($refPath, pathFromRoot, options2);
       if (pointer === null) {
         return;
@@ -21815,7 +21815,7 @@ var require_dereference = __commonJS({
       parser.$refs.circular = dereferenced.circular;
       parser.schema = dereferenced.value;
     }
-    function crawl(obj, path, pathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime) {
+    function crawl(obj, path2, pathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime) {
       let dereferenced;
       const result = {
         value: obj,
@@ -21829,13 +21829,13 @@ var require_dereference = __commonJS({
           parents.add(obj);
           processedObjects.add(obj);
           if (ref_js_1.default.isAllowed$Ref(obj, options2)) {
-            dereferenced = dereference$Ref(obj, path, pathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime);
+            dereferenced = dereference$Ref(obj, path2, pathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime);
             result.circular = dereferenced.circular;
             result.value = dereferenced.value;
           } else {
             for (const key of Object.keys(obj)) {
               checkDereferenceTimeout(startTime, options2);
-              const keyPath = pointer_js_1.default.join(path, key);
+              const keyPath = pointer_js_1.default.join(path2, key);
               const keyPathFromRoot = pointer_js_1.default.join(pathFromRoot, key);
               if (isExcludedPath(keyPathFromRoot)) {
                 continue;
@@ -21885,10 +21885,10 @@ var require_dereference = __commonJS({
       }
       return result;
     }
-    function dereference$Ref($ref, path, pathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime) {
+    function dereference$Ref($ref, path2, pathFromRoot, parents, processedObjects, dereferencedCache, $refs, options2, startTime) {
       const isExternalRef = ref_js_1.default.isExternal$Ref($ref);
       const shouldResolveOnCwd = isExternalRef && options2?.dereference?.externalReferenceResolution === "root";
-      const $refPath = url.resolve(shouldResolveOnCwd ? url.cwd() : path, $ref.$ref);
+      const $refPath = url.resolve(shouldResolveOnCwd ? url.cwd() : path2, $ref.$ref);
       const cache2 = dereferencedCache.get($refPath);
       if (cache2) {
         if (!cache2.circular) {
@@ -21916,7 +21916,7 @@ var require_dereference = __commonJS({
           return cache2;
         }
       }
-      const pointer = $refs._resolve($refPath, path, options2);
+      const pointer = $refs._resolve($refPath, path2, options2);
       if (pointer === null) {
         return {
           circular: false,
@@ -21926,7 +21926,7 @@ var require_dereference = __commonJS({
       const directCircular = pointer.circular;
       let circular = directCircular || parents.has(pointer.value);
       if (circular) {
-        foundCircularReference(path, $refs, options2);
+        foundCircularReference(path2, $refs, options2);
       }
       let dereferencedValue = ref_js_1.default.dereference($ref, pointer.value);
       if (!circular) {
@@ -22347,7 +22347,7 @@ var require_lib6 = __commonJS({
        * @param {Function} [callback] - An error-first callback. The second parameter is the parsed API object.
        * @returns {Promise} - The returned promise resolves with the parsed API object.
        */
-      async parse(path, api, options2, callback) {
+      async parse(path2, api, options2, callback) {
         let args = normalizeArgs(arguments);
         args.options = new Options(args.options);
         try {
@@ -22395,7 +22395,7 @@ var require_lib6 = __commonJS({
        * @param {Function} [callback] - An error-first callback. The second parameter is the parsed API object.
        * @returns {Promise} - The returned promise resolves with the parsed API object.
        */
-      async validate(path, api, options2, callback) {
+      async validate(path2, api, options2, callback) {
         let me = this;
         let args = normalizeArgs(arguments);
         args.options = new Options(args.options);
@@ -22534,17 +22534,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path) {
-      const ctrl = callVisitor(key, node, visitor, path);
+    function visit_(key, node, visitor, path2) {
+      const ctrl = callVisitor(key, node, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visit_(key, ctrl, visitor, path);
+        replaceNode(key, path2, ctrl);
+        return visit_(key, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path = Object.freeze(path.concat(node));
+          path2 = Object.freeze(path2.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path);
+            const ci = visit_(i, node.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -22555,13 +22555,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path = Object.freeze(path.concat(node));
-          const ck = visit_("key", node.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node));
+          const ck = visit_("key", node.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path);
+          const cv = visit_("value", node.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -22582,17 +22582,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path) {
-      const ctrl = await callVisitor(key, node, visitor, path);
+    async function visitAsync_(key, node, visitor, path2) {
+      const ctrl = await callVisitor(key, node, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visitAsync_(key, ctrl, visitor, path);
+        replaceNode(key, path2, ctrl);
+        return visitAsync_(key, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path = Object.freeze(path.concat(node));
+          path2 = Object.freeze(path2.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path);
+            const ci = await visitAsync_(i, node.items[i], visitor, path2);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -22603,13 +22603,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path = Object.freeze(path.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path);
+          path2 = Object.freeze(path2.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path2);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path);
+          const cv = await visitAsync_("value", node.value, visitor, path2);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -22636,23 +22636,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path) {
+    function callVisitor(key, node, visitor, path2) {
       if (typeof visitor === "function")
-        return visitor(key, node, path);
+        return visitor(key, node, path2);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path);
+        return visitor.Map?.(key, node, path2);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path);
+        return visitor.Seq?.(key, node, path2);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path);
+        return visitor.Pair?.(key, node, path2);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path);
+        return visitor.Scalar?.(key, node, path2);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path);
+        return visitor.Alias?.(key, node, path2);
       return void 0;
     }
-    function replaceNode(key, path, node) {
-      const parent = path[path.length - 1];
+    function replaceNode(key, path2, node) {
+      const parent = path2[path2.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -23264,10 +23264,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path, value) {
+    function collectionFromPath(schema, path2, value) {
       let v = value;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const k = path[i];
+      for (let i = path2.length - 1; i >= 0; --i) {
+        const k = path2[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -23286,7 +23286,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var isEmptyPath = (path2) => path2 == null || typeof path2 === "object" && !!path2[Symbol.iterator]().next().done;
     var Collection2 = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -23316,11 +23316,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path, value) {
-        if (isEmptyPath(path))
+      addIn(path2, value) {
+        if (isEmptyPath(path2))
           this.add(value);
         else {
-          const [key, ...rest] = path;
+          const [key, ...rest] = path2;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -23334,8 +23334,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        const [key, ...rest] = path;
+      deleteIn(path2) {
+        const [key, ...rest] = path2;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -23349,8 +23349,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        const [key, ...rest] = path;
+      getIn(path2, keepScalar) {
+        const [key, ...rest] = path2;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -23368,8 +23368,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path) {
-        const [key, ...rest] = path;
+      hasIn(path2) {
+        const [key, ...rest] = path2;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -23379,8 +23379,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
-        const [key, ...rest] = path;
+      setIn(path2, value) {
+        const [key, ...rest] = path2;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -25895,9 +25895,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path, value) {
+      addIn(path2, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path, value);
+          this.contents.addIn(path2, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25972,14 +25972,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path) {
-        if (Collection2.isEmptyPath(path)) {
+      deleteIn(path2) {
+        if (Collection2.isEmptyPath(path2)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path2) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25994,10 +25994,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path, keepScalar) {
-        if (Collection2.isEmptyPath(path))
+      getIn(path2, keepScalar) {
+        if (Collection2.isEmptyPath(path2))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path2, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -26008,10 +26008,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path) {
-        if (Collection2.isEmptyPath(path))
+      hasIn(path2) {
+        if (Collection2.isEmptyPath(path2))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path2) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -26028,13 +26028,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
-        if (Collection2.isEmptyPath(path)) {
+      setIn(path2, value) {
+        if (Collection2.isEmptyPath(path2)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path2), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value);
+          this.contents.setIn(path2, value);
         }
       }
       /**
@@ -27995,9 +27995,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path) => {
+    visit.itemAtPath = (cst, path2) => {
       let item = cst;
-      for (const [field, index] of path) {
+      for (const [field, index] of path2) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -28006,23 +28006,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path) => {
-      const parent = visit.itemAtPath(cst, path.slice(0, -1));
-      const field = path[path.length - 1][0];
+    visit.parentCollection = (cst, path2) => {
+      const parent = visit.itemAtPath(cst, path2.slice(0, -1));
+      const field = path2[path2.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path, item, visitor) {
-      let ctrl = visitor(item, path);
+    function _visit(path2, item, visitor) {
+      let ctrl = visitor(item, path2);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token2 = item[field];
         if (token2 && "items" in token2) {
           for (let i = 0; i < token2.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token2.items[i], visitor);
+            const ci = _visit(Object.freeze(path2.concat([[field, i]])), token2.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -28033,10 +28033,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path);
+            ctrl = ctrl(item, path2);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
     }
     exports2.visit = visit;
   }
@@ -31202,13 +31202,13 @@ var require_dist3 = __commonJS({
     })(semver$1, semver$1.exports);
     var semverExports = semver$1.exports;
     var fs = require$$0;
-    var path = require$$1;
+    var path2 = require$$1;
     var { promisify } = require$$2;
     var semver = semverExports;
     var useNativeRecursiveOption = semver.satisfies(process.version, ">=10.12.0");
     var checkPath = (pth) => {
       if (process.platform === "win32") {
-        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path.parse(pth).root, ""));
+        const pathHasInvalidWinCharacters = /[<>:"|?*]/.test(pth.replace(path2.parse(pth).root, ""));
         if (pathHasInvalidWinCharacters) {
           const error = new Error(`Path contains invalid characters: ${pth}`);
           error.code = "EINVAL";
@@ -31240,7 +31240,7 @@ var require_dist3 = __commonJS({
       const mkdir2 = promisify(options2.fs.mkdir);
       const stat = promisify(options2.fs.stat);
       if (useNativeRecursiveOption && options2.fs.mkdir === fs.mkdir) {
-        const pth = path.resolve(input);
+        const pth = path2.resolve(input);
         await mkdir2(pth, {
           mode: options2.mode,
           recursive: true
@@ -31256,13 +31256,13 @@ var require_dist3 = __commonJS({
             throw error;
           }
           if (error.code === "ENOENT") {
-            if (path.dirname(pth) === pth) {
+            if (path2.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error.message.includes("null bytes")) {
               throw error;
             }
-            await make(path.dirname(pth));
+            await make(path2.dirname(pth));
             return make(pth);
           }
           try {
@@ -31276,14 +31276,14 @@ var require_dist3 = __commonJS({
           return pth;
         }
       };
-      return make(path.resolve(input));
+      return make(path2.resolve(input));
     };
     makeDir$2.exports = makeDir;
     makeDir$2.exports.sync = (input, options2) => {
       checkPath(input);
       options2 = processOptions(options2);
       if (useNativeRecursiveOption && options2.fs.mkdirSync === fs.mkdirSync) {
-        const pth = path.resolve(input);
+        const pth = path2.resolve(input);
         fs.mkdirSync(pth, {
           mode: options2.mode,
           recursive: true
@@ -31298,13 +31298,13 @@ var require_dist3 = __commonJS({
             throw error;
           }
           if (error.code === "ENOENT") {
-            if (path.dirname(pth) === pth) {
+            if (path2.dirname(pth) === pth) {
               throw permissionError(pth);
             }
             if (error.message.includes("null bytes")) {
               throw error;
             }
-            make(path.dirname(pth));
+            make(path2.dirname(pth));
             return make(pth);
           }
           try {
@@ -31317,7 +31317,7 @@ var require_dist3 = __commonJS({
         }
         return pth;
       };
-      return make(path.resolve(input));
+      return make(path2.resolve(input));
     };
     var makeDirExports = makeDir$2.exports;
     var makeDir$1 = /* @__PURE__ */ getDefaultExportFromCjs(makeDirExports);
@@ -32651,11 +32651,11 @@ var require_dist3 = __commonJS({
               return isFunction(object2[key]);
             });
           }
-          function baseGet(object2, path2) {
-            path2 = castPath(path2, object2);
-            var index2 = 0, length = path2.length;
+          function baseGet(object2, path3) {
+            path3 = castPath(path3, object2);
+            var index2 = 0, length = path3.length;
             while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path2[index2++])];
+              object2 = object2[toKey(path3[index2++])];
             }
             return index2 && index2 == length ? object2 : undefined$1;
           }
@@ -32719,10 +32719,10 @@ var require_dist3 = __commonJS({
             });
             return accumulator;
           }
-          function baseInvoke(object2, path2, args) {
-            path2 = castPath(path2, object2);
-            object2 = parent(object2, path2);
-            var func2 = object2 == null ? object2 : object2[toKey(last(path2))];
+          function baseInvoke(object2, path3, args) {
+            path3 = castPath(path3, object2);
+            object2 = parent(object2, path3);
+            var func2 = object2 == null ? object2 : object2[toKey(last(path3))];
             return func2 == null ? undefined$1 : apply(func2, object2, args);
           }
           function baseIsArguments(value) {
@@ -32878,13 +32878,13 @@ var require_dist3 = __commonJS({
               return object2 === source || baseIsMatch(object2, source, matchData);
             };
           }
-          function baseMatchesProperty(path2, srcValue) {
-            if (isKey2(path2) && isStrictComparable(srcValue)) {
-              return matchesStrictComparable(toKey(path2), srcValue);
+          function baseMatchesProperty(path3, srcValue) {
+            if (isKey2(path3) && isStrictComparable(srcValue)) {
+              return matchesStrictComparable(toKey(path3), srcValue);
             }
             return function(object2) {
-              var objValue = get(object2, path2);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path2) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+              var objValue = get(object2, path3);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path3) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
           function baseMerge(object2, source, srcIndex, customizer, stack) {
@@ -32981,23 +32981,23 @@ var require_dist3 = __commonJS({
             });
           }
           function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path2) {
-              return hasIn(object2, path2);
+            return basePickBy(object2, paths, function(value, path3) {
+              return hasIn(object2, path3);
             });
           }
           function basePickBy(object2, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path2 = paths[index2], value = baseGet(object2, path2);
-              if (predicate(value, path2)) {
-                baseSet(result2, castPath(path2, object2), value);
+              var path3 = paths[index2], value = baseGet(object2, path3);
+              if (predicate(value, path3)) {
+                baseSet(result2, castPath(path3, object2), value);
               }
             }
             return result2;
           }
-          function basePropertyDeep(path2) {
+          function basePropertyDeep(path3) {
             return function(object2) {
-              return baseGet(object2, path2);
+              return baseGet(object2, path3);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33071,14 +33071,14 @@ var require_dist3 = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n, 0, array2.length));
           }
-          function baseSet(object2, path2, value, customizer) {
+          function baseSet(object2, path3, value, customizer) {
             if (!isObject2(object2)) {
               return object2;
             }
-            path2 = castPath(path2, object2);
-            var index2 = -1, length = path2.length, lastIndex = length - 1, nested = object2;
+            path3 = castPath(path3, object2);
+            var index2 = -1, length = path3.length, lastIndex = length - 1, nested = object2;
             while (nested != null && ++index2 < length) {
-              var key = toKey(path2[index2]), newValue = value;
+              var key = toKey(path3[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
                 return object2;
               }
@@ -33086,7 +33086,7 @@ var require_dist3 = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject2(objValue) ? objValue : isIndex(path2[index2 + 1]) ? [] : {};
+                  newValue = isObject2(objValue) ? objValue : isIndex(path3[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33252,14 +33252,14 @@ var require_dist3 = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path2) {
-            path2 = castPath(path2, object2);
-            var index2 = -1, length = path2.length;
+          function baseUnset(object2, path3) {
+            path3 = castPath(path3, object2);
+            var index2 = -1, length = path3.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
-              var key = toKey(path2[index2]);
+              var key = toKey(path3[index2]);
               if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
                 return false;
               }
@@ -33267,11 +33267,11 @@ var require_dist3 = __commonJS({
                 return false;
               }
             }
-            var obj = parent(object2, path2);
-            return obj == null || delete obj[toKey(last(path2))];
+            var obj = parent(object2, path3);
+            return obj == null || delete obj[toKey(last(path3))];
           }
-          function baseUpdate(object2, path2, updater, customizer) {
-            return baseSet(object2, path2, updater(baseGet(object2, path2)), customizer);
+          function baseUpdate(object2, path3, updater, customizer) {
+            return baseSet(object2, path3, updater(baseGet(object2, path3)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -34154,11 +34154,11 @@ var require_dist3 = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path2, hasFunc) {
-            path2 = castPath(path2, object2);
-            var index2 = -1, length = path2.length, result2 = false;
+          function hasPath(object2, path3, hasFunc) {
+            path3 = castPath(path3, object2);
+            var index2 = -1, length = path3.length, result2 = false;
             while (++index2 < length) {
-              var key = toKey(path2[index2]);
+              var key = toKey(path3[index2]);
               if (!(result2 = object2 != null && hasFunc(object2, key))) {
                 break;
               }
@@ -34360,8 +34360,8 @@ var require_dist3 = __commonJS({
               return apply(func2, this, otherArgs);
             };
           }
-          function parent(object2, path2) {
-            return path2.length < 2 ? object2 : baseGet(object2, baseSlice(path2, 0, -1));
+          function parent(object2, path3) {
+            return path3.length < 2 ? object2 : baseGet(object2, baseSlice(path3, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -34996,10 +34996,10 @@ var require_dist3 = __commonJS({
             }
             return isString(collection) ? fromIndex <= length && collection.indexOf(value, fromIndex) > -1 : !!length && baseIndexOf(collection, value, fromIndex) > -1;
           }
-          var invokeMap = baseRest(function(collection, path2, args) {
-            var index2 = -1, isFunc = typeof path2 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
+          var invokeMap = baseRest(function(collection, path3, args) {
+            var index2 = -1, isFunc = typeof path3 == "function", result2 = isArrayLike(collection) ? Array2(collection.length) : [];
             baseEach(collection, function(value) {
-              result2[++index2] = isFunc ? apply(path2, value, args) : baseInvoke(value, path2, args);
+              result2[++index2] = isFunc ? apply(path3, value, args) : baseInvoke(value, path3, args);
             });
             return result2;
           });
@@ -35651,15 +35651,15 @@ var require_dist3 = __commonJS({
           function functionsIn(object2) {
             return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
           }
-          function get(object2, path2, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path2);
+          function get(object2, path3, defaultValue) {
+            var result2 = object2 == null ? undefined$1 : baseGet(object2, path3);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path2) {
-            return object2 != null && hasPath(object2, path2, baseHas);
+          function has(object2, path3) {
+            return object2 != null && hasPath(object2, path3, baseHas);
           }
-          function hasIn(object2, path2) {
-            return object2 != null && hasPath(object2, path2, baseHasIn);
+          function hasIn(object2, path3) {
+            return object2 != null && hasPath(object2, path3, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -35712,10 +35712,10 @@ var require_dist3 = __commonJS({
               return result2;
             }
             var isDeep = false;
-            paths = arrayMap(paths, function(path2) {
-              path2 = castPath(path2, object2);
-              isDeep || (isDeep = path2.length > 1);
-              return path2;
+            paths = arrayMap(paths, function(path3) {
+              path3 = castPath(path3, object2);
+              isDeep || (isDeep = path3.length > 1);
+              return path3;
             });
             copyObject(object2, getAllKeysIn(object2), result2);
             if (isDeep) {
@@ -35741,19 +35741,19 @@ var require_dist3 = __commonJS({
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path2) {
-              return predicate(value, path2[0]);
+            return basePickBy(object2, props, function(value, path3) {
+              return predicate(value, path3[0]);
             });
           }
-          function result(object2, path2, defaultValue) {
-            path2 = castPath(path2, object2);
-            var index2 = -1, length = path2.length;
+          function result(object2, path3, defaultValue) {
+            path3 = castPath(path3, object2);
+            var index2 = -1, length = path3.length;
             if (!length) {
               length = 1;
               object2 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path2[index2])];
+              var value = object2 == null ? undefined$1 : object2[toKey(path3[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
@@ -35762,12 +35762,12 @@ var require_dist3 = __commonJS({
             }
             return object2;
           }
-          function set2(object2, path2, value) {
-            return object2 == null ? object2 : baseSet(object2, path2, value);
+          function set2(object2, path3, value) {
+            return object2 == null ? object2 : baseSet(object2, path3, value);
           }
-          function setWith(object2, path2, value, customizer) {
+          function setWith(object2, path3, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path2, value, customizer);
+            return object2 == null ? object2 : baseSet(object2, path3, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
@@ -35789,15 +35789,15 @@ var require_dist3 = __commonJS({
             });
             return accumulator;
           }
-          function unset(object2, path2) {
-            return object2 == null ? true : baseUnset(object2, path2);
+          function unset(object2, path3) {
+            return object2 == null ? true : baseUnset(object2, path3);
           }
-          function update(object2, path2, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path2, castFunction(updater));
+          function update(object2, path3, updater) {
+            return object2 == null ? object2 : baseUpdate(object2, path3, castFunction(updater));
           }
-          function updateWith(object2, path2, updater, customizer) {
+          function updateWith(object2, path3, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path2, castFunction(updater), customizer);
+            return object2 == null ? object2 : baseUpdate(object2, path3, castFunction(updater), customizer);
           }
           function values(object2) {
             return object2 == null ? [] : baseValues(object2, keys(object2));
@@ -36183,17 +36183,17 @@ var require_dist3 = __commonJS({
           function matches(source) {
             return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
           }
-          function matchesProperty(path2, srcValue) {
-            return baseMatchesProperty(path2, baseClone(srcValue, CLONE_DEEP_FLAG));
+          function matchesProperty(path3, srcValue) {
+            return baseMatchesProperty(path3, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
-          var method = baseRest(function(path2, args) {
+          var method = baseRest(function(path3, args) {
             return function(object2) {
-              return baseInvoke(object2, path2, args);
+              return baseInvoke(object2, path3, args);
             };
           });
           var methodOf = baseRest(function(object2, args) {
-            return function(path2) {
-              return baseInvoke(object2, path2, args);
+            return function(path3) {
+              return baseInvoke(object2, path3, args);
             };
           });
           function mixin(object2, source, options2) {
@@ -36240,12 +36240,12 @@ var require_dist3 = __commonJS({
           var over = createOver(arrayMap);
           var overEvery = createOver(arrayEvery);
           var overSome = createOver(arraySome);
-          function property3(path2) {
-            return isKey2(path2) ? baseProperty(toKey(path2)) : basePropertyDeep(path2);
+          function property3(path3) {
+            return isKey2(path3) ? baseProperty(toKey(path3)) : basePropertyDeep(path3);
           }
           function propertyOf(object2) {
-            return function(path2) {
-              return object2 == null ? undefined$1 : baseGet(object2, path2);
+            return function(path3) {
+              return object2 == null ? undefined$1 : baseGet(object2, path3);
             };
           }
           var range = createRange();
@@ -36698,12 +36698,12 @@ var require_dist3 = __commonJS({
           LazyWrapper.prototype.findLast = function(predicate) {
             return this.reverse().find(predicate);
           };
-          LazyWrapper.prototype.invokeMap = baseRest(function(path2, args) {
-            if (typeof path2 == "function") {
+          LazyWrapper.prototype.invokeMap = baseRest(function(path3, args) {
+            if (typeof path3 == "function") {
               return new LazyWrapper(this);
             }
             return this.map(function(value) {
-              return baseInvoke(value, path2, args);
+              return baseInvoke(value, path3, args);
             });
           });
           LazyWrapper.prototype.reject = function(predicate) {
@@ -41362,8 +41362,8 @@ var require_dist3 = __commonJS({
        * @param path
        * @returns this
        */
-      errorAttachment(path2) {
-        this._errorAttachment = path2;
+      errorAttachment(path3) {
+        this._errorAttachment = path3;
         return this;
       }
       /**
@@ -41566,11 +41566,11 @@ function isInt64(value) {
 }
 function beyondInt64(value, root = "body") {
   const found = [];
-  const walk = (v, path) => {
+  const walk = (v, path2) => {
     if (typeof v === "bigint") {
-      if (!isInt64(v)) found.push({ path, digits: v.toString() });
-    } else if (Array.isArray(v)) v.forEach((item, index) => walk(item, `${path}[${index}]`));
-    else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) walk(item, `${path}.${k}`);
+      if (!isInt64(v)) found.push({ path: path2, digits: v.toString() });
+    } else if (Array.isArray(v)) v.forEach((item, index) => walk(item, `${path2}[${index}]`));
+    else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) walk(item, `${path2}.${k}`);
   };
   walk(value, root);
   return found;
@@ -48673,10 +48673,10 @@ ${indent2}${str}`;
         return String(this.value);
       }
     };
-    function collectionFromPath(schema, path, value) {
+    function collectionFromPath(schema, path2, value) {
       let v = value;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const k = path[i];
+      for (let i = path2.length - 1; i >= 0; --i) {
+        const k = path2[i];
         if (Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -48694,18 +48694,18 @@ ${indent2}${str}`;
       }
       return schema.createNode(v, false);
     }
-    var isEmptyPath = (path) => path == null || typeof path === "object" && path[Symbol.iterator]().next().done;
+    var isEmptyPath = (path2) => path2 == null || typeof path2 === "object" && path2[Symbol.iterator]().next().done;
     var Collection2 = class _Collection extends Node2 {
       constructor(schema) {
         super();
         PlainValue._defineProperty(this, "items", []);
         this.schema = schema;
       }
-      addIn(path, value) {
-        if (isEmptyPath(path))
+      addIn(path2, value) {
+        if (isEmptyPath(path2))
           this.add(value);
         else {
-          const [key, ...rest] = path;
+          const [key, ...rest] = path2;
           const node = this.get(key, true);
           if (node instanceof _Collection)
             node.addIn(rest, value);
@@ -50935,8 +50935,8 @@ ${pair.comment}` : item.comment;
     }
     function warnFileDeprecation(filename) {
       if (shouldWarn(true)) {
-        const path = filename.replace(/.*yaml[/\\]/i, "").replace(/\.js$/, "").replace(/\\/g, "/");
-        warn(`The endpoint 'yaml/${path}' will be removed in a future release.`, "DeprecationWarning");
+        const path2 = filename.replace(/.*yaml[/\\]/i, "").replace(/\.js$/, "").replace(/\\/g, "/");
+        warn(`The endpoint 'yaml/${path2}' will be removed in a future release.`, "DeprecationWarning");
       }
     }
     var warned2 = {};
@@ -51074,7 +51074,7 @@ var require_Schema_88e323a7 = __commonJS2({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x([0-9a-fA-F]+)$/,
-      resolve: (str, hex) => intResolve$1(str, hex, 16),
+      resolve: (str, hex2) => intResolve$1(str, hex2, 16),
       options: resolveSeq.intOptions,
       stringify: (node) => intStringify$1(node, 16, "0x")
     };
@@ -51245,7 +51245,7 @@ var require_Schema_88e323a7 = __commonJS2({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^([-+]?)0x([0-9a-fA-F_]+)$/,
-      resolve: (str, sign, hex) => intResolve(sign, hex, 16),
+      resolve: (str, sign, hex2) => intResolve(sign, hex2, 16),
       stringify: (node) => intStringify(node, 16, "0x")
     }, {
       identify: (value) => typeof value === "number",
@@ -51666,16 +51666,16 @@ var random_default = {
   randexp: _randexp
 };
 var RE_NUMERIC = /^(0|[1-9][0-9]*)$/;
-function getLocalRef(obj, path, refs) {
-  path = decodeURIComponent(path);
-  if (refs && refs[path])
-    return clone(refs[path]);
-  const keyElements = path.replace("#/", "/").split("/");
+function getLocalRef(obj, path2, refs) {
+  path2 = decodeURIComponent(path2);
+  if (refs && refs[path2])
+    return clone(refs[path2]);
+  const keyElements = path2.replace("#/", "/").split("/");
   let schema = obj.$ref && refs && refs[obj.$ref] || obj;
   if (!schema && !keyElements[0]) {
     keyElements[0] = obj.$ref.split("#/")[0];
   }
-  if (refs && path.includes("#/") && refs[keyElements[0]]) {
+  if (refs && path2.includes("#/") && refs[keyElements[0]]) {
     schema = refs[keyElements.shift()];
   }
   if (!keyElements[0])
@@ -51683,7 +51683,7 @@ function getLocalRef(obj, path, refs) {
   while (schema && keyElements.length > 0) {
     const prop = keyElements.shift();
     if (!schema[prop]) {
-      throw new Error(`Prop not found: ${prop} (${path})`);
+      throw new Error(`Prop not found: ${prop} (${path2})`);
     }
     schema = schema[prop];
   }
@@ -52174,14 +52174,14 @@ function formatAPI(nameOrFormatMap, callback) {
 }
 var format_default = formatAPI;
 var ParseError = class extends Error {
-  constructor(message, path) {
+  constructor(message, path2) {
     super();
     if (Error.captureStackTrace) {
       Error.captureStackTrace(this, this.constructor);
     }
     this.name = "ParseError";
     this.message = message;
-    this.path = path;
+    this.path = path2;
   }
 };
 var error_default = ParseError;
@@ -52258,7 +52258,7 @@ function nullGenerator() {
 var null_default = nullGenerator;
 var nullType = null_default;
 var null_default2 = nullType;
-function unique(path, items2, value, sample2, resolve22, traverseCallback) {
+function unique(path2, items2, value, sample2, resolve22, traverseCallback) {
   const tmp = [];
   const seen = [];
   function walk(obj) {
@@ -52273,7 +52273,7 @@ function unique(path, items2, value, sample2, resolve22, traverseCallback) {
   items2.forEach(walk);
   let limit = 100;
   while (tmp.length !== items2.length) {
-    if (!walk(traverseCallback(value.items || sample2, path, resolve22))) {
+    if (!walk(traverseCallback(value.items || sample2, path2, resolve22))) {
       limit -= 1;
     }
     if (!limit) {
@@ -52282,19 +52282,19 @@ function unique(path, items2, value, sample2, resolve22, traverseCallback) {
   }
   return tmp;
 }
-function arrayType(value, path, resolve22, traverseCallback) {
+function arrayType(value, path2, resolve22, traverseCallback) {
   const items2 = [];
   if (!(value.items || value.additionalItems)) {
     if (utils_default.hasProperties(value, "minItems", "maxItems", "uniqueItems")) {
       if (value.minItems !== 0 || value.maxItems !== 0) {
-        throw new error_default(`missing items for ${utils_default.short(value)}`, path);
+        throw new error_default(`missing items for ${utils_default.short(value)}`, path2);
       }
     }
     return items2;
   }
   if (Array.isArray(value.items)) {
     return value.items.map((item, key) => {
-      const itemSubpath = path.concat(["items", key]);
+      const itemSubpath = path2.concat(["items", key]);
       return traverseCallback(item, itemSubpath, resolve22);
     });
   }
@@ -52322,16 +52322,16 @@ function arrayType(value, path, resolve22, traverseCallback) {
   }
   const sample2 = typeof value.additionalItems === "object" ? value.additionalItems : {};
   for (let current = items2.length; current < length; current += 1) {
-    const itemSubpath = path.concat(["items", current]);
+    const itemSubpath = path2.concat(["items", current]);
     const element = traverseCallback(value.items || sample2, itemSubpath, resolve22);
     items2.push(element);
   }
   if (value.contains && length > 0) {
     const idx = random_default.number(0, length - 1);
-    items2[idx] = traverseCallback(value.contains, path.concat(["items", idx]), resolve22);
+    items2[idx] = traverseCallback(value.contains, path2.concat(["items", idx]), resolve22);
   }
   if (value.uniqueItems) {
-    return unique(path.concat(["items"]), items2, value, sample2, resolve22, traverseCallback);
+    return unique(path2.concat(["items"]), items2, value, sample2, resolve22, traverseCallback);
   }
   return items2;
 }
@@ -52392,7 +52392,7 @@ function wordsGenerator(length) {
 }
 var words_default = wordsGenerator;
 var anyType = { type: constants_default.ALLOWED_TYPES };
-function objectType(value, path, resolve22, traverseCallback) {
+function objectType(value, path2, resolve22, traverseCallback) {
   const props = {};
   const properties = value.properties || {};
   const patternProperties = value.patternProperties || {};
@@ -52416,7 +52416,7 @@ function objectType(value, path, resolve22, traverseCallback) {
         props[key] = properties[key];
       }
     });
-    return traverseCallback(props, path.concat(["properties"]), resolve22, value);
+    return traverseCallback(props, path2.concat(["properties"]), resolve22, value);
   }
   const optionalsProbability = option_default("alwaysFakeOptionals") === true ? 1 : option_default("optionalsProbability");
   const fixedProbabilities = option_default("alwaysFakeOptionals") || option_default("fixedProbabilities") || false;
@@ -52466,7 +52466,7 @@ function objectType(value, path, resolve22, traverseCallback) {
       delete value.dependencies;
       return traverseCallback({
         allOf: _defns.concat(value)
-      }, path.concat(["properties"]), resolve22, value);
+      }, path2.concat(["properties"]), resolve22, value);
     }
   }
   const skipped = [];
@@ -52597,13 +52597,13 @@ function objectType(value, path, resolve22, traverseCallback) {
       return memo2;
     }, {});
   }
-  const result = traverseCallback(sortedObj, path.concat(["properties"]), resolve22, value);
+  const result = traverseCallback(sortedObj, path2.concat(["properties"]), resolve22, value);
   _deps.forEach((dep) => {
     for (const sub of dep.values) {
       if (utils_default.hasValue(sub.properties[dep.prop], result.value[dep.prop])) {
         Object.keys(sub.properties).forEach((next) => {
           if (next !== dep.prop) {
-            utils_default.merge(result.value, traverseCallback(sub.properties, path.concat(["properties"]), resolve22, value).value);
+            utils_default.merge(result.value, traverseCallback(sub.properties, path2.concat(["properties"]), resolve22, value).value);
           }
         });
         break;
@@ -52748,19 +52748,19 @@ function getMeta({ $comment: comment, title, description }) {
     return memo2;
   }, {});
 }
-function traverse(schema, path, resolve22, rootSchema) {
-  schema = resolve22(schema, null, path);
+function traverse(schema, path2, resolve22, rootSchema) {
+  schema = resolve22(schema, null, path2);
   if (schema && (schema.oneOf || schema.anyOf || schema.allOf)) {
-    schema = resolve22(schema, null, path);
+    schema = resolve22(schema, null, path2);
   }
   if (!schema) {
-    throw new Error(`Cannot traverse at '${path.join(".")}', given '${JSON.stringify(rootSchema)}'`);
+    throw new Error(`Cannot traverse at '${path2.join(".")}', given '${JSON.stringify(rootSchema)}'`);
   }
   const context2 = {
     ...getMeta(schema),
-    schemaPath: path
+    schemaPath: path2
   };
-  if (path[path.length - 1] !== "properties") {
+  if (path2[path2.length - 1] !== "properties") {
     if (option_default("useExamplesValue") && Array.isArray(schema.examples)) {
       const fixedExamples = schema.examples.concat("default" in schema ? [schema.default] : []);
       return { value: utils_default.typecast(null, schema, () => random_default.pick(fixedExamples)), context: context2 };
@@ -52783,12 +52783,12 @@ function traverse(schema, path, resolve22, rootSchema) {
   if (schema.not && typeof schema.not === "object") {
     schema = utils_default.notValue(schema.not, utils_default.omitProps(schema, ["not"]));
     if (schema.type && schema.type === "object") {
-      const { value, context: innerContext } = traverse(schema, path.concat(["not"]), resolve22, rootSchema);
+      const { value, context: innerContext } = traverse(schema, path2.concat(["not"]), resolve22, rootSchema);
       return { value: utils_default.clean(value, schema, false), context: { ...context2, items: innerContext } };
     }
   }
   if (typeof schema.thunk === "function") {
-    const { value, context: innerContext } = traverse(schema.thunk(rootSchema), path, resolve22);
+    const { value, context: innerContext } = traverse(schema.thunk(rootSchema), path2, resolve22);
     return { value, context: { ...context2, items: innerContext } };
   }
   if (schema.jsonPath) {
@@ -52798,13 +52798,13 @@ function traverse(schema, path, resolve22, rootSchema) {
   if (Array.isArray(type)) {
     type = random_default.pick(type);
   } else if (typeof type === "undefined") {
-    type = infer_default(schema, path) || type;
+    type = infer_default(schema, path2) || type;
     if (type) {
       schema.type = type;
     }
   }
   if (typeof schema.generate === "function") {
-    const retVal = utils_default.typecast(null, schema, () => schema.generate(rootSchema, path));
+    const retVal = utils_default.typecast(null, schema, () => schema.generate(rootSchema, path2));
     const retType = retVal === null ? "null" : typeof retVal;
     if (retType === type || retType === "number" && type === "integer" || Array.isArray(retVal) && type === "array") {
       return { value: retVal, context: context2 };
@@ -52819,17 +52819,17 @@ function traverse(schema, path, resolve22, rootSchema) {
   if (typeof type === "string") {
     if (!types_default[type]) {
       if (option_default("failOnInvalidTypes")) {
-        throw new error_default(`unknown primitive ${utils_default.short(type)}`, path.concat(["type"]));
+        throw new error_default(`unknown primitive ${utils_default.short(type)}`, path2.concat(["type"]));
       } else {
         const value = option_default("defaultInvalidTypeProduct");
         if (typeof value === "string" && types_default[value]) {
-          return { value: types_default[value](schema, path, resolve22, traverse), context: context2 };
+          return { value: types_default[value](schema, path2, resolve22, traverse), context: context2 };
         }
         return { value, context: context2 };
       }
     } else {
       try {
-        const innerResult = types_default[type](schema, path, resolve22, traverse);
+        const innerResult = types_default[type](schema, path2, resolve22, traverse);
         if (type === "array") {
           return {
             value: innerResult.map(({ value }) => value),
@@ -52851,7 +52851,7 @@ function traverse(schema, path, resolve22, rootSchema) {
         return { value: innerResult, context: context2 };
       } catch (e) {
         if (typeof e.path === "undefined") {
-          throw new error_default(e.stack, path);
+          throw new error_default(e.stack, path2);
         }
         throw e;
       }
@@ -52869,7 +52869,7 @@ function traverse(schema, path, resolve22, rootSchema) {
     if (schema[prop] === null)
       return;
     if (typeof schema[prop] === "object" && prop !== "definitions") {
-      const { value, context: innerContext } = traverse(schema[prop], path.concat([prop]), resolve22, valueCopy);
+      const { value, context: innerContext } = traverse(schema[prop], path2.concat([prop]), resolve22, valueCopy);
       valueCopy[prop] = utils_default.clean(value, schema[prop], false);
       contextCopy[prop] = innerContext;
       if (valueCopy[prop] === null && option_default("omitNulls")) {
@@ -53103,11 +53103,11 @@ var Pair = import_types2.default.Pair;
 var Scalar = import_types2.default.Scalar;
 var YAMLMap = import_types2.default.YAMLMap;
 var YAMLSeq = import_types2.default.YAMLSeq;
-function getIn(obj, path) {
-  return path.reduce((v, k) => k in v ? v[k] : {}, obj);
+function getIn(obj, path2) {
+  return path2.reduce((v, k) => k in v ? v[k] : {}, obj);
 }
-function addComments(context2, path, commentNode, iterNode = commentNode) {
-  const { title, description, comment } = getIn(context2, path);
+function addComments(context2, path2, commentNode, iterNode = commentNode) {
+  const { title, description, comment } = getIn(context2, path2);
   const lines = [];
   if (option_default("renderTitle") && title) {
     lines.push(` ${title}`, "");
@@ -53121,11 +53121,11 @@ function addComments(context2, path, commentNode, iterNode = commentNode) {
   commentNode.commentBefore = lines.join("\n");
   if (iterNode instanceof YAMLMap) {
     iterNode.items.forEach((n) => {
-      addComments(context2, [...path, "items", n.key.value], n.key, n.value);
+      addComments(context2, [...path2, "items", n.key.value], n.key, n.value);
     });
   } else if (iterNode instanceof YAMLSeq) {
     iterNode.items.forEach((n, i) => {
-      addComments(context2, [...path, "items", i], n);
+      addComments(context2, [...path2, "items", i], n);
     });
   }
 }
@@ -53290,12 +53290,12 @@ var projectPath = (...parts) => join(projectRoot, ...parts);
 
 // spec/specModel.ts
 var httpMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-function specFromDocument(document, path) {
-  return { document, path, operations: listOperations(document) };
+function specFromDocument(document, path2) {
+  return { document, path: path2, operations: listOperations(document) };
 }
 function listOperations(document) {
   const operations2 = [];
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const [path2, item] of Object.entries(document.paths)) {
     if (!item) continue;
     for (const method of httpMethods) {
       const operation = item[method];
@@ -53305,9 +53305,9 @@ function listOperations(document) {
         (p) => !own.some((o) => o.name === p.name && o.in === p.in)
       );
       operations2.push({
-        operationId: operation.operationId ?? `${method} ${path}`,
+        operationId: operation.operationId ?? `${method} ${path2}`,
         method,
-        path,
+        path: path2,
         operation,
         parameters: [...inherited, ...own]
       });
@@ -53332,26 +53332,26 @@ function componentSchema(spec, name2) {
 
 // spec/loadSpec.ts
 var defaultSpecPath = projectPath("spec", "openapi.yaml");
-async function loadSpec(path = defaultSpecPath, { validate: validate3 = true } = {}) {
-  const { base, api } = await readDocument(path);
+async function loadSpec(path2 = defaultSpecPath, { validate: validate3 = true } = {}) {
+  const { base, api } = await readDocument(path2);
   const document = await (validate3 ? import_swagger_parser.default.validate(base, api, {}) : import_swagger_parser.default.dereference(base, api, {}));
-  return specFromDocument(document, path);
+  return specFromDocument(document, path2);
 }
-async function readDocument(path) {
+async function readDocument(path2) {
   let text;
   try {
-    text = await readFile(path, "utf8");
+    text = await readFile(path2, "utf8");
   } catch (error) {
-    throw new Error(`Cannot read the OpenAPI document ${path}: ${error.message}. Check the path.`);
+    throw new Error(`Cannot read the OpenAPI document ${path2}: ${error.message}. Check the path.`);
   }
   let api;
   try {
     api = (0, import_yaml.parse)(text);
   } catch (error) {
-    throw new Error(`${path} is not valid YAML or JSON: ${error.message}. Fix the file.`);
+    throw new Error(`${path2} is not valid YAML or JSON: ${error.message}. Fix the file.`);
   }
-  if (typeof api !== "object" || api === null || Array.isArray(api)) throw new Error(`${path} does not hold an OpenAPI document (an object at its top). Fix the file.`);
-  return { base: pathToFileURL(path).href, api };
+  if (typeof api !== "object" || api === null || Array.isArray(api)) throw new Error(`${path2} does not hold an OpenAPI document (an object at its top). Fix the file.`);
+  return { base: pathToFileURL(path2).href, api };
 }
 
 // conformance/checks/newPetBody.ts
@@ -53462,8 +53462,8 @@ var auth = {
         report.expectOfAnswer(lower.response.status !== 401 && lower.response.status !== 403, lower, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, "lowercase");
       }
       for (const variant of wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true)) {
-        const path = variant.query ? `${base.path}${base.path.includes("?") ? "&" : "?"}${variant.query}` : base.path;
-        const exchange = await ctx.send({ ...base, path, ...variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}, auth: variant.auth, intent: "unauthenticated", case: `${prefix}/${variant.name}` });
+        const path2 = variant.query ? `${base.path}${base.path.includes("?") ? "&" : "?"}${variant.query}` : base.path;
+        const exchange = await ctx.send({ ...base, path: path2, ...variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}, auth: variant.auth, intent: "unauthenticated", case: `${prefix}/${variant.name}` });
         if (!exchange) continue;
         if (isUnservedStoreOrders(exchange)) {
           report.warn(operationId, `GET /store/orders answered ${exchange.response.status}, so its authentication cannot be checked. The contract mentions it but shows nothing of it, so this is not a failure.`, exchange, "store-unserved");
@@ -54003,7 +54003,7 @@ var rateLimitProbe = {
   },
   async run(ctx, report) {
     const send = (caseName) => ctx.send({ method: "GET", path: "/pets?limit=1", auth: "key", operationId: "listPets", intent: "over-limit", case: caseName }, { expect429: true });
-    const judgeRetryAfter = (exchange, which) => {
+    const judgeRetryAfter2 = (exchange, which) => {
       const retry = exchange.response.headers["retry-after"];
       report.expect(retryAfterMs(retry, exchange.sentAt) !== void 0, exchange, `The ${which} 429 has ${retry === void 0 ? "no Retry-After" : `Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date`}; the contract says the client retries after the time it gives.`);
       expectError(report, ctx.validators, exchange, 429, "a request over the rate limit");
@@ -54019,9 +54019,9 @@ var rateLimitProbe = {
         if (before?.remaining !== void 0 && before.remaining > 1 && windowOpen) {
           report.fail("listPets", `429 arrived while the previous answer (#${last.seq}) said X-RateLimit-Remaining ${before.remaining}.`, exchange);
         }
-        judgeRetryAfter(exchange, "first");
+        judgeRetryAfter2(exchange, "first");
         const again = await send("rate-limit-probe/again");
-        if (again?.response.status === 429) judgeRetryAfter(again, "second");
+        if (again?.response.status === 429) judgeRetryAfter2(again, "second");
         const known = ctx.knownPets()[0];
         if (known) await ctx.send({ method: "GET", path: ctx.petPath(known), auth: "key", operationId: "getPet", intent: "over-limit", case: "rate-limit-probe/after-429/get-pet" }, { expect429: true });
         if (ctx.apiKey2 !== void 0) await ctx.send({ method: "GET", path: "/pets?limit=1", auth: "key2", operationId: "listPets", intent: "valid", case: "rate-limit-probe/after-429/second-key" });
@@ -54089,6 +54089,7 @@ var responseSchemaCheck = {
 };
 
 // conformance/checks/statusCodes.ts
+var conditionalGet = (exchange) => (exchange.request.method === "GET" || exchange.request.method === "HEAD") && Object.keys(exchange.request.headers).some((h2) => /^if-(none-match|modified-since)$/i.test(h2));
 var statusCodes = {
   id: "status-codes",
   title: "Every status is documented, and never a 5xx",
@@ -54101,18 +54102,19 @@ var statusCodes = {
       if (!judgedAsOperation(exchange)) continue;
       const { status: status2 } = exchange.response;
       const op = findOperation(ctx.spec, exchange.operationId);
-      const documented = ctx.validators.documentedStatuses(op);
+      const documented2 = ctx.validators.documentedStatuses(op);
       if (isUnservedStoreOrders(exchange)) {
         report.warn(op.operationId, `GET /store/orders answered ${status2}. The contract mentions this endpoint but shows nothing of it, so this is not counted as a failure.`, exchange, "store-unserved");
         report.skip(op.operationId, `GET /store/orders answered ${status2}: the deployment does not serve it, which the contract leaves open`);
         continue;
       }
       if (status2 >= 500) {
-        report.fail(op.operationId, `${requestLine(exchange)} answered ${status2}, a server error. The contract documents ${documented.join(", ")}; bad input must get a 4xx.`, exchange, `5xx ${status2}`);
+        report.fail(op.operationId, `${requestLine(exchange)} answered ${status2}, a server error. The contract documents ${documented2.join(", ")}; bad input must get a 4xx.`, exchange, `5xx ${status2}`);
         continue;
       }
-      if ((exchange.intent === "valid" || exchange.intent === "over-limit") && !documented.includes(status2)) {
-        const message = `${requestLine(exchange)} answered ${status2}, which the contract does not document for ${op.operationId} (it documents ${documented.join(", ")}).`;
+      if (status2 === 304 && conditionalGet(exchange)) continue;
+      if ((exchange.intent === "valid" || exchange.intent === "over-limit") && !documented2.includes(status2)) {
+        const message = `${requestLine(exchange)} answered ${status2}, which the contract does not document for ${op.operationId} (it documents ${documented2.join(", ")}).`;
         if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status2}`);
         else if (exchange.intent === "over-limit" && status2 >= 400) report.warn(op.operationId, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, exchange, `undocumented ${status2}`);
         else report.fail(op.operationId, message, exchange, `undocumented ${status2}`);
@@ -54190,11 +54192,38 @@ var rules = [
   { id: "wire.readable", checkId: "wire-format", operations: ["*"], title: "An answer arrives whole and readable", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer" },
   { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation" },
   { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation" },
+  { id: "deprecation.field-grammar", checkId: "deprecation", operations: ["*"], title: "Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate", quote: "RFC 9745, 2.1: The Deprecation response header field is an Item Structured Header Field; its value MUST be a Date as per Section 3.3.7 of [STRUCTURED-FIELDS]. RFC 8594, 3: Sunset = HTTP-date.", reachedBy: "an answer carrying Deprecation or Sunset" },
   { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key" },
   { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key" },
   { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused" },
   { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path" },
-  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent spellings of one request get the same status", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)", reachedBy: "a request sent in several spellings" }
+  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent spellings of one request get the same status", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)", reachedBy: "a request sent in several spellings" },
+  // HTTP itself, on every exchange: each field a deployment sends parsed with its grammar and held to its meaning.
+  { id: "http.field-syntax", checkId: "http-semantics", operations: ["*"], title: "Every field line is a token name and a value without CR, LF, NUL or other controls", quote: "RFC 9110, 5.1: field-name = token. 5.5: field-value = *field-content ... Field values containing CR, LF, or NUL characters are invalid and dangerous.", reachedBy: "any answer" },
+  { id: "http.content-type", checkId: "http-semantics", operations: ["*"], title: 'Content-Type is one media type: type "/" subtype and parameters', quote: `RFC 9110, 8.3.1: media-type = type "/" subtype parameters. 5.3: A sender MUST NOT generate multiple field lines with the same name in a message ... unless that field's definition allows multiple field line values to be recombined as a comma-separated list.`, reachedBy: "an answer with Content-Type" },
+  { id: "http.content-length", checkId: "http-semantics", operations: ["*"], title: "Content-Length is one decimal count of the octets sent, and never on a 204", quote: "RFC 9110, 8.6: Content-Length = 1*DIGIT ... a Content-Length header field can provide the anticipated size, as a decimal number of octets, for potential content. ... A server MUST NOT send a Content-Length header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Content-Length" },
+  { id: "http.framing", checkId: "http-semantics", operations: ["*"], title: "Transfer-Encoding never comes with Content-Length, nor on a 204", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. 6.1: A server MUST NOT send a Transfer-Encoding header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Transfer-Encoding" },
+  { id: "http.content-encoding", checkId: "http-semantics", operations: ["*"], title: "Content-Encoding names only codings the request accepted", quote: "RFC 9110, 8.4: Content-Encoding = #content-coding. 12.5.3: If the representation's content coding is one of the content codings listed in the Accept-Encoding field value, then it is acceptable unless it is accompanied by a qvalue of 0. ... An Accept-Encoding header field with a field value that is empty implies that the user agent does not want any content coding in response.", reachedBy: "a content-coded answer" },
+  { id: "http.date", checkId: "http-semantics", operations: ["*"], title: "Date is one IMF-fixdate, on every answer but 1xx and 5xx (absent: a warning)", quote: "RFC 9110, 6.6.1: An origin server MAY send a Date header field if the response is in the 1xx (Informational) or 5xx (Server Error) class of status codes. An origin server MUST send a Date header field in all other cases. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "any answer but 1xx and 5xx" },
+  { id: "http.last-modified", checkId: "http-semantics", operations: ["*"], title: "Last-Modified is one IMF-fixdate, not later than Date", quote: "RFC 9110, 8.8.2: Last-Modified = HTTP-date. 8.8.2.1: An origin server with a clock ... MUST NOT generate a Last-Modified date that is later than the server's time of message origination (Date).", reachedBy: "an answer with Last-Modified" },
+  { id: "http.etag", checkId: "http-semantics", operations: ["*"], title: "ETag is one entity-tag", quote: 'RFC 9110, 8.8.3: ETag = entity-tag; entity-tag = [ weak ] opaque-tag; weak = %s"W/"; opaque-tag = DQUOTE *etagc DQUOTE.', reachedBy: "an answer with ETag" },
+  { id: "http.cache-control", checkId: "http-semantics", operations: ["*"], title: "Cache-Control is well-formed, and a keyed answer is not handed to shared caches", quote: 'RFC 9111, 5.2: Cache-Control = #cache-directive; cache-directive = token [ "=" ( token / quoted-string ) ]. 3.5: A shared cache MUST NOT use a cached response to a request with an Authorization header field to satisfy any subsequent request unless the response contains a Cache-Control field with a response directive that allows it to be stored by a shared cache (must-revalidate, public, s-maxage). The contract: All endpoints below require authentication.', reachedBy: "an answer with Cache-Control" },
+  { id: "http.expires-age", checkId: "http-semantics", operations: ["*"], title: "Expires is an HTTP-date (an invalid one: a warning), Age delta-seconds", quote: 'RFC 9111, 5.3: Expires = HTTP-date ... A cache recipient MUST interpret invalid date formats, especially the value "0", as representing a time in the past. 5.1: Age = delta-seconds.', reachedBy: "an answer with Expires or Age" },
+  { id: "http.vary", checkId: "http-semantics", operations: ["*"], title: 'Vary is "*" or field names', quote: 'RFC 9110, 12.5.5: Vary = #( "*" / field-name ).', reachedBy: "an answer with Vary" },
+  { id: "http.allow", checkId: "http-semantics", operations: ["*"], title: "Allow is a list of methods", quote: "RFC 9110, 10.2.1: Allow = #method.", reachedBy: "an answer with Allow" },
+  { id: "http.location", checkId: "http-semantics", operations: ["*"], title: "Location and Content-Location are URI references; a 201's Location names the pet created", quote: "RFC 9110, 10.2.2: Location = URI-reference. 15.3.2: The primary resource created by the request is identified by either a Location header field in the response or, if no Location header field is received, by the target URI. 8.7: Content-Location = absolute-URI / partial-URI.", reachedBy: "an answer with Location or Content-Location" },
+  { id: "http.retry-after", checkId: "http-semantics", operations: ["*"], title: "Retry-After is delay-seconds or an IMF-fixdate", quote: "RFC 9110, 10.2.3: Retry-After = HTTP-date / delay-seconds. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "an answer with Retry-After" },
+  { id: "http.www-authenticate", checkId: "http-semantics", operations: ["*"], title: "WWW-Authenticate is #challenge, and a 401's names Bearer (absent: a warning)", quote: 'RFC 9110, 15.5.2: The server generating a 401 response MUST send a WWW-Authenticate header field containing at least one challenge applicable to the target resource. 11.6.1: WWW-Authenticate = #challenge. RFC 6750, 3: All challenges defined by this specification MUST use the auth-scheme value "Bearer". The contract: Every operation requires HTTP bearer authentication.', reachedBy: "a 401, or an answer with WWW-Authenticate" },
+  { id: "http.link", checkId: "http-semantics", operations: ["*"], title: "Link is #link-value, each with one rel", quote: 'RFC 8288, 3: Link = #link-value; link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param ). 3.3: The rel parameter MUST be present but MUST NOT appear more than once in a given link-value.', reachedBy: "an answer with Link" },
+  { id: "http.cors-origin", checkId: "http-semantics", operations: ["*"], title: "Access-Control-Allow-Origin is one origin, null or *, never * with credentials (warnings: the contract shows no CORS)", quote: 'Fetch Standard, 3.2.3: Access-Control-Allow-Origin = origin-or-null / wildcard; Access-Control-Allow-Credentials = %s"true". 4.10 (CORS check): if the request\'s credentials mode is "include" and Access-Control-Allow-Origin is `*`, return failure.', reachedBy: "an answer with Access-Control-Allow-Origin" },
+  { id: "http.status-code", checkId: "http-semantics", operations: ["*"], title: "The final status is within 100-599 and not 1xx", quote: "RFC 9110, 15: All valid status codes are within the range of 100 to 599, inclusive. 15.2: The 1xx (Informational) class of status code indicates an interim response for communicating connection status or request progress prior to completing the requested action and sending a final response.", reachedBy: "any answer" },
+  { id: "http.no-content", checkId: "http-semantics", operations: ["*"], title: "204, 304 and every answer to HEAD carry no content", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. 15.3.5 and 15.4.5: A 204 [304] response is terminated by the end of the header section; it cannot contain content or trailers.", reachedBy: "a 204, a 304 or an answer to HEAD" },
+  { id: "http.405-allow", checkId: "http-semantics", operations: ["*"], title: "A 405 carries Allow, without the method refused and with those the path served", quote: "RFC 9110, 15.5.6: The 405 (Method Not Allowed) status code indicates that the method received in the request-line is known by the origin server but not supported by the target resource. The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource's currently supported methods.", reachedBy: "a 405" },
+  { id: "http.conditional", checkId: "http-semantics", operations: ["*"], title: "A 304 answers only a conditional GET or HEAD whose condition was false", quote: "RFC 9110, 15.4.5: The 304 (Not Modified) status code indicates that a conditional GET or HEAD request has been received and would have resulted in a 200 (OK) response if it were not for the fact that the condition evaluated to false. 13.1.2: If the field value is a list of entity tags, the condition is false if one of the listed tags matches the entity tag of the selected representation. 13.1.3: If the selected representation's last modification date is earlier or equal to the date provided in the field value, the condition is false.", reachedBy: "a conditional GET (If-None-Match, If-Modified-Since), or a 304" },
+  { id: "http.304-fields", checkId: "http-semantics", operations: ["*"], title: "A 304 carries the fields its 200 would, the rate-limit headers among them", quote: "RFC 9110, 15.4.5: The server generating a 304 response MUST generate any of the following header fields that would have been sent in a 200 (OK) response to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires. The contract: Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "a 304" },
+  { id: "http.head-as-get", checkId: "http-semantics", operations: ["*"], title: "A HEAD served answers as GET would, with its header fields (differences other than the rate-limit headers: warnings)", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. ... The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. The contract: Every API response carries these headers.", reachedBy: "a HEAD answered 2xx" },
+  { id: "http.strong-etag", checkId: "http-semantics", operations: ["*"], title: "A strong ETag names one body of its URL", quote: 'RFC 9110, 8.8.1: A "strong validator" is representation metadata that changes value whenever a change occurs to the representation data that would be observable in the content of a 200 (OK) response to GET.', reachedBy: "a strong ETag given twice for one URL" },
+  { id: "http.401-valid-key", checkId: "http-semantics", operations: ["*"], title: "A key the deployment served is valid everywhere: never refused 401 on another operation or spelling", quote: "When the key is missing or invalid, the response is 401 with an Error body. (RFC 9110, 15.5.2: The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource.)", reachedBy: "a 401 to a key another answer served" }
 ];
 
 // conformance/model/modelChecks.ts
@@ -54216,7 +54245,8 @@ function modelCheck(info) {
         if (judgement.outcome === "held") report.examined(operationId);
         else {
           const extra = { rule: { id: rule.id, quote: rule.quote }, ...judgement.related ? { related: judgement.related } : {} };
-          const message = `${judgement.message} The contract: "${rule.quote}"`;
+          const source = /^(RFC|Fetch)/.test(rule.quote) ? "The standard" : "The contract";
+          const message = `${judgement.message} ${source}: "${rule.quote}"`;
           if (judgement.outcome === "failure") report.fail(operationId, message, exchange, rule.id, extra);
           else report.warn(operationId, message, exchange, rule.id, extra);
         }
@@ -54256,7 +54286,7 @@ var deprecation = modelCheck({
   id: "deprecation",
   title: "Deprecation facts hold wherever they are stated",
   severity: "medium",
-  description: "Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it."
+  description: "Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate."
 });
 var keylessAndUnlisted = modelCheck({
   id: "keyless-and-unlisted",
@@ -54271,7 +54301,13 @@ var equivalentRequests = modelCheck({
   severity: "high",
   description: "One valid request sent in several spellings (header-name case, the scheme's case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time."
 });
-var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests];
+var httpSemantics = modelCheck({
+  id: "http-semantics",
+  title: "HTTP itself: every field parsed with its grammar and held to its meaning, every status to what it says",
+  severity: "high",
+  description: "An HTTP linter on every exchange: each field a deployment sends (Content-Type, Content-Length, Transfer-Encoding, Content-Encoding, Date, Last-Modified, ETag, Cache-Control, Expires, Age, Vary, Allow, Location, Content-Location, Retry-After, WWW-Authenticate, Link, Access-Control-Allow-Origin) is parsed with its RFC grammar and held to its meaning; a 405 carries a true Allow, 204, 304 and HEAD carry no content, a 304 answers only a conditional GET or HEAD whose condition was false and carries what its 200 would and the rate-limit headers, a HEAD served answers as GET would, a strong ETag names one body, and a key one answer served is never refused 401 elsewhere. What HTTP requires but the contract does not (Date, WWW-Authenticate on a 401, CORS) is a warning."
+});
+var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];
 
 // ../main/node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
 var __defProp3 = Object.defineProperty;
@@ -56405,10 +56441,10 @@ var RunExecution = class RunExecution2 {
     }
     return failures;
   }
-  static mergePaths(offsetPath, path) {
-    if (offsetPath.length === 0) return path;
+  static mergePaths(offsetPath, path2) {
+    if (offsetPath.length === 0) return path2;
     const offsetItems = offsetPath.split(":");
-    const remainingItems = path.split(":");
+    const remainingItems = path2.split(":");
     const middle = +offsetItems[offsetItems.length - 1] + +remainingItems[0];
     return [
       ...offsetItems.slice(0, offsetItems.length - 1),
@@ -56598,15 +56634,15 @@ function* lazyToss(generator, seed, random, examples) {
 function produce2(producer) {
   return producer();
 }
-function pathWalk(path, initialProducers, shrink) {
+function pathWalk(path2, initialProducers, shrink) {
   const producers = initialProducers;
-  const segments = path.split(":").map((text) => +text);
+  const segments = path2.split(":").map((text) => +text);
   if (segments.length === 0) return producers.map(produce2);
-  if (!segments.every((v) => !Number.isNaN(v))) throw new Error(`Unable to replay, got invalid path=${path}`);
+  if (!segments.every((v) => !Number.isNaN(v))) throw new Error(`Unable to replay, got invalid path=${path2}`);
   let values = producers.drop(segments[0]).map(produce2);
   for (const s of segments.slice(1)) {
     const valueToShrink = values.getNthOrLast(0);
-    if (valueToShrink === null) throw new Error(`Unable to replay, got wrong path=${path}`);
+    if (valueToShrink === null) throw new Error(`Unable to replay, got wrong path=${path2}`);
     values = shrink(valueToShrink).drop(s);
   }
   return values;
@@ -62001,9 +62037,9 @@ function webSegment(constraints = {}) {
   });
 }
 function segmentsToPathMapper(segments) {
-  let path = "";
-  for (let index = 0; index !== segments.length; ++index) path += "/" + segments[index];
-  return path;
+  let path2 = "";
+  for (let index = 0; index !== segments.length; ++index) path2 += "/" + segments[index];
+  return path2;
 }
 function segmentsToPathUnmapper(value) {
   if (typeof value !== "string") throw new Error("Incompatible value received: type");
@@ -62039,23 +62075,23 @@ function webQueryParameters(constraints = {}) {
   return buildUriQueryOrFragmentArbitrary(constraints.size);
 }
 function partsToUrlMapper(data2) {
-  const [scheme, authority, path] = data2;
-  return `${scheme}://${authority}${path}${data2[3] === null ? "" : `?${data2[3]}`}${data2[4] === null ? "" : `#${data2[4]}`}`;
+  const [scheme2, authority, path2] = data2;
+  return `${scheme2}://${authority}${path2}${data2[3] === null ? "" : `?${data2[3]}`}${data2[4] === null ? "" : `#${data2[4]}`}`;
 }
 var UrlSplitRegex = /^([[A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*)?(#[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*)?$/;
 function partsToUrlUnmapper(value) {
   if (typeof value !== "string") throw new Error("Incompatible value received: type");
   const m = UrlSplitRegex.exec(value);
   if (m === null) throw new Error("Incompatible value received");
-  const scheme = m[1];
+  const scheme2 = m[1];
   const authority = m[2];
-  const path = m[3];
+  const path2 = m[3];
   const query = m[4];
   const fragments = m[5];
   return [
-    scheme,
+    scheme2,
     authority,
-    path,
+    path2,
     query !== void 0 ? query.substring(1) : null,
     fragments !== void 0 ? fragments.substring(1) : null
   ];
@@ -64608,14 +64644,14 @@ function commandArbitrary(options2) {
     fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.constant(0), reads: fast_check_default.integer({ min: 1, max: 3 }), lists: fast_check_default.integer({ min: 1, max: 3 }), key })
   ];
   if (options2.readOnly) return fast_check_default.oneof(...reads);
-  const writes = [
+  const writes2 = [
     fast_check_default.record({ kind: fast_check_default.constant("create"), name, category: fast_check_default.nat(50), status: fast_check_default.option(status, { nil: void 0 }), spelling: someSpelling, key, readBack: fast_check_default.boolean() }).map(dropUndefined),
     fast_check_default.record({ kind: fast_check_default.constant("create-edge"), name: fast_check_default.constantFrom(...edgeNames), categoryId: fast_check_default.option(fast_check_default.constantFrom(...edgeCategoryIds), { nil: void 0 }), huge: fast_check_default.boolean() }).map(dropUndefined),
     fast_check_default.record({ kind: fast_check_default.constant("create-invalid"), index: fast_check_default.nat(invalidBodies.length - 1) }),
     fast_check_default.record({ kind: fast_check_default.constant("equivalent"), of: fast_check_default.constant("create"), spellings: fast_check_default.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fast_check_default.constant(1), pick: fast_check_default.constant(0) }),
     fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.integer({ min: 1, max: 3 }), reads: fast_check_default.integer({ min: 0, max: 2 }), lists: fast_check_default.integer({ min: 0, max: 2 }), key })
   ];
-  return fast_check_default.oneof({ weight: 4, arbitrary: writes[0] }, ...writes.slice(1).map((arbitrary) => ({ weight: 1, arbitrary })), ...reads.map((arbitrary) => ({ weight: 2, arbitrary })));
+  return fast_check_default.oneof({ weight: 4, arbitrary: writes2[0] }, ...writes2.slice(1).map((arbitrary) => ({ weight: 1, arbitrary })), ...reads.map((arbitrary) => ({ weight: 2, arbitrary })));
 }
 function sequenceArbitrary(options2, maxLength) {
   return fast_check_default.array(commandArbitrary(options2), { minLength: 2, maxLength });
@@ -64752,13 +64788,13 @@ async function sendCommand(ctx, state, command, caseName, send) {
     case "unlisted": {
       const id = pickId(ctx, state, command.pick) ?? "1";
       const paths = { pets: "/pets", pet: `/pets/${id}`, "pets-slash": "/pets/", "pet-slash": `/pets/${id}/`, unknown: "/pet", nested: `/pets/${id}/owner` };
-      const path = paths[command.target];
-      const documented = command.method === "GET" && (command.target === "pets" || command.target === "pet") || command.method === "POST" && command.target === "pets";
-      if (documented) return;
+      const path2 = paths[command.target];
+      const documented2 = command.method === "GET" && (command.target === "pets" || command.target === "pet") || command.method === "POST" && command.target === "pets";
+      if (documented2) return;
       const withBody = command.method === "PUT" || command.method === "PATCH" || command.method === "POST";
       const request = {
         method: command.method,
-        path,
+        path: path2,
         auth: command.withKey ? "key" : "none",
         ...withBody ? { headers: { "content-type": "application/json" }, body: jsonText("Changed by an unlisted method", knownCategory(ctx, 0), "sold") } : {},
         operationId: "unlisted",
@@ -65009,6 +65045,171 @@ function learnData(exchange, view, state) {
   }
 }
 
+// conformance/model/http/fieldSyntax.ts
+var tokenPattern = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
+var tokenOnly = new RegExp(`^${tokenPattern}$`);
+var quotedPattern = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t \\x20-\\x7e\\x80-\\xff])*"';
+var quotedOnly = new RegExp(`^${quotedPattern}$`);
+var isToken = (text) => tokenOnly.test(text);
+var isQuoted = (text) => quotedOnly.test(text);
+var unquote = (quoted) => quoted.slice(1, -1).replace(/\\(.)/g, "$1");
+function tokenOrQuoted(text) {
+  if (isToken(text)) return { value: text, quoted: false };
+  if (isQuoted(text)) return { value: unquote(text), quoted: true };
+  return void 0;
+}
+function listMembers(value, options2 = {}) {
+  const members = [];
+  let start = 0;
+  let quoted = false;
+  let angled = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (quoted) {
+      if (c === "\\") i++;
+      else if (c === '"') quoted = false;
+    } else if (angled) {
+      if (c === ">") angled = false;
+    } else if (c === '"') quoted = true;
+    else if (c === "<" && options2.angleBrackets) angled = true;
+    else if (c === ",") {
+      members.push(value.slice(start, i).replace(/^[ \t]+|[ \t]+$/g, ""));
+      start = i + 1;
+    }
+  }
+  if (quoted || angled) return void 0;
+  members.push(value.slice(start).replace(/^[ \t]+|[ \t]+$/g, ""));
+  return members;
+}
+var parameterPattern = new RegExp(`^(${tokenPattern})[ \\t]*=[ \\t]*(${tokenPattern}|${quotedPattern})$`);
+function parseParameters(text, options2 = {}) {
+  const out = [];
+  const pieces = splitOutsideQuotes(text, ";");
+  if (pieces === void 0) return void 0;
+  if (pieces[0].trim() !== "") return void 0;
+  for (const raw of pieces.slice(1)) {
+    const piece = raw.replace(/^[ \t]+|[ \t]+$/g, "");
+    if (piece === "") continue;
+    if (options2.valueOptional && isToken(piece)) {
+      out.push({ name: piece.toLowerCase(), value: "", quoted: false });
+      continue;
+    }
+    const match = parameterPattern.exec(piece);
+    if (!match) return void 0;
+    if (!options2.bws && /[ \t]/.test(piece.slice(match[1].length, piece.length - match[2].length))) return void 0;
+    const parsed = tokenOrQuoted(match[2]);
+    out.push({ name: match[1].toLowerCase(), value: parsed.value, quoted: parsed.quoted });
+  }
+  return out;
+}
+function splitOutsideQuotes(text, separator) {
+  const out = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === "\\") i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === separator) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (quoted) return void 0;
+  out.push(text.slice(start));
+  return out;
+}
+function forbiddenCharacters(value) {
+  const dangerous = /* @__PURE__ */ new Set();
+  const controls = /* @__PURE__ */ new Set();
+  for (const c of value) {
+    const code = c.charCodeAt(0);
+    if (code === 13 || code === 10 || code === 0) dangerous.add(hex(code));
+    else if (code < 32 && code !== 9 || code === 127) controls.add(hex(code));
+  }
+  return { dangerous: [...dangerous], controls: [...controls] };
+}
+var hex = (code) => `%x${code.toString(16).toUpperCase().padStart(2, "0")}`;
+var isDelaySeconds = (text) => /^\d+$/.test(text);
+
+// conformance/model/http/entityTag.ts
+var entityTag = /^(W\/)?("[\x21\x23-\x7e\x80-\xff]*")$/;
+function parseEntityTag(text) {
+  const m = entityTag.exec(text);
+  return m ? { weak: m[1] !== void 0, opaque: m[2] } : void 0;
+}
+var weakMatch = (a, b) => a.opaque === b.opaque;
+function parseTagList(text) {
+  if (text.trim() === "*") return "*";
+  const members = listMembers(text);
+  if (!members) return void 0;
+  const tags = members.filter((m) => m !== "").map(parseEntityTag);
+  return tags.length > 0 && tags.every((t) => t !== void 0) ? tags : void 0;
+}
+var showTag = (tag) => `${tag.weak ? "W/" : ""}${tag.opaque}`;
+
+// conformance/model/http/httpDate.ts
+var days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+var longDays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+var months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+var imf = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+var rfc850 = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d{2})-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+var asctime = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+function instant(dayName, day, month, year, hour, minute, second) {
+  if (hour > 23 || minute > 59 || second > 60 || day < 1) return void 0;
+  const at = Date.UTC(year, month, day, hour, minute, Math.min(second, 59)) + (second === 60 ? 1e3 : 0);
+  const date3 = new Date(Date.UTC(year, month, day));
+  if (date3.getUTCMonth() !== month || date3.getUTCDate() !== day || date3.getUTCDay() !== dayName) return void 0;
+  return at;
+}
+function parseHttpDate(text) {
+  let m = imf.exec(text);
+  if (m) {
+    const at = instant(days.indexOf(m[1]), Number(m[2]), months.indexOf(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number(m[7]));
+    return at === void 0 ? void 0 : { at, form: "imf" };
+  }
+  m = rfc850.exec(text);
+  if (m) {
+    let year = 2e3 + Number(m[4]);
+    if (year > (/* @__PURE__ */ new Date()).getUTCFullYear() + 50) year -= 100;
+    const at = instant(longDays.indexOf(m[1]), Number(m[2]), months.indexOf(m[3]), year, Number(m[5]), Number(m[6]), Number(m[7]));
+    return at === void 0 ? void 0 : { at, form: "rfc850" };
+  }
+  m = asctime.exec(text);
+  if (m) {
+    const at = instant(days.indexOf(m[1]), Number(m[3].trim()), months.indexOf(m[2]), Number(m[7]), Number(m[4]), Number(m[5]), Number(m[6]));
+    return at === void 0 ? void 0 : { at, form: "asctime" };
+  }
+  return void 0;
+}
+var imfFixdate = (at) => new Date(at).toUTCString();
+
+// conformance/traffic/httpProbes.ts
+var neverGiven = '"pets-conformance-never-given"';
+async function sendHttpProbes(ctx, send, petId) {
+  const probe = (path3, more, what) => send({ method: "GET", path: path3, auth: "key", intent: "valid", ...more, case: `generated/http/${what}` });
+  await probe("/pets-conformance-unknown", { operationId: "unlisted" }, "unknown-path");
+  const headToo = async (path3, operationId, what) => {
+    const got2 = await probe(path3, { operationId, headers: { "accept-encoding": "identity" } }, `${what}/get`);
+    if (!ctx.options.readOnly) await probe(path3, { method: "HEAD", operationId: "unlisted" }, `${what}/head`);
+    return got2;
+  };
+  await headToo("/pets?limit=1", "listPets", "list");
+  if (petId === void 0) return;
+  const path2 = `/pets/${petId}`;
+  const got = await headToo(path2, "getPet", "pet");
+  if (got?.response.status !== 200) return;
+  const etag = got.response.headers.etag;
+  if (etag !== void 0 && parseEntityTag(etag)) {
+    await probe(path2, { operationId: "getPet", headers: { "if-none-match": etag } }, "pet/if-none-match/current");
+    await probe(path2, { operationId: "getPet", headers: { "if-none-match": neverGiven } }, "pet/if-none-match/never-given");
+  }
+  const modified = got.response.headers["last-modified"];
+  if (modified !== void 0 && parseHttpDate(modified)) await probe(path2, { operationId: "getPet", headers: { "if-modified-since": modified } }, "pet/if-modified-since");
+}
+
 // conformance/traffic/sweep.ts
 var sweepNames = ["🐕‍🦺 Max 𝒳𝓎", '<script>alert("pet")</script>', `<b>Bold</b> & "Quoted" 'single'`, "C:\\pets\\rex \\u0041 \\n", "Zoé Café", "ﬁﬂ Ⅻ ① Ｒｅｘ", "Лайка 雪 כלב", "Mixed Case NAME"];
 var json3 = { "content-type": "application/json" };
@@ -65095,6 +65296,7 @@ async function sweep(ctx, send, created) {
   for (const accept of ["*/*", "text/html,application/xhtml+xml,*/*;q=0.8"]) {
     await send({ method: "GET", path: "/pets?limit=0", auth: "key", headers: { accept }, operationId: "listPets", intent: "invalid", case: `generated/sweep/error-accept/${accept.split(",")[0].replace("/", "-").replace("*-*", "any")}` });
   }
+  await sendHttpProbes(ctx, send, target);
   for (const method of ctx.options.readOnly ? [] : ["HEAD", "OPTIONS", "PUT"]) {
     await send({ method, path: "/pets", auth: "key", ...method === "PUT" ? { headers: json3, body: "[]" } : {}, operationId: "unlisted", intent: "valid", case: `generated/sweep/with-key/${method}/pets` });
   }
@@ -65262,7 +65464,8 @@ var checks = [
   wireFormat,
   deprecation,
   keylessAndUnlisted,
-  equivalentRequests
+  equivalentRequests,
+  httpSemantics
 ];
 var checkIds = checks.map((c) => c.id);
 
@@ -65368,18 +65571,18 @@ function substituteAll(value, env, at, onUsed) {
   return value;
 }
 async function loadConfigFile(file, env, cwd = process.cwd()) {
-  const path = resolve2(cwd, file);
+  const path2 = resolve2(cwd, file);
   let text;
   try {
-    text = await readFile2(path, "utf8");
+    text = await readFile2(path2, "utf8");
   } catch (error) {
     throw new ConfigError(`Cannot read the config file ${file}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Check --config.`);
   }
   let parsed;
   try {
-    parsed = extname(path).toLowerCase() === ".json" ? JSON.parse(text) : (0, import_yaml2.parse)(text, { prettyErrors: true });
+    parsed = extname(path2).toLowerCase() === ".json" ? JSON.parse(text) : (0, import_yaml2.parse)(text, { prettyErrors: true });
   } catch (error) {
-    throw new ConfigError(`The config file ${file} is not valid ${extname(path).toLowerCase() === ".json" ? "JSON" : "YAML"}: ${error.message.split("\n")[0]}`);
+    throw new ConfigError(`The config file ${file} is not valid ${extname(path2).toLowerCase() === ".json" ? "JSON" : "YAML"}: ${error.message.split("\n")[0]}`);
   }
   if (parsed === null || parsed === void 0) parsed = {};
   if (typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError(`The config file ${file} must hold an object of options, such as baseUrl: https://staging.api.example.com/v1.`);
@@ -65398,8 +65601,8 @@ async function loadConfigFile(file, env, cwd = process.cwd()) {
   const check3 = await validator();
   if (!check3(values)) throw new ConfigError(`The config file ${file} has a problem: ${describe2(check3.errors[0])}. Its options are the long options camelCased (baseUrl, apiKey, readOnly, …); see ${configSchemaPath}.`);
   delete values.$schema;
-  if (typeof values.reportDir === "string") values.reportDir = resolve2(dirname2(path), values.reportDir);
-  return { path, values, secrets };
+  if (typeof values.reportDir === "string") values.reportDir = resolve2(dirname2(path2), values.reportDir);
+  return { path: path2, values, secrets };
 }
 
 // conformance/config/extraHeaders.ts
@@ -66108,9 +66311,88 @@ function describe3(view) {
   return `Authorization ${JSON.stringify(view.headers.authorization)}`;
 }
 
+// conformance/model/http/answerFields.ts
+function answerOf(exchange, view) {
+  const raw = exchange.response.rawHeaders;
+  const lines = (name2) => {
+    const lower = name2.toLowerCase();
+    return raw.filter(([n]) => n === lower).map(([, v]) => v);
+  };
+  return {
+    exchange,
+    view,
+    op: view.operation ?? "unlisted",
+    where: `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`,
+    status: exchange.response.status,
+    lines,
+    field: (name2) => {
+      const found = lines(name2);
+      return found.length === 0 ? void 0 : found.join(", ");
+    }
+  };
+}
+function sentTwice(answer, rule, name2) {
+  const values = answer.lines(name2);
+  if (values.length < 2) return void 0;
+  return broken(rule, answer.op, answer.exchange, `${answer.where} sends ${name2} ${values.length} times (${values.map((v) => JSON.stringify(v)).join(", ")}); it is one value, and a sender must not repeat it (RFC 9110, 5.3). Send it once.`);
+}
+
+// conformance/model/http/judgeValidatorFields.ts
+function httpDateFault(value) {
+  const date3 = parseHttpDate(value);
+  if (!date3) return 'not an HTTP-date (IMF-fixdate is "Sun, 06 Nov 1994 08:49:37 GMT": the day-name of that date, two-digit day, GMT)';
+  if (date3.form !== "imf") return `an obsolete ${date3.form === "rfc850" ? "RFC 850" : "asctime"} date, which recipients read but a sender must not generate (IMF-fixdate: ${imfFixdate(date3.at)})`;
+  return void 0;
+}
+function judgeDate(answer) {
+  const value = answer.field("date");
+  const { exchange, where, status: status2 } = answer;
+  if (value === void 0) {
+    if (status2 < 200 || status2 >= 500) return [];
+    return [questionable("http.date", answer.op, exchange, `${where} has no Date; an origin server with a clock sends one on every 2xx, 3xx and 4xx (RFC 9110, 6.6.1), and caches and clients read times (Retry-After, X-RateLimit-Reset) against it.`)];
+  }
+  const twice = sentTwice(answer, "http.date", "Date");
+  if (twice) return [twice];
+  const fault = httpDateFault(value);
+  return [holds(fault === void 0, "http.date", answer.op, exchange, () => `${where} has Date ${JSON.stringify(value)}: ${fault}.`)];
+}
+function judgeLastModified(answer) {
+  const value = answer.field("last-modified");
+  if (value === void 0) return [];
+  const { exchange, where } = answer;
+  const twice = sentTwice(answer, "http.last-modified", "Last-Modified");
+  if (twice) return [twice];
+  const fault = httpDateFault(value);
+  if (fault) return [broken("http.last-modified", answer.op, exchange, `${where} has Last-Modified ${JSON.stringify(value)}: ${fault}.`)];
+  const modified = parseHttpDate(value).at;
+  const date3 = answer.lines("date").length === 1 ? parseHttpDate(answer.field("date")) : void 0;
+  if (!date3) return [held("http.last-modified", answer.op, exchange)];
+  return [holds(modified <= date3.at, "http.last-modified", answer.op, exchange, () => `${where} says Last-Modified ${value}, later than its own Date ${answer.field("date")}; a server must not claim a modification after the time it answers (RFC 9110, 8.8.2.1), and a client's If-Modified-Since with that date would never match.`)];
+}
+function judgeEtag(answer) {
+  const value = answer.field("etag");
+  if (value === void 0) return [];
+  const twice = sentTwice(answer, "http.etag", "ETag");
+  if (twice) return [twice];
+  return [holds(parseEntityTag(value) !== void 0, "http.etag", answer.op, answer.exchange, () => `${answer.where} has ETag ${JSON.stringify(value)}, not an entity-tag: it is a quoted string, W/ before it when weak ("abc", W/"abc"), without spaces, quotes or controls inside (RFC 9110, 8.8.3). A client echoes it in If-None-Match as it came, so a malformed tag never matches.`)];
+}
+function judgeValidatorFields(answer) {
+  return [...judgeDate(answer), ...judgeLastModified(answer), ...judgeEtag(answer)];
+}
+
+// conformance/model/http/httpMemory.ts
+function emptyHttpMemory() {
+  return { lastGet: /* @__PURE__ */ new Map(), strongTags: /* @__PURE__ */ new Map(), served: /* @__PURE__ */ new Map(), keys: /* @__PURE__ */ new Map(), writes: 0, sharedCacheable: /* @__PURE__ */ new Map() };
+}
+function standing(memory, key) {
+  let found = memory.keys.get(key);
+  if (!found) memory.keys.set(key, found = { refusedBefore: [] });
+  return found;
+}
+
 // conformance/model/modelState.ts
 function emptyState() {
-  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map() };
+  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), http: emptyHttpMemory() };
 }
 function ledger(state, key) {
   let found = state.ledgers.get(key);
@@ -66336,16 +66618,45 @@ function learnRate(group, state) {
 var removalDay = Date.UTC(2030, 11, 5);
 var dayMs = 864e5;
 var hourMs = 36e5;
+var sfDate = /^@-?\d{1,15}$/;
 function deprecationAt(value) {
   const trimmed = value.trim();
-  if (/^@-?\d+$/.test(trimmed)) return Number(trimmed.slice(1)) * 1e3;
+  if (sfDate.test(trimmed)) return Number(trimmed.slice(1)) * 1e3;
   if (/^true$/i.test(trimmed)) return "true";
   const date3 = Date.parse(trimmed);
   return /[a-z]/i.test(trimmed) && !Number.isNaN(date3) ? date3 : void 0;
 }
+function judgeGrammar(exchange, view) {
+  const { rawHeaders } = exchange.response;
+  const op = view.operation ?? "unlisted";
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`;
+  const out = [];
+  const deprecations = rawHeaders.filter(([n]) => n === "deprecation").map(([, v]) => v);
+  const sunsets = rawHeaders.filter(([n]) => n === "sunset").map(([, v]) => v);
+  if (deprecations.length + sunsets.length === 0) return out;
+  if (deprecations.length > 1 || sunsets.length > 1) {
+    return [broken("deprecation.field-grammar", op, exchange, `${where} sends ${deprecations.length > 1 ? `Deprecation ${deprecations.length} times` : `Sunset ${sunsets.length} times`}; each is one date (RFC 9110, 5.3). Send it once.`)];
+  }
+  const deprecation2 = deprecations[0];
+  if (deprecation2 !== void 0) {
+    if (sfDate.test(deprecation2)) out.push(held("deprecation.field-grammar", op, exchange));
+    else if (deprecationAt(deprecation2) !== void 0) out.push(questionable("deprecation.field-grammar", op, exchange, `${where} says Deprecation: ${deprecation2}, a form of the drafts before RFC 9745; the header's value is a structured-field date, @ and the Unix seconds (Deprecation: @1688169599), which clients of RFC 9745 read.`));
+    else out.push(broken("deprecation.field-grammar", op, exchange, `${where} says Deprecation: ${JSON.stringify(deprecation2)}, no date; it is @ and the Unix seconds of the deprecation (RFC 9745, 2.1), e.g. Deprecation: @1688169599.`));
+  }
+  const sunset = sunsets[0];
+  if (sunset !== void 0) {
+    const fault = httpDateFault(sunset);
+    out.push(holds(fault === void 0, "deprecation.field-grammar", op, exchange, () => `${where} says Sunset: ${JSON.stringify(sunset)}, ${fault}; Sunset is an HTTP-date (RFC 8594, 3), e.g. Sunset: Thu, 05 Dec 2030 00:00:00 GMT.`));
+  }
+  return out;
+}
 function judgeDeprecation(exchange, view) {
+  if (isUnavailable(exchange.response.status)) return [];
+  return [...judgeGrammar(exchange, view), ...judgeDeclaredFacts(exchange, view)];
+}
+function judgeDeclaredFacts(exchange, view) {
   const op = view.operation;
-  if (op === void 0 || exchange.response.status === 429 || isUnavailable(exchange.response.status)) return [];
+  if (op === void 0 || exchange.response.status === 429) return [];
   const { headers } = exchange.response;
   const where = `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`;
   const sunset = headers.sunset;
@@ -66391,6 +66702,636 @@ function learnEquivalence(exchange, state) {
   const status2 = exchange.response.status;
   if (group === void 0 || state.equivalents.has(group) || status2 === 429 || isUnavailable(status2)) return;
   state.equivalents.set(group, { seq: exchange.seq, status: status2, path: exchange.path });
+}
+
+// conformance/model/http/challenges.ts
+var authParam = new RegExp(`^(${tokenPattern})[ \\t]*=[ \\t]*(${tokenPattern}|${quotedPattern})$`);
+var schemeOnly = new RegExp(`^(${tokenPattern})$`);
+var schemeThen = new RegExp(`^(${tokenPattern}) +(.+)$`);
+var token68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+function parseChallenges(value) {
+  const members = listMembers(value);
+  if (!members) return { fault: "a quoted string never ends" };
+  const challenges = [];
+  for (const member2 of members) {
+    if (member2 === "") continue;
+    const param = authParam.exec(member2);
+    if (param) {
+      const current = challenges.at(-1);
+      if (!current || current.token68 !== void 0) return { fault: `the parameter ${JSON.stringify(member2)} belongs to no challenge` };
+      current.params.push({ name: param[1].toLowerCase(), value: tokenOrQuoted(param[2]).value });
+      continue;
+    }
+    const bare = schemeOnly.exec(member2);
+    if (bare) {
+      challenges.push({ scheme: bare[1], params: [] });
+      continue;
+    }
+    const withRest = schemeThen.exec(member2);
+    if (withRest) {
+      const rest = withRest[2];
+      const first = authParam.exec(rest);
+      if (first) challenges.push({ scheme: withRest[1], params: [{ name: first[1].toLowerCase(), value: tokenOrQuoted(first[2]).value }] });
+      else if (token68.test(rest)) challenges.push({ scheme: withRest[1], token68: rest, params: [] });
+      else return { fault: `${JSON.stringify(member2)} is neither a scheme with a token68 nor a scheme with auth-params (name=token or name="quoted")` };
+      continue;
+    }
+    return { fault: `${JSON.stringify(member2)} is not a challenge (an auth-scheme token, then a space and its parameters)` };
+  }
+  if (challenges.length === 0) return { fault: "it holds no challenge" };
+  return { challenges };
+}
+
+// conformance/model/http/judgeAuthFields.ts
+function judgeAuthFields(answer) {
+  const value = answer.field("www-authenticate");
+  const { exchange, where, status: status2 } = answer;
+  if (value === void 0) {
+    if (status2 !== 401) return [];
+    return [questionable("http.www-authenticate", answer.op, exchange, `${where} has no WWW-Authenticate; a 401 carries at least one challenge (RFC 9110, 15.5.2), here Bearer (RFC 6750, 3: WWW-Authenticate: Bearer realm="pets"), so a client knows how to authenticate.`)];
+  }
+  const parsed = parseChallenges(value);
+  if ("fault" in parsed) return [broken("http.www-authenticate", answer.op, exchange, `${where} has WWW-Authenticate ${JSON.stringify(value)}: ${parsed.fault} (RFC 9110, 11.6.1). Send Bearer realm="..." (RFC 6750, 3).`)];
+  if (status2 !== 401) return [held("http.www-authenticate", answer.op, exchange)];
+  const schemes = parsed.challenges.map((c) => c.scheme);
+  return [holds(schemes.some((s) => s.toLowerCase() === "bearer"), "http.www-authenticate", answer.op, exchange, () => `${where} challenges with ${schemes.join(", ")}, not Bearer; the API takes its key as a bearer token ("Every operation requires HTTP bearer authentication"), and a 401 of a bearer-protected resource names the Bearer scheme (RFC 6750, 3).`)];
+}
+
+// conformance/model/http/cacheDirectives.ts
+var directive = new RegExp(`^(${tokenPattern})(?:=(${tokenPattern}|${quotedPattern}))?$`);
+var deltaSeconds = /* @__PURE__ */ new Set(["max-age", "s-maxage", "stale-while-revalidate", "stale-if-error"]);
+var noArgument = /* @__PURE__ */ new Set(["must-revalidate", "must-understand", "no-store", "no-transform", "proxy-revalidate", "public", "immutable"]);
+var fieldNames = /* @__PURE__ */ new Set(["no-cache", "private"]);
+function parseCacheControl(value) {
+  const out = { directives: [], faults: [], doubts: [] };
+  const members = listMembers(value);
+  if (!members) return { ...out, faults: ["a quoted string never ends"] };
+  for (const member2 of members) {
+    if (member2 === "") {
+      out.faults.push("it has an empty list member (a stray comma)");
+      continue;
+    }
+    const m = directive.exec(member2);
+    if (!m) {
+      out.faults.push(`${JSON.stringify(member2)} is not token [ "=" ( token / quoted-string ) ]`);
+      continue;
+    }
+    const name2 = m[1].toLowerCase();
+    const argument = m[2] === void 0 ? void 0 : tokenOrQuoted(m[2]);
+    out.directives.push({ name: name2, ...argument ? { argument: argument.value } : {}, quoted: argument?.quoted ?? false });
+    if (deltaSeconds.has(name2)) {
+      if (argument === void 0 || !isDelaySeconds(argument.value)) out.faults.push(`${member2}: ${name2} takes delta-seconds (1*DIGIT)`);
+      else if (argument.quoted && (name2 === "max-age" || name2 === "s-maxage")) out.faults.push(`${member2}: ${name2} is written in the token form; "a sender MUST NOT generate the quoted-string form"`);
+    } else if (noArgument.has(name2) && argument !== void 0) {
+      out.doubts.push(`${member2}: ${name2} takes no argument`);
+    } else if (fieldNames.has(name2) && argument !== void 0 && !argument.quoted) {
+      out.doubts.push(`${member2}: ${name2}'s field names are sent as a quoted string ("a sender SHOULD NOT generate the token form")`);
+    }
+  }
+  return out;
+}
+
+// conformance/model/http/requestKey.ts
+var credentialOf2 = (view) => view.credential.kind === "key" ? `key:${view.credential.key}` : view.credential.kind;
+var getKey = (exchange, view) => `${credentialOf2(view)}\0${exchange.path}`;
+var rateLimitFields = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
+var isSuccess = (status2) => status2 >= 200 && status2 < 300;
+var sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+// conformance/model/http/judgeCacheFields.ts
+function sharedCacheDirective(value) {
+  if (value === void 0) return void 0;
+  const { directives } = parseCacheControl(value);
+  const names2 = new Set(directives.map((d) => d.name));
+  if (names2.has("private") || names2.has("no-store")) return void 0;
+  return ["public", "s-maxage", "must-revalidate"].find((n) => names2.has(n));
+}
+function judgeCacheControl(answer) {
+  const value = answer.field("cache-control");
+  if (value === void 0) return [];
+  const { exchange, where, view, status: status2 } = answer;
+  const parsed = parseCacheControl(value);
+  if (parsed.faults.length > 0) return [broken("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${parsed.faults.join("; ")} (RFC 9111, 5.2). A cache that cannot read a directive ignores it.`)];
+  const out = parsed.doubts.map((d) => questionable("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${d} (RFC 9111, 5.2.2).`));
+  const shared = view.headers.authorization !== void 0 && status2 >= 200 && status2 < 300 ? sharedCacheDirective(value) : void 0;
+  if (shared) {
+    out.push(questionable("http.cache-control", answer.op, exchange, `${where} answers a request with the key with Cache-Control ${JSON.stringify(value)}: "${shared}" lets a shared cache store it and give it to later requests without the key (RFC 9111, 3.5), though every endpoint requires authentication. Send "private" (or no-store) on keyed answers.`));
+  }
+  if (out.length === 0) out.push(held("http.cache-control", answer.op, exchange));
+  return out;
+}
+function judgeExpiresAge(answer) {
+  const out = [];
+  const { exchange, where } = answer;
+  const expires = answer.field("expires");
+  if (expires !== void 0) {
+    const twice = sentTwice(answer, "http.expires-age", "Expires");
+    const date3 = parseHttpDate(expires);
+    if (twice) out.push(twice);
+    else if (!date3) out.push(questionable("http.expires-age", answer.op, exchange, `${where} has Expires ${JSON.stringify(expires)}, not an HTTP-date; caches read it as already expired (RFC 9111, 5.3). Send an IMF-fixdate, or Cache-Control: no-cache.`));
+    else if (date3.form !== "imf") out.push(broken("http.expires-age", answer.op, exchange, `${where} has Expires ${JSON.stringify(expires)}, an obsolete date form; a sender generates IMF-fixdate (RFC 9110, 5.6.7).`));
+    else out.push(held("http.expires-age", answer.op, exchange));
+  }
+  const age = answer.field("age");
+  if (age !== void 0) {
+    const twice = sentTwice(answer, "http.expires-age", "Age");
+    out.push(twice ?? holds(isDelaySeconds(age), "http.expires-age", answer.op, exchange, () => `${where} has Age ${JSON.stringify(age)}; it is delta-seconds, a non-negative integer (RFC 9111, 5.1).`));
+  }
+  return out;
+}
+function judgeVary(answer) {
+  const value = answer.field("vary");
+  if (value === void 0) return [];
+  const members = listMembers(value);
+  const bad = members === void 0 ? [value] : members.filter((m) => m !== "*" && !isToken(m));
+  return [holds(bad.length === 0, "http.vary", answer.op, answer.exchange, () => `${answer.where} has Vary ${JSON.stringify(value)}: ${bad.map((b) => JSON.stringify(b)).join(", ")} ${bad.length > 1 ? "are" : "is"} neither "*" nor a field name (RFC 9110, 12.5.5); a cache cannot tell which request fields the answer depends on.`)];
+}
+function judgeCacheFields(answer) {
+  return [...judgeCacheControl(answer), ...judgeExpiresAge(answer), ...judgeVary(answer)];
+}
+function judgeSharedCacheServed(answer, memory) {
+  const { view, status: status2, exchange } = answer;
+  if (view.credential.kind === "key" || view.method !== "GET" || !isSuccess(status2)) return [];
+  const stored = memory.sharedCacheable.get(exchange.path);
+  if (!stored) return [];
+  const fromCache = answer.field("age") !== void 0 || sameBytes(stored.bytes, exchange.response.bytes);
+  if (!fromCache) return [];
+  return [broken("http.cache-control", answer.op, exchange, `${answer.where} was served without a valid key the answer #${stored.seq} gave to the key, which its Cache-Control "${stored.directive}" let shared caches store (RFC 9111, 3.5); every endpoint requires authentication. Send "private" on keyed answers, and refuse keyless requests before any cache.`, [stored.seq])];
+}
+
+// conformance/model/http/judgeConditional.ts
+var revalidationFields = ["content-location", "date", "etag", "vary", "cache-control", "expires"];
+function currentRepresentation(answer, memory) {
+  const last = memory.lastGet.get(getKey(answer.exchange, answer.view));
+  return last && isSuccess(last.status) && last.writes === memory.writes ? last : void 0;
+}
+function whyNot304(answer, memory) {
+  const { view } = answer;
+  const noneMatch = view.headers["if-none-match"];
+  const modifiedSince = view.headers["if-modified-since"];
+  if (view.method !== "GET" && view.method !== "HEAD") return { reason: `a 304 answers only a conditional GET or HEAD, and this is a ${view.method}` };
+  if (noneMatch === void 0 && modifiedSince === void 0) return { reason: "the request had no condition (neither If-None-Match nor If-Modified-Since), so nothing can have evaluated to false" };
+  const current = currentRepresentation(answer, memory);
+  if (noneMatch !== void 0) {
+    const tags = parseTagList(noneMatch);
+    if (tags === void 0 || tags === "*") return void 0;
+    const sent = tags.map(showTag).join(", ");
+    const own = parseEntityTag(answer.field("etag") ?? "");
+    if (own && !tags.some((t) => weakMatch(t, own))) return { reason: `its own ETag ${showTag(own)} matches none of the tags sent (If-None-Match: ${sent}), so the condition was true` };
+    if (current) {
+      const tag = parseEntityTag(current.headers.etag ?? "");
+      if (!tag) return { reason: `the representation #${current.seq} gave for this URL has no ETag, so no tag sent (${sent}) can match it`, related: current.seq };
+      if (!tags.some((t) => weakMatch(t, tag))) return { reason: `the current representation's ETag is ${showTag(tag)} (#${current.seq}), and the tags sent (${sent}) do not match it, so the condition was true`, related: current.seq };
+    }
+    return void 0;
+  }
+  const since = parseHttpDate(modifiedSince);
+  if (!since) return { reason: `If-Modified-Since ${JSON.stringify(modifiedSince)} is no HTTP-date, which a server must ignore (13.1.3)` };
+  const modified = answer.field("last-modified") ?? current?.headers["last-modified"];
+  const at = modified === void 0 ? void 0 : parseHttpDate(modified)?.at;
+  if (at !== void 0 && at > since.at) return { reason: `the representation was last modified ${modified}, after If-Modified-Since ${modifiedSince}, so the condition was true`, ...current ? { related: current.seq } : {} };
+  return void 0;
+}
+function judgeConditionalAnswer(answer, memory) {
+  const { view, status: status2, exchange, where } = answer;
+  if (status2 === 304) {
+    const why = whyNot304(answer, memory);
+    if (!why) return [held("http.conditional", answer.op, exchange)];
+    return [broken("http.conditional", answer.op, exchange, `${where} answered 304 Not Modified, but ${why.reason}. A 304 says a conditional GET or HEAD found the client's copy current (RFC 9110, 15.4.5); here the client is left with a copy it does not have, or an old one. Answer 200 with the representation.`, why.related === void 0 ? void 0 : [why.related])];
+  }
+  const conditional2 = (view.method === "GET" || view.method === "HEAD") && (view.headers["if-none-match"] !== void 0 || view.headers["if-modified-since"] !== void 0);
+  if (!conditional2) return [];
+  if (status2 === 412) return [broken("http.conditional", answer.op, exchange, `${where} answered 412 to a conditional ${view.method}; a false If-None-Match or If-Modified-Since on GET or HEAD is answered 304, and a true one as if unconditional (RFC 9110, 13.1.2, 13.2.2).`)];
+  return isSuccess(status2) ? [held("http.conditional", answer.op, exchange)] : [];
+}
+function judge304Fields(answer, memory) {
+  if (answer.status !== 304) return [];
+  const missing = rateLimitFields.filter((f) => answer.field(f) === void 0);
+  const last = memory.lastGet.get(getKey(answer.exchange, answer.view));
+  const reference2 = last && isSuccess(last.status) ? last : void 0;
+  const fromTheOk = reference2 ? revalidationFields.filter((f) => reference2.headers[f] !== void 0 && answer.field(f) === void 0) : [];
+  const all2 = [...missing, ...fromTheOk];
+  return [
+    holds(
+      all2.length === 0,
+      "http.304-fields",
+      answer.op,
+      answer.exchange,
+      () => `${answer.where} lacks ${all2.join(", ")}: ${[missing.length > 0 ? `${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} on every API response ("Every API response carries these headers"), a 304 too` : "", fromTheOk.length > 0 ? `the 200 to the same request (#${reference2.seq}) carried ${fromTheOk.join(", ")}, which a 304 must repeat (RFC 9110, 15.4.5)` : ""].filter(Boolean).join("; ")}. A 304 goes through the same header hooks as the 200 it stands for.`,
+      reference2 && fromTheOk.length > 0 ? [reference2.seq] : void 0
+    )
+  ];
+}
+function judgeStrongEtag(answer, memory) {
+  const { view, status: status2, exchange } = answer;
+  if (view.method !== "GET" || !isSuccess(status2) || exchange.response.truncated || exchange.response.incomplete !== void 0) return [];
+  const tag = parseEntityTag(answer.field("etag") ?? "");
+  if (!tag || tag.weak) return [];
+  const before = memory.strongTags.get(exchange.path)?.get(tag.opaque);
+  if (!before) return [];
+  return [holds(sameBytes(before.bytes, exchange.response.bytes), "http.strong-etag", answer.op, exchange, () => `${answer.where} gives the strong ETag ${tag.opaque} that #${before.seq} gave for ${exchange.path}, with a different body (${before.bytes.length} then ${exchange.response.bytes.length} octets); a strong validator changes whenever the representation does (RFC 9110, 8.8.1), or a cache or a range request joins two bodies. Mark it weak (W/) or derive it from the body.`, [before.seq])];
+}
+function judgeConditional(answer, memory) {
+  return [...judgeConditionalAnswer(answer, memory), ...judge304Fields(answer, memory), ...judgeStrongEtag(answer, memory)];
+}
+
+// conformance/model/http/uriReference.ts
+var unreserved = "A-Za-z0-9\\-._~";
+var subDelims = "!$&'()*+,;=";
+var pct = "%[0-9A-Fa-f]{2}";
+var pchar = `(?:[${unreserved}${subDelims}:@]|${pct})`;
+var scheme = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+var path = new RegExp(`^(?:${pchar}|/)*$`);
+var queryOrFragment = new RegExp(`^(?:${pchar}|[/?])*$`);
+var userinfo = new RegExp(`^(?:[${unreserved}${subDelims}:]|${pct})*$`);
+var regName = new RegExp(`^(?:[${unreserved}${subDelims}]|${pct})*$`);
+var ipLiteral = /^\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+)\]$/;
+var components = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/;
+function uriReferenceFault(text) {
+  if (text === "") return void 0;
+  const m = components.exec(text);
+  if (!m) return "it has no URI structure";
+  const [, s, authority, p, query, fragment] = m;
+  if (s !== void 0 && !scheme.test(s)) return `its scheme ${JSON.stringify(s)} is not ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`;
+  if (authority !== void 0) {
+    const at = authority.lastIndexOf("@");
+    const user = at >= 0 ? authority.slice(0, at) : void 0;
+    const hostPort = at >= 0 ? authority.slice(at + 1) : authority;
+    if (user !== void 0 && !userinfo.test(user)) return `its userinfo ${JSON.stringify(user)} holds characters RFC 3986 does not allow there`;
+    const portAt = hostPort.startsWith("[") ? hostPort.indexOf("]:") + 1 : hostPort.lastIndexOf(":");
+    const host = portAt > 0 ? hostPort.slice(0, portAt) : hostPort;
+    const port = portAt > 0 ? hostPort.slice(portAt + 1) : "";
+    if (!/^\d*$/.test(port)) return `its port ${JSON.stringify(port)} is not digits`;
+    if (host.startsWith("[") ? !ipLiteral.test(host) : !regName.test(host)) return `its host ${JSON.stringify(host)} holds characters RFC 3986 does not allow there`;
+  }
+  if (!path.test(p)) return `its path ${JSON.stringify(p)} holds characters RFC 3986 does not allow unencoded (${firstBad(p, path)})`;
+  if (query !== void 0 && !queryOrFragment.test(query)) return `its query ${JSON.stringify(query)} holds characters RFC 3986 does not allow unencoded (${firstBad(query, queryOrFragment)})`;
+  if (fragment !== void 0 && !queryOrFragment.test(fragment)) return `its fragment ${JSON.stringify(fragment)} holds characters RFC 3986 does not allow unencoded`;
+  return void 0;
+}
+function firstBad(text, pattern) {
+  for (let i = text.length; i > 0; i--) {
+    if (pattern.test(text.slice(0, i))) return i < text.length ? JSON.stringify(text[i]) : "a stray %";
+  }
+  return JSON.stringify(text[0]);
+}
+
+// conformance/model/http/linkValues.ts
+function parseLinks(value) {
+  const members = listMembers(value, { angleBrackets: true });
+  if (!members) return { fault: "a quoted string or a <...> never ends" };
+  const links = [];
+  for (const member2 of members) {
+    if (member2 === "") continue;
+    const m = /^<([^>]*)>(.*)$/s.exec(member2);
+    if (!m) return { fault: `${JSON.stringify(member2)} does not start with <URI-Reference>` };
+    const uriFault = uriReferenceFault(m[1]);
+    if (uriFault) return { fault: `the target <${m[1]}> is no URI-reference: ${uriFault}` };
+    const params = parseParameters(m[2], { bws: true, valueOptional: true });
+    if (!params) return { fault: `the parameters of <${m[1]}> are not ; name[=value] (a token or a quoted string)` };
+    const rels = params.filter((p) => p.name === "rel").length;
+    if (rels !== 1) return { fault: `<${m[1]}> has ${rels === 0 ? "no rel parameter" : `rel ${rels} times`}; each link-value has exactly one` };
+    links.push({ target: m[1], params });
+  }
+  return { links };
+}
+
+// conformance/model/http/judgeControlFields.ts
+function judgeAllow(answer) {
+  const value = answer.field("allow");
+  if (value === void 0) return [];
+  const members = value.trim() === "" ? [] : listMembers(value);
+  const bad = members === void 0 ? [value] : members.filter((m) => !isToken(m));
+  return [holds(bad.length === 0, "http.allow", answer.op, answer.exchange, () => `${answer.where} has Allow ${JSON.stringify(value)}: ${bad.map((b) => JSON.stringify(b)).join(", ")} ${bad.length > 1 ? "are" : "is"} not a method token (RFC 9110, 10.2.1). List the methods as "GET, POST".`)];
+}
+function locatedId(location2, requestUrl) {
+  try {
+    const segment = /\/pets\/([^/]+)$/.exec(new URL(location2, requestUrl).pathname)?.[1];
+    return segment === void 0 ? void 0 : decodeURIComponent(segment);
+  } catch {
+    return void 0;
+  }
+}
+function judgeLocation(answer) {
+  const out = [];
+  const { exchange, where, status: status2 } = answer;
+  for (const name2 of ["Location", "Content-Location"]) {
+    const value = answer.field(name2);
+    if (value === void 0) continue;
+    const twice = sentTwice(answer, "http.location", name2);
+    if (twice) {
+      out.push(twice);
+      continue;
+    }
+    const fault = uriReferenceFault(value) ?? (name2 === "Content-Location" && value.includes("#") ? "it has a fragment, which absolute-URI / partial-URI exclude" : void 0);
+    if (fault) {
+      out.push(broken("http.location", answer.op, exchange, `${where} has ${name2} ${JSON.stringify(value)}, not a URI reference: ${fault} (RFC 3986). Percent-encode what RFC 3986 does not allow.`));
+      continue;
+    }
+    if (name2 === "Location" && status2 === 201 && answer.op === "createPet") {
+      const created = integerText(exchange.response.value?.id);
+      const named = locatedId(value, exchange.request.url);
+      if (created !== void 0 && named !== void 0 && /^-?\d+$/.test(named)) {
+        out.push(holds(BigInt(named) === BigInt(created), "http.location", answer.op, exchange, () => `${where} created pet ${created} and says Location ${JSON.stringify(value)}, which names pet ${named}; a 201's Location identifies the resource created (RFC 9110, 15.3.2).`));
+        continue;
+      }
+    }
+    out.push(held("http.location", answer.op, exchange));
+  }
+  return out;
+}
+function judgeRetryAfter(answer) {
+  return answer.lines("retry-after").map((value) => {
+    const fault = isDelaySeconds(value) ? void 0 : httpDateFault(value);
+    const obsolete = parseHttpDate(value) !== void 0;
+    return holds(fault === void 0, "http.retry-after", answer.op, answer.exchange, () => `${answer.where} has Retry-After ${JSON.stringify(value)}: ${obsolete ? fault : "neither delay-seconds (digits) nor an IMF-fixdate"} (RFC 9110, 10.2.3). A client cannot tell when to retry.`);
+  });
+}
+function judgeLink(answer) {
+  const value = answer.field("link");
+  if (value === void 0) return [];
+  const parsed = parseLinks(value);
+  return [holds(!("fault" in parsed), "http.link", answer.op, answer.exchange, () => `${answer.where} has Link ${JSON.stringify(value)}: ${parsed.fault} (RFC 8288, 3). Write each link as <uri>; rel="name".`)];
+}
+function judgeControlFields(answer) {
+  return [...judgeAllow(answer), ...judgeLocation(answer), ...judgeRetryAfter(answer), ...judgeLink(answer)];
+}
+
+// conformance/model/http/judgeCorsFields.ts
+var origin = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:\[[0-9A-Fa-f:.]+\]|[^\s/?#:@[\]]+)(?::\d+)?$/;
+function judgeCorsFields(answer) {
+  const lines = answer.lines("access-control-allow-origin");
+  if (lines.length === 0) return [];
+  const { exchange, where } = answer;
+  const faults = [];
+  const value = lines[0];
+  if (lines.length > 1) faults.push(`Access-Control-Allow-Origin is sent ${lines.length} times (${lines.map((l) => JSON.stringify(l)).join(", ")}); a browser fails the CORS check unless there is one value`);
+  else if (value !== "*" && value !== "null" && !origin.test(value)) faults.push(`Access-Control-Allow-Origin ${JSON.stringify(value)} is not one origin (scheme://host[:port], no path, no list), "null" or "*"; a browser fails the CORS check`);
+  const credentials = answer.field("access-control-allow-credentials");
+  if (credentials !== void 0 && credentials !== "true") faults.push(`Access-Control-Allow-Credentials ${JSON.stringify(credentials)} is not "true", its only value (case-sensitive)`);
+  if (value === "*" && credentials === "true") faults.push('Access-Control-Allow-Origin "*" comes with Access-Control-Allow-Credentials "true"; a browser refuses a credentialed request so answered: name the origin instead');
+  if (faults.length === 0) return [held("http.cors-origin", answer.op, exchange)];
+  return [questionable("http.cors-origin", answer.op, exchange, `${where}: ${faults.join("; ")} (Fetch Standard, 3.2.3). The contract shows no CORS, so this is a warning.`)];
+}
+
+// conformance/model/http/judgeFieldSyntax.ts
+function judgeFieldSyntax(answer) {
+  const faults = [];
+  for (const [name2, value] of answer.exchange.response.rawHeaders) {
+    if (!isToken(name2)) faults.push(`the field name ${JSON.stringify(name2)} is not a token`);
+    const { dangerous, controls } = forbiddenCharacters(value);
+    if (dangerous.length > 0) faults.push(`${name2} holds ${dangerous.join(", ")} (CR, LF or NUL)`);
+    if (controls.length > 0) faults.push(`${name2} holds the control character${controls.length > 1 ? "s" : ""} ${controls.join(", ")}`);
+  }
+  if (faults.length === 0) return [held("http.field-syntax", answer.op, answer.exchange)];
+  return [broken("http.field-syntax", answer.op, answer.exchange, `${answer.where}: ${faults.join("; ")}. A field line is a token name and visible characters, spaces and tabs (RFC 9110, 5.1, 5.5); a recipient must reject such a message or blank the characters out.`)];
+}
+
+// conformance/model/http/judgeHead.ts
+var mayDiffer = /* @__PURE__ */ new Set(["content-length", "transfer-encoding", "content-encoding", "etag", "last-modified", "date", "connection", "keep-alive", "digest", "content-digest", "repr-digest", "content-md5", "age", "set-cookie", "server-timing", "vary"]);
+var refusedByUrl = /* @__PURE__ */ new Set([400, 401, 403, 404, 410, 422]);
+function judgeHead(answer, memory) {
+  const { view, status: status2, exchange, where } = answer;
+  if (view.method !== "HEAD" || !isSuccess(status2)) return [];
+  const out = [];
+  const missingLimits = rateLimitFields.filter((f) => answer.field(f) === void 0);
+  if (missingLimits.length > 0) out.push(broken("http.head-as-get", answer.op, exchange, `${where} lacks ${missingLimits.join(", ")}; every API response carries the rate-limit headers ("Every API response carries these headers"), and HEAD sends the header fields GET would (RFC 9110, 9.3.2).`));
+  const get = memory.lastGet.get(getKey(exchange, view));
+  if (get && get.writes === memory.writes && get.status !== 429) {
+    const sameAsk = get.asked.authorization === view.headers.authorization && get.asked.accept === view.headers.accept;
+    if (refusedByUrl.has(get.status) && sameAsk) {
+      out.push(broken("http.head-as-get", answer.op, exchange, `${where} serves HEAD where GET of the same URL with the same credential was answered ${get.status} (#${get.seq}); HEAD is identical to GET but for the content (RFC 9110, 9.3.2).`, [get.seq]));
+    } else if (isSuccess(get.status)) {
+      const missing = Object.keys(get.headers).filter((f) => !mayDiffer.has(f) && !rateLimitFields.includes(f) && answer.field(f) === void 0);
+      if (missing.length > 0) out.push(questionable("http.head-as-get", answer.op, exchange, `${where} lacks ${missing.join(", ")}, which GET of the same URL sent (#${get.seq}); a server should send HEAD the header fields it would send GET (RFC 9110, 9.3.2).`));
+      const length = answer.field("content-length");
+      const headCoded = answer.field("content-encoding") !== void 0;
+      if (length !== void 0 && /^\d+$/.test(length) && !get.coded && !headCoded && Number(length) !== get.bytes.length) {
+        out.push(questionable("http.head-as-get", answer.op, exchange, `${where} says Content-Length ${length}, where GET of the same URL sent ${get.bytes.length} octets (#${get.seq}) and nothing was written since; a HEAD's Content-Length is the length GET would send (RFC 9110, 8.6).`));
+      }
+    }
+  }
+  if (out.length === 0) out.push(held("http.head-as-get", answer.op, exchange));
+  return out;
+}
+
+// conformance/model/http/judgeKeyValidity.ts
+function refusal(exchange, view, standing2, servedAt) {
+  const op = view.operation ?? "unlisted";
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (401)`;
+  const authorization = view.headers.authorization ?? "";
+  const message = `${where} refused with 401 the key that #${servedAt} was served with${view.operation ? `, on ${view.operation}` : ""} (Authorization ${JSON.stringify(authorization)}); a key is valid or not, whatever the operation: 401 is for a key "missing or invalid".`;
+  if (standing2.throttledAt !== void 0 && standing2.throttledAt < exchange.seq) return questionable("http.401-valid-key", op, exchange, `${message} It came after the 429 of #${standing2.throttledAt}, perhaps as a ban, so this is a warning.`);
+  if (!/^Bearer [^\s]+$/.test(authorization)) return questionable("http.401-valid-key", op, exchange, `${message} The header is spelled otherwise than "Bearer <key>", which HTTP allows (RFC 9110, 11.1; RFC 6750, 2.1), so this is a warning.`);
+  if (view.operation === void 0) return questionable("http.401-valid-key", op, exchange, `${message} The request is none of the contract's operations, so this is a warning.`);
+  return broken("http.401-valid-key", op, exchange, message, [servedAt]);
+}
+function judgeKeyValidity(answer, memory) {
+  const { view, status: status2, exchange } = answer;
+  if (view.credential.kind !== "key" || view.preflight) return [];
+  const standing2 = memory.keys.get(view.credential.key);
+  if (standing2?.servedAt !== void 0) {
+    if (status2 === 401) return [refusal(exchange, view, standing2, standing2.servedAt)];
+    return status2 === 429 ? [] : [held("http.401-valid-key", answer.op, exchange)];
+  }
+  if (isSuccess(status2) && standing2) return standing2.refusedBefore.map((e) => refusal(e, viewRequest(e), standing2, exchange.seq));
+  return [];
+}
+
+// conformance/model/http/contentCodings.ts
+function parseContentEncoding(value) {
+  const members = listMembers(value);
+  if (!members || members.some((m) => !isToken(m))) return void 0;
+  return members.map((m) => m.toLowerCase() === "x-gzip" ? "gzip" : m.toLowerCase());
+}
+var member = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?:[ \t]*;[ \t]*[qQ]=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?))?$/;
+function parseAcceptEncoding(value) {
+  const members = listMembers(value);
+  if (!members) return void 0;
+  const weights = /* @__PURE__ */ new Map();
+  for (const m of members) {
+    if (m === "") continue;
+    const match = member.exec(m);
+    if (!match) return void 0;
+    const coding = match[1].toLowerCase() === "x-gzip" ? "gzip" : match[1].toLowerCase();
+    weights.set(coding, match[2] === void 0 ? 1 : Number(match[2]));
+  }
+  return { weights };
+}
+function acceptsCoding(accept, coding) {
+  const listed2 = accept.weights.get(coding);
+  if (listed2 !== void 0) return listed2 > 0;
+  const any = accept.weights.get("*");
+  return any !== void 0 && any > 0;
+}
+
+// conformance/model/http/mediaType.ts
+function parseMediaType(value) {
+  const semicolon = value.indexOf(";");
+  const head = (semicolon < 0 ? value : value.slice(0, semicolon)).replace(/[ \t]+$/, "");
+  const slash = head.indexOf("/");
+  const type = slash < 0 ? head : head.slice(0, slash);
+  const subtype = slash < 0 ? "" : head.slice(slash + 1);
+  if (slash < 0 || !isToken(type) || !isToken(subtype)) return { fault: `${JSON.stringify(head)} is not type "/" subtype, two tokens` };
+  const parameters = semicolon < 0 ? [] : parseParameters(value.slice(semicolon));
+  if (!parameters) return { fault: `its parameters ${JSON.stringify(value.slice(semicolon))} are not ; name=value (a token or a quoted string, no space around "=")` };
+  const names2 = parameters.map((p) => p.name);
+  const twice = names2.find((n, i) => names2.indexOf(n) !== i);
+  if (twice === "charset") return { fault: "it names the charset twice" };
+  return { type: type.toLowerCase(), subtype: subtype.toLowerCase(), parameters };
+}
+
+// conformance/model/http/judgeRepresentationFields.ts
+var noContentStatus = (status2) => status2 === 204 || status2 === 304 || status2 >= 100 && status2 < 200;
+function judgeContentType(answer) {
+  const value = answer.field("content-type");
+  if (value === void 0) return [];
+  const twice = sentTwice(answer, "http.content-type", "Content-Type");
+  if (twice) return [twice];
+  const parsed = parseMediaType(value);
+  return [holds(!("fault" in parsed), "http.content-type", answer.op, answer.exchange, () => `${answer.where} has Content-Type ${JSON.stringify(value)}: ${parsed.fault}. A client cannot tell what the body is; send "application/json" (RFC 9110, 8.3.1).`)];
+}
+function judgeContentLength(answer) {
+  const values = answer.lines("content-length");
+  if (values.length === 0) return [];
+  const { exchange, where, status: status2 } = answer;
+  if (status2 === 204 || status2 >= 100 && status2 < 200) {
+    return [broken("http.content-length", answer.op, exchange, `${where} sends Content-Length ${values.join(", ")} on a ${status2}; a server must not send Content-Length with 1xx or 204 (RFC 9110, 8.6). Drop it.`)];
+  }
+  if (values.length > 1 || !/^\d+$/.test(values[0])) {
+    return [broken("http.content-length", answer.op, exchange, `${where} sends Content-Length ${values.map((v) => JSON.stringify(v)).join(", ")}; it is one decimal number (1*DIGIT, RFC 9110, 8.6), and a recipient that reads another framing than the sender meant desynchronises the connection (RFC 9112, 6.3). Send it once, as digits.`)];
+  }
+  const declared = Number(values[0]);
+  const coding = answer.field("content-encoding");
+  const asSent = coding === void 0 || (parseContentEncoding(coding)?.every((c) => c === "identity") ?? false);
+  const readable = asSent && answer.view.method !== "HEAD" && !noContentStatus(status2) && !exchange.response.truncated && exchange.response.incomplete === void 0;
+  if (!readable) return [held("http.content-length", answer.op, exchange)];
+  const received = exchange.response.bytes.length;
+  return [holds(declared === received, "http.content-length", answer.op, exchange, () => `${where} says Content-Length ${declared} and sent ${received} octets of content; the length is the content's, in octets (RFC 9110, 8.6), and a client that trusts it reads ${declared < received ? "too little and takes the rest for the next answer" : "past the end and waits"}.`)];
+}
+function judgeFraming(answer) {
+  const te = answer.field("transfer-encoding");
+  if (te === void 0) return [];
+  const { exchange, where, status: status2 } = answer;
+  if (status2 === 204 || status2 >= 100 && status2 < 200) return [broken("http.framing", answer.op, exchange, `${where} sends Transfer-Encoding ${JSON.stringify(te)} on a ${status2}, which has no content; a server must not (RFC 9112, 6.1).`)];
+  const length = answer.field("content-length");
+  return [holds(length === void 0, "http.framing", answer.op, exchange, () => `${where} sends both Transfer-Encoding ${JSON.stringify(te)} and Content-Length ${JSON.stringify(length)}; a sender must not send Content-Length with Transfer-Encoding (RFC 9112, 6.2), since the two framings disagree and a proxy may read the other one (request smuggling). Send one.`)];
+}
+function judgeContentEncoding(answer) {
+  const value = answer.field("content-encoding");
+  if (value === void 0) return [];
+  const { exchange, where } = answer;
+  const codings2 = parseContentEncoding(value);
+  if (!codings2) return [broken("http.content-encoding", answer.op, exchange, `${where} has Content-Encoding ${JSON.stringify(value)}, which is not a list of coding tokens (RFC 9110, 8.4).`)];
+  const asked = answer.view.headers["accept-encoding"];
+  if (asked === void 0) return [held("http.content-encoding", answer.op, exchange)];
+  const accept = parseAcceptEncoding(asked);
+  if (!accept) return [held("http.content-encoding", answer.op, exchange)];
+  const refused2 = codings2.filter((c) => c !== "identity" && !acceptsCoding(accept, c));
+  return [holds(refused2.length === 0, "http.content-encoding", answer.op, exchange, () => `${where} is coded ${refused2.join(", ")} (Content-Encoding ${JSON.stringify(value)}), but the request said Accept-Encoding ${JSON.stringify(asked)}, which does not accept ${refused2.length > 1 ? "them" : "it"}: a client that cannot decode it cannot read the answer. Send it without that coding (RFC 9110, 12.5.3).`)];
+}
+function judgeRepresentationFields(answer) {
+  return [...judgeContentType(answer), ...judgeContentLength(answer), ...judgeFraming(answer), ...judgeContentEncoding(answer)];
+}
+
+// conformance/model/http/judgeStatusSemantics.ts
+function judgeStatusCode(answer) {
+  const { status: status2 } = answer;
+  if (status2 < 100 || status2 > 599) return broken("http.status-code", answer.op, answer.exchange, `${answer.where}: ${status2} is no HTTP status; valid codes are 100 to 599 (RFC 9110, 15), and a client cannot tell what it means.`);
+  return holds(status2 >= 200, "http.status-code", answer.op, answer.exchange, () => `${answer.where}: a ${status2} came as the final answer; a 1xx is interim, and a final answer must follow it (RFC 9110, 15.2).`);
+}
+function judgeNoContent(answer) {
+  const { status: status2, view, exchange } = answer;
+  const why = view.method === "HEAD" ? "an answer to HEAD" : status2 === 204 ? "a 204" : status2 === 304 ? "a 304" : void 0;
+  if (why === void 0) return [];
+  const size = exchange.response.bytes.length;
+  return [holds(size === 0 && !exchange.response.truncated, "http.no-content", answer.op, exchange, () => `${answer.where} carries ${size} octets of content; ${why} has none (RFC 9110, ${view.method === "HEAD" ? "9.3.2" : status2 === 204 ? "15.3.5" : "15.4.5"}), and on a kept-alive connection they are read as the start of the next answer.`)];
+}
+var documented = (method, path2) => viewRequest({ path: path2, request: { method, url: "", headers: {} } }).operation !== void 0;
+function judge405(answer, memory) {
+  if (answer.status !== 405) return [];
+  const { exchange, where, view } = answer;
+  const value = answer.field("allow");
+  if (value === void 0) return [broken("http.405-allow", answer.op, exchange, `${where} refuses ${view.method} with 405 and no Allow; the origin server must list the methods the resource supports (RFC 9110, 15.5.6), so a client knows what to send instead.`)];
+  const members = value.trim() === "" ? [] : (listMembers(value) ?? []).filter(isToken);
+  const listed2 = new Set(members);
+  const out = [];
+  if (listed2.has(view.method)) out.push(broken("http.405-allow", answer.op, exchange, `${where} refuses ${view.method} with 405 yet lists it in Allow ${JSON.stringify(value)}; a 405 says the method is not supported, and Allow lists those that are (RFC 9110, 15.5.6).`));
+  const served = memory.served.get(view.pathname) ?? /* @__PURE__ */ new Map();
+  const missing = [...served].filter(([method]) => !listed2.has(method) && !(method === "HEAD" && listed2.has("GET")));
+  for (const [method, seq] of missing) {
+    const message = `${where} lists Allow ${JSON.stringify(value)} without ${method}, which #${seq} was served on ${view.pathname}; Allow lists the resource's currently supported methods (RFC 9110, 15.5.6).`;
+    out.push(documented(method, view.pathname) ? broken("http.405-allow", answer.op, exchange, message, [seq]) : questionable("http.405-allow", answer.op, exchange, message));
+  }
+  if (out.length === 0) out.push(held("http.405-allow", answer.op, exchange));
+  return out;
+}
+function judgeStatusSemantics(answer, memory) {
+  return [judgeStatusCode(answer), ...judgeNoContent(answer), ...judge405(answer, memory)];
+}
+
+// conformance/model/http/learnHttp.ts
+var writes = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
+function learnHttp(exchange, view, memory) {
+  const { status: status2, headers } = exchange.response;
+  if (isUnavailable(status2)) return;
+  const served = isSuccess(status2);
+  if (view.method === "GET" && status2 !== 429 && status2 !== 304) {
+    const coding = headers["content-encoding"];
+    memory.lastGet.set(getKey(exchange, view), {
+      seq: exchange.seq,
+      status: status2,
+      headers,
+      bytes: exchange.response.bytes,
+      coded: coding !== void 0 && !(parseContentEncoding(coding)?.every((c) => c === "identity") ?? false),
+      writes: memory.writes,
+      asked: { authorization: view.headers.authorization, accept: view.headers.accept }
+    });
+  }
+  if (view.method === "GET" && served && !exchange.response.truncated && exchange.response.incomplete === void 0) {
+    const tag = parseEntityTag(headers.etag ?? "");
+    if (tag && !tag.weak) {
+      const tags = memory.strongTags.get(exchange.path) ?? /* @__PURE__ */ new Map();
+      if (!tags.has(tag.opaque)) tags.set(tag.opaque, { seq: exchange.seq, bytes: exchange.response.bytes });
+      memory.strongTags.set(exchange.path, tags);
+    }
+    const directive2 = view.headers.authorization !== void 0 ? sharedCacheDirective(headers["cache-control"]) : void 0;
+    if (directive2) memory.sharedCacheable.set(exchange.path, { seq: exchange.seq, directive: directive2, bytes: exchange.response.bytes });
+  }
+  if (served && writes.has(view.method)) memory.writes++;
+  if (view.credential.kind !== "key" || view.preflight) return;
+  if (served && view.method !== "OPTIONS") {
+    const methods = memory.served.get(view.pathname) ?? /* @__PURE__ */ new Map();
+    if (!methods.has(view.method)) methods.set(view.method, exchange.seq);
+    memory.served.set(view.pathname, methods);
+  }
+  const key = standing(memory, view.credential.key);
+  if (served && key.servedAt === void 0) {
+    key.servedAt = exchange.seq;
+    key.refusedBefore = [];
+  } else if (status2 === 401 && key.servedAt === void 0) key.refusedBefore.push(exchange);
+  else if (status2 === 429) key.throttledAt = exchange.seq;
+}
+
+// conformance/model/judgeHttp.ts
+function judgeHttp(exchange, view, state) {
+  if (isUnavailable(exchange.response.status)) return [];
+  const answer = answerOf(exchange, view);
+  const memory = state.http;
+  return [
+    ...judgeFieldSyntax(answer),
+    ...judgeStatusSemantics(answer, memory),
+    ...judgeRepresentationFields(answer),
+    ...judgeValidatorFields(answer),
+    ...judgeCacheFields(answer),
+    ...judgeSharedCacheServed(answer, memory),
+    ...judgeControlFields(answer),
+    ...judgeAuthFields(answer),
+    ...judgeCorsFields(answer),
+    ...judgeConditional(answer, memory),
+    ...judgeHead(answer, memory),
+    ...judgeKeyValidity(answer, memory)
+  ];
 }
 
 // conformance/model/judgeWire.ts
@@ -66520,9 +67461,10 @@ var ModelRun = class {
     this.#judgements.push(...judgeRate(group, state, this.options));
     const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === "createPet"), ...group.filter((g) => g.view.operation !== "createPet")] : group;
     for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state));
+      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state), ...judgeHttp(exchange, view, state));
       learnData(exchange, view, state);
       learnEquivalence(exchange, state);
+      learnHttp(exchange, view, state.http);
     }
     learnRate(group, state);
   }
@@ -66810,8 +67752,8 @@ var SpecValidators = class {
    */
   requiredHeaders(op, status2) {
     const required = (response) => Object.entries(response?.headers ?? {}).filter(([, header]) => header.required === true).map(([name2]) => name2.toLowerCase());
-    const documented = op.operation.responses[String(status2)];
-    if (documented) return required(documented);
+    const documented2 = op.operation.responses[String(status2)];
+    if (documented2) return required(documented2);
     this.#everywhere ??= this.spec.operations.flatMap((o) => Object.values(o.operation.responses).map(required)).reduce((common, names2) => common.filter((n) => names2.includes(n)));
     return this.#everywhere;
   }
@@ -66822,8 +67764,8 @@ var SpecValidators = class {
   }
   /** The body schema for a status: the documented one, or Error for an undocumented 4xx. */
   schemaFor(op, status2) {
-    const documented = responseSchema(op, status2);
-    if (documented) return documented;
+    const documented2 = responseSchema(op, status2);
+    if (documented2) return documented2;
     return status2 >= 400 ? this.errorSchema : void 0;
   }
   check(schema, value, root = "body") {
@@ -67175,7 +68117,7 @@ var checkQuotes = {
 async function judgeProxyTraffic(records, options2) {
   const validators = options2.validators ?? new SpecValidators(options2.spec);
   const basePath = new URL(options2.target).pathname.replace(/\/+$/, "");
-  const origin = new URL(options2.target).origin;
+  const origin2 = new URL(options2.target).origin;
   const book = keyBook(records);
   const notes = [
     options2.sharedKey ? "Others may use the keys beside the proxy (--shared-key): rate-limit accounting judged only what holds whoever else spends the window." : "Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly."
@@ -67199,13 +68141,13 @@ async function judgeProxyTraffic(records, options2) {
       beforeAccepted++;
       continue;
     }
-    const request = redactedRequest(record2, book, origin);
-    const path = request.url.slice(origin.length + basePath.length) || "/";
+    const request = redactedRequest(record2, book, origin2);
+    const path2 = request.url.slice(origin2.length + basePath.length) || "/";
     if (!record2.response) {
       unanswered.push({ checkId: "proxy", operationId: "unlisted", afterSeq: exchanges.length, sentAt: record2.sentAt, durationMs: 0, request, error: record2.error ?? "no answer" });
       continue;
     }
-    const exchange = exchangeOf(record2, record2.response, request, path, book, validators, exchanges.length + 1, categories);
+    const exchange = exchangeOf(record2, record2.response, request, path2, book, validators, exchanges.length + 1, categories);
     exchanges.push(exchange);
     spans.push(record2.span ?? { from: record2.sentAt, to: record2.sentAt + record2.response.durationMs });
     for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) categories.add(id);
@@ -67316,7 +68258,7 @@ function markThrottled(exchanges) {
     else if (status2 < 400) throttled.delete(key.key);
   }
 }
-function redactedRequest(record2, book, origin) {
+function redactedRequest(record2, book, origin2) {
   const headers = {};
   for (const [name2, value] of Object.entries(record2.requestHeaders)) {
     const token2 = name2 === "authorization" ? book.tokens.find(([secret]) => value.endsWith(` ${secret}`)) : void 0;
@@ -67324,23 +68266,23 @@ function redactedRequest(record2, book, origin) {
   }
   return {
     method: record2.method,
-    url: `${origin}${redactWith(book, record2.url)}`,
+    url: `${origin2}${redactWith(book, record2.url)}`,
     headers,
     ...record2.requestBody !== void 0 ? { body: redactWith(book, record2.requestBody) } : {}
   };
 }
-function exchangeOf(record2, answer, request, path, book, validators, seq, categories) {
+function exchangeOf(record2, answer, request, path2, book, validators, seq, categories) {
   const grouped = {};
   for (const [name2, value] of answer.rawHeaders) (grouped[name2] ??= []).push(redactWith(book, value));
   const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
   const body = redactWith(book, response.body);
-  const view = viewRequest({ path, request });
+  const view = viewRequest({ path: path2, request });
   return {
     seq,
     checkId: "proxy",
     operationId: view.operation ?? "unlisted",
     intent: classifyRequest(view, validators, { categories }, { status: response.status, headers: response.headers }),
-    path,
+    path: path2,
     bucket: view.credential.kind === "key" ? "key" : "anonymous",
     sentAt: record2.sentAt,
     request,
@@ -67743,13 +68685,13 @@ var severityOrder = ["critical", "high", "medium", "low"];
 // conformance/github/stepSummary.ts
 import { appendFile } from "node:fs/promises";
 var stepSummaryLimit = 1024 * 1024;
-async function appendStepSummary(path, markdown) {
+async function appendStepSummary(path2, markdown) {
   const note = "\n\n_Summary cut to fit GitHub's 1 MiB limit: see the conformance-summary.md report._\n";
   let text = markdown;
   if (Buffer.byteLength(text) > stepSummaryLimit) {
     text = Buffer.from(text).subarray(0, stepSummaryLimit - Buffer.byteLength(note) - 4).toString("utf8").replace(/\uFFFD+$/, "") + note;
   }
-  await appendFile(path, text.endsWith("\n") ? text : `${text}
+  await appendFile(path2, text.endsWith("\n") ? text : `${text}
 `);
 }
 

@@ -6,6 +6,7 @@ import { broken, held, holds, type Judgement } from '../judgement.ts';
 import { sentTwice, type Answer } from './answerFields.ts';
 import { isDelaySeconds, isToken, listMembers } from './fieldSyntax.ts';
 import { httpDateFault } from './judgeValidatorFields.ts';
+import { parseHttpDate } from './httpDate.ts';
 import { parseLinks } from './linkValues.ts';
 import { uriReferenceFault } from './uriReference.ts';
 
@@ -63,7 +64,9 @@ function judgeRetryAfter(answer: Answer): Judgement[] {
   // Each line judged: wire.header-once reports a second one.
   return answer.lines('retry-after').map((value) => {
     const fault = isDelaySeconds(value) ? undefined : httpDateFault(value);
-    return holds(fault === undefined, 'http.retry-after', answer.op, answer.exchange, () => `${answer.where} has Retry-After ${JSON.stringify(value)}: neither delay-seconds (digits) nor an IMF-fixdate (RFC 9110, 10.2.3)${/^\d+$/.test(value) ? '' : `; as a date it is ${fault}`}. A client cannot tell when to retry.`);
+    // A date in an obsolete form is a date still: say so rather than "neither".
+    const obsolete = parseHttpDate(value) !== undefined;
+    return holds(fault === undefined, 'http.retry-after', answer.op, answer.exchange, () => `${answer.where} has Retry-After ${JSON.stringify(value)}: ${obsolete ? fault : 'neither delay-seconds (digits) nor an IMF-fixdate'} (RFC 9110, 10.2.3). A client cannot tell when to retry.`);
   });
 }
 

@@ -257,6 +257,10 @@ describe('http.retry-after: delay-seconds or an IMF-fixdate', () => {
     for (const value of ['1.5', '-3', '2026-06-01T12:01:00Z']) expect(said('http.retry-after', { 'retry-after': value }), value).toContain('neither delay-seconds (digits) nor an IMF-fixdate');
   });
 
+  it('fails a date in an obsolete form, naming the form', () => {
+    expect(said('http.retry-after', { 'retry-after': 'Mon Jun  1 12:01:00 2026' })).toContain('an obsolete asctime date');
+  });
+
   it('does not apply without Retry-After', () => {
     expect(on('http.retry-after', {})).toEqual([]);
   });
