@@ -1,7 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
+import type { RawSocket } from './rawHttp.ts';
 import { maxHeadBytes, readHead, showBytes } from './messageHead.ts';
 
 /** What the suite needs of HTTP: send one request, get status, headers and body back. */
@@ -31,6 +33,11 @@ export interface Transport {
   send(request: TransportRequest, timeoutMs: number): Promise<TransportResponse>;
   /** Lets go of what the transport holds (kept-alive connections). */
   close?(): Promise<void> | void;
+  /**
+   * Opens a raw connection to the URL's origin (TCP, or TLS offering only http/1.1), for the
+   * framing probe, which writes and reads its own bytes. Absent where there is no socket (in-process).
+   */
+  openConnection?(url: string, timeoutMs: number): Promise<RawSocket>;
 }
 
 /** The target did not answer: refused, reset, unresolvable, or too slow. */
@@ -371,5 +378,33 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       agents['http:'].destroy();
       agents['https:'].destroy();
     },
+    openConnection: openRawConnection,
   };
+}
+
+/** A TCP connection to the URL's origin, or TLS with the server's name checked and only http/1.1 offered. */
+export function openRawConnection(url: string, timeoutMs: number): Promise<RawSocket> {
+  const target = new URL(url);
+  const secure = target.protocol === 'https:';
+  const port = Number(target.port || (secure ? 443 : 80));
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const socket: Socket = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }, () => done())
+      : net.connect({ host, port }, () => done());
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection to ${target.host} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onError = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    socket.once('error', onError);
+    function done() {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      resolve(socket);
+    }
+  });
 }

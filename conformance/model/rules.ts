@@ -32,7 +32,17 @@ export type RuleId =
   | 'unlisted.not-served-without-key'
   | 'unlisted.refusal-shape'
   | 'unlisted.no-5xx'
-  | 'equivalent.same-status';
+  | 'equivalent.same-status'
+  | 'framing.message-syntax'
+  | 'framing.one-length'
+  | 'framing.length-exact'
+  | 'framing.chunked-valid'
+  | 'framing.no-chunked-to-1.0'
+  | 'framing.head-no-body'
+  | 'framing.close-honoured'
+  | 'framing.connection-reusable'
+  | 'framing.pipelined-in-order'
+  | 'framing.body-read-whole';
 
 export interface Rule {
   id: RuleId;
@@ -86,5 +96,17 @@ export const rules: readonly Rule[] = [
   { id: 'unlisted.refusal-shape', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)', quote: 'Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).', reachedBy: 'an undocumented method or path refused' },
   { id: 'unlisted.no-5xx', checkId: 'keyless-and-unlisted', operations: ['*'], title: 'An undocumented method or path is served or refused, never answered 5xx', quote: 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)', reachedBy: 'an undocumented method or path' },
   { id: 'equivalent.same-status', checkId: 'equivalent-requests', operations: pets, title: 'Equivalent spellings of one request get the same status', quote: 'The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)', reachedBy: 'a request sent in several spellings' },
+  // HTTP/1.x framing, judged on the bytes of raw connections (the http-framing check's probe): the
+  // contract is JSON over HTTP, and a client in any language reads HTTP/1.1 as RFC 9112 frames it.
+  { id: 'framing.message-syntax', checkId: 'http-framing', operations: ['*'], title: 'A status line and field lines a client can parse', quote: 'All request and response bodies are JSON (`application/json`). (RFC 9112, 2.1, 4, 5: HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]; no whitespace between a field name and its colon; a sender MUST NOT generate line folding.)', reachedBy: 'an answer on a raw connection (not in-process)' },
+  { id: 'framing.one-length', checkId: 'http-framing', operations: ['*'], title: 'One framing: never Content-Length with Transfer-Encoding, never two lengths', quote: 'RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. RFC 9112, 6.3: a Content-Length that is not one valid number makes the framing invalid.', reachedBy: 'an answer with a body on a raw connection' },
+  { id: 'framing.length-exact', checkId: 'http-framing', operations: ['*'], title: 'Content-Length equals the bytes of the body that follows', quote: 'RFC 9112, 6.3: If a valid Content-Length header field is present without Transfer-Encoding, its decimal value defines the expected message body length in octets. If the sender closes the connection or the recipient times out before the indicated number of octets are received, the recipient MUST consider the message to be incomplete.', reachedBy: 'an answer framed by Content-Length on a raw connection' },
+  { id: 'framing.chunked-valid', checkId: 'http-framing', operations: ['*'], title: 'A chunked body is well formed and ends', quote: 'RFC 9112, 7.1: chunked-body = *chunk last-chunk trailer-section CRLF; chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF.', reachedBy: 'a chunked answer on a raw connection' },
+  { id: 'framing.no-chunked-to-1.0', checkId: 'http-framing', operations: ['*'], title: 'An HTTP/1.0 request gets an answer it can frame: no Transfer-Encoding', quote: 'RFC 9112, 6.1: A server MUST NOT send a response containing Transfer-Encoding unless the corresponding request indicates HTTP/1.1 (or later minor revisions).', reachedBy: 'an HTTP/1.0 request on a raw connection' },
+  { id: 'framing.head-no-body', checkId: 'http-framing', operations: ['*'], title: 'An answer to HEAD ends with its head', quote: 'RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. RFC 9112, 6.3: any response to a HEAD request is terminated by the first empty line after the header fields.', reachedBy: 'a HEAD on a raw connection (not with --read-only)' },
+  { id: 'framing.close-honoured', checkId: 'http-framing', operations: ['*'], title: 'The close a request asks for, or an answer announces, is made', quote: 'RFC 9112, 9.6: A server that receives a "close" connection option MUST initiate closure of the connection after it sends the final response to the request that contained the "close" connection option.', reachedBy: 'a request with Connection: close, or in HTTP/1.0, on a raw connection' },
+  { id: 'framing.connection-reusable', checkId: 'http-framing', operations: ['*'], title: 'After an answer on a kept-alive connection, the next request gets its own answer', quote: 'RFC 9112, 9.3: HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and responses to be carried over a single connection. In order to remain persistent, all messages on a connection need to have a self-defined message length.', reachedBy: 'two requests on one kept-alive raw connection (a deployment that closes after each answer leaves it open)' },
+  { id: 'framing.pipelined-in-order', checkId: 'http-framing', operations: ['listPets', 'getPet'], title: 'Pipelined requests are each answered, whole and in order', quote: 'RFC 9112, 9.3.2: A server MAY process a sequence of pipelined requests in parallel if they all have safe methods, but it MUST send the corresponding responses in the same order that the requests were received.', reachedBy: 'pipelined requests on a connection the deployment keeps open (closing after each answer is legal and leaves it open)' },
+  { id: 'framing.body-read-whole', checkId: 'http-framing', operations: ['createPet'], title: 'A body sent chunked, or split across writes, is read as the one sent', quote: 'Adds an animal. The request body is required, is `application/json`, and has the shape NewPet. (RFC 9112, 7.1: A recipient MUST be able to parse the chunked transfer coding; 6.3: a server MAY refuse a body without Content-Length with 411.)', reachedBy: 'a create on a raw connection (not with --read-only)', needs: 'writes' },
 ];
 

@@ -5,6 +5,7 @@ import { judgeAccess } from './judgeAccess.ts';
 import { judgeData, learnData } from './judgeData.ts';
 import { judgeDeprecation } from './judgeDeprecation.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
+import { judgeFraming } from './judgeFraming.ts';
 import { judgeRate, learnRate, learnUnanswered, type RateOptions } from './judgeRate.ts';
 import { judgeSilence } from './judgeSilence.ts';
 import { judgeWire } from './judgeWire.ts';
@@ -74,7 +75,7 @@ export class ModelRun {
     // that already shows a new pet does not make its own 201 look like an id reused.
     const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
     for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state));
+      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state), ...judgeFraming(exchange, view));
       learnData(exchange, view, state);
       learnEquivalence(exchange, state);
     }
