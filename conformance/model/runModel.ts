@@ -46,17 +46,22 @@ export class ModelRun {
   feed(exchanges: readonly Exchange[], unanswered: readonly UnansweredEntry[] = []): ModelVerdict {
     for (; this.#fed < exchanges.length; this.#fed++) {
       const exchange = exchanges[this.#fed]!;
-      // Attempts lost before this answer may have been counted: the ledgers allow for them.
-      for (; this.#unansweredFed < unanswered.length && unanswered[this.#unansweredFed]!.afterSeq < exchange.seq; this.#unansweredFed++) {
-        learnUnanswered(unanswered[this.#unansweredFed]!.request.headers, this.#state);
-      }
+      // Attempts lost before this answer may have been counted: the ledgers allow for them, after
+      // the answers before them (a burst still open is judged first, then they are learnt).
+      const learnLost = () => {
+        for (; this.#unansweredFed < unanswered.length && unanswered[this.#unansweredFed]!.afterSeq < exchange.seq; this.#unansweredFed++) {
+          learnUnanswered(unanswered[this.#unansweredFed]!.request.headers, this.#state);
+        }
+      };
       const item = { exchange, view: viewRequest(exchange) };
       const open = this.#pending[0]?.exchange.burst;
       if (open !== undefined && exchange.burst === open) {
+        learnLost();
         this.#pending.push(item);
         continue;
       }
       this.#flush();
+      learnLost();
       this.#pending = [item];
       if (exchange.burst === undefined) this.#flush();
     }
