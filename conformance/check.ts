@@ -1,5 +1,6 @@
 import { isUnavailable } from './http/pacedClient.ts';
-import type { ApiRequest, Exchange } from './http/exchange.ts';
+import type { ApiRequest, Exchange, WireConnection } from './http/exchange.ts';
+import type { WirePlan } from './http/wireExchanges.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
 import type { SpecValidators } from './specValidators.ts';
 import { curlCommand } from './http/curlCommand.ts';
@@ -139,6 +140,12 @@ export interface CheckContext {
   otherSourceAddress(): Promise<string | undefined>;
   /** Keeps a shrunk failing sequence for the reports. */
   reproduce(reproduction: Reproduction): void;
+  /**
+   * Sends requests on raw HTTP/1.x connections (the framing probe) and records their answers as
+   * exchanges, the model's to judge. Absent when the deployment is reached without sockets
+   * (in-process); undefined when nothing could be sent (the quota or the time budget is spent).
+   */
+  sendWire?(plan: WirePlan): Promise<{ exchanges: Exchange[]; connections: WireConnection[] } | undefined>;
 }
 
 export interface Check {

@@ -38,6 +38,8 @@ export interface ExchangeSummary {
   responseBody: CapturedBody;
   /** Why the body the run held was only the start of what came: `truncated`, `incomplete` or `kept in part` (see http/retention.ts). */
   bodyCut?: string;
+  /** For a request of the framing probe: the raw connection it went on, and the answer's head as it came. */
+  wire?: WireSummary;
   /** Transport failures retried before this answer came (their attempts are in `unanswered`). */
   retries?: number;
 }
@@ -56,6 +58,21 @@ export interface UnansweredSummary {
   requestHeaders: Record<string, string>;
   requestBody?: CapturedBody;
   error: string;
+}
+
+/** How a request of the framing probe went on its raw connection, and how its answer was framed. */
+export interface WireSummary {
+  /** The raw connection, numbered from 1 in the run, and the request's place on it, from 1. */
+  connection: number;
+  position: number;
+  version: '1.0' | '1.1';
+  pipelined: boolean;
+  /** How its body went: in one write, in two (`split`), or `chunked`. */
+  bodyAs?: 'whole' | 'split' | 'chunked';
+  /** How the answer's end was found: Content-Length, chunked, the connection's close, or no body. */
+  framing: string;
+  /** The answer's status line and field lines as they came, the key masked. */
+  head: string;
 }
 
 /** A body as the reports keep it: whole up to `capturedBodyLimit` characters, cut after. */
@@ -131,6 +148,12 @@ function capture(text: string, limit = capturedBodyLimit): CapturedBody {
   return { text: truncated ? text.slice(0, limit) : text, size: Buffer.byteLength(text), truncated };
 }
 
+function wireSummary(e: Exchange): WireSummary {
+  const { connection, index, head, framing } = e.wire!;
+  const request = connection.requests[index]!;
+  return { connection: connection.id, position: index + 1, version: request.version, pipelined: connection.pipelined, ...(request.bodyAs ? { bodyAs: request.bodyAs } : {}), framing, head: head.length > 2048 ? `${head.slice(0, 2048)}…` : head };
+}
+
 /** Why the body an exchange holds is only the start of what came, when it is (see http/retention.ts). */
 function bodyCut(e: Exchange): string | undefined {
   const { response } = e;
@@ -174,6 +197,7 @@ export function summarizeExchange(e: Exchange, limit = capturedBodyLimit): Excha
     responseHeaders: e.response.headers,
     responseBody: capture(e.response.body, limit),
     ...(cut !== undefined ? { bodyCut: cut } : {}),
+    ...(e.wire ? { wire: wireSummary(e) } : {}),
     ...(e.retries > 0 ? { retries: e.retries } : {}),
   };
 }

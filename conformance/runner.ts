@@ -3,6 +3,7 @@ import { Outcomes, type Check, type CheckContext, type KnownPet, type Reproducti
 import { ModelRun } from './model/runModel.ts';
 import { coverageOf } from './model/coverage.ts';
 import type { ApiRequest } from './http/exchange.ts';
+import type { WirePlan } from './http/wireExchanges.ts';
 import { isUnavailable, PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
 import { preflight } from './preflight.ts';
@@ -154,7 +155,24 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     timeLeftMs: () => deadline - now(),
     otherSourceAddress: () => config.transport.otherLocalAddress?.(config.baseUrl) ?? Promise.resolve(undefined),
     reproduce: (reproduction) => reproductions.push(reproduction),
+    // Raw connections only where there are sockets: the framing probe (checks/httpFraming.ts).
+    ...(config.transport.openConnection ? { sendWire: (plan) => sendWire(plan) } : {}),
   };
+
+  async function sendWire(plan: WirePlan) {
+    const operationId = plan.requests[0]?.operationId ?? 'unlisted';
+    if (now() >= deadline) {
+      current.outcomes.inconclusive(operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`);
+      return undefined;
+    }
+    try {
+      return await client.sendWire(current.id, plan);
+    } catch (error) {
+      if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
+      current.outcomes.inconclusive(operationId, error.message);
+      return undefined;
+    }
+  }
 
   const reports = new Map<string, CheckReport>();
   const finish = (verdict: Verdict, reason?: string): RunReport => {

@@ -3,6 +3,7 @@ import { auth } from './auth.ts';
 import { contentType } from './contentType.ts';
 import { createPet } from './createPet.ts';
 import { getPet } from './getPet.ts';
+import { httpFraming } from './httpFraming.ts';
 import { pagination } from './pagination.ts';
 import { petLifecycle } from './petLifecycle.ts';
 import { rateLimitHeaders } from './rateLimitHeaders.ts';
@@ -22,6 +23,7 @@ export const checks: readonly Check[] = [
   createPet,
   petLifecycle,
   generatedTraffic,
+  httpFraming,
   rateLimitProbe,
   statusCodes,
   contentType,

@@ -27,6 +27,8 @@ describe('a deployment that answers, but breaks HTTP at the transport, fails wit
     });
     expect(result.exitCode).toBe(1);
     expect(findings(result, 'wire-format')).toMatch(/HPE_INVALID_CONSTANT.*it came after the \d+ body bytes the answer's framing counts, so that framing does not count the whole body/);
+    // On a raw connection, the bytes left behind say which answer's length is short.
+    expect(findings(result, 'http-framing')).toMatch(/its Content-Length \(\d+\) ends the body before \d+ bytes? that starts? no answer/);
   }, 120_000);
 
   it('whose list requests hang while every other request is answered fails wire-format with the timings', async () => {

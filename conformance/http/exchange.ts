@@ -1,5 +1,6 @@
 import { parseLossless, toPlain, type LosslessValue } from '../json/losslessJson.ts';
 import type { ConnectionChoice } from './transport.ts';
+import type { Framing, FramedRequest, StreamEnd } from './responseFraming.ts';
 
 /** One request the suite sent and what came back: the evidence every finding points to. */
 
@@ -118,6 +119,47 @@ export interface Exchange {
   response: ApiResponse;
   /** Transport failures retried before this answer came (a GET only). */
   retries: number;
+  /** For a request sent on a raw connection (the framing probe): the connection's bytes, and its place on it. */
+  wire?: WireExchange;
+}
+
+/** A request on a raw connection, as its framing is judged: how it went, and its place among the others. */
+export interface WireRequest extends FramedRequest {
+  /** The request target as written, its key redacted. */
+  target: string;
+  /** It asked the server to close after answering (`Connection: close`, or HTTP/1.0 without keep-alive). */
+  close: boolean;
+  /** How its body went: in one write, in two (`split`), or `chunked`. */
+  bodyAs?: 'whole' | 'split' | 'chunked';
+}
+
+/** One raw connection of the run, as every exchange on it shares it. */
+export interface WireConnection {
+  /** Numbered from 1 in the run. */
+  id: number;
+  pipelined: boolean;
+  requests: WireRequest[];
+  /**
+   * Every byte that came, up to the probe's cap, with the run's secrets masked byte for byte (`*`,
+   * same length), so the framing reads as it came and no report can show a key.
+   */
+  received: Uint8Array;
+  /** How reading ended: the server closed, the time ran out, the byte cap was met, or the client was done. */
+  ended: StreamEnd | 'done';
+  timeoutMs: number;
+  /** Why the connection could not be opened or written, when it could not. */
+  error?: string;
+  /** Milliseconds from the opening: each request written, each answer whole, the server's close. */
+  timings: { writtenMs: number[]; answeredMs: (number | undefined)[]; closedMs?: number };
+}
+
+export interface WireExchange {
+  connection: WireConnection;
+  /** The request's place on the connection, from 0. */
+  index: number;
+  /** The answer's head as it came (status line and field lines), secrets masked. */
+  head: string;
+  framing: Framing;
 }
 
 /** A request that got no answer: what was sent, and why nothing came back. */
@@ -137,6 +179,8 @@ export interface UnansweredRequest {
   attempt?: number;
   /** Nothing came within the timeout, not even a status line: the deployment was silent (not refused or reset). */
   timedOut?: boolean;
+  /** Sent on a raw connection by the framing probe, which frames what came itself (see `error`). */
+  wire?: boolean;
 }
 
 /** The body read as JSON both ways: `json` as JSON.parse gives it, `value` lossless. Both undefined when not JSON. */

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { bucketOf, parseBody, type ApiRequest, type Bucket, type Exchange, type UnansweredRequest } from './exchange.ts';
+import { bucketOf, parseBody, type ApiRequest, type Bucket, type Exchange, type UnansweredRequest, type WireConnection, type WireExchange } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
 import { RetentionBudget } from './retention.ts';
-import { TransportError, type Transport } from './transport.ts';
+import { latin1 } from './messageHead.ts';
+import { defaultRawMaxBytes, encodeRequest, exchangeRaw, type RawConnectionRecord } from './rawHttp.ts';
+import { frameConnection } from './responseFraming.ts';
+import { frameWire, headText, responseOfAnswer, streamEnd, whyUnanswered, wireConnectionOf, type WirePlan } from './wireExchanges.ts';
+import { bodyText, decodeContent, TransportError, type Transport, type TransportResponse } from './transport.ts';
 
 export interface PacedClientOptions {
   baseUrl: string;
@@ -92,6 +96,8 @@ export class PacedClient {
   readonly #silentRequests = new Map<string, number>();
   /** What the run keeps of answers' bodies. */
   readonly #retention = new RetentionBudget();
+  /** Raw connections opened so far (the framing probe's), to number the next. */
+  #wireConnections = 0;
   readonly #options: Required<Omit<PacedClientOptions, 'onEvent' | 'runId' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>> & Pick<PacedClientOptions, 'onEvent' | 'headers' | 'secrets' | 'apiKey2' | 'sharedKey' | 'deadline'>;
   readonly #buckets = new Map<string, BucketState>();
   /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
@@ -268,9 +274,9 @@ export class PacedClient {
     }
   }
 
-  async #sendOnce(checkId: string, request: ApiRequest, bucket: Bucket, retries: number): Promise<Exchange> {
-    const { baseUrl, apiKey, apiKey2, transport, timeoutMs, userAgent } = this.#options;
-    const url = `${baseUrl}${request.path}`;
+  /** The headers a request goes with: the client's own, `--header`s, the request's, its credential. */
+  #headersOf(request: ApiRequest): Record<string, string> {
+    const { apiKey, apiKey2, userAgent } = this.#options;
     const headers = mergeHeaders(
       { 'user-agent': userAgent, 'x-conformance-run-id': this.runId, accept: 'application/json' },
       this.#options.headers ?? {},
@@ -284,7 +290,16 @@ export class PacedClient {
       dropHeader(headers, 'authorization');
       headers[auth.headerName] = `${auth.scheme} ${keyOf(auth.key)}`;
     } else if (auth !== 'none') headers.authorization = auth.authorization;
+    return headers;
+  }
+
+  async #sendOnce(checkId: string, request: ApiRequest, bucket: Bucket, retries: number): Promise<Exchange> {
+    const { baseUrl, transport, timeoutMs } = this.#options;
+    const url = `${baseUrl}${request.path}`;
+    const headers = this.#headersOf(request);
     const shownHeaders = this.#redactAll(headers);
+    // A near miss of a key is shown as its description, never as the key with one character changed.
+    const auth = request.auth;
     if (auth !== 'none' && typeof auth === 'object' && 'authorization' in auth && auth.shownAs !== undefined) shownHeaders.authorization = auth.shownAs;
     const shown = {
       method: request.method,
@@ -327,9 +342,14 @@ export class PacedClient {
       }
     }
     this.failuresInARow = 0;
+    return this.#record(checkId, request, bucket, { sentAt, shown, retries, durationMs: Math.round(performance.now() - started) }, answer, incomplete);
+  }
+
+  /** Records an answer as an exchange: kept within the run's budget, its text redacted, parsed. */
+  #record(checkId: string, request: ApiRequest, bucket: Bucket, sent: { sentAt: number; shown: Exchange['request']; retries: number; durationMs: number }, whole: TransportResponse, incomplete: string | undefined, wire?: WireExchange): Exchange {
     // Memory stays bounded whatever the deployment sends: see retention.ts for what is kept, and the marks that say so.
-    const kept = this.#retention.keep(answer, incomplete !== undefined);
-    answer = kept.answer;
+    const kept = this.#retention.keep(whole, incomplete !== undefined);
+    const answer = kept.answer;
     const body = this.#redact(answer.body);
     // The text is redacted for the record; the bytes stay as received, for the checks only (no report writes them).
     const response = {
@@ -355,13 +375,76 @@ export class PacedClient {
       ...(request.varies !== undefined ? { varies: request.varies } : {}),
       path: this.#redact(request.path),
       bucket,
-      sentAt,
-      request: shown,
-      response: { ...response, durationMs: Math.round(performance.now() - started) },
-      retries,
+      sentAt: sent.sentAt,
+      request: sent.shown,
+      response: { ...response, durationMs: sent.durationMs },
+      retries: sent.retries,
+      ...(wire ? { wire } : {}),
     };
     this.exchanges.push(exchange);
     return exchange;
+  }
+
+  /**
+   * Sends requests on raw connections, for the framing probe: paced as one burst on each quota they
+   * spend, never sent again. Each answer whose status line came is recorded as an exchange (with
+   * `wire`: the connection's bytes, for the framing judges) and the deployment's quota headers are
+   * learnt from it; a request that got none is recorded as unanswered, and counts as no failure of
+   * the transport: a server may close a connection between requests.
+   */
+  async sendWire(checkId: string, plan: WirePlan): Promise<{ exchanges: Exchange[]; connections: WireConnection[] }> {
+    const { baseUrl, transport, timeoutMs } = this.#options;
+    if (!transport.openConnection) throw new TransportError(`no raw connection to ${baseUrl}: the transport has no sockets`, baseUrl);
+    const counts = new Map<Bucket, number>();
+    for (const r of plan.requests) counts.set(bucketOf(r.auth), (counts.get(bucketOf(r.auth)) ?? 0) + 1);
+    const host = new URL(baseUrl).host;
+    const sent = plan.requests.map((request) => {
+      const url = new URL(`${baseUrl}${request.path}`);
+      const target = `${url.pathname}${url.search}`;
+      const headers = Object.entries(this.#headersOf(request));
+      const raw = encodeRequest({ method: request.method, target, version: request.version, headers: [['Host', host], ...headers], ...(request.body !== undefined ? { body: request.body } : {}), ...(request.bodyAs ? { bodyAs: request.bodyAs } : {}), ...(request.close ? { close: true } : {}) });
+      const written = latin1(raw.head).split('\r\n').slice(1, -2).map((line): [string, string] => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]);
+      const shown = { method: request.method, url: this.#redact(url.href), headers: this.#redactAll(Object.fromEntries(written)), ...(request.body !== undefined ? { body: this.#redact(request.body) } : {}) };
+      return { request, raw, target: this.#redact(target), shown };
+    });
+    for (const [bucket, n] of counts) this.#state(bucket).inFlight += n;
+    let records: RawConnectionRecord[];
+    const sentAt = this.#options.now();
+    try {
+      for (const bucket of counts.keys()) await this.#pace(bucket, this.#state(bucket), false);
+      records = await exchangeRaw(() => transport.openConnection!(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes });
+    } finally {
+      for (const [bucket, n] of counts) this.#state(bucket).inFlight -= n;
+    }
+    const secrets = this.#secrets.map(([secret]) => secret);
+    const exchanges: Exchange[] = [];
+    const connections: WireConnection[] = [];
+    for (const record of records) {
+      const connection = wireConnectionOf(record, ++this.#wireConnections, sent, secrets, timeoutMs);
+      connections.push(connection);
+      const framed = frameConnection(record.received, record.requests, streamEnd(record.ended));
+      const masked = frameWire(connection);
+      for (const [k, index] of record.indexes.entries()) {
+        const { request, shown } = sent[index]!;
+        const bucket = bucketOf(request.auth);
+        const answer = framed.answers[k];
+        const writtenMs = record.timings.writtenMs[k] ?? 0;
+        if (!answer || answer.head.status === 0) {
+          this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt: sentAt + writtenMs, durationMs: 0, request: shown, error: this.#redact(`${request.method} ${baseUrl}${request.path} on a raw connection: ${whyUnanswered(connection, masked, k)}`), path: this.#redact(request.path), attempt: 1, wire: true });
+          continue;
+        }
+        const { response, incomplete } = responseOfAnswer(answer, connection);
+        const decoded = await decodeContent(response.bytes, response.headers['content-encoding'], defaultRawMaxBytes).catch(() => undefined);
+        const whole = decoded ? { ...response, bytes: decoded.bytes, body: bodyText(decoded.bytes), ...(decoded.truncated ? { truncated: true } : {}) } : response;
+        const durationMs = Math.round((record.timings.answeredMs[k] ?? record.timings.closedMs ?? writtenMs) - writtenMs);
+        const wire: WireExchange = { connection, index: k, head: headText(connection.received, masked.answers[k] ?? answer), framing: answer.framing };
+        const exchange = this.#record(checkId, { ...request, ...(plan.pipelined ? { burst: -connection.id } : {}) }, bucket, { sentAt: sentAt + writtenMs, shown, retries: 0, durationMs }, whole, incomplete !== undefined ? this.#redact(incomplete) : undefined, wire);
+        this.failuresInARow = 0;
+        this.#learn(this.#state(bucket), exchange);
+        exchanges.push(exchange);
+      }
+    }
+    return { exchanges, connections };
   }
 }
 

@@ -157,6 +157,10 @@ describe('frameConnection', () => {
     expect(frameConnection(bytes(ok('[]', 'connection: keep-alive\r\n')), [{ method: 'GET', version: '1.0', writtenAt: 0 }]).answers[0]!.closes).toBe(false);
   });
 
+  it('says an answer after the last, for no request', () => {
+    expect(kinds(frameConnection(bytes(ok('[]'), ok('[]')), [get()]).answers[0])).toEqual(['unsolicited']);
+  });
+
   it('notes empty lines between answers, and bytes left after the last', () => {
     const framed = frameConnection(bytes(ok('[]'), '\r\n', ok('[]'), 'xyz'), [get(), get()]);
     expect(kinds(framed.answers[0])).toEqual(['stray-crlf']);

@@ -132,7 +132,8 @@ export function frameConnection(bytes: Uint8Array, requests: readonly FramedRequ
     let q = p;
     while (q < bytes.length && (bytes[q] === 0x0d || bytes[q] === 0x0a)) q++;
     if (q > p) last.problems.push({ kind: 'stray-crlf', at: p, detail: `${q - p} bytes of empty lines follow it` });
-    if (q < bytes.length) last.problems.push(strayAfter(last, requests[last.request]!, bytes, q, bytes.length));
+    if (q < bytes.length && startsStatusLine(bytes, q) === true) last.problems.push({ kind: 'unsolicited', at: q, detail: `another answer (${showBytes(bytes, q, bytes.length, 40)}) follows it, though no request was left to answer: it answers nothing` });
+    else if (q < bytes.length) last.problems.push(strayAfter(last, requests[last.request]!, bytes, q, bytes.length));
   }
   return { answers };
 }
@@ -145,7 +146,7 @@ function findStatusLine(bytes: Uint8Array, from: number): number | undefined {
 
 /** The problem of bytes left after `answer` (from `from` to `to`), named by how the answer was framed. */
 function strayAfter(answer: FramedAnswer, request: FramedRequest, bytes: Uint8Array, from: number, to: number): FramingProblem {
-  const what = `${to - from} bytes that start no answer (${showBytes(bytes, from, to)})`;
+  const what = `${to - from === 1 ? '1 byte that starts' : `${to - from} bytes that start`} no answer (${showBytes(bytes, from, to)})`;
   if (request.method.toUpperCase() === 'HEAD') return { kind: 'head-body', at: from, detail: `its head is followed by ${what}: a body, which an answer to HEAD does not have` };
   if (answer.framing === 'none') return { kind: 'no-body-body', at: from, detail: `it is a ${answer.head.status}, which has no body, yet ${what} follow it` };
   if (answer.framing === 'chunked') return { kind: 'after-chunked', at: from, detail: `its last chunk is followed by ${what}` };

@@ -1,8 +1,9 @@
 import http from 'node:http';
-import net from 'node:net';
 import https from 'node:https';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
+import type { RawSocket } from './rawHttp.ts';
 import { maxHeadBytes, readHead, showBytes } from './messageHead.ts';
 
 /** What the suite needs of HTTP: send one request, get status, headers and body back. */
@@ -48,6 +49,11 @@ export interface Transport {
   otherLocalAddress?(url: string): Promise<string | undefined>;
   /** Lets go of what the transport holds (kept-alive connections). */
   close?(): Promise<void> | void;
+  /**
+   * Opens a raw connection to the URL's origin (TCP, or TLS offering only http/1.1), for the
+   * framing probe, which writes and reads its own bytes. Absent where there is no socket (in-process).
+   */
+  openConnection?(url: string, timeoutMs: number): Promise<RawSocket>;
 }
 
 /** The target did not answer: refused, reset, unresolvable, or too slow. */
@@ -411,6 +417,7 @@ export function httpTransport(options: HttpTransportOptions = {}): Transport {
       agents['http:'].destroy();
       agents['https:'].destroy();
     },
+    openConnection: openRawConnection,
   };
 }
 
@@ -420,5 +427,32 @@ function canBind(address: string): Promise<boolean> {
     const server = net.createServer();
     server.once('error', () => resolve(false));
     server.listen(0, address, () => server.close(() => resolve(true)));
+  });
+}
+
+/** A TCP connection to the URL's origin, or TLS with the server's name checked and only http/1.1 offered. */
+export function openRawConnection(url: string, timeoutMs: number): Promise<RawSocket> {
+  const target = new URL(url);
+  const secure = target.protocol === 'https:';
+  const port = Number(target.port || (secure ? 443 : 80));
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const socket: Socket = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }, () => done())
+      : net.connect({ host, port }, () => done());
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection to ${target.host} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onError = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    socket.once('error', onError);
+    function done() {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      resolve(socket);
+    }
   });
 }

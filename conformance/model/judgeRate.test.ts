@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
 import { judgeRate, learnRate } from './judgeRate.ts';
+import { runModel } from './runModel.ts';
 import { errorBody, ex, failureLines, failuresOf, freshState, heldOn, judgementsOf, listJson, ofRule, rate, resetSeq, RESET, T0, T0s, viewOf, type AuthSpec } from './testing/modelExchanges.ts';
 
 beforeEach(resetSeq);
@@ -293,6 +294,13 @@ describe('rate.concurrent-counted: concurrent requests are each counted', () => 
     const judged = judgementsOf([k(10), k(9, { burst: 1, at: 1 }), k(9, { burst: 1, at: 1 }), k(8, { burst: 1, at: 1 })], { sharedKey: true });
     expect(ofRule(judged, 'rate.concurrent-counted').map((j) => j.outcome)).toEqual(['held']);
     expect(rateFailures(judged)).toEqual([]);
+  });
+
+  it('lets requests lost after a burst (pipelined behind it, the connection closed) count one or none, learnt after the burst', () => {
+    const record = [k(10), k(9, { burst: -1, at: 1 }), k(6, { at: 2 })];
+    const lost = [1, 1].map(() => ({ afterSeq: record[1]!.seq, request: record[1]!.request }));
+    expect(rateFailures(runModel(record, { sharedKey: false }, lost).judgements)).toEqual([]);
+    expect(rateFailures(runModel(record, { sharedKey: false }).judgements)).not.toEqual([]);
   });
 
   it('judges the window after a burst from its lowest Remaining', () => {

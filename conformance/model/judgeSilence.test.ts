@@ -52,6 +52,12 @@ describe('wire.answered: a documented operation answers while the deployment ans
     expect(outcomes(judgeSilence([silent('/pets?limit=1', T0), silent('/pets?limit=1', T0 + 1000, 1, false)], after))).toEqual([['createPet', 'held'], ['getPet', 'held']]);
   });
 
+  it('leaves the framing probe\'s raw requests out: their bytes are judged elsewhere', () => {
+    const after = [getPet(T0 + 40_000), create(T0 + 41_000)];
+    const raw = { ...silent('/pets?limit=1', T0 + 2000), timedOut: undefined, wire: true };
+    expect(outcomes(judgeSilence([silent('/pets?limit=1', T0), raw, silent('/pets?limit=2', T0 + 3000)], after))).toEqual([['listPets', 'failure'], ['createPet', 'held'], ['getPet', 'held']]);
+  });
+
   it('says nothing of an undocumented request', () => {
     const unlisted = { ...silent('/store/orders', T0), operationId: 'listStoreOrders' };
     expect(judgeSilence([unlisted, { ...unlisted, sentAt: T0 + 1 }], [list(T0 + 5), ex({ path: '/pets/9', status: 404, body: errorBody(404), sentAt: T0 + 6 })]).every((j) => j.outcome === 'held')).toBe(true);

@@ -43,7 +43,8 @@ export function judgeSilence(unanswered: readonly Unanswered[], exchanges: reado
   for (const op of documented) {
     const answered = exchanges.filter((e) => e.operationId === op);
     const lastAnswer = answered.reduce((at, e) => Math.max(at, e.sentAt), Number.NEGATIVE_INFINITY);
-    const silent = unanswered.filter((u) => u.operationId === op && u.sentAt > lastAnswer);
+    // The framing probe's raw requests are judged on their bytes, not here.
+    const silent = unanswered.filter((u) => u.operationId === op && u.sentAt > lastAnswer && u.wire !== true);
     const requests = silent.filter((u) => u.attempt === 1);
     if (silent.length > 0 && silent.every((u) => u.timedOut === true) && requests.length >= silentRequests) {
       const first = silent[0]!;

@@ -1,6 +1,7 @@
 // The model's rules reported as checks: each check judges every exchange of the run (a passive
 // check), so its verdict alone is the verdict it gives in a full run.
-import type { Check } from '../check.ts';
+import type { Check, Outcomes } from '../check.ts';
+import type { Judgement } from './judgement.ts';
 import { rules, type Rule } from './rules.ts';
 
 const operations = ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'unlisted'] as const;
@@ -14,8 +15,26 @@ interface ModelCheckInfo {
   readsBodies?: boolean;
 }
 
+/** Reports the model's judgements of the rules a check owns: a failure or warning each, quoting its rule; held ones examine their operation. */
+export function reportRules(checkId: string, judgements: readonly Judgement[], report: Outcomes): void {
+  const own = new Map<string, Rule>(rules.filter((r) => r.checkId === checkId).map((r) => [r.id, r]));
+  for (const judgement of judgements) {
+    const rule = own.get(judgement.rule);
+    if (!rule) continue;
+    const { operationId, exchange } = judgement;
+    if (judgement.outcome === 'held') report.examined(operationId);
+    else {
+      const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}) };
+      // A rule of HTTP itself quotes its RFC (or the Fetch Standard), not the contract.
+      const source = /^(RFC|Fetch)/.test(rule.quote) ? 'The standard' : 'The contract';
+      const message = `${judgement.message} ${source}: "${rule.quote}"`;
+      if (judgement.outcome === 'failure') report.fail(operationId, message, exchange, rule.id, extra);
+      else report.warn(operationId, message, exchange, rule.id, extra);
+    }
+  }
+}
+
 function modelCheck(info: ModelCheckInfo): Check {
-  const own = new Map<string, Rule>(rules.filter((r) => r.checkId === info.id).map((r) => [r.id, r]));
   return {
     id: info.id,
     title: info.title,
@@ -24,20 +43,7 @@ function modelCheck(info: ModelCheckInfo): Check {
     operations,
     phase: 'passive',
     async run(ctx, report) {
-      for (const judgement of ctx.model().judgements) {
-        const rule = own.get(judgement.rule);
-        if (!rule) continue;
-        const { operationId, exchange } = judgement;
-        if (judgement.outcome === 'held') report.examined(operationId);
-        else {
-          const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}) };
-          // A rule of HTTP itself quotes its RFC (or the Fetch Standard), not the contract.
-          const source = /^(RFC|Fetch)/.test(rule.quote) ? 'The standard' : 'The contract';
-          const message = `${judgement.message} ${source}: "${rule.quote}"`;
-          if (judgement.outcome === 'failure') report.fail(operationId, message, exchange, rule.id, extra);
-          else report.warn(operationId, message, exchange, rule.id, extra);
-        }
-      }
+      reportRules(info.id, ctx.model().judgements, report);
       if (info.readsBodies) {
         for (const exchange of ctx.exchanges) {
           if (exchange.response.keptInPart === undefined) continue;

@@ -61,7 +61,17 @@ export type RuleId =
   | 'http.strong-etag'
   | 'http.401-valid-key'
   | 'equivalent.same-cost'
-  | 'equivalent.same-data';
+  | 'equivalent.same-data'
+  | 'framing.message-syntax'
+  | 'framing.one-length'
+  | 'framing.length-exact'
+  | 'framing.chunked-valid'
+  | 'framing.no-chunked-to-1.0'
+  | 'framing.head-no-body'
+  | 'framing.close-honoured'
+  | 'framing.connection-reusable'
+  | 'framing.pipelined-in-order'
+  | 'framing.body-read-whole';
 
 export interface Rule {
   id: RuleId;
@@ -158,5 +168,17 @@ export const rules: readonly Rule[] = [
   { id: 'http.head-as-get', checkId: 'http-semantics', operations: ['*'], title: 'A HEAD served answers as GET would, with its header fields (differences other than the rate-limit headers: warnings)', quote: 'RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. ... The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. The contract: Every API response carries these headers.', reachedBy: 'a HEAD answered 2xx', status: 'none' },
   { id: 'http.strong-etag', checkId: 'http-semantics', operations: ['*'], title: 'A strong ETag names one body of its URL', quote: 'RFC 9110, 8.8.1: A "strong validator" is representation metadata that changes value whenever a change occurs to the representation data that would be observable in the content of a 200 (OK) response to GET.', reachedBy: 'a strong ETag given twice for one URL', status: 'none' },
   { id: 'http.401-valid-key', checkId: 'http-semantics', operations: ['*'], title: 'A key the deployment served is valid everywhere: never refused 401 on another operation or spelling', quote: 'When the key is missing or invalid, the response is 401 with an Error body. (RFC 9110, 15.5.2: The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource.)', reachedBy: 'a 401 to a key another answer served', status: 'none' },
+  // HTTP/1.x framing, judged on the bytes of raw connections (the http-framing check's probe): the
+  // contract is JSON over HTTP, and a client in any language reads HTTP/1.1 as RFC 9112 frames it.
+  { id: 'framing.message-syntax', checkId: 'http-framing', operations: ['*'], title: 'A status line and field lines a client can parse', quote: 'All request and response bodies are JSON (`application/json`). (RFC 9112, 2.1, 4, 5: HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]; no whitespace between a field name and its colon; a sender MUST NOT generate line folding.)', reachedBy: 'an answer on a raw connection (not in-process)', status: 'none' },
+  { id: 'framing.one-length', checkId: 'http-framing', operations: ['*'], title: 'One framing: never Content-Length with Transfer-Encoding, never two lengths', quote: 'RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. RFC 9112, 6.3: a Content-Length that is not one valid number makes the framing invalid.', reachedBy: 'an answer with a body on a raw connection', status: 'none' },
+  { id: 'framing.length-exact', checkId: 'http-framing', operations: ['*'], title: 'Content-Length equals the bytes of the body that follows', quote: 'RFC 9112, 6.3: If a valid Content-Length header field is present without Transfer-Encoding, its decimal value defines the expected message body length in octets. If the sender closes the connection or the recipient times out before the indicated number of octets are received, the recipient MUST consider the message to be incomplete.', reachedBy: 'an answer framed by Content-Length on a raw connection', status: 'none' },
+  { id: 'framing.chunked-valid', checkId: 'http-framing', operations: ['*'], title: 'A chunked body is well formed and ends', quote: 'RFC 9112, 7.1: chunked-body = *chunk last-chunk trailer-section CRLF; chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF.', reachedBy: 'a chunked answer on a raw connection', status: 'none' },
+  { id: 'framing.no-chunked-to-1.0', checkId: 'http-framing', operations: ['*'], title: 'An HTTP/1.0 request gets an answer it can frame: no Transfer-Encoding', quote: 'RFC 9112, 6.1: A server MUST NOT send a response containing Transfer-Encoding unless the corresponding request indicates HTTP/1.1 (or later minor revisions).', reachedBy: 'an HTTP/1.0 request on a raw connection', status: 'none' },
+  { id: 'framing.head-no-body', checkId: 'http-framing', operations: ['*'], title: 'An answer to HEAD ends with its head', quote: 'RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. RFC 9112, 6.3: any response to a HEAD request is terminated by the first empty line after the header fields.', reachedBy: 'a HEAD on a raw connection (not with --read-only)', status: 'none' },
+  { id: 'framing.close-honoured', checkId: 'http-framing', operations: ['*'], title: 'The close a request asks for, or an answer announces, is made', quote: 'RFC 9112, 9.6: A server that receives a "close" connection option MUST initiate closure of the connection after it sends the final response to the request that contained the "close" connection option.', reachedBy: 'a request with Connection: close, or in HTTP/1.0, on a raw connection', status: 'none' },
+  { id: 'framing.connection-reusable', checkId: 'http-framing', operations: ['*'], title: 'After an answer on a kept-alive connection, the next request gets its own answer', quote: 'RFC 9112, 9.3: HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and responses to be carried over a single connection. In order to remain persistent, all messages on a connection need to have a self-defined message length.', reachedBy: 'two requests on one kept-alive raw connection (a deployment that closes after each answer leaves it open)', status: 'none' },
+  { id: 'framing.pipelined-in-order', checkId: 'http-framing', operations: ['listPets', 'getPet'], title: 'Pipelined requests are each answered, whole and in order', quote: 'RFC 9112, 9.3.2: A server MAY process a sequence of pipelined requests in parallel if they all have safe methods, but it MUST send the corresponding responses in the same order that the requests were received.', reachedBy: 'pipelined requests on a connection the deployment keeps open (closing after each answer is legal and leaves it open)', status: 'none' },
+  { id: 'framing.body-read-whole', checkId: 'http-framing', operations: ['createPet'], title: 'A body sent chunked, or split across writes, is read as the one sent', quote: 'Adds an animal. The request body is required, is `application/json`, and has the shape NewPet. (RFC 9112, 7.1: A recipient MUST be able to parse the chunked transfer coding; 6.3: a server MAY refuse a body without Content-Length with 411.)', reachedBy: 'a create on a raw connection (not with --read-only)', needs: 'writes', status: 'none' },
 ];
 

@@ -6,6 +6,7 @@ import { judgeData, learnData } from './judgeData.ts';
 import { judgeDeprecation } from './judgeDeprecation.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
 import { judgeHttp, learnHttp } from './judgeHttp.ts';
+import { judgeFraming } from './judgeFraming.ts';
 import { judgeRate, learnRate, learnUnanswered, type RateOptions } from './judgeRate.ts';
 import { judgeSilence } from './judgeSilence.ts';
 import { judgeWire } from './judgeWire.ts';
@@ -48,17 +49,22 @@ export class ModelRun {
   feed(exchanges: readonly Exchange[], unanswered: readonly UnansweredEntry[] = []): ModelVerdict {
     for (; this.#fed < exchanges.length; this.#fed++) {
       const exchange = exchanges[this.#fed]!;
-      // Attempts lost before this answer may have been counted: the ledgers allow for them.
-      for (; this.#unansweredFed < unanswered.length && unanswered[this.#unansweredFed]!.afterSeq < exchange.seq; this.#unansweredFed++) {
-        learnUnanswered(unanswered[this.#unansweredFed]!.request.headers, this.#state);
-      }
+      // Attempts lost before this answer may have been counted: the ledgers allow for them, after
+      // the answers before them (a burst still open is judged first, then they are learnt).
+      const learnLost = () => {
+        for (; this.#unansweredFed < unanswered.length && unanswered[this.#unansweredFed]!.afterSeq < exchange.seq; this.#unansweredFed++) {
+          learnUnanswered(unanswered[this.#unansweredFed]!.request.headers, this.#state);
+        }
+      };
       const item = { exchange, view: viewRequest(exchange) };
       const open = this.#pending[0]?.exchange.burst;
       if (open !== undefined && exchange.burst === open) {
+        learnLost();
         this.#pending.push(item);
         continue;
       }
       this.#flush();
+      learnLost();
       this.#pending = [item];
       if (exchange.burst === undefined) this.#flush();
     }
@@ -87,7 +93,7 @@ export function* judgeGroupSteps(group: readonly ModelItem[], state: ModelState,
   // that already shows a new pet does not make its own 201 look like an id reused.
   const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
   for (const { exchange, view } of ordered) {
-    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state)];
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view)];
     learnData(exchange, view, state);
     learnEquivalence(exchange, state, view);
     learnHttp(exchange, view, state.http);

@@ -37,7 +37,7 @@ function entry(e: ExchangeSummary): Entry {
     pageref: 'run',
     startedDateTime: e.sentAt,
     time: e.ms,
-    request: harRequest(e),
+    request: { ...harRequest(e), ...(e.wire ? { httpVersion: `HTTP/${e.wire.version}` } : {}) },
     response: {
       status: e.status,
       statusText: '',
@@ -59,6 +59,8 @@ function entry(e: ExchangeSummary): Entry {
     _intent: e.intent,
     _seq: e.seq,
     ...(e.bodyCut !== undefined ? { _bodyCut: e.bodyCut } : {}),
+    // The framing probe's: which raw connection, and the answer's head byte for byte.
+    ...(e.wire ? { _wire: e.wire } : {}),
     ...(e.retries ? { _retries: e.retries } : {}),
   };
 }
