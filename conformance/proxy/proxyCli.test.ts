@@ -8,18 +8,19 @@ import { main } from '../cli.ts';
 import { startDeployment, isGetPet, json, withJson, type Transform } from '../testing/deployment.ts';
 
 /** `pets-conformance proxy …` in-process: resolves once it serves; `stop()` sends SIGTERM and resolves to the exit code. */
-async function runProxy(args: string[], transform?: Transform) {
+async function runProxy(args: string[], transform?: Transform, env: Record<string, string> = {}) {
   const deployment = await startDeployment(transform);
   const reportDir = await mkdtemp(join(tmpdir(), 'proxy-reports-'));
   const signals = new EventEmitter();
   let output = '';
   let serving!: (url: string) => void;
   const url = new Promise<string>((resolve) => (serving = resolve));
-  const io: CliIo = { stdout: { write: (t: string) => (output += t) }, stderr: { write: (t: string) => (output += t) }, env: {}, cwd: reportDir, signals, serving };
+  const io: CliIo = { stdout: { write: (t: string) => (output += t) }, stderr: { write: (t: string) => (output += t) }, env, cwd: reportDir, signals, serving };
   const exit = main(['proxy', '--target', deployment.baseUrl, '--port', '0', '--report-dir', reportDir, ...args], io);
   const base = `${await url}/v1`;
   return {
     base,
+    report: `${new URL(base).origin}/__proxy/report`,
     reportDir,
     output: () => output,
     async stop() {
@@ -58,6 +59,29 @@ describe('pets-conformance proxy', () => {
 
     const idle = await runProxy([]);
     expect(await idle.stop()).toBe(2);
+  });
+
+  it('guards its report with the mock\'s control token, from --control-token or PETS_MOCK_CONTROL_TOKEN', async () => {
+    for (const [args, env] of [[['--control-token', 'flag-token'], {}], [[], { PETS_MOCK_CONTROL_TOKEN: 'flag-token' }]] as const) {
+      const proxy = await runProxy([...args], undefined, env);
+      expect((await fetch(proxy.report)).status).toBe(401);
+      const refused = await fetch(proxy.report, { headers: { authorization: 'Bearer other-token' } });
+      expect(await refused.json()).toMatchObject({ code: 'CONTROL_TOKEN_INVALID', status: 401 });
+      expect((await fetch(proxy.report, { headers: { authorization: 'Bearer flag-token' } })).status).toBe(200);
+      expect(proxy.output()).toMatch(/__proxy\/report \(with the control token\)/);
+      expect(proxy.output()).not.toContain('flag-token');
+      expect(await proxy.stop()).toBe(2);
+    }
+  });
+
+  it('refuses a control token set but empty, or one a bearer token cannot carry, with exit 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'proxy-token-'));
+    let output = '';
+    const io = (env: Record<string, string>): CliIo => ({ stdout: { write: (t: string) => (output += t) }, stderr: { write: (t: string) => (output += t) }, env, cwd: dir });
+    expect(await main(['proxy', '--target', 'http://127.0.0.1:9/v1', '--port', '0'], io({ PETS_MOCK_CONTROL_TOKEN: '' }))).toBe(2);
+    expect(output).toMatch(/PETS_MOCK_CONTROL_TOKEN is set but empty, which would leave the report open to everyone/);
+    expect(await main(['proxy', '--target', 'http://127.0.0.1:9/v1', '--port', '0', '--control-token', 'quote"d'], io({}))).toBe(2);
+    expect(output).toMatch(/The token \(7 characters\) has characters a bearer token cannot carry/);
   });
 
   it('refuses a missing or bad target with exit 2 and a reason', async () => {

@@ -23,7 +23,8 @@ import { toolName, toolVersion } from '../version.ts';
 import { categoriesIn, classifyRequest } from './classifyRequest.ts';
 import { bearerSecret, ClientKeys, maxRefusedKeys, redactDeep } from './clientKeys.ts';
 import { checkQuotes, judgementChecks, lookbackOf, proxyChecks } from './proxyChecks.ts';
-import { mergeOperations, ProxyOutcomes } from './proxyOutcomes.ts';
+import { keptHeaders, own } from './keptText.ts';
+import { EvidenceBudget, mergeOperations, ProxyOutcomes } from './proxyOutcomes.ts';
 import type { ProxyRecord } from './proxyRecord.ts';
 
 export interface ProxyJudgeSettings {
@@ -126,10 +127,6 @@ interface Kept {
 
 type Span = NonNullable<ProxyRecord['span']>;
 
-/** Header values a kept exchange holds at most (names beyond are left out, longer values cut). */
-const keptHeaderNames = 200;
-const keptHeaderValue = 8 * 1024;
-
 export class ProxyJudge {
   readonly #validators: SpecValidators;
   readonly #basePath: string;
@@ -153,7 +150,9 @@ export class ProxyJudge {
 
   // The model and the checks.
   readonly #state = emptyState();
-  readonly #outcomes = proxyChecks.map((check) => new ProxyOutcomes(check.operations));
+  /** What all findings' evidence may hold, shared by every check's outcomes. */
+  readonly #evidence = new EvidenceBudget();
+  readonly #outcomes = proxyChecks.map((check) => new ProxyOutcomes(check.operations, this.#evidence));
   readonly #tally = newTally();
   readonly #categories = new Set<string>();
   readonly #throttled = new Set<string>();
@@ -526,7 +525,8 @@ export class ProxyJudge {
     }
     const request = this.#requestOf(record);
     if (!record.response) {
-      this.#unlearned.push(request.headers);
+      // The ledgers read only whose key it was: the rest of its head is not kept for them.
+      this.#unlearned.push(request.headers.authorization === undefined ? {} : { authorization: request.headers.authorization });
       this.#tally.unanswered++;
       this.#tally.firstError ??= record.error ?? 'no answer';
       this.#keep({ seq: record.seq, unanswered: keptUnanswered(this.#unansweredOf(record, request)) });
@@ -542,8 +542,10 @@ export class ProxyJudge {
     // deployment may have served them in another order than they arrived, so the model judges
     // them as one group. Only a request that arrived after every earlier answer had ended can
     // have been counted after them; one that arrived as an answer ended may have been counted before it.
-    if (span.from > this.#groupEnd) await this.#judgeGroup();
+    // Requests that got no answer since the last exchange may have been counted before it: the
+    // ledgers allow for them before the group they follow is judged, as the suite's own run does.
     for (const headers of this.#unlearned.splice(0)) learnUnanswered(headers, this.#state);
+    if (span.from > this.#groupEnd) await this.#judgeGroup();
     this.#group.push({ exchange, span, release });
     this.#groupEnd = Math.max(this.#groupEnd, span.to);
     await this.#checkpoint();
@@ -613,7 +615,7 @@ export class ProxyJudge {
   /** A request with a key the deployment has not accepted (yet): judged apart, as a wrong key's. */
   async #judgeRefused(secret: string, record: ProxyRecord): Promise<void> {
     let layer = this.#refused.get(secret);
-    if (!layer) this.#refused.set(secret, (layer = { outcomes: proxyChecks.map((check) => new ProxyOutcomes(check.operations)), state: emptyState(), tally: newTally(), requests: 0 }));
+    if (!layer) this.#refused.set(secret, (layer = { outcomes: proxyChecks.map((check) => new ProxyOutcomes(check.operations, this.#evidence)), state: emptyState(), tally: newTally(), requests: 0 }));
     layer.requests++;
     if (layer.tally.judged + layer.tally.unanswered >= judgedPerRefusedKey) {
       this.#overRefused++;
@@ -638,6 +640,7 @@ export class ProxyJudge {
     const layer = this.#refused.get(secret);
     if (!layer) return;
     this.#refused.delete(secret);
+    for (const outcomes of layer.outcomes) outcomes.release();
     this.#beforeAccepted += layer.requests;
     this.#overRefused -= Math.max(0, layer.requests - judgedPerRefusedKey);
     const kept = this.#kept.slice(this.#keptHead);
@@ -744,40 +747,26 @@ function headersOnly(exchange: Exchange): Exchange {
 
 /**
  * What the reports keep of an exchange: the summary, its bodies capped, its header values capped,
- * every string its own (a slice of a 4 MiB body would keep the whole body alive).
+ * every string cut from a longer one a copy of its own (a slice of a 4 MiB body would keep the
+ * whole body alive).
  */
 function keptExchange(exchange: Exchange): ExchangeSummary {
   const summary = summarizeExchange(exchange);
   return {
     ...summary,
-    url: own(summary.url),
     requestHeaders: keptHeaders(summary.requestHeaders),
     responseHeaders: keptHeaders(summary.responseHeaders),
-    ...(summary.requestBody ? { requestBody: { ...summary.requestBody, text: own(summary.requestBody.text) } } : {}),
-    responseBody: { ...summary.responseBody, text: own(summary.responseBody.text) },
+    ...(summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {}),
+    responseBody: keptBody(summary.responseBody),
   };
 }
 
 function keptUnanswered(request: UnansweredRequest): UnansweredSummary {
   const summary = summarizeUnanswered(request);
-  return { ...summary, url: own(summary.url), requestHeaders: keptHeaders(summary.requestHeaders), ...(summary.requestBody ? { requestBody: { ...summary.requestBody, text: own(summary.requestBody.text) } } : {}) };
+  return { ...summary, requestHeaders: keptHeaders(summary.requestHeaders), ...(summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {}) };
 }
 
-function keptHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  let names = 0;
-  for (const [name, value] of Object.entries(headers)) {
-    if (++names > keptHeaderNames) {
-      out['x-proxy-note'] = `${Object.keys(headers).length - keptHeaderNames} more header names not kept`;
-      break;
-    }
-    out[name] = value.length > keptHeaderValue ? `${own(value.slice(0, keptHeaderValue))}… (${value.length - keptHeaderValue} more characters not kept)` : value;
-  }
-  return out;
-}
-
-/** A copy of a string that holds no reference to a longer one it was cut from. */
-const own = (text: string): string => (text.length > 4096 ? Buffer.from(text, 'utf16le').toString('utf16le') : text);
+const keptBody = <T extends { text: string; truncated: boolean }>(body: T): T => (body.truncated ? { ...body, text: own(body.text) } : body);
 
 function sizeOf(summary: ExchangeSummary | UnansweredSummary): number {
   let size = summary.url.length + 64;

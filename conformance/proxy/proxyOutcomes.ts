@@ -3,13 +3,28 @@
 // about the earlier exchanges it is shown to rebuild its own state.
 import { Outcomes, unjudgeable, type Finding, type Inconclusive, type OperationResult } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { excerptLength } from '../check.ts';
+import { cut, headersSize, keptHeaders } from './keptText.ts';
 
 /** Distinct findings one check lists; past it, new ones are counted on one finding per operation and level. */
 export const findingsPerCheck = 100;
 
+/** A request body a finding's evidence keeps at most (its curl line sends it). */
+const evidenceBody = 64 * 1024;
+
+/**
+ * Characters of evidence (the request of each finding: headers and body) all the findings of a
+ * proxy hold: past it, a finding's evidence keeps the request line alone.
+ */
+export class EvidenceBudget {
+  constructor(public left = 16 * 1024 * 1024) {}
+}
+
 export class ProxyOutcomes extends Outcomes {
   readonly #kinds = new Set<string>();
   #listed = 0;
+  /** What this check's findings took of the budget: given back when they are dropped. */
+  spent = 0;
   /**
    * The exchanges being judged now. A check that looks back over earlier answers (the eight
    * successful ones in a row that never count down) is shown them again, and what it says of
@@ -17,21 +32,49 @@ export class ProxyOutcomes extends Outcomes {
    */
   judging: ReadonlySet<Exchange> | undefined;
 
-  constructor(operations: readonly string[], readonly maxFindings = findingsPerCheck) {
+  constructor(operations: readonly string[], readonly budget = new EvidenceBudget(), readonly maxFindings = findingsPerCheck) {
     super(operations);
   }
 
   override fail(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
     if (this.#seenBefore(exchange)) return;
     const bounded = this.#bounded(operationId, 'failure', kind);
-    super.fail(operationId, bounded?.message ?? message, exchange, bounded?.kind ?? kind, bounded ? {} : extra);
+    super.fail(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
   }
 
   override warn(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
     if (this.#seenBefore(exchange)) return;
     const bounded = this.#bounded(operationId, 'warning', kind);
-    super.warn(operationId, bounded?.message ?? message, exchange, bounded?.kind ?? kind, bounded ? {} : extra);
+    super.warn(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
   }
+
+  /**
+   * The exchange a new finding keeps as its evidence: its request's headers and body cut, and
+   * nothing of them past the proxy's budget. A finding already listed only counts one more.
+   */
+  #evidence(exchange: Exchange | undefined, operationId: string, kind: string | undefined): Exchange | undefined {
+    if (!exchange || (kind !== undefined && this.#counted.has(`${operationId}\0${kind}`))) return exchange;
+    if (kind !== undefined) this.#counted.add(`${operationId}\0${kind}`);
+    const { request } = exchange;
+    const body = request.body === undefined ? undefined : request.body.length > evidenceBody ? `${cut(request.body, evidenceBody)}…` : request.body;
+    const headers = keptHeaders(request.headers);
+    const answerHeaders = keptHeaders(exchange.response.headers);
+    // The excerpt the evidence shows, and no more of the answer's body.
+    const response = { ...exchange.response, body: cut(exchange.response.body, excerptLength + 1) };
+    const size = request.url.length + headersSize(headers) + (body?.length ?? 0) + headersSize(answerHeaders) + response.body.length;
+    if (size > this.budget.left) return { ...exchange, request: { method: request.method, url: cut(request.url, 2048), headers: {} }, response: { ...response, headers: {} } };
+    this.budget.left -= size;
+    this.spent += size;
+    return { ...exchange, request: { method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) }, response: { ...response, headers: answerHeaders } };
+  }
+
+  /** Gives back what its findings took of the budget (their outcomes are dropped). */
+  release(): void {
+    this.budget.left += this.spent;
+    this.spent = 0;
+  }
+
+  readonly #counted = new Set<string>();
 
   override expect(condition: boolean, exchange: Exchange, message: string, kind?: string): boolean {
     // The answer the check would get, so that it goes on as it did when this exchange was judged.
