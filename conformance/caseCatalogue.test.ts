@@ -13,7 +13,7 @@ const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/once(\/read-back)?$/, '`generated/sweep/once`'],
   [/^generated\/sweep\/no-key\/(POST\/pets|DELETE\/pets\/\{id\}|PUT\/pets\/\{id\}|HEAD\/pets)$/, '`generated/sweep/no-key/{METHOD}/{path}`'],
   [/^generated\/sweep\/near-miss-key\/GET\/(pets\/|%70ets|PETS)$/, '`generated/sweep/near-miss-key/GET/{path}`'],
-  [/^generated\/sweep\/near-miss-id\/(next|previous|bit-8|bit-16|times-ten|past-2\^32|past-2\^53|leading-zero)$/, '`generated/sweep/near-miss-id/{kind}`'],
+  [/^generated\/sweep\/near-miss-id\/(same|next|previous|bit-8|bit-16|times-ten|past-2\^32|past-2\^53|leading-zero)$/, '`generated/sweep/near-miss-id/{kind}`'],
   [/^generated\/sweep\/near-miss-status\/(prefix|cut-short|capitalised|padded-end|comma-list|repeated)$/, '`generated/sweep/near-miss-status/{kind}`'],
   [/^generated\/sweep\/no-key\/(read-back|list)$/, '`generated/sweep/no-key/read-back`'],
   [/^generated\/sweep\/error-accept\/(any|text-html)$/, '`generated/sweep/error-accept/any`'],
