@@ -23,9 +23,10 @@ const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/with-key\/(HEAD|OPTIONS|PUT)\/pets$/, '`generated/sweep/with-key/{HEAD,OPTIONS,PUT}/pets`'],
   [/^generated\/second-key\/[1-5]\//, '`generated/second-key/{1..5}/...`'],
   [
-    /^generated\/\d+\/\d+\/(create|read-back|create-edge|create-invalid\/[\w-]+|list|list-invalid|list-alias|get|get-neighbour|get-malformed|get-alias|equivalent-(list|get|create)\/.+|unlisted\/[A-Z]+\/(pets|pet|pets-slash|pet-slash|unknown|nested)\/(key|no-key)|replay-keyless\/(none|near-miss|other-scheme|empty)|burst\/(create|get|list|read-back))$/,
+    /^generated\/\d+\/\d+\/(create|read-back|create-edge|create-invalid\/[\w-]+|list|list-invalid|list-alias|get|get-neighbour|get-malformed|get-alias|equivalent-(list|get|create)\/.+|relation-(list|get|create)\/.+|order\/(list|get)|unlisted\/[A-Z]+\/(pets|pet|pets-slash|pet-slash|unknown|nested)\/(key|no-key)|replay-keyless\/(none|near-miss|other-scheme|empty)|burst\/(create|get|list|read-back))$/,
     '`generated/{sequence}/{command}/`',
   ],
+  [/^generated\/relations\/[1-5]\/1\/(relation-(list|get|create)\/[\w.,=^-]+|order\/(list|get)|burst\/(create|read-back))$/, '`generated/relations/{n}/1/{form}`'],
 ];
 
 it('sends exactly the cases docs/conformance-cases.md lists, under the same names', async () => {
