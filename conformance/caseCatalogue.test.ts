@@ -13,7 +13,7 @@ const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/once(\/read-back)?$/, '`generated/sweep/once`'],
   [/^generated\/sweep\/no-key\/(POST\/pets|DELETE\/pets\/\{id\}|PUT\/pets\/\{id\}|HEAD\/pets)$/, '`generated/sweep/no-key/{METHOD}/{path}`'],
   [/^generated\/sweep\/near-miss-key\/GET\/(pets\/|%70ets|PETS)$/, '`generated/sweep/near-miss-key/GET/{path}`'],
-  [/^generated\/sweep\/near-miss-id\/(next|previous|bit-8|bit-16|times-ten|past-2\^32|past-2\^53|leading-zero)$/, '`generated/sweep/near-miss-id/{kind}`'],
+  [/^generated\/sweep\/near-miss-id\/(same|next|previous|bit-8|bit-16|times-ten|past-2\^32|past-2\^53|leading-zero)$/, '`generated/sweep/near-miss-id/{kind}`'],
   [/^generated\/sweep\/near-miss-status\/(prefix|cut-short|capitalised|padded-end|comma-list|repeated)$/, '`generated/sweep/near-miss-status/{kind}`'],
   [/^generated\/sweep\/no-key\/(read-back|list)$/, '`generated/sweep/no-key/read-back`'],
   [/^generated\/sweep\/error-accept\/(any|text-html)$/, '`generated/sweep/error-accept/any`'],
@@ -24,9 +24,10 @@ const generatedKinds: [RegExp, string][] = [
   [/^generated\/http\/(unknown-path|(list|pet)\/(get|head)|pet\/if-none-match\/(current|never-given)|pet\/if-modified-since)$/, '`generated/http/{request}`'],
   [/^generated\/second-key\/[1-5]\//, '`generated/second-key/{1..5}/...`'],
   [
-    /^generated\/\d+\/\d+\/(create|read-back|create-edge|create-invalid\/[\w-]+|list|list-invalid|list-alias|get|get-neighbour|get-malformed|get-alias|equivalent-(list|get|create)\/.+|unlisted\/[A-Z]+\/(pets|pet|pets-slash|pet-slash|unknown|nested)\/(key|no-key)|replay-keyless\/(none|near-miss|other-scheme|empty)|burst\/(create|get|list|read-back))$/,
+    /^generated\/\d+\/\d+\/(create|read-back|create-edge|create-invalid\/[\w-]+|list|list-invalid|list-alias|get|get-neighbour|get-malformed|get-alias|equivalent-(list|get|create)\/.+|relation-(list|get|create)\/.+|order\/(list|get)|unlisted\/[A-Z]+\/(pets|pet|pets-slash|pet-slash|unknown|nested)\/(key|no-key)|replay-keyless\/(none|near-miss|other-scheme|empty)|burst\/(create|get|list|read-back))$/,
     '`generated/{sequence}/{command}/`',
   ],
+  [/^generated\/relations\/[1-5]\/1\/(relation-(list|get|create)\/[\w.,=^-]+|order\/(list|get)|burst\/(create|read-back))$/, '`generated/relations/{n}/1/{form}`'],
 ];
 
 it('sends exactly the cases docs/conformance-cases.md lists, under the same names', async () => {

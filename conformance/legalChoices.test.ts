@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { integerText, parseLossless } from './json/losslessJson.ts';
 import { checkIds } from './checks/index.ts';
 import { categoriesPast2To53, legalChoices, slidingWindow } from './testing/legalChoices.ts';
 import { runOnFreshDeployment } from './testing/runSuite.ts';
@@ -34,6 +35,8 @@ describe('a deployment that makes other legal choices', () => {
     expect(result.exitCode).toBe(0);
     const created = result.report.exchanges.filter((e) => e.method === 'POST' && e.status === 201);
     expect(created.length).toBeGreaterThan(20);
-    expect(created.filter((e) => !e.requestBody?.truncated && !/"categoryId":11529215046068469\d\d/.test(e.requestBody?.text ?? '')).map((e) => `${e.case} ${e.requestBody?.text.slice(0, 100)}`)).toEqual([]);
+    // Read as JSON: a relation sends the same value in other texts (spaces, escapes, member order).
+    const categoryOf = (text: string) => integerText((parseLossless(text) as { categoryId?: unknown }).categoryId) ?? '';
+    expect(created.filter((e) => !e.requestBody?.truncated && !/^11529215046068469\d\d$/.test(categoryOf(e.requestBody?.text ?? '{}'))).map((e) => `${e.case} ${e.requestBody?.text.slice(0, 100)}`)).toEqual([]);
   });
 });

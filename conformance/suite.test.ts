@@ -4,6 +4,7 @@ import { componentSchema } from '../spec/loadSpec.ts';
 import { defaultPetsFile, loadPetsFile } from '../fixtures/loadFixtures.ts';
 import { testSpec } from '../mock/testing.ts';
 import { checkIds } from './checks/index.ts';
+import { dimensions } from './traffic/relations.ts';
 import type { ConformanceOptions, ConformanceResult } from './index.ts';
 import type { TransportRequest } from './http/transport.ts';
 import { inProcessDeployment, passThroughRecorder } from './testing/deployment.ts';
@@ -31,12 +32,19 @@ describe('a run against the mock', () => {
     expect(result.reportPaths).toBeUndefined();
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' ? 'skipped' : 'passed']));
     // The "What a run does, and what it costs" table of docs/qa-staging.md.
-    expect(result.report.requests).toMatchObject({ total: 273, withKey: 243, withoutKey: 30 });
+    expect(result.report.requests).toMatchObject({ total: 302, withKey: 272, withoutKey: 30 });
     expect(sent).toHaveLength(result.report.requests.total);
-    expect(new Set(sent.map((r) => r.headers['user-agent']))).toEqual(new Set([expect.stringMatching(/^pets-conformance\/\d+\.\d+\.\d+$/)]));
+    // A client's own product token comes first where the suite sends that client's headers (RFC 9110, 10.1.5).
+    const agents = sent.map((r) => Object.entries(r.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? '');
+    expect(agents.filter((a) => !/(^| )pets-conformance\/\d+\.\d+\.\d+$/.test(a))).toEqual([]);
+    expect(agents.filter((a) => /^pets-conformance\//.test(a)).length).toBeGreaterThan(sent.length * 0.9);
     expect(new Set(sent.map((r) => r.headers['x-conformance-run-id']))).toEqual(new Set([result.report.runId]));
     const probe = result.report.checks.find((c) => c.id === 'rate-limit-probe')!;
     expect(probe.operations[0]?.reason).toMatch(/--probe-rate-limit/);
+    // Every dimension the relations vary was judged (in process, another client address is at hand).
+    const relations = (result.report.coverage ?? []).filter((r) => r.rule.startsWith('relation/'));
+    expect(new Set(relations.map((r) => r.rule))).toEqual(new Set(dimensions.map((d) => `relation/${d}`)));
+    expect(relations.filter((r) => r.status !== 'judged')).toEqual([]);
   });
 
   it('sends more generated sequences at --depth full, the same requests for the same --seed and others for another', async () => {
@@ -56,7 +64,7 @@ describe('a run against the mock', () => {
     expect(result.exitCode).toBe(0);
     expect(new Set(sent.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(storeSize).toBe(250);
-    expect(result.report.requests.total).toBe(156);
+    expect(result.report.requests.total).toBe(192);
     expect(result.report.checks.filter((c) => c.status === 'skipped').map((c) => c.id)).toEqual(['create-pet', 'pet-lifecycle', 'rate-limit-probe']);
     expect(result.report.checks.find((c) => c.id === 'auth')?.operations.find((o) => o.operationId === 'createPet')?.status).toBe('skipped');
   });

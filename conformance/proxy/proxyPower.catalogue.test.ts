@@ -44,7 +44,10 @@ afterEach(async () => {
 });
 
 describe('the proxy, with the suite\'s own traffic through it', () => {
-  it.each(sampled)('fails a deployment whose $kind regression is: $name', async ({ make, mockOptions }) => {
+  // Over real HTTP a regression that spends the quota faster (a POST counted twice) makes the run
+  // wait for the Pro key's next window in real time: up to 40 s (startDeployment starts 20 s before
+  // a minute ends at the latest).
+  it.each(sampled)('fails a deployment whose $kind regression is: $name', { timeout: 90_000 }, async ({ make, mockOptions }) => {
     const { result, proxy } = await suiteThroughProxy(make(), mockOptions, open);
     expect(result.verdict).toBe('failed');
     const { report, findings } = await proxy.judge();

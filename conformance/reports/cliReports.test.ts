@@ -29,7 +29,8 @@ describe('pets-conformance reports and CI output', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it('fails a faulty deployment with ::error lines, a job summary, and six reports that hold no key', async () => {
+  // A whole run over HTTP in real time, its failing sequences shrunk: a minute on a busy machine.
+  it('fails a faulty deployment with ::error lines, a job summary, and six reports that hold no key', { timeout: 60_000 }, async () => {
     const d = await deployment(severalFaults);
     const run = await runCli(['--base-url', d.baseUrl, '--report-dir', join(dir, 'reports'), '--timeout', '60000'], { PETS_API_KEY: key, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
     expect(run.code, run.stderr).toBe(1);

@@ -1,6 +1,7 @@
 // A deployment that keeps the contract while choosing differently from the mock wherever the
 // contract leaves the choice open. The suite must pass it, warnings allowed.
 import type { MockOptions } from '../../mock/index.ts';
+import { integerText, parseLossless, RAW_NUMBER, toJsonText, type LosslessValue } from '../json/losslessJson.ts';
 import { isCreate, isGetPet, isList, json, path, query, withQuery, type Req, type Res, type Transform } from './deployment.ts';
 
 /**
@@ -102,15 +103,23 @@ export function categoriesPast2To53(): Transform {
   const offset = 2n ** 60n;
   const shift = (text: string, by: bigint) => text.replace(/"categoryId":(-?\d+)/g, (_, digits: string) => `"categoryId":${BigInt(digits) + by}`);
   return async (req, forward) => {
-    const sent = /"categoryId":(-?\d+)[,}\s]/.exec(req.body)?.[1];
-    if (req.method === 'POST' && sent !== undefined) {
+    // The body read as JSON, whatever its text (spaces, escapes, member order), its integers exact.
+    let body: LosslessValue | undefined;
+    try {
+      body = req.method === 'POST' ? parseLossless(req.body) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const pet = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : undefined;
+    const sent = typeof pet?.categoryId === 'bigint' || Number.isInteger(pet?.categoryId) ? integerText(pet!.categoryId) : undefined;
+    if (pet && sent !== undefined) {
       const id = BigInt(sent);
       if (id < offset || id > offset + 1_000_000n) {
         const res = await forward({ ...req, body: '{}' });
         if (res.status === 401) return res;
         return { status: 422, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify({ code: 'UNKNOWN_CATEGORY', message: `No category ${sent}.`, status: 422 }) };
       }
-      const res = await forward({ ...req, body: shift(req.body, -offset) });
+      const res = await forward({ ...req, body: toJsonText({ ...pet, categoryId: `${RAW_NUMBER}${id - offset}` }) });
       return { ...res, body: shift(res.body, offset) };
     }
     const res = await forward(req);

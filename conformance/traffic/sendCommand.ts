@@ -229,7 +229,7 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
       const category = knownCategory(ctx, state.groups);
       for (const [index, form] of [undefined, ...command.forms].entries()) {
         // A name with letters, a `/` and a letter outside ASCII, so that every JSON text differs.
-        const pet = command.of === 'create' ? { name: `Zoë/${ctx.runMark} ${state.groups}.${index + 1}`, categoryId: category, ...(command.status !== undefined ? { status: command.status } : {}) } : undefined;
+        const pet = command.of === 'create' ? { name: `Zoë/Rex ${state.groups}.${index + 1}`, categoryId: category, ...(command.status !== undefined ? { status: command.status } : {}) } : undefined;
         const parts = await formParts(ctx, form, pet);
         if (!parts) continue;
         const path = command.of === 'list' ? `/pets${queryString([['limit', String(command.limit)], ...(command.status !== undefined ? [['status', command.status] as [string, string]] : [])])}` : command.of === 'get' ? `/pets/${id}` : '/pets';

@@ -48,6 +48,7 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   // Ids next to a pet the run just read, in digits and in bits: each names no pet (404) or the pet
   // with exactly that id; a cache keyed on part of the id answers the pet read before.
   if (target !== undefined) {
+    await send({ method: 'GET', path: `/pets/${target}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: 'generated/sweep/near-miss-id/same' });
     for (const miss of idNearMisses(BigInt(target))) {
       await send({ method: 'GET', path: `/pets/${miss.value}`, auth: 'key', operationId: 'getPet', intent: miss.kind === 'id/leading-zero' ? 'edge' : 'valid', case: `generated/sweep/near-miss-id/${miss.kind.slice('id/'.length)}` });
     }
