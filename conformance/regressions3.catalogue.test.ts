@@ -19,32 +19,16 @@ const gate = { probeRateLimit: true, apiKey2: 'demo-free' } as const;
 type Why = 'not sent' | 'not judged' | 'warned' | 'retried';
 const survivors: Record<string, { why: Why; detail: string }> = {
   'HEAD answered with Content-Length: 0': { why: 'not judged', detail: 'the run sends HEAD and reads `Content-Length: 0` beside the GET\'s non-empty body; no check compares the two (RFC 9110, 8.6)' },
-  'list streamed chunked with a Content-Length added': { why: 'not judged', detail: 'every list answer carries both Transfer-Encoding and Content-Length (RFC 9112, 6.2); no check reads the framing headers (over HTTP a strict client parser refuses such an answer)' },
   'first request after 5 s idle answered 502 by the load balancer': { why: 'not sent', detail: 'no two consecutive requests of a default gate run are 5 s apart on the deployment\'s clock' },
   'HEAD answered with a body poisons the next request': { why: 'retried', detail: 'the 502 that follows each HEAD (HTML, no rate-limit headers) is taken as transient and resent after 0.5 s, and the resend succeeds; the request answered 502 had reached the origin' },
-  'ETag computed from the URL, not the content': { why: 'not sent', detail: 'the run never sends back an ETag it received (its only If-None-Match matches nothing), so no 304 for changed content arises' },
-  'edge answers revalidations without the rate-limit headers': { why: 'not sent', detail: 'the run never revalidates with an ETag it received, so the edge\'s 304 never comes' },
   'CDN caches 404s for a minute, ignoring Authorization': { why: 'not sent', detail: 'the run never asks for an id before it is created, nor without a key for an id just answered 404' },
-  '405 without Allow': { why: 'not judged', detail: 'DELETE and PUT are sent and answered 405 without Allow (RFC 9110, 15.5.6: MUST); nothing is reported, not even a warning' },
-  'Allow lists every method of the controller': { why: 'not judged', detail: 'the 405s carry an Allow that lists the method just refused; no check reads Allow against the answer' },
   '401 without WWW-Authenticate': { why: 'warned', detail: 'seen on every 401 and reported as a warning, since the contract does not name the header (RFC 9110, 11.6.1 makes it a MUST)' },
-  'WWW-Authenticate: Basic from the default security config': { why: 'not judged', detail: 'every 401 carries `WWW-Authenticate: Basic realm="Realm"`; the challenge\'s presence is read, not its scheme (RFC 6750, 3)' },
   'token read as the second space-separated word': { why: 'not sent', detail: 'the run\'s spellings of Authorization (lower-case scheme, scheme alone, no space) include no two spaces before the key and no word after it' },
   'key looked up with SQL LIKE': { why: 'not sent', detail: 'the run\'s near-miss keys (a character added, one removed, upper case) hold no `_` or `%`' },
   'Location without the /v1 prefix': { why: 'not judged', detail: 'Location is read on every create but never resolved and followed' },
-  'Location names the previous id': { why: 'not judged', detail: 'Location is read on every create but never compared with the created id' },
-  'Date written in ISO 8601': { why: 'not judged', detail: 'every answer\'s Date is ISO 8601 instead of IMF-fixdate (RFC 9110, 5.6.7: MUST); no check reads Date\'s format' },
-  'gzip sent to clients that refuse it': { why: 'not sent', detail: 'the run\'s Accept-Encoding always admits gzip; it never sends `identity`, `br` alone or `gzip;q=0`' },
-  'CORS filter refuses unlisted Origins with 403': { why: 'not sent', detail: 'the run sends no Origin' },
   'private X-Forwarded-For served on the internal plan': { why: 'not sent', detail: 'the run sends no X-Forwarded-For' },
   'Accept-Language translates status values': { why: 'not sent', detail: 'the run sends no Accept-Language' },
   'sampled traceparent counted twice': { why: 'not sent', detail: 'the run sends no traceparent' },
-  'bot protection challenges HTTP-library User-Agents': { why: 'not sent', detail: 'the run\'s User-Agent is its own, never an HTTP library\'s' },
-  'body validator regex expects no whitespace': { why: 'not sent', detail: 'every create body the run sends is compact JSON' },
-  'body validator requires name as the first key': { why: 'not sent', detail: 'every create body with a name has it first' },
-  'status filter matched with LIKE prefix': { why: 'not sent', detail: 'the run\'s invalid statuses (other case, padded, empty, unknown word) hold no proper prefix of a PetStatus' },
-  'status filter split on commas': { why: 'not sent', detail: 'the run repeats the parameter (`status=a&status=b`) but never sends a comma list' },
-  'pet id truncated to 32 bits': { why: 'not sent', detail: 'the run\'s large ids (2^63 - 1, 2^63) share no low 32 bits with an existing pet' },
 };
 
 /** Legal variants the gate fails today, each with the failing check: none. */
@@ -76,10 +60,12 @@ describe('the third catalogue against the deploy gate', () => {
   });
 
   it('is counted in docs/suite-power.md', async () => {
-    const doc = await readFile(new URL('../docs/suite-power.md', import.meta.url), 'utf8');
+    const whole = await readFile(new URL('../docs/suite-power.md', import.meta.url), 'utf8');
+    // The figures of today's suite; the first run's stay above them, as recorded.
+    const doc = whole.slice(whole.indexOf('### Third batch, after'));
     const percent = (n: number, of: number) => `${n} of ${of} (${Math.floor((100 * n) / of)}%)`;
-    expect(doc).toContain(`| Third batch: regressions killed | ${percent(killed.length, regressions3.length)} |`);
-    expect(doc).toContain(`| Third batch: legal variants failed (false alarms) | ${percent(Object.keys(falseAlarms).length, legalVariants3.length)} |`);
+    expect(doc).toContain(`| Third batch after: regressions killed | ${percent(killed.length, regressions3.length)} |`);
+    expect(doc).toContain(`| Third batch after: legal variants failed (false alarms) | ${percent(Object.keys(falseAlarms).length, legalVariants3.length)} |`);
     // The survivors by why, and the kills by area, as the doc's tables give them.
     for (const why of ['not sent', 'not judged', 'warned', 'retried'] as const) {
       const count = Object.values(survivors).filter((s) => s.why === why).length;
