@@ -85,16 +85,20 @@ export async function startRawDeployment(fault: WireFault = {}, mockOptions: Moc
 
   async function answer(socket: Socket, parsed: Parsed): Promise<void> {
     const head = parsed.req.method.toUpperCase() === 'HEAD';
-    // A server that writes HEAD's answer as GET's, body and all.
-    const res = await forward(head && fault.bodyOnHead ? { ...parsed.req, method: 'GET' } : parsed.req);
+    // HEAD is answered as GET, its Content-Length the length GET would send (RFC 9110, 8.6); the
+    // body is left out below unless the fault writes it.
+    const res = await forward(head ? { ...parsed.req, method: 'GET' } : parsed.req);
     const bytes = encoder.encode(res.body);
     const chunked = fault.chunkedToAll === true;
     const fields: string[] = Object.entries(res.headers).map(([name, value]) => `${name}: ${value}`);
-    if (chunked) fields.push('transfer-encoding: chunked');
-    else fields.push(`content-length: ${(fault.contentLength ?? ((_t, b) => b.length))(res.body, bytes)}`);
+    // 204 and 304 carry no framing field: RFC 9110, 8.6 forbids Content-Length on a 204, and a
+    // 304's would have to be its 200's.
+    const bodiless = res.status === 204 || res.status === 304;
+    if (!bodiless && chunked) fields.push('transfer-encoding: chunked');
+    else if (!bodiless) fields.push(`content-length: ${(fault.contentLength ?? ((_t, b) => b.length))(res.body, bytes)}`);
     if (parsed.close && !fault.ignoreClose) fields.push('connection: close');
     const status = `HTTP/1.1 ${res.status} ${reasons[res.status] ?? 'Status'}`;
-    const withBody = !head || fault.bodyOnHead === true;
+    const withBody = !bodiless && (!head || fault.bodyOnHead === true);
     const body = !withBody || bytes.length === 0 ? (chunked && withBody ? encoder.encode('0\r\n\r\n') : new Uint8Array(0)) : chunked ? encoder.encode(`${bytes.length.toString(16)}\r\n${res.body}\r\n0\r\n\r\n`) : bytes;
     if (!socket.writable) return;
     socket.write(Buffer.concat([encoder.encode(`${status}\r\n${fields.join('\r\n')}\r\n\r\n`), body]));
