@@ -423,7 +423,8 @@ export class PacedClient {
         const bucket = bucketOf(request.auth);
         const answer = framed.answers[k];
         const writtenMs = record.timings.writtenMs[k] ?? 0;
-        if (!answer || answer.head.status === 0) {
+        // An answer past the bytes the probe reads is not the probe's to judge (the other requests judge size, by --max-body).
+        if (!answer || answer.head.status === 0 || answer.unfinished === 'cap') {
           this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt: sentAt + writtenMs, durationMs: 0, request: shown, error: this.#redact(`${request.method} ${baseUrl}${request.path} on a raw connection: ${whyUnanswered(connection, masked, k)}`), path: this.#redact(request.path), attempt: 1, wire: true });
           continue;
         }

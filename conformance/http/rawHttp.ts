@@ -47,8 +47,11 @@ export interface RawExchangeOptions {
   now?: () => number;
 }
 
-/** Bytes read on one connection at most, by default: answers to `limit=1` are a few hundred. */
-export const defaultRawMaxBytes = 256 * 1024;
+/**
+ * Bytes read on one connection at most: answers to `limit=1` are a few hundred bytes, or hundreds of
+ * KB where a pet's name is that long (the contract sets no maximum); past it an answer is not judged.
+ */
+export const defaultRawMaxBytes = 1024 * 1024;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
