@@ -403,10 +403,13 @@ export class PacedClient {
     });
     for (const [bucket, n] of counts) this.#state(bucket).inFlight += n;
     let records: RawConnectionRecord[];
-    const sentAt = this.#options.now();
+    let sentAt: number;
     try {
       for (const bucket of counts.keys()) await this.#pace(bucket, this.#state(bucket), false);
-      records = await exchangeRaw(() => transport.openConnection!(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes });
+      sentAt = this.#options.now();
+      // No wait ends past the run's time budget.
+      const budgetMs = this.#options.deadline !== undefined ? Math.max(0, this.#options.deadline - sentAt) : undefined;
+      records = await exchangeRaw(() => transport.openConnection!(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes, ...(budgetMs !== undefined ? { budgetMs } : {}) });
     } finally {
       for (const [bucket, n] of counts) this.#state(bucket).inFlight -= n;
     }
