@@ -30,6 +30,7 @@ describe('a run against the mock', () => {
     expect(result.exitCode).toBe(0);
     // runConformance writes no file unless given reportDir.
     expect(result.reportPaths).toBeUndefined();
+    // In process there is no socket: the framing probe is skipped, as the rate-limit probe is without --probe-rate-limit.
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' || id === 'http-framing' ? 'skipped' : 'passed']));
     // The "What a run does, and what it costs" table of docs/qa-staging.md.
     expect(result.report.requests).toMatchObject({ total: 307, withKey: 277, withoutKey: 30 });

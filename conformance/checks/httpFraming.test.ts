@@ -2,7 +2,9 @@
 // 127.0.0.1: its plans sent through the paced client, its answers judged by the model.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KnownPet } from '../check.ts';
+import { createServer, type AddressInfo } from 'node:net';
 import { PacedClient } from '../http/pacedClient.ts';
+import { defaultRawMaxBytes } from '../http/rawHttp.ts';
 import { httpTransport, type Transport } from '../http/transport.ts';
 import { integerText } from '../json/losslessJson.ts';
 import { runModel } from '../model/runModel.ts';
@@ -117,6 +119,23 @@ describe('http-framing', () => {
     expect(rulesOf(judgements)).not.toContain('framing.connection-reusable');
     expect(client.exchanges.filter((e) => e.wire).map((e) => e.wire!.connection.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(client.unanswered.map((u) => u.error)).toEqual([expect.stringContaining('closed the connection without answering it'), expect.stringContaining('closed the connection without answering it')]);
+  });
+
+  it('judges no answer larger than the bytes it reads on a connection (a name may be that long): the rest of the suite judges sizes', async () => {
+    const big = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${2 * defaultRawMaxBytes}\r\n\r\n${'['.padEnd(2 * defaultRawMaxBytes, ' ')}`));
+    });
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(big.address() as AddressInfo).port}/v1`;
+      const client = new PacedClient({ baseUrl, apiKey: 'demo-pro', transport: httpTransport(), timeoutMs: 2000, userAgent: 'pets-conformance/test' });
+      const outcome = await client.sendWire('http-framing', { pipelined: false, requests: [{ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'valid', version: '1.1' }] });
+      expect(outcome.exchanges).toEqual([]);
+      expect(client.unanswered.map((u) => u.error)).toEqual([expect.stringMatching(/passed the 1048576 bytes the framing probe reads on a connection: not judged here/)]);
+    } finally {
+      await new Promise((resolve) => big.close(resolve));
+    }
   });
 
   it('sends only GETs under --read-only', async () => {

@@ -409,10 +409,13 @@ export class PacedClient {
     });
     for (const [bucket, n] of counts) this.#state(bucket).inFlight += n;
     let records: RawConnectionRecord[];
-    const sentAt = this.#options.now();
+    let sentAt: number;
     try {
       for (const bucket of counts.keys()) await this.#pace(bucket, this.#state(bucket), false);
-      records = await exchangeRaw(() => transport.openConnection!(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes });
+      sentAt = this.#options.now();
+      // No wait ends past the run's time budget.
+      const budgetMs = this.#options.deadline !== undefined ? Math.max(0, this.#options.deadline - sentAt) : undefined;
+      records = await exchangeRaw(() => transport.openConnection!(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes, ...(budgetMs !== undefined ? { budgetMs } : {}) });
     } finally {
       for (const [bucket, n] of counts) this.#state(bucket).inFlight -= n;
     }
@@ -429,7 +432,8 @@ export class PacedClient {
         const bucket = bucketOf(request.auth);
         const answer = framed.answers[k];
         const writtenMs = record.timings.writtenMs[k] ?? 0;
-        if (!answer || answer.head.status === 0) {
+        // An answer past the bytes the probe reads is not the probe's to judge (the other requests judge size, by --max-body).
+        if (!answer || answer.head.status === 0 || answer.unfinished === 'cap') {
           this.unanswered.push({ checkId, operationId: request.operationId, ...(request.case !== undefined ? { case: request.case } : {}), afterSeq: this.exchanges.length, sentAt: sentAt + writtenMs, durationMs: 0, request: shown, error: this.#redact(`${request.method} ${baseUrl}${request.path} on a raw connection: ${whyUnanswered(connection, masked, k)}`), path: this.#redact(request.path), attempt: 1, wire: true });
           continue;
         }

@@ -133,6 +133,12 @@ describe('exchangeRaw', () => {
     expect(records.map((r) => [r.indexes, r.ended])).toEqual([[[0], 'timeout']]);
   });
 
+  it('stops waiting when the run\'s budget ends first, and calls that no timeout of the deployment\'s', async () => {
+    const open = await tcpServer(() => {});
+    const records = await exchangeRaw(open, [request(), request()], false, { timeoutMs: 60_000, maxBytes: 1000, budgetMs: 100 });
+    expect(records.map((r) => [r.indexes, r.ended])).toEqual([[[0], 'done']]);
+  });
+
   it('records a connection that cannot be opened', async () => {
     const records = await exchangeRaw(() => Promise.reject(new Error('connect ECONNREFUSED')), [request()], false, options);
     expect(records).toEqual([expect.objectContaining({ error: 'connect ECONNREFUSED', indexes: [] })]);

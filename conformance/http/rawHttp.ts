@@ -44,11 +44,16 @@ export interface RawExchangeOptions {
   timeoutMs: number;
   /** The most bytes read on one connection. */
   maxBytes: number;
+  /** How long all the connections may take in all: no wait ends past it. */
+  budgetMs?: number;
   now?: () => number;
 }
 
-/** Bytes read on one connection at most, by default: answers to `limit=1` are a few hundred. */
-export const defaultRawMaxBytes = 256 * 1024;
+/**
+ * Bytes read on one connection at most: answers to `limit=1` are a few hundred bytes, or hundreds of
+ * KB where a pet's name is that long (the contract sets no maximum); past it an answer is not judged.
+ */
+export const defaultRawMaxBytes = 1024 * 1024;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -140,11 +145,14 @@ async function writeRequest(socket: RawSocket, request: RawRequest): Promise<voi
  * answer that cannot be framed, or when an answer does not come within the timeout.
  */
 export async function exchangeRaw(open: OpenConnection, requests: readonly RawRequest[], pipelined: boolean, options: RawExchangeOptions): Promise<RawConnectionRecord[]> {
-  const now = options.now ?? (() => performance.now());
+  const clock = options.now ?? (() => performance.now());
+  const stopAt = clock() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
+  const now = clock;
   const records: RawConnectionRecord[] = [];
   let next = 0;
   while (next < requests.length) {
-    const record = await oneConnection(open, requests, next, pipelined, options, now);
+    if (now() >= stopAt) break;
+    const record = await oneConnection(open, requests, next, pipelined, options, now, stopAt);
     records.push(record);
     // The rest go on a new connection only when every request on this one got a whole answer.
     const sent = record.indexes.length;
@@ -154,7 +162,10 @@ export async function exchangeRaw(open: OpenConnection, requests: readonly RawRe
   return records;
 }
 
-async function oneConnection(open: OpenConnection, all: readonly RawRequest[], from: number, pipelined: boolean, options: RawExchangeOptions, now: () => number): Promise<RawConnectionRecord> {
+async function oneConnection(open: OpenConnection, all: readonly RawRequest[], from: number, pipelined: boolean, options: RawExchangeOptions, now: () => number, stopAt: number): Promise<RawConnectionRecord> {
+  /** Until when to wait: the timeout, or the run's budget when it ends first (a wait it cuts is no timeout of the deployment's). */
+  const within = (ms: number) => Math.min(now() + ms, stopAt);
+  const timedOut = (): RawConnectionRecord['ended'] => (now() >= stopAt ? 'done' : 'timeout');
   const started = now();
   const record: RawConnectionRecord = { indexes: [], requests: [], received: new Uint8Array(0), ended: 'done', pipelined, timings: { writtenMs: [], answeredMs: [] } };
   let socket: RawSocket;
@@ -208,8 +219,8 @@ async function oneConnection(open: OpenConnection, all: readonly RawRequest[], f
         record.timings.writtenMs.push(now() - started);
       }
       await write(socket, Buffer.concat(all.slice(from).flatMap((r) => [r.head, ...r.body])));
-      const outcome = await waitFor(() => record.requests.every((_, i) => whole(i)), now() + options.timeoutMs);
-      if (outcome === 'timeout') return finish('timeout');
+      const outcome = await waitFor(() => record.requests.every((_, i) => whole(i)), within(options.timeoutMs));
+      if (outcome === 'timeout') return finish(timedOut());
       if (outcome === 'ended') return finish('done');
       return await closing(record.requests.length - 1, all[all.length - 1]!);
     }
@@ -218,8 +229,8 @@ async function oneConnection(open: OpenConnection, all: readonly RawRequest[], f
       if (i > from && reader.ended !== undefined) return finish('done');
       await send(i);
       const at = record.requests.length - 1;
-      const outcome = await waitFor(() => whole(at), now() + options.timeoutMs);
-      if (outcome === 'timeout') return finish('timeout');
+      const outcome = await waitFor(() => whole(at), within(options.timeoutMs));
+      if (outcome === 'timeout') return finish(timedOut());
       if (outcome === 'ended') return finish('done');
       const closes = framed.answers[at]!.closes || all[i]!.close;
       if (closes) return await closing(at, all[i]!);
@@ -233,8 +244,8 @@ async function oneConnection(open: OpenConnection, all: readonly RawRequest[], f
   /** After an answer the server closes after (it said so, or was asked): waits for the close, up to the timeout. */
   async function closing(at: number, request: RawRequest): Promise<RawConnectionRecord> {
     if (!framed.answers[at]!.closes && !request.close) return finish('done');
-    const outcome = await waitFor(() => reader.ended === 'closed', now() + options.timeoutMs);
-    return finish(outcome === 'timeout' ? 'timeout' : 'done');
+    const outcome = await waitFor(() => reader.ended === 'closed', within(options.timeoutMs));
+    return finish(outcome === 'timeout' ? timedOut() : 'done');
   }
 }
 

@@ -57,14 +57,15 @@ export function wireConnectionOf(record: RawConnectionRecord, id: number, sent: 
 
 /**
  * A framed answer as the transport would give it: status, every field line (names in lower case),
- * the body as framed. `incomplete` says why it never finished; `truncated`, that the probe's byte cap cut it.
+ * the body as framed. `incomplete` says why it never finished (an answer the probe's byte cap cut is
+ * not given here: it is not the probe's to judge).
  */
 export function responseOfAnswer(answer: FramedAnswer, connection: Pick<WireConnection, 'timeoutMs'>): { response: TransportResponse; incomplete?: string } {
   const rawHeaders = answer.head.fields.map(([name, value]): [string, string] => [name.toLowerCase(), value]);
   const headers: Record<string, string> = {};
   for (const [name, value] of rawHeaders) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
-  const response: TransportResponse = { status: answer.head.status, headers, rawHeaders, body: bodyText(answer.body), bytes: answer.body, ...(answer.unfinished === 'cap' ? { truncated: true } : {}) };
-  if (answer.end !== undefined || answer.unfinished === 'cap') return { response };
+  const response: TransportResponse = { status: answer.head.status, headers, rawHeaders, body: bodyText(answer.body), bytes: answer.body };
+  if (answer.end !== undefined) return { response };
   const why =
     answer.unfinished === 'closed'
       ? `the connection closed after ${answer.body.length} bytes of the body (${describeFraming(answer)})`
@@ -89,6 +90,6 @@ export function whyUnanswered(connection: WireConnection, framed: FramedConnecti
   if (framed.unframable) return `no answer could be read: ${framed.unframable.detail} at byte ${framed.unframable.at} of the connection (${showBytes(connection.received, framed.unframable.at, connection.received.length)})`;
   if (connection.ended === 'closed') return 'the server closed the connection without answering it';
   if (connection.ended === 'timeout') return `no answer within ${connection.timeoutMs} ms, the connection open`;
-  if (connection.ended === 'cap') return 'the answers before it filled the bytes the probe reads';
+  if (connection.ended === 'cap') return `its answer, or those before it, passed the ${connection.received.length} bytes the framing probe reads on a connection: not judged here`;
   return 'no answer';
 }
