@@ -65188,7 +65188,7 @@ var generatedTraffic = {
     for (let index = 0; index < count; index++) {
       if (spent >= budget) stopped = `the key's budget for generated requests (${budget}${budget < sequenceCount(ctx.options.depth) * 14 ? `, half a window of its quota of ${ctx.keyQuota().limit} a minute` : ""}) was spent`;
       else if (ctx.timeLeftMs() < 5e3) stopped = "the run's time budget (--max-duration) ran out";
-      else if (ctx.options.depth === "quick" && windowRunningLow(ctx)) stopped = "the key's window ran low, and more would wait for the next window";
+      else if (ran > 0 && ctx.options.depth === "quick" && windowRunningLow(ctx)) stopped = "the key's window ran low, and more would wait for the next window";
       if (stopped !== void 0) {
         report.inconclusive("listPets", `${stopped} after ${index} of ${count} sequences`);
         break;
@@ -67048,6 +67048,7 @@ var int64Max = 9223372036854775807n;
 var canonicalWhole = (text) => /^(0|[1-9]\d*)$/.test(text) && BigInt(text) <= int64Max;
 var ordinaryNameLength = 40;
 var ordinaryName = (name2) => name2.trim() !== "" && [...name2].length <= ordinaryNameLength && !/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name2);
+var ordinaryBodyBytes = 1024;
 var newPetFields = /* @__PURE__ */ new Set(["name", "categoryId", "status"]);
 var conditional = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"];
 var entityTags = (value) => (value.match(/(?:W\/)?"[^"]*"|\*/g) ?? []).map((tag) => tag.replace(/^W\//, ""));
@@ -67096,7 +67097,7 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
     case "getPet":
       return only() && view.petId !== void 0 && canonicalWhole(view.petId) ? "valid" : "edge";
     case "createPet": {
-      if (!only()) return "edge";
+      if (!only() || view.body !== void 0 && Buffer.byteLength(view.body) > ordinaryBodyBytes) return "edge";
       const json4 = jsonBody(view.headers["content-type"]);
       const parsed = view.body === void 0 ? void 0 : parseBody(view.body);
       const body = parsed?.json;
