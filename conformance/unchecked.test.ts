@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testSpec } from '../mock/testing.ts';
 import { Outcomes, type CheckContext, type OperationResult } from './check.ts';
+import type { ApiRequest, Exchange } from './http/exchange.ts';
+import { exchange } from './testing/exchanges.ts';
 import { runModel } from './model/runModel.ts';
 import { checkStatus, type CheckReport, type RunReport } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
@@ -45,6 +47,42 @@ describe('uncheckedOf: what the selected checks did not check', () => {
 });
 
 describe('the generated traffic', () => {
+  /** A context whose every request is answered `status` with an empty list, and whose key has `remaining` of 300 left. */
+  async function context(timeLeftMs: number, answered: boolean, remaining = 250) {
+    const spec = await testSpec();
+    const exchanges: Exchange[] = [];
+    const ctx = {
+      spec,
+      options: { readOnly: true, depth: 'quick', probeRateLimit: false, probeMaxRequests: 10, seed: 1 },
+      validators: new SpecValidators(spec),
+      apiKey: 'k',
+      exchanges,
+      send: async (request: ApiRequest) => {
+        if (!answered) return undefined;
+        const answer = exchange({ status: 200, method: request.method, path: request.path, operationId: request.operationId, intent: request.intent, body: '[]' });
+        exchanges.push(answer);
+        return answer;
+      },
+      knownPets: () => [{ id: 1, idText: '1', name: 'Rex', categoryId: 1, status: 'available' }],
+      petPath: () => '/pets/1',
+      random: () => 0.5,
+      runMark: 'testrun1',
+      keyQuota: () => ({ limit: 300, remaining }),
+      anonymousQuota: () => ({}),
+      keylessSent: () => 0,
+      model: () => runModel(exchanges, { sharedKey: false }),
+      timeLeftMs: () => timeLeftMs,
+      reproduce: () => {},
+    } satisfies CheckContext;
+    return ctx;
+  }
+
+  it('runs its first sequence though the key\'s window runs low, and stops there rather than wait for the next', async () => {
+    const outcomes = new Outcomes(generatedTraffic.operations);
+    await generatedTraffic.run(await context(60_000, true, 10), outcomes);
+    expect(outcomes.parts()).toEqual([{ part: 'sequences', ran: 1, planned: 12, reason: 'the key\'s window ran low, and more would wait for the next window' }]);
+  });
+
   it('says it ran none of its sequences, and why, when the run\'s time budget is spent before them', async () => {
     const spec = await testSpec();
     const ctx = {

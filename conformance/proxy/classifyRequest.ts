@@ -17,6 +17,13 @@ const ordinaryNameLength = 40;
  */
 const ordinaryName = (name: string) => name.trim() !== '' && [...name].length <= ordinaryNameLength && !/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name);
 
+/**
+ * The longest create body the proxy holds a deployment to accept, in bytes: a NewPet of a 40-character
+ * name, every character escaped, fits in far less. "Maximum length of `name` and of a request body:
+ * not shown": a larger body (the suite pads one with whitespace to 300 KB) may be refused.
+ */
+const ordinaryBodyBytes = 1024;
+
 /** The fields of NewPet: any other a deployment may refuse ("has the shape NewPet"). */
 const newPetFields = new Set(['name', 'categoryId', 'status']);
 
@@ -89,7 +96,7 @@ export interface Learned {
  * integer spelled with leading zeros, a conditional request answered as HTTP allows (a 304 to a
  * matching If-None-Match), an Accept without JSON, a categoryId none of the deployment's
  * pets has been seen with ("Fields of a category record: not shown"), a name longer than the
- * suite's own 40 characters or with a control character, or a field beyond NewPet's.
+ * suite's own 40 characters or with a control character, a field beyond NewPet's, or a body over 1 KiB.
  */
 export function classifyRequest(view: RequestView, validators: SpecValidators, learned: Learned = { categories: new Set() }, answer?: AnswerSeen): Intent {
   if (view.credential.kind !== 'key') return 'unauthenticated';
@@ -108,7 +115,7 @@ export function classifyRequest(view: RequestView, validators: SpecValidators, l
     case 'getPet':
       return only() && view.petId !== undefined && canonicalWhole(view.petId) ? 'valid' : 'edge';
     case 'createPet': {
-      if (!only()) return 'edge';
+      if (!only() || (view.body !== undefined && Buffer.byteLength(view.body) > ordinaryBodyBytes)) return 'edge';
       const json = jsonBody(view.headers['content-type']);
       const parsed = view.body === undefined ? undefined : parseBody(view.body);
       const body = parsed?.json;

@@ -105,13 +105,15 @@ describe('the proxy, with scripted clients against legal variants', () => {
     expect(await failures(proxy)).toEqual([]);
   });
 
-  it('passes a 422 or 413 to a NewPet the deployment may refuse: a category none of its pets has, a long name', async () => {
+  it('passes a 422 or 413 to a NewPet the deployment may refuse: a category none of its pets has, a long name, a short one padded past 1 KiB', async () => {
     for (const name of ['refuses unknown categories', 'size and character limits']) {
       const { proxy, base } = await through(variant(name).make());
       await send(`${base}/pets?limit=5`, { headers: key() });
       const refused = [
         await send(`${base}/pets`, { method: 'POST', headers: asJson(), body: JSON.stringify({ name: 'Q', categoryId: 5000 }) }),
         await send(`${base}/pets`, { method: 'POST', headers: asJson(), body: JSON.stringify({ name: 'Q'.repeat(20_000), categoryId: 1 }) }),
+        // Whitespace is insignificant in JSON (RFC 8259, 2), but the body's size is the deployment's to limit.
+        await send(`${base}/pets`, { method: 'POST', headers: asJson(), body: `{${' '.repeat(20_000)}"name":"Q","categoryId":1}` }),
       ];
       expect(refused.map((a) => a.status).some((s) => s === 422 || s === 413), name).toBe(true);
       expect(await failures(proxy), name).toEqual([]);

@@ -246,8 +246,9 @@ export const generatedTraffic: Check = {
     for (let index = 0; index < count; index++) {
       if (tally.spent >= tally.budget) stopped = `the key's budget for generated requests (${tally.budget}${tally.budget < sequenceCount(ctx.options.depth) * 14 ? `, half a window of its quota of ${ctx.keyQuota().limit} a minute` : ''}) was spent`;
       else if (ctx.timeLeftMs() < 5_000) stopped = 'the run\'s time budget (--max-duration) ran out';
-      // The default depth fits the window; a depth asked for explicitly may wait for the next one.
-      else if (ctx.options.depth === 'quick' && windowRunningLow(ctx)) stopped = 'the key\'s window ran low, and more would wait for the next window';
+      // The default depth fits the window; a depth asked for explicitly may wait for the next one,
+      // and so may the first sequence that sends: a run that ran none judged none (no pass, see unchecked.ts).
+      else if (ran > 0 && ctx.options.depth === 'quick' && windowRunningLow(ctx)) stopped = 'the key\'s window ran low, and more would wait for the next window';
       if (stopped !== undefined) {
         report.inconclusive('listPets', `${stopped} after ${index} of ${count} sequences`);
         break;
