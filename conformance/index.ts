@@ -139,6 +139,6 @@ export type { CheckReport, ExchangeSummary, RunReport, Verdict } from './runRepo
 export type { ProgressEvent } from './runner.ts';
 export type { HttpTransportOptions, Transport, TransportRequest, TransportResponse } from './http/transport.ts';
 export { TransportError, httpTransport } from './http/transport.ts';
-// The validating proxy, from code: `startProxy({ target, port })`, then `judge()` and `close()`.
-export { startProxy, proxyReportPath, type ProxyOptions, type RunningProxy } from './proxy/startProxy.ts';
-export type { ProxyFinding, ProxyVerdict } from './proxy/judgeProxyTraffic.ts';
+// The validating proxy, from code: `startProxy({ target, port })`, then `judge()`, `live()`, `stats()` and `close()`.
+export { startProxy, proxyReportPath, type ProxyOptions, type ProxyStats, type RunningProxy } from './proxy/startProxy.ts';
+export type { LiveReport, ProxyFinding, ProxyVerdict } from './proxy/judgeProxyTraffic.ts';

@@ -94,7 +94,8 @@ export function redactDeep<T>(value: T, redact: (text: string) => string): T {
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact)) as T;
   if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     const out: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(value)) out[name] = redactDeep(item, redact);
+    // Defined, not assigned: a header named `__proto__` stays a header.
+    for (const [name, item] of Object.entries(value)) Object.defineProperty(out, name, { value: redactDeep(item, redact), enumerable: true, writable: true, configurable: true });
     return out as T;
   }
   return value;

@@ -7,7 +7,7 @@ const keptHeaderValue = 8 * 1024;
 
 /** Headers with at most 200 names and 8 KiB of each value; what is left out is said in the headers kept. */
 export function keptHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   let names = 0;
   for (const [name, value] of Object.entries(headers)) {
     if (++names > keptHeaderNames) {
@@ -32,4 +32,40 @@ export function headersSize(headers: Record<string, string>): number {
   let size = 0;
   for (const [name, value] of Object.entries(headers)) size += name.length + value.length;
   return size;
+}
+
+/**
+ * A request's header lines as the reports keep them, built from the lines themselves: names in
+ * lower case, repeated ones joined with ", ", at most 200 names and 8 KiB of each value (the key's
+ * header whole), so a head of any size costs no more than that to keep. Without a prototype: a
+ * header may be named `__proto__`.
+ */
+export function cappedHeaders(rawHeaders: readonly string[]): Record<string, string> {
+  const kept = new Map<string, { parts: string[]; length: number; cut: number }>();
+  let more = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const value = rawHeaders[i + 1]!;
+    let entry = kept.get(name);
+    if (!entry) {
+      if (kept.size >= keptHeaderNames) {
+        more++;
+        continue;
+      }
+      kept.set(name, (entry = { parts: [], length: 0, cut: 0 }));
+    }
+    const added = (entry.parts.length > 0 ? 2 : 0) + value.length;
+    if (entry.length < keptHeaderValue || name === 'authorization') {
+      entry.parts.push(value);
+      entry.length += added;
+    } else entry.cut += added;
+  }
+  const out = Object.create(null) as Record<string, string>;
+  for (const [name, { parts, length, cut: rest }] of kept) {
+    const value = parts.join(', ');
+    const over = name === 'authorization' ? 0 : Math.max(0, length - keptHeaderValue) + rest;
+    out[name] = over > 0 ? `${cut(value, keptHeaderValue)}… (${over} more characters not kept)` : value;
+  }
+  if (more > 0) out['x-proxy-note'] = `${more} more header lines of other names not kept`;
+  return out;
 }

@@ -529,7 +529,7 @@ export class ProxyJudge {
       this.#unlearned.push(request.headers.authorization === undefined ? {} : { authorization: request.headers.authorization });
       this.#tally.unanswered++;
       this.#tally.firstError ??= record.error ?? 'no answer';
-      this.#keep({ seq: record.seq, unanswered: keptUnanswered(this.#unansweredOf(record, request)) });
+      this.#keep({ seq: record.seq, unanswered: keptUnanswered(this.#unansweredOf(record, request), record.headersCut) });
       return;
     }
     const exchange = this.#exchangeOf(record, record.response, request, this.#categories);
@@ -625,7 +625,7 @@ export class ProxyJudge {
     if (!record.response) {
       layer.tally.unanswered++;
       layer.tally.firstError ??= record.error ?? 'no answer';
-      this.#keep({ seq: record.seq, secret, unanswered: keptUnanswered(this.#unansweredOf(record, request)) });
+      this.#keep({ seq: record.seq, secret, unanswered: keptUnanswered(this.#unansweredOf(record, request), record.headersCut) });
       return;
     }
     const exchange = this.#exchangeOf(record, record.response, request, this.#categories);
@@ -761,9 +761,9 @@ function keptExchange(exchange: Exchange): ExchangeSummary {
   };
 }
 
-function keptUnanswered(request: UnansweredRequest): UnansweredSummary {
+function keptUnanswered(request: UnansweredRequest, headersCut = false): UnansweredSummary {
   const summary = summarizeUnanswered(request);
-  return { ...summary, requestHeaders: keptHeaders(summary.requestHeaders), ...(summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {}) };
+  return { ...summary, requestHeaders: headersCut ? summary.requestHeaders : keptHeaders(summary.requestHeaders), ...(summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {}) };
 }
 
 const keptBody = <T extends { text: string; truncated: boolean }>(body: T): T => (body.truncated ? { ...body, text: own(body.text) } : body);

@@ -9,6 +9,8 @@ export interface ProxyRecord {
   url: string;
   /** Request header names in lower case; repeated ones joined with ", ". */
   requestHeaders: Record<string, string>;
+  /** Its headers were kept as the reports keep them (`cappedHeaders`), not whole: it got no answer, so nothing judges them. */
+  headersCut?: boolean;
   /** The request body read as UTF-8, at most the body cap (`requestTruncated` says when cut). */
   requestBody?: string;
   requestTruncated?: boolean;

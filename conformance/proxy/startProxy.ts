@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
 import { bodyText, decodeContent, defaultMaxBodyBytes } from '../http/transport.ts';
 import { SpecValidators } from '../specValidators.ts';
+import { cappedHeaders } from './keptText.ts';
 import { ProxyJudge, type LiveReport, type ProxyVerdict } from './proxyJudge.ts';
 import type { ProxyRecord } from './proxyRecord.ts';
 import { controlTokenCheck } from './reportToken.ts';
@@ -244,7 +245,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const done = (answer?: ProxyRecord['response'], error?: string, dropped = false) => {
       if (finished) return;
       finished = true;
-      record.requestHeaders = joined(req.rawHeaders);
+      // Judged whole when answered; without an answer only its key is read, and the reports keep its head cut.
+      if (answer) record.requestHeaders = joined(req.rawHeaders);
+      else {
+        record.requestHeaders = cappedHeaders(req.rawHeaders);
+        record.headersCut = true;
+      }
       const body = requestChunks.take();
       if (body.bytes.length > 0) {
         record.requestBody = bodyText(body.bytes);
