@@ -98,16 +98,21 @@ export const keylessAndUnlisted = modelCheck({
   title: 'Nothing is served without the key, and undocumented requests are refused properly',
   severity: 'critical',
   description:
-    'Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401; methods and paths ' +
+    'Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401, and a key once ' +
+    'served is accepted on every operation; methods and paths ' +
     'the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, ' +
     'and refused with the rate-limit headers and an Error body (HEAD: the headers).',
 });
 
 export const equivalentRequests = modelCheck({
   id: 'equivalent-requests',
-  title: 'Equivalent spellings of a request get the same status',
+  title: 'Equivalent forms of a request get the same outcome',
   severity: 'high',
-  description: 'One valid request sent in several spellings (header-name case, the scheme\'s case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time.',
+  description:
+    'Metamorphic relations: one valid request sent in forms the contract makes the same request (the headers of browsers, HTTP libraries, CLIs and gateways; ' +
+    'header-name and scheme case; Accept; other JSON texts of one value; spellings of application/json; parameter order and encoding; a fresh connection; ' +
+    'another client address) gets the status and kind of Error of its first form, the same pets back, and costs the key\'s window the same; two reads in ' +
+    'either order are answered alike. A 403 to a form with an Origin (a CORS policy) is a warning.',
 });
 
 export const httpSemantics = modelCheck({

@@ -55,7 +55,7 @@ function judgeInput(ctx: CheckContext, report: Outcomes, exchange: Exchange): vo
   const { status } = exchange.response;
   const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? '');
   // A categoryId none of the deployment's own pets has may name no category, which it may refuse.
-  const category = /"categoryId":(-?\d+)/.exec(exchange.request.body ?? '')?.[1];
+  const category = categoryOf(exchange);
   const mayRefuseCategory = exchange.operationId === 'createPet' && (category === undefined || !knownCategoryIds(ctx).includes(category));
   if (exchange.intent === 'valid' && exactKey && !mayRefuseCategory && (exchange.operationId === 'createPet' || exchange.operationId === 'listPets')) {
     report.expect(status < 400 || status === 401 || status === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status}; ${exchange.operationId === 'createPet' ? 'a NewPet of any characters, up to 40 of them, with a categoryId the deployment\'s own pets have, is created with 201' : 'a list with a valid limit and status is answered 200'}.`, `valid ${exchange.operationId}`);
@@ -76,14 +76,19 @@ function judgeInput(ctx: CheckContext, report: Outcomes, exchange: Exchange): vo
  * or instead of saying what else is wrong with the body.
  */
 function mayNameNoCategory(ctx: CheckContext, exchange: Exchange): boolean {
+  const category = categoryOf(exchange);
+  return category !== undefined && !knownCategoryIds(ctx).includes(category);
+}
+
+/** The integer categoryId of a create's body read as JSON (any text of it: spaces, escapes), as digits. */
+function categoryOf(exchange: Exchange): string | undefined {
   let body: LosslessValue;
   try {
     body = parseLossless(exchange.request.body ?? '');
   } catch {
-    return false;
+    return undefined;
   }
-  const category = body !== null && typeof body === 'object' && !Array.isArray(body) ? integerText(body.categoryId) : undefined;
-  return category !== undefined && !knownCategoryIds(ctx).includes(category);
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? integerText(body.categoryId) : undefined;
 }
 
 /** The request's body is labelled JSON (any case, any parameters: RFC 9110, 8.3.1). */
