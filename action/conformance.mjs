@@ -42285,7 +42285,7 @@ function readLine(bytes, at, limit) {
 }
 
 // conformance/http/rawHttp.ts
-var defaultRawMaxBytes = 256 * 1024;
+var defaultRawMaxBytes = 1024 * 1024;
 var nextTurn = () => new Promise((resolve8) => setImmediate(resolve8));
 var Reader = class {
   constructor(socket, maxBytes, now) {
@@ -42364,11 +42364,14 @@ async function writeRequest(socket, request) {
   }
 }
 async function exchangeRaw(open, requests2, pipelined, options2) {
-  const now = options2.now ?? (() => performance.now());
+  const clock = options2.now ?? (() => performance.now());
+  const stopAt = clock() + (options2.budgetMs ?? Number.POSITIVE_INFINITY);
+  const now = clock;
   const records = [];
   let next = 0;
   while (next < requests2.length) {
-    const record2 = await oneConnection(open, requests2, next, pipelined, options2, now);
+    if (now() >= stopAt) break;
+    const record2 = await oneConnection(open, requests2, next, pipelined, options2, now, stopAt);
     records.push(record2);
     const sent = record2.indexes.length;
     if (pipelined || record2.error !== void 0 || sent === 0 || record2.timings.answeredMs.filter((t) => t !== void 0).length < sent) break;
@@ -42376,7 +42379,9 @@ async function exchangeRaw(open, requests2, pipelined, options2) {
   }
   return records;
 }
-async function oneConnection(open, all2, from, pipelined, options2, now) {
+async function oneConnection(open, all2, from, pipelined, options2, now, stopAt) {
+  const within = (ms2) => Math.min(now() + ms2, stopAt);
+  const timedOut = () => now() >= stopAt ? "done" : "timeout";
   const started = now();
   const record2 = { indexes: [], requests: [], received: new Uint8Array(0), ended: "done", pipelined, timings: { writtenMs: [], answeredMs: [] } };
   let socket;
@@ -42429,8 +42434,8 @@ async function oneConnection(open, all2, from, pipelined, options2, now) {
         record2.timings.writtenMs.push(now() - started);
       }
       await write(socket, Buffer.concat(all2.slice(from).flatMap((r) => [r.head, ...r.body])));
-      const outcome = await waitFor(() => record2.requests.every((_, i) => whole(i)), now() + options2.timeoutMs);
-      if (outcome === "timeout") return finish("timeout");
+      const outcome = await waitFor(() => record2.requests.every((_, i) => whole(i)), within(options2.timeoutMs));
+      if (outcome === "timeout") return finish(timedOut());
       if (outcome === "ended") return finish("done");
       return await closing(record2.requests.length - 1, all2[all2.length - 1]);
     }
@@ -42438,8 +42443,8 @@ async function oneConnection(open, all2, from, pipelined, options2, now) {
       if (i > from && reader.ended !== void 0) return finish("done");
       await send(i);
       const at = record2.requests.length - 1;
-      const outcome = await waitFor(() => whole(at), now() + options2.timeoutMs);
-      if (outcome === "timeout") return finish("timeout");
+      const outcome = await waitFor(() => whole(at), within(options2.timeoutMs));
+      if (outcome === "timeout") return finish(timedOut());
       if (outcome === "ended") return finish("done");
       const closes = framed.answers[at].closes || all2[i].close;
       if (closes) return await closing(at, all2[i]);
@@ -42451,8 +42456,8 @@ async function oneConnection(open, all2, from, pipelined, options2, now) {
   }
   async function closing(at, request) {
     if (!framed.answers[at].closes && !request.close) return finish("done");
-    const outcome = await waitFor(() => reader.ended === "closed", now() + options2.timeoutMs);
-    return finish(outcome === "timeout" ? "timeout" : "done");
+    const outcome = await waitFor(() => reader.ended === "closed", within(options2.timeoutMs));
+    return finish(outcome === "timeout" ? timedOut() : "done");
   }
 }
 var encoder2 = new TextEncoder();
@@ -42516,8 +42521,8 @@ function responseOfAnswer(answer, connection) {
   const rawHeaders = answer.head.fields.map(([name2, value]) => [name2.toLowerCase(), value]);
   const headers = {};
   for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
-  const response = { status: answer.head.status, headers, rawHeaders, body: bodyText(answer.body), bytes: answer.body, ...answer.unfinished === "cap" ? { truncated: true } : {} };
-  if (answer.end !== void 0 || answer.unfinished === "cap") return { response };
+  const response = { status: answer.head.status, headers, rawHeaders, body: bodyText(answer.body), bytes: answer.body };
+  if (answer.end !== void 0) return { response };
   const why = answer.unfinished === "closed" ? `the connection closed after ${answer.body.length} bytes of the body (${describeFraming(answer)})` : `the body did not end within ${connection.timeoutMs} ms (${answer.body.length} bytes read; ${describeFraming(answer)})`;
   return { response, incomplete: why };
 }
@@ -42534,7 +42539,7 @@ function whyUnanswered(connection, framed, k) {
   if (framed.unframable) return `no answer could be read: ${framed.unframable.detail} at byte ${framed.unframable.at} of the connection (${showBytes(connection.received, framed.unframable.at, connection.received.length)})`;
   if (connection.ended === "closed") return "the server closed the connection without answering it";
   if (connection.ended === "timeout") return `no answer within ${connection.timeoutMs} ms, the connection open`;
-  if (connection.ended === "cap") return "the answers before it filled the bytes the probe reads";
+  if (connection.ended === "cap") return `its answer, or those before it, passed the ${connection.received.length} bytes the framing probe reads on a connection: not judged here`;
   return "no answer";
 }
 
@@ -42840,10 +42845,12 @@ var PacedClient = class {
     });
     for (const [bucket, n] of counts) this.#state(bucket).inFlight += n;
     let records;
-    const sentAt = this.#options.now();
+    let sentAt;
     try {
       for (const bucket of counts.keys()) await this.#pace(bucket, this.#state(bucket), false);
-      records = await exchangeRaw(() => transport.openConnection(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes });
+      sentAt = this.#options.now();
+      const budgetMs = this.#options.deadline !== void 0 ? Math.max(0, this.#options.deadline - sentAt) : void 0;
+      records = await exchangeRaw(() => transport.openConnection(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes, ...budgetMs !== void 0 ? { budgetMs } : {} });
     } finally {
       for (const [bucket, n] of counts) this.#state(bucket).inFlight -= n;
     }
@@ -42860,7 +42867,7 @@ var PacedClient = class {
         const bucket = bucketOf(request.auth);
         const answer = framed.answers[k];
         const writtenMs = record2.timings.writtenMs[k] ?? 0;
-        if (!answer || answer.head.status === 0) {
+        if (!answer || answer.head.status === 0 || answer.unfinished === "cap") {
           this.unanswered.push({ checkId, operationId: request.operationId, ...request.case !== void 0 ? { case: request.case } : {}, afterSeq: this.exchanges.length, sentAt: sentAt + writtenMs, durationMs: 0, request: shown, error: this.#redact(`${request.method} ${baseUrl}${request.path} on a raw connection: ${whyUnanswered(connection, masked, k)}`), path: this.#redact(request.path), attempt: 1, wire: true });
           continue;
         }
@@ -54664,7 +54671,7 @@ var rules = [
   { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation", status: "none" },
   { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation", status: "none" },
   { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key", status: "pinned", statusBasis: named401 },
-  { id: "auth.valid-key-accepted", checkId: "keyless-and-unlisted", operations: pets, title: "A key once accepted is accepted on every operation: 401 is for a missing or invalid key only", quote: "When the key is missing or invalid, the response is 401 with an Error body. | Every operation requires HTTP bearer authentication.", reachedBy: "a request with a key that an earlier request with it was served", status: "pinned", statusBasis: 'Authentication 3 names 401 for a key "missing or invalid" only: a key a 2xx showed valid is neither, whatever its plan (a ban after a 429 aside: Authentication 4).' },
+  { id: "auth.valid-key-accepted", checkId: "keyless-and-unlisted", operations: ["*"], title: "A key once accepted is accepted on every operation: 401 is for a missing or invalid key only", quote: "When the key is missing or invalid, the response is 401 with an Error body. | Every operation requires HTTP bearer authentication.", reachedBy: "a request with a key that another answer to an operation served, before or after it", status: "pinned", statusBasis: 'Authentication 3 names 401 for a key "missing or invalid" only: a key a 2xx showed valid is neither, whatever its plan (a ban after a 429 aside: Authentication 4).' },
   { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key", status: "open", statusBasis: unlistedOpen },
   { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused", status: "none" },
   { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path", status: "open", statusBasis: unlistedOpen },
@@ -54698,7 +54705,6 @@ var rules = [
   { id: "http.304-fields", checkId: "http-semantics", operations: ["*"], title: "A 304 carries the fields its 200 would, the rate-limit headers among them", quote: "RFC 9110, 15.4.5: The server generating a 304 response MUST generate any of the following header fields that would have been sent in a 200 (OK) response to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires. The contract: Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "a 304", status: "none" },
   { id: "http.head-as-get", checkId: "http-semantics", operations: ["*"], title: "A HEAD served answers as GET would, with its header fields (differences other than the rate-limit headers: warnings)", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. ... The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. The contract: Every API response carries these headers.", reachedBy: "a HEAD answered 2xx", status: "none" },
   { id: "http.strong-etag", checkId: "http-semantics", operations: ["*"], title: "A strong ETag names one body of its URL", quote: 'RFC 9110, 8.8.1: A "strong validator" is representation metadata that changes value whenever a change occurs to the representation data that would be observable in the content of a 200 (OK) response to GET.', reachedBy: "a strong ETag given twice for one URL", status: "none" },
-  { id: "http.401-valid-key", checkId: "http-semantics", operations: ["*"], title: "A key the deployment served is valid everywhere: never refused 401 on another operation or spelling", quote: "When the key is missing or invalid, the response is 401 with an Error body. (RFC 9110, 15.5.2: The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource.)", reachedBy: "a 401 to a key another answer served", status: "none" },
   // HTTP/1.x framing, judged on the bytes of raw connections (the http-framing check's probe): the
   // contract is JSON over HTTP, and a client in any language reads HTTP/1.1 as RFC 9112 frames it.
   { id: "framing.message-syntax", checkId: "http-framing", operations: ["*"], title: "A status line and field lines a client can parse", quote: "All request and response bodies are JSON (`application/json`). (RFC 9112, 2.1, 4, 5: HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]; no whitespace between a field name and its colon; a sender MUST NOT generate line folding.)", reachedBy: "an answer on a raw connection (not in-process)", status: "none" },
@@ -54783,13 +54789,13 @@ var keylessAndUnlisted = modelCheck({
   readsBodies: true,
   title: "Nothing is served without the key, and undocumented requests are refused properly",
   severity: "critical",
-  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
+  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401, and a key once served is accepted on every operation; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
 });
 var equivalentRequests = modelCheck({
   id: "equivalent-requests",
-  title: "Equivalent spellings of a request get the same status",
+  title: "Equivalent forms of a request get the same outcome",
   severity: "high",
-  description: "One valid request sent in several spellings (header-name case, the scheme's case, Accept absent, */* or with q-values, media-type case and parameters, parameter order, percent-encoding) gets the same status each time."
+  description: "Metamorphic relations: one valid request sent in forms the contract makes the same request (the headers of browsers, HTTP libraries, CLIs and gateways; header-name and scheme case; Accept; other JSON texts of one value; spellings of application/json; parameter order and encoding; a fresh connection; another client address) gets the status and kind of Error of its first form, the same pets back, and costs the key's window the same; two reads in either order are answered alike. A 403 to a form with an Origin (a CORS policy) is a warning."
 });
 var httpSemantics = modelCheck({
   id: "http-semantics",
@@ -66634,27 +66640,30 @@ function windowRunningLow(ctx) {
 function judgeInput(ctx, report, exchange) {
   const { status: status3 } = exchange.response;
   const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? "");
-  const category = /"categoryId":(-?\d+)/.exec(exchange.request.body ?? "")?.[1];
+  const category = categoryOf(exchange);
   const mayRefuseCategory = exchange.operationId === "createPet" && (category === void 0 || !knownCategoryIds(ctx).includes(category));
   if (exchange.intent === "valid" && exactKey && !mayRefuseCategory && (exchange.operationId === "createPet" || exchange.operationId === "listPets")) {
     report.expect(status3 < 400 || status3 === 401 || status3 === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status3}; ${exchange.operationId === "createPet" ? "a NewPet of any characters, up to 40 of them, with a categoryId the deployment's own pets have, is created with 201" : "a list with a valid limit and status is answered 200"}.`, `valid ${exchange.operationId}`);
   } else if (exchange.intent === "invalid") {
     const pinned = exchange.operationId === "createPet" && isJsonLabelled(exchange) && !mayNameNoCategory(ctx, exchange) ? 400 : void 0;
-    const refused2 = pinned !== void 0 ? status3 === pinned : status3 >= 400 && status3 < 500 && status3 !== 401;
-    report.expect(refused2, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; ${pinned !== void 0 ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : "a value the contract forbids is refused with a 4xx Error"}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split("/").slice(2).join("/")}`);
+    const refused3 = pinned !== void 0 ? status3 === pinned : status3 >= 400 && status3 < 500 && status3 !== 401;
+    report.expect(refused3, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; ${pinned !== void 0 ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : "a value the contract forbids is refused with a 4xx Error"}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split("/").slice(2).join("/")}`);
   } else if (exchange.intent === "edge") {
     report.expect(status3 < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status3}`);
   }
 }
 function mayNameNoCategory(ctx, exchange) {
+  const category = categoryOf(exchange);
+  return category !== void 0 && !knownCategoryIds(ctx).includes(category);
+}
+function categoryOf(exchange) {
   let body;
   try {
     body = parseLossless(exchange.request.body ?? "");
   } catch {
-    return false;
+    return void 0;
   }
-  const category = body !== null && typeof body === "object" && !Array.isArray(body) ? integerText(body.categoryId) : void 0;
-  return category !== void 0 && !knownCategoryIds(ctx).includes(category);
+  return body !== null && typeof body === "object" && !Array.isArray(body) ? integerText(body.categoryId) : void 0;
 }
 function isJsonLabelled(exchange) {
   const type = Object.entries(exchange.request.headers).find(([name2]) => name2.toLowerCase() === "content-type")?.[1] ?? "";
@@ -66770,7 +66779,7 @@ var generatedTraffic = {
     for (let index = 0; index < count; index++) {
       if (tally.spent >= tally.budget) stopped = `the key's budget for generated requests (${tally.budget}${tally.budget < sequenceCount(ctx.options.depth) * 14 ? `, half a window of its quota of ${ctx.keyQuota().limit} a minute` : ""}) was spent`;
       else if (ctx.timeLeftMs() < 5e3) stopped = "the run's time budget (--max-duration) ran out";
-      else if (ctx.options.depth === "quick" && windowRunningLow(ctx)) stopped = "the key's window ran low, and more would wait for the next window";
+      else if (ran > 0 && ctx.options.depth === "quick" && windowRunningLow(ctx)) stopped = "the key's window ran low, and more would wait for the next window";
       if (stopped !== void 0) {
         report.inconclusive("listPets", `${stopped} after ${index} of ${count} sequences`);
         break;
@@ -67677,12 +67686,6 @@ function judgeAccess(exchange, view, state) {
   const where = `#${exchange.seq} ${view.method} ${exchange.path} (${status3})`;
   const keyless = view.credential.kind !== "key";
   if (status3 === 429 || isUnavailable(status3)) return out;
-  if (view.credential.kind === "key" && view.credential.exactScheme && view.operation !== void 0 && view.operation !== "listStoreOrders") {
-    const accepted = state.keysAccepted.get(view.credential.key);
-    if (accepted && !accepted.throttled) {
-      out.push(holds(status3 !== 401 && status3 !== 403, "auth.valid-key-accepted", view.operation, exchange, () => `${where}: the key ${keyToken(view.credential.kind === "key" ? view.credential.key : "key")} was refused on ${view.operation}, yet #${accepted.seq} served it; a key is valid or not for every operation alike, and 401 is only for a missing or invalid one.`, [accepted.seq]));
-    }
-  }
   if (keyless && view.operation !== void 0) {
     if (view.operation === "listStoreOrders") {
       out.push(holds(status3 < 200 || status3 >= 300, "auth.keyless-refused", view.operation, exchange, () => `${where}: served without a valid key (${describe3(view)}); every operation requires the key.`));
@@ -67721,17 +67724,6 @@ function judgeAccess(exchange, view, state) {
 function describe3(view) {
   if (view.credential.kind === "none") return "no Authorization header";
   return `Authorization ${JSON.stringify(view.headers.authorization)}`;
-}
-function learnAccess(exchange, view, state) {
-  if (view.credential.kind !== "key") return;
-  const { status: status3 } = exchange.response;
-  const known = state.keysAccepted.get(view.credential.key);
-  if (status3 === 429) {
-    if (known) known.throttled = true;
-    else state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: true });
-    return;
-  }
-  if (!known && status3 >= 200 && status3 < 300 && view.operation !== void 0) state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: false });
 }
 
 // conformance/model/http/answerFields.ts
@@ -67815,7 +67807,7 @@ function standing(memory, key) {
 
 // conformance/model/modelState.ts
 function emptyState() {
-  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), http: emptyHttpMemory(), keysAccepted: /* @__PURE__ */ new Map() };
+  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), http: emptyHttpMemory() };
 }
 function ledger(state, key) {
   let found = state.ledgers.get(key);
@@ -68556,25 +68548,27 @@ function judgeHead(answer, memory) {
 }
 
 // conformance/model/http/judgeKeyValidity.ts
+var refused2 = (status3) => status3 === 401 || status3 === 403;
 function refusal(exchange, view, standing2, servedAt) {
   const op = view.operation ?? "unlisted";
-  const where = `#${exchange.seq} ${view.method} ${exchange.path} (401)`;
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${exchange.response.status})`;
   const authorization = view.headers.authorization ?? "";
-  const message = `${where} refused with 401 the key that #${servedAt} was served with${view.operation ? `, on ${view.operation}` : ""} (Authorization ${JSON.stringify(authorization)}); a key is valid or not, whatever the operation: 401 is for a key "missing or invalid".`;
-  if (standing2.throttledAt !== void 0 && standing2.throttledAt < exchange.seq) return questionable("http.401-valid-key", op, exchange, `${message} It came after the 429 of #${standing2.throttledAt}, perhaps as a ban, so this is a warning.`);
-  if (!/^Bearer [^\s]+$/.test(authorization)) return questionable("http.401-valid-key", op, exchange, `${message} The header is spelled otherwise than "Bearer <key>", which HTTP allows (RFC 9110, 11.1; RFC 6750, 2.1), so this is a warning.`);
-  if (view.operation === void 0) return questionable("http.401-valid-key", op, exchange, `${message} The request is none of the contract's operations, so this is a warning.`);
-  return broken("http.401-valid-key", op, exchange, message, [servedAt]);
+  const key = view.credential.kind === "key" ? keyToken(view.credential.key) : "the key";
+  const message = `${where}: the key ${key} was refused${view.operation ? ` on ${view.operation}` : ""}, yet #${servedAt} served it (Authorization ${JSON.stringify(authorization)}); a key is valid or not for every operation alike, and 401 is only for a missing or invalid one.`;
+  if (standing2.throttledAt !== void 0 && standing2.throttledAt < exchange.seq) return questionable("auth.valid-key-accepted", op, exchange, `${message} It came after the 429 of #${standing2.throttledAt}, perhaps as a ban, so this is a warning.`);
+  if (!/^Bearer [^\s]+$/.test(authorization)) return questionable("auth.valid-key-accepted", op, exchange, `${message} The header is spelled otherwise than "Bearer <key>", which HTTP allows (RFC 9110, 11.1; RFC 6750, 2.1), so this is a warning.`);
+  if (view.operation === void 0 || view.operation === "listStoreOrders") return questionable("auth.valid-key-accepted", op, exchange, `${message} The request is ${view.operation ? "an operation whose security the contract does not show" : "none of the contract's operations"}, so this is a warning.`);
+  return broken("auth.valid-key-accepted", op, exchange, message, [servedAt]);
 }
 function judgeKeyValidity(answer, memory) {
   const { view, status: status3, exchange } = answer;
   if (view.credential.kind !== "key" || view.preflight) return [];
   const standing2 = memory.keys.get(view.credential.key);
   if (standing2?.servedAt !== void 0) {
-    if (status3 === 401) return [refusal(exchange, view, standing2, standing2.servedAt)];
-    return status3 === 429 ? [] : [held("http.401-valid-key", answer.op, exchange)];
+    if (refused2(status3)) return [refusal(exchange, view, standing2, standing2.servedAt)];
+    return status3 === 429 ? [] : [held("auth.valid-key-accepted", answer.op, exchange)];
   }
-  if (isSuccess(status3) && standing2) return standing2.refusedBefore.map((e) => refusal(e, viewRequest(e), standing2, exchange.seq));
+  if (isSuccess(status3) && view.operation !== void 0 && standing2) return standing2.refusedBefore.map((e) => refusal(e, viewRequest(e), standing2, exchange.seq));
   return [];
 }
 
@@ -68667,8 +68661,8 @@ function judgeContentEncoding(answer) {
   if (asked === void 0) return [held("http.content-encoding", answer.op, exchange)];
   const accept = parseAcceptEncoding(asked);
   if (!accept) return [held("http.content-encoding", answer.op, exchange)];
-  const refused2 = codings2.filter((c) => c !== "identity" && !acceptsCoding(accept, c));
-  return [holds(refused2.length === 0, "http.content-encoding", answer.op, exchange, () => `${where} is coded ${refused2.join(", ")} (Content-Encoding ${JSON.stringify(value)}), but the request said Accept-Encoding ${JSON.stringify(asked)}, which does not accept ${refused2.length > 1 ? "them" : "it"}: a client that cannot decode it cannot read the answer. Send it without that coding (RFC 9110, 12.5.3).`)];
+  const refused3 = codings2.filter((c) => c !== "identity" && !acceptsCoding(accept, c));
+  return [holds(refused3.length === 0, "http.content-encoding", answer.op, exchange, () => `${where} is coded ${refused3.join(", ")} (Content-Encoding ${JSON.stringify(value)}), but the request said Accept-Encoding ${JSON.stringify(asked)}, which does not accept ${refused3.length > 1 ? "them" : "it"}: a client that cannot decode it cannot read the answer. Send it without that coding (RFC 9110, 12.5.3).`)];
 }
 function judgeRepresentationFields(answer) {
   return [...judgeContentType(answer), ...judgeContentLength(answer), ...judgeFraming(answer), ...judgeContentEncoding(answer)];
@@ -68746,10 +68740,10 @@ function learnHttp(exchange, view, memory) {
     memory.served.set(view.pathname, methods);
   }
   const key = standing(memory, view.credential.key);
-  if (served && key.servedAt === void 0) {
+  if (served && view.operation !== void 0 && key.servedAt === void 0) {
     key.servedAt = exchange.seq;
     key.refusedBefore = [];
-  } else if (status3 === 401 && key.servedAt === void 0) key.refusedBefore.push(exchange);
+  } else if ((status3 === 401 || status3 === 403) && key.servedAt === void 0) key.refusedBefore.push(exchange);
   else if (status3 === 429) key.throttledAt = exchange.seq;
 }
 
@@ -69096,7 +69090,6 @@ function* judgeGroupSteps(group, state, options2) {
     learnHttp(exchange, view, state.http);
     yield judgements;
   }
-  for (const { exchange, view } of ordered) learnAccess(exchange, view, state);
   learnRate(group, state);
 }
 
@@ -69699,6 +69692,60 @@ function describeEvent(event) {
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 
+// conformance/proxy/keptText.ts
+var keptHeaderNames = 200;
+var keptHeaderValue = 8 * 1024;
+function keptHeaders(headers) {
+  const out = /* @__PURE__ */ Object.create(null);
+  let names2 = 0;
+  for (const [name2, value] of Object.entries(headers)) {
+    if (++names2 > keptHeaderNames) {
+      out["x-proxy-note"] = `${Object.keys(headers).length - keptHeaderNames} more header names not kept`;
+      break;
+    }
+    out[name2] = value.length > keptHeaderValue ? `${cut(value, keptHeaderValue)}… (${value.length - keptHeaderValue} more characters not kept)` : value;
+  }
+  return out;
+}
+var own = (text) => Buffer.from(text, "utf16le").toString("utf16le");
+function cut(text, length) {
+  return text.length > length ? own(text.slice(0, length)) : text;
+}
+function headersSize(headers) {
+  let size = 0;
+  for (const [name2, value] of Object.entries(headers)) size += name2.length + value.length;
+  return size;
+}
+function cappedHeaders(rawHeaders) {
+  const kept = /* @__PURE__ */ new Map();
+  let more = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name2 = rawHeaders[i].toLowerCase();
+    const value = rawHeaders[i + 1];
+    let entry2 = kept.get(name2);
+    if (!entry2) {
+      if (kept.size >= keptHeaderNames) {
+        more++;
+        continue;
+      }
+      kept.set(name2, entry2 = { parts: [], length: 0, cut: 0 });
+    }
+    const added = (entry2.parts.length > 0 ? 2 : 0) + value.length;
+    if (entry2.length < keptHeaderValue || name2 === "authorization") {
+      entry2.parts.push(value);
+      entry2.length += added;
+    } else entry2.cut += added;
+  }
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const [name2, { parts, length, cut: rest }] of kept) {
+    const value = parts.join(", ");
+    const over = name2 === "authorization" ? 0 : Math.max(0, length - keptHeaderValue) + rest;
+    out[name2] = over > 0 ? `${cut(value, keptHeaderValue)}… (${over} more characters not kept)` : value;
+  }
+  if (more > 0) out["x-proxy-note"] = `${more} more header lines of other names not kept`;
+  return out;
+}
+
 // conformance/proxy/proxyJudge.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
 import { setImmediate as nextTurn2 } from "node:timers/promises";
@@ -69708,6 +69755,7 @@ var int64Max = 9223372036854775807n;
 var canonicalWhole = (text) => /^(0|[1-9]\d*)$/.test(text) && BigInt(text) <= int64Max;
 var ordinaryNameLength = 40;
 var ordinaryName = (name2) => name2.trim() !== "" && [...name2].length <= ordinaryNameLength && !/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name2);
+var ordinaryBodyBytes = 1024;
 var newPetFields = /* @__PURE__ */ new Set(["name", "categoryId", "status"]);
 var conditional = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"];
 var entityTags = (value) => (value.match(/(?:W\/)?"[^"]*"|\*/g) ?? []).map((tag) => tag.replace(/^W\//, ""));
@@ -69756,7 +69804,7 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
     case "getPet":
       return only() && view.petId !== void 0 && canonicalWhole(view.petId) ? "valid" : "edge";
     case "createPet": {
-      if (!only()) return "edge";
+      if (!only() || view.body !== void 0 && Buffer.byteLength(view.body) > ordinaryBodyBytes) return "edge";
       const json5 = jsonBody(view.headers["content-type"]);
       const parsed = view.body === void 0 ? void 0 : parseBody(view.body);
       const body = parsed?.json;
@@ -69852,7 +69900,7 @@ function redactDeep(value, redact) {
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
   if (value !== null && typeof value === "object" && !ArrayBuffer.isView(value)) {
     const out = {};
-    for (const [name2, item] of Object.entries(value)) out[name2] = redactDeep(item, redact);
+    for (const [name2, item] of Object.entries(value)) Object.defineProperty(out, name2, { value: redactDeep(item, redact), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;
@@ -69887,31 +69935,6 @@ var checkQuotes = {
   "rate-limit-headers": "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.",
   "valid-creates": "400 | Error. The body is missing required fields or has invalid values."
 };
-
-// conformance/proxy/keptText.ts
-var keptHeaderNames = 200;
-var keptHeaderValue = 8 * 1024;
-function keptHeaders(headers) {
-  const out = {};
-  let names2 = 0;
-  for (const [name2, value] of Object.entries(headers)) {
-    if (++names2 > keptHeaderNames) {
-      out["x-proxy-note"] = `${Object.keys(headers).length - keptHeaderNames} more header names not kept`;
-      break;
-    }
-    out[name2] = value.length > keptHeaderValue ? `${cut(value, keptHeaderValue)}… (${value.length - keptHeaderValue} more characters not kept)` : value;
-  }
-  return out;
-}
-var own = (text) => Buffer.from(text, "utf16le").toString("utf16le");
-function cut(text, length) {
-  return text.length > length ? own(text.slice(0, length)) : text;
-}
-function headersSize(headers) {
-  let size = 0;
-  for (const [name2, value] of Object.entries(headers)) size += name2.length + value.length;
-  return size;
-}
 
 // conformance/proxy/proxyOutcomes.ts
 var findingsPerCheck = 100;
@@ -70387,7 +70410,7 @@ var ProxyJudge = class {
       this.#unlearned.push(request.headers.authorization === void 0 ? {} : { authorization: request.headers.authorization });
       this.#tally.unanswered++;
       this.#tally.firstError ??= record2.error ?? "no answer";
-      this.#keep({ seq: record2.seq, unanswered: keptUnanswered(this.#unansweredOf(record2, request)) });
+      this.#keep({ seq: record2.seq, unanswered: keptUnanswered(this.#unansweredOf(record2, request), record2.headersCut) });
       return;
     }
     const exchange = this.#exchangeOf(record2, record2.response, request, this.#categories);
@@ -70473,7 +70496,7 @@ var ProxyJudge = class {
     if (!record2.response) {
       layer.tally.unanswered++;
       layer.tally.firstError ??= record2.error ?? "no answer";
-      this.#keep({ seq: record2.seq, secret, unanswered: keptUnanswered(this.#unansweredOf(record2, request)) });
+      this.#keep({ seq: record2.seq, secret, unanswered: keptUnanswered(this.#unansweredOf(record2, request), record2.headersCut) });
       return;
     }
     const exchange = this.#exchangeOf(record2, record2.response, request, this.#categories);
@@ -70592,9 +70615,9 @@ function keptExchange(exchange) {
     responseBody: keptBody(summary.responseBody)
   };
 }
-function keptUnanswered(request) {
+function keptUnanswered(request, headersCut = false) {
   const summary = summarizeUnanswered(request);
-  return { ...summary, requestHeaders: keptHeaders(summary.requestHeaders), ...summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {} };
+  return { ...summary, requestHeaders: headersCut ? summary.requestHeaders : keptHeaders(summary.requestHeaders), ...summary.requestBody ? { requestBody: keptBody(summary.requestBody) } : {} };
 }
 var keptBody = (body) => body.truncated ? { ...body, text: own(body.text) } : body;
 function sizeOf(summary) {
@@ -70685,9 +70708,7 @@ async function startProxy(options2) {
   const upstreams = /* @__PURE__ */ new Set();
   const connections = /* @__PURE__ */ new Set();
   const answering = /* @__PURE__ */ new WeakMap();
-  const settled = async () => {
-    while (settling.size > 0) await Promise.all([...settling]);
-  };
+  const settled = () => Promise.all([...settling]);
   const server = createServer({ maxHeaderSize, headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout, 3e4) / 4) }, (req, res) => {
     answering.set(req.socket, res);
     const answered = () => {
@@ -70774,7 +70795,11 @@ async function startProxy(options2) {
     const done = (answer, error, dropped = false) => {
       if (finished) return;
       finished = true;
-      record2.requestHeaders = joined(req.rawHeaders);
+      if (answer) record2.requestHeaders = joined(req.rawHeaders);
+      else {
+        record2.requestHeaders = cappedHeaders(req.rawHeaders);
+        record2.headersCut = true;
+      }
       const body = requestChunks.take();
       if (body.bytes.length > 0) {
         record2.requestBody = bodyText(body.bytes);

@@ -73,6 +73,7 @@ describe('the generated traffic', () => {
       model: () => runModel(exchanges, { sharedKey: false }),
       timeLeftMs: () => timeLeftMs,
       reproduce: () => {},
+      otherSourceAddress: async () => undefined,
     } satisfies CheckContext;
     return ctx;
   }

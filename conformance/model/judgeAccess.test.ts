@@ -162,30 +162,3 @@ describe('unlisted.refusal-shape: a refusal of an undocumented request carries t
     expect(ofRule(access(answer({ method: 'BREW', status: 501, body: 'Not Implemented', headers: { 'content-type': 'text/plain' } })), 'unlisted.refusal-shape')).toEqual([]);
   });
 });
-
-describe('auth.valid-key-accepted: a key once served is accepted on every operation', () => {
-  const accepted = (judged: ReturnType<typeof judgementsOf>) => ofRule(judged, 'auth.valid-key-accepted').map((j) => [j.exchange.seq, j.outcome]);
-  const created = { name: 'A', categoryId: 1 };
-
-  it('fails a create refused 401 with a key a list served, naming both', () => {
-    const judged = judgementsOf([answer({ auth: 'key2', status: 200, body: '[]' }), answer({ method: 'POST', auth: 'key2', requestBody: created, status: 401 })]);
-    expect(accepted(judged)).toEqual([[2, 'failure']]);
-    expect(failuresOf(judged, 'auth.valid-key-accepted')[0]!.message).toContain('the key $PETS_API_KEY_2 was refused on createPet, yet #1 served it');
-  });
-
-  it('fails a 403 too, and holds the key\'s answers that serve it', () => {
-    const judged = judgementsOf([answer({ status: 200, body: '[]' }), answer({ path: '/pets/1', status: 403 }), answer({ path: '/pets/2', status: 404 })]);
-    expect(accepted(judged)).toEqual([[2, 'failure'], [3, 'held']]);
-  });
-
-  it('judges nothing before the key was served, nor after it met a 429 (a ban may follow: Authentication 4)', () => {
-    expect(accepted(judgementsOf([answer({ method: 'POST', requestBody: created, status: 401 })]))).toEqual([]);
-    const judged = judgementsOf([answer({ status: 200, body: '[]' }), answer({ status: 429, headers: { ...rate(0), 'retry-after': '30' } }), answer({ method: 'POST', requestBody: created, status: 401 })]);
-    expect(accepted(judged)).toEqual([]);
-  });
-
-  it('keeps keys apart: the first key served says nothing of the second', () => {
-    const judged = judgementsOf([answer({ status: 200, body: '[]' }), answer({ auth: 'key2', status: 401 })]);
-    expect(accepted(judged)).toEqual([]);
-  });
-});

@@ -32,16 +32,6 @@ export function judgeAccess(exchange: Exchange, view: RequestView, state: ModelS
   // A 429 to a keyless request is the client address's quota, and a 503 says nothing of the rule.
   if (status === 429 || isUnavailable(status)) return out;
 
-  // A key a 2xx showed valid is neither missing nor invalid: refusing it on another operation (a
-  // plan read as a permission, a key valid for reads only) is a 401 the contract does not give.
-  // Sent as `Bearer <key>` exactly: the scheme's other spellings are the equivalence rules' to judge.
-  if (view.credential.kind === 'key' && view.credential.exactScheme && view.operation !== undefined && view.operation !== 'listStoreOrders') {
-    const accepted = state.keysAccepted.get(view.credential.key);
-    if (accepted && !accepted.throttled) {
-      out.push(holds(status !== 401 && status !== 403, 'auth.valid-key-accepted', view.operation, exchange, () => `${where}: the key ${keyToken(view.credential.kind === 'key' ? view.credential.key : 'key')} was refused on ${view.operation}, yet #${accepted.seq} served it; a key is valid or not for every operation alike, and 401 is only for a missing or invalid one.`, [accepted.seq]));
-    }
-  }
-
   if (keyless && view.operation !== undefined) {
     if (view.operation === 'listStoreOrders') {
       out.push(holds(status < 200 || status >= 300, 'auth.keyless-refused', view.operation, exchange, () => `${where}: served without a valid key (${describe(view)}); every operation requires the key.`));
@@ -80,17 +70,4 @@ export function judgeAccess(exchange: Exchange, view: RequestView, state: ModelS
 function describe(view: RequestView): string {
   if (view.credential.kind === 'none') return 'no Authorization header';
   return `Authorization ${JSON.stringify(view.headers.authorization)}`;
-}
-
-/** What the answer teaches of its key: served with a 2xx, it is valid; answered 429, it may be banned next. */
-export function learnAccess(exchange: Exchange, view: RequestView, state: ModelState): void {
-  if (view.credential.kind !== 'key') return;
-  const { status } = exchange.response;
-  const known = state.keysAccepted.get(view.credential.key);
-  if (status === 429) {
-    if (known) known.throttled = true;
-    else state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: true });
-    return;
-  }
-  if (!known && status >= 200 && status < 300 && view.operation !== undefined) state.keysAccepted.set(view.credential.key, { seq: exchange.seq, throttled: false });
 }

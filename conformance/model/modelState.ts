@@ -61,15 +61,10 @@ export interface ModelState {
   onceNames: Map<string, { id: string; seq: number }>;
   /** What HTTP itself lets the run hold later answers to (the HTTP linter's). */
   http: HttpMemory;
-  /**
-   * Per key, the first answer that served it (a 2xx to a documented operation), and whether it has
-   * met a 429 since: a key shown valid is refused only for being banned (Authentication 4).
-   */
-  keysAccepted: Map<KeyName, { seq: number; throttled: boolean }>;
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory(), keysAccepted: new Map() };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory() };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

@@ -1,7 +1,7 @@
 // The model as an oracle: every exchange of a run, in order, judged against what the exchanges
 // before it taught, then taught to the model. The same exchanges give the same judgements.
 import type { Exchange, UnansweredRequest } from '../http/exchange.ts';
-import { judgeAccess, learnAccess } from './judgeAccess.ts';
+import { judgeAccess } from './judgeAccess.ts';
 import { judgeData, learnData } from './judgeData.ts';
 import { judgeDeprecation } from './judgeDeprecation.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
@@ -100,7 +100,6 @@ export function* judgeGroupSteps(group: readonly ModelItem[], state: ModelState,
     yield judgements;
   }
   // After the whole group: in a burst, answers arrive in any order.
-  for (const { exchange, view } of ordered) learnAccess(exchange, view, state);
   learnRate(group, state);
 }
 

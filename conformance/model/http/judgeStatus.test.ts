@@ -78,39 +78,6 @@ describe('http.405-allow: Allow, true to the path', () => {
   });
 });
 
-describe('http.401-valid-key: a key one answer served is valid everywhere', () => {
-  const served = () => answer({ status: 200, body: '[]' });
-  const refusedOn = (parts: Partial<ExParts> = {}) => answer({ method: 'POST', requestBody: { name: 'A', categoryId: 1 }, status: 401, body: errorBody(401), ...parts });
-
-  it('holds the answers to a served key that are not 401', () => {
-    expect(outcomesOf(last([served(), answer({ path: '/pets/1', status: 404, body: errorBody(404) })]), 'http.401-valid-key')).toEqual(['held']);
-  });
-
-  it('fails a 401 to the key on another operation, after it was served, naming where', () => {
-    const judgements = last([served(), refusedOn()]);
-    expect(outcomesOf(judgements, 'http.401-valid-key')).toEqual(['failure']);
-    expect(messagesOf(judgements, 'http.401-valid-key')[0]).toContain('refused with 401 the key that #1 was served with, on createPet');
-  });
-
-  it('fails a 401 that came before the key was first served, once it is', () => {
-    const run = [refusedOn(), served()];
-    const judgements = judgementsOf(run).filter((j) => j.rule === 'http.401-valid-key');
-    expect(judgements.map((j) => [j.exchange.seq, j.outcome])).toEqual([[1, 'failure']]);
-  });
-
-  it('warns of a 401 after a 429 (a ban may follow it), to another spelling, and to an undocumented request', () => {
-    const throttled = answer({ status: 429, headers: { 'retry-after': '30', ...rate(0) }, body: errorBody(429) });
-    expect(outcomesOf(last([served(), throttled, refusedOn()]), 'http.401-valid-key')).toEqual(['warning']);
-    expect(outcomesOf(last([served(), refusedOn({ auth: 'bearer $PETS_API_KEY' })]), 'http.401-valid-key')).toEqual(['warning']);
-    expect(outcomesOf(last([served(), refusedOn({ method: 'PUT', path: '/pets/1' })]), 'http.401-valid-key')).toEqual(['warning']);
-  });
-
-  it('does not apply to requests without the key, nor before the key is served', () => {
-    expect(outcomesOf(last([served(), refusedOn({ auth: 'none' })]), 'http.401-valid-key')).toEqual([]);
-    expect(outcomesOf(judged(refusedOn()), 'http.401-valid-key')).toEqual([]);
-  });
-});
-
 describe('http.cache-control: a keyed answer a shared cache stored, served without the key', () => {
   const keyed = () => answer({ path: '/pets?limit=1', status: 200, headers: { 'cache-control': 'public, max-age=60' }, body: listJson([{ id: 1, name: 'A', categoryId: 1 }]) });
 

@@ -45,9 +45,10 @@ export function learnHttp(exchange: Exchange, view: RequestView, memory: HttpMem
     memory.served.set(view.pathname, methods);
   }
   const key = standing(memory, view.credential.key);
-  if (served && key.servedAt === undefined) {
+  // Only an operation of the contract shows a key valid: an unlisted path may answer anyone.
+  if (served && view.operation !== undefined && key.servedAt === undefined) {
     key.servedAt = exchange.seq;
     key.refusedBefore = [];
-  } else if (status === 401 && key.servedAt === undefined) key.refusedBefore.push(exchange);
+  } else if ((status === 401 || status === 403) && key.servedAt === undefined) key.refusedBefore.push(exchange);
   else if (status === 429) key.throttledAt = exchange.seq;
 }
