@@ -70698,7 +70698,8 @@ async function startProxy(options2) {
   const requestTimeout = options2.requestTimeoutMs ?? 12e4;
   if (headersTimeout > requestTimeout) throw new Error(`The headers timeout (${headersTimeout} ms) is longer than the request timeout (${requestTimeout} ms): a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
   const reportGuard = options2.controlToken !== void 0 ? controlTokenCheck(options2.controlToken) : void 0;
-  const judge = new ProxyJudge({ spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt: Date.now(), maxRetained: options2.maxRecords ?? 1e4, maxRetainedBytes: options2.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...options2.judgeSliceMs !== void 0 ? { sliceMs: options2.judgeSliceMs } : {} });
+  const now = options2.now ?? Date.now;
+  const judge = new ProxyJudge({ spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt: now(), maxRetained: options2.maxRecords ?? 1e4, maxRetainedBytes: options2.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...options2.judgeSliceMs !== void 0 ? { sliceMs: options2.judgeSliceMs } : {} });
   let seq = 0;
   let held2 = 0;
   let closing = false;
@@ -70763,7 +70764,7 @@ async function startProxy(options2) {
     );
   }
   function forward(req, res, mySeq) {
-    const sentAt = Date.now();
+    const sentAt = now();
     const started = performance.now();
     judge.arrived(mySeq, started);
     const lines = [];
@@ -70892,7 +70893,7 @@ async function startProxy(options2) {
     forwarded: () => seq,
     judge: async () => {
       await settled();
-      return judge.verdict();
+      return judge.verdict(now());
     },
     live: async () => {
       await settled();
@@ -71018,7 +71019,7 @@ async function runConformance(options2) {
     apiKey: options2.apiKey,
     ...options2.apiKey2 ? { apiKey2: options2.apiKey2 } : {},
     sharedKey: options2.sharedKey ?? false,
-    maxDurationMs: (options2.maxDuration ?? 300) * 1e3,
+    maxDurationMs: (options2.maxDuration ?? 600) * 1e3,
     allowPartial: options2.allowPartial ?? false,
     timeoutMs: options2.timeout ?? 1e4,
     readOnly: options2.readOnly ?? false,
@@ -71254,7 +71255,7 @@ function depthOption(value) {
   throw new InvalidArgumentError(`"${value}" is not a depth. Give quick, full or a whole number of sequences, such as --depth 30.`);
 }
 function conformanceProgram(io) {
-  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrlOption)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped (5 minutes: a default run on a key of 60 a minute waits for up to four windows)").default(300).argParser(wholeNumber(1))).option("--allow-partial", "accept a partial run: without it, a run that left a check unchecked (its time budget or a quota window spent, a key too small for the generated sequences) exits 2, not 0", false).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrlOption)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped (10 minutes: a run on a key of 60 a minute spends four to five windows, more if others spent its window)").default(600).argParser(wholeNumber(1))).option("--allow-partial", "accept a partial run: without it, a run that left a check unchecked (its time budget or a quota window spent, a key too small for the generated sequences) exits 2, not 0", false).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 function applyEnv(cli, env) {
   if (cli.getOptionValueSource("baseUrl") === void 0 && env.PETS_BASE_URL) {

@@ -71,7 +71,7 @@ export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Comman
     .addOption(new Option('--api-key-2 <key>', 'a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)'))
     .option('--shared-key', 'others use the key during the run: rate-limit accounting judges only what still holds', false)
     .addOption(new Option('--max-body <bytes>', 'the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure').default(4 * 1024 * 1024).argParser(wholeNumber(1024)))
-    .addOption(new Option('--max-duration <seconds>', 'the run\'s time budget: no wait ends past it, and checks not started by then are skipped (5 minutes: a default run on a key of 60 a minute waits for up to four windows)').default(300).argParser(wholeNumber(1)))
+    .addOption(new Option('--max-duration <seconds>', 'the run\'s time budget: no wait ends past it, and checks not started by then are skipped (10 minutes: a run on a key of 60 a minute spends four to five windows, more if others spent its window)').default(600).argParser(wholeNumber(1)))
     .option('--allow-partial', 'accept a partial run: without it, a run that left a check unchecked (its time budget or a quota window spent, a key too small for the generated sequences) exits 2, not 0', false)
     .option('--report-dir <dir>', 'where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run', 'reports')
     .addOption(new Option('--checks <ids>', `run only these checks (comma-separated): ${checkIds.join(', ')}`).argParser(checkList))

@@ -107,7 +107,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     apiKey: options.apiKey,
     ...(options.apiKey2 ? { apiKey2: options.apiKey2 } : {}),
     sharedKey: options.sharedKey ?? false,
-    maxDurationMs: (options.maxDuration ?? 300) * 1000,
+    maxDurationMs: (options.maxDuration ?? 600) * 1000,
     allowPartial: options.allowPartial ?? false,
     timeoutMs: options.timeout ?? 10_000,
     readOnly: options.readOnly ?? false,

@@ -53,6 +53,11 @@ export interface ProxyOptions {
   controlToken?: string;
   /** How long judging may hold the thread at a time before the traffic goes first (default 4 ms; 0: after every step). */
   judgeSliceMs?: number;
+  /**
+   * The wall clock the exchanges are stamped with (default `Date.now`): a deployment on a clock of
+   * its own (a mock whose time a test moves) is judged against that clock, as the suite's `now` does.
+   */
+  now?: () => number;
 }
 
 /** What the proxy holds now: each count returns to 0 once its traffic is gone. */
@@ -119,7 +124,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const requestTimeout = options.requestTimeoutMs ?? 120_000;
   if (headersTimeout > requestTimeout) throw new Error(`The headers timeout (${headersTimeout} ms) is longer than the request timeout (${requestTimeout} ms): a request's head is part of it. Give a headers timeout no longer than the request timeout.`);
   const reportGuard = options.controlToken !== undefined ? controlTokenCheck(options.controlToken) : undefined;
-  const judge = new ProxyJudge({ spec, validators, target: options.target, sharedKey: options.sharedKey ?? false, startedAt: Date.now(), maxRetained: options.maxRecords ?? 10_000, maxRetainedBytes: options.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...(options.judgeSliceMs !== undefined ? { sliceMs: options.judgeSliceMs } : {}) });
+  const now = options.now ?? Date.now;
+  const judge = new ProxyJudge({ spec, validators, target: options.target, sharedKey: options.sharedKey ?? false, startedAt: now(), maxRetained: options.maxRecords ?? 10_000, maxRetainedBytes: options.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...(options.judgeSliceMs !== undefined ? { sliceMs: options.judgeSliceMs } : {}) });
   let seq = 0;
   /** Bytes of bodies held for judging: captured of exchanges in flight, and of those ended but not judged yet. */
   let held = 0;
@@ -207,7 +213,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, mySeq: number): void {
-    const sentAt = Date.now();
+    const sentAt = now();
     const started = performance.now();
     judge.arrived(mySeq, started);
     // The header lines as they came, names as spelled and in order, each copied once.
@@ -352,7 +358,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     forwarded: () => seq,
     judge: async () => {
       await settled();
-      return judge.verdict();
+      return judge.verdict(now());
     },
     live: async () => {
       await settled();

@@ -40,15 +40,23 @@ export async function inProcessDeployment(
   };
 }
 
-/** The same deployment behind an HTTP front on 127.0.0.1 and a free port, for the CLI's own tests. */
-export async function startDeployment(transform: Transform = passThrough, mockOptions: MockOptions = {}): Promise<Deployment> {
+/** A clock on real time, at least 20 s before a minute ends when it starts. */
+function realTimeClock(): Deployment['clock'] {
   // Over HTTP the suite waits in real time, so the mock keeps real time too: started at least 20 s
   // before a minute ends, so that a run's requests share their rate-limit windows rather than
   // straddle a boundary by chance (the evidence of a regression in the accounting would then depend
-  // on the second the test started at). Its Date header is its own clock's, as a server's is.
+  // on the second the test started at).
   const intoMinute = Date.now() % 60_000;
   const offset = intoMinute > 40_000 ? 61_000 - intoMinute : 0;
-  const clock = { now: () => Date.now() + offset, advance: () => {} };
+  return { now: () => Date.now() + offset, advance: () => {} };
+}
+
+/**
+ * The same deployment behind an HTTP front on 127.0.0.1 and a free port, for the tests about
+ * sockets (the CLI, the proxy). Its Date header is its own clock's, as a server's is: real time
+ * unless a test gives a clock it moves itself (then the suite's and the proxy's `now` must read it).
+ */
+export async function startDeployment(transform: Transform = passThrough, mockOptions: MockOptions = {}, clock: Deployment['clock'] = realTimeClock()): Promise<Deployment> {
   const deployment = await inProcessDeployment(transform, mockOptions, clock);
   const forward = datedForward(deployment.mock, clock);
   const server = createServer((incoming, outgoing) => {
