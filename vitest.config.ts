@@ -49,9 +49,14 @@ export default defineConfig({
       // Two workers, each with a module cache every file it runs shares (no module-level state
       // anywhere: every test builds its own mock), so fastify, Ajv, Playwright and the spec are
       // loaded, and the JIT warmed on them, once per worker. The type-check runs beside them.
-      // Soak tests (`*.soak.test.ts`: many whole runs in a row, minutes each), the catalogues and the corpus are tiers of their own, never in `npm test`.
-      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: [...configDefaults.exclude, '**/*.soak.test.ts', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
+      // Soak tests (`*.soak.test.ts`: many whole runs in a row, minutes each), the hostile
+      // deployments (`*.hostile.test.ts`: runs that must wait out stalls and timeouts in real time),
+      // the catalogues and the corpus are tiers of their own, never in `npm test`.
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: [...configDefaults.exclude, '**/*.soak.test.ts', '**/*.hostile.test.ts', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
       { extends: true, test: { name: 'soak', include: [`${folders}/**/*.soak.test.ts`] } },
+      // Runs against deployments that stall, flood and lie about framing, over real sockets with
+      // real timeouts: each ends with its verdict and reports, within its time and memory bounds.
+      { extends: true, test: { name: 'hostile', include: [`${folders}/**/*.hostile.test.ts`], testTimeout: 120_000 } },
       // The benchmark harness run end to end in smoke mode (no figures: those come from `npm run bench`).
       { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       // The suite's power: whole gate runs against every regression and legal variant of its own

@@ -52,7 +52,7 @@ describe('a deployment with one realistic regression', () => {
     if (killed !== seen.length) return;
     // Every check is the one that catches something: the catalogue's or the hand-written faults'.
     // http-framing judges raw sockets, which an in-process run has not: its faults are framed by
-    // hand on sockets, in checks/httpFraming.test.ts and hostile/brokenNotUnavailable.test.ts.
+    // hand on sockets, in checks/httpFraming.test.ts and hostile/brokenNotUnavailable.hostile.test.ts.
     const caught = new Set([...failedBy, ...faults.map((f) => f.caughtBy), 'http-framing']);
     expect(checkIds.filter((id) => !caught.has(id))).toEqual([]);
     const doc = await readFile(new URL('../docs/suite-power.md', import.meta.url), 'utf8');
