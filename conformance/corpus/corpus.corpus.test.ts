@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { corpusCases, runCorpusCase } from './corpusCases.ts';
+import { corpusCases, runCorpusCase } from '../testing/corpusCases.ts';
 
 /** Faults a run of the corpus command cannot be relied on to see, with why. */
 const survivors: Record<string, string> = {
