@@ -71369,6 +71369,7 @@ var actionInputs = [
   { name: "report-dir", kind: "value", target: "--report-dir" },
   { name: "args", kind: "args", target: "" }
 ];
+var hostInputs = ["upload-reports", "artifact-name", "node-version"];
 var inputVariable = (name2) => `INPUT_${name2.toUpperCase().replace(/-/g, "_")}`;
 
 // conformance/github/splitArgs.ts
@@ -71427,12 +71428,13 @@ var printOnly = ["--help", "-h", "--version", "-V", "--list-checks"];
 async function actionMain(io) {
   const input = (name2) => io.env[inputVariable(name2)] ?? "";
   for (const { name: name2, kind } of actionInputs) {
-    const value = input(name2).trim();
-    if (kind === "secret" && value) io.stdout.write(`::add-mask::${value}
+    if (kind !== "secret") continue;
+    for (const line of input(name2).split(/\r?\n|\r/)) if (line.trim()) io.stdout.write(`::add-mask::${line.trim()}
 `);
   }
   let code;
   try {
+    refuseUndeclared(io.env.INPUTS_JSON);
     const { argv, env } = actionArguments(input, io);
     code = await main(argv, { ...io, env: { ...io.env, ...env } });
   } catch (error) {
@@ -71447,6 +71449,21 @@ verdict=${verdicts[code] ?? "cannot-run"}
 `);
   return code;
 }
+function refuseUndeclared(given) {
+  if (!given) return;
+  let names2;
+  try {
+    names2 = Object.keys(JSON.parse(given));
+  } catch {
+    return;
+  }
+  const declared = [...actionInputs.map((i) => i.name), ...hostInputs];
+  const unknown = names2.filter((name2) => !declared.includes(name2.toLowerCase()));
+  if (unknown.length > 0) {
+    const [first] = unknown;
+    throw new ActionInputError(`Input ${first} is not an input of this action${didYouMean(first, declared) || "."} Fix its name under with: (the inputs are ${declared.join(", ")}).`);
+  }
+}
 function actionArguments(input, io) {
   const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
   const options2 = conformanceProgram(silent).options;
@@ -71458,6 +71475,7 @@ function actionArguments(input, io) {
     if (!value) continue;
     const bad = (why) => new ActionInputError(`Input ${name2}: ${JSON.stringify(raw)} ${why}`);
     if (kind === "secret") {
+      if (/[\r\n]/.test(value)) throw new ActionInputError(`Input ${name2} holds ${value.split(/\r?\n|\r/).length} lines; a key is one line. Set the secret to the key alone (each line is masked in the log).`);
       env[target] = value;
     } else if (kind === "flag") {
       if (/^(true|True|TRUE)$/.test(value)) argv.push(target);

@@ -29,7 +29,7 @@ async function runAction(inputs: Record<string, string>) {
   let stdout = '';
   let stderr = '';
   const env: Record<string, string> = { GITHUB_OUTPUT: join(dir, 'output') };
-  for (const [name, value] of Object.entries({ 'report-dir': 'reports', ...inputs })) env[inputVariable(name)] = value;
+  for (const [name, value] of Object.entries({ 'report-dir': 'reports', ...inputs })) env[name === 'INPUTS_JSON' ? name : inputVariable(name)] = value;
   const io: CliIo = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env, cwd: dir };
   const code = await actionMain(io);
   const report = JSON.parse(await readFile(join(dir, 'reports', 'conformance-report.json'), 'utf8')) as RunReport;
@@ -45,7 +45,7 @@ describe('the GitHub Action (action.yml)', () => {
     expect(Object.keys(inputs).sort()).toEqual([...actionInputs.map((i) => i.name), ...hostInputs].sort());
     expect(Object.keys(outputs)).toEqual(['exit-code', 'verdict', 'report-dir']);
     const step = runs.steps.find((s) => s.id === 'run')!;
-    expect(step.env).toEqual(Object.fromEntries(actionInputs.map((i) => [inputVariable(i.name), `\${{ inputs.${i.name} }}`])));
+    expect(step.env).toEqual({ ...Object.fromEntries(actionInputs.map((i) => [inputVariable(i.name), `\${{ inputs.${i.name} }}`])), INPUTS_JSON: '${{ toJSON(inputs) }}' });
     // Nothing installed, nothing compiled: the committed bundle runs as it is.
     expect(step.run).toBe('node "$GITHUB_ACTION_PATH/action/conformance.mjs"');
     for (const s of runs.steps.filter((s) => s.run)) expect(s.shell).toBe('bash');
@@ -106,6 +106,23 @@ describe('the action\'s program', () => {
     expect(run.output).toBe('exit-code=2\nverdict=cannot-run\n');
   });
 
+  it('refuses an input action.yml does not declare with exit 2, naming the nearest declared one, before sending anything', async () => {
+    const declared = Object.fromEntries(Object.keys((await action()).inputs).map((name) => [name, '']));
+    const run = await runAction({ 'base-url': deployment.baseUrl, 'api-key': 'demo-pro', INPUTS_JSON: JSON.stringify({ ...declared, 'base-url': deployment.baseUrl, readonly: 'true' }) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Input readonly is not an input of this action; did you mean "read-only"\? Fix its name under with:/);
+    expect(run.report.exchanges).toEqual([]);
+    expect(run.output).toBe('exit-code=2\nverdict=cannot-run\n');
+  });
+
+  it('masks each line of a multi-line key and refuses it with exit 2, never printing a line of it', async () => {
+    const run = await runAction({ 'base-url': deployment.baseUrl, 'api-key': 'demo-pro\nsecond-line-7731\n' });
+    expect(run.stdout.split('\n').slice(0, 2)).toEqual(['::add-mask::demo-pro', '::add-mask::second-line-7731']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Input api-key holds 2 lines; a key is one line\./);
+    expect(run.stderr + JSON.stringify(run.report)).not.toMatch(/second-line-7731|demo-pro/);
+  });
+
   it('fails the step with exit 1 and says failed when the deployment breaks the contract', async () => {
     const broken = await startDeployment(async (req, forward) => {
       const res = await forward(req);
@@ -134,7 +151,9 @@ describe('the action\'s step as action.yml declares it', () => {
     // An Enterprise key: the runs before this one spent the Pro key's window on the shared deployment, and a wait would be real time.
     const inputs: Record<string, string> = { 'base-url': deployment.baseUrl, 'api-key': 'demo-enterprise', checks: 'get-pet', 'report-dir': 'out' };
     const env: Record<string, string> = { PATH: process.env.PATH!, GITHUB_ACTION_PATH: checkout, GITHUB_OUTPUT: join(workspace, 'output') };
-    for (const [name, value] of Object.entries(step.env!)) env[name] = inputs[/inputs\.([a-z0-9-]+)/.exec(value)![1]!] ?? '';
+    // As the runner fills the step's env: each `inputs.<name>`, and `toJSON(inputs)` with every declared input (defaults too) and any given.
+    const declared = Object.fromEntries(Object.entries((await action()).inputs).map(([name, i]) => [name, i.default ?? '']));
+    for (const [name, value] of Object.entries(step.env!)) env[name] = value.includes('toJSON(inputs)') ? JSON.stringify({ ...declared, ...inputs }) : inputs[/inputs\.([a-z0-9-]+)/.exec(value)![1]!] ?? '';
     const child = spawn('bash', ['-e', '-c', step.run!], { env, cwd: workspace });
     let output = '';
     child.stdout.on('data', (c) => (output += c));

@@ -8,7 +8,8 @@ import type { CliIo } from '../../common/cliIo.ts';
 import { conformanceProgram, main } from '../cli.ts';
 import { finishRun } from '../reports/finishRun.ts';
 import { cannotRunReport, type Verdict } from '../runReport.ts';
-import { actionInputs, inputVariable } from './actionInputs.ts';
+import { didYouMean } from '../config/nearest.ts';
+import { actionInputs, hostInputs, inputVariable } from './actionInputs.ts';
 import { ArgsError, splitArgs } from './splitArgs.ts';
 
 /** An input the suite cannot use; the message names the input and the value given. */
@@ -26,12 +27,15 @@ const printOnly = ['--help', '-h', '--version', '-V', '--list-checks'];
  */
 export async function actionMain(io: CliIo): Promise<number> {
   const input = (name: string) => io.env[inputVariable(name)] ?? '';
+  // Each line of a secret is masked on its own: the runner reads a line of the log as a workflow
+  // command, and masks only whole values, so a key's second line would otherwise be printed in clear.
   for (const { name, kind } of actionInputs) {
-    const value = input(name).trim();
-    if (kind === 'secret' && value) io.stdout.write(`::add-mask::${value}\n`);
+    if (kind !== 'secret') continue;
+    for (const line of input(name).split(/\r?\n|\r/)) if (line.trim()) io.stdout.write(`::add-mask::${line.trim()}\n`);
   }
   let code: number;
   try {
+    refuseUndeclared(io.env.INPUTS_JSON);
     const { argv, env } = actionArguments(input, io);
     code = await main(argv, { ...io, env: { ...io.env, ...env } });
   } catch (error) {
@@ -42,6 +46,27 @@ export async function actionMain(io: CliIo): Promise<number> {
   }
   if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, `exit-code=${code}\nverdict=${verdicts[code] ?? 'cannot-run'}\n`);
   return code;
+}
+
+/**
+ * Refuses an input action.yml does not declare: GitHub only warns of one ("Unexpected input"), and
+ * the step would run without what the workflow's author meant (a misspelt `read-only` runs writes).
+ * A composite action sees the inputs it was given only whole, as `toJSON(inputs)`.
+ */
+function refuseUndeclared(given: string | undefined): void {
+  if (!given) return;
+  let names: string[];
+  try {
+    names = Object.keys(JSON.parse(given) as Record<string, unknown>);
+  } catch {
+    return;
+  }
+  const declared = [...actionInputs.map((i) => i.name), ...hostInputs];
+  const unknown = names.filter((name) => !declared.includes(name.toLowerCase()));
+  if (unknown.length > 0) {
+    const [first] = unknown;
+    throw new ActionInputError(`Input ${first} is not an input of this action${didYouMean(first!, declared) || '.'} Fix its name under with: (the inputs are ${declared.join(', ')}).`);
+  }
 }
 
 /** The command line and the environment variables the inputs make; throws ActionInputError naming a bad input. */
@@ -56,6 +81,8 @@ function actionArguments(input: (name: string) => string, io: CliIo): { argv: st
     if (!value) continue;
     const bad = (why: string) => new ActionInputError(`Input ${name}: ${JSON.stringify(raw)} ${why}`);
     if (kind === 'secret') {
+      // A bearer token is one line (RFC 6750, 2.1: b64token); a value of several is a secret pasted wrong.
+      if (/[\r\n]/.test(value)) throw new ActionInputError(`Input ${name} holds ${value.split(/\r?\n|\r/).length} lines; a key is one line. Set the secret to the key alone (each line is masked in the log).`);
       env[target] = value;
     } else if (kind === 'flag') {
       // As @actions/core's getBooleanInput reads a boolean: the YAML 1.2 core schema's spellings.
