@@ -18,7 +18,8 @@ beforeAll(async () => {
   project = consumerProject(await mkdtemp(join(tmpdir(), 'pets-git-consumer-')));
   const { stdout: head } = await run('git', ['rev-parse', 'HEAD'], { cwd: root });
   await writeFile(join(project.dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const installed = await project.run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `git+file://${root}#${head.trim()}`]);
+  // With the optional peers a user of ./msw, ./playwright and ./vite installs beside it.
+  const installed = await project.run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `git+file://${root}#${head.trim()}`, 'msw@2', 'playwright-core', 'vite']);
   if (installed.code !== 0) throw new Error(`npm install from git failed: ${installed.output}`);
 }, 600_000);
 
