@@ -3,8 +3,11 @@
 //   point them at the emitted `.js`, which every moduleResolution understands.
 // - `pet-adoption-toolkit/types` also gets a CommonJS flavour (types.d.cts, types.cjs), so a
 //   CommonJS project under `moduleResolution: node16` can import the contract's types too.
+// - What a deleted or moved source left in dist/ is removed: tsc's incremental build never deletes,
+//   and `npm pack` would ship the stale module.
 // - dist/.build-stamp records when the build finished, for scripts/buildIfStale.mjs.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
@@ -15,6 +18,14 @@ async function* files(dir) {
     if (entry.isDirectory()) yield* files(path);
     else yield path;
   }
+}
+
+const root = new URL('..', import.meta.url).pathname;
+/** The source a compiled file came from: dist/a/b.js and dist/a/b.d.ts from a/b.ts. */
+const sourceOf = (file) => join(root, file.slice(dist.length).replace(/(\.d)?\.ts$|\.js$/, '.ts'));
+for await (const file of files(dist)) {
+  if (!/(\.js|\.d\.ts)$/.test(file) || file.endsWith('spec/types.cjs')) continue;
+  if (!existsSync(sourceOf(file))) await rm(file);
 }
 
 const relativeTs = /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*?)\.ts(['"])/g;
