@@ -41773,8 +41773,8 @@ var zstdDecompress = zlib.createZstdDecompress;
 var codings = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br", ...zstdDecompress ? { zstd: "zstd" } : {} };
 var decodableCodings = ["gzip", "deflate", "br", ...zstdDecompress ? ["zstd"] : []];
 function contentCodings(contentEncoding) {
-  const named = (contentEncoding ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
-  const known = named.map((c) => codings[c]);
+  const named2 = (contentEncoding ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
+  const known = named2.map((c) => codings[c]);
   return known.every((c) => c !== void 0) ? known : void 0;
 }
 function inflateCapped(input, coding, cap) {
@@ -65499,9 +65499,9 @@ function createdId(exchange) {
   return integerText(value.id);
 }
 function creatorsOf(sequence, earlier) {
-  const named = new Set(sequence.flatMap((e) => /^\/pets\/([^/?#]*)/.exec(e.path)?.[1]?.match(/-?\d+/g) ?? []));
+  const named2 = new Set(sequence.flatMap((e) => /^\/pets\/([^/?#]*)/.exec(e.path)?.[1]?.match(/-?\d+/g) ?? []));
   const first = sequence[0]?.seq ?? Number.POSITIVE_INFINITY;
-  return earlier.filter((e) => e.seq < first && named.has(createdId(e) ?? ""));
+  return earlier.filter((e) => e.seq < first && named2.has(createdId(e) ?? ""));
 }
 function baseOf(exchange) {
   const { url } = exchange.request;
@@ -67650,13 +67650,13 @@ function viewRequest(exchange) {
   const query = new URLSearchParams(queryAt < 0 ? "" : exchange.path.slice(queryAt + 1));
   const method = exchange.request.method.toUpperCase();
   const segments = pathname.split("/").slice(1);
-  const named = operationOf(method, segments);
-  const spells = named.operation === void 0 ? spelledOperation(method, pathname) : void 0;
+  const named2 = operationOf(method, segments);
+  const spells = named2.operation === void 0 ? spelledOperation(method, pathname) : void 0;
   return {
     method,
     pathname,
     query,
-    ...named,
+    ...named2,
     ...spells !== void 0 ? { spells } : {},
     credential: credentialOf(headers),
     headers,
@@ -68462,9 +68462,9 @@ function judgeLocation(answer) {
     }
     if (name2 === "Location" && status3 === 201 && answer.op === "createPet") {
       const created = integerText(exchange.response.value?.id);
-      const named = locatedId(value, exchange.request.url);
-      if (created !== void 0 && named !== void 0 && /^-?\d+$/.test(named)) {
-        out.push(holds(BigInt(named) === BigInt(created), "http.location", answer.op, exchange, () => `${where} created pet ${created} and says Location ${JSON.stringify(value)}, which names pet ${named}; a 201's Location identifies the resource created (RFC 9110, 15.3.2).`));
+      const named2 = locatedId(value, exchange.request.url);
+      if (created !== void 0 && named2 !== void 0 && /^-?\d+$/.test(named2)) {
+        out.push(holds(BigInt(named2) === BigInt(created), "http.location", answer.op, exchange, () => `${where} created pet ${created} and says Location ${JSON.stringify(value)}, which names pet ${named2}; a 201's Location identifies the resource created (RFC 9110, 15.3.2).`));
         continue;
       }
     }
@@ -69829,6 +69829,23 @@ function categoriesIn(operation, status3, value) {
   });
 }
 
+// common/secretPlaces.ts
+var keyName = /^(api[-_]?key|apikey|access[-_]?token|auth[-_]?token|token|key|secret|password)$/i;
+var credentialHeaders = /* @__PURE__ */ new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token"]);
+var hidden = (secret) => `…(${secret.length})`;
+var isKeyName = (name2) => keyName.test(name2);
+function hideKeyValues(text) {
+  if (!/key|token|secret|password/i.test(text)) return text;
+  return text.replace(/([?&;,\s]|^)([A-Za-z_-]+)=([^&#;,\s"]+)/g, (all2, before, name2, value) => isKeyName(name2) ? `${before}${name2}=${encodeURIComponent(hidden(value))}` : all2).replace(/"([A-Za-z_-]+)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (all2, name2, colon, value) => isKeyName(name2) && value !== "" ? `"${name2}"${colon}"${hidden(value)}"` : all2);
+}
+function hideHeaderValue(name2, value) {
+  const lower = name2.toLowerCase();
+  if (!credentialHeaders.has(lower)) return value;
+  if (lower === "cookie") return hideKeyValues(value);
+  const scheme2 = /^(\S+)\s+(\S.*)$/.exec(value);
+  return scheme2 && lower.endsWith("authorization") ? `${scheme2[1]} ${hidden(scheme2[2])}` : hidden(value);
+}
+
 // conformance/proxy/clientKeys.ts
 var bearer = /^bearer +(\S+)$/i;
 var bearerSecret = (authorization) => authorization === void 0 ? void 0 : bearer.exec(authorization)?.[1];
@@ -69883,24 +69900,32 @@ var ClientKeys = class {
     const key = secret === void 0 ? void 0 : this.#keys.get(secret);
     return key ? `${value.slice(0, value.length - secret.length)}${key.token}` : value;
   }
-  /** Replaces every token the book holds (of 4 characters or more), the longest first, by its name. */
+  /**
+   * Replaces every token the book holds (of 4 characters or more), the longest first, by its name,
+   * and hides the value of every key-named query parameter, cookie and JSON field.
+   */
   redact(text) {
     this.#redactor ??= this.#build();
     return this.#redactor(text);
   }
   #build() {
     const secrets = [...this.#keys.keys()].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
-    if (secrets.length === 0) return (text) => text;
+    if (secrets.length === 0) return hideKeyValues;
     const any = new RegExp(secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
-    return (text) => text.replace(any, (secret) => this.#keys.get(secret).token);
+    return (text) => hideKeyValues(text.replace(any, (secret) => this.#keys.get(secret).token));
   }
 };
+var named = /\$(CLIENT|REFUSED)_KEY_\d+$/;
 function redactDeep(value, redact) {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
   if (value !== null && typeof value === "object" && !ArrayBuffer.isView(value)) {
     const out = {};
-    for (const [name2, item] of Object.entries(value)) Object.defineProperty(out, name2, { value: redactDeep(item, redact), enumerable: true, writable: true, configurable: true });
+    for (const [name2, item] of Object.entries(value)) {
+      let redacted = redactDeep(item, redact);
+      if (typeof redacted === "string" && !named.test(redacted)) redacted = hideHeaderValue(name2, redacted);
+      Object.defineProperty(out, name2, { value: redacted, enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   return value;
@@ -71103,8 +71128,8 @@ function githubAnnotations(report) {
 Reproduce: ${first.evidence.curl}` : "";
     return `::${kind} title=${property2(check3)}::${data(`${findingLine(first)} [${operationId}]${more}${reproduce}`)}`;
   });
-  const hidden = groups.slice(room);
-  const notice = hidden.length > 0 ? [`::notice title=${property2(`${report.tool.name}: ${hidden.length} more`)}::${data(`${hidden.length} more failing or warned check${hidden.length === 1 ? "" : "s"} and operation${hidden.length === 1 ? "" : "s"} (${hidden.reduce((n, g) => n + g.findings.length, 0)} findings) are in the job summary and the conformance-summary.md report.`)}`] : [];
+  const hidden2 = groups.slice(room);
+  const notice = hidden2.length > 0 ? [`::notice title=${property2(`${report.tool.name}: ${hidden2.length} more`)}::${data(`${hidden2.length} more failing or warned check${hidden2.length === 1 ? "" : "s"} and operation${hidden2.length === 1 ? "" : "s"} (${hidden2.reduce((n, g) => n + g.findings.length, 0)} findings) are in the job summary and the conformance-summary.md report.`)}`] : [];
   return [...cannotRun, ...shown, ...notice];
 }
 var severityOrder = ["critical", "high", "medium", "low"];
@@ -71244,8 +71269,8 @@ function checkList(value, previous = []) {
   const ids = value.split(",").map((s) => s.trim()).filter(Boolean);
   const unknown = ids.filter((id) => !checkIds.includes(id));
   if (unknown.length > 0) {
-    const named = `Unknown check ${unknown.map((id) => `"${id}"${didYouMean(id, checkIds)}`).join(", ")}`;
-    throw new InvalidArgumentError(`${named}${named.endsWith("?") ? "" : "."} Known checks: ${checkIds.join(", ")}.`);
+    const named2 = `Unknown check ${unknown.map((id) => `"${id}"${didYouMean(id, checkIds)}`).join(", ")}`;
+    throw new InvalidArgumentError(`${named2}${named2.endsWith("?") ? "" : "."} Known checks: ${checkIds.join(", ")}.`);
   }
   return [...previous, ...ids];
 }

@@ -1,5 +1,7 @@
 // The bearer tokens clients send through the proxy, learnt as they come, and the names the reports
-// give them, so that no report ever holds one.
+// give them, so that no report ever holds one; keys sent elsewhere (a query string, a cookie, an
+// API-key header, a JSON body) are hidden by the names they go under.
+import { hideHeaderValue, hideKeyValues } from '../../common/secretPlaces.ts';
 
 /** `Authorization: Bearer <token>` (RFC 6750, 2.1; the scheme in any case, RFC 9110 11.1). */
 const bearer = /^bearer +(\S+)$/i;
@@ -74,7 +76,10 @@ export class ClientKeys {
     return key ? `${value.slice(0, value.length - secret!.length)}${key.token}` : value;
   }
 
-  /** Replaces every token the book holds (of 4 characters or more), the longest first, by its name. */
+  /**
+   * Replaces every token the book holds (of 4 characters or more), the longest first, by its name,
+   * and hides the value of every key-named query parameter, cookie and JSON field.
+   */
   redact(text: string): string {
     this.#redactor ??= this.#build();
     return this.#redactor(text);
@@ -82,20 +87,31 @@ export class ClientKeys {
 
   #build(): (text: string) => string {
     const secrets = [...this.#keys.keys()].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
-    if (secrets.length === 0) return (text) => text;
+    if (secrets.length === 0) return hideKeyValues;
     const any = new RegExp(secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g');
-    return (text) => text.replace(any, (secret) => this.#keys.get(secret)!.token);
+    return (text) => hideKeyValues(text.replace(any, (secret) => this.#keys.get(secret)!.token));
   }
 }
 
-/** A value with every string in it (object values, array items) redacted; other values as they are. */
+/** A token the book named (`$CLIENT_KEY_1`), which the model reads to tell keys apart. */
+const named = /\$(CLIENT|REFUSED)_KEY_\d+$/;
+
+/**
+ * A value with every string in it (object values, array items) redacted; other values as they are.
+ * A credential header's value (an API-key header, a cookie, an Authorization whose token the book
+ * does not name) is hidden too: a key never sent as a bearer token is in no book.
+ */
 export function redactDeep<T>(value: T, redact: (text: string) => string): T {
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact)) as T;
   if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     const out: Record<string, unknown> = {};
-    // Defined, not assigned: a header named `__proto__` stays a header.
-    for (const [name, item] of Object.entries(value)) Object.defineProperty(out, name, { value: redactDeep(item, redact), enumerable: true, writable: true, configurable: true });
+    for (const [name, item] of Object.entries(value)) {
+      let redacted = redactDeep(item, redact);
+      if (typeof redacted === 'string' && !named.test(redacted)) redacted = hideHeaderValue(name, redacted);
+      // Defined, not assigned: a header named `__proto__` stays a header.
+      Object.defineProperty(out, name, { value: redacted, enumerable: true, writable: true, configurable: true });
+    }
     return out as T;
   }
   return value;

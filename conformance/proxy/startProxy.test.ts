@@ -144,6 +144,20 @@ describe('the validating proxy', () => {
     expect(report.exchanges[0]!.requestHeaders.authorization).toBe('Bearer $CLIENT_KEY_1');
   });
 
+  it('never writes a key a client sent elsewhere than as a bearer token: a query string, a cookie, an API-key header, another scheme, a JSON body', async () => {
+    const { proxy, base } = await through();
+    await raw(`${base}/pets?limit=1&api_key=demo-business`);
+    await raw(`${base}/pets?limit=1`, { headers: { cookie: 'session=1; api_key=demo-enterprise' } });
+    await raw(`${base}/pets?limit=1`, { headers: { 'x-api-key': 'demo-free' } });
+    await raw(`${base}/pets?limit=1`, { headers: { authorization: 'Token secret-key-4821' } });
+    await raw(`${base}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1, apiKey: 'demo-pro' }) });
+    const { report, findings } = await proxy.judge();
+    const live = await proxy.live();
+    const written = JSON.stringify({ report, findings, live });
+    for (const secret of ['demo-business', 'demo-enterprise', 'demo-free', 'secret-key-4821', 'demo-pro']) expect(written, secret).not.toContain(secret);
+    expect(report.exchanges).toHaveLength(5);
+  });
+
   it('gives no answer when the deployment gives none, rather than one of its own', async () => {
     const { DropConnection } = await import('../testing/deployment.ts');
     const { proxy, base } = await through(async (req, forward) => (isList(req) ? Promise.reject(new DropConnection()) : forward(req)));
