@@ -24,5 +24,51 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signals: process };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signals: processSignals(process) };
+}
+
+/** How often a serving CLI looks whether the process that started it is still there. */
+export const parentWatchMs = 500;
+
+interface ProcessLike {
+  readonly ppid: number;
+  on(signal: StopSignal, listener: () => void): unknown;
+  off(signal: StopSignal, listener: () => void): unknown;
+}
+
+/**
+ * The process's SIGINT and SIGTERM, and a SIGTERM of its own once the process that started it is
+ * gone (its parent id changes as the orphan is adopted). `npx pets-mock & … kill $!` signals npm,
+ * which exits without passing the signal on: the mock would go on holding its port with nobody left
+ * to stop it. Only while a listener waits is the parent watched, and the timer never keeps the
+ * process alive.
+ */
+export function processSignals(target: ProcessLike, everyMs = parentWatchMs): NonNullable<CliIo['signals']> {
+  const parent = target.ppid;
+  const terms = new Set<() => void>();
+  let watch: ReturnType<typeof setInterval> | undefined;
+  const orphaned = () => {
+    if (target.ppid === parent) return;
+    clearInterval(watch);
+    watch = undefined;
+    for (const listener of [...terms]) listener();
+  };
+  return {
+    on(signal, listener) {
+      target.on(signal, listener);
+      if (signal !== 'SIGTERM') return;
+      terms.add(listener);
+      watch ??= setInterval(orphaned, everyMs);
+      watch.unref?.();
+    },
+    off(signal, listener) {
+      target.off(signal, listener);
+      if (signal !== 'SIGTERM') return;
+      terms.delete(listener);
+      if (terms.size === 0 && watch !== undefined) {
+        clearInterval(watch);
+        watch = undefined;
+      }
+    },
+  };
 }

@@ -74,6 +74,23 @@ describe('the packed package', () => {
     expect(suite.code, suite.output).toBe(0);
   });
 
+  it('stops the mock started in the background with npx when the recipe kills what $! names, freeing its port', async () => {
+    const port = 4500 + Math.floor(Math.random() * 400);
+    const recipe = [
+      `npx pets-mock --port ${port} > mock.log 2>&1 &`,
+      'MOCK_PID=$!',
+      `for i in $(seq 1 100); do curl -s -o /dev/null http://127.0.0.1:${port}/v1/pets && break; sleep 0.1; done`,
+      `curl -s -o /dev/null -w 'up %{http_code}\n' http://127.0.0.1:${port}/v1/pets`,
+      'kill $MOCK_PID',
+      // Up to 5 s for the mock to see its parent gone and finish its shutdown.
+      `for i in $(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:${port}/v1/pets || break; sleep 0.1; done`,
+      `curl -s -o /dev/null -w 'after %{http_code}\n' http://127.0.0.1:${port}/v1/pets || true`,
+    ].join('\n');
+    const ran = await inProject('bash', ['-c', recipe]);
+    expect(ran.output).toContain('up 401');
+    expect(ran.output).toContain('after 000');
+  }, 60_000);
+
   it.each(['node16', 'nodenext', 'bundler'])('type-checks the four contract types under moduleResolution %s', async (resolution) => {
     await writeFile(join(project, 'types.ts'), [
       "import type { Pet, NewPet, PetStatus, ErrorBody } from 'pet-adoption-toolkit/types';",
