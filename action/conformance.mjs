@@ -41432,7 +41432,37 @@ var require_dist3 = __commonJS({
 
 // common/cliIo.ts
 function processIo() {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signals: process };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signals: processSignals(process) };
+}
+var parentWatchMs = 500;
+function processSignals(target, everyMs = parentWatchMs) {
+  const parent = target.ppid;
+  const terms = /* @__PURE__ */ new Set();
+  let watch;
+  const orphaned = () => {
+    if (target.ppid === parent) return;
+    clearInterval(watch);
+    watch = void 0;
+    for (const listener of [...terms]) listener();
+  };
+  return {
+    on(signal, listener) {
+      target.on(signal, listener);
+      if (signal !== "SIGTERM") return;
+      terms.add(listener);
+      watch ??= setInterval(orphaned, everyMs);
+      watch.unref?.();
+    },
+    off(signal, listener) {
+      target.off(signal, listener);
+      if (signal !== "SIGTERM") return;
+      terms.delete(listener);
+      if (terms.size === 0 && watch !== void 0) {
+        clearInterval(watch);
+        watch = void 0;
+      }
+    }
+  };
 }
 
 // conformance/github/actionMain.ts
@@ -66916,7 +66946,7 @@ function substituteAll(value, env, at, onUsed) {
   }
   return value;
 }
-async function loadConfigFile(file, env, cwd = process.cwd()) {
+async function loadConfigFile(file, env, cwd = process.cwd(), overridden = /* @__PURE__ */ new Set()) {
   const path2 = resolve2(cwd, file);
   let text;
   try {
@@ -66934,10 +66964,11 @@ async function loadConfigFile(file, env, cwd = process.cwd()) {
   if (typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError(`The config file ${file} must hold an object of options, such as baseUrl: https://staging.api.example.com/v1.`);
   const secrets = {};
   let values;
+  const used = Object.fromEntries(Object.entries(parsed).filter(([key]) => !overridden.has(key)));
   try {
-    values = substituteAll(parsed, env, "", (at, used) => {
+    values = substituteAll(used, env, "", (at, used2) => {
       if (at.startsWith("headers")) {
-        for (const [name2, value] of used) if (value !== "") secrets[value] = `$${name2}`;
+        for (const [name2, value] of used2) if (value !== "") secrets[value] = `$${name2}`;
       }
     });
   } catch (error) {
@@ -66994,8 +67025,9 @@ function asLines(headers) {
 async function applyConfigFile(program2, env, cwd = process.cwd()) {
   const file = program2.getOptionValue("config");
   if (file === void 0) return { secrets: {} };
-  const config = await loadConfigFile(file, env, cwd);
   const options2 = new Map(program2.options.map((o) => [keyOf[o.attributeName()] ?? o.attributeName(), o]));
+  const overridden = new Set([...options2].filter(([key, o]) => key !== "headers" && ["cli", "env"].includes(program2.getOptionValueSource(o.attributeName()) ?? "")).map(([key]) => key));
+  const config = await loadConfigFile(file, env, cwd, overridden);
   for (const [key, value] of Object.entries(config.values)) {
     const option2 = options2.get(key);
     if (!option2 || notConfigurable.has(option2.attributeName())) throw new ConfigError(`The config file ${file}: "${key}" is not an option it can set.`);
@@ -71514,7 +71546,15 @@ function actionArguments(input, io) {
       }
       argv.push(target, value);
     } else if (kind === "lines") {
-      for (const line of value.split(/\r?\n/)) if (line.trim()) argv.push(target, line.trim());
+      value.split(/\r?\n/).forEach((line, index) => {
+        if (!line.trim()) return;
+        try {
+          parseHeader(line.trim());
+        } catch (error) {
+          throw new ActionInputError(`Input ${name2}, line ${index + 1} (${JSON.stringify(line.trim())}), is refused: ${error.message.replace(/, e\.g\. -H ("[^"]*")/, ", one a line, e.g. $1").replace(/ with --header/, " this way")}`);
+        }
+        argv.push(target, line.trim());
+      });
     } else {
       let words;
       try {
@@ -71523,7 +71563,7 @@ function actionArguments(input, io) {
         if (error instanceof ArgsError) throw new ActionInputError(`Input args cannot be split into options: ${error.message}`);
         throw error;
       }
-      const printing = words.find((w) => printOnly.includes(w));
+      const printing = words.find((w) => printOnly.includes(w) || /^-[A-Za-z]*[Vh][A-Za-z]*$/.test(w));
       if (printing) throw new ActionInputError(`Input args: ${printing} only prints and checks nothing, so the step would pass unchecked. Remove it.`);
       try {
         conformanceProgram(silent).parse(words, { from: "user" });

@@ -56,6 +56,12 @@ describe('--config', () => {
     expect(await parse([], { PETS_BASE_URL: 'http://from-env/v1' })).toMatchObject({ baseUrl: 'http://from-env/v1' });
   });
 
+  it('does not read a value the command line overrides, so a variable it names may be unset', async () => {
+    await writeFile(config, 'baseUrl: ${PETS_BASE_URL}\nreadOnly: true\n');
+    expect(await parse(['--base-url', 'http://from-cli/v1'])).toMatchObject({ baseUrl: 'http://from-cli/v1', readOnly: true });
+    await expect(parse([])).rejects.toThrow(/baseUrl: .*PETS_BASE_URL.*Set PETS_BASE_URL in the environment/);
+  });
+
   it('merges headers, a --header winning over the file by name', async () => {
     expect((await parse(['-H', 'X-Tenant: cli'])).header).toEqual(['X-Tenant: file', 'X-Region: eu', 'X-Tenant: cli']);
   });

@@ -27,8 +27,10 @@ function asLines(headers: unknown): string[] {
 export async function applyConfigFile(program: Command, env: Record<string, string | undefined>, cwd = process.cwd()): Promise<{ secrets: Record<string, string>; path?: string }> {
   const file = program.getOptionValue('config') as string | undefined;
   if (file === undefined) return { secrets: {} };
-  const config = await loadConfigFile(file, env, cwd);
   const options = new Map(program.options.map((o) => [keyOf[o.attributeName()] ?? o.attributeName(), o]));
+  // What the command line or the environment set wins, so the file's value is not read (headers merge instead).
+  const overridden = new Set([...options].filter(([key, o]) => key !== 'headers' && ['cli', 'env'].includes(program.getOptionValueSource(o.attributeName()) ?? '')).map(([key]) => key));
+  const config = await loadConfigFile(file, env, cwd, overridden);
   for (const [key, value] of Object.entries(config.values)) {
     const option = options.get(key);
     if (!option || notConfigurable.has(option.attributeName())) throw new ConfigError(`The config file ${file}: "${key}" is not an option it can set.`);

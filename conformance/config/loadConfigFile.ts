@@ -75,9 +75,11 @@ function substituteAll(value: unknown, env: Record<string, string | undefined>, 
 
 /**
  * Reads a config file, JSON (`.json`) or YAML (anything else), replaces `${NAME}` from `env`, and
- * checks it against the config's JSON Schema.
+ * checks it against the config's JSON Schema. The keys in `overridden` (set on the command line or by
+ * a PETS_* variable, which win) are left out first: a `${PETS_BASE_URL}` the environment does not
+ * fill is no error when `--base-url` gave the URL.
  */
-export async function loadConfigFile(file: string, env: Record<string, string | undefined>, cwd = process.cwd()): Promise<LoadedConfig> {
+export async function loadConfigFile(file: string, env: Record<string, string | undefined>, cwd = process.cwd(), overridden: ReadonlySet<string> = new Set()): Promise<LoadedConfig> {
   const path = resolve(cwd, file);
   let text: string;
   try {
@@ -96,8 +98,9 @@ export async function loadConfigFile(file: string, env: Record<string, string | 
 
   const secrets: Record<string, string> = {};
   let values: Record<string, unknown>;
+  const used = Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter(([key]) => !overridden.has(key)));
   try {
-    values = substituteAll(parsed, env, '', (at, used) => {
+    values = substituteAll(used, env, '', (at, used) => {
       // A header value that came from the environment is a secret: reports show the variable instead.
       if (at.startsWith('headers')) for (const [name, value] of used) if (value !== '') secrets[value] = `$${name}`;
     }) as Record<string, unknown>;

@@ -94,6 +94,9 @@ describe('the action\'s program', () => {
     [{ args: '--header "X-Tenant: acme --seed 3' }, /Input args cannot be split into options: the double quote at character 10 is never closed/],
     [{ args: '--sead 3' }, /Input args: unknown option '--sead'[\s\S]*--seed/],
     [{ args: '--seed 3 --list-checks' }, /Input args: --list-checks only prints and checks nothing/],
+    [{ args: '-Vh' }, /Input args: -Vh only prints and checks nothing, so the step would pass unchecked\. Remove it\./],
+    [{ headers: 'X-Tenant: acme\nno colon here' }, /Input headers, line 2 \("no colon here"\), is refused: "no colon here" is not a header\. Give it as "Name: value", one a line, e\.g\. "X-Tenant: acme"\./],
+    [{ headers: 'Authorization: Bearer x' }, /Input headers, line 1 \("Authorization: Bearer x"\), is refused: The Authorization header cannot be set this way\./],
     [{ 'base-url': '' }, /Input base-url is empty/],
     [{ 'api-key': '' }, /Input api-key is empty\. Pass a repository secret/],
   ])('refuses %j with exit 2, naming the input, in its reports and outputs', async (bad, reason) => {

@@ -8,6 +8,7 @@ import type { CliIo } from '../../common/cliIo.ts';
 import { conformanceProgram, main } from '../cli.ts';
 import { finishRun } from '../reports/finishRun.ts';
 import { cannotRunReport, type Verdict } from '../runReport.ts';
+import { parseHeader } from '../config/extraHeaders.ts';
 import { didYouMean } from '../config/nearest.ts';
 import { actionInputs, hostInputs, inputVariable } from './actionInputs.ts';
 import { ArgsError, splitArgs } from './splitArgs.ts';
@@ -97,7 +98,16 @@ function actionArguments(input: (name: string) => string, io: CliIo): { argv: st
       }
       argv.push(target, value);
     } else if (kind === 'lines') {
-      for (const line of value.split(/\r?\n/)) if (line.trim()) argv.push(target, line.trim());
+      value.split(/\r?\n/).forEach((line, index) => {
+        if (!line.trim()) return;
+        try {
+          parseHeader(line.trim());
+        } catch (error) {
+          // The CLI's message speaks of -H; here the header came from an input line.
+          throw new ActionInputError(`Input ${name}, line ${index + 1} (${JSON.stringify(line.trim())}), is refused: ${(error as Error).message.replace(/, e\.g\. -H ("[^"]*")/, ', one a line, e.g. $1').replace(/ with --header/, ' this way')}`);
+        }
+        argv.push(target, line.trim());
+      });
     } else {
       let words: string[];
       try {
@@ -106,7 +116,8 @@ function actionArguments(input: (name: string) => string, io: CliIo): { argv: st
         if (error instanceof ArgsError) throw new ActionInputError(`Input args cannot be split into options: ${error.message}`);
         throw error;
       }
-      const printing = words.find((w) => printOnly.includes(w));
+      // `-Vh` is -V and -h, as commander reads clustered short options.
+      const printing = words.find((w) => printOnly.includes(w) || /^-[A-Za-z]*[Vh][A-Za-z]*$/.test(w));
       if (printing) throw new ActionInputError(`Input args: ${printing} only prints and checks nothing, so the step would pass unchecked. Remove it.`);
       try {
         conformanceProgram(silent).parse(words, { from: 'user' });
