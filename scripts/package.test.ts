@@ -49,7 +49,7 @@ beforeAll(async () => {
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // Vitest, and the types of the Node that runs this, for the MSW example below, as the README's reader has them.
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(project, packed!.filename), 'typescript@5', 'vitest@4', 'vite@8', `@types/node@${process.versions.node.split('.')[0]}`], { cwd: project, maxBuffer: 1 << 24 });
-}, 180_000);
+}, 420_000);
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
