@@ -484,7 +484,7 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   }
 
   function errorAnswer(x: Exchange, error: Error): { status: number; body: string } {
-    const apiError = error instanceof PetSetError ? new ApiError('IDS_EXHAUSTED') : toApiError(error as never, { headers: x.request.headers, body: x.body } as never, { bodyLimit, context: 'api' });
+    const apiError = error instanceof PetSetError ? new ApiError('IDS_EXHAUSTED') : toApiError(error, { contentType: x.request.headers['content-type'], body: x.body }, { bodyLimit, context: 'api' });
     x.errorCode = apiError.code;
     logAnswerError(log, error, apiError);
     delete x.headers.location;

@@ -9,6 +9,8 @@ import type { Pet } from '../../spec/types.ts';
 import type { CorsOrigins } from '../api/corsOptions.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { toApiError } from '../errors/toApiError.ts';
+import { RequestValidationError } from '../errors/requestErrors.ts';
+import type { ErrorObject } from 'ajv';
 import { ClockRangeError } from '../state/clock.ts';
 import { PetSetError } from '../state/petStore.ts';
 import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
@@ -68,8 +70,8 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
   }));
   const preflightWarnings = new LogThrottle();
   const tokenCheck = options.controlToken === undefined ? undefined : controlTokenCheck(options.controlToken);
-  const check = (valid: boolean, errors: unknown, context: string) => {
-    if (!valid) throw Object.assign(new Error(`${context} is invalid`), { validation: errors, validationContext: context });
+  const check = (valid: boolean, errors: ErrorObject[] | null | undefined, part: 'body' | 'params') => {
+    if (!valid) throw new RequestValidationError(part, errors ?? []);
   };
 
   const routes: { method: string; segments: TemplateSegment[]; handler: Handler }[] = [];
@@ -198,7 +200,7 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
     } catch (error) {
       const apiError = error instanceof PetSetError || error instanceof ClockRangeError
         ? invalid((error as Error).message)
-        : toApiError(error as never, { headers: request.headers, body: parsedBody } as never, { bodyLimit, context: 'control' });
+        : toApiError(error, { contentType: request.headers['content-type'], body: parsedBody }, { bodyLimit, context: 'control' });
       logAnswerError(options.log, error as Error, apiError);
       Object.assign(headers, apiError.headers);
       return send(apiError.statusCode, apiError.toBody());

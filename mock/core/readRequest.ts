@@ -1,9 +1,10 @@
-// Reading a request as the server's parsers do, for the framework-free pipelines.
+// Reading a request's query and body, for every host alike.
 import { parseJsonBody } from '../errors/parseJsonBody.ts';
+import { BodyError } from '../errors/requestErrors.ts';
 import type { CoreRequest } from './coreTypes.ts';
 import type { Awaitable } from '../state/awaitable.ts';
 
-/** The query as the server's parser reads it: a repeated name gives an array; `+` is a space. */
+/** The query (application/x-www-form-urlencoded): a repeated name gives an array; `+` is a space. */
 export function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (search === '') return out;
@@ -26,7 +27,7 @@ export function bodyIsSent(headers: { 'content-length'?: string | undefined; 'tr
   return chunked !== undefined || (length !== undefined && length !== '0');
 }
 
-/** The methods the server's parser reads a body for; any other's body is never read. */
+/** The methods whose body is read; GET's and HEAD's never are (RFC 9110, 9.3.1: a GET body has no meaning). */
 const bodyMethods = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** The body's bytes, read now (from a host that streams them) when the method has one to read. */
@@ -35,13 +36,11 @@ export function bodyBytes(request: CoreRequest, method: string): Awaitable<Uint8
   return request.body ?? request.readBody?.();
 }
 
-/** fastify's error codes for the body, so toApiError answers them as the server does. */
-const bodyError = (code: string, message: string, statusCode = 400) => Object.assign(new Error(message), { code, statusCode });
-
 /**
- * The body as the server reads it: JSON only (any other type is 415), within the limit (413),
- * parsed with the server's own parser (malformed JSON, prototype keys). GET and HEAD bodies are
- * never read; DELETE and OPTIONS only when they carry one (even empty). Undefined when there is none.
+ * The body's JSON value: JSON only (any other type is 415), within the limit (413), parsed by
+ * parseJsonBody (malformed JSON, prototype keys, nesting). GET and HEAD bodies are never read;
+ * DELETE and OPTIONS only when they carry one (even empty). Undefined when there is none. Throws
+ * BodyError.
  */
 export function readJsonBody(request: CoreRequest, bytes: Uint8Array | undefined, method: string, bodyLimit: number, { routed = true }: { routed?: boolean } = {}): unknown {
   if (!bodyMethods.includes(method)) return undefined;
@@ -52,17 +51,10 @@ export function readJsonBody(request: CoreRequest, bytes: Uint8Array | undefined
   if (!json && !routed) return undefined;
   if (type === undefined) {
     if (length === 0) return undefined;
-    throw bodyError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 'Unsupported Media Type', 415);
+    throw new BodyError('unsupported-media-type', 'The request body has no Content-Type');
   }
   if ((method === 'DELETE' || method === 'OPTIONS') && bytes === undefined) return undefined;
-  if (!json) throw bodyError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 'Unsupported Media Type', 415);
-  if (length > bodyLimit) throw bodyError('FST_ERR_CTP_BODY_TOO_LARGE', 'Request body is too large', 413);
-  let parsed: unknown;
-  let failure: Error | null = null;
-  parseJsonBody(undefined as never, new TextDecoder().decode(bytes), (error, value) => {
-    failure = error;
-    parsed = value;
-  });
-  if (failure) throw failure;
-  return parsed;
+  if (!json) throw new BodyError('unsupported-media-type', `The request body is ${type}, not JSON`);
+  if (length > bodyLimit) throw new BodyError('too-large', `The request body is larger than ${bodyLimit} bytes`);
+  return parseJsonBody(new TextDecoder().decode(bytes));
 }

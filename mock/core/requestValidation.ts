@@ -1,9 +1,10 @@
-// Validation of an API request as the server's: compiled from the spec once per operation.
+// Validation of an API request against the spec: compiled once per operation, on its first request.
 import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
 import { requestBodySchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
+import { RequestValidationError } from '../errors/requestErrors.ts';
 
 const decimalInteger = /^-?\d+$/;
 const INT64_MIN = -(2n ** 63n);
@@ -13,11 +14,6 @@ export const MAX_LISTED = 20;
 const paramOptions = { coerceTypes: true, useDefaults: true, int64: 'range' } as const;
 
 export const quoted = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(', ');
-
-/** An Ajv-shaped validation error, which the error catalogue words as the server's (toApiError.ts). */
-function validationError(validation: unknown[], validationContext: string): Error {
-  return Object.assign(new Error(`${validationContext} is invalid`), { validation, validationContext });
-}
 
 /** What validation reads of a routed request. */
 export interface RequestToValidate {
@@ -70,18 +66,18 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
       for (const { name, part, int64 } of v.integers) {
         const value = (part === 'query' ? query : params)[name];
         if (typeof value !== 'string') continue;
-        const context = part === 'query' ? 'querystring' : 'params';
-        if (!decimalInteger.test(value)) throw validationError([{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }], context);
-        if (int64 && (BigInt(value) < INT64_MIN || BigInt(value) > INT64_MAX)) throw validationError([{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }], context);
+        const where = part === 'query' ? 'query' : 'params';
+        if (!decimalInteger.test(value)) throw new RequestValidationError(where, [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }]);
+        if (int64 && (BigInt(value) < INT64_MIN || BigInt(value) > INT64_MAX)) throw new RequestValidationError(where, [{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }]);
       }
       if (strict && request.unknownQuery) {
         const unknown = request.unknownQuery;
         const which = unknown.length === 1 ? `The query parameter ${quoted(unknown)} is` : `The query parameters ${quoted(unknown.slice(0, MAX_LISTED))}${unknown.length > MAX_LISTED ? ', ...' : ''} are`;
         throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${request.method} ${request.path}, which ${takes(op.operationId)}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
       }
-      if (v.params && !v.params(params)) throw validationError(v.params.errors ?? [], 'params');
-      if (v.body && !v.body(request.body)) throw validationError(v.body.errors ?? [], 'body');
-      if (v.query && !v.query(query)) throw validationError(v.query.errors ?? [], 'querystring');
+      if (v.params && !v.params(params)) throw new RequestValidationError('params', v.params.errors ?? []);
+      if (v.body && !v.body(request.body)) throw new RequestValidationError('body', v.body.errors ?? []);
+      if (v.query && !v.query(query)) throw new RequestValidationError('query', v.query.errors ?? []);
       return { params, query };
     },
   };
