@@ -1,5 +1,7 @@
 // The mock's public entry point: `import { buildMock } from 'pet-adoption-toolkit/mock'`.
-export { buildMock, API_PREFIX, CONTROL_PREFIX, MockState, type MockOptions, type RedisMockOptions } from './app.ts';
+export { buildMock, API_PREFIX, CONTROL_PREFIX, MockState, type MockOptions, type RedisMockOptions } from './buildMock.ts';
+export { openMock, type Mock, type MockReload } from './core/openMock.ts';
+export { petsMockPlugin, type PetsMockPluginOptions } from './adapters/fastify.ts';
 // Types only: the Redis client loads when `redis` is given, never for an in-memory mock or MSW.
 export type { RedisState, RedisStateOptions } from './redis/openRedisState.ts';
 export { StoreUnavailableError } from './state/storeUnavailableError.ts';

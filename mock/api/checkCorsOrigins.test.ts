@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { testSpec } from '../testing.ts';
 import { checkCorsOrigins } from './checkCorsOrigins.ts';
 

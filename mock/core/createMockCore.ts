@@ -1,6 +1,6 @@
-// The mock as one framework-free function: a request in, an answer out. Every host runs it: the
-// fastify server (server/serveCore.ts), MSW, Playwright and Vite through that server in process,
-// and MSW in the browser as it is; parity tests hold the hosts to one behaviour.
+// The mock's answers as one framework-free function: a request in, an answer out, over the state
+// it is given. openMock (Node) owns one around its state and Prism; MSW in the browser builds one
+// over an in-memory state. Every host adapts it; parity tests hold the hosts to one behaviour.
 import { utf8Length } from './utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import type { PetStatus } from '../../spec/types.ts';
@@ -20,8 +20,10 @@ import { controlPipeline } from './controlPipeline.ts';
 import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreAnswer, type CoreLog, type CoreRequest } from './coreTypes.ts';
 import { specExamples } from './specExamples.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './prefixes.ts';
+import { answerFetch } from './answerFetch.ts';
 
-const defaultBodyLimit = 1024 * 1024;
+/** Largest request body in bytes, unless the mock is told otherwise: 1 MiB. */
+export const defaultBodyLimit = 1024 * 1024;
 const maxPreferDelayMs = 60_000;
 
 export interface MockCoreOptions {
@@ -53,8 +55,13 @@ export interface MockCoreOptions {
 export interface MockCore {
   readonly spec: LoadedSpec;
   readonly state: StateParts;
-  /** Answers a request as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
-  handle(request: CoreRequest): Promise<CoreAnswer>;
+  /** Answers a request as plain data, as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
+  answer(request: CoreRequest): Promise<CoreAnswer>;
+  /**
+   * Answers a WHATWG Request (its URL's path and query under the mock's root) with a Response; a
+   * fault rule's reset is a network error (`Response.error()`). `client` is the client's address.
+   */
+  handle(request: Request, options?: { client?: string }): Promise<Response>;
   /**
    * The 405 a request line's method would get on its path, for a host whose parser refused the
    * method before the core could see it (Node's, for a method it does not know): Allow from the
@@ -108,7 +115,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     arrival: () => order.answered,
     order,
     methodNotAllowed: (method, url) => methodNotAllowed(method, url.split(/[?#]/)[0]!),
-    async handle(request) {
+    handle: (request, init) => answerFetch(answer, request, init?.client),
+    answer,
+  };
+
+  async function answer(request: CoreRequest): Promise<CoreAnswer> {
+    {
       let answer: CoreAnswer;
       try {
         answer = await route(request);
@@ -121,8 +133,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       }
       // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2): dropped here, for every pipeline and host.
       return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
-    },
-  };
+    }
+  }
 
   function route(request: CoreRequest): Promise<CoreAnswer> {
     // A request target in absolute form (`GET http://host/v1/pets`) names the same resource as its

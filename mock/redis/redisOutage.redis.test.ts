@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { testSpec } from '../testing.ts';
 import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../state/plans.ts';

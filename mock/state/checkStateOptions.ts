@@ -1,4 +1,4 @@
-import type { StateOptions } from './openState.ts';
+import type { StateOptions } from '../core/openState.ts';
 
 /** Why an option cannot be taken, named as the caller gave it. */
 export class StateOptionsError extends Error {

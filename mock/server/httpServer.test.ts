@@ -57,6 +57,6 @@ describe('the fastify host of the core, over HTTP', () => {
     });
     const after = await send(`${server.url}/pets?limit=1`, { headers: key });
     expect(after.status).toBe(200);
-    expect(await server.app().mock.store.count()).toBe(250);
+    expect(await server.mock.state.store.count()).toBe(250);
   });
 });

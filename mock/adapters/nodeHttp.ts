@@ -1,8 +1,38 @@
+// A request of Node's HTTP server handed to the mock, and its answer written back: the host of the
+// pets-mock server, of the fastify adapter, and (its header reading) of the Vite middleware.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { ClientGoneError, ConnectionResetError, type ClientSignal } from '../core/coreTypes.ts';
-import type { MockCore } from '../core/createMockCore.ts';
+import { ClientGoneError, ConnectionResetError, type ClientSignal, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
+import { bodyIsSent } from '../core/readRequest.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
+
+/** What a Node host needs of the mock: its answers, and its numbering of them. */
+export interface NodeAnswerer {
+  answer(request: CoreRequest): Promise<CoreAnswer>;
+  arrival(): number;
+}
+
+/** Where a Node host's errors go: pino's logger fits. */
+export interface HostLog {
+  error(fields: object, message: string): void;
+}
+
+/** The body's stream when the request has a body (bodyIsSent): the request itself. */
+export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
+  return bodyIsSent(req.headers) ? req : undefined;
+}
+
+/**
+ * A `node:http` request listener answering every request with the mock (answerRaw): the pets-mock
+ * server's host. `current` is asked per request, so a reload's new mock answers the next one.
+ */
+export function serveNode(current: () => NodeAnswerer, { bodyLimit, clientAddress, log }: { bodyLimit: number; clientAddress: (req: IncomingMessage) => string; log: HostLog }): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const mock = current();
+    const arrivedAfter = mock.arrival();
+    void answerRaw(mock, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAfter }, { bodyLimit, log });
+  };
+}
 
 /** One request as a Node host holds it: the raw request and response, and what the host read of them. */
 export interface RawExchange {
@@ -10,24 +40,24 @@ export interface RawExchange {
   res: ServerResponse;
   /** The client's address (trustProxy's, when one is believed). */
   ip: string;
-  /** The body's stream, when the request has a body to read (as fastify decides: bodyStreamOf). */
+  /** The body's stream, when the request has a body to read (bodyStreamOf). */
   body: Readable | undefined;
   /** `core.arrival()` when the request arrived: requests a client sent together stay together. */
   arrivedAfter: number;
 }
 
 /**
- * Hands a request from Node to the core and writes its answer as it is: the one host behaviour of
- * the server (serveNode.ts) and of fastify (serveCore.ts). The body is read only when the core
- * asks, as far as one byte past the limit; a `reset` rule gets a TCP reset; a client that leaves
- * while its answer is held is noticed; whatever fails, the client gets an Error body.
+ * Hands a request from Node to the mock and writes its answer as it is: the one behaviour of the
+ * Node hosts (serveNode, and the fastify adapter). The body is read only when the mock asks, as
+ * far as one byte past the limit; a `reset` rule gets a TCP reset; a client that leaves while its
+ * answer is held is noticed; whatever fails, the client gets an Error body.
  */
-export async function answerRaw(core: MockCore, { req, res, ip, body, arrivedAfter }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: { error(fields: object, message: string): void } }): Promise<void> {
+export async function answerRaw(core: Pick<NodeAnswerer, 'answer'>, { req, res, ip, body, arrivedAfter }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> {
   const readBody = () => readCapped(body, bodyLimit + 1, res);
   const gone = new ClientLeft(res);
   const headers = joinedHeaders(req.rawHeaders);
   try {
-    const answer = await core.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, readBody, client: ip, arrivedAfter, signal: gone });
+    const answer = await core.answer({ method: req.method ?? 'GET', url: req.url ?? '/', headers, readBody, client: ip, arrivedAfter, signal: gone });
     // Answered already, by Node's own answer to a request it could not read to its end.
     if (res.destroyed || res.headersSent) return;
     gone.answered = true;

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-// From app.ts, not ../index.ts: that entry also carries the CLI (and commander), which an adapter never needs.
-import { buildMock, type MockOptions } from '../app.ts';
+// The mock of the in-process adapters in Node (MSW's setupServer, Playwright, the Vite plugin):
+// openMock's, answering plain requests (hostOnCore.ts), with no server, socket or framework.
+import { openMock, type MockOptions } from '../core/openMock.ts';
 import { loadSpec } from '../../spec/loadSpec.ts';
 import { MockAddress } from './mockAddress.ts';
 import { hostOnCore } from './hostOnCore.ts';
@@ -27,22 +27,18 @@ export interface PetsMockOptions extends Omit<MockOptions, 'startState' | 'logLe
   controlToken?: string | undefined;
 }
 
-/** The mock built with `buildMock`, as a host of the adapters. */
-export type PetsMockCore = PetsMockHost;
-
 /**
- * One mock, built with `buildMock` as the server builds it (its state, Redis included, and Prism),
- * answering plain requests in-process through its framework-free core: no fastify, no socket and no
- * timer on the way (hostOnCore.ts). MSW in Node, Playwright and the Vite plugin sit on this, as MSW
- * in the browser sits on the same core (browserPetsMock.ts).
+ * One mock, opened as the server opens it (its state, Redis included, and Prism), answering plain
+ * requests in-process: no socket and no timer on the way (hostOnCore.ts). MSW in Node, Playwright
+ * and the Vite plugin sit on this, as MSW in the browser sits on the same core (browserPetsMock.ts).
  */
-export async function createPetsMockCore(options: PetsMockOptions = {}): Promise<PetsMockCore> {
+export async function openInProcessMock(options: PetsMockOptions = {}): Promise<PetsMockHost> {
   const { baseUrl, seed, count, control = true, ...mockOptions } = options;
   const address = new MockAddress(baseUrl);
   const pets = mockOptions.pets ?? (seed !== undefined || count !== undefined ? await generate(seed, count) : undefined);
   // Dereferenced only: the package's own spec is validated by its tests, and validation costs ten times more.
   const spec = mockOptions.spec ?? (await loadSpec(undefined, { validate: false }));
-  const app: FastifyInstance = await buildMock({
+  const mock = await openMock({
     ...mockOptions,
     spec,
     ...(pets ? { pets } : {}),
@@ -51,9 +47,7 @@ export async function createPetsMockCore(options: PetsMockOptions = {}): Promise
     control: true,
     logLevel: false,
   });
-  // Now, before a test fakes timers: fastify's boot (which close() awaits) runs on process.nextTick and setTimeout.
-  await app.ready();
-  return hostOnCore(app.core, { address, control, controlToken: mockOptions.controlToken, close: () => app.close() });
+  return hostOnCore(mock, { address, control, controlToken: mockOptions.controlToken, close: () => mock.close() });
 }
 
 async function generate(seed: number | undefined, count: number | undefined) {

@@ -1,18 +1,21 @@
-// The `pets-mock` server's host (serveNode.ts) answers as the fastify host does (serveCore.ts),
-// byte for byte on a real socket: the same request to two apps built alike, one served through
-// each, gives the same response but for its Date.
+// The Node host (nodeHttp.ts, what pets-mock serves with) answers as the fastify adapter
+// (fastify.ts, what buildMock serves with) does, byte for byte on a real socket: the same request
+// to two mocks opened alike, one served through each, gives the same response but for its Date.
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMock, type MockOptions } from '../app.ts';
+import { buildMock, type MockOptions } from '../buildMock.ts';
+import { openMock, type Mock } from '../core/openMock.ts';
+import { serveNode } from './nodeHttp.ts';
+import { clientAddressOf } from './clientAddress.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';
 
 let viaFastify: FastifyInstance;
-let viaNodeApp: FastifyInstance;
+let viaNodeMock: Mock;
 let viaNode: Server;
 let ports: { fastify: number; node: number };
 
@@ -21,8 +24,9 @@ beforeAll(async () => {
   const options = (): MockOptions => ({ spec, pets: generatePets({ count: 30 }), clock: new ManualClock(Date.UTC(2026, 5, 1, 12, 30, 30)), bodyLimit: 256, trustProxy: 1, corsOrigins: ['http://app.test'] });
   viaFastify = await buildMock(options());
   await viaFastify.listen({ port: 0, host: '127.0.0.1' });
-  viaNodeApp = await buildMock(options());
-  viaNode = createServer((req, res) => viaNodeApp.handleNode(req, res));
+  const { trustProxy, ...mockOptions } = options();
+  viaNodeMock = await openMock(mockOptions);
+  viaNode = createServer(serveNode(() => viaNodeMock, { bodyLimit: 256, clientAddress: clientAddressOf(trustProxy), log: viaNodeMock.log }));
   await new Promise<void>((resolve) => viaNode.listen(0, '127.0.0.1', resolve));
   ports = { fastify: (viaFastify.server.address() as AddressInfo).port, node: (viaNode.address() as AddressInfo).port };
 });
@@ -30,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await viaFastify?.close();
   await new Promise((resolve) => viaNode?.close(resolve));
-  await viaNodeApp?.close();
+  await viaNodeMock?.close();
 });
 
 /** Sends `head` (the request line and headers, without the blank line) and `body` as bytes; the whole response back, its Date line left out. */
@@ -58,7 +62,7 @@ const key = 'Authorization: Bearer demo-pro';
 const json = 'Content-Type: application/json';
 const pet = '{"name":"Rex","categoryId":2}';
 
-describe('the pets-mock server host', () => {
+describe('the Node host of the mock (pets-mock)', () => {
   it.each<[string, string, string?]>([
     ['a page', `GET /v1/pets?limit=5&status=available HTTP/1.1\r\n${key}`],
     ['a pet', `GET /v1/pets/3 HTTP/1.1\r\n${key}`],
@@ -118,7 +122,7 @@ describe('the pets-mock server host', () => {
     for (const port of [ports.fastify, ports.node]) expect(await exchange(port, 'GET /__mock/requests?status=401 HTTP/1.1')).toContain('"client":"203.0.113.9"');
   });
 
-  it('answers any generated request as the fastify host does', async () => {
+  it('answers any generated request as the fastify adapter does', async () => {
     const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD');
     const path = fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/pets/abc', '/v1/store/orders', '/v1', '/__mock/clock', '/nowhere', '/v1/pets?limit=0', '/v1/pets?limit=2&status=sold');
     const auth = fc.constantFrom('', `\r\n${key}`, '\r\nAuthorization: Basic eDp5', '\r\nAuthorization: Bearer demo-free');

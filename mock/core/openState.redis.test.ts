@@ -1,10 +1,10 @@
-// One lifecycle for the mock's state, whatever holds it (mock/state/openState.ts): the same options
+// One lifecycle for the mock's state, whatever holds it (mock/core/openState.ts): the same options
 // refused at the same boundary, the same reload and close, in memory and in Redis.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
-import { openState, StateOptionsError, type OpenedState, type StateOptions } from '../state/openState.ts';
+import { openState, StateOptionsError, type OpenedState, type StateOptions } from './openState.ts';
 import { MockState } from '../state/mockState.ts';
-import { openReplica, testFixtures, testKeys, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
+import { openReplica, testFixtures, testKeys, testStart, uniquePrefix, useRedisServer } from '../redis/testing/redisServer.ts';
 
 const redis = useRedisServer<OpenedState>();
 

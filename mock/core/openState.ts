@@ -1,11 +1,11 @@
 import type { Pet } from '../../spec/types.ts';
-import type { Clock } from './clock.ts';
-import type { ApiKeyConfig } from './keyRing.ts';
-import { MockState, defaultBan, defaultRequestLogSize } from './mockState.ts';
-import { checkPetSet, type IdReserver } from './petStore.ts';
-import type { BanPolicy } from './rateLimiter.ts';
-import type { StateParts } from './stateParts.ts';
-import { checkStateOptions } from './checkStateOptions.ts';
+import type { Clock } from '../state/clock.ts';
+import type { ApiKeyConfig } from '../state/keyRing.ts';
+import { MockState, defaultBan, defaultRequestLogSize } from '../state/mockState.ts';
+import { checkPetSet, type IdReserver } from '../state/petStore.ts';
+import type { BanPolicy } from '../state/rateLimiter.ts';
+import type { StateParts } from '../state/stateParts.ts';
+import { checkStateOptions } from '../state/checkStateOptions.ts';
 import type { RedisState } from '../redis/openRedisState.ts';
 
 export interface RedisStateConfig {
@@ -151,4 +151,4 @@ async function openShared(options: StateOptions, redis: RedisStateConfig): Promi
   };
 }
 
-export { StateOptionsError } from './checkStateOptions.ts';
+export { StateOptionsError } from '../state/checkStateOptions.ts';
