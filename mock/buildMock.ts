@@ -8,7 +8,7 @@ import type { StateParts } from './state/stateParts.ts';
 import type { TrustProxy } from './server/parseTrustProxy.ts';
 import { mountMock } from './adapters/fastify.ts';
 
-export { exposedHeaders } from './api/corsOptions.ts';
+export { exposedHeaders } from './pipeline/corsOptions.ts';
 export { defaultBodyLimit, defaultBan, defaultMaxAnonymousBuckets, defaultRequestLogSize, MockState };
 export { API_PREFIX, CONTROL_PREFIX };
 

@@ -6,7 +6,7 @@ import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
 import { petStatuses } from '../spec/types.ts';
 import { API_PREFIX, CONTROL_PREFIX, defaultBan, defaultBodyLimit, defaultRequestLogSize } from './buildMock.ts';
-import { parseLatency, type Latency } from './api/parseLatency.ts';
+import { parseLatency, type Latency } from './pipeline/latency.ts';
 import { defaultShutdownGraceMs, startMockServer, type MockServer } from './server/startMockServer.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
 import { redactRedisUrl } from './redis/redisUrl.ts';
@@ -14,7 +14,7 @@ import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptio
 import { parseTrustProxy, type TrustProxy } from './server/parseTrustProxy.ts';
 import { isLoopbackHost } from '../common/isLoopbackHost.ts';
 import { checkControlToken, controlTokenVariable } from './control/controlTokenGuard.ts';
-import { checkCorsOrigins } from './api/checkCorsOrigins.ts';
+import { checkCorsOrigins } from './pipeline/checkCorsOrigins.ts';
 
 interface CliOptions {
   port: number;

@@ -9,7 +9,7 @@ export { startMockServer, type MockServer, type ServerOptions } from './server/s
 export { ManualClock, type Clock } from './state/clock.ts';
 export { errorCatalogue, type ErrorCode } from './errors/errorCatalogue.ts';
 export type { ApiKeyConfig } from './state/keyRing.ts';
-export type { Latency } from './api/parseLatency.ts';
+export type { Latency } from './pipeline/latency.ts';
 export type { Awaitable } from './state/awaitable.ts';
 export type { StateParts, PetRepository, KeyDirectory, RateLimits, ControlledClock, RequestJournal, FaultRules } from './state/stateParts.ts';
 export type { FaultRule, FaultView } from './faults/faultRule.ts';

@@ -1,7 +1,7 @@
 import { sha256Base64 } from '../state/sha256.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
-import { keyParameterName, keyParameters } from '../api/redactUrl.ts';
+import { keyParameterName, keyParameters } from '../pipeline/redactUrl.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
 
 /** Where clients put keys when they do not send `Authorization: Bearer`: headers (query parameters: redactUrl.ts). */

@@ -1,4 +1,4 @@
-import { bodyIsSent } from './readRequest.ts';
+import { bodyIsSent } from '../pipeline/body.ts';
 import { ConnectionResetError, type CoreAnswer, type CoreRequest } from './coreTypes.ts';
 
 /**

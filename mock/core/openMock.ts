@@ -8,17 +8,17 @@ import { loadSpec, componentSchema, type LoadedSpec } from '../../spec/loadSpec.
 import { compileSchema } from '../../spec/compileSchema.ts';
 import type { Pet, PetStatus } from '../../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
-import { AccessLog, type AccessLogSink } from '../api/accessLog.ts';
-import type { CorsOrigins } from '../api/corsOptions.ts';
-import { checkCorsOrigins } from '../api/checkCorsOrigins.ts';
-import type { Latency } from '../api/parseLatency.ts';
+import { AccessLog, type AccessLogSink } from '../pipeline/accessLog.ts';
+import type { CorsOrigins } from '../pipeline/corsOptions.ts';
+import { checkCorsOrigins } from '../pipeline/checkCorsOrigins.ts';
+import type { Latency } from '../pipeline/latency.ts';
 import { checkControlToken } from '../control/controlTokenGuard.ts';
 import { createPrismResponder, type PrismResponder } from '../prism/prismResponder.ts';
 import type { Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import type { IdReserver } from '../state/petStore.ts';
-import type { BanPolicy } from '../state/rateLimiter.ts';
+import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import type { ApiError } from '../errors/errorCatalogue.ts';
 import { openState, type OpenedState, type RedisStateConfig } from './openState.ts';
@@ -117,7 +117,7 @@ export interface Mock {
   /** Answers a request as plain data, without WHATWG objects: the hosts' fast path. */
   answer(request: CoreRequest): Promise<CoreAnswer>;
   /** The 405 `method` gets on the URL's path (Allow from the spec); undefined when the path is no route of the API. */
-  methodNotAllowed(method: string, url: string): ApiError | undefined;
+  methodNotAllowed(method: string, url: string): ApiError;
   /** How many answers were given: a host stamps each request with it as it arrives. */
   arrival(): number;
   /** Serves a new spec and new fixtures, in the same tick as the state's swap; tells how many created pets were dropped. */

@@ -3,7 +3,7 @@ import type { Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import { MockState, defaultBan, defaultRequestLogSize } from '../state/mockState.ts';
 import { checkPetSet, type IdReserver } from '../state/petStore.ts';
-import type { BanPolicy } from '../state/rateLimiter.ts';
+import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import { checkStateOptions } from '../state/checkStateOptions.ts';
 import type { RedisState } from '../redis/openRedisState.ts';

@@ -1,9 +1,9 @@
 import type { Pet } from '../../spec/types.ts';
 import { systemClock, type Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
-import type { BanPolicy } from '../state/rateLimiter.ts';
+import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
-import { planLimits } from '../state/plans.ts';
+import { planLimits } from '../rateLimits/plans.ts';
 import { checkStateOptions } from '../state/checkStateOptions.ts';
 import { stepArguments } from './redisPetRepository.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { buildMock } from '../buildMock.ts';
 import { testSpec } from '../testing.ts';
 import { ManualClock } from '../state/clock.ts';
-import { planLimits } from '../state/plans.ts';
+import { planLimits } from '../rateLimits/plans.ts';
 import { connectRedis, redactRedisUrl, type RedisLogger } from './connectRedis.ts';
 import type { RedisState } from './openRedisState.ts';
 import { StoreUnavailableError } from '../state/storeUnavailableError.ts';

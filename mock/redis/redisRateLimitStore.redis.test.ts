@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
-import { planLimits } from '../state/plans.ts';
-import { RateLimiter, type RateDecision } from '../state/rateLimiter.ts';
+import { planLimits } from '../rateLimits/plans.ts';
+import { RateLimiter, type RateDecision } from '../rateLimits/rateLimiter.ts';
 import type { RedisState } from './openRedisState.ts';
 import { openReplica, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 

@@ -1,6 +1,6 @@
 import type { ApiKeyEntry } from '../state/keyRing.ts';
-import type { Limits } from '../state/plans.ts';
-import type { BanPolicy, RateDecision } from '../state/rateLimiter.ts';
+import type { Limits } from '../rateLimits/plans.ts';
+import type { BanPolicy, RateDecision } from '../rateLimits/rateLimiter.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import type { RedisClock } from './redisClock.ts';

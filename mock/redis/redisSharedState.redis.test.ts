@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
-import { planLimits } from '../state/plans.ts';
+import { planLimits } from '../rateLimits/plans.ts';
 import type { RedisState } from './openRedisState.ts';
 import { openReplica, testFixtures, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 

@@ -1,6 +1,6 @@
 import { keyDigest, keyEntry } from './keyEntry.ts';
 import type { KeyDirectory } from './stateParts.ts';
-import type { Limits, Plan } from './plans.ts';
+import type { Limits, Plan } from '../rateLimits/plans.ts';
 
 export interface ApiKeyConfig {
   key: string;

@@ -2,11 +2,11 @@ import type { Pet } from '../../spec/types.ts';
 import { MockClock, systemClock, type Clock } from './clock.ts';
 import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetSetError, PetStore, type IdReserver } from './petStore.ts';
-import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
+import { RateLimiter, type BanPolicy } from '../rateLimits/rateLimiter.ts';
 import { RequestLog } from './requestLog.ts';
 import { FaultBook } from '../faults/faultBook.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from './stateParts.ts';
-import { planLimits } from './plans.ts';
+import { planLimits } from '../rateLimits/plans.ts';
 import { checkStateOptions } from './checkStateOptions.ts';
 import { isPromise, type Awaitable } from './awaitable.ts';
 

@@ -1,10 +1,17 @@
 import { clientFacts, type AnsweredExchange } from '../clientReport/clientFacts.ts';
-import { keyLabel } from '../api/accessLog.ts';
-import { redactUrl } from '../api/redactUrl.ts';
+import { keyLabel } from './accessLog.ts';
+import { redactUrl } from './redactUrl.ts';
 import { MAX_RUN_ID } from '../state/requestLog.ts';
 import type { StateParts } from '../state/stateParts.ts';
-import type { AnsweredRequest, CoreLog } from './coreTypes.ts';
+import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { Exchange } from './exchange.ts';
+import type { ApiContext } from './context.ts';
+import { isPromise } from '../state/awaitable.ts';
+import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
+import { peekRate } from '../rateLimits/peekRate.ts';
+import { rateHeaders } from '../rateLimits/refusals.ts';
+import type { RateDecision } from '../rateLimits/rateLimiter.ts';
 
 interface Recorders {
   state: Pick<StateParts, 'log' | 'clock'>;
@@ -31,7 +38,7 @@ function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { st
   const answerNumber = ++order.answered;
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
-  const method = x.request.method.toUpperCase();
+  const method = x.method;
   // What is written (the request log, the client report read from it, the access log) never holds a key.
   const url = redactUrl(x.request.url);
   const exchange: AnsweredExchange = {
@@ -68,4 +75,27 @@ function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { st
     fault: x.fault?.id,
     corsRefused,
   });
+}
+
+/**
+ * What every answer says of its client's window (X-RateLimit-*: as admitted, or peeked for an
+ * answer given before any admission; the outage's when the store is away), and the deprecation
+ * marks of its operation.
+ */
+export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'marks'>, x: Exchange): Promise<void> | undefined {
+  const opMarks = x.op ? ctx.marks.get(x.op.operationId) : undefined;
+  const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys), opMarks);
+  if (x.rateDecision) return void Object.assign(x.headers, rateHeaders(x.rateDecision), opMarks);
+  if (x.storeUnavailable) return void outage();
+  const set = (decision: RateDecision) => void Object.assign(x.headers, rateHeaders(decision), opMarks);
+  const away = (error: unknown): undefined => {
+    if (error instanceof StoreUnavailableError) outage();
+    return undefined;
+  };
+  try {
+    const peeked = peekRate({ headers: x.request.headers, ip: x.ip }, ctx.state);
+    return isPromise(peeked) ? peeked.then(set, away) : set(peeked);
+  } catch (error) {
+    return away(error);
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testMock, testSpec } from '../testing.ts';
-import { routeTable } from './routeTable.ts';
+import { routeTable } from './route.ts';
 
 describe('the router', () => {
   it('decodes each segment on its own: an encoded slash stays in its segment, %252F is the text %2F', async () => {

@@ -1,8 +1,10 @@
 // Reading a request's query and body, for every host alike.
-import { parseJsonBody } from '../errors/parseJsonBody.ts';
+import { parseJsonBody } from './parseJsonBody.ts';
 import { BodyError } from '../errors/requestErrors.ts';
-import type { CoreRequest } from './coreTypes.ts';
-import type { Awaitable } from '../state/awaitable.ts';
+import type { CoreRequest } from '../core/coreTypes.ts';
+import { isPromise, type Awaitable } from '../state/awaitable.ts';
+import type { ApiContext } from './context.ts';
+import type { Exchange } from './exchange.ts';
 
 /** The query (application/x-www-form-urlencoded): a repeated name gives an array; `+` is a space. */
 export function parseQuery(search: string): Record<string, string | string[]> {
@@ -57,4 +59,32 @@ export function readJsonBody(request: CoreRequest, bytes: Uint8Array | undefined
   if (!json) throw new BodyError('unsupported-media-type', `The request body is ${type}, not JSON`);
   if (length > bodyLimit) throw new BodyError('too-large', `The request body is larger than ${bodyLimit} bytes`);
   return parseJsonBody(new TextDecoder().decode(bytes));
+}
+
+/** The body's bytes, read once (x.bytes): a host that streams them hands them over once. */
+export function bytesOf(x: Exchange): Awaitable<Uint8Array | undefined> {
+  if (x.bodyRead) return x.bytes;
+  const keep = (bytes: Uint8Array | undefined) => {
+    x.bodyRead = true;
+    return (x.bytes = bytes);
+  };
+  const bytes = bodyBytes(x.request, x.method);
+  return isPromise(bytes) ? bytes.then(keep) : keep(bytes);
+}
+
+/**
+ * Body step: the body read and parsed (x.body), once the request is admitted and routed, so a
+ * refused request's body is never read. A path no route serves refuses no type (its answer is
+ * the 404); a body read ahead and validated is not parsed again.
+ */
+export function readBody(ctx: Pick<ApiContext, 'bodyLimit'>, x: Exchange): Promise<void> | undefined {
+  if (x.checked) return undefined;
+  const bytes = bytesOf(x);
+  if (isPromise(bytes)) return bytes.then(() => parseBody(ctx, x));
+  parseBody(ctx, x);
+  return undefined;
+}
+
+function parseBody(ctx: Pick<ApiContext, 'bodyLimit'>, x: Exchange): void {
+  x.body = readJsonBody(x.request, x.bytes, x.method, ctx.bodyLimit, { routed: x.route !== undefined });
 }

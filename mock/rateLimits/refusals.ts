@@ -1,7 +1,7 @@
 // The API's refusals (401, 429) and the rate-limit headers, for every host: no framework here.
 import { ApiError } from '../errors/errorCatalogue.ts';
-import type { RateDecision } from '../state/rateLimiter.ts';
-import type { Credentials } from './parseAuthorization.ts';
+import type { RateDecision } from './rateLimiter.ts';
+import type { Credentials } from '../pipeline/parseAuthorization.ts';
 
 const REALM = 'Bearer realm="pets"';
 

@@ -1,6 +1,6 @@
 import type { ApiError } from '../errors/errorCatalogue.ts';
 import { ForcedServerError } from '../errors/forcedServerError.ts';
-import type { CoreLog } from './coreTypes.ts';
+import type { CoreLog } from '../core/coreTypes.ts';
 
 /**
  * What the server log keeps of an error answer, beside the Error body the client gets. A fault of

@@ -5,6 +5,9 @@ import { requestBodySchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { RequestValidationError } from '../errors/requestErrors.ts';
+import type { ApiContext } from './context.ts';
+import type { Exchange } from './exchange.ts';
+import type { RouteMatch } from './route.ts';
 
 const decimalInteger = /^-?\d+$/;
 const INT64_MIN = -(2n ** 63n);
@@ -94,4 +97,9 @@ function validatorsOf(op: SpecOperation) {
     .filter((p) => (p.in === 'query' || p.in === 'path') && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer')
     .map((p) => ({ name: p.name, part: p.in as 'query' | 'path', int64: (p.schema as OpenAPIV3.SchemaObject).format === 'int64' }));
   return { query: part('query'), params: part('path'), body: bodySchema ? compileSchema(structuredClone(bodySchema)) : undefined, integers };
+}
+
+/** Validation step: the parameters and body against the spec, coerced as it types them (x.checked); once. */
+export function validate(ctx: Pick<ApiContext, 'validation'>, x: Exchange & { route: RouteMatch; op: SpecOperation }): void {
+  x.checked ??= ctx.validation.validate(x.op, { method: x.method, path: x.path, params: x.route.params, query: x.query, body: x.body, unknownQuery: x.unknownQuery });
 }

@@ -1,4 +1,8 @@
+// Routing: a path to its operation and parameters, and the one source of every 405 and its Allow
+// (the API's, the control API's, and the methods Node refuses before the mock sees them).
 import type { LoadedSpec, SpecOperation } from '../../spec/specModel.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import type { Exchange } from './exchange.ts';
 
 interface PathRoute {
   /** The OpenAPI template, `/pets/{petId}`. */
@@ -90,4 +94,60 @@ export function routeTable(spec: LoadedSpec): (path: string, method: string) => 
     }
     return undefined;
   };
+}
+
+/**
+ * The 405 for a method a resource does not serve (RFC 9110, 15.5.6), with the Allow header listing
+ * those it does: every 405 the mock gives is made here.
+ */
+export function methodNotAllowed(method: string, resource: string, allowed: readonly string[]): ApiError {
+  const allow = allowed.join(', ');
+  return new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${resource}. Use ${allow}.`, { allow });
+}
+
+/** The API's routes under its prefix, and the 405s and 404s they give. */
+export interface ApiRoutes {
+  /** Where a path under the prefix leads for a method; undefined when it is no route. */
+  match(path: string, method: string): RouteMatch | undefined;
+  /** The 405 for a method the route does not serve. */
+  notAllowed(route: RouteMatch, method: string): ApiError;
+  /**
+   * The 405 `method` gets on a request target: its path's when it is a route of the API; for a
+   * target that names no resource of the API (CONNECT's `host:port`, `*`, another path), every
+   * method the API serves anywhere.
+   */
+  notAllowedOn(method: string, target: string): ApiError;
+  /** The 404 for a path the API does not serve, naming what it serves. */
+  notFound(method: string, path: string, { outside }: { outside: boolean }): ApiError;
+}
+
+export function apiRoutes(spec: LoadedSpec, prefix: string, { cors }: { cors: boolean }): ApiRoutes {
+  const match = routeTable(spec);
+  // OPTIONS is answered on every path when CORS is on (the preflight).
+  const reserved = cors ? ['OPTIONS'] : [];
+  const served = spec.operations.map((op) => `${op.method.toUpperCase()} ${prefix}${op.path}`).join(', ');
+  const everywhere = [...new Set(spec.operations.flatMap((op) => (op.method === 'get' ? ['GET', 'HEAD'] : [op.method.toUpperCase()]))), ...reserved];
+  const under = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
+  const notAllowed = (route: RouteMatch, method: string) => methodNotAllowed(method, `${prefix}${route.template}`, [...route.served, ...reserved]);
+  return {
+    match: (path, method) => (under(path) ? match(path.slice(prefix.length) || '/', method) : undefined),
+    notAllowed,
+    notAllowedOn(method, target) {
+      const path = target.split(/[?#]/)[0]!;
+      const route = path.startsWith('/') && under(path) ? match(path.slice(prefix.length) || '/', method) : undefined;
+      if (route) return notAllowed(route, method);
+      return methodNotAllowed(method, target.startsWith('/') ? path : `the request target ${JSON.stringify(target.slice(0, 80))}`, everywhere);
+    },
+    notFound: (method, path, { outside }) => new ApiError('ROUTE_NOT_FOUND', outside ? `No route ${method} ${path}. The API lives under ${prefix}: ${served}.` : `No route ${method} ${path}. The API serves ${served}.`),
+  };
+}
+
+/** Routing step: a method the path does not serve is 405, a path the API does not serve is 404, whatever body came with it. */
+export function allowMethod(routes: ApiRoutes, x: Exchange): void {
+  if (x.route && !x.op) throw routes.notAllowed(x.route, x.method);
+}
+
+/** After the body is read (a malformed one is told first): a path that is no route of the API. */
+export function requireRoute(routes: ApiRoutes, x: Exchange): asserts x is Exchange & { route: RouteMatch; op: SpecOperation } {
+  if (!x.route || !x.op) throw routes.notFound(x.method, x.path, { outside: false });
 }

@@ -26,6 +26,19 @@ describe('the control API', () => {
     expect(res.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND', status: 404 });
   });
 
+  it.each([
+    ['GET', '/reset', 'POST, OPTIONS'],
+    ['PATCH', '/keys/abc', 'PUT, DELETE, OPTIONS'],
+    ['POST', '/pets', 'GET, HEAD, PUT, OPTIONS'],
+    ['PUT', '/faults/fault-1', 'DELETE, OPTIONS'],
+  ])('answers %s on /__mock%s, a path it serves with other methods, 405 with Allow: %s and an Error body, changing nothing', async (method, url, allow) => {
+    const res = await mock.app.inject({ method: method as 'GET', url: `/__mock${url}`, payload: {} });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED', status: 405, message: `${method} is not allowed on /__mock${url}. Use ${allow}.` });
+    expect((await control('GET', '/pets')).json()).toHaveLength(60);
+  });
+
   describe('POST /__mock/reset', () => {
     it('brings back the fixtures, clears counters, bans, the log, added keys and the clock', async () => {
       await mock.call({ method: 'POST', url: '/v1/pets', payload: { name: 'Extra', categoryId: 1 } });

@@ -1,6 +1,6 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../state/clock.ts';
 import type { Limits } from './plans.ts';
-import type { RateLimits } from './stateParts.ts';
+import type { RateLimits } from '../state/stateParts.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

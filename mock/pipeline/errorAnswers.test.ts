@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileSchema } from '../../spec/compileSchema.ts';
 import { componentSchema } from '../../spec/loadSpec.ts';
-import { ApiError, errorCatalogue, type ErrorCode } from './errorCatalogue.ts';
+import { ApiError, errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.ts';
 import { testMock, testSpec, type TestMock } from '../testing.ts';
 
 let mock: TestMock;

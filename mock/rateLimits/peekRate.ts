@@ -1,6 +1,6 @@
-import { parseAuthorization } from '../api/parseAuthorization.ts';
+import { parseAuthorization } from '../pipeline/parseAuthorization.ts';
 import { isPromise, type Awaitable } from '../state/awaitable.ts';
-import type { RateDecision } from '../state/rateLimiter.ts';
+import type { RateDecision } from './rateLimiter.ts';
 import type { StateParts } from '../state/stateParts.ts';
 
 /** What identifies a client: its Authorization header and its address (a request, or what Node's parser read of one). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from './clock.ts';
+import { ManualClock } from '../state/clock.ts';
 import { RateLimiter } from './rateLimiter.ts';
 
 const limits = { perMinute: 3, perDay: 5 };

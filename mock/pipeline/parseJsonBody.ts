@@ -1,4 +1,4 @@
-import { BodyError } from './requestErrors.ts';
+import { BodyError } from '../errors/requestErrors.ts';
 
 /**
  * The deepest nesting of arrays and objects a body may have. The contract's bodies nest two levels;

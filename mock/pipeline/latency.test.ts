@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseLatency } from './parseLatency.ts';
+import { parseLatency } from './latency.ts';
 import { testMock, type TestMock } from '../testing.ts';
 
 let mock: TestMock;

@@ -1,6 +1,8 @@
-import { exposedHeaders, type CorsOrigins } from '../api/corsOptions.ts';
-import type { LogThrottle } from '../api/logThrottle.ts';
-import type { CoreLog } from './coreTypes.ts';
+import { exposedHeaders, type CorsOrigins } from './corsOptions.ts';
+import type { LogThrottle } from './logThrottle.ts';
+import type { CoreLog } from '../core/coreTypes.ts';
+import type { ApiContext } from './context.ts';
+import type { Exchange } from './exchange.ts';
 
 /** What a preflight is told may be sent: the methods the API and control API serve, the headers a frontend sends. */
 const allowMethods = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
@@ -57,4 +59,16 @@ export function warnRefusedPreflight(log: CoreLog | undefined, throttle: LogThro
   const method = request['access-control-request-method']!;
   if (throttle.fresh([origin]).length === 0) return;
   log.warn({ cors: 'refused', origin, allowed }, `CORS preflight refused: ${method} ${path} from the origin ${origin}, which is not allowed (allowed: ${allowed.join(', ')}), so the browser will not send the request. Add the origin with --cors-origin (corsOrigins), or give * for any. Logged once a minute per origin.`);
+}
+
+/**
+ * CORS step: every answer carries the CORS headers; a preflight (any OPTIONS, with CORS on) ends
+ * here with 204, counted against nothing. A 204 has no Content-Length (RFC 9110, 8.6).
+ */
+export function cors(ctx: Pick<ApiContext, 'corsOrigins' | 'log' | 'preflightWarnings'>, x: Exchange): { status: number; body: null } | undefined {
+  const preflight = x.method === 'OPTIONS' && ctx.corsOrigins !== false;
+  Object.assign(x.headers, corsHeaders(ctx.corsOrigins, x.request.headers.origin, preflight));
+  if (!preflight) return undefined;
+  warnRefusedPreflight(ctx.log, ctx.preflightWarnings, { request: x.request.headers, path: x.path, answered: x.headers }, ctx.corsOrigins);
+  return { status: 204, body: null };
 }

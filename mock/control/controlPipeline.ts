@@ -1,34 +1,35 @@
-// The control API under /__mock as plain functions, answering as the server's control context:
-// no API key, no quota, its own errors (INVALID_CONTROL_REQUEST), the control token when set.
-import { utf8Length } from './utf8Length.ts';
+// The control API under /__mock: no API key, no quota, no delay, its own errors
+// (INVALID_CONTROL_REQUEST), the control token when one is set; a wrong method on one of its paths
+// is a 405 with Allow, as on the API (pipeline/route.ts).
+import { utf8Length } from '../core/utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import { componentSchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import type { Pet } from '../../spec/types.ts';
-import type { CorsOrigins } from '../api/corsOptions.ts';
+import type { CorsOrigins } from '../pipeline/corsOptions.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { toApiError } from '../errors/toApiError.ts';
 import { RequestValidationError } from '../errors/requestErrors.ts';
 import type { ErrorObject } from 'ajv';
 import { ClockRangeError } from '../state/clock.ts';
 import { PetSetError } from '../state/petStore.ts';
-import { MAX_KEY_LIMIT, planNames, type Plan } from '../state/plans.ts';
+import { MAX_KEY_LIMIT, planNames, type Plan } from '../rateLimits/plans.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import { parseFaultRule } from '../faults/parseFaultRule.ts';
 import { gradeClients } from '../clientReport/gradeClients.ts';
 import { observationOf } from '../clientReport/clientObservation.ts';
-import { parseRequestFilter } from '../control/parseRequestFilter.ts';
-import { parseInstant } from '../control/parseInstant.ts';
-import { controlTokenCheck } from '../control/controlTokenGuard.ts';
-import { MAX_FAULT_RULES } from '../control/faultLimits.ts';
-import type { CoreAnswer, CoreLog, CoreRequest } from './coreTypes.ts';
-import { LogThrottle } from '../api/logThrottle.ts';
-import { logAnswerError } from './logAnswerError.ts';
-import { corsHeaders, warnRefusedPreflight } from './corsHeaders.ts';
-import { matchSegments, pathSegments, templateSegments, type TemplateSegment } from './routeTable.ts';
-import { bodyBytes, parseQuery, readJsonBody } from './readRequest.ts';
+import { parseRequestFilter } from './parseRequestFilter.ts';
+import { parseInstant } from './parseInstant.ts';
+import { controlTokenCheck } from './controlTokenGuard.ts';
+import { MAX_FAULT_RULES } from './faultLimits.ts';
+import type { CoreAnswer, CoreLog, CoreRequest } from '../core/coreTypes.ts';
+import { LogThrottle } from '../pipeline/logThrottle.ts';
+import { logAnswerError } from '../pipeline/logAnswerError.ts';
+import { corsHeaders, warnRefusedPreflight } from '../pipeline/cors.ts';
+import { matchSegments, methodNotAllowed, pathSegments, templateSegments, type TemplateSegment } from '../pipeline/route.ts';
+import { bodyBytes, parseQuery, readJsonBody } from '../pipeline/body.ts';
 
 export interface ControlPipelineOptions {
   spec: LoadedSpec;
@@ -50,7 +51,14 @@ type Handler = (input: { query: Record<string, string | string[]>; params: Recor
 
 const invalid = (message: string) => new ApiError('INVALID_CONTROL_REQUEST', message);
 
-export function controlPipeline(options: ControlPipelineOptions): (request: CoreRequest, path: string, search: string) => Promise<CoreAnswer> {
+export interface ControlPipeline {
+  /** A request under the control API's prefix. */
+  answer(request: CoreRequest, path: string, search: string): Promise<CoreAnswer>;
+  /** The 405 `method` gets on a control path that serves other methods; undefined when the path is none of the control API's. */
+  methodNotAllowed(method: string, path: string): ApiError | undefined;
+}
+
+export function controlPipeline(options: ControlPipelineOptions): ControlPipeline {
   const { spec, state, prefix, apiPrefix, corsOrigins, bodyLimit } = options;
   const { store, keys, clock, log, faults } = state;
   // Compiled on first use: a mock that is never reset or reconfigured (most) never compiles them.
@@ -170,7 +178,18 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
   });
   route('DELETE', '/faults', async () => (await faults.clear(), { status: 204 }));
 
-  return async (request, path, search) => {
+  const reserved = corsOrigins === false ? [] : ['OPTIONS'];
+  /** The methods a control path serves, when it is one of the control API's. */
+  const servedOn = (segments: string[]) => {
+    const served = routes.filter((r) => matchSegments(r.segments, segments, { nonEmpty: true })).map((r) => r.method);
+    return served.length === 0 ? undefined : served;
+  };
+  const notAllowed = (method: string, path: string): ApiError | undefined => {
+    const served = servedOn(pathSegments(path.slice(prefix.length) || '/'));
+    return served && !served.includes(method) ? methodNotAllowed(method, path, [...served, ...reserved]) : undefined;
+  };
+
+  const answer = async (request: CoreRequest, path: string, search: string): Promise<CoreAnswer> => {
     const method = request.method.toUpperCase();
     const headers: Record<string, string> = { ...corsHeaders(corsOrigins, request.headers.origin, method === 'OPTIONS') };
     const send = (status: number, body?: unknown): CoreAnswer => {
@@ -196,6 +215,9 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
         const answer = await r.handler({ query: parseQuery(search), params, body: () => body });
         return send(answer.status ?? 200, answer.body);
       }
+      // One answer for a method the path does not serve, whatever body came with it (RFC 9110, 15.5.6).
+      const wrongMethod = notAllowed(method, path);
+      if (wrongMethod) throw wrongMethod;
       throw new ApiError('ROUTE_NOT_FOUND', `No control route ${method} ${path}. The control API serves /reset, /requests, /client-report, /clock, /keys/{key}, /pets and /faults under ${prefix}; see docs/operators.md.`);
     } catch (error) {
       const apiError = error instanceof PetSetError || error instanceof ClockRangeError
@@ -206,6 +228,7 @@ export function controlPipeline(options: ControlPipelineOptions): (request: Core
       return send(apiError.statusCode, apiError.toBody());
     }
   };
+  return { answer, methodNotAllowed: notAllowed };
 }
 
 /** `make()`'s value, made on the first call and kept. */

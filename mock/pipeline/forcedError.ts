@@ -1,7 +1,7 @@
 import type { SpecOperation } from '../../spec/loadSpec.ts';
 import { ApiError, errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.ts';
 import { requestBodySchema } from '../../spec/specModel.ts';
-import { unauthorized } from '../api/refusals.ts';
+import { unauthorized } from '../rateLimits/refusals.ts';
 import { ForcedServerError } from '../errors/forcedServerError.ts';
 
 /** The server errors any operation may force, though the contract documents none: for error screens. */

@@ -1,7 +1,7 @@
-import { planLimits } from '../state/plans.ts';
+import { planLimits } from './plans.ts';
 import type { KeyDirectory } from '../state/stateParts.ts';
-import type { ClientIdentity } from '../core/peekRate.ts';
-import { parseAuthorization } from './parseAuthorization.ts';
+import type { ClientIdentity } from './peekRate.ts';
+import { parseAuthorization } from '../pipeline/parseAuthorization.ts';
 
 /**
  * The rate-limit headers an answer can still carry truthfully while the shared store is away.
