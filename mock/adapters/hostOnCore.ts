@@ -2,7 +2,7 @@
 // plugin): plain requests straight to the framework-free core, on no timer a test can fake. Nothing
 // here needs Node.
 import type { MockCore } from '../core/createMockCore.ts';
-import { bodyIsSent } from '../pipeline/body.ts';
+import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { realTimers } from '../state/realTimers.ts';
 import type { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type ControlSend } from './petsMockControl.ts';

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ClientGoneError, ConnectionResetError, type ClientSignal, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
-import { bodyIsSent } from '../pipeline/body.ts';
+import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 
 /** What a Node host needs of the mock: its answers, and its numbering of them. */

@@ -29,7 +29,7 @@ import { LogThrottle } from '../pipeline/logThrottle.ts';
 import { logAnswerError } from '../pipeline/logAnswerError.ts';
 import { corsHeaders, warnRefusedPreflight } from '../pipeline/cors.ts';
 import { matchSegments, methodNotAllowed, pathSegments, templateSegments, type TemplateSegment } from '../pipeline/route.ts';
-import { bodyBytes, parseQuery, readJsonBody } from '../pipeline/body.ts';
+import { bodyBytes, parseQuery, readJsonBody } from '../pipeline/readRequest.ts';
 
 export interface ControlPipelineOptions {
   spec: LoadedSpec;

@@ -1,4 +1,4 @@
-import { bodyIsSent } from '../pipeline/body.ts';
+import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { ConnectionResetError, type CoreAnswer, type CoreRequest } from './coreTypes.ts';
 
 /**

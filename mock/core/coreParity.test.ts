@@ -10,7 +10,7 @@ import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { ManualClock } from '../state/clock.ts';
 import { MockState } from '../state/mockState.ts';
 import { testSpec } from '../testing.ts';
-import { bodyIsSent } from '../pipeline/body.ts';
+import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { createMockCore } from './createMockCore.ts';
 import { ConnectionResetError, type CoreRequest } from './coreTypes.ts';
 

@@ -9,7 +9,7 @@ import { LogThrottle } from './logThrottle.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
 import { PageCache } from './pageCache.ts';
 import { apiRoutes, type ApiRoutes } from './route.ts';
-import { requestValidation, type RequestValidation } from './validation.ts';
+import { requestValidation, type RequestValidation } from './requestValidation.ts';
 
 export interface ApiPipelineOptions {
   spec: LoadedSpec;

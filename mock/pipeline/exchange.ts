@@ -5,9 +5,9 @@ import type { PetStep, PetStepResult } from '../state/stateParts.ts';
 import type { RateDecision } from '../rateLimits/rateLimiter.ts';
 import type { CoreRequest } from '../core/coreTypes.ts';
 import type { Credentials } from './parseAuthorization.ts';
-import { parseQuery } from './body.ts';
+import { parseQuery } from './readRequest.ts';
 import type { RouteMatch } from './route.ts';
-import type { Preferences } from './prefer.ts';
+import type { Preferences } from './readPreferences.ts';
 
 /** One API request on its way through the pipeline: what each step learns of it, for the steps after and the recording. */
 export interface Exchange {

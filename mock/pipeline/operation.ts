@@ -8,7 +8,9 @@ import type { PetStep, PetStepResult } from '../state/stateParts.ts';
 import { jsonType, storeOperations, type ApiContext } from './context.ts';
 import type { Exchange } from './exchange.ts';
 import { storeAway } from './admission.ts';
-import { bytesOf, readJsonBody } from './body.ts';
+import { bytesOf } from './body.ts';
+import { readJsonBody } from './readRequest.ts';
+import { bodyText, lowerCased } from './answerBody.ts';
 import { faultTarget } from './faults.ts';
 import { preferenceFree } from './prefer.ts';
 import { realisticBody } from './realisticBody.ts';
@@ -112,22 +114,4 @@ function stepAnswer(ctx: Pick<ApiContext, 'state' | 'prefix' | 'pages'>, x: Exch
       return isPromise(again) ? again.then((page) => stepAnswer(ctx, x, fresh, page)) : stepAnswer(ctx, x, fresh, again);
     }
   }
-}
-
-/** An answer's body as text, with the Content-Type its value has. */
-export function bodyText(x: Exchange, body: unknown): string | null {
-  if (body === undefined || body === null) return null;
-  if (typeof body === 'string') {
-    x.headers['content-type'] ??= 'text/plain; charset=utf-8';
-    return body;
-  }
-  const type = x.headers['content-type'];
-  if (type === undefined) x.headers['content-type'] = jsonType;
-  else if (/^application\/json\s*$/i.test(type)) x.headers['content-type'] = jsonType;
-  return JSON.stringify(body);
-}
-
-/** Header names in lower case, as the answer's own are: Prism names its own `Content-Type`, and one name must not go out twice. */
-export function lowerCased(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }

@@ -2,7 +2,6 @@
 // (the API's, the control API's, and the methods Node refuses before the mock sees them).
 import type { LoadedSpec, SpecOperation } from '../../spec/specModel.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import type { Exchange } from './exchange.ts';
 
 interface PathRoute {
   /** The OpenAPI template, `/pets/{petId}`. */
@@ -140,14 +139,4 @@ export function apiRoutes(spec: LoadedSpec, prefix: string, { cors }: { cors: bo
     },
     notFound: (method, path, { outside }) => new ApiError('ROUTE_NOT_FOUND', outside ? `No route ${method} ${path}. The API lives under ${prefix}: ${served}.` : `No route ${method} ${path}. The API serves ${served}.`),
   };
-}
-
-/** Routing step: a method the path does not serve is 405, a path the API does not serve is 404, whatever body came with it. */
-export function allowMethod(routes: ApiRoutes, x: Exchange): void {
-  if (x.route && !x.op) throw routes.notAllowed(x.route, x.method);
-}
-
-/** After the body is read (a malformed one is told first): a path that is no route of the API. */
-export function requireRoute(routes: ApiRoutes, x: Exchange): asserts x is Exchange & { route: RouteMatch; op: SpecOperation } {
-  if (!x.route || !x.op) throw routes.notFound(x.method, x.path, { outside: false });
 }

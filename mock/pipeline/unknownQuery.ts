@@ -1,6 +1,6 @@
 import type { ApiContext } from './context.ts';
 import type { Exchange } from './exchange.ts';
-import { MAX_LISTED, quoted } from './validation.ts';
+import { MAX_LISTED, quoted } from './requestValidation.ts';
 
 const shownName = (name: string) => (/^[!-+\--~]{1,64}$/.test(name) ? name : encodeURIComponent(name.slice(0, 64)));
 

@@ -1,3 +1,4 @@
+import { anonymousBucket } from './anonymousBucket.ts';
 import { planLimits } from './plans.ts';
 import type { KeyDirectory } from '../state/stateParts.ts';
 import type { ClientIdentity } from './peekRate.ts';
@@ -16,7 +17,7 @@ import { parseAuthorization } from '../pipeline/parseAuthorization.ts';
  */
 export function outageRateHeaders(request: ClientIdentity, keys: KeyDirectory): Record<string, string> {
   const credentials = parseAuthorization(request.headers.authorization);
-  if (credentials.kind !== 'bearer') return { 'x-ratelimit-limit': String(planLimits.free.perMinute) };
+  if (credentials.kind !== 'bearer') return { 'x-ratelimit-limit': String(anonymousBucket(request.ip).limits.perMinute) };
   const seen = keys.lastSeen?.(credentials.token);
   if (seen === undefined) return {};
   return { 'x-ratelimit-limit': String((seen ?? { limits: planLimits.free }).limits.perMinute) };

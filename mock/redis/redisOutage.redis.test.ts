@@ -28,7 +28,7 @@ function recordingLogger(): RedisLogger & { lines: string[] } {
   return { lines, info: (m) => lines.push(`info: ${m}`), warn: (m) => lines.push(`warn: ${m}`) };
 }
 
-const request = { token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free };
+const request = { token: 'demo-free', anonymous: { bucketId: 'ip:1', limits: planLimits.free } };
 
 /** Every kind of call the mock makes, each expected to fail with StoreUnavailableError. */
 function everyCall(replica: RedisState): Array<Promise<unknown>> {
