@@ -1,43 +1,10 @@
 import type { Pet } from '../../spec/types.ts';
-import type { Clock } from '../state/clock.ts';
-import type { ApiKeyConfig } from '../state/keyRing.ts';
 import { MockState, defaultBan, defaultRequestLogSize } from '../state/mockState.ts';
-import { checkPetSet, type IdReserver } from '../state/petStore.ts';
-import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
+import { checkPetSet } from '../state/petStore.ts';
 import type { StateParts } from '../state/stateParts.ts';
-import { checkStateOptions } from '../state/checkStateOptions.ts';
+import { checkStateOptions, type RedisStateConfig, type StateOptions } from '../state/stateOptions.ts';
+export type { RedisStateConfig, StateOptions } from '../state/stateOptions.ts';
 import type { RedisState } from '../redis/openRedisState.ts';
-
-export interface RedisStateConfig {
-  /** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). */
-  url: string;
-  /** Put before every key, so several mocks can share one Redis. Default `pets-mock:`. */
-  prefix?: string | undefined;
-  /** How long one Redis command may take before the request answers 503. Default 1000 ms. */
-  commandTimeoutMs?: number | undefined;
-  /** What this replica is called in the shared request log and its access log. Default `host:pid`. */
-  replicaId?: string | undefined;
-}
-
-export interface StateOptions {
-  /** The pets the mock starts with and a reset goes back to. */
-  fixtures: readonly Pet[];
-  /** The keys the mock accepts at start and after a reset. */
-  keys: readonly ApiKeyConfig[];
-  /** The clock the mock's own clock runs on. Default: the system clock. */
-  clock?: Clock | undefined;
-  ban?: Partial<BanPolicy> | undefined;
-  requestLogSize?: number | undefined;
-  maxAnonymousBuckets?: number | undefined;
-  /** In Redis, shared with every mock on the same Redis and prefix; in memory when absent. */
-  redis?: RedisStateConfig | undefined;
-  /** In memory: the state to start from instead of the fixtures (a state file). */
-  startState?: { pets: readonly Pet[]; nextId: number } | undefined;
-  /** In memory: makes ids durable before they are handed out (the state file's id journal). */
-  ids?: IdReserver | undefined;
-  /** Where a shared store reports going away and coming back. */
-  logger?: { info(message: string): void; warn(message: string): void } | undefined;
-}
 
 /** A reload's state: the one the new app serves, and `commit()`, called as it is swapped in, saying how many created pets were dropped. */
 export interface StateReload {
@@ -151,4 +118,4 @@ async function openShared(options: StateOptions, redis: RedisStateConfig): Promi
   };
 }
 
-export { StateOptionsError } from '../state/checkStateOptions.ts';
+export { StateOptionsError } from '../state/stateOptions.ts';

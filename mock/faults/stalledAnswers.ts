@@ -1,6 +1,5 @@
 import { isPromise, type Awaitable } from '../state/awaitable.ts';
 import { realTimers } from '../state/realTimers.ts';
-import type { ControlledClock } from '../state/stateParts.ts';
 
 /** Why a held answer was let go: its time on the mock's clock is up, its rule is gone, or the mock closed. */
 export type StallEnd = 'due' | 'gone' | 'closed';
@@ -27,7 +26,8 @@ export class StalledAnswers {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly clock: ControlledClock,
+    /** The mock's clock (ControlledClock): a stall ends on its time. */
+    private readonly clock: { now(): number; state(): unknown },
     /** The ids of the rules there are now (on Redis, read from it). */
     private readonly liveRules: () => Awaitable<ReadonlySet<string>>,
   ) {}

@@ -1,30 +1,12 @@
 import type { Clock } from '../state/clock.ts';
 import type { Limits } from './plans.ts';
 import type { RateLimits } from '../state/stateParts.ts';
+import type { BanPolicy, RateDecision } from '../state/stateParts.ts';
+export type { BanPolicy, RateDecision } from '../state/stateParts.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-export interface BanPolicy {
-  /** Refused requests within one throttled spell that earn a ban. */
-  threshold: number;
-  /** How long a ban lasts. */
-  seconds: number;
-}
-
-export interface RateDecision {
-  allowed: boolean;
-  /** True when the key is refused because it is banned, not merely throttled. */
-  banned: boolean;
-  /** X-RateLimit-Limit: the limit of the window that binds. */
-  limit: number;
-  /** X-RateLimit-Remaining: requests left in that window after this one. */
-  remaining: number;
-  /** X-RateLimit-Reset: Unix seconds at which that window (or the ban) ends. */
-  reset: number;
-  /** Retry-After in whole seconds, for refused requests. */
-  retryAfter: number;
-}
 
 interface Bucket {
   minuteStart: number;

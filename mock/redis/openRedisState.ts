@@ -4,7 +4,7 @@ import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
 import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
-import { checkStateOptions } from '../state/checkStateOptions.ts';
+import { checkStateOptions } from '../state/stateOptions.ts';
 import { stepArguments } from './redisPetRepository.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
 import { RedisClock } from './redisClock.ts';

@@ -1,4 +1,5 @@
-import { redactKey, type ApiKeyConfig, type ApiKeyEntry } from './keyRing.ts';
+import { redactKey } from './redactKey.ts';
+import type { ApiKeyConfig, ApiKeyEntry } from './stateParts.ts';
 import { defaultEnterpriseLimits, isPlan, keyLimitsProblem, planLimits } from '../rateLimits/plans.ts';
 import { sha256Base64 } from './sha256.ts';
 

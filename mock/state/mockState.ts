@@ -7,7 +7,7 @@ import { RequestLog } from './requestLog.ts';
 import { FaultBook } from '../faults/faultBook.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from './stateParts.ts';
 import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
-import { checkStateOptions } from './checkStateOptions.ts';
+import { checkStateOptions } from './stateOptions.ts';
 import { isPromise, type Awaitable } from './awaitable.ts';
 
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
