@@ -17,7 +17,7 @@ import { PetSetError } from '../state/petStore.ts';
 import { MAX_KEY_LIMIT, planNames, type Plan } from '../rateLimits/plans.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import { keyDigest } from '../state/keyEntry.ts';
-import { parseFaultRule } from '../faults/parseFaultRule.ts';
+import { parseFaultRule } from './parseFaultRule.ts';
 import { gradeClients } from '../clientReport/gradeClients.ts';
 import { observationOf } from '../clientReport/clientObservation.ts';
 import { parseRequestFilter } from './parseRequestFilter.ts';

@@ -10,7 +10,7 @@ import { checkCorsOrigins } from '../pipeline/checkCorsOrigins.ts';
 import type { Latency } from '../pipeline/latency.ts';
 import { rateHeaders } from '../rateLimits/refusals.ts';
 import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { peekRate } from '../rateLimits/peekRate.ts';
 import { checkControlToken } from '../control/controlTokenGuard.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';

@@ -6,7 +6,7 @@ import { defaultKeysFile } from '../../fixtures/loadFixtures.ts';
 import { ManualClock } from '../state/clock.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { MockState } from '../state/mockState.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { testSpec } from '../testing.ts';
 import { createMockCore } from './createMockCore.ts';
 

@@ -1,6 +1,6 @@
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import { ApiError, type ErrorCode } from './errorCatalogue.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from './storeUnavailableError.ts';
 import { BodyError, RequestValidationError, type RequestPart } from './requestErrors.ts';
 
 /** Where an error happened decides the code of a bad request: the API's, or the control API's. */

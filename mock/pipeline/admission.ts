@@ -1,6 +1,6 @@
 import { isPromise } from '../state/awaitable.ts';
 import type { Admission } from '../state/stateParts.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { refusal, unauthorized } from '../rateLimits/refusals.ts';
 import type { ApiContext } from './context.ts';
 import type { Exchange } from './exchange.ts';

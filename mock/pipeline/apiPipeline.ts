@@ -9,7 +9,7 @@
 // so that the store admits and runs it in one step (operation.ts, prepareStoreStep); a request
 // that turns out bad is still refused in its turn, after its admission.
 import { utf8Length } from '../core/utf8Length.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { isPromise } from '../state/awaitable.ts';
 import { ClientGoneError, ConnectionResetError, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
 import type { ApiError } from '../errors/errorCatalogue.ts';

@@ -1,5 +1,5 @@
 import type { SpecOperation } from '../../spec/loadSpec.ts';
-import type { FiredFault } from '../faults/faultRule.ts';
+import type { FiredFault } from '../state/faultRule.ts';
 import type { ApiKeyEntry } from '../state/keyRing.ts';
 import type { PetStep, PetStepResult } from '../state/stateParts.ts';
 import type { RateDecision } from '../rateLimits/rateLimiter.ts';

@@ -1,6 +1,6 @@
 import type { SpecOperation } from '../../spec/loadSpec.ts';
 import type { ApiError } from '../errors/errorCatalogue.ts';
-import type { FaultTarget, FiredFault } from '../faults/faultRule.ts';
+import type { FaultTarget, FiredFault } from '../state/faultRule.ts';
 import { isPromise } from '../state/awaitable.ts';
 import { ClientGoneError, ConnectionResetError } from '../core/coreTypes.ts';
 import type { ApiContext } from './context.ts';

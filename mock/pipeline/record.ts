@@ -7,7 +7,7 @@ import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { Exchange } from './exchange.ts';
 import type { ApiContext } from './context.ts';
 import { isPromise } from '../state/awaitable.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
 import { peekRate } from '../rateLimits/peekRate.ts';
 import { rateHeaders } from '../rateLimits/refusals.ts';

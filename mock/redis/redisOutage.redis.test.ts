@@ -6,7 +6,7 @@ import { ManualClock } from '../state/clock.ts';
 import { planLimits } from '../rateLimits/plans.ts';
 import { connectRedis, redactRedisUrl, type RedisLogger } from './connectRedis.ts';
 import type { RedisState } from './openRedisState.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { openReplica, startRedisServer, testFixtures, testKeys, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 const servers: TestRedisServer[] = [];

@@ -4,7 +4,7 @@ import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetSetError, PetStore, type IdReserver } from './petStore.ts';
 import { RateLimiter, type BanPolicy } from '../rateLimits/rateLimiter.ts';
 import { RequestLog } from './requestLog.ts';
-import { FaultBook } from '../faults/faultBook.ts';
+import { FaultBook } from './faultBook.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from './stateParts.ts';
 import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
 import { checkStateOptions } from './stateOptions.ts';

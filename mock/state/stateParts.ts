@@ -2,8 +2,8 @@ import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
 import type { Awaitable } from './awaitable.ts';
 import type { ClientFacts } from '../clientReport/clientObservation.ts';
 import type { Limits, Plan } from '../rateLimits/plans.ts';
-import type { FaultSpec, FaultTarget, FaultView, FiredFault } from '../faults/faultRule.ts';
-import type { StalledAnswers } from '../faults/stalledAnswers.ts';
+import type { FaultSpec, FaultTarget, FaultView, FiredFault } from './faultRule.ts';
+import type { StalledAnswers } from './stalledAnswers.ts';
 
 /**
  * What every part of the mock's state must do, whatever holds it: memory (PetStore, KeyRing,

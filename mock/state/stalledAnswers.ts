@@ -1,5 +1,5 @@
-import { isPromise, type Awaitable } from '../state/awaitable.ts';
-import { realTimers } from '../state/realTimers.ts';
+import { isPromise, type Awaitable } from './awaitable.ts';
+import { realTimers } from './realTimers.ts';
 
 /** Why a held answer was let go: its time on the mock's clock is up, its rule is gone, or the mock closed. */
 export type StallEnd = 'due' | 'gone' | 'closed';

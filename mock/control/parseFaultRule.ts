@@ -2,7 +2,7 @@ import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import { redactKey } from '../state/keyRing.ts';
-import { faultActions, faultStatuses, type FaultAction, type FaultSpec } from './faultRule.ts';
+import { faultActions, faultStatuses, type FaultAction, type FaultSpec } from '../state/faultRule.ts';
 
 /** The longest stall: an hour on the mock's clock (advance the clock to end one sooner). */
 export const MAX_STALL_MS = 3_600_000;

@@ -1,4 +1,4 @@
-import type { ControlledClock, FaultRules } from '../state/stateParts.ts';
+import type { ControlledClock, FaultRules } from './stateParts.ts';
 import { nextFaultDraw, seedFaultDraws } from './faultDraws.ts';
 import { faultMatches, faultMayMatch, faultView, firedFault, type FaultSpec, type FaultTarget, type FaultView, type FiredFault } from './faultRule.ts';
 import { StalledAnswers } from './stalledAnswers.ts';
