@@ -5,8 +5,8 @@ import type { CliIo, StopSignal } from '../common/cliIo.ts';
 import { wholeNumber } from '../common/wholeNumberOption.ts';
 import { defaultKeysFile, defaultPetsFile } from '../fixtures/loadFixtures.ts';
 import { petStatuses } from '../spec/types.ts';
-import { API_PREFIX, CONTROL_PREFIX, defaultBan, defaultBodyLimit, defaultRequestLogSize } from './app.ts';
-import { parseLatency, type Latency } from './api/parseLatency.ts';
+import { API_PREFIX, CONTROL_PREFIX, defaultBan, defaultBodyLimit, defaultRequestLogSize } from './buildMock.ts';
+import { parseLatency, type Latency } from './pipeline/latency.ts';
 import { defaultShutdownGraceMs, startMockServer, type MockServer } from './server/startMockServer.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
 import { redactRedisUrl } from './redis/redisUrl.ts';
@@ -14,7 +14,7 @@ import { redisUrlVariable, resolveRedisOptions } from './redis/resolveRedisOptio
 import { parseTrustProxy, type TrustProxy } from './server/parseTrustProxy.ts';
 import { isLoopbackHost } from '../common/isLoopbackHost.ts';
 import { checkControlToken, controlTokenVariable } from './control/controlTokenGuard.ts';
-import { checkCorsOrigins } from './api/checkCorsOrigins.ts';
+import { checkCorsOrigins } from './pipeline/checkCorsOrigins.ts';
 
 interface CliOptions {
   port: number;
@@ -140,10 +140,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   const path = (file: string) => resolve(io.cwd, file);
   const accessLogOn = !options.quiet && ['info', 'debug', 'trace'].includes(options.logLevel);
-  let mock: MockServer;
+  let server: MockServer;
   try {
     const generated = options.seed !== undefined || options.pets !== undefined;
-    mock = await startMockServer({
+    server = await startMockServer({
       port: options.port,
       host: options.host,
       pets: generated ? { seed: options.seed, count: options.pets } : { file: path(options.fixtures) },
@@ -171,15 +171,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 1;
   }
 
-  const log = mock.app().log;
-  const controlUrl = `${mock.url.slice(0, -API_PREFIX.length)}${CONTROL_PREFIX}`;
-  const replica = mock.app().mock.log.replica;
-  log.info(`Pet Adoption API mock serving ${mock.url} with ${await mock.app().mock.store.count()} pets${redis ? ` in Redis at ${redactRedisUrl(redis.url)} (prefix ${redis.prefix}, replica ${replica})` : ''}${options.control ? `; control API at ${controlUrl}${options.controlToken !== undefined ? ' (token required)' : ''}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
+  const log = server.mock.log;
+  const controlUrl = `${server.url.slice(0, -API_PREFIX.length)}${CONTROL_PREFIX}`;
+  const replica = server.mock.state.log.replica;
+  log.info(`Pet Adoption API mock serving ${server.url} with ${await server.mock.state.store.count()} pets${redis ? ` in Redis at ${redactRedisUrl(redis.url)} (prefix ${redis.prefix}, replica ${replica})` : ''}${options.control ? `; control API at ${controlUrl}${options.controlToken !== undefined ? ' (token required)' : ''}` : ''}${options.watch ? '; watching the spec and fixtures' : ''}`);
   // Open is right on a laptop; on an address others reach, anyone could reset the mock or delete its keys.
   if (options.control && options.controlToken === undefined && !isLoopbackHost(options.host)) {
     log.warn(`The control API at ${controlUrl} needs no token, and the mock listens on ${options.host}, which other machines may reach: anyone who does can reset the mock and change or delete its keys. Set --control-token (or ${controlTokenVariable}), or --no-control.`);
   }
-  io.serving?.(mock.url);
+  io.serving?.(server.url);
 
   // The first signal starts a graceful shutdown; a second one cuts it short.
   let first: StopSignal | undefined;
@@ -198,14 +198,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     forcedBy ??= signal;
     log.warn({ signal }, 'second signal: closing every connection now');
-    mock.forceClose();
+    server.forceClose();
   }
   io.signals?.on('SIGINT', listeners.SIGINT);
   io.signals?.on('SIGTERM', listeners.SIGTERM);
   await stopping;
   log.info({ signal: first }, `shutting down: finishing requests in flight (at most ${options.shutdownGrace} s), then saving`);
   try {
-    await mock.close();
+    await server.close();
   } finally {
     io.signals?.off('SIGINT', listeners.SIGINT);
     io.signals?.off('SIGTERM', listeners.SIGTERM);

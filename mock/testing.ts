@@ -4,7 +4,7 @@ import { loadSpec, type LoadedSpec } from '../spec/loadSpec.ts';
 import { generatePets } from '../fixtures/generatePets.ts';
 import { defaultKeysFile } from '../fixtures/loadFixtures.ts';
 import { loadKeysFile } from './state/loadKeysFile.ts';
-import { buildMock, type MockOptions } from './app.ts';
+import { buildMock, type MockOptions } from './buildMock.ts';
 import { ManualClock } from './state/clock.ts';
 
 let specPromise: Promise<LoadedSpec> | undefined;

@@ -6,7 +6,7 @@
 // state leaks between runs. Witnesses: regressions2.witness.test.ts.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { parseAuthorization } from '../../mock/api/parseAuthorization.ts';
+import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
 import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, mapListOut, mapPets, MINUTE, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, urlOf, withHeaders, withJson, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
 import type { LegalVariant, Regression } from './regressions.ts';

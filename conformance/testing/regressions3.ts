@@ -16,7 +16,7 @@
 // longer than the body (a client would wait for bytes that never come).
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { parseAuthorization } from '../../mock/api/parseAuthorization.ts';
+import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
 import { asError, asTrusted, createBodyOf, demoKeys, headerOf, isCreateReq, isGetPetReq, isListReq, isPetAnswer, MINUTE, mapListOut, mapPets, paramsOf, parseBody, petIdOf, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, withHeaders, withJson, withParams, type Pet } from './catalogueHelpers.ts';
 import type { MockRes, Req, Res, Transform } from './injectTransport.ts';
 import type { LegalVariant, Regression } from './regressions.ts';

@@ -2,7 +2,7 @@
 // plugin): plain requests straight to the framework-free core, on no timer a test can fake. Nothing
 // here needs Node.
 import type { MockCore } from '../core/createMockCore.ts';
-import { bodyIsSent } from '../core/readRequest.ts';
+import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { realTimers } from '../state/realTimers.ts';
 import type { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type ControlSend } from './petsMockControl.ts';
@@ -12,10 +12,10 @@ import type { PetsMockHost } from './petsMockHost.ts';
 const inProcessClient = '127.0.0.1';
 
 /** The control handle's requests, straight to the core. */
-export function coreControlSend(core: MockCore): ControlSend {
+export function coreControlSend(core: Pick<MockCore, 'answer'>): ControlSend {
   const encoder = new TextEncoder();
   return async ({ body, ...request }) => {
-    const answer = await core.handle({ ...request, client: inProcessClient, ...(body === undefined ? {} : { body: encoder.encode(body) }) });
+    const answer = await core.answer({ ...request, client: inProcessClient, ...(body === undefined ? {} : { body: encoder.encode(body) }) });
     return { status: answer.status, body: answer.body ?? '' };
   };
 }
@@ -26,7 +26,7 @@ export function coreControlSend(core: MockCore): ControlSend {
  * reset rejects with the core's ConnectionResetError (`code` ECONNRESET). `close` is told when the
  * host closes, after which a request is refused with why.
  */
-export function hostOnCore(core: MockCore, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
+export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
   const encoder = new TextEncoder();
   let closed = false;
   return {
@@ -45,7 +45,7 @@ export function hostOnCore(core: MockCore, { address, control, controlToken, clo
       const sent = body && body.byteLength > 0 ? body : undefined;
       if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
       const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
-      const answer = await core.handle({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAfter });
+      const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAfter });
       const out = { ...answer.headers };
       if (out.location) out.location = address.fromMockPath(out.location);
       // As the server's answers carry it (RFC 9110, 6.6.1), on the real clock whatever the test fakes.

@@ -1,10 +1,10 @@
 // `import { createPetsHandlers } from 'pet-adoption-toolkit/msw'`: the mock as MSW request handlers.
 import type { HttpHandler } from 'msw';
-import { createPetsMockCore, type PetsMockOptions } from './petsMockCore.ts';
+import { openInProcessMock, type PetsMockOptions } from './inProcessMock.ts';
 import type { PetsMock } from './petsMock.ts';
 import { mswHandlers } from './mswHandlers.ts';
 
-export type { PetsMockOptions } from './petsMockCore.ts';
+export type { PetsMockOptions } from './inProcessMock.ts';
 export type { PetsMock } from './petsMock.ts';
 export { MockControlError, type PetsMockControl, type LoggedRequest, type RequestFilter, type ClockState, type KeySettings, type FaultRule, type Fault, type ClientReport, type ClientFinding } from './petsMockControl.ts';
 
@@ -22,6 +22,6 @@ export interface PetsHandlers {
  * mock, so test files never share state.
  */
 export async function createPetsHandlers(options: PetsMockOptions = {}): Promise<PetsHandlers> {
-  const core = await createPetsMockCore(options);
+  const core = await openInProcessMock(options);
   return { handlers: mswHandlers(core, { control: options.control !== false }), mock: { ...core.control, baseUrl: core.address.baseUrl, close: () => core.close() } };
 }

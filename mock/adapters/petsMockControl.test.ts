@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPetsMockCore, type PetsMockCore } from './petsMockCore.ts';
-import { buildMock } from '../app.ts';
+import { openInProcessMock } from './inProcessMock.ts';
+import type { PetsMockHost } from './petsMockHost.ts';
+import { buildMock } from '../buildMock.ts';
 import { testSpec } from '../testing.ts';
 import { createPetsMockControl, MockControlError } from './petsMockControl.ts';
 import { coreControlSend } from './hostOnCore.ts';
 
-let core: PetsMockCore;
+let core: PetsMockHost;
 afterEach(() => core?.close());
 
 const get = (path: string, key = 'demo-pro') => core.handle({ method: 'GET', url: `${core.address.baseUrl}${path}`, headers: { authorization: `Bearer ${key}` } });
@@ -13,7 +14,7 @@ const json = (res: { body: Uint8Array | null }) => JSON.parse(Buffer.from(res.bo
 
 describe('the control handle', () => {
   it('replaces and lists pets, and refuses a bad set naming the item, changing nothing', async () => {
-    core = await createPetsMockCore({ pets: [] });
+    core = await openInProcessMock({ pets: [] });
     await core.control.setPets([{ id: 5, name: 'Rex', categoryId: 1, status: 'sold' }]);
     expect(await core.control.pets()).toEqual([{ id: 5, name: 'Rex', categoryId: 1, status: 'sold' }]);
     const error = await core.control.setPets([{ id: 6, name: 'Tom' } as never]).catch((e: unknown) => e);
@@ -24,7 +25,7 @@ describe('the control handle', () => {
   });
 
   it('adds, changes and deletes keys, and refuses an unknown plan or key', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     await core.control.setKey('team-key', { plan: 'pro', perMinute: 2 });
     expect((await get('/pets?limit=1', 'team-key')).headers['x-ratelimit-limit']).toBe('2');
     await expect(core.control.setKey('team-key', { plan: 'gold' as never })).rejects.toThrow(/^Cannot set the API key "team-key": .*plan must be one of free, pro, business, enterprise/);
@@ -34,7 +35,7 @@ describe('the control handle', () => {
   });
 
   it('moves, freezes and unfreezes the clock, and refuses a backward move', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     const frozen = await core.control.freezeClock();
     expect(frozen.frozen).toBe(true);
     expect((await core.control.advanceClock(90)).nowMs).toBe(frozen.nowMs + 90_000);
@@ -45,7 +46,7 @@ describe('the control handle', () => {
   });
 
   it('freezes the clock at an instant given as a Date, Unix milliseconds or ISO text, and refuses one that is not', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     const at = new Date('2026-06-01T12:30:45Z');
     expect(await core.control.freezeClock(at)).toMatchObject({ now: '2026-06-01T12:30:45.000Z', nowMs: at.getTime(), frozen: true });
     expect((await core.control.freezeClock(at.getTime() + 1000)).now).toBe('2026-06-01T12:30:46.000Z');
@@ -58,7 +59,7 @@ describe('the control handle', () => {
   });
 
   it('lists requests by filter, clears them, and refuses a bad filter', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     await get('/pets/1');
     await get('/pets/999999');
     expect((await core.control.requests()).map((r) => r.status)).toEqual([200, 404]);
@@ -70,7 +71,7 @@ describe('the control handle', () => {
   });
 
   it('resets pets, keys, counters, log and clock', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     const before = await core.control.pets();
     await core.handle({ method: 'POST', url: `${core.address.baseUrl}/pets`, headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' }, body: Buffer.from('{"name":"New","categoryId":1}') });
     await core.control.setKey('temp', { plan: 'free' });
@@ -83,7 +84,7 @@ describe('the control handle', () => {
   });
 
   it('sends the controlToken it is given on every call, so it drives a mock that requires one', async () => {
-    core = await createPetsMockCore({ controlToken: 'sandbox-token' });
+    core = await openInProcessMock({ controlToken: 'sandbox-token' });
     await core.control.setKey('team-key', { plan: 'business' });
     expect((await get('/pets?limit=1', 'team-key')).headers['x-ratelimit-limit']).toBe('1000');
     await core.control.freezeClock();
@@ -99,9 +100,9 @@ describe('the control handle', () => {
   it('throws the 401 as a MockControlError when the mock requires a token it was not given', async () => {
     const app = await buildMock({ spec: await testSpec(), controlToken: 'sandbox-token' });
     try {
-      await expect(createPetsMockControl(coreControlSend(app.core)).reset()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_REQUIRED', message: expect.stringMatching(/^Cannot reset the mock: The control API needs a token/) });
-      await expect(createPetsMockControl(coreControlSend(app.core), { controlToken: 'wrong' }).clock()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_INVALID' });
-      await expect(createPetsMockControl(coreControlSend(app.core), { controlToken: 'sandbox-token' }).clock()).resolves.toMatchObject({ frozen: false });
+      await expect(createPetsMockControl(coreControlSend(app.petsMock)).reset()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_REQUIRED', message: expect.stringMatching(/^Cannot reset the mock: The control API needs a token/) });
+      await expect(createPetsMockControl(coreControlSend(app.petsMock), { controlToken: 'wrong' }).clock()).rejects.toMatchObject({ status: 401, code: 'CONTROL_TOKEN_INVALID' });
+      await expect(createPetsMockControl(coreControlSend(app.petsMock), { controlToken: 'sandbox-token' }).clock()).resolves.toMatchObject({ frozen: false });
     } finally {
       await app.close();
     }
@@ -110,7 +111,7 @@ describe('the control handle', () => {
 
 describe('the control handle\'s fault rules', () => {
   it('adds, lists, removes and clears fault rules, and reset clears them too', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     const rule = await core.control.addFault({ operationId: 'getPet', status: 500, times: 2 });
     expect(rule).toEqual({ id: 'fault-1', operationId: 'getPet', status: 500, times: 2, fired: 0, left: 2 });
     expect((await get('/pets/1')).status).toBe(500);
@@ -128,7 +129,7 @@ describe('the control handle\'s fault rules', () => {
   });
 
   it('throws a rule the mock refuses as a MockControlError naming the field, adding nothing', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     const error = await core.control.addFault({ status: 418 as never }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MockControlError);
     expect(error).toMatchObject({ status: 400, code: 'INVALID_CONTROL_REQUEST', message: expect.stringMatching(/^Cannot add the fault rule: status 418 /) });
@@ -136,7 +137,7 @@ describe('the control handle\'s fault rules', () => {
   });
 
   it('rejects a request whose connection a rule resets, for the adapter to turn into its host\'s network error', async () => {
-    core = await createPetsMockCore();
+    core = await openInProcessMock();
     await core.control.addFault({ action: 'reset', times: 1 });
     await expect(get('/pets')).rejects.toMatchObject({ name: 'ConnectionResetError', code: 'ECONNRESET' });
     expect((await get('/pets')).status).toBe(200);

@@ -4,7 +4,7 @@ import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { LoggedRequest as RecordedRequestView, RequestFilter as StateRequestFilter } from '../state/requestLog.ts';
 import type { ClockState } from '../state/clock.ts';
-import type { FaultRule, FaultView } from '../faults/faultRule.ts';
+import type { FaultRule, FaultView } from '../state/faultRule.ts';
 import type { ClientReport } from '../clientReport/gradeClients.ts';
 
 /** A request the mock recorded, as `GET /__mock/requests` shows it; `path` is the mock's own (`/v1/pets`), whatever the adapter's baseUrl. */

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { defaultBodyLimit } from '../app.ts';
+import { defaultBodyLimit } from '../core/createMockCore.ts';
 import { ApiError, errorCatalogue } from '../errors/errorCatalogue.ts';
 import { MockAddress } from './mockAddress.ts';
-import { createPetsMockCore, type PetsMockCore, type PetsMockOptions, type PlainResponse } from './petsMockCore.ts';
+import { openInProcessMock, type PetsMockOptions, type PlainResponse } from './inProcessMock.ts';
+import type { PetsMockHost } from './petsMockHost.ts';
 import { isConnectionReset } from './petsMockHost.ts';
-import { joinedHeaders } from '../server/answerRaw.ts';
+import { joinedHeaders } from './nodeHttp.ts';
 
 /** A Connect-style middleware (Vite, Connect, Express, a bare `node:http` handler) serving one mock. */
 export interface PetsMockMiddleware {
@@ -41,12 +42,12 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   const where = `${address.basePath}${control ? `, its control API at ${address.controlPath}` : ''}`;
   // Built when first asked for, not with the server: a server no page calls (Vitest's, which loads
   // the same vite.config.ts) never pays for it, and the dev server starts as fast as without it.
-  let building: Promise<PetsMockCore> | undefined;
+  let building: Promise<PetsMockHost> | undefined;
   /** The mock once built: what stamps a request's arrival before its body is read. */
-  let built: PetsMockCore | undefined;
+  let built: PetsMockHost | undefined;
   const build = () => {
     if (building) return building;
-    building = createPetsMockCore({ ...coreOptions, baseUrl: address.baseUrl });
+    building = openInProcessMock({ ...coreOptions, baseUrl: address.baseUrl });
     building.then(
       (core) => {
         built = core;
@@ -84,7 +85,7 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
     write(req, res, answer, body.cut);
   }
 
-  async function mockFor(method: string, path: string): Promise<PetsMockCore> {
+  async function mockFor(method: string, path: string): Promise<PetsMockHost> {
     if (closing) throw new ApiError('INTERNAL_ERROR', `The pets mock at ${address.basePath} was closed with its server, and ${method} ${path} still reached it. Start the server again.`);
     try {
       return await build();

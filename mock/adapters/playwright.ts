@@ -1,9 +1,9 @@
 // `import { routePetsMock } from 'pet-adoption-toolkit/playwright'`: the mock behind page.route().
-import { createPetsMockCore, type PetsMockOptions, type PlainResponse } from './petsMockCore.ts';
+import { openInProcessMock, type PetsMockOptions, type PlainResponse } from './inProcessMock.ts';
 import type { PetsMock } from './petsMock.ts';
 import { isConnectionReset } from './petsMockHost.ts';
 
-export type { PetsMockOptions } from './petsMockCore.ts';
+export type { PetsMockOptions } from './inProcessMock.ts';
 export type { PetsMock } from './petsMock.ts';
 export { MockControlError, type PetsMockControl, type LoggedRequest, type RequestFilter, type ClockState, type KeySettings, type FaultRule, type Fault, type ClientReport, type ClientFinding } from './petsMockControl.ts';
 
@@ -46,7 +46,7 @@ export interface PageOrContext {
  * preflight would have stopped it).
  */
 export async function routePetsMock(target: PageOrContext, options: PetsMockOptions = {}): Promise<PetsMock> {
-  const core = await createPetsMockCore(options);
+  const core = await openInProcessMock(options);
   const matches: UrlMatcher = (url) => core.handles(url);
   const handler: RouteHandler = async (route) => {
     const arrivedAfter = core.arrival();

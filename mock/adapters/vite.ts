@@ -1,7 +1,7 @@
 // `import petsMock from 'pet-adoption-toolkit/vite'`: the mock served by Vite's own dev and preview servers.
 import type { Logger, Plugin } from 'vite';
-import { API_PREFIX } from '../app.ts';
-import type { PetsMockOptions } from './petsMockCore.ts';
+import { API_PREFIX } from '../core/prefixes.ts';
+import type { PetsMockOptions } from './inProcessMock.ts';
 import { petsMockMiddleware, type PetsMockMiddleware } from './petsMockMiddleware.ts';
 
 export interface PetsMockPluginOptions extends Omit<PetsMockOptions, 'baseUrl'> {

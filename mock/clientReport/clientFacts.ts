@@ -1,8 +1,9 @@
 import { sha256Base64 } from '../state/sha256.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
-import { keyParameterName, keyParameters } from '../api/redactUrl.ts';
+import { keyParameterName, keyParameters } from '../pipeline/redactUrl.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
+import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
 
 /** Where clients put keys when they do not send `Authorization: Bearer`: headers (query parameters: redactUrl.ts). */
 const keyHeaders = ['x-api-key', 'api-key', 'apikey'];
@@ -68,7 +69,7 @@ export function clientFacts(request: AnsweredExchange, label: string | null): Cl
   const authorization = request.headers.authorization;
   const auth: ClientObservation['auth'] = authorization === undefined ? 'none' : /^bearer +\S+$/i.test(authorization) ? 'bearer' : 'scheme';
   const operationId = request.operationId as ClientFacts['operationId'];
-  const facts: ClientFacts = { client: request.apiKey?.bucketId ?? `ip:${request.ip}`, label: label ?? request.ip, auth };
+  const facts: ClientFacts = { client: request.apiKey?.bucketId ?? anonymousBucket(request.ip).bucketId, label: label ?? request.ip, auth };
   const elsewhere = request.apiKey ? undefined : misplacedKey(request, auth);
   if (elsewhere !== undefined) {
     facts.client = `key:${keyDigest(elsewhere)}`;

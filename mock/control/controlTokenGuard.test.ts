@@ -1,6 +1,6 @@
 // The control API behind a token (issue 17): a shared sandbox is not open to everyone.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { testMock, testSpec, type TestMock } from '../testing.ts';
 
 const token = 'c0ntrol-t0ken_for.tests~42';

@@ -1,4 +1,4 @@
-import { parseAuthorization } from '../api/parseAuthorization.ts';
+import { parseAuthorization } from '../pipeline/parseAuthorization.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { redactKey } from '../state/keyRing.ts';
 import { keyDigest } from '../state/keyEntry.ts';

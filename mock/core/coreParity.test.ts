@@ -3,14 +3,14 @@
 // body, whatever the request (valid, invalid, hostile), and leave the same request log behind.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildMock, type MockOptions } from '../app.ts';
+import { buildMock, type MockOptions } from '../buildMock.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';
 import { defaultKeysFile } from '../../fixtures/loadFixtures.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { ManualClock } from '../state/clock.ts';
 import { MockState } from '../state/mockState.ts';
 import { testSpec } from '../testing.ts';
-import { bodyIsSent } from './readRequest.ts';
+import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { createMockCore } from './createMockCore.ts';
 import { ConnectionResetError, type CoreRequest } from './coreTypes.ts';
 
@@ -51,7 +51,7 @@ async function pair(options: Options = {}) {
       try {
         // As every host hands a request over: its body when the socket would carry one (the length inject() sends).
         const sized = request.body === undefined ? request.headers : { 'content-length': String(request.body.byteLength), ...request.headers };
-        const res = await core.handle({ ...request, body: bodyIsSent(sized) ? request.body : undefined });
+        const res = await core.answer({ ...request, body: bodyIsSent(sized) ? request.body : undefined });
         return { status: res.status, headers: clean(res.headers), body: body(res.body) };
       } catch (error) {
         if (error instanceof ConnectionResetError) return { status: 'reset', headers: {}, body: null };

@@ -1,6 +1,6 @@
 // What a host hands the framework-free core, and what it gets back: plain data, no framework or
-// runtime type, so the same core answers in fastify's place, in MSW (Node or the browser's service
-// worker), in Playwright's routing and in the Vite dev server.
+// runtime type, so the same core answers behind Node's HTTP server, fastify, MSW (Node or the
+// browser's service worker), Playwright's routing and the Vite dev server.
 
 export interface CoreRequest {
   method: string;

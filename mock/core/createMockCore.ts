@@ -1,27 +1,29 @@
-// The mock as one framework-free function: a request in, an answer out. Every host runs it: the
-// fastify server (server/serveCore.ts), MSW, Playwright and Vite through that server in process,
-// and MSW in the browser as it is; parity tests hold the hosts to one behaviour.
+// The mock's answers as one framework-free function: a request in, an answer out, over the state
+// it is given. openMock (Node) owns one around its state and Prism; MSW in the browser builds one
+// over an in-memory state. Every host adapts it; parity tests hold the hosts to one behaviour.
 import { utf8Length } from './utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import type { PetStatus } from '../../spec/types.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
-import type { CorsOrigins } from '../api/corsOptions.ts';
-import { checkCorsOrigins } from '../api/checkCorsOrigins.ts';
-import type { Latency } from '../api/parseLatency.ts';
-import { rateHeaders } from '../api/refusals.ts';
-import { outageRateHeaders } from '../api/outageRateHeaders.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
-import { peekRate } from './peekRate.ts';
+import type { CorsOrigins } from '../pipeline/corsOptions.ts';
+import { checkCorsOrigins } from '../pipeline/checkCorsOrigins.ts';
+import type { Latency } from '../pipeline/latency.ts';
+import { rateHeaders } from '../rateLimits/refusals.ts';
+import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
+import { peekRate } from '../rateLimits/peekRate.ts';
 import { checkControlToken } from '../control/controlTokenGuard.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
 import type { StateParts } from '../state/stateParts.ts';
-import { apiPipeline } from './apiPipeline.ts';
-import { controlPipeline } from './controlPipeline.ts';
+import { apiPipeline } from '../pipeline/apiPipeline.ts';
+import { controlPipeline } from '../control/controlPipeline.ts';
 import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreAnswer, type CoreLog, type CoreRequest } from './coreTypes.ts';
 import { specExamples } from './specExamples.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './prefixes.ts';
+import { answerFetch } from './answerFetch.ts';
 
-const defaultBodyLimit = 1024 * 1024;
+/** Largest request body in bytes, unless the mock is told otherwise: 1 MiB. */
+export const defaultBodyLimit = 1024 * 1024;
 const maxPreferDelayMs = 60_000;
 
 export interface MockCoreOptions {
@@ -53,14 +55,19 @@ export interface MockCoreOptions {
 export interface MockCore {
   readonly spec: LoadedSpec;
   readonly state: StateParts;
-  /** Answers a request as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
-  handle(request: CoreRequest): Promise<CoreAnswer>;
+  /** Answers a request as plain data, as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
+  answer(request: CoreRequest): Promise<CoreAnswer>;
   /**
-   * The 405 a request line's method would get on its path, for a host whose parser refused the
-   * method before the core could see it (Node's, for a method it does not know): Allow from the
-   * spec, as the core's own 405. Undefined when the path is no route of the API.
+   * Answers a WHATWG Request (its URL's path and query under the mock's root) with a Response; a
+   * fault rule's reset is a network error (`Response.error()`). `client` is the client's address.
    */
-  methodNotAllowed(method: string, url: string): ApiError | undefined;
+  handle(request: Request, options?: { client?: string }): Promise<Response>;
+  /**
+   * The 405 `method` gets on a request target, for a host whose parser refuses the method before
+   * the core sees the request (Node's, for CONNECT and for a method it does not know): a control
+   * path's Allow, an API path's from the spec, else every method the API serves.
+   */
+  methodNotAllowed(method: string, url: string): ApiError;
   /** How many answers were given: a host stamps each request with it when it arrives (`arrivedAfter`). */
   arrival(): number;
   /** This core's numbering of its answers: its id tells its numbers from another replica's. */
@@ -107,8 +114,13 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     state,
     arrival: () => order.answered,
     order,
-    methodNotAllowed: (method, url) => methodNotAllowed(method, url.split(/[?#]/)[0]!),
-    async handle(request) {
+    methodNotAllowed: (method, url) => (control && under(url.split(/[?#]/)[0]!, CONTROL_PREFIX) ? control.methodNotAllowed(method.toUpperCase(), url.split(/[?#]/)[0]!) : undefined) ?? methodNotAllowed(method, url),
+    handle: (request, init) => answerFetch(answer, request, init?.client),
+    answer,
+  };
+
+  async function answer(request: CoreRequest): Promise<CoreAnswer> {
+    {
       let answer: CoreAnswer;
       try {
         answer = await route(request);
@@ -121,8 +133,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       }
       // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2): dropped here, for every pipeline and host.
       return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
-    },
-  };
+    }
+  }
 
   function route(request: CoreRequest): Promise<CoreAnswer> {
     // A request target in absolute form (`GET http://host/v1/pets`) names the same resource as its
@@ -141,7 +153,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     // A path that cannot be decoded names no resource: 400, whatever the path.
     if (path.includes('%') && !decodable(path)) return refuse(request, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded: each % must start an escape of UTF-8 (%20, %C3%A9). Percent-encode it correctly.`), 400);
     if (under(path, API_PREFIX)) return api(request, path, search);
-    if (control && under(path, CONTROL_PREFIX)) return control(request, path, search);
+    if (control && under(path, CONTROL_PREFIX)) return control.answer(request, path, search);
     return outside(request, path);
   }
 

@@ -99,6 +99,6 @@ describe('hostile input to the core and its host', () => {
       logged = (await (await fetch(`${server.url.replace(/\/v1$/, '/__mock')}/requests?method=POST`)).json()).requests;
     }
     expect(logged).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/pets', status: 0 })]);
-    expect(await server.app().mock.store.count()).toBe(250);
+    expect(await server.mock.state.store.count()).toBe(250);
   });
 });

@@ -6,7 +6,7 @@ import { defaultKeysFile } from '../../fixtures/loadFixtures.ts';
 import { ManualClock } from '../state/clock.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import { MockState } from '../state/mockState.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { testSpec } from '../testing.ts';
 import { createMockCore } from './createMockCore.ts';
 
@@ -19,7 +19,7 @@ describe('a store that stops answering', () => {
     Object.assign(state.faults, { refresh: () => (asked++, Promise.reject(away())) });
     Object.assign(state, { admit: () => (asked++, Promise.reject(away())) });
     const core = createMockCore({ spec: await testSpec(), state });
-    const answer = await core.handle({ method: 'GET', url: '/v1/pets?limit=2', headers: { authorization: 'Bearer demo-pro' } });
+    const answer = await core.answer({ method: 'GET', url: '/v1/pets?limit=2', headers: { authorization: 'Bearer demo-pro' } });
     expect(answer.status).toBe(503);
     expect(JSON.parse(answer.body!)).toMatchObject({ code: 'STORE_UNAVAILABLE', status: 503 });
     expect(answer.headers['retry-after']).toBeDefined();

@@ -14,7 +14,7 @@ export interface PrismResponder {
   /**
    * Answers an operation from the OpenAPI document through Prism: its static example by default,
    * or what `mock` asks for (a status code, a named example, dynamic data, a seed). Prism checks
-   * neither security nor the request, because the mock's own hooks already did.
+   * neither security nor the request, because the mock's pipeline already did (mock/pipeline).
    */
   respond(op: SpecOperation, mock?: Partial<IHttpOperationConfig>): Promise<PrismAnswer>;
   /** Starts loading Prism now, in the background, so the first answer that needs it does not wait. */

@@ -69,11 +69,11 @@ describe('startMockServer with redis', () => {
   it('keeps the connection and the shared pets across a reload', async () => {
     const mock = await startMockServer({ port: 0, host: '127.0.0.1', logLevel: false, redis: { url: server.url, prefix: uniquePrefix() } });
     try {
-      const state = mock.app().mock;
+      const state = mock.mock.state;
       const created = await fetch(`${mock.url}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Kept', categoryId: 1 }) });
       const { id } = (await created.json()) as { id: number };
       expect(await mock.reload()).toBe(true);
-      expect(mock.app().mock).toBe(state);
+      expect(mock.mock.state).toBe(state);
       expect(await (await fetch(`${mock.url}/pets/${id}`, { headers: auth })).json()).toMatchObject({ name: 'Kept' });
     } finally {
       await mock.close();

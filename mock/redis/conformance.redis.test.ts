@@ -1,7 +1,7 @@
 // The conformance suite holds the mock on Redis to the contract as it holds the in-memory mock:
 // one replica, and two replicas taking turns, every request admitted and answered in one round trip.
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';

@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
 import { addFaultLua, admitLua, allPetsLua, clockLua, fireFaultLua, listFaultsLua, logRequestLua, removeFaultsLua, replaceStateLua, stagePetsLua, stepLua } from './luaScripts.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { checkRedisUrl, defaultRedisPrefix, redactRedisUrl } from './redisUrl.ts';
 
 export { checkRedisUrl, defaultRedisPrefix, redactRedisUrl };

@@ -1,10 +1,10 @@
 import type { Pet } from '../../spec/types.ts';
 import { systemClock, type Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
-import type { BanPolicy } from '../state/rateLimiter.ts';
+import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
-import { planLimits } from '../state/plans.ts';
-import { checkStateOptions } from '../state/checkStateOptions.ts';
+import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
+import { checkStateOptions } from '../state/stateOptions.ts';
 import { stepArguments } from './redisPetRepository.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
 import { RedisClock } from './redisClock.ts';
@@ -95,7 +95,7 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
     // The key, the clock, both rate windows, the ban and the step in one script: one round trip.
     async admit({ token, ip }, spend, step) {
       const admitted = await limiter.admit(
-        { token, anonymousBucketId: `ip:${ip}`, anonymousLimits: planLimits.free },
+        { token, anonymous: anonymousBucket(ip) },
         spend,
         step && { faultsVersion: faults.version, args: stepArguments(step) },
       );

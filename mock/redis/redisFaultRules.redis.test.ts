@@ -2,7 +2,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import type { RedisState } from './openRedisState.ts';

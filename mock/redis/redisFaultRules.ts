@@ -1,6 +1,6 @@
-import { seedFaultDraws } from '../faults/faultDraws.ts';
-import { faultMatches, faultMayMatch, faultView, firedFault, type FaultSpec, type FaultTarget, type FaultView, type FiredFault } from '../faults/faultRule.ts';
-import { StalledAnswers } from '../faults/stalledAnswers.ts';
+import { seedFaultDraws } from '../state/faultDraws.ts';
+import { faultMatches, faultMayMatch, faultView, firedFault, type FaultSpec, type FaultTarget, type FaultView, type FiredFault } from '../state/faultRule.ts';
+import { StalledAnswers } from '../state/stalledAnswers.ts';
 import type { ControlledClock, FaultRules } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
 

@@ -1,6 +1,6 @@
 import type { ApiKeyConfig, ApiKeyEntry } from '../state/keyRing.ts';
 import type { RedisConnection } from './connectRedis.ts';
-import { keyArguments } from './keyEntry.ts';
+import { keyArguments } from './keyArguments.ts';
 import { keyDigest, keyEntry } from '../state/keyEntry.ts';
 import type { KeyDirectory } from '../state/stateParts.ts';
 

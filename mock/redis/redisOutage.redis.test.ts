@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { testSpec } from '../testing.ts';
 import { ManualClock } from '../state/clock.ts';
-import { planLimits } from '../state/plans.ts';
+import { planLimits } from '../rateLimits/plans.ts';
 import { connectRedis, redactRedisUrl, type RedisLogger } from './connectRedis.ts';
 import type { RedisState } from './openRedisState.ts';
-import { StoreUnavailableError } from '../state/storeUnavailableError.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { openReplica, startRedisServer, testFixtures, testKeys, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 const servers: TestRedisServer[] = [];
@@ -28,7 +28,7 @@ function recordingLogger(): RedisLogger & { lines: string[] } {
   return { lines, info: (m) => lines.push(`info: ${m}`), warn: (m) => lines.push(`warn: ${m}`) };
 }
 
-const request = { token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free };
+const request = { token: 'demo-free', anonymous: { bucketId: 'ip:1', limits: planLimits.free } };
 
 /** Every kind of call the mock makes, each expected to fail with StoreUnavailableError. */
 function everyCall(replica: RedisState): Array<Promise<unknown>> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
-import { planLimits } from '../state/plans.ts';
-import { RateLimiter, type RateDecision } from '../state/rateLimiter.ts';
+import { planLimits } from '../rateLimits/plans.ts';
+import { RateLimiter, type RateDecision } from '../rateLimits/rateLimiter.ts';
 import type { RedisState } from './openRedisState.ts';
 import { openReplica, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 
@@ -17,7 +17,7 @@ async function twoReplicas(ban = { threshold: 5, seconds: 120 }) {
   return { a: a!, b: b!, clocks };
 }
 
-const free = (token: string | undefined = 'demo-free') => ({ token, anonymousBucketId: 'ip:10.0.0.1', anonymousLimits: planLimits.free });
+const free = (token: string | undefined = 'demo-free') => ({ token, anonymous: { bucketId: 'ip:10.0.0.1', limits: planLimits.free } });
 
 describe('RedisRateLimitStore across replicas', () => {
   it('lets a Free key through exactly 60 times a minute across two replicas under concurrent load, then answers 429', async () => {

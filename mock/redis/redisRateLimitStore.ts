@@ -1,6 +1,6 @@
 import type { ApiKeyEntry } from '../state/keyRing.ts';
-import type { Limits } from '../state/plans.ts';
-import type { BanPolicy, RateDecision } from '../state/rateLimiter.ts';
+import type { Limits } from '../rateLimits/plans.ts';
+import type { BanPolicy, RateDecision } from '../rateLimits/rateLimiter.ts';
 import type { RedisConnection } from './connectRedis.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import type { RedisClock } from './redisClock.ts';
@@ -20,9 +20,8 @@ export interface LimiterAdmission {
 export interface LimiterRequest {
   /** The bearer token as sent, when there was one. */
   token: string | undefined;
-  /** The bucket a request without a known key spends (e.g. `ip:127.0.0.1`) and its limits. */
-  anonymousBucketId: string;
-  anonymousLimits: Limits;
+  /** The bucket a request without a known key spends and its limits (anonymousBucket). */
+  anonymous: { bucketId: string; limits: Limits };
 }
 
 /** A pet step to run in the admission's script: the fault rules' version the request was matched against, and runStep's arguments. */
@@ -57,8 +56,8 @@ export class RedisRateLimitStore implements RateLimits {
   }
 
   /** Key lookup, rate decision and (when admitted with a key) the step, in one round trip; `spend: false` only reports. */
-  admit({ token, anonymousBucketId, anonymousLimits }: LimiterRequest, spend: boolean, step?: ScriptStep): Promise<LimiterAdmission> {
-    return this.#admit(token === undefined ? '' : keyDigest(token), anonymousBucketId, anonymousLimits, spend, step);
+  admit({ token, anonymous }: LimiterRequest, spend: boolean, step?: ScriptStep): Promise<LimiterAdmission> {
+    return this.#admit(token === undefined ? '' : keyDigest(token), anonymous.bucketId, anonymous.limits, spend, step);
   }
 
   /** Starts a new generation of counters: every bucket and ban is forgotten at once. */

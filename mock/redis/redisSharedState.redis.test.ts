@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../state/clock.ts';
-import { planLimits } from '../state/plans.ts';
+import { planLimits } from '../rateLimits/plans.ts';
 import type { RedisState } from './openRedisState.ts';
 import { openReplica, testFixtures, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 
@@ -43,7 +43,7 @@ describe('the shared clock', () => {
     const { a, b } = await twoReplicas();
     await a.clock.advance(120);
     expect(b.clock.now()).toBe(testStart);
-    await b.limiter.admit({ token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free }, false);
+    await b.limiter.admit({ token: 'demo-free', anonymous: { bucketId: 'ip:1', limits: planLimits.free } }, false);
     expect(b.clock.now()).toBe(testStart + 120_000);
   });
 
@@ -68,7 +68,7 @@ describe('the shared keys', () => {
     const added = await a.keys.set({ key: 'team-key', plan: 'business' });
     expect(added).toMatchObject({ plan: 'business', limits: planLimits.business, label: 'team…(8)' });
     expect(await b.keys.find('team-key')).toEqual(added);
-    const admitted = await b.limiter.admit({ token: 'team-key', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free }, true);
+    const admitted = await b.limiter.admit({ token: 'team-key', anonymous: { bucketId: 'ip:1', limits: planLimits.free } }, true);
     expect(admitted.decision).toMatchObject({ allowed: true, limit: 1000, remaining: 999 });
     expect(await b.keys.delete('team-key')).toBe(true);
     expect(await a.keys.has('team-key')).toBe(false);
@@ -160,7 +160,7 @@ describe('reset', () => {
     await a.keys.delete('demo-pro');
     await a.clock.freeze(true);
     await a.clock.advance(30);
-    const request = { token: 'demo-free', anonymousBucketId: 'ip:1', anonymousLimits: planLimits.free };
+    const request = { token: 'demo-free', anonymous: { bucketId: 'ip:1', limits: planLimits.free } };
     for (let i = 0; i < 3; i++) await a.limiter.admit(request, true);
     a.log.add(entry('/v1/pets'));
 

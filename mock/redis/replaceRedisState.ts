@@ -3,7 +3,7 @@ import type { Pet } from '../../spec/types.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import { checkPetSet, PetSetError } from '../state/petStore.ts';
 import type { RedisConnection } from './connectRedis.ts';
-import { keyArguments } from './keyEntry.ts';
+import { keyArguments } from './keyArguments.ts';
 
 /** Pets per staging call: a few hundred kilobytes, so no single command holds Redis up for long. */
 const stageBatch = 2000;

@@ -1,7 +1,7 @@
 // Several mocks on one Redis behave as one (issue 13): whole apps built with `redis`, called in-process.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import type { RedisState } from './openRedisState.ts';

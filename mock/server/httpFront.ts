@@ -18,7 +18,7 @@ export interface HttpFrontOptions {
   /** The state serving now: what Node's own answers say of the client's rate limit. */
   state(): StateParts;
   /** The 405 the core serving now gives a method on a URL's path (NodeLevelContext). */
-  methodNotAllowed(method: string, url: string): ApiError | undefined;
+  methodNotAllowed(method: string, url: string): ApiError;
 }
 
 /** The mock's listening socket: where it is, and its shutdown. */

@@ -82,11 +82,12 @@ describe('answers Node writes below fastify', () => {
     expect(answer!.headers).toMatchObject(rateLimitHeaders);
   });
 
-  it('answers CONNECT with a 405 Error', async () => {
+  it('answers CONNECT with a 405 Error whose Allow lists only what the API serves', async () => {
     const server = await start();
     const [answer] = responses(await exchange(server, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
     expectError(answer, 405, 'METHOD_NOT_ALLOWED');
-    expect(answer!.headers.allow).toBeDefined();
+    // Its target (host:port) is no resource of the mock: Allow lists what the API serves, from the spec.
+    expect(answer!.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
   });
 
   it('answers a method no one knows with a 405 Error and a line that is not HTTP with a 400 Error', async () => {
@@ -103,9 +104,12 @@ describe('answers Node writes below fastify', () => {
     expect(onPet?.body).toMatchObject({ message: `${method} is not allowed on /v1/pets/{petId}. Use GET, HEAD, OPTIONS.` });
     const [onPets] = responses(await exchange(server, `${method} /v1/pets?limit=2 HTTP/1.1\r\nHost: x\r\n\r\n`));
     expect(onPets?.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
-    // A path the API does not serve: the methods the mock knows.
+    // A path the API does not serve: every method the API serves, from the spec (none it does not).
     const [elsewhere] = responses(await exchange(server, `${method} /nowhere HTTP/1.1\r\nHost: x\r\n\r\n`));
-    expect(elsewhere?.headers.allow).toBe('GET, HEAD, POST, PUT, DELETE, OPTIONS');
+    expect(elsewhere?.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    // A control path: the methods that path serves.
+    const [onControl] = responses(await exchange(server, `${method} /__mock/clock HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(onControl?.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
   });
 
   it.each(['PROPFIND', 'TRACE', 'PURGE'])('answers %s on a path the API serves with a 405 Error listing the methods it allows', async (method) => {

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { rateHeaders } from '../api/refusals.ts';
-import { peekRate, type ClientIdentity } from '../core/peekRate.ts';
+import { rateHeaders } from '../rateLimits/refusals.ts';
+import { peekRate, type ClientIdentity } from '../rateLimits/peekRate.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { whenReady } from '../state/awaitable.ts';
 import type { StateParts } from '../state/stateParts.ts';
@@ -24,8 +24,8 @@ function withRateHeaders(identity: ClientIdentity, state: StateParts, answer: (h
 /** What Node's own answers need of the app serving now: its state (the client's rate-limit headers), and its 405s. */
 export interface NodeLevelContext {
   state(): StateParts;
-  /** The 405 the core gives `method` on the URL's path; undefined when the path is no route of the API. */
-  methodNotAllowed(method: string, url: string): ApiError | undefined;
+  /** The 405 the mock gives `method` on a request target (pipeline/route.ts: the one source of 405s). */
+  methodNotAllowed(method: string, url: string): ApiError;
 }
 
 export function installNodeLevelAnswers(server: Server, current: NodeLevelContext): void {
@@ -61,9 +61,10 @@ export function installNodeLevelAnswers(server: Server, current: NodeLevelContex
     request.resume();
   });
 
-  // CONNECT asks the mock to be a proxy, which it is not (RFC 9110, 9.3.6).
+  // CONNECT asks the mock to be a proxy, which it is not (RFC 9110, 9.3.6): its target names no
+  // resource of the mock, so Allow lists what the API serves (the one source of 405s).
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    const error = new ApiError('METHOD_NOT_ALLOWED', `CONNECT is not allowed: the mock is not a proxy. Send GET, POST, PUT or DELETE to a path under /v1.`, { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
+    const error = current.methodNotAllowed('CONNECT', request.url ?? '*');
     withRateHeaders(identityOf(request), currentState(), (headers) => writeRaw(socket, error, headers));
   });
 }
@@ -86,7 +87,7 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, current: Pick<NodeLevel
       // the core answers a method the path does not serve; a line that is not one is 400.
       const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.[01]\r?\n/.exec((error as { rawPacket?: Buffer }).rawPacket?.toString('latin1') ?? '');
       if (!line) break;
-      return current.methodNotAllowed(line[1]!, line[2]!) ?? new ApiError('METHOD_NOT_ALLOWED', 'The request method is not one the mock knows. Send GET, POST, PUT or DELETE.', { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS' });
+      return current.methodNotAllowed(line[1]!, line[2]!);
     }
     default:
       break;

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-/** Which proxies in front of the mock to believe about the client's address (fastify's `trustProxy`). */
+/** Which proxies in front of the mock to believe about the client's address (proxy-addr's trust: a number of hops, or addresses and ranges). */
 export type TrustProxy = number | string[];
 
 const namedRanges = ['loopback', 'linklocal', 'uniquelocal'];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { generatePets } from '../../fixtures/generatePets.ts';
 import { defaultKeysFile } from '../../fixtures/loadFixtures.ts';
-import { buildMock } from '../app.ts';
+import { buildMock } from '../buildMock.ts';
 import { ManualClock } from './clock.ts';
 import { loadKeysFile } from './loadKeysFile.ts';
 import { MockState } from './mockState.ts';

@@ -1,5 +1,7 @@
 import type { ControlledClock } from './stateParts.ts';
 import { realTimers } from './realTimers.ts';
+import type { ClockState } from './stateParts.ts';
+export type { ClockState } from './stateParts.ts';
 
 /** Where the mock reads the time, so tests and the control API can move it. */
 export interface Clock {
@@ -25,16 +27,6 @@ export class ManualClock implements Clock {
   advance(ms: number): void {
     this.#now += ms;
   }
-}
-
-export interface ClockState {
-  /** The mock's time, ISO 8601. */
-  now: string;
-  /** The mock's time, Unix milliseconds. */
-  nowMs: number;
-  frozen: boolean;
-  /** How far the mock's time is ahead of its base clock, in seconds. */
-  offsetSeconds: number;
 }
 
 /**

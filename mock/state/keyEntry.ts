@@ -1,5 +1,6 @@
-import { redactKey, type ApiKeyConfig, type ApiKeyEntry } from './keyRing.ts';
-import { defaultEnterpriseLimits, isPlan, keyLimitsProblem, planLimits } from './plans.ts';
+import { redactKey } from './redactKey.ts';
+import type { ApiKeyConfig, ApiKeyEntry } from './stateParts.ts';
+import { defaultEnterpriseLimits, isPlan, keyLimitsProblem, planLimits } from '../rateLimits/plans.ts';
 import { sha256Base64 } from './sha256.ts';
 
 /** A key's SHA-256 digest: what the state stores and looks a key up by, never the key itself. */

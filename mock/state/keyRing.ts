@@ -1,23 +1,9 @@
 import { keyDigest, keyEntry } from './keyEntry.ts';
 import type { KeyDirectory } from './stateParts.ts';
-import type { Limits, Plan } from './plans.ts';
+import type { ApiKeyConfig, ApiKeyEntry } from './stateParts.ts';
+export type { ApiKeyConfig, ApiKeyEntry } from './stateParts.ts';
+export { redactKey } from './redactKey.ts';
 
-export interface ApiKeyConfig {
-  key: string;
-  plan: Plan;
-  /** Only for custom limits (the Enterprise plan's are "custom" in the contract). */
-  perMinute?: number;
-  perDay?: number;
-}
-
-export interface ApiKeyEntry {
-  /** What rate-limit counters are kept under: derived from the key's digest, never the key itself. */
-  bucketId: string;
-  /** A label safe to log. */
-  label: string;
-  plan: Plan;
-  limits: Limits;
-}
 
 /**
  * The API keys the mock accepts, held by their SHA-256 digest, never as themselves. A presented
@@ -56,10 +42,4 @@ export class KeyRing implements KeyDirectory {
   find(key: string): ApiKeyEntry | undefined {
     return this.#byDigest.get(keyDigest(key));
   }
-}
-
-
-/** A key as it may appear in logs: its first four characters and its length. */
-export function redactKey(key: string): string {
-  return `${key.slice(0, Math.min(4, Math.floor(key.length / 2)))}…(${key.length})`;
 }

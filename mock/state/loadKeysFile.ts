@@ -1,6 +1,6 @@
 import { readJsonFile } from '../../fixtures/loadFixtures.ts';
 import type { ApiKeyConfig } from './keyRing.ts';
-import { isPlan, keyLimitsProblem } from './plans.ts';
+import { isPlan, keyLimitsProblem } from '../rateLimits/plans.ts';
 
 /** Reads an API keys file (fixtures/keys.json by default): an array of {key, plan, perMinute?, perDay?}. */
 export async function loadKeysFile(file: string): Promise<ApiKeyConfig[]> {

@@ -2,12 +2,12 @@ import type { Pet } from '../../spec/types.ts';
 import { MockClock, systemClock, type Clock } from './clock.ts';
 import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetSetError, PetStore, type IdReserver } from './petStore.ts';
-import { RateLimiter, type BanPolicy } from './rateLimiter.ts';
+import { RateLimiter, type BanPolicy } from '../rateLimits/rateLimiter.ts';
 import { RequestLog } from './requestLog.ts';
-import { FaultBook } from '../faults/faultBook.ts';
+import { FaultBook } from './faultBook.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from './stateParts.ts';
-import { planLimits } from './plans.ts';
-import { checkStateOptions } from './checkStateOptions.ts';
+import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
+import { checkStateOptions } from './stateOptions.ts';
 import { isPromise, type Awaitable } from './awaitable.ts';
 
 export const defaultBan: BanPolicy = { threshold: 20, seconds: 300 };
@@ -108,8 +108,9 @@ export class MockState implements StateParts {
   /** Synchronous, but for a create whose id must first be reserved durably (the state file's journal). */
   admit({ token, ip }: AdmissionRequest, spend: boolean, step?: PetStep): Awaitable<Admission> {
     const key = token === undefined ? undefined : this.keys.find(token);
-    // Whose quota the request spends: its key's when the key is valid, else its address's, at the Free plan's limits.
-    const [limiter, bucketId, limits] = key ? [this.limiter, key.bucketId, key.limits] : [this.anonymousLimiter, `ip:${ip}`, planLimits.free];
+    // Whose quota the request spends: its key's when the key is valid, else its address's.
+    const { bucketId, limits } = key ?? anonymousBucket(ip);
+    const limiter = key ? this.limiter : this.anonymousLimiter;
     const decision = spend ? limiter.consume(bucketId, limits) : limiter.peek(bucketId, limits);
     const admission: Admission = { key, bucketId, decision };
     if (!step || !spend || !decision.allowed || !key) return admission;

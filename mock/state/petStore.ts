@@ -1,10 +1,7 @@
 import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
 import type { PetRepository } from './stateParts.ts';
-
-export interface ListQuery {
-  limit: number;
-  status?: PetStatus | undefined;
-}
+import type { ListQuery } from './stateParts.ts';
+export type { ListQuery } from './stateParts.ts';
 
 /**
  * The largest id the mock hands out: 2^53 - 1, the largest integer every JSON client reads

@@ -1,61 +1,11 @@
 import type { ClientFacts } from '../clientReport/clientObservation.ts';
 import type { RequestJournal } from './stateParts.ts';
+import type { RecordedRequest, LoggedRequest, RequestFilter } from './stateParts.ts';
+export type { RecordedRequest, LoggedRequest, RequestFilter } from './stateParts.ts';
 
-/** What is kept per request: raw, so recording costs next to nothing on the hot path. */
-export interface RecordedRequest {
-  /** Unix milliseconds on the mock's clock. */
-  at: number;
-  method: string;
-  /** Path and query as sent. */
-  url: string;
-  status: number;
-  key: string | null;
-  ms: number;
-  /** The client's address: the one its anonymous rate-limit bucket is named by (X-Forwarded-For's with --trust-proxy). */
-  client?: string;
-  /** Its X-Conformance-Run-Id header, cut to MAX_RUN_ID characters; absent when it sent none. */
-  runId?: string;
-  /** The replica that answered, stamped by a shared log (Redis); absent in memory. */
-  replica?: string;
-  /** The fault rule that took the request (`fault-2`); absent when none did. */
-  fault?: string;
-  /** What grading its client needs (GET /__mock/client-report); absent outside the API. */
-  grade?: ClientFacts;
-}
 // client, runId and replica are optional: entries an older replica wrote to a shared Redis during a
 // rolling update have none, and a request without a run id stores none.
 
-/** A request as GET /__mock/requests shows it. */
-export interface LoggedRequest {
-  /** When it arrived, on the mock's clock (ISO 8601). */
-  time: string;
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  status: number;
-  /** The API key, redacted (`demo…(9)`), or null when none was valid or sent. */
-  key: string | null;
-  /** How long the mock took to answer, in milliseconds. */
-  ms: number;
-  /** The client's address (X-Forwarded-For's with --trust-proxy), or null in an entry an older replica wrote. */
-  client: string | null;
-  /** The X-Conformance-Run-Id the request carried, or null. */
-  runId: string | null;
-  /** The replica that answered (--replica-id), on Redis only. */
-  replica?: string;
-  /** The fault rule that took the request (`POST /__mock/faults`), only when one did; its `status` is then 0 when the connection was reset. */
-  fault?: string;
-}
-
-export interface RequestFilter {
-  method?: string;
-  /** An exact path, or a prefix when it ends with `*`. */
-  path?: string;
-  /** An exact status (`404`) or a class (`4xx`). */
-  status?: string;
-  /** Exactly this X-Conformance-Run-Id: the requests of one run. */
-  runId?: string;
-}
 
 /** The longest URL an entry keeps. */
 export const MAX_URL = 2048;

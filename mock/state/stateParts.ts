@@ -1,13 +1,9 @@
 import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
 import type { Awaitable } from './awaitable.ts';
-import type { ClockState } from './clock.ts';
-import type { ApiKeyConfig, ApiKeyEntry } from './keyRing.ts';
-import type { ListQuery } from './petStore.ts';
-import type { Limits } from './plans.ts';
-import type { RateDecision } from './rateLimiter.ts';
-import type { FaultSpec, FaultTarget, FaultView, FiredFault } from '../faults/faultRule.ts';
-import type { StalledAnswers } from '../faults/stalledAnswers.ts';
-import type { LoggedRequest, RecordedRequest, RequestFilter } from './requestLog.ts';
+import type { ClientFacts } from '../clientReport/clientObservation.ts';
+import type { Limits, Plan } from '../rateLimits/plans.ts';
+import type { FaultSpec, FaultTarget, FaultView, FiredFault } from './faultRule.ts';
+import type { StalledAnswers } from './stalledAnswers.ts';
 
 /**
  * What every part of the mock's state must do, whatever holds it: memory (PetStore, KeyRing,
@@ -162,4 +158,113 @@ export interface StateParts {
   runStep(step: PetStep): Awaitable<PetStepResult>;
   /** Back to the fixtures, keys as loaded, no counters or bans, an empty log, the clock at its base, no fault rules. */
   reset(): Awaitable<void>;
+}
+
+// The types the parts above take and give, owned by this contract: every backend implements them.
+
+export interface ClockState {
+  /** The mock's time, ISO 8601. */
+  now: string;
+  /** The mock's time, Unix milliseconds. */
+  nowMs: number;
+  frozen: boolean;
+  /** How far the mock's time is ahead of its base clock, in seconds. */
+  offsetSeconds: number;
+}
+
+export interface ApiKeyConfig {
+  key: string;
+  plan: Plan;
+  /** Only for custom limits (the Enterprise plan's are "custom" in the contract). */
+  perMinute?: number;
+  perDay?: number;
+}
+
+export interface ApiKeyEntry {
+  /** What rate-limit counters are kept under: derived from the key's digest, never the key itself. */
+  bucketId: string;
+  /** A label safe to log. */
+  label: string;
+  plan: Plan;
+  limits: Limits;
+}
+
+export interface ListQuery {
+  limit: number;
+  status?: PetStatus | undefined;
+}
+
+export interface BanPolicy {
+  /** Refused requests within one throttled spell that earn a ban. */
+  threshold: number;
+  /** How long a ban lasts. */
+  seconds: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  /** True when the key is refused because it is banned, not merely throttled. */
+  banned: boolean;
+  /** X-RateLimit-Limit: the limit of the window that binds. */
+  limit: number;
+  /** X-RateLimit-Remaining: requests left in that window after this one. */
+  remaining: number;
+  /** X-RateLimit-Reset: Unix seconds at which that window (or the ban) ends. */
+  reset: number;
+  /** Retry-After in whole seconds, for refused requests. */
+  retryAfter: number;
+}
+
+/** What is kept per request: raw, so recording costs next to nothing on the hot path. */
+export interface RecordedRequest {
+  /** Unix milliseconds on the mock's clock. */
+  at: number;
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  status: number;
+  key: string | null;
+  ms: number;
+  /** The client's address: the one its anonymous rate-limit bucket is named by (X-Forwarded-For's with --trust-proxy). */
+  client?: string;
+  /** Its X-Conformance-Run-Id header, cut to MAX_RUN_ID characters; absent when it sent none. */
+  runId?: string;
+  /** The replica that answered, stamped by a shared log (Redis); absent in memory. */
+  replica?: string;
+  /** The fault rule that took the request (`fault-2`); absent when none did. */
+  fault?: string;
+  /** What grading its client needs (GET /__mock/client-report); absent outside the API. */
+  grade?: ClientFacts;
+}
+
+/** A request as GET /__mock/requests shows it. */
+export interface LoggedRequest {
+  /** When it arrived, on the mock's clock (ISO 8601). */
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  status: number;
+  /** The API key, redacted (`demo…(9)`), or null when none was valid or sent. */
+  key: string | null;
+  /** How long the mock took to answer, in milliseconds. */
+  ms: number;
+  /** The client's address (X-Forwarded-For's with --trust-proxy), or null in an entry an older replica wrote. */
+  client: string | null;
+  /** The X-Conformance-Run-Id the request carried, or null. */
+  runId: string | null;
+  /** The replica that answered (--replica-id), on Redis only. */
+  replica?: string;
+  /** The fault rule that took the request (`POST /__mock/faults`), only when one did; its `status` is then 0 when the connection was reset. */
+  fault?: string;
+}
+
+export interface RequestFilter {
+  method?: string;
+  /** An exact path, or a prefix when it ends with `*`. */
+  path?: string;
+  /** An exact status (`404`) or a class (`4xx`). */
+  status?: string;
+  /** Exactly this X-Conformance-Run-Id: the requests of one run. */
+  runId?: string;
 }

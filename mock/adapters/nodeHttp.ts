@@ -1,0 +1,163 @@
+// A request of Node's HTTP server handed to the mock, and its answer written back: the host of the
+// pets-mock server, of the fastify adapter, and (its header reading) of the Vite middleware.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { ClientGoneError, ConnectionResetError, type ClientSignal, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
+import { bodyIsSent } from '../pipeline/readRequest.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+
+/** What a Node host needs of the mock: its answers, and its numbering of them. */
+export interface NodeAnswerer {
+  answer(request: CoreRequest): Promise<CoreAnswer>;
+  arrival(): number;
+}
+
+/** Where a Node host's errors go: pino's logger fits. */
+export interface HostLog {
+  error(fields: object, message: string): void;
+}
+
+/** The body's stream when the request has a body (bodyIsSent): the request itself. */
+export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
+  return bodyIsSent(req.headers) ? req : undefined;
+}
+
+/**
+ * A `node:http` request listener answering every request with the mock (answerRaw): the pets-mock
+ * server's host. `current` is asked per request, so a reload's new mock answers the next one.
+ */
+export function serveNode(current: () => NodeAnswerer, { bodyLimit, clientAddress, log }: { bodyLimit: number; clientAddress: (req: IncomingMessage) => string; log: HostLog }): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const mock = current();
+    const arrivedAfter = mock.arrival();
+    void answerRaw(mock, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAfter }, { bodyLimit, log });
+  };
+}
+
+/** One request as a Node host holds it: the raw request and response, and what the host read of them. */
+export interface RawExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The client's address (trustProxy's, when one is believed). */
+  ip: string;
+  /** The body's stream, when the request has a body to read (bodyStreamOf). */
+  body: Readable | undefined;
+  /** `core.arrival()` when the request arrived: requests a client sent together stay together. */
+  arrivedAfter: number;
+}
+
+/**
+ * Hands a request from Node to the mock and writes its answer as it is: the one behaviour of the
+ * Node hosts (serveNode, and the fastify adapter). The body is read only when the mock asks, as
+ * far as one byte past the limit; a `reset` rule gets a TCP reset; a client that leaves while its
+ * answer is held is noticed; whatever fails, the client gets an Error body.
+ */
+export async function answerRaw(core: Pick<NodeAnswerer, 'answer'>, { req, res, ip, body, arrivedAfter }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> {
+  const readBody = () => readCapped(body, bodyLimit + 1, res);
+  const gone = new ClientLeft(res);
+  const headers = joinedHeaders(req.rawHeaders);
+  try {
+    const answer = await core.answer({ method: req.method ?? 'GET', url: req.url ?? '/', headers, readBody, client: ip, arrivedAfter, signal: gone });
+    // Answered already, by Node's own answer to a request it could not read to its end.
+    if (res.destroyed || res.headersSent) return;
+    gone.answered = true;
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body ?? undefined);
+  } catch (error) {
+    // The client went away (while its answer was held, or mid-body): no one is left to answer.
+    if (error instanceof ClientGoneError || res.destroyed) return;
+    if (error instanceof ConnectionResetError) {
+      // A TCP reset where there is a socket (the client reads ECONNRESET); in process, the answer
+      // is destroyed, which the adapters turn into their host's network error.
+      const socket = req.socket as { resetAndDestroy?: () => void } | null;
+      if (typeof socket?.resetAndDestroy === 'function') socket.resetAndDestroy();
+      else res.destroy();
+      return;
+    }
+    // Never a dropped connection: whatever failed, the client gets an Error body.
+    log.error({ err: error }, 'unexpected error');
+    if (res.headersSent) return void res.destroy();
+    gone.answered = true;
+    const text = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(text);
+  }
+}
+
+/**
+ * The request's headers as the core takes them, and as fetch's Headers gives them to the MSW and
+ * browser hosts: names in lower case, every repeated field joined with ", " (RFC 9110, 5.3). Node's
+ * `req.headers` keeps only the first of a repeated Authorization or Content-Type, so a request with
+ * two keys would be admitted here with the first and refused in a browser; from the raw lines, both
+ * hosts read "Bearer a, Bearer b" and answer it alike (401).
+ */
+export function joinedHeaders(rawHeaders: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const had = headers[name];
+    headers[name] = had === undefined ? rawHeaders[i + 1]! : `${had}, ${rawHeaders[i + 1]!}`;
+  }
+  return headers;
+}
+
+/**
+ * Whether the client left before its answer, asked only by an answer a fault rule holds: a class
+ * (one shape, its accessor on the prototype), and no listener until one is asked for; a listener on
+ * every response, or an AbortController each, costs a third of the server's throughput.
+ */
+class ClientLeft implements ClientSignal {
+  /** Set once the core's answer is written: what happens to the connection after is not the client leaving. */
+  answered = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  /** Its connection closed, or something else answered it (Node, for a body it could not read), before the core did. */
+  get aborted(): boolean {
+    return !this.answered && (this.res.destroyed || this.res.headersSent);
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    const res = this.res;
+    const left = () => {
+      if (!this.answered) listener();
+    };
+    res.once('close', left);
+    res.once('finish', left);
+  }
+}
+
+/**
+ * The request body, read up to `cap` bytes: one byte past the body limit tells the core it is too
+ * large. The rest of a body that large is read and dropped, not kept, and the connection closes
+ * once answered rather than read a body it was refused.
+ */
+function readCapped(stream: Readable | undefined, cap: number, res: ServerResponse): Promise<Uint8Array | undefined> {
+  if (stream === undefined) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      const room = cap - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (size >= cap) {
+        stream.off('data', onData);
+        stream.off('end', onEnd);
+        res.shouldKeepAlive = false;
+        stream.resume();
+        resolve(new Uint8Array(Buffer.concat(chunks)));
+      }
+    };
+    const onEnd = () => resolve(new Uint8Array(Buffer.concat(chunks)));
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', reject);
+    stream.once('close', () => {
+      if (!stream.readableEnded && size < cap) reject(new ClientGoneError('The client closed the connection before the end of its request body.'));
+    });
+    // Node answered for a body it could not read (a bad chunk, a timeout): the body never ends.
+    res.once('finish', () => {
+      if (!stream.readableEnded && size < cap) reject(new ClientGoneError('The request body was cut short and answered by the server itself.'));
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { generatePets } from '../../fixtures/generatePets.ts';
+import { testSpec } from '../testing.ts';
+import { openMock, type Mock } from './openMock.ts';
+
+let mock: Mock | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+const key = { authorization: 'Bearer demo-pro' };
+
+describe('openMock, the mock without any host', () => {
+  it('answers a WHATWG Request with a Response, as the HTTP server would', async () => {
+    mock = await openMock({ spec: await testSpec(), pets: generatePets({ count: 5 }) });
+    const page = await mock.handle(new Request('http://mock.test/v1/pets?limit=2', { headers: key }));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-ratelimit-remaining')).toBe('299');
+    expect(await page.json()).toHaveLength(2);
+    const created = await mock.handle(new Request('http://mock.test/v1/pets', { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) }));
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/v1/pets/6');
+    const refused = await mock.handle(new Request('http://mock.test/v1/pets', { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: '{"name":' }));
+    expect(await refused.json()).toMatchObject({ code: 'MALFORMED_JSON', status: 400 });
+  });
+
+  it('answers a fault rule\'s reset with a network error', async () => {
+    mock = await openMock({ spec: await testSpec(), pets: [] });
+    const rule = await mock.handle(new Request('http://mock.test/__mock/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationId: 'listPets', action: 'reset' }) }));
+    expect(rule.status).toBe(201);
+    expect((await mock.handle(new Request('http://mock.test/v1/pets', { headers: key }))).type).toBe('error');
+  });
+
+  it('reloads new fixtures around the same state: counters and created pets carried over', async () => {
+    const spec = await testSpec();
+    mock = await openMock({ spec, pets: generatePets({ count: 2 }) });
+    await mock.answer({ method: 'POST', url: '/v1/pets', headers: { ...key, 'content-type': 'application/json' }, body: new TextEncoder().encode('{"name":"Kept","categoryId":1}') });
+    const { dropped, specChanged } = await mock.reload({ spec, fixtures: generatePets({ count: 2, seed: 7 }), keep: () => true });
+    expect({ dropped, specChanged }).toEqual({ dropped: 0, specChanged: false });
+    expect(await mock.state.store.count()).toBe(3);
+    const page = await mock.answer({ method: 'GET', url: '/v1/pets', headers: key });
+    expect(page.headers['x-ratelimit-remaining']).toBe('298');
+  });
+});

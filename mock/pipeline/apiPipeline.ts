@@ -1,0 +1,135 @@
+// The API under /v1 as one pipeline of named steps, in one order for every request:
+//
+//   cors → unknown query → (the store's operation prepared ahead) → admission → fault rules →
+//   Prefer → method and route → body → validation → forced answer or operation;
+//   then the rate-limit headers and deprecation marks, latency, and the record.
+//
+// Each step is a module of this folder with its own tests. The only reordering is a read ahead,
+// not a second order: a store operation's body and validation may be read before the admission
+// so that the store admits and runs it in one step (operation.ts, prepareStoreStep); a request
+// that turns out bad is still refused in its turn, after its admission.
+import { utf8Length } from '../core/utf8Length.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
+import { isPromise } from '../state/awaitable.ts';
+import { ClientGoneError, ConnectionResetError, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
+import type { ApiError } from '../errors/errorCatalogue.ts';
+import { peekRate } from '../rateLimits/peekRate.ts';
+import { apiContext, type ApiContext, type ApiPipelineOptions } from './context.ts';
+import { newExchange, type Exchange } from './exchange.ts';
+import { cors, isRefusedPreflight } from './cors.ts';
+import { nameUnknownQuery } from './unknownQuery.ts';
+import { parseAuthorization } from './parseAuthorization.ts';
+import { prepareStoreStep, operate } from './operation.ts';
+import { admit } from './admission.ts';
+import { applyFaultRules } from './faults.ts';
+import { forcedAnswer, readPrefer } from './prefer.ts';
+import { allowMethod, requireRoute } from './routing.ts';
+import { bytesOf, readBody } from './body.ts';
+import { readJsonBody } from './readRequest.ts';
+import { validate } from './validation.ts';
+import { delayAnswer } from './latency.ts';
+import { errorAnswer } from './errorAnswer.ts';
+import { rateAndMarks, recordExchange } from './record.ts';
+
+export type { ApiPipelineOptions } from './context.ts';
+
+type Answer = { status: number; body: string | null };
+
+export interface ApiPipeline {
+  /** A request under the API's prefix. */
+  api(request: CoreRequest, path: string, search: string): Promise<CoreAnswer>;
+  /** A request on a path neither the API nor the control API serves. */
+  outside(request: CoreRequest, path: string): Promise<CoreAnswer>;
+  /** The 405 `method` gets on a request target (Allow from the spec): its path's, or every method the API serves. */
+  methodNotAllowed(method: string, target: string): ApiError;
+}
+
+export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
+  const ctx = apiContext(options);
+  return {
+    api: (request, path, search) => answerApi(ctx, request, path, search),
+    outside: (request, path) => answerOutside(ctx, request, path),
+    methodNotAllowed: (method, target) => ctx.routes.notAllowedOn(method, target),
+  };
+}
+
+/** The steps that decide the answer, in their order. */
+async function serve(ctx: ApiContext, x: Exchange): Promise<Answer> {
+  const preflight = cors(ctx, x);
+  if (preflight) return preflight;
+  nameUnknownQuery(ctx, x);
+  x.credentials = parseAuthorization(x.request.headers.authorization);
+  await prepareStoreStep(ctx, x);
+  const admitted = admit(ctx, x);
+  if (admitted) await admitted;
+  const faulted = applyFaultRules(ctx, x);
+  if (faulted) await faulted;
+  const forced = readPrefer(ctx, x);
+  allowMethod(ctx.routes, x);
+  const read = readBody(ctx, x);
+  if (read) await read;
+  requireRoute(ctx.routes, x);
+  validate(ctx, x);
+  if (forced) return forcedAnswer(ctx, x, forced);
+  return operate(ctx, x);
+}
+
+async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, search: string): Promise<CoreAnswer> {
+  const x = newExchange(request, path, search);
+  const arrivedAfter = request.arrivedAfter ?? ctx.order.answered;
+  x.route = ctx.routes.match(path, x.method);
+  x.op = x.route?.op;
+  let answer: Answer;
+  try {
+    answer = await serve(ctx, x);
+  } catch (error) {
+    if (error instanceof ConnectionResetError || error instanceof ClientGoneError) {
+      record(ctx, x, 0, arrivedAfter);
+      throw error;
+    }
+    answer = errorAnswer(ctx, x, error);
+  }
+  const marked = rateAndMarks(ctx, x);
+  if (marked) await marked;
+  const delayed = delayAnswer(ctx.latency, x);
+  if (delayed) await delayed;
+  record(ctx, x, answer.status, arrivedAfter);
+  if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = String(utf8Length(answer.body));
+  return { status: answer.status, headers: x.headers, body: answer.body };
+}
+
+/**
+ * A path outside the API and the control API: 404 with where the API lives (a malformed JSON
+ * body is told first), the client's window as it stands (nothing is counted), in the request log,
+ * so a frontend calling a path without /v1 finds its mistake.
+ */
+async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string): Promise<CoreAnswer> {
+  const x = newExchange(request, path, '');
+  const arrivedAfter = request.arrivedAfter ?? ctx.order.answered;
+  let answer: Answer;
+  try {
+    const bytes = bytesOf(x);
+    if (isPromise(bytes)) await bytes;
+    x.body = readJsonBody(request, x.bytes, x.method, ctx.bodyLimit, { routed: false });
+    // Where the client's window stands: a store that cannot say answers 503, as everywhere.
+    try {
+      x.rateDecision = await peekRate({ headers: request.headers, ip: x.ip }, ctx.state);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) x.storeUnavailable = true;
+      throw error;
+    }
+    throw ctx.routes.notFound(x.method, path, { outside: true });
+  } catch (error) {
+    answer = errorAnswer(ctx, x, error);
+  }
+  const marked = rateAndMarks(ctx, x);
+  if (marked) await marked;
+  record(ctx, x, answer.status, arrivedAfter);
+  x.headers['content-length'] = String(utf8Length(answer.body!));
+  return { status: answer.status, headers: x.headers, body: answer.body };
+}
+
+/** Puts the request in the request log and the access log: never an error, the answer is already decided. */
+function record(ctx: ApiContext, x: Exchange, status: number, arrivedAfter: number): void {
+  recordExchange(x, { status, arrivedAfter, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers) }, { state: ctx.state, order: ctx.order, onAnswer: ctx.onAnswer, log: ctx.log });
+}

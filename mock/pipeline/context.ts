@@ -1,0 +1,62 @@
+import type { LoadedSpec } from '../../spec/loadSpec.ts';
+import type { PetStatus } from '../../spec/types.ts';
+import type { PrismResponder } from '../prism/prismResponder.ts';
+import type { StateParts } from '../state/stateParts.ts';
+import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
+import type { CorsOrigins } from './corsOptions.ts';
+import type { Latency } from './latency.ts';
+import { LogThrottle } from './logThrottle.ts';
+import { deprecationMarks } from './deprecationMarks.ts';
+import { PageCache } from './pageCache.ts';
+import { apiRoutes, type ApiRoutes } from './route.ts';
+import { requestValidation, type RequestValidation } from './requestValidation.ts';
+
+export interface ApiPipelineOptions {
+  spec: LoadedSpec;
+  state: StateParts;
+  prefix: string;
+  corsOrigins: CorsOrigins;
+  bodyLimit: number;
+  defaultStatus: PetStatus | null;
+  strict: boolean;
+  latency?: Latency | undefined;
+  maxPreferDelayMs: number;
+  /** Answers Prefer's 2xx and the operations the store does not hold, from the spec. */
+  examples: PrismResponder;
+  /** Numbers the answers, for the client report's arrivals. */
+  order: { id: string; answered: number };
+  /** The server log: ignored query parameters, refused preflights, server errors. */
+  log?: CoreLog | undefined;
+  /** Called once per API request as answered (or left unanswered): the access log's line. */
+  onAnswer?: ((answered: AnsweredRequest) => void) | undefined;
+}
+
+/** What the steps of the API pipeline share: the options, and what is built once from the spec. */
+export interface ApiContext extends ApiPipelineOptions {
+  routes: ApiRoutes;
+  validation: RequestValidation;
+  /** Deprecation and Sunset headers by operationId. */
+  marks: Map<string, Record<string, string>>;
+  /** List pages kept as text until the store changes. */
+  pages: PageCache;
+  /** A page polling with `?page=2`, or retrying a refused preflight, would otherwise fill the log. */
+  queryWarnings: LogThrottle;
+  preflightWarnings: LogThrottle;
+}
+
+export function apiContext(options: ApiPipelineOptions): ApiContext {
+  return {
+    ...options,
+    routes: apiRoutes(options.spec, options.prefix, { cors: options.corsOrigins !== false }),
+    validation: requestValidation(options.spec, { strict: options.strict }),
+    marks: deprecationMarks(options.spec),
+    pages: new PageCache(),
+    queryWarnings: new LogThrottle(),
+    preflightWarnings: new LogThrottle(),
+  };
+}
+
+/** The operations the store answers (PetStep); the contract's others are answered from the spec. */
+export const storeOperations: ReadonlySet<string> = new Set(['listPets', 'createPet', 'getPet']);
+
+export const jsonType = 'application/json; charset=utf-8';

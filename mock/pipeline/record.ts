@@ -1,0 +1,101 @@
+import { clientFacts, type AnsweredExchange } from '../clientReport/clientFacts.ts';
+import { keyLabel } from './accessLog.ts';
+import { redactUrl } from './redactUrl.ts';
+import { MAX_RUN_ID } from '../state/requestLog.ts';
+import type { StateParts } from '../state/stateParts.ts';
+import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
+import type { Exchange } from './exchange.ts';
+import type { ApiContext } from './context.ts';
+import { isPromise } from '../state/awaitable.ts';
+import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
+import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
+import { peekRate } from '../rateLimits/peekRate.ts';
+import { rateHeaders } from '../rateLimits/refusals.ts';
+import type { RateDecision } from '../rateLimits/rateLimiter.ts';
+
+interface Recorders {
+  state: Pick<StateParts, 'log' | 'clock'>;
+  /** Numbers the answers, for the client report's arrivals. */
+  order: { id: string; answered: number };
+  /** The access log's line. */
+  onAnswer: ((answered: AnsweredRequest) => void) | undefined;
+  log: CoreLog | undefined;
+}
+
+/**
+ * Puts an API request in the request log (with what the client report needs of it) and the access
+ * log, as answered (status 0: left unanswered). Never an error: the answer is already decided.
+ */
+export function recordExchange(x: Exchange, answer: { status: number; arrivedAfter: number; corsRefused: boolean }, recorders: Recorders): void {
+  try {
+    recordAnswered(x, answer, recorders);
+  } catch (error) {
+    recorders.log?.error({ err: error }, 'could not record the request');
+  }
+}
+
+function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { status: number; arrivedAfter: number; corsRefused: boolean }, { state, order, onAnswer, log }: Recorders): void {
+  const answerNumber = ++order.answered;
+  const key = x.apiKey?.label ?? null;
+  const runId = x.request.headers['x-conformance-run-id'];
+  const method = x.method;
+  // What is written (the request log, the client report read from it, the access log) never holds a key.
+  const url = redactUrl(x.request.url);
+  const exchange: AnsweredExchange = {
+    method,
+    url: x.request.url,
+    headers: x.request.headers,
+    ip: x.ip,
+    apiKey: x.apiKey,
+    operationId: x.op?.operationId,
+    // The body as read: one a fault rule answered before it was read is not.
+    body: x.bytes,
+    arrivedAfter,
+    answerNumber,
+    order: order.id,
+    header: (name) => (status === 0 ? undefined : x.headers[name]),
+    errorCode: x.errorCode,
+  };
+  const added = state.log.add({
+    at: state.clock.now(), method, url, status, key, ms: Math.round((performance.now() - x.started) * 10) / 10,
+    client: x.ip,
+    ...(runId ? { runId: runId.slice(0, MAX_RUN_ID) } : {}),
+    ...(x.fault ? { fault: x.fault.id } : {}),
+    grade: clientFacts(exchange, key),
+  });
+  if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
+  onAnswer?.({
+    method,
+    url,
+    status,
+    ms: performance.now() - x.started,
+    key: key ?? keyLabel(x.request.headers.authorization),
+    client: x.ip,
+    runId: runId ? runId.slice(0, MAX_RUN_ID) : undefined,
+    fault: x.fault?.id,
+    corsRefused,
+  });
+}
+
+/**
+ * What every answer says of its client's window (X-RateLimit-*: as admitted, or peeked for an
+ * answer given before any admission; the outage's when the store is away), and the deprecation
+ * marks of its operation.
+ */
+export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'marks'>, x: Exchange): Promise<void> | undefined {
+  const opMarks = x.op ? ctx.marks.get(x.op.operationId) : undefined;
+  const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys), opMarks);
+  if (x.rateDecision) return void Object.assign(x.headers, rateHeaders(x.rateDecision), opMarks);
+  if (x.storeUnavailable) return void outage();
+  const set = (decision: RateDecision) => void Object.assign(x.headers, rateHeaders(decision), opMarks);
+  const away = (error: unknown): undefined => {
+    if (error instanceof StoreUnavailableError) outage();
+    return undefined;
+  };
+  try {
+    const peeked = peekRate({ headers: x.request.headers, ip: x.ip }, ctx.state);
+    return isPromise(peeked) ? peeked.then(set, away) : set(peeked);
+  } catch (error) {
+    return away(error);
+  }
+}

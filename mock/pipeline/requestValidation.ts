@@ -1,0 +1,98 @@
+// Validation of an API request against the spec: compiled once per operation, on its first request.
+import type { OpenAPIV3 } from 'openapi-types';
+import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
+import { requestBodySchema } from '../../spec/specModel.ts';
+import { compileSchema } from '../../spec/compileSchema.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
+import { RequestValidationError } from '../errors/requestErrors.ts';
+
+
+const decimalInteger = /^-?\d+$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** How many unknown query parameters a message or header names before "...". */
+export const MAX_LISTED = 20;
+const paramOptions = { coerceTypes: true, useDefaults: true, int64: 'range' } as const;
+
+export const quoted = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(', ');
+
+/** What validation reads of a routed request. */
+export interface RequestToValidate {
+  method: string;
+  path: string;
+  /** The path's parameters, as the route matched them. */
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  /** The parsed body (undefined when none was sent). */
+  body: unknown;
+  /** The query parameters the operation does not define. */
+  unknownQuery: readonly string[] | null;
+}
+
+export interface RequestValidation {
+  /**
+   * Plain decimal integers, the unknown query under `strict`, then path, body and query against
+   * the spec; the parameters coerced as the spec types them. Throws what the catalogue answers.
+   */
+  validate(op: SpecOperation, request: RequestToValidate): { params: Record<string, unknown>; query: Record<string, unknown> };
+  /** Which query parameters an operation takes, in words ("takes only limit and status"). */
+  takes(operationId: string): string;
+  /** The query parameters an operation defines. */
+  definedQuery(operationId: string): ReadonlySet<string>;
+}
+
+export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolean }): RequestValidation {
+  const definedQuery = new Map(spec.operations.map((op) => [op.operationId, new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name))]));
+  // Compiled on an operation's first request: compiling every operation's schemas at start would
+  // hold the mock's first answer back for operations a session may never call.
+  const validators = new Map<string, ReturnType<typeof validatorsOf>>();
+  const validatorsFor = (op: SpecOperation) => {
+    let v = validators.get(op.operationId);
+    if (!v) validators.set(op.operationId, (v = validatorsOf(op)));
+    return v;
+  };
+
+  const takes = (operationId: string) => {
+    const names = [...(definedQuery.get(operationId) ?? [])];
+    return names.length === 0 ? 'takes no query parameters' : `takes only ${names.join(' and ')}`;
+  };
+
+  return {
+    takes,
+    definedQuery: (operationId) => definedQuery.get(operationId) ?? new Set(),
+    validate(op, request) {
+      const v = validatorsFor(op);
+      const params: Record<string, unknown> = { ...request.params };
+      const query: Record<string, unknown> = { ...request.query };
+      for (const { name, part, int64 } of v.integers) {
+        const value = (part === 'query' ? query : params)[name];
+        if (typeof value !== 'string') continue;
+        const where = part === 'query' ? 'query' : 'params';
+        if (!decimalInteger.test(value)) throw new RequestValidationError(where, [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }]);
+        if (int64 && (BigInt(value) < INT64_MIN || BigInt(value) > INT64_MAX)) throw new RequestValidationError(where, [{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }]);
+      }
+      if (strict && request.unknownQuery) {
+        const unknown = request.unknownQuery;
+        const which = unknown.length === 1 ? `The query parameter ${quoted(unknown)} is` : `The query parameters ${quoted(unknown.slice(0, MAX_LISTED))}${unknown.length > MAX_LISTED ? ', ...' : ''} are`;
+        throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${request.method} ${request.path}, which ${takes(op.operationId)}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
+      }
+      if (v.params && !v.params(params)) throw new RequestValidationError('params', v.params.errors ?? []);
+      if (v.body && !v.body(request.body)) throw new RequestValidationError('body', v.body.errors ?? []);
+      if (v.query && !v.query(query)) throw new RequestValidationError('query', v.query.errors ?? []);
+      return { params, query };
+    },
+  };
+}
+
+function validatorsOf(op: SpecOperation) {
+  const part = (place: 'query' | 'path') => {
+    const params = op.parameters.filter((p) => p.in === place);
+    if (params.length === 0) return undefined;
+    return compileSchema({ type: 'object', properties: Object.fromEntries(params.map((p) => [p.name, structuredClone(p.schema as OpenAPIV3.SchemaObject)])), required: params.filter((p) => p.required).map((p) => p.name) }, paramOptions);
+  };
+  const bodySchema = requestBodySchema(op);
+  const integers = op.parameters
+    .filter((p) => (p.in === 'query' || p.in === 'path') && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer')
+    .map((p) => ({ name: p.name, part: p.in as 'query' | 'path', int64: (p.schema as OpenAPIV3.SchemaObject).format === 'int64' }));
+  return { query: part('query'), params: part('path'), body: bodySchema ? compileSchema(structuredClone(bodySchema)) : undefined, integers };
+}

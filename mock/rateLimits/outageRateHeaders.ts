@@ -1,0 +1,24 @@
+import { anonymousBucket } from './anonymousBucket.ts';
+import { planLimits } from './plans.ts';
+import type { KeyDirectory } from '../state/stateParts.ts';
+import type { ClientIdentity } from './peekRate.ts';
+import { parseAuthorization } from '../pipeline/parseAuthorization.ts';
+
+/**
+ * The rate-limit headers an answer can still carry truthfully while the shared store is away.
+ *
+ * The counts (X-RateLimit-Remaining, and X-RateLimit-Reset, which depends on which window binds and
+ * on any ban) live in the store with the buckets, so they are not sent: a guessed count would
+ * mislead a client that paces itself on it. X-RateLimit-Limit is sent when this replica knows whose
+ * quota the request spends without asking the store: the Free plan's for a request without a
+ * bearer token (its address's bucket), the key's plan for a token it has looked up before (the
+ * entry it last saw; the Free plan's for a token it last saw refused). It is the per-minute limit,
+ * the window that binds unless the day's quota is nearly spent. A token never seen here gets none.
+ */
+export function outageRateHeaders(request: ClientIdentity, keys: KeyDirectory): Record<string, string> {
+  const credentials = parseAuthorization(request.headers.authorization);
+  if (credentials.kind !== 'bearer') return { 'x-ratelimit-limit': String(anonymousBucket(request.ip).limits.perMinute) };
+  const seen = keys.lastSeen?.(credentials.token);
+  if (seen === undefined) return {};
+  return { 'x-ratelimit-limit': String((seen ?? { limits: planLimits.free }).limits.perMinute) };
+}
