@@ -56,6 +56,18 @@ describe('the control API', () => {
       expect((await control('GET', '/clock')).json()).toMatchObject({ frozen: false, offsetSeconds: 0 });
       expect((await control('GET', '/requests')).json().requests.map((r: { key: string }) => r.key)).toEqual(['demo…(15)', null, 'demo…(9)']);
     });
+
+    it('takes an empty body with Content-Type: application/json as no body, as curl -H sends it', async () => {
+      const res = await mock.app.inject({ method: 'POST', url: '/__mock/reset', headers: { 'content-type': 'application/json' }, payload: '' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ pets: 60 });
+    });
+
+    it('still says what a route that needs a body lacks when it is empty', async () => {
+      const res = await mock.app.inject({ method: 'POST', url: '/__mock/clock', headers: { 'content-type': 'application/json' }, payload: '' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', message: expect.stringMatching(/body/) });
+    });
   });
 
   describe('/__mock/requests', () => {

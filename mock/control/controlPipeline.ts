@@ -211,7 +211,10 @@ export function controlPipeline(options: ControlPipelineOptions): ControlPipelin
       for (const r of routes) {
         const params = r.method === method ? matchSegments(r.segments, segments, { nonEmpty: true }) : undefined;
         if (!params) continue;
-        const body = (parsedBody = readJsonBody(request, await bodyBytes(request, method), method, bodyLimit));
+        const bytes = await bodyBytes(request, method);
+        // An empty body is no body, whatever its Content-Type: `curl -X POST -H 'Content-Type:
+        // application/json' …/reset` asks for a reset; a route that needs a body says so itself.
+        const body = (parsedBody = bytes === undefined || bytes.length === 0 ? undefined : readJsonBody(request, bytes, method, bodyLimit));
         const answer = await r.handler({ query: parseQuery(search), params, body: () => body });
         return send(answer.status ?? 200, answer.body);
       }

@@ -16,7 +16,7 @@ const keywordHints: Record<string, string> = {
 };
 
 const validationPlaces: Record<RequestPart, { code: ErrorCode; lead: string; root: string; typeHint: string }> = {
-  body: { code: 'INVALID_BODY', lead: 'Invalid request body', root: 'the request body', typeHint: 'Send the value with that JSON type: strings are not converted to numbers.' },
+  body: { code: 'INVALID_BODY', lead: 'Invalid request body', root: 'the request body', typeHint: 'Send the value with that JSON type.' },
   query: { code: 'INVALID_QUERY_PARAMETER', lead: 'Invalid query parameter', root: 'the query', typeHint: 'Send a value of that type, for example limit=20.' },
   params: { code: 'INVALID_PATH_PARAMETER', lead: 'Invalid path parameter', root: 'the path', typeHint: 'Send a value of that type, for example /v1/pets/1.' },
 };
@@ -25,6 +25,42 @@ const emptyBodyHint: Record<ErrorContext, string> = {
   api: 'Send a JSON object such as {"name": "Rex", "categoryId": 1}.',
   control: 'Send the JSON body the control API describes (docs/operators.md, "The control API").',
 };
+
+/** The JSON type of a value, as a client would name it. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : 'a fraction';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The value at a JSON Pointer (RFC 6901) in a body, if there is one. */
+function valueAt(body: unknown, pointer: string): unknown {
+  let value = body;
+  for (const token of pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, token)) return undefined;
+    value = (value as Record<string, unknown>)[token];
+  }
+  return value;
+}
+
+/** `, not "4" (a string)`: the value a body gave where its schema wanted another, short. */
+function givenValue(body: unknown, pointer: string): string {
+  const value = valueAt(body, pointer);
+  if (value === undefined) return '';
+  const text = typeof value === 'object' && value !== null ? '' : JSON.stringify(value);
+  const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return shown === '' ? `, not ${jsonType(value)}` : `, not ${shown} (${jsonType(value)})`;
+}
+
+/** What to send instead of a value of the wrong JSON type: the type wanted, and no conversion. */
+function typeHint(wanted: unknown, given: unknown): string | undefined {
+  const wants = String(wanted);
+  if ((wants === 'integer' || wants === 'number') && typeof given === 'string') return `Send ${wants === 'integer' ? 'a whole number' : 'a number'} as a JSON number, without quotes: strings are not converted to numbers.`;
+  if (wants === 'string' && given !== undefined && typeof given !== 'string') return 'Send it as a JSON string, in quotes: other types are not converted to strings.';
+  if (wants === 'integer') return 'Send a whole number.';
+  return undefined;
+}
 
 /** A body the mock could not read, as a catalogue error. */
 function fromBodyError(error: BodyError, request: AnsweredRequestParts, bodyLimit: number, context: ErrorContext): ApiError {
@@ -79,10 +115,12 @@ export function toApiError(error: unknown, request: AnsweredRequestParts, { body
     const place = context === 'control' ? { ...base, code: 'INVALID_CONTROL_REQUEST' as const, lead: 'Invalid control request' } : base;
     const first = error.problems[0];
     const missingBody = request.body === undefined && error.part === 'body';
-    const described = missingBody ? 'the request body is required' : describeAjvErrors(error.problems, place.root);
+    // The value given, where the body had one: `categoryId must be a whole number, not "4" (a string)`.
+    const given = error.part === 'body' && first && first.keyword !== 'required' && first.keyword !== 'additionalProperties' && !missingBody ? givenValue(request.body, first.instancePath) : '';
+    const described = missingBody ? 'the request body is required' : `${describeAjvErrors(error.problems, place.root)}${given}`;
     const hint = missingBody
       ? emptyBodyHint[context]
-      : first?.keyword === 'type' ? place.typeHint : keywordHints[first?.keyword ?? ''] ?? 'Check it against the API description.';
+      : first?.keyword === 'type' ? (error.part === 'body' ? typeHint(first.params.type, valueAt(request.body, first.instancePath)) : undefined) ?? place.typeHint : keywordHints[first?.keyword ?? ''] ?? 'Check it against the API description.';
     return new ApiError(place.code, `${place.lead}: ${described}. ${hint}`);
   }
   if (error instanceof BodyError) return fromBodyError(error, request, bodyLimit, context);
