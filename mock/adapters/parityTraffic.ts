@@ -65,8 +65,8 @@ const retryAfterMs = (a: Seen) => Number(a.headers['retry-after']) * 1000;
 class Session {
   now = parityStart;
   readonly steps: Trace['steps'] = [];
-  /** A move of the clock not sent yet: it goes first in the next volley's round trip. */
-  #move: { name: string; request: Sent } | undefined;
+  /** A move of the clock not sent yet, from the instant it starts at: it goes first in the next volley's round trip. */
+  #move: { from: number; name: string; request: Sent } | undefined;
   constructor(private readonly send: Send) {}
 
   /** Sends `requests` at once; keeps their answers as a set when requests of one key may have taken each other's answers. */
@@ -98,8 +98,8 @@ class Session {
   /** Moves the mock's clock to `at`, as a client waiting until then, before the next request. */
   waitUntil(at: number): void {
     if (at <= this.now) return;
-    const from = this.#move ? this.now - Number(JSON.parse(this.#move.request.body!).advanceSeconds) * 1000 : this.now;
-    this.#move = { name: `wait ${at - from} ms`, request: controlRequest('POST', '/clock', { advanceSeconds: (at - from) / 1000 }) };
+    const from = this.#move?.from ?? this.now;
+    this.#move = { from, name: `wait ${at - from} ms`, request: controlRequest('POST', '/clock', { advanceSeconds: (at - from) / 1000 }) };
     this.now = at;
   }
 }
@@ -125,15 +125,30 @@ async function runSideBySide(s: Session, clients: Record<string, Client>): Promi
   const running = Promise.all(Object.entries(clients).map(([key, client]) => client({
     now: () => s.now,
     send: (requests) => new Promise((answered) => sending.push({ key, requests, answered })),
-    waitUntil: (at) => (at <= s.now ? Promise.resolve() : new Promise((wake) => waiting.push({ at, wake }))),
+    waitUntil: (at) => {
+      // A header the client read was missing or not a number: say so rather than wait forever.
+      if (!Number.isFinite(at)) return Promise.reject(new Error(`${key} was told to wait until ${at}: an answer lacked Retry-After or X-RateLimit-Reset.`));
+      return at <= s.now ? Promise.resolve() : new Promise((wake) => waiting.push({ at, wake }));
+    },
   }, key)));
+  // Awaited at the end; a client that failed before then is not an unhandled rejection meanwhile.
+  running.catch(() => undefined);
   for (;;) {
     await new Promise((turn) => setImmediate(turn));
     if (sending.length > 0) {
       const now = sending;
       sending = [];
-      const answers = await s.together(now.map(({ key, requests }) => ({ name: `${key}: ${requests.length} at ${s.now - parityStart} ms`, requests })));
-      now.forEach(({ answered }, k) => answered(answers[k]!));
+      // One step a key: which of a key's requests sent at once took which answer is the host's to decide.
+      const keys = [...new Set(now.map(({ key }) => key))];
+      const groups = keys.map((key) => now.filter((sent) => sent.key === key));
+      const answers = await s.together(groups.map((group) => {
+        const requests = group.flatMap((sent) => sent.requests);
+        return { name: `${group[0]!.key}: ${requests.length} at ${s.now - parityStart} ms`, requests };
+      }));
+      groups.forEach((group, k) => {
+        const mine = answers[k]!;
+        for (const { requests, answered } of group) answered(mine.splice(0, requests.length));
+      });
       continue;
     }
     if (waiting.length === 0) break;
