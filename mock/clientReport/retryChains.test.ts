@@ -27,8 +27,8 @@ describe('retryChains', () => {
     ]);
   });
 
-  it('takes a request within 50 ms of a failure for one sent with it, never for its retry', () => {
-    expect(times([request(0, 503), request(50, 503), request(51, 200)])).toEqual([[0, 51], [50]]);
+  it('takes a request within 100 ms of a failure for one sent with it, never for its retry', () => {
+    expect(times([request(0, 503), request(100, 503), request(101, 200)])).toEqual([[0, 101], [100]]);
   });
 
   it('ends a chain at a success, and starts one for a request sent over five minutes after a failure', () => {
