@@ -39,11 +39,11 @@ export function mountMock(app: FastifyInstance, mock: Mock, { paths, bodyLimit, 
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    // Stamped before anything is awaited: requests a client sent together stay together.
-    const arrivedAfter = mock.arrival();
+    // Stamped before anything is awaited: when the client sent it, as near as the mock knows.
+    const arrivedAt = mock.arrival();
     reply.hijack();
     // The raw request is the body's stream: fastify's pass-through parser has not read it.
-    await answerRaw(mock, { req: request.raw, res: reply.raw, ip: clientAddress(request.raw), body: bodyStreamOf(request.raw), arrivedAfter }, { bodyLimit, log: mock.log });
+    await answerRaw(mock, { req: request.raw, res: reply.raw, ip: clientAddress(request.raw), body: bodyStreamOf(request.raw), arrivedAt }, { bodyLimit, log: mock.log });
   };
   const urls = paths === 'all' ? ['/*'] : [API_PREFIX, `${API_PREFIX}/*`, CONTROL_PREFIX, `${CONTROL_PREFIX}/*`];
   for (const url of urls) app.route({ method: app.supportedMethods, url, handler });

@@ -35,7 +35,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, 
     control: createPetsMockControl(coreControlSend(core), { controlToken }),
     handles: (url) => address.toMockPath(url, { control }) !== undefined,
     arrival: () => core.arrival(),
-    async handle({ method, url, headers, body, arrivedAfter }) {
+    async handle({ method, url, headers, body, arrivedAt }) {
       const path = address.toMockPath(url, { control });
       if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
       if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
@@ -45,7 +45,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, 
       const sent = body && body.byteLength > 0 ? body : undefined;
       if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
       const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
-      const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAfter });
+      const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
       const out = { ...answer.headers };
       if (out.location) out.location = address.fromMockPath(out.location);
       // As the server's answers carry it (RFC 9110, 6.6.1), on the real clock whatever the test fakes.

@@ -9,8 +9,8 @@ import { isConnectionReset, type PetsMockHost } from './petsMockHost.ts';
 export function mswHandlers(host: PetsMockHost, { control = true }: { control?: boolean } = {}): HttpHandler[] {
   const { address } = host;
   const resolver: HttpResponseResolver = async ({ request }) => {
-    // Taken before any await: requests a page sent together stay together in the client report.
-    const arrivedAfter = host.arrival();
+    // Taken before any await: when the page sent it, as near as the mock knows (client report).
+    const arrivedAt = host.arrival();
     const method = request.method.toUpperCase();
     const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await request.arrayBuffer());
     const headers: Record<string, string> = {};
@@ -18,7 +18,7 @@ export function mswHandlers(host: PetsMockHost, { control = true }: { control?: 
       headers[name] = value;
     });
     try {
-      const answer = await host.handle({ method, url: request.url, headers, body, arrivedAfter });
+      const answer = await host.handle({ method, url: request.url, headers, body, arrivedAt });
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     } catch (error) {
       // A fault rule reset the connection: the page's fetch fails as it would (TypeError: Failed to fetch).

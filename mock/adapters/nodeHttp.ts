@@ -6,7 +6,7 @@ import { ClientGoneError, ConnectionResetError, type ClientSignal, type CoreAnsw
 import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 
-/** What a Node host needs of the mock: its answers, and its numbering of them. */
+/** What a Node host needs of the mock: its answers, and its clock's instant for a request handed over (arrival). */
 export interface NodeAnswerer {
   answer(request: CoreRequest): Promise<CoreAnswer>;
   arrival(): number;
@@ -29,8 +29,8 @@ export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
 export function serveNode(current: () => NodeAnswerer, { bodyLimit, clientAddress, log }: { bodyLimit: number; clientAddress: (req: IncomingMessage) => string; log: HostLog }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const mock = current();
-    const arrivedAfter = mock.arrival();
-    void answerRaw(mock, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAfter }, { bodyLimit, log });
+    const arrivedAt = mock.arrival();
+    void answerRaw(mock, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAt }, { bodyLimit, log });
   };
 }
 
@@ -42,8 +42,8 @@ export interface RawExchange {
   ip: string;
   /** The body's stream, when the request has a body to read (bodyStreamOf). */
   body: Readable | undefined;
-  /** `core.arrival()` when the request arrived: requests a client sent together stay together. */
-  arrivedAfter: number;
+  /** `core.arrival()` when the request arrived: when the client sent it, as near as the mock knows. */
+  arrivedAt: number;
 }
 
 /**
@@ -52,12 +52,12 @@ export interface RawExchange {
  * far as one byte past the limit; a `reset` rule gets a TCP reset; a client that leaves while its
  * answer is held is noticed; whatever fails, the client gets an Error body.
  */
-export async function answerRaw(core: Pick<NodeAnswerer, 'answer'>, { req, res, ip, body, arrivedAfter }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> {
+export async function answerRaw(core: Pick<NodeAnswerer, 'answer'>, { req, res, ip, body, arrivedAt }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> {
   const readBody = () => readCapped(body, bodyLimit + 1, res);
   const gone = new ClientLeft(res);
   const headers = joinedHeaders(req.rawHeaders);
   try {
-    const answer = await core.answer({ method: req.method ?? 'GET', url: req.url ?? '/', headers, readBody, client: ip, arrivedAfter, signal: gone });
+    const answer = await core.answer({ method: req.method ?? 'GET', url: req.url ?? '/', headers, readBody, client: ip, arrivedAt, signal: gone });
     // Answered already, by Node's own answer to a request it could not read to its end.
     if (res.destroyed || res.headersSent) return;
     gone.answered = true;

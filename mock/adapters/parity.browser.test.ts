@@ -1,146 +1,203 @@
-// One behaviour, three surfaces: the same script against the HTTP server, the MSW handlers and the
-// Playwright routing must give the same statuses, headers and bodies.
+// Every host behaves alike: one script (parityTraffic.ts: the contract's answers one request at a
+// time, fault rules, the clock, then polite and impolite clients one request at a time and several
+// at once, then the client reports) sent through every host, from a page on another origin or as
+// one, must give the same answers and the same reports, byte for byte. What is not compared, and
+// why: the Date header (the real clock's; the mock's own clock is frozen and compared through
+// X-RateLimit-Reset), headers a page on another origin cannot read (the compared ones are those
+// the mock exposes, so CORS is held: a host that did not expose one would show null), and the
+// order of the answers to requests sent at once (which of them got the window's last request is
+// the host's to decide: they are compared as a set). Every host serves the API at /v1 and the
+// control API at /__mock of its origin, so Location and the reports' paths are the same.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setupServer } from 'msw/node';
-import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, startMockServer } from '../index.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMock, ManualClock, startMockServer } from '../index.ts';
 import { useBrowserAndFrontend } from '../launchChromium.ts';
+import { serveBrowserPage } from '../testing/serveBrowserPage.ts';
+import type { ClientReport } from '../clientReport/gradeClients.ts';
 import { createPetsHandlers } from './msw.ts';
 import { routePetsMock } from './playwright.ts';
-import { serveBrowserPage } from '../testing/serveBrowserPage.ts';
+import petsMock from './vite.ts';
+import { comparedHeaders, parityClients, parityStart, runParityTraffic, type Seen, type Send, type Sent, type Trace } from './parityTraffic.ts';
 
-/** The headers the issue lists, plus the type; all are ones a cross-origin page may read. */
-const compared = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'www-authenticate', 'retry-after', 'location', 'deprecation', 'sunset', 'preference-applied'];
-
-interface Sent { method: string; url: string; headers: Record<string, string>; body?: string }
-interface Seen { status: number; headers: Record<string, string | null>; body: unknown }
-type Send = (request: Sent) => Promise<Seen>;
-
-// Every surface runs on a clock standing at the same instant, so windows, Reset and Retry-After agree.
-const start = Date.UTC(2026, 5, 1, 12, 30, 0);
-
-async function observe(res: Response): Promise<Seen> {
-  const text = await res.text();
-  return { status: res.status, headers: Object.fromEntries(compared.map((h) => [h, res.headers.get(h)])), body: text ? JSON.parse(text) : null };
-}
-
-/** The scripted session, sent through `send` to a mock whose API is at `api` and control API at `control`. */
-async function runScript(send: Send, api: string, control: string): Promise<[string, Seen][]> {
-  const seen: [string, Seen][] = [];
-  const step = async (name: string, request: Sent) => {
-    const answer = await send(request);
-    seen.push([name, answer]);
-    return answer;
-  };
-  const as = (key: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
-  const json = { 'content-type': 'application/json' };
-
-  await step('freeze the clock', { method: 'POST', url: `${control}/clock`, headers: json, body: '{"freeze":true}' });
-  await step('list', { method: 'GET', url: `${api}/pets?limit=5&status=available`, headers: as('demo-pro') });
-  const created = await step('create', { method: 'POST', url: `${api}/pets`, headers: as('demo-pro', json), body: JSON.stringify({ name: 'Parity', categoryId: 3, status: 'pending' }) });
-  await step('read back', { method: 'GET', url: `${api}/pets/${(created.body as { id: number }).id}`, headers: as('demo-pro') });
-  await step('bad body', { method: 'POST', url: `${api}/pets`, headers: as('demo-pro', json), body: JSON.stringify({ name: 'Parity', categoryId: '3' }) });
-  await step('no key', { method: 'GET', url: `${api}/pets`, headers: {} });
-  for (let i = 1; i <= 60; i++) await step(`free request ${i}`, { method: 'GET', url: `${api}/pets?limit=1`, headers: as('demo-free') });
-  await step('free request 61', { method: 'GET', url: `${api}/pets?limit=1`, headers: as('demo-free') });
-  await step('advance the clock', { method: 'POST', url: `${control}/clock`, headers: json, body: '{"advanceSeconds":60}' });
-  await step('free request after the minute', { method: 'GET', url: `${api}/pets?limit=1`, headers: as('demo-free') });
-  await step('Prefer: code=404', { method: 'GET', url: `${api}/pets/1`, headers: as('demo-pro', { prefer: 'code=404' }) });
-  await step('unknown route', { method: 'GET', url: `${api}/owners`, headers: as('demo-pro') });
-  await step('wrong method', { method: 'DELETE', url: `${api}/pets/1`, headers: as('demo-pro') });
-  await step('Prefer: code=500', { method: 'GET', url: `${api}/pets`, headers: as('demo-pro', { prefer: 'code=500' }) });
-  await step('add a fault rule', { method: 'POST', url: `${control}/faults`, headers: json, body: JSON.stringify({ operationId: 'createPet', status: 503, times: 1 }) });
-  await step('create meets the fault', { method: 'POST', url: `${api}/pets`, headers: as('demo-pro', json), body: JSON.stringify({ name: 'Faulted', categoryId: 1 }) });
-  await step('create after the fault', { method: 'POST', url: `${api}/pets`, headers: as('demo-pro', json), body: JSON.stringify({ name: 'After', categoryId: 1 }) });
-  await step('list after creating', { method: 'GET', url: `${api}/pets?limit=2`, headers: as('demo-pro') });
-  return seen;
-}
-
-const nodeFetch: Send = async ({ method, url, headers, body }) => observe(await fetch(url, { method, headers, ...(body ? { body } : {}) }));
-
-let reference: [string, Seen][];
 const chromium = useBrowserAndFrontend();
+/** Where MSW and Playwright answer: nothing listens there. */
+const inProcessOrigin = 'http://127.0.0.1:4010';
+const networkError: Seen = { status: 'network error', headers: {}, body: '' };
+/** Response headers a page reads whatever Access-Control-Expose-Headers says (Fetch standard, CORS-safelisted response-header names). */
+const safelisted = new Set(['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma']);
 
-/** The reference after the browser example's own first request (it lists five pets on load). */
-let referenceAfterPageLoad: [string, Seen][];
+/** An answer read as Chromium lets a page on `origin` read it: refused without Access-Control-Allow-Origin for it, and only the headers it exposes. */
+function asPageOn(origin: string, status: number, header: (name: string) => string | undefined, body: string): Seen {
+  const allowed = header('access-control-allow-origin');
+  if (allowed !== '*' && allowed !== origin) return networkError;
+  const exposed = new Set((header('access-control-expose-headers') ?? '').split(',').map((name) => name.trim().toLowerCase()));
+  return { status, headers: Object.fromEntries(comparedHeaders.map((name) => [name, safelisted.has(name) || exposed.has(name) ? (header(name) ?? null) : null])), body };
+}
 
-beforeAll(async () => {
-  for (const pageLoad of [false, true]) {
-    const server = await startMockServer({ host: '127.0.0.1', port: 0, clock: new ManualClock(start) });
-    try {
-      if (pageLoad) await fetch(`${server.url}/pets?limit=5`, { headers: { authorization: 'Bearer demo-pro' } });
-      const seen = await runScript(nodeFetch, server.url, server.url.replace(/\/v1$/, '/__mock'));
-      if (pageLoad) referenceAfterPageLoad = seen;
-      else reference = seen;
-    } finally {
-      await server.close();
-    }
+/** Sends `first` alone, then `requests` at once, through `fetchOne`. */
+const inTurn = (fetchOne: (request: Sent) => Promise<Seen>): Send => async (requests, first) => {
+  const before = first ? [await fetchOne(first)] : [];
+  return [...before, ...(await Promise.all(requests.map(fetchOne)))];
+};
+
+/** Node's fetch, sending the Origin a page on the frontend's origin sends. */
+const nodeFetch = (origin: string, frontend: string): Send => inTurn(async ({ method, path, headers, body }) => {
+  try {
+    const res = await fetch(`${origin}${path}`, { method, headers: { ...headers, origin: frontend }, ...(body === undefined ? {} : { body }) });
+    return asPageOn(frontend, res.status, (name) => res.headers.get(name) ?? undefined, await res.text());
+  } catch {
+    return networkError;
   }
 });
 
-describe('one script, three surfaces', () => {
-  it('is a script that meets every state: the HTTP server answers it as expected', () => {
-    const status = (name: string) => reference.find(([n]) => n === name)?.[1].status;
-    expect(['list', 'create', 'read back', 'bad body', 'no key'].map(status)).toEqual([200, 201, 200, 400, 401]);
-    expect(reference.filter(([n]) => n.startsWith('free request ')).map(([, s]) => s.status)).toEqual([...Array(60).fill(200), 429, 200]);
-    expect(['Prefer: code=404', 'unknown route', 'wrong method', 'Prefer: code=500'].map(status)).toEqual([404, 404, 405, 500]);
-    expect(['create meets the fault', 'create after the fault', 'list after creating'].map(status)).toEqual([503, 201, 200]);
-    expect((reference.find(([n]) => n === 'list after creating')![1].body as { name: string }[]).map((pet) => pet.name)).toEqual(['After', 'Parity']);
-    const throttled = reference.find(([n]) => n === 'free request 61')![1];
-    expect(throttled.headers['retry-after']).toBe('60');
-    expect(reference.find(([n]) => n === 'no key')![1].headers['www-authenticate']).toMatch(/^Bearer/);
-  });
+/** fetch in a page: `first`, then the requests handed over together, in one turn of the page's event loop. */
+const pageFetch = (page: Page, origin: string): Send => (requests, first) =>
+  page.evaluate(async ({ requests, first, origin, compared }) => {
+    const fetchOne = async ({ method, path, headers, body }: typeof requests[number]) => {
+      try {
+        const res = await fetch(`${origin}${path}`, { method, headers, cache: 'no-store', ...(body === undefined ? {} : { body }) });
+        return { status: res.status, headers: Object.fromEntries(compared.map((name) => [name, res.headers.get(name)])), body: await res.text() };
+      } catch {
+        return { status: 'network error' as const, headers: {}, body: '' };
+      }
+    };
+    const before = first ? [await fetchOne(first)] : [];
+    return [...before, ...(await Promise.all(requests.map(fetchOne)))];
+  }, { requests, first, origin, compared: comparedHeaders });
 
-  it('the MSW handlers answer it exactly as the HTTP server does', async () => {
-    const { handlers } = await createPetsHandlers({ clock: new ManualClock(start) });
+/** A page on the frontend's origin, opened once for the hosts that serve on an origin of their own and closed with the file. */
+const frontend = (() => {
+  let opened: Promise<{ page: Page; context: BrowserContext }> | undefined;
+  afterAll(async () => (await opened)?.context.close());
+  return {
+    async page(): Promise<Page> {
+      opened ??= (async () => {
+        const context = await chromium.browser.newContext();
+        const page = await context.newPage();
+        await page.goto(`${chromium.frontend.origin}/`);
+        return { page, context };
+      })();
+      return (await opened).page;
+    },
+  };
+})();
+
+/** Each host, from a fresh start, sent the script: what it answered. */
+const hosts: Record<string, () => Promise<Trace>> = {
+  async 'fastify: buildMock(), through inject'() {
+    const app = await buildMock({ clock: new ManualClock(parityStart), logLevel: false });
+    const frontend = chromium.frontend.origin;
+    try {
+      return await runParityTraffic(inTurn(async ({ method, path, headers, body }) => {
+        const res = await app.inject({ method: method as 'GET', url: path, headers: { ...headers, origin: frontend }, ...(body === undefined ? {} : { payload: body }) });
+        const header = (name: string) => (res.headers[name] === undefined ? undefined : String(res.headers[name]));
+        return asPageOn(frontend, res.statusCode, header, res.body);
+      }));
+    } finally {
+      await app.close();
+    }
+  },
+  async 'the pets-mock server (startMockServer), from a page on another origin'() {
+    const server = await startMockServer({ host: '127.0.0.1', port: 0, clock: new ManualClock(parityStart) });
+    try {
+      return await runParityTraffic(pageFetch(await frontend.page(), new URL(server.url).origin));
+    } finally {
+      await server.close();
+    }
+  },
+  async 'MSW in Node (setupServer), through fetch'() {
+    const { handlers } = await createPetsHandlers({ clock: new ManualClock(parityStart) });
     const msw = setupServer(...handlers);
     msw.listen({ onUnhandledRequest: 'error' });
     try {
-      const seen = await runScript(nodeFetch, 'http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/__mock');
-      expect(seen).toEqual(reference);
+      return await runParityTraffic(nodeFetch(inProcessOrigin, chromium.frontend.origin));
     } finally {
       msw.close();
     }
-  });
-
-  it('the Playwright routing answers it exactly as the HTTP server does, to a page on another origin', async () => {
+  },
+  async 'MSW in the browser (setupWorker, in a page Vite built), from that page to another origin'() {
+    const served = await serveBrowserPage();
     const context = await chromium.browser.newContext();
     try {
-      await routePetsMock(context, { clock: new ManualClock(start) });
-      const page: Page = await context.newPage();
+      const page = await context.newPage();
+      await page.goto(`${served.origin}/?clock=${parityStart}&api=${inProcessOrigin}/v1`);
+      await page.waitForFunction(() => (window as { petsMockReady?: boolean }).petsMockReady === true);
+      return await runParityTraffic(pageFetch(page, inProcessOrigin));
+    } finally {
+      await context.close();
+      await served.close();
+    }
+  },
+  async 'Playwright routing (routePetsMock), from a page on another origin'() {
+    // A page of its own: the routes go with it.
+    const context = await chromium.browser.newContext();
+    try {
+      const page = await context.newPage();
       await page.goto(`${chromium.frontend.origin}/`);
-      const inPage: Send = (request) => page.evaluate(async ({ request, compared }) => {
-        const res = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body ? { body: request.body } : {}) });
-        const text = await res.text();
-        return { status: res.status, headers: Object.fromEntries(compared.map((h) => [h, res.headers.get(h)])), body: text ? JSON.parse(text) : null };
-      }, { request, compared });
-      const seen = await runScript(inPage, 'http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/__mock');
-      expect(seen).toEqual(reference);
+      await routePetsMock(page, { clock: new ManualClock(parityStart) });
+      return await runParityTraffic(pageFetch(page, inProcessOrigin));
     } finally {
       await context.close();
     }
+  },
+  async 'the Vite dev server plugin, from a page on another origin'() {
+    const root = await mkdtemp(join(tmpdir(), 'pets-parity-vite-'));
+    const server = await createServer({ configFile: false, root, logLevel: 'silent', server: { port: 0, host: '127.0.0.1', watch: null }, plugins: [petsMock({ clock: new ManualClock(parityStart) })] });
+    await server.listen();
+    try {
+      return await runParityTraffic(pageFetch(await frontend.page(), server.resolvedUrls!.local[0]!.replace(/\/$/, '')));
+    } finally {
+      await server.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  },
+};
+
+let reference: Trace;
+beforeAll(async () => {
+  reference = await hosts['fastify: buildMock(), through inject']!();
+});
+
+const report = (key: string) => JSON.parse(reference.reports[key]!) as ClientReport;
+const rules = (key: string) => [...new Set(report(key).findings.map((f) => f.rule))].sort();
+
+describe('one script through every host', () => {
+  it('is a script that meets every state: the reference host answers it as the contract says', () => {
+    const step = (name: string) => reference.steps.find((s) => s.name === name)!.answers;
+    const status = (name: string) => step(name)[0]!.status;
+    expect(['list', 'create', 'read back (deprecated)', 'bad body', 'no key'].map(status)).toEqual([200, 201, 200, 400, 401]);
+    expect(['unknown route', 'wrong method', 'Prefer: code=500'].map(status)).toEqual([404, 405, 500]);
+    expect(['create meets the fault', 'the same create, 2 s later', 'list after creating'].map(status)).toEqual([503, 201, 200]);
+    expect(step('no key')[0]!.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(step('read back (deprecated)')[0]!.headers.deprecation).not.toBeNull();
+    // Seven at once past a limit of 5: five pass, two are refused, with Retry-After.
+    // Seven at once past a limit of 5, twice: five pass, two are refused, with Retry-After.
+    const seven = reference.steps.filter((s) => s.name.startsWith('burst-polite: 7 at'));
+    expect(seven.map((s) => s.answers.map((a) => a.status))).toEqual([[200, 200, 200, 200, 200, 429, 429], [200, 200, 200, 200, 200, 429, 429]]);
+    expect(seven[0]!.answers[6]!.headers['retry-after']).toMatch(/^\d+$/);
   });
 
-  it('MSW in the browser (setupWorker, in a page Vite built) answers it exactly as the HTTP server does', async () => {
-    const page = await serveBrowserPage();
-    const context = await chromium.browser.newContext();
-    try {
-      const tab: Page = await context.newPage();
-      await tab.goto(`${page.origin}/?clock=${start}`);
-      await tab.waitForFunction(() => (window as { petsMockReady?: boolean }).petsMockReady === true);
-      // The page itself listed pets through the worker, as the example shows.
-      expect(await tab.locator('#pets li').count()).toBe(5);
-      const inPage: Send = (request) => tab.evaluate(async ({ request, compared }) => {
-        const res = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body ? { body: request.body } : {}) });
-        const text = await res.text();
-        return { status: res.status, headers: Object.fromEntries(compared.map((h) => [h, res.headers.get(h)])), body: text ? JSON.parse(text) : null };
-      }, { request, compared });
-      // The page listed once before the script: the same request, made first, on the server's side too.
-      const seen = await runScript(inPage, `${page.origin}/v1`, `${page.origin}/__mock`);
-      expect(seen).toEqual(referenceAfterPageLoad);
-    } finally {
-      await context.close();
-      await page.close();
-    }
+  it('finds the polite clients polite and names what each impolite one did, on the reference host', () => {
+    for (const [key, { polite }] of Object.entries(parityClients)) expect(report(key), key).toEqual(polite ? { passed: true, findings: [] } : expect.objectContaining({ passed: false }));
+    expect(rules('seq-rude')).toEqual(['client.backoff', 'client.quota', 'client.retry-after']);
+    expect(rules('burst-rude')).toEqual(['client.backoff', 'client.retry-after']);
+    expect(rules('fixed-rude')).toEqual(['client.backoff']);
+    expect(rules('quota-rude')).toEqual(['client.backoff', 'client.quota', 'client.retry-after']);
+    // The contract's walk-through, on demo-pro: a body that is no NewPet, the deprecated read, a POST sent again after its 503.
+    expect(report('demo-pro').findings.map((f) => [f.rule, f.level])).toEqual([['client.new-pet', 'failure'], ['client.post-retry', 'warning'], ['client.deprecated', 'warning']]);
+  });
+
+  it.each(Object.keys(hosts).filter((name) => !name.startsWith('fastify')))('%s answers it and reports on its clients exactly as the reference host', async (name) => {
+    const trace = await hosts[name]!();
+    // Step by step first, for a diff that names the step; then the reports, byte for byte.
+    expect(trace.steps.map((s) => s.name)).toEqual(reference.steps.map((s) => s.name));
+    for (const [k, s] of trace.steps.entries()) expect(s, s.name).toEqual(reference.steps[k]);
+    for (const key of Object.keys(reference.reports)) expect(trace.reports[key], `client report ${key}`).toBe(reference.reports[key]);
   });
 });
+

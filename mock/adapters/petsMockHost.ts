@@ -10,8 +10,8 @@ export interface PlainRequest {
   url: string;
   headers: Record<string, string>;
   body?: Uint8Array | undefined;
-  /** `arrival()` when the host received it: requests a client sent together stay together. */
-  arrivedAfter?: number | undefined;
+  /** `arrival()` when the host received it: when the client sent it, as near as the mock knows. */
+  arrivedAt?: number | undefined;
 }
 
 export interface PlainResponse {
@@ -34,7 +34,7 @@ export interface PetsMockHost {
    * fake. Rejects with an error whose `code` is `ECONNRESET` when a fault rule drops the connection.
    */
   handle(request: PlainRequest): Promise<PlainResponse>;
-  /** Where a request handed over now stands among the answers: the host calls it first, before any await. */
+  /** The mock's clock now, for a request handed over now (`arrivedAt`): the host calls it first, before any await. */
   arrival(): number;
   close(): Promise<void>;
 }

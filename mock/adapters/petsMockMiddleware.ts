@@ -68,15 +68,15 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
 
   async function answer(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
     const method = req.method ?? 'GET';
-    // Where it stands among the answers as it arrives: requests sent together stay together (client report).
-    const arrivedAfter = built?.arrival();
+    // When it arrived, on the mock's clock, before the body is read: when the client sent it, as near as the mock knows (client report).
+    const arrivedAt = built?.arrival();
     const body = await readBody(req, bodyLimit);
     // The client left before its body arrived: nobody to answer.
     if (body === undefined) return;
     let answer: PlainResponse;
     try {
       const core = await mockFor(method, req.url!);
-      answer = await core.handle({ method, url, headers: plainHeaders(req), body: body.bytes, arrivedAfter });
+      answer = await core.handle({ method, url, headers: plainHeaders(req), body: body.bytes, arrivedAt });
     } catch (error) {
       // A fault rule reset the connection: so does the server, with no answer (the client reads ECONNRESET).
       if (isConnectionReset(error)) return void req.socket.resetAndDestroy();

@@ -49,12 +49,12 @@ export async function routePetsMock(target: PageOrContext, options: PetsMockOpti
   const core = await openInProcessMock(options);
   const matches: UrlMatcher = (url) => core.handles(url);
   const handler: RouteHandler = async (route) => {
-    const arrivedAfter = core.arrival();
+    const arrivedAt = core.arrival();
     const request = route.request();
     const headers = await request.allHeaders();
     let answer: PlainResponse;
     try {
-      answer = await core.handle({ method: request.method(), url: request.url(), headers, body: request.postDataBuffer() ?? undefined, arrivedAfter });
+      answer = await core.handle({ method: request.method(), url: request.url(), headers, body: request.postDataBuffer() ?? undefined, arrivedAt });
     } catch (error) {
       // A fault rule reset the connection: the page sees the network error a reset gives (net::ERR_CONNECTION_RESET).
       if (isConnectionReset(error)) return route.abort('connectionreset');

@@ -40,10 +40,8 @@ export interface AnsweredExchange {
   operationId: string | undefined;
   /** The body's bytes as sent (undefined when none was read). */
   body: Uint8Array | undefined;
-  /** How many answers had been given when the request arrived, and this one's number, in the numbering `order`. */
-  arrivedAfter: number;
-  answerNumber: number;
-  order: string;
+  /** Unix ms on the mock's clock when the host was handed the request. */
+  arrivedAt: number;
   /** The answer's header (undefined for a request given no answer). */
   header(name: string): string | undefined;
   /** The catalogue code of the Error body sent, if one was. */
@@ -76,9 +74,7 @@ export function clientFacts(request: AnsweredExchange, label: string | null): Cl
     facts.label = redactKey(elsewhere);
   }
   if (operationId) facts.operationId = operationId;
-  facts.arrivedAfter = request.arrivedAfter;
-  facts.order = request.order;
-  facts.answerNumber = request.answerNumber;
+  facts.arrivedAt = request.arrivedAt;
   if (request.errorCode) facts.code = request.errorCode;
   if (keyParameters.test(request.url) || keyHeaders.some((h) => request.headers[h] !== undefined)) facts.keyElsewhere = true;
   const retryAfter = numberHeader(request, 'retry-after');

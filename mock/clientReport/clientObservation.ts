@@ -31,18 +31,15 @@ export interface ClientObservation {
   /** A digest of a POST's body: the same body sent again has the same digest. */
   bodyDigest?: string;
   /**
-   * Where it stands among the answers of the replica that served it: how many it had given when
-   * the request arrived, and this answer's own number. A request that arrived before a 429 was
-   * given was in flight with it, not sent after it, whatever the clock says.
+   * Unix milliseconds on the mock's clock when the host was handed the request (`at` is when it
+   * was answered): as near as the mock can know when the client sent it. Absent in entries of an
+   * older replica, which are read as sent when answered.
    */
-  arrivedAfter?: number;
-  answerNumber?: number;
-  /** Whose numbers they are: one app's (a replica's); they compare only within one. */
-  order?: string;
+  arrivedAt?: number;
 }
 
 /** What the request log keeps of a request for grading its client, beside what it keeps anyway. */
-export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'bodyDigest' | 'arrivedAfter' | 'answerNumber' | 'order'> & {
+export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'bodyDigest' | 'arrivedAt'> & {
   /** The client as reports name it. */
   label: string;
 };

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClientObservation } from './clientObservation.ts';
 import { gradeClients } from './gradeClients.ts';
@@ -16,10 +17,10 @@ describe('gradeClients', () => {
   });
 
   it('fails a request sent after a 429 before its Retry-After had passed, saying how early', () => {
-    const report = gradeClients([throttled(0, 30), ok(100)]);
+    const report = gradeClients([throttled(0, 30), ok(200)]);
     expect(report.passed).toBe(false);
     expect(report.findings[0]).toMatchObject({ rule: 'client.retry-after', level: 'failure', client: 'demo…(9)', quote: expect.stringContaining('Retry-After'), requests: [expect.objectContaining({ status: 429 }), expect.objectContaining({ status: 200 })] });
-    expect(report.findings[0]!.message).toMatch(/the first 29\.9 s early/);
+    expect(report.findings[0]!.message).toMatch(/the first 29\.8 s early/);
     expect(report.findings[0]!.instead).toMatch(/Wait until Retry-After has passed/);
   });
 
@@ -28,8 +29,6 @@ describe('gradeClients', () => {
     expect(rules(flat)).toContain('client.backoff');
     const doubling = [0, 1000, 3000, 7000].map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' }));
     expect(rules(doubling)).not.toContain('client.backoff');
-    const instant = [0, 5, 12, 20].map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' }));
-    expect(rules(instant)).toContain('client.backoff');
     // Jitter may shrink one gap; the gaps still spread.
     const jittered = [0, 800, 1300, 4300].map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' }));
     expect(rules(jittered)).not.toContain('client.backoff');
@@ -44,20 +43,27 @@ describe('gradeClients', () => {
     expect(rules(failing([923, 666, 886]))).toEqual([]);
     expect(rules(failing([92, 66, 88]))).toEqual([]);
     expect(rules(failing([48, 73, 27]))).toEqual([]);
-    // Two gaps: only an exact repeat of a chosen wait is a fixed interval, or no wait at all.
+    // Two gaps: only an exact repeat of a chosen wait is a fixed interval.
     expect(rules(failing([1000, 1000]))).toEqual(['client.backoff']);
-    expect(rules(failing([0, 0]))).toEqual(['client.backoff']);
-    expect(rules(failing([0, 1]))).toEqual(['client.backoff']);
     expect(rules(failing([412, 1630]))).toEqual([]);
     expect(rules(failing([37, 37]))).toEqual([]);
     expect(rules(failing([1000, 1003]))).toEqual([]);
-    // On a real clock a fixed 1 s interval drifts by a few milliseconds; retries at once take a few.
+    // On a real clock a fixed 1 s interval drifts by a few milliseconds.
     expect(rules(failing([1003, 1011, 1001]))).toEqual(['client.backoff']);
-    expect(rules(failing([2, 4, 1]))).toEqual(['client.backoff']);
     // More retries at about the same gap: a fixed interval with a little jitter of its own.
     expect(rules(failing([1000, 1150, 900, 1080, 950]))).toEqual(['client.backoff']);
     // A capped backoff stops growing once at its cap: not a fixed interval.
     expect(rules(failing([1000, 2000, 4000, 4000, 4000, 4000, 4000]))).toEqual([]);
+  });
+
+  it('takes a request sent within 100 ms of a failure for one sent with it, not for its retry: a burst of one GET is no retrying', () => {
+    const failing = (gaps: number[]) => gaps.reduce<number[]>((at, gap) => [...at, at[at.length - 1]! + gap], [0]).map((at) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' }));
+    // The same four arrivals are four tries sent at once and spread by the host, or one try resent at
+    // once three times: the mock cannot tell them apart, and judges neither.
+    expect(rules(failing([0, 0, 0]))).toEqual([]);
+    expect(rules(failing([5, 7, 8]))).toEqual([]);
+    // Kept up past 100 ms, retrying at once is retrying at a fixed interval.
+    expect(rules(failing(Array(400).fill(1)))).toEqual(['client.backoff']);
   });
 
   it('fails requests sent during a ban, and not the one that earned it', () => {
@@ -98,24 +104,102 @@ describe('gradeClients', () => {
     expect(report.findings[0]!.message).toMatch(/5 December 2030/);
   });
 
-  it('tells requests sent together from requests sent after an answer, by the order they reached one app', () => {
-    // Three sent at once: the last two arrived before the first (Remaining 0) or the second (429) was answered.
-    const order = { order: 'app1' };
-    const burst = [
-      ok(0, { remaining: 0, arrivedAfter: 0, answerNumber: 1, ...order }),
-      throttled(0, 60, { arrivedAfter: 0, answerNumber: 2, ...order }),
-      throttled(0, 60, { arrivedAfter: 0, answerNumber: 3, ...order }),
-    ];
-    expect(rules(burst)).toEqual([]);
-    // The same three, each sent once the one before was answered, is a client ignoring the 429.
-    const sequential = burst.map((o, i) => ({ ...o, arrivedAfter: i }));
-    expect(rules(sequential)).toEqual(expect.arrayContaining(['client.retry-after', 'client.quota']));
-    // Numbers of two apps (two replicas) say nothing of each other.
-    expect(rules(burst.map((o, i) => ({ ...o, order: `app${i}` })))).toEqual(expect.arrayContaining(['client.retry-after']));
-  });
-
   it('grades each client on its own', () => {
     const other = { client: 'k2', clientLabel: 'demo…(8)' };
     expect(rules([throttled(0, 30), ok(40_000), ok(100, other)])).toEqual([]);
+  });
+});
+
+describe('gradeClients, on what the client sent and had been told, not the order its host handed it over in', () => {
+  const banned = (at: number, retryAfter: number) => ok(at, { status: 429, code: 'API_KEY_BANNED', retryAfter });
+  /** Every order of `requests` a host might log them in: each must give `report`. */
+  const inAnyOrder = (requests: ClientObservation[], report: ReturnType<typeof gradeClients>) =>
+    fc.assert(fc.property(fc.shuffledSubarray(requests, { minLength: requests.length }), (order) => {
+      expect(gradeClients(order)).toEqual(report);
+    }), { numRuns: 50 });
+
+  it('draws nothing from seven requests sent at once that cross the limit, then wait out Retry-After', () => {
+    const reset = (T0 + 60_000) / 1000;
+    const seven = [...[3, 2, 1, 0].map((remaining) => ok(0, { remaining, reset })), ...[0, 1, 2].map(() => throttled(0, 60, { reset }))];
+    const next = [6, 5, 4, 3, 2, 1, 0].map((remaining) => ok(60_000, { remaining, reset: reset + 60 }));
+    inAnyOrder([...seven, ...next], { passed: true, findings: [] });
+    // Seven lists of different pages, the same.
+    inAnyOrder(seven.map((o, i) => ({ ...o, url: `/v1/pets?limit=${i + 1}` })), { passed: true, findings: [] });
+  });
+
+  it('draws nothing from the same GET sent three times at once, each sent again once its Retry-After passed', () => {
+    inAnyOrder([...[0, 1, 2].map(() => throttled(0, 2)), ...[0, 1, 2].map(() => ok(2000))], { passed: true, findings: [] });
+  });
+
+  it('fails the same GET resent three times at once 0.5 s after its 429s, before their Retry-After: client.retry-after, once', () => {
+    const requests = [...[0, 1, 2].map(() => throttled(0, 2)), ...[0, 1, 2].map(() => ok(500))];
+    const report = gradeClients(requests);
+    expect(report.findings.map((f) => f.rule)).toEqual(['client.retry-after']);
+    expect(report.findings[0]!.requests.map((r) => r.status)).toEqual([429, 200, 200, 200]);
+    expect(report.findings[0]!.message).toMatch(/^3 requests came after the 429 of 12:30:00.000 \(Retry-After: 2\) before it had passed; the first 1\.50 s early/);
+    inAnyOrder(requests, report);
+  });
+
+  it('fails the same GET sent three times at once and each retried at a fixed 1 s after 503s: one client.backoff for the three', () => {
+    const unavailable = (at: number) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+    const requests = [0, 1000, 2000].flatMap((at) => [unavailable(at), unavailable(at), unavailable(at)]).concat([ok(3000), ok(3000), ok(3000)]);
+    const report = gradeClients(requests);
+    expect(report.findings.map((f) => f.rule)).toEqual(['client.backoff']);
+    expect(report.findings[0]!.message).toBe('GET /v1/pets?limit=5 was retried after failures at gaps of 1.00 s, 1.00 s, 1.00 s: they do not grow (so were 2 more tries of it, sent together with this one).');
+    inAnyOrder(requests, report);
+  });
+
+  it('passes three tries of one GET sent together, each backing off with its own jitter, without joining one to another', () => {
+    const unavailable = (at: number) => ok(at, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+    // Tries sent at 0; retried at 150, 300 and 700; again at 550, 1200 and 2200. Read as one try
+    // retried at 0, 150 and 300, the gaps would be a fixed 150 ms.
+    const requests = [unavailable(0), unavailable(0), unavailable(0), unavailable(150), unavailable(300), unavailable(700), ok(550), ok(1200), ok(2200)];
+    inAnyOrder(requests, { passed: true, findings: [] });
+  });
+
+  it('takes a request handed over at the instant of a 429 for one sent with it, and one handed over 101 ms after for one sent after it', () => {
+    inAnyOrder([throttled(0, 30), ok(0)], { passed: true, findings: [] });
+    inAnyOrder([throttled(0, 30), ok(100)], { passed: true, findings: [] });
+    expect(rules([throttled(0, 30), ok(101)])).toEqual(['client.retry-after']);
+  });
+
+  it('judges a request by when it reached the mock, not by when it was answered', () => {
+    // Sent with the request answered 429 at 0, and answered a second later: not sent after it.
+    expect(rules([throttled(0, 30), ok(1000, { arrivedAt: T0 })])).toEqual([]);
+    expect(rules([throttled(0, 30), ok(1000, { arrivedAt: T0 + 900 })])).toEqual(['client.retry-after']);
+  });
+
+  it('counts 429s sent together with the first one past Remaining 0 as learning of the limit, and one sent after them as polling past it', () => {
+    const learning = [ok(0, { remaining: 0 }), throttled(0, 60), throttled(0, 60)];
+    inAnyOrder(learning, { passed: true, findings: [] });
+    const polling = [...learning, throttled(1000, 59)];
+    expect(rules(polling)).toEqual(['client.retry-after', 'client.quota']);
+    inAnyOrder(polling, gradeClients(polling));
+  });
+
+  it('fails no request sent together with the one that earned a ban, and fails one sent once told of it', () => {
+    inAnyOrder([banned(0, 300), banned(0, 300), banned(0, 300)], { passed: true, findings: [] });
+    expect(rules([banned(0, 300), banned(0, 300), banned(1000, 299)])).toEqual(['client.retry-after', 'client.banned']);
+  });
+
+  it('warns of a POST resent after its 503, not of the same POST sent twice at once', () => {
+    const post = (at: number, status: number) => ok(at, { method: 'POST', url: '/v1/pets', operationId: 'createPet', status, bodyDigest: 'a' });
+    inAnyOrder([post(0, 503), post(0, 201)], { passed: true, findings: [] });
+    expect(rules([post(0, 503), post(0, 201), post(2000, 201)])).toEqual(['client.post-retry']);
+  });
+
+  it('gives one report for the same requests in any order: the report is a function of what each client sent', () => {
+    const observation = fc.record({
+      instant: fc.constantFrom(0, 0, 0, 40, 500, 1000, 2000, 61_000),
+      client: fc.constantFrom('k1', 'k2'),
+      url: fc.constantFrom('/v1/pets?limit=5', '/v1/pets?limit=6'),
+      answer: fc.constantFrom<Partial<ClientObservation>>(
+        { status: 200, remaining: 3 }, { status: 200, remaining: 0 }, { status: 429, code: 'RATE_LIMITED', retryAfter: 2, remaining: 0 },
+        { status: 503, code: 'SERVICE_UNAVAILABLE' }, { status: 429, code: 'API_KEY_BANNED', retryAfter: 300 }, { status: 0 },
+      ),
+    }).map(({ instant, client, url, answer }) => ok(instant, { client, clientLabel: client, url, ...answer }));
+    fc.assert(fc.property(fc.array(observation, { maxLength: 24 }).chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length }))), ([list, shuffled]) => {
+      expect(gradeClients(shuffled)).toEqual(gradeClients(list));
+    }), { numRuns: 300 });
   });
 });

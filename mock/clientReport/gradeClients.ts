@@ -1,7 +1,10 @@
 // Grades the clients the mock served by how they behave over time, against what the contract
 // expects of a client (issue 19): the mock sees every request, its timing and its own rate-limit
-// decisions. Pure: the same observations give the same report, so a frozen clock gives one verdict.
+// decisions. Pure: the same observations give the same report, in whatever order they come, so a
+// frozen clock gives one verdict on every host.
 import type { ClientObservation } from './clientObservation.ts';
+import { retryChains, retryWindowMs } from './retryChains.ts';
+import { inSendingOrder, sentAt, told } from './told.ts';
 
 export interface ClientFinding {
   rule: ClientRule;
@@ -48,98 +51,96 @@ const quotes: Record<ClientRule, string> = {
   'client.deprecated': '`GET /pets/{petId}` is deprecated, with removal on 5 December 2030.',
 };
 
-/** A retry comes within this long of the failure it retries; later, it is a new request. */
-const retryWindowMs = 5 * 60_000;
-/** Retries this close together (a real clock's "at once") did not wait at all. */
-const noWaitMs = 5;
 /** The first gaps of a run of retries that are judged: a capped backoff stops growing after a few. */
 const judgedGaps = 5;
 /**
  * When the gaps between retries are one fixed interval (not a backoff), by how many there are: all
- * under `noWait` ms (no wait at all), or all within `abs` ms (the jitter of timers and of the
- * network on a real clock) plus `rel` of the largest, each at least `least` ms. Backoff with full
- * jitter (a random wait from 0 to base·2ⁿ) draws gaps anywhere below a doubling cap, in any order,
- * so only gaps that are nearly equal tell a fixed interval from it, and the more gaps, the looser
- * that can be. With two gaps only an exact repeat of a wait of 100 ms or more counts (on the mock's
- * clock a fixed interval repeats to the millisecond): small random waits tie too often. Full
- * jitter from a base of 100 ms draws gaps this flat in about 0.1% of its runs, from 1 s in under
- * 0.05%; the test this replaces (gaps within 1.5× of each other, or all under 250 ms) failed 62%
- * and 2% of runs of four tries.
+ * within `abs` ms (the jitter of timers and of the network on a real clock) plus `rel` of the
+ * largest, each at least `least` ms. Every gap is over `atOnceMs` (a request sent sooner after a
+ * failure counts as sent with it: told.ts). Backoff with full jitter (a random wait from 0 to
+ * base·2ⁿ) draws gaps anywhere below a doubling cap, in any order, so only gaps that are nearly
+ * equal tell a fixed interval from it, and the more gaps, the looser that can be. With two gaps
+ * only an exact repeat of a wait of 100 ms or more counts (on the mock's clock a fixed interval
+ * repeats to the millisecond): small random waits tie too often. Full jitter from a base of 100 ms
+ * draws gaps this flat in about 0.1% of its runs, from 1 s in under 0.05%; the test this replaces
+ * (gaps within 1.5× of each other, or all under 250 ms) failed 62% and 2% of runs of four tries.
  */
-const flatWithin: Record<number, { noWait: number; abs: number; rel: number; least: number }> = {
-  2: { noWait: 2, abs: 0.5, rel: 0, least: 100 },
-  3: { noWait: noWaitMs, abs: 3, rel: 0.03, least: 0 },
-  4: { noWait: noWaitMs, abs: 3, rel: 0.2, least: 0 },
-  5: { noWait: noWaitMs, abs: 3, rel: 1 / 3, least: 0 },
+const flatWithin: Record<number, { abs: number; rel: number; least: number }> = {
+  2: { abs: 0.5, rel: 0, least: 100 },
+  3: { abs: 3, rel: 0.03, least: 0 },
+  4: { abs: 3, rel: 0.2, least: 0 },
+  5: { abs: 3, rel: 1 / 3, least: 0 },
 };
 /** The most requests a finding lists. */
 const listed = 10;
 
-const failed = (o: ClientObservation) => o.status === 429 || o.status === 0 || o.status >= 500;
 const pathOf = (url: string) => url.split('?')[0]!;
 
+/**
+ * The report on every client in `observations`: a function of what each client sent and was
+ * answered, on the mock's clock, whatever order its host handed the requests over in (told.ts).
+ */
 export function gradeClients(observations: readonly ClientObservation[]): ClientReport {
   const byClient = new Map<string, ClientObservation[]>();
-  for (const o of [...observations].sort((a, b) => a.at - b.at)) {
+  for (const o of observations) {
     const list = byClient.get(o.client) ?? [];
     list.push(o);
     byClient.set(o.client, list);
   }
   const findings: ClientFinding[] = [];
-  for (const requests of byClient.values()) findings.push(...gradeOne(requests));
+  // Clients in the order of their first request, as sent; of one instant, by name.
+  const clients = [...byClient.values()].map(inSendingOrder).sort(([a], [b]) => sentAt(a!) - sentAt(b!) || compare(a!.clientLabel, b!.clientLabel) || compare(a!.client, b!.client));
+  for (const requests of clients) findings.push(...gradeOne(requests));
   return { passed: !findings.some((f) => f.level === 'failure'), findings };
 }
 
+/** One client's findings, from its requests in sending order. */
 function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
   const out: ClientFinding[] = [];
   const client = requests[0]!.clientLabel;
   const add = (rule: ClientRule, level: ClientFinding['level'], evidence: readonly ClientObservation[], message: string, instead: string) =>
     out.push({ rule, level, quote: quotes[rule], client, message, instead, requests: evidence.slice(0, listed).map(shown) });
 
-  // After each 429, what came before its Retry-After had passed.
-  for (let i = 0; i < requests.length; i++) {
-    const throttled = requests[i]!;
-    if (throttled.status !== 429 || throttled.retryAfter === undefined) continue;
+  // After each 429, what the client sent once told of it, before its Retry-After had passed.
+  let spellUntil = -Infinity;
+  for (const throttled of requests) {
+    if (throttled.status !== 429 || throttled.retryAfter === undefined || throttled.at < spellUntil) continue;
     const until = throttled.at + throttled.retryAfter * 1000;
-    const early = requests.slice(i + 1).filter((r) => r.at < until && !inFlightWith(r, throttled));
+    const early = requests.filter((r) => told(throttled, r) && sentAt(r) < until);
     if (early.length === 0) continue;
     const first = early[0]!;
     add('client.retry-after', 'failure', [throttled, ...early],
-      `${early.length} ${plural(early.length, 'request')} came after the 429 of ${clock(throttled.at)} (Retry-After: ${throttled.retryAfter}) before it had passed; the first ${seconds(until - first.at)} early.`,
+      `${early.length} ${plural(early.length, 'request')} came after the 429 of ${clock(throttled.at)} (Retry-After: ${throttled.retryAfter}) before it had passed; the first ${seconds(until - sentAt(first))} early.`,
       `Wait until Retry-After has passed before the next request (${throttled.retryAfter} s after this 429), and then back off further if the next is refused too.`);
     // One finding a throttled spell: the requests it lists already cover the next 429s of it.
-    while (i + 1 < requests.length && requests[i + 1]!.at < until) i++;
+    spellUntil = until;
   }
 
-  // Retries of one request after failures, whose gaps do not grow. A retry repeats the request:
-  // its query (and a POST its body) too. Requests for other queries sent together (a page loading
-  // three lists at once) are not retries of each other, however close they come.
-  const runs = new Map<string, ClientObservation[]>();
-  const ended: ClientObservation[][] = [];
-  for (const r of requests) {
-    const id = `${r.method} ${r.url} ${r.bodyDigest ?? ''}`;
-    const run = runs.get(id);
-    const last = run?.[run.length - 1];
-    // Sent before the last one's answer came (in flight together), it cannot be its retry.
-    if (run && last && failed(last) && r.at - last.at <= retryWindowMs && !inFlightWith(r, last)) run.push(r);
-    else {
-      if (run) ended.push(run);
-      runs.set(id, [r]);
-    }
+  // Retries of one request after failures, whose gaps do not grow. Requests for other queries sent
+  // together (a page loading three lists at once) are not retries of each other, and requests sent
+  // together for one query are each a chain of retries of its own (retryChains).
+  // Chains of one request sent together and retried alike are one finding.
+  const flat = new Map<string, { gaps: number[]; chains: ClientObservation[][] }>();
+  for (const chain of retryChains(requests)) {
+    const gaps = fixedGaps(chain);
+    if (!gaps) continue;
+    const id = `${chain[0]!.method} ${chain[0]!.url}`;
+    const seen = flat.get(id) ?? { gaps, chains: [] };
+    seen.chains.push(chain);
+    flat.set(id, seen);
   }
-  for (const run of [...ended, ...runs.values()].sort((a, b) => a[0]!.at - b[0]!.at)) judgeBackoff(run, add);
+  for (const [id, { gaps, chains }] of flat) {
+    add('client.backoff', 'failure', inSendingOrder(chains.flat()),
+      `${id} was retried after failures at gaps of ${gaps.map(seconds).join(', ')}: they do not grow${chains.length > 1 ? ` (so were ${chains.length - 1} more tries of it, sent together with this one)` : ''}.`,
+      'Back off exponentially between retries (for example 1 s, 2 s, 4 s, with jitter), never sooner than Retry-After, and give up after a few tries.');
+  }
 
   // Requests sent while a ban the client had been told of was in force. The request that earns a
-  // ban is answered API_KEY_BANNED too, but the client could not know of the ban before it: what
-  // led to it (requests sent before Retry-After) is client.retry-after's.
-  const banned: ClientObservation[] = [];
-  let ban: ClientObservation | undefined;
-  for (const r of requests) {
-    if (ban && (r.status !== 429 || (ban.retryAfter !== undefined && r.at >= ban.at + ban.retryAfter * 1000))) ban = undefined;
-    if (r.code !== 'API_KEY_BANNED') continue;
-    if (ban && !inFlightWith(r, ban)) banned.push(r);
-    else ban = r;
-  }
+  // ban is answered API_KEY_BANNED too, but the client could not know of the ban before it, nor
+  // could the requests it sent with that one: what led to it (requests sent before Retry-After)
+  // is client.retry-after's.
+  const bans = requests.filter((r) => r.code === 'API_KEY_BANNED');
+  const banned = bans.filter((r) => bans.some((ban) => ban.retryAfter !== undefined && told(ban, r) && sentAt(r) < ban.at + ban.retryAfter * 1000));
   if (banned.length > 0) {
     add('client.banned', 'failure', banned,
       `${banned.length} ${plural(banned.length, 'request')} came while the key was banned (from ${clock(banned[0]!.at)} to ${clock(banned[banned.length - 1]!.at)}).`,
@@ -147,24 +148,19 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
   }
 
   // 429s met after an answer had said nothing remained in that window. One is how a client that
-  // does not read Remaining learns of the limit, and is judged by what it does next (Retry-After);
-  // a second in the same window is a client polling past its quota.
-  const overshoot: ClientObservation[] = [];
-  let spent: ClientObservation | undefined;
-  let metInWindow: ClientObservation[] = [];
+  // does not read Remaining learns of the limit, and is judged by what it does next (Retry-After),
+  // as are the ones it sent with that one; a 429 sent once told of another in the same window is
+  // a client polling past its quota.
+  const spent = requests.filter((r) => r.remaining === 0 && r.status !== 429 && r.reset !== undefined);
+  const refusedForRate = (r: ClientObservation) => r.status === 429 && r.code !== 'API_KEY_BANNED';
+  const past = new Set<ClientObservation>();
   for (const r of requests) {
-    if (spent && spent.reset !== undefined && r.at >= spent.reset * 1000) {
-      spent = undefined;
-      metInWindow = [];
-    }
-    // Requests in flight with the first such 429 learned of the limit with it.
-    if (spent && r.status === 429 && r.code !== 'API_KEY_BANNED' && !inFlightWith(r, spent) && !(metInWindow[0] && inFlightWith(r, metInWindow[0]))) {
-      metInWindow.push(r);
-      if (metInWindow.length === 2) overshoot.push(...metInWindow);
-      else if (metInWindow.length > 2) overshoot.push(r);
-    }
-    if (r.remaining === 0 && r.status !== 429 && r.reset !== undefined) spent = r;
+    if (!refusedForRate(r)) continue;
+    const window = spent.find((s) => told(s, r) && sentAt(r) < s.reset! * 1000);
+    const learned = window && requests.find((l) => l !== r && refusedForRate(l) && sentAt(l) >= sentAt(window) && told(l, r));
+    if (learned) past.add(learned).add(r);
   }
+  const overshoot = requests.filter((r) => past.has(r));
   if (overshoot.length > 0) {
     add('client.quota', 'failure', overshoot,
       `${overshoot.length} ${plural(overshoot.length, 'request')} met 429 after an answer had said X-RateLimit-Remaining: 0 for that window.`,
@@ -186,14 +182,13 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
     if (hits.length > 0) add(rule, 'failure', hits, `${hits.length} ${plural(hits.length, 'request')} ${what}, which the contract refuses.`, instead);
   }
 
-  // A POST sent again with the same body right after a 5xx or no answer.
-  for (let i = 0; i + 1 < requests.length; i++) {
-    const first = requests[i]!;
+  // A POST sent again with the same body once the client had been told of a 5xx or of no answer.
+  for (const first of requests) {
     if (first.method !== 'POST' || first.bodyDigest === undefined || !(first.status === 0 || first.status >= 500)) continue;
-    const again = requests.slice(i + 1).find((r) => r.method === 'POST' && pathOf(r.url) === pathOf(first.url));
-    if (again && again.bodyDigest === first.bodyDigest && again.at - first.at <= retryWindowMs) {
+    const again = requests.find((r) => r.method === 'POST' && pathOf(r.url) === pathOf(first.url) && told(first, r));
+    if (again && again.bodyDigest === first.bodyDigest && sentAt(again) - first.at <= retryWindowMs) {
       add('client.post-retry', 'warning', [first, again],
-        `POST ${pathOf(first.url)} was sent again with the same body ${seconds(again.at - first.at)} after it was answered ${first.status === 0 ? 'with no answer at all' : first.status}; the first may have created the pet.`,
+        `POST ${pathOf(first.url)} was sent again with the same body ${seconds(sentAt(again) - first.at)} after it was answered ${first.status === 0 ? 'with no answer at all' : first.status}; the first may have created the pet.`,
         'Before sending a create again, check whether the first one took (list the pets, or look for the new one), or let the person retry.');
     }
   }
@@ -207,29 +202,26 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
   return out;
 }
 
-function judgeBackoff(run: readonly ClientObservation[], add: (rule: ClientRule, level: ClientFinding['level'], evidence: readonly ClientObservation[], message: string, instead: string) => void): void {
-  // The first retries after failures. A gap that waited what the answer before it said
-  // (Retry-After) is backing off as told. The others must not all be the same: a fixed interval, or
-  // none at all. Backoff with jitter draws them below a growing cap, so they spread.
-  const gaps = run.slice(1, judgedGaps + 1).map((r, k) => r.at - run[k]!.at);
-  const untold = gaps.filter((gap, k) => gap < (run[k]!.retryAfter ?? Infinity) * 1000);
+/**
+ * The gaps of a chain of retries (retryChains) when they are one fixed interval, not a backoff;
+ * undefined when they grow, spread, or are too few to tell.
+ */
+function fixedGaps(chain: readonly ClientObservation[]): number[] | undefined {
+  // The first retries after failures, each timed from the answer it retries to when it was sent.
+  // A gap that waited what that answer said (Retry-After) is backing off as told. The others must
+  // not all be the same: a fixed interval. Backoff with jitter draws them below a growing cap, so
+  // they spread.
+  const gaps = chain.slice(1, judgedGaps + 1).map((r, k) => sentAt(r) - chain[k]!.at);
+  const untold = gaps.filter((gap, k) => gap < (chain[k]!.retryAfter ?? Infinity) * 1000);
   const within = flatWithin[untold.length];
-  if (!within) return;
+  if (!within) return undefined;
   const widest = Math.max(...untold);
   const least = Math.min(...untold);
-  const fixed = widest < within.noWait || (least >= within.least && widest - least <= within.abs + within.rel * widest);
-  if (!fixed) return;
-  const instant = widest < noWaitMs;
-  add('client.backoff', 'failure', run,
-    `${run[0]!.method} ${run[0]!.url} was retried after failures at gaps of ${gaps.map(seconds).join(', ')}: ${instant ? 'at once each time' : 'they do not grow'}.`,
-    'Back off exponentially between retries (for example 1 s, 2 s, 4 s, with jitter), never sooner than Retry-After, and give up after a few tries.');
+  return least >= within.least && widest - least <= within.abs + within.rel * widest ? gaps : undefined;
 }
 
-/** `r` arrived before `answer` was given (one app's numbers say so): it was in flight with it, not sent after it. */
-const inFlightWith = (r: ClientObservation, answer: ClientObservation) =>
-  r.arrivedAfter !== undefined && answer.answerNumber !== undefined && r.order !== undefined && r.order === answer.order && r.arrivedAfter < answer.answerNumber;
-
 const shown = (r: ClientObservation) => ({ time: new Date(r.at).toISOString(), method: r.method, path: r.url, status: r.status });
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

@@ -18,8 +18,8 @@ export interface CoreRequest {
   readBody?: (() => Promise<Uint8Array | undefined>) | undefined;
   /** The client's address, its anonymous rate-limit bucket. Default 127.0.0.1, as an in-process client. */
   client?: string | undefined;
-  /** `arrival()` when the host received the request: requests a client sent together stay together. */
-  arrivedAfter?: number | undefined;
+  /** Unix ms when the host was handed the request, on the mock's clock (`arrival()`): when the client sent it, as near as the mock knows (the client report's clientReport/told.ts). Default: when the core is handed it. */
+  arrivedAt?: number | undefined;
   /** Aborted when the client goes away before its answer (a held answer is let go, and recorded as unanswered). */
   signal?: ClientSignal | undefined;
 }

@@ -68,10 +68,8 @@ export interface MockCore {
    * path's Allow, an API path's from the spec, else every method the API serves.
    */
   methodNotAllowed(method: string, url: string): ApiError;
-  /** How many answers were given: a host stamps each request with it when it arrives (`arrivedAfter`). */
+  /** The mock's clock now: a host stamps each request with it when it is handed the request (`arrivedAt`), before any await. */
   arrival(): number;
-  /** This core's numbering of its answers: its id tells its numbers from another replica's. */
-  readonly order: { readonly id: string; readonly answered: number };
 }
 
 function decodable(path: string): boolean {
@@ -89,7 +87,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
   const { spec, state } = options;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
-  const order = { id: Math.random().toString(16).slice(2, 10), answered: 0 };
   const { api, outside, methodNotAllowed } = apiPipeline({
     spec,
     state,
@@ -101,7 +98,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     latency: options.latency,
     maxPreferDelayMs,
     examples: options.examples ?? specExamples(spec),
-    order,
     log: options.log,
     onAnswer: options.onAnswer,
   });
@@ -112,10 +108,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   return {
     spec,
     state,
-    arrival: () => order.answered,
-    order,
+    arrival: () => state.clock.now(),
     methodNotAllowed: (method, url) => (control && under(url.split(/[?#]/)[0]!, CONTROL_PREFIX) ? control.methodNotAllowed(method.toUpperCase(), url.split(/[?#]/)[0]!) : undefined) ?? methodNotAllowed(method, url),
-    handle: (request, init) => answerFetch(answer, request, init?.client),
+    // Stamped as handed over, before the body is awaited: when the client sent it, as near as the mock knows.
+    handle: (request, init) => answerFetch(answer, request, { client: init?.client, arrivedAt: state.clock.now() }),
     answer,
   };
 

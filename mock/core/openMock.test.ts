@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { generatePets } from '../../fixtures/generatePets.ts';
+import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import { openMock, type Mock } from './openMock.ts';
 
@@ -23,6 +24,21 @@ describe('openMock, the mock without any host', () => {
     expect(created.headers.get('location')).toBe('/v1/pets/6');
     const refused = await mock.handle(new Request('http://mock.test/v1/pets', { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: '{"name":' }));
     expect(await refused.json()).toMatchObject({ code: 'MALFORMED_JSON', status: 400 });
+  });
+
+  it('stamps a WHATWG Request with the mock\'s clock as it is handed over, before its body arrives (the client report\'s arrivedAt)', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
+    const handedAt = clock.now();
+    mock = await openMock({ spec: await testSpec(), pets: [], clock });
+    let push!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
+    const answered = mock.handle(new Request('http://mock.test/v1/pets', { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
+    clock.advance(5000);
+    push.enqueue(new TextEncoder().encode('{"name":"Rex","categoryId":1}'));
+    push.close();
+    expect((await answered).status).toBe(201);
+    const [entry] = await mock.state.log.recorded();
+    expect(entry?.grade?.arrivedAt).toBe(handedAt);
   });
 
   it('answers a fault rule\'s reset with a network error', async () => {

@@ -118,7 +118,7 @@ export interface Mock {
   answer(request: CoreRequest): Promise<CoreAnswer>;
   /** The 405 `method` gets on the URL's path (Allow from the spec); undefined when the path is no route of the API. */
   methodNotAllowed(method: string, url: string): ApiError;
-  /** How many answers were given: a host stamps each request with it as it arrives. */
+  /** The mock's clock now: a host stamps each request with it when it is handed the request (`arrivedAt`), before any await. */
   arrival(): number;
   /** Serves a new spec and new fixtures, in the same tick as the state's swap; tells how many created pets were dropped. */
   reload(next: MockReload): Promise<{ dropped: number; specChanged: boolean }>;

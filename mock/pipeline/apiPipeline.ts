@@ -76,7 +76,7 @@ async function serve(ctx: ApiContext, x: Exchange): Promise<Answer> {
 
 async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, search: string): Promise<CoreAnswer> {
   const x = newExchange(request, path, search);
-  const arrivedAfter = request.arrivedAfter ?? ctx.order.answered;
+  const arrivedAt = request.arrivedAt ?? ctx.state.clock.now();
   x.route = ctx.routes.match(path, x.method);
   x.op = x.route?.op;
   let answer: Answer;
@@ -84,7 +84,7 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
     answer = await serve(ctx, x);
   } catch (error) {
     if (error instanceof ConnectionResetError || error instanceof ClientGoneError) {
-      record(ctx, x, 0, arrivedAfter);
+      record(ctx, x, 0, arrivedAt);
       throw error;
     }
     answer = errorAnswer(ctx, x, error);
@@ -93,7 +93,7 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
   if (marked) await marked;
   const delayed = delayAnswer(ctx.latency, x);
   if (delayed) await delayed;
-  record(ctx, x, answer.status, arrivedAfter);
+  record(ctx, x, answer.status, arrivedAt);
   if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = String(utf8Length(answer.body));
   return { status: answer.status, headers: x.headers, body: answer.body };
 }
@@ -105,7 +105,7 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
  */
 async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string): Promise<CoreAnswer> {
   const x = newExchange(request, path, '');
-  const arrivedAfter = request.arrivedAfter ?? ctx.order.answered;
+  const arrivedAt = request.arrivedAt ?? ctx.state.clock.now();
   let answer: Answer;
   try {
     const bytes = bytesOf(x);
@@ -124,12 +124,12 @@ async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string
   }
   const marked = rateAndMarks(ctx, x);
   if (marked) await marked;
-  record(ctx, x, answer.status, arrivedAfter);
+  record(ctx, x, answer.status, arrivedAt);
   x.headers['content-length'] = String(utf8Length(answer.body!));
   return { status: answer.status, headers: x.headers, body: answer.body };
 }
 
 /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
-function record(ctx: ApiContext, x: Exchange, status: number, arrivedAfter: number): void {
-  recordExchange(x, { status, arrivedAfter, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers) }, { state: ctx.state, order: ctx.order, onAnswer: ctx.onAnswer, log: ctx.log });
+function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number): void {
+  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers) }, { state: ctx.state, onAnswer: ctx.onAnswer, log: ctx.log });
 }

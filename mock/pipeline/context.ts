@@ -23,8 +23,6 @@ export interface ApiPipelineOptions {
   maxPreferDelayMs: number;
   /** Answers Prefer's 2xx and the operations the store does not hold, from the spec. */
   examples: PrismResponder;
-  /** Numbers the answers, for the client report's arrivals. */
-  order: { id: string; answered: number };
   /** The server log: ignored query parameters, refused preflights, server errors. */
   log?: CoreLog | undefined;
   /** Called once per API request as answered (or left unanswered): the access log's line. */

@@ -15,8 +15,6 @@ import type { RateDecision } from '../rateLimits/rateLimiter.ts';
 
 interface Recorders {
   state: Pick<StateParts, 'log' | 'clock'>;
-  /** Numbers the answers, for the client report's arrivals. */
-  order: { id: string; answered: number };
   /** The access log's line. */
   onAnswer: ((answered: AnsweredRequest) => void) | undefined;
   log: CoreLog | undefined;
@@ -26,7 +24,7 @@ interface Recorders {
  * Puts an API request in the request log (with what the client report needs of it) and the access
  * log, as answered (status 0: left unanswered). Never an error: the answer is already decided.
  */
-export function recordExchange(x: Exchange, answer: { status: number; arrivedAfter: number; corsRefused: boolean }, recorders: Recorders): void {
+export function recordExchange(x: Exchange, answer: { status: number; arrivedAt: number; corsRefused: boolean }, recorders: Recorders): void {
   try {
     recordAnswered(x, answer, recorders);
   } catch (error) {
@@ -34,8 +32,7 @@ export function recordExchange(x: Exchange, answer: { status: number; arrivedAft
   }
 }
 
-function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { status: number; arrivedAfter: number; corsRefused: boolean }, { state, order, onAnswer, log }: Recorders): void {
-  const answerNumber = ++order.answered;
+function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused }: { status: number; arrivedAt: number; corsRefused: boolean }, { state, onAnswer, log }: Recorders): void {
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
   const method = x.method;
@@ -50,9 +47,7 @@ function recordAnswered(x: Exchange, { status, arrivedAfter, corsRefused }: { st
     operationId: x.op?.operationId,
     // The body as read: one a fault rule answered before it was read is not.
     body: x.bytes,
-    arrivedAfter,
-    answerNumber,
-    order: order.id,
+    arrivedAt,
     header: (name) => (status === 0 ? undefined : x.headers[name]),
     errorCode: x.errorCode,
   };

@@ -188,9 +188,12 @@ describe('two mocks on one Redis', () => {
 
   it('grades a client from the requests of every replica: a retry through one after a 429 through the other', async () => {
     const [a, b] = await twoReplicas();
-    // demo-free's minute, spread over both replicas, then a 429 from A and an early retry to B.
+    // demo-free's minute, spread over both replicas, then a 429 from A and, a second later on both
+    // processes' clocks, an early retry to B.
     for (let i = 0; i < 60; i++) await (i % 2 === 0 ? a : b).call('GET', '/v1/pets?limit=1', { key: 'demo-free' });
     expect((await a.call('GET', '/v1/pets?limit=1', { key: 'demo-free' })).statusCode).toBe(429);
+    a.clock.advance(1000);
+    b.clock.advance(1000);
     await b.call('GET', '/v1/pets?limit=1', { key: 'demo-free' });
     const report = (await b.app.inject({ url: '/__mock/client-report?key=demo-free' })).json();
     expect(report.passed).toBe(false);
