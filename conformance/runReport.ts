@@ -136,6 +136,39 @@ export interface RunReport {
   summary: { passed: number; failed: number; skipped: number; warnings: number };
 }
 
+/** What a run's record is made of; `summary` and `tool` are derived from it, the same for every run (the suite's, the proxy's). */
+export type RunRecordParts = Omit<RunReport, 'tool' | 'summary' | 'startedAt'> & { startedAt: number };
+
+/** The run's record, from its parts: the summary counted from the checks' verdicts as recorded. */
+export function assembleRunReport(parts: RunRecordParts): RunReport {
+  const { checks } = parts;
+  const ops = checks.flatMap((c) => c.operations);
+  return {
+    tool: { name: toolName, version: toolVersion },
+    runId: parts.runId,
+    baseUrl: parts.baseUrl,
+    startedAt: new Date(parts.startedAt).toISOString(),
+    durationMs: parts.durationMs,
+    verdict: parts.verdict,
+    ...(parts.reason !== undefined ? { reason: parts.reason } : {}),
+    options: parts.options,
+    requests: parts.requests,
+    notes: parts.notes,
+    ...(parts.unchecked !== undefined && parts.unchecked.length > 0 ? { unchecked: parts.unchecked } : {}),
+    checks,
+    ...(parts.coverage !== undefined ? { coverage: parts.coverage } : {}),
+    ...(parts.reproductions !== undefined ? { reproductions: parts.reproductions } : {}),
+    exchanges: parts.exchanges,
+    ...(parts.unanswered !== undefined && parts.unanswered.length > 0 ? { unanswered: parts.unanswered } : {}),
+    summary: {
+      passed: checks.filter((c) => c.status === 'passed').length,
+      failed: checks.filter((c) => c.status === 'failed').length,
+      skipped: checks.filter((c) => c.status === 'skipped').length,
+      warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === 'warning').length, 0),
+    },
+  };
+}
+
 /** A check fails when any operation fails, passes when any passes, and is skipped otherwise. */
 export function checkStatus(operations: OperationResult[]): CheckReport['status'] {
   if (operations.some((o) => o.status === 'failed')) return 'failed';

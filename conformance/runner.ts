@@ -7,7 +7,7 @@ import type { WirePlan } from './http/wireExchanges.ts';
 import { isUnavailable, PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
 import { preflight } from './preflight.ts';
-import { checkStatus, summarizeExchanges, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
+import { assembleRunReport, checkStatus, summarizeExchanges, summarizeUnanswered, type CheckReport, type RunReport, type Verdict } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { seededRandom } from '../common/seededRandom.ts';
 import { uncheckedOf, uncheckedReason } from './unchecked.ts';
@@ -179,13 +179,11 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     // Stopped by the preflight, no check ran: the report has no check verdicts, only the reason.
     const checks = config.checks.flatMap((c) => reports.get(c.id) ?? []);
     const unchecked = uncheckedOf(checks, budgetMet);
-    const ops = checks.flatMap((c) => c.operations);
     const judged = reports.size > 0 ? model.feed(client.exchanges, client.unanswered).judgements : [];
-    return {
-      tool: { name: toolName, version: toolVersion },
+    return assembleRunReport({
       runId: client.runId,
       baseUrl: config.baseUrl,
-      startedAt: new Date(started).toISOString(),
+      startedAt: started,
       durationMs: now() - started,
       verdict,
       ...(reason !== undefined ? { reason } : {}),
@@ -198,19 +196,13 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         failedAtTransport: client.transportFailures,
       },
       notes,
-      ...(unchecked.length > 0 ? { unchecked } : {}),
+      unchecked,
       checks,
       coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false, otherAddress }),
       reproductions,
       exchanges: summarizeExchanges(client.exchanges),
-      ...(client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {}),
-      summary: {
-        passed: checks.filter((c) => c.status === 'passed').length,
-        failed: checks.filter((c) => c.status === 'failed').length,
-        skipped: checks.filter((c) => c.status === 'skipped').length,
-        warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === 'warning').length, 0),
-      },
-    };
+      unanswered: client.unanswered.map(summarizeUnanswered),
+    });
   };
 
   // Whether the run can come from another client address, for the coverage table's reasons.

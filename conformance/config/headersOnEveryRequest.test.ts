@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { Req } from '../testing/deployment.ts';
-import { runInProcess } from '../reports/testing/inProcessRun.ts';
+import type { RunReport } from '../runReport.ts';
+import type { Req, Transform } from '../testing/deployment.ts';
+import { passThrough } from '../testing/injectTransport.ts';
+import { runOnFreshDeployment } from '../testing/runSuite.ts';
 import { renderReports } from '../reports/writeReports.ts';
+
+/** A run in process against a fresh mock, every request as the deployment received it kept in `seen`. */
+async function runInProcess(run: { transform?: Transform; checks?: string[]; headers: Record<string, string>; secrets: Record<string, string>; seen?: Req[] }): Promise<RunReport> {
+  const transform = run.transform ?? passThrough;
+  const { report } = await runOnFreshDeployment((req, forward, env) => {
+    run.seen?.push(req);
+    return transform(req, forward, env);
+  }, { headers: run.headers, secrets: run.secrets, ...(run.checks ? { checks: run.checks } : {}) });
+  return report;
+}
 
 describe('extra headers (--header, headers in the config)', () => {
   it('reach every request of the run, and a secret one shows in the reports only as its variable', async () => {

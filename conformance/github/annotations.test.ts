@@ -1,13 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../runReport.ts';
-import { failingRun, notRunAtAll } from '../reports/testing/reportFixtures.ts';
+import { failingRun, notRunAtAll } from '../reports/testing/handBuiltRuns.ts';
 import { githubAnnotations } from './annotations.ts';
 
 describe('GitHub annotations', () => {
-  let failing: RunReport;
-  beforeAll(async () => {
-    failing = await failingRun();
-  });
+  const failing = failingRun();
 
   it('prints one ::error per failing check and operation, titled with the check id, its first finding and how many more', () => {
     const lines = githubAnnotations(failing);

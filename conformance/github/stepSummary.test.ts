@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { notRunAtAll } from '../reports/testing/reportFixtures.ts';
+import { notRunAtAll } from '../reports/testing/handBuiltRuns.ts';
 import { publishToGitHub } from './publishToGitHub.ts';
 import { appendStepSummary, stepSummaryLimit } from './stepSummary.ts';
 

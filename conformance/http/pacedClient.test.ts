@@ -165,6 +165,8 @@ describe('PacedClient', () => {
     expect(waits).toEqual([250, 500]);
     expect(events.filter((e) => e.kind === 'transport-retry')).toHaveLength(2);
     expect(client.transportFailures).toBe(0);
+    // Each lost try is recorded where it fell, before the answer, for the HAR's status-0 entries.
+    expect(client.unanswered.map((u) => [u.attempt, u.afterSeq, u.error])).toEqual([[1, 0, expect.stringMatching(/UND_ERR_SOCKET/)], [2, 0, expect.stringMatching(/UND_ERR_SOCKET/)]]);
   });
 
   it('gives a GET up after three failures, as a transport error', async () => {

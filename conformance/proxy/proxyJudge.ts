@@ -17,9 +17,8 @@ import { learnUnanswered } from '../model/judgeRate.ts';
 import { emptyState, type ModelState } from '../model/modelState.ts';
 import { viewRequest } from '../model/requestView.ts';
 import { judgeGroupSteps, type ModelItem } from '../model/runModel.ts';
-import { checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type ExchangeSummary, type RunReport, type UnansweredSummary, type Verdict } from '../runReport.ts';
+import { assembleRunReport, checkStatus, summarizeExchange, summarizeUnanswered, type CheckReport, type ExchangeSummary, type RunReport, type UnansweredSummary, type Verdict } from '../runReport.ts';
 import { SpecValidators } from '../specValidators.ts';
-import { toolName, toolVersion } from '../version.ts';
 import { categoriesIn, classifyRequest } from './classifyRequest.ts';
 import { bearerSecret, ClientKeys, maxRefusedKeys, redactDeep } from './clientKeys.ts';
 import { checkQuotes, judgementChecks, lookbackOf, proxyChecks } from './proxyChecks.ts';
@@ -288,13 +287,11 @@ export class ProxyJudge {
       if (i % 256 === 255) await nextTurn();
     }
     exchanges.sort((a, b) => a.seq - b.seq);
-    const ops = checks.flatMap((c) => c.operations);
     const coverage: CoverageRow[] = coverageFromCounts(tally.rules, checks, { sentBy: new Map([...tally.ofOperation].map(([op, n]) => [`proxy\0${op}`, n])), ofOperation: tally.ofOperation }, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey });
-    const report: RunReport = {
-      tool: { name: toolName, version: toolVersion },
+    const report = assembleRunReport({
       runId: this.#runId,
       baseUrl: this.settings.target,
-      startedAt: new Date(this.settings.startedAt).toISOString(),
+      startedAt: this.settings.startedAt,
       durationMs: now - this.settings.startedAt,
       verdict,
       ...(reason !== undefined ? { reason } : {}),
@@ -304,14 +301,8 @@ export class ProxyJudge {
       checks: redactDeep(checks, redact),
       coverage,
       exchanges,
-      ...(unanswered.length > 0 ? { unanswered } : {}),
-      summary: {
-        passed: checks.filter((c) => c.status === 'passed').length,
-        failed: checks.filter((c) => c.status === 'failed').length,
-        skipped: checks.filter((c) => c.status === 'skipped').length,
-        warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === 'warning').length, 0),
-      },
-    };
+      unanswered,
+    });
     return { report, findings: redactDeep(findingsOf(checks), redact) };
   }
 

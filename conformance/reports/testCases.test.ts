@@ -1,24 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { githubAnnotations } from '../github/annotations.ts';
-import type { RunReport } from '../runReport.ts';
-import { DropConnection, isList, query, withQuery } from '../testing/deployment.ts';
 import { ctrfReport } from './ctrfReport.ts';
 import { htmlReport } from './htmlReport.ts';
 import { markdownReport } from './markdownReport.ts';
-import { runInProcess } from './testing/inProcessRun.ts';
+import { failingRun } from './testing/handBuiltRuns.ts';
 import { testCases } from './testCases.ts';
 
-// pagination against a deployment that takes limit=101 for 100, and whose connection drops on every limit=1.5.
-let report: RunReport;
-beforeAll(async () => {
-  report = await runInProcess({
-    checks: ['pagination', 'status-codes'],
-    transform: (req, forward) => {
-      if (isList(req) && query(req).get('limit') === '1.5') throw new DropConnection();
-      return forward(isList(req) && query(req).get('limit') === '101' ? withQuery(req, (q) => q.set('limit', '100')) : req);
-    },
-  });
-});
+// pagination in a record where limit=101 was taken for 100, and every try of limit=1.5 got no answer.
+const report = failingRun();
 
 describe('the tests the reports list', () => {
   it('give each generated case a check sent its own test, named check, operation and case', () => {
@@ -47,6 +36,7 @@ describe('the tests the reports list', () => {
     const statusCodes = testCases(report).filter((t) => t.check.id === 'status-codes');
     expect(statusCodes.every((t) => t.case === undefined)).toBe(true);
     expect(statusCodes.map((t) => t.name)).toContain('status-codes listPets');
+    expect(statusCodes.find((t) => t.name === 'status-codes createPet')).toMatchObject({ status: 'failed', failures: [expect.objectContaining({ case: 'create-pet/body/required-only' })] });
   });
 
   it('name the case in the annotations, the Markdown failures and the HTML findings', () => {
