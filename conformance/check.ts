@@ -1,10 +1,15 @@
-import { isUnavailable } from './http/pacedClient.ts';
+import { unjudgeable } from './model/judgeable.ts';
 import type { ApiRequest, Exchange, WireConnection } from './http/exchange.ts';
 import type { WirePlan } from './http/wireExchanges.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
 import type { SpecValidators } from './specValidators.ts';
 import { curlCommand } from './http/curlCommand.ts';
 import type { ModelVerdict } from './model/runModel.ts';
+import type { Judgement } from './model/judgement.ts';
+import { rules, type Rule } from './model/rules.ts';
+import type { KnownPet, RunFacts } from './model/runFacts.ts';
+
+export type { KnownPet } from './model/runFacts.ts';
 
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
 
@@ -89,15 +94,6 @@ export interface Reproduction {
   curl: string;
 }
 
-/** A pet the deployment listed, with its id's exact digits (ids past 2^53 lose them in a double). */
-export interface KnownPet {
-  id: number;
-  idText: string;
-  name?: unknown;
-  categoryId?: unknown;
-  status?: unknown;
-}
-
 /** What a check may use: it never learns whether it talks to a live URL or an in-process app. */
 export interface CheckContext {
   spec: LoadedSpec;
@@ -148,6 +144,22 @@ export interface CheckContext {
   sendWire?(plan: WirePlan): Promise<{ exchanges: Exchange[]; connections: WireConnection[] } | undefined>;
 }
 
+/** What a check's judges read: the record of the run and what the run knew beside it. */
+export interface JudgeInput extends RunFacts {
+  /** For a check that sends: the exchanges it sent, in order; for one that does not: every exchange of the run. */
+  exchanges: readonly Exchange[];
+  /** The model's judgements on every exchange so far. */
+  model: ModelVerdict;
+  /** The raw connections the run opened (the framing probe's). */
+  connections: readonly WireConnection[];
+}
+
+/**
+ * What a check's sending half may record beside what it sends: how much of a planned part ran, a
+ * case it could not send, an operation it does not apply to. Never a verdict: its judges give those.
+ */
+export type PlanNotes = Pick<Outcomes, 'inconclusive' | 'ran' | 'skip'>;
+
 export interface Check {
   /** Stable: the CLI flag value, the report key and the heading in docs/checks.md. */
   id: string;
@@ -164,7 +176,73 @@ export interface Check {
   phase: 'active' | 'passive' | 'probe';
   /** A reason the check does not apply to this run, or undefined when it does. */
   guard?(ctx: CheckContext): string | undefined;
-  run(ctx: CheckContext, report: Outcomes): Promise<void>;
+  /** Its plan (active and probe checks): sends its requests, each next one chosen by what came back; judges nothing. */
+  send?(ctx: CheckContext, notes: PlanNotes): Promise<void>;
+  /** Its judges: pure, from the record to the judgements of its rules. */
+  judge(input: JudgeInput): readonly Judgement[];
+  /** Its rules read whole bodies: an answer whose body the run kept only in part is reported not judged. */
+  readsBodies?: boolean;
+  /** Why an operation none of its judgements reached is skipped (by default, "not exercised in this run"). */
+  unreached?: string;
+}
+
+/** A rule of HTTP itself quotes its RFC (or the Fetch Standard), not the contract. */
+const sourceOf = (rule: Rule) => (/^(RFC|Fetch)/.test(rule.quote) ? 'The standard' : 'The contract');
+
+const ownerOf = new Map<string, string>(rules.map((r) => [r.id, r.checkId]));
+
+/** The judgements of a check's own rules. */
+export const ownJudgements = (checkId: string, judgements: readonly Judgement[]): Judgement[] => judgements.filter((j) => ownerOf.get(j.rule) === checkId);
+
+/**
+ * Records a check's judgements as its verdicts: a failure or warning each, quoting its rule, held
+ * ones examining their operation, the answers that could not judge their case inconclusive, and
+ * the operations a rule does not apply to skipped with why. Only the check's own rules are read.
+ */
+export function recordJudgements(checkId: string, judgements: readonly Judgement[], report: Outcomes): void {
+  const own = new Map<string, Rule>(rules.filter((r) => r.checkId === checkId).map((r) => [r.id, r]));
+  for (const judgement of judgements) {
+    const rule = own.get(judgement.rule);
+    if (!rule) continue;
+    const { operationId, exchange } = judgement;
+    switch (judgement.outcome) {
+      case 'held':
+        report.examined(operationId);
+        break;
+      case 'inconclusive':
+        report.inconclusive(operationId, judgement.message!, exchange?.case ?? judgement.case);
+        break;
+      case 'skipped':
+        report.skip(operationId, judgement.message!);
+        break;
+      default: {
+        const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}) };
+        const message = `${judgement.message} ${sourceOf(rule)}: "${rule.quote}"`;
+        const kind = judgement.each ? undefined : judgement.kind === undefined ? rule.id : `${rule.id} ${judgement.kind}`;
+        if (judgement.outcome === 'failure') report.fail(operationId, message, exchange, kind, extra);
+        else report.warn(operationId, message, exchange, kind, extra);
+      }
+    }
+  }
+}
+
+/**
+ * Judges a check over the record and records its verdicts on its outcomes: its judgements, the
+ * answers its rules could not read whole (when they read bodies), and why an operation none of them
+ * reached is skipped. Returns the judgements of its own rules, for the coverage table.
+ */
+export function judgeCheck(check: Check, input: JudgeInput, report: Outcomes): Judgement[] {
+  const judged = ownJudgements(check.id, check.judge(input));
+  recordJudgements(check.id, judged, report);
+  if (check.readsBodies) {
+    for (const exchange of input.exchanges) {
+      if (exchange.response.keptInPart === undefined) continue;
+      const op = check.operations.includes(exchange.operationId) ? exchange.operationId : 'unlisted';
+      report.inconclusive(op, `${exchange.request.method} ${exchange.path} was answered ${exchange.response.status}, but ${exchange.response.keptInPart}`, exchange.case);
+    }
+  }
+  if (check.unreached !== undefined) for (const op of check.operations) report.skip(op, check.unreached);
+  return judged;
 }
 
 export const excerptLength = 600;
@@ -180,45 +258,6 @@ export function evidenceOf(exchange: Exchange): Evidence {
     },
     curl: curlCommand(exchange.request),
   };
-}
-
-/**
- * Why an answer cannot judge a case: a 429 the case did not ask for, or the run's own key refused.
- * The contract's rules are about what a deployment does with a request it serves; these say only
- * that it did not serve this one.
- */
-export function unjudgeable(exchange: Exchange): string | undefined {
-  const { status } = exchange.response;
-  // Unavailable is not broken (RFC 9110, 15.6.3-5): the deployment did not get to the rule.
-  if (isUnavailable(status)) return `${requestName(exchange)} was answered ${status}: the deployment was unavailable`;
-  if (status === 429 && exchange.intent !== 'over-limit') return `${requestName(exchange)} was answered 429 (rate limited)`;
-  if (exchange.bucket === 'key' && exchange.intent !== 'unauthenticated' && (status === 401 || status === 403)) {
-    return `${requestName(exchange)} was answered ${status}: the deployment refused the run's own key`;
-  }
-  // The run's own budget cut the body: what the deployment sent is not known, so nothing is said of it.
-  if (exchange.response.keptInPart !== undefined) return `${requestName(exchange)} was answered ${status}, but ${exchange.response.keptInPart}`;
-  return undefined;
-}
-
-/**
- * Why a rule that needs the whole body cannot judge this answer's: the run's own budget kept only its
- * start (`keptInPart`), or it was longer than the suite reads (`--max-body`, which wire-format judges
- * alone, as one failure, not as JSON cut short).
- */
-export function bodyNotWhole(exchange: Exchange): string | undefined {
-  const { response } = exchange;
-  if (response.keptInPart !== undefined) return `${requestName(exchange)} was answered ${response.status}, but ${response.keptInPart}`;
-  if (response.truncated) return `${requestName(exchange)} was answered ${response.status} with a body longer than the suite reads (--max-body); wire-format judges that`;
-  return undefined;
-}
-
-/**
- * Whether the checks of the documented operations judge this answer: not one to a method or path
- * the spec does not list (keyless-and-unlisted judges those), nor a 502, 503 or 504, which says
- * the deployment was unavailable and is counted in the verdict, not judged.
- */
-export function judgedAsOperation(exchange: Exchange): boolean {
-  return exchange.operationId !== 'unlisted' && !isUnavailable(exchange.response.status);
 }
 
 /** Collects a check's verdicts per operation. An operation never examined is skipped, never passed. */
@@ -330,14 +369,4 @@ export class Outcomes {
     list.push(finding);
     this.#findings.set(operationId, list);
   }
-}
-
-/** `GET /pets?limit=1`: how findings name the request they are about, relative to the base URL. */
-export function requestName(exchange: Exchange): string {
-  return `${exchange.request.method} ${exchange.path}`;
-}
-
-/** `GET https://…/v1/pets?limit=1`: the request with its full URL. */
-export function requestLine(exchange: Exchange): string {
-  return `${exchange.request.method} ${exchange.request.url}`;
 }

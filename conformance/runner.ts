@@ -1,5 +1,6 @@
 import type { LoadedSpec } from '../spec/loadSpec.ts';
-import { Outcomes, type Check, type CheckContext, type KnownPet, type Reproduction, type RunOptions } from './check.ts';
+import { judgeCheck, Outcomes, type Check, type CheckContext, type KnownPet, type Reproduction, type RunOptions } from './check.ts';
+import type { Judgement } from './model/judgement.ts';
 import { ModelRun } from './model/runModel.ts';
 import { coverageOf } from './model/coverage.ts';
 import type { ApiRequest } from './http/exchange.ts';
@@ -96,7 +97,9 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   const validators = new SpecValidators(config.spec);
   const random = seededRandom(config.seed);
   let knownPets: KnownPet[] = [];
-  const model = new ModelRun({ sharedKey: config.sharedKey ?? false });
+  const model = new ModelRun({ sharedKey: config.sharedKey ?? false, validators });
+  // The judgements of every check that reported, its own rules each: what the coverage table counts.
+  const judgements: Judgement[] = [];
   const reproductions: Reproduction[] = [];
   let current: { id: string; outcomes: Outcomes } = { id: 'preflight', outcomes: new Outcomes([]) };
   // Each check that met one of the run's own budgets (time, a quota window), with the first reason.
@@ -179,7 +182,6 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     // Stopped by the preflight, no check ran: the report has no check verdicts, only the reason.
     const checks = config.checks.flatMap((c) => reports.get(c.id) ?? []);
     const unchecked = uncheckedOf(checks, budgetMet);
-    const judged = reports.size > 0 ? model.feed(client.exchanges, client.unanswered).judgements : [];
     return assembleRunReport({
       runId: client.runId,
       baseUrl: config.baseUrl,
@@ -198,7 +200,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       notes,
       unchecked,
       checks,
-      coverage: coverageOf(judged, checks, client.exchanges, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false, otherAddress }),
+      coverage: coverageOf(judgements, checks, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false, otherAddress }),
       reproductions,
       exchanges: summarizeExchanges(client.exchanges),
       unanswered: client.unanswered.map(summarizeUnanswered),
@@ -228,7 +230,13 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       if (outOfTime) metBudget(outOfTime);
       const skipReason = outOfTime ?? guarded;
       if (skipReason) current.outcomes.skipAll(skipReason);
-      else await check.run(ctx, current.outcomes);
+      else {
+        await check.send?.(ctx, current.outcomes);
+        // A check that sends judges what it sent; one that does not, every exchange of the run.
+        const exchanges = check.phase === 'passive' ? client.exchanges : client.exchanges.filter((e) => e.checkId === check.id);
+        const judged = judgeCheck(check, { validators, knownPets, probeMaxRequests: config.probeMaxRequests, exchanges, model: model.feed(client.exchanges, client.unanswered), connections: client.connections }, current.outcomes);
+        if (reported) judgements.push(...judged);
+      }
       const operations = current.outcomes.results();
       if (check.phase !== 'passive' && operations.some((o) => o.status !== 'skipped')) sendersJudged = true;
       if (!reported) continue;

@@ -4,6 +4,7 @@ import { Outcomes, type CheckContext, type OperationResult } from './check.ts';
 import type { ApiRequest, Exchange } from './http/exchange.ts';
 import { exchange } from './testing/exchanges.ts';
 import { runModel } from './model/runModel.ts';
+import { modelOptions } from './model/testing/modelExchanges.ts';
 import { checkStatus, type CheckReport, type RunReport } from './runReport.ts';
 import { SpecValidators } from './specValidators.ts';
 import { generatedTraffic } from './traffic/generatedTraffic.ts';
@@ -70,7 +71,7 @@ describe('the generated traffic', () => {
       keyQuota: () => ({ limit: 300, remaining }),
       anonymousQuota: () => ({}),
       keylessSent: () => 0,
-      model: () => runModel(exchanges, { sharedKey: false }),
+      model: () => runModel(exchanges, modelOptions()),
       timeLeftMs: () => timeLeftMs,
       reproduce: () => {},
       otherSourceAddress: async () => undefined,
@@ -80,7 +81,7 @@ describe('the generated traffic', () => {
 
   it('runs its first sequence though the key\'s window runs low, and stops there rather than wait for the next', async () => {
     const outcomes = new Outcomes(generatedTraffic.operations);
-    await generatedTraffic.run(await context(60_000, true, 10), outcomes);
+    await generatedTraffic.send!(await context(60_000, true, 10), outcomes);
     expect(outcomes.parts()).toEqual([{ part: 'sequences', ran: 1, planned: 12, reason: 'the key\'s window ran low, and more would wait for the next window' }]);
   });
 
@@ -101,13 +102,13 @@ describe('the generated traffic', () => {
       keyQuota: () => ({ limit: 60, remaining: 50 }),
       anonymousQuota: () => ({}),
       keylessSent: () => 0,
-      model: () => runModel([], { sharedKey: false }),
+      model: () => runModel([], modelOptions()),
       timeLeftMs: () => 4_000,
       reproduce: () => {},
       otherSourceAddress: async () => undefined,
     } satisfies CheckContext;
     const outcomes = new Outcomes(generatedTraffic.operations);
-    await generatedTraffic.run(ctx, outcomes);
+    await generatedTraffic.send!(ctx, outcomes);
     expect(outcomes.parts()).toEqual([{ part: 'sequences', ran: 0, planned: 12, reason: 'the run\'s time budget (--max-duration) ran out' }]);
   });
 });

@@ -1,10 +1,9 @@
-import { requestName, type Check, type CheckContext } from '../check.ts';
+import type { Check, CheckContext } from '../check.ts';
 import type { ApiRequest, Auth } from '../http/exchange.ts';
 import { allOperations } from './allOperations.ts';
-import { expectError } from './expectError.ts';
 import { newPetBody } from './newPetBody.ts';
 import { toJsonText } from '../json/losslessJson.ts';
-import { isUnservedStoreOrders } from './unservedStoreOrders.ts';
+import { judgeAuth } from '../model/judgeAuthCases.ts';
 import { describeEdit, keyNearMisses, schemeSpellings } from '../traffic/nearMisses.ts';
 
 type BaseRequest = Omit<ApiRequest, 'auth' | 'intent' | 'case'>;
@@ -133,52 +132,29 @@ export const auth: Check = {
     'no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.',
   operations: allOperations,
   phase: 'active',
-  async run(ctx, report) {
+  async send(ctx, notes) {
     for (const operationId of allOperations) {
       const base = requestFor(ctx, operationId);
       if (!base) {
-        report.skip(operationId, 'it writes, and --read-only is on');
+        notes.skip(operationId, 'it writes, and --read-only is on');
         continue;
       }
       const prefix = `auth/${opCase(operationId)}`;
-      // The run's key is accepted here, as the preflight found on GET /pets: a 401 is the deployment's fault.
-      const valid = await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: 'key', intent: 'valid', case: `${prefix}/valid-key` });
-      if (valid && !isUnservedStoreOrders(valid) && valid.response.status !== 429) {
-        report.expectOfAnswer(valid.response.status !== 401 && valid.response.status !== 403, valid, `${requestName(valid)} refused the run's API key with ${valid.response.status}, which GET /pets accepted; a valid key must be accepted on every operation.`, 'valid-key-refused');
-      }
-      const lower = await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: { authorization: `bearer ${ctx.apiKey}`, spends: 'key' }, intent: 'valid', case: `${prefix}/lowercase-scheme` });
-      if (lower && !isUnservedStoreOrders(lower) && lower.response.status !== 429) {
-        // RFC 9110 (11.1): the scheme is case-insensitive, so "bearer <key>" is the same credential.
-        report.expectOfAnswer(lower.response.status !== 401 && lower.response.status !== 403, lower, `${requestName(lower)} refused the key sent as "bearer" in lower case (${lower.response.status}); RFC 9110 (11.1) makes the authentication scheme case-insensitive, so it is the same valid key.`, 'lowercase');
-      }
-
+      // The run's key is accepted here, as the preflight found on GET /pets.
+      await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: 'key', intent: 'valid', case: `${prefix}/valid-key`, expect: { rule: 'auth.key-accepted', answer: 'accept', what: 'the run\'s key' } });
+      await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: { authorization: `bearer ${ctx.apiKey}`, spends: 'key' }, intent: 'valid', case: `${prefix}/lowercase-scheme`, expect: { rule: 'auth.scheme-case', answer: 'accept', what: 'the key under "bearer" in lower case' } });
       const nearMisses = nearMissVariants(ctx).filter((v) => v.operationId === operationId);
       for (const variant of [...wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true), ...nearMisses]) {
         const path = variant.query ? `${base.path}${base.path.includes('?') ? '&' : '?'}${variant.query}` : base.path;
-        const exchange = await ctx.send({ ...base, path, ...(variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}), auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}` });
-        if (!exchange) continue;
-        if (isUnservedStoreOrders(exchange)) {
-          report.warn(operationId, `GET /store/orders answered ${exchange.response.status}, so its authentication cannot be checked. The contract mentions it but shows nothing of it, so this is not a failure.`, exchange, 'store-unserved');
-          report.skip(operationId, `GET /store/orders answered ${exchange.response.status}: the deployment does not serve it, which the contract leaves open`);
-          continue;
-        }
-        if (expectError(report, ctx.validators, exchange, 401, variant.what, 'every operation needs the key as "Authorization: Bearer <API_KEY>"') && exchange.response.headers['www-authenticate'] === undefined) {
-          report.warn(operationId, `${requestName(exchange)} answered 401 without WWW-Authenticate, which RFC 9110 (11.6.1) requires on a 401. The contract does not say, so this is a warning.`, exchange, 'www-authenticate');
-        }
+        await ctx.send({ ...base, path, ...(variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}), auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}`, expect: { rule: 'auth.wrong-key-401', answer: 'refuse', status: 401, what: variant.what, because: 'every operation needs the key as "Authorization: Bearer <API_KEY>"' } });
       }
     }
 
     for (const { name, what, request, key, parsedFirst } of invalidTwice(ctx)) {
       const authVariant: Auth = key === 'none' ? 'none' : { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` };
-      const exchange = await ctx.send({ ...request, auth: authVariant, intent: 'unauthenticated', case: `auth/first/${name}/${key === 'none' ? 'no-key' : 'unknown-key'}` });
-      if (!exchange) continue;
       const described = `${what} with ${key === 'none' ? 'no key' : 'an unknown key'}`;
-      if (parsedFirst && exchange.response.status === 400) {
-        report.warn(request.operationId, `${requestName(exchange)} answered ${described} with 400: the body was parsed before the key was checked. Authentication comes first, but many servers parse JSON before any route, so this is a warning.`, exchange, `parsed-first ${name}`);
-        expectError(report, ctx.validators, exchange, 400, described);
-        continue;
-      }
-      expectError(report, ctx.validators, exchange, 401, described, 'authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it');
+      await ctx.send({ ...request, auth: authVariant, intent: 'unauthenticated', case: `auth/first/${name}/${key === 'none' ? 'no-key' : 'unknown-key'}`, expect: { rule: 'auth.key-first', answer: 'refuse', status: 401, what: described, because: 'authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it', ...(parsedFirst ? { parsedFirst: true } : {}) } });
     }
   },
+  judge: (input) => judgeAuth(input.exchanges, input),
 };

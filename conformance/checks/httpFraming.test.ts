@@ -8,6 +8,7 @@ import { defaultRawMaxBytes } from '../http/rawHttp.ts';
 import { httpTransport, type Transport } from '../http/transport.ts';
 import { integerText } from '../json/losslessJson.ts';
 import { runModel } from '../model/runModel.ts';
+import { modelOptions } from '../model/testing/modelExchanges.ts';
 import type { Deployment } from '../testing/deployment.ts';
 import { startRawDeployment, type WireFault } from '../testing/rawDeployment.ts';
 import { framingPlans } from './httpFraming.ts';
@@ -32,7 +33,7 @@ async function probe(fault: WireFault = {}, readOnly = false) {
   const listed = await client.send('preflight', { method: 'GET', path: '/pets?limit=5', auth: 'key', operationId: 'listPets', intent: 'valid' });
   const pets: KnownPet[] = (listed.response.json as { id: number; categoryId: number }[]).map((p) => ({ id: p.id, idText: integerText(p.id)!, categoryId: p.categoryId }));
   for (const plan of framingPlans({ options: { readOnly, depth: 'quick', probeRateLimit: false, probeMaxRequests: 0, seed: 1 }, knownPets: () => pets, runMark: 'test' })) await client.sendWire('http-framing', plan);
-  const judgements = runModel(client.exchanges, { sharedKey: false }, client.unanswered).judgements.filter((j) => j.rule.startsWith('framing.'));
+  const judgements = runModel(client.exchanges, modelOptions(), client.unanswered).judgements.filter((j) => j.rule.startsWith('framing.'));
   return { client, judgements, failures: judgements.filter((j) => j.outcome === 'failure') };
 }
 const rulesOf = (judgements: { rule: string }[]) => [...new Set(judgements.map((j) => j.rule))].sort();

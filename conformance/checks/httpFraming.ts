@@ -1,13 +1,10 @@
 // The framing probe: a handful of requests on raw connections, where node:http would hide how each
 // answer is framed. The bytes are judged by the model (judgeFraming.ts, the `framing.*` rules), and
 // the exchanges by every other judge too, as any answer is.
-import type { Check, CheckContext, Outcomes } from '../check.ts';
-import type { WireConnection } from '../http/exchange.ts';
+import type { Check, CheckContext } from '../check.ts';
 import type { WireApiRequest, WirePlan } from '../http/wireExchanges.ts';
-import { frameWire } from '../http/wireExchanges.ts';
-import { showBytes } from '../http/messageHead.ts';
-import { reportRules } from '../model/modelChecks.ts';
-import { knownCategoryIds } from './newPetBody.ts';
+import { judgeUnframable } from '../model/judgeFraming.ts';
+import { knownCategoryIds } from '../model/runFacts.ts';
 
 const operations = ['listPets', 'createPet', 'getPet', 'unlisted'] as const;
 const json = { 'content-type': 'application/json' };
@@ -21,7 +18,7 @@ const get = (path: string, operationId: string, caseName: string, more: Partial<
  */
 export function framingPlans(ctx: Pick<CheckContext, 'options' | 'knownPets' | 'runMark'>): WirePlan[] {
   const readOnly = ctx.options.readOnly;
-  const category = knownCategoryIds(ctx)[0];
+  const category = knownCategoryIds(ctx.knownPets())[0];
   // A create needs a category the deployment has: the contract lists none, and one may refuse another.
   const writes = !readOnly && category !== undefined;
   const newPet = (name: string) => `{"name":${JSON.stringify(`Framing ${ctx.runMark} ${name}`)},"categoryId":${category}}`;
@@ -51,19 +48,6 @@ export function framingPlans(ctx: Pick<CheckContext, 'options' | 'knownPets' | '
   ];
 }
 
-/** A connection whose first bytes start no answer: the deployment's, and no exchange holds them. */
-function reportUnframable(connection: WireConnection, report: Outcomes, operationId: string): void {
-  const framed = frameWire(connection);
-  if (framed.answers.length > 0 || !framed.unframable) return;
-  const { at } = framed.unframable;
-  report.fail(
-    operationId,
-    `Raw connection ${connection.id} (HTTP/${connection.requests[0]?.version}, ${connection.requests.map((r) => `${r.method} ${r.target}`).join(', ')}): the bytes that came (${showBytes(connection.received, at, connection.received.length)}) start no HTTP answer: no status line. A client cannot read it (RFC 9112, 4: a response begins with its status line).`,
-    undefined,
-    'framing.message-syntax',
-  );
-}
-
 export const httpFraming: Check = {
   id: 'http-framing',
   title: 'HTTP/1.x framing on raw connections: each answer ends where it says, the connection stays usable',
@@ -77,15 +61,14 @@ export const httpFraming: Check = {
   operations,
   phase: 'active',
   guard: (ctx) => (ctx.sendWire ? undefined : 'the deployment is reached without sockets (in-process): the bytes on the wire cannot be seen'),
-  async run(ctx, report) {
+  async send(ctx, notes) {
     for (const plan of framingPlans(ctx)) {
       const outcome = await ctx.sendWire!(plan);
       for (const connection of outcome?.connections ?? []) {
-        if (connection.error !== undefined && connection.requests.length === 0) report.inconclusive(plan.requests[0]!.operationId, `no raw connection could be opened: ${connection.error}`, plan.requests[0]!.case);
-        reportUnframable(connection, report, plan.requests[0]!.operationId);
+        if (connection.error !== undefined && connection.requests.length === 0) notes.inconclusive(plan.requests[0]!.operationId, `no raw connection could be opened: ${connection.error}`, plan.requests[0]!.case);
       }
     }
-    reportRules('http-framing', ctx.model().judgements, report);
-    for (const op of operations) report.skip(op, 'no answer on a raw connection reached its rules');
   },
+  judge: (input) => [...input.model.judgements, ...judgeUnframable(input.connections)],
+  unreached: 'no answer on a raw connection reached its rules',
 };

@@ -9,14 +9,6 @@ import type { CheckContext } from '../check.ts';
  * has when there is one, because the contract does not show which categories exist and a
  * deployment may refuse an unknown one.
  */
-/**
- * The categoryIds the deployment's own pets have, as exact digits: the only ones surely valid,
- * since the contract lists no categories. Empty for a deployment that lists no pets.
- */
-export function knownCategoryIds(ctx: Pick<CheckContext, 'knownPets'>): string[] {
-  return [...new Set(ctx.knownPets().flatMap((p) => (typeof p.categoryId === 'bigint' || Number.isSafeInteger(p.categoryId) ? [String(p.categoryId)] : [])))];
-}
-
 export function newPetBody(ctx: CheckContext, full: boolean): NewPet {
   JSONSchemaFaker.option({ random: () => ctx.random(), alwaysFakeOptionals: full, optionalsProbability: full ? 1 : 0, failOnInvalidFormat: false, minLength: 1 });
   const schema = { ...componentSchema(ctx.spec, 'NewPet') };

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exchange, judge, rateHeaders } from '../testing/exchanges.ts';
-import { rateLimitHeaders } from './rateLimitHeaders.ts';
-import { responseSchemaCheck } from './responseSchema.ts';
-import { contentType } from './contentType.ts';
-import { dataIntegrity, wireFormat } from '../model/modelChecks.ts';
-import { statusCodes } from './statusCodes.ts';
+import { contentType, dataIntegrity, rateLimitHeaders, responseSchema as responseSchemaCheck, statusCodes, wireFormat } from './passiveChecks.ts';
 
 const pet = (id: string, extra = '') => `{"id":${id},"name":"Rex","categoryId":2,"status":"available"${extra}}`;
 const tooMany = (headers: Record<string, string>) => exchange({ status: 429, headers, body: '{"code":"RATE_LIMITED","message":"slow down","status":429}', intent: 'over-limit' });

@@ -1,7 +1,7 @@
 import type { Check } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
-import { expectError } from './expectError.ts';
+import { readRateHeaders } from '../http/rateLimitState.ts';
+import { judgeRateProbe, probeCases, windowOpen } from '../model/judgeRateProbe.ts';
 import { newPetBody } from './newPetBody.ts';
 import { toJsonText } from '../json/losslessJson.ts';
 
@@ -24,30 +24,18 @@ export const rateLimitProbe: Check = {
     }
     return undefined;
   },
-  async run(ctx, report) {
+  async send(ctx) {
     const send = (caseName: string) => ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'over-limit', case: caseName }, { expect429: true });
-    const judgeRetryAfter = (exchange: Exchange, which: string) => {
-      const retry = exchange.response.headers['retry-after'];
-      report.expect(retryAfterMs(retry, exchange.sentAt) !== undefined, exchange, `The ${which} 429 has ${retry === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date`}; the contract says the client retries after the time it gives.`);
-      expectError(report, ctx.validators, exchange, 429, 'a request over the rate limit');
-    };
     let last: Exchange | undefined;
     let overLimit = 0;
     for (let sent = 0; sent <= ctx.options.probeMaxRequests; sent++) {
-      const exchange = await send('rate-limit-probe/spend');
+      const exchange = await send(probeCases.spend);
       if (!exchange) return;
       const before = last ? readRateHeaders(last.response.headers) : undefined;
-      const windowOpen = before?.reset !== undefined && exchange.sentAt < before.reset * 1000 - 1000;
       if (exchange.response.status === 429) {
-        // One request of slack: another client of the same key may spend one in between.
-        if (before?.remaining !== undefined && before.remaining > 1 && windowOpen) {
-          report.fail('listPets', `429 arrived while the previous answer (#${last!.seq}) said X-RateLimit-Remaining ${before.remaining}.`, exchange);
-        }
-        judgeRetryAfter(exchange, 'first');
         // One request more, at once: a later 429 must say when to retry too. One is all the
         // contract's ban warning allows spending.
-        const again = await send('rate-limit-probe/again');
-        if (again?.response.status === 429) judgeRetryAfter(again, 'second');
+        await send(probeCases.again);
         // The list under another spelling of its path: a route the limiter does not cover serves
         // the operation over the limit (judged by rate-limit-accounting). Refused any way is right.
         await ctx.send({ method: 'GET', path: '/pets/?limit=1', auth: 'key', operationId: 'unlisted', intent: 'over-limit', case: 'rate-limit-probe/after-429/path-spelling' }, { expect429: true });
@@ -63,18 +51,14 @@ export const rateLimitProbe: Check = {
         return;
       }
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
-      if (served && before?.remaining === 0 && windowOpen) {
-        // A sliding window may free a request as an old one ages out; two in a row is no window at all.
-        overLimit++;
-        if (overLimit >= 2) {
-          report.fail('listPets', `The previous answers (to #${last!.seq}) said X-RateLimit-Remaining 0 until ${before.reset}, yet ${overLimit} more requests were answered ${exchange.response.status}, not 429.`, exchange);
-          return;
-        }
+      // Served twice past a Remaining of 0 in an open window: no window at all, and nothing to spend on.
+      if (served && before?.remaining === 0 && windowOpen(before, exchange)) {
+        if (++overLimit >= 2) return;
       } else {
         overLimit = 0;
       }
       last = exchange;
     }
-    if (last) report.fail('listPets', `No 429 after ${ctx.options.probeMaxRequests + 1} requests; the last answer said X-RateLimit-Limit ${last.response.headers['x-ratelimit-limit']} and Remaining ${last.response.headers['x-ratelimit-remaining']}. Requests over the limit must get 429.`, last);
   },
+  judge: (input) => judgeRateProbe(input.exchanges, input),
 };

@@ -45,6 +45,35 @@ export function bucketOf(auth: Auth): Bucket {
   return auth.spends ?? 'anonymous';
 }
 
+/**
+ * What the plan that built a request demands of its answer, as only the plan knows it (an id chosen
+ * so that no pet has it, a body made invalid on purpose): the judges of its check read it from the
+ * exchange, so they judge the record alone.
+ */
+export interface Expectation {
+  /** The rule it rests on (a rule id of model/rules.ts). */
+  rule: string;
+  /**
+   * `refuse`: with `status` (or any 4xx) and an Error body. `open`: the contract does not say, so
+   * served is a warning and a refusal is a 4xx Error. `refuse-or-none`: refused, or a list holding
+   * no pet whose `parameter` is `value`. `may-refuse`: served, or refused by a rule of the
+   * deployment's own with a 4xx Error. `accept`: served; the check's judge says how.
+   */
+  answer: 'refuse' | 'open' | 'refuse-or-none' | 'may-refuse' | 'accept';
+  status?: number | '4xx';
+  /** What was sent, for findings: `id 1.5`, `limit=0`. */
+  what: string;
+  /** Why the answer must be so: `petId is an int64`. */
+  because?: string;
+  /** For `refuse-or-none`: the query parameter and the value no pet may have in the list. */
+  parameter?: string;
+  value?: string;
+  /** For a create: the NewPet sent, as read losslessly, whose fields the created Pet must hold. */
+  sent?: Record<string, unknown>;
+  /** A 400 for malformed JSON ahead of the 401 is a warning: many servers parse every body before any route. */
+  parsedFirst?: boolean;
+}
+
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
   /** Relative to the base URL, with its query: `/pets?limit=1`. */
@@ -67,6 +96,10 @@ export interface ApiRequest {
   connection?: ConnectionChoice;
   /** What this form of a request varies from the first of its group (`client-headers`, `json-text`): for the coverage table. */
   varies?: readonly string[];
+  /** What its answer must be, when the plan knows more than the request says. */
+  expect?: Expectation;
+  /** Sent again while fast-check shrinks a failing sequence: the model judges it, its check's own rules do not judge it twice. */
+  replay?: boolean;
 }
 
 export interface ApiResponse {
@@ -110,6 +143,8 @@ export interface Exchange {
   burst?: number;
   equivalence?: string;
   varies?: readonly string[];
+  expect?: Expectation;
+  replay?: boolean;
   /** The request's path and query relative to the base URL, `/pets?limit=1`, for findings. */
   path: string;
   /** Which quota the request spends: the run's key, or the client's anonymous one. */
@@ -137,6 +172,8 @@ export interface WireRequest extends FramedRequest {
 export interface WireConnection {
   /** Numbered from 1 in the run. */
   id: number;
+  /** The operation of its first request: what a connection whose bytes start no answer is reported under. */
+  operationId?: string;
   pipelined: boolean;
   requests: WireRequest[];
   /**

@@ -88,6 +88,8 @@ export class PacedClient {
   readonly exchanges: Exchange[] = [];
   /** Every attempt that got no answer (refused, reset, timed out), retried ones included, for the reports. */
   readonly unanswered: UnansweredRequest[] = [];
+  /** The raw connections the framing probe opened, in order: a connection whose bytes start no answer holds no exchange. */
+  readonly connections: WireConnection[] = [];
   /** Requests given up at the transport (a GET after its retries, a POST at once). */
   transportFailures = 0;
   /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
@@ -373,6 +375,8 @@ export class PacedClient {
       ...(request.burst !== undefined ? { burst: request.burst } : {}),
       ...(request.equivalence !== undefined ? { equivalence: request.equivalence } : {}),
       ...(request.varies !== undefined ? { varies: request.varies } : {}),
+      ...(request.expect !== undefined ? { expect: { ...request.expect, what: this.#redact(request.expect.what) } } : {}),
+      ...(request.replay ? { replay: true } : {}),
       path: this.#redact(request.path),
       bucket,
       sentAt: sent.sentAt,
@@ -423,8 +427,9 @@ export class PacedClient {
     const exchanges: Exchange[] = [];
     const connections: WireConnection[] = [];
     for (const record of records) {
-      const connection = wireConnectionOf(record, ++this.#wireConnections, sent, secrets, timeoutMs);
+      const connection: WireConnection = { ...wireConnectionOf(record, ++this.#wireConnections, sent, secrets, timeoutMs), operationId: plan.requests[0]?.operationId ?? 'unlisted' };
       connections.push(connection);
+      this.connections.push(connection);
       const framed = frameConnection(record.received, record.requests, streamEnd(record.ended));
       const masked = frameWire(connection);
       for (const [k, index] of record.indexes.entries()) {

@@ -1,12 +1,11 @@
 // What a run verified, rule by rule and operation by operation: the API coverage the reports show,
 // so that a green run that judged little reads differently from one that judged everything.
-import type { Exchange } from '../http/exchange.ts';
 import type { CheckReport } from '../runReport.ts';
-import type { Judgement } from './judgement.ts';
+import { judged, type Judgement } from './judgement.ts';
 import { rules } from './rules.ts';
 
 export interface CoverageRow {
-  /** A model rule's id, or a check's id for the checks that judge case by case. */
+  /** A rule's id, `relation/<dimension>` for a way of sending the relations vary, or a check's id for a part it planned as a count. */
   rule: string;
   check: string;
   operation: string;
@@ -90,40 +89,27 @@ export function countJudgements(judgements: readonly Judgement[]): RuleCounts {
 export function addJudgements(counts: RuleCounts, judgements: readonly Judgement[]): void {
   const seen = new Set<string>();
   for (const j of judgements) {
-    const keys = [j.rule, ...(j.exchange.varies ?? []).map((dimension) => `relation/${dimension}`)].map((rule) => `${rule}\0${j.operationId}`);
+    // An answer that could not judge its case, or a rule that does not apply, judged nothing.
+    if (!judged(j)) continue;
+    const keys = [j.rule, ...(j.exchange?.varies ?? []).map((dimension) => `relation/${dimension}`)].map((rule) => `${rule}\0${j.operationId}`);
     for (const key of keys) {
       const entry = counts.get(key) ?? { exchanges: 0, failures: 0 };
-      if (!seen.has(`${key}\0${j.exchange.seq}`)) entry.exchanges++;
-      seen.add(`${key}\0${j.exchange.seq}`);
+      // A failure of a connection that carried no answer counts as a failure, on no answer.
+      if (j.exchange !== undefined && !seen.has(`${key}\0${j.exchange.seq}`)) entry.exchanges++;
+      if (j.exchange !== undefined) seen.add(`${key}\0${j.exchange.seq}`);
       if (j.outcome === 'failure') entry.failures++;
       counts.set(key, entry);
     }
   }
 }
 
-/** How many exchanges each check sent per operation (`check\0operation`), and per operation in all. */
-export interface ExchangeCounts {
-  sentBy: Map<string, number>;
-  ofOperation: Map<string, number>;
+/** The coverage table, from the checks' judgements as the run recorded them; rebuilt from nothing else. */
+export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], context: CoverageContext): CoverageRow[] {
+  return coverageFromCounts(countJudgements(judgements), checks, context);
 }
 
-export function countExchanges(exchanges: readonly Pick<Exchange, 'checkId' | 'operationId'>[]): ExchangeCounts {
-  const sentBy = new Map<string, number>();
-  const ofOperation = new Map<string, number>();
-  for (const e of exchanges) {
-    sentBy.set(`${e.checkId}\0${e.operationId}`, (sentBy.get(`${e.checkId}\0${e.operationId}`) ?? 0) + 1);
-    ofOperation.set(e.operationId, (ofOperation.get(e.operationId) ?? 0) + 1);
-  }
-  return { sentBy, ofOperation };
-}
-
-/** The coverage table, from the model's judgements and the checks' verdicts; rebuilt from nothing else. */
-export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], exchanges: readonly Pick<Exchange, 'checkId' | 'operationId'>[], context: CoverageContext): CoverageRow[] {
-  return coverageFromCounts(countJudgements(judgements), checks, countExchanges(exchanges), context);
-}
-
-/** The coverage table from the counts of the judgements and of the exchanges. */
-export function coverageFromCounts(counts: RuleCounts, checks: readonly CheckReport[], exchangeCounts: ExchangeCounts, context: CoverageContext): CoverageRow[] {
+/** The coverage table from the counts of the judgements: every rule of every check reported, and the parts a check planned as a count. */
+export function coverageFromCounts(counts: RuleCounts, checks: readonly CheckReport[], context: CoverageContext): CoverageRow[] {
   const reported = new Set(checks.map((c) => c.id));
   const rows: CoverageRow[] = [];
   // The operations each rule was applied to, in the order first met.
@@ -147,29 +133,7 @@ export function coverageFromCounts(counts: RuleCounts, checks: readonly CheckRep
     }
   }
   if (reported.has('equivalent-requests')) rows.push(...dimensionRows(counts, context));
-  const ruleChecks = new Set(rules.map((r) => r.checkId));
-  // A check that sends judges its own exchanges; a passive one judges every exchange of the operation.
-  const { sentBy, ofOperation } = exchangeCounts;
-  const senders = new Set([...sentBy.keys()].map((key) => key.split('\0')[0]!));
   for (const check of checks) {
-    if (ruleChecks.has(check.id)) continue;
-    for (const op of check.operations) {
-      if (rows.some((r) => r.rule === check.id && r.operation === op.operationId)) continue;
-      const failures = op.findings.filter((f) => f.level === 'failure').reduce((n, f) => n + f.occurrences, 0);
-      const judgedOn = (senders.has(check.id) ? sentBy.get(`${check.id}\0${op.operationId}`) : ofOperation.get(op.operationId)) ?? 0;
-      // Judged means judged on answers: a pass on none (or a check skipped whole) reached nothing.
-      const status = op.status === 'failed' ? 'failed' : op.status === 'passed' && judgedOn > 0 ? 'judged' : 'not reached';
-      rows.push({
-        rule: check.id,
-        check: check.id,
-        operation: op.operationId,
-        title: check.title,
-        status,
-        exchanges: judgedOn,
-        failures,
-        ...(status === 'not reached' ? { reason: op.status === 'skipped' ? op.reason ?? 'not exercised' : 'no answer of the run was judged by it' } : {}),
-      });
-    }
     // A part planned as a count (the generated sequences): judged on those that ran, not reached when none did.
     for (const part of check.parts ?? []) {
       rows.push({

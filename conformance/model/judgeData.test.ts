@@ -89,7 +89,7 @@ describe('data.new-id: a create gets an id no other pet has', () => {
     const judged = judgementsOf([post({ name: 'A', categoryId: 1 }, { id: 7, name: 'A', categoryId: 1 }), post({ name: 'B', categoryId: 1 }, { id: 7, name: 'B', categoryId: 1 })]);
     const [failure, ...more] = failuresOf(judged, 'data.new-id');
     expect(more).toEqual([]);
-    expect(failure!.exchange.seq).toBe(2);
+    expect(failure!.exchange!.seq).toBe(2);
     expect(failure!.message).toContain('id 7, which pet "A" already has (#1)');
     expect(failure!.related).toEqual([1]);
   });
@@ -131,7 +131,7 @@ describe('data.read-back: what is read back equals what the run knows of that id
     const judged = judgementsOf([post({ name: 'Rex 🐕', categoryId: 3 }, { id: 1, name: 'Rex 🐕', categoryId: 3, status: 'available' }), get(1, { id: 1, name: 'Rex ', categoryId: 3, status: 'available' })]);
     const [failure, ...more] = failuresOf(judged, 'data.read-back');
     expect(more).toEqual([]);
-    expect(failure!.exchange.seq).toBe(2);
+    expect(failure!.exchange!.seq).toBe(2);
     expect(failure!.message).toContain('pet 1 name "Rex " where "Rex 🐕"');
     expect(failure!.related).toEqual([1]);
   });
@@ -173,7 +173,7 @@ describe('data.read-back: what is read back equals what the run knows of that id
       get(1, { id: 1, name: 'Rex', categoryId: 3, status: 'sold' }),
     ]);
     const failures = failuresOf(judged, 'data.read-back');
-    expect(failures.map((f) => f.exchange.seq)).toEqual([3]);
+    expect(failures.map((f) => f.exchange!.seq)).toEqual([3]);
     expect(failures[0]!.message).toContain('status "sold" where "pending" was known');
   });
 
@@ -189,7 +189,7 @@ describe('data.read-back: what is read back equals what the run knows of that id
       list('', [{ id: 1, name: 'Rex', categoryId: 3, status: 'available' }]),
       get(1, { id: 1, name: 'Rex', categoryId: 3, status: 'sold' }),
     ]);
-    expect(failuresOf(judged, 'data.read-back').map((f) => f.exchange.seq)).toEqual([4]);
+    expect(failuresOf(judged, 'data.read-back').map((f) => f.exchange!.seq)).toEqual([4]);
   });
 
   it('reads ids past 2^53 exactly: pet 9007199254740993 is not pet 9007199254740992', () => {
@@ -473,7 +473,7 @@ describe('auth.keyless-refused, as data: a refused create changes nothing', () =
       list('', [{ id: 40, name, categoryId: 1, status: 'available' }]),
     ]);
     const [failure] = failuresOf(judged, 'auth.keyless-refused');
-    expect(failure!.exchange.seq).toBe(2);
+    expect(failure!.exchange!.seq).toBe(2);
     expect(failure!.message).toContain(`lists pet 40 named ${JSON.stringify(name)}, which only the request #1 sent without a valid key created`);
     expect(failure!.related).toEqual([1]);
   });

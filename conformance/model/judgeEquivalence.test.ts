@@ -17,7 +17,7 @@ describe('equivalent.same-status: equivalent spellings of one request get the sa
       spelling(200, { requestHeaders: { ACCEPT: 'application/json' }, case: 'equivalent/list/header-case' }),
       spelling(200, { auth: 'bearer $PETS_API_KEY', case: 'equivalent/list/lowercase-scheme' }),
     ]);
-    expect(sameStatus(judged).map((j) => [j.exchange.seq, j.outcome])).toEqual([[2, 'held'], [3, 'held'], [4, 'held']]);
+    expect(sameStatus(judged).map((j) => [j.exchange!.seq, j.outcome])).toEqual([[2, 'held'], [3, 'held'], [4, 'held']]);
     expect(failuresOf(judged, 'equivalent.same-status')).toEqual([]);
   });
 
@@ -34,12 +34,12 @@ describe('equivalent.same-status: equivalent spellings of one request get the sa
       ex({ path: '/pets/12', status: 200, body: { id: 12, name: 'A', categoryId: 1 }, equivalence: 'get-12' }),
       ex({ path: '/pets/%31%32', status: 404, body: errorBody(404), equivalence: 'get-12' }),
     ]);
-    expect(failuresOf(judged, 'equivalent.same-status').map((f) => f.exchange.seq)).toEqual([2]);
+    expect(failuresOf(judged, 'equivalent.same-status').map((f) => f.exchange!.seq)).toEqual([2]);
   });
 
   it('compares each spelling with the first answer of its group, not with the one before', () => {
     const judged = judgementsOf([spelling(200), spelling(415), spelling(200)]);
-    expect(sameStatus(judged).map((j) => [j.exchange.seq, j.outcome])).toEqual([[2, 'failure'], [3, 'held']]);
+    expect(sameStatus(judged).map((j) => [j.exchange!.seq, j.outcome])).toEqual([[2, 'failure'], [3, 'held']]);
   });
 
   it('keeps groups apart', () => {
@@ -50,7 +50,7 @@ describe('equivalent.same-status: equivalent spellings of one request get the sa
 
   it('neither judges nor learns a 429 or a gateway\'s 502, 503, 504', () => {
     const judged = judgementsOf([spelling(429), spelling(503), spelling(200), spelling(429), spelling(502), spelling(200)]);
-    expect(sameStatus(judged).map((j) => [j.exchange.seq, j.outcome])).toEqual([[6, 'held']]);
+    expect(sameStatus(judged).map((j) => [j.exchange!.seq, j.outcome])).toEqual([[6, 'held']]);
   });
 
   it('judges nothing of requests in no group, or of undocumented ones', () => {
@@ -105,7 +105,7 @@ describe('equivalent.same-status: the Error\'s meaning, not its words', () => {
 
 describe('equivalent.same-cost: every form costs the key\'s window what the first did', () => {
   const counted = (remaining: number, parts: Partial<ExParts> = {}) => spelling(200, { headers: rate(remaining), ...parts });
-  const costs = (judged: ReturnType<typeof judgementsOf>) => ofRule(judged, 'equivalent.same-cost').map((j) => [j.exchange.seq, j.outcome]);
+  const costs = (judged: ReturnType<typeof judgementsOf>) => ofRule(judged, 'equivalent.same-cost').map((j) => [j.exchange!.seq, j.outcome]);
 
   it('holds forms that each cost one', () => {
     expect(costs(judgementsOf([ex({ status: 200, body: '[]', headers: rate(50) }), counted(49), counted(48), counted(47)]))).toEqual([[3, 'held'], [4, 'held']]);

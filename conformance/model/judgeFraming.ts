@@ -2,7 +2,8 @@
 // nothing is left behind or swallowed, that a HEAD answer has no body, that HTTP/1.0 gets no chunked,
 // that a close asked for is made, that pipelined answers come in order. Only exchanges the framing
 // probe sent on raw connections carry those bytes; node:http hides them.
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange, WireConnection } from '../http/exchange.ts';
+import { showBytes } from '../http/messageHead.ts';
 import type { FramedAnswer, FramingProblem } from '../http/responseFraming.ts';
 import { frameWire } from '../http/wireExchanges.ts';
 import { integerText, parseLossless, type LosslessValue } from '../json/losslessJson.ts';
@@ -159,3 +160,17 @@ const advice: Partial<Record<RuleId, string>> = {
   'framing.no-chunked-to-1.0': ' A server MUST NOT send Transfer-Encoding to an HTTP/1.0 request (RFC 9112, 6.1).',
   'framing.connection-reusable': ' A client that reuses the connection, as HTTP/1.1 clients do (RFC 9112, 9.3), reads the wrong answer or none.',
 };
+
+/**
+ * A raw connection whose first bytes start no answer: the deployment's, and no exchange holds them,
+ * so the judgement names the connection, not an answer.
+ */
+export function judgeUnframable(connections: readonly WireConnection[]): Judgement[] {
+  return connections.flatMap((connection): Judgement[] => {
+    const framed = frameWire(connection);
+    if (framed.answers.length > 0 || !framed.unframable) return [];
+    const { at } = framed.unframable;
+    const message = `Raw connection ${connection.id} (HTTP/${connection.requests[0]?.version}, ${connection.requests.map((r) => `${r.method} ${r.target}`).join(', ')}): the bytes that came (${showBytes(connection.received, at, connection.received.length)}) start no HTTP answer: no status line. A client cannot read it (RFC 9112, 4: a response begins with its status line).`;
+    return [{ rule: 'framing.message-syntax', operationId: connection.operationId ?? 'unlisted', outcome: 'failure', message }];
+  });
+}

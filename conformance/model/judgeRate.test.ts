@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
 import { judgeRate, learnRate } from './judgeRate.ts';
 import { runModel } from './runModel.ts';
-import { errorBody, ex, failureLines, failuresOf, freshState, heldOn, judgementsOf, listJson, ofRule, rate, resetSeq, RESET, T0, T0s, viewOf, type AuthSpec } from './testing/modelExchanges.ts';
+import { errorBody, ex, failureLines, failuresOf, freshState, heldOn, judgementsOf, listJson, modelOptions, ofRule, rate, resetSeq, RESET, T0, T0s, viewOf, type AuthSpec } from './testing/modelExchanges.ts';
 
 beforeEach(resetSeq);
 
@@ -119,12 +119,12 @@ describe('rate.cost: each request accepted with the key costs exactly one', () =
   it('keeps the second key\'s window its own: the first key\'s requests cost it nothing', () => {
     const judged = judgementsOf([k(99), k(50, { auth: 'key2', limit: 60 }), k(98, { at: 1 }), k(97, { at: 2 }), k(49, { auth: 'key2', limit: 60, at: 3 })]);
     expect(rateFailures(judged)).toEqual([]);
-    expect(ofRule(judged, 'rate.cost').filter((j) => j.outcome === 'held').map((j) => j.exchange.seq)).toEqual([3, 4, 5]);
+    expect(ofRule(judged, 'rate.cost').filter((j) => j.outcome === 'held').map((j) => j.exchange!.seq)).toEqual([3, 4, 5]);
   });
 
   it('fails the second key\'s Remaining when the first key\'s requests were charged to it', () => {
     const judged = judgementsOf([k(50, { auth: 'key2', limit: 60 }), k(99), k(98, { at: 1 }), k(47, { auth: 'key2', limit: 60, at: 2 })]);
-    expect(failuresOf(judged, 'rate.cost').map((f) => f.exchange.seq)).toEqual([4]);
+    expect(failuresOf(judged, 'rate.cost').map((f) => f.exchange!.seq)).toEqual([4]);
   });
 
   it('with --shared-key, lets other clients spend the key: fewer remaining is no failure', () => {
@@ -176,12 +176,12 @@ describe('rate.no-rise: X-RateLimit-Remaining never rises within a window', () =
       k(59, { limit, reset: T0s + 260, at: 200 }),
     ]);
     expect(rateFailures(judged)).toEqual([]);
-    expect(ofRule(judged, 'rate.no-rise').filter((j) => j.outcome === 'held').map((j) => j.exchange.seq)).toEqual([2, 4]);
+    expect(ofRule(judged, 'rate.no-rise').filter((j) => j.outcome === 'held').map((j) => j.exchange!.seq)).toEqual([2, 4]);
   });
 
   it('fails a sliding window whose Remaining rises while its Reset stays', () => {
     const judged = judgementsOf([k(59, { limit: 60, reset: T0s + 60, at: 0 }), k(58, { limit: 60, reset: T0s + 60, at: 10 }), k(59, { limit: 60, reset: T0s + 60, at: 30 })]);
-    expect(failuresOf(judged, 'rate.no-rise').map((f) => f.exchange.seq)).toEqual([3]);
+    expect(failuresOf(judged, 'rate.no-rise').map((f) => f.exchange!.seq)).toEqual([3]);
   });
 });
 
@@ -299,8 +299,8 @@ describe('rate.concurrent-counted: concurrent requests are each counted', () => 
   it('lets requests lost after a burst (pipelined behind it, the connection closed) count one or none, learnt after the burst', () => {
     const record = [k(10), k(9, { burst: -1, at: 1 }), k(6, { at: 2 })];
     const lost = [1, 1].map(() => ({ afterSeq: record[1]!.seq, request: record[1]!.request }));
-    expect(rateFailures(runModel(record, { sharedKey: false }, lost).judgements)).toEqual([]);
-    expect(rateFailures(runModel(record, { sharedKey: false }).judgements)).not.toEqual([]);
+    expect(rateFailures(runModel(record, modelOptions(), lost).judgements)).toEqual([]);
+    expect(rateFailures(runModel(record, modelOptions()).judgements)).not.toEqual([]);
   });
 
   it('judges the window after a burst from its lowest Remaining', () => {
@@ -335,7 +335,7 @@ describe('rate.over-limit-refused: once the window is spent, every request gets 
 
   it('fails a POST served after a 429, before the reset', () => {
     const failures = failuresOf(judgementsOf([k(0), throttled(0, { at: 1 }), k(0, { method: 'POST', status: 201, at: 2 })]), 'rate.over-limit-refused');
-    expect(failures.map((f) => f.exchange.request.method)).toEqual(['POST']);
+    expect(failures.map((f) => f.exchange!.request.method)).toEqual(['POST']);
   });
 
   it('fails the list under another spelling of its path (`/pets/`, `/%70ets`) served after a 429, saying whose spelling it is', () => {
@@ -373,7 +373,7 @@ describe('rate.over-limit-refused: once the window is spent, every request gets 
 
   it('fails a request served after an answer said Remaining 0, in the same window', () => {
     const judged = judgementsOf([k(1), k(0, { at: 1 }), k(0, { at: 2 })]);
-    expect(failuresOf(judged).filter((f) => f.rule === 'rate.over-limit-refused' || f.rule === 'rate.cost').map((f) => f.exchange.seq)).toEqual([3]);
+    expect(failuresOf(judged).filter((f) => f.rule === 'rate.over-limit-refused' || f.rule === 'rate.cost').map((f) => f.exchange!.seq)).toEqual([3]);
   });
 });
 

@@ -61,10 +61,12 @@ export interface ModelState {
   onceNames: Map<string, { id: string; seq: number }>;
   /** What HTTP itself lets the run hold later answers to (the HTTP linter's). */
   http: HttpMemory;
+  /** The last answer served with the run's key and what it said of the window, and how many in a row since left Remaining where it was. */
+  countdown: { previous?: { limit: number; remaining: number }; flat: { count: number; firstSeq: number } };
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory() };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory(), countdown: { flat: { count: 0, firstSeq: 0 } } };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

@@ -2,6 +2,58 @@
 // rule's sentence, and the reports' coverage table lists every rule, judged or not reached.
 
 export type RuleId =
+  | 'auth.wrong-key-401'
+  | 'auth.key-first'
+  | 'auth.key-accepted'
+  | 'auth.scheme-case'
+  | 'page.refused'
+  | 'page.open'
+  | 'filter.served'
+  | 'filter.open'
+  | 'filter.only-status'
+  | 'filter.within-limit'
+  | 'filter.with-limit'
+  | 'page.served'
+  | 'page.at-most-limit'
+  | 'page.default-size'
+  | 'page.min-size'
+  | 'page.max-holds-all'
+  | 'get-pet.known'
+  | 'get-pet.unknown-404'
+  | 'get-pet.malformed-4xx'
+  | 'create.valid-created'
+  | 'create.echoed'
+  | 'create.read-back'
+  | 'create.invalid-400'
+  | 'create.open'
+  | 'lifecycle.created'
+  | 'lifecycle.new-id'
+  | 'lifecycle.client-id-ignored'
+  | 'lifecycle.fetched'
+  | 'lifecycle.listed'
+  | 'input.valid-served'
+  | 'input.invalid-refused'
+  | 'input.edge-no-5xx'
+  | 'probe.429-reached'
+  | 'probe.429-when-announced'
+  | 'probe.retry-after'
+  | 'probe.429-error'
+  | 'probe.over-limit-refused'
+  | 'status.no-5xx'
+  | 'status.documented'
+  | 'body.present'
+  | 'body.json-labelled'
+  | 'body.json'
+  | 'body.schema'
+  | 'body.int64'
+  | 'error.status-equal'
+  | 'headers.rate-limit-present'
+  | 'headers.rate-limit-integers'
+  | 'headers.remaining-within-limit'
+  | 'headers.reset-plausible'
+  | 'headers.retry-after'
+  | 'headers.counts-down'
+  | 'valid-creates.created'
   | 'data.created-as-sent'
   | 'data.read-back'
   | 'data.one-id-one-pet'
@@ -106,6 +158,60 @@ const all = ['listPets', 'createPet', 'getPet', 'listStoreOrders'] as const;
 const counted = [...all, 'unlisted'] as const;
 
 export const rules: readonly Rule[] = [
+  // The rules of the checks that send their own cases (or judge every answer's form), each judged
+  // by the check's judge over its exchanges and the expectation each request carries.
+  { id: 'auth.wrong-key-401', checkId: 'auth', operations: all, title: 'Each wrong presentation of the key gets 401 with an Error body', quote: 'The client sends its API key in the header `Authorization` as a bearer token: `Authorization: Bearer <API_KEY>`. When the key is missing or invalid, the response is 401 with an Error body.', reachedBy: 'the auth check', status: 'pinned', statusBasis: named401 },
+  { id: 'auth.key-first', checkId: 'auth', operations: pets, title: 'A request without a valid key that is wrong otherwise too gets 401, not 400 or 404', quote: 'When the key is missing or invalid, the response is 401 with an Error body.', reachedBy: 'the auth check', status: 'pinned', statusBasis: named401 },
+  { id: 'auth.key-accepted', checkId: 'auth', operations: all, title: 'The run\'s key is accepted on every operation', quote: 'Every operation requires HTTP bearer authentication. | 401 | Error. Missing or invalid API key.', reachedBy: 'the auth check', status: 'none' },
+  { id: 'auth.scheme-case', checkId: 'auth', operations: all, title: 'The key under "bearer" in lower case is the same credential', quote: 'Every operation requires HTTP bearer authentication. (RFC 9110, 11.1: It uses a case-insensitive token to identify the authentication scheme.)', reachedBy: 'the auth check', status: 'none' },
+  { id: 'page.refused', checkId: 'pagination', operations: ['listPets'], title: 'A limit outside 1..100, fractional, or not a number is refused with a 4xx Error', quote: 'limit | integer | no | Minimum 1, maximum 100, default 20.', reachedBy: 'the pagination check', status: 'open', statusBasis: 'listPets documents no 400: a value outside limit\'s schema is refused with any 4xx and an Error body.' },
+  { id: 'page.open', checkId: 'pagination', operations: ['listPets'], title: 'A limit the contract does not say how to read (empty, repeated) is served (a warning) or refused with a 4xx Error', quote: 'limit | integer | no | Minimum 1, maximum 100, default 20.', reachedBy: 'the pagination check', status: 'open', statusBasis: 'The contract does not say how an empty or repeated limit is read: served, or refused with any 4xx.' },
+  { id: 'filter.served', checkId: 'status-filter', operations: ['listPets'], title: 'Each PetStatus, with a limit, is served with 200 and a list', quote: 'GET /pets | 200 | Pets (array of Pet). | status | string (PetStatus) | no | Returns only animals with this status.', reachedBy: 'the status-filter check', status: 'pinned', statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: 'filter.open', checkId: 'status-filter', operations: ['listPets'], title: 'A status the contract does not say how to read (empty, repeated) is served (a warning) or refused with a 4xx Error', quote: 'status | string (PetStatus) | no | Returns only animals with this status.', reachedBy: 'the status-filter check', status: 'open', statusBasis: 'The contract does not say how an empty or repeated status is read: served, or refused with any 4xx.' },
+  { id: 'filter.only-status', checkId: 'status-filter', operations: ['listPets'], title: 'GET /pets?status=X lists only pets whose status is X; an unknown status, or one in another case, is refused or matches none', quote: 'status | string (PetStatus) | Returns only animals with this status.', reachedBy: 'the status-filter check', status: 'open', statusBasis: 'listPets documents no 400: a status outside PetStatus is refused with any 4xx, or lists none.' },
+  { id: 'filter.within-limit', checkId: 'status-filter', operations: ['listPets'], title: 'A filtered list holds at most limit pets', quote: 'limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.', reachedBy: 'the status-filter check', status: 'none' },
+  { id: 'filter.with-limit', checkId: 'status-filter', operations: ['listPets'], title: 'status and a limit smaller than the pets that match honour both (fewer than asked: a warning)', quote: 'status | Returns only animals with this status. | limit | Maximum number of animals returned.', reachedBy: 'a status two pets or more have', status: 'pinned', statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: 'page.served', checkId: 'pagination', operations: ['listPets'], title: 'A limit within 1..100 (or none) is served with 200 and a list', quote: 'GET /pets | 200 | Pets (array of Pet). | limit | Minimum 1, maximum 100, default 20.', reachedBy: 'the pagination check', status: 'pinned', statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: 'page.at-most-limit', checkId: 'pagination', operations: ['listPets'], title: 'No list holds more pets than limit asked (20 when absent)', quote: 'limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.', reachedBy: 'the pagination check', status: 'none' },
+  { id: 'page.default-size', checkId: 'pagination', operations: ['listPets'], title: 'With no limit, exactly 20 pets when more exist', quote: 'limit | Minimum 1, maximum 100, default 20.', reachedBy: 'a limit=100 page and a page with no limit', status: 'none' },
+  { id: 'page.min-size', checkId: 'pagination', operations: ['listPets'], title: 'limit=1 gives one pet when there is one', quote: 'limit | Minimum 1. Maximum number of animals returned.', reachedBy: 'a limit=100 page and a limit=1 page', status: 'none' },
+  { id: 'page.max-holds-all', checkId: 'pagination', operations: ['listPets'], title: 'A limit=100 page that is not full holds at least the pets of every status-filtered page', quote: 'limit | maximum 100. Maximum number of animals returned. | status | Returns only animals with this status.', reachedBy: 'fewer than 100 pets', status: 'none' },
+  { id: 'get-pet.known', checkId: 'get-pet', operations: ['getPet'], title: 'A listed id gives that pet with 200, its id exact, its fields as listed', quote: 'GET /pets/{petId} | 200 | Pet. | petId | integer (int64) | Identifier of the animal.', reachedBy: 'a deployment that lists a pet', status: 'pinned', statusBasis: 'getPet: "| 200 | Pet. |" for a pet that exists.' },
+  { id: 'get-pet.unknown-404', checkId: 'get-pet', operations: ['getPet'], title: 'An int64 no pet has gets 404 with an Error body', quote: '| 404 | Error. The requested resource could not be found. |', reachedBy: 'the get-pet check', status: 'pinned', statusBasis: 'getPet: "| 404 | Error. The requested resource could not be found. |"' },
+  { id: 'get-pet.malformed-4xx', checkId: 'get-pet', operations: ['getPet'], title: 'A petId that is no int64 (a word, a fraction, a negative, one past int64) is refused with a 4xx Error', quote: 'petId | integer (int64) | yes | Identifier of the animal.', reachedBy: 'the get-pet check', status: 'open', statusBasis: 'petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it.' },
+  { id: 'create.valid-created', checkId: 'create-pet', operations: ['createPet'], title: 'A valid NewPet is created with 201 and an int64 id', quote: 'POST /pets | 201 | Pet (the created animal including its assigned `id`).', reachedBy: 'the create-pet check (not with --read-only)', needs: 'writes', status: 'pinned', statusBasis: 'createPet: "| 201 | Pet (the created animal including its assigned `id`). |"' },
+  { id: 'create.echoed', checkId: 'create-pet', operations: ['createPet'], title: 'The created Pet holds every field as sent', quote: 'A Pet has all fields of NewPet plus `id`.', reachedBy: 'a create answered 201 (not with --read-only)', needs: 'writes', status: 'none' },
+  { id: 'create.read-back', checkId: 'create-pet', operations: ['getPet'], title: 'A pet just created is read back by its id with 200, as POST answered it', quote: 'GET /pets/{petId} | 200 | Pet. | id | Unique identifier assigned by the service on creation.', reachedBy: 'a create answered 201 (not with --read-only)', needs: 'writes', status: 'pinned', statusBasis: 'getPet: "| 200 | Pet. |" for a pet that exists.' },
+  { id: 'create.invalid-400', checkId: 'create-pet', operations: ['createPet'], title: 'A body that is no valid NewPet is refused with 400 (a form body: any 4xx) and an Error body', quote: '| 400 | Error. The body is missing required fields or has invalid values. |', reachedBy: 'the create-pet check (not with --read-only)', needs: 'writes', status: 'pinned', statusBasis: 'createPet: "| 400 | Error. The body is missing required fields or has invalid values. |"; a body not labelled JSON names no status, so any 4xx.' },
+  { id: 'create.open', checkId: 'create-pet', operations: ['createPet'], title: 'A body the contract does not say how to read is created (a warning) or refused with a 4xx Error', quote: 'The request body is required, is `application/json`, and has the shape NewPet.', reachedBy: 'the create-pet check (not with --read-only)', needs: 'writes', status: 'open', statusBasis: 'The contract does not say how such a body is read: created, or refused with any 4xx.' },
+  { id: 'lifecycle.created', checkId: 'pet-lifecycle', operations: ['createPet'], title: 'A valid NewPet is created with 201 and an id', quote: 'POST /pets | 201 | Pet (the created animal including its assigned `id`).', reachedBy: 'the pet-lifecycle check (not with --read-only)', needs: 'writes', status: 'pinned', statusBasis: 'createPet: "| 201 | Pet (the created animal including its assigned `id`). |"' },
+  { id: 'lifecycle.new-id', checkId: 'pet-lifecycle', operations: ['createPet'], title: 'Each new id differs from every id listed before and from the other', quote: 'id | Unique identifier assigned by the service on creation.', reachedBy: 'the pet-lifecycle check (not with --read-only)', needs: 'writes', status: 'none' },
+  { id: 'lifecycle.client-id-ignored', checkId: 'pet-lifecycle', operations: ['createPet'], title: 'An id the client sends is ignored or refused with a 4xx Error, never taken', quote: 'id | Unique identifier assigned by the service on creation.', reachedBy: 'a deployment that lists a pet (not with --read-only)', needs: 'writes', status: 'open', statusBasis: 'NewPet has no id: a body carrying one is created (the id ignored) or refused with any 4xx.' },
+  { id: 'lifecycle.fetched', checkId: 'pet-lifecycle', operations: ['getPet'], title: 'The pet just created is fetched by the id POST gave, as sent', quote: 'GET /pets/{petId} | 200 | Pet. | A Pet has all fields of NewPet plus `id`.', reachedBy: 'a create answered 201 (not with --read-only)', needs: 'writes', status: 'pinned', statusBasis: 'getPet: "| 200 | Pet. |" for a pet that exists.' },
+  { id: 'lifecycle.listed', checkId: 'pet-lifecycle', operations: ['listPets'], title: 'The pets just created are in the list filtered by their status', quote: 'GET /pets Returns a paginated list of animals. | status | Returns only animals with this status.', reachedBy: 'a create answered 201, with fewer than 100 pets of its status (not with --read-only)', needs: 'writes', status: 'pinned', statusBasis: 'listPets: "| 200 | Pets (array of Pet). |" for a valid query.' },
+  { id: 'input.valid-served', checkId: 'generated-traffic', operations: ['listPets', 'createPet'], title: 'A generated valid request is served: a NewPet of up to 40 characters with a known categoryId, a list with a valid limit and status', quote: 'POST /pets | 201 | Pet. | GET /pets | 200 | Pets (array of Pet).', reachedBy: 'the generated traffic', status: 'open', statusBasis: 'A valid request is served (any status below 400); 401 and 403 say the key, which auth.valid-key-accepted judges.' },
+  { id: 'input.invalid-refused', checkId: 'generated-traffic', operations: ['listPets', 'createPet', 'getPet'], title: 'A generated value the contract forbids is refused: a JSON NewPet with 400, anything else with a 4xx', quote: '| 400 | Error. The body is missing required fields or has invalid values. |', reachedBy: 'the generated traffic', status: 'pinned', statusBasis: 'createPet: "| 400 | Error. The body is missing required fields or has invalid values. |" for a JSON body; elsewhere no status is named, so any 4xx but 401.' },
+  { id: 'input.edge-no-5xx', checkId: 'generated-traffic', operations: ['listPets', 'createPet', 'getPet'], title: 'A value a deployment may refuse (a 5,000-character name) is never answered 5xx', quote: 'Maximum length of `name` and of a request body: not shown. (RFC 9110, 15.6: a 5xx says the server failed.)', reachedBy: 'the generated traffic', status: 'open', statusBasis: 'The contract shows no bound: served, or refused with any 4xx; never a 5xx.' },
+  { id: 'probe.429-reached', checkId: 'rate-limit-probe', operations: ['listPets'], title: 'Requests over the limit get 429, and no later than X-RateLimit-Remaining promised', quote: 'Requests over the limit receive 429 Too Many Requests.', reachedBy: 'the rate-limit probe (--probe-rate-limit)', needs: 'probe', status: 'pinned', statusBasis: named429 },
+  { id: 'probe.429-when-announced', checkId: 'rate-limit-probe', operations: ['listPets'], title: 'No 429 while the previous answer said requests were left', quote: 'X-RateLimit-Remaining | Requests remaining in the current window. | Requests over the limit receive 429 Too Many Requests.', reachedBy: 'the rate-limit probe (--probe-rate-limit)', needs: 'probe', status: 'none' },
+  { id: 'probe.retry-after', checkId: 'rate-limit-probe', operations: ['listPets'], title: 'Each 429 says when to retry: Retry-After, delay-seconds or an HTTP-date', quote: 'The client should back off and retry after the time given in the `Retry-After` header.', reachedBy: 'the rate-limit probe (--probe-rate-limit)', needs: 'probe', status: 'none' },
+  { id: 'probe.429-error', checkId: 'rate-limit-probe', operations: ['listPets'], title: 'A 429 carries an Error body whose status is 429', quote: 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.', reachedBy: 'the rate-limit probe (--probe-rate-limit)', needs: 'probe', status: 'none' },
+  { id: 'probe.over-limit-refused', checkId: 'rate-limit-probe', operations: ['listPets'], title: 'Once Remaining said 0, requests before the reset are not served', quote: 'Requests over the limit receive 429 Too Many Requests.', reachedBy: 'the rate-limit probe (--probe-rate-limit)', needs: 'probe', status: 'pinned', statusBasis: named429 },
+  { id: 'status.no-5xx', checkId: 'status-codes', operations: all, title: 'No request, whatever it sends, gets a 5xx', quote: 'Error responses carry an Error body. (RFC 9110, 15.6: the 5xx (Server Error) class indicates that the server is aware that it has erred; bad input gets a 4xx.)', reachedBy: 'any answer', status: 'open', statusBasis: 'Bad input names its 4xx where the contract does (400, 401, 404); never a 5xx.' },
+  { id: 'status.documented', checkId: 'status-codes', operations: all, title: 'Every answer to a valid request has a status the contract documents for its operation', quote: 'Responses: | Status | Body | (each operation documents its statuses)', reachedBy: 'any answer to a valid request', status: 'pinned', statusBasis: 'Each operation\'s table of responses: 200/201, 400, 401, 404 and 429 where listed.' },
+  { id: 'body.present', checkId: 'content-type', operations: all, title: 'An answer the contract gives a body has one', quote: 'All request and response bodies are JSON (`application/json`). Error responses carry an Error body.', reachedBy: 'any answer', status: 'none' },
+  { id: 'body.json-labelled', checkId: 'content-type', operations: all, title: 'A body is labelled application/json', quote: 'All request and response bodies are JSON (`application/json`).', reachedBy: 'any answer with a body', status: 'none' },
+  { id: 'body.json', checkId: 'content-type', operations: all, title: 'A body is valid JSON', quote: 'All request and response bodies are JSON (`application/json`).', reachedBy: 'any answer with a body', status: 'none' },
+  { id: 'body.schema', checkId: 'response-schema', operations: all, title: 'A body matches the schema the spec gives its status (extra fields allowed)', quote: '| 200 | Pets (array of Pet). | 201 | Pet | Error responses carry an Error body (`code`, `message`, `status`).', reachedBy: 'any answer with a JSON body', status: 'none' },
+  { id: 'body.int64', checkId: 'response-schema', operations: all, title: 'Every integer is within int64, read losslessly', quote: 'id | integer | int64 | categoryId | integer | int64', reachedBy: 'any answer with a JSON body', status: 'none' },
+  { id: 'error.status-equal', checkId: 'response-schema', operations: all, title: 'An Error\'s status equals the HTTP status', quote: 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code.', reachedBy: 'an answer 400 or above with an Error body', status: 'none' },
+  { id: 'headers.rate-limit-present', checkId: 'rate-limit-headers', operations: all, title: 'Every answer carries X-RateLimit-Limit, -Remaining and -Reset, and a 429 Retry-After', quote: 'Every API response carries these headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset. | 429 | Rate limit exceeded. The client should back off and retry after the time given in the `Retry-After` header.', reachedBy: 'any answer', status: 'none' },
+  { id: 'headers.rate-limit-integers', checkId: 'rate-limit-headers', operations: all, title: 'The rate-limit headers are non-negative integers', quote: 'X-RateLimit-Limit | The limit in force. X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.', reachedBy: 'any answer', status: 'none' },
+  { id: 'headers.remaining-within-limit', checkId: 'rate-limit-headers', operations: all, title: 'X-RateLimit-Remaining is never above X-RateLimit-Limit', quote: 'X-RateLimit-Limit | The limit in force. X-RateLimit-Remaining | Requests remaining in the current window.', reachedBy: 'any answer', status: 'none' },
+  { id: 'headers.reset-plausible', checkId: 'rate-limit-headers', operations: all, title: 'X-RateLimit-Reset is a Unix time in seconds, not past, at most two days ahead', quote: 'X-RateLimit-Reset | Unix timestamp at which the limit resets.', reachedBy: 'any answer', status: 'none' },
+  { id: 'headers.retry-after', checkId: 'rate-limit-headers', operations: all, title: 'Retry-After is delay-seconds or an HTTP-date', quote: 'The client should back off and retry after the time given in the `Retry-After` header. (RFC 9110, 10.2.3: Retry-After = HTTP-date / delay-seconds.)', reachedBy: 'an answer with Retry-After', status: 'none' },
+  { id: 'headers.counts-down', checkId: 'rate-limit-headers', operations: all, title: 'Remaining counts down as requests are served (eight in a row that leave it where it was fail)', quote: 'X-RateLimit-Remaining | Requests remaining in the current window.', reachedBy: 'nine answers with the key in a row', status: 'none' },
+  { id: 'valid-creates.created', checkId: 'valid-creates', operations: ['createPet'], title: 'A create with nothing a deployment may refuse is not refused with a 4xx', quote: '400 | Error. The body is missing required fields or has invalid values.', reachedBy: 'a valid create the proxy saw', status: 'open', statusBasis: 'A valid NewPet is created: any 2xx; 401, 403 and 429 say the key or the quota, not the body.' },
   { id: 'data.created-as-sent', checkId: 'data-integrity', operations: ['createPet'], title: 'A 201 holds the pet as sent, with a new id', quote: '201 | Pet (the created animal including its assigned `id`).', reachedBy: 'a create answered 201 (not with --read-only)', needs: 'writes' , status: 'none' },
   { id: 'data.read-back', checkId: 'data-integrity', operations: ['listPets', 'getPet'], title: 'What is read back equals what the run knows of that id, field by field', quote: 'A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.', reachedBy: 'a pet read twice, or read after the run created it' , status: 'none' },
   { id: 'data.one-id-one-pet', checkId: 'data-integrity', operations: ['getPet'], title: 'GET /pets/{petId} returns the pet with that id', quote: 'GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.', reachedBy: 'a getPet answered 200' , status: 'none' },

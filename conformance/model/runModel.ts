@@ -10,11 +10,18 @@ import { judgeFraming } from './judgeFraming.ts';
 import { judgeRate, learnRate, learnUnanswered, type RateOptions } from './judgeRate.ts';
 import { judgeSilence } from './judgeSilence.ts';
 import { judgeWire } from './judgeWire.ts';
+import { judgeContentType, judgeResponseSchema, judgeValidCreate } from './judgeBodies.ts';
+import { judgeRateHeaders } from './judgeRateHeaders.ts';
+import { judgeStatusCodes } from './judgeStatusCodes.ts';
+import type { SpecValidators } from '../specValidators.ts';
 import type { Judgement } from './judgement.ts';
 import { emptyState, type ModelState } from './modelState.ts';
 import { viewRequest, type RequestView } from './requestView.ts';
 
-export type ModelOptions = RateOptions;
+export interface ModelOptions extends RateOptions {
+  /** The contract's schemas, compiled: what the statuses, bodies and headers of every answer are held to. */
+  validators: SpecValidators;
+}
 
 /** An attempt that got no answer: where it falls among the exchanges and what it sent, and, from the client, the rest. */
 type UnansweredEntry = Pick<UnansweredRequest, 'afterSeq' | 'request'> & Partial<UnansweredRequest>;
@@ -88,12 +95,12 @@ export class ModelRun {
  */
 export function* judgeGroupSteps(group: readonly ModelItem[], state: ModelState, options: ModelOptions): Generator<Judgement[], void, void> {
   if (group.length === 0) return;
-  yield judgeRate(group, state, options);
+  yield [...judgeRate(group, state, options), ...judgeRateHeaders(group.map((g) => g.exchange), state, options.validators)];
   // In a burst the answers arrive in any order: the creates are taken first, so a parallel list
   // that already shows a new pet does not make its own 201 look like an id reused.
   const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
   for (const { exchange, view } of ordered) {
-    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view)];
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view), ...judgeStatusCodes(exchange, options.validators), ...judgeContentType(exchange, options.validators), ...judgeResponseSchema(exchange, options.validators), ...judgeValidCreate(exchange)];
     learnData(exchange, view, state);
     learnEquivalence(exchange, state, view);
     learnHttp(exchange, view, state.http);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
-import type { CheckContext, Finding, OperationResult } from '../check.ts';
+import { judgeCheck, type Finding, type OperationResult } from '../check.ts';
 import { parseBody, type Exchange, type UnansweredRequest } from '../http/exchange.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import { responseOf } from '../http/transport.ts';
@@ -21,7 +21,7 @@ import { assembleRunReport, checkStatus, summarizeExchange, summarizeUnanswered,
 import { SpecValidators } from '../specValidators.ts';
 import { categoriesIn, classifyRequest } from './classifyRequest.ts';
 import { bearerSecret, ClientKeys, maxRefusedKeys, redactDeep } from './clientKeys.ts';
-import { checkQuotes, judgementChecks, lookbackOf, proxyChecks } from './proxyChecks.ts';
+import { proxyChecks } from './proxyChecks.ts';
 import { keptHeaders, own } from './keptText.ts';
 import { EvidenceBudget, mergeOperations, ProxyOutcomes } from './proxyOutcomes.ts';
 import type { ProxyRecord } from './proxyRecord.ts';
@@ -131,7 +131,6 @@ export class ProxyJudge {
   readonly #basePath: string;
   readonly #origin: string;
   readonly #keys = new ClientKeys(maxRefusedKeys);
-  readonly #context: CheckContext;
   readonly #maxRetained: number;
   readonly #maxRetainedBytes: number;
   readonly #maxWaitMs: number;
@@ -156,7 +155,6 @@ export class ProxyJudge {
   readonly #categories = new Set<string>();
   readonly #throttled = new Set<string>();
   readonly #refused = new Map<string, RefusedKey>();
-  #lookback: Exchange[] = [];
   #group: { exchange: Exchange; span: Span; release: () => void }[] = [];
   #groupEnd = -Infinity;
   #bursts = 0;
@@ -200,7 +198,6 @@ export class ProxyJudge {
     this.#maxWaitMs = settings.maxWaitMs ?? 30_000;
     this.#sliceMs = settings.sliceMs ?? 4;
     this.#runId = settings.runId ?? randomUUID();
-    this.#context = passiveContext(settings.spec, this.#validators, settings.sharedKey);
   }
 
   /** A request reached the proxy: `seq` in arrival order, `from` on the monotonic clock. */
@@ -287,7 +284,7 @@ export class ProxyJudge {
       if (i % 256 === 255) await nextTurn();
     }
     exchanges.sort((a, b) => a.seq - b.seq);
-    const coverage: CoverageRow[] = coverageFromCounts(tally.rules, checks, { sentBy: new Map([...tally.ofOperation].map(([op, n]) => [`proxy\0${op}`, n])), ofOperation: tally.ofOperation }, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey });
+    const coverage: CoverageRow[] = coverageFromCounts(tally.rules, checks, { probeRateLimit: false, readOnly: false, secondKey: false, sharedKey });
     const report = assembleRunReport({
       runId: this.#runId,
       baseUrl: this.settings.target,
@@ -562,14 +559,14 @@ export class ProxyJudge {
     }
     const items: ModelItem[] = group.map((exchange) => ({ exchange, view: viewRequest(exchange) }));
     const judgements: Judgement[] = [];
-    for (const step of judgeGroupSteps(items, this.#state, { sharedKey: this.#sharedKey() })) {
+    for (const step of judgeGroupSteps(items, this.#state, { sharedKey: this.#sharedKey(), validators: this.#validators })) {
       judgements.push(...step);
       await this.#checkpoint();
     }
-    await this.#runChecks(group, judgements, this.#outcomes, this.#tally, this.#state, true);
+    await this.#runChecks(group, judgements, this.#outcomes, this.#tally, this.#state);
   }
 
-  async #runChecks(group: Exchange[], judgements: readonly Judgement[], outcomes: readonly ProxyOutcomes[], tally: Tally, state: ModelState, main: boolean): Promise<void> {
+  async #runChecks(group: Exchange[], judgements: readonly Judgement[], outcomes: readonly ProxyOutcomes[], tally: Tally, state: ModelState): Promise<void> {
     addJudgements(tally.rules, judgements);
     for (const exchange of group) {
       tally.judged++;
@@ -577,28 +574,10 @@ export class ProxyJudge {
       if (isUnavailable(exchange.response.status)) tally.unavailable++;
       tally.ofOperation.set(exchange.operationId, (tally.ofOperation.get(exchange.operationId) ?? 0) + 1);
     }
-    const slice = 8;
-    for (let at = 0; at < group.length; at += slice) {
-      const part = group.slice(at, at + slice);
-      const judging = new Set(part);
-      for (const [i, check] of proxyChecks.entries()) {
-        if (judgementChecks.has(check)) continue;
-        const back = main && lookbackOf[check.id] ? this.#lookback : [];
-        const out = outcomes[i]!;
-        out.judging = back.length > 0 ? judging : undefined;
-        await check.run({ ...this.#context, exchanges: [...back, ...part] }, out);
-        out.judging = undefined;
-        await this.#checkpoint();
-      }
-      if (main) {
-        this.#lookback.push(...part.filter((e) => e.bucket === 'key').map(headersOnly));
-        if (this.#lookback.length > 2 * Math.max(...Object.values(lookbackOf))) this.#lookback = this.#lookback.slice(-Math.max(...Object.values(lookbackOf)));
-      }
-    }
-    const verdict = { judgements, state };
+    // Every check reports the model's judgements of its rules on this group: nothing is judged again.
+    const input = { validators: this.#validators, knownPets: [], probeMaxRequests: 0, exchanges: group, model: { judgements, state }, connections: [] };
     for (const [i, check] of proxyChecks.entries()) {
-      if (!judgementChecks.has(check)) continue;
-      await check.run({ ...this.#context, exchanges: group, model: () => verdict }, outcomes[i]!);
+      judgeCheck(check, input, outcomes[i]!);
       await this.#checkpoint();
     }
   }
@@ -622,8 +601,8 @@ export class ProxyJudge {
     const exchange = this.#exchangeOf(record, record.response, request, this.#categories);
     this.#keep({ seq: record.seq, secret, exchange: keptExchange(exchange) });
     const judgements: Judgement[] = [];
-    for (const step of judgeGroupSteps([{ exchange, view: viewRequest(exchange) }], layer.state, { sharedKey: this.#sharedKey() })) judgements.push(...step);
-    await this.#runChecks([exchange], judgements, layer.outcomes, layer.tally, layer.state, false);
+    for (const step of judgeGroupSteps([{ exchange, view: viewRequest(exchange) }], layer.state, { sharedKey: this.#sharedKey(), validators: this.#validators })) judgements.push(...step);
+    await this.#runChecks([exchange], judgements, layer.outcomes, layer.tally, layer.state);
   }
 
   /** The deployment accepted a key it had refused: what came before with it is not judged. */
@@ -717,7 +696,7 @@ function findingsOf(checks: readonly CheckReport[]): ProxyFinding[] {
           check: check.id,
           rule: f.rule?.id ?? check.id,
           level: f.level,
-          quote: f.rule?.quote ?? checkQuotes[check.id] ?? check.title,
+          quote: f.rule?.quote ?? check.title,
           message: f.message,
           occurrences: f.occurrences,
           ...(f.evidence ? { exchange: { method: f.evidence.request.method, path: url!.pathname + url!.search, status: f.evidence.response.status } } : {}),
@@ -725,15 +704,6 @@ function findingsOf(checks: readonly CheckReport[]): ProxyFinding[] {
       }),
     ),
   );
-}
-
-/** An exchange as a check that looks back reads it: status, headers and where it went; no body. */
-function headersOnly(exchange: Exchange): Exchange {
-  return {
-    ...exchange,
-    request: { method: exchange.request.method, url: exchange.request.url, headers: {} },
-    response: { ...exchange.response, body: '', bytes: new Uint8Array(0), json: undefined, value: undefined },
-  };
 }
 
 /**
@@ -766,28 +736,4 @@ function sizeOf(summary: ExchangeSummary | UnansweredSummary): number {
   size += summary.requestBody?.text.length ?? 0;
   if ('responseBody' in summary) size += summary.responseBody.text.length;
   return size;
-}
-
-/** What a passive check may use, over recorded traffic: nothing here sends. */
-function passiveContext(spec: LoadedSpec, validators: SpecValidators, sharedKey: boolean): CheckContext {
-  const sendsNothing = () => Promise.reject(new Error('The proxy sends nothing of its own.'));
-  return {
-    spec,
-    options: { readOnly: true, depth: 'quick', probeRateLimit: false, probeMaxRequests: 0, seed: 0, sharedKey },
-    validators,
-    apiKey: '',
-    send: sendsNothing,
-    exchanges: [],
-    knownPets: () => [],
-    petPath: (pet) => `/pets/${pet.idText}`,
-    random: () => 0,
-    runMark: '',
-    keyQuota: () => ({}),
-    keylessSent: () => 0,
-    otherSourceAddress: async () => undefined,
-    anonymousQuota: () => ({}),
-    model: () => ({ judgements: [], state: emptyState() }),
-    timeLeftMs: () => 0,
-    reproduce: () => {},
-  };
 }

@@ -27,17 +27,6 @@ describe('a check\'s outcomes as the proxy keeps them', () => {
     expect(op!.status).toBe('failed');
   });
 
-  it('ignores what a check says again of the earlier exchanges it is shown to look back over', () => {
-    const outcomes = new ProxyOutcomes(['listPets']);
-    const earlier = exchange(1);
-    const now = exchange(2);
-    outcomes.judging = new Set([now]);
-    expect(outcomes.expectOfAnswer(false, earlier, 'said before', 'before')).toBe(false);
-    outcomes.fail('listPets', 'said before', earlier, 'before');
-    outcomes.expectOfAnswer(false, now, 'said now', 'now');
-    expect(outcomes.results()[0]!.findings.map((f) => f.message)).toEqual(['said now']);
-  });
-
   it('keeps of a finding\'s evidence its request cut, the answer\'s excerpt, and nothing past the budget', () => {
     const budget = new EvidenceBudget(100_000);
     const outcomes = new ProxyOutcomes(['listPets'], budget);

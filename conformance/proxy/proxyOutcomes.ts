@@ -1,7 +1,6 @@
-// A check's outcomes as the proxy collects them: fed a slice of exchanges at a time for as long as
-// it runs, so they must stay bounded however long that is, and must ignore what a check says again
-// about the earlier exchanges it is shown to rebuild its own state.
-import { Outcomes, unjudgeable, type Finding, type Inconclusive, type OperationResult } from '../check.ts';
+// A check's outcomes as the proxy collects them: fed the judgements of a group of exchanges at a
+// time for as long as it runs, so they must stay bounded however long that is.
+import { Outcomes, type Finding, type Inconclusive, type OperationResult } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { excerptLength } from '../check.ts';
 import { cut, headersSize, keptHeaders } from './keptText.ts';
@@ -25,25 +24,17 @@ export class ProxyOutcomes extends Outcomes {
   #listed = 0;
   /** What this check's findings took of the budget: given back when they are dropped. */
   spent = 0;
-  /**
-   * The exchanges being judged now. A check that looks back over earlier answers (the eight
-   * successful ones in a row that never count down) is shown them again, and what it says of
-   * them was said when they were judged: calls about an exchange outside this set are ignored.
-   */
-  judging: ReadonlySet<Exchange> | undefined;
 
   constructor(operations: readonly string[], readonly budget = new EvidenceBudget(), readonly maxFindings = findingsPerCheck) {
     super(operations);
   }
 
   override fail(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
-    if (this.#seenBefore(exchange)) return;
     const bounded = this.#bounded(operationId, 'failure', kind);
     super.fail(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
   }
 
   override warn(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
-    if (this.#seenBefore(exchange)) return;
     const bounded = this.#bounded(operationId, 'warning', kind);
     super.warn(operationId, bounded?.message ?? message, this.#evidence(exchange, operationId, bounded?.kind ?? kind), bounded?.kind ?? kind, bounded ? {} : extra);
   }
@@ -75,21 +66,6 @@ export class ProxyOutcomes extends Outcomes {
   }
 
   readonly #counted = new Set<string>();
-
-  override expect(condition: boolean, exchange: Exchange, message: string, kind?: string): boolean {
-    // The answer the check would get, so that it goes on as it did when this exchange was judged.
-    if (this.#seenBefore(exchange)) return unjudgeable(exchange) === undefined && condition;
-    return super.expect(condition, exchange, message, kind);
-  }
-
-  override expectOfAnswer(condition: boolean, exchange: Exchange, message: string, kind?: string): boolean {
-    if (this.#seenBefore(exchange)) return condition;
-    return super.expectOfAnswer(condition, exchange, message, kind);
-  }
-
-  #seenBefore(exchange: Exchange | undefined): boolean {
-    return exchange !== undefined && this.judging !== undefined && !this.judging.has(exchange);
-  }
 
   /** Undefined while the finding may be listed; past the cap, the one finding it is counted on. */
   #bounded(operationId: string, level: Finding['level'], kind: string | undefined): { message: string; kind: string } | undefined {

@@ -1,6 +1,6 @@
 // Hand-built exchanges for the checks' unit tests, as Schemathesis tests its checks: no server.
 import { testSpec } from '../../mock/testing.ts';
-import { Outcomes, type Check, type CheckContext, type OperationResult } from '../check.ts';
+import { judgeCheck, Outcomes, type Check, type JudgeInput, type OperationResult } from '../check.ts';
 import { parseBody, type Exchange, type Intent } from '../http/exchange.ts';
 import { responseOf } from '../http/transport.ts';
 import { SpecValidators } from '../specValidators.ts';
@@ -42,29 +42,13 @@ export function exchange(parts: {
   };
 }
 
-/** Runs a passive check over the given exchanges and returns its verdict per operation. */
-export async function judge(check: Check, exchanges: Exchange[]): Promise<Record<string, OperationResult>> {
-  const spec = await testSpec();
-  const ctx = {
-    spec,
-    options: { readOnly: false, depth: 'quick', probeRateLimit: false, probeMaxRequests: 10, seed: 1 },
-    validators: new SpecValidators(spec),
-    apiKey: 'k',
-    exchanges,
-    send: () => Promise.reject(new Error('a passive check sends nothing')),
-    knownPets: () => [],
-    petPath: () => '/pets/1',
-    random: () => 0.5,
-    runMark: 'testrun1',
-    keyQuota: () => ({}),
-    anonymousQuota: () => ({}),
-    keylessSent: () => 0,
-    otherSourceAddress: async () => undefined,
-    model: () => runModel(exchanges, { sharedKey: false }),
-    timeLeftMs: () => 60_000,
-    reproduce: () => {},
-  } satisfies CheckContext;
+/**
+ * Judges a check over the given exchanges, as a run judges it (its own exchanges, or every one for
+ * a passive check), and returns its verdict per operation. `knownPets`: what the preflight listed.
+ */
+export async function judge(check: Check, exchanges: Exchange[], facts: Partial<Pick<JudgeInput, 'knownPets' | 'probeMaxRequests'>> = {}): Promise<Record<string, OperationResult>> {
+  const validators = new SpecValidators(await testSpec());
   const outcomes = new Outcomes(check.operations);
-  await check.run(ctx, outcomes);
+  judgeCheck(check, { validators, knownPets: facts.knownPets ?? [], probeMaxRequests: facts.probeMaxRequests ?? 10, exchanges, model: runModel(exchanges, { sharedKey: false, validators }), connections: [] }, outcomes);
   return Object.fromEntries(outcomes.results().map((r) => [r.operationId, r]));
 }

@@ -2,15 +2,14 @@
 // by the model; a sequence that breaks a rule is shrunk by fast-check to the shortest that still
 // breaks it, and kept as a curl script. The same seed sends the same requests.
 import fc from 'fast-check';
-import { requestName, type Check, type CheckContext, type Outcomes } from '../check.ts';
+import type { Check, CheckContext, PlanNotes } from '../check.ts';
 import { creatorsOf, curlScript } from './curlScript.ts';
 import type { ApiRequest, Exchange } from '../http/exchange.ts';
 import { plainSpelling, sequenceArbitrary, type Command } from './commands.ts';
 import { sendCommand, type TrafficState } from './sendCommand.ts';
 import { sweep } from './sweep.ts';
 import { relationPass } from './relations.ts';
-import { knownCategoryIds } from '../checks/newPetBody.ts';
-import { integerText, parseLossless, type LosslessValue } from '../json/losslessJson.ts';
+import { judgeGeneratedInput } from '../model/judgeGeneratedInput.ts';
 
 /** Sequences a depth runs. */
 export function sequenceCount(depth: CheckContext['options']['depth']): number {
@@ -48,62 +47,6 @@ function windowRunningLow(ctx: CheckContext): boolean {
 }
 
 /**
- * Judges what a generated request's own value asks of the answer: a valid one is served, a
- * forbidden one refused with a 4xx, one a deployment may refuse never answered 5xx.
- */
-function judgeInput(ctx: CheckContext, report: Outcomes, exchange: Exchange): void {
-  const { status } = exchange.response;
-  const exactKey = /^Bearer \$PETS_API_KEY(_2)?$/.test(exchange.request.headers.authorization ?? '');
-  // A categoryId none of the deployment's own pets has may name no category, which it may refuse.
-  const category = categoryOf(exchange);
-  const mayRefuseCategory = exchange.operationId === 'createPet' && (category === undefined || !knownCategoryIds(ctx).includes(category));
-  if (exchange.intent === 'valid' && exactKey && !mayRefuseCategory && (exchange.operationId === 'createPet' || exchange.operationId === 'listPets')) {
-    report.expect(status < 400 || status === 401 || status === 403, exchange, `${requestName(exchange)} sent ${describe(exchange)}, a valid request, and was answered ${status}; ${exchange.operationId === 'createPet' ? 'a NewPet of any characters, up to 40 of them, with a categoryId the deployment\'s own pets have, is created with 201' : 'a list with a valid limit and status is answered 200'}.`, `valid ${exchange.operationId}`);
-  } else if (exchange.intent === 'invalid') {
-    // A NewPet that breaks the schema gets the 400 the contract names for it; anything else the
-    // contract forbids names no status, so any 4xx refuses it.
-    const pinned = exchange.operationId === 'createPet' && isJsonLabelled(exchange) && !mayNameNoCategory(ctx, exchange) ? 400 : undefined;
-    const refused = pinned !== undefined ? status === pinned : status >= 400 && status < 500 && status !== 401;
-    report.expect(refused, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status}; ${pinned !== undefined ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : 'a value the contract forbids is refused with a 4xx Error'}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, `invalid ${exchange.case?.split('/').slice(2).join('/')}`);
-  } else if (exchange.intent === 'edge') {
-    report.expect(status < 500, exchange, `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, `edge ${status}`);
-  }
-}
-
-/**
- * The body's categoryId is an integer none of the deployment's own pets has: a deployment may
- * refuse it for naming no category, with any 4xx ("Fields of a category record: not shown"), before
- * or instead of saying what else is wrong with the body.
- */
-function mayNameNoCategory(ctx: CheckContext, exchange: Exchange): boolean {
-  const category = categoryOf(exchange);
-  return category !== undefined && !knownCategoryIds(ctx).includes(category);
-}
-
-/** The integer categoryId of a create's body read as JSON (any text of it: spaces, escapes), as digits. */
-function categoryOf(exchange: Exchange): string | undefined {
-  let body: LosslessValue;
-  try {
-    body = parseLossless(exchange.request.body ?? '');
-  } catch {
-    return undefined;
-  }
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? integerText(body.categoryId) : undefined;
-}
-
-/** The request's body is labelled JSON (any case, any parameters: RFC 9110, 8.3.1). */
-function isJsonLabelled(exchange: Exchange): boolean {
-  const type = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-  return type.split(';')[0]!.trim().toLowerCase() === 'application/json';
-}
-
-function describe(exchange: Exchange): string {
-  const body = exchange.request.body;
-  if (body === undefined) return `the ${exchange.case?.split('/').pop() ?? 'request'}`;
-  return body.length > 120 ? `a body of ${body.length} characters (${body.slice(0, 60)}…)` : `the body ${body}`;
-}
-
-/**
  * The failures the model found in the exchanges after `first`, by rule, with the earlier exchanges
  * they rest on. Judgements are appended in exchange order, so only those from `from` on are read.
  */
@@ -113,7 +56,7 @@ function brokenRules(ctx: CheckContext, first: number, from: number): { rules: S
   const { judgements } = ctx.model();
   for (let i = from; i < judgements.length; i++) {
     const j = judgements[i]!;
-    if (j.outcome !== 'failure' || j.exchange.seq <= first) continue;
+    if (j.outcome !== 'failure' || j.exchange === undefined || j.exchange.seq <= first) continue;
     rules.add(j.rule);
     for (const seq of j.related ?? []) if (seq <= first) related.add(seq);
   }
@@ -145,7 +88,7 @@ interface Tally {
  * the model, and when a rule breaks, shrunk (within the budgets) to the shortest sequence that still
  * breaks it, kept as a curl script. `label` prefixes each request's case.
  */
-async function checkShrunk(ctx: CheckContext, report: Outcomes, state: TrafficState, tally: Tally, arbitrary: fc.Arbitrary<Command[]>, seed: number, label: string, shrinking: Shrinking = { runs: shrinkRuns }): Promise<boolean> {
+async function checkShrunk(ctx: CheckContext, state: TrafficState, tally: Tally, arbitrary: fc.Arbitrary<Command[]>, seed: number, label: string, shrinking: Shrinking = { runs: shrinkRuns }): Promise<boolean> {
   const answeredBefore = ctx.exchanges.length;
   let runs = 0;
   let target: Set<string> | undefined;
@@ -161,9 +104,8 @@ async function checkShrunk(ctx: CheckContext, report: Outcomes, state: TrafficSt
     for (const [position, command] of commands.entries()) {
       await sendCommand(ctx, state, command, `${label}/${position + 1}`, async (request: ApiRequest) => {
         tally.spent++;
-        const exchange = await ctx.send({ ...request });
-        if (exchange && runs === 1) judgeInput(ctx, report, exchange);
-        return exchange;
+        // Past the first run, fast-check is shrinking: the requests are sent again.
+        return ctx.send({ ...request, ...(runs > 1 ? { replay: true } : {}) });
       });
     }
     const mine = ctx.exchanges.slice(first);
@@ -209,7 +151,7 @@ export const generatedTraffic: Check = {
     'and values a deployment may refuse never get a 5xx. A failing sequence is shrunk and printed as a curl script.',
   operations: ['listPets', 'createPet', 'getPet', 'unlisted'],
   phase: 'active',
-  async run(ctx, report) {
+  async send(ctx, notes: PlanNotes) {
     const arbitrary = sequenceArbitrary({ readOnly: ctx.options.readOnly, key2: ctx.apiKey2 !== undefined }, maxCommands);
     const state: TrafficState = { created: [], bursts: 0, groups: 0 };
     const tally: Tally = { spent: 0, budget: requestBudget(ctx), shrunk: 0 };
@@ -221,14 +163,10 @@ export const generatedTraffic: Check = {
     const relationTally: Tally = { spent: 0, budget: tally.budget, shrunk: 0 };
     for (const [i, relation] of relationPass({ readOnly: ctx.options.readOnly, otherAddress: (await ctx.otherSourceAddress()) !== undefined }).entries()) {
       if (ctx.timeLeftMs() < 5_000) break;
-      await checkShrunk(ctx, report, state, relationTally, relation.map((command): Command[] => [command]), ctx.options.seed * 7919 - 1 - i, `generated/relations/${i + 1}`, relationShrinking);
+      await checkShrunk(ctx, state, relationTally, relation.map((command): Command[] => [command]), ctx.options.seed * 7919 - 1 - i, `generated/relations/${i + 1}`, relationShrinking);
     }
     tally.shrunk += relationTally.shrunk;
-    await sweep(ctx, async (request) => {
-      const exchange = await ctx.send(request);
-      if (exchange) judgeInput(ctx, report, exchange);
-      return exchange;
-    }, state.created);
+    await sweep(ctx, (request) => ctx.send(request), state.created);
     if (ctx.apiKey2 !== undefined) {
       // Every operation with the second key too, among requests with the first: each key's window is its own.
       const both: Command[] = [
@@ -239,11 +177,7 @@ export const generatedTraffic: Check = {
         { kind: 'list', limit: 1, spelling: plainSpelling, key: 'key2' },
       ];
       for (const [position, command] of both.entries()) {
-        await sendCommand(ctx, state, command, `generated/second-key/${position + 1}`, async (request) => {
-          const exchange = await ctx.send(request);
-          if (exchange) judgeInput(ctx, report, exchange);
-          return exchange;
-        });
+        await sendCommand(ctx, state, command, `generated/second-key/${position + 1}`, (request) => ctx.send(request));
       }
     }
     let ran = 0;
@@ -255,11 +189,12 @@ export const generatedTraffic: Check = {
       // and so may the first sequence that sends: a run that ran none judged none (no pass, see unchecked.ts).
       else if (ran > 0 && ctx.options.depth === 'quick' && windowRunningLow(ctx)) stopped = 'the key\'s window ran low, and more would wait for the next window';
       if (stopped !== undefined) {
-        report.inconclusive('listPets', `${stopped} after ${index} of ${count} sequences`);
+        notes.inconclusive('listPets', `${stopped} after ${index} of ${count} sequences`);
         break;
       }
-      if (await checkShrunk(ctx, report, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`)) ran++;
+      if (await checkShrunk(ctx, state, tally, arbitrary, ctx.options.seed * 7919 + index, `generated/${index + 1}`)) ran++;
     }
-    report.ran('sequences', ran, count, stopped);
+    notes.ran('sequences', ran, count, stopped);
   },
+  judge: (input) => judgeGeneratedInput(input.exchanges, input),
 };

@@ -3,7 +3,7 @@
 import type { CheckContext } from '../check.ts';
 import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
 import type { Command, KeyChoice, Spelling } from './commands.ts';
-import { knownCategoryIds } from '../checks/newPetBody.ts';
+import { knownCategoryIds } from '../model/runFacts.ts';
 import { integerText } from '../json/losslessJson.ts';
 import { hugeBody, idAliases, invalidBodies, malformedIds } from './values.ts';
 import { idNearMisses, keyNearMisses, schemeSpellings } from './nearMisses.ts';
@@ -73,7 +73,7 @@ function getRequest(id: string, spelling: Spelling, key: KeyChoice, intent: ApiR
 
 /** A categoryId the deployment's own pets have (the contract lists no categories, so only these are surely valid). */
 export function knownCategory(ctx: CheckContext, pick: number): string {
-  const ids = knownCategoryIds(ctx);
+  const ids = knownCategoryIds(ctx.knownPets());
   return ids.length === 0 ? '1' : ids[pick % ids.length]!;
 }
 

@@ -31,7 +31,7 @@ describe('auth.valid-key-accepted: a key one answer served is valid for every op
 
   it('fails a refusal that came before the key was first served, once it is', () => {
     const judgements = judgementsOf([refusedOn(), served()]).filter((j) => j.rule === rule);
-    expect(judgements.map((j) => [j.exchange.seq, j.outcome])).toEqual([[1, 'failure']]);
+    expect(judgements.map((j) => [j.exchange!.seq, j.outcome])).toEqual([[1, 'failure']]);
   });
 
   it('warns of a refusal after a 429 (a ban may follow: Authentication 4), to another scheme spelling, to an unlisted request and on the store-orders listing', () => {

@@ -1,62 +1,60 @@
-// The model's rules reported as checks: each check judges every exchange of the run (a passive
-// check), so its verdict alone is the verdict it gives in a full run.
-import type { Check, Outcomes } from '../check.ts';
-import type { Judgement } from './judgement.ts';
-import { rules, type Rule } from './rules.ts';
+// The checks that send nothing: each reports the model's judgements of its rules over every exchange
+// of the run (or of the proxy's traffic), so its verdict alone is the verdict it gives in a full run.
+import type { Check } from '../check.ts';
 
 const operations = ['listPets', 'createPet', 'getPet', 'listStoreOrders', 'unlisted'] as const;
 
-interface ModelCheckInfo {
-  id: string;
-  title: string;
-  severity: Check['severity'];
-  description: string;
-  /** Its rules read bodies: a body the run's own budget kept only in part is reported not judged. */
-  readsBodies?: boolean;
+type PassiveCheckInfo = Pick<Check, 'id' | 'title' | 'severity' | 'description' | 'readsBodies'> & { operations?: readonly string[] };
+
+/** A check whose judgements are the model's of its rules. */
+export function passiveCheck(info: PassiveCheckInfo): Check {
+  return { operations, ...info, phase: 'passive', judge: (input) => input.model.judgements, unreached: 'no exchange of the run reached its rules' };
 }
 
-/** Reports the model's judgements of the rules a check owns: a failure or warning each, quoting its rule; held ones examine their operation. */
-export function reportRules(checkId: string, judgements: readonly Judgement[], report: Outcomes): void {
-  const own = new Map<string, Rule>(rules.filter((r) => r.checkId === checkId).map((r) => [r.id, r]));
-  for (const judgement of judgements) {
-    const rule = own.get(judgement.rule);
-    if (!rule) continue;
-    const { operationId, exchange } = judgement;
-    if (judgement.outcome === 'held') report.examined(operationId);
-    else {
-      const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}) };
-      // A rule of HTTP itself quotes its RFC (or the Fetch Standard), not the contract.
-      const source = /^(RFC|Fetch)/.test(rule.quote) ? 'The standard' : 'The contract';
-      const message = `${judgement.message} ${source}: "${rule.quote}"`;
-      if (judgement.outcome === 'failure') report.fail(operationId, message, exchange, rule.id, extra);
-      else report.warn(operationId, message, exchange, rule.id, extra);
-    }
-  }
-}
+export const statusCodes = passiveCheck({
+  id: 'status-codes',
+  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders'],
+  title: 'Every status is documented, and never a 5xx',
+  severity: 'critical',
+  description:
+    'Every answer to a valid request has a status the contract documents for its operation, and no ' +
+    'request, whatever it sends, gets a 5xx. (What an invalid request must get is judged by the check that sent it.)',
+});
 
-function modelCheck(info: ModelCheckInfo): Check {
-  return {
-    id: info.id,
-    title: info.title,
-    severity: info.severity,
-    description: info.description,
-    operations,
-    phase: 'passive',
-    async run(ctx, report) {
-      reportRules(info.id, ctx.model().judgements, report);
-      if (info.readsBodies) {
-        for (const exchange of ctx.exchanges) {
-          if (exchange.response.keptInPart === undefined) continue;
-          const op = (operations as readonly string[]).includes(exchange.operationId) ? exchange.operationId : 'unlisted';
-          report.inconclusive(op, `${exchange.request.method} ${exchange.path} was answered ${exchange.response.status}, but ${exchange.response.keptInPart}`, exchange.case);
-        }
-      }
-      for (const op of operations) report.skip(op, 'no exchange of the run reached its rules');
-    },
-  };
-}
+export const contentType = passiveCheck({
+  id: 'content-type',
+  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders'],
+  title: 'Bodies are JSON, labelled application/json',
+  severity: 'high',
+  description:
+    'Every answer that has or should have a body carries valid JSON with Content-Type application/json, ' +
+    'as the contract says "all request and response bodies are JSON (application/json)".',
+});
 
-export const dataIntegrity = modelCheck({
+export const responseSchema = passiveCheck({
+  id: 'response-schema',
+  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders'],
+  title: 'Bodies match their schemas',
+  severity: 'high',
+  description:
+    'Every JSON body matches the schema the spec gives its status: every Pet of every list, every ' +
+    'created or fetched Pet, and every Error, whose `status` must equal the HTTP status. Integers are read ' +
+    'losslessly and held to int64. Extra fields are allowed.',
+});
+
+export const rateLimitHeaders = passiveCheck({
+  id: 'rate-limit-headers',
+  operations: ['listPets', 'createPet', 'getPet', 'listStoreOrders'],
+  title: 'Rate-limit headers on every answer, well-formed',
+  severity: 'high',
+  description:
+    'Every answer, whatever its status, carries X-RateLimit-Limit, -Remaining and -Reset as integers; ' +
+    'Remaining is never above Limit; Reset is a Unix time in seconds, not in the past and at most two days ahead; ' +
+    'every 429 carries a Retry-After (delay-seconds or an HTTP-date); and Remaining counts down as successful ' +
+    'requests are made (eight in a row that leave it where it was fail).',
+});
+
+export const dataIntegrity = passiveCheck({
   id: 'data-integrity',
   readsBodies: true,
   title: 'What is read back is what was created, one id one pet',
@@ -67,7 +65,7 @@ export const dataIntegrity = modelCheck({
     'holds only its status and `limit` bounds every list, however the query is spelled.',
 });
 
-export const rateLimitAccounting = modelCheck({
+export const rateLimitAccounting = passiveCheck({
   id: 'rate-limit-accounting',
   title: 'Rate limits add up, per key and window',
   severity: 'high',
@@ -77,7 +75,7 @@ export const rateLimitAccounting = modelCheck({
     'after it, nothing with the key is served before the reset. Assumes the run is the key\'s only user (--shared-key relaxes this).',
 });
 
-export const wireFormat = modelCheck({
+export const wireFormat = passiveCheck({
   id: 'wire-format',
   readsBodies: true,
   title: 'Answers as bytes: UTF-8, no BOM, a true charset, one JSON value, each header once',
@@ -85,14 +83,14 @@ export const wireFormat = modelCheck({
   description: 'Bodies are judged as bytes, as any client reads them: UTF-8, no byte-order mark, a charset label that tells the truth, one JSON value, each rate-limit header once, and a body of readable size.',
 });
 
-export const deprecation = modelCheck({
+export const deprecation = passiveCheck({
   id: 'deprecation',
   title: 'Deprecation facts hold wherever they are stated',
   severity: 'medium',
   description: 'Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate.',
 });
 
-export const keylessAndUnlisted = modelCheck({
+export const keylessAndUnlisted = passiveCheck({
   id: 'keyless-and-unlisted',
   readsBodies: true,
   title: 'Nothing is served without the key, and undocumented requests are refused properly',
@@ -104,7 +102,7 @@ export const keylessAndUnlisted = modelCheck({
     'and refused with the rate-limit headers and an Error body (HEAD: the headers).',
 });
 
-export const equivalentRequests = modelCheck({
+export const equivalentRequests = passiveCheck({
   id: 'equivalent-requests',
   title: 'Equivalent forms of a request get the same outcome',
   severity: 'high',
@@ -115,7 +113,7 @@ export const equivalentRequests = modelCheck({
     'either order are answered alike. A 403 to a form with an Origin (a CORS policy) is a warning.',
 });
 
-export const httpSemantics = modelCheck({
+export const httpSemantics = passiveCheck({
   id: 'http-semantics',
   title: 'HTTP itself: every field parsed with its grammar and held to its meaning, every status to what it says',
   severity: 'high',
@@ -127,4 +125,6 @@ export const httpSemantics = modelCheck({
     'What HTTP requires but the contract does not (Date, WWW-Authenticate on a 401, CORS) is a warning.',
 });
 
-export const modelChecks: readonly Check[] = [dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];
+
+/** The passive checks, in the order they report. */
+export const passiveChecks: readonly Check[] = [statusCodes, contentType, responseSchema, rateLimitHeaders, dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];

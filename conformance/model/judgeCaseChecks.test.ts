@@ -1,0 +1,147 @@
+// The judges of the checks that send their own cases, on hand-built exchanges carrying what their
+// plans expect of them: no server, no run.
+import { describe, expect, it } from 'vitest';
+import { testSpec } from '../../mock/testing.ts';
+import type { Exchange, Expectation } from '../http/exchange.ts';
+import { SpecValidators } from '../specValidators.ts';
+import { exchange, rateHeaders } from '../testing/exchanges.ts';
+import { judgeAuth } from './judgeAuthCases.ts';
+import { judgeCreatePet, readBackCase } from './judgeCreateCases.ts';
+import { judgeGeneratedInput } from './judgeGeneratedInput.ts';
+import { judgeGetPet, knownPetCase } from './judgeGetPetCases.ts';
+import { judgeLifecycle, lifecycleCases } from './judgeLifecycle.ts';
+import { judgeRateProbe, probeCases } from './judgeRateProbe.ts';
+import type { Judgement } from './judgement.ts';
+import type { KnownPet, RunFacts } from './runFacts.ts';
+
+const known: KnownPet[] = [{ id: 1, idText: '1', name: 'Rex', categoryId: 2, status: 'available' }];
+const facts = async (more: Partial<RunFacts> = {}): Promise<RunFacts> => ({ validators: new SpecValidators(await testSpec()), knownPets: known, probeMaxRequests: 3, ...more });
+const errorOf = (status: number) => JSON.stringify({ code: 'E', message: 'no', status });
+const pet = (id: number | string, more = '') => `{"id":${id},"name":"Rex","categoryId":2,"status":"available"${more}}`;
+const withExpect = (e: Exchange, expect: Expectation): Exchange => ({ ...e, expect });
+const notHeld = (judged: Judgement[]) => judged.filter((j) => j.outcome !== 'held').map((j) => [j.rule, j.outcome, j.message]);
+
+describe('the auth check\'s judge', () => {
+  const wrongKey = (status: number, body: string, headers: Record<string, string> = {}, operationId = 'listPets') => withExpect(exchange({ status, body, headers, operationId, intent: 'unauthenticated', bucket: 'anonymous', case: 'auth/list-pets/no-header' }), { rule: 'auth.wrong-key-401', answer: 'refuse', status: 401, what: 'no Authorization header', because: 'every operation needs the key as "Authorization: Bearer <API_KEY>"' });
+
+  it('holds a wrong presentation refused with 401 and an Error, and fails one served', async () => {
+    expect(notHeld(judgeAuth([wrongKey(401, errorOf(401))], await facts()))).toEqual([]);
+    expect(notHeld(judgeAuth([wrongKey(200, '[]')], await facts()))).toEqual([['auth.wrong-key-401', 'failure', 'GET /pets accepted no Authorization header (200); every operation needs the key as "Authorization: Bearer <API_KEY>", so it must be refused with 401.']]);
+  });
+
+  it('fails a 401 whose Error says another status', async () => {
+    expect(notHeld(judgeAuth([wrongKey(401, errorOf(400))], await facts()))[0]![2]).toMatch(/an Error whose status is 400; it must equal the HTTP status/);
+  });
+
+  it('warns of GET /store/orders not served and skips its authentication, with why', async () => {
+    const judged = judgeAuth([{ ...wrongKey(404, errorOf(404), {}, 'listStoreOrders'), path: '/store/orders' }], await facts());
+    expect(judged.map((j) => j.outcome)).toEqual(['warning', 'skipped']);
+    expect(judged[1]!.message).toBe('GET /store/orders answered 404: the deployment does not serve it, which the contract leaves open');
+  });
+
+  it('warns, rather than fails, of malformed JSON refused 400 before the key was checked', async () => {
+    const malformed = withExpect(exchange({ method: 'POST', status: 400, body: errorOf(400), operationId: 'createPet', intent: 'unauthenticated', bucket: 'anonymous', case: 'auth/first/malformed-body/no-key' }), { rule: 'auth.key-first', answer: 'refuse', status: 401, what: 'malformed JSON with no key', parsedFirst: true });
+    expect(judgeAuth([malformed], await facts()).map((j) => j.outcome)).toEqual(['warning', 'held']);
+  });
+
+  it('fails the run\'s key refused with 401 on an operation, once per operation', async () => {
+    const valid = () => withExpect(exchange({ status: 401, body: errorOf(401), operationId: 'getPet', path: '/pets/1', case: 'auth/get-pet/valid-key' }), { rule: 'auth.key-accepted', answer: 'accept', what: 'the run\'s key' });
+    const judged = judgeAuth([valid(), valid()], await facts());
+    expect(judged.map((j) => [j.outcome, j.kind])).toEqual([['failure', 'auth.key-accepted'], ['failure', 'auth.key-accepted']]);
+  });
+});
+
+describe('the get-pet check\'s judge', () => {
+  it('holds the listed pet fetched as listed, and fails one in another category', async () => {
+    expect(notHeld(judgeGetPet([exchange({ status: 200, operationId: 'getPet', path: '/pets/1', body: pet(1), case: knownPetCase })], await facts()))).toEqual([]);
+    const moved = exchange({ status: 200, operationId: 'getPet', path: '/pets/1', body: pet(1).replace('"categoryId":2', '"categoryId":3'), case: knownPetCase });
+    expect(notHeld(judgeGetPet([moved], await facts()))).toEqual([['get-pet.known', 'failure', 'GET /pets/1 returned categoryId 3 where the list said 2.']]);
+  });
+
+  it('fails an id no pet has answered 400 where the contract names 404', async () => {
+    const unknown = withExpect(exchange({ status: 400, operationId: 'getPet', path: '/pets/1000001', body: errorOf(400), intent: 'invalid', case: 'get-pet/path/petId/unknown' }), { rule: 'get-pet.unknown-404', answer: 'refuse', status: 404, what: 'id 1000001, which no pet has', because: 'petId is an int64 and no pet has it' });
+    expect(notHeld(judgeGetPet([unknown], await facts()))[0]).toEqual(['get-pet.unknown-404', 'failure', 'GET /pets/1000001, sent id 1000001, which no pet has, was answered 400; petId is an int64 and no pet has it, so it must be refused with 404 and an Error body.']);
+  });
+
+  it('calls the known-pet case inconclusive when the deployment lists no pet', async () => {
+    expect(judgeGetPet([], await facts({ knownPets: [] }))).toEqual([{ rule: 'get-pet.known', operationId: 'getPet', outcome: 'inconclusive', message: 'the deployment lists no pets, so there is no known id to fetch', case: knownPetCase }]);
+  });
+});
+
+describe('the create-pet check\'s judge', () => {
+  const created = (status: number, body: string) => withExpect(exchange({ method: 'POST', status, body, operationId: 'createPet', case: 'create-pet/body/required-only' }), { rule: 'create.valid-created', answer: 'accept', what: 'the NewPet with only its required properties', because: 'it is a valid NewPet', sent: { name: 'Rex', categoryId: 2 } });
+
+  it('holds a valid NewPet created with 201 as sent, and read back by its id as POST answered it', async () => {
+    const back = exchange({ status: 200, operationId: 'getPet', path: '/pets/61', body: pet(61), case: readBackCase('create-pet/body/required-only') });
+    expect(notHeld(judgeCreatePet([created(201, pet(61)), back], await facts()))).toEqual([]);
+  });
+
+  it('fails a 201 that changes a field, naming what was sent and what came back', async () => {
+    expect(notHeld(judgeCreatePet([created(201, pet(61).replace('Rex', 'rex'))], await facts()))).toEqual([['create.echoed', 'failure', 'POST /pets answered 201 with name "rex" where "Rex" was sent; the created Pet must echo the body.']]);
+  });
+
+  it('fails an invalid NewPet answered 422 where the contract names 400', async () => {
+    const float = withExpect(exchange({ method: 'POST', status: 422, body: errorOf(422), operationId: 'createPet', intent: 'invalid', case: 'create-pet/body/categoryId/float' }), { rule: 'create.invalid-400', answer: 'refuse', status: 400, what: 'categoryId 1.5', because: 'NewPet.categoryId is an int64 integer, and the contract names 400 for a body "missing required fields or [with] invalid values"' });
+    expect(notHeld(judgeCreatePet([float], await facts()))[0]![2]).toMatch(/^POST \/pets, sent categoryId 1\.5, was answered 422; .* so it must be refused with 400 and an Error body\.$/);
+  });
+});
+
+describe('the pet-lifecycle check\'s judge', () => {
+  const create = (index: number, id: number) => withExpect(exchange({ method: 'POST', status: 201, body: pet(id), operationId: 'createPet', case: lifecycleCases.create(index) }), { rule: 'lifecycle.created', answer: 'accept', what: 'a valid NewPet', sent: { name: 'Rex', categoryId: 2, status: 'available' } });
+
+  it('fails a new pet given the id of a pet listed before, or of the other new one', async () => {
+    expect(notHeld(judgeLifecycle([create(1, 1)], await facts()))[0]).toEqual(['lifecycle.new-id', 'failure', 'POST /pets gave the new pet id 1, which a pet listed before already has; every new pet needs an id of its own.']);
+    expect(notHeld(judgeLifecycle([create(1, 70), create(2, 70)], await facts()))[0]![2]).toMatch(/which the previous create also gave/);
+  });
+
+  it('fails a filtered list, not full, that lacks the pets just created with its status', async () => {
+    const list = exchange({ path: '/pets?status=available&limit=100', status: 200, body: `[${pet(5)}]`, case: lifecycleCases.listCreated });
+    expect(notHeld(judgeLifecycle([create(1, 70), list], await facts()))).toEqual([['lifecycle.listed', 'failure', 'GET /pets?status=available&limit=100 lists 1 pets, all that have status available, yet not the new pet 70 created with that status.']]);
+  });
+
+  it('fails a client\'s id taken for the new pet', async () => {
+    const withId = withExpect(exchange({ method: 'POST', status: 201, body: pet(1), operationId: 'createPet', intent: 'invalid', case: lifecycleCases.withId }), { rule: 'lifecycle.client-id-ignored', answer: 'may-refuse', status: '4xx', what: 'a NewPet carrying the id 1', because: 'a client may not choose the id' });
+    expect(notHeld(judgeLifecycle([withId], await facts()))).toEqual([['lifecycle.client-id-ignored', 'failure', 'POST /pets with the id 1 of a listed pet in the body created a pet with id 1; the service assigns ids, so a new pet never takes one already used.']]);
+  });
+});
+
+describe('the rate-limit probe\'s judge', () => {
+  const spend = (status: number, remaining: number, headers: Record<string, string> = {}) => exchange({ path: '/pets?limit=1', status, body: status === 429 ? errorOf(429) : '[]', intent: 'over-limit', case: probeCases.spend, headers: { ...rateHeaders(remaining), ...headers } });
+
+  it('holds a 429 that came once Remaining reached 0, with Retry-After and an Error', async () => {
+    expect(notHeld(judgeRateProbe([spend(200, 1), spend(200, 0), spend(429, 0, { 'retry-after': '30' })], await facts()))).toEqual([]);
+  });
+
+  it('fails a 429 while the previous answer said requests were left, and one without Retry-After', async () => {
+    const judged = notHeld(judgeRateProbe([spend(200, 5), spend(429, 0)], await facts()));
+    expect(judged.map((j) => j[0])).toEqual(['probe.429-when-announced', 'probe.retry-after']);
+  });
+
+  it('fails a deployment that never answers 429 once every request it may spend was answered', async () => {
+    const judged = notHeld(judgeRateProbe([spend(200, 9), spend(200, 8), spend(200, 7), spend(200, 6)], await facts()));
+    expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 4 requests; the last answer said X-RateLimit-Limit 300 and Remaining 6. Requests over the limit must get 429.']]);
+    expect(judgeRateProbe([spend(200, 9), spend(200, 8)], await facts())).toEqual([]);
+  });
+});
+
+describe('the generated traffic\'s input rules', () => {
+  const sent = (intent: 'valid' | 'invalid' | 'edge', status: number, body: string, replay = false): Exchange => {
+    const e = exchange({ method: 'POST', status, body: status >= 400 ? errorOf(status) : pet(70), operationId: 'createPet', intent, case: 'generated/1/1' });
+    return { ...e, request: { ...e.request, headers: { authorization: 'Bearer $PETS_API_KEY', 'content-type': 'application/json' }, body }, ...(replay ? { replay: true } : {}) };
+  };
+
+  it('fails a valid NewPet with a known category refused, and lets one of an unknown category be refused', async () => {
+    expect(notHeld(judgeGeneratedInput([sent('valid', 400, '{"name":"Rex","categoryId":2}')], await facts()))[0]![0]).toBe('input.valid-served');
+    expect(judgeGeneratedInput([sent('valid', 400, '{"name":"Rex","categoryId":99}')], await facts())).toEqual([]);
+  });
+
+  it('holds an invalid JSON NewPet to the 400 the contract names, and any 4xx when its category may name none', async () => {
+    expect(notHeld(judgeGeneratedInput([sent('invalid', 422, '{"name":"","categoryId":2}')], await facts()))[0]![0]).toBe('input.invalid-refused');
+    expect(notHeld(judgeGeneratedInput([sent('invalid', 422, '{"name":"","categoryId":99}')], await facts()))).toEqual([]);
+  });
+
+  it('fails a value a deployment may refuse answered 5xx, and judges nothing sent again while shrinking', async () => {
+    expect(notHeld(judgeGeneratedInput([sent('edge', 500, '{"name":"x","categoryId":2}')], await facts()))[0]![0]).toBe('input.edge-no-5xx');
+    expect(judgeGeneratedInput([sent('edge', 500, '{"name":"x","categoryId":2}', true)], await facts())).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+// The pet-lifecycle check's judge: two pets created under ids no pet had, one fetched by the id
+// POST gave, both found in the list filtered by their status; an id the client sends never taken.
+import type { Exchange } from '../http/exchange.ts';
+import { integerText } from '../json/losslessJson.ts';
+import { differingFields } from './judgeCreateCases.ts';
+import { showValue } from './judgeGetPetCases.ts';
+import { listed } from './judgeListCases.ts';
+import { judgeExpectation, judgeRefusal } from './judgeRefusal.ts';
+import { requestName } from './judgeable.ts';
+import type { Judgement } from './judgement.ts';
+import { JudgementList } from './judgementList.ts';
+import { limitBounds } from './listBounds.ts';
+import { knownCategoryIds, type RunFacts } from './runFacts.ts';
+
+const idsOf = (items: unknown[]) => items.map((item) => integerText((item as { id?: unknown } | null)?.id)).filter((id): id is string => id !== undefined);
+
+export const lifecycleCases = {
+  listBefore: (status: string) => `pet-lifecycle/list-before/${status}`,
+  create: (index: number) => `pet-lifecycle/create-${index}`,
+  withId: 'pet-lifecycle/create-with-id',
+  getCreated: 'pet-lifecycle/get-created',
+  listCreated: 'pet-lifecycle/list-created',
+} as const;
+
+export function judgeLifecycle(exchanges: readonly Exchange[], facts: RunFacts): Judgement[] {
+  const v = new JudgementList();
+  const { max } = limitBounds(facts.validators.spec);
+  const seen = new Set(facts.knownPets.map((p) => p.idText));
+  const created: { id: string; body: Record<string, unknown>; exchange: Exchange }[] = [];
+  for (const exchange of exchanges) {
+    if (exchange.case?.startsWith('pet-lifecycle/list-before/')) {
+      for (const id of idsOf(listed(exchange) ?? [])) seen.add(id);
+      continue;
+    }
+    if (exchange.case?.startsWith('pet-lifecycle/create-') && exchange.case !== lifecycleCases.withId) {
+      const { status } = exchange.response;
+      if (knownCategoryIds(facts.knownPets).length === 0 && status >= 400 && status < 500) {
+        // No pet was listed, so no categoryId is known to exist: a refusal may be for naming none.
+        v.inconclusive('lifecycle.created', exchange, `answered ${status}: the deployment lists no pets, so no categoryId is known to exist`);
+        continue;
+      }
+      const id = status === 201 ? integerText((exchange.response.value as { id?: unknown } | undefined)?.id) : undefined;
+      if (!v.expect(id !== undefined, 'lifecycle.created', exchange, () => `${requestName(exchange)} answered ${status}${status === 201 ? ' without an integer id' : ''}; a valid NewPet must be created with 201 and an id.`)) continue;
+      v.expect(!seen.has(id!), 'lifecycle.new-id', exchange, () => `${requestName(exchange)} gave the new pet id ${id}, which ${created.some((c) => c.id === id) ? 'the previous create also gave' : 'a pet listed before already has'}; every new pet needs an id of its own.`);
+      seen.add(id!);
+      created.push({ id: id!, body: exchange.expect?.sent ?? {}, exchange });
+      continue;
+    }
+    if (exchange.case === lifecycleCases.withId) {
+      // An id is the service's to assign: one the client sends is ignored or refused, never taken.
+      const e = judgeExpectation(v, facts.validators, exchange);
+      if (e === undefined) continue;
+      const { status } = exchange.response;
+      if (status < 200 || status >= 300) {
+        judgeRefusal(v, facts.validators, 'lifecycle.client-id-ignored', exchange, '4xx', e.what, e.because);
+        continue;
+      }
+      const id = integerText((exchange.response.value as { id?: unknown } | undefined)?.id);
+      v.expect(id !== undefined && !seen.has(id), 'lifecycle.client-id-ignored', exchange, () => `${requestName(exchange)} with ${e.what.replace(/^a NewPet carrying /, '')} of a listed pet in the body created a pet with id ${id ?? 'none'}; the service assigns ids, so a new pet never takes one already used.`);
+      continue;
+    }
+    const first = created[0];
+    if (!first) continue;
+    if (exchange.case === lifecycleCases.getCreated) {
+      if (!v.expect(exchange.response.status === 200, 'lifecycle.fetched', exchange, () => `${requestName(exchange)} answered ${exchange.response.status} for the pet just created with that id; it must answer 200 with it.`)) continue;
+      const pet = exchange.response.value as Record<string, unknown> | undefined;
+      const differs = differingFields({ ...first.body, id: BigInt(first.id) }, pet);
+      v.expect(differs.length === 0, 'lifecycle.fetched', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} for the pet just created with ${differs.map((f) => showValue(f === 'id' ? first.id : first.body[f])).join(', ')}.`);
+      continue;
+    }
+    if (exchange.case === lifecycleCases.listCreated) {
+      const items = listed(exchange);
+      const status = new URLSearchParams(exchange.path.split('?')[1] ?? '').get('status');
+      if (!v.expect(items !== undefined, 'lifecycle.listed', exchange, () => `${requestName(exchange)} answered ${exchange.response.status}; it must list pets with 200.`)) continue;
+      if (items!.length >= max) {
+        v.inconclusive('lifecycle.listed', exchange, `${items!.length} pets have status ${status}, so a page of ${max} may not reach the new ones`);
+        continue;
+      }
+      const ids = new Set(idsOf(items!));
+      const missing = created.filter((c) => !ids.has(c.id));
+      v.expect(missing.length === 0, 'lifecycle.listed', exchange, () => `${requestName(exchange)} lists ${items!.length} pets, all that have status ${status}, yet not the new pet${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.id).join(' and ')} created with that status.`);
+    }
+  }
+  return v.judgements;
+}

@@ -1,0 +1,86 @@
+// The rate-limit headers every answer carries, as the contract defines them: present (and
+// Retry-After on a 429), non-negative integers, Remaining within Limit, Reset a plausible Unix
+// time in seconds, Retry-After delay-seconds or an HTTP-date; and Remaining counting down as the
+// key's requests are served.
+import { findOperation } from '../../spec/loadSpec.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
+import type { SpecValidators } from '../specValidators.ts';
+import { isUnservedStoreOrders } from './judgeAuthCases.ts';
+import { judgedAsOperation, requestLine } from './judgeable.ts';
+import type { Judgement } from './judgement.ts';
+import { JudgementList } from './judgementList.ts';
+import type { ModelState } from './modelState.ts';
+
+const names = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+/** Without a Date header, the suite's clock is the reference: allow a minute of clock skew. */
+const SKEW_S = 60;
+/** The day window is the longest the contract gives; a ban may run past it, so allow two. */
+const LONGEST_S = 2 * 86_400;
+/**
+ * Successful requests in a row that left Remaining exactly where it was, before it counts as never
+ * counting down. A sliding window may give requests back as old ones age out, so a few are allowed.
+ */
+const FLAT_RUN = 8;
+
+/** Judges the answers of a group in the order sent, each against the key's answers before it. */
+export function judgeRateHeaders(group: readonly Exchange[], state: ModelState, validators: SpecValidators): Judgement[] {
+  const v = new JudgementList();
+  for (const exchange of [...group].sort((a, b) => a.seq - b.seq)) judgeOne(v, exchange, state, validators);
+  return v.judgements;
+}
+
+function judgeOne(v: JudgementList, exchange: Exchange, state: ModelState, validators: SpecValidators): void {
+  if (!judgedAsOperation(exchange)) return;
+  const { headers } = exchange.response;
+  if (isUnservedStoreOrders(exchange)) {
+    // Not served: what a deployment answers for an endpoint the contract only mentions is not judged.
+    v.warn('headers.rate-limit-present', exchange, `GET /store/orders answered ${exchange.response.status}, so its answers are not judged. The contract mentions this endpoint but shows nothing of it.`, { kind: 'store-unserved' });
+    return;
+  }
+  const where = `${requestLine(exchange)} (${exchange.response.status})`;
+  // What the spec requires of this answer: the rate-limit headers everywhere, Retry-After on a 429.
+  const required = validators.requiredHeaders(findOperation(validators.spec, exchange.operationId), exchange.response.status);
+  const missing = required.filter((n) => headers[n] === undefined);
+  if (!v.expectOfAnswer(missing.length === 0, 'headers.rate-limit-present', exchange, () => `${where} lacks ${missing.join(', ')}, which the spec requires on this answer: the contract puts the three rate-limit headers on every response and Retry-After on every 429.`, { kind: `missing ${missing.join()}` })) return;
+  const { limit, remaining, reset } = readRateHeaders(headers);
+  const malformed = names.filter((_, i) => [limit, remaining, reset][i] === undefined);
+  if (!v.expectOfAnswer(malformed.length === 0, 'headers.rate-limit-integers', exchange, () => `${where} has ${malformed.map((n) => `${n}: ${JSON.stringify(headers[n])}`).join(', ')}; each must be a non-negative integer.`, { kind: `malformed ${malformed.join()}` })) return;
+  v.expectOfAnswer(remaining! <= limit!, 'headers.remaining-within-limit', exchange, () => `${where} says X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}.`, { kind: 'remaining-above-limit' });
+  // Judged by the earlier of the two clocks (the answer's Date, the request's departure), so a
+  // server clock a little behind the suite's is not taken for a Reset in the past, and a request
+  // counted just before a window's end may be answered, and dated, just after it.
+  const serverDate = Date.parse(headers.date ?? '');
+  const sentS = Number.isNaN(serverDate) ? exchange.sentAt / 1000 : Math.min(serverDate, exchange.sentAt) / 1000;
+  const skew = Number.isNaN(serverDate) ? SKEW_S : 1;
+  if (reset! < sentS - skew) {
+    const hint = reset! < 1_000_000_000 ? ' It looks like seconds until the reset; the contract asks for a Unix timestamp.' : '';
+    v.fail('headers.reset-plausible', exchange, `${where} says X-RateLimit-Reset ${reset}, which is in the past.${hint}`, { kind: 'reset-past' });
+  } else {
+    v.expectOfAnswer(reset! <= sentS + LONGEST_S, 'headers.reset-plausible', exchange, () => `${where} says X-RateLimit-Reset ${reset}, more than two days ahead: not a plausible Unix time in seconds (milliseconds?).`, { kind: 'reset-far' });
+  }
+  if (headers['retry-after'] !== undefined) {
+    const retry = headers['retry-after'];
+    v.expectOfAnswer(retryAfterMs(retry, exchange.sentAt) !== undefined, 'headers.retry-after', exchange, () => `${where} has Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date (RFC 9110, 10.2.3).`, { kind: 'retry-after' });
+  }
+
+  // Successful requests on the run's key, one after another: each spends one. A window that rolls
+  // or slides may give some back, so only a run of answers that never count down fails.
+  if (exchange.bucket !== 'key') return;
+  const countdown = state.countdown;
+  if (exchange.response.status >= 200 && exchange.response.status < 300) {
+    const before = countdown.previous;
+    if (before && before.limit === limit && remaining === before.remaining) {
+      if (countdown.flat.count === 0) countdown.flat.firstSeq = exchange.seq;
+      countdown.flat.count++;
+      const { count, firstSeq } = countdown.flat;
+      v.expectOfAnswer(count < FLAT_RUN, 'headers.counts-down', exchange, () => `${where} says X-RateLimit-Remaining ${remaining}, and the ${FLAT_RUN} successful requests before it (from #${firstSeq}) never counted it down; each request spends one of the window's quota.`, { kind: 'not-decreasing' });
+    } else {
+      countdown.flat = { count: 0, firstSeq: 0 };
+    }
+    countdown.previous = { limit: limit!, remaining: remaining! };
+  } else if (exchange.response.status === 429) {
+    countdown.previous = undefined;
+    countdown.flat = { count: 0, firstSeq: 0 };
+  }
+}
