@@ -67047,35 +67047,16 @@ function accountingNote(report) {
 import { randomUUID as randomUUID2 } from "node:crypto";
 
 // conformance/reports/testCases.ts
-function sentCases(report) {
-  const sent = /* @__PURE__ */ new Map();
-  const add = (check3, operationId, caseName, ms2) => {
-    if (caseName === void 0) return;
-    const key = `${check3}\0${operationId}`;
-    const cases = sent.get(key) ?? /* @__PURE__ */ new Map();
-    cases.set(caseName, (cases.get(caseName) ?? 0) + ms2);
-    sent.set(key, cases);
-  };
-  for (const e of report.exchanges) add(e.check, e.operationId, e.case, e.ms);
-  for (const u of report.unanswered ?? []) add(u.check, u.operationId, u.case, u.ms);
-  return sent;
-}
 var failuresIn = (findings) => findings.filter((f) => f.level === "failure");
 var warningsIn = (findings) => findings.filter((f) => f.level === "warning");
 function testCases(report) {
-  const sent = sentCases(report);
   return report.checks.flatMap((check3) => check3.operations.flatMap((op) => {
     const base = { check: check3, operationId: op.operationId, severity: check3.severity };
     const inconclusive = op.inconclusive ?? [];
-    const own2 = new Map(sent.get(`${check3.id}\0${op.operationId}`) ?? []);
-    for (const i of inconclusive) if (i.case !== void 0 && !own2.has(i.case)) own2.set(i.case, 0);
-    const cases = [...own2].map(([name2, ms2]) => {
-      const findings = op.findings.filter((f) => f.case === name2);
-      const unjudged = inconclusive.filter((i) => i.case === name2);
-      const failures2 = failuresIn(findings);
-      const status4 = failures2.length > 0 ? "failed" : unjudged.length > 0 || op.status === "skipped" ? "skipped" : "passed";
-      const reason2 = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join("; ")}` : op.reason ?? "not exercised in this run";
-      return { ...base, case: name2, name: `${check3.id} ${op.operationId} ${name2}`, status: status4, ...status4 === "skipped" ? { reason: reason2 } : {}, failures: failures2, warnings: warningsIn(findings), durationMs: ms2 };
+    const own2 = new Set((op.cases ?? []).map((c) => c.case));
+    const cases = (op.cases ?? []).map((c) => {
+      const findings = op.findings.filter((f) => f.case === c.case);
+      return { ...base, case: c.case, name: `${check3.id} ${op.operationId} ${c.case}`, status: c.status, ...c.reason !== void 0 ? { reason: c.reason } : {}, failures: failuresIn(findings), warnings: warningsIn(findings), durationMs: c.durationMs };
     });
     const rest2 = op.findings.filter((f) => f.case === void 0 || !own2.has(f.case));
     const restUnjudged = inconclusive.filter((i) => i.case === void 0);
@@ -67559,9 +67540,11 @@ function renderReports(report) {
     markdown: markdownReport(report)
   };
 }
-async function writeReports(report, dir) {
+function writeReports(report, dir) {
+  return writeRendered(renderReports(report), dir);
+}
+async function writeRendered(rendered, dir) {
   await mkdir(dir, { recursive: true });
-  const rendered = renderReports(report);
   const paths = Object.fromEntries(Object.entries(reportFiles).map(([k, f]) => [k, join2(dir, f)]));
   await Promise.all(Object.entries(rendered).map(([kind, text]) => writeFile(paths[kind], text)));
   return paths;
@@ -67797,6 +67780,13 @@ var Outcomes = class {
   parts() {
     return this.#parts;
   }
+  #sent = /* @__PURE__ */ new Map();
+  /** A request of a generated case was sent (answered or not), taking `ms`: the case is one of the check's. */
+  sent(operationId, caseName, ms2) {
+    const cases = this.#sent.get(operationId) ?? /* @__PURE__ */ new Map();
+    cases.set(caseName, (cases.get(caseName) ?? 0) + ms2);
+    this.#sent.set(operationId, cases);
+  }
   /** A case that could not be judged: it neither passes nor fails the operation. */
   inconclusive(operationId, reason, caseName) {
     const list = this.#inconclusive.get(operationId) ?? [];
@@ -67823,15 +67813,33 @@ var Outcomes = class {
     return condition;
   }
   results() {
-    const operations3 = [.../* @__PURE__ */ new Set([...this.operations, ...this.#findings.keys()])];
+    const operations3 = [.../* @__PURE__ */ new Set([...this.operations, ...this.#findings.keys(), ...this.#sent.keys()])];
     return operations3.map((operationId) => {
       const findings = this.#findings.get(operationId) ?? [];
       const inconclusive = this.#inconclusive.get(operationId);
       const extra = inconclusive ? { inconclusive } : {};
-      if (findings.some((f) => f.level === "failure")) return { operationId, status: "failed", findings, ...extra };
-      if (this.#examined.has(operationId)) return { operationId, status: "passed", findings, ...extra };
-      const reason = this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0])}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ""}` : "not exercised in this run");
-      return { operationId, status: "skipped", reason, findings, ...extra };
+      const verdict = (() => {
+        if (findings.some((f) => f.level === "failure")) return { status: "failed" };
+        if (this.#examined.has(operationId)) return { status: "passed" };
+        return { status: "skipped", reason: this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0])}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ""}` : "not exercised in this run") };
+      })();
+      const cases = this.#casesOf(operationId, verdict, findings, inconclusive ?? []);
+      return { operationId, ...verdict, findings, ...extra, ...cases.length > 0 ? { cases } : {} };
+    });
+  }
+  /**
+   * Each case the check sent on the operation (and each it could not send), its verdict decided
+   * here, where its findings are: failed by a failure naming it, skipped when its answer could not
+   * judge it or the operation was skipped, passed otherwise.
+   */
+  #casesOf(operationId, op, findings, inconclusive) {
+    const own2 = new Map(this.#sent.get(operationId) ?? []);
+    for (const i of inconclusive) if (i.case !== void 0 && !own2.has(i.case)) own2.set(i.case, 0);
+    return [...own2].map(([name2, ms2]) => {
+      const unjudged = inconclusive.filter((i) => i.case === name2);
+      const status3 = findings.some((f) => f.case === name2 && f.level === "failure") ? "failed" : unjudged.length > 0 || op.status === "skipped" ? "skipped" : "passed";
+      const reason = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join("; ")}` : op.reason ?? "not exercised in this run";
+      return { case: name2, status: status3, ...status3 === "skipped" ? { reason } : {}, durationMs: ms2 };
     });
   }
   #kinds = /* @__PURE__ */ new Map();
@@ -69832,13 +69840,18 @@ async function runChecks(config) {
         current.outcomes.inconclusive(request.operationId, `not sent: ${why}`, request.case);
         return void 0;
       }
+      const lostBefore = client.unanswered.length;
       try {
-        return await client.send(current.id, request, options2);
+        const exchange = await client.send(current.id, request, options2);
+        if (request.case !== void 0) current.outcomes.sent(exchange.operationId, request.case, exchange.response.durationMs);
+        return exchange;
       } catch (error) {
         if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
         if (error instanceof QuotaExhaustedError) metBudget(error.message);
         current.outcomes.inconclusive(request.operationId, error.message, request.case);
         return void 0;
+      } finally {
+        for (const lost of client.unanswered.slice(lostBefore)) if (lost.case !== void 0) current.outcomes.sent(lost.operationId, lost.case, lost.durationMs);
       }
     },
     get exchanges() {
@@ -69865,8 +69878,12 @@ async function runChecks(config) {
       current.outcomes.inconclusive(operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1e3)} s) was spent`);
       return void 0;
     }
+    const lostBefore = client.unanswered.length;
     try {
-      return await client.sendWire(current.id, plan);
+      const sent = await client.sendWire(current.id, plan);
+      for (const e of sent.exchanges) if (e.case !== void 0) current.outcomes.sent(e.operationId, e.case, e.response.durationMs);
+      for (const lost of client.unanswered.slice(lostBefore)) if (lost.case !== void 0) current.outcomes.sent(lost.operationId, lost.case, lost.durationMs);
+      return sent;
     } catch (error) {
       if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
       current.outcomes.inconclusive(operationId, error.message);
@@ -71288,7 +71305,7 @@ function verified(report) {
   return [`Verified: ${coverageHeadline(report)}.`, ...unreached.slice(0, 8).map((l) => `  not reached: ${l.rule}: ${l.reason ?? ""}`), ...unreached.length > 8 ? [`  (and ${unreached.length - 8} more: see the reports)`] : [], ...(report.reproductions ?? []).map((r, i) => `Shortest failing sequence ${i + 1} (${r.rules.join(", ")}): ${r.requests.shrunk} requests; the reports print it as a curl script.`)];
 }
 
-// conformance/reports/finishRun.ts
+// conformance/finishRun.ts
 import { resolve as resolve4 } from "node:path";
 
 // conformance/github/annotations.ts
@@ -71337,24 +71354,25 @@ async function appendStepSummary(path2, markdown) {
 }
 
 // conformance/github/publishToGitHub.ts
-async function publishToGitHub(report, env, print) {
+async function publishToGitHub(report, markdown, env, print) {
   if (env.GITHUB_ACTIONS === "true") for (const line of githubAnnotations(report)) print(line);
-  if (env.GITHUB_STEP_SUMMARY) await appendStepSummary(env.GITHUB_STEP_SUMMARY, markdownReport(report));
+  if (env.GITHUB_STEP_SUMMARY) await appendStepSummary(env.GITHUB_STEP_SUMMARY, markdown);
 }
 
-// conformance/reports/finishRun.ts
+// conformance/finishRun.ts
 async function finishRun(report, options2) {
+  const rendered = renderReports(report);
   let paths;
   if (options2.reportDir !== void 0) {
     try {
-      paths = await writeReports(report, resolve4(options2.reportDir));
+      paths = await writeRendered(rendered, resolve4(options2.reportDir));
     } catch (error) {
       options2.io.stderr.write(`Could not write the reports into ${options2.reportDir}: ${error.message}. Check --report-dir.
 `);
     }
   }
   try {
-    await publishToGitHub(report, options2.io.env, (line) => options2.io.stdout.write(`${line}
+    await publishToGitHub(report, rendered.markdown, options2.io.env, (line) => options2.io.stdout.write(`${line}
 `));
   } catch (error) {
     options2.io.stderr.write(`Could not append the job summary to ${options2.io.env.GITHUB_STEP_SUMMARY}: ${error.message}.

@@ -43,6 +43,18 @@ export interface OperationResult {
   findings: Finding[];
   /** Cases that could not be judged (a transport error, a 429, the run's own key refused), with why. */
   inconclusive?: Inconclusive[];
+  /** The generated cases the check sent on the operation (and those it could not send), in order, each with its verdict. */
+  cases?: CaseResult[];
+}
+
+/** A generated case a check sent, or could not send, with the verdict the run gave it. */
+export interface CaseResult {
+  case: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why it was skipped: its answer could not judge it, or the check did not apply. */
+  reason?: string;
+  /** How long its requests took, tries that got no answer included. */
+  durationMs: number;
 }
 
 /**
@@ -305,6 +317,15 @@ export class Outcomes {
     return this.#parts;
   }
 
+  #sent = new Map<string, Map<string, number>>();
+
+  /** A request of a generated case was sent (answered or not), taking `ms`: the case is one of the check's. */
+  sent(operationId: string, caseName: string, ms: number): void {
+    const cases = this.#sent.get(operationId) ?? new Map<string, number>();
+    cases.set(caseName, (cases.get(caseName) ?? 0) + ms);
+    this.#sent.set(operationId, cases);
+  }
+
   /** A case that could not be judged: it neither passes nor fails the operation. */
   inconclusive(operationId: string, reason: string, caseName?: string): void {
     const list = this.#inconclusive.get(operationId) ?? [];
@@ -334,15 +355,34 @@ export class Outcomes {
   }
 
   results(): OperationResult[] {
-    const operations = [...new Set([...this.operations, ...this.#findings.keys()])];
-    return operations.map((operationId) => {
+    const operations = [...new Set([...this.operations, ...this.#findings.keys(), ...this.#sent.keys()])];
+    return operations.map((operationId): OperationResult => {
       const findings = this.#findings.get(operationId) ?? [];
       const inconclusive = this.#inconclusive.get(operationId);
       const extra = inconclusive ? { inconclusive } : {};
-      if (findings.some((f) => f.level === 'failure')) return { operationId, status: 'failed', findings, ...extra };
-      if (this.#examined.has(operationId)) return { operationId, status: 'passed', findings, ...extra };
-      const reason = this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0]!)}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ''}` : 'not exercised in this run');
-      return { operationId, status: 'skipped', reason, findings, ...extra };
+      const verdict = ((): Pick<OperationResult, 'status' | 'reason'> => {
+        if (findings.some((f) => f.level === 'failure')) return { status: 'failed' };
+        if (this.#examined.has(operationId)) return { status: 'passed' };
+        return { status: 'skipped', reason: this.#skipped.get(operationId) ?? (inconclusive ? `could not judge: ${inconclusiveLine(inconclusive[0]!)}${inconclusive.length > 1 ? ` (and ${inconclusive.length - 1} more)` : ''}` : 'not exercised in this run') };
+      })();
+      const cases = this.#casesOf(operationId, verdict, findings, inconclusive ?? []);
+      return { operationId, ...verdict, findings, ...extra, ...(cases.length > 0 ? { cases } : {}) };
+    });
+  }
+
+  /**
+   * Each case the check sent on the operation (and each it could not send), its verdict decided
+   * here, where its findings are: failed by a failure naming it, skipped when its answer could not
+   * judge it or the operation was skipped, passed otherwise.
+   */
+  #casesOf(operationId: string, op: Pick<OperationResult, 'status' | 'reason'>, findings: readonly Finding[], inconclusive: readonly Inconclusive[]): CaseResult[] {
+    const own = new Map(this.#sent.get(operationId) ?? []);
+    for (const i of inconclusive) if (i.case !== undefined && !own.has(i.case)) own.set(i.case, 0);
+    return [...own].map(([name, ms]): CaseResult => {
+      const unjudged = inconclusive.filter((i) => i.case === name);
+      const status = findings.some((f) => f.case === name && f.level === 'failure') ? 'failed' : unjudged.length > 0 || op.status === 'skipped' ? 'skipped' : 'passed';
+      const reason = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join('; ')}` : op.reason ?? 'not exercised in this run';
+      return { case: name, status, ...(status === 'skipped' ? { reason } : {}), durationMs: ms };
     });
   }
 

@@ -12,7 +12,7 @@ import { didYouMean } from './config/nearest.ts';
 import { ConfigError } from './config/loadConfigFile.ts';
 import { ConformanceOptionsError, runConformance } from './index.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';
-import { finishRun } from './reports/finishRun.ts';
+import { finishRun } from './finishRun.ts';
 import { proxyMain } from './proxy/proxyCli.ts';
 import { cannotRunReport, exitCodes, type RunReport } from './runReport.ts';
 import { toolName, toolVersion } from './version.ts';

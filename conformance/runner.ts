@@ -134,13 +134,19 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         current.outcomes.inconclusive(request.operationId, `not sent: ${why}`, request.case);
         return undefined;
       }
+      const lostBefore = client.unanswered.length;
       try {
-        return await client.send(current.id, request, options);
+        const exchange = await client.send(current.id, request, options);
+        if (request.case !== undefined) current.outcomes.sent(exchange.operationId, request.case, exchange.response.durationMs);
+        return exchange;
       } catch (error) {
         if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
         if (error instanceof QuotaExhaustedError) metBudget(error.message);
         current.outcomes.inconclusive(request.operationId, error.message, request.case);
         return undefined;
+      } finally {
+        // Each try that got no answer is part of its case too (the HAR shows it with status 0).
+        for (const lost of client.unanswered.slice(lostBefore)) if (lost.case !== undefined) current.outcomes.sent(lost.operationId, lost.case, lost.durationMs);
       }
     },
     get exchanges() {
@@ -168,8 +174,12 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       current.outcomes.inconclusive(operationId, `not sent: the run's time budget (--max-duration ${Math.round(maxDurationMs / 1000)} s) was spent`);
       return undefined;
     }
+    const lostBefore = client.unanswered.length;
     try {
-      return await client.sendWire(current.id, plan);
+      const sent = await client.sendWire(current.id, plan);
+      for (const e of sent.exchanges) if (e.case !== undefined) current.outcomes.sent(e.operationId, e.case, e.response.durationMs);
+      for (const lost of client.unanswered.slice(lostBefore)) if (lost.case !== undefined) current.outcomes.sent(lost.operationId, lost.case, lost.durationMs);
+      return sent;
     } catch (error) {
       if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
       current.outcomes.inconclusive(operationId, error.message);

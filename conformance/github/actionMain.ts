@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { CommanderError, type Option } from 'commander';
 import type { CliIo } from '../../common/cliIo.ts';
 import { conformanceProgram, main } from '../cli.ts';
-import { finishRun } from '../reports/finishRun.ts';
+import { finishRun } from '../finishRun.ts';
 import { cannotRunReport, type Verdict } from '../runReport.ts';
 import { parseHeader } from '../config/extraHeaders.ts';
 import { didYouMean } from '../config/nearest.ts';

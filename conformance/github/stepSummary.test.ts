@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { notRunAtAll } from '../reports/testing/handBuiltRuns.ts';
+import { markdownReport } from '../reports/markdownReport.ts';
 import { publishToGitHub } from './publishToGitHub.ts';
 import { appendStepSummary, stepSummaryLimit } from './stepSummary.ts';
 
@@ -31,10 +32,10 @@ describe('the GitHub step summary', () => {
 
   it('is written whenever GITHUB_STEP_SUMMARY is set, and annotations only under GITHUB_ACTIONS=true', async () => {
     const printed: string[] = [];
-    await publishToGitHub(notRunAtAll(), { GITHUB_STEP_SUMMARY: file }, (l) => printed.push(l));
+    await publishToGitHub(notRunAtAll(), markdownReport(notRunAtAll()), { GITHUB_STEP_SUMMARY: file }, (l) => printed.push(l));
     expect(printed).toEqual([]);
     expect(await readFile(file, 'utf8')).toMatch(/could not run[\s\S]*no API key/);
-    await publishToGitHub(notRunAtAll(), { GITHUB_ACTIONS: 'true' }, (l) => printed.push(l));
+    await publishToGitHub(notRunAtAll(), markdownReport(notRunAtAll()), { GITHUB_ACTIONS: 'true' }, (l) => printed.push(l));
     expect(printed).toEqual([expect.stringMatching(/^::error title=pets-conformance could not run::/)]);
   });
 });

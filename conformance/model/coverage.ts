@@ -1,6 +1,5 @@
 // What a run verified, rule by rule and operation by operation: the API coverage the reports show,
 // so that a green run that judged little reads differently from one that judged everything.
-import type { CheckReport } from '../runReport.ts';
 import { judged, type Judgement } from './judgement.ts';
 import { rules } from './rules.ts';
 
@@ -18,6 +17,13 @@ export interface CoverageRow {
   failures: number;
   /** Why it was not reached. */
   reason?: string;
+}
+
+/** What the table reads of a check the run reported: its id and title, and the parts it planned as a count. */
+export interface CoveredCheck {
+  id: string;
+  title: string;
+  parts?: readonly { part: string; ran: number; planned: number; reason?: string }[];
 }
 
 export interface CoverageContext {
@@ -104,12 +110,12 @@ export function addJudgements(counts: RuleCounts, judgements: readonly Judgement
 }
 
 /** The coverage table, from the checks' judgements as the run recorded them; rebuilt from nothing else. */
-export function coverageOf(judgements: readonly Judgement[], checks: readonly CheckReport[], context: CoverageContext): CoverageRow[] {
+export function coverageOf(judgements: readonly Judgement[], checks: readonly CoveredCheck[], context: CoverageContext): CoverageRow[] {
   return coverageFromCounts(countJudgements(judgements), checks, context);
 }
 
 /** The coverage table from the counts of the judgements: every rule of every check reported, and the parts a check planned as a count. */
-export function coverageFromCounts(counts: RuleCounts, checks: readonly CheckReport[], context: CoverageContext): CoverageRow[] {
+export function coverageFromCounts(counts: RuleCounts, checks: readonly CoveredCheck[], context: CoverageContext): CoverageRow[] {
   const reported = new Set(checks.map((c) => c.id));
   const rows: CoverageRow[] = [];
   // The operations each rule was applied to, in the order first met.

@@ -6,7 +6,7 @@ import { baseUrlOption } from '../config/baseUrlOption.ts';
 import type { CliIo, StopSignal } from '../../common/cliIo.ts';
 import { isLoopbackHost } from '../../common/isLoopbackHost.ts';
 import { wholeNumber } from '../../common/wholeNumberOption.ts';
-import { finishRun } from '../reports/finishRun.ts';
+import { finishRun } from '../finishRun.ts';
 import { cannotRunReport, exitCodes } from '../runReport.ts';
 import { toolName } from '../version.ts';
 import { checkControlToken, controlTokenVariable } from './reportToken.ts';

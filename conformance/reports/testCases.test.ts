@@ -23,6 +23,11 @@ describe('the tests the reports list', () => {
     expect(pagination.find((t) => t.case === 'list-pets/query/limit/min')).toMatchObject({ status: 'passed', failures: [] });
   });
 
+  it('come from the verdicts the run recorded, not from its exchanges: a record that kept none lists the same', () => {
+    expect(testCases({ ...report, exchanges: [], unanswered: [] })).toEqual(testCases(report));
+    expect(report.checks.find((c) => c.id === 'pagination')!.operations[0]!.cases).toContainEqual({ case: 'list-pets/query/limit/float', status: 'skipped', reason: expect.stringMatching(/^could not judge: /), durationMs: 15 });
+  });
+
   it('list a case that could not be judged as skipped, with why', () => {
     const float = testCases(report).find((t) => t.case === 'list-pets/query/limit/float')!;
     expect(float).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^could not judge: .*UND_ERR_SOCKET.*\(3 tries\)/) });

@@ -23,40 +23,21 @@ export interface ReportTestCase {
   durationMs: number;
 }
 
-/** The cases each check sent for each operation, in the order sent, with the time their requests took. */
-function sentCases(report: RunReport): Map<string, Map<string, number>> {
-  const sent = new Map<string, Map<string, number>>();
-  const add = (check: string, operationId: string, caseName: string | undefined, ms: number) => {
-    if (caseName === undefined) return;
-    const key = `${check}\0${operationId}`;
-    const cases = sent.get(key) ?? new Map<string, number>();
-    cases.set(caseName, (cases.get(caseName) ?? 0) + ms);
-    sent.set(key, cases);
-  };
-  for (const e of report.exchanges) add(e.check, e.operationId, e.case, e.ms);
-  for (const u of report.unanswered ?? []) add(u.check, u.operationId, u.case, u.ms);
-  return sent;
-}
-
 const failuresIn = (findings: Finding[]) => findings.filter((f) => f.level === 'failure');
 const warningsIn = (findings: Finding[]) => findings.filter((f) => f.level === 'warning');
 
+/**
+ * The tests of a run, from its record as it stands: each case a check sent with the verdict the run
+ * gave it, and a test per check and operation for what no case of its own says.
+ */
 export function testCases(report: RunReport): ReportTestCase[] {
-  const sent = sentCases(report);
   return report.checks.flatMap((check) => check.operations.flatMap((op): ReportTestCase[] => {
     const base = { check, operationId: op.operationId, severity: check.severity };
     const inconclusive = op.inconclusive ?? [];
-    // A check's own cases: those it sent, and those it could not even send (no pet to fetch).
-    const own = new Map(sent.get(`${check.id}\0${op.operationId}`) ?? []);
-    for (const i of inconclusive) if (i.case !== undefined && !own.has(i.case)) own.set(i.case, 0);
-
-    const cases = [...own].map(([name, ms]): ReportTestCase => {
-      const findings = op.findings.filter((f) => f.case === name);
-      const unjudged = inconclusive.filter((i) => i.case === name);
-      const failures = failuresIn(findings);
-      const status = failures.length > 0 ? 'failed' : unjudged.length > 0 || op.status === 'skipped' ? 'skipped' : 'passed';
-      const reason = unjudged.length > 0 ? `could not judge: ${unjudged.map((i) => i.reason).join('; ')}` : op.reason ?? 'not exercised in this run';
-      return { ...base, case: name, name: `${check.id} ${op.operationId} ${name}`, status, ...(status === 'skipped' ? { reason } : {}), failures, warnings: warningsIn(findings), durationMs: ms };
+    const own = new Set((op.cases ?? []).map((c) => c.case));
+    const cases = (op.cases ?? []).map((c): ReportTestCase => {
+      const findings = op.findings.filter((f) => f.case === c.case);
+      return { ...base, case: c.case, name: `${check.id} ${op.operationId} ${c.case}`, status: c.status, ...(c.reason !== undefined ? { reason: c.reason } : {}), failures: failuresIn(findings), warnings: warningsIn(findings), durationMs: c.durationMs };
     });
 
     // What no case of the check's own says: findings about other checks' answers or about several, case-less inconclusives.

@@ -31,9 +31,13 @@ export function renderReports(report: RunReport): Record<keyof typeof reportFile
 }
 
 /** Writes the six reports into `dir` and returns their paths. */
-export async function writeReports(report: RunReport, dir: string): Promise<ReportPaths> {
+export function writeReports(report: RunReport, dir: string): Promise<ReportPaths> {
+  return writeRendered(renderReports(report), dir);
+}
+
+/** Writes reports already rendered into `dir` and returns their paths. */
+export async function writeRendered(rendered: Record<keyof typeof reportFiles, string>, dir: string): Promise<ReportPaths> {
   await mkdir(dir, { recursive: true });
-  const rendered = renderReports(report);
   const paths = Object.fromEntries(Object.entries(reportFiles).map(([k, f]) => [k, join(dir, f)])) as ReportPaths;
   await Promise.all(Object.entries(rendered).map(([kind, text]) => writeFile(paths[kind as keyof typeof reportFiles], text)));
   return paths;
