@@ -1,6 +1,6 @@
 // What a generated request's own value asks of its answer: a valid one is served, a forbidden one
-// refused with a 4xx (a JSON NewPet with the 400 the contract names), one a deployment may refuse
-// never answered 5xx. The model judges the rest of every answer.
+// refused with a 4xx (a JSON NewPet with the 400 the contract names). That one a deployment may
+// refuse is never answered 5xx is status.no-5xx's, as of every answer; the model judges the rest.
 import type { Exchange } from '../http/exchange.ts';
 import { integerText, parseLossless, type LosslessValue } from '../json/losslessJson.ts';
 import { requestName } from './judgeable.ts';
@@ -51,8 +51,6 @@ export function judgeGeneratedInput(exchanges: readonly Exchange[], facts: RunFa
       const pinned = exchange.operationId === 'createPet' && isJsonLabelled(exchange) && !(category !== undefined && !known.includes(category)) ? 400 : undefined;
       const refused = pinned !== undefined ? status === pinned : status >= 400 && status < 500 && status !== 401;
       v.expect(refused, 'input.invalid-refused', exchange, () => `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status}; ${pinned !== undefined ? `a body "missing required fields or [with] invalid values" is refused with ${pinned}, the status the contract names for it` : 'a value the contract forbids is refused with a 4xx Error'}. The contract: "400 | Error. The body is missing required fields or has invalid values."`, { kind: `invalid ${exchange.case?.split('/').slice(2).join('/')}` });
-    } else if (exchange.intent === 'edge') {
-      v.expect(status < 500, 'input.edge-no-5xx', exchange, () => `${requestName(exchange)} sent ${describe(exchange)} and was answered ${status}; a deployment may refuse such a value, but with a 4xx Error, never a 5xx.`, { kind: `edge ${status}` });
     }
   }
   return v.judgements;

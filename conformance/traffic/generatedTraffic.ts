@@ -147,8 +147,8 @@ export const generatedTraffic: Check = {
   description:
     'Seeded, property-based sequences of requests (fast-check): creates with names that break careless code (outside the BMP, markup, quotes, backslashes, long), ' +
     'lists with any limit and status in any order and spelling, reads of known ids and their neighbours, undocumented methods and paths, keyless replays on the same ' +
-    'connection, parallel bursts, and near misses of every valid value. The model judges every answer; this check judges that forbidden values are refused with a 4xx ' +
-    'and values a deployment may refuse never get a 5xx. A failing sequence is shrunk and printed as a curl script.',
+    'connection, parallel bursts, and near misses of every valid value. The model judges every answer; this check judges that valid values are served and forbidden values ' +
+    'refused with a 4xx (status-codes, that none gets a 5xx). A failing sequence is shrunk and printed as a curl script.',
   operations: ['listPets', 'createPet', 'getPet', 'unlisted'],
   phase: 'active',
   async send(ctx, notes: PlanNotes) {
