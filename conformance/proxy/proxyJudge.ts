@@ -1,6 +1,6 @@
 // The proxy's judge: each exchange is judged once, as soon as every request that arrived before it
-// has ended, with the suite's passive checks and its model (the same judges, fed any stream of
-// exchanges, issue 19). What it keeps is bounded however long the proxy runs: the model's state,
+// has ended, by the suite's model (the same judges a run's passive checks report, fed any stream of
+// exchanges), and the judgements recorded on those checks' outcomes. What it keeps is bounded however long the proxy runs: the model's state,
 // the checks' findings (at most a hundred distinct ones each), and the last exchanges for the
 // reports. A report is rendered from those, never by judging again; the judging itself yields to
 // the event loop every few milliseconds, so it never holds up the traffic it judges.
