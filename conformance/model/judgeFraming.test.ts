@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange, WireConnection, WireRequest } from '../http/exchange.ts';
 import { frameWire } from '../http/wireExchanges.ts';
-import { judgeFraming } from './judgeFraming.ts';
+import { judgeFraming, judgeUnframable } from './judgeFraming.ts';
 import { ex, resetSeq, viewOf } from './testing/modelExchanges.ts';
 
 beforeEach(resetSeq);
@@ -111,5 +111,20 @@ describe('judgeFraming', () => {
     expect(judged(on(post('411 Length Required'), 0))).toContainEqual(['framing.body-read-whole', 'held']);
     expect(judged(on(post('400 Bad Request'), 0))).toContainEqual(['framing.body-read-whole', 'failure']);
     expect(judged(on(post('429 Too Many Requests'), 0)).filter(([rule]) => rule === 'framing.body-read-whole')).toEqual([]);
+  });
+});
+
+describe('judgeUnframable', () => {
+  it('fails a raw connection whose bytes start no answer, showing them, under its first request\'s operation', () => {
+    const garbage = { ...connection([{ target: '/v1/pets?limit=1' }], 'hello there\r\n\r\n', 'closed'), operationId: 'listPets' };
+    const [j] = judgeUnframable([garbage]);
+    expect(j).toMatchObject({ rule: 'framing.message-syntax', operationId: 'listPets', outcome: 'failure' });
+    expect(j!.exchange).toBeUndefined();
+    expect(j!.message).toMatch(/^Raw connection 1 \(HTTP\/1\.1, GET \/v1\/pets\?limit=1\): the bytes that came \(.*hello.*\) start no HTTP answer: no status line/);
+  });
+
+  it('says nothing of a connection whose answers could be framed, or that received nothing', () => {
+    expect(judgeUnframable([connection([{ target: '/v1/pets' }], ok('[]'))])).toEqual([]);
+    expect(judgeUnframable([connection([{ target: '/v1/pets' }], '', 'closed')])).toEqual([]);
   });
 });
