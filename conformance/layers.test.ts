@@ -22,7 +22,7 @@ const layers: readonly (readonly RegExp[])[] = [
   [/^reports\//],
   [/^github\/(?!action)/, /^config\//],
   [/^index\.ts$/, /^cli\.ts$/, /^finishRun\.ts$/, /^proxy\//],
-  [/^bin\.ts$/, /^github\/action/, /^corpus\//],
+  [/^bin\.ts$/, /^github\/action/],
   [/(^|\/)testing\//],
 ];
 const testSupport = layers.length - 1;
