@@ -25,7 +25,9 @@ const root = new URL('..', import.meta.url).pathname;
 const sourceOf = (file) => join(root, file.slice(dist.length).replace(/(\.d)?\.ts$|\.js$/, '.ts'));
 for await (const file of files(dist)) {
   if (!/(\.js|\.d\.ts)$/.test(file) || file.endsWith('spec/types.cjs')) continue;
-  if (!existsSync(sourceOf(file))) await rm(file);
+  // Gone, or no longer built (tsconfig.build.json leaves out tests, testing helpers and examples).
+  const excluded = /(^|\/)(testing|examples)(\/|\.(d\.ts|js)$)|\.test\.(d\.ts|js)$/.test(file.slice(dist.length));
+  if (excluded || !existsSync(sourceOf(file))) await rm(file);
 }
 
 const relativeTs = /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*?)\.ts(['"])/g;
