@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importCircles } from '../common/testing/importCircles.ts';
 import { projectPath } from '../common/projectRoot.ts';
 
 const root = projectPath('conformance');
@@ -53,44 +54,12 @@ function importGraph(): Map<string, string[]> {
   }));
 }
 
-/** The import circles: strongly connected groups of more than one file (Tarjan's algorithm). */
-function circles(graph: Map<string, string[]>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const group: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      group.push(w);
-    } while (w !== v);
-    if (group.length > 1) found.push(group.sort());
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
-}
 
 describe('the suite\'s modules', () => {
   const graph = importGraph();
 
   it('import no circle', () => {
-    expect(circles(graph)).toEqual([]);
+    expect(importCircles(graph)).toEqual([]);
   });
 
   it('import only from their own layer or below', () => {

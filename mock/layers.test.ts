@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importCircles } from '../common/testing/importCircles.ts';
 import { projectPath } from '../common/projectRoot.ts';
 
 const root = projectPath('mock');
@@ -29,46 +30,13 @@ function importGraph(): Map<string, { modules: string[]; packages: string[] }> {
   return graph;
 }
 
-/** The import circles (strongly connected components of more than one module, or a module importing itself). */
-function circles(graph: Map<string, { modules: string[] }>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (module: string) => {
-    index.set(module, next);
-    low.set(module, next++);
-    stack.push(module);
-    onStack.add(module);
-    for (const target of graph.get(module)?.modules ?? []) {
-      if (!graph.has(target)) continue;
-      if (!index.has(target)) {
-        visit(target);
-        low.set(module, Math.min(low.get(module)!, low.get(target)!));
-      } else if (onStack.has(target)) low.set(module, Math.min(low.get(module)!, index.get(target)!));
-    }
-    if (low.get(module) !== index.get(module)) return;
-    const component: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      onStack.delete(member);
-      component.push(member);
-    } while (member !== module);
-    if (component.length > 1 || graph.get(module)!.modules.includes(module)) found.push(component.sort());
-  };
-  for (const module of graph.keys()) if (!index.has(module)) visit(module);
-  return found;
-}
 
 describe('the mock\'s modules', () => {
   const graph = importGraph();
 
   it('form no import circle', () => {
     expect(graph.size).toBeGreaterThan(50);
-    expect(circles(graph)).toEqual([]);
+    expect(importCircles(new Map([...graph].map(([module, { modules }]) => [module, modules])))).toEqual([]);
   });
 
   it.each(['core', 'state', 'pipeline', 'rateLimits', 'control', 'errors', 'redis'])('in mock/%s import no fastify: fastify is one adapter (adapters/fastify.ts) among the hosts', (folder) => {

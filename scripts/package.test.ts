@@ -1,6 +1,6 @@
 // The package as a stranger gets it: `npm pack`, installed into an empty project, used only through
 // its documented names (bins, entry points, types) from plain Node with no TypeScript loader.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,41 +8,21 @@ import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consumerProject, type ConsumerProject } from './testing/consumerProject.ts';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
 let project: string;
 let tarballFiles: string[];
-const children: ChildProcess[] = [];
 
-/** Runs a command in the consumer project; resolves with its exit code and output once it has closed. A variable set to undefined in `env` is left out. */
-function inProject(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; output: string }> {
-  const merged = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined));
-  const child = spawn(command, args, { cwd: project, env: merged });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
-}
-
-/** Starts the installed `pets-mock` on a free port; resolves with its base URL once it serves. */
-function startInstalledMock(): Promise<string> {
-  const child = spawn(join(project, 'node_modules/.bin/pets-mock'), [], { cwd: project, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (c) => {
-      output += c;
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr.on('data', (c) => (output += c));
-    child.on('close', (code) => reject(new Error(`pets-mock exited with ${code}: ${output}`)));
-  });
-}
+/** The consumer project's commands and its installed pets-mock (scripts/testing/consumerProject.ts). */
+let consumer: ConsumerProject;
+const inProject: ConsumerProject['run'] = (command, args, env) => consumer.run(command, args, env);
+const startInstalledMock = () => consumer.startMock();
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'pets-consumer-'));
+  consumer = consumerProject(project);
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', project], { cwd: root, maxBuffer: 1 << 24 });
   const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   tarballFiles = packed!.files.map((f) => f.path);
@@ -52,7 +32,7 @@ beforeAll(async () => {
 }, 420_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  consumer?.close();
   if (project) await rm(project, { recursive: true, force: true });
 });
 
