@@ -6,7 +6,7 @@ import type { SpecValidators } from './specValidators.ts';
 import { curlCommand } from './http/curlCommand.ts';
 import type { ModelVerdict } from './model/runModel.ts';
 import type { Judgement } from './model/judgement.ts';
-import { rules, type Rule } from './model/rules.ts';
+import { rules, type Rule, type RuleId } from './model/rules.ts';
 import type { KnownPet, RunFacts } from './model/runFacts.ts';
 
 export type { KnownPet } from './model/runFacts.ts';
@@ -192,6 +192,13 @@ export interface Check {
   send?(ctx: CheckContext, notes: PlanNotes): Promise<void>;
   /** Its judges: pure, from the record to the judgements of its rules. */
   judge(input: JudgeInput): readonly Judgement[];
+  /**
+   * The model's rules it also reports on the answers to what it sent: a rule its cases exist to
+   * show (the filter, the limit, the 201 as sent) is judged once, by the model's judge on every
+   * exchange of the run, and reported by its own check there; a check selected alone with
+   * `--checks` still fails its own cases by it.
+   */
+  modelRules?: readonly RuleId[];
   /** Its rules read whole bodies: an answer whose body the run kept only in part is reported not judged. */
   readsBodies?: boolean;
   /** Why an operation none of its judgements reached is skipped (by default, "not exercised in this run"). */
@@ -211,8 +218,8 @@ export const ownJudgements = (checkId: string, judgements: readonly Judgement[])
  * ones examining their operation, the answers that could not judge their case inconclusive, and
  * the operations a rule does not apply to skipped with why. Only the check's own rules are read.
  */
-export function recordJudgements(checkId: string, judgements: readonly Judgement[], report: Outcomes): void {
-  const own = new Map<string, Rule>(rules.filter((r) => r.checkId === checkId).map((r) => [r.id, r]));
+export function recordJudgements(checkId: string, judgements: readonly Judgement[], report: Outcomes, modelRules: readonly RuleId[] = []): void {
+  const own = new Map<string, Rule>(rules.filter((r) => r.checkId === checkId || modelRules.includes(r.id)).map((r) => [r.id, r]));
   for (const judgement of judgements) {
     const rule = own.get(judgement.rule);
     if (!rule) continue;
@@ -241,11 +248,15 @@ export function recordJudgements(checkId: string, judgements: readonly Judgement
 /**
  * Judges a check over the record and records its verdicts on its outcomes: its judgements, the
  * answers its rules could not read whole (when they read bodies), and why an operation none of them
- * reached is skipped. Returns the judgements of its own rules, for the coverage table.
+ * reached is skipped. Returns the judgements of its own rules, for the coverage table (the model's
+ * rules it reports too are counted there under their own check).
  */
 export function judgeCheck(check: Check, input: JudgeInput, report: Outcomes): Judgement[] {
   const judged = ownJudgements(check.id, check.judge(input));
-  recordJudgements(check.id, judged, report);
+  const sent = new Set(input.exchanges.map((e) => e.seq));
+  const modelRules = check.modelRules ?? [];
+  const borrowed = modelRules.length === 0 ? [] : input.model.judgements.filter((j) => modelRules.includes(j.rule) && j.exchange !== undefined && sent.has(j.exchange.seq));
+  recordJudgements(check.id, [...judged, ...borrowed], report, modelRules);
   if (check.readsBodies) {
     for (const exchange of input.exchanges) {
       if (exchange.response.keptInPart === undefined) continue;

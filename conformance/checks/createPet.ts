@@ -77,4 +77,5 @@ export const createPet: Check = {
     }
   },
   judge: (input) => judgeCreatePet(input.exchanges, input),
+  modelRules: ['data.created-as-sent'],
 };

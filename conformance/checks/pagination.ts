@@ -25,4 +25,5 @@ export const pagination: Check = {
     for (const status of statusValues(ctx.spec)) await getList(ctx, { status: [status], limit: [String(max)] }, `list-pets/query/limit/max-by-status/${status}`);
   },
   judge: (input) => judgePagination(input.exchanges, input),
+  modelRules: ['data.limit-bound'],
 };

@@ -48,4 +48,5 @@ export const petLifecycle: Check = {
     if (status) await getList(ctx, { status: [status], limit: [String(max)] }, lifecycleCases.listCreated);
   },
   judge: (input) => judgeLifecycle(input.exchanges, input),
+  modelRules: ['data.new-id'],
 };

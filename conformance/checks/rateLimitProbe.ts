@@ -61,4 +61,6 @@ export const rateLimitProbe: Check = {
     }
   },
   judge: (input) => judgeRateProbe(input.exchanges, input),
+  // Each 429 says when to retry and carries an Error body whose status is 429.
+  modelRules: ['headers.rate-limit-present', 'headers.retry-after', 'body.json', 'body.schema', 'error.status-equal'],
 };

@@ -26,4 +26,5 @@ export const statusFilter: Check = {
     await getList(ctx, { status: [status], limit: [String(Math.min(count - 1, 2))] }, withLimitCase);
   },
   judge: (input) => judgeStatusFilter(input.exchanges, input),
+  modelRules: ['data.status-filter', 'data.limit-bound'],
 };

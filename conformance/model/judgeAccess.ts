@@ -47,10 +47,10 @@ export function judgeAccess(exchange: Exchange, view: RequestView, state: ModelS
     }
     if (status >= 500) {
       // RFC 9110, 15.6.2: 501 is how a server says it does not support a method.
-      if (status === 501) out.push(held('unlisted.no-5xx', 'unlisted', exchange));
-      else out.push(broken('unlisted.no-5xx', 'unlisted', exchange, `${where}: a method or path the spec does not list was answered ${status}; it is served or refused (4xx), a 5xx says the server failed.`));
+      if (status === 501) out.push(held('status.no-5xx', 'unlisted', exchange));
+      else out.push(broken('status.no-5xx', 'unlisted', exchange, `${where}: a method or path the spec does not list was answered ${status}; it is served or refused (4xx), a 5xx says the server failed.`));
     } else {
-      out.push(held('unlisted.no-5xx', 'unlisted', exchange));
+      out.push(held('status.no-5xx', 'unlisted', exchange));
     }
     // A refusal's body the run's own budget kept only in part is not judged.
     if (status >= 400 && status < 500 && exchange.response.keptInPart === undefined) {

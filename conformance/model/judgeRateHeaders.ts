@@ -1,10 +1,11 @@
 // The rate-limit headers every answer carries, as the contract defines them: present (and
 // Retry-After on a 429), non-negative integers, Remaining within Limit, Reset a plausible Unix
-// time in seconds, Retry-After delay-seconds or an HTTP-date; and Remaining counting down as the
-// key's requests are served.
+// time in seconds; and Remaining counting down as the key's requests are served. Retry-After's
+// grammar (headers.retry-after) is judged with the other fields that direct a client, on every
+// answer (http/judgeControlFields.ts).
 import { findOperation } from '../../spec/loadSpec.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
+import { readRateHeaders } from '../http/rateLimitState.ts';
 import type { SpecValidators } from '../specValidators.ts';
 import { isUnservedStoreOrders } from './judgeAuthCases.ts';
 import { judgedAsOperation, requestLine } from './judgeable.ts';
@@ -58,10 +59,6 @@ function judgeOne(v: JudgementList, exchange: Exchange, state: ModelState, valid
     v.fail('headers.reset-plausible', exchange, `${where} says X-RateLimit-Reset ${reset}, which is in the past.${hint}`, { kind: 'reset-past' });
   } else {
     v.expectOfAnswer(reset! <= sentS + LONGEST_S, 'headers.reset-plausible', exchange, () => `${where} says X-RateLimit-Reset ${reset}, more than two days ahead: not a plausible Unix time in seconds (milliseconds?).`, { kind: 'reset-far' });
-  }
-  if (headers['retry-after'] !== undefined) {
-    const retry = headers['retry-after'];
-    v.expectOfAnswer(retryAfterMs(retry, exchange.sentAt) !== undefined, 'headers.retry-after', exchange, () => `${where} has Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date (RFC 9110, 10.2.3).`, { kind: 'retry-after' });
   }
 
   // Successful requests on the run's key, one after another: each spends one. A window that rolls

@@ -1,9 +1,10 @@
 // The rate-limit probe's judge: spending the key's window, 429 comes no later than
-// X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After
-// and an Error body; once Remaining said 0, requests are not served.
+// X-RateLimit-Remaining promised and never while it said requests were left; once Remaining said 0,
+// requests are not served. That each 429 carries a Retry-After (headers.rate-limit-present,
+// headers.retry-after) and an Error body whose status is 429 (body.schema, error.status-equal) is
+// judged by the model on every 429 of the run, the probe's among them.
 import type { Exchange } from '../http/exchange.ts';
-import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
-import { judgeRefusal } from './judgeRefusal.ts';
+import { readRateHeaders } from '../http/rateLimitState.ts';
 import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';
 import type { RunFacts } from './runFacts.ts';
@@ -17,11 +18,6 @@ export function windowOpen(before: { reset?: number } | undefined, exchange: Exc
 
 export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts): Judgement[] {
   const v = new JudgementList();
-  const judgeRetryAfter = (exchange: Exchange, which: string) => {
-    const retry = exchange.response.headers['retry-after'];
-    v.expect(retryAfterMs(retry, exchange.sentAt) !== undefined, 'probe.retry-after', exchange, () => `The ${which} 429 has ${retry === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(retry)}, neither delay-seconds nor an HTTP-date`}; the contract says the client retries after the time it gives.`);
-    judgeRefusal(v, facts.validators, 'probe.429-error', exchange, 429, 'a request over the rate limit');
-  };
   const spends = exchanges.filter((e) => e.case === probeCases.spend);
   let last: Exchange | undefined;
   let overLimit = 0;
@@ -32,9 +28,7 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
       if (before?.remaining !== undefined && before.remaining > 1 && windowOpen(before, exchange)) {
         v.fail('probe.429-when-announced', exchange, `429 arrived while the previous answer (#${last!.seq}) said X-RateLimit-Remaining ${before.remaining}.`, { each: true }, 'listPets');
       }
-      judgeRetryAfter(exchange, 'first');
-      const again = exchanges.find((e) => e.case === probeCases.again);
-      if (again?.response.status === 429) judgeRetryAfter(again, 'second');
+      v.held('probe.429-reached', exchange);
       return v.judgements;
     }
     const served = exchange.response.status >= 200 && exchange.response.status < 300;

@@ -10,7 +10,7 @@ describe('rules: what each demands of the status', () => {
       else expect(rule.statusBasis, rule.id).toMatch(/\w{3}/);
     }
     expect(rules.find((r) => r.id === 'auth.keyless-refused')?.status).toBe('pinned');
-    expect(rules.find((r) => r.id === 'unlisted.no-5xx')?.status).toBe('open');
+    expect(rules.find((r) => r.id === 'status.no-5xx')?.status).toBe('open');
   });
 
   it('are listed in docs/checks.md with the same status, each once', async () => {

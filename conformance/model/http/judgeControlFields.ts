@@ -66,7 +66,7 @@ function judgeRetryAfter(answer: Answer): Judgement[] {
     const fault = isDelaySeconds(value) ? undefined : httpDateFault(value);
     // A date in an obsolete form is a date still: say so rather than "neither".
     const obsolete = parseHttpDate(value) !== undefined;
-    return holds(fault === undefined, 'http.retry-after', answer.op, answer.exchange, () => `${answer.where} has Retry-After ${JSON.stringify(value)}: ${obsolete ? fault : 'neither delay-seconds (digits) nor an IMF-fixdate'} (RFC 9110, 10.2.3). A client cannot tell when to retry.`);
+    return holds(fault === undefined, 'headers.retry-after', answer.op, answer.exchange, () => `${answer.where} has Retry-After ${JSON.stringify(value)}: ${obsolete ? fault : 'neither delay-seconds (digits) nor an IMF-fixdate'} (RFC 9110, 10.2.3). A client cannot tell when to retry.`);
   });
 }
 

@@ -247,22 +247,22 @@ describe('http.location: URI references; a 201 names the pet created', () => {
   });
 });
 
-describe('http.retry-after: delay-seconds or an IMF-fixdate', () => {
+describe('headers.retry-after: delay-seconds or an IMF-fixdate', () => {
   it('holds seconds and a date', () => {
-    expect(on('http.retry-after', { 'retry-after': '30' })).toEqual(['held']);
-    expect(on('http.retry-after', { 'retry-after': DATE })).toEqual(['held']);
+    expect(on('headers.retry-after', { 'retry-after': '30' })).toEqual(['held']);
+    expect(on('headers.retry-after', { 'retry-after': DATE })).toEqual(['held']);
   });
 
   it('fails a fraction, a negative number and an ISO date', () => {
-    for (const value of ['1.5', '-3', '2026-06-01T12:01:00Z']) expect(said('http.retry-after', { 'retry-after': value }), value).toContain('neither delay-seconds (digits) nor an IMF-fixdate');
+    for (const value of ['1.5', '-3', '2026-06-01T12:01:00Z']) expect(said('headers.retry-after', { 'retry-after': value }), value).toContain('neither delay-seconds (digits) nor an IMF-fixdate');
   });
 
   it('fails a date in an obsolete form, naming the form', () => {
-    expect(said('http.retry-after', { 'retry-after': 'Mon Jun  1 12:01:00 2026' })).toContain('an obsolete asctime date');
+    expect(said('headers.retry-after', { 'retry-after': 'Mon Jun  1 12:01:00 2026' })).toContain('an obsolete asctime date');
   });
 
   it('does not apply without Retry-After', () => {
-    expect(on('http.retry-after', {})).toEqual([]);
+    expect(on('headers.retry-after', {})).toEqual([]);
   });
 });
 
