@@ -16,7 +16,7 @@ const browserSafe = [
   'mock/core/createMockCore.ts',
   'mock/adapters/browserPetsMock.ts',
   'mock/adapters/mswBrowser.ts',
-  'common/browser/msw.ts',
+  'common/browserEntries/msw.ts',
 ];
 
 const describeMessage = (m: Message) => (m.location ? `${m.location.file}:${m.location.line}: ${m.text}` : m.text) + m.notes.map((n) => ` (${n.text})`).join('');

@@ -23,7 +23,7 @@ export async function serveBrowserPage(): Promise<ServedPage> {
     root: projectPath('mock/adapters/examples/browserPage'),
     logLevel: 'silent',
     // The package as a consumer's bundler resolves it for a page: its `browser` entry.
-    resolve: { alias: [{ find: /^pet-adoption-toolkit\/msw$/, replacement: projectPath('common/browser/msw.ts') }] },
+    resolve: { alias: [{ find: /^pet-adoption-toolkit\/msw$/, replacement: projectPath('common/browserEntries/msw.ts') }] },
     build: { outDir: out, emptyOutDir: true, target: 'es2022', minify: false },
   });
   // What `npx msw init` puts in a project's public folder.

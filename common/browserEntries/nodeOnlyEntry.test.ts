@@ -40,7 +40,7 @@ const forBrowser: BuildOptions = { platform: 'browser', conditions: ['browser'],
 describe('the package\'s entry points in a browser bundle (the `browser` export condition)', () => {
   it.each(Object.keys(nodeOnly))('pet-adoption-toolkit/%s bundles, and throws at import one sentence naming what to use instead', async (entry) => {
     const { code, inputs } = await bundle(`import * as entry from 'pet-adoption-toolkit/${entry}'; globalThis.loaded = entry;`, forBrowser);
-    expect(inputs.every((input) => input.includes('common/browser/')), inputs.join(', ')).toBe(true);
+    expect(inputs.every((input) => input.includes('common/browserEntries/')), inputs.join(', ')).toBe(true);
     // A context with none of Node's globals, as a page has none.
     expect(() => runInNewContext(code, {})).toThrow(nodeOnly[entry]!);
   });
@@ -92,6 +92,6 @@ describe('the package\'s entry points in a browser bundle (the `browser` export 
 describe('the package\'s entry points for Node', () => {
   it.each([...Object.keys(nodeOnly), 'msw'])('pet-adoption-toolkit/%s is the Node module under Node\'s conditions', async (entry) => {
     const { inputs } = await bundle(`import 'pet-adoption-toolkit/${entry}';`, { platform: 'node', format: 'esm', packages: 'external' });
-    expect(inputs.some((input) => input.includes('common/browser/')), inputs.join(', ')).toBe(false);
+    expect(inputs.some((input) => input.includes('common/browserEntries/')), inputs.join(', ')).toBe(false);
   });
 });
