@@ -52,6 +52,13 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, 
       out.date ??= new Date(realTimers.now()).toUTCString();
       return { status: answer.status, headers: out, body: answer.body === null ? null : encoder.encode(answer.body) };
     },
+    async answer(request) {
+      const path = address.toMockPath(`${address.origin}${request.url}`, { control });
+      if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${request.url}, which is not under it.`);
+      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${request.method} ${request.url} still reached it. Start the server again.`);
+      const answer = await core.answer({ ...request, url: path });
+      return answer.headers.location ? { ...answer, headers: { ...answer.headers, location: address.fromMockPath(answer.headers.location) } } : answer;
+    },
     async close() {
       closed = true;
       await close();

@@ -1,5 +1,5 @@
 // A request of Node's HTTP server handed to the mock, and its answer written back: the host of the
-// pets-mock server, of the fastify adapter, and (its header reading) of the Vite middleware.
+// pets-mock server, of the fastify adapter and of the Vite middleware (petsMockMiddleware.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ClientGoneError, ConnectionResetError, type ClientSignal, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';

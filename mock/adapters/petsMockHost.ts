@@ -1,6 +1,7 @@
 // What every in-process host of the mock offers its adapters (MSW, Playwright, the Vite plugin):
 // plain requests in, plain answers out, and the control handle. Nothing here needs Node.
 import type { LoadedSpec } from '../../spec/specModel.ts';
+import type { CoreAnswer, CoreRequest } from '../core/coreTypes.ts';
 import type { MockAddress } from './mockAddress.ts';
 import type { PetsMockControl } from './petsMockControl.ts';
 
@@ -34,6 +35,12 @@ export interface PetsMockHost {
    * fake. Rejects with an error whose `code` is `ECONNRESET` when a fault rule drops the connection.
    */
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Answers a request a Node server holds (nodeHttp.ts's answerRaw, as the pets-mock server does):
+   * its path and query on the server (`/api/v1/pets`), its body read when the mock asks for it, from
+   * the client address the host read; Location is written back under the mock's address.
+   */
+  answer(request: CoreRequest): Promise<CoreAnswer>;
   /** The mock's clock now, for a request handed over now (`arrivedAt`): the host calls it first, before any await. */
   arrival(): number;
   close(): Promise<void>;

@@ -4,8 +4,9 @@ import { ApiError, errorCatalogue } from '../errors/errorCatalogue.ts';
 import { MockAddress } from './mockAddress.ts';
 import { openInProcessMock, type PetsMockOptions, type PlainResponse } from './inProcessMock.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
-import { isConnectionReset } from './petsMockHost.ts';
-import { joinedHeaders } from './nodeHttp.ts';
+import { answerRaw, bodyStreamOf } from './nodeHttp.ts';
+import { clientAddressOf } from './clientAddress.ts';
+import type { CoreRequest } from '../core/coreTypes.ts';
 
 /** A Connect-style middleware (Vite, Connect, Express, a bare `node:http` handler) serving one mock. */
 export interface PetsMockMiddleware {
@@ -29,10 +30,10 @@ const anyOrigin = 'http://localhost';
 
 /**
  * Builds one mock, on the first request for it, and answers, in this process, the requests under
- * its paths with exactly what the HTTP server would answer: the request's method, path, headers and
- * body bytes go through the same pipeline as the MSW and Playwright adapters'. Other requests go to
- * `next()`. The body is read up to one byte past the mock's body limit, so an oversized one gets the
- * mock's own 413 Error body without being held in memory whole.
+ * its paths with exactly what the HTTP server would answer, handed over as the pets-mock server
+ * hands them (answerRaw): its body read only when the mock asks, up to one byte past the body
+ * limit (an oversized one gets the mock's own 413), the client address read from the socket.
+ * Other requests go to `next()`.
  */
 export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMockMiddleware {
   const { basePath, configuredIn, log, ...coreOptions } = options;
@@ -40,6 +41,9 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   const control = coreOptions.control !== false;
   const bodyLimit = coreOptions.bodyLimit ?? defaultBodyLimit;
   const where = `${address.basePath}${control ? `, its control API at ${address.controlPath}` : ''}`;
+  // The socket's address: a dev server has no proxy in front to believe (clientAddress.ts).
+  const clientAddress = clientAddressOf(undefined);
+  const hostLog = { error: (fields: { err?: unknown }, message: string) => log?.error(`pets mock: ${message}: ${(fields.err as Error | undefined)?.message ?? ''}`) };
   // Built when first asked for, not with the server: a server no page calls (Vitest's, which loads
   // the same vite.config.ts) never pays for it, and the dev server starts as fast as without it.
   let building: Promise<PetsMockHost> | undefined;
@@ -63,26 +67,26 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
     // A request line in absolute form (`GET http://host/path`) or `*` is a proxy's or OPTIONS' business, not a path of the mock's.
     const url = req.url?.startsWith('/') ? `${anyOrigin}${req.url}` : undefined;
     if (url === undefined || address.toMockPath(url, { control }) === undefined) return next();
-    void answer(req, res, url);
+    void answer(req, res);
   };
 
-  async function answer(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    // When it arrived, on the mock's clock, before the body is read: when the client sent it, as near as the mock knows (client report).
+    // When it arrived, on the mock's clock, before anything is awaited: when the client sent it, as near as the mock knows (client report).
     const arrivedAt = built?.arrival();
-    const body = await readBody(req, bodyLimit);
-    // The client left before its body arrived: nobody to answer.
-    if (body === undefined) return;
-    let answer: PlainResponse;
+    let host: PetsMockHost;
     try {
-      const core = await mockFor(method, req.url!);
-      answer = await core.handle({ method, url, headers: plainHeaders(req), body: body.bytes, arrivedAt });
+      host = await mockFor(method, req.url!);
     } catch (error) {
-      // A fault rule reset the connection: so does the server, with no answer (the client reads ECONNRESET).
-      if (isConnectionReset(error)) return void req.socket.resetAndDestroy();
-      answer = internalError(error instanceof ApiError ? error : new ApiError('INTERNAL_ERROR', `${errorCatalogue.INTERNAL_ERROR.message} (${(error as Error).message})`));
+      return write(res, internalError(error as ApiError));
     }
-    write(req, res, answer, body.cut);
+    // The mock's answer whole, and nothing else: headers the server's earlier middlewares set (Vite's
+    // CORS adds `Vary: Origin` and its own Access-Control-*) would make it differ from the HTTP server's,
+    // and the mock's CORS (its `corsOrigins`) is the one that exposes the rate-limit headers.
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    // As the pets-mock server hands a request over (answerRaw): one body reader, one client address.
+    const answerer = { answer: (request: CoreRequest) => host.answer({ ...request, headers: withoutPseudoHeaders(request.headers) }) };
+    await answerRaw(answerer, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit, log: hostLog });
   }
 
   async function mockFor(method: string, path: string): Promise<PetsMockHost> {
@@ -99,55 +103,20 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   });
 }
 
-/** The request's headers as the server's host gives them (joinedHeaders: a repeated field joined); HTTP/2's pseudo-headers left out, `:authority` kept as Host. */
-function plainHeaders(req: IncomingMessage): Record<string, string> {
-  const headers = joinedHeaders(req.rawHeaders);
+/** HTTP/2's pseudo-headers are no fields (RFC 9113, 8.3): left out, `:authority` kept as Host. */
+function withoutPseudoHeaders(headers: Record<string, string>): Record<string, string> {
   const authority = headers[':authority'];
-  for (const name of Object.keys(headers)) if (name.startsWith(':')) delete headers[name];
-  if (headers.host === undefined && authority !== undefined) headers.host = authority;
-  return headers;
+  if (authority === undefined && !Object.keys(headers).some((name) => name.startsWith(':'))) return headers;
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!name.startsWith(':')) fields[name] = value;
+  if (fields.host === undefined && authority !== undefined) fields.host = authority;
+  return fields;
 }
 
-/**
- * The request's body, up to one byte past `limit` (`cut` then: the rest is never read), or
- * undefined when the client went away first. Events rather than `for await`: leaving an async
- * iterator early destroys the request, and with it the socket the answer must go out on.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Uint8Array; cut: boolean } | undefined> {
-  if (req.readableEnded) return Promise.resolve({ bytes: new Uint8Array(0), cut: false });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (result: { bytes: Uint8Array; cut: boolean } | undefined) => {
-      req.off('data', onData).off('end', onEnd).off('close', onGone).off('error', onGone);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size > limit) {
-        req.pause();
-        done({ bytes: Buffer.concat(chunks), cut: true });
-      }
-    };
-    const onEnd = () => done({ bytes: Buffer.concat(chunks), cut: false });
-    const onGone = () => done(undefined);
-    req.on('data', onData).once('end', onEnd).once('close', onGone).once('error', onGone);
-  });
-}
-
-function write(req: IncomingMessage, res: ServerResponse, answer: PlainResponse, cut: boolean): void {
+function write(res: ServerResponse, answer: PlainResponse): void {
   if (res.writableEnded || res.destroyed) return;
-  res.statusCode = answer.status;
-  // The mock's answer whole, and nothing else: headers the server's earlier middlewares set (Vite's
-  // CORS adds `Vary: Origin` and its own Access-Control-*) would make it differ from the HTTP server's,
-  // and the mock's CORS (its `corsOrigins`) is the one that exposes the rate-limit headers.
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  // The rest of a body cut at the limit is never read: close the connection after the answer rather
-  // than read what may be gigabytes (HTTP/2 closes a stream, not a connection, and forbids the header).
-  if (cut && req.httpVersionMajor < 2) res.setHeader('connection', 'close');
-  res.end(answer.body ? Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength) : undefined);
+  res.writeHead(answer.status, answer.headers).end(answer.body ? Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength) : undefined);
 }
 
 function internalError(error: ApiError): PlainResponse {

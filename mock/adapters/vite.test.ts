@@ -1,5 +1,5 @@
 // The Vite plugin on a real Vite dev server (and preview server), over HTTP, as a frontend's page calls it.
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,6 +51,16 @@ describe('petsMock, the Vite plugin', () => {
     expect(res.headers.get('x-ratelimit-remaining')).toBe('299');
     expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
     expect(await res.json()).toHaveLength(5);
+  });
+
+  it('reads the client\'s address from the socket, as the pets-mock server does: a request from 127.0.0.2 is that client\'s', async () => {
+    const { origin } = await devServer();
+    const { port } = new URL(origin);
+    await new Promise<void>((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path: '/api/v1/pets', localAddress: '127.0.0.2' }, (res) => res.resume().once('end', resolve)).once('error', reject).end();
+    });
+    const log = (await (await fetch(`${origin}/api/__mock/requests?status=401`)).json()) as { requests: { client: string }[] };
+    expect(log.requests.map((r) => r.client)).toEqual(['127.0.0.2']);
   });
 
   it('answers a request without a key 401 with the contract\'s Error body', async () => {
