@@ -19,6 +19,8 @@ export interface HttpFrontOptions {
   state(): StateParts;
   /** The 405 the core serving now gives a method on a URL's path (NodeLevelContext). */
   methodNotAllowed(method: string, url: string): ApiError;
+  /** The client's address, as the route reads it (adapters/clientAddress.ts): its bucket in Node's own answers too. */
+  clientAddress(req: IncomingMessage): string;
 }
 
 /** The mock's listening socket: where it is, and its shutdown. */
@@ -56,7 +58,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     headersTimeout: options.headersTimeoutMs ?? 60_000,
     requestTimeout: options.requestTimeoutMs ?? 300_000,
   }, (req, res) => {
-    if (refuseWithoutHost(req, res, options.state)) return;
+    if (refuseWithoutHost(req, res, options)) return;
     if (shuttingDown) closeAfter(res);
     options.route(req, res);
   });

@@ -67,6 +67,14 @@ describe('answers Node writes below fastify', () => {
     expect(more).toEqual([]);
   });
 
+  it('reads the client\'s address as the mock does: behind a trusted proxy, its 417 counts against the address X-Forwarded-For names', async () => {
+    const server = await start({ trustProxy: 1 });
+    const from = (address: string, more = '') => `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\nConnection: close${more}\r\n\r\n`;
+    for (let i = 0; i < 2; i++) expect(responses(await exchange(server, from('203.0.113.9')))[0]?.status).toBe(401);
+    const remaining = async (address: string) => Number(responses(await exchange(server, from(address, '\r\nExpect: foo')))[0]!.headers['x-ratelimit-remaining']);
+    expect((await remaining('198.51.100.7')) - (await remaining('203.0.113.9'))).toBe(2);
+  });
+
   it('answers headers over the limit with a 431 Error and the address\'s rate-limit headers', async () => {
     const server = await start();
     const [answer] = responses(await exchange(server, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`));

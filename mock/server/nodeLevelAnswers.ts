@@ -26,6 +26,8 @@ export interface NodeLevelContext {
   state(): StateParts;
   /** The 405 the mock gives `method` on a request target (pipeline/route.ts: the one source of 405s). */
   methodNotAllowed(method: string, url: string): ApiError;
+  /** The client's address as the mock reads it (adapters/clientAddress.ts, by --trust-proxy): whose rate-limit headers Node's answers carry. */
+  clientAddress(req: IncomingMessage): string;
 }
 
 export function installNodeLevelAnswers(server: Server, current: NodeLevelContext): void {
@@ -42,7 +44,7 @@ export function installNodeLevelAnswers(server: Server, current: NodeLevelContex
     // route waits for a body that will never come, and nothing would answer. Answer for it, and close.
     const request = (inFlight as (ServerResponse & { req?: IncomingMessage }) | null | undefined)?.req;
     if (inFlight && request && !request.complete && !inFlight.headersSent) {
-      return void withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(inFlight, clientErrorAnswer(error, current), headers));
+      return void withRateHeaders(identityOf(request, current.clientAddress), currentState(), (headers) => writeResponse(inFlight, clientErrorAnswer(error, current), headers));
     }
     if (inFlight && !inFlight.writableEnded) {
       inFlight.shouldKeepAlive = false;
@@ -57,7 +59,7 @@ export function installNodeLevelAnswers(server: Server, current: NodeLevelContex
   // `Expect` other than 100-continue (RFC 9110, 10.1.1): 417, as an Error.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const error = new ApiError('EXPECTATION_FAILED', `The mock does not do "Expect: ${request.headers.expect}". Send "Expect: 100-continue" or no Expect header.`);
-    withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(response, error, headers));
+    withRateHeaders(identityOf(request, current.clientAddress), currentState(), (headers) => writeResponse(response, error, headers));
     request.resume();
   });
 
@@ -65,13 +67,13 @@ export function installNodeLevelAnswers(server: Server, current: NodeLevelContex
   // resource of the mock, so Allow lists what the API serves (the one source of 405s).
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const error = current.methodNotAllowed('CONNECT', request.url ?? '*');
-    withRateHeaders(identityOf(request), currentState(), (headers) => writeRaw(socket, error, headers));
+    withRateHeaders(identityOf(request, current.clientAddress), currentState(), (headers) => writeRaw(socket, error, headers));
   });
 }
 
-function identityOf(request: IncomingMessage): ClientIdentity {
+function identityOf(request: IncomingMessage, clientAddress: (req: IncomingMessage) => string): ClientIdentity {
   const authorization = request.headers.authorization;
-  return { headers: typeof authorization === 'string' ? { authorization } : {}, ip: request.socket.remoteAddress ?? '' };
+  return { headers: typeof authorization === 'string' ? { authorization } : {}, ip: clientAddress(request) };
 }
 
 /** The catalogue error for what Node's parser refused. */
@@ -112,10 +114,10 @@ function writeResponse(response: ServerResponse, error: ApiError, extra: Record<
 }
 
 /** A request Node accepted that fastify must not answer: HTTP/1.1 without Host (RFC 9112, 3.2). */
-export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, currentState: () => StateParts): boolean {
+export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, current: Pick<NodeLevelContext, 'state' | 'clientAddress'>): boolean {
   if (request.headers.host !== undefined || request.httpVersion !== '1.1') return false;
   const error = new ApiError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires. Send "Host: <host>:<port>".');
-  withRateHeaders(identityOf(request), currentState(), (headers) => writeResponse(response, error, headers));
+  withRateHeaders(identityOf(request, current.clientAddress), current.state(), (headers) => writeResponse(response, error, headers));
   request.resume();
   return true;
 }

@@ -108,8 +108,9 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       // A new state file holds the starting state at once, so a crash before the first change loses nothing.
       await writer.write();
     }
-    const route = serveNode(() => mock, { bodyLimit: options.bodyLimit ?? defaultBodyLimit, clientAddress: clientAddressOf(trustProxy), log });
-    front = await startHttpFront({ ...options, route, state: () => mock.state, methodNotAllowed: (method, url) => mock.methodNotAllowed(method, url) });
+    const clientAddress = clientAddressOf(trustProxy);
+    const route = serveNode(() => mock, { bodyLimit: options.bodyLimit ?? defaultBodyLimit, clientAddress, log });
+    front = await startHttpFront({ ...options, route, clientAddress, state: () => mock.state, methodNotAllowed: (method, url) => mock.methodNotAllowed(method, url) });
   } catch (error) {
     // Nothing is left running when the start fails: the caller reports the reason.
     unsubscribe();
