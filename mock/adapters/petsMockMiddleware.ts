@@ -5,7 +5,7 @@ import { MockAddress } from './mockAddress.ts';
 import { openInProcessMock, type PetsMockOptions, type PlainResponse } from './inProcessMock.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
 import { answerRaw, bodyStreamOf } from './nodeHttp.ts';
-import { clientAddressOf } from './clientAddress.ts';
+import { socketAddress } from './socketAddress.ts';
 import type { CoreRequest } from '../core/coreTypes.ts';
 
 /** A Connect-style middleware (Vite, Connect, Express, a bare `node:http` handler) serving one mock. */
@@ -41,8 +41,6 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   const control = coreOptions.control !== false;
   const bodyLimit = coreOptions.bodyLimit ?? defaultBodyLimit;
   const where = `${address.basePath}${control ? `, its control API at ${address.controlPath}` : ''}`;
-  // The socket's address: a dev server has no proxy in front to believe (clientAddress.ts).
-  const clientAddress = clientAddressOf(undefined);
   const hostLog = { error: (fields: { err?: unknown }, message: string) => log?.error(`pets mock: ${message}: ${(fields.err as Error | undefined)?.message ?? ''}`) };
   // Built when first asked for, not with the server: a server no page calls (Vitest's, which loads
   // the same vite.config.ts) never pays for it, and the dev server starts as fast as without it.
@@ -86,7 +84,7 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     // As the pets-mock server hands a request over (answerRaw): one body reader, one client address.
     const answerer = { answer: (request: CoreRequest) => host.answer({ ...request, headers: withoutPseudoHeaders(request.headers) }) };
-    await answerRaw(answerer, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit, log: hostLog });
+    await answerRaw(answerer, { req, res, ip: socketAddress(req), body: bodyStreamOf(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit, log: hostLog });
   }
 
   async function mockFor(method: string, path: string): Promise<PetsMockHost> {

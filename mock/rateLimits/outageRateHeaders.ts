@@ -1,5 +1,4 @@
 import { anonymousBucket } from './anonymousBucket.ts';
-import { planLimits } from './plans.ts';
 import type { KeyDirectory } from '../state/stateParts.ts';
 import type { ClientIdentity } from './peekRate.ts';
 import { parseAuthorization } from '../pipeline/parseAuthorization.ts';
@@ -17,8 +16,8 @@ import { parseAuthorization } from '../pipeline/parseAuthorization.ts';
  */
 export function outageRateHeaders(request: ClientIdentity, keys: KeyDirectory): Record<string, string> {
   const credentials = parseAuthorization(request.headers.authorization);
-  if (credentials.kind !== 'bearer') return { 'x-ratelimit-limit': String(anonymousBucket(request.ip).limits.perMinute) };
-  const seen = keys.lastSeen?.(credentials.token);
+  // A token last seen refused spends its address's bucket, as a request without one does.
+  const seen = credentials.kind === 'bearer' ? keys.lastSeen?.(credentials.token) : null;
   if (seen === undefined) return {};
-  return { 'x-ratelimit-limit': String((seen ?? { limits: planLimits.free }).limits.perMinute) };
+  return { 'x-ratelimit-limit': String((seen ?? anonymousBucket(request.ip)).limits.perMinute) };
 }
