@@ -55,7 +55,7 @@ describe('readerSession', () => {
     ]);
     expect(script).toContain("__terminal 4010 'npx pets-mock'\nnpx pets-conformance --base-url x");
     expect(script).toContain('__yield_port 4010\nnpx pets-mock --port 4010 &\nMOCK_PID=$!\nkill $MOCK_PID\n__free 4010');
-    expect(script).toContain("echo '::block a.md:9::' >&2\n__ensure_mock 4010\ncurl");
+    expect(script).toContain("echo '::block a.md:9::' >&2\n__ensure_mock 4010 1\ncurl");
   });
 });
 

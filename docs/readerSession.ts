@@ -6,8 +6,9 @@
 //   process group, waited for until its port answers, and stopped with Ctrl-C (SIGINT to that
 //   group) when the session ends or a later line starts a server on its port.
 // - A block that calls a mock at `127.0.0.1:<port>` it does not start itself finds one there: the
-//   mock from an earlier block, or else the installed `pets-mock` started on that port, as the
-//   reader has it running in another terminal.
+//   mock from an earlier block (given 10 s to answer when an earlier block started servers on
+//   ports it does not print, as a loop does), or else the installed `pets-mock` started on that
+//   port, as the reader has it running in another terminal.
 // - A block that prints `kill` stops what it started: the ports it started servers on are free
 //   within 5 s after it, or the session fails naming the port.
 // Each block runs under `set -e`, so its first failing command fails the session; the marker line
@@ -37,7 +38,7 @@ __free() { for __i in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/n
 __stop() { local pgid=$1; kill -INT -- "-$pgid" 2>/dev/null || return 0; for __i in $(seq 1 100); do kill -0 -- "-$pgid" 2>/dev/null || return 0; sleep 0.1; done; kill -KILL -- "-$pgid" 2>/dev/null || true; }
 __yield_port() { local kept=() entry; for entry in "${"$"}{__held[@]}"; do if [ "${"$"}{entry%%:*}" = "$1" ]; then __stop "${"$"}{entry#*:}"; else kept+=("$entry"); fi; done; __held=("${"$"}{kept[@]}"); }
 __terminal() { local port=$1; shift; __yield_port "$port"; setsid bash -c "$*" > "terminal-$port.log" 2>&1 & __held+=("$port:$!"); __wait_port "$port" || { cat "terminal-$port.log" >&2; return 1; }; }
-__ensure_mock() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; __terminal "$1" "exec ./node_modules/.bin/pets-mock --port $1"; }
+__ensure_mock() { for __i in $(seq 1 "$2"); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; __terminal "$1" "exec ./node_modules/.bin/pets-mock --port $1"; }
 __end() { local entry; for entry in "${"$"}{__held[@]}"; do __stop "${"$"}{entry#*:}"; done; }
 trap __end EXIT
 `;
@@ -47,12 +48,14 @@ const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 /** The session script for a document's shell blocks (each already as the reader has it: printedSnippets.asTheReaderHasIt). */
 export function readerSession(blocks: readonly Pick<PrintedSnippet, 'file' | 'line' | 'text'>[]): string {
   const parts = ['set -e', prelude];
+  let unprintedPorts = false;
   for (const block of blocks) {
     parts.push(`echo ${quote(`::block ${block.file}:${block.line}::`)} >&2`);
     const lines = block.text.replace(/\\\n/g, ' ').split('\n');
     const started = lines.map(serverStart).filter((s) => s !== undefined);
     const startedPorts = new Set(started.map((s) => s.port));
-    for (const port of calledPorts(block.text)) if (!startedPorts.has(port)) parts.push(`__ensure_mock ${port}`);
+    for (const port of calledPorts(block.text)) if (!startedPorts.has(port)) parts.push(`__ensure_mock ${port} ${unprintedPorts ? 100 : 1}`);
+    if (started.some((s) => s.port === undefined)) unprintedPorts = true;
     for (const line of lines) {
       const start = serverStart(line);
       if (start?.port !== undefined && !start.background) parts.push(`__terminal ${start.port} ${quote(line.replace(/(^|\s)#.*$/, '').trim())}`);
