@@ -66,7 +66,8 @@ export default defineConfig({
       // server and a run of the built command: three at once, as each run mostly waits on its server.
       { extends: true, test: { name: 'corpus', include: ['conformance/**/*.corpus.test.ts'], maxConcurrency: 3, testTimeout: 300_000 } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, the README's examples run there against
-      // each msw and playwright-core release of the peer ranges (docs/testing.md), and the README's Jest setup run on a build.
+      // each msw and playwright-core release of the peer ranges (docs/testing.md), the README's Jest setup run on a build, and
+      // every command and workflow the docs print run as printed (scripts/docsRunAsPrinted.test.ts).
       // One file at a time: Jest's own 5 s test timeout must not meet a machine busy with the other file.
       { extends: true, test: { name: 'package', include: ['scripts/*.test.ts'], fileParallelism: false } },
     ],

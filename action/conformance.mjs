@@ -70107,8 +70107,11 @@ function categoriesIn(operation, status3, value) {
 }
 
 // common/secretPlaces.ts
-var keyName = /^(api[-_]?key|apikey|access[-_]?token|auth[-_]?token|token|key|secret|password)$/i;
-var credentialHeaders = /* @__PURE__ */ new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token"]);
+var keyNames = "api[-_]?key|apikey|access[-_]?token|auth[-_]?token|token|key|secret|password";
+var keyName = new RegExp(`^(${keyNames})$`, "i");
+var keyParameterInUrl = new RegExp(`[?&](${keyNames})=`, "i");
+var keyHeaderNames = ["x-api-key", "api-key", "apikey", "x-auth-token", "x-access-token"];
+var credentialHeaders = /* @__PURE__ */ new Set(["authorization", "proxy-authorization", "cookie", ...keyHeaderNames]);
 var hidden = (secret) => `…(${secret.length})`;
 var isKeyName = (name2) => keyName.test(name2);
 function hideKeyValues(text) {

@@ -1,12 +1,9 @@
 import { sha256Base64 } from '../state/sha256.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
-import { keyParameterName, keyParameters } from '../pipeline/redactUrl.ts';
+import { isKeyName, keyHeaderNames, keyParameterInUrl } from '../../common/secretPlaces.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
 import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
-
-/** Where clients put keys when they do not send `Authorization: Bearer`: headers (query parameters: redactUrl.ts). */
-const keyHeaders = ['x-api-key', 'api-key', 'apikey'];
 
 /**
  * The key a request presented where the contract does not take it: in a query parameter, in
@@ -15,10 +12,10 @@ const keyHeaders = ['x-api-key', 'api-key', 'apikey'];
 function misplacedKey(request: AnsweredExchange, auth: ClientObservation['auth']): string | undefined {
   const query = request.url.indexOf('?');
   // Parsed only when a key-like parameter name is there at all: most queries are `limit=20`.
-  if (query >= 0 && keyParameters.test(request.url)) {
-    for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (keyParameterName.test(name) && value.trim() !== '') return value.trim();
+  if (query >= 0 && keyParameterInUrl.test(request.url)) {
+    for (const [name, value] of new URLSearchParams(request.url.slice(query + 1))) if (isKeyName(name) && value.trim() !== '') return value.trim();
   }
-  for (const name of keyHeaders) {
+  for (const name of keyHeaderNames) {
     const value = request.headers[name];
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
   }
@@ -76,7 +73,7 @@ export function clientFacts(request: AnsweredExchange, label: string | null): Cl
   if (operationId) facts.operationId = operationId;
   facts.arrivedAt = request.arrivedAt;
   if (request.errorCode) facts.code = request.errorCode;
-  if (keyParameters.test(request.url) || keyHeaders.some((h) => request.headers[h] !== undefined)) facts.keyElsewhere = true;
+  if (keyParameterInUrl.test(request.url) || keyHeaderNames.some((h) => request.headers[h] !== undefined)) facts.keyElsewhere = true;
   const retryAfter = numberHeader(request, 'retry-after');
   if (retryAfter !== undefined) facts.retryAfter = retryAfter;
   const remaining = numberHeader(request, 'x-ratelimit-remaining');

@@ -98,6 +98,14 @@ describe('gradeClients', () => {
     expect(rules([post(0, 503, 'a'), post(2000, 201, 'b')])).toEqual([]);
   });
 
+  it('warns once of a create resent twice after failures, listing every send, not once a resend', () => {
+    const post = (at: number, status: number) => ok(at, { method: 'POST', url: '/v1/pets', operationId: 'createPet', status, bodyDigest: 'a' });
+    const report = gradeClients([post(0, 503), post(2000, 503), post(5000, 201)]);
+    expect(report.findings.map((f) => f.rule)).toEqual(['client.post-retry']);
+    expect(report.findings[0]!.requests.map((r) => r.status)).toEqual([503, 503, 201]);
+    expect(report.findings[0]!.message).toBe('POST /v1/pets was sent again with the same body 2.00 s after it was answered 503 (and 1 more time after that failed too: 3 sends in all); the first may have created the pet.');
+  });
+
   it('warns of the deprecated getPet with its removal date', () => {
     const report = gradeClients([ok(0, { url: '/v1/pets/3', operationId: 'getPet' })]);
     expect(report.findings[0]).toMatchObject({ rule: 'client.deprecated', level: 'warning' });

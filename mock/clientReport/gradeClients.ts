@@ -183,14 +183,25 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
   }
 
   // A POST sent again with the same body once the client had been told of a 5xx or of no answer.
-  for (const first of requests) {
-    if (first.method !== 'POST' || first.bodyDigest === undefined || !(first.status === 0 || first.status >= 500)) continue;
+  // Sent again after that one failed too, it is the same create still retried: one warning for
+  // the whole chain of resends, listing each, never one a resend.
+  const failedPost = (r: ClientObservation) => r.method === 'POST' && r.bodyDigest !== undefined && (r.status === 0 || r.status >= 500);
+  const resendOf = (first: ClientObservation) => {
     const again = requests.find((r) => r.method === 'POST' && pathOf(r.url) === pathOf(first.url) && told(first, r));
-    if (again && again.bodyDigest === first.bodyDigest && sentAt(again) - first.at <= retryWindowMs) {
-      add('client.post-retry', 'warning', [first, again],
-        `POST ${pathOf(first.url)} was sent again with the same body ${seconds(sentAt(again) - first.at)} after it was answered ${first.status === 0 ? 'with no answer at all' : first.status}; the first may have created the pet.`,
-        'Before sending a create again, check whether the first one took (list the pets, or look for the new one), or let the person retry.');
-    }
+    return again && again.bodyDigest === first.bodyDigest && sentAt(again) - first.at <= retryWindowMs ? again : undefined;
+  };
+  const resent = new Set<ClientObservation>();
+  for (const first of requests) {
+    if (!failedPost(first) || resent.has(first)) continue;
+    const chain = [first];
+    for (let again = resendOf(first); again !== undefined && !chain.includes(again); again = failedPost(again) ? resendOf(again) : undefined) chain.push(again);
+    if (chain.length === 1) continue;
+    for (const r of chain) resent.add(r);
+    const again = chain[1]!;
+    const more = chain.length > 2 ? ` (and ${chain.length - 2} more ${plural(chain.length - 2, 'time')} after that failed too: ${chain.length} sends in all)` : '';
+    add('client.post-retry', 'warning', chain,
+      `POST ${pathOf(first.url)} was sent again with the same body ${seconds(sentAt(again) - first.at)} after it was answered ${first.status === 0 ? 'with no answer at all' : first.status}${more}; the first may have created the pet.`,
+      'Before sending a create again, check whether the first one took (list the pets, or look for the new one), or let the person retry.');
   }
 
   const deprecated = requests.filter((r) => r.operationId === 'getPet');

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { hideKeyValues, isKeyName } from '../../common/secretPlaces.ts';
 import { redactUrl } from './redactUrl.ts';
 
 describe('redactUrl', () => {
@@ -8,6 +9,13 @@ describe('redactUrl', () => {
   test('every spelling of a key parameter is redacted, its name in any case or percent-encoded', () => {
     for (const name of ['apikey', 'API_KEY', 'access_token', 'token', 'Key', 'api%5Fkey']) {
       expect(redactUrl(`/v1/pets?${name}=abcdefghij`)).not.toContain('abcdefghij');
+    }
+  });
+  test('hides every name the toolkit\'s one list of key names holds (common/secretPlaces.ts), as the proxy\'s and the suite\'s reports do', () => {
+    for (const name of ['api-key', 'auth_token', 'accessToken', 'secret', 'password']) {
+      expect(isKeyName(name), name).toBe(true);
+      expect(redactUrl(`/v1/pets?${name}=abcdefghij`), name).not.toContain('abcdefghij');
+      expect(hideKeyValues(`/v1/pets?${name}=abcdefghij`), name).not.toContain('abcdefghij');
     }
   });
   test('a URL without a key-like parameter is returned unchanged', () => {

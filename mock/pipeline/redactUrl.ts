@@ -1,8 +1,5 @@
+import { isKeyName, keyParameterInUrl } from '../../common/secretPlaces.ts';
 import { redactKey } from '../state/keyRing.ts';
-
-/** Where clients put keys when they do not send `Authorization: Bearer`: query parameters with these names. */
-export const keyParameters = /[?&](api_?key|apikey|access_token|token|key)=/i;
-export const keyParameterName = /^(api_?key|apikey|access_token|token|key)$/i;
 
 /**
  * A URL as the logs may keep it: the value of every key-like query parameter (`?api_key=…`,
@@ -12,7 +9,7 @@ export const keyParameterName = /^(api_?key|apikey|access_token|token|key)$/i;
  */
 export function redactUrl(url: string): string {
   // Most queries are `limit=20`: parsed only when a key-like name, or a percent-encoded one, is there.
-  if (!keyParameters.test(url) && !/[?&][^=&]*%/.test(url)) return url;
+  if (!keyParameterInUrl.test(url) && !/[?&][^=&]*%/.test(url)) return url;
   const query = url.indexOf('?');
   return url.slice(0, query + 1) + url.slice(query + 1).split('&').map((pair) => {
     const equals = pair.indexOf('=');
@@ -24,6 +21,6 @@ export function redactUrl(url: string): string {
       // an undecodable name is judged as sent
     }
     const value = pair.slice(equals + 1);
-    return keyParameterName.test(name) && value !== '' ? `${pair.slice(0, equals)}=${encodeURIComponent(redactKey(value))}` : pair;
+    return isKeyName(name) && value !== '' ? `${pair.slice(0, equals)}=${encodeURIComponent(redactKey(value))}` : pair;
   }).join('&');
 }
