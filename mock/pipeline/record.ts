@@ -12,6 +12,7 @@ import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
 import { peekRate } from '../rateLimits/peekRate.ts';
 import { rateHeaders } from '../rateLimits/refusals.ts';
 import type { RateDecision } from '../rateLimits/rateLimiter.ts';
+import { marksAt } from './deprecationMarks.ts';
 
 interface Recorders {
   state: Pick<StateParts, 'log' | 'clock'>;
@@ -77,8 +78,9 @@ function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused }: { statu
  * answer given before any admission; the outage's when the store is away), and the deprecation
  * marks of its operation.
  */
-export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'marks'>, x: Exchange): Promise<void> | undefined {
-  const opMarks = x.op ? ctx.marks.get(x.op.operationId) : undefined;
+export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'deprecated'>, x: Exchange): Promise<void> | undefined {
+  const deprecated = x.op ? ctx.deprecated.get(x.op.operationId) : undefined;
+  const opMarks = x.removed ? deprecated?.after : marksAt(deprecated, ctx.state.clock.now());
   const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys), opMarks);
   if (x.rateDecision) return void Object.assign(x.headers, rateHeaders(x.rateDecision), opMarks);
   if (x.storeUnavailable) return void outage();
