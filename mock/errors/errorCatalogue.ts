@@ -22,12 +22,12 @@ export const errorCatalogue = {
   FAULT_NOT_FOUND: { status: 404, message: 'The mock has no such fault rule. List the rules with GET /__mock/faults.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such route. Check the method and the path against the API description.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this route. Use a method listed in the Allow header.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send the whole request line, headers and body without pausing.' },
+  IDS_EXHAUSTED: { status: 409, message: 'The mock has handed out every id up to 2^53 - 1, the largest JSON clients read exactly. Ids are never reissued, not even after a reset: restart the mock without its state file, or with a new one (with --redis: on another --redis-prefix, or an emptied one).' },
   // After the removal date the contract announces for a deprecated operation (getPet: 5 December
   // 2030), on the mock's clock: the contract shows no answer for then; 410 says the removal is
   // deliberate and permanent (RFC 9110, 15.5.11). The message names the replacement.
   OPERATION_REMOVED: { status: 410, message: 'This operation was removed on the date its Sunset header announced. Call its replacement instead (for GET /pets/{petId}: GET /pets with the status filter).' },
-  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send the whole request line, headers and body without pausing.' },
-  IDS_EXHAUSTED: { status: 409, message: 'The mock has handed out every id up to 2^53 - 1, the largest JSON clients read exactly. Ids are never reissued, not even after a reset: restart the mock without its state file, or with a new one (with --redis: on another --redis-prefix, or an emptied one).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large. Send a smaller body.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON. Send it with "Content-Type: application/json".' },
   EXPECTATION_FAILED: { status: 417, message: 'The Expect header asks for something the mock does not do. Send "Expect: 100-continue" or no Expect header.' },
