@@ -84,5 +84,7 @@ describe('getPet removed in MSW in Node, through the control handle', () => {
     const gone = await fetch('http://127.0.0.1:4010/v1/pets/1', { headers: key });
     expect(gone.status).toBe(410);
     expect(await gone.json()).toMatchObject({ code: 'OPERATION_REMOVED', status: 410 });
+    // The client report names the use, the 410 included, with no day left.
+    expect((await made.mock.clientReport()).deprecatedUse).toEqual([expect.objectContaining({ operation: 'getPet', requests: 2, last: '2030-12-05T00:00:00.000Z', daysLeft: 0, instead: 'GET /pets with the status filter' })]);
   });
 });
