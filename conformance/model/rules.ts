@@ -80,6 +80,7 @@ export type RuleId =
   | 'deprecation.only-get-pet'
   | 'deprecation.sunset-date'
   | 'deprecation.field-grammar'
+  | 'deprecation.sunset-not-before'
   | 'auth.keyless-refused'
   | 'auth.valid-key-accepted'
   | 'unlisted.not-served-without-key'
@@ -245,6 +246,7 @@ export const rules: readonly Rule[] = [
   { id: 'equivalent.same-data', checkId: 'equivalent-requests', operations: ['listPets', 'getPet'], title: 'Equivalent forms of one read give back the same pets', quote: 'GET /pets/{petId} Returns one animal. | Pets: A JSON array of Pet objects.', reachedBy: 'a read sent in several forms, answered 200', status: 'none' },
   { id: 'wire.answered', checkId: 'wire-format', operations: pets, title: 'A documented operation answers while the deployment answers others', quote: 'GET /pets (operation `listPets`) Returns a paginated list of animals. | POST /pets (operation `createPet`) Adds an animal. | GET /pets/{petId} (operation `getPet`) Returns one animal.', reachedBy: 'an answer to the operation', status: 'none' },
   { id: 'deprecation.field-grammar', checkId: 'deprecation', operations: ['*'], title: 'Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate', quote: 'RFC 9745, 2.1: The Deprecation response header field is an Item Structured Header Field; its value MUST be a Date as per Section 3.3.7 of [STRUCTURED-FIELDS]. RFC 8594, 3: Sunset = HTTP-date.', reachedBy: 'an answer carrying Deprecation or Sunset', status: 'none' },
+  { id: 'deprecation.sunset-not-before', checkId: 'deprecation', operations: ['*'], title: 'Sunset is not earlier than Deprecation', quote: 'RFC 9745, 4: The timestamp given in the Sunset HTTP header field MUST NOT be earlier than the one given in the Deprecation header field.', reachedBy: 'an answer carrying both Deprecation and Sunset, each a date', status: 'none' },
   // HTTP itself, on every exchange: each field a deployment sends parsed with its grammar and held to its meaning.
   { id: 'http.field-syntax', checkId: 'http-semantics', operations: ['*'], title: 'Every field line is a token name and a value without CR, LF, NUL or other controls', quote: 'RFC 9110, 5.1: field-name = token. 5.5: field-value = *field-content ... Field values containing CR, LF, or NUL characters are invalid and dangerous.', reachedBy: 'any answer', status: 'none' },
   { id: 'http.content-type', checkId: 'http-semantics', operations: ['*'], title: 'Content-Type is one media type: type "/" subtype and parameters', quote: 'RFC 9110, 8.3.1: media-type = type "/" subtype parameters. 5.3: A sender MUST NOT generate multiple field lines with the same name in a message ... unless that field\'s definition allows multiple field line values to be recombined as a comma-separated list.', reachedBy: 'an answer with Content-Type', status: 'none' },
