@@ -5,6 +5,7 @@ import type { StateParts } from '../state/stateParts.ts';
 import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { CorsOrigins } from './corsOptions.ts';
 import type { Latency } from './latency.ts';
+import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import { LogThrottle } from './logThrottle.ts';
 import { deprecatedOperations, type Deprecated } from './deprecationMarks.ts';
 import { PageCache } from './pageCache.ts';
@@ -19,6 +20,8 @@ export interface ApiPipelineOptions {
   bodyLimit: number;
   defaultStatus: PetStatus | null;
   strict: boolean;
+  /** Also send the draft's RateLimit-Policy and RateLimit beside X-RateLimit-* ('draft'). */
+  ratelimitHeaders: RateLimitHeaders;
   latency?: Latency | undefined;
   maxPreferDelayMs: number;
   /** Answers Prefer's 2xx and the operations the store does not hold, from the spec. */
