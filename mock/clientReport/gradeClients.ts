@@ -177,9 +177,12 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
   }
   const overshoot = requests.filter((r) => past.has(r));
   if (overshoot.length > 0) {
+    const draft = spent.some((s) => s.draftFields);
     add('client.quota', 'failure', overshoot,
-      `${overshoot.length} ${plural(overshoot.length, 'request')} met 429 after an answer had said X-RateLimit-Remaining: 0 for that window.`,
-      'Read X-RateLimit-Remaining and -Reset on every answer, and hold requests once Remaining is 0 until the Reset it gives.');
+      `${overshoot.length} ${plural(overshoot.length, 'request')} met 429 after an answer had said X-RateLimit-Remaining: 0${draft ? ' (and RateLimit r=0)' : ''} for that window.`,
+      draft
+        ? 'Read X-RateLimit-Remaining and -Reset, or the draft\'s RateLimit r and t, on every answer, and hold requests once Remaining (r) is 0 until the Reset it gives (t seconds later).'
+        : 'Read X-RateLimit-Remaining and -Reset on every answer, and hold requests once Remaining is 0 until the Reset it gives.');
   }
 
   const refused: [ClientRule, (r: ClientObservation) => boolean, string, string][] = [

@@ -87,4 +87,25 @@ describe('GET /__mock/client-report', () => {
       { client: 'demo…(8)', ...use, requests: 3, first: '2026-06-01T12:30:00.000Z', last: '2030-12-05T00:00:00.000Z', daysLeft: 0 },
     ]);
   });
+
+  it('credits a client that waits the t of the draft\'s RateLimit (ratelimitHeaders: draft), and names the field to one that does not', async () => {
+    const mock = await testMock({ ratelimitHeaders: 'draft' });
+    for (let i = 0; i < 59; i++) await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const last = await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const t = Number(/^"minute";r=0;t=(\d+)$/.exec(String(last.headers.ratelimit))![1]);
+    // It reads t and waits that long: the same instant as X-RateLimit-Reset.
+    mock.clock.advance(t * 1000);
+    expect((await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' })).statusCode).toBe(200);
+    expect(await report(mock)).toEqual({ passed: true, findings: [], deprecatedUse: [] });
+
+    const rude = await testMock({ ratelimitHeaders: 'draft' });
+    await spendMinute(rude);
+    expect((await rude.call({ url: '/v1/pets?limit=1', key: 'demo-free' })).statusCode).toBe(429);
+    rude.clock.advance(200);
+    await rude.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const quota = (await report(rude)).findings.find((f) => f.rule === 'client.quota');
+    expect(quota?.message).toContain('X-RateLimit-Remaining: 0 (and RateLimit r=0)');
+    expect(quota?.instead).toContain('RateLimit r and t');
+  });
 });
+
