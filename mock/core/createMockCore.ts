@@ -1,7 +1,7 @@
 // The mock's answers as one framework-free function: a request in, an answer out, over the state
 // it is given. openMock (Node) owns one around its state and Prism; MSW in the browser builds one
 // over an in-memory state. Every host adapts it; parity tests hold the hosts to one behaviour.
-import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
+import { rateLimitHeadersChoices, type RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import { utf8Length } from './utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import type { PetStatus } from '../../spec/types.ts';
@@ -88,6 +88,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const corsOrigins = options.corsOrigins ?? ['*'];
   if (corsOrigins) checkCorsOrigins(corsOrigins, 'corsOrigins');
   if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
+  if (options.ratelimitHeaders !== undefined && !rateLimitHeadersChoices.includes(options.ratelimitHeaders)) {
+    throw new Error(`ratelimitHeaders: ${JSON.stringify(options.ratelimitHeaders)} is not one of ${rateLimitHeadersChoices.map((c) => `'${c}'`).join(', ')}. Give 'draft' to also send RateLimit-Policy and RateLimit, or leave it out.`);
+  }
   const { spec, state } = options;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const { api, outside, methodNotAllowed } = apiPipeline({

@@ -85,4 +85,20 @@ describe('the mock with ratelimitHeaders: \'draft\'', () => {
     expect([plain.headers.get('ratelimit'), plain.headers.get('ratelimit-policy')]).toEqual([null, null]);
     expect(plain.headers.get('access-control-expose-headers')).not.toContain('RateLimit-Policy');
   });
+
+  it('is taken by the in-process hosts (MSW in Node), and a value it does not know is refused, naming the choices', async () => {
+    const { createPetsHandlers } = await import('../adapters/msw.ts');
+    const { setupServer } = await import('msw/node');
+    const made = await createPetsHandlers({ ratelimitHeaders: 'draft', baseUrl: 'http://draft.test/v1' });
+    const server = setupServer(...made.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const res = await fetch('http://draft.test/v1/pets', { headers: { authorization: 'Bearer demo-pro' } });
+      expect(res.headers.get('ratelimit')).toMatch(/^"minute";r=299;t=\d+$/);
+    } finally {
+      server.close();
+    }
+    await expect(openMock({ spec: await testSpec(), pets: [], ratelimitHeaders: 'drfat' as never })).rejects.toThrow("ratelimitHeaders: \"drfat\" is not one of 'contract', 'draft'");
+  });
 });
+
