@@ -18,7 +18,7 @@ describe('the mock CLI', () => {
   it('lists every option in --help, with the environment variables it reads', async () => {
     const cli = runMockCli(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--control-token', '--latency', '--watch', '--state-file', '--request-log-size', '--shutdown-grace', '--trust-proxy', '--replica-id']) {
+    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--control-token', '--latency', '--watch', '--state-file', '--request-log-size', '--ratelimit-headers', '--shutdown-grace', '--trust-proxy', '--replica-id']) {
       expect(cli.output()).toContain(option);
     }
     expect(cli.output()).toMatch(/env:\s+PORT/);
@@ -172,6 +172,14 @@ describe('the mock CLI', () => {
     expect(ignored.status).toBe(200);
     expect(ignored.headers.get('x-mock-ignored-query')).toBe('offset');
     expect(await stop(lenient)).toBe(0);
+  });
+
+  it('sends the ratelimit draft\'s fields beside X-RateLimit-* under --ratelimit-headers draft', async () => {
+    const drafted = runMockCli(['--port', '0', '--quiet', '--ratelimit-headers', 'draft']);
+    const res = await fetch(`${await drafted.serving}/pets?limit=1`, { headers: auth });
+    expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"(minute|day)";r=${res.headers.get('x-ratelimit-remaining')};t=\\d+$`));
+    expect(res.headers.get('ratelimit-policy')).toMatch(/^"minute";q=\d+;w=60, "day";q=\d+;w=86400$/);
+    expect(await stop(drafted)).toBe(0);
   });
 
   it('warns once when it listens beyond loopback with an open control API, and not with a token or on loopback', async () => {

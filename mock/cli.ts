@@ -1,4 +1,5 @@
 // The mock's command line: `pets-mock --help`. `main` is what the bin runs, and what tests call in-process.
+import { rateLimitHeadersChoices, type RateLimitHeaders } from './rateLimits/draftRateLimitFields.ts';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { CliIo, StopSignal } from '../common/cliIo.ts';
@@ -33,6 +34,7 @@ interface CliOptions {
   defaultStatus: string;
   control: boolean;
   strict: boolean;
+  ratelimitHeaders: RateLimitHeaders;
   latency?: Latency;
   watch: boolean;
   stateFile?: string;
@@ -75,6 +77,7 @@ export function mockProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))
     .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
     .option('--no-control', 'turn the control API under /__mock off')
+    .addOption(new Option('--ratelimit-headers <fields>', 'draft: also send RateLimit-Policy and RateLimit (IETF draft-ietf-httpapi-ratelimit-headers-11) beside X-RateLimit-*').choices([...rateLimitHeadersChoices]).default('contract'))
     .option('--strict', 'refuse query parameters the contract does not define for the operation (400) instead of ignoring them (and naming them in X-Mock-Ignored-Query)', false)
     .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on every control API request; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser(optionParser((value) => (checkControlToken(value, 'The token'), value))))
     .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(optionParser(parseLatency)))
@@ -157,6 +160,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       defaultStatus: options.defaultStatus === 'none' ? null : (options.defaultStatus as never),
       control: options.control,
       strict: options.strict,
+      ratelimitHeaders: options.ratelimitHeaders,
       ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
       ...(options.latency ? { latency: options.latency } : {}),
       watch: options.watch,

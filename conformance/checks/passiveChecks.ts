@@ -87,7 +87,7 @@ export const deprecation = passiveCheck({
   id: 'deprecation',
   title: 'Deprecation facts hold wherever they are stated',
   severity: 'medium',
-  description: 'Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>) and Sunset an IMF-fixdate.',
+  description: 'Only getPet may be declared deprecated (Deprecation or Sunset on another operation fails); a Sunset on getPet names 5 December 2030, and a Deprecation instant lies before it. Wherever sent, Deprecation is a structured-field date (@<seconds>), Sunset an IMF-fixdate not earlier than it (RFC 9745, 4). After 5 December 2030, getPet answered 410 or 404 is the announced removal.',
 });
 
 export const keylessAndUnlisted = passiveCheck({

@@ -1,4 +1,5 @@
 // Data invariants across answers: whatever the run reads back equals what it knows of that id.
+import { isRemovedGetPet } from './removedOperation.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { parseLossless, integerText, toJsonText, type LosslessValue } from '../json/losslessJson.ts';
 import { broken, held, holds, questionable, type Judgement } from './judgement.ts';
@@ -116,7 +117,7 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
         if (judged) out.push(judged);
         if (state.pets.get(asked)?.created) out.push(held('data.created-found', 'getPet', exchange));
       }
-    } else if (status === 404 && canonical && !/^-?0\d/.test(petId)) {
+    } else if (status === 404 && canonical && !/^-?0\d/.test(petId) && !isRemovedGetPet(exchange)) {
       // Only the integer's own spelling: `0123` found by its digits as text is a 404, not a lost pet.
       const known = state.pets.get(BigInt(petId).toString());
       if (known?.created) out.push(broken('data.created-found', 'getPet', exchange, `${where} answered 404 for pet ${petId}, which this run created (#${known.seq}); a created pet is found by its id.`, [known.seq]));

@@ -144,3 +144,38 @@ describe('deprecation.field-grammar: Deprecation is an sf-date, Sunset an IMF-fi
     expect(grammar(getPet({}))).toEqual([]);
   });
 });
+
+describe('deprecation.sunset-not-before: Sunset is not earlier than Deprecation (RFC 9745, 4)', () => {
+  const relation = (exchange: Exchange) => ofRule(deprecation(exchange), 'deprecation.sunset-not-before');
+
+  it('holds a Sunset after the Deprecation, or at the same instant', () => {
+    expect(relation(getPet({ deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' })).map((j) => j.outcome)).toEqual(['held']);
+    expect(relation(getPet({ deprecation: '@1767225600', sunset: 'Thu, 01 Jan 2026 00:00:00 GMT' })).map((j) => j.outcome)).toEqual(['held']);
+  });
+
+  it('fails a Sunset before the Deprecation, wherever it is sent, naming both', () => {
+    const [judged] = relation(ex({ path: '/nowhere', status: 404, headers: { ...rate(9), deprecation: '@1767225600', sunset: 'Wed, 31 Dec 2025 23:59:59 GMT' }, body: errorBody(404) }));
+    expect(judged!.outcome).toBe('failure');
+    expect(judged!.message).toContain('says Deprecation: @1767225600 (2026-01-01T00:00:00.000Z) but Sunset: Wed, 31 Dec 2025 23:59:59 GMT, earlier');
+  });
+
+  it('judges nothing without both dates: one field, Deprecation: true, or a Sunset that is no date', () => {
+    expect(relation(getPet({ sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }))).toEqual([]);
+    expect(relation(getPet({ deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }))).toEqual([]);
+    expect(relation(getPet({ deprecation: '@1767225600', sunset: 'soon' }))).toEqual([]);
+  });
+});
+
+describe('what the mock sends, as the suite judges it', () => {
+  it('holds the mock\'s getPet fields before the removal: Deprecation, Sunset and the Link to the replacement', () => {
+    const judged = deprecation(getPet({ deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="alternate"; title="GET /pets with the status filter"' }));
+    expect(judged.filter((j) => j.outcome !== 'held')).toEqual([]);
+    expect(judged.map((j) => j.rule)).toEqual(['deprecation.field-grammar', 'deprecation.field-grammar', 'deprecation.sunset-not-before', 'deprecation.sunset-date', 'deprecation.sunset-date']);
+  });
+
+  it('says nothing against the mock\'s 410 after the removal, which keeps only the Link', () => {
+    const judged = deprecation(getPet({ link: '</v1/pets>; rel="alternate"' }, { status: 410, date: 'Thu, 05 Dec 2030 00:00:00 GMT' }));
+    expect(judged).toEqual([]);
+  });
+});
+

@@ -49,6 +49,13 @@ function judgeGrammar(exchange: Exchange, view: RequestView): Judgement[] {
     const fault = httpDateFault(sunset);
     out.push(holds(fault === undefined, 'deprecation.field-grammar', op, exchange, () => `${where} says Sunset: ${JSON.stringify(sunset)}, ${fault}; Sunset is an HTTP-date (RFC 8594, 3), e.g. Sunset: Thu, 05 Dec 2030 00:00:00 GMT.`));
   }
+  // RFC 9745, 4: "The timestamp given in the Sunset HTTP header field MUST NOT be earlier than the
+  // one given in the Deprecation header field." Judged where both give an instant.
+  const deprecatedAt = deprecation === undefined ? undefined : deprecationAt(deprecation);
+  const sunsetAt = sunset === undefined ? Number.NaN : Date.parse(sunset);
+  if (typeof deprecatedAt === 'number' && !Number.isNaN(sunsetAt)) {
+    out.push(holds(sunsetAt >= deprecatedAt, 'deprecation.sunset-not-before', op, exchange, () => `${where} says Deprecation: ${deprecation} (${new Date(deprecatedAt).toISOString()}) but Sunset: ${sunset}, earlier; the removal cannot come before the deprecation (RFC 9745, 4). Send a Sunset at or after the Deprecation date.`));
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@ import { requestName } from './judgeable.ts';
 import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';
 import type { RunFacts } from './runFacts.ts';
+import { isRemovedGetPet } from './removedOperation.ts';
 
 /** The case of the first listed pet, fetched by its id. */
 export const knownPetCase = 'get-pet/path/petId/known';
@@ -18,6 +19,10 @@ export function judgeGetPet(exchanges: readonly Exchange[], facts: RunFacts): Ju
   const v = new JudgementList();
   const first = facts.knownPets[0];
   for (const exchange of exchanges) {
+    if (isRemovedGetPet(exchange)) {
+      v.judgements.push({ rule: exchange.case === knownPetCase ? 'get-pet.known' : 'get-pet.unknown-404', operationId: 'getPet', exchange, outcome: 'inconclusive', message: `${requestName(exchange)} answered ${exchange.response.status} after 5 December 2030, getPet's announced removal: gone, as the contract announces, so what it would return cannot be judged.` });
+      continue;
+    }
     if (exchange.case !== knownPetCase) {
       judgeExpectation(v, facts.validators, exchange);
       continue;

@@ -8,6 +8,7 @@ import { isUnservedStoreOrders, storeOrdersIsOpen, storeOrdersUnserved } from '.
 import { judgedAsOperation, requestLine } from './judgeable.ts';
 import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';
+import { isRemovedGetPet } from './removedOperation.ts';
 
 /** A GET or HEAD with If-None-Match or If-Modified-Since (RFC 9110, 13.1.2, 13.1.3). */
 const conditionalGet = (exchange: Exchange) =>
@@ -30,6 +31,12 @@ export function judgeStatusCodes(exchange: Exchange, validators: SpecValidators)
   // A 304 is HTTP's answer to a conditional GET, whatever the contract lists: http-semantics judges it.
   if (status === 304 && conditionalGet(exchange)) return v.judgements;
   const valid = exchange.intent === 'valid' || exchange.intent === 'over-limit';
+  // After the announced removal, getPet gone (410 or 404) is what the contract announced.
+  if (isRemovedGetPet(exchange)) {
+    v.held('status.no-5xx', exchange);
+    if (valid) v.held('status.documented', exchange);
+    return v.judgements;
+  }
   if (valid && !documented.includes(status)) {
     const message = `${requestLine(exchange)} answered ${status}, which the contract does not document for ${op.operationId} (it documents ${documented.join(', ')}).`;
     const kind = { kind: `undocumented ${status}` };

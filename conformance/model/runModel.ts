@@ -4,6 +4,7 @@ import type { Exchange, UnansweredRequest } from '../http/exchange.ts';
 import { judgeAccess } from './judgeAccess.ts';
 import { judgeData, learnData } from './judgeData.ts';
 import { judgeDeprecation } from './judgeDeprecation.ts';
+import { judgeDraftRateLimit } from './http/judgeDraftRateLimit.ts';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
 import { judgeHttp, learnHttp } from './judgeHttp.ts';
 import { judgeFraming } from './judgeFraming.ts';
@@ -100,7 +101,7 @@ export function* judgeGroupSteps(group: readonly ModelItem[], state: ModelState,
   // that already shows a new pet does not make its own 201 look like an id reused.
   const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
   for (const { exchange, view } of ordered) {
-    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view), ...judgeStatusCodes(exchange, options.validators), ...judgeContentType(exchange, options.validators), ...judgeResponseSchema(exchange, options.validators), ...judgeValidCreate(exchange)];
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeDraftRateLimit(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view), ...judgeStatusCodes(exchange, options.validators), ...judgeContentType(exchange, options.validators), ...judgeResponseSchema(exchange, options.validators), ...judgeValidCreate(exchange)];
     learnData(exchange, view, state);
     learnEquivalence(exchange, state, view);
     learnHttp(exchange, view, state.http);

@@ -14,7 +14,7 @@ import type { PetsMockHost } from './petsMockHost.ts';
  * The options of `createPetsHandlers` in a browser: buildMock's that need no Node (no Redis, no
  * Prism, no log files), and where the page calls the mock.
  */
-export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys' | 'clock' | 'corsOrigins' | 'bodyLimit' | 'ban' | 'defaultStatus' | 'latency' | 'strict' | 'requestLogSize' | 'controlToken'> {
+export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys' | 'clock' | 'corsOrigins' | 'bodyLimit' | 'ban' | 'defaultStatus' | 'latency' | 'strict' | 'ratelimitHeaders' | 'requestLogSize' | 'controlToken'> {
   /** Where the page calls the API: any origin and path, or a path of the page's own origin (`/v1`). Default `http://127.0.0.1:4010/v1`. */
   baseUrl?: string;
   /** Generate the starting pets from this seed instead of the fixtures (as `npx pets-mock --seed`). */
@@ -39,6 +39,7 @@ export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}
     bodyLimit: options.bodyLimit,
     defaultStatus: options.defaultStatus,
     strict: options.strict,
+    ratelimitHeaders: options.ratelimitHeaders,
     latency: options.latency,
     controlToken: options.controlToken,
   });

@@ -107,7 +107,7 @@ describe('routePetsMock', () => {
     expect(report.passed).toBe(false);
     expect(report.findings.map((f) => [f.rule, f.level])).toEqual([['client.limit-range', 'failure'], ['client.deprecated', 'warning']]);
     await mock.reset();
-    expect(await mock.clientReport()).toEqual({ passed: true, findings: [] });
+    expect(await mock.clientReport()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
   });
 
   it('stops routing once closed, leaving other URLs to the network', async () => {

@@ -80,6 +80,9 @@ export function clientFacts(request: AnsweredExchange, label: string | null): Cl
   if (remaining !== undefined) facts.remaining = remaining;
   const reset = numberHeader(request, 'x-ratelimit-reset');
   if (reset !== undefined) facts.reset = reset;
+  // The draft's RateLimit says the same window (r = Remaining, t = seconds to Reset): a client told by
+  // either was told, and one that waits t seconds waits until Reset (rateLimits/draftRateLimitFields.ts).
+  if (request.header('ratelimit') !== undefined) facts.draftFields = true;
   // The same body sent again digests the same: what tells a retried POST from a new one.
   if (request.method === 'POST' && request.body !== undefined && request.body.length > 0) facts.bodyDigest = sha256Base64(bytesText(request.body)).slice(0, 16);
   return facts;

@@ -28,6 +28,11 @@ export interface ClientObservation {
   /** The answer's X-RateLimit-Remaining and -Reset (Unix seconds). */
   remaining?: number;
   reset?: number;
+  /**
+   * The answer also carried the IETF draft's RateLimit field (the mock's `ratelimitHeaders: 'draft'`),
+   * which says the same window as X-RateLimit-*: its r the remaining count, its t the seconds to the reset.
+   */
+  draftFields?: boolean;
   /** A digest of a POST's body: the same body sent again has the same digest. */
   bodyDigest?: string;
   /**
@@ -39,7 +44,7 @@ export interface ClientObservation {
 }
 
 /** What the request log keeps of a request for grading its client, beside what it keeps anyway. */
-export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'bodyDigest' | 'arrivedAt'> & {
+export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'draftFields' | 'bodyDigest' | 'arrivedAt'> & {
   /** The client as reports name it. */
   label: string;
 };

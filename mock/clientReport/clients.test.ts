@@ -136,20 +136,20 @@ describe.each([
       const host = await open();
       // demo-free: 60 a minute. 130 requests at 10 a second meet a 429 in each of two windows.
       await honoursRetryAfter(host, 130);
-      expect(await host.report()).toEqual({ passed: true, findings: [] });
+      expect(await host.report()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     });
 
     it('(a) under --ban-threshold 1, where its one 429 a window is a ban it then waits out', async () => {
       const host = await open({ banOnFirst: true });
       await honoursRetryAfter(host, 130);
-      expect(await host.report()).toEqual({ passed: true, findings: [] });
+      expect(await host.report()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     });
 
     it('(a) honours the Retry-After of 429s a fault rule forces, equal every time', async () => {
       const host = await open();
       await host.addFault({ method: 'GET', status: 429, retryAfter: 2, times: 3 });
       await honoursRetryAfter(host, 5);
-      expect(await host.report()).toEqual({ passed: true, findings: [] });
+      expect(await host.report()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     });
 
     it('(b) backs off with full jitter after 503s from fault rules and Prefer: code=503, giving up after 4 tries', async () => {
@@ -168,7 +168,7 @@ describe.each([
           await host.addFault({ method: 'GET', status: 503, times: 5 });
           expect((await get(`${api}/pets?status=available`, { headers })).status).toBe(503);
           const report = await host.report();
-          expect(report, `base ${baseMs} ms, seed ${seed}`).toEqual({ passed: true, findings: [] });
+          expect(report, `base ${baseMs} ms, seed ${seed}`).toEqual({ passed: true, findings: [], deprecatedUse: [] });
         }
       }
     });
@@ -183,7 +183,7 @@ describe.each([
         if (res.headers.get('x-ratelimit-remaining') === '0') resumeAt = Number(res.headers.get('x-ratelimit-reset')) * 1000;
         await host.sleep(50);
       }
-      expect(await host.report()).toEqual({ passed: true, findings: [] });
+      expect(await host.report()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     });
 
     it('(d) lists with status filters and creates valid pets, several keys in parallel, three lists at once through 503s', async () => {
@@ -202,7 +202,7 @@ describe.each([
       }));
       // Two pets with the same body, on purpose: nothing failed before the second.
       for (let i = 0; i < 2; i++) await host.fetch(`${api}/pets`, { method: 'POST', headers: { ...bearer('demo-pro'), ...json }, body: JSON.stringify({ name: 'Twin', categoryId: 1 }) });
-      expect(await host.report()).toEqual({ passed: true, findings: [] });
+      expect(await host.report()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     });
 
     it('(e) polls every 5 s for ten minutes', async () => {
@@ -211,7 +211,7 @@ describe.each([
         expect((await host.fetch(`${api}/pets?status=available`, { headers: bearer('demo-free') })).status).toBe(200);
         await host.sleep(5000);
       }
-      expect(await host.report()).toEqual({ passed: true, findings: [] });
+      expect(await host.report()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     });
   });
 
@@ -338,7 +338,7 @@ describe.each([
         for (const res of answers) if (res.status === 429) resumeAt = Math.max(resumeAt, host.now() + retryAfterMs(res));
         await host.sleep(100);
       }
-      expect(await host.report()).toEqual({ passed: true, findings: [] });
+      expect(await host.report()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     });
   });
 });

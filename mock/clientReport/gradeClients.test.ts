@@ -13,7 +13,7 @@ const rules = (observations: ClientObservation[]) => gradeClients(observations).
 describe('gradeClients', () => {
   it('gives a client that honours Retry-After and backs off an empty report', () => {
     const report = gradeClients([ok(0), ok(1000, { remaining: 1 }), throttled(2000, 30), ok(32_000), ok(40_000)]);
-    expect(report).toEqual({ passed: true, findings: [] });
+    expect(report).toEqual({ passed: true, findings: [], deprecatedUse: [] });
   });
 
   it('fails a request sent after a 429 before its Retry-After had passed, saying how early', () => {
@@ -130,13 +130,13 @@ describe('gradeClients, on what the client sent and had been told, not the order
     const reset = (T0 + 60_000) / 1000;
     const seven = [...[3, 2, 1, 0].map((remaining) => ok(0, { remaining, reset })), ...[0, 1, 2].map(() => throttled(0, 60, { reset }))];
     const next = [6, 5, 4, 3, 2, 1, 0].map((remaining) => ok(60_000, { remaining, reset: reset + 60 }));
-    inAnyOrder([...seven, ...next], { passed: true, findings: [] });
+    inAnyOrder([...seven, ...next], { passed: true, findings: [], deprecatedUse: [] });
     // Seven lists of different pages, the same.
-    inAnyOrder(seven.map((o, i) => ({ ...o, url: `/v1/pets?limit=${i + 1}` })), { passed: true, findings: [] });
+    inAnyOrder(seven.map((o, i) => ({ ...o, url: `/v1/pets?limit=${i + 1}` })), { passed: true, findings: [], deprecatedUse: [] });
   });
 
   it('draws nothing from the same GET sent three times at once, each sent again once its Retry-After passed', () => {
-    inAnyOrder([...[0, 1, 2].map(() => throttled(0, 2)), ...[0, 1, 2].map(() => ok(2000))], { passed: true, findings: [] });
+    inAnyOrder([...[0, 1, 2].map(() => throttled(0, 2)), ...[0, 1, 2].map(() => ok(2000))], { passed: true, findings: [], deprecatedUse: [] });
   });
 
   it('fails the same GET resent three times at once 0.5 s after its 429s, before their Retry-After: client.retry-after, once', () => {
@@ -162,12 +162,12 @@ describe('gradeClients, on what the client sent and had been told, not the order
     // Tries sent at 0; retried at 150, 300 and 700; again at 550, 1200 and 2200. Read as one try
     // retried at 0, 150 and 300, the gaps would be a fixed 150 ms.
     const requests = [unavailable(0), unavailable(0), unavailable(0), unavailable(150), unavailable(300), unavailable(700), ok(550), ok(1200), ok(2200)];
-    inAnyOrder(requests, { passed: true, findings: [] });
+    inAnyOrder(requests, { passed: true, findings: [], deprecatedUse: [] });
   });
 
   it('takes a request handed over at the instant of a 429 for one sent with it, and one handed over 101 ms after for one sent after it', () => {
-    inAnyOrder([throttled(0, 30), ok(0)], { passed: true, findings: [] });
-    inAnyOrder([throttled(0, 30), ok(100)], { passed: true, findings: [] });
+    inAnyOrder([throttled(0, 30), ok(0)], { passed: true, findings: [], deprecatedUse: [] });
+    inAnyOrder([throttled(0, 30), ok(100)], { passed: true, findings: [], deprecatedUse: [] });
     expect(rules([throttled(0, 30), ok(101)])).toEqual(['client.retry-after']);
   });
 
@@ -179,20 +179,20 @@ describe('gradeClients, on what the client sent and had been told, not the order
 
   it('counts 429s sent together with the first one past Remaining 0 as learning of the limit, and one sent after them as polling past it', () => {
     const learning = [ok(0, { remaining: 0 }), throttled(0, 60), throttled(0, 60)];
-    inAnyOrder(learning, { passed: true, findings: [] });
+    inAnyOrder(learning, { passed: true, findings: [], deprecatedUse: [] });
     const polling = [...learning, throttled(1000, 59)];
     expect(rules(polling)).toEqual(['client.retry-after', 'client.quota']);
     inAnyOrder(polling, gradeClients(polling));
   });
 
   it('fails no request sent together with the one that earned a ban, and fails one sent once told of it', () => {
-    inAnyOrder([banned(0, 300), banned(0, 300), banned(0, 300)], { passed: true, findings: [] });
+    inAnyOrder([banned(0, 300), banned(0, 300), banned(0, 300)], { passed: true, findings: [], deprecatedUse: [] });
     expect(rules([banned(0, 300), banned(0, 300), banned(1000, 299)])).toEqual(['client.retry-after', 'client.banned']);
   });
 
   it('warns of a POST resent after its 503, not of the same POST sent twice at once', () => {
     const post = (at: number, status: number) => ok(at, { method: 'POST', url: '/v1/pets', operationId: 'createPet', status, bodyDigest: 'a' });
-    inAnyOrder([post(0, 503), post(0, 201)], { passed: true, findings: [] });
+    inAnyOrder([post(0, 503), post(0, 201)], { passed: true, findings: [], deprecatedUse: [] });
     expect(rules([post(0, 503), post(0, 201), post(2000, 201)])).toEqual(['client.post-retry']);
   });
 

@@ -5,6 +5,9 @@
 import type { ClientObservation } from './clientObservation.ts';
 import { retryChains, retryWindowMs } from './retryChains.ts';
 import { inSendingOrder, sentAt, told } from './told.ts';
+import { deprecatedUse, type DeprecatedOperation, type DeprecatedUse } from './deprecatedUse.ts';
+
+export type { DeprecatedOperation, DeprecatedUse } from './deprecatedUse.ts';
 
 export interface ClientFinding {
   rule: ClientRule;
@@ -24,6 +27,18 @@ export interface ClientReport {
   /** False only when there is a failure: warnings alone pass. */
   passed: boolean;
   findings: ClientFinding[];
+  /**
+   * Each client's use of deprecated operations (getPet), one entry per client and operation, with
+   * the days left until the removal; empty when no client used one. With `?key=`, that client's.
+   */
+  deprecatedUse: DeprecatedUse[];
+}
+
+/** What the report judges use of deprecated operations by: which they are, and the mock's clock now. */
+export interface DeprecationContext {
+  deprecated: readonly DeprecatedOperation[];
+  /** Unix ms on the mock's clock: when the report is made. */
+  now: number;
 }
 
 export type ClientRule =
@@ -80,7 +95,7 @@ const pathOf = (url: string) => url.split('?')[0]!;
  * The report on every client in `observations`: a function of what each client sent and was
  * answered, on the mock's clock, whatever order its host handed the requests over in (told.ts).
  */
-export function gradeClients(observations: readonly ClientObservation[]): ClientReport {
+export function gradeClients(observations: readonly ClientObservation[], deprecation: DeprecationContext = { deprecated: [], now: 0 }): ClientReport {
   const byClient = new Map<string, ClientObservation[]>();
   for (const o of observations) {
     const list = byClient.get(o.client) ?? [];
@@ -91,7 +106,7 @@ export function gradeClients(observations: readonly ClientObservation[]): Client
   // Clients in the order of their first request, as sent; of one instant, by name.
   const clients = [...byClient.values()].map(inSendingOrder).sort(([a], [b]) => sentAt(a!) - sentAt(b!) || compare(a!.clientLabel, b!.clientLabel) || compare(a!.client, b!.client));
   for (const requests of clients) findings.push(...gradeOne(requests));
-  return { passed: !findings.some((f) => f.level === 'failure'), findings };
+  return { passed: !findings.some((f) => f.level === 'failure'), findings, deprecatedUse: deprecatedUse(clients, deprecation.deprecated, deprecation.now) };
 }
 
 /** One client's findings, from its requests in sending order. */
@@ -162,9 +177,12 @@ function gradeOne(requests: readonly ClientObservation[]): ClientFinding[] {
   }
   const overshoot = requests.filter((r) => past.has(r));
   if (overshoot.length > 0) {
+    const draft = spent.some((s) => s.draftFields);
     add('client.quota', 'failure', overshoot,
-      `${overshoot.length} ${plural(overshoot.length, 'request')} met 429 after an answer had said X-RateLimit-Remaining: 0 for that window.`,
-      'Read X-RateLimit-Remaining and -Reset on every answer, and hold requests once Remaining is 0 until the Reset it gives.');
+      `${overshoot.length} ${plural(overshoot.length, 'request')} met 429 after an answer had said X-RateLimit-Remaining: 0${draft ? ' (and RateLimit r=0)' : ''} for that window.`,
+      draft
+        ? 'Read X-RateLimit-Remaining and -Reset, or the draft\'s RateLimit r and t, on every answer, and hold requests once Remaining (r) is 0 until the Reset it gives (t seconds later).'
+        : 'Read X-RateLimit-Remaining and -Reset on every answer, and hold requests once Remaining is 0 until the Reset it gives.');
   }
 
   const refused: [ClientRule, (r: ClientObservation) => boolean, string, string][] = [

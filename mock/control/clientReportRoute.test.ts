@@ -20,7 +20,7 @@ describe('GET /__mock/client-report', () => {
     // It read Remaining 0 and Reset, and waits for the reset before the next request.
     mock.clock.advance(60_000);
     expect((await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' })).statusCode).toBe(200);
-    expect(await report(mock)).toEqual({ passed: true, findings: [] });
+    expect(await report(mock)).toEqual({ passed: true, findings: [], deprecatedUse: [] });
   });
 
   it('fails a client that retries at once after a 429 and polls past its quota, naming its key and the rule', async () => {
@@ -36,7 +36,7 @@ describe('GET /__mock/client-report', () => {
     expect(graded.findings.find((f) => f.rule === 'client.retry-after')).toMatchObject({ level: 'failure', client: 'demo…(9)', quote: expect.stringContaining('Retry-After'), instead: expect.stringMatching(/^Wait until Retry-After/) });
     // Another key's report is its own.
     await mock.call({ url: '/v1/pets?limit=1', key: 'demo-pro' });
-    expect(await report(mock, '?key=demo-pro')).toEqual({ passed: true, findings: [] });
+    expect(await report(mock, '?key=demo-pro')).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     expect((await report(mock, '?key=demo-free')).passed).toBe(false);
   });
 
@@ -58,9 +58,54 @@ describe('GET /__mock/client-report', () => {
     await mock.call({ url: '/v1/pets?limit=500' });
     expect((await report(mock)).findings).toHaveLength(1);
     await mock.app.inject({ method: 'POST', url: '/__mock/reset' });
-    expect(await report(mock)).toEqual({ passed: true, findings: [] });
+    expect(await report(mock)).toEqual({ passed: true, findings: [], deprecatedUse: [] });
     const bad = await mock.app.inject({ url: '/__mock/client-report?client=x' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'INVALID_CONTROL_REQUEST', status: 400, message: expect.stringContaining('takes only key') });
   });
+
+  it('lists each client\'s use of getPet with the days left, the 410s after the removal counted too', async () => {
+    const mock = await testMock();
+    // 1 June 2026 12:30 UTC: getPet twice a minute apart with demo-pro, once with demo-free.
+    await mock.call({ url: '/v1/pets/1', key: 'demo-pro' });
+    mock.clock.advance(60_000);
+    await mock.call({ url: '/v1/pets/2', key: 'demo-pro' });
+    await mock.call({ url: '/v1/pets', key: 'demo-free' });
+    await mock.call({ url: '/v1/pets/1', key: 'demo-free' });
+    const use = {
+      operation: 'getPet', method: 'GET', path: '/pets/{petId}', removal: '2030-12-05T00:00:00.000Z', instead: 'GET /pets with the status filter',
+    };
+    // From 1 June 2026 12:31 to 5 December 2030 00:00: 1647 days and 11.5 hours, rounded up.
+    expect((await report(mock)).deprecatedUse).toEqual([
+      { client: 'demo…(8)', ...use, requests: 2, first: '2026-06-01T12:30:00.000Z', last: '2026-06-01T12:31:00.000Z', daysLeft: 1648 },
+      { client: 'demo…(9)', ...use, requests: 1, first: '2026-06-01T12:31:00.000Z', last: '2026-06-01T12:31:00.000Z', daysLeft: 1648 },
+    ]);
+    expect((await report(mock, '?key=demo-free')).deprecatedUse).toHaveLength(1);
+    mock.clock.advance(Date.UTC(2030, 11, 5) - mock.clock.now());
+    expect((await mock.call({ url: '/v1/pets/1', key: 'demo-pro' })).statusCode).toBe(410);
+    expect((await report(mock, '?key=demo-pro')).deprecatedUse).toEqual([
+      { client: 'demo…(8)', ...use, requests: 3, first: '2026-06-01T12:30:00.000Z', last: '2030-12-05T00:00:00.000Z', daysLeft: 0 },
+    ]);
+  });
+
+  it('credits a client that waits the t of the draft\'s RateLimit (ratelimitHeaders: draft), and names the field to one that does not', async () => {
+    const mock = await testMock({ ratelimitHeaders: 'draft' });
+    for (let i = 0; i < 59; i++) await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const last = await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const t = Number(/^"minute";r=0;t=(\d+)$/.exec(String(last.headers.ratelimit))![1]);
+    // It reads t and waits that long: the same instant as X-RateLimit-Reset.
+    mock.clock.advance(t * 1000);
+    expect((await mock.call({ url: '/v1/pets?limit=1', key: 'demo-free' })).statusCode).toBe(200);
+    expect(await report(mock)).toEqual({ passed: true, findings: [], deprecatedUse: [] });
+
+    const rude = await testMock({ ratelimitHeaders: 'draft' });
+    await spendMinute(rude);
+    expect((await rude.call({ url: '/v1/pets?limit=1', key: 'demo-free' })).statusCode).toBe(429);
+    rude.clock.advance(200);
+    await rude.call({ url: '/v1/pets?limit=1', key: 'demo-free' });
+    const quota = (await report(rude)).findings.find((f) => f.rule === 'client.quota');
+    expect(quota?.message).toContain('X-RateLimit-Remaining: 0 (and RateLimit r=0)');
+    expect(quota?.instead).toContain('RateLimit r and t');
+  });
 });
+

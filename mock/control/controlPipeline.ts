@@ -19,6 +19,7 @@ import type { StateParts } from '../state/stateParts.ts';
 import { keyDigest } from '../state/keyEntry.ts';
 import { parseFaultRule } from './parseFaultRule.ts';
 import { gradeClients } from '../clientReport/gradeClients.ts';
+import { deprecatedOperations } from '../pipeline/deprecationMarks.ts';
 import { observationOf } from '../clientReport/clientObservation.ts';
 import { parseRequestFilter } from './parseRequestFilter.ts';
 import { parseInstant } from './parseInstant.ts';
@@ -77,6 +78,8 @@ export function controlPipeline(options: ControlPipelineOptions): ControlPipelin
     additionalProperties: false,
   }));
   const preflightWarnings = new LogThrottle();
+  const deprecatedForReport = [...deprecatedOperations(spec, apiPrefix).values()].flatMap(({ operationId, method, path, removal, instead }) =>
+    removal === undefined ? [] : [{ operationId, method, path, removal, instead: instead ?? 'no replacement is named' }]);
   const tokenCheck = options.controlToken === undefined ? undefined : controlTokenCheck(options.controlToken);
   const check = (valid: boolean, errors: ErrorObject[] | null | undefined, part: 'body' | 'params') => {
     if (!valid) throw new RequestValidationError(part, errors ?? []);
@@ -105,7 +108,7 @@ export function controlPipeline(options: ControlPipelineOptions): ControlPipelin
     if (Array.isArray(key) || key === '') throw invalid(`key=${JSON.stringify(key)} must be one API key. Send ?key=demo-free, or nothing for every client.`);
     const client = key === undefined ? undefined : `key:${keyDigest(key)}`;
     const observations = (await log.recorded()).flatMap((entry) => observationOf(entry) ?? []).filter((o) => client === undefined || o.client === client);
-    return { body: gradeClients(observations) };
+    return { body: gradeClients(observations, { deprecated: deprecatedForReport, now: clock.now() }) };
   });
   route('GET', '/clock', async () => ({ body: await clock.state() }));
   route('POST', '/clock', async ({ body: read }) => {

@@ -1,6 +1,7 @@
 // The mock's answers as one framework-free function: a request in, an answer out, over the state
 // it is given. openMock (Node) owns one around its state and Prism; MSW in the browser builds one
 // over an in-memory state. Every host adapts it; parity tests hold the hosts to one behaviour.
+import { rateLimitHeadersChoices, type RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import { utf8Length } from './utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import type { PetStatus } from '../../spec/types.ts';
@@ -40,6 +41,8 @@ export interface MockCoreOptions {
   strict?: boolean | undefined;
   /** Latency added to every API answer. */
   latency?: Latency | undefined;
+  /** Also send the IETF draft's RateLimit-Policy and RateLimit beside X-RateLimit-* ('draft'). Default: 'contract'. */
+  ratelimitHeaders?: RateLimitHeaders | undefined;
   /** Serve the control API under /__mock. Default: true. */
   control?: boolean | undefined;
   /** Every control request must carry `Authorization: Bearer <controlToken>`. */
@@ -85,6 +88,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const corsOrigins = options.corsOrigins ?? ['*'];
   if (corsOrigins) checkCorsOrigins(corsOrigins, 'corsOrigins');
   if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
+  if (options.ratelimitHeaders !== undefined && !rateLimitHeadersChoices.includes(options.ratelimitHeaders)) {
+    throw new Error(`ratelimitHeaders: ${JSON.stringify(options.ratelimitHeaders)} is not one of ${rateLimitHeadersChoices.map((c) => `'${c}'`).join(', ')}. Give 'draft' to also send RateLimit-Policy and RateLimit, or leave it out.`);
+  }
   const { spec, state } = options;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const { api, outside, methodNotAllowed } = apiPipeline({
@@ -95,6 +101,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     bodyLimit,
     defaultStatus: options.defaultStatus === undefined ? 'available' : options.defaultStatus,
     strict: options.strict ?? false,
+    ratelimitHeaders: options.ratelimitHeaders ?? 'contract',
     latency: options.latency,
     maxPreferDelayMs,
     examples: options.examples ?? specExamples(spec),

@@ -23,6 +23,7 @@ import type { StateParts } from '../state/stateParts.ts';
 import type { ApiError } from '../errors/errorCatalogue.ts';
 import { openState, type OpenedState, type RedisStateConfig } from './openState.ts';
 import { createMockCore, defaultBodyLimit, type MockCore } from './createMockCore.ts';
+import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
 
 export interface MockOptions {
@@ -65,6 +66,12 @@ export interface MockOptions {
    * `X-Mock-Ignored-Query` header and in a warning in the log.
    */
   strict?: boolean;
+  /**
+   * 'draft': every answer also carries `RateLimit-Policy` and `RateLimit` of the IETF httpapi draft
+   * (draft-ietf-httpapi-ratelimit-headers-11), saying what X-RateLimit-* say. Default: 'contract',
+   * X-RateLimit-* only.
+   */
+  ratelimitHeaders?: RateLimitHeaders;
   /** How many requests the request log keeps. Default: 1000. */
   requestLogSize?: number;
   /** How many client addresses the anonymous rate limit keeps counts for. Default: 10,000. */
@@ -174,6 +181,7 @@ export async function openMock(options: OpenMockOptions = {}): Promise<Mock> {
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     defaultStatus: options.defaultStatus,
     strict: options.strict,
+    ratelimitHeaders: options.ratelimitHeaders,
     latency: options.latency,
     control: options.control,
     controlToken: options.controlToken,

@@ -24,6 +24,10 @@ export const errorCatalogue = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this route. Use a method listed in the Allow header.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time. Send the whole request line, headers and body without pausing.' },
   IDS_EXHAUSTED: { status: 409, message: 'The mock has handed out every id up to 2^53 - 1, the largest JSON clients read exactly. Ids are never reissued, not even after a reset: restart the mock without its state file, or with a new one (with --redis: on another --redis-prefix, or an emptied one).' },
+  // After the removal date the contract announces for a deprecated operation (getPet: 5 December
+  // 2030), on the mock's clock: the contract shows no answer for then; 410 says the removal is
+  // deliberate and permanent (RFC 9110, 15.5.11). The message names the replacement.
+  OPERATION_REMOVED: { status: 410, message: 'This operation was removed on the date its Sunset header announced. Call its replacement instead (for GET /pets/{petId}: GET /pets with the status filter).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large. Send a smaller body.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON. Send it with "Content-Type: application/json".' },
   EXPECTATION_FAILED: { status: 417, message: 'The Expect header asks for something the mock does not do. Send "Expect: 100-continue" or no Expect header.' },

@@ -1,7 +1,7 @@
 // The API under /v1 as one pipeline of named steps, in one order for every request:
 //
 //   cors → unknown query → (the store's operation prepared ahead) → admission → fault rules →
-//   Prefer → method and route → body → validation → forced answer or operation;
+//   Prefer → method and route → body → removal → validation → forced answer or operation;
 //   then the rate-limit headers and deprecation marks, latency, and the record.
 //
 // Each step is a module of this folder with its own tests. The only reordering is a read ahead,
@@ -27,6 +27,7 @@ import { allowMethod, requireRoute } from './routing.ts';
 import { bytesOf, readBody } from './body.ts';
 import { readJsonBody } from './readRequest.ts';
 import { validate } from './validation.ts';
+import { refuseRemoved } from './removedOperation.ts';
 import { delayAnswer } from './latency.ts';
 import { errorAnswer } from './errorAnswer.ts';
 import { rateAndMarks, recordExchange } from './record.ts';
@@ -69,6 +70,7 @@ async function serve(ctx: ApiContext, x: Exchange): Promise<Answer> {
   const read = readBody(ctx, x);
   if (read) await read;
   requireRoute(ctx.routes, x);
+  refuseRemoved(ctx, x);
   validate(ctx, x);
   if (forced) return forcedAnswer(ctx, x, forced);
   return operate(ctx, x);

@@ -5,8 +5,9 @@ import type { StateParts } from '../state/stateParts.ts';
 import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { CorsOrigins } from './corsOptions.ts';
 import type { Latency } from './latency.ts';
+import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import { LogThrottle } from './logThrottle.ts';
-import { deprecationMarks } from './deprecationMarks.ts';
+import { deprecatedOperations, type Deprecated } from './deprecationMarks.ts';
 import { PageCache } from './pageCache.ts';
 import { apiRoutes, type ApiRoutes } from './route.ts';
 import { requestValidation, type RequestValidation } from './requestValidation.ts';
@@ -19,6 +20,8 @@ export interface ApiPipelineOptions {
   bodyLimit: number;
   defaultStatus: PetStatus | null;
   strict: boolean;
+  /** Also send the draft's RateLimit-Policy and RateLimit beside X-RateLimit-* ('draft'). */
+  ratelimitHeaders: RateLimitHeaders;
   latency?: Latency | undefined;
   maxPreferDelayMs: number;
   /** Answers Prefer's 2xx and the operations the store does not hold, from the spec. */
@@ -33,8 +36,8 @@ export interface ApiPipelineOptions {
 export interface ApiContext extends ApiPipelineOptions {
   routes: ApiRoutes;
   validation: RequestValidation;
-  /** Deprecation and Sunset headers by operationId. */
-  marks: Map<string, Record<string, string>>;
+  /** The deprecated operations by operationId: their removal, replacement, and the fields their answers carry. */
+  deprecated: Map<string, Deprecated>;
   /** List pages kept as text until the store changes. */
   pages: PageCache;
   /** A page polling with `?page=2`, or retrying a refused preflight, would otherwise fill the log. */
@@ -47,7 +50,7 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     ...options,
     routes: apiRoutes(options.spec, options.prefix, { cors: options.corsOrigins !== false }),
     validation: requestValidation(options.spec, { strict: options.strict }),
-    marks: deprecationMarks(options.spec),
+    deprecated: deprecatedOperations(options.spec, options.prefix),
     pages: new PageCache(),
     queryWarnings: new LogThrottle(),
     preflightWarnings: new LogThrottle(),

@@ -41,6 +41,8 @@ export interface Exchange {
   /** What the store's operation gave, when it ran with the admission. */
   stepResult?: PetStepResult;
   errorCode?: string;
+  /** Its operation was removed on the mock's clock when the request was served (removedOperation.ts). */
+  removed?: boolean;
   started: number;
 }
 

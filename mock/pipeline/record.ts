@@ -12,6 +12,8 @@ import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
 import { peekRate } from '../rateLimits/peekRate.ts';
 import { rateHeaders } from '../rateLimits/refusals.ts';
 import type { RateDecision } from '../rateLimits/rateLimiter.ts';
+import { marksAt } from './deprecationMarks.ts';
+import { draftExposedHeaders, draftRateLimitFields } from '../rateLimits/draftRateLimitFields.ts';
 
 interface Recorders {
   state: Pick<StateParts, 'log' | 'clock'>;
@@ -77,20 +79,33 @@ function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused }: { statu
  * answer given before any admission; the outage's when the store is away), and the deprecation
  * marks of its operation.
  */
-export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'marks'>, x: Exchange): Promise<void> | undefined {
-  const opMarks = x.op ? ctx.marks.get(x.op.operationId) : undefined;
+export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'deprecated' | 'ratelimitHeaders'>, x: Exchange): Promise<void> | undefined {
+  const now = ctx.state.clock.now();
+  const deprecated = x.op ? ctx.deprecated.get(x.op.operationId) : undefined;
+  const opMarks = x.removed ? deprecated?.after : marksAt(deprecated, now);
   const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys), opMarks);
-  if (x.rateDecision) return void Object.assign(x.headers, rateHeaders(x.rateDecision), opMarks);
+  const set = (decision: RateDecision): undefined => {
+    Object.assign(x.headers, rateHeaders(decision), opMarks);
+    if (ctx.ratelimitHeaders === 'draft') withDraftFields(x.headers, decision, now);
+    return undefined;
+  };
+  if (x.rateDecision) return set(x.rateDecision);
   if (x.storeUnavailable) return void outage();
-  const set = (decision: RateDecision) => void Object.assign(x.headers, rateHeaders(decision), opMarks);
   const away = (error: unknown): undefined => {
     if (error instanceof StoreUnavailableError) outage();
     return undefined;
   };
   try {
     const peeked = peekRate({ headers: x.request.headers, ip: x.ip }, ctx.state);
-    return isPromise(peeked) ? peeked.then(set, away) : set(peeked);
+    return isPromise(peeked) ? peeked.then(set, away).then(() => undefined) : set(peeked);
   } catch (error) {
     return away(error);
   }
+}
+
+/** The draft's RateLimit-Policy and RateLimit beside X-RateLimit-*, readable by a page where CORS is on. */
+function withDraftFields(headers: Record<string, string>, decision: RateDecision, now: number): void {
+  Object.assign(headers, draftRateLimitFields(decision, now));
+  const exposed = headers['access-control-expose-headers'];
+  if (exposed !== undefined) headers['access-control-expose-headers'] = `${exposed}, ${draftExposedHeaders.join(', ')}`;
 }

@@ -132,6 +132,8 @@ export class RateLimiter implements RateLimits {
       remaining: dayBinds ? dayLeft : minuteLeft,
       reset: Math.ceil((dayBinds ? dayReset : minuteReset) / 1000),
       retryAfter: 0,
+      window: dayBinds ? 'day' : 'minute',
+      quotas: { perMinute: limits.perMinute, perDay: limits.perDay },
     };
   }
 }
@@ -146,5 +148,7 @@ function refusal(limits: Limits, bucket: Bucket, now: number, until: number, ban
     reset: Math.ceil(until / 1000),
     // At least one second: "Retry-After: 0" would invite an immediate retry (RFC 9110, 10.2.3).
     retryAfter: Math.max(1, Math.ceil((until - now) / 1000)),
+    window: dayFull ? 'day' : 'minute',
+    quotas: { perMinute: limits.perMinute, perDay: limits.perDay },
   };
 }

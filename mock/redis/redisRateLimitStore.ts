@@ -77,7 +77,7 @@ export class RedisRateLimitStore implements RateLimits {
     return {
       key,
       bucketId: key?.bucketId ?? bucketId,
-      decision: { allowed: allowed === 1, banned: banned === 1, limit, remaining, reset, retryAfter },
+      decision: { allowed: allowed === 1, banned: banned === 1, limit, remaining, reset, retryAfter, quotas: { perMinute: (key?.limits ?? limits).perMinute, perDay: (key?.limits ?? limits).perDay } },
       step: tag === null ? undefined : [tag, out],
     };
   }

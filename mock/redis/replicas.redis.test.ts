@@ -199,7 +199,7 @@ describe('two mocks on one Redis', () => {
     expect(report.passed).toBe(false);
     expect(report.findings.map((f: { rule: string }) => f.rule)).toContain('client.retry-after');
     await a.app.inject({ method: 'POST', url: '/__mock/reset' });
-    expect((await b.app.inject({ url: '/__mock/client-report' })).json()).toEqual({ passed: true, findings: [] });
+    expect((await b.app.inject({ url: '/__mock/client-report' })).json()).toEqual({ passed: true, findings: [], deprecatedUse: [] });
   });
 });
 

@@ -213,6 +213,10 @@ export interface RateDecision {
   reset: number;
   /** Retry-After in whole seconds, for refused requests. */
   retryAfter: number;
+  /** The window `limit`, `remaining` and `reset` describe (the draft RateLimit field's policy). */
+  window?: 'minute' | 'day';
+  /** Both quotas of the plan counted against (the draft RateLimit-Policy field). */
+  quotas?: { perMinute: number; perDay: number };
 }
 
 /** What is kept per request: raw, so recording costs next to nothing on the hot path. */

@@ -296,6 +296,12 @@ describe('http.link: #link-value, one rel each', () => {
     expect(said('http.link', { link: '</v1/pets>' })).toContain('has no rel parameter');
   });
 
+  it('holds the mock\'s link to getPet\'s replacement and a deprecation link (RFC 9745, 3), and fails one whose target is no URI-reference', () => {
+    expect(on('http.link', { link: '</v1/pets>; rel="alternate"; title="GET /pets with the status filter"' })).toEqual(['held']);
+    expect(on('http.link', { link: '<https://developer.example.com/deprecation>; rel="deprecation"; type="text/html"' })).toEqual(['held']);
+    expect(said('http.link', { link: '<https://example.com/dep recation>; rel="deprecation"' })).toContain('is no URI-reference');
+  });
+
   it('does not apply without Link', () => {
     expect(on('http.link', {})).toEqual([]);
   });

@@ -44,7 +44,9 @@ it('draws no finding from the mock for a client that paces itself and backs off'
   const get = politeFetch(await mockTime());
   await mock.addFault({ method: 'GET', status: 503, times: 2, retryAfter: 1 });
   for (let i = 0; i < 70; i++) expect((await get(`${api}/pets?limit=5`, { headers })).status).toBe(200);
-  expect((await mock.clientReport()).findings).toEqual([]);
+  const report = await mock.clientReport();
+  expect(report.findings).toEqual([]);
+  expect(report.deprecatedUse).toEqual([]); // it never calls the deprecated GET /pets/{petId}
 });
 
 it('names what a client that ignores 429 does wrong', async () => {
