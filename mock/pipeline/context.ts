@@ -5,6 +5,7 @@ import type { StateParts } from '../state/stateParts.ts';
 import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { CorsOrigins } from './corsOptions.ts';
 import type { Latency } from './latency.ts';
+import { utf8Length } from '../core/utf8Length.ts';
 import { LogThrottle } from './logThrottle.ts';
 import { deprecationMarks } from './deprecationMarks.ts';
 import { PageCache } from './pageCache.ts';
@@ -39,6 +40,8 @@ export interface ApiContext extends ApiPipelineOptions {
   pages: PageCache;
   /** A page polling with `?page=2`, or retrying a refused preflight, would otherwise fill the log. */
   queryWarnings: LogThrottle;
+  /** The Content-Length of a body: the last one's kept, since a list page's text is the same string until the store changes. */
+  contentLength(body: string): string;
   preflightWarnings: LogThrottle;
 }
 
@@ -51,6 +54,19 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     pages: new PageCache(),
     queryWarnings: new LogThrottle(),
     preflightWarnings: new LogThrottle(),
+    contentLength: lastContentLength(),
+  };
+}
+
+function lastContentLength(): (body: string) => string {
+  let last: string | undefined;
+  let length = '';
+  return (body) => {
+    if (body !== last) {
+      last = body;
+      length = String(utf8Length(body));
+    }
+    return length;
   };
 }
 
