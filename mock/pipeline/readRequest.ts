@@ -11,23 +11,24 @@ const plainQuery = /^[\x20-\x24\x26-\x2a\x2c-\x3e\x40-\x7e]*$/;
 export function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (search === '') return out;
-  const add = (name: string, value: string) => {
-    const had = out[name];
-    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
-  };
   // Most queries (`limit=20`) have nothing to decode: split as the URL standard's form parser
   // does (empty pairs skipped, a name without `=` has the value ''), without building URLSearchParams.
   if (plainQuery.test(search)) {
     for (const pair of search.split('&')) {
       if (pair === '') continue;
       const equals = pair.indexOf('=');
-      if (equals < 0) add(pair, '');
-      else add(pair.slice(0, equals), pair.slice(equals + 1));
+      if (equals < 0) addParam(out, pair, '');
+      else addParam(out, pair.slice(0, equals), pair.slice(equals + 1));
     }
     return out;
   }
-  for (const [name, value] of new URLSearchParams(search)) add(name, value);
+  for (const [name, value] of new URLSearchParams(search)) addParam(out, name, value);
   return out;
+}
+
+function addParam(out: Record<string, string | string[]>, name: string, value: string): void {
+  const had = out[name];
+  out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
 }
 
 /**
