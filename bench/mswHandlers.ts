@@ -12,11 +12,12 @@ export interface InProcessTarget extends RunningServer {
 export interface MswTargets extends InProcessTarget {
   /**
    * What MSW itself costs, for the same list request: one plain handler of its own, `GET
-   * <base>/pets`, answering the page and headers the mock gave that request just before (taken
-   * again before each run, since creates change the page), measured in the same loops while it
-   * stands in for the mock's handlers. The mock's ratio to it is what the mock adds to MSW.
+   * <base>/pets`, answering the page and headers the mock gave that request just before, in
+   * quarter-second slices alternating with the mock's handlers over `seconds` (each gets half),
+   * so that both meet the same load on a busy machine. The mock's ratio to it is what the mock
+   * adds to MSW.
    */
-  plainList(request: LoadRequest, options: { seconds: number; connections: number }): Promise<LoadResult>;
+  againstPlain(request: LoadRequest, options: { seconds: number; connections: number }): Promise<{ mock: LoadResult; plain: LoadResult }>;
 }
 
 /**
@@ -36,11 +37,15 @@ export async function startMswHandlers(): Promise<MswTargets> {
     peakMb = Math.max(peakMb, rss);
     return rss;
   };
-  const loops = async (request: LoadRequest | LoadRequest[], { seconds, connections }: { seconds: number; connections: number }): Promise<LoadResult> => {
+  type Samples = { latencies: number[]; statuses: Record<string, number>; errors: number; elapsed: number };
+  const summary = ({ latencies, statuses, errors, elapsed }: Samples): LoadResult => {
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+    return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), statuses, errors };
+  };
+  const loops = async (request: LoadRequest | LoadRequest[], { seconds, connections }: { seconds: number; connections: number }, into: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 }): Promise<Samples> => {
     const sequence = Array.isArray(request) ? request : [request];
-    const latencies: number[] = [];
-    const statuses: Record<string, number> = {};
-    let errors = 0;
+    const { latencies, statuses } = into;
     const deadline = performance.now() + seconds * 1000;
     const loop = async () => {
       for (let i = 0; performance.now() < deadline; i++) {
@@ -53,7 +58,7 @@ export async function startMswHandlers(): Promise<MswTargets> {
           statuses[cls] = (statuses[cls] ?? 0) + 1;
           latencies.push(performance.now() - sent);
         } catch {
-          errors++;
+          into.errors++;
         }
         if (i % 64 === 0) {
           rssMb();
@@ -67,10 +72,8 @@ export async function startMswHandlers(): Promise<MswTargets> {
     };
     const begun = performance.now();
     await Promise.all(Array.from({ length: connections }, loop));
-    const elapsed = (performance.now() - begun) / 1000;
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-    return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), statuses, errors };
+    into.elapsed += (performance.now() - begun) / 1000;
+    return into;
   };
   return {
     name: 'MSW handlers (in-process fetch)',
@@ -78,19 +81,25 @@ export async function startMswHandlers(): Promise<MswTargets> {
     pid: process.pid,
     startupMs,
     memory: async () => ({ rssMb: rssMb(), peakMb }),
-    load: loops,
-    async plainList(request, options) {
-      // The page and headers as the mock answers this request now.
-      const answered = await fetch(`${mock.baseUrl}${request.path}`, { method: request.method, ...(request.headers ? { headers: request.headers } : {}) });
-      const page = await answered.text();
-      const headers = [...answered.headers];
-      const plain = http.get(`${mock.baseUrl}${request.path.split('?')[0]}`, () => new Response(page, { status: answered.status, headers }));
-      server.resetHandlers(plain);
-      try {
-        return await loops(request, options);
-      } finally {
-        server.resetHandlers(...handlers);
+    load: async (request, options) => summary(await loops(request, options)),
+    async againstPlain(request, { seconds, connections }) {
+      const slice = Math.min(0.25, seconds / 2);
+      const viaMock: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
+      const viaPlain: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
+      for (let spent = 0; spent < seconds; spent += 2 * slice) {
+        await loops(request, { seconds: slice, connections }, viaMock);
+        // The page and headers as the mock answers this request now (creates change the page).
+        const answered = await fetch(`${mock.baseUrl}${request.path}`, { method: request.method, ...(request.headers ? { headers: request.headers } : {}) });
+        const page = await answered.text();
+        const headers = [...answered.headers];
+        server.resetHandlers(http.get(`${mock.baseUrl}${request.path.split('?')[0]}`, () => new Response(page, { status: answered.status, headers })));
+        try {
+          await loops(request, { seconds: slice, connections }, viaPlain);
+        } finally {
+          server.resetHandlers(...handlers);
+        }
       }
+      return { mock: summary(viaMock), plain: summary(viaPlain) };
     },
     async stop() {
       server.close();
