@@ -1,3 +1,4 @@
+import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { createPetsHandlers } from '../mock/adapters/msw.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
@@ -8,12 +9,23 @@ export interface InProcessTarget extends RunningServer {
   load(request: LoadRequest | LoadRequest[], options: { seconds: number; connections: number }): Promise<LoadResult>;
 }
 
+export interface MswTargets extends InProcessTarget {
+  /**
+   * What MSW itself costs, for the same list request: one plain handler of its own, `GET
+   * <base>/pets`, answering the page and headers the mock gave that request just before, in
+   * quarter-second slices alternating with the mock's handlers over `seconds` (each gets half),
+   * so that both meet the same load on a busy machine. The mock's ratio to it is what the mock
+   * adds to MSW.
+   */
+  againstPlain(request: LoadRequest, options: { seconds: number; connections: number }): Promise<{ mock: LoadResult; plain: LoadResult }>;
+}
+
 /**
  * The mock as a component test meets it: MSW handlers in this process, called with fetch (no
  * socket, no port). Measured like the servers, with the same scenarios, so the table sets
  * in-process requests per second beside the HTTP mock's.
  */
-export async function startMswHandlers(): Promise<InProcessTarget> {
+export async function startMswHandlers(): Promise<MswTargets> {
   const started = performance.now();
   const { handlers, mock } = await createPetsHandlers();
   const server = setupServer(...handlers);
@@ -25,47 +37,69 @@ export async function startMswHandlers(): Promise<InProcessTarget> {
     peakMb = Math.max(peakMb, rss);
     return rss;
   };
+  type Samples = { latencies: number[]; statuses: Record<string, number>; errors: number; elapsed: number };
+  const summary = ({ latencies, statuses, errors, elapsed }: Samples): LoadResult => {
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+    return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), statuses, errors };
+  };
+  const loops = async (request: LoadRequest | LoadRequest[], { seconds, connections }: { seconds: number; connections: number }, into: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 }): Promise<Samples> => {
+    const sequence = Array.isArray(request) ? request : [request];
+    const { latencies, statuses } = into;
+    const deadline = performance.now() + seconds * 1000;
+    const loop = async () => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        const { method, path, headers, body } = sequence[i % sequence.length]!;
+        const sent = performance.now();
+        try {
+          const res = await fetch(`${mock.baseUrl}${path}`, { method, ...(headers ? { headers } : {}), ...(body ? { body } : {}) });
+          await res.arrayBuffer();
+          const cls = `${String(res.status)[0]}xx`;
+          statuses[cls] = (statuses[cls] ?? 0) + 1;
+          latencies.push(performance.now() - sent);
+        } catch {
+          into.errors++;
+        }
+        if (i % 64 === 0) {
+          rssMb();
+          // As a test does between its steps: let the event loop turn. Promises that only ever
+          // chain more promises never end V8's job, and what fetch's bodies hold weakly (their
+          // FinalizationRegistry) is kept until it ends: 50 loops of in-process fetches that never
+          // yield held about 8 KiB a request, all given back at the first turn.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    };
+    const begun = performance.now();
+    await Promise.all(Array.from({ length: connections }, loop));
+    into.elapsed += (performance.now() - begun) / 1000;
+    return into;
+  };
   return {
     name: 'MSW handlers (in-process fetch)',
     base: mock.baseUrl,
     pid: process.pid,
     startupMs,
     memory: async () => ({ rssMb: rssMb(), peakMb }),
-    async load(request, { seconds, connections }) {
-      const sequence = Array.isArray(request) ? request : [request];
-      const latencies: number[] = [];
-      const statuses: Record<string, number> = {};
-      let errors = 0;
-      const deadline = performance.now() + seconds * 1000;
-      const loop = async () => {
-        for (let i = 0; performance.now() < deadline; i++) {
-          const { method, path, headers, body } = sequence[i % sequence.length]!;
-          const sent = performance.now();
-          try {
-            const res = await fetch(`${mock.baseUrl}${path}`, { method, ...(headers ? { headers } : {}), ...(body ? { body } : {}) });
-            await res.arrayBuffer();
-            const cls = `${String(res.status)[0]}xx`;
-            statuses[cls] = (statuses[cls] ?? 0) + 1;
-            latencies.push(performance.now() - sent);
-          } catch {
-            errors++;
-          }
-          if (i % 64 === 0) {
-            rssMb();
-            // As a test does between its steps: let the event loop turn. Promises that only ever
-            // chain more promises never end V8's job, and what fetch's bodies hold weakly (their
-            // FinalizationRegistry) is kept until it ends: 50 loops of in-process fetches that never
-            // yield held about 8 KiB a request, all given back at the first turn.
-            await new Promise((resolve) => setImmediate(resolve));
-          }
+    load: async (request, options) => summary(await loops(request, options)),
+    async againstPlain(request, { seconds, connections }) {
+      const slice = Math.min(0.25, seconds / 2);
+      const viaMock: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
+      const viaPlain: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
+      for (let spent = 0; spent < seconds; spent += 2 * slice) {
+        await loops(request, { seconds: slice, connections }, viaMock);
+        // The page and headers as the mock answers this request now (creates change the page).
+        const answered = await fetch(`${mock.baseUrl}${request.path}`, { method: request.method, ...(request.headers ? { headers: request.headers } : {}) });
+        const page = await answered.text();
+        const headers = [...answered.headers];
+        server.resetHandlers(http.get(`${mock.baseUrl}${request.path.split('?')[0]}`, () => new Response(page, { status: answered.status, headers })));
+        try {
+          await loops(request, { seconds: slice, connections }, viaPlain);
+        } finally {
+          server.resetHandlers(...handlers);
         }
-      };
-      const begun = performance.now();
-      await Promise.all(Array.from({ length: connections }, loop));
-      const elapsed = (performance.now() - begun) / 1000;
-      latencies.sort((a, b) => a - b);
-      const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-      return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), statuses, errors };
+      }
+      return { mock: summary(viaMock), plain: summary(viaPlain) };
     },
     async stop() {
       server.close();

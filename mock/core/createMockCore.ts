@@ -142,7 +142,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   function route(request: CoreRequest): Promise<CoreAnswer> {
     // A request target in absolute form (`GET http://host/v1/pets`) names the same resource as its
     // path does (RFC 9112, 3.2.2).
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(request.url)) {
+    if (request.url.charCodeAt(0) !== 47 /* / */ && /^[a-z][a-z0-9+.-]*:\/\//i.test(request.url)) {
       try {
         const target = new URL(request.url);
         request = { ...request, url: `${target.pathname}${target.search}` };
@@ -152,7 +152,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }
     const cut = request.url.search(/[?#]/);
     const path = cut < 0 ? request.url : request.url.slice(0, cut);
-    const search = cut < 0 || request.url[cut] === '#' ? '' : request.url.slice(cut + 1).split('#')[0]!;
+    const hash = cut < 0 ? -1 : request.url.indexOf('#', cut);
+    const search = cut < 0 || hash === cut ? '' : request.url.slice(cut + 1, hash < 0 ? undefined : hash);
     // A path that cannot be decoded names no resource: 400, whatever the path.
     if (path.includes('%') && !decodable(path)) return refuse(request, new ApiError('BAD_REQUEST', `The URL ${JSON.stringify(request.url)} cannot be decoded: each % must start an escape of UTF-8 (%20, %C3%A9). Percent-encode it correctly.`), 400);
     if (under(path, API_PREFIX)) return api(request, path, search);

@@ -10,7 +10,7 @@
 // that turns out bad is still refused in its turn, after its admission.
 import { utf8Length } from '../core/utf8Length.ts';
 import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
-import { isPromise } from '../state/awaitable.ts';
+import { isPromise, type Awaitable } from '../state/awaitable.ts';
 import { ClientGoneError, ConnectionResetError, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
 import type { ApiError } from '../errors/errorCatalogue.ts';
 import { peekRate } from '../rateLimits/peekRate.ts';
@@ -23,6 +23,7 @@ import { prepareStoreStep, operate } from './operation.ts';
 import { admit } from './admission.ts';
 import { applyFaultRules } from './faults.ts';
 import { forcedAnswer, readPrefer } from './prefer.ts';
+import type { Forced } from './readPreferences.ts';
 import { allowMethod, requireRoute } from './routing.ts';
 import { bytesOf, readBody } from './body.ts';
 import { readJsonBody } from './readRequest.ts';
@@ -54,21 +55,38 @@ export function apiPipeline(options: ApiPipelineOptions): ApiPipeline {
   };
 }
 
-/** The steps that decide the answer, in their order. */
-async function serve(ctx: ApiContext, x: Exchange): Promise<Answer> {
+/**
+ * The steps that decide the answer, in their order. A step that must wait (a shared store, a body
+ * still arriving, a fault rule's hold) returns a promise, and the steps after it continue from it;
+ * in memory a read runs every step at once, with no promise between them.
+ */
+function serve(ctx: ApiContext, x: Exchange): Awaitable<Answer> {
   const preflight = cors(ctx, x);
   if (preflight) return preflight;
   nameUnknownQuery(ctx, x);
   x.credentials = parseAuthorization(x.request.headers.authorization);
-  await prepareStoreStep(ctx, x);
+  const prepared = prepareStoreStep(ctx, x);
+  return prepared ? prepared.then(() => serveAdmission(ctx, x)) : serveAdmission(ctx, x);
+}
+
+function serveAdmission(ctx: ApiContext, x: Exchange): Awaitable<Answer> {
   const admitted = admit(ctx, x);
-  if (admitted) await admitted;
+  return admitted ? admitted.then(() => serveFaults(ctx, x)) : serveFaults(ctx, x);
+}
+
+function serveFaults(ctx: ApiContext, x: Exchange): Awaitable<Answer> {
   const faulted = applyFaultRules(ctx, x);
-  if (faulted) await faulted;
+  return faulted ? faulted.then(() => serveRequest(ctx, x)) : serveRequest(ctx, x);
+}
+
+function serveRequest(ctx: ApiContext, x: Exchange): Awaitable<Answer> {
   const forced = readPrefer(ctx, x);
   allowMethod(ctx.routes, x);
   const read = readBody(ctx, x);
-  if (read) await read;
+  return read ? read.then(() => serveValid(ctx, x, forced)) : serveValid(ctx, x, forced);
+}
+
+function serveValid(ctx: ApiContext, x: Exchange, forced: Forced | undefined): Awaitable<Answer> {
   requireRoute(ctx.routes, x);
   refuseRemoved(ctx, x);
   validate(ctx, x);
@@ -83,7 +101,8 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
   x.op = x.route?.op;
   let answer: Answer;
   try {
-    answer = await serve(ctx, x);
+    const served = serve(ctx, x);
+    answer = isPromise(served) ? await served : served;
   } catch (error) {
     if (error instanceof ConnectionResetError || error instanceof ClientGoneError) {
       record(ctx, x, 0, arrivedAt);
@@ -96,7 +115,7 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
   const delayed = delayAnswer(ctx.latency, x);
   if (delayed) await delayed;
   record(ctx, x, answer.status, arrivedAt);
-  if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = String(utf8Length(answer.body));
+  if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = ctx.contentLength(answer.body);
   return { status: answer.status, headers: x.headers, body: answer.body };
 }
 

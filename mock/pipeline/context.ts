@@ -6,6 +6,7 @@ import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { CorsOrigins } from './corsOptions.ts';
 import type { Latency } from './latency.ts';
 import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
+import { utf8Length } from '../core/utf8Length.ts';
 import { LogThrottle } from './logThrottle.ts';
 import { deprecatedOperations, type Deprecated } from './deprecationMarks.ts';
 import { PageCache } from './pageCache.ts';
@@ -42,6 +43,8 @@ export interface ApiContext extends ApiPipelineOptions {
   pages: PageCache;
   /** A page polling with `?page=2`, or retrying a refused preflight, would otherwise fill the log. */
   queryWarnings: LogThrottle;
+  /** The Content-Length of a body: the last one's kept, since a list page's text is the same string until the store changes. */
+  contentLength(body: string): string;
   preflightWarnings: LogThrottle;
 }
 
@@ -54,6 +57,19 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     pages: new PageCache(),
     queryWarnings: new LogThrottle(),
     preflightWarnings: new LogThrottle(),
+    contentLength: lastContentLength(),
+  };
+}
+
+function lastContentLength(): (body: string) => string {
+  let last: string | undefined;
+  let length = '';
+  return (body) => {
+    if (body !== last) {
+      last = body;
+      length = String(utf8Length(body));
+    }
+    return length;
   };
 }
 

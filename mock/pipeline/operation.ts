@@ -28,19 +28,34 @@ type Checked = NonNullable<Exchange['checked']>;
  * a request that turns out bad prepares nothing, and is refused in its turn, after its admission
  * (a 401 or 429 first, then a fault rule, then the 4xx).
  */
-export async function prepareStoreStep(ctx: Pick<ApiContext, 'state' | 'bodyLimit' | 'validation' | 'maxPreferDelayMs' | 'defaultStatus' | 'pages'>, x: Exchange): Promise<void> {
+export function prepareStoreStep(ctx: Pick<ApiContext, 'state' | 'bodyLimit' | 'validation' | 'maxPreferDelayMs' | 'defaultStatus' | 'pages'>, x: Exchange): Promise<void> | undefined {
   const { op, route } = x;
-  if (!op || !route || !storeOperations.has(op.operationId) || x.credentials?.kind !== 'bearer') return;
+  if (!op || !route || !storeOperations.has(op.operationId) || x.credentials?.kind !== 'bearer') return undefined;
   // Rules this process knows changed are read first: the step then goes ahead unless one may take the request.
   const refreshed = ctx.state.faults.refresh();
   // A store that does not answer is told once: the 503's headers do not wait on it again.
-  if (refreshed) await refreshed.catch(storeAway(x));
-  if (!preferenceFree(ctx, x, op)) return;
-  if (op.operation.requestBody !== undefined && x.request.body === undefined && !ctx.state.keys.lastSeen?.(x.credentials.token)) return;
-  if (ctx.state.faults.mayFire(faultTarget(x, op))) return;
+  if (refreshed) return refreshed.catch(storeAway(x)).then(() => prepareRefreshed(ctx, x, op));
+  return prepareRefreshed(ctx, x, op);
+}
+
+/** prepareStoreStep once the fault rules are current: at once in memory, with no promise. */
+function prepareRefreshed(ctx: Pick<ApiContext, 'state' | 'bodyLimit' | 'validation' | 'maxPreferDelayMs' | 'defaultStatus' | 'pages'>, x: Exchange, op: SpecOperation): Promise<void> | undefined {
+  if (!preferenceFree(ctx, x, op)) return undefined;
+  if (op.operation.requestBody !== undefined && x.request.body === undefined && !ctx.state.keys.lastSeen?.((x.credentials as { token: string }).token)) return undefined;
+  if (ctx.state.faults.mayFire(faultTarget(x, op))) return undefined;
   try {
     const bytes = bytesOf(x);
-    if (isPromise(bytes)) await bytes;
+    if (isPromise(bytes)) return bytes.then(() => prepareRead(ctx, x, op), () => undefined);
+  } catch {
+    return undefined;
+  }
+  prepareRead(ctx, x, op);
+  return undefined;
+}
+
+/** The body read ahead: parsed, validated and made the store's step, or nothing prepared. */
+function prepareRead(ctx: Pick<ApiContext, 'bodyLimit' | 'validation' | 'defaultStatus' | 'pages'>, x: Exchange, op: SpecOperation): void {
+  try {
     x.body = readJsonBody(x.request, x.bytes, x.method, ctx.bodyLimit);
     validate(ctx, x as Exchange & { route: RouteMatch; op: SpecOperation });
     x.step = petStep(ctx, op, x.checked!, x.body);
@@ -51,16 +66,19 @@ export async function prepareStoreStep(ctx: Pick<ApiContext, 'state' | 'bodyLimi
 }
 
 /** Operation step: the store's result (run with the admission, or now), or the spec's answer. */
-export async function operate(ctx: Pick<ApiContext, 'state' | 'spec' | 'examples' | 'log' | 'prefix' | 'defaultStatus' | 'pages'>, x: Exchange & { op: SpecOperation }): Promise<{ status: number; body: string | null }> {
+export function operate(ctx: Pick<ApiContext, 'state' | 'spec' | 'examples' | 'log' | 'prefix' | 'defaultStatus' | 'pages'>, x: Exchange & { op: SpecOperation }): Awaitable<{ status: number; body: string | null }> {
   const { op } = x;
-  const checked = x.checked!;
   if (x.step && x.stepResult) return stepAnswer(ctx, x, x.step, x.stepResult);
   if (storeOperations.has(op.operationId)) {
-    const step = petStep(ctx, op, checked, x.body);
+    const step = petStep(ctx, op, x.checked!, x.body);
     const result = ctx.state.runStep(step);
-    const answer = stepAnswer(ctx, x, step, isPromise(result) ? await result : result);
-    return isPromise(answer) ? await answer : answer;
+    return isPromise(result) ? result.then((done) => stepAnswer(ctx, x, step, done)) : stepAnswer(ctx, x, step, result);
   }
+  return specAnswer(ctx, x, op, x.checked!);
+}
+
+/** The spec's answer (through Prism) for an operation the store does not hold. */
+async function specAnswer(ctx: Pick<ApiContext, 'spec' | 'examples' | 'log'>, x: Exchange, op: SpecOperation, checked: Checked): Promise<{ status: number; body: string | null }> {
   try {
     const answered = await ctx.examples.respond(op);
     const realistic = await realisticBody(ctx.spec, { op, status: answered.status, seed: 'static', query: checked.query, params: checked.params });

@@ -4,15 +4,31 @@ import { BodyError } from '../errors/requestErrors.ts';
 import type { CoreRequest } from '../core/coreTypes.ts';
 import type { Awaitable } from '../state/awaitable.ts';
 
+/** Printable ASCII but `%`, `+` and `?`: a query that the form decoding leaves as it is. */
+const plainQuery = /^[\x20-\x24\x26-\x2a\x2c-\x3e\x40-\x7e]*$/;
+
 /** The query (application/x-www-form-urlencoded): a repeated name gives an array; `+` is a space. */
 export function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (search === '') return out;
-  for (const [name, value] of new URLSearchParams(search)) {
-    const had = out[name];
-    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  // Most queries (`limit=20`) have nothing to decode: split as the URL standard's form parser
+  // does (empty pairs skipped, a name without `=` has the value ''), without building URLSearchParams.
+  if (plainQuery.test(search)) {
+    for (const pair of search.split('&')) {
+      if (pair === '') continue;
+      const equals = pair.indexOf('=');
+      if (equals < 0) addParam(out, pair, '');
+      else addParam(out, pair.slice(0, equals), pair.slice(equals + 1));
+    }
+    return out;
   }
+  for (const [name, value] of new URLSearchParams(search)) addParam(out, name, value);
   return out;
+}
+
+function addParam(out: Record<string, string | string[]>, name: string, value: string): void {
+  const had = out[name];
+  out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
 }
 
 /**

@@ -2,7 +2,7 @@ import { clientFacts, type AnsweredExchange } from '../clientReport/clientFacts.
 import { keyLabel } from './accessLog.ts';
 import { redactUrl } from './redactUrl.ts';
 import { MAX_RUN_ID } from '../state/requestLog.ts';
-import type { StateParts } from '../state/stateParts.ts';
+import type { RecordedRequest, StateParts } from '../state/stateParts.ts';
 import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { Exchange } from './exchange.ts';
 import type { ApiContext } from './context.ts';
@@ -10,7 +10,7 @@ import { isPromise } from '../state/awaitable.ts';
 import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { outageRateHeaders } from '../rateLimits/outageRateHeaders.ts';
 import { peekRate } from '../rateLimits/peekRate.ts';
-import { rateHeaders } from '../rateLimits/refusals.ts';
+import { setRateHeaders } from '../rateLimits/refusals.ts';
 import type { RateDecision } from '../rateLimits/rateLimiter.ts';
 import { marksAt } from './deprecationMarks.ts';
 import { draftExposedHeaders, draftRateLimitFields } from '../rateLimits/draftRateLimitFields.ts';
@@ -53,19 +53,18 @@ function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused }: { statu
     header: (name) => (status === 0 ? undefined : x.headers[name]),
     errorCode: x.errorCode,
   };
-  const added = state.log.add({
-    at: state.clock.now(), method, url, status, key, ms: Math.round((performance.now() - x.started) * 10) / 10,
-    client: x.ip,
-    ...(runId ? { runId: runId.slice(0, MAX_RUN_ID) } : {}),
-    ...(x.fault ? { fault: x.fault.id } : {}),
-    grade: clientFacts(exchange, key),
-  });
+  const ms = performance.now() - x.started;
+  const entry: RecordedRequest = { at: state.clock.now(), method, url, status, key, ms: Math.round(ms * 10) / 10, client: x.ip };
+  if (runId) entry.runId = runId.slice(0, MAX_RUN_ID);
+  if (x.fault) entry.fault = x.fault.id;
+  entry.grade = clientFacts(exchange, key);
+  const added = state.log.add(entry);
   if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
   onAnswer?.({
     method,
     url,
     status,
-    ms: performance.now() - x.started,
+    ms,
     key: key ?? keyLabel(x.request.headers.authorization),
     client: x.ip,
     runId: runId ? runId.slice(0, MAX_RUN_ID) : undefined,
@@ -84,8 +83,10 @@ export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'deprecated' | 'rat
   const deprecated = x.op ? ctx.deprecated.get(x.op.operationId) : undefined;
   const opMarks = x.removed ? deprecated?.after : marksAt(deprecated, now);
   const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys), opMarks);
+  // Set in place, no object between: this runs on every answer.
   const set = (decision: RateDecision): undefined => {
-    Object.assign(x.headers, rateHeaders(decision), opMarks);
+    setRateHeaders(x.headers, decision);
+    if (opMarks) Object.assign(x.headers, opMarks);
     if (ctx.ratelimitHeaders === 'draft') withDraftFields(x.headers, decision, now);
     return undefined;
   };

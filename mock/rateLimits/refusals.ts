@@ -30,6 +30,14 @@ export function refusal(decision: RateDecision, withKey: boolean): ApiError {
 
 /** The X-RateLimit-* headers of a decision, for answers written below fastify. */
 export function rateHeaders(decision: RateDecision): Record<string, string> {
-  return { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining), 'x-ratelimit-reset': String(decision.reset) };
+  return setRateHeaders({}, decision);
+}
+
+/** Sets the X-RateLimit-* headers of a decision on `headers` (in place, no object between). */
+export function setRateHeaders(headers: Record<string, string>, decision: RateDecision): Record<string, string> {
+  headers['x-ratelimit-limit'] = String(decision.limit);
+  headers['x-ratelimit-remaining'] = String(decision.remaining);
+  headers['x-ratelimit-reset'] = String(decision.reset);
+  return headers;
 }
 

@@ -45,4 +45,24 @@ describe('KeyRing', () => {
     expect(local.delete('k')).toBe(true);
     expect(local.find('k')).toBeUndefined();
   });
+
+  it('forgets a key found before once it is removed, replaced or set again', () => {
+    const local = new KeyRing([{ key: 'k', plan: 'free' }, { key: 'j', plan: 'pro' }]);
+    expect(local.find('k')?.plan).toBe('free');
+    local.set({ key: 'k', plan: 'business' });
+    expect(local.find('k')?.plan).toBe('business');
+    expect(local.delete('k')).toBe(true);
+    expect(local.find('k')).toBeUndefined();
+    expect(local.find('j')?.plan).toBe('pro');
+    local.replaceAll([{ key: 'i', plan: 'free' }]);
+    expect(local.find('j')).toBeUndefined();
+    expect(local.find('i')?.plan).toBe('free');
+  });
+
+  it('finds every key when more keys are used than it remembers', () => {
+    const many = Array.from({ length: 600 }, (_, i) => ({ key: `key-${i}`, plan: 'free' as const }));
+    const local = new KeyRing(many);
+    for (let round = 0; round < 2; round++) for (const { key } of many) expect(local.find(key)?.label).toBeDefined();
+    expect(local.find('key-600')).toBeUndefined();
+  });
 });
