@@ -35,7 +35,7 @@ function judgeCreated(v: JudgementList, exchange: Exchange, e: Expectation): voi
   if (!v.expect(id !== undefined && isInt64(id), 'create.valid-created', exchange, () => `${where} created a pet with id ${showValue(pet?.id)}; the service must assign an int64 id.`)) return;
   const sent = e.sent ?? {};
   const differs = differingFields(sent, pet);
-  v.expect(differs.length === 0, 'create.echoed', exchange, () => `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} where ${differs.map((f) => showValue(sent[f])).join(', ')} was sent; the created Pet must echo the body.`);
+  v.expect(differs.length === 0, 'create.echoed', exchange, () => `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} where ${differs.map((f) => showValue(sent[f])).join(', ')} was sent; the created Pet must echo the body.`, { each: true, fields: differs });
 }
 
 export function judgeCreatePet(exchanges: readonly Exchange[], facts: RunFacts): Judgement[] {
