@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { ClientUsage, OperationUsage, UsageFile } from '../../common/usage/clientUsage.ts';
 import { faults } from '../testing/faults.ts';
 import { runOnFreshDeployment } from '../testing/runSuite.ts';
-import { judgeUsage } from './judgeUsage.ts';
+import type { RunReport } from '../runReport.ts';
+import { judgeUsage, usageExitCode } from './judgeUsage.ts';
+import type { ClientUsageVerdict } from './usageVerdict.ts';
 
 const op = (operationId: string, method: string, path: string, parts: Partial<OperationUsage>): OperationUsage => ({ operationId, method, path, requests: 3, query: {}, body: [], reads: {}, statuses: [], ...parts });
 
@@ -44,5 +46,18 @@ describe('a deployment judged for a client\'s usage', () => {
     expect(report.verdict).toBe('passed');
     const [verdict] = judgeUsage(report, { ...usage, clients: [usage.clients[1]!] }).clients;
     expect(verdict).toMatchObject({ verdict: 'safe', broken: [], unused: [], unjudged: [], headline: 'For client reads-status: safe for this client: the deployment keeps the contract.' });
+  });
+});
+
+describe('the exit code of --fail-on usage', () => {
+  const withClients = (verdict: RunReport['verdict'], ...verdicts: ClientUsageVerdict['verdict'][]) =>
+    ({ verdict, usage: { source: 'hand', clients: verdicts.map((v) => ({ client: 'c', label: 'c', verdict: v, broken: [], unused: [], unjudged: [], headline: '' })) } }) as unknown as RunReport;
+
+  it('is 1 when a failure reaches a client, 0 when every client is safe though the contract is broken, 2 when a client or the run was not judged', () => {
+    expect(usageExitCode(withClients('failed', 'safe', 'broken'))).toBe(1);
+    expect(usageExitCode(withClients('failed', 'safe', 'safe'))).toBe(0);
+    expect(usageExitCode(withClients('failed', 'safe', 'not-judged'))).toBe(2);
+    expect(usageExitCode(withClients('cannot-run', 'not-judged'))).toBe(2);
+    expect(usageExitCode(withClients('passed', 'safe'))).toBe(0);
   });
 });

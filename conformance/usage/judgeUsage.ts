@@ -11,6 +11,17 @@ export function judgeUsage(report: RunReport, usage: UsageFile): UsageReport {
   return { source: usage.source, clients: usage.clients.map((client) => judgeClient(report, client)) };
 }
 
+/**
+ * The exit code of `--fail-on usage`: 1 when a failure reaches a client's usage, else 2 when the
+ * run could not judge the deployment or an operation a client uses, else 0 (the contract may still
+ * be broken where no client of the file reaches: the reports say so).
+ */
+export function usageExitCode(report: RunReport): 0 | 1 | 2 {
+  const clients = report.usage?.clients ?? [];
+  if (clients.some((c) => c.verdict === 'broken')) return 1;
+  return report.verdict === 'cannot-run' || clients.some((c) => c.verdict === 'not-judged') ? 2 : 0;
+}
+
 function judgeClient(report: RunReport, client: ClientUsage): ClientUsageVerdict {
   const broken: UsedFailure[] = [];
   const unused: UsedFailure[] = [];
