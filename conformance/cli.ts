@@ -87,7 +87,7 @@ export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Comman
     .addOption(new Option('--max-wait <seconds>', 'longest wait for a quota window or a Retry-After before checks are skipped').default(65).argParser(wholeNumber(0)))
     .addOption(headerOption())
     .addOption(configOption())
-    .addOption(new Option('--usage <file>', 'a usage file (the mock\'s GET /__mock/client-usage, the proxy\'s --usage-out): the reports say first whether the deployment keeps the contract for what each of its clients uses (docs/usage.md)'))
+    .addOption(new Option('--usage <file>', 'a usage file (the mock\'s GET /__mock/client-usage, the proxy\'s GET /__proxy/usage): the reports say first whether the deployment keeps the contract for what each of its clients uses (docs/usage.md)'))
     .addOption(new Option('--fail-on <what>', 'what sets the exit code: the contract (default), or with --usage only the failures a client of the usage file uses').choices(['contract', 'usage']).default('contract'))
     .option('--list-checks', 'list the checks and exit')
     .exitOverride()
