@@ -19,6 +19,12 @@ describe('the usage file', () => {
     expect(hand).toEqual({ format: 'pets-usage/1', source: 'hand', clients: [{ client: 'web', label: 'web', requests: 0, operations: [{ operationId: 'getPet', method: '', path: '', requests: 0, query: {}, body: [], reads: { 200: ['name'] }, statuses: [] }] }] });
   });
 
+  it('reads the example docs/usage.md shows', () => {
+    const doc = readFileSync(new URL('../../docs/usage.md', import.meta.url), 'utf8');
+    const example = /```json\n([\s\S]*?)```/.exec(doc)![1]!;
+    expect(parseUsage(example, 'docs/usage.md').clients[0]!.operations.map((o) => o.operationId)).toEqual(['listPets', 'createPet']);
+  });
+
   it('refuses what is not a usage file, saying what is wrong', () => {
     expect(() => parseUsage('{', 'u.json')).toThrow(UsageFileError);
     expect(() => parseUsage('{"format":"pets-usage/1","clients":[{"client":"web","operations":[{"operationId":"deletePet"}]}]}', 'u.json')).toThrow(/--usage u.json is not a usage file: \/clients\/0\/operations\/0\/operationId must be equal to one of the allowed values/);
