@@ -4,6 +4,7 @@ import { testSpec } from '../../mock/testing.ts';
 import type { UsageFile } from '../../common/usage/clientUsage.ts';
 import { startDeployment } from '../testing/deployment.ts';
 import { operationOf, usageRecordOf } from './proxyUsage.ts';
+import type { ProxyRecord } from './proxyRecord.ts';
 import { proxyUsagePath, startProxy } from './startProxy.ts';
 
 const open: { close(): Promise<void> }[] = [];
@@ -34,8 +35,8 @@ describe('the proxy\'s usage of each client', () => {
   });
 
   it('claims no answer field of an answer it kept only in part', () => {
-    const record = { seq: 1, sentAt: 0, method: 'GET', url: '/v1/pets', requestHeaders: {}, response: { status: 200, rawHeaders: [], bytes: new TextEncoder().encode('[{"id":1,"na'), truncated: true, durationMs: 1 } } as const;
-    expect(usageRecordOf({ ...record, response: { ...record.response } }, '/v1')).toEqual({ client: 'no-key', label: 'requests without a bearer key', operationId: 'listPets', status: 200 });
+    const record: ProxyRecord = { seq: 1, sentAt: 0, method: 'GET', url: '/v1/pets', requestHeaders: {}, response: { status: 200, rawHeaders: [], bytes: new TextEncoder().encode('[{"id":1,"na'), truncated: true, durationMs: 1 } };
+    expect(usageRecordOf(record, '/v1')).toEqual({ client: 'no-key', label: 'requests without a bearer key', operationId: 'listPets', status: 200 });
   });
 
   it('answers GET /__proxy/usage with what each key used, by digest, never the key or a value', async () => {
