@@ -43,6 +43,15 @@ describe('where a failure lies in the contract', () => {
     expect(usedBy(refused, client(op('listPets', { query: { limit: ['in-range', 'out-of-range'] } })))).toBe(true);
   });
 
+  it('places a read-back that differs on those fields of both reads: the suite cannot say which one is wrong', () => {
+    const place = findingPlace('getPet', finding('get-pet.known', { fields: ['status'] }));
+    expect(place).toMatchObject({ operationId: 'getPet', fields: ['status'], alsoIn: ['listPets'] });
+    expect(describePlace(place)).toBe('the answer field status of getPet (GET /pets/{petId}) answered 200 (or of listPets, read before)');
+    expect(usedBy(place, client(op('listPets', { reads: { 200: ['status'] } })))).toBe(true);
+    expect(usedBy(place, client(op('getPet', { reads: { 200: ['status'] } })))).toBe(true);
+    expect(usedBy(place, client(op('listPets', { reads: { 200: ['name'] } }), op('createPet', { reads: { 201: ['status'] } })))).toBe(false);
+  });
+
   it('places a failure without fields on its whole operation', () => {
     const place = findingPlace('createPet', finding('create.valid-created'));
     expect(place).toEqual({ operationId: 'createPet' });

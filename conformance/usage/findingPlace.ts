@@ -18,6 +18,11 @@ export type FindingPlace =
       /** Answer fields the failure is about, on answers of `answerStatus`'s class (2xx, or 4xx and 5xx). */
       fields?: readonly string[];
       answerStatus?: number;
+      /**
+       * Other operations whose answers carry the same fields: a read-back that differs from an
+       * earlier read shows one of the two wrong, and the suite cannot say which.
+       */
+      alsoIn?: readonly string[];
     };
 
 /**
@@ -40,6 +45,14 @@ const parameterRules: Readonly<Record<string, { name: string; kinds?: readonly s
   'data.status-filter': { name: 'status' },
 };
 
+/** Rules that compare two reads of one pet, and the operations the other read may come from. */
+const readBackRules: Readonly<Record<string, readonly string[]>> = {
+  'data.read-back': ['listPets', 'createPet', 'getPet'],
+  'create.read-back': ['createPet', 'getPet'],
+  'lifecycle.fetched': ['createPet', 'getPet'],
+  'get-pet.known': ['listPets', 'getPet'],
+};
+
 const everyOperationRule = new Set(rules.filter((r) => r.operations.includes('*')).map((r) => r.id));
 
 /** Where a failure on `operationId` lies in the contract. */
@@ -51,7 +64,8 @@ export function findingPlace(operationId: string, finding: Pick<Finding, 'rule' 
   const parameter = parameterRules[rule];
   if (parameter) return { operationId, parameter };
   if (finding.fields && finding.fields.length > 0) {
-    return { operationId, fields: finding.fields, ...(finding.evidence ? { answerStatus: finding.evidence.response.status } : {}) };
+    const alsoIn = (readBackRules[rule] ?? []).filter((other) => other !== operationId);
+    return { operationId, fields: finding.fields, ...(finding.evidence ? { answerStatus: finding.evidence.response.status } : {}), ...(alsoIn.length > 0 ? { alsoIn } : {}) };
   }
   return { operationId };
 }
@@ -61,18 +75,19 @@ const successful = (status: number) => status >= 200 && status < 300;
 /** Whether the client's usage reaches the place: the failure can break that client. */
 export function usedBy(place: FindingPlace, client: ClientUsage): boolean {
   if (place.everyClient) return true;
+  if (place.fields) {
+    // A field read on an answer of the same class: a Pet's `status` is not an Error's.
+    const sameClass = (status: number) => place.answerStatus === undefined || successful(status) === successful(place.answerStatus);
+    const ops = client.operations.filter((o) => o.operationId === place.operationId || place.alsoIn?.includes(o.operationId));
+    const read = ops.flatMap((op) => Object.entries(op.reads).filter(([status]) => sameClass(Number(status))).flatMap(([, fields]) => fields));
+    return place.fields.some((f) => read.includes(f));
+  }
   const op = client.operations.find((o) => o.operationId === place.operationId);
   if (!op) return false;
   if (place.parameter) {
     const kinds = op.query[place.parameter.name];
     if (!kinds || kinds.length === 0) return false;
     if (place.parameter.kinds && !kinds.some((k) => place.parameter!.kinds!.includes(k))) return false;
-  }
-  if (place.fields) {
-    // A field read on an answer of the same class: a Pet's `status` is not an Error's.
-    const sameClass = (status: number) => place.answerStatus === undefined || successful(status) === successful(place.answerStatus);
-    const read = Object.entries(op.reads).filter(([status]) => sameClass(Number(status))).flatMap(([, fields]) => fields);
-    if (!place.fields.some((f) => read.includes(f))) return false;
   }
   return true;
 }
@@ -82,6 +97,6 @@ export function describePlace(place: FindingPlace): string {
   if (place.everyClient) return `every client (${place.why})`;
   const op = `${place.operationId} (${contractOperations[place.operationId]!.method} ${contractOperations[place.operationId]!.path})`;
   if (place.parameter) return `the query parameter ${place.parameter.name}${place.parameter.kinds ? ` (values: ${place.parameter.kinds.join(', ')})` : ''} of ${op}`;
-  if (place.fields) return `the answer field${place.fields.length > 1 ? 's' : ''} ${place.fields.join(', ')} of ${op}${place.answerStatus !== undefined ? ` answered ${place.answerStatus}` : ''}`;
+  if (place.fields) return `the answer field${place.fields.length > 1 ? 's' : ''} ${place.fields.join(', ')} of ${op}${place.answerStatus !== undefined ? ` answered ${place.answerStatus}` : ''}${place.alsoIn ? ` (or of ${place.alsoIn.join(', ')}, read before)` : ''}`;
   return op;
 }
