@@ -33,6 +33,8 @@ export interface Finding {
   rule?: { id: string; quote: string };
   /** Other exchanges the verdict rests on (an earlier read, the previous window), by seq. */
   related?: number[];
+  /** The answer fields it is about, by name in a Pet or an Error, when not the whole answer (for `--usage`). */
+  fields?: string[];
 }
 
 export interface OperationResult {
@@ -235,7 +237,7 @@ export function recordJudgements(checkId: string, judgements: readonly Judgement
         report.skip(operationId, judgement.message!);
         break;
       default: {
-        const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}) };
+        const extra = { rule: { id: rule.id, quote: rule.quote }, ...(judgement.related ? { related: judgement.related } : {}), ...(judgement.fields ? { fields: judgement.fields } : {}) };
         const message = `${judgement.message} ${sourceOf(rule)}: "${rule.quote}"`;
         const kind = judgement.each ? undefined : judgement.kind === undefined ? rule.id : `${rule.id} ${judgement.kind}`;
         if (judgement.outcome === 'failure') report.fail(operationId, message, exchange, kind, extra);
@@ -301,11 +303,11 @@ export class Outcomes {
    * Records a failure. Findings with the same `kind` on one operation are counted on the first,
    * so a problem every answer shares is one finding, not forty.
    */
-  fail(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
+  fail(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related' | 'fields'>): void {
     this.#add(operationId, 'failure', message, exchange, kind, true, extra);
   }
 
-  warn(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related'>): void {
+  warn(operationId: string, message: string, exchange?: Exchange, kind?: string, extra?: Pick<Finding, 'rule' | 'related' | 'fields'>): void {
     this.#add(operationId, 'warning', message, exchange, kind, false, extra);
   }
 
@@ -399,12 +401,15 @@ export class Outcomes {
 
   #kinds = new Map<string, Finding>();
 
-  #add(operationId: string, level: Finding['level'], message: string, exchange: Exchange | undefined, kind: string | undefined, examines = true, extra: Pick<Finding, 'rule' | 'related'> = {}): void {
+  #add(operationId: string, level: Finding['level'], message: string, exchange: Exchange | undefined, kind: string | undefined, examines = true, extra: Pick<Finding, 'rule' | 'related' | 'fields'> = {}): void {
     // A warning alone examines nothing: it cannot fail the operation, so it cannot pass it either.
     if (examines) this.#examined.add(operationId);
     const seen = kind === undefined ? undefined : this.#kinds.get(`${operationId}\0${kind}`);
     if (seen) {
       seen.occurrences++;
+      // Counted on the first, the finding is about every field its occurrences are about; one about the whole answer makes it so.
+      if (seen.fields && extra.fields) seen.fields = [...new Set([...seen.fields, ...extra.fields])];
+      else delete seen.fields;
       return;
     }
     const finding: Finding = {

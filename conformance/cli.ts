@@ -16,6 +16,10 @@ import { finishRun } from './finishRun.ts';
 import { proxyMain } from './proxy/proxyCli.ts';
 import { cannotRunReport, exitCodes, type RunReport } from './runReport.ts';
 import { toolName, toolVersion } from './version.ts';
+import type { UsageFile } from '../common/usage/clientUsage.ts';
+import { judgeUsage, usageExitCode } from './usage/judgeUsage.ts';
+import { readUsageFile, UsageFileError } from './usage/readUsageFile.ts';
+import { usageLines } from './reports/usageSection.ts';
 
 function checkList(value: string, previous: string[] = []): string[] {
   const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -55,6 +59,8 @@ interface CliOptions {
   listChecks?: boolean;
   header?: string[];
   config?: string;
+  usage?: string;
+  failOn: 'contract' | 'usage';
 }
 
 /** The command line's options and their parsers: the CLI and the GitHub Action validate by the same. */
@@ -81,6 +87,8 @@ export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Comman
     .addOption(new Option('--max-wait <seconds>', 'longest wait for a quota window or a Retry-After before checks are skipped').default(65).argParser(wholeNumber(0)))
     .addOption(headerOption())
     .addOption(configOption())
+    .addOption(new Option('--usage <file>', 'a usage file (the mock\'s GET /__mock/client-usage, the proxy\'s GET /__proxy/usage): the reports say first whether the deployment keeps the contract for what each of its clients uses (docs/usage.md)'))
+    .addOption(new Option('--fail-on <what>', 'what sets the exit code: the contract (default), or with --usage only the failures a client of the usage file uses').choices(['contract', 'usage']).default('contract'))
     .option('--list-checks', 'list the checks and exit')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
@@ -144,6 +152,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!url) return cannotRun('no base URL. Give --base-url, set PETS_BASE_URL, or set baseUrl in the --config file.');
   if (!apiKey) return cannotRun('no API key. Give --api-key, set PETS_API_KEY, or set apiKey in the --config file.');
 
+  let usage: UsageFile | undefined;
+  if (options.usage !== undefined) {
+    try {
+      usage = await readUsageFile(resolve(io.cwd, options.usage));
+    } catch (error) {
+      if (error instanceof UsageFileError) return cannotRun(error.message);
+      throw error;
+    }
+  } else if (options.failOn === 'usage') {
+    return cannotRun('--fail-on usage needs --usage FILE: without a usage file there is no client whose usage could set the exit code.');
+  }
+
   let report: RunReport;
   try {
     const selected = checks.filter((c) => (!options.checks || options.checks.includes(c.id)) && !options.excludeChecks?.includes(c.id));
@@ -176,7 +196,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof ConformanceOptionsError) return cannotRun(error.message);
     return cannotRun(`internal error: ${(error as Error).stack ?? String(error)}`);
   }
-  out(`\n${summaryTable(report)}\n`);
+  if (usage) report = { usage: judgeUsage(report, usage), ...report };
+  out(`\n${[...usageLines(report), summaryTable(report)].join('\n')}\n`);
   if (report.verdict === 'cannot-run') io.stderr.write(`${toolName}: ${report.reason}\n`);
-  return finish(report);
+  const exitCode = await finish(report);
+  return options.failOn === 'usage' && report.usage ? usageExitCode(report) : exitCode;
 }

@@ -17,7 +17,7 @@ const layers: readonly (readonly RegExp[])[] = [
   [/^http\//, /^specValidators\.ts$/],
   [/^cases\//],
   [/^model\//],
-  [/^check\.ts$/, /^runReport\.ts$/],
+  [/^check\.ts$/, /^runReport\.ts$/, /^usage\//],
   [/^checks\//, /^traffic\//, /^preflight\.ts$/, /^unchecked\.ts$/],
   [/^runner\.ts$/],
   [/^reports\//],

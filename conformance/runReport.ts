@@ -2,6 +2,7 @@ import type { OperationResult, PlannedPart, Reproduction, Severity } from './che
 import type { CoverageRow } from './model/coverage.ts';
 import type { Exchange, UnansweredRequest } from './http/exchange.ts';
 import { toolName, toolVersion } from './version.ts';
+import type { UsageReport } from './usage/usageVerdict.ts';
 
 export interface CheckReport {
   id: string;
@@ -95,6 +96,12 @@ export type Verdict = 'passed' | 'failed' | 'cannot-run';
 export const exitCodes: Record<Verdict, 0 | 1 | 2> = { passed: 0, failed: 1, 'cannot-run': 2 };
 
 export interface RunReport {
+  /**
+   * With `--usage FILE`: for each client of the file, whether the deployment keeps the contract
+   * for what that client uses. First in the report, as it is what the reader asked first; the
+   * verdict (and the exit code) stays the contract's.
+   */
+  usage?: UsageReport;
   tool: { name: string; version: string };
   runId: string;
   baseUrl: string;

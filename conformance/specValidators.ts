@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
 import { compileSchema } from '../spec/compileSchema.ts';
 import { componentSchema, responseSchema, type LoadedSpec, type SpecOperation } from '../spec/loadSpec.ts';
@@ -8,12 +8,30 @@ export interface SchemaVerdict {
   valid: boolean;
   /** What is wrong, for a finding. */
   problem?: string;
+  /**
+   * Every field the value breaks, by name within an object or each item of an array (`status` for
+   * `body[7].status`, `name` for a missing `name`); absent when an error is about the whole value
+   * or an item as a whole (not an array, an item not an object).
+   */
+  fields?: string[];
 }
 
 /**
  * The spec's response schemas, compiled once. int64 values are read as a JSON parser reads them,
  * so a deployment whose ids pass 2^53 is not mistaken for a broken one.
  */
+/** The fields Ajv's errors are about, by name (array indexes dropped); undefined when one is about a whole value or item. */
+export function brokenFields(errors: readonly ErrorObject[]): string[] | undefined {
+  const fields = new Set<string>();
+  for (const error of errors) {
+    const names = error.instancePath.split('/').slice(1).filter((part) => !/^\d+$/.test(part)).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (error.keyword === 'required') names.push(String((error.params as { missingProperty: unknown }).missingProperty));
+    if (names.length === 0) return undefined;
+    fields.add(names.join('.'));
+  }
+  return fields.size > 0 ? [...fields].sort() : undefined;
+}
+
 export class SpecValidators {
   readonly #cache = new Map<object, ValidateFunction>();
   /** The contract's Error schema. */
@@ -57,7 +75,12 @@ export class SpecValidators {
 
   check(schema: object, value: unknown, root = 'body'): SchemaVerdict {
     const validate = this.#compile(schema);
-    return validate(value) ? { valid: true } : { valid: false, problem: describeAjvErrors(validate.errors, root) };
+    if (validate(value)) return { valid: true };
+    const problem = describeAjvErrors(validate.errors, root);
+    const every = compileSchema(schema, { int64: 'range', allErrors: true });
+    every(value);
+    const fields = brokenFields(every.errors ?? []);
+    return { valid: false, problem, ...(fields ? { fields } : {}) };
   }
 
   #compile(schema: object): ValidateFunction {

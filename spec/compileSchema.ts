@@ -20,7 +20,7 @@ const compilers = new Map<string, Compiler>();
  * equal meaning.
  */
 export function compileSchema(schema: object, options: SpecAjvOptions = {}): ValidateFunction {
-  const optionsKey = JSON.stringify([options.coerceTypes ?? false, options.int64 ?? 'safe', options.useDefaults ?? false]);
+  const optionsKey = JSON.stringify([options.coerceTypes ?? false, options.int64 ?? 'safe', options.useDefaults ?? false, options.allErrors ?? false]);
   let compiler = compilers.get(optionsKey);
   if (!compiler || compiler.validators.size >= MAX_SCHEMAS) compilers.set(optionsKey, (compiler = { ajv: createAjv(options), validators: new Map() }));
   const text = JSON.stringify(schema);

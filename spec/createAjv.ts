@@ -17,11 +17,13 @@ export interface SpecAjvOptions {
    */
   int64?: 'safe' | 'range';
   useDefaults?: boolean;
+  /** Report every error, not only the first: for naming every field a value breaks. */
+  allErrors?: boolean;
 }
 
 /** An Ajv instance that understands the OpenAPI document's schemas. */
-export function createAjv({ coerceTypes = false, int64 = 'safe', useDefaults = false }: SpecAjvOptions = {}): Ajv {
-  const options: Options = { allErrors: false, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
+export function createAjv({ coerceTypes = false, int64 = 'safe', useDefaults = false, allErrors = false }: SpecAjvOptions = {}): Ajv {
+  const options: Options = { allErrors, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
   const ajv = new Ajv(options);
   ajv.addVocabulary(openApiAnnotations);
   ajv.addFormat('int64', {

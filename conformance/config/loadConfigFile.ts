@@ -19,7 +19,7 @@ export class ConfigError extends Error {
 
 export interface LoadedConfig {
   path: string;
-  /** Option values by camelCased long option (`baseUrl`), `${NAME}` replaced; `reportDir` resolved against the file's folder. */
+  /** Option values by camelCased long option (`baseUrl`), `${NAME}` replaced; `reportDir` and `usage` resolved against the file's folder. */
   values: Record<string, unknown>;
   /** Header values taken from the environment, and what the reports show instead (`$GATEWAY_TOKEN`). */
   secrets: Record<string, string>;
@@ -112,5 +112,6 @@ export async function loadConfigFile(file: string, env: Record<string, string | 
   if (!check(values)) throw new ConfigError(`The config file ${file} has a problem: ${describe(check.errors![0]!)}. Its options are the long options camelCased (baseUrl, apiKey, readOnly, …); see ${configSchemaPath}.`);
   delete values.$schema;
   if (typeof values.reportDir === 'string') values.reportDir = resolve(dirname(path), values.reportDir);
+  if (typeof values.usage === 'string') values.usage = resolve(dirname(path), values.usage);
   return { path, values, secrets };
 }

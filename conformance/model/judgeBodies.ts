@@ -66,13 +66,13 @@ export function judgeResponseSchema(exchange: Exchange, validators: SpecValidato
     v.warn('body.schema', exchange, `${requestLine(exchange)} answered ${status} with a body unlike the spec's open guess at a store order listing: ${verdict.problem}. The contract shows nothing of this endpoint, so this is a warning.`, { kind: `schema ${status}` });
     return v.judgements;
   }
-  if (!v.expectOfAnswer(verdict.valid, 'body.schema', exchange, () => `${requestLine(exchange)} answered ${status} with a ${what} that does not match the spec: ${verdict.problem}.`, { kind: `schema ${status} ${verdict.problem}` })) return v.judgements;
+  if (!v.expectOfAnswer(verdict.valid, 'body.schema', exchange, () => `${requestLine(exchange)} answered ${status} with a ${what} that does not match the spec: ${verdict.problem}.`, { kind: `schema ${status} ${verdict.problem}`, ...(verdict.fields ? { fields: verdict.fields } : {}) })) return v.judgements;
   // JSON.parse would read an integer past int64 as a plausible double: the lossless reading holds it to int64.
   const outside = exchange.response.value === undefined ? [] : beyondInt64(exchange.response.value);
   if (!v.expectOfAnswer(outside.length === 0, 'body.int64', exchange, () => `${requestLine(exchange)} answered ${status} with ${outside.map((o) => `${o.path} ${o.digits}`).join(', ')}, beyond the int64 range every integer of the contract is held to.`, { kind: `int64 ${status}` })) return v.judgements;
   if (status >= 400) {
     const bodyStatus = (parsed as { status?: unknown }).status;
-    v.expectOfAnswer(bodyStatus === status, 'error.status-equal', exchange, () => `${requestLine(exchange)} answered ${status} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, { kind: `error-status ${status}` });
+    v.expectOfAnswer(bodyStatus === status, 'error.status-equal', exchange, () => `${requestLine(exchange)} answered ${status} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, { kind: `error-status ${status}`, fields: ['status'] });
   }
   return v.judgements;
 }

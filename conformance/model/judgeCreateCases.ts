@@ -45,7 +45,7 @@ export function judgeCreatePet(exchanges: readonly Exchange[], facts: RunFacts):
       const created = create.response.value as Record<string, unknown>;
       const back = exchange.response.value as Record<string, unknown> | undefined;
       const differs = differingFields({ id: created.id, name: created.name, categoryId: created.categoryId, status: created.status }, back);
-      v.expect(differs.length === 0, 'create.read-back', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(back?.[f])}`).join(', ')}, not what POST answered (${differs.map((f) => showValue(created[f])).join(', ')}).`);
+      v.expect(differs.length === 0, 'create.read-back', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(back?.[f])}`).join(', ')}, not what POST answered (${differs.map((f) => showValue(created[f])).join(', ')}).`, { each: true, fields: differs });
       continue;
     }
     const e = judgeExpectation(v, facts.validators, exchange);

@@ -2,7 +2,7 @@
 import { isRemovedGetPet } from './removedOperation.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { parseLossless, integerText, toJsonText, type LosslessValue } from '../json/losslessJson.ts';
-import { broken, held, holds, questionable, type Judgement } from './judgement.ts';
+import { aboutFields, broken, held, holds, questionable, type Judgement } from './judgement.ts';
 import type { ModelState, PetFacts } from './modelState.ts';
 import type { RequestView } from './requestView.ts';
 
@@ -41,6 +41,9 @@ function differences(known: Pick<PetFacts, 'name' | 'categoryId' | 'status'>, pe
   return out;
 }
 
+/** The field a difference names (its first word). */
+const fieldOf = (difference: string) => difference.split(' ')[0]!;
+
 /** The integer another spelling of it stands for (`0x4b` is 75), when it stands for one exactly. */
 function aliasOf(petId: string): string | undefined {
   const n = Number(petId.trim());
@@ -72,7 +75,7 @@ function readBack(state: ModelState, op: string, exchange: Exchange, pet: Obj, i
   // "Transitions: not shown": a pet the run only read may change status by others' hands; one it
   // created, in a run that is the key's only user, keeps the status it was given.
   const diff = differences(known.created ? known : { ...known, status: undefined }, pet);
-  return holds(diff.length === 0, 'data.read-back', op, exchange, () => `${where} gives pet ${id} ${diff.join(', ')} (#${known.seq}); one id is one pet, read back character by character as it was created or first read.`, [known.seq]);
+  return aboutFields(holds(diff.length === 0, 'data.read-back', op, exchange, () => `${where} gives pet ${id} ${diff.join(', ')} (#${known.seq}); one id is one pet, read back character by character as it was created or first read.`, [known.seq]), diff.map(fieldOf));
 }
 
 /** Judges one answer against the pets the run knows. Pure: the state is read, never changed. */
@@ -94,7 +97,7 @@ export function judgeData(exchange: Exchange, view: RequestView, state: ModelSta
     if (sent && typeof sent.name === 'string' && integerText(sent.categoryId) !== undefined) {
       const expected = { name: sent.name, categoryId: integerText(sent.categoryId)!, ...(typeof sent.status === 'string' ? { status: sent.status } : {}) };
       const diff = differences(expected, value);
-      out.push(holds(diff.length === 0, 'data.created-as-sent', 'createPet', exchange, () => `${where} answered ${status} with ${diff.join(', ')}; the created Pet holds what was sent.`));
+      out.push(aboutFields(holds(diff.length === 0, 'data.created-as-sent', 'createPet', exchange, () => `${where} answered ${status} with ${diff.join(', ')}; the created Pet holds what was sent.`), diff.map(fieldOf)));
     }
   }
 

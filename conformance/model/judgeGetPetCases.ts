@@ -32,7 +32,7 @@ export function judgeGetPet(exchanges: readonly Exchange[], facts: RunFacts): Ju
     const id = integerText(pet?.id);
     v.expect(id === first.idText, 'get-pet.known', exchange, () => `${requestName(exchange)} returned the pet with id ${id ?? showValue(pet?.id)}, not ${first.idText}.`);
     const differs = (['name', 'categoryId', 'status'] as const).filter((f) => first[f] !== undefined && pet?.[f] !== first[f] && integerText(pet?.[f]) !== integerText(first[f]));
-    v.expect(differs.length === 0, 'get-pet.known', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} where the list said ${differs.map((f) => showValue(first[f])).join(', ')}.`);
+    v.expect(differs.length === 0, 'get-pet.known', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} where the list said ${differs.map((f) => showValue(first[f])).join(', ')}.`, { each: true, fields: [...differs] });
   }
   if (!first) v.judgements.push({ rule: 'get-pet.known', operationId: 'getPet', outcome: 'inconclusive', message: 'the deployment lists no pets, so there is no known id to fetch', case: knownPetCase });
   return v.judgements;

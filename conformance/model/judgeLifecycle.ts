@@ -65,7 +65,7 @@ export function judgeLifecycle(exchanges: readonly Exchange[], facts: RunFacts):
       if (!v.expect(exchange.response.status === 200, 'lifecycle.fetched', exchange, () => `${requestName(exchange)} answered ${exchange.response.status} for the pet just created with that id; it must answer 200 with it.`)) continue;
       const pet = exchange.response.value as Record<string, unknown> | undefined;
       const differs = differingFields({ ...first.body, id: BigInt(first.id) }, pet);
-      v.expect(differs.length === 0, 'lifecycle.fetched', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} for the pet just created with ${differs.map((f) => showValue(f === 'id' ? first.id : first.body[f])).join(', ')}.`);
+      v.expect(differs.length === 0, 'lifecycle.fetched', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} for the pet just created with ${differs.map((f) => showValue(f === 'id' ? first.id : first.body[f])).join(', ')}.`, { each: true, fields: differs });
       continue;
     }
     if (exchange.case === lifecycleCases.listCreated) {

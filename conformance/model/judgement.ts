@@ -29,6 +29,12 @@ export interface Judgement {
   each?: boolean;
   /** The generated case a judgement without an answer is about (a case that could not be sent). */
   case?: string;
+  /**
+   * The answer fields a failure or warning is about, by name within the Pet or Error (`status`),
+   * when it is about some fields of the answer and not the whole: `--usage` tells a client that
+   * never reads them that the failure does not touch it (conformance/usage/findingPlace.ts).
+   */
+  fields?: string[];
 }
 
 export const held = (rule: RuleId, operationId: string, exchange: Exchange): Judgement => ({ rule, operationId, exchange, outcome: 'held' });
@@ -47,6 +53,10 @@ export const questionable = (rule: RuleId, operationId: string, exchange: Exchan
 /** `held` when the condition holds, else the failure. */
 export const holds = (condition: boolean, rule: RuleId, operationId: string, exchange: Exchange, message: () => string, related?: number[]): Judgement =>
   condition ? held(rule, operationId, exchange) : broken(rule, operationId, exchange, message(), related);
+
+/** The judgement, a failure or warning said to be about these answer fields only (see `Judgement.fields`). */
+export const aboutFields = (judgement: Judgement, fields: readonly string[]): Judgement =>
+  judgement.outcome === 'failure' || judgement.outcome === 'warning' ? { ...judgement, ...(fields.length > 0 ? { fields: [...fields] } : {}) } : judgement;
 
 /** Whether a judgement judged its answer (held, failed or warned), rather than leaving it not judged. */
 export const judged = (j: Judgement) => j.outcome !== 'inconclusive' && j.outcome !== 'skipped';

@@ -6,7 +6,10 @@ import { unjudgeable } from './judgeable.ts';
 import type { RuleId } from './rules.ts';
 
 /** How a failure or warning is counted: on the first of its kind (one rule, one kind, one operation), or each its own. */
-export type Grouping = { kind: string } | { each: true };
+export type Grouping = ({ kind: string } | { each: true }) & {
+  /** The answer fields the failure is about, when not the whole answer (Judgement.fields). */
+  fields?: string[];
+};
 
 /** Each its own finding: a case's failure names that case. */
 export const eachCase: Grouping = { each: true };

@@ -36,10 +36,13 @@ const key = { authorization: 'Bearer demo-pro', 'content-type': 'application/jso
 
 describe('pets-conformance proxy', () => {
   it('serves until SIGTERM, then writes the reports without the key and exits 0 for a deployment that keeps the contract', async () => {
-    const proxy = await runProxy([]);
+    const proxy = await runProxy(['--usage-out', 'usage.json']);
     const created = (await (await fetch(`${proxy.base}/pets`, { method: 'POST', headers: key, body: JSON.stringify({ name: 'Kiwi', categoryId: 4 }) })).json()) as { id: number };
     expect((await fetch(`${proxy.base}/pets/${created.id}`, { headers: key })).status).toBe(200);
     expect(await proxy.stop()).toBe(0);
+    // --usage-out: the clients' usage, relative to the working directory, for pets-conformance --usage.
+    const usage = JSON.parse(await readFile(join(proxy.reportDir, 'usage.json'), 'utf8')) as { clients: { operations: { operationId: string }[] }[] };
+    expect(usage.clients[0]!.operations.map((o) => o.operationId)).toEqual(['createPet', 'getPet']);
     const files = await readdir(proxy.reportDir);
     expect(files).toEqual(expect.arrayContaining(['conformance-summary.md', 'conformance-report.json', 'conformance-junit.xml', 'conformance-ctrf.json', 'conformance.har', 'conformance-report.html']));
     for (const file of files) expect(await readFile(join(proxy.reportDir, file), 'utf8'), file).not.toContain('demo-pro');

@@ -10,7 +10,8 @@ import { finishRun } from '../finishRun.ts';
 import { cannotRunReport, exitCodes } from '../runReport.ts';
 import { toolName } from '../version.ts';
 import { checkControlToken, controlTokenVariable } from './reportToken.ts';
-import { defaultMaxHeaderCount, defaultMaxHeaderSize, proxyReportPath, startProxy } from './startProxy.ts';
+import { defaultMaxHeaderCount, defaultMaxHeaderSize, proxyReportPath, proxyUsagePath, startProxy } from './startProxy.ts';
+import { writeFile } from 'node:fs/promises';
 
 interface ProxyCliOptions {
   target?: string;
@@ -26,6 +27,7 @@ interface ProxyCliOptions {
   requestTimeout: number;
   maxRecords: number;
   controlToken?: string;
+  usageOut?: string;
 }
 
 
@@ -44,6 +46,7 @@ export function proxyProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .addOption(new Option('--headers-timeout <ms>', 'how long a client may take to send a request\'s head (then 408)').default(20_000).argParser(wholeNumber(1)))
     .addOption(new Option('--request-timeout <ms>', 'how long a client may take to send a whole request (then 408)').default(120_000).argParser(wholeNumber(1)))
     .addOption(new Option('--max-records <n>', 'how many exchanges the reports keep, the last ones (every exchange is judged)').default(10_000).argParser(wholeNumber(1)))
+    .addOption(new Option('--usage-out <file>', `when it stops, write each client's usage of the contract there (as GET ${proxyUsagePath} answers it), for pets-conformance --usage`))
     .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on GET ${proxyReportPath}; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser((value) => (checkControlToken(value, 'The token'), value)))
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
@@ -115,6 +118,15 @@ export async function proxyMain(argv: string[], io: CliIo): Promise<number> {
     for (const signal of signals) io.signals?.on(signal, listener);
   });
   await proxy.close();
+  if (options.usageOut !== undefined) {
+    const path = resolve(io.cwd, options.usageOut);
+    try {
+      await writeFile(path, `${JSON.stringify(await proxy.usage(), null, 2)}\n`);
+      out(`Usage: ${path}`);
+    } catch (error) {
+      io.stderr.write(`${toolName} proxy: could not write the usage to ${path}: ${(error as Error).message}. Give --usage-out a file in a folder that exists and can be written.\n`);
+    }
+  }
   const { report, findings } = await proxy.judge();
   out(`${toolName} proxy: ${proxy.forwarded()} exchanges forwarded, ${report.exchanges.length} judged; ${findings.filter((f) => f.level === 'failure').length} failures, ${findings.filter((f) => f.level === 'warning').length} warnings: ${report.verdict}${report.reason ? ` (${report.reason})` : ''}.`);
   const { exitCode, paths } = await finishRun(report, { reportDir: reportDir(), io });

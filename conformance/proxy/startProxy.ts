@@ -15,6 +15,8 @@ import { cappedHeaders } from './keptText.ts';
 import { ProxyJudge, type LiveReport, type ProxyVerdict } from './proxyJudge.ts';
 import type { ProxyRecord } from './proxyRecord.ts';
 import { controlTokenCheck } from './reportToken.ts';
+import { ProxyUsage } from './proxyUsage.ts';
+import type { UsageFile } from '../../common/usage/clientUsage.ts';
 
 export interface ProxyOptions {
   /** The deployment's base URL, e.g. `https://staging.example/v1`. */
@@ -87,6 +89,8 @@ export interface RunningProxy {
   judge(): Promise<ProxyVerdict>;
   /** What `GET /__proxy/report` answers. */
   live(): Promise<LiveReport>;
+  /** Each client's usage of the contract so far, as `GET /__proxy/usage` answers it (docs/usage.md). */
+  usage(): Promise<UsageFile>;
   stats(): ProxyStats;
   /**
    * Stops accepting, lets exchanges in flight finish for a grace (the timeout, at most 5 s), then
@@ -97,6 +101,9 @@ export interface RunningProxy {
 
 /** The path the proxy answers itself; everything else goes to the deployment. */
 export const proxyReportPath = '/__proxy/report';
+
+/** The path where the proxy answers each client's usage of the contract (a usage file for `pets-conformance --usage`). */
+export const proxyUsagePath = '/__proxy/usage';
 
 /** Bytes of bodies kept for judging in all: bounded whatever flows through. */
 const keptBudget = 64 * 1024 * 1024;
@@ -126,6 +133,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const reportGuard = options.controlToken !== undefined ? controlTokenCheck(options.controlToken) : undefined;
   const now = options.now ?? Date.now;
   const judge = new ProxyJudge({ spec, validators, target: options.target, sharedKey: options.sharedKey ?? false, startedAt: now(), maxRetained: options.maxRecords ?? 10_000, maxRetainedBytes: options.maxReportBytes ?? 64 * 1024 * 1024, maxWaitMs: timeoutMs, ...(options.judgeSliceMs !== undefined ? { sliceMs: options.judgeSliceMs } : {}) });
+  const usage = new ProxyUsage(options.target);
   let seq = 0;
   /** Bytes of bodies held for judging: captured of exchanges in flight, and of those ended but not judged yet. */
   let held = 0;
@@ -162,6 +170,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     if (req.method === 'GET' && req.url === proxyReportPath) {
       report(req, res);
+      return;
+    }
+    if (req.method === 'GET' && req.url === proxyUsagePath) {
+      usageAnswer(req, res);
       return;
     }
     forward(req, res, ++seq);
@@ -210,6 +222,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         (live) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(live)),
         (error: Error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'PROXY_REPORT_FAILED', message: `The proxy could not render its report: ${error.message}`, status: 500 })),
       );
+  }
+
+  /** `GET /__proxy/usage`: each client's usage so far; the token first, when there is one. */
+  function usageAnswer(req: IncomingMessage, res: ServerResponse): void {
+    const refusal = reportGuard?.(req.headers.authorization);
+    if (refusal) {
+      const body = JSON.stringify(refusal.body);
+      res.writeHead(refusal.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...refusal.headers }).end(body);
+      return;
+    }
+    req.resume();
+    void settled().then(() => {
+      const body = JSON.stringify(usage.file());
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
+    });
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, mySeq: number): void {
@@ -268,6 +295,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const size = (record.requestBody?.length ?? 0) + (record.response?.bytes.length ?? 0);
       const judged = !(dropped || body.dropped);
       if (judged) held += size;
+      usage.add(record);
       judge.ended(record, !judged, () => (held -= size));
       upstreams.delete(upstream);
       ended();
@@ -363,6 +391,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     live: async () => {
       await settled();
       return judge.live();
+    },
+    usage: async () => {
+      await settled();
+      return usage.file();
     },
     stats: () => ({ connections: connections.size, inFlight: inFlight.size, heldBytes: held, waiting: judge.waiting, kept: judge.kept, keptSize: judge.keptSize, dropped: judge.dropped, refused: judge.refused }),
     close: () =>

@@ -3,6 +3,7 @@ import { partialRunLine } from '../unchecked.ts';
 import type { CheckReport, RunReport } from '../runReport.ts';
 import { findingLine, headerLines } from './testCases.ts';
 import { accountingNote, coverageHeadline, coverageLines } from './coverageTable.ts';
+import { usageHtml } from './usageSection.ts';
 
 /** Every text goes into the page through this, once: nothing is escaped twice. */
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -126,7 +127,7 @@ pre{background:#f5f5f5;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-b
 summary{cursor:pointer;color:#333}.finding p{margin:.3rem 0}
 .finding.failure .tag{color:#c62828;font-weight:700}.finding.warning .tag{color:#ef6c00;font-weight:700}.finding.inconclusive .tag{color:#616161;font-weight:700}code.case{font-size:.85em;background:#f1f1f1;padding:0 .2rem}.label{margin:.3rem 0 0;font-weight:600}
 </style></head><body>
-<header class="${report.verdict}">
+${usageHtml(report)}<header class="${report.verdict}">
 <h1>Pet Adoption API conformance: ${words}</h1>
 <p class="meta">${escape(report.baseUrl)} · run ${escape(report.runId)} · ${escape(report.startedAt)} · ${report.requests.total} requests · ${(report.durationMs / 1000).toFixed(1)} s · ${escape(report.tool.name)} ${escape(report.tool.version)}</p>
 ${report.checks.length === 0 ? '' : `<p class="counts"><span>${passed} passed</span><span>${failed} failed</span><span>${skipped} skipped</span><span>${warnings} warnings</span></p>`}

@@ -2,6 +2,7 @@ import type { RunReport } from '../runReport.ts';
 import { findingLine } from './testCases.ts';
 import { accountingNote, coverageHeadline, coverageLines } from './coverageTable.ts';
 import { partialRunLine } from '../unchecked.ts';
+import { usageMarkdown } from './usageSection.ts';
 
 const icon = { passed: '✅', failed: '❌', skipped: '⏭️' } as const;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -11,7 +12,7 @@ const verdictHeadline = { passed: '✅ passed', failed: '❌ failed', 'cannot-ru
 /** A summary fit for a CI job summary ($GITHUB_STEP_SUMMARY and the like); a run that could not judge says why on its second line. */
 export function markdownReport(report: RunReport): string {
   const { passed, failed, skipped, warnings } = report.summary;
-  const lines = [`# Pet Adoption API conformance: ${verdictHeadline[report.verdict]}`, ''];
+  const lines = [`# Pet Adoption API conformance: ${verdictHeadline[report.verdict]}`, '', ...usageMarkdown(report)];
   if (report.verdict === 'cannot-run') {
     lines.push(
       `**Could not judge \`${report.baseUrl}\`:** ${cell(report.reason ?? 'unknown reason')}`,

@@ -6,6 +6,7 @@ import type { LoggedRequest as RecordedRequestView, RequestFilter as StateReques
 import type { ClockState } from '../state/clock.ts';
 import type { FaultRule, FaultView } from '../state/faultRule.ts';
 import type { ClientReport } from '../clientReport/gradeClients.ts';
+import type { UsageFile } from '../../common/usage/clientUsage.ts';
 
 /** A request the mock recorded, as `GET /__mock/requests` shows it; `path` is the mock's own (`/v1/pets`), whatever the adapter's baseUrl. */
 export type LoggedRequest = RecordedRequestView;
@@ -36,6 +37,11 @@ export interface PetsMockControl {
   clearRequests(): Promise<void>;
   /** How the clients behaved (GET /__mock/client-report): `passed` is false only when a finding is a failure. With a key, only its requests. */
   clientReport(key?: string): Promise<ClientReport>;
+  /**
+   * What each client used of the contract (GET /__mock/client-usage), as a usage file for
+   * `pets-conformance --usage` (docs/usage.md). With a key, only that client.
+   */
+  usage(key?: string): Promise<UsageFile>;
   /** The mock's time. */
   clock(): Promise<ClockState>;
   /** Moves the mock's clock forward: rate-limit windows, Retry-After and bans follow. */
@@ -129,6 +135,7 @@ export function createPetsMockControl(send: ControlSend, { controlToken }: { con
       await call('clear the requests', { method: 'DELETE', url: '/requests' });
     },
     clientReport: (key) => call<ClientReport>('grade the clients', { method: 'GET', url: `/client-report${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}` }),
+    usage: (key) => call<UsageFile>('write out the clients\' usage', { method: 'GET', url: `/client-usage${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}` }),
     clock: () => call<ClockState>('read the clock', { method: 'GET', url: '/clock' }),
     advanceClock: (seconds) => clock(`advance the clock by ${String(seconds)} seconds`, { advanceSeconds: seconds }),
     freezeClock: (at) => {
@@ -159,3 +166,4 @@ export function createPetsMockControl(send: ControlSend, { controlToken }: { con
   };
 }
 export type { ClientReport, ClientFinding } from '../clientReport/gradeClients.ts';
+export type { UsageFile, ClientUsage, OperationUsage } from '../../common/usage/clientUsage.ts';

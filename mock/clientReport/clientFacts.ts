@@ -4,6 +4,7 @@ import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
 import { isKeyName, keyHeaderNames, keyParameterInUrl } from '../../common/secretPlaces.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
 import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
+import { answerFieldNames, bodyFieldNames, queryKinds } from '../../common/usage/usageFacts.ts';
 
 /**
  * The key a request presented where the contract does not take it: in a query parameter, in
@@ -43,6 +44,8 @@ export interface AnsweredExchange {
   header(name: string): string | undefined;
   /** The catalogue code of the Error body sent, if one was. */
   errorCode: string | undefined;
+  /** The answer's body as sent (undefined for none): only its field names are kept, for the client's usage. */
+  answerBody?: string | undefined;
 }
 
 /** Bytes as text for the digest: invalid UTF-8 is replaced, the same way for the same bytes. */
@@ -85,5 +88,14 @@ export function clientFacts(request: AnsweredExchange, label: string | null): Cl
   if (request.header('ratelimit') !== undefined) facts.draftFields = true;
   // The same body sent again digests the same: what tells a retried POST from a new one.
   if (request.method === 'POST' && request.body !== undefined && request.body.length > 0) facts.bodyDigest = sha256Base64(bytesText(request.body)).slice(0, 16);
+  // The parts of the contract the request used, by name only (common/usage/usageFacts.ts).
+  if (operationId) {
+    const query = queryKinds(operationId, request.url);
+    if (Object.keys(query).length > 0) facts.query = query;
+    const sent = request.body !== undefined && request.body.length > 0 ? bodyFieldNames(bytesText(request.body)) : [];
+    if (sent.length > 0) facts.sent = sent;
+    const given = answerFieldNames(request.answerBody);
+    if (given.length > 0) facts.given = given;
+  }
   return facts;
 }

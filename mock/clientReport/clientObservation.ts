@@ -41,10 +41,16 @@ export interface ClientObservation {
    * older replica, which are read as sent when answered.
    */
   arrivedAt?: number;
+  /** The documented query parameters sent, each with the kind of its value (never the value): common/usage/usageFacts.ts. */
+  query?: Record<string, string>;
+  /** The names of the JSON body's fields sent. */
+  sent?: string[];
+  /** The names of the answer's fields (a Pet's, each listed Pet's, an Error's). */
+  given?: string[];
 }
 
 /** What the request log keeps of a request for grading its client, beside what it keeps anyway. */
-export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'draftFields' | 'bodyDigest' | 'arrivedAt'> & {
+export type ClientFacts = Pick<ClientObservation, 'client' | 'operationId' | 'code' | 'auth' | 'keyElsewhere' | 'retryAfter' | 'remaining' | 'reset' | 'draftFields' | 'bodyDigest' | 'arrivedAt' | 'query' | 'sent' | 'given'> & {
   /** The client as reports name it. */
   label: string;
 };

@@ -21,6 +21,7 @@ import { parseFaultRule } from './parseFaultRule.ts';
 import { gradeClients } from '../clientReport/gradeClients.ts';
 import { deprecatedOperations } from '../pipeline/deprecationMarks.ts';
 import { observationOf } from '../clientReport/clientObservation.ts';
+import { clientUsage } from '../clientReport/clientUsage.ts';
 import { parseRequestFilter } from './parseRequestFilter.ts';
 import { parseInstant } from './parseInstant.ts';
 import { controlTokenCheck } from './controlTokenGuard.ts';
@@ -109,6 +110,14 @@ export function controlPipeline(options: ControlPipelineOptions): ControlPipelin
     const client = key === undefined ? undefined : `key:${keyDigest(key)}`;
     const observations = (await log.recorded()).flatMap((entry) => observationOf(entry) ?? []).filter((o) => client === undefined || o.client === client);
     return { body: gradeClients(observations, { deprecated: deprecatedForReport, now: clock.now() }) };
+  });
+  // What each client used of the contract, as a usage file (common/usage/clientUsage.ts) for `pets-conformance --usage`.
+  route('GET', '/client-usage', async ({ query }) => {
+    const { key, ...others } = query;
+    const unknown = Object.keys(others);
+    if (unknown.length > 0) throw invalid(`GET /__mock/client-usage takes only key, not ${unknown.join(', ')}. Send ?key=<API key>, or nothing for every client.`);
+    if (Array.isArray(key) || key === '') throw invalid(`key=${JSON.stringify(key)} must be one API key. Send ?key=demo-free, or nothing for every client.`);
+    return { body: clientUsage((await log.recorded()).flatMap((entry) => observationOf(entry) ?? []), key === undefined ? undefined : `key:${keyDigest(key)}`) };
   });
   route('GET', '/clock', async () => ({ body: await clock.state() }));
   route('POST', '/clock', async ({ body: read }) => {

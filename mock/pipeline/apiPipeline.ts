@@ -114,7 +114,7 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
   if (marked) await marked;
   const delayed = delayAnswer(ctx.latency, x);
   if (delayed) await delayed;
-  record(ctx, x, answer.status, arrivedAt);
+  record(ctx, x, answer.status, arrivedAt, answer.body);
   if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = ctx.contentLength(answer.body);
   return { status: answer.status, headers: x.headers, body: answer.body };
 }
@@ -151,6 +151,6 @@ async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string
 }
 
 /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
-function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number): void {
-  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers) }, { state: ctx.state, onAnswer: ctx.onAnswer, log: ctx.log });
+function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number, body?: string | null): void {
+  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers), body }, { state: ctx.state, onAnswer: ctx.onAnswer, log: ctx.log });
 }

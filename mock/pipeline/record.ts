@@ -26,7 +26,7 @@ interface Recorders {
  * Puts an API request in the request log (with what the client report needs of it) and the access
  * log, as answered (status 0: left unanswered). Never an error: the answer is already decided.
  */
-export function recordExchange(x: Exchange, answer: { status: number; arrivedAt: number; corsRefused: boolean }, recorders: Recorders): void {
+export function recordExchange(x: Exchange, answer: { status: number; arrivedAt: number; corsRefused: boolean; body?: string | null }, recorders: Recorders): void {
   try {
     recordAnswered(x, answer, recorders);
   } catch (error) {
@@ -34,7 +34,7 @@ export function recordExchange(x: Exchange, answer: { status: number; arrivedAt:
   }
 }
 
-function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused }: { status: number; arrivedAt: number; corsRefused: boolean }, { state, onAnswer, log }: Recorders): void {
+function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused, body }: { status: number; arrivedAt: number; corsRefused: boolean; body?: string | null }, { state, onAnswer, log }: Recorders): void {
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
   const method = x.method;
@@ -52,6 +52,7 @@ function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused }: { statu
     arrivedAt,
     header: (name) => (status === 0 ? undefined : x.headers[name]),
     errorCode: x.errorCode,
+    answerBody: body ?? undefined,
   };
   const ms = performance.now() - x.started;
   const entry: RecordedRequest = { at: state.clock.now(), method, url, status, key, ms: Math.round(ms * 10) / 10, client: x.ip };

@@ -1,0 +1,76 @@
+// What a client's usage is made of, read from one request and its answer: the documented query
+// parameters it sent (by name, each value as a kind, never the value), the names of the fields of
+// the JSON body it sent, and the names of the fields of the JSON answer it was given. Names only:
+// no value is kept, so no key or personal datum a body carries reaches a usage file. Pure and
+// browser-safe: the mock (also inside a browser) and the proxy read requests the same way.
+
+/** The contract's operations: method and path template, as a usage file names them. */
+export const contractOperations: Readonly<Record<string, { method: string; path: string }>> = {
+  listPets: { method: 'GET', path: '/pets' },
+  createPet: { method: 'POST', path: '/pets' },
+  getPet: { method: 'GET', path: '/pets/{petId}' },
+  listStoreOrders: { method: 'GET', path: '/store/orders' },
+};
+
+const petStatuses = ['available', 'pending', 'sold'];
+
+/**
+ * The kind of a value of a documented query parameter: for `limit` (Minimum 1, maximum 100)
+ * `in-range`, `out-of-range` or `not-integer`; for `status` (PetStatus) the value itself when it
+ * is one of PetStatus, else `other`; for either, `empty` or `repeated`.
+ */
+export function valueKind(name: string, values: readonly string[]): string {
+  if (values.length > 1) return 'repeated';
+  const value = values[0] ?? '';
+  if (value === '') return 'empty';
+  if (name === 'limit') {
+    if (!/^[+-]?\d+$/.test(value.trim())) return 'not-integer';
+    const n = Number(value);
+    return n >= 1 && n <= 100 ? 'in-range' : 'out-of-range';
+  }
+  return petStatuses.includes(value) ? value : 'other';
+}
+
+/** The documented query parameters of each operation: those a usage file records. */
+export const documentedQuery: Readonly<Record<string, readonly string[]>> = { listPets: ['limit', 'status'] };
+
+/** The documented parameters a request's query sent, each with the kind of its value. */
+export function queryKinds(operationId: string, url: string): Record<string, string> {
+  const names = documentedQuery[operationId];
+  const at = url.indexOf('?');
+  if (!names || at < 0) return {};
+  const params = new URLSearchParams(url.slice(at + 1).split('#')[0]);
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const values = params.getAll(name);
+    if (values.length > 0) out[name] = valueKind(name, values);
+  }
+  return out;
+}
+
+const parsed = (text: string | undefined): unknown => {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The names of a JSON object body's fields, sorted; empty for anything else. */
+export function bodyFieldNames(text: string | undefined): string[] {
+  const value = parsed(text);
+  return isObject(value) ? Object.keys(value).sort() : [];
+}
+
+/**
+ * The names of the fields an answer gave: an object's own, or for an array (Pets) those of its
+ * items, each Pet field once; sorted. Empty for an answer that is not JSON.
+ */
+export function answerFieldNames(text: string | undefined): string[] {
+  const value = parsed(text);
+  const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
+  return [...new Set(objects.flatMap((o) => Object.keys(o)))].sort();
+}
