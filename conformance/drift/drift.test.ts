@@ -21,13 +21,13 @@ async function drift(a: { transform?: Transform; mockOptions?: MockOptions }, b:
 
 const fault = (name: string) => faults.find((f) => f.name === name)!;
 
-describe('a drift run between two deployments', () => {
+describe('a drift run between two deployments', { timeout: 90_000 }, () => {
   it('finds no difference between the mock and the mock but ids, pets and messages, and exits 0', async () => {
-    const result = await drift({}, {}, { probeRateLimit: true });
+    const result = await drift({}, {});
     expect(result.breaks).toEqual([]);
     expect(result.choices).toEqual([]);
     expect(result.exitCode).toBe(0);
-    expect(result.same.map((s) => s.field)).toEqual(expect.arrayContaining(['defaultStatus', 'listOrder', 'errors.invalidQuery', 'retryAfter', 'cors', 'storeOrders']));
+    expect(result.same.map((s) => s.field)).toEqual(expect.arrayContaining(['defaultStatus', 'listOrder', 'errors.invalidQuery', 'cors', 'storeOrders']));
   });
 
   it('names each open choice a legal variant makes differently from the mock, with its row of contract-choices.md, and no contract break', async () => {
@@ -66,7 +66,7 @@ describe('a drift run between two deployments', () => {
   });
 });
 
-describe('a mock calibrated to a deployment', () => {
+describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
   it('shows no open-choice difference from the deployment whose profile it was given', async () => {
     const observed = await drift(legalChoices, {}, { probeRateLimit: true });
     expect(observed.cannotMake).toEqual([]);

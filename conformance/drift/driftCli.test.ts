@@ -18,7 +18,7 @@ async function runDriftCli(args: string[], env: Record<string, string> = {}) {
   return { code, stdout, stderr, dir, read, result: async () => JSON.parse(await read('drift-report.json')) as DriftResult };
 }
 
-describe('pets-conformance drift', () => {
+describe('pets-conformance drift', { timeout: 90_000 }, () => {
   it('against the mock: prints the summary first, writes the three reports and the profile, and keeps the keys out of them', async () => {
     const deployment = await startDeployment(legalChoices.transform, { ...legalChoices.mockOptions, keys: [{ key: 'staging-key-0123456789', plan: 'pro' }] });
     try {

@@ -4,6 +4,7 @@
 // Ids, which pets, messages and timestamps are recorded as incidental: the contract makes their
 // differences meaningless.
 import type { TransportResponse } from '../http/transport.ts';
+import { parseLossless, type LosslessValue } from '../json/losslessJson.ts';
 import { situations, type SituationName } from '../../mock/profile/situations.ts';
 import type { DriftSide } from './driftSide.ts';
 
@@ -40,8 +41,17 @@ const jsonOf = (response: TransportResponse | undefined): unknown => {
   }
 };
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-/** Ids as written, exactly (an id past 2^53 is read losslessly): the probes compare them by text. */
-const idsIn = (body: string): string[] => [...body.matchAll(/"id"\s*:\s*(-?\d+)/g)].map((m) => m[1]!);
+/** The top-level ids of a pet or a list of pets, exactly (an id past 2^53 is read losslessly): the probes compare them by text. */
+function idsIn(body: string): string[] {
+  let value: LosslessValue;
+  try {
+    value = parseLossless(body);
+  } catch {
+    return [];
+  }
+  const idOf = (pet: LosslessValue) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && (typeof pet.id === 'bigint' || typeof pet.id === 'number') ? String(pet.id) : undefined);
+  return (Array.isArray(value) ? value.map(idOf) : [idOf(value)]).filter((id): id is string => id !== undefined);
+}
 const shownValue = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));
 const petFields = ['id', 'name', 'categoryId', 'status'];
 const errorFields = ['code', 'message', 'status'];
@@ -91,10 +101,13 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   const b = await side.send('listOrder', { method: 'POST', path: '/pets', headers: jsonHeaders, body: newPet('Drift probe B') });
   const idB = b?.status === 201 ? idsIn(b.body)[0] : undefined;
   const list = await side.send('listOrder', { method: 'GET', path: '/pets?limit=100' });
+  // Read again: an order that changes between two reads is neither.
+  const again = await side.send('listOrder', { method: 'GET', path: '/pets?limit=100' });
   if (list?.status === 200 && idA !== undefined && idB !== undefined) {
     const ids = idsIn(list.body);
     const [at, bt] = [ids.indexOf(idA), ids.indexOf(idB)];
-    if (at >= 0 && bt >= 0) o.choice('listOrder', 'listOrder', bt < at ? 'newest-first' : 'oldest-first', bt < at ? 'the pet created last comes first' : 'the pet created first comes first');
+    if (again?.status === 200 && idsIn(again.body).join(',') !== ids.join(',')) o.choice('listOrder', 'listOrder', 'unstable', 'two reads of the same list come in different orders');
+    else if (at >= 0 && bt >= 0) o.choice('listOrder', 'listOrder', bt < at ? 'newest-first' : 'oldest-first', bt < at ? 'the pet created last comes first' : 'the pet created first comes first');
     o.incidental('pets listed', `${ids.length} pets, ids ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`);
   }
 

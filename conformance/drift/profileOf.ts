@@ -12,6 +12,7 @@ export interface CannotMake {
 
 const formats: Record<string, (value: unknown) => boolean> = {
   cors: (v) => v === 'any' || v === 'echo' || v === 'none',
+  listOrder: (v) => v === 'newest-first' || v === 'oldest-first',
 };
 
 /** The profile of what a side showed, and the choices the mock could not make from it. */
@@ -33,7 +34,7 @@ export function profileOf(choices: ReadonlyMap<string, Observation>, describes: 
       continue;
     }
     if (formats[field] && !formats[field](value)) {
-      cannotMake.push({ field, reason: `the profile format has no value for ${observation.shown}` });
+      cannotMake.push({ field, reason: `the mock's choices and the profile format have no value for this: ${observation.shown}` });
       continue;
     }
     profile[field] = value;

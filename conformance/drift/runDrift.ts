@@ -2,6 +2,7 @@
 // suite's model (the proxy's judge, which judges any stream of exchanges), and every difference in
 // what they showed classified (classifyDrift.ts).
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
+import { SpecValidators } from '../specValidators.ts';
 import { judgeProxyTraffic, type ProxyFinding } from '../proxy/judgeProxyTraffic.ts';
 import { classifyDrift, type DriftResult } from './classifyDrift.ts';
 import { DriftSide, type DriftTarget } from './driftSide.ts';
@@ -31,8 +32,8 @@ export interface JudgedSide {
   warnings: ProxyFinding[];
 }
 
-async function judge(side: DriftSide, spec: LoadedSpec): Promise<JudgedSide> {
-  const verdict = await judgeProxyTraffic(side.records, { spec, target: side.target.baseUrl, sharedKey: false, startedAt: side.startedAt, now: side.target.now() });
+async function judge(side: DriftSide, spec: LoadedSpec, validators: SpecValidators): Promise<JudgedSide> {
+  const verdict = await judgeProxyTraffic(side.records, { spec, validators, target: side.target.baseUrl, sharedKey: false, startedAt: side.startedAt, now: side.target.now() });
   return { target: side.target, side, failures: verdict.findings.filter((f) => f.level === 'failure'), warnings: verdict.findings.filter((f) => f.level === 'warning') };
 }
 
@@ -42,6 +43,8 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
   const base = new DriftSide(options.base, timeout);
   const against = new DriftSide(options.against, timeout);
   const [seenBase, seenAgainst] = await Promise.all([observeSide(base, probeOptions), observeSide(against, probeOptions)]);
-  const [judgedBase, judgedAgainst] = await Promise.all([judge(base, options.spec), judge(against, options.spec)]);
+  // One set of validators for both sides: compiling them is most of a judge's start.
+  const validators = new SpecValidators(options.spec);
+  const [judgedBase, judgedAgainst] = await Promise.all([judge(base, options.spec, validators), judge(against, options.spec, validators)]);
   return classifyDrift({ base: { ...judgedBase, seen: seenBase }, against: { ...judgedAgainst, seen: seenAgainst }, againstIsMock: options.againstIsMock ?? false, failOnDrift: options.failOnDrift ?? false });
 }

@@ -49,7 +49,7 @@ async function beforeCore(profile: DeploymentProfile, request: CoreRequest): Pro
 
 function withExtra(value: unknown, extra: Record<string, unknown> | undefined): unknown {
   if (!extra || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return { ...extra, ...value };
+  return { ...value, ...extra };
 }
 
 /** The answer rewritten to the profile's choices. */
