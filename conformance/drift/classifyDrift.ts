@@ -6,10 +6,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { DeploymentProfile } from '../../mock/profile/profile.ts';
 import type { ProxyFinding } from '../proxy/judgeProxyTraffic.ts';
 import { driftField, driftFields } from './driftFields.ts';
-import type { DriftTarget } from './driftSide.ts';
+import type { DriftSide, DriftTarget } from './driftSide.ts';
 import type { Observation, SideObservations } from './probes.ts';
 import { profileOf, type CannotMake } from './profileOf.ts';
-import type { JudgedSide } from './runDrift.ts';
 
 export interface SideSummary {
   label: string;
@@ -72,6 +71,14 @@ export interface DriftResult {
   profile: DeploymentProfile;
   /** The base side's choices the mock cannot make, whatever the other side is. */
   cannotMake: CannotMake[];
+}
+
+/** One side's exchanges as the judges found them. */
+export interface JudgedSide {
+  target: DriftTarget;
+  side: DriftSide;
+  failures: ProxyFinding[];
+  warnings: ProxyFinding[];
 }
 
 type Seen = JudgedSide & { seen: SideObservations };

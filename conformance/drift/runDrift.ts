@@ -3,8 +3,8 @@
 // what they showed classified (classifyDrift.ts).
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import { SpecValidators } from '../specValidators.ts';
-import { judgeProxyTraffic, type ProxyFinding } from '../proxy/judgeProxyTraffic.ts';
-import { classifyDrift, type DriftResult } from './classifyDrift.ts';
+import { judgeProxyTraffic } from '../proxy/judgeProxyTraffic.ts';
+import { classifyDrift, type DriftResult, type JudgedSide } from './classifyDrift.ts';
 import { DriftSide, type DriftTarget } from './driftSide.ts';
 import { observeSide } from './probes.ts';
 
@@ -23,13 +23,6 @@ export interface DriftOptions {
   timeoutMs?: number;
   /** Any open-choice difference fails the run. */
   failOnDrift?: boolean;
-}
-
-export interface JudgedSide {
-  target: DriftTarget;
-  side: DriftSide;
-  failures: ProxyFinding[];
-  warnings: ProxyFinding[];
 }
 
 async function judge(side: DriftSide, spec: LoadedSpec, validators: SpecValidators): Promise<JudgedSide> {
