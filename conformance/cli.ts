@@ -14,6 +14,7 @@ import { ConformanceOptionsError, runConformance } from './index.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';
 import { finishRun } from './finishRun.ts';
 import { proxyMain } from './proxy/proxyCli.ts';
+import { driftMain } from './drift/driftCli.ts';
 import { cannotRunReport, exitCodes, type RunReport } from './runReport.ts';
 import { toolName, toolVersion } from './version.ts';
 import type { UsageFile } from '../common/usage/clientUsage.ts';
@@ -66,7 +67,7 @@ interface CliOptions {
 /** The command line's options and their parsers: the CLI and the GitHub Action validate by the same. */
 export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
   return new Command(toolName)
-    .description('Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send.')
+    .description('Checks a deployment of the Pet Adoption API against its contract. Exit 0: every check passed; 1: a check failed; 2: the suite could not judge the deployment. `pets-conformance proxy --help`: the validating proxy, which judges traffic others send. `pets-conformance drift --help`: two deployments, or one and the mock, compared.')
     .version(toolVersion)
     .addOption(new Option('--base-url <url>', 'the API\'s base URL, ending in /v1 (env: PETS_BASE_URL)').argParser(baseUrlOption))
     .addOption(new Option('--api-key <key>', 'a valid API key; prefer the environment variable, to keep it off command lines (env: PETS_API_KEY)'))
@@ -114,6 +115,8 @@ function applyEnv(cli: Command, env: CliIo['env']): void {
 export async function main(argv: string[], io: CliIo): Promise<number> {
   // `pets-conformance proxy …`: the validating proxy, its own command with its own options.
   if (argv[0] === 'proxy') return proxyMain(argv.slice(1), io);
+  // `pets-conformance drift …`: two deployments (or one and the mock) compared (docs/drift.md).
+  if (argv[0] === 'drift') return driftMain(argv.slice(1), io);
   const out = (line: string) => io.stdout.write(`${line}\n`);
   const cli = conformanceProgram(io);
   const finish = async (report: RunReport): Promise<number> => {

@@ -22,7 +22,7 @@ const layers: readonly (readonly RegExp[])[] = [
   [/^runner\.ts$/],
   [/^reports\//],
   [/^github\/(?!action)/, /^config\//],
-  [/^index\.ts$/, /^cli\.ts$/, /^finishRun\.ts$/, /^proxy\//],
+  [/^index\.ts$/, /^cli\.ts$/, /^finishRun\.ts$/, /^proxy\//, /^drift\//],
   [/^bin\.ts$/, /^github\/action/],
   [/(^|\/)testing\//],
 ];

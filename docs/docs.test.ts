@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { projectPath } from '../common/projectRoot.ts';
 import { conformanceProgram } from '../conformance/cli.ts';
 import { proxyProgram } from '../conformance/proxy/proxyCli.ts';
+import { driftProgram } from '../conformance/drift/driftCli.ts';
 import { mockProgram } from '../mock/cli.ts';
 import { codeBlocks, commandLines } from './codeBlocks.ts';
 
@@ -21,6 +22,7 @@ const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
 const cliOptions: Record<string, string[]> = {
   'pets-conformance': conformanceProgram(silent).options.map((o) => o.long!),
   'pets-conformance proxy': proxyProgram(silent).options.map((o) => o.long!),
+  'pets-conformance drift': driftProgram(silent).options.map((o) => o.long!),
   'pets-mock': mockProgram(silent).options.map((o) => o.long!),
 };
 const at = (file: string, line: number) => `${file}:${line}`;

@@ -16,6 +16,7 @@ import { parseTrustProxy, type TrustProxy } from './server/parseTrustProxy.ts';
 import { isLoopbackHost } from '../common/isLoopbackHost.ts';
 import { checkControlToken, controlTokenVariable } from './control/controlTokenGuard.ts';
 import { checkCorsOrigins } from './pipeline/checkCorsOrigins.ts';
+import { loadProfile, type DeploymentProfile } from './profile/profile.ts';
 
 interface CliOptions {
   port: number;
@@ -45,6 +46,7 @@ interface CliOptions {
   replicaId?: string;
   trustProxy?: TrustProxy;
   controlToken?: string;
+  profile?: string;
 }
 
 /** Turns a parser's Error into commander's InvalidArgumentError, so commander names the option and the reason. */
@@ -78,6 +80,7 @@ export function mockProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
     .option('--no-control', 'turn the control API under /__mock off')
     .addOption(new Option('--ratelimit-headers <fields>', 'draft: also send RateLimit-Policy and RateLimit (IETF draft-ietf-httpapi-ratelimit-headers-11) beside X-RateLimit-*').choices([...rateLimitHeadersChoices]).default('contract'))
+    .option('--profile <file>', 'make a deployment\'s open choices instead of the mock\'s: a profile as `pets-conformance drift --write-profile` writes it (docs/drift.md); it wins over --default-status, --strict and the ban options')
     .option('--strict', 'refuse query parameters the contract does not define for the operation (400) instead of ignoring them (and naming them in X-Mock-Ignored-Query)', false)
     .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on every control API request; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser(optionParser((value) => (checkControlToken(value, 'The token'), value))))
     .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(optionParser(parseLatency)))
@@ -142,6 +145,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 
   const path = (file: string) => resolve(io.cwd, file);
+  let profile: DeploymentProfile | undefined;
+  try {
+    profile = options.profile === undefined ? undefined : await loadProfile(path(options.profile));
+  } catch (error) {
+    io.stderr.write(`pets-mock: --profile: ${(error as Error).message}\n`);
+    return 1;
+  }
   const accessLogOn = !options.quiet && ['info', 'debug', 'trace'].includes(options.logLevel);
   let server: MockServer;
   try {
@@ -161,6 +171,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       control: options.control,
       strict: options.strict,
       ratelimitHeaders: options.ratelimitHeaders,
+      ...(profile ? { profile } : {}),
       ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
       ...(options.latency ? { latency: options.latency } : {}),
       watch: options.watch,

@@ -4,6 +4,7 @@ import { bundledSpec } from '../../spec/bundledSpec.ts';
 import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.ts';
 import { createMockCore } from '../core/createMockCore.ts';
 import { MockState } from '../state/mockState.ts';
+import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { MockOptions } from '../core/openMock.ts';
 import { MockAddress } from './mockAddress.ts';
@@ -14,7 +15,7 @@ import type { PetsMockHost } from './petsMockHost.ts';
  * The options of `createPetsHandlers` in a browser: buildMock's that need no Node (no Redis, no
  * Prism, no log files), and where the page calls the mock.
  */
-export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys' | 'clock' | 'corsOrigins' | 'bodyLimit' | 'ban' | 'defaultStatus' | 'latency' | 'strict' | 'ratelimitHeaders' | 'requestLogSize' | 'controlToken'> {
+export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys' | 'clock' | 'corsOrigins' | 'bodyLimit' | 'ban' | 'defaultStatus' | 'latency' | 'strict' | 'ratelimitHeaders' | 'requestLogSize' | 'controlToken' | 'profile'> {
   /** Where the page calls the API: any origin and path, or a path of the page's own origin (`/v1`). Default `http://127.0.0.1:4010/v1`. */
   baseUrl?: string;
   /** Generate the starting pets from this seed instead of the fixtures (as `npx pets-mock --seed`). */
@@ -25,14 +26,16 @@ export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys
   control?: boolean;
 }
 
-export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}): Promise<PetsMockHost> {
+export async function createBrowserPetsMock(given: BrowserPetsMockOptions = {}): Promise<PetsMockHost> {
+  // A profile's choices as openMock makes them; it is not checked here (its checker reads files): give one `loadProfile` or `checkProfile` read.
+  const options = given.profile ? profiledOptions(given, given.profile) : given;
   const { baseUrl, seed, count, control = true } = options;
   const address = new MockAddress(baseUrl);
   const spec = bundledSpec();
   const pets = options.pets ?? (seed !== undefined || count !== undefined ? await generate(seed, count) : fixturePets);
   // MockState.create refuses the options every backend refuses (state/checkStateOptions.ts).
   const state = MockState.create({ fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, requestLogSize: options.requestLogSize });
-  const core = createMockCore({
+  const core = profiledCore(options.profile, state, createMockCore({
     spec,
     state,
     corsOrigins: options.corsOrigins,
@@ -42,7 +45,7 @@ export async function createBrowserPetsMock(options: BrowserPetsMockOptions = {}
     ratelimitHeaders: options.ratelimitHeaders,
     latency: options.latency,
     controlToken: options.controlToken,
-  });
+  }));
   // Answers that stall rules hold go out when the mock closes, rather than never.
   return hostOnCore(core, { address, control, controlToken: options.controlToken, close: async () => state.faults.stalls.close() });
 }

@@ -25,6 +25,8 @@ import { openState, type OpenedState, type RedisStateConfig } from './openState.
 import { createMockCore, defaultBodyLimit, type MockCore } from './createMockCore.ts';
 import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
+import { checkProfile, type DeploymentProfile } from '../profile/profile.ts';
+import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
 
 export interface MockOptions {
   /** The loaded OpenAPI document; read from spec/openapi.yaml when absent. */
@@ -93,6 +95,11 @@ export interface MockOptions {
    * mock makes its own (loaded in a worker on first use) and closes it when it closes.
    */
   prism?: PrismResponder;
+  /**
+   * A deployment's open choices (mock/profile/profile.schema.json, docs/drift.md): the mock makes
+   * them instead of its own. Its default status, strictness and ban rule win over those options.
+   */
+  profile?: DeploymentProfile;
 }
 
 /** What openMock takes beyond MockOptions: the state file's id journal (pets-mock --state-file). */
@@ -161,7 +168,9 @@ function openLog(options: MockOptions): MockLog {
 }
 
 /** Opens a mock: its state (its own unless given), its Prism, its logs, and the core that answers. */
-export async function openMock(options: OpenMockOptions = {}): Promise<Mock> {
+export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
+  const profile = given.profile === undefined ? undefined : checkProfile(given.profile, 'profile');
+  const options = profile ? profiledOptions(given, profile) : given;
   // Before any state is opened: a token no client could send is refused with nothing to close.
   if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
   if (options.corsOrigins) checkCorsOrigins(options.corsOrigins, 'corsOrigins');
@@ -174,7 +183,7 @@ export async function openMock(options: OpenMockOptions = {}): Promise<Mock> {
   let prism = options.prism ?? createPrismResponder(spec, options.logLevel);
   const accessLog = options.accessLog ? new AccessLog(options.accessLog, { replica: state.log.replica }) : undefined;
   const onAnswer = accessLog ? accessLog.record.bind(accessLog) : undefined;
-  const coreOf = (served: LoadedSpec, servedState: StateParts, examples: PrismResponder): MockCore => createMockCore({
+  const coreOf = (served: LoadedSpec, servedState: StateParts, examples: PrismResponder): MockCore => profiledCore(profile, servedState, createMockCore({
     spec: served,
     state: servedState,
     corsOrigins: options.corsOrigins,
@@ -188,7 +197,7 @@ export async function openMock(options: OpenMockOptions = {}): Promise<Mock> {
     examples,
     log: coreLog,
     onAnswer,
-  });
+  }));
   let core = coreOf(spec, state, prism);
   let closing: Promise<void> | undefined;
 

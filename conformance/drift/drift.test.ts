@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { testSpec } from '../../mock/testing.ts';
+import type { MockOptions } from '../../mock/index.ts';
+import { inProcessDeployment, type Deployment } from '../testing/deployment.ts';
+import type { Transform } from '../testing/injectTransport.ts';
+import { faults } from '../testing/faults.ts';
+import { legalChoices } from '../testing/legalChoices.ts';
+import type { DriftTarget } from './driftSide.ts';
+import { runDrift, type DriftOptions } from './runDrift.ts';
+
+const targetOf = (label: string, d: Deployment): DriftTarget => ({ label, baseUrl: d.baseUrl, apiKey: 'demo-pro', transport: d.transport, now: () => d.clock.now() });
+
+async function drift(a: { transform?: Transform; mockOptions?: MockOptions }, b: { transform?: Transform; mockOptions?: MockOptions }, options: Partial<DriftOptions> = {}) {
+  const [da, db] = await Promise.all([inProcessDeployment(a.transform, a.mockOptions), inProcessDeployment(b.transform, b.mockOptions)]);
+  try {
+    return await runDrift({ base: targetOf('A', da), against: targetOf('B', db), spec: await testSpec(), ...options });
+  } finally {
+    await Promise.all([da.close(), db.close()]);
+  }
+}
+
+const fault = (name: string) => faults.find((f) => f.name === name)!;
+
+describe('a drift run between two deployments', { timeout: 90_000 }, () => {
+  it('finds no difference between the mock and the mock but ids, pets and messages, and exits 0', async () => {
+    const result = await drift({}, {});
+    expect(result.breaks).toEqual([]);
+    expect(result.choices).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    expect(result.same.map((s) => s.field)).toEqual(expect.arrayContaining(['defaultStatus', 'listOrder', 'errors.invalidQuery', 'cors', 'storeOrders']));
+  });
+
+  it('names each open choice a legal variant makes differently from the mock, with its row of contract-choices.md, and no contract break', async () => {
+    const result = await drift(legalChoices, {}, { probeRateLimit: true });
+    expect(result.breaks).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    const fields = result.choices.map((c) => c.field);
+    expect(fields).toEqual(expect.arrayContaining(['defaultStatus', 'listOrder', 'errors.invalidQuery', 'errors.unauthorized', 'errors.petNotFound', 'wwwAuthenticate', 'storeOrders', 'extraPetFields', 'extraErrorFields', 'retryAfter']));
+    expect(result.choices.find((c) => c.field === 'errors.invalidQuery')).toMatchObject({ row: 'Error `code` values', base: { value: { status: 422, code: 'err.invalid_query_parameter' } }, against: { value: { status: 400, code: 'INVALID_QUERY_PARAMETER' } } });
+    expect(result.choices.find((c) => c.field === 'defaultStatus')).toMatchObject({ row: 'Default `status` on creation', base: { value: null }, against: { value: 'available' } });
+    expect(result.meaningless.map((m) => m.what)).toContain('id of a created pet');
+  });
+
+  it('exits 1 with --fail-on-drift when a choice differs', async () => {
+    const result = await drift(legalChoices, {}, { failOnDrift: true });
+    expect([result.verdict, result.exitCode]).toEqual(['kept', 1]);
+  });
+
+  it('reports a faulty deployment\'s break as a contract break on its side, never as drift', async () => {
+    const result = await drift({}, { transform: fault('gives Error a status unlike the HTTP status').transform });
+    expect(result.exitCode).toBe(1);
+    expect(result.breaks.length).toBeGreaterThan(0);
+    expect(new Set(result.breaks.map((b) => b.side))).toEqual(new Set(['B']));
+    expect(result.choices.map((c) => c.field)).not.toContain('errors.petNotFound');
+  });
+
+  it('cannot judge (exit 2) a side that refuses its key', async () => {
+    const [da, db] = await Promise.all([inProcessDeployment(), inProcessDeployment()]);
+    try {
+      const result = await runDrift({ base: targetOf('A', da), against: { ...targetOf('B', db), apiKey: 'not-a-key' }, spec: await testSpec() });
+      expect([result.verdict, result.exitCode]).toEqual(['cannot-judge', 2]);
+      expect(result.reason).toMatch(/B answered GET \/pets\?limit=1 with its key 401/);
+    } finally {
+      await Promise.all([da.close(), db.close()]);
+    }
+  });
+});
+
+describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
+  it('shows no open-choice difference from the deployment whose profile it was given', async () => {
+    const observed = await drift(legalChoices, {}, { probeRateLimit: true });
+    expect(observed.cannotMake).toEqual([]);
+    const calibrated = await drift(legalChoices, { mockOptions: { profile: observed.profile } }, { probeRateLimit: true });
+    expect(calibrated.choices).toEqual([]);
+    expect(calibrated.breaks).toEqual([]);
+    expect(calibrated.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,194 @@
+// The probes of a drift run: a few requests per open choice, sent to each side alike, and what
+// each answer shows of the side's choice. The same requests go to both sides, so a difference in
+// what they show is a difference in their choices (or a contract break, which the judges tell).
+// Ids, which pets, messages and timestamps are recorded as incidental: the contract makes their
+// differences meaningless.
+import type { TransportResponse } from '../http/transport.ts';
+import { parseLossless, type LosslessValue } from '../json/losslessJson.ts';
+import { situations, type SituationName } from '../../mock/profile/situations.ts';
+import type { DriftSide } from './driftSide.ts';
+
+export interface Observation {
+  field: string;
+  /** The side's choice, as a profile writes it (JSON). */
+  value: unknown;
+  /** What was seen, in a report's words. */
+  shown: string;
+  /** The probe whose exchanges show it. */
+  probe: string;
+}
+
+/** What one side showed: its choices, and the incidental values the contract makes meaningless. */
+export interface SideObservations {
+  choices: Map<string, Observation>;
+  incidental: Map<string, string>;
+  /** Why the side could not be judged (its key refused, no answer), when it could not. */
+  cannotJudge?: string;
+}
+
+export interface ProbeOptions {
+  /** Spend the keyless quota of this client's address on purpose, to see a 429 and its Retry-After. */
+  probeRateLimit: boolean;
+  /** The most keyless requests the rate-limit probe may send. */
+  probeMaxRequests: number;
+}
+
+const jsonOf = (response: TransportResponse | undefined): unknown => {
+  try {
+    return response && response.body !== '' ? JSON.parse(response.body) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** The top-level ids of a pet or a list of pets, exactly (an id past 2^53 is read losslessly): the probes compare them by text. */
+function idsIn(body: string): string[] {
+  let value: LosslessValue;
+  try {
+    value = parseLossless(body);
+  } catch {
+    return [];
+  }
+  const idOf = (pet: LosslessValue) => (pet !== null && typeof pet === 'object' && !Array.isArray(pet) && (typeof pet.id === 'bigint' || typeof pet.id === 'number') ? String(pet.id) : undefined);
+  return (Array.isArray(value) ? value.map(idOf) : [idOf(value)]).filter((id): id is string => id !== undefined);
+}
+const shownValue = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));
+const petFields = ['id', 'name', 'categoryId', 'status'];
+const errorFields = ['code', 'message', 'status'];
+
+class Observer {
+  readonly out: SideObservations = { choices: new Map(), incidental: new Map() };
+  constructor(readonly side: DriftSide) {}
+  choice(probe: string, field: string, value: unknown, shown: string): void {
+    this.out.choices.set(field, { field, value, shown, probe });
+  }
+  incidental(what: string, value: string): void {
+    this.out.incidental.set(what, value);
+  }
+  /** An Error answer's status and code, as the situation's choice. */
+  error(probe: string, name: SituationName, response: TransportResponse | undefined): Record<string, unknown> | undefined {
+    if (!response || response.status < 400) return undefined;
+    const body = jsonOf(response);
+    const code = isObject(body) && typeof body.code === 'string' ? body.code : undefined;
+    this.choice(probe, `errors.${name}`, { status: response.status, ...(code !== undefined ? { code } : {}) }, `${response.status}${code !== undefined ? ` ${code}` : ' without an Error code'}`);
+    if (isObject(body) && typeof body.message === 'string') this.incidental(`message of ${situations[name].title}`, body.message);
+    return isObject(body) ? body : undefined;
+  }
+}
+
+const newPet = (name: string) => JSON.stringify({ name, categoryId: 1 });
+const jsonHeaders = { 'content-type': 'application/json' };
+
+/** Runs every probe on one side, in order, and returns what it showed. */
+export async function observeSide(side: DriftSide, options: ProbeOptions): Promise<SideObservations> {
+  const o = new Observer(side);
+  const first = await side.send('key', { method: 'GET', path: '/pets?limit=1' });
+  if (!first) return { ...o.out, cannotJudge: `${side.target.label} gave no answer to GET /pets?limit=1 (${side.exchanges[0]?.error ?? 'no answer'})` };
+  if (first.status !== 200) return { ...o.out, cannotJudge: `${side.target.label} answered GET /pets?limit=1 with its key ${first.status}, not 200: check the key and the base URL` };
+
+  // Default status, and the extra fields of a pet.
+  const a = await side.send('defaultStatus', { method: 'POST', path: '/pets', headers: jsonHeaders, body: newPet('Drift probe A') });
+  const created = a?.status === 201 ? jsonOf(a) : undefined;
+  const idA = a?.status === 201 ? idsIn(a.body)[0] : undefined;
+  if (isObject(created)) {
+    o.choice('defaultStatus', 'defaultStatus', created.status ?? null, created.status === undefined ? 'a pet created without a status has none' : `a pet created without a status gets ${shownValue(created.status)}`);
+    const extra = Object.fromEntries(Object.entries(created).filter(([k]) => !petFields.includes(k)));
+    o.choice('defaultStatus', 'extraPetFields', extra, Object.keys(extra).length === 0 ? 'none' : Object.keys(extra).join(', '));
+    if (idA !== undefined) o.incidental('id of a created pet', idA);
+  }
+
+  // List order: two pets created one after the other, then where the list puts them.
+  const b = await side.send('listOrder', { method: 'POST', path: '/pets', headers: jsonHeaders, body: newPet('Drift probe B') });
+  const idB = b?.status === 201 ? idsIn(b.body)[0] : undefined;
+  const list = await side.send('listOrder', { method: 'GET', path: '/pets?limit=100' });
+  // Read again: an order that changes between two reads is neither.
+  const again = await side.send('listOrder', { method: 'GET', path: '/pets?limit=100' });
+  if (list?.status === 200 && idA !== undefined && idB !== undefined) {
+    const ids = idsIn(list.body);
+    const [at, bt] = [ids.indexOf(idA), ids.indexOf(idB)];
+    if (again?.status === 200 && idsIn(again.body).join(',') !== ids.join(',')) o.choice('listOrder', 'listOrder', 'unstable', 'two reads of the same list come in different orders');
+    else if (at >= 0 && bt >= 0) o.choice('listOrder', 'listOrder', bt < at ? 'newest-first' : 'oldest-first', bt < at ? 'the pet created last comes first' : 'the pet created first comes first');
+    o.incidental('pets listed', `${ids.length} pets, ids ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`);
+  }
+
+  // The deprecated operation's Deprecation field.
+  if (idA !== undefined) {
+    const got = await side.send('deprecation', { method: 'GET', path: `/pets/${idA}` });
+    if (got?.status === 200) o.choice('deprecation', 'deprecation', got.headers.deprecation ?? null, got.headers.deprecation === undefined ? 'no Deprecation field' : `Deprecation: ${got.headers.deprecation}`);
+  }
+
+  // The Error of each situation a probe can bring about without harm.
+  o.error('petNotFound', 'petNotFound', await side.send('petNotFound', { method: 'GET', path: '/pets/9223372036854775806' }));
+  const invalidQuery = o.error('invalidQuery', 'invalidQuery', await side.send('invalidQuery', { method: 'GET', path: '/pets?limit=0' }));
+  if (invalidQuery) {
+    const extra = Object.fromEntries(Object.entries(invalidQuery).filter(([k]) => !errorFields.includes(k)));
+    o.choice('invalidQuery', 'extraErrorFields', extra, Object.keys(extra).length === 0 ? 'none' : Object.keys(extra).join(', '));
+  }
+  o.error('invalidPathParameter', 'invalidPathParameter', await side.send('invalidPathParameter', { method: 'GET', path: '/pets/not-a-number' }));
+  o.error('invalidBody', 'invalidBody', await side.send('invalidBody', { method: 'POST', path: '/pets', headers: jsonHeaders, body: '{"categoryId":1}' }));
+  o.error('malformedJson', 'malformedJson', await side.send('malformedJson', { method: 'POST', path: '/pets', headers: jsonHeaders, body: '{"name":' }));
+  o.error('unsupportedMediaType', 'unsupportedMediaType', await side.send('unsupportedMediaType', { method: 'POST', path: '/pets', headers: { 'content-type': 'text/plain' }, body: 'name=Rex&categoryId=1' }));
+  o.error('routeNotFound', 'routeNotFound', await side.send('routeNotFound', { method: 'GET', path: '/drift-probe-no-such-route' }));
+  o.error('methodNotAllowed', 'methodNotAllowed', await side.send('methodNotAllowed', { method: 'DELETE', path: '/pets' }));
+
+  // Without a key: the 401's code, WWW-Authenticate, and the limit such requests are counted at.
+  const keyless = await side.send('unauthorized', { method: 'GET', path: '/pets?limit=1', withKey: false });
+  o.error('unauthorized', 'unauthorized', keyless);
+  if (keyless?.status === 401) {
+    o.choice('unauthorized', 'wwwAuthenticate', keyless.headers['www-authenticate'] !== undefined, keyless.headers['www-authenticate'] === undefined ? 'no WWW-Authenticate' : `WWW-Authenticate: ${keyless.headers['www-authenticate']}`);
+    const limit = keyless.headers['x-ratelimit-limit'];
+    if (limit !== undefined && /^\d+$/.test(limit)) o.choice('unauthorized', 'keylessLimit', Number(limit), `X-RateLimit-Limit: ${limit}`);
+  }
+
+  // A query parameter the contract does not define.
+  const offset = await side.send('unknownQueryParameters', { method: 'GET', path: '/pets?limit=1&offset=1' });
+  if (offset?.status === 200) o.choice('unknownQueryParameters', 'unknownQueryParameters', 'ignored', '`?offset=1` is ignored (200)');
+  else if (offset && offset.status >= 400 && offset.status < 500) {
+    o.choice('unknownQueryParameters', 'unknownQueryParameters', 'refused', `\`?offset=1\` is refused (${offset.status})`);
+    o.error('unknownQueryParameters', 'unknownQuery', offset);
+  }
+
+  // A field NewPet lacks.
+  const colour = await side.send('unknownBodyFields', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe C', categoryId: 1, colour: 'brown' }) });
+  if (colour?.status === 201) o.choice('unknownBodyFields', 'unknownBodyFields', 'ignored', 'a body with `colour` is taken (201)');
+  else if (colour && colour.status >= 400 && colour.status < 500) o.choice('unknownBodyFields', 'unknownBodyFields', 'refused', `a body with \`colour\` is refused (${colour.status})`);
+
+  // The longest name taken, among a few lengths, longest first.
+  for (const length of [1000, 256, 255, 128, 100, 64, 50, 32]) {
+    const named = await side.send('maxNameLength', { method: 'POST', path: '/pets', headers: jsonHeaders, body: newPet('n'.repeat(length)) });
+    if (named?.status === 201) {
+      o.choice('maxNameLength', 'maxNameLength', length === 1000 ? null : length, length === 1000 ? 'a name of 1,000 characters is taken' : `a name of ${length} characters is taken, one of the next longer length tried is refused`);
+      break;
+    }
+    if (!named || named.status < 400 || named.status >= 500) break;
+  }
+
+  // CORS for a page's request.
+  const origin = 'https://drift-probe.example';
+  const cors = await side.send('cors', { method: 'GET', path: '/pets?limit=1', headers: { origin } });
+  if (cors?.status === 200) {
+    const allow = cors.headers['access-control-allow-origin'];
+    o.choice('cors', 'cors', allow === undefined ? 'none' : allow === '*' ? 'any' : allow === origin ? 'echo' : `other: ${allow}`, allow === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${allow}`);
+  }
+
+  // The store orders the contract only mentions.
+  const orders = await side.send('storeOrders', { method: 'GET', path: '/store/orders' });
+  if (orders?.status === 200) o.choice('storeOrders', 'storeOrders', 'served', 'GET /store/orders answers 200');
+  else if (orders?.status === 404) o.choice('storeOrders', 'storeOrders', 'absent', 'GET /store/orders answers 404');
+
+  if (options.probeRateLimit) await probeRetryAfter(side, o, options.probeMaxRequests);
+  return o.out;
+}
+
+/** Keyless requests until a 429: the form of its Retry-After, and its code. */
+async function probeRetryAfter(side: DriftSide, o: Observer, max: number): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    const answer = await side.send('retryAfter', { method: 'GET', path: '/pets?limit=1', withKey: false });
+    if (!answer) return;
+    if (answer.status !== 429) continue;
+    const value = answer.headers['retry-after'];
+    if (value !== undefined) o.choice('retryAfter', 'retryAfter', /^\d+$/.test(value.trim()) ? 'seconds' : 'http-date', `Retry-After: ${value}`);
+    o.error('retryAfter', 'rateLimited', answer);
+    return;
+  }
+}

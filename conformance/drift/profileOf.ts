@@ -1,0 +1,46 @@
+// The profile a side's observed choices make (`--write-profile`), and which of them the mock cannot
+// make: a value the format has no room for, or one profiledAnswers.ts does not make.
+import { choicesTheMockCannotMake } from '../../mock/profile/profiledAnswers.ts';
+import { checkProfile, type DeploymentProfile, type ErrorAnswerChoice } from '../../mock/profile/profile.ts';
+import { pinnedStatus, situationNames, type SituationName } from '../../mock/profile/situations.ts';
+import type { Observation } from './probes.ts';
+
+export interface CannotMake {
+  field: string;
+  reason: string;
+}
+
+const formats: Record<string, (value: unknown) => boolean> = {
+  cors: (v) => v === 'any' || v === 'echo' || v === 'none',
+  listOrder: (v) => v === 'newest-first' || v === 'oldest-first',
+};
+
+/** The profile of what a side showed, and the choices the mock could not make from it. */
+export function profileOf(choices: ReadonlyMap<string, Observation>, describes: string): { profile: DeploymentProfile; cannotMake: CannotMake[] } {
+  const profile: Record<string, unknown> = { profileVersion: 1, describes };
+  const cannotMake: CannotMake[] = [];
+  const errors: Partial<Record<SituationName, ErrorAnswerChoice>> = {};
+  for (const [field, observation] of choices) {
+    const value = observation.value;
+    if (field.startsWith('errors.')) {
+      const name = field.slice('errors.'.length) as SituationName;
+      if (!situationNames.includes(name)) continue;
+      const { status, code } = value as { status: number; code?: string };
+      const pinned = pinnedStatus(name);
+      const choice: ErrorAnswerChoice = { ...(pinned === undefined && status >= 400 && status < 500 ? { status } : {}), ...(code !== undefined ? { code } : {}) };
+      if (pinned === undefined && (status < 400 || status >= 500)) cannotMake.push({ field, reason: `the mock answers ${name} with a 4xx; it cannot answer ${status}` });
+      if (code === undefined) cannotMake.push({ field, reason: 'the mock always answers an Error with a code; this side sent none' });
+      if (Object.keys(choice).length > 0) errors[name] = choice;
+      continue;
+    }
+    if (formats[field] && !formats[field](value)) {
+      cannotMake.push({ field, reason: `the mock's choices and the profile format have no value for this: ${observation.shown}` });
+      continue;
+    }
+    profile[field] = value;
+  }
+  if (Object.keys(errors).length > 0) profile.errors = errors;
+  const checked = checkProfile(profile, 'the observed profile');
+  cannotMake.push(...choicesTheMockCannotMake(checked));
+  return { profile: checked, cannotMake };
+}

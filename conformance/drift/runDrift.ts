@@ -1,0 +1,43 @@
+// A drift run: the same probes sent to two deployments, each side's exchanges judged by the
+// suite's model (the proxy's judge, which judges any stream of exchanges), and every difference in
+// what they showed classified (classifyDrift.ts).
+import type { LoadedSpec } from '../../spec/loadSpec.ts';
+import { SpecValidators } from '../specValidators.ts';
+import { judgeProxyTraffic } from '../proxy/judgeProxyTraffic.ts';
+import { classifyDrift, type DriftResult, type JudgedSide } from './classifyDrift.ts';
+import { DriftSide, type DriftTarget } from './driftSide.ts';
+import { observeSide } from './probes.ts';
+
+export interface DriftOptions {
+  /** The deployment described (A): its choices are the ones a written profile holds. */
+  base: DriftTarget;
+  /** The deployment compared with it (B, or the mock). */
+  against: DriftTarget;
+  /** The `against` side is the project's mock: its report names the choices it cannot make. */
+  againstIsMock?: boolean;
+  spec: LoadedSpec;
+  /** Spend the keyless quota of this address on each side to see a 429 (its Retry-After). Default false. */
+  probeRateLimit?: boolean;
+  probeMaxRequests?: number;
+  /** Per answer, in ms. Default 10,000. */
+  timeoutMs?: number;
+  /** Any open-choice difference fails the run. */
+  failOnDrift?: boolean;
+}
+
+async function judge(side: DriftSide, spec: LoadedSpec, validators: SpecValidators): Promise<JudgedSide> {
+  const verdict = await judgeProxyTraffic(side.records, { spec, validators, target: side.target.baseUrl, sharedKey: false, startedAt: side.startedAt, now: side.target.now() });
+  return { target: side.target, side, failures: verdict.findings.filter((f) => f.level === 'failure'), warnings: verdict.findings.filter((f) => f.level === 'warning') };
+}
+
+export async function runDrift(options: DriftOptions): Promise<DriftResult> {
+  const probeOptions = { probeRateLimit: options.probeRateLimit ?? false, probeMaxRequests: options.probeMaxRequests ?? 200 };
+  const timeout = options.timeoutMs ?? 10_000;
+  const base = new DriftSide(options.base, timeout);
+  const against = new DriftSide(options.against, timeout);
+  const [seenBase, seenAgainst] = await Promise.all([observeSide(base, probeOptions), observeSide(against, probeOptions)]);
+  // One set of validators for both sides: compiling them is most of a judge's start.
+  const validators = new SpecValidators(options.spec);
+  const [judgedBase, judgedAgainst] = await Promise.all([judge(base, options.spec, validators), judge(against, options.spec, validators)]);
+  return classifyDrift({ base: { ...judgedBase, seen: seenBase }, against: { ...judgedAgainst, seen: seenAgainst }, againstIsMock: options.againstIsMock ?? false, failOnDrift: options.failOnDrift ?? false });
+}

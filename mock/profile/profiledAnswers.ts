@@ -1,0 +1,133 @@
+// The mock's answers bent to a deployment profile: each answer the core gives is rewritten to make
+// the profile's choice (an error's status and code, the list's order, Retry-After's form, ...), and
+// the few choices made before the core answers (a create body the deployment would refuse, store
+// orders it does not serve) are made by handing the core a request it refuses or does not route,
+// so admission, rate limits and the request log stay the core's own.
+import { API_PREFIX } from '../core/prefixes.ts';
+import type { CoreAnswer, CoreRequest } from '../core/coreTypes.ts';
+import { utf8Length } from '../core/utf8Length.ts';
+import type { DeploymentProfile } from './profile.ts';
+import { situationOfCode } from './situations.ts';
+
+const newPetFields = new Set(['name', 'categoryId', 'status']);
+const notServed = `${API_PREFIX}/store/orders/--not-served--`;
+
+type Answerer = (request: CoreRequest) => Promise<CoreAnswer>;
+
+/** Why the profile refuses a create body the mock would take, or undefined when it takes it too. */
+function refusedBody(profile: DeploymentProfile, body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const fields = Object.keys(body);
+  const unknown = fields.filter((f) => !newPetFields.has(f));
+  if (profile.unknownBodyFields === 'refused' && unknown.length > 0) return `The body has fields a NewPet does not: ${unknown.join(', ')}. Send only name, categoryId and status.`;
+  const name = (body as { name?: unknown }).name;
+  if (typeof profile.maxNameLength === 'number' && typeof name === 'string' && [...name].length > profile.maxNameLength) return `name is longer than ${profile.maxNameLength} characters.`;
+  return undefined;
+}
+
+const bytesOf = (text: string) => new TextEncoder().encode(text);
+
+/** What the core is handed instead, and the message a refusal it causes gets. */
+async function beforeCore(profile: DeploymentProfile, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: string; path: string }> {
+  const [path = '', search = ''] = request.url.split(/(?=\?)/);
+  if (profile.storeOrders === 'absent' && path.replace(/\/+$/, '') === `${API_PREFIX}/store/orders`) return { request: { ...request, url: `${notServed}${search}` }, path };
+  const screens = profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number';
+  if (!screens || request.method.toUpperCase() !== 'POST' || path !== `${API_PREFIX}/pets`) return { request, path };
+  const bytes = request.body ?? (await request.readBody?.());
+  let refusal: string | undefined;
+  try {
+    refusal = bytes ? refusedBody(profile, JSON.parse(new TextDecoder().decode(bytes))) : undefined;
+  } catch {
+    refusal = undefined;
+  }
+  // The body read: handed on as bytes. A refused one becomes `{}`, which the core refuses as the
+  // deployment would (400 after the key and the quota), creating nothing.
+  const body = refusal ? bytesOf('{}') : bytes;
+  const headers = body && refusal ? { ...request.headers, 'content-length': String(body.byteLength) } : request.headers;
+  return { request: { ...request, headers, body, readBody: undefined }, ...(refusal ? { refusal } : {}), path };
+}
+
+function withExtra(value: unknown, extra: Record<string, unknown> | undefined): unknown {
+  if (!extra || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return { ...value, ...extra };
+}
+
+/** The answer rewritten to the profile's choices. */
+function afterCore(profile: DeploymentProfile, request: CoreRequest, path: string, answer: CoreAnswer, now: number, refusal: string | undefined): CoreAnswer {
+  const headers = { ...answer.headers };
+  let body = answer.body;
+  const api = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+  const json = body !== null && /^application\/json/i.test(headers['content-type'] ?? '');
+  if (api && json) {
+    let value: unknown;
+    try {
+      value = JSON.parse(body!);
+    } catch {
+      value = undefined;
+    }
+    let changed: unknown = value;
+    if (answer.status >= 400 && value !== null && typeof value === 'object' && typeof (value as { code?: unknown }).code === 'string') {
+      const error = value as { code: string; message: string; status: number };
+      const situation = situationOfCode(error.code);
+      const choice = situation ? profile.errors?.[situation] : undefined;
+      const status = choice?.status ?? answer.status;
+      const message = refusal && error.code === 'INVALID_BODY' ? refusal : error.message.replaceAll(notServed, `${API_PREFIX}/store/orders`);
+      changed = withExtra({ code: choice?.code ?? error.code, message, status }, profile.extraErrorFields);
+      answer = { ...answer, status };
+    } else if (answer.status < 300 && Array.isArray(value) && path === `${API_PREFIX}/pets` && request.method.toUpperCase() === 'GET') {
+      const page = profile.listOrder === 'oldest-first' ? [...value].reverse() : value;
+      changed = page.map((pet) => withExtra(pet, profile.extraPetFields));
+    } else if (answer.status < 300 && /^\/v1\/pets(\/[^/]+)?$/.test(path)) {
+      changed = withExtra(value, profile.extraPetFields);
+    }
+    if (changed !== value) {
+      body = JSON.stringify(changed);
+      headers['content-length'] = String(utf8Length(body));
+    }
+  }
+  if (api && profile.retryAfter === 'http-date' && /^\d+$/.test(headers['retry-after'] ?? '')) headers['retry-after'] = new Date(now + Number(headers['retry-after']) * 1000).toUTCString();
+  if (api && profile.deprecation !== undefined && headers.deprecation !== undefined) {
+    if (profile.deprecation === null) delete headers.deprecation;
+    else headers.deprecation = profile.deprecation;
+  }
+  if (api && answer.status === 401 && profile.wwwAuthenticate === false) delete headers['www-authenticate'];
+  if (api && answer.status === 401 && profile.wwwAuthenticate === true) headers['www-authenticate'] ??= 'Bearer realm="pets"';
+  if (profile.cors !== undefined && headers['access-control-allow-origin'] !== undefined) {
+    if (profile.cors === 'none') {
+      for (const name of Object.keys(headers)) if (name.startsWith('access-control-')) delete headers[name];
+    } else if (profile.cors === 'any') headers['access-control-allow-origin'] = '*';
+    else if (request.headers.origin !== undefined) {
+      headers['access-control-allow-origin'] = request.headers.origin;
+      headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
+    }
+  }
+  return { ...answer, headers, body };
+}
+
+/** An answerer making the profile's choices around the core's `answer`. */
+export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, now: () => number): Answerer {
+  return async (request) => {
+    const before = await beforeCore(profile, request);
+    const answered = await answer(before.request);
+    return afterCore(profile, request, before.path, answered, now(), before.refusal);
+  };
+}
+
+/** The options of openMock a profile sets: its choices the core already makes. */
+export function profileMockOptions(profile: DeploymentProfile): { defaultStatus?: DeploymentProfile['defaultStatus']; strict?: boolean; ban?: DeploymentProfile['ban'] } {
+  return {
+    ...(profile.defaultStatus !== undefined ? { defaultStatus: profile.defaultStatus } : {}),
+    ...(profile.unknownQueryParameters !== undefined ? { strict: profile.unknownQueryParameters === 'refused' } : {}),
+    ...(profile.ban !== undefined ? { ban: profile.ban } : {}),
+  };
+}
+
+/** The mock's keyless limit: requests without a valid key are counted per address at the Free plan's. */
+export const mockKeylessLimit = 60;
+
+/** The profile's choices the mock cannot make, each named with what the mock does instead. */
+export function choicesTheMockCannotMake(profile: DeploymentProfile): { field: string; reason: string }[] {
+  const out: { field: string; reason: string }[] = [];
+  if (profile.keylessLimit !== undefined && profile.keylessLimit !== mockKeylessLimit) out.push({ field: 'keylessLimit', reason: `the mock counts requests without a valid key at the Free plan's ${mockKeylessLimit} a minute, not ${profile.keylessLimit}` });
+  return out;
+}
