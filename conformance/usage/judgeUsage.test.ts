@@ -38,7 +38,7 @@ describe('a deployment judged for a client\'s usage', () => {
     expect(reads!.broken.find((b) => b.rule === 'body.schema')!.place).toMatch(/^the answer field status of (listPets|createPet|getPet)/);
     expect(reads!.headline).toMatch(/^For client reads-status: NOT SAFE: the deployment breaks the contract, and \d+ failures reach what this client uses \(.*body\.schema/);
     // The filter is not used by either client: its failures reach neither.
-    expect([...never!.unused, ...reads!.unused].some((u) => u.rule === 'filter.only-status')).toBe(true);
+    expect([...never!.unused, ...reads!.unused].some((u) => u.rule === 'data.status-filter')).toBe(true);
   });
 
   it('on a deployment that keeps the contract is safe for a client whose every operation the run judged', async () => {

@@ -176,7 +176,8 @@ local frozenAt = clockState[2] and tonumber(clockState[2]) or false
  * new rule may take the request) and runStep's kind and arguments (petSteps), or nothing.
  * Returns: key entry JSON or nil, allowed, banned, limit, remaining, reset (s), retryAfter (s),
  * now (ms), clock offset (ms), frozenAt (ms) or nil, the fault rules' version (redisFaultRules.ts),
- * and runStep's tag and payload, or nil when the operation was not run.
+ * runStep's tag and payload, or nil when the operation was not run, and the window limit, remaining
+ * and reset describe ('minute' or 'day', as rateLimiter.ts names it).
  */
 export const admitLua = `${common}${petSteps}
 local entry = false
@@ -201,10 +202,11 @@ local strikes = tonumber(b[5]) or 0
 local bannedUntil = tonumber(b[6]) or 0
 local minuteReset, dayReset = minuteStart + 60000, dayStart + 86400000
 
-local allowed, banned, limit, remaining, reset, retryAfter
+local allowed, banned, limit, remaining, reset, retryAfter, window
 local function refuse(untilMs, isBan)
   allowed, banned, remaining = 0, isBan and 1 or 0, 0
   limit = (dc >= perDay) and perDay or perMinute
+  window = (dc >= perDay) and 'day' or 'minute'
   reset = math.ceil(untilMs / 1000)
   -- At least one second: "Retry-After: 0" would invite an immediate retry (RFC 9110, 10.2.3).
   retryAfter = math.max(1, math.ceil((untilMs - now) / 1000))
@@ -230,6 +232,7 @@ else
   local dayBinds = dayLeft <= minuteLeft
   allowed, banned, retryAfter = 1, 0, 0
   limit = dayBinds and perDay or perMinute
+  window = dayBinds and 'day' or 'minute'
   remaining = dayBinds and dayLeft or minuteLeft
   reset = math.ceil((dayBinds and dayReset or minuteReset) / 1000)
 end
@@ -245,7 +248,7 @@ local tag, out = false, false
 if ARGV[11] and spend and allowed == 1 and entry and ARGV[10] == faultsVersion then
   tag, out = runStep(ARGV[11], ARGV[12], ARGV[13], ARGV[14])
 end
-return { entry, allowed, banned, limit, remaining, reset, retryAfter, fmt(now), fmt(offset), frozenAt and fmt(frozenAt) or false, faultsVersion, tag, out }
+return { entry, allowed, banned, limit, remaining, reset, retryAfter, fmt(now), fmt(offset), frozenAt and fmt(frozenAt) or false, faultsVersion, tag, out, window }
 `;
 
 /**

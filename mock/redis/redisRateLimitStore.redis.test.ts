@@ -28,7 +28,7 @@ describe('RedisRateLimitStore across replicas', () => {
     const remaining = results.filter((r) => r.decision.allowed).map((r) => r.decision.remaining).sort((x, y) => x - y);
     expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => i));
     const refused = results.find((r) => !r.decision.allowed)!;
-    expect(refused.decision).toEqual({ allowed: false, banned: false, limit: 60, remaining: 0, reset: testStart / 1000 + 60, retryAfter: 60 });
+    expect(refused.decision).toEqual({ allowed: false, banned: false, limit: 60, remaining: 0, reset: testStart / 1000 + 60, retryAfter: 60, window: 'minute', quotas: { perMinute: 60, perDay: 1000 } });
   });
 
   it('sends the same headers from whichever replica answers', async () => {

@@ -30,7 +30,7 @@ export interface ScriptStep {
   args: readonly (string | number)[];
 }
 
-type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null, string, string | null, unknown];
+type AdmitReply = [string | null, number, number, number, number, number, number, string, string, string | null, string, string | null, unknown, 'minute' | 'day'];
 
 /**
  * Rate limits counted in Redis, one Lua script per request: every replica's requests land in the
@@ -70,14 +70,14 @@ export class RedisRateLimitStore implements RateLimits {
       digest, bucketId, limits.perMinute, limits.perDay, this.clock.base.now(), this.ban.threshold, this.ban.seconds * 1000, spend ? '1' : '0',
       ...(step ? [step.faultsVersion, ...step.args] : []),
     ])) as AdmitReply;
-    const [entryJson, allowed, banned, limit, remaining, reset, retryAfter, , offset, frozenAt, faultsVersion, tag, out] = reply;
+    const [entryJson, allowed, banned, limit, remaining, reset, retryAfter, , offset, frozenAt, faultsVersion, tag, out, window] = reply;
     this.clock.observe(Number(offset), frozenAt === null ? undefined : Number(frozenAt));
     this.faults?.observe(faultsVersion);
     const key = entryJson === null ? undefined : (JSON.parse(entryJson) as ApiKeyEntry);
     return {
       key,
       bucketId: key?.bucketId ?? bucketId,
-      decision: { allowed: allowed === 1, banned: banned === 1, limit, remaining, reset, retryAfter, quotas: { perMinute: (key?.limits ?? limits).perMinute, perDay: (key?.limits ?? limits).perDay } },
+      decision: { allowed: allowed === 1, banned: banned === 1, limit, remaining, reset, retryAfter, window, quotas: { perMinute: (key?.limits ?? limits).perMinute, perDay: (key?.limits ?? limits).perDay } },
       step: tag === null ? undefined : [tag, out],
     };
   }
