@@ -52,7 +52,13 @@ export default defineConfig({
       // Soak tests (`*.soak.test.ts`: many whole runs in a row, minutes each), the hostile
       // deployments (`*.hostile.test.ts`: runs that must wait out stalls and timeouts in real time),
       // the catalogues and the corpus are tiers of their own, never in `npm test`.
-      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: [...configDefaults.exclude, '**/*.soak.test.ts', '**/*.hostile.test.ts', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: [...configDefaults.exclude, '**/*.soak.test.ts', '**/*.hostile.test.ts', '**/*.hosts.test.ts', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
+      // The hosts end to end (`*.hosts.test.ts`): the parity suite (one script through every host,
+      // a Vite-built page in Chromium among them, answers and client reports compared byte for
+      // byte) and MSW's host in a script of its own. Its own tier, as it builds and serves a page
+      // per host and starts processes; `npm test` keeps each host's own tests and the
+      // core-against-fastify and Node-against-fastify parity tests.
+      { extends: true, test: { name: 'hosts', include: [`${folders}/**/*.hosts.test.ts`] } },
       { extends: true, test: { name: 'soak', include: [`${folders}/**/*.soak.test.ts`] } },
       // Runs against deployments that stall, flood and lie about framing, over real sockets with
       // real timeouts: each ends with its verdict and reports, within its time and memory bounds.

@@ -37,18 +37,36 @@ async function serveFrontendPage(): Promise<{ origin: string; close(): Promise<v
 }
 
 /**
- * Chromium and a frontend page server for a browser test file: started before its tests, closed
- * after them. Read `browser` and `frontend` inside tests and hooks.
+ * One Chromium per test worker, launched when a browser test file first asks: the worker runs its
+ * files one after another in one module cache (vitest's `isolate: false`), so each file opens its
+ * own contexts in it instead of paying a browser's start (seconds on two cores) again. Playwright
+ * kills the browser when the worker's process exits.
+ */
+let workerChromium: Promise<Browser> | undefined;
+function sharedChromium(): Promise<Browser> {
+  workerChromium ??= launchChromium().then((browser) => {
+    browser.on('disconnected', () => (workerChromium = undefined));
+    return browser;
+  });
+  return workerChromium;
+}
+
+/**
+ * Chromium and a frontend page server for a browser test file: ready before its tests; after
+ * them, every context and page the file opened is closed, and the worker's Chromium is left for
+ * its next file. Read `browser` and `frontend` inside tests and hooks.
  */
 export function useBrowserAndFrontend(): { readonly browser: Browser; readonly frontend: { origin: string } } {
   let browser: Browser | undefined;
   let frontend: Awaited<ReturnType<typeof serveFrontendPage>> | undefined;
+  let before = new Set<unknown>();
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
+    before = new Set(browser.contexts());
     frontend = await serveFrontendPage();
   });
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all((browser?.contexts() ?? []).filter((context) => !before.has(context)).map((context) => context.close()));
     await frontend?.close();
   });
   const started = <T>(value: T | undefined): T => {

@@ -2,30 +2,28 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../mock/launchChromium.ts';
+import { useBrowserAndFrontend } from '../../mock/launchChromium.ts';
 import type { RunReport } from '../runReport.ts';
 import { htmlReport } from './htmlReport.ts';
 import { failingRun, failingRunFails, refusedKeyRun } from './testing/handBuiltRuns.ts';
 
 const screen = { width: 1280, height: 800 };
-let browser: Browser;
+const chromium = useBrowserAndFrontend();
 let dir: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
   dir = await mkdtemp(join(tmpdir(), 'html-report-'));
 });
 afterAll(async () => {
-  await browser?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 async function open(report: RunReport, name: string): Promise<Page> {
   const file = join(dir, name);
   await writeFile(file, htmlReport(report));
-  const page = await browser.newPage({ viewport: screen });
+  const page = await chromium.browser.newPage({ viewport: screen });
   await page.goto(pathToFileURL(file).href);
   return page;
 }

@@ -1,7 +1,5 @@
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { projectPath } from '../../common/projectRoot.ts';
-import { runProcess } from '../../common/testing/runProcess.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPetsHandlers } from './msw.ts';
 
 const server = setupServer();
@@ -142,25 +140,6 @@ describe('createPetsHandlers', () => {
   // What Jest does after a file's tests (it waits for the event loop to empty) and what a plain
   // script does: an open mock, whose Prism worker has answered, must not keep either running; and
   // while Prism is answering, the script must not end before the answer (exit code 13).
-  it('lets a script that never closes its mock exit once its work is done', async () => {
-    const script = `
-      import { setupServer } from 'msw/node';
-      import { createPetsHandlers } from ${JSON.stringify(projectPath('mock', 'adapters', 'msw.ts'))};
-      const { handlers } = await createPetsHandlers();
-      const server = setupServer(...handlers);
-      server.listen();
-      // A forced 2xx is answered through Prism's worker, which must not keep the script alive after.
-      const res = await fetch('http://127.0.0.1:4010/v1/pets/1', { headers: { authorization: 'Bearer demo-pro', prefer: 'code=200, dynamic=true' } });
-      console.log(res.status, (await res.json()).id);
-      server.close();`;
-    const { child, done } = runProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectPath() });
-    onTestFinished(() => void child.kill('SIGKILL'));
-    // A hang is caught by the test timeout.
-    const { code, output } = await done;
-    expect(output).toContain('200 1');
-    expect(code, output).toBe(0);
-  });
-
   it('gives each call its own state', async () => {
     const a = await createPetsHandlers();
     const b = await createPetsHandlers();

@@ -1,4 +1,4 @@
-// The traffic the host parity suite (parity.browser.test.ts) sends through every host, and the
+// The traffic the host parity suite (parity.hosts.test.ts) sends through every host, and the
 // clients that send it: polite and impolite, one request at a time and several at once. It drives
 // the mock's clock through the control API, as a client's waits, so nothing waits in real time.
 // What each host answers is kept as the client reads it; the reports as the mock writes them.

@@ -1,6 +1,6 @@
 // The frontend guide's browser example (docs/frontend.md, "MSW in the browser"): the whole mock in
 // the page, through MSW's service worker. Built with Vite and run in Chromium by
-// parity.browser.test.ts, which holds its answers and client reports to every other host's.
+// parity.hosts.test.ts, which holds its answers and client reports to every other host's.
 import { setupWorker } from 'msw/browser';
 import { createPetsHandlers } from 'pet-adoption-toolkit/msw';
 
