@@ -180,6 +180,11 @@ describe('one script through every host', () => {
     const seven = reference.steps.filter((s) => s.name.startsWith('burst-polite: 7 at'));
     expect(seven.map((s) => s.answers.map((a) => a.status))).toEqual([[200, 200, 200, 200, 200, 429, 429], [200, 200, 200, 200, 200, 429, 429]]);
     expect(seven[0]!.answers[6]!.headers['retry-after']).toMatch(/^\d+$/);
+    // Before the removal the deprecated read links its replacement; after it, it is gone.
+    expect(step('read back (deprecated)')[0]!.headers.link).toMatch(/<\/v1\/pets>/);
+    const gone = step('getPet after the removal')[0]!;
+    expect([gone.status, JSON.parse(gone.body).code]).toEqual([410, 'OPERATION_REMOVED']);
+    expect(JSON.parse(gone.body).message).toMatch(/GET \/pets with the status filter/);
   });
 
   it('finds the polite clients polite and names what each impolite one did, on the reference host', () => {
@@ -189,6 +194,8 @@ describe('one script through every host', () => {
     expect(rules('fixed-rude')).toEqual(['client.backoff']);
     expect(rules('quota-rude')).toEqual(['client.backoff', 'client.quota', 'client.retry-after']);
     // The contract's walk-through, on demo-pro: a body that is no NewPet, the deprecated read, a POST sent again after its 503.
+    // demo-pro read the deprecated operation once before its removal and once after.
+    expect(report('demo-pro').deprecatedUse).toEqual([expect.objectContaining({ operation: 'getPet', requests: 2, daysLeft: 0 })]);
     expect(report('demo-pro').findings.map((f) => [f.rule, f.level])).toEqual([['client.new-pet', 'failure'], ['client.post-retry', 'warning'], ['client.deprecated', 'warning']]);
   });
 

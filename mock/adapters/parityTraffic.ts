@@ -36,7 +36,7 @@ export interface Trace {
  * A page on another origin reads each only because the answer exposes it
  * (Access-Control-Expose-Headers), so CORS is held too.
  */
-export const comparedHeaders = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'www-authenticate', 'retry-after', 'location', 'deprecation', 'sunset', 'preference-applied'];
+export const comparedHeaders = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'www-authenticate', 'retry-after', 'location', 'deprecation', 'sunset', 'link', 'preference-applied'];
 
 /** The instant every host's clock is frozen at: half past twelve, far from a minute or day boundary. */
 export const parityStart = Date.UTC(2026, 5, 1, 12, 30, 0);
@@ -173,6 +173,7 @@ export async function runParityTraffic(send: Send): Promise<Trace> {
   for (const [key, rule] of Object.entries(faultRules)) await s.control(`fault rule for ${key}`, 'POST', '/faults', { key, method: 'GET', ...rule });
   s.waitUntil(Math.ceil((s.now + 1) / 60_000) * 60_000);
   await runSideBySide(s, clients);
+  await afterTheRemoval(s);
   const reportKeys = ['all', ...Object.keys(parityClients), 'demo-pro'];
   const reports = await s.volley('the client reports', reportKeys.map((key) => controlRequest('GET', `/client-report${key === 'all' ? '' : `?key=${key}`}`)), { asSet: false });
   return { steps: s.steps, reports: Object.fromEntries(reportKeys.map((key, k) => [key, reports[k]!.body])) };
@@ -195,6 +196,17 @@ async function contractBasics(s: Session): Promise<void> {
   s.waitUntil(s.now + 2000);
   await s.one('the same create, 2 s later', again);
   await s.one('list after creating', { method: 'GET', path: '/v1/pets?limit=2', headers: pro() });
+}
+
+/**
+ * The deprecated operation's end: the contract removes getPet on 5 December 2030, so past that day
+ * on the mock's clock every host answers it as gone, and the client report counts the call.
+ */
+async function afterTheRemoval(s: Session): Promise<void> {
+  const removal = Date.UTC(2030, 11, 5);
+  await s.control('the clock past the removal', 'POST', '/clock', { freeze: true, at: removal + 12.5 * 3_600_000 });
+  s.now = removal + 12.5 * 3_600_000;
+  await s.one('getPet after the removal', { method: 'GET', path: '/v1/pets/1', headers: as('demo-pro') });
 }
 
 /** The fault rules the clients meet, each on its client's key (GET only). */
