@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectPath } from '../common/projectRoot.ts';
 import { asTheReaderHasIt, printedSnippets, strayMarkers } from './printedSnippets.ts';
@@ -25,9 +30,17 @@ describe('the blocks the docs print for a reader to run (run by scripts/docsRunA
     for (const file of files) expect(strayMarkers(read(file)), file).toEqual([]);
   });
 
-  it('include workflows, a GitLab job, a config file and shell blocks', () => {
+  it('include workflows, a GitLab job, a config file, shell blocks and a file the reader saves', () => {
     const kinds = new Set(files.flatMap((file) => printedSnippets(file, read(file)).map((s) => s.kind)));
-    expect([...kinds].sort()).toEqual(['conformance-config', 'github-workflow', 'gitlab-ci', 'shell']);
+    expect([...kinds].sort()).toEqual(['conformance-config', 'file', 'github-workflow', 'gitlab-ci', 'shell']);
+  });
+
+  it('take a block marked <!-- file: NAME --> as a file the reader saves under that name, whatever its language', () => {
+    const markdown = ['Saved as `p.json`:', '', '<!-- file: p.json -->', '```json', '{ "a": 1 }', '```', '', '```sh', 'cat p.json', '```', ''].join('\n');
+    expect(printedSnippets('x.md', markdown).map(({ kind, saveAs, text }) => ({ kind, saveAs, text }))).toEqual([
+      { kind: 'file', saveAs: 'p.json', text: '{ "a": 1 }' },
+      { kind: 'shell', saveAs: undefined, text: 'cat p.json' },
+    ]);
   });
 });
 
@@ -62,6 +75,14 @@ describe('readerSession', () => {
     expect(script).toContain("__terminal 4010 'npx pets-mock'\nnpx pets-conformance --base-url x");
     expect(script).toContain('__yield_port 4010\nnpx pets-mock --port 4010 &\nMOCK_PID=$!\nkill $MOCK_PID\n__free 4010');
     expect(script).toContain("echo '::block a.md:9::' >&2\n__ensure_mock 4010 1\ncurl");
+  });
+  it('writes a file the reader saves where the guide prints it, byte for byte, before the commands that read it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reader-'));
+    const text = `{ "it's": "$HOME \\\\ \`x\`" }\n`;
+    const script = readerSession([{ file: 'a.md', line: 1, text, saveAs: 'p.json' }, { file: 'a.md', line: 5, text: 'cat p.json > seen.txt' }]);
+    await promisify(execFile)('bash', ['-c', script], { cwd: dir });
+    expect(await readFile(join(dir, 'seen.txt'), 'utf8')).toBe(text);
+    await rm(dir, { recursive: true, force: true });
   });
 });
 

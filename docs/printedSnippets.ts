@@ -2,10 +2,12 @@
 // workflows and their GitLab jobs, each with where it is printed, and the blocks a comment
 // `<!-- not-run: reason -->` right before the fence keeps from the package tier's run of them
 // (scripts/docsRunAsPrinted.test.ts). The reason is required; the unit test lists every such block.
+// A block a reader is told to save (`<!-- file: NAME -->` right before its fence, any language) is
+// written under that name, in its place in the guide's terminal session, for the blocks after it.
 import { parse as parseYaml } from 'yaml';
 import { codeBlocks } from './codeBlocks.ts';
 
-export type SnippetKind = 'shell' | 'github-workflow' | 'gitlab-ci' | 'conformance-config';
+export type SnippetKind = 'shell' | 'github-workflow' | 'gitlab-ci' | 'conformance-config' | 'file';
 
 export interface PrintedSnippet {
   file: string;
@@ -15,19 +17,27 @@ export interface PrintedSnippet {
   text: string;
   /** Why the block is not run as printed, from its `<!-- not-run: … -->` comment. */
   notRun?: string;
+  /** For a block the reader saves (`<!-- file: NAME -->`): the file's name. */
+  saveAs?: string;
 }
 
 const notRunMarker = /^\s*<!--\s*not-run:(.*?)-->\s*$/;
+const fileMarker = /^\s*<!--\s*file:\s*([\w.-]+)\s*-->\s*$/;
 
 /** Every runnable block of a Markdown document, in order (yaml blocks that are neither a workflow, a GitLab job nor a config file are left out). */
 export function printedSnippets(file: string, markdown: string): PrintedSnippet[] {
   const lines = markdown.split('\n');
   const snippets: PrintedSnippet[] = [];
   for (const block of codeBlocks(markdown)) {
-    const kind = kindOf(block.lang, block.text);
-    if (!kind) continue;
     let before = block.line - 2;
     while (before >= 0 && lines[before]!.trim() === '') before--;
+    const saveAs = before >= 0 ? fileMarker.exec(lines[before]!)?.[1] : undefined;
+    if (saveAs !== undefined) {
+      snippets.push({ file, line: block.line, kind: 'file', text: block.text, saveAs });
+      continue;
+    }
+    const kind = kindOf(block.lang, block.text);
+    if (!kind) continue;
     const marker = before >= 0 ? notRunMarker.exec(lines[before]!) : null;
     const snippet: PrintedSnippet = { file, line: block.line, kind, text: block.text };
     if (marker) snippet.notRun = marker[1]!.trim();

@@ -11,6 +11,7 @@
 //   port, as the reader has it running in another terminal.
 // - A block that prints `kill` stops what it started: the ports it started servers on are free
 //   within 5 s after it, or the session fails naming the port.
+// - A block the guide tells the reader to save (`<!-- file: NAME -->`) is written under that name.
 // Each block runs under `set -e`, so its first failing command fails the session; the marker line
 // `::block <file>:<line>::` on stderr tells which block that was.
 import type { PrintedSnippet } from './printedSnippets.ts';
@@ -46,11 +47,16 @@ trap __end EXIT
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** The session script for a document's shell blocks (each already as the reader has it: printedSnippets.asTheReaderHasIt). */
-export function readerSession(blocks: readonly Pick<PrintedSnippet, 'file' | 'line' | 'text'>[]): string {
+export function readerSession(blocks: readonly Pick<PrintedSnippet, 'file' | 'line' | 'text' | 'saveAs'>[]): string {
   const parts = ['set -e', prelude];
   let unprintedPorts = false;
   for (const block of blocks) {
     parts.push(`echo ${quote(`::block ${block.file}:${block.line}::`)} >&2`);
+    // A block the guide tells the reader to save: written as printed, for the commands after it.
+    if (block.saveAs !== undefined) {
+      parts.push(`printf '%s' ${quote(block.text)} > ${quote(block.saveAs)}`);
+      continue;
+    }
     const lines = block.text.replace(/\\\n/g, ' ').split('\n');
     const started = lines.map(serverStart).filter((s) => s !== undefined);
     const startedPorts = new Set(started.map((s) => s.port));

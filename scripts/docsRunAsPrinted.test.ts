@@ -33,7 +33,7 @@ for (const file of files) snippets.push(...printedSnippets(file, await readFile(
 const runnable = snippets.filter((s) => s.notRun === undefined);
 
 /** The test's values for what the docs leave to the reader: demo keys of the mock's fixtures. */
-const variables = { PETS_API_KEY: 'demo-pro', PETS_API_KEY_FREE: 'demo-free', PETS_API_KEY_2: 'demo-free' };
+const variables = { PETS_API_KEY: 'demo-pro', PETS_API_KEY_FREE: 'demo-free', PETS_API_KEY_2: 'demo-free', PETS_AGAINST_API_KEY: 'demo-enterprise' };
 const secrets = { STAGING_PETS_API_KEY: 'demo-pro', STAGING_PETS_API_KEY_FREE: 'demo-free', STAGING_GATEWAY_TOKEN: 'gateway-token-for-the-test' };
 
 let work: string;
@@ -146,7 +146,7 @@ const served = (port: number) => run('bash', ['-c', `(exec 3<>/dev/tcp/127.0.0.1
 
 describe('the docs, run as printed', () => {
   const byFile = new Map<string, PrintedSnippet[]>();
-  for (const snippet of runnable.filter((s) => s.kind === 'shell')) byFile.set(snippet.file, [...(byFile.get(snippet.file) ?? []), snippet]);
+  for (const snippet of runnable.filter((s) => s.kind === 'shell' || s.kind === 'file')) byFile.set(snippet.file, [...(byFile.get(snippet.file) ?? []), snippet]);
   it.each([...byFile.keys()])('%s: its shell blocks run as printed, one after another, in one terminal', async (file) => {
     const printed = byFile.get(file)!;
     {

@@ -41,6 +41,21 @@ describe('a deployment profile', () => {
 });
 
 describe('a mock given a profile makes its choices', () => {
+  it('takes the gateway profile docs/drift.md prints, and answers as that gateway: its 401 code, no WWW-Authenticate, 404 for a method no route serves', async () => {
+    const guide = await readFile(new URL('../../docs/drift.md', import.meta.url), 'utf8');
+    const printed = /<!-- file: gateway\.profile\.json -->\n```json\n([\s\S]*?)\n```/.exec(guide)?.[1];
+    const profile = checkProfile(JSON.parse(printed!), 'docs/drift.md');
+    const { mock } = await profiledMock(profile);
+    try {
+      const keyless = await mock.answer({ method: 'GET', url: '/v1/pets', headers: {} });
+      expect([keyless.status, JSON.parse(keyless.body!).code, keyless.headers['www-authenticate']]).toEqual([401, 'UNAUTHENTICATED', undefined]);
+      const deleted = await mock.answer({ method: 'DELETE', url: '/v1/pets', headers: key });
+      expect([deleted.status, JSON.parse(deleted.body!).code]).toEqual([404, 'NO_ROUTE']);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('answers each situation with the profile\'s status and code, and adds its extra Error fields', async () => {
     const { mock } = await profiledMock({ errors: { invalidQuery: { status: 422, code: 'err.query' }, unauthorized: { code: 'UNAUTHENTICATED' }, methodNotAllowed: { status: 404, code: 'NOT_FOUND' } }, extraErrorFields: { traceId: 'abc' }, wwwAuthenticate: false });
     try {
