@@ -31,7 +31,7 @@ try {
 
   const dry = step('npm publish --dry-run', 'npm', ['publish', '--dry-run', '--json']);
   const files = Object.values(JSON.parse(dry.stdout))[0]?.files?.map((f) => f.path) ?? JSON.parse(dry.stdout).files.map((f) => f.path);
-  const intended = /^(dist\/.+\.(js|cjs|d\.ts|d\.cts)|spec\/openapi\.yaml|conformance\/config\/conformance-config\.schema\.json|fixtures\/(pets|keys)\.json|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+  const intended = /^(dist\/.+\.(js|cjs|d\.ts|d\.cts|schema\.json)|spec\/openapi\.yaml|conformance\/config\/conformance-config\.schema\.json|fixtures\/(pets|keys)\.json|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
   const unintended = files.filter((f) => !intended.test(f) || /(^|\/)(testing|examples)\/|\.test\.|(^|\/)bench\//.test(f));
   if (unintended.length > 0) problems.push(`npm publish would upload files not meant for users: ${unintended.join(', ')}`);
   else console.log(`ok: the ${files.length} files npm would publish are the intended ones`);
