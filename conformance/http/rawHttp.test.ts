@@ -139,6 +139,13 @@ describe('exchangeRaw', () => {
     expect(records.map((r) => [r.indexes, r.ended])).toEqual([[[0], 'done']]);
   });
 
+  it('calls a wait the budget cut no timeout of the deployment\'s, even when its timer fires before the clock reads the budget\'s end', async () => {
+    const open = await tcpServer(() => {});
+    // A clock that never moves: the wait's timer fires, yet the clock still reads before the budget's end.
+    const records = await exchangeRaw(open, [request()], false, { timeoutMs: 60_000, maxBytes: 1000, budgetMs: 50, now: () => 0 });
+    expect(records.map((r) => r.ended)).toEqual(['done']);
+  });
+
   it('records a connection that cannot be opened', async () => {
     const records = await exchangeRaw(() => Promise.reject(new Error('connect ECONNREFUSED')), [request()], false, options);
     expect(records).toEqual([expect.objectContaining({ error: 'connect ECONNREFUSED', indexes: [] })]);

@@ -165,7 +165,9 @@ export async function exchangeRaw(open: OpenConnection, requests: readonly RawRe
 async function oneConnection(open: OpenConnection, all: readonly RawRequest[], from: number, pipelined: boolean, options: RawExchangeOptions, now: () => number, stopAt: number): Promise<RawConnectionRecord> {
   /** Until when to wait: the timeout, or the run's budget when it ends first (a wait it cuts is no timeout of the deployment's). */
   const within = (ms: number) => Math.min(now() + ms, stopAt);
-  const timedOut = (): RawConnectionRecord['ended'] => (now() >= stopAt ? 'done' : 'timeout');
+  // Whose wait ran out is told by the deadline it had, not by reading the clock after it: a timer
+  // may fire a fraction of a millisecond before its instant.
+  const timedOut = (until: number): RawConnectionRecord['ended'] => (until >= stopAt ? 'done' : 'timeout');
   const started = now();
   const record: RawConnectionRecord = { indexes: [], requests: [], received: new Uint8Array(0), ended: 'done', pipelined, timings: { writtenMs: [], answeredMs: [] } };
   let socket: RawSocket;
@@ -219,8 +221,9 @@ async function oneConnection(open: OpenConnection, all: readonly RawRequest[], f
         record.timings.writtenMs.push(now() - started);
       }
       await write(socket, Buffer.concat(all.slice(from).flatMap((r) => [r.head, ...r.body])));
-      const outcome = await waitFor(() => record.requests.every((_, i) => whole(i)), within(options.timeoutMs));
-      if (outcome === 'timeout') return finish(timedOut());
+      const until = within(options.timeoutMs);
+      const outcome = await waitFor(() => record.requests.every((_, i) => whole(i)), until);
+      if (outcome === 'timeout') return finish(timedOut(until));
       if (outcome === 'ended') return finish('done');
       return await closing(record.requests.length - 1, all[all.length - 1]!);
     }
@@ -229,8 +232,9 @@ async function oneConnection(open: OpenConnection, all: readonly RawRequest[], f
       if (i > from && reader.ended !== undefined) return finish('done');
       await send(i);
       const at = record.requests.length - 1;
-      const outcome = await waitFor(() => whole(at), within(options.timeoutMs));
-      if (outcome === 'timeout') return finish(timedOut());
+      const until = within(options.timeoutMs);
+      const outcome = await waitFor(() => whole(at), until);
+      if (outcome === 'timeout') return finish(timedOut(until));
       if (outcome === 'ended') return finish('done');
       const closes = framed.answers[at]!.closes || all[i]!.close;
       if (closes) return await closing(at, all[i]!);
@@ -244,8 +248,9 @@ async function oneConnection(open: OpenConnection, all: readonly RawRequest[], f
   /** After an answer the server closes after (it said so, or was asked): waits for the close, up to the timeout. */
   async function closing(at: number, request: RawRequest): Promise<RawConnectionRecord> {
     if (!framed.answers[at]!.closes && !request.close) return finish('done');
-    const outcome = await waitFor(() => reader.ended === 'closed', within(options.timeoutMs));
-    return finish(outcome === 'timeout' ? timedOut() : 'done');
+    const until = within(options.timeoutMs);
+    const outcome = await waitFor(() => reader.ended === 'closed', until);
+    return finish(outcome === 'timeout' ? timedOut(until) : 'done');
   }
 }
 
