@@ -52,13 +52,16 @@ export default defineConfig({
       // Soak tests (`*.soak.test.ts`: many whole runs in a row, minutes each), the hostile
       // deployments (`*.hostile.test.ts`: runs that must wait out stalls and timeouts in real time),
       // the catalogues and the corpus are tiers of their own, never in `npm test`.
-      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: [...configDefaults.exclude, '**/*.soak.test.ts', '**/*.hostile.test.ts', '**/*.hosts.test.ts', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
-      // The hosts end to end (`*.hosts.test.ts`): the parity suite (one script through every host,
-      // a Vite-built page in Chromium among them, answers and client reports compared byte for
-      // byte) and MSW's host in a script of its own. Its own tier, as it builds and serves a page
-      // per host and starts processes; `npm test` keeps each host's own tests and the
-      // core-against-fastify and Node-against-fastify parity tests.
-      { extends: true, test: { name: 'hosts', include: [`${folders}/**/*.hosts.test.ts`] } },
+      { extends: true, test: { name: 'tests', include: [`${folders}/**/*.test.ts`], exclude: [...configDefaults.exclude, '**/*.soak.test.ts', '**/*.hostile.test.ts', '**/*.hosts.test.ts', '**/*.browser.test.ts', '**/*.corpus.test.ts', '**/*.catalogue.test.ts'], isolate: false } },
+      // The hosts end to end, in real browsers and processes: the parity suite (`*.hosts.test.ts`:
+      // one script through every host, a Vite-built page in Chromium among them, answers and client
+      // reports compared byte for byte), MSW's host in a script of its own, and every test a page in
+      // Debian's Chromium runs (`*.browser.test.ts`: CORS as a browser enforces it, Playwright
+      // routing, the guide's page, the HTML report's first screen). Chromium's seconds per page are
+      // most of their time, so they are a tier of their own that `.ci/run` runs right after
+      // `npm test`; `npm test` keeps each host's in-process tests and the core-against-fastify and
+      // Node-against-fastify parity tests.
+      { extends: true, test: { name: 'hosts', include: [`${folders}/**/*.hosts.test.ts`, `${folders}/**/*.browser.test.ts`] } },
       { extends: true, test: { name: 'soak', include: [`${folders}/**/*.soak.test.ts`] } },
       // Runs against deployments that stall, flood and lie about framing, over real sockets with
       // real timeouts: each ends with its verdict and reports, within its time and memory bounds.
