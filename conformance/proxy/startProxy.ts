@@ -201,42 +201,41 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   /** The proxy's own answer to a request it will not pass on: an Error, and the connection closed. */
   function refuse(res: ServerResponse, status: number, code: string, message: string): void {
     judge.refusedByProxy();
-    const body = JSON.stringify({ code, message, status });
     res.shouldKeepAlive = false;
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
+    sendJson(res, status, { code, message, status });
   }
 
-  /** `GET /__proxy/report`: the findings so far, rendered from what the judge keeps; the token first, when there is one. */
-  function report(req: IncomingMessage, res: ServerResponse): void {
+  /** A JSON answer of the proxy's own endpoints, never stored by a cache. */
+  function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+    const body = JSON.stringify(value);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers }).end(body);
+  }
+
+  /**
+   * An endpoint of the proxy's own (`/__proxy/…`): the token first, when there is one; the request's
+   * own body drained, not read, so the connection can carry the next one; then `answer`'s value
+   * once every answer in flight is judged.
+   */
+  function ownEndpoint(req: IncomingMessage, res: ServerResponse, what: string, answer: () => unknown): void {
     const refusal = reportGuard?.(req.headers.authorization);
-    if (refusal) {
-      const body = JSON.stringify(refusal.body);
-      res.writeHead(refusal.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...refusal.headers }).end(body);
-      return;
-    }
-    // The request's own body is not read: drained, so the connection can carry the next one.
+    if (refusal) return sendJson(res, refusal.status, refusal.body, refusal.headers);
     req.resume();
     void settled()
-      .then(() => judge.live())
+      .then(answer)
       .then(
-        (live) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(live)),
-        (error: Error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'PROXY_REPORT_FAILED', message: `The proxy could not render its report: ${error.message}`, status: 500 })),
+        (value) => sendJson(res, 200, value),
+        (error: Error) => sendJson(res, 500, { code: 'PROXY_REPORT_FAILED', message: `The proxy could not render its ${what}: ${error.message}`, status: 500 }),
       );
   }
 
-  /** `GET /__proxy/usage`: each client's usage so far; the token first, when there is one. */
+  /** `GET /__proxy/report`: the findings so far, rendered from what the judge keeps. */
+  function report(req: IncomingMessage, res: ServerResponse): void {
+    ownEndpoint(req, res, 'report', () => judge.live());
+  }
+
+  /** `GET /__proxy/usage`: each client's usage so far. */
   function usageAnswer(req: IncomingMessage, res: ServerResponse): void {
-    const refusal = reportGuard?.(req.headers.authorization);
-    if (refusal) {
-      const body = JSON.stringify(refusal.body);
-      res.writeHead(refusal.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...refusal.headers }).end(body);
-      return;
-    }
-    req.resume();
-    void settled().then(() => {
-      const body = JSON.stringify(usage.file());
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
-    });
+    ownEndpoint(req, res, 'usage', () => usage.file());
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, mySeq: number): void {

@@ -63,7 +63,7 @@ const numberHeader = (exchange: AnsweredExchange, name: string): number | undefi
  * `?key=` finds a client that sends `?api_key=` or `Token <key>`; else its address), how it
  * presented its key, and what the mock told it (its error code, Retry-After, what remains of its window).
  */
-export function clientFacts(request: AnsweredExchange, label: string | null): ClientFacts {
+export function clientFacts(request: AnsweredExchange, label: string | null, answerFields: (body: string) => string[] = answerFieldNames): ClientFacts {
   const authorization = request.headers.authorization;
   const auth: ClientObservation['auth'] = authorization === undefined ? 'none' : /^bearer +\S+$/i.test(authorization) ? 'bearer' : 'scheme';
   const operationId = request.operationId as ClientFacts['operationId'];
@@ -94,7 +94,7 @@ export function clientFacts(request: AnsweredExchange, label: string | null): Cl
     if (Object.keys(query).length > 0) facts.query = query;
     const sent = request.body !== undefined && request.body.length > 0 ? bodyFieldNames(bytesText(request.body)) : [];
     if (sent.length > 0) facts.sent = sent;
-    const given = answerFieldNames(request.answerBody);
+    const given = request.answerBody === undefined ? [] : answerFields(request.answerBody);
     if (given.length > 0) facts.given = given;
   }
   return facts;

@@ -7,6 +7,7 @@ import type { CorsOrigins } from './corsOptions.ts';
 import type { Latency } from './latency.ts';
 import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import { utf8Length } from '../core/utf8Length.ts';
+import { answerFieldNames } from '../../common/usage/usageFacts.ts';
 import { LogThrottle } from './logThrottle.ts';
 import { deprecatedOperations, type Deprecated } from './deprecationMarks.ts';
 import { PageCache } from './pageCache.ts';
@@ -45,6 +46,8 @@ export interface ApiContext extends ApiPipelineOptions {
   queryWarnings: LogThrottle;
   /** The Content-Length of a body: the last one's kept, since a list page's text is the same string until the store changes. */
   contentLength(body: string): string;
+  /** The field names an answer gave (what a client's usage records), the last answer's kept as contentLength's is. */
+  answerFields(body: string): string[];
   preflightWarnings: LogThrottle;
 }
 
@@ -57,19 +60,21 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     pages: new PageCache(),
     queryWarnings: new LogThrottle(),
     preflightWarnings: new LogThrottle(),
-    contentLength: lastContentLength(),
+    contentLength: lastOf((body) => String(utf8Length(body))),
+    answerFields: lastOf(answerFieldNames),
   };
 }
 
-function lastContentLength(): (body: string) => string {
+/** `derive` of a text, the last one's kept: a list page's text is the same string until the store changes, so repeated reads of it derive nothing. */
+function lastOf<T>(derive: (text: string) => T): (text: string) => T {
   let last: string | undefined;
-  let length = '';
-  return (body) => {
-    if (body !== last) {
-      last = body;
-      length = String(utf8Length(body));
+  let value: T;
+  return (text) => {
+    if (text !== last) {
+      value = derive(text);
+      last = text;
     }
-    return length;
+    return value;
   };
 }
 

@@ -20,6 +20,8 @@ interface Recorders {
   /** The access log's line. */
   onAnswer: ((answered: AnsweredRequest) => void) | undefined;
   log: CoreLog | undefined;
+  /** The field names an answer gave (ApiContext.answerFields). */
+  answerFields?: (body: string) => string[];
 }
 
 /**
@@ -34,7 +36,7 @@ export function recordExchange(x: Exchange, answer: { status: number; arrivedAt:
   }
 }
 
-function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused, body }: { status: number; arrivedAt: number; corsRefused: boolean; body?: string | null }, { state, onAnswer, log }: Recorders): void {
+function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused, body }: { status: number; arrivedAt: number; corsRefused: boolean; body?: string | null }, { state, onAnswer, log, answerFields }: Recorders): void {
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
   const method = x.method;
@@ -58,7 +60,7 @@ function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused, body }: {
   const entry: RecordedRequest = { at: state.clock.now(), method, url, status, key, ms: Math.round(ms * 10) / 10, client: x.ip };
   if (runId) entry.runId = runId.slice(0, MAX_RUN_ID);
   if (x.fault) entry.fault = x.fault.id;
-  entry.grade = clientFacts(exchange, key);
+  entry.grade = clientFacts(exchange, key, answerFields);
   const added = state.log.add(entry);
   if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
   onAnswer?.({
