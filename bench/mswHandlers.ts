@@ -81,6 +81,7 @@ export async function startMswHandlers(): Promise<MswTargets> {
     pid: process.pid,
     startupMs,
     memory: async () => ({ rssMb: rssMb(), peakMb }),
+    cpuMs: async () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000; },
     load: async (request, options) => summary(await loops(request, options)),
     async againstPlain(request, { seconds, connections }) {
       const slice = Math.min(0.25, seconds / 2);

@@ -12,6 +12,8 @@ export interface RunningServer {
   startupMs: number;
   /** Resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
   memory(): Promise<{ rssMb: number; peakMb: number }>;
+  /** CPU time the process has used so far, every thread, in ms (NaN where /proc cannot tell). */
+  cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,14 @@ async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }>
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** CPU time (user and system, every thread) of a process, from /proc/<pid>/stat, in ms: its ticks are 1/100 s (USER_HZ). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Spawns a server and waits for its first answer (any status), polling every 5 ms. */
@@ -54,6 +64,7 @@ async function start(name: string, args: string[], base: string, probe: string, 
     pid: child.pid!,
     startupMs,
     memory: () => memoryOf(child.pid!),
+    cpuMs: () => cpuMsOf(child.pid!),
     stop: async () => {
       if (exited) return;
       const gone = new Promise((r) => child.once('exit', r));

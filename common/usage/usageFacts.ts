@@ -36,14 +36,26 @@ export const documentedQuery: Readonly<Record<string, readonly string[]>> = { li
 
 /** The documented parameters a request's query sent, each with the kind of its value. */
 export function queryKinds(operationId: string, url: string): Record<string, string> {
-  const names = documentedQuery[operationId];
   const at = url.indexOf('?');
-  if (!names || at < 0) return {};
+  if (!documentedQuery[operationId] || at < 0) return {};
   const params = new URLSearchParams(url.slice(at + 1).split('#')[0]);
-  const out: Record<string, string> = {};
+  const query: Record<string, string[]> = {};
+  for (const name of new Set(params.keys())) query[name] = params.getAll(name);
+  return queryKindsOf(operationId, query) ?? {};
+}
+
+/**
+ * The same, from a query already parsed (a repeated name gives an array, as the mock's
+ * pipeline holds it); undefined when it sent none of them.
+ */
+export function queryKindsOf(operationId: string, query: Readonly<Record<string, string | readonly string[]>>): Record<string, string> | undefined {
+  const names = documentedQuery[operationId];
+  if (!names) return undefined;
+  let out: Record<string, string> | undefined;
   for (const name of names) {
-    const values = params.getAll(name);
-    if (values.length > 0) out[name] = valueKind(name, values);
+    const values = query[name];
+    if (values === undefined) continue;
+    (out ??= {})[name] = valueKind(name, typeof values === 'string' ? [values] : values);
   }
   return out;
 }

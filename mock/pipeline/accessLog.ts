@@ -18,6 +18,9 @@ export function keyLabel(authorization: string | undefined): string {
 /** A run id as one field of the line: as sent when it is visible ASCII (a UUID), percent-encoded otherwise. */
 const field = (text: string) => (/^[\x21-\x7e]+$/.test(text) ? text : encodeURIComponent(text));
 
+/** The most requests gathered before a write: a flood is written in batches of this size. */
+const MAX_GATHERED = 1024;
+
 /**
  * One compact line per API request, as Prism and json-server print them:
  * `12:30:01.234 GET /v1/pets?limit=5 200 0.8ms demo…(15) 10.0.0.7 run=3f2c… replica=web-1:42`:
@@ -25,16 +28,16 @@ const field = (text: string) => (/^[\x21-\x7e]+$/.test(text) ? text : encodeURIC
  * client's address, then its X-Conformance-Run-Id when it sent one, the replica on Redis, and the
  * fault rule that took it (`fault=fault-2`; status 0 when its connection was reset), and
  * `cors=refused` on a preflight whose origin is not allowed, so one run can
- * be found in the logs of a mock many clients share. Lines are gathered and written
- * every 20 ms (or at 64 KiB), so under load they cost one write per batch, not one per request
+ * be found in the logs of a mock many clients share. Requests are gathered as they are answered
+ * and their lines made and written every 20 ms (or every 1,024 requests) in one write: under
+ * load, the lines are made in one loop, not between two answers, and written once per batch
  * (docs/performance.md measures it); `flush()` writes what is gathered at once (on close).
  */
 export class AccessLog {
-  #text = '';
+  #gathered: AnsweredRequest[] = [];
+  /** When each gathered request was answered, wall-clock ms. */
+  #times: number[] = [];
   #timer: NodeJS.Timeout | undefined;
-  // Many requests share a millisecond under load: the time text is made once per millisecond.
-  #lastMs = 0;
-  #lastTime = '';
   readonly #replica: string;
 
   /** `replica`: the id a shared (Redis) state's replica goes by; none in memory. */
@@ -42,21 +45,11 @@ export class AccessLog {
     this.#replica = replica === undefined ? '' : ` replica=${field(replica)}`;
   }
 
-  record({ method, url: fullUrl, status, ms, key, client, runId, fault, corsRefused }: AnsweredRequest): void {
-    const url = fullUrl.length > MAX_URL ? `${fullUrl.slice(0, MAX_URL)}…` : fullUrl;
+  record(answered: AnsweredRequest): void {
+    this.#gathered.push(answered);
     // Wall-clock time, as the log's reader knows it: neither the mock's clock nor a test's fake one.
-    const nowMs = realTimers.now();
-    if (nowMs !== this.#lastMs) {
-      this.#lastMs = nowMs;
-      this.#lastTime = new Date(nowMs).toISOString().slice(11, 23);
-    }
-    const time = this.#lastTime;
-    const run = runId === undefined ? '' : ` run=${field(runId)}`;
-    const faulted = fault === undefined ? '' : ` fault=${fault}`;
-    // A refused preflight answers 204 as an allowed one does: the line says which it was.
-    const cors = corsRefused ? ' cors=refused' : '';
-    this.#text += `${time} ${method} ${url} ${status} ${ms.toFixed(1)}ms ${key} ${client || '-'}${run}${this.#replica}${faulted}${cors}\n`;
-    if (this.#text.length >= 65_536) this.flush();
+    this.#times.push(realTimers.now());
+    if (this.#gathered.length >= MAX_GATHERED) this.flush();
     else if (!this.#timer) {
       this.#timer = realTimers.setTimeout(() => this.flush(), 20);
       // The server keeps the process alive; a pending flush must not.
@@ -68,9 +61,31 @@ export class AccessLog {
   flush(): void {
     realTimers.clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#text === '') return;
-    const text = this.#text;
-    this.#text = '';
+    if (this.#gathered.length === 0) return;
+    const gathered = this.#gathered;
+    const times = this.#times;
+    this.#gathered = [];
+    this.#times = [];
+    let text = '';
+    // Many requests share a millisecond under load: the time text is made once per millisecond.
+    let lastMs = NaN;
+    let time = '';
+    for (let i = 0; i < gathered.length; i++) {
+      if (times[i] !== lastMs) {
+        lastMs = times[i]!;
+        time = new Date(lastMs).toISOString().slice(11, 23);
+      }
+      text += this.#line(time, gathered[i]!);
+    }
     this.sink(text);
+  }
+
+  #line(time: string, { method, url: fullUrl, status, ms, key, client, runId, fault, corsRefused }: AnsweredRequest): string {
+    const url = fullUrl.length > MAX_URL ? `${fullUrl.slice(0, MAX_URL)}…` : fullUrl;
+    const run = runId === undefined ? '' : ` run=${field(runId)}`;
+    const faulted = fault === undefined ? '' : ` fault=${fault}`;
+    // A refused preflight answers 204 as an allowed one does: the line says which it was.
+    const cors = corsRefused ? ' cors=refused' : '';
+    return `${time} ${method} ${url} ${status} ${ms.toFixed(1)}ms ${key} ${client || '-'}${run}${this.#replica}${faulted}${cors}\n`;
   }
 }

@@ -1,4 +1,4 @@
-import { clientFacts, type AnsweredExchange } from '../clientReport/clientFacts.ts';
+import { clientFacts } from '../clientReport/clientFacts.ts';
 import { keyLabel } from './accessLog.ts';
 import { redactUrl } from './redactUrl.ts';
 import { MAX_RUN_ID } from '../state/requestLog.ts';
@@ -42,25 +42,11 @@ function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused, body }: {
   const method = x.method;
   // What is written (the request log, the client report read from it, the access log) never holds a key.
   const url = redactUrl(x.request.url);
-  const exchange: AnsweredExchange = {
-    method,
-    url: x.request.url,
-    headers: x.request.headers,
-    ip: x.ip,
-    apiKey: x.apiKey,
-    operationId: x.op?.operationId,
-    // The body as read: one a fault rule answered before it was read is not.
-    body: x.bytes,
-    arrivedAt,
-    header: (name) => (status === 0 ? undefined : x.headers[name]),
-    errorCode: x.errorCode,
-    answerBody: body ?? undefined,
-  };
   const ms = performance.now() - x.started;
   const entry: RecordedRequest = { at: state.clock.now(), method, url, status, key, ms: Math.round(ms * 10) / 10, client: x.ip };
   if (runId) entry.runId = runId.slice(0, MAX_RUN_ID);
   if (x.fault) entry.fault = x.fault.id;
-  entry.grade = clientFacts(exchange, key, answerFields);
+  entry.grade = clientFacts(x, { status, arrivedAt, body }, key, answerFields);
   const added = state.log.add(entry);
   if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
   onAnswer?.({
