@@ -15,6 +15,8 @@ export interface LoadResult {
   /** Answers by status class, e.g. { '2xx': 1000, '4xx': 12 }. */
   statuses: Record<string, number>;
   errors: number;
+  /** CPU time the process spent per answer (in-process loads only: a server's is read from /proc by the harness). */
+  cpuUsPerRequest?: number;
 }
 
 /**

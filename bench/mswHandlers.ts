@@ -37,13 +37,13 @@ export async function startMswHandlers(): Promise<MswTargets> {
     peakMb = Math.max(peakMb, rss);
     return rss;
   };
-  type Samples = { latencies: number[]; statuses: Record<string, number>; errors: number; elapsed: number };
-  const summary = ({ latencies, statuses, errors, elapsed }: Samples): LoadResult => {
+  type Samples = { latencies: number[]; statuses: Record<string, number>; errors: number; elapsed: number; cpuUs: number };
+  const summary = ({ latencies, statuses, errors, elapsed, cpuUs }: Samples): LoadResult => {
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-    return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), statuses, errors };
+    return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), statuses, errors, cpuUsPerRequest: cpuUs / Math.max(latencies.length, 1) };
   };
-  const loops = async (request: LoadRequest | LoadRequest[], { seconds, connections }: { seconds: number; connections: number }, into: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 }): Promise<Samples> => {
+  const loops = async (request: LoadRequest | LoadRequest[], { seconds, connections }: { seconds: number; connections: number }, into: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuUs: 0 }): Promise<Samples> => {
     const sequence = Array.isArray(request) ? request : [request];
     const { latencies, statuses } = into;
     const deadline = performance.now() + seconds * 1000;
@@ -71,7 +71,10 @@ export async function startMswHandlers(): Promise<MswTargets> {
       }
     };
     const begun = performance.now();
+    const cpu = process.cpuUsage();
     await Promise.all(Array.from({ length: connections }, loop));
+    const spent = process.cpuUsage(cpu);
+    into.cpuUs += spent.user + spent.system;
     into.elapsed += (performance.now() - begun) / 1000;
     return into;
   };
@@ -85,8 +88,8 @@ export async function startMswHandlers(): Promise<MswTargets> {
     load: async (request, options) => summary(await loops(request, options)),
     async againstPlain(request, { seconds, connections }) {
       const slice = Math.min(0.25, seconds / 2);
-      const viaMock: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
-      const viaPlain: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
+      const viaMock: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuUs: 0 };
+      const viaPlain: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuUs: 0 };
       for (let spent = 0; spent < seconds; spent += 2 * slice) {
         await loops(request, { seconds: slice, connections }, viaMock);
         // The page and headers as the mock answers this request now (creates change the page).

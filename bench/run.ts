@@ -271,6 +271,8 @@ targets.push([`mock ${ceilingScenario.id} / ceiling, in alternating 1 s slices (
 targets.push([`for the record: CPU per answer, ceiling / mock (same pairs; ${fmt(median(paired.map((p) => p.ceiling.cpuUsPerRequest)), 1)} µs and ${fmt(median(paired.map((p) => p.mock.cpuUsPerRequest)), 1)} µs)`, cpuRatio, '', undefined]);
 const mswRatio = rps(slicedMswName, ceilingScenario.id) / rps(plainMswName, ceilingScenario.id);
 targets.push([`MSW host ${ceilingScenario.id} / plain MSW handler, same page`, mswRatio, '>= 0.9', mswRatio >= 0.9]);
+const mswCpu = (name: string) => median(rows.get(`${name}\0${ceilingScenario.id}`)?.results.map((r) => r.cpuUsPerRequest ?? NaN) ?? []);
+targets.push([`for the record: CPU per answer, plain MSW handler / MSW host (same slices; ${fmt(mswCpu(plainMswName), 1)} µs and ${fmt(mswCpu(slicedMswName), 1)} µs, the fetch's own included)`, mswCpu(plainMswName) / mswCpu(slicedMswName), '', undefined]);
 if (prism) {
   for (const scenario of scenarios) {
     const ratio = rps(mock.name, scenario.id) / rps(prism.name, scenario.id);
