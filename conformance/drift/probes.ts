@@ -7,6 +7,7 @@ import type { TransportResponse } from '../http/transport.ts';
 import { parseLossless, type LosslessValue } from '../json/losslessJson.ts';
 import { situations, type SituationName } from '../../mock/profile/situations.ts';
 import type { DriftSide } from './driftSide.ts';
+import { keylessWindow } from './keylessWindow.ts';
 
 export interface Observation {
   field: string;
@@ -136,8 +137,8 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   o.error('unauthorized', 'unauthorized', keyless);
   if (keyless?.status === 401) {
     o.choice('unauthorized', 'wwwAuthenticate', keyless.headers['www-authenticate'] !== undefined, keyless.headers['www-authenticate'] === undefined ? 'no WWW-Authenticate' : `WWW-Authenticate: ${keyless.headers['www-authenticate']}`);
-    const limit = keyless.headers['x-ratelimit-limit'];
-    if (limit !== undefined && /^\d+$/.test(limit)) o.choice('unauthorized', 'keylessLimit', Number(limit), `X-RateLimit-Limit: ${limit}`);
+    const window = keylessWindow(keyless, side.target.now());
+    if (window) o.choice('unauthorized', 'keylessLimit', window.value, window.shown);
   }
 
   // A query parameter the contract does not define.
