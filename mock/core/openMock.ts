@@ -103,7 +103,8 @@ export interface MockOptions {
   prism?: PrismResponder;
   /**
    * A deployment's open choices (mock/profile/profile.schema.json, docs/drift.md): the mock makes
-   * them instead of its own. Its default status, strictness and ban rule win over those options.
+   * them instead of its own. Its default status, strictness, ban rule, keyless limits and body
+   * limit win over those options.
    */
   profile?: DeploymentProfile;
 }
