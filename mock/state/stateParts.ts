@@ -130,7 +130,7 @@ export interface AdmissionRequest {
 export interface Admission {
   /** The accepted key, when the request presented one the mock knows. */
   key: ApiKeyEntry | undefined;
-  /** The bucket that was counted: the key's, or `ip:<address>` at the Free plan's limits. */
+  /** The bucket that was counted: the key's, or `ip:<address>` at the keyless limits (StateParts.keylessLimits). */
   bucketId: string;
   decision: RateDecision;
   /**
