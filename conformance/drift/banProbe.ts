@@ -14,6 +14,7 @@
 // told from a spent window, and is reported as no ban seen. The contract says "may": a deployment
 // that bans no key keeps it, and that is what "no ban observed" means.
 import type { TransportResponse } from '../http/transport.ts';
+import { errorCodeOf } from './errorCodeOf.ts';
 import { retryAfterMs } from '../http/rateLimitState.ts';
 
 /** The most requests the ban probe sends to a side unless told otherwise: a Business key's minute and a ban's worth after it. */
@@ -37,19 +38,10 @@ export function retryAfterSeconds(answer: TransportResponse, now: number): numbe
   return ms === undefined ? undefined : Math.round(ms / 1000);
 }
 
-const codeOf = (answer: TransportResponse): string | undefined => {
-  try {
-    const body: unknown = JSON.parse(answer.body);
-    return body !== null && typeof body === 'object' && typeof (body as { code?: unknown }).code === 'string' ? (body as { code: string }).code : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
 /** Why this refusal shows a ban, against the spell's first 429 and the refusal before it; undefined when it does not. */
 export function banShown(answer: TransportResponse, first: TransportResponse, previous: TransportResponse, now: number): string | undefined {
   if (answer.status !== 429) return `its status, ${answer.status} where the spent quota got 429`;
-  const [code, firstCode] = [codeOf(answer), codeOf(first)];
+  const [code, firstCode] = [errorCodeOf(answer), errorCodeOf(first)];
   if (code !== firstCode) return `its code, ${code ?? 'none'} where the spent quota got ${firstCode ?? 'none'}`;
   const [seconds, before] = [retryAfterSeconds(answer, now), retryAfterSeconds(previous, now)];
   if (seconds !== undefined && before !== undefined && seconds > before + retryAfterJump) return `its Retry-After, which jumped from ${before} s to ${seconds} s`;
