@@ -68,7 +68,7 @@ const shownValue = (value: unknown) => (value === undefined ? 'absent' : JSON.st
 const petFields = ['id', 'name', 'categoryId', 'status'];
 const errorFields = ['code', 'message', 'status'];
 
-export class Observer {
+class Observer {
   readonly out: SideObservations = { choices: new Map(), incidental: new Map() };
   constructor(readonly side: DriftSide) {}
   choice(probe: string, field: string, value: unknown, shown: string): void {
