@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { integerText, parseLossless } from './json/losslessJson.ts';
 import { checkIds } from './checks/index.ts';
-import { categoriesPast2To53, legalChoices, slidingWindow } from './testing/legalChoices.ts';
+import { categoriesPast2To53, legalChoices, legalLimits, slidingWindow } from './testing/legalChoices.ts';
 import { runOnFreshDeployment } from './testing/runSuite.ts';
 
 describe('a deployment that makes other legal choices', () => {
@@ -38,5 +38,12 @@ describe('a deployment that makes other legal choices', () => {
     // Read as JSON: a relation sends the same value in other texts (spaces, escapes, member order).
     const categoryOf = (text: string) => integerText((parseLossless(text) as { categoryId?: unknown }).categoryId) ?? '';
     expect(created.filter((e) => !e.requestBody?.truncated && !/^11529215046068469\d\d$/.test(categoryOf(e.requestBody?.text ?? '{}'))).map((e) => `${e.case} ${e.requestBody?.text.slice(0, 100)}`)).toEqual([]);
+  });
+
+  it('passes a deployment that bans after 5 refusals for 120 s, counts keyless requests at 30 a minute and refuses bodies over 64 KiB, each with its own code', async () => {
+    const result = await runOnFreshDeployment(legalLimits.transform, { probeRateLimit: true, apiKey2: 'demo-free' }, legalLimits.mockOptions);
+    const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
+    expect(failures).toEqual([]);
+    expect(result.exitCode).toBe(0);
   });
 });

@@ -57,6 +57,6 @@ export async function buildMock(options: MockOptions = {}): Promise<FastifyInsta
   app.decorate('mock', mock.state);
   app.decorate('petsMock', mock);
   app.addHook('onClose', () => mock.close());
-  handle = mountMock(app, mock, { paths: 'all', bodyLimit: options.bodyLimit ?? defaultBodyLimit, trustProxy });
+  handle = mountMock(app, mock, { paths: 'all', bodyLimit: mock.bodyLimit, trustProxy });
   return app;
 }

@@ -80,7 +80,7 @@ export function mockProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
     .option('--no-control', 'turn the control API under /__mock off')
     .addOption(new Option('--ratelimit-headers <fields>', 'draft: also send RateLimit-Policy and RateLimit (IETF draft-ietf-httpapi-ratelimit-headers-11) beside X-RateLimit-*').choices([...rateLimitHeadersChoices]).default('contract'))
-    .option('--profile <file>', 'make a deployment\'s open choices instead of the mock\'s: a profile as `pets-conformance drift --write-profile` writes it (docs/drift.md); it wins over --default-status, --strict and the ban options')
+    .option('--profile <file>', 'make a deployment\'s open choices instead of the mock\'s: a profile as `pets-conformance drift --write-profile` writes it (docs/drift.md); it wins over --default-status, --strict, --body-limit and the ban options')
     .option('--strict', 'refuse query parameters the contract does not define for the operation (400) instead of ignoring them (and naming them in X-Mock-Ignored-Query)', false)
     .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on every control API request; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser(optionParser((value) => (checkControlToken(value, 'The token'), value))))
     .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(optionParser(parseLatency)))

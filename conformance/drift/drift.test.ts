@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { testSpec } from '../../mock/testing.ts';
 import type { MockOptions } from '../../mock/index.ts';
 import { inProcessDeployment, type Deployment } from '../testing/deployment.ts';
-import type { Transform } from '../testing/injectTransport.ts';
+import { passThrough, type Transform } from '../testing/injectTransport.ts';
 import { faults } from '../testing/faults.ts';
-import { legalChoices } from '../testing/legalChoices.ts';
+import { legalChoices, legalLimits } from '../testing/legalChoices.ts';
 import type { DriftTarget } from './driftSide.ts';
 import { runDrift, type DriftOptions } from './runDrift.ts';
 
@@ -68,11 +68,47 @@ describe('a drift run between two deployments', { timeout: 90_000 }, () => {
 
 describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
   it('shows no open-choice difference from the deployment whose profile it was given', async () => {
-    const observed = await drift(legalChoices, {}, { probeRateLimit: true });
+    const observed = await drift(legalChoices, {}, { probeRateLimit: true, probeBan: true });
     expect(observed.cannotMake).toEqual([]);
-    const calibrated = await drift(legalChoices, { mockOptions: { profile: observed.profile } }, { probeRateLimit: true });
+    // Its ban is the mock's, told with its own code and a Retry-After date.
+    expect(observed.profile).toMatchObject({ ban: { threshold: 20, seconds: 300 }, errors: { banned: { code: 'err.api_key_banned' } }, retryAfter: 'http-date' });
+    const calibrated = await drift(legalChoices, { mockOptions: { profile: observed.profile } }, { probeRateLimit: true, probeBan: true });
     expect(calibrated.choices).toEqual([]);
     expect(calibrated.breaks).toEqual([]);
     expect(calibrated.exitCode).toBe(0);
+  });
+
+  it('bans, counts keyless requests and limits bodies as a deployment that chose otherwise, once given its profile', async () => {
+    const probes = { probeRateLimit: true, probeBan: true, probeMaxBody: 256 * 1024 };
+    const observed = await drift(legalLimits, {}, probes);
+    expect(observed.breaks).toEqual([]);
+    expect(observed.cannotMake).toEqual([]);
+    const differ = Object.fromEntries(observed.choices.map((c) => [c.field, { base: c.base.value, against: c.against.value }]));
+    expect(differ).toEqual({
+      ban: { base: { threshold: 5, seconds: 120 }, against: { threshold: 20, seconds: 300 } },
+      'errors.banned': { base: { status: 429, code: 'KEY_SUSPENDED' }, against: { status: 429, code: 'API_KEY_BANNED' } },
+      keylessLimit: { base: { perMinute: 30 }, against: { perMinute: 60 } },
+      // The mock's 1 MiB is past the probe's cap: it read every body sent.
+      bodyLimit: { base: 65_536, against: 262_144 },
+    });
+    // No body the mock was sent was too large for it: its payloadTooLarge answer is not seen.
+    expect(observed.unobserved).toContainEqual(expect.objectContaining({ field: 'errors.payloadTooLarge', on: ['B'] }));
+    expect(observed.choices.find((c) => c.field === 'ban')).toMatchObject({ row: 'Ban rule', base: { shown: expect.stringMatching(/^banned at the 5th refused request in a row \(4 after the first 429\), for 120 s, told by its code, KEY_SUSPENDED/) } });
+    expect(observed.profile).toMatchObject({ ban: { threshold: 5, seconds: 120 }, keylessLimit: { perMinute: 30 }, bodyLimit: 65_536, errors: { banned: { code: 'KEY_SUSPENDED' }, payloadTooLarge: { status: 413, code: 'BODY_TOO_LARGE' } } });
+    const calibrated = await drift(legalLimits, { mockOptions: { profile: observed.profile } }, probes);
+    expect(calibrated.choices).toEqual([]);
+    expect(calibrated.breaks).toEqual([]);
+    expect(calibrated.same.map((s) => s.field)).toEqual(expect.arrayContaining(['ban', 'errors.banned', 'keylessLimit', 'bodyLimit', 'errors.payloadTooLarge']));
+  });
+
+  it('counts keyless requests by the day as a deployment whose day binds first, and bans none as one that bans none', async () => {
+    const dayFirst = { transform: passThrough, mockOptions: { keylessLimits: { perMinute: 100, perDay: 40 }, ban: { threshold: Number.MAX_SAFE_INTEGER } } };
+    const probes = { probeBan: true, probeBanMaxRequests: 330, probeMaxBody: 4096 };
+    const observed = await drift(dayFirst, {}, probes);
+    expect(observed.choices.find((c) => c.field === 'keylessLimit')).toMatchObject({ base: { value: { perDay: 40 } }, against: { value: { perMinute: 60 } } });
+    expect(observed.choices.find((c) => c.field === 'ban')).toMatchObject({ base: { value: null, shown: expect.stringMatching(/^no ban observed: \d+ refused requests in a row/) } });
+    expect(observed.profile).toMatchObject({ keylessLimit: { perDay: 40 }, ban: null });
+    const calibrated = await drift(dayFirst, { mockOptions: { profile: observed.profile } }, probes);
+    expect(calibrated.choices).toEqual([]);
   });
 });

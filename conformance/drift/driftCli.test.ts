@@ -51,4 +51,12 @@ describe('pets-conformance drift', { timeout: 90_000 }, () => {
     const bad = await runDriftCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--against', 'mock', '--profile', join(dir, 'bad.json')]);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/not a deployment profile.*listOrder/)]);
   });
+
+  it('says plainly in its help that --probe-ban gets the keys banned, and refuses a body cap that is not a whole number', async () => {
+    const help = await runDriftCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--probe-ban GETS EACH SIDE'S KEY BANNED for the length of its ban/);
+    expect(help.stdout).toMatch(/--probe-max-body <bytes>/);
+    expect((await runDriftCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--against', 'mock', '--probe-max-body', 'lots'])).code).toBe(2);
+  });
 });

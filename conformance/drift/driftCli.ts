@@ -14,6 +14,8 @@ import { driftSummary } from './driftReport.ts';
 import type { DriftTarget } from './driftSide.ts';
 import { openMockTarget } from './mockTarget.ts';
 import { runDrift } from './runDrift.ts';
+import { defaultProbeBanMaxRequests } from './banProbe.ts';
+import { defaultProbeMaxBody } from './bodyLimitProbe.ts';
 import { hideSecrets, writeDriftReports, writeProfile } from './writeDriftReports.ts';
 
 interface DriftCliOptions {
@@ -26,6 +28,9 @@ interface DriftCliOptions {
   writeProfile?: string;
   probeRateLimit: boolean;
   probeMaxRequests: number;
+  probeBan: boolean;
+  probeBanMaxRequests: number;
+  probeMaxBody: number;
   reportDir: string;
   timeout: number;
 }
@@ -44,6 +49,9 @@ export function driftProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .option('--write-profile <file>', 'write A\'s observed choices as a profile (mock/profile/profile.schema.json), for pets-mock --profile')
     .option('--probe-rate-limit', 'spend the keyless quota of this address on each side to see a 429 and its Retry-After (off by default)', false)
     .addOption(new Option('--probe-max-requests <n>', 'the most keyless requests that probe sends to each side').default(200).argParser(wholeNumber(1)))
+    .option('--probe-ban', 'GETS EACH SIDE\'S KEY BANNED for the length of its ban: spends the key\'s quota to a 429 and keeps sending until a ban shows, to see the ban rule (after how many refusals, for how long, its code). Off by default; use a key nothing else needs, and wait out the ban before using it again', false)
+    .addOption(new Option('--probe-ban-max-requests <n>', 'the most requests the ban probe sends to each side (quota and refusals); none banned within it is reported as "no ban observed"').default(defaultProbeBanMaxRequests).argParser(wholeNumber(1)))
+    .addOption(new Option('--probe-max-body <bytes>', 'the largest create body the body-limit probe sends to each side (invalid bodies, nothing is created; doubled from 1 KiB, then bisected to the byte); 0 turns the probe off').default(defaultProbeMaxBody).argParser(wholeNumber(0)))
     .option('--report-dir <dir>', 'where to write the reports (drift-summary.md, drift-report.html, drift-report.json)', 'reports')
     .addOption(new Option('--timeout <ms>', 'how long to wait for each answer').default(10_000).argParser(wholeNumber(1)))
     .exitOverride()
@@ -91,7 +99,7 @@ export async function driftMain(argv: string[], io: CliIo): Promise<number> {
   const mock = options.against === 'mock' ? await openMockTarget({ spec, ...(againstKey ? { apiKey: againstKey } : {}), ...(profile ? { profile } : {}) }) : undefined;
   const against: DriftTarget = mock?.target ?? { label: 'B', baseUrl: options.against, apiKey: againstKey!, transport, now: Date.now };
   try {
-    const result = await runDrift({ base, against, againstIsMock: mock !== undefined, spec, probeRateLimit: options.probeRateLimit, probeMaxRequests: options.probeMaxRequests, timeoutMs: options.timeout, failOnDrift: options.failOnDrift });
+    const result = await runDrift({ base, against, againstIsMock: mock !== undefined, spec, probeRateLimit: options.probeRateLimit, probeMaxRequests: options.probeMaxRequests, probeBan: options.probeBan, probeBanMaxRequests: options.probeBanMaxRequests, probeMaxBody: options.probeMaxBody, timeoutMs: options.timeout, failOnDrift: options.failOnDrift });
     io.stdout.write(`${hideSecrets(driftSummary(result), secrets)}\n`);
     const paths = await writeDriftReports(result, resolve(io.cwd, options.reportDir), secrets);
     io.stdout.write(`Reports: ${Object.values(paths).join(', ')}\n`);

@@ -10,7 +10,7 @@ const result: DriftResult = {
   breaks: [{ side: 'A', check: 'response-schema', rule: 'error.status-equal', quote: 'with `status` equal to the HTTP status code.', message: 'answered 404 with status 400', occurrences: 1, exchange: { method: 'GET', path: '/v1/pets/9', status: 404 } }],
   choices: Array.from({ length: 40 }, (_, i) => choice(i)),
   same: [], unobserved: [{ field: 'retryAfter', row: '`Retry-After` format', on: ['A', 'mock'] }], meaningless: [{ what: 'id of a created pet', base: '7', against: '251' }],
-  profile: {}, cannotMake: [{ field: 'keylessLimit', reason: 'the mock counts 60' }],
+  profile: {}, cannotMake: [{ field: 'errors.banned', reason: 'the mock answers banned with the 429 the contract names; it cannot answer 403' }],
 };
 
 describe('the drift reports', () => {
@@ -20,7 +20,7 @@ describe('the drift reports', () => {
     expect(lines[0]).toMatch(/^Drift: A .* against mock .*a side breaks the contract, exit 1\.$/);
     expect(lines.findIndex((l) => l.startsWith('Contract breaks'))).toBeLessThan(lines.findIndex((l) => l.startsWith('Open choices')));
     expect(lines.join('\n')).toMatch(/… and \d+ more in the reports/);
-    expect(lines.at(-1)).toMatch(/The mock cannot make 1 of A's choices: keylessLimit/);
+    expect(lines.at(-1)).toMatch(/The mock cannot make 1 of A's choices: errors.banned/);
   });
 
   it('list every difference in Markdown and HTML, the HTML escaped', () => {

@@ -7,6 +7,9 @@ import type { TransportResponse } from '../http/transport.ts';
 import { parseLossless, type LosslessValue } from '../json/losslessJson.ts';
 import { situations, type SituationName } from '../../mock/profile/situations.ts';
 import type { DriftSide } from './driftSide.ts';
+import { keylessWindow } from './keylessWindow.ts';
+import { banChoice, defaultProbeBanMaxRequests, watchForBan } from './banProbe.ts';
+import { bodyLimitChoice, defaultProbeMaxBody, findBodyLimit, paddedBody } from './bodyLimitProbe.ts';
 
 export interface Observation {
   field: string;
@@ -31,6 +34,15 @@ export interface ProbeOptions {
   probeRateLimit: boolean;
   /** The most keyless requests the rate-limit probe may send. */
   probeMaxRequests: number;
+  /**
+   * Get the side's key banned on purpose, to see the ban rule (banProbe.ts): its quota spent to a
+   * 429, then refusals until a ban shows. The key stays banned for the ban's length. Default false.
+   */
+  probeBan?: boolean;
+  /** The most requests the ban probe may send. Default 2,000. */
+  probeBanMaxRequests?: number;
+  /** The largest body the body-limit probe sends, in bytes (bodyLimitProbe.ts); 0: no such probe. Default 2 MiB. */
+  probeMaxBody?: number;
 }
 
 const jsonOf = (response: TransportResponse | undefined): unknown => {
@@ -136,8 +148,8 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   o.error('unauthorized', 'unauthorized', keyless);
   if (keyless?.status === 401) {
     o.choice('unauthorized', 'wwwAuthenticate', keyless.headers['www-authenticate'] !== undefined, keyless.headers['www-authenticate'] === undefined ? 'no WWW-Authenticate' : `WWW-Authenticate: ${keyless.headers['www-authenticate']}`);
-    const limit = keyless.headers['x-ratelimit-limit'];
-    if (limit !== undefined && /^\d+$/.test(limit)) o.choice('unauthorized', 'keylessLimit', Number(limit), `X-RateLimit-Limit: ${limit}`);
+    const window = keylessWindow(keyless, side.target.now());
+    if (window) o.choice('unauthorized', 'keylessLimit', window.value, window.shown);
   }
 
   // A query parameter the contract does not define.
@@ -177,6 +189,10 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   else if (orders?.status === 404) o.choice('storeOrders', 'storeOrders', 'absent', 'GET /store/orders answers 404');
 
   if (options.probeRateLimit) await probeRetryAfter(side, o, options.probeMaxRequests);
+  const maxBody = options.probeMaxBody ?? defaultProbeMaxBody;
+  if (maxBody > 0) await probeBodyLimit(side, o, maxBody);
+  // Last: the key is banned afterwards.
+  if (options.probeBan) await probeBan(side, o, options.probeBanMaxRequests ?? defaultProbeBanMaxRequests);
   return o.out;
 }
 
@@ -191,4 +207,24 @@ async function probeRetryAfter(side: DriftSide, o: Observer, max: number): Promi
     o.error('retryAfter', 'rateLimited', answer);
     return;
   }
+}
+
+/** Create bodies of growing size, each invalid, until one is refused for its size: the body limit and its Error. */
+async function probeBodyLimit(side: DriftSide, o: Observer, cap: number): Promise<void> {
+  const outcome = await findBodyLimit((size) => side.send('bodyLimit', { method: 'POST', path: '/pets', headers: jsonHeaders, body: paddedBody(size) }), cap);
+  const choice = bodyLimitChoice(outcome, cap);
+  if (choice) o.choice('bodyLimit', 'bodyLimit', choice.value, choice.shown);
+  if (outcome.kind === 'limit') o.error('bodyLimit', 'payloadTooLarge', outcome.answer);
+}
+
+/** The key's quota spent to a 429, then refusals until a ban shows: its threshold, length and Error. */
+async function probeBan(side: DriftSide, o: Observer, max: number): Promise<void> {
+  const outcome = await watchForBan(() => side.send('ban', { method: 'GET', path: '/pets?limit=1' }), max, () => side.target.now());
+  const choice = banChoice(outcome);
+  if (choice) o.choice('ban', 'ban', choice.value, choice.shown);
+  if (outcome.kind === 'no-ban' || outcome.kind === 'banned') {
+    // The 429 of a spent quota, when the keyless rate-limit probe did not show one.
+    if (!o.out.choices.has('errors.rateLimited')) o.error('ban', 'rateLimited', outcome.firstRefusal);
+  }
+  if (outcome.kind === 'banned') o.error('ban', 'banned', outcome.answer);
 }

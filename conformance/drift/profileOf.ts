@@ -1,6 +1,6 @@
 // The profile a side's observed choices make (`--write-profile`), and which of them the mock cannot
-// make: a value the format has no room for, or one profiledAnswers.ts does not make.
-import { choicesTheMockCannotMake } from '../../mock/profile/profiledAnswers.ts';
+// make: a value the format has no room for, or a status the contract pins that the side did not answer.
+import { defaultKeylessLimits } from '../../mock/rateLimits/anonymousBucket.ts';
 import { checkProfile, type DeploymentProfile, type ErrorAnswerChoice } from '../../mock/profile/profile.ts';
 import { pinnedStatus, situationNames, type SituationName } from '../../mock/profile/situations.ts';
 import type { Observation } from './probes.ts';
@@ -14,6 +14,19 @@ const formats: Record<string, (value: unknown) => boolean> = {
   cors: (v) => v === 'any' || v === 'echo' || v === 'none',
   listOrder: (v) => v === 'newest-first' || v === 'oldest-first',
 };
+
+/** The keyless window a side showed: X-RateLimit-Limit, and which window its X-RateLimit-Reset ends. */
+type KeylessObservation = { perMinute: number } | { perDay: number };
+
+/**
+ * A shown day's limit binds only while fewer requests are left of the day than of the minute: a
+ * deployment whose per-minute limit was not shown gets the mock's, raised to the day's when lower,
+ * so that the mock's day window binds too, as the deployment's did.
+ */
+function keylessProfile(seen: KeylessObservation): { perMinute?: number; perDay?: number } {
+  if ('perMinute' in seen) return seen;
+  return seen.perDay > defaultKeylessLimits.perMinute ? { perMinute: seen.perDay, perDay: seen.perDay } : seen;
+}
 
 /** The profile of what a side showed, and the choices the mock could not make from it. */
 export function profileOf(choices: ReadonlyMap<string, Observation>, describes: string): { profile: DeploymentProfile; cannotMake: CannotMake[] } {
@@ -29,6 +42,7 @@ export function profileOf(choices: ReadonlyMap<string, Observation>, describes: 
       const pinned = pinnedStatus(name);
       const choice: ErrorAnswerChoice = { ...(pinned === undefined && status >= 400 && status < 500 ? { status } : {}), ...(code !== undefined ? { code } : {}) };
       if (pinned === undefined && (status < 400 || status >= 500)) cannotMake.push({ field, reason: `the mock answers ${name} with a 4xx; it cannot answer ${status}` });
+      if (pinned !== undefined && status !== pinned) cannotMake.push({ field, reason: `the mock answers ${name} with the ${pinned} the contract names; it cannot answer ${status}` });
       if (code === undefined) cannotMake.push({ field, reason: 'the mock always answers an Error with a code; this side sent none' });
       if (Object.keys(choice).length > 0) errors[name] = choice;
       continue;
@@ -37,10 +51,8 @@ export function profileOf(choices: ReadonlyMap<string, Observation>, describes: 
       cannotMake.push({ field, reason: `the mock's choices and the profile format have no value for this: ${observation.shown}` });
       continue;
     }
-    profile[field] = value;
+    profile[field] = field === 'keylessLimit' ? keylessProfile(value as KeylessObservation) : value;
   }
   if (Object.keys(errors).length > 0) profile.errors = errors;
-  const checked = checkProfile(profile, 'the observed profile');
-  cannotMake.push(...choicesTheMockCannotMake(checked));
-  return { profile: checked, cannotMake };
+  return { profile: checkProfile(profile, 'the observed profile'), cannotMake };
 }

@@ -19,6 +19,12 @@ export interface DriftOptions {
   /** Spend the keyless quota of this address on each side to see a 429 (its Retry-After). Default false. */
   probeRateLimit?: boolean;
   probeMaxRequests?: number;
+  /** Get each side's key banned, to see its ban rule (it stays banned for the ban's length). Default false. */
+  probeBan?: boolean;
+  /** The most requests the ban probe sends to each side. Default 2,000. */
+  probeBanMaxRequests?: number;
+  /** The largest body the body-limit probe sends, in bytes; 0: none. Default 2 MiB. */
+  probeMaxBody?: number;
   /** Per answer, in ms. Default 10,000. */
   timeoutMs?: number;
   /** Any open-choice difference fails the run. */
@@ -31,7 +37,7 @@ async function judge(side: DriftSide, spec: LoadedSpec, validators: SpecValidato
 }
 
 export async function runDrift(options: DriftOptions): Promise<DriftResult> {
-  const probeOptions = { probeRateLimit: options.probeRateLimit ?? false, probeMaxRequests: options.probeMaxRequests ?? 200 };
+  const probeOptions = { probeRateLimit: options.probeRateLimit ?? false, probeMaxRequests: options.probeMaxRequests ?? 200, ...pick(options, 'probeBan', 'probeBanMaxRequests', 'probeMaxBody') };
   const timeout = options.timeoutMs ?? 10_000;
   const base = new DriftSide(options.base, timeout);
   const against = new DriftSide(options.against, timeout);
@@ -40,4 +46,9 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
   const validators = new SpecValidators(options.spec);
   const [judgedBase, judgedAgainst] = await Promise.all([judge(base, options.spec, validators), judge(against, options.spec, validators)]);
   return classifyDrift({ base: { ...judgedBase, seen: seenBase }, against: { ...judgedAgainst, seen: seenAgainst }, againstIsMock: options.againstIsMock ?? false, failOnDrift: options.failOnDrift ?? false });
+}
+
+/** The options given, without the absent ones. */
+function pick<K extends keyof DriftOptions>(options: DriftOptions, ...names: K[]): Partial<Pick<DriftOptions, K>> {
+  return Object.fromEntries(names.filter((name) => options[name] !== undefined).map((name) => [name, options[name]])) as Partial<Pick<DriftOptions, K>>;
 }

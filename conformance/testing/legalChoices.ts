@@ -126,3 +126,21 @@ export function categoriesPast2To53(): Transform {
     return { ...res, body: shift(res.body, offset) };
   };
 }
+
+/**
+ * A deployment whose limits differ from the mock's where the contract leaves them open: a key is
+ * banned after 5 refusals in a row for 120 s ("may lead to a temporary ban"), told by its own code;
+ * requests without a valid key are counted at 30 a minute and 500 a day; a body over 64 KiB is
+ * refused with 413 and its own code ("Maximum length of ... a request body: not shown").
+ */
+export const legalLimits: { transform: Transform; mockOptions: MockOptions } = {
+  mockOptions: { ban: { threshold: 5, seconds: 120 }, keylessLimits: { perMinute: 30, perDay: 500 }, bodyLimit: 64 * 1024 },
+  transform: async (req, forward) => {
+    const res = await forward(req);
+    const codes: Record<string, string> = { API_KEY_BANNED: 'KEY_SUSPENDED', PAYLOAD_TOO_LARGE: 'BODY_TOO_LARGE' };
+    const body = res.status >= 400 ? json(res) : undefined;
+    const code = (body as { code?: string } | undefined)?.code;
+    if (code === undefined || codes[code] === undefined) return res;
+    return { ...res, body: JSON.stringify({ ...(body as object), code: codes[code] }) };
+  },
+};

@@ -15,7 +15,7 @@ import type { PetsMockHost } from './petsMockHost.ts';
  * The options of `createPetsHandlers` in a browser: buildMock's that need no Node (no Redis, no
  * Prism, no log files), and where the page calls the mock.
  */
-export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys' | 'clock' | 'corsOrigins' | 'bodyLimit' | 'ban' | 'defaultStatus' | 'latency' | 'strict' | 'ratelimitHeaders' | 'requestLogSize' | 'controlToken' | 'profile'> {
+export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys' | 'clock' | 'corsOrigins' | 'bodyLimit' | 'ban' | 'keylessLimits' | 'defaultStatus' | 'latency' | 'strict' | 'ratelimitHeaders' | 'requestLogSize' | 'controlToken' | 'profile'> {
   /** Where the page calls the API: any origin and path, or a path of the page's own origin (`/v1`). Default `http://127.0.0.1:4010/v1`. */
   baseUrl?: string;
   /** Generate the starting pets from this seed instead of the fixtures (as `npx pets-mock --seed`). */
@@ -34,7 +34,7 @@ export async function createBrowserPetsMock(given: BrowserPetsMockOptions = {}):
   const spec = bundledSpec();
   const pets = options.pets ?? (seed !== undefined || count !== undefined ? await generate(seed, count) : fixturePets);
   // MockState.create refuses the options every backend refuses (state/checkStateOptions.ts).
-  const state = MockState.create({ fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, requestLogSize: options.requestLogSize });
+  const state = MockState.create({ fixtures: pets, keys: options.keys ?? fixtureKeys, clock: options.clock, ban: options.ban, keylessLimits: options.keylessLimits, requestLogSize: options.requestLogSize });
   const core = profiledCore(options.profile, state, createMockCore({
     spec,
     state,

@@ -3,7 +3,6 @@
 // fastify app holding nothing else. fastify only carries requests: the mock decides every answer.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { openMock, type Mock, type MockOptions } from '../core/openMock.ts';
-import { defaultBodyLimit } from '../core/createMockCore.ts';
 import { API_PREFIX, CONTROL_PREFIX } from '../core/prefixes.ts';
 import type { TrustProxy } from '../server/parseTrustProxy.ts';
 import { answerRaw, bodyStreamOf } from './nodeHttp.ts';
@@ -65,5 +64,5 @@ export const petsMockPlugin: FastifyPluginAsync<PetsMockPluginOptions> = async (
   const { mock: given, trustProxy, ...mockOptions } = options;
   const mock = given ?? (await openMock(mockOptions));
   if (!given) app.addHook('onClose', () => mock.close());
-  mountMock(app, mock, { paths: 'own', bodyLimit: mockOptions.bodyLimit ?? defaultBodyLimit, trustProxy });
+  mountMock(app, mock, { paths: 'own', bodyLimit: mock.bodyLimit, trustProxy });
 };

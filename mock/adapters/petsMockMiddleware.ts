@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { defaultBodyLimit } from '../core/createMockCore.ts';
+import { hostBodyLimit } from '../profile/profiledCore.ts';
 import { ApiError, errorCatalogue } from '../errors/errorCatalogue.ts';
 import { MockAddress } from './mockAddress.ts';
 import { openInProcessMock, type PetsMockOptions, type PlainResponse } from './inProcessMock.ts';
@@ -39,7 +39,7 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   const { basePath, configuredIn, log, ...coreOptions } = options;
   const address = new MockAddress(`${anyOrigin}${basePath}`);
   const control = coreOptions.control !== false;
-  const bodyLimit = coreOptions.bodyLimit ?? defaultBodyLimit;
+  const bodyLimit = hostBodyLimit(coreOptions);
   const where = `${address.basePath}${control ? `, its control API at ${address.controlPath}` : ''}`;
   const hostLog = { error: (fields: { err?: unknown }, message: string) => log?.error(`pets mock: ${message}: ${(fields.err as Error | undefined)?.message ?? ''}`) };
   // Built when first asked for, not with the server: a server no page calls (Vitest's, which loads

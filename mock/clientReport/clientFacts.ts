@@ -3,7 +3,7 @@ import { keyDigest } from '../state/keyEntry.ts';
 import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
 import { isKeyName, keyHeaderNames, keyParameterInUrl } from '../../common/secretPlaces.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
-import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
+import { anonymousBucketId } from '../rateLimits/anonymousBucket.ts';
 import { answerFieldNames, bodyFieldNames, queryKindsOf } from '../../common/usage/usageFacts.ts';
 
 /**
@@ -79,7 +79,7 @@ export function clientFacts(request: AnsweredExchange, answer: AnswerSeen, label
   const authorization = headers.authorization;
   const auth: ClientObservation['auth'] = authorization === undefined ? 'none' : /^bearer +\S+$/i.test(authorization) ? 'bearer' : 'scheme';
   const operationId = request.op?.operationId as ClientFacts['operationId'] | undefined;
-  const facts: ClientFacts = { client: request.apiKey?.bucketId ?? anonymousBucket(request.ip).bucketId, label: label ?? request.ip, auth };
+  const facts: ClientFacts = { client: request.apiKey?.bucketId ?? anonymousBucketId(request.ip), label: label ?? request.ip, auth };
   const elsewhere = request.apiKey ? undefined : misplacedKey(request, auth);
   if (elsewhere !== undefined) {
     facts.client = `key:${keyDigest(elsewhere)}`;

@@ -170,7 +170,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       rate = rateHeaders(await peekRate(client, state));
     } catch (failure) {
       if (!(failure instanceof StoreUnavailableError)) throw failure;
-      rate = outageRateHeaders(client, state.keys);
+      rate = outageRateHeaders(client, state.keys, state.keylessLimits);
     }
     const body = JSON.stringify(error.toBody());
     return { status, headers: { ...rate, ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };

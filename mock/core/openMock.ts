@@ -19,6 +19,7 @@ import type { ApiKeyConfig } from '../state/keyRing.ts';
 import { loadKeysFile } from '../state/loadKeysFile.ts';
 import type { IdReserver } from '../state/petStore.ts';
 import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
+import type { Limits } from '../rateLimits/plans.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import type { ApiError } from '../errors/errorCatalogue.ts';
 import { openState, type OpenedState, type RedisStateConfig } from './openState.ts';
@@ -45,6 +46,11 @@ export interface MockOptions {
   bodyLimit?: number;
   /** Ban a key after this many refused requests in one throttled spell, for this long. */
   ban?: Partial<BanPolicy>;
+  /**
+   * The limits requests without a valid key are counted at, per client address (the contract gives
+   * none). Default: the Free plan's, 60 a minute and 1,000 a day.
+   */
+  keylessLimits?: Partial<Limits>;
   /** The status given to a pet created without one; null leaves it absent. Default: available. */
   defaultStatus?: PetStatus | null;
   /** The server log's level, or false for no log. Default: false (the CLI turns it on). */
@@ -97,7 +103,8 @@ export interface MockOptions {
   prism?: PrismResponder;
   /**
    * A deployment's open choices (mock/profile/profile.schema.json, docs/drift.md): the mock makes
-   * them instead of its own. Its default status, strictness and ban rule win over those options.
+   * them instead of its own. Its default status, strictness, ban rule, keyless limits and body
+   * limit win over those options.
    */
   profile?: DeploymentProfile;
 }
@@ -126,6 +133,8 @@ export interface Mock {
   readonly state: StateParts;
   /** The server log (silent when `logLevel` is false). */
   readonly log: MockLog;
+  /** The largest request body it reads, in bytes (a profile's, else `bodyLimit`, else 1 MiB): a host reads a body to one byte past it. */
+  readonly bodyLimit: number;
   /** Answers a WHATWG Request (the path and query of its URL, under the mock's root), as the HTTP server would. */
   handle(request: Request, options?: { client?: string }): Promise<Response>;
   /** Answers a request as plain data, without WHATWG objects: the hosts' fast path. */
@@ -155,6 +164,7 @@ async function openOwnState(options: OpenMockOptions, spec: LoadedSpec, logger: 
     ids: options.ids,
     clock: options.clock,
     ban: options.ban,
+    keylessLimits: options.keylessLimits,
     requestLogSize: options.requestLogSize,
     maxAnonymousBuckets: options.maxAnonymousBuckets,
     redis: options.redis,
@@ -183,11 +193,12 @@ export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
   let prism = options.prism ?? createPrismResponder(spec, options.logLevel);
   const accessLog = options.accessLog ? new AccessLog(options.accessLog, { replica: state.log.replica }) : undefined;
   const onAnswer = accessLog ? accessLog.record.bind(accessLog) : undefined;
+  const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const coreOf = (served: LoadedSpec, servedState: StateParts, examples: PrismResponder): MockCore => profiledCore(profile, servedState, createMockCore({
     spec: served,
     state: servedState,
     corsOrigins: options.corsOrigins,
-    bodyLimit: options.bodyLimit ?? defaultBodyLimit,
+    bodyLimit,
     defaultStatus: options.defaultStatus,
     strict: options.strict,
     ratelimitHeaders: options.ratelimitHeaders,
@@ -209,6 +220,7 @@ export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
       return state;
     },
     log,
+    bodyLimit,
     handle: (request, init) => core.handle(request, init),
     answer: (request) => core.answer(request),
     methodNotAllowed: (method, url) => core.methodNotAllowed(method, url),

@@ -92,6 +92,7 @@ async function openShared(options: StateOptions, redis: RedisStateConfig): Promi
     keys: options.keys,
     clock: options.clock,
     ban: { ...defaultBan, ...options.ban },
+    keylessLimits: options.keylessLimits,
     requestLogSize: options.requestLogSize ?? defaultRequestLogSize,
     logger: options.logger,
   });

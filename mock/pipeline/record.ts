@@ -71,7 +71,7 @@ export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'deprecated' | 'rat
   const now = ctx.state.clock.now();
   const deprecated = x.op ? ctx.deprecated.get(x.op.operationId) : undefined;
   const opMarks = x.removed ? deprecated?.after : marksAt(deprecated, now);
-  const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys), opMarks);
+  const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys, ctx.state.keylessLimits), opMarks);
   // Set in place, no object between: this runs on every answer.
   const set = (decision: RateDecision): undefined => {
     setRateHeaders(x.headers, decision);

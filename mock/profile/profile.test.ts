@@ -27,9 +27,10 @@ describe('a deployment profile', () => {
     const full: DeploymentProfile = {
       profileVersion: 1, describes: 'staging', defaultStatus: null, listOrder: 'oldest-first', errors: { invalidQuery: { status: 422, code: 'BAD_QUERY' }, unauthorized: { code: 'UNAUTHENTICATED' } },
       unknownQueryParameters: 'refused', unknownBodyFields: 'refused', maxNameLength: 64, retryAfter: 'http-date', deprecation: '@1767225600', wwwAuthenticate: false, cors: 'echo',
-      storeOrders: 'absent', ban: { threshold: 5, seconds: 60 }, keylessLimit: 60, extraPetFields: { tags: [] }, extraErrorFields: { traceId: 'x' },
+      storeOrders: 'absent', ban: { threshold: 5, seconds: 60 }, keylessLimit: { perMinute: 30, perDay: 500 }, bodyLimit: 65_536, extraPetFields: { tags: [] }, extraErrorFields: { traceId: 'x' },
     };
     expect(checkProfile(full)).toEqual(full);
+    expect(checkProfile({ keylessLimit: 60, ban: null })).toEqual({ keylessLimit: 60, ban: null });
   });
 
   it('refuses a field it does not know, a wrong value, and a status the contract pins, naming each', () => {
@@ -37,6 +38,9 @@ describe('a deployment profile', () => {
     expect(() => checkProfile({ listOrdr: 'newest-first' })).toThrow(/listOrdr/);
     expect(() => checkProfile({ errors: { unauthorized: { status: 403 } } })).toThrow(/errors\/unauthorized\/status is 403.*401/);
     expect(() => checkProfile({ extraPetFields: { id: 1 } })).toThrow(/Pet field of the contract/);
+    expect(() => checkProfile({ keylessLimit: { perHour: 10 } })).toThrow(ProfileError);
+    expect(() => checkProfile({ keylessLimit: {} })).toThrow(ProfileError);
+    expect(() => checkProfile({ bodyLimit: 0 })).toThrow(/bodyLimit/);
   });
 });
 
@@ -104,6 +108,73 @@ describe('a mock given a profile makes its choices', () => {
       expect(Date.parse(limited!.headers['retry-after']!)).toBeGreaterThan(clock.now());
     } finally {
       await mock.close();
+    }
+  });
+
+  it('counts requests without a valid key at its keyless limit, per minute and per day, keys at their plan\'s', async () => {
+    const { mock, clock } = await profiledMock({ keylessLimit: { perMinute: 3, perDay: 4 } });
+    try {
+      const keyless = () => mock.answer({ method: 'GET', url: '/v1/pets', headers: {} });
+      const first = await keyless();
+      expect([first.status, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual([401, '3', '2']);
+      await keyless();
+      await keyless();
+      expect((await keyless()).status).toBe(429);
+      expect((await mock.answer({ method: 'GET', url: '/v1/pets', headers: key })).headers['x-ratelimit-limit']).toBe('300');
+      await mock.state.clock.advance(60);
+      // One left of the day, three of the minute: the day binds, its Reset the day's end.
+      const dayBinds = await keyless();
+      expect([dayBinds.status, dayBinds.headers['x-ratelimit-limit'], dayBinds.headers['x-ratelimit-remaining']]).toEqual([401, '4', '0']);
+      expect(Number(dayBinds.headers['x-ratelimit-reset']) * 1000 - clock.now()).toBeGreaterThan(3_600_000);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('takes a per-minute keyless limit written as a number', async () => {
+    const { mock } = await profiledMock({ keylessLimit: 7 });
+    try {
+      expect((await mock.answer({ method: 'GET', url: '/v1/pets', headers: {} })).headers['x-ratelimit-limit']).toBe('7');
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('refuses a body over its body limit with the profile\'s payloadTooLarge, and reads one at the limit', async () => {
+    const { mock } = await profiledMock({ bodyLimit: 100, errors: { payloadTooLarge: { status: 400, code: 'TOO_BIG' } } });
+    try {
+      const body = (size: number) => new TextEncoder().encode(JSON.stringify({ name: 'Rex', categoryId: 'x' }).replace('"x"', `"${'x'.repeat(size - 30)}"`));
+      expect(body(100).byteLength).toBe(100);
+      const atLimit = await mock.answer({ method: 'POST', url: '/v1/pets', headers: { ...json, 'content-length': '100' }, body: body(100) });
+      expect([atLimit.status, JSON.parse(atLimit.body!).code]).toEqual([400, 'INVALID_BODY']);
+      const over = await mock.answer({ method: 'POST', url: '/v1/pets', headers: { ...json, 'content-length': '101' }, body: body(101) });
+      expect([over.status, JSON.parse(over.body!).code]).toEqual([400, 'TOO_BIG']);
+      expect(mock.bodyLimit).toBe(100);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('bans a key at the profile\'s threshold for its length, and never with `ban: null`', async () => {
+    const spend = async (mock: Awaited<ReturnType<typeof profiledMock>>['mock'], times: number) => {
+      let last;
+      for (let i = 0; i < times; i++) last = await mock.answer({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: 'Bearer demo-free' } });
+      return last!;
+    };
+    const banning = await profiledMock({ ban: { threshold: 3, seconds: 90 } });
+    try {
+      expect((await spend(banning.mock, 62)).status).toBe(429);
+      const banned = await spend(banning.mock, 1);
+      expect([banned.status, JSON.parse(banned.body!).code, banned.headers['retry-after']]).toEqual([429, 'API_KEY_BANNED', '90']);
+    } finally {
+      await banning.mock.close();
+    }
+    const never = await profiledMock({ ban: null });
+    try {
+      const last = await spend(never.mock, 300);
+      expect([last.status, JSON.parse(last.body!).code]).toEqual([429, 'RATE_LIMITED']);
+    } finally {
+      await never.mock.close();
     }
   });
 });

@@ -25,13 +25,17 @@ export interface DeploymentProfile {
   unknownQueryParameters?: 'ignored' | 'refused';
   unknownBodyFields?: 'ignored' | 'refused';
   maxNameLength?: number | null;
+  /** The largest request body read, in bytes; a larger one gets the `payloadTooLarge` error. */
+  bodyLimit?: number;
   retryAfter?: 'seconds' | 'http-date';
   deprecation?: string | null;
   wwwAuthenticate?: boolean;
   cors?: 'any' | 'echo' | 'none';
   storeOrders?: 'served' | 'absent';
-  ban?: { threshold?: number; seconds?: number };
-  keylessLimit?: number;
+  /** The ban rule; null: the deployment bans no key. */
+  ban?: { threshold?: number; seconds?: number } | null;
+  /** Per minute (a number), or per minute and per day: the limits requests without a valid key are counted at. */
+  keylessLimit?: number | { perMinute?: number; perDay?: number };
   extraPetFields?: Record<string, unknown>;
   extraErrorFields?: Record<string, unknown>;
 }

@@ -113,21 +113,23 @@ export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, no
   };
 }
 
-/** The options of openMock a profile sets: its choices the core already makes. */
-export function profileMockOptions(profile: DeploymentProfile): { defaultStatus?: DeploymentProfile['defaultStatus']; strict?: boolean; ban?: DeploymentProfile['ban'] } {
+/** The ban rule of a deployment that bans no key: a spell of refusals never reaches it. */
+export const noBan = { threshold: Number.MAX_SAFE_INTEGER } as const;
+
+/** The options of openMock a profile sets: its choices the core and the state make themselves. */
+export function profileMockOptions(profile: DeploymentProfile): {
+  defaultStatus?: DeploymentProfile['defaultStatus'];
+  strict?: boolean;
+  ban?: { threshold?: number; seconds?: number };
+  keylessLimits?: { perMinute?: number; perDay?: number };
+  bodyLimit?: number;
+} {
+  const keyless = profile.keylessLimit;
   return {
     ...(profile.defaultStatus !== undefined ? { defaultStatus: profile.defaultStatus } : {}),
     ...(profile.unknownQueryParameters !== undefined ? { strict: profile.unknownQueryParameters === 'refused' } : {}),
-    ...(profile.ban !== undefined ? { ban: profile.ban } : {}),
+    ...(profile.ban !== undefined ? { ban: profile.ban ?? noBan } : {}),
+    ...(keyless !== undefined ? { keylessLimits: typeof keyless === 'number' ? { perMinute: keyless } : keyless } : {}),
+    ...(profile.bodyLimit !== undefined ? { bodyLimit: profile.bodyLimit } : {}),
   };
-}
-
-/** The mock's keyless limit: requests without a valid key are counted per address at the Free plan's. */
-export const mockKeylessLimit = 60;
-
-/** The profile's choices the mock cannot make, each named with what the mock does instead. */
-export function choicesTheMockCannotMake(profile: DeploymentProfile): { field: string; reason: string }[] {
-  const out: { field: string; reason: string }[] = [];
-  if (profile.keylessLimit !== undefined && profile.keylessLimit !== mockKeylessLimit) out.push({ field: 'keylessLimit', reason: `the mock counts requests without a valid key at the Free plan's ${mockKeylessLimit} a minute, not ${profile.keylessLimit}` });
-  return out;
 }

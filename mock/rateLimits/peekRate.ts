@@ -17,7 +17,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 /**
  * Where the client's window stands, without counting a request: its key's when the key is valid,
- * else its address's, at the Free plan's limits. A value in memory, a promise on a shared store.
+ * else its address's, at the keyless limits. A value in memory, a promise on a shared store.
  */
 export function peekRate(client: ClientIdentity, state: Pick<StateParts, 'admit'>): Awaitable<RateDecision> {
   const admission = state.admit({ token: bearerToken(client.headers.authorization), ip: client.ip }, false);

@@ -3,7 +3,8 @@ import { systemClock, type Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { BanPolicy } from '../rateLimits/rateLimiter.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from '../state/stateParts.ts';
-import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
+import { anonymousBucket, keylessLimitsOf } from '../rateLimits/anonymousBucket.ts';
+import type { Limits } from '../rateLimits/plans.ts';
 import { checkStateOptions } from '../state/stateOptions.ts';
 import { stepArguments } from './redisPetRepository.ts';
 import { connectRedis, type RedisConnection, type RedisConnectionOptions } from './connectRedis.ts';
@@ -24,6 +25,8 @@ export interface RedisStateOptions extends RedisConnectionOptions {
   /** The base clock the shared offset applies to. Default: the system clock. */
   clock?: Clock | undefined;
   ban: BanPolicy;
+  /** The limits requests without a valid key are counted at, per address. Default: the Free plan's. */
+  keylessLimits?: Partial<Limits> | undefined;
   requestLogSize: number;
   /** The id this replica stamps on the request-log entries it writes. Default: `host:pid`. */
   replicaId?: string | undefined;
@@ -61,7 +64,9 @@ export interface RedisState extends StateParts {
  * with the id sequence kept above every id this replica saw issued.
  */
 export async function openRedisState(options: RedisStateOptions): Promise<RedisState> {
-  checkStateOptions({ requestLogSize: options.requestLogSize, ban: options.ban });
+  checkStateOptions({ requestLogSize: options.requestLogSize, ban: options.ban, keylessLimits: options.keylessLimits });
+  // Every replica on one store should be given the same: each counts its requests at its own.
+  const keylessLimits = keylessLimitsOf(options.keylessLimits);
   if (options.replicaId !== undefined) checkReplicaId(options.replicaId, 'replicaId');
   const connection = await connectRedis(options);
   const clock = new RedisClock(connection, options.clock ?? systemClock);
@@ -91,11 +96,11 @@ export async function openRedisState(options: RedisStateOptions): Promise<RedisS
   connection.onReturn(() => replaceState('seed'));
 
   return {
-    store, keys, limiter, clock, log, faults, connection, seeded,
+    store, keys, limiter, clock, log, faults, connection, seeded, keylessLimits,
     // The key, the clock, both rate windows, the ban and the step in one script: one round trip.
     async admit({ token, ip }, spend, step) {
       const admitted = await limiter.admit(
-        { token, anonymous: anonymousBucket(ip) },
+        { token, anonymous: anonymousBucket(ip, keylessLimits) },
         spend,
         step && { faultsVersion: faults.version, args: stepArguments(step) },
       );

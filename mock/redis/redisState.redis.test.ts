@@ -11,5 +11,5 @@ afterAll(async () => {
 });
 
 statePartsContract('the Redis-backed state (RedisState)', {
-  open: (clock) => openReplica(server, uniquePrefix(), { clock, ban: { threshold: 3, seconds: 120 }, requestLogSize: 5 }),
+  open: (clock, options) => openReplica(server, uniquePrefix(), { clock, ban: { threshold: 3, seconds: 120 }, requestLogSize: 5, ...options }),
 });

@@ -5,7 +5,6 @@ import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../
 import type { Pet } from '../../spec/types.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
 import { API_PREFIX, type MockOptions } from '../buildMock.ts';
-import { defaultBodyLimit } from '../core/createMockCore.ts';
 import { openMock, type Mock } from '../core/openMock.ts';
 import { serveNode } from '../adapters/nodeHttp.ts';
 import { clientAddressOf } from '../adapters/clientAddress.ts';
@@ -109,7 +108,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       await writer.write();
     }
     const clientAddress = clientAddressOf(trustProxy);
-    const route = serveNode(() => mock, { bodyLimit: options.bodyLimit ?? defaultBodyLimit, clientAddress, log });
+    const route = serveNode(() => mock, { bodyLimit: mock.bodyLimit, clientAddress, log });
     front = await startHttpFront({ ...options, route, clientAddress, state: () => mock.state, methodNotAllowed: (method, url) => mock.methodNotAllowed(method, url) });
   } catch (error) {
     // Nothing is left running when the start fails: the caller reports the reason.

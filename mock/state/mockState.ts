@@ -6,7 +6,8 @@ import { RateLimiter, type BanPolicy } from '../rateLimits/rateLimiter.ts';
 import { RequestLog } from './requestLog.ts';
 import { FaultBook } from './faultBook.ts';
 import type { Admission, AdmissionRequest, PetStep, PetStepResult, StateParts } from './stateParts.ts';
-import { anonymousBucket } from '../rateLimits/anonymousBucket.ts';
+import { anonymousBucket, keylessLimitsOf } from '../rateLimits/anonymousBucket.ts';
+import type { Limits } from '../rateLimits/plans.ts';
 import { checkStateOptions } from './stateOptions.ts';
 import { isPromise, type Awaitable } from './awaitable.ts';
 
@@ -24,6 +25,8 @@ export interface MockStateOptions {
   /** The clock the mock's own clock runs on. Default: the system clock. */
   clock?: Clock | undefined;
   ban?: Partial<BanPolicy> | undefined;
+  /** The limits requests without a valid key are counted at, per address. Default: the Free plan's. */
+  keylessLimits?: Partial<Limits> | undefined;
   requestLogSize?: number | undefined;
   maxAnonymousBuckets?: number | undefined;
   /** Makes ids durable before they are handed out (the state file's id journal). */
@@ -48,10 +51,11 @@ export class MockState implements StateParts {
   readonly clock: MockClock;
   readonly log: RequestLog;
   readonly faults: FaultBook;
+  readonly keylessLimits: Limits;
   readonly fixtures: readonly Pet[];
   readonly keyConfigs: readonly ApiKeyConfig[];
 
-  private constructor(parts: Pick<MockState, 'store' | 'keys' | 'limiter' | 'anonymousLimiter' | 'clock' | 'log' | 'faults' | 'fixtures' | 'keyConfigs'>) {
+  private constructor(parts: Pick<MockState, 'store' | 'keys' | 'limiter' | 'anonymousLimiter' | 'clock' | 'log' | 'faults' | 'keylessLimits' | 'fixtures' | 'keyConfigs'>) {
     this.store = parts.store;
     this.keys = parts.keys;
     this.limiter = parts.limiter;
@@ -59,6 +63,7 @@ export class MockState implements StateParts {
     this.clock = parts.clock;
     this.log = parts.log;
     this.faults = parts.faults;
+    this.keylessLimits = parts.keylessLimits;
     this.fixtures = parts.fixtures;
     this.keyConfigs = parts.keyConfigs;
   }
@@ -79,6 +84,7 @@ export class MockState implements StateParts {
       clock,
       log: new RequestLog(options.requestLogSize ?? defaultRequestLogSize),
       faults: new FaultBook(clock),
+      keylessLimits: keylessLimitsOf(options.keylessLimits),
       fixtures: options.fixtures,
       keyConfigs: options.keys,
     });
@@ -109,7 +115,7 @@ export class MockState implements StateParts {
   admit({ token, ip }: AdmissionRequest, spend: boolean, step?: PetStep): Awaitable<Admission> {
     const key = token === undefined ? undefined : this.keys.find(token);
     // Whose quota the request spends: its key's when the key is valid, else its address's.
-    const { bucketId, limits } = key ?? anonymousBucket(ip);
+    const { bucketId, limits } = key ?? anonymousBucket(ip, this.keylessLimits);
     const limiter = key ? this.limiter : this.anonymousLimiter;
     const decision = spend ? limiter.consume(bucketId, limits) : limiter.peek(bucketId, limits);
     const admission: Admission = { key, bucketId, decision };

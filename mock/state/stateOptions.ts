@@ -2,6 +2,8 @@ import type { Pet } from '../../spec/types.ts';
 import type { Clock } from './clock.ts';
 import type { ApiKeyConfig, BanPolicy } from './stateParts.ts';
 import type { IdReserver } from './petStore.ts';
+import type { Limits } from '../rateLimits/plans.ts';
+import { keylessLimitsProblem } from '../rateLimits/anonymousBucket.ts';
 
 export interface RedisStateConfig {
   /** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). */
@@ -22,6 +24,8 @@ export interface StateOptions {
   /** The clock the mock's own clock runs on. Default: the system clock. */
   clock?: Clock | undefined;
   ban?: Partial<BanPolicy> | undefined;
+  /** The limits requests without a valid key are counted at, per client address. Default: the Free plan's. */
+  keylessLimits?: Partial<Limits> | undefined;
   requestLogSize?: number | undefined;
   maxAnonymousBuckets?: number | undefined;
   /** In Redis, shared with every mock on the same Redis and prefix; in memory when absent. */
@@ -49,11 +53,13 @@ function wholeNumber(name: string, value: number | undefined, min: number): void
  * Checks the options both backends take, so that they accept and refuse the same things (the keys
  * are checked by each backend's key ring, alike: keyEntry.ts).
  */
-export function checkStateOptions(options: Pick<StateOptions, 'requestLogSize' | 'maxAnonymousBuckets' | 'ban' | 'redis' | 'startState' | 'ids'>): void {
+export function checkStateOptions(options: Pick<StateOptions, 'requestLogSize' | 'maxAnonymousBuckets' | 'ban' | 'keylessLimits' | 'redis' | 'startState' | 'ids'>): void {
   wholeNumber('requestLogSize', options.requestLogSize, 0);
   wholeNumber('maxAnonymousBuckets', options.maxAnonymousBuckets, 1);
   wholeNumber('ban.threshold', options.ban?.threshold, 1);
   wholeNumber('ban.seconds', options.ban?.seconds, 1);
+  const keyless = keylessLimitsProblem(options.keylessLimits);
+  if (keyless) throw new StateOptionsError(keyless);
   if (options.redis && options.startState) throw new StateOptionsError('A start state (a state file) cannot be used with Redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
   if (options.redis && options.maxAnonymousBuckets !== undefined) throw new StateOptionsError('maxAnonymousBuckets applies in memory only: on Redis the buckets nobody uses expire by themselves. Leave it out with Redis.');
   if (options.redis && options.ids) throw new StateOptionsError('An id journal (a state file) cannot be used with Redis: Redis keeps the id sequence. Leave out one of them.');

@@ -130,7 +130,7 @@ export interface AdmissionRequest {
 export interface Admission {
   /** The accepted key, when the request presented one the mock knows. */
   key: ApiKeyEntry | undefined;
-  /** The bucket that was counted: the key's, or `ip:<address>` at the Free plan's limits. */
+  /** The bucket that was counted: the key's, or `ip:<address>` at the keyless limits (StateParts.keylessLimits). */
   bucketId: string;
   decision: RateDecision;
   /**
@@ -148,6 +148,8 @@ export interface StateParts {
   readonly clock: ControlledClock;
   readonly log: RequestJournal;
   readonly faults: FaultRules;
+  /** The limits a request without a valid key is counted at, per client address (anonymousBucket.ts). */
+  readonly keylessLimits: Limits;
   /**
    * The request's admission in one step: finds the token's key, counts the request against the
    * key's quota or its address's (`spend`; else only reports where the window stands) and, when it

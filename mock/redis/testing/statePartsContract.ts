@@ -4,11 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../state/clock.ts';
 import type { PetStep, StateParts } from '../../state/stateParts.ts';
+import type { Limits } from '../../rateLimits/plans.ts';
 import { testFixtures, testStart } from './testState.ts';
 
 export interface StatePartsFactory {
-  /** A fresh state seeded with testFixtures and testKeys, on `clock`, ban after 3 refusals for 120 s, log of 5. */
-  open(clock: ManualClock): Promise<StateParts & { close?(): Promise<void> }>;
+  /** A fresh state seeded with testFixtures and testKeys, on `clock`, ban after 3 refusals for 120 s, log of 5; keyless requests at `keylessLimits` when given. */
+  open(clock: ManualClock, options?: { keylessLimits?: Partial<Limits> }): Promise<StateParts & { close?(): Promise<void> }>;
 }
 
 /** What the guard does with a token: the key's bucket when the key is known, else the address's at Free limits. */
@@ -88,6 +89,33 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       expect((await admitToken(stores, 'demo-free', true)).decision).toMatchObject({ allowed: false, banned: true, retryAfter: 120 });
       await stores.clock.advance(120);
       expect((await admitToken(stores, 'demo-free', true)).decision).toMatchObject({ allowed: true, remaining: 59 });
+      await stores.close?.();
+    });
+
+    it('counts requests without a valid key at the keyless limits it was given, per minute and per day, by address', async () => {
+      const clock = new ManualClock(testStart);
+      const stores = await factory.open(clock, { keylessLimits: { perMinute: 3, perDay: 5 } });
+      expect(stores.keylessLimits).toEqual({ perMinute: 3, perDay: 5 });
+      const keyless = async (ip = '10.0.0.9') => (await Promise.resolve(stores.admit({ token: undefined, ip }, true))).decision;
+      expect(await keyless()).toMatchObject({ allowed: true, limit: 3, remaining: 2, window: 'minute', quotas: { perMinute: 3, perDay: 5 } });
+      await keyless();
+      // Two left of the day and one of the minute: the minute binds; then both are spent.
+      expect(await keyless()).toMatchObject({ allowed: true, limit: 3, remaining: 0 });
+      expect(await keyless()).toMatchObject({ allowed: false, banned: false, limit: 3 });
+      // Another address has its own bucket; a key its plan's.
+      expect(await keyless('10.0.0.10')).toMatchObject({ allowed: true, limit: 3, remaining: 2 });
+      expect((await admitToken(stores, 'demo-pro')).decision).toMatchObject({ allowed: true, limit: 300 });
+      await stores.clock.advance(60);
+      // The next minute: two left of the day, three of the minute, so the day binds.
+      expect(await keyless()).toMatchObject({ allowed: true, limit: 5, remaining: 1, window: 'day' });
+      await keyless();
+      expect(await keyless()).toMatchObject({ allowed: false, limit: 5, remaining: 0, window: 'day' });
+      await stores.close?.();
+    });
+
+    it('counts requests without a valid key at the Free plan\'s limits when given none', async () => {
+      const { stores } = await setup();
+      expect(stores.keylessLimits).toEqual({ perMinute: 60, perDay: 1000 });
       await stores.close?.();
     });
 

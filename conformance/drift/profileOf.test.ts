@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation } from './probes.ts';
+import { profileOf } from './profileOf.ts';
+
+const seen = (entries: Record<string, unknown>): Map<string, Observation> => new Map(Object.entries(entries).map(([field, value]) => [field, { field, value, shown: JSON.stringify(value), probe: field }]));
+
+describe('the profile of what a side showed', () => {
+  it('writes its ban, its body limit and its keyless limit per minute as shown', () => {
+    const { profile, cannotMake } = profileOf(seen({ ban: { threshold: 5, seconds: 120 }, bodyLimit: 65_536, keylessLimit: { perMinute: 30 }, 'errors.payloadTooLarge': { status: 413, code: 'BODY_TOO_LARGE' } }), 'test');
+    expect(profile).toMatchObject({ ban: { threshold: 5, seconds: 120 }, bodyLimit: 65_536, keylessLimit: { perMinute: 30 }, errors: { payloadTooLarge: { status: 413, code: 'BODY_TOO_LARGE' } } });
+    expect(cannotMake).toEqual([]);
+  });
+
+  it('writes "no ban observed" as a deployment that bans no key', () => {
+    expect(profileOf(seen({ ban: null }), 'test').profile.ban).toBeNull();
+  });
+
+  it('writes a day\'s keyless limit with a per-minute limit at least as high, so that the mock\'s day binds as the side\'s did', () => {
+    expect(profileOf(seen({ keylessLimit: { perDay: 40 } }), 'test').profile.keylessLimit).toEqual({ perDay: 40 });
+    expect(profileOf(seen({ keylessLimit: { perDay: 500 } }), 'test').profile.keylessLimit).toEqual({ perMinute: 500, perDay: 500 });
+  });
+
+  it('names a ban told by another status than the 429 the contract names as one the mock cannot make', () => {
+    const { profile, cannotMake } = profileOf(seen({ 'errors.banned': { status: 403, code: 'KEY_SUSPENDED' } }), 'test');
+    expect(profile.errors).toEqual({ banned: { code: 'KEY_SUSPENDED' } });
+    expect(cannotMake).toEqual([{ field: 'errors.banned', reason: 'the mock answers banned with the 429 the contract names; it cannot answer 403' }]);
+  });
+});
