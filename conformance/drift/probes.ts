@@ -192,3 +192,12 @@ async function probeRetryAfter(side: DriftSide, o: Observer, max: number): Promi
     return;
   }
 }
+
+/** The rate-limit probe alone, sent after the generated traffic (which it would starve of keyless quota): what it shows joins `seen`. */
+export async function observeRateLimit(side: DriftSide, seen: SideObservations, max: number): Promise<void> {
+  if (seen.cannotJudge) return;
+  const o = new Observer(side);
+  await probeRetryAfter(side, o, max);
+  for (const [field, observation] of o.out.choices) seen.choices.set(field, observation);
+  for (const [what, value] of o.out.incidental) seen.incidental.set(what, value);
+}
