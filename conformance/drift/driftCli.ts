@@ -13,7 +13,7 @@ import { toolName } from '../version.ts';
 import { driftSummary } from './driftReport.ts';
 import type { DriftTarget } from './driftSide.ts';
 import { openMockTarget } from './mockTarget.ts';
-import { runDrift } from './runDrift.ts';
+import { defaultDriftSeed, defaultGeneratedRequests, runDrift } from './runDrift.ts';
 import { hideSecrets, writeDriftReports, writeProfile } from './writeDriftReports.ts';
 
 interface DriftCliOptions {
@@ -28,6 +28,8 @@ interface DriftCliOptions {
   probeMaxRequests: number;
   reportDir: string;
   timeout: number;
+  seed: number;
+  generatedRequests: number;
 }
 
 const againstOption = (value: string) => (value === 'mock' ? value : baseUrlOption(value));
@@ -44,6 +46,8 @@ export function driftProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .option('--write-profile <file>', 'write A\'s observed choices as a profile (mock/profile/profile.schema.json), for pets-mock --profile')
     .option('--probe-rate-limit', 'spend the keyless quota of this address on each side to see a 429 and its Retry-After (off by default)', false)
     .addOption(new Option('--probe-max-requests <n>', 'the most keyless requests that probe sends to each side').default(200).argParser(wholeNumber(1)))
+    .addOption(new Option('--seed <n>', 'seed of the generated traffic both sides are sent (the suite\'s --seed: the same seed sends the same requests)').default(defaultDriftSeed).argParser(wholeNumber(0)))
+    .addOption(new Option('--generated-requests <n>', 'the most generated requests sent to each side (0: the probes only)').default(defaultGeneratedRequests).argParser(wholeNumber(0)))
     .option('--report-dir <dir>', 'where to write the reports (drift-summary.md, drift-report.html, drift-report.json)', 'reports')
     .addOption(new Option('--timeout <ms>', 'how long to wait for each answer').default(10_000).argParser(wholeNumber(1)))
     .exitOverride()
@@ -91,7 +95,7 @@ export async function driftMain(argv: string[], io: CliIo): Promise<number> {
   const mock = options.against === 'mock' ? await openMockTarget({ spec, ...(againstKey ? { apiKey: againstKey } : {}), ...(profile ? { profile } : {}) }) : undefined;
   const against: DriftTarget = mock?.target ?? { label: 'B', baseUrl: options.against, apiKey: againstKey!, transport, now: Date.now };
   try {
-    const result = await runDrift({ base, against, againstIsMock: mock !== undefined, spec, probeRateLimit: options.probeRateLimit, probeMaxRequests: options.probeMaxRequests, timeoutMs: options.timeout, failOnDrift: options.failOnDrift });
+    const result = await runDrift({ base, against, againstIsMock: mock !== undefined, spec, probeRateLimit: options.probeRateLimit, probeMaxRequests: options.probeMaxRequests, timeoutMs: options.timeout, failOnDrift: options.failOnDrift, seed: options.seed, generatedRequests: options.generatedRequests });
     io.stdout.write(`${hideSecrets(driftSummary(result), secrets)}\n`);
     const paths = await writeDriftReports(result, resolve(io.cwd, options.reportDir), secrets);
     io.stdout.write(`Reports: ${Object.values(paths).join(', ')}\n`);
