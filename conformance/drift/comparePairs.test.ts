@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { projectPath } from '../../common/projectRoot.ts';
 import { comparePairs, pairAnswers, type SideAnswer } from './comparePairs.ts';
-import { situationOf } from './situationOf.ts';
+import { driftFields } from './driftFields.ts';
+import { generatedChoices, situationOf } from './situationOf.ts';
 
 let seq = 0;
 const answer = (key: string, request: Partial<SideAnswer['request']>, status: number, body: unknown = undefined, headers: Record<string, string> = {}, petOrigin?: string): SideAnswer => ({
@@ -101,5 +104,13 @@ describe('the situation of a generated request', () => {
   it('tells a body that is not JSON (status open) from one NewPet\'s schema refuses (400 pinned)', () => {
     expect(situationOf({ method: 'POST', path: '/pets', auth: 'key', intent: 'invalid', operationId: 'createPet', body: '{"name":' })).toMatchObject({ field: 'errors.malformedJson' });
     expect(situationOf({ method: 'POST', path: '/pets', auth: 'key', intent: 'invalid', operationId: 'createPet', body: '{"categoryId":1}' })).toMatchObject({ allowed: [400], error: 'invalidBody' });
+  });
+});
+
+describe('the rows a drift report names', () => {
+  it('are each a row of docs/contract-choices.md', () => {
+    const rows = new Set(readFileSync(projectPath('docs', 'contract-choices.md'), 'utf8').split('\n').filter((l) => l.startsWith('| ')).map((l) => l.split(' | ')[0]!.slice(2).trim()));
+    const named = [...driftFields.map((f) => f.row), ...Object.values(generatedChoices).map((c) => c.row)];
+    expect(named.filter((row) => !rows.has(row))).toEqual([]);
   });
 });

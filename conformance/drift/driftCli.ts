@@ -36,7 +36,7 @@ const againstOption = (value: string) => (value === 'mock' ? value : baseUrlOpti
 
 export function driftProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
   return new Command(`${toolName} drift`)
-    .description('Sends the same probes to two deployments (or one and the mock) and reports every difference: a contract break (which side), an open choice made differently (its docs/contract-choices.md row), or a meaningless one (ids, pets, messages). Exit 0: neither side breaks the contract; 1: one does (or, with --fail-on-drift, a choice differs); 2: could not judge.')
+    .description('Sends the same probes and seeded generated traffic to two deployments (or one and the mock) and reports every difference: a contract break (which side), an open choice made differently (its docs/contract-choices.md row), or a meaningless one (ids, pets, messages). Exit 0: neither side breaks the contract; 1: one does (or, with --fail-on-drift, a choice differs); 2: could not judge.')
     .addOption(new Option('--base-url <url>', 'deployment A, ending in /v1: the one a written profile describes (env: PETS_BASE_URL)').argParser(baseUrlOption))
     .addOption(new Option('--api-key <key>', 'a key A accepts (env: PETS_API_KEY)'))
     .addOption(new Option('--against <url|mock>', 'deployment B, ending in /v1, or `mock`: the project\'s mock in-process, with its default fixtures').argParser(againstOption))
