@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { DeploymentProfile } from '../../mock/profile/profile.ts';
 import type { ProxyFinding } from '../proxy/judgeProxyTraffic.ts';
 import { driftField, driftFields } from './driftFields.ts';
+import { pinnedStatus, situationNames, type SituationName } from '../../mock/profile/situations.ts';
 import type { DriftSide, DriftTarget } from './driftSide.ts';
 import type { Observation, SideObservations } from './probes.ts';
 import { profileOf, type CannotMake } from './profileOf.ts';
@@ -129,6 +130,19 @@ export interface GeneratedRun {
   against: GeneratedSideRecord;
 }
 
+const pinnedOf = (field: string): number | undefined => (field.startsWith('errors.') && situationNames.includes(field.slice(7) as SituationName) ? pinnedStatus(field.slice(7) as SituationName) : undefined);
+
+/** The sides whose probe answer to a situation breaks what the contract pins: its status, or an Error's code. */
+function pinnedBreakSides(field: string, a: Observation, b: Observation): ['base' | 'against', Observation][] {
+  if (!field.startsWith('errors.')) return [];
+  const pinned = pinnedOf(field);
+  const broken = (o: Observation) => {
+    const value = o.value as { status?: number; code?: unknown };
+    return (pinned !== undefined && value.status !== pinned) || typeof value.code !== 'string';
+  };
+  return [...(broken(a) ? [['base', a] as ['base', Observation]] : []), ...(broken(b) ? [['against', b] as ['against', Observation]] : [])];
+}
+
 export function classifyDrift({ base, against, againstIsMock, failOnDrift, generated }: { base: Seen; against: Seen; againstIsMock: boolean; failOnDrift: boolean; generated?: GeneratedRun }): DriftResult {
   const breaks = [...breaksOf(base), ...breaksOf(against)];
   const { profile, cannotMake } = profileOf(base.seen.choices, `observed on ${redactedUrl(base.target)} by pets-conformance drift`);
@@ -152,6 +166,12 @@ export function classifyDrift({ base, against, againstIsMock, failOnDrift, gener
         const brk = breaks.find((x) => x.side === side && x.check === f.check && x.rule === f.rule && x.message === f.message);
         if (brk) brk.field ??= field;
       }
+      continue;
+    }
+    // A status the contract pins for the situation, or an Error without its fields, is a break of the side that gave it, never a choice.
+    const pinnedSides = pinnedBreakSides(field, a, b);
+    if (pinnedSides.length > 0) {
+      for (const [side, seen] of pinnedSides.map(([which, o]) => [which === 'base' ? base : against, o] as const)) breaks.push({ side: side.target.label, check: 'drift', rule: 'drift.pinned-status', quote: 'Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code. / the Errors table\'s status for the situation', message: `${title}: ${side.target.label} ${seen.shown}, where the contract pins ${pinnedOf(field) ?? 'an Error with a code'}. No judge failed the probe's exchange; the pair shows it.`, occurrences: 1, field });
       continue;
     }
     const cannot = againstIsMock ? cannotMake.find((c) => c.field === field) : undefined;

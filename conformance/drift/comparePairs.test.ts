@@ -44,6 +44,12 @@ describe('comparing a pair through the model', () => {
     expect(d).toMatchObject({ kind: 'break', sides: ['base'], how: 'pinned', pinned: '401' });
   });
 
+  it('reports an Error without a string code (a number) as a break of its side, never as a choice of codes', () => {
+    const request = { method: 'PUT' as const, path: '/pets', operationId: 'unlisted' };
+    const [d] = compare([answer('k#1', request, 404, { code: 404, message: 'no', status: 404 })], [answer('k#1', request, 405, error('METHOD_NOT_ALLOWED', 405))]);
+    expect(d).toMatchObject({ kind: 'break', sides: ['base'], how: 'pinned' });
+  });
+
   it('files a valid create one side calls invalid (400) as an open choice, and one answered 422 as a break', () => {
     const request = { method: 'POST' as const, operationId: 'createPet', body: '{"name":"Rex","categoryId":1}' };
     expect(compare([answer('k#1', request, 400, error('NAME_TAKEN', 400))], [answer('k#1', request, 201, { id: 1, name: 'Rex', categoryId: 1 })])[0]).toMatchObject({ kind: 'choice', field: 'refusedValues' });

@@ -140,6 +140,9 @@ function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq
   if (differs && (rb.status === 429) !== (ra.status === 429)) return [{ kind: 'meaningless', ...where, field: 'rate limited on one side (its quota, not the request, decided)', base: String(rb.status), against: String(ra.status) }];
   const jb = jsonOf(rb.body);
   const ja = jsonOf(ra.body);
+  // "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code": pinned, never a choice.
+  const badError = (['base', 'against'] as const).filter((side) => !errorBodyHolds(pair[side]!.response!.status, side === 'base' ? jb : ja));
+  if (badError.length > 0) return [{ kind: 'break', ...where, sides: badError, how: 'pinned', pinned: 'an Error body (`code`, `message`, `status`)', base: shownAnswer(rb.status, jb), against: shownAnswer(ra.status, ja) }];
   if (differs) {
     const allowed = situation.allowed;
     const outside = allowed ? (['base', 'against'] as const).filter((side) => !allowed.includes(pair[side]!.response!.status)) : [];
@@ -155,6 +158,9 @@ function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq
   }
   return sameStatus(b, a, jb, ja, situation.error, where);
 }
+
+/** Whether a 4xx answer carries the Error the contract pins: `code` and `message` strings, `status` the HTTP status. */
+export const errorBodyHolds = (status: number, body: unknown): boolean => status < 400 || status >= 500 || (isObject(body) && typeof body.code === 'string' && typeof body.message === 'string' && body.status === status);
 
 const shownAnswer = (status: number, body: unknown) => (status >= 400 ? shownError(status, body) : String(status));
 const errorValue = (status: number, body: unknown) => ({ status, ...(codeOf(body) !== undefined ? { code: codeOf(body) } : {}) });
