@@ -30,6 +30,25 @@ describe('a drift run between two deployments', { timeout: 90_000 }, () => {
     expect(result.same.map((s) => s.field)).toEqual(expect.arrayContaining(['defaultStatus', 'listOrder', 'errors.invalidQuery', 'cors', 'storeOrders']));
   });
 
+  it('sends both sides the same seeded generated traffic, bounded, and pairs every answer: the mock against itself differs in nothing the contract gives a meaning', async () => {
+    const result = await drift({}, {}, { seed: 3, generatedRequests: 80 });
+    const generated = result.generated!;
+    expect(generated.seed).toBe(3);
+    expect(generated.requests.base).toBe(generated.requests.against);
+    expect(generated.requests.base).toBeGreaterThan(30);
+    expect(generated.requests.base).toBeLessThanOrEqual(80);
+    expect(generated.pairs).toBe(generated.requests.base);
+    expect(generated.outcome).toMatchObject({ break: 0, choice: 0, unnamed: 0 });
+    expect(result.choices).toEqual([]);
+  });
+
+  it('reports a fault the generated traffic meets as a break on its side, never as drift', async () => {
+    const result = await drift({}, { transform: fault('gives Error a status unlike the HTTP status').transform }, { generatedRequests: 80 });
+    expect(result.generated!.outcome.break).toBeGreaterThan(0);
+    expect(new Set(result.breaks.map((b) => b.side))).toEqual(new Set(['B']));
+    expect(result.choices.filter((c) => c.field.startsWith('errors.'))).toEqual([]);
+  });
+
   it('names each open choice a legal variant makes differently from the mock, with its row of contract-choices.md, and no contract break', async () => {
     const result = await drift(legalChoices, {}, { probeRateLimit: true });
     expect(result.breaks).toEqual([]);
@@ -72,8 +91,10 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(observed.cannotMake).toEqual([]);
     // Its ban is the mock's, told with its own code and a Retry-After date.
     expect(observed.profile).toMatchObject({ ban: { threshold: 20, seconds: 300 }, errors: { banned: { code: 'err.api_key_banned' } }, retryAfter: 'http-date' });
-    const calibrated = await drift(legalChoices, { mockOptions: { profile: observed.profile } }, { probeRateLimit: true, probeBan: true });
-    expect(calibrated.choices).toEqual([]);
+    const calibrated = await drift(legalChoices, { mockOptions: { profile: observed.profile } }, { probeRateLimit: true, probeBan: true, againstIsMock: true });
+    // The variant's lists carry `createdAt` where its created pets do not: one set of extra fields per profile cannot say that.
+    expect(calibrated.choices.filter((c) => c.mockCannotMake === undefined)).toEqual([]);
+    expect(calibrated.choices.map((c) => c.field)).toEqual(['extraPetFields']);
     expect(calibrated.breaks).toEqual([]);
     expect(calibrated.exitCode).toBe(0);
   });

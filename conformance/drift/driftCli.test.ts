@@ -34,10 +34,12 @@ describe('pets-conformance drift', { timeout: 90_000 }, () => {
       const profile = JSON.parse(await readFile(join(run.dir, 'staging.profile.json'), 'utf8'));
       expect(profile).toMatchObject({ defaultStatus: null, listOrder: 'oldest-first', errors: { invalidQuery: { status: 422, code: 'err.invalid_query_parameter' } } });
 
-      // Calibrated: the mock given that profile shows no open-choice difference.
+      // Calibrated: the mock given that profile shows no open-choice difference but the one it cannot make (the
+      // variant's lists carry `createdAt` where its created pets do not), which --fail-on-drift still fails.
       const calibrated = await runDriftCli(['--base-url', deployment.baseUrl, '--against', 'mock', '--profile', join(run.dir, 'staging.profile.json'), '--fail-on-drift'], { PETS_API_KEY: 'staging-key-0123456789' });
-      expect((await calibrated.result()).choices).toEqual([]);
-      expect(calibrated.code).toBe(0);
+      expect((await calibrated.result()).choices.map((c) => [c.field, c.mockCannotMake !== undefined])).toEqual([['extraPetFields', true]]);
+      expect(calibrated.code).toBe(1);
+      expect(calibrated.stdout).toMatch(/The mock cannot make 1 of A's choices: extraPetFields/);
     } finally {
       await deployment.close();
     }

@@ -13,7 +13,7 @@ import { toolName } from '../version.ts';
 import { driftSummary } from './driftReport.ts';
 import type { DriftTarget } from './driftSide.ts';
 import { openMockTarget } from './mockTarget.ts';
-import { runDrift } from './runDrift.ts';
+import { defaultDriftSeed, defaultGeneratedRequests, runDrift } from './runDrift.ts';
 import { defaultProbeBanMaxRequests } from './banProbe.ts';
 import { defaultProbeMaxBody } from './bodyLimitProbe.ts';
 import { hideSecrets, writeDriftReports, writeProfile } from './writeDriftReports.ts';
@@ -33,13 +33,15 @@ interface DriftCliOptions {
   probeMaxBody: number;
   reportDir: string;
   timeout: number;
+  seed: number;
+  generatedRequests: number;
 }
 
 const againstOption = (value: string) => (value === 'mock' ? value : baseUrlOption(value));
 
 export function driftProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
   return new Command(`${toolName} drift`)
-    .description('Sends the same probes to two deployments (or one and the mock) and reports every difference: a contract break (which side), an open choice made differently (its docs/contract-choices.md row), or a meaningless one (ids, pets, messages). Exit 0: neither side breaks the contract; 1: one does (or, with --fail-on-drift, a choice differs); 2: could not judge.')
+    .description('Sends the same probes and seeded generated traffic to two deployments (or one and the mock) and reports every difference: a contract break (which side), an open choice made differently (its docs/contract-choices.md row), or a meaningless one (ids, pets, messages). Exit 0: neither side breaks the contract; 1: one does (or, with --fail-on-drift, a choice differs); 2: could not judge.')
     .addOption(new Option('--base-url <url>', 'deployment A, ending in /v1: the one a written profile describes (env: PETS_BASE_URL)').argParser(baseUrlOption))
     .addOption(new Option('--api-key <key>', 'a key A accepts (env: PETS_API_KEY)'))
     .addOption(new Option('--against <url|mock>', 'deployment B, ending in /v1, or `mock`: the project\'s mock in-process, with its default fixtures').argParser(againstOption))
@@ -52,6 +54,8 @@ export function driftProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .option('--probe-ban', 'GETS EACH SIDE\'S KEY BANNED for the length of its ban: spends the key\'s quota to a 429 and keeps sending until a ban shows, to see the ban rule (after how many refusals, for how long, its code). Off by default; use a key nothing else needs, and wait out the ban before using it again', false)
     .addOption(new Option('--probe-ban-max-requests <n>', 'the most requests the ban probe sends to each side (quota and refusals); none banned within it is reported as "no ban observed"').default(defaultProbeBanMaxRequests).argParser(wholeNumber(1)))
     .addOption(new Option('--probe-max-body <bytes>', 'the largest create body the body-limit probe sends to each side (invalid bodies, nothing is created; doubled from 1 KiB, then bisected to the byte); 0 turns the probe off').default(defaultProbeMaxBody).argParser(wholeNumber(0)))
+    .addOption(new Option('--seed <n>', 'seed of the generated traffic both sides are sent (the suite\'s --seed: the same seed sends the same requests)').default(defaultDriftSeed).argParser(wholeNumber(0)))
+    .addOption(new Option('--generated-requests <n>', 'the most generated requests sent to each side (0: the probes only)').default(defaultGeneratedRequests).argParser(wholeNumber(0)))
     .option('--report-dir <dir>', 'where to write the reports (drift-summary.md, drift-report.html, drift-report.json)', 'reports')
     .addOption(new Option('--timeout <ms>', 'how long to wait for each answer').default(10_000).argParser(wholeNumber(1)))
     .exitOverride()
@@ -99,7 +103,7 @@ export async function driftMain(argv: string[], io: CliIo): Promise<number> {
   const mock = options.against === 'mock' ? await openMockTarget({ spec, ...(againstKey ? { apiKey: againstKey } : {}), ...(profile ? { profile } : {}) }) : undefined;
   const against: DriftTarget = mock?.target ?? { label: 'B', baseUrl: options.against, apiKey: againstKey!, transport, now: Date.now };
   try {
-    const result = await runDrift({ base, against, againstIsMock: mock !== undefined, spec, probeRateLimit: options.probeRateLimit, probeMaxRequests: options.probeMaxRequests, probeBan: options.probeBan, probeBanMaxRequests: options.probeBanMaxRequests, probeMaxBody: options.probeMaxBody, timeoutMs: options.timeout, failOnDrift: options.failOnDrift });
+    const result = await runDrift({ base, against, againstIsMock: mock !== undefined, spec, probeRateLimit: options.probeRateLimit, probeMaxRequests: options.probeMaxRequests, probeBan: options.probeBan, probeBanMaxRequests: options.probeBanMaxRequests, probeMaxBody: options.probeMaxBody, timeoutMs: options.timeout, failOnDrift: options.failOnDrift, seed: options.seed, generatedRequests: options.generatedRequests });
     io.stdout.write(`${hideSecrets(driftSummary(result), secrets)}\n`);
     const paths = await writeDriftReports(result, resolve(io.cwd, options.reportDir), secrets);
     io.stdout.write(`Reports: ${Object.values(paths).join(', ')}\n`);

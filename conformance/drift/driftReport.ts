@@ -11,6 +11,15 @@ function choiceLine(c: ChoiceDifference, result: DriftResult): string {
   return `${c.field}: ${result.base.label} ${c.base.shown}; ${result.against.label} ${c.against.shown}${cannot}`;
 }
 
+/** What the generated traffic sent and how its pairs of answers compared. */
+function generatedLine(result: DriftResult): string {
+  const g = result.generated!;
+  const o = g.outcome;
+  return `Generated traffic (seed ${g.seed}): ${g.requests.base} requests to ${result.base.label}, ${g.requests.against} to ${result.against.label}; of ${g.pairs} pairs of answers ${o.same} alike, ${o.break} a break, ${o.choice} an open choice, ${o.unnamed} a difference no choice names, ${o.meaningless} meaningless.`;
+}
+
+const shownBy = (c: ChoiceDifference) => (c.requests !== undefined ? `${c.requests} generated request(s), e.g. ${c.example}` : 'its probe');
+
 const breakLine = (b: ContractBreak) => `${b.side}: ${b.check}/${b.rule}${b.exchange ? ` on ${b.exchange.method} ${b.exchange.path} (${b.exchange.status})` : ''}: ${b.message}`;
 
 /** The summary printed first: the verdict, the breaks, the open choices made differently, in one screen. */
@@ -19,6 +28,7 @@ export function driftSummary(result: DriftResult, maxLines = 20): string {
     `Drift: ${result.base.label} (${result.base.baseUrl}) against ${result.against.label} (${result.against.baseUrl}): ${verdictWords[result.verdict]}, exit ${result.exitCode}.`,
     ...(result.reason ? [`Could not judge: ${result.reason}`] : []),
     `${result.breaks.length} contract break(s), ${result.choices.length} open choice(s) made differently${result.failOnDrift ? ' (--fail-on-drift: each fails the run)' : ''}, ${result.same.length} made alike, ${result.meaningless.length} meaningless difference(s), ${result.unobserved.length} not observed.`,
+    ...(result.generated ? [generatedLine(result)] : []),
   ];
   if (result.breaks.length > 0) lines.push('Contract breaks:', ...result.breaks.slice(0, 5).map((b) => `  ${breakLine(b).slice(0, 220)}`), ...(result.breaks.length > 5 ? [`  … and ${result.breaks.length - 5} more in the reports`] : []));
   if (result.choices.length > 0) {
@@ -55,7 +65,7 @@ export function driftMarkdown(result: DriftResult): string {
     '',
     ...(result.choices.length === 0
       ? ['None.']
-      : [`| Choice | contract-choices.md row | ${result.base.label} | ${result.against.label} | The mock |`, '|---|---|---|---|---|', ...result.choices.map((c) => `| ${shownOr(c.title)} (\`${c.field}\`) | ${shownOr(c.row)} | ${shownOr(c.base.shown)} | ${shownOr(c.against.shown)} | ${c.mockCannotMake ? `cannot make this choice: ${shownOr(c.mockCannotMake)}` : 'can make it (`--profile`)'} |`)]),
+      : [`| Choice | contract-choices.md row | ${result.base.label} | ${result.against.label} | Shown by | The mock |`, '|---|---|---|---|---|---|', ...result.choices.map((c) => `| ${shownOr(c.title)} (\`${c.field}\`) | ${shownOr(c.row)} | ${shownOr(c.base.shown)} | ${shownOr(c.against.shown)} | ${shownOr(shownBy(c))} | ${c.mockCannotMake ? `cannot make this choice: ${shownOr(c.mockCannotMake)}` : 'can make it (`--profile`)'} |`)]),
     '',
     '## Choices the mock cannot make',
     '',
@@ -99,7 +109,7 @@ export function driftHtml(result: DriftResult): string {
 <h2>Contract breaks</h2>
 ${table(['Side', 'Check / rule', 'Exchange', 'Finding', 'The contract'], result.breaks.map((x) => [x.side, `${x.check} / ${x.rule}`, x.exchange ? `${x.exchange.method} ${x.exchange.path} (${x.exchange.status})` : '', x.message, x.quote]))}
 <h2>Open choices made differently</h2>
-${table(['Choice', 'contract-choices.md row', a, b, 'The mock'], result.choices.map((c) => [`${c.title} (${c.field})`, c.row, c.base.shown, c.against.shown, c.mockCannotMake ? `cannot make this choice: ${c.mockCannotMake}` : 'can make it (--profile)']))}
+${table(['Choice', 'contract-choices.md row', a, b, 'Shown by', 'The mock'], result.choices.map((c) => [`${c.title} (${c.field})`, c.row, c.base.shown, c.against.shown, shownBy(c), c.mockCannotMake ? `cannot make this choice: ${c.mockCannotMake}` : 'can make it (--profile)']))}
 <h2>Choices the mock cannot make</h2>
 ${table(['Choice', 'Why'], result.cannotMake.map((c) => [c.field, c.reason]))}
 <h2>Made alike</h2>

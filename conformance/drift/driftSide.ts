@@ -1,6 +1,6 @@
 // One side of a drift run: where its requests go, with which key, and what it answered.
 import { performance } from 'node:perf_hooks';
-import type { Transport, TransportResponse } from '../http/transport.ts';
+import type { ConnectionChoice, Transport, TransportResponse } from '../http/transport.ts';
 import { TransportError } from '../http/transport.ts';
 import type { ProxyRecord } from '../proxy/proxyRecord.ts';
 
@@ -22,11 +22,17 @@ export interface ProbeRequest {
   /** Send the side's key (default true). */
   withKey?: boolean;
   headers?: Record<string, string>;
+  /** Default headers not to send (lower case): `accept`, for a client that sends none. */
+  omitHeaders?: readonly string[];
   body?: string;
+  /** A connection of its own, or from another local address. */
+  connection?: ConnectionChoice;
 }
 
 /** One exchange of a probe, as sent and answered (undefined answer: none came, `error` says why). */
 export interface ProbeExchange {
+  /** The record's seq: what the judges' failures name. */
+  seq: number;
   probe: string;
   request: ProbeRequest;
   response?: TransportResponse;
@@ -46,12 +52,13 @@ export class DriftSide {
   async send(probe: string, request: ProbeRequest): Promise<TransportResponse | undefined> {
     const url = `${this.target.baseUrl.replace(/\/+$/, '')}${request.path}`;
     const headers: Record<string, string> = { accept: 'application/json', ...(request.withKey === false ? {} : { authorization: `Bearer ${this.target.apiKey}` }), ...request.headers };
+    for (const name of request.omitHeaders ?? []) delete headers[name];
     const sentAt = this.target.now();
     const from = performance.now();
     let response: TransportResponse | undefined;
     let error: string | undefined;
     try {
-      response = await this.target.transport.send({ method: request.method, url, headers, ...(request.body !== undefined ? { body: request.body } : {}) }, this.timeoutMs);
+      response = await this.target.transport.send({ method: request.method, url, headers, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.connection ? { connection: request.connection } : {}) }, this.timeoutMs);
     } catch (caught) {
       if (!(caught instanceof TransportError)) throw caught;
       error = caught.message;
@@ -59,8 +66,9 @@ export class DriftSide {
     const to = performance.now();
     const target = new URL(url);
     const lowerHeaders = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const seq = this.records.length + 1;
     this.records.push({
-      seq: this.records.length + 1,
+      seq,
       sentAt,
       method: request.method,
       url: `${target.pathname}${target.search}`,
@@ -69,7 +77,7 @@ export class DriftSide {
       ...(response ? { response: { status: response.status, rawHeaders: response.rawHeaders, bytes: response.bytes, ...(response.truncated ? { truncated: true } : {}), durationMs: Math.round(to - from) } } : { error: error ?? 'no answer' }),
       span: { from, to },
     });
-    this.exchanges.push({ probe, request, ...(response ? { response } : {}), ...(error ? { error } : {}) });
+    this.exchanges.push({ seq, probe, request, ...(response ? { response } : {}), ...(error ? { error } : {}) });
     return response;
   }
 }

@@ -188,11 +188,8 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   if (orders?.status === 200) o.choice('storeOrders', 'storeOrders', 'served', 'GET /store/orders answers 200');
   else if (orders?.status === 404) o.choice('storeOrders', 'storeOrders', 'absent', 'GET /store/orders answers 404');
 
-  if (options.probeRateLimit) await probeRetryAfter(side, o, options.probeMaxRequests);
   const maxBody = options.probeMaxBody ?? defaultProbeMaxBody;
   if (maxBody > 0) await probeBodyLimit(side, o, maxBody);
-  // Last: the key is banned afterwards.
-  if (options.probeBan) await probeBan(side, o, options.probeBanMaxRequests ?? defaultProbeBanMaxRequests);
   return o.out;
 }
 
@@ -227,4 +224,18 @@ async function probeBan(side: DriftSide, o: Observer, max: number): Promise<void
     if (!o.out.choices.has('errors.rateLimited')) o.error('ban', 'rateLimited', outcome.firstRefusal);
   }
   if (outcome.kind === 'banned') o.error('ban', 'banned', outcome.answer);
+}
+
+/**
+ * The probes that spend a quota, sent after everything else (the generated traffic would starve):
+ * the keyless rate-limit probe, then the ban probe, last because the key stays banned after it.
+ * What they show joins `seen`.
+ */
+export async function observeSpentQuota(side: DriftSide, seen: SideObservations, options: ProbeOptions): Promise<void> {
+  if (seen.cannotJudge) return;
+  const o = new Observer(side);
+  if (options.probeRateLimit) await probeRetryAfter(side, o, options.probeMaxRequests);
+  if (options.probeBan) await probeBan(side, o, options.probeBanMaxRequests ?? defaultProbeBanMaxRequests);
+  for (const [field, observation] of o.out.choices) seen.choices.set(field, observation);
+  for (const [what, value] of o.out.incidental) seen.incidental.set(what, value);
 }

@@ -20,6 +20,8 @@ export interface ProxyJudgeOptions {
   runId?: string;
   /** Exchanges forwarded but not kept for judging (past the proxy's memory budget): counted, not judged. */
   unkept?: number;
+  /** Told of each failure with the seq of the record it is on. */
+  onFailure?: (seq: number, rule: string) => void;
 }
 
 export async function judgeProxyTraffic(records: readonly ProxyRecord[], options: ProxyJudgeOptions): Promise<ProxyVerdict> {

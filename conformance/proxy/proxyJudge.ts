@@ -46,6 +46,8 @@ export interface ProxyJudgeSettings {
   maxWaitMs?: number;
   /** How long one slice of judging may hold the thread before it lets the traffic through (default 4 ms). */
   sliceMs?: number;
+  /** Told of each failure as it is judged, with the exchange it is on (a drift run pairs answers by it). */
+  onFailure?: (seq: number, rule: string) => void;
 }
 
 /** A proxy finding as `GET /__proxy/report` gives it. */
@@ -576,8 +578,13 @@ export class ProxyJudge {
     }
     // Every check reports the model's judgements of its rules on this group: nothing is judged again.
     const input = { validators: this.#validators, knownPets: [], probeMaxRequests: 0, exchanges: group, model: { judgements, state }, connections: [] };
+    const told = this.settings.onFailure;
+    const tell = (found: readonly Judgement[]) => {
+      for (const j of found) if (j.outcome === 'failure' && j.exchange !== undefined) told?.(j.exchange.seq, j.rule);
+    };
+    tell(judgements);
     for (const [i, check] of proxyChecks.entries()) {
-      judgeCheck(check, input, outcomes[i]!);
+      tell(judgeCheck(check, input, outcomes[i]!));
       await this.#checkpoint();
     }
   }

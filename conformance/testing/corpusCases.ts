@@ -46,29 +46,38 @@ function freePort(): Promise<number> {
 /** The gate's arguments as the corpus README gives them. */
 export const gateArgs = (baseUrl: string, reportDir: string): string[] => ['--base-url', baseUrl, '--api-key', 'demo-pro', '--probe-rate-limit', '--report-dir', reportDir];
 
-/**
- * Starts the case's deployment on a free port (each case a fresh server, as the README asks), runs
- * the built `pets-conformance` against it, stops the server, and gives the command's result.
- */
-export async function runCorpusCase(c: CorpusCase, reportDir: string, dir = corpusDir()): Promise<ProcessResult> {
+/** Starts the case's deployment on a free port, a fresh server; `close` stops it. */
+export async function startCorpusCase(c: CorpusCase, dir = corpusDir()): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, PORT: String(port) };
   if (c.kind !== 'CLEAN') env[c.kind] = c.name;
   const server = runProcess(process.execPath, [join(dir, c.file)], { env });
-  try {
-    // The server prints one line when it listens; an exit before that is the corpus refusing the name.
-    const listening = await new Promise<boolean>((resolve) => {
-      server.child.stdout!.once('data', () => resolve(true));
-      server.child.once('exit', () => resolve(false));
-    });
-    if (!listening) {
-      const result = await server.done;
-      throw new Error(`${c.file} ${c.kind}=${c.name} did not start (exit ${result.code}): ${result.output.slice(0, 500)}`);
-    }
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(PETS_|GITHUB_)/.test(k)));
-    return await runProcess(process.execPath, [projectPath('dist', 'conformance', 'bin.js'), ...gateArgs(`http://127.0.0.1:${port}/v1`, reportDir)], { cwd: projectPath(), env: inherited }).done;
-  } finally {
+  const close = async () => {
     server.child.kill();
     await server.done;
+  };
+  // The server prints one line when it listens; an exit before that is the corpus refusing the name.
+  const listening = await new Promise<boolean>((resolve) => {
+    server.child.stdout!.once('data', () => resolve(true));
+    server.child.once('exit', () => resolve(false));
+  });
+  if (!listening) {
+    const result = await server.done;
+    throw new Error(`${c.file} ${c.kind}=${c.name} did not start (exit ${result.code}): ${result.output.slice(0, 500)}`);
+  }
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, close };
+}
+
+/**
+ * Starts the case's deployment (each case a fresh server, as the README asks), runs the built
+ * `pets-conformance` against it, stops the server, and gives the command's result.
+ */
+export async function runCorpusCase(c: CorpusCase, reportDir: string, dir = corpusDir()): Promise<ProcessResult> {
+  const server = await startCorpusCase(c, dir);
+  try {
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(PETS_|GITHUB_)/.test(k)));
+    return await runProcess(process.execPath, [projectPath('dist', 'conformance', 'bin.js'), ...gateArgs(server.baseUrl, reportDir)], { cwd: projectPath(), env: inherited }).done;
+  } finally {
+    await server.close();
   }
 }

@@ -24,6 +24,9 @@ export interface TrafficState {
 
 type Send = (request: ApiRequest) => Promise<Exchange | undefined>;
 
+/** What the interpreter reads of the run: the suite's CheckContext, or a drift run's side (conformance/drift/). */
+export type TrafficContext = Pick<CheckContext, 'apiKey' | 'apiKey2' | 'knownPets' | 'keyQuota' | 'anonymousQuota' | 'keylessSent' | 'otherSourceAddress'>;
+
 /** A NewPet as JSON text, the categoryId written as its digits (exact past 2^53). */
 export const jsonText = (name: string, categoryId: string, status?: string) => `{"name":${JSON.stringify(name)},"categoryId":${categoryId}${status !== undefined ? `,"status":${JSON.stringify(status)}` : ''}}`;
 
@@ -51,7 +54,7 @@ export function queryString(params: [string, string][], spelling?: Pick<Spelling
 }
 
 /** The known pets' ids: the run's own first, then those listed; `pick` chooses one. */
-function pickId(ctx: CheckContext, state: TrafficState, pick: number): string | undefined {
+function pickId(ctx: TrafficContext, state: TrafficState, pick: number): string | undefined {
   const known = [...state.created, ...ctx.knownPets().map((p) => p.idText)];
   return known.length === 0 ? undefined : known[pick % known.length];
 }
@@ -72,7 +75,7 @@ function getRequest(id: string, spelling: Spelling, key: KeyChoice, intent: ApiR
 }
 
 /** A categoryId the deployment's own pets have (the contract lists no categories, so only these are surely valid). */
-export function knownCategory(ctx: CheckContext, pick: number): string {
+export function knownCategory(ctx: Pick<TrafficContext, 'knownPets'>, pick: number): string {
   const ids = knownCategoryIds(ctx.knownPets());
   return ids.length === 0 ? '1' : ids[pick % ids.length]!;
 }
@@ -94,7 +97,7 @@ function remember(state: TrafficState, exchange: Exchange | undefined): void {
  * plan's 60 a minute on the mock) is shared by every keyless request of the run, and a wait for
  * its window would cost a minute.
  */
-export function keylessAllowed(ctx: CheckContext, reserve = 6): boolean {
+export function keylessAllowed(ctx: Pick<TrafficContext, 'anonymousQuota' | 'keylessSent'>, reserve = 6): boolean {
   const { remaining } = ctx.anonymousQuota();
   if (ctx.keylessSent() >= keylessBudget) return false;
   return remaining === undefined || remaining >= reserve;
@@ -117,7 +120,7 @@ export function nearMissAuth(ctx: Pick<CheckContext, 'apiKey' | 'apiKey2'>, kind
 }
 
 /** Sends one command's requests; `caseName` prefixes each request's case. */
-export async function sendCommand(ctx: CheckContext, state: TrafficState, command: Command, caseName: string, send: Send): Promise<void> {
+export async function sendCommand(ctx: TrafficContext, state: TrafficState, command: Command, caseName: string, send: Send): Promise<void> {
   const keyed = async (request: ApiRequest) => {
     const exchange = await send(request);
     if (request.auth !== 'none' && request.intent !== 'unauthenticated') state.lastKeyed = request;
@@ -288,7 +291,7 @@ export async function sendCommand(ctx: CheckContext, state: TrafficState, comman
 const suiteProduct = `${toolName}/${toolVersion}`;
 
 /** The headers, body and connection of one form of a request (see relations.ts). */
-async function formParts(ctx: CheckContext, form: Form | undefined, pet: NewPetText | undefined): Promise<Partial<ApiRequest> | undefined> {
+async function formParts(ctx: Pick<TrafficContext, 'otherSourceAddress'>, form: Form | undefined, pet: NewPetText | undefined): Promise<Partial<ApiRequest> | undefined> {
   const parts: Partial<ApiRequest> = {};
   if (form?.headers) {
     parts.headers = profileHeaders(form.headers, decodableCodings, suiteProduct);

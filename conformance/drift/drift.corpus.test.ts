@@ -1,0 +1,74 @@
+// The drift run against the shared corpus (`npm run test:corpus`): deployments this project never
+// wrote, each keeping the contract while making open choices its own way (the clean servers and
+// every LEGAL variant), or breaking it once (every FAULT). For each that keeps it, a drift run
+// against the mock finds no break on either side, and the mock given the profile that run wrote
+// shows no open-choice difference left but the ones named as choices the mock cannot make. For each
+// fault, how often the run reports it as a break is counted (printed at the end), and no fault is
+// ever filed as an open choice on a point the contract pins.
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadSpec } from '../../spec/loadSpec.ts';
+import { httpTransport } from '../http/transport.ts';
+import { pinnedStatus, situationNames, type SituationName } from '../../mock/profile/situations.ts';
+import { corpusCases, startCorpusCase, type CorpusCase } from '../testing/corpusCases.ts';
+import type { DeploymentProfile } from '../../mock/profile/profile.ts';
+import type { ChoiceDifference, DriftResult } from './classifyDrift.ts';
+import { openMockTarget } from './mockTarget.ts';
+import { runDrift } from './runDrift.ts';
+
+async function driftAgainstMock(c: CorpusCase, profile?: DeploymentProfile): Promise<DriftResult> {
+  const spec = await loadSpec();
+  const server = await startCorpusCase(c);
+  const transport = httpTransport();
+  const mock = await openMockTarget({ spec, ...(profile ? { profile } : {}) });
+  try {
+    return await runDrift({ base: { label: 'A', baseUrl: server.baseUrl, apiKey: 'demo-pro', transport, now: Date.now }, against: mock.target, againstIsMock: true, spec, probeRateLimit: true });
+  } finally {
+    await transport.close?.();
+    await mock.close();
+    await server.close();
+  }
+}
+
+const statusOf = (shown: string) => Number(/^(\d{3})\b/.exec(shown)?.[1]);
+/**
+ * A choice filed on a point the contract pins: the status of a situation the contract gives one
+ * (400 for a body it refuses, 401, 404, 429), or an Error without the fields Error requires.
+ */
+function onPinnedPoint(c: ChoiceDifference): boolean {
+  const situation = c.field.startsWith('errors.') ? (c.field.slice('errors.'.length) as SituationName) : undefined;
+  if (situation && situationNames.includes(situation) && pinnedStatus(situation) !== undefined && statusOf(c.base.shown) !== statusOf(c.against.shown)) return true;
+  return /without an Error code/.test(`${c.base.shown} ${c.against.shown}`);
+}
+
+const label = (c: CorpusCase) => `${c.file} ${c.kind === 'CLEAN' ? 'clean' : `${c.kind} ${c.name}`}`;
+const figures: string[] = [];
+const faultFigures: { name: string; broke: boolean; drift: number }[] = [];
+afterAll(() => {
+  const broke = faultFigures.filter((f) => f.broke).length;
+  console.log(['Drift against the corpus:', ...figures, `Faults reported as a break: ${broke} of ${faultFigures.length}`, `Not reported as a break: ${faultFigures.filter((f) => !f.broke).map((f) => f.name).join(', ')}`].join('\n'));
+});
+
+describe.concurrent('drift against the shared corpus', () => {
+  for (const c of corpusCases()) {
+    if (c.kind === 'FAULT') {
+      test(`${label(c)}: a fault is never an open choice on a point the contract pins`, async () => {
+        const result = await driftAgainstMock(c);
+        expect(result.exitCode).not.toBe(2);
+        faultFigures.push({ name: `${c.file}:${c.name}`, broke: result.breaks.some((b) => b.side === 'A'), drift: result.choices.length });
+        expect(result.choices.filter(onPinnedPoint).map((x) => `${x.field}: ${x.base.shown} / ${x.against.shown}`)).toEqual([]);
+      });
+      continue;
+    }
+    test(`${label(c)}: no break, and the mock given its profile leaves only the drift it cannot make`, async () => {
+      const observed = await driftAgainstMock(c);
+      expect(observed.breaks.map((b) => `${b.side}: ${b.rule}: ${b.message}`)).toEqual([]);
+      expect(observed.exitCode).toBe(0);
+      const calibrated = await driftAgainstMock(c, observed.profile);
+      expect(calibrated.breaks.map((b) => `${b.side}: ${b.rule}: ${b.message}`)).toEqual([]);
+      const left = calibrated.choices.filter((x) => x.mockCannotMake === undefined);
+      const cannot = calibrated.choices.filter((x) => x.mockCannotMake !== undefined).map((x) => x.field);
+      figures.push(`${label(c)}: ${observed.choices.length} open choices differ from the mock's (${observed.generated?.pairs ?? 0} generated pairs); after calibration ${calibrated.choices.length}, all the mock cannot make: ${[...new Set(cannot)].join(', ') || 'none'}`);
+      expect(left.map((x) => `${x.field}: ${x.base.shown} / ${x.against.shown}`)).toEqual([]);
+    });
+  }
+});

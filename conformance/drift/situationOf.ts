@@ -1,0 +1,124 @@
+// What a generated request was, as the contract sees it: the situation whose answer it shows, the
+// open choice (and its docs/contract-choices.md row) a difference in that answer belongs to, and the
+// status the contract pins for it, if it pins one. A difference on a pinned status is never drift:
+// one side (or both) broke the contract there, whether or not a judge said so.
+import type { ApiRequest } from '../http/exchange.ts';
+import type { SituationName } from '../../mock/profile/situations.ts';
+
+export interface Situation {
+  /** In a report's words: `a limit out of range`, `a create with a long name`. */
+  what: string;
+  /** The open choice a status difference belongs to (a profile field, or a choice the profile cannot hold). */
+  field?: string;
+  /** The Error situation (profile `errors.<name>`) a refusal's code belongs to. */
+  error?: SituationName;
+  /**
+   * The statuses the contract allows, when it pins them: 401 without a key, 400 for a body NewPet's
+   * schema refuses, 200 for a valid read; a valid create gets 201, or 400 when the deployment calls
+   * a value invalid (the contract leaves which values to it). Any other status is a break.
+   */
+  allowed?: readonly number[];
+  /** Which pet a status depends on (a read of an id no side is known to have): 200 against 404 is which pets, meaningless. */
+  dependsOnPets?: boolean;
+}
+
+/** Generated choices a profile has no field for, with their contract-choices.md rows. */
+export const generatedChoices = {
+  integerSpellings: { title: 'another spelling of an integer (`limit=1e1`, `/pets/+7`): refused or read as the number', row: 'Integer parameters' },
+  statusFilterNearMiss: { title: 'a `status` filter that is no PetStatus (`?status=Sold`): refused, or a list with no pet', row: 'A `status` filter that is no PetStatus' },
+  refusedValues: { title: 'a NewPet whose values a deployment may call invalid (400): refused or created', row: 'Values of `name` and `categoryId` a deployment may refuse' },
+  nameValues: { title: 'a `name` NewPet allows that a deployment may refuse (empty, control characters, a lone surrogate)', row: 'Values of `name` and `categoryId` a deployment may refuse' },
+  categoryIdRange: { title: 'a `categoryId` no category may have (0, negative, past 2^53, the int64 ends)', row: 'Values of `name` and `categoryId` a deployment may refuse' },
+  maxBodySize: { title: 'the largest request body taken', row: 'Maximum request body' },
+  methodsServed: { title: 'a method the contract does not list, served (`HEAD`, `OPTIONS`, `DELETE`)', row: 'A method a path does not serve' },
+  trailingSlash: { title: 'a path with a trailing slash (`/pets/`)', row: 'Unknown routes, wrong methods' },
+  keylessUnlisted: { title: 'an unlisted method or path without a key: 401 first, or 404/405', row: 'Unknown routes, wrong methods' },
+  location: { title: 'whether a 201 carries `Location`', row: 'Headers beyond the contract\'s' },
+  etag: { title: 'whether an answer carries `ETag`', row: 'Headers beyond the contract\'s' },
+  sunset: { title: 'the `Sunset` field of GET /pets/{petId}', row: 'How `getPet` points to its replacement' },
+} as const;
+
+export type GeneratedChoice = keyof typeof generatedChoices;
+
+const notJson = (body: string | undefined): boolean => {
+  if (body === undefined) return false;
+  try {
+    JSON.parse(body);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+/** A NewPet body's name and categoryId as sent (undefined when the body is no JSON object). */
+function newPetOf(body: string | undefined): { name?: unknown; categoryIdText?: string } | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const value = JSON.parse(body) as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const categoryIdText = /"categoryId"\s*:\s*(-?[0-9.eE+-]+)/.exec(body)?.[1];
+    return { name: (value as { name?: unknown }).name, ...(categoryIdText !== undefined ? { categoryIdText } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a request carries no usable key: none, or a near miss of one. */
+const keyless = (request: Pick<ApiRequest, 'auth' | 'intent'>): boolean => request.auth === 'none' || request.intent === 'unauthenticated';
+
+/** createPet's answers: 201, or 400 "The body is missing required fields or has invalid values". */
+const createAllowed = [201, 400] as const;
+
+const pathOnly = (path: string) => path.split('?')[0]!;
+const queryOf = (path: string) => new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?') + 1) : '');
+
+/** The situation of one generated request. `known`: the id it reads is a pet that side created or listed. */
+export function situationOf(request: Pick<ApiRequest, 'method' | 'path' | 'auth' | 'intent' | 'operationId' | 'body' | 'headers'>, known = false): Situation {
+  const path = pathOnly(request.path);
+  if (request.operationId === 'unlisted') {
+    if (keyless(request)) return { what: `${request.method} on a path or method the contract does not list, without a key`, field: 'keylessUnlisted' };
+    if (/\/$/.test(path) && path !== '/') return { what: 'a path with a trailing slash', field: 'trailingSlash' };
+    if (/^\/pets(\/[^/]+)?$/.test(path)) return { what: `${request.method} ${path.startsWith('/pets/') ? '/pets/{petId}' : '/pets'}, a method the contract does not list`, field: 'methodsServed', error: 'methodNotAllowed' };
+    return { what: 'a path the API does not serve', field: 'errors.routeNotFound', error: 'routeNotFound' };
+  }
+  // Authentication 3: "When the key is missing or invalid, the response is 401 with an Error body."
+  if (keyless(request)) return { what: 'a request without a valid key', error: 'unauthorized', allowed: [401] };
+  if (request.operationId === 'createPet') {
+    // createPet's 400: "The body is missing required fields or has invalid values."
+    if (request.intent === 'invalid') return notJson(request.body) ? { what: 'a create body that is not JSON', field: 'errors.malformedJson', error: 'malformedJson' } : { what: 'a create body NewPet\'s schema refuses', error: 'invalidBody', allowed: [400] };
+    if ((request.body?.length ?? 0) > 64 * 1024) return { what: 'a create body hundreds of kilobytes long', field: 'maxBodySize', error: 'payloadTooLarge', allowed: [201, 400, 413] };
+    const pet = newPetOf(request.body);
+    const name = typeof pet?.name === 'string' ? pet.name : undefined;
+    if (request.intent === 'edge') {
+      const category = pet?.categoryIdText;
+      if (category !== undefined && (category.startsWith('-') || category === '0' || category.length > 15)) return { what: `a create with categoryId ${category}`, field: 'categoryIdRange', error: 'invalidBody', allowed: createAllowed };
+      if (name !== undefined && [...name].length > 40) return { what: `a create with a name of ${[...name].length} characters`, field: 'maxNameLength', error: 'invalidBody', allowed: createAllowed };
+      return { what: 'a create with a name a deployment may refuse', field: 'nameValues', error: 'invalidBody', allowed: createAllowed };
+    }
+    return { what: 'a valid create', field: 'refusedValues', error: 'invalidBody', allowed: createAllowed };
+  }
+  if (request.operationId === 'listPets') {
+    const query = queryOf(request.path);
+    if (request.intent === 'invalid') return { what: 'a `limit` outside 1 to 100', field: 'errors.invalidQuery', error: 'invalidQuery' };
+    if (request.intent === 'edge' && query.has('limit')) return { what: 'another spelling of a valid `limit`', field: 'integerSpellings', error: 'invalidQuery' };
+    if (request.intent === 'edge') return { what: 'a `status` filter that is no PetStatus', field: 'statusFilterNearMiss', error: 'invalidQuery' };
+    return { what: 'a valid list', allowed: [200] };
+  }
+  if (request.operationId === 'getPet') {
+    if (request.intent === 'invalid') return { what: 'a `petId` that is not an int64', field: 'errors.invalidPathParameter', error: 'invalidPathParameter' };
+    if (request.intent === 'edge') return { what: 'another spelling of a pet\'s id', field: 'integerSpellings', error: 'invalidPathParameter' };
+    return known ? { what: 'a read of a pet that side has', allowed: [200], error: 'petNotFound' } : { what: 'a read of an id no pet may have', dependsOnPets: true, error: 'petNotFound' };
+  }
+  return { what: `${request.method} ${path}` };
+}
+
+/** The Error situation a refusal's code belongs to when the request's own situation names none: by its status. */
+export function errorSituationOfStatus(status: number, operationId: string): SituationName | undefined {
+  if (status === 401) return 'unauthorized';
+  if (status === 429) return 'rateLimited';
+  if (status === 413) return 'payloadTooLarge';
+  if (status === 415) return 'unsupportedMediaType';
+  if (status === 405) return 'methodNotAllowed';
+  if (status === 404) return operationId === 'getPet' ? 'petNotFound' : 'routeNotFound';
+  return undefined;
+}
