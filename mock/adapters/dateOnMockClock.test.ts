@@ -59,7 +59,7 @@ const fetchAt = (origin: string): Send => async (method, path, headers = {}, bod
 
 describe('the Date of every host reads the mock\'s clock', () => {
   it('the pets-mock server (Node\'s HTTP server), its own answers to what Node refuses included', async () => {
-    const server = await startMockServer({ port: 0, host: '127.0.0.1', pets: { generate: { count: 5 } } });
+    const server = await startMockServer({ port: 0, host: '127.0.0.1', pets: { count: 5 } });
     onTestFinished(() => server.close());
     const origin = new URL(server.url).origin;
     await expectDatedByMockClock(fetchAt(origin));
@@ -79,7 +79,9 @@ describe('the Date of every host reads the mock\'s clock', () => {
 
   it('buildMock (fastify), and the plugin in a user\'s own fastify app', async () => {
     const spec = await testSpec();
-    for (const app of [await buildMock({ spec, pets: generatePets({ count: 5 }) }), await Fastify().register(petsMockPlugin, { spec, pets: generatePets({ count: 5 }) })]) {
+    const plugged = Fastify();
+    await plugged.register(petsMockPlugin, { spec, pets: generatePets({ count: 5 }) });
+    for (const app of [await buildMock({ spec, pets: generatePets({ count: 5 }) }), plugged]) {
       onTestFinished(() => app.close());
       await expectDatedByMockClock(async (method, url, headers, payload) => {
         const res = await app.inject({ method: method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) });
