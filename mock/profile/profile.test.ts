@@ -35,7 +35,7 @@ describe('a deployment profile', () => {
   it('refuses a field it does not know, a wrong value, and a status the contract pins, naming each', () => {
     expect(() => checkProfile({ listOrder: 'random' })).toThrow(ProfileError);
     expect(() => checkProfile({ listOrdr: 'newest-first' })).toThrow(/listOrdr/);
-    expect(() => checkProfile({ errors: { unauthorized: { status: 403 } } })).toThrow(/errors\/unauthorized\/status is 403.*401/);
+    expect(() => checkProfile({ errors: { unauthorized: { status: 403 } } })).toThrow(/errors\.unauthorized\.status is 403.*401/);
     expect(() => checkProfile({ extraPetFields: { id: 1 } })).toThrow(/Pet field of the contract/);
   });
 });
