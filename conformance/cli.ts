@@ -8,7 +8,7 @@ import { checkIds, checks } from './checks/index.ts';
 import { applyConfigFile, configOption } from './config/applyConfigFile.ts';
 import { baseUrlOption } from './config/baseUrlOption.ts';
 import { headerMap, headerOption } from './config/extraHeaders.ts';
-import { didYouMean } from './config/nearest.ts';
+import { didYouMean } from '../common/nearest.ts';
 import { ConfigError } from './config/loadConfigFile.ts';
 import { ConformanceOptionsError, runConformance } from './index.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';

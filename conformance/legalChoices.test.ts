@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { integerText, parseLossless } from './json/losslessJson.ts';
 import { checkIds } from './checks/index.ts';
 import { categoriesPast2To53, legalChoices, legalLimits, slidingWindow } from './testing/legalChoices.ts';
-import { runOnFreshDeployment } from './testing/runSuite.ts';
+import { inProcessDeployment } from './testing/deployment.ts';
+import { runOnFreshDeployment, runSuite } from './testing/runSuite.ts';
 
 describe('a deployment that makes other legal choices', () => {
   it('passes every check, with its open choices reported as warnings', async () => {
@@ -45,5 +46,25 @@ describe('a deployment that makes other legal choices', () => {
     const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
     expect(failures).toEqual([]);
     expect(result.exitCode).toBe(0);
+  });
+
+  it('passes the mock with its clock moved past getPet\'s removal, far from the suite\'s: its times read against its own Date', async () => {
+    const deployment = await inProcessDeployment();
+    try {
+      // The mock's clock five years on, the suite's where it was: every wait of the run moves both.
+      const ahead = (Date.UTC(2030, 11, 5, 13) - deployment.clock.now()) / 1000;
+      expect((await deployment.mock.inject({ method: 'POST', url: '/__mock/clock', payload: { advanceSeconds: ahead } })).statusCode).toBe(200);
+      const result = await runSuite(deployment, { probeRateLimit: true });
+      const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
+      expect(failures).toEqual([]);
+      expect(result.exitCode).toBe(0);
+      expect(result.report.checks.find((c) => c.id === 'rate-limit-probe')!.status).toBe('passed');
+      // getPet was gone (410 to every request the key and the rate limit let through), and judged gone by the answers' Date.
+      const getPets = result.report.exchanges.filter((e) => e.method === 'GET' && /\/pets\/\d+$/.test(e.url)).map((e) => e.status);
+      expect(getPets).toContain(410);
+      expect(getPets.filter((status) => status !== 401 && status !== 429 && status !== 410)).toEqual([]);
+    } finally {
+      await deployment.close();
+    }
   });
 });

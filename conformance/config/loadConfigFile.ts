@@ -1,9 +1,8 @@
-import { didYouMean } from './nearest.ts';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { projectPath } from '../../common/projectRoot.ts';
+import { schemaCheck } from '../../common/schemaCheck.ts';
 import { MissingVariableError, substituteEnv } from './substituteEnv.ts';
 
 /** The JSON Schema of the config file, shipped for editors (`$schema` in JSON, `yaml-language-server` in YAML). */
@@ -23,35 +22,6 @@ export interface LoadedConfig {
   values: Record<string, unknown>;
   /** Header values taken from the environment, and what the reports show instead (`$GATEWAY_TOKEN`). */
   secrets: Record<string, string>;
-}
-
-let validate: ReturnType<Ajv['compile']> | undefined;
-/** The option names the schema knows, for suggestions. */
-let options: string[] = [];
-
-async function validator() {
-  if (!validate) {
-    const schema = JSON.parse(await readFile(configSchemaPath, 'utf8'));
-    validate = new Ajv({ allErrors: false, strict: false, verbose: true }).compile(schema);
-    options = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema');
-  }
-  return validate;
-}
-
-/** What is wrong, with the value given and the nearest valid one: `checks[1] is "pagnation", not a check id; did you mean "pagination"?`. */
-function describe(error: ErrorObject): string {
-  const at = error.instancePath === '' ? 'the file' : error.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
-  const params = error.params as Record<string, unknown>;
-  const given = error.data === undefined ? '' : ` is ${JSON.stringify(error.data)},`;
-  if (error.keyword === 'enum') {
-    const allowed = (params.allowedValues as unknown[]).map(String);
-    return `${at}${given} not one of ${allowed.join(', ')}${typeof error.data === 'string' ? didYouMean(error.data, allowed) : ''}`;
-  }
-  if (error.keyword === 'additionalProperties') {
-    const unknown = String(params.additionalProperty);
-    return `${at === 'the file' ? '' : `${at}: `}unknown option "${unknown}"${didYouMean(unknown, options)}`;
-  }
-  return `${at}${given} but ${error.message ?? 'is invalid'}`;
 }
 
 /** Replaces `${NAME}` in every string of the file, naming the field when a variable is missing. */
@@ -108,8 +78,8 @@ export async function loadConfigFile(file: string, env: Record<string, string | 
     if (error instanceof ConfigError) throw new ConfigError(`The config file ${file}: ${error.message}`);
     throw error;
   }
-  const check = await validator();
-  if (!check(values)) throw new ConfigError(`The config file ${file} has a problem: ${describe(check.errors![0]!)}. Its options are the long options camelCased (baseUrl, apiKey, readOnly, …); see ${configSchemaPath}.`);
+  const [problem] = schemaCheck(JSON.parse(await readFile(configSchemaPath, 'utf8')), { nameIs: 'option' })(values);
+  if (problem !== undefined) throw new ConfigError(`The config file ${file} has a problem: ${problem}. Its options are the long options camelCased (baseUrl, apiKey, readOnly, …); see ${configSchemaPath}.`);
   delete values.$schema;
   if (typeof values.reportDir === 'string') values.reportDir = resolve(dirname(path), values.reportDir);
   if (typeof values.usage === 'string') values.usage = resolve(dirname(path), values.usage);

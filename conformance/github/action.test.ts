@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -8,6 +8,8 @@ import { projectPath } from '../../common/projectRoot.ts';
 import { conformanceProgram } from '../cli.ts';
 import type { RunReport } from '../runReport.ts';
 import { startDeployment, type Deployment } from '../testing/deployment.ts';
+import { faults } from '../testing/faults.ts';
+import type { UsageFile } from '../../common/usage/clientUsage.ts';
 import { actionInputs, hostInputs, inputVariable } from './actionInputs.ts';
 import { actionMain } from './actionMain.ts';
 
@@ -22,19 +24,21 @@ beforeAll(async () => {
 });
 afterAll(() => deployment.close());
 
-/** The action's program in-process, with these inputs as action.yml would pass them. */
-async function runAction(inputs: Record<string, string>) {
+/** The action's program in-process, with these inputs as action.yml would pass them, and these files in its workspace. */
+async function runAction(inputs: Record<string, string>, files: Record<string, string> = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'action-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   let stdout = '';
   let stderr = '';
-  const env: Record<string, string> = { GITHUB_OUTPUT: join(dir, 'output') };
+  const env: Record<string, string> = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
   for (const [name, value] of Object.entries({ 'report-dir': 'reports', ...inputs })) env[name === 'INPUTS_JSON' ? name : inputVariable(name)] = value;
   const io: CliIo = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env, cwd: dir };
   const code = await actionMain(io);
   const report = JSON.parse(await readFile(join(dir, 'reports', 'conformance-report.json'), 'utf8')) as RunReport;
   const output = await readFile(join(dir, 'output'), 'utf8');
+  const summary = await readFile(join(dir, 'summary.md'), 'utf8').catch(() => '');
   await rm(dir, { recursive: true, force: true });
-  return { code, stdout, stderr, report, output };
+  return { code, stdout, stderr, report, output, summary };
 }
 
 describe('the GitHub Action (action.yml)', () => {
@@ -96,6 +100,9 @@ describe('the action\'s program', () => {
     [{ args: '-Vh' }, /Input args: -Vh only prints and checks nothing, so the step would pass unchecked\. Remove it\./],
     [{ headers: 'X-Tenant: acme\nno colon here' }, /Input headers, line 2 \("no colon here"\), is refused: "no colon here" is not a header\. Give it as "Name: value", one a line, e\.g\. "X-Tenant: acme"\./],
     [{ headers: 'Authorization: Bearer x' }, /Input headers, line 1 \("Authorization: Bearer x"\), is refused: The Authorization header cannot be set this way\./],
+    [{ 'fail-on': 'clients' }, /Input fail-on: "clients" is refused: .*contract, usage/],
+    [{ 'fail-on': 'usage' }, /--fail-on usage needs --usage FILE/],
+    [{ usage: 'missing.json' }, /--usage .*missing\.json cannot be read \(ENOENT\)/],
     [{ 'base-url': '' }, /Input base-url is empty/],
     [{ 'api-key': '' }, /Input api-key is empty\. Pass a repository secret/],
   ])('refuses %j with exit 2, naming the input, in its reports and outputs', async (bad, reason) => {
@@ -124,6 +131,31 @@ describe('the action\'s program', () => {
     expect(run.stderr).toMatch(/Input api-key holds 2 lines; a key is one line\./);
     expect(run.stderr + JSON.stringify(run.report)).not.toMatch(/second-line-7731|demo-pro/);
   });
+
+  it('judges a usage file (usage) and lets it set the exit code (fail-on: usage): a deployment whose statuses break the contract passes the step for a client that never reads status', async () => {
+    const fault = faults.find((f) => f.name === 'sends a status outside PetStatus')!;
+    const broken = await startDeployment(fault.transform);
+    const usage: UsageFile = {
+      format: 'pets-usage/1',
+      source: 'hand',
+      clients: [{ client: 'list-page', label: 'list-page', requests: 2, operations: [{ operationId: 'listPets', method: 'GET', path: '/pets', requests: 2, query: { limit: ['in-range'] }, body: [], reads: { 200: ['id', 'name'] }, statuses: [200] }] }],
+    };
+    try {
+      const run = await runAction({ 'base-url': broken.baseUrl, 'api-key': 'demo-pro', checks: 'response-schema', depth: '0', usage: 'usage.json', 'fail-on': 'usage' }, { 'usage.json': JSON.stringify(usage) });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.output).toBe('exit-code=0\nverdict=passed\n');
+      // The contract is still reported broken; the client is told first that it is safe, in the log and the job summary.
+      expect(run.report.verdict).toBe('failed');
+      expect(run.report.usage!.clients.map((c) => [c.client, c.verdict])).toEqual([['list-page', 'safe']]);
+      expect(run.stdout).toMatch(/\nFor client list-page: safe for this client: the deployment breaks the contract/);
+      expect(run.summary.split('\n')[2]).toMatch(/^\*\*For client list-page: safe for this client/);
+      // The key is masked, and never in the log, the job summary or a report beside the usage.
+      expect(run.stdout.split('\n')[0]).toBe('::add-mask::demo-pro');
+      expect(run.stdout.split('\n').slice(1).join('\n') + run.stderr + run.summary + JSON.stringify(run.report)).not.toContain('demo-pro');
+    } finally {
+      await broken.close();
+    }
+  }, 60_000);
 
   it('fails the step with exit 1 and says failed when the deployment breaks the contract', async () => {
     const broken = await startDeployment(async (req, forward) => {

@@ -40,6 +40,8 @@ export const actionInputs: readonly ActionInput[] = [
   { name: 'max-duration', kind: 'value', target: '--max-duration' },
   { name: 'max-body', kind: 'value', target: '--max-body' },
   { name: 'headers', kind: 'lines', target: '--header' },
+  { name: 'usage', kind: 'value', target: '--usage' },
+  { name: 'fail-on', kind: 'value', target: '--fail-on' },
   { name: 'config', kind: 'value', target: '--config' },
   { name: 'report-dir', kind: 'value', target: '--report-dir' },
   { name: 'args', kind: 'args', target: '' },

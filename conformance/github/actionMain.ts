@@ -9,7 +9,7 @@ import { conformanceProgram, main } from '../cli.ts';
 import { finishRun } from '../finishRun.ts';
 import { cannotRunReport, type Verdict } from '../runReport.ts';
 import { parseHeader } from '../config/extraHeaders.ts';
-import { didYouMean } from '../config/nearest.ts';
+import { didYouMean } from '../../common/nearest.ts';
 import { actionInputs, hostInputs, inputVariable } from './actionInputs.ts';
 import { ArgsError, splitArgs } from './splitArgs.ts';
 

@@ -93,6 +93,14 @@ describe('PacedClient', () => {
     expect(waits).toEqual([12_000]);
   });
 
+  it('reads a Retry-After HTTP-date against the answer\'s own Date, however far that is from the suite\'s clock', async () => {
+    const theirs = Date.UTC(2030, 11, 5, 13, 0, 0);
+    const dated = (retryAfter: string): TransportResponse => ({ ...tooMany(retryAfter), headers: { ...tooMany(retryAfter).headers, date: new Date(theirs).toUTCString() } });
+    const { client, waits } = setup((s) => (s.length === 1 ? dated(new Date(theirs + 9_000).toUTCString()) : ok(50, resetAt)));
+    await client.send('a', list);
+    expect(waits).toEqual([9_000]);
+  });
+
   it('backs off exponentially without a Retry-After, and leaves the key alone after its last try', async () => {
     const { client, sent, waits } = setup(() => tooMany());
     await expect(client.send('a', list)).rejects.toBeInstanceOf(QuotaExhaustedError);

@@ -76,6 +76,16 @@ interface BucketState {
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * When the deployment answered, on its own clock: the answer's Date (RFC 9110, 6.6.1), else the
+ * suite's `now`. A Retry-After HTTP-date is on that clock, so the wait it asks for is read against
+ * it (a deployment, or a mock, whose clock is far from the suite's asks for seconds, not years).
+ */
+function answeredAt(exchange: Exchange, now: number): number {
+  const date = Date.parse(exchange.response.headers.date ?? '');
+  return Number.isNaN(date) ? now : date;
+}
+
+/**
  * Sends the suite's requests and keeps it from hurting the key it was given. It reads
  * X-RateLimit-Remaining and -Reset from every answer and waits for the window to reset rather
  * than spend the last request, so a run never meets a 429 it did not ask for. An unexpected 429
@@ -152,7 +162,7 @@ export class PacedClient {
         // 502, 503 and 504 say the deployment is unavailable, not what it does with the request:
         // a GET is asked again once it says it may be (Retry-After), within the run's budget.
         const now = this.#options.now();
-        const waitMs = Math.max(retryAfterMs(exchange.response.headers['retry-after'], now) ?? 0, 500 * 2 ** unavailableTries);
+        const waitMs = Math.max(retryAfterMs(exchange.response.headers['retry-after'], answeredAt(exchange, now)) ?? 0, 500 * 2 ** unavailableTries);
         const deadline = this.#options.deadline ?? Number.POSITIVE_INFINITY;
         if (waitMs <= this.#options.maxWaitMs && now + waitMs < deadline) {
           unavailableTries++;
@@ -171,7 +181,7 @@ export class PacedClient {
         throw new QuotaExhaustedError(`${describeBucket(bucket)} was answered 429 (request #${exchange.seq}) while the answer before said ${before.remaining} requests remained until ${new Date(before.resetAt).toISOString()}; the suite stopped sending with it.`);
       }
 
-      const told = retryAfterMs(exchange.response.headers['retry-after'], now) ?? 0;
+      const told = retryAfterMs(exchange.response.headers['retry-after'], answeredAt(exchange, now)) ?? 0;
       const waitMs = Math.max(told, 1000 * 2 ** attempt);
       this.#options.onEvent?.({ kind: 'unexpected-429', bucket, seq: exchange.seq, waitMs, attempt });
       state.blockedUntil = now + waitMs;

@@ -82,6 +82,13 @@ describe('the create-pet check\'s judge', () => {
     expect(notHeld(judgeCreatePet([created(201, pet(61).replace('Rex', 'rex'))], await facts()))).toEqual([]);
   });
 
+  it('leaves the read-back inconclusive when getPet is gone after its announced removal (by the answer\'s Date), and fails it gone before', async () => {
+    const goneAt = (date: string) => exchange({ status: 410, operationId: 'getPet', path: '/pets/61', body: errorOf(410), headers: { date }, case: readBackCase('create-pet/body/required-only') });
+    const after = judgeCreatePet([created(201, pet(61)), goneAt('Thu, 05 Dec 2030 13:00:00 GMT')], await facts());
+    expect(notHeld(after)).toEqual([['create.read-back', 'inconclusive', 'answered 410 after 5 December 2030, getPet\'s announced removal: gone, as the contract announces, so whether the created pet is readable by its id cannot be judged']]);
+    expect(notHeld(judgeCreatePet([created(201, pet(61)), goneAt('Mon, 01 Jun 2026 12:30:30 GMT')], await facts())).map((j) => j[1])).toEqual(['failure']);
+  });
+
   it('fails an invalid NewPet answered 422 where the contract names 400', async () => {
     const float = withExpect(exchange({ method: 'POST', status: 422, body: errorOf(422), operationId: 'createPet', intent: 'invalid', case: 'create-pet/body/categoryId/float' }), { rule: 'create.invalid-400', answer: 'refuse', status: 400, what: 'categoryId 1.5', because: 'NewPet.categoryId is an int64 integer, and the contract names 400 for a body "missing required fields or [with] invalid values"' });
     expect(notHeld(judgeCreatePet([float], await facts()))[0]![2]).toMatch(/^POST \/pets, sent categoryId 1\.5, was answered 422; .* so it must be refused with 400 and an Error body\.$/);
@@ -99,6 +106,12 @@ describe('the pet-lifecycle check\'s judge', () => {
   it('fails a filtered list, not full, that lacks the pets just created with its status', async () => {
     const list = exchange({ path: '/pets?status=available&limit=100', status: 200, body: `[${pet(5)}]`, case: lifecycleCases.listCreated });
     expect(notHeld(judgeLifecycle([create(1, 70), list], await facts()))).toEqual([['lifecycle.listed', 'failure', 'GET /pets?status=available&limit=100 lists 1 pets, all that have status available, yet not the new pet 70 created with that status.']]);
+  });
+
+  it('leaves the fetch of the created pet inconclusive when getPet is gone after its announced removal, and fails it gone before', async () => {
+    const goneAt = (date: string) => exchange({ status: 410, operationId: 'getPet', path: '/pets/70', body: errorOf(410), headers: { date }, case: lifecycleCases.getCreated });
+    expect(notHeld(judgeLifecycle([create(1, 70), goneAt('Thu, 05 Dec 2030 13:00:00 GMT')], await facts())).map((j) => j.slice(0, 2))).toEqual([['lifecycle.fetched', 'inconclusive']]);
+    expect(notHeld(judgeLifecycle([create(1, 70), goneAt('Mon, 01 Jun 2026 12:30:30 GMT')], await facts())).map((j) => j.slice(0, 2))).toEqual([['lifecycle.fetched', 'failure']]);
   });
 
   it('fails a client\'s id taken for the new pet', async () => {

@@ -48,17 +48,22 @@ function judgeOne(v: JudgementList, exchange: Exchange, state: ModelState, valid
   const malformed = names.filter((_, i) => [limit, remaining, reset][i] === undefined);
   if (!v.expectOfAnswer(malformed.length === 0, 'headers.rate-limit-integers', exchange, () => `${where} has ${malformed.map((n) => `${n}: ${JSON.stringify(headers[n])}`).join(', ')}; each must be a non-negative integer.`, { kind: `malformed ${malformed.join()}` })) return;
   v.expectOfAnswer(remaining! <= limit!, 'headers.remaining-within-limit', exchange, () => `${where} says X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}.`, { kind: 'remaining-above-limit' });
-  // Judged by the earlier of the two clocks (the answer's Date, the request's departure), so a
-  // server clock a little behind the suite's is not taken for a Reset in the past, and a request
-  // counted just before a window's end may be answered, and dated, just after it.
+  // A Unix time on the deployment's clock, which its Date shows (RFC 9110, 6.6.1): plausible by
+  // either clock, the answer's Date or the suite's. In the past only before the earlier of the two,
+  // so a server clock a little behind the suite's is not taken for a Reset in the past, and a
+  // request counted just before a window's end may be answered, and dated, just after it; far
+  // only beyond the later, so a deployment whose clock is moved (a mock past getPet's removal)
+  // is read on its own clock, as a client reading Reset against Date reads it.
   const serverDate = Date.parse(headers.date ?? '');
-  const sentS = Number.isNaN(serverDate) ? exchange.sentAt / 1000 : Math.min(serverDate, exchange.sentAt) / 1000;
-  const skew = Number.isNaN(serverDate) ? SKEW_S : 1;
-  if (reset! < sentS - skew) {
+  const dated = !Number.isNaN(serverDate);
+  const earliestS = (dated ? Math.min(serverDate, exchange.sentAt) : exchange.sentAt) / 1000;
+  const latestS = (dated ? Math.max(serverDate, exchange.sentAt) : exchange.sentAt) / 1000;
+  const skew = dated ? 1 : SKEW_S;
+  if (reset! < earliestS - skew) {
     const hint = reset! < 1_000_000_000 ? ' It looks like seconds until the reset; the contract asks for a Unix timestamp.' : '';
     v.fail('headers.reset-plausible', exchange, `${where} says X-RateLimit-Reset ${reset}, which is in the past.${hint}`, { kind: 'reset-past' });
   } else {
-    v.expectOfAnswer(reset! <= sentS + LONGEST_S, 'headers.reset-plausible', exchange, () => `${where} says X-RateLimit-Reset ${reset}, more than two days ahead: not a plausible Unix time in seconds (milliseconds?).`, { kind: 'reset-far' });
+    v.expectOfAnswer(reset! <= latestS + LONGEST_S, 'headers.reset-plausible', exchange, () => `${where} says X-RateLimit-Reset ${reset}, more than two days ahead${dated ? ` of its own Date (${headers.date})` : ''}: not a plausible Unix time in seconds (milliseconds?).`, { kind: 'reset-far' });
   }
 
   // Successful requests on the run's key, one after another: each spends one. A window that rolls

@@ -8,7 +8,7 @@ import { buildMock, ManualClock, type MockOptions } from '../../mock/index.ts';
 import { testSpec } from '../../mock/testing.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';
 import type { Transport, TransportRequest } from '../http/transport.ts';
-import { datedForward, injectTransport, passThrough, type Req, type Res, type Transform } from './injectTransport.ts';
+import { injectForward, injectTransport, passThrough, type Req, type Res, type Transform } from './injectTransport.ts';
 
 export type { MockRes, Req, Res, Transform } from './injectTransport.ts';
 export { DropConnection } from './injectTransport.ts';
@@ -58,7 +58,7 @@ function realTimeClock(): Deployment['clock'] {
  */
 export async function startDeployment(transform: Transform = passThrough, mockOptions: MockOptions = {}, clock: Deployment['clock'] = realTimeClock()): Promise<Deployment> {
   const deployment = await inProcessDeployment(transform, mockOptions, clock);
-  const forward = datedForward(deployment.mock, clock);
+  const forward = injectForward(deployment.mock);
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));

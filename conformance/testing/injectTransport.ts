@@ -51,7 +51,7 @@ function flatten(headers: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-/** Sends a request to the app through `inject()`: no socket, no port. */
+/** Sends a request to the app through `inject()`: no socket, no port. The mock dates its answer on its own clock, as a deployment does. */
 export function injectForward(app: FastifyInstance): (req: Req) => Promise<MockRes> {
   return async (req) => {
     const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.body !== '' ? { payload: req.body } : {}), ...(req.remoteAddress !== undefined ? { remoteAddress: req.remoteAddress } : {}) });
@@ -63,15 +63,6 @@ export function injectForward(app: FastifyInstance): (req: Req) => Promise<MockR
   };
 }
 
-/** `app.inject()` as a deployment answers: inject() stamps Date with the machine's time, a deployment's follows its own clock. */
-export function datedForward(app: FastifyInstance, env: DeploymentEnv): (req: Req) => Promise<MockRes> {
-  const inject = injectForward(app);
-  return async (req) => {
-    const res = await inject(req);
-    return { ...res, headers: { ...res.headers, date: new Date(env.now()).toUTCString() } };
-  };
-}
-
 /**
  * The suite's transport backed by `app.inject()` of an in-process app, with a transform around it
  * (a fault or a legal choice). The suite sees what it would see over HTTP: a status, every header
@@ -79,7 +70,7 @@ export function datedForward(app: FastifyInstance, env: DeploymentEnv): (req: Re
  * drops the connection.
  */
 export function injectTransport(app: FastifyInstance, transform: Transform = passThrough, env: DeploymentEnv = { now: () => Date.now() }): Transport {
-  const forward = datedForward(app, env);
+  const forward = injectForward(app);
   return {
     // In process any address will do: the mock is told it as the client's.
     otherLocalAddress: async () => '127.0.0.2',

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { fieldMembers, readHead } from '../http/messageHead.ts';
 import { readChunked } from '../http/responseFraming.ts';
 import { inProcessDeployment, type Deployment } from './deployment.ts';
-import { datedForward, type Req } from './injectTransport.ts';
+import { injectForward, type Req } from './injectTransport.ts';
 import type { MockOptions } from '../../mock/index.ts';
 
 /** One way of getting HTTP/1.x framing wrong. */
@@ -80,7 +80,7 @@ export async function startRawDeployment(fault: WireFault = {}, mockOptions: Moc
   const offset = intoMinute > 40_000 ? 61_000 - intoMinute : 0;
   const clock = { now: () => Date.now() + offset, advance: () => {} };
   const deployment = await inProcessDeployment(undefined, mockOptions, clock);
-  const forward = datedForward(deployment.mock, clock);
+  const forward = injectForward(deployment.mock);
   const sockets = new Set<Socket>();
 
   async function answer(socket: Socket, parsed: Parsed): Promise<void> {

@@ -1,8 +1,8 @@
 // Reads a usage file (`--usage FILE`), checked against its JSON Schema, with every omitted part
 // read as unused: an operation without `query` sent no documented parameter.
 import { readFile } from 'node:fs/promises';
-import { Ajv } from 'ajv';
 import type { ClientUsage, UsageFile } from '../../common/usage/clientUsage.ts';
+import { schemaCheck } from '../../common/schemaCheck.ts';
 import { usageSchema } from './usageSchema.ts';
 
 export class UsageFileError extends Error {}
@@ -15,11 +15,8 @@ export function parseUsage(text: string, name: string): UsageFile {
   } catch (error) {
     throw new UsageFileError(`--usage ${name} is not JSON (${(error as Error).message}). Give a usage file the mock (GET /__mock/client-usage) or the proxy (GET /__proxy/usage) wrote.`);
   }
-  const validate = new Ajv({ allErrors: false, strict: false }).compile(usageSchema);
-  if (!validate(value)) {
-    const error = validate.errors![0]!;
-    throw new UsageFileError(`--usage ${name} is not a usage file: ${error.instancePath || 'the file'} ${error.message}. See docs/usage.md and conformance/usage/usage.schema.json.`);
-  }
+  const [problem] = schemaCheck(usageSchema)(value);
+  if (problem !== undefined) throw new UsageFileError(`--usage ${name} is not a usage file: ${problem}. See docs/usage.md and conformance/usage/usage.schema.json.`);
   const file = value as UsageFile;
   if (file.clients.length === 0) throw new UsageFileError(`--usage ${name} names no client, so no client can be judged. Write it after the client has sent its requests.`);
   const clients: ClientUsage[] = file.clients.map((c) => ({

@@ -49,7 +49,7 @@ describe('pets-conformance --usage', () => {
     await writeFile(file, '{"format":"pets-usage/1","clients":[{"client":"x","operations":[{"operationId":"deletePet"}]}]}');
     const run = await runCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--usage', file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('is not a usage file: /clients/0/operations/0/operationId');
+    expect(run.stderr).toContain('is not a usage file: clients[0].operations[0].operationId is "deletePet", not one of ');
     const alone = await runCli(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--fail-on', 'usage']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--fail-on usage needs --usage FILE');

@@ -3,7 +3,6 @@
 // here needs Node.
 import type { MockCore } from '../core/createMockCore.ts';
 import { bodyIsSent } from '../pipeline/readRequest.ts';
-import { realTimers } from '../state/realTimers.ts';
 import type { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type ControlSend } from './petsMockControl.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
@@ -29,18 +28,6 @@ export function coreControlSend(core: Pick<MockCore, 'answer'>): ControlSend {
 export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
   const encoder = new TextEncoder();
   let closed = false;
-  // The Date header's text changes once a second (RFC 9110, 5.6.7): made once a second, not per answer.
-  let dateSecond = -1;
-  let dateText = '';
-  const httpDate = () => {
-    const now = realTimers.now();
-    const second = Math.floor(now / 1000);
-    if (second !== dateSecond) {
-      dateSecond = second;
-      dateText = new Date(now).toUTCString();
-    }
-    return dateText;
-  };
   return {
     address,
     spec: core.spec,
@@ -60,8 +47,6 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, 
       const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
       const out = { ...answer.headers };
       if (out.location) out.location = address.fromMockPath(out.location);
-      // As the server's answers carry it (RFC 9110, 6.6.1), on the real clock whatever the test fakes.
-      out.date ??= httpDate();
       return { status: answer.status, headers: out, body: answer.body === null ? null : encoder.encode(answer.body) };
     },
     async answer(request) {

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { ClientGoneError, ConnectionResetError, type ClientSignal, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
 import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
+import { imfFixdate } from '../core/dateField.ts';
 
 /** What a Node host needs of the mock: its answers, and its clock's instant for a request handed over (arrival). */
 export interface NodeAnswerer {
@@ -79,7 +80,8 @@ export async function answerRaw(core: Pick<NodeAnswerer, 'answer'>, { req, res, 
     if (res.headersSent) return void res.destroy();
     gone.answered = true;
     const text = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
-    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(text);
+    // Dated on the mock's clock as every answer is (when the request arrived: the core gave no now), never Node's machine time.
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', date: imfFixdate(arrivedAt) }).end(text);
   }
 }
 

@@ -2,12 +2,13 @@
 // time, fault rules, the clock, then polite and impolite clients one request at a time and several
 // at once, then the client reports) sent through every host, from a page on another origin or as
 // one, must give the same answers and the same reports, byte for byte. What is not compared, and
-// why: the Date header (the real clock's; the mock's own clock is frozen and compared through
-// X-RateLimit-Reset), headers a page on another origin cannot read (the compared ones are those
-// the mock exposes, so CORS is held: a host that did not expose one would show null), and the
-// order of the answers to requests sent at once (which of them got the window's last request is
-// the host's to decide: they are compared as a set). Every host serves the API at /v1 and the
-// control API at /__mock of its origin, so Location and the reports' paths are the same.
+// why: the Date header (not exposed to a page on another origin; that every host dates its answers
+// on the mock's clock is held by dateOnMockClock.test.ts), headers a page on another origin cannot
+// read (the compared ones are those the mock exposes, so CORS is held: a host that did not expose
+// one would show null), and the order of the answers to requests sent at once (which of them got
+// the window's last request is the host's to decide: they are compared as a set). Every host
+// serves the API at /v1 and the control API at /__mock of its origin, so Location and the
+// reports' paths are the same.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -22,6 +22,7 @@ import { ClientGoneError, ConnectionResetError, type AnsweredRequest, type CoreA
 import { specExamples } from './specExamples.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './prefixes.ts';
 import { answerFetch } from './answerFetch.ts';
+import { dateFieldOf } from './dateField.ts';
 
 /** Largest request body in bytes, unless the mock is told otherwise: 1 MiB. */
 export const defaultBodyLimit = 1024 * 1024;
@@ -111,6 +112,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const control = options.control === false ? undefined : controlPipeline({ spec, state, prefix: CONTROL_PREFIX, apiPrefix: API_PREFIX, corsOrigins, bodyLimit, controlToken: options.controlToken, log: options.log });
 
   const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  const dateField = dateFieldOf(state.clock);
 
   return {
     spec,
@@ -134,8 +136,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         const body = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
         answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
       }
+      // Date on the mock's clock (RFC 9110, 6.6.1), in every host: a host's own (Node's sendDate)
+      // would read the machine's time, not the time the mock's other fields are given in.
+      const headers = answer.headers.date === undefined ? { ...answer.headers, date: dateField() } : answer.headers;
       // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2): dropped here, for every pipeline and host.
-      return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
+      return { status: answer.status, headers, body: request.method.toUpperCase() === 'HEAD' ? null : answer.body };
     }
   }
 

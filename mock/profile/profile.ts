@@ -3,8 +3,8 @@
 // what it observed (`pets-conformance drift --write-profile`); a team may write one by hand. The
 // mock given one (`openMock({ profile })`, `pets-mock --profile`) makes the same choices.
 import { readFile } from 'node:fs/promises';
-import { Ajv } from 'ajv';
 import type { PetStatus } from '../../spec/types.ts';
+import { schemaCheck } from '../../common/schemaCheck.ts';
 import schema from './profile.schema.json' with { type: 'json' };
 import { pinnedStatus, situations, type SituationName } from './situations.ts';
 
@@ -47,28 +47,22 @@ export class ProfileError extends Error {
   override readonly name = 'ProfileError';
 }
 
-// One validator per call site is cheap enough (a profile is read once per mock), and keeps no module state.
-function schemaErrors(value: unknown): string[] {
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '(the profile)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})` : ''}${e.params && 'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`);
-}
-
 /**
  * The profile, checked against profile.schema.json and the contract: a status the contract pins
  * (400 for a bad create body, 401, 404 for an unknown pet, 429) cannot be chosen otherwise, and
  * extra fields cannot reuse the contract's names. Throws ProfileError naming every problem.
  */
 export function checkProfile(value: unknown, source = 'the profile'): DeploymentProfile {
-  const problems = schemaErrors(value);
+  // Every problem at once: a profile is written whole (by hand, or by a drift run), not option by option.
+  const problems = schemaCheck(schema, { all: true, whole: '(the profile)' })(value);
   if (problems.length === 0) {
     const profile = value as DeploymentProfile;
     for (const [name, choice] of Object.entries(profile.errors ?? {}) as [SituationName, ErrorAnswerChoice][]) {
       const pinned = pinnedStatus(name);
-      if (choice.status !== undefined && pinned !== undefined && choice.status !== pinned) problems.push(`/errors/${name}/status is ${choice.status}, but the contract answers ${situations[name].title} with ${pinned}: leave it out`);
+      if (choice.status !== undefined && pinned !== undefined && choice.status !== pinned) problems.push(`errors.${name}.status is ${choice.status}, but the contract answers ${situations[name].title} with ${pinned}: leave it out`);
     }
-    for (const name of Object.keys(profile.extraPetFields ?? {})) if (['id', 'name', 'categoryId', 'status'].includes(name)) problems.push(`/extraPetFields/${name} is a Pet field of the contract, not an extra one`);
-    for (const name of Object.keys(profile.extraErrorFields ?? {})) if (['code', 'message', 'status'].includes(name)) problems.push(`/extraErrorFields/${name} is an Error field of the contract, not an extra one`);
+    for (const name of Object.keys(profile.extraPetFields ?? {})) if (['id', 'name', 'categoryId', 'status'].includes(name)) problems.push(`extraPetFields.${name} is a Pet field of the contract, not an extra one`);
+    for (const name of Object.keys(profile.extraErrorFields ?? {})) if (['code', 'message', 'status'].includes(name)) problems.push(`extraErrorFields.${name} is an Error field of the contract, not an extra one`);
   }
   if (problems.length > 0) throw new ProfileError(`${source} is not a deployment profile (docs/drift.md): ${problems.join('; ')}.`);
   return value as DeploymentProfile;

@@ -5,7 +5,7 @@ import { buildMock } from '../buildMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import { generatePets } from '../../fixtures/generatePets.ts';
-import { datedForward, injectTransport } from '../../conformance/testing/injectTransport.ts';
+import { injectForward, injectTransport } from '../../conformance/testing/injectTransport.ts';
 import { inProcessDeployment } from '../../conformance/testing/deployment.ts';
 import { runSuite } from '../../conformance/testing/runSuite.ts';
 import { checkIds } from '../../conformance/checks/index.ts';
@@ -34,7 +34,7 @@ describe('the conformance suite against the mock on Redis', () => {
     let turn = 0;
     const result = await runSuite({
       ...deployment,
-      transport: injectTransport(deployment.mock, (req, forward, env) => (turn++ % 2 === 0 ? forward(req) : datedForward(other, env)(req)), clock),
+      transport: injectTransport(deployment.mock, (req, forward) => (turn++ % 2 === 0 ? forward(req) : injectForward(other)(req)), clock),
     });
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' || id === 'http-framing' ? 'skipped' : 'passed']));
     expect(result.exitCode).toBe(0);

@@ -5,6 +5,7 @@ import { peekRate, type ClientIdentity } from '../rateLimits/peekRate.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { whenReady } from '../state/awaitable.ts';
 import type { StateParts } from '../state/stateParts.ts';
+import { imfFixdate } from '../core/dateField.ts';
 
 /**
  * Answers that Node's HTTP layer would otherwise write on its own (an empty 400, 408, 417 or 431,
@@ -12,12 +13,16 @@ import type { StateParts } from '../state/stateParts.ts';
  * and, where the client can be identified (its address; its key once headers were read), the
  * X-RateLimit-* headers of its bucket.
  */
-/** Answers with the client's rate-limit headers, when they can be had; with none rather than not at all. */
+/**
+ * Answers with the client's rate-limit headers, when they can be had (with none rather than not at
+ * all), and the Date of the mock's clock (RFC 9110, 6.6.1), as the mock's own answers carry it.
+ */
 function withRateHeaders(identity: ClientIdentity, state: StateParts, answer: (headers: Record<string, string>) => void): void {
+  const dated = (headers: Record<string, string>) => answer({ ...headers, date: imfFixdate(state.clock.now()) });
   try {
-    whenReady(peekRate(identity, state), (decision) => answer(rateHeaders(decision)), () => answer({}));
+    whenReady(peekRate(identity, state), (decision) => dated(rateHeaders(decision)), () => dated({}));
   } catch {
-    answer({});
+    dated({});
   }
 }
 
