@@ -23,7 +23,11 @@ export interface SpecAjvOptions {
 
 /** An Ajv instance that understands the OpenAPI document's schemas. */
 export function createAjv({ coerceTypes = false, int64 = 'safe', useDefaults = false, allErrors = false }: SpecAjvOptions = {}): Ajv {
-  const options: Options = { allErrors, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false };
+  // validateSchema: false — the document's schemas are checked against the OpenAPI specification
+  // by its loader (SwaggerParser.validate; the mock validates once serving), and strict mode still
+  // refuses an unknown keyword: checking each against JSON Schema's meta-schema too would compile
+  // that meta-schema at every start, most of the mock's time to its first answer spent in Ajv.
+  const options: Options = { allErrors, coerceTypes, useDefaults, strict: true, discriminator: true, strictTypes: false, removeAdditional: false, validateSchema: false };
   const ajv = new Ajv(options);
   ajv.addVocabulary(openApiAnnotations);
   ajv.addFormat('int64', {
