@@ -143,7 +143,18 @@ describe('the rate-limit probe\'s judge', () => {
   it('fails a deployment that never answers 429 once every request it may spend was answered', async () => {
     const judged = notHeld(judgeRateProbe([spend(200, 9), spend(200, 8), spend(200, 7), spend(200, 6)], await facts()));
     expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 4 requests; the last answer said X-RateLimit-Limit 300 and Remaining 6. Requests over the limit must get 429.']]);
-    expect(judgeRateProbe([spend(200, 9), spend(200, 8)], await facts())).toEqual([]);
+  });
+
+  it('calls a probe that stopped before its budget, with no 429, not judged: never passed', async () => {
+    const judged = notHeld(judgeRateProbe([spend(200, 9), spend(200, 8)], await facts()));
+    expect(judged).toEqual([['probe.429-reached', 'inconclusive', 'the probe stopped after 2 requests without a 429; the last answer said X-RateLimit-Limit 300 and Remaining 8: whether requests over the limit get 429 was not seen']]);
+  });
+
+  it('does not fail a deployment whose window rolled over during the probe, before its budget reached the new window\'s end', async () => {
+    const later = (remaining: number) => spend(200, remaining, { 'x-ratelimit-reset': String(Number(rateHeaders()['x-ratelimit-reset']) + 60) });
+    const judged = notHeld(judgeRateProbe([spend(200, 2), spend(200, 1), later(299), later(298)], await facts()));
+    expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.429-reached', 'inconclusive']]);
+    expect(judged[0]![2]).toMatch(/a new window began during the probe .* raise --probe-max-requests/);
   });
 });
 

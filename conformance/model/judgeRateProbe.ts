@@ -21,8 +21,13 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
   const spends = exchanges.filter((e) => e.case === probeCases.spend);
   let last: Exchange | undefined;
   let overLimit = 0;
+  // A new window began while the probe spent (Reset later and more Remaining than the answer
+  // before): what it had spent counts for nothing, and its budget may run out before the 429.
+  let rolledAt: Exchange | undefined;
   for (const exchange of spends) {
     const before = last ? readRateHeaders(last.response.headers) : undefined;
+    const now = readRateHeaders(exchange.response.headers);
+    if (before?.reset !== undefined && now.reset !== undefined && now.reset > before.reset && before.remaining !== undefined && now.remaining !== undefined && now.remaining > before.remaining) rolledAt ??= exchange;
     if (exchange.response.status === 429) {
       // One request of slack: another client of the same key may spend one in between.
       if (before?.remaining !== undefined && before.remaining > 1 && windowOpen(before, exchange)) {
@@ -44,9 +49,17 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
     }
     last = exchange;
   }
-  // Every request the probe may spend was answered, and none was a 429.
-  if (last && spends.length > facts.probeMaxRequests) {
-    v.fail('probe.429-reached', last, `No 429 after ${facts.probeMaxRequests + 1} requests; the last answer said X-RateLimit-Limit ${last.response.headers['x-ratelimit-limit']} and Remaining ${last.response.headers['x-ratelimit-remaining']}. Requests over the limit must get 429.`, { each: true }, 'listPets');
+  if (!last) return v.judgements;
+  const told = `the last answer said X-RateLimit-Limit ${last.response.headers['x-ratelimit-limit']} and Remaining ${last.response.headers['x-ratelimit-remaining']}`;
+  if (spends.length <= facts.probeMaxRequests) {
+    // The probe stopped before its budget (an answer lost, the run's time spent): it saw no 429, nor a reason to fail.
+    v.inconclusive('probe.429-reached', last, `the probe stopped after ${spends.length} requests without a 429; ${told}: whether requests over the limit get 429 was not seen`, 'listPets');
+  } else if (rolledAt) {
+    // Every request it may spend was answered, but a new window began on the way: its quota was not all spent in one window.
+    v.inconclusive('probe.429-reached', last, `a new window began during the probe (the answer to #${rolledAt.seq} had a later X-RateLimit-Reset and more Remaining), and ${facts.probeMaxRequests + 1} requests did not spend the new one; ${told}: whether requests over the limit get 429 was not seen. Run again, or raise --probe-max-requests`, 'listPets');
+  } else {
+    // Every request the probe may spend was answered within one window, and none was a 429.
+    v.fail('probe.429-reached', last, `No 429 after ${facts.probeMaxRequests + 1} requests; ${told}. Requests over the limit must get 429.`, { each: true }, 'listPets');
   }
   return v.judgements;
 }
