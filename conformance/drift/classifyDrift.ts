@@ -288,7 +288,8 @@ function foldGenerated(generated: GeneratedRun, fold: Fold): GeneratedSummary {
         ? 'the profile format has no field for this choice: the mock makes its own'
         : inconsistent
           ? `${label.base} answers this situation in more than one way (its probe: ${probed!.shown}; ${d.request}: ${d.base}); a profile holds one answer per situation`
-          : undefined;
+          : // The base side's probe showed a value the mock cannot make (profileOf): the generated answers show the same choice.
+            fold.cannotMake.find((c) => c.field === field)?.reason;
     const same = fold.same.findIndex((x) => x.field === field);
     if (same >= 0) fold.same.splice(same, 1);
     fold.choices.push({ field, title: named.title, row: named.row, base: { value: d.baseValue ?? d.base, shown: d.base }, against: { value: d.against, shown: d.against }, ...evidence, ...(cannot ? { mockCannotMake: cannot } : {}) });

@@ -84,6 +84,22 @@ describe('comparing a pair through the model', () => {
     expect(compare([answer('k#1', get, 200, pet, {}, 'listed')], [answer('k#1', get, 200, pet, { deprecation: '@1767225600' }, 'listed')]).map((d) => d.field)).toEqual(['deprecation']);
   });
 
+  it('names Sunset on getPet and Location on a 201 with the base side\'s value as a profile writes it', () => {
+    const get = { path: '/pets/1', operationId: 'getPet' };
+    const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'sold' };
+    expect(compare([answer('k#1', get, 200, pet, {}, 'listed')], [answer('k#1', get, 200, pet, { sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, 'listed')]).map((d) => [d.field, d.baseValue])).toEqual([['sunset', null]]);
+    const create = { method: 'POST' as const, operationId: 'createPet', body: '{"name":"Rex","categoryId":1,"status":"sold"}' };
+    expect(compare([answer('k#1', create, 201, pet)], [answer('k#1', create, 201, pet, { location: '/v1/pets/1' })]).filter((d) => d.kind === 'choice').map((d) => [d.field, d.baseValue])).toEqual([['location', false]]);
+  });
+
+  it('files a categoryId of 0 or below under categoryIdRange, and one past 2^53 under the range of int64 values', () => {
+    const create = (categoryId: string) => ({ method: 'POST' as const, path: '/pets', auth: 'key' as const, intent: 'edge' as const, operationId: 'createPet', body: `{"name":"Rex","categoryId":${categoryId}}` });
+    expect(situationOf(create('0'))).toMatchObject({ field: 'categoryIdRange', error: 'invalidBody' });
+    expect(situationOf(create('-1'))).toMatchObject({ field: 'categoryIdRange' });
+    expect(situationOf(create('9007199254740993'))).toMatchObject({ field: 'int64Range' });
+    expect(situationOf(create('-9223372036854775808'))).toMatchObject({ field: 'int64Range' });
+  });
+
   it('finds 200 against 404 for an id no side is known to have meaningless (which pets), and a 429 on one side only the quota\'s doing', () => {
     const get = { path: '/pets/99', operationId: 'getPet' };
     expect(compare([answer('k#1', get, 200, { id: 99, name: 'A', categoryId: 1 })], [answer('k#1', get, 404, error('PET_NOT_FOUND', 404))]).map((d) => [d.kind, d.field])).toEqual([['meaningless', 'which pets exist']]);

@@ -205,9 +205,9 @@ function sameStatus(b: SideAnswer, a: SideAnswer, jb: unknown, ja: unknown, situ
   }
   if (b.request.operationId === 'getPet') {
     if (hb.deprecation !== ha.deprecation) choice('deprecation', hb.deprecation === undefined ? 'no Deprecation field' : `Deprecation: ${hb.deprecation}`, ha.deprecation === undefined ? 'no Deprecation field' : `Deprecation: ${ha.deprecation}`, hb.deprecation ?? null);
-    if (hb.sunset !== ha.sunset) choice('sunset', hb.sunset === undefined ? 'no Sunset field' : `Sunset: ${hb.sunset}`, ha.sunset === undefined ? 'no Sunset field' : `Sunset: ${ha.sunset}`);
+    if (hb.sunset !== ha.sunset) choice('sunset', hb.sunset === undefined ? 'no Sunset field' : `Sunset: ${hb.sunset}`, ha.sunset === undefined ? 'no Sunset field' : `Sunset: ${ha.sunset}`, hb.sunset ?? null);
   }
-  if (status === 201 && (hb.location === undefined) !== (ha.location === undefined)) choice('location', hb.location === undefined ? 'no Location' : 'Location sent', ha.location === undefined ? 'no Location' : 'Location sent');
+  if (status === 201 && (hb.location === undefined) !== (ha.location === undefined)) choice('location', hb.location === undefined ? 'no Location' : 'Location sent', ha.location === undefined ? 'no Location' : 'Location sent', hb.location !== undefined);
   if ((hb.etag === undefined) !== (ha.etag === undefined)) choice('etag', hb.etag === undefined ? 'no ETag' : 'ETag sent', ha.etag === undefined ? 'no ETag' : 'ETag sent');
   // The body's shape, and the pet through the model.
   if (Array.isArray(jb) !== Array.isArray(ja) || isObject(jb) !== isObject(ja)) {

@@ -4,7 +4,7 @@ import type { MockOptions } from '../../mock/index.ts';
 import { inProcessDeployment, type Deployment } from '../testing/deployment.ts';
 import { passThrough, type Transform } from '../testing/injectTransport.ts';
 import { faults } from '../testing/faults.ts';
-import { legalChoices, legalLimits } from '../testing/legalChoices.ts';
+import { legalChoices, legalGateway, legalLimits } from '../testing/legalChoices.ts';
 import type { DriftTarget } from './driftSide.ts';
 import { runDrift, type DriftOptions } from './runDrift.ts';
 
@@ -120,6 +120,20 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(calibrated.choices).toEqual([]);
     expect(calibrated.breaks).toEqual([]);
     expect(calibrated.same.map((s) => s.field)).toEqual(expect.arrayContaining(['ban', 'errors.banned', 'keylessLimit', 'bodyLimit', 'errors.payloadTooLarge']));
+  });
+
+  it('asks for the key before routing, answers no preflight, refuses categoryIds below 1 and sends no Sunset or Location as a gateway-fronted deployment, once given its profile', async () => {
+    const observed = await drift(legalGateway, {}, { generatedRequests: 120 });
+    expect(observed.breaks).toEqual([]);
+    expect(observed.cannotMake).toEqual([]);
+    expect(observed.profile).toMatchObject({ keylessUnlisted: 'unauthorized', preflight: 'unlisted', categoryIdRange: { minimum: 1 }, sunset: null, location: false });
+    // The probes' differences come first; the generated traffic's join them after.
+    const differ = Object.fromEntries(['keylessUnlisted', 'preflight', 'categoryIdRange', 'sunset', 'location'].map((field) => [field, observed.choices.find((c) => c.field === field)?.against.value]));
+    expect(differ).toEqual({ keylessUnlisted: 'routed', preflight: 'answered', categoryIdRange: {}, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', location: true });
+    const calibrated = await drift(legalGateway, { mockOptions: { profile: observed.profile } }, { generatedRequests: 120, againstIsMock: true });
+    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
+    expect(calibrated.breaks).toEqual([]);
+    expect(calibrated.same.map((s) => s.field)).toEqual(expect.arrayContaining(['keylessUnlisted', 'preflight', 'categoryIdRange', 'sunset', 'location']));
   });
 
   it('counts keyless requests by the day as a deployment whose day binds first, and bans none as one that bans none', async () => {

@@ -102,6 +102,7 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   const a = await side.send('defaultStatus', { method: 'POST', path: '/pets', headers: jsonHeaders, body: newPet('Drift probe A') });
   const created = a?.status === 201 ? jsonOf(a) : undefined;
   const idA = a?.status === 201 ? idsIn(a.body)[0] : undefined;
+  if (a?.status === 201) o.choice('defaultStatus', 'location', a.headers.location !== undefined, a.headers.location === undefined ? 'a 201 carries no Location' : 'a 201 carries Location');
   if (isObject(created)) {
     o.choice('defaultStatus', 'defaultStatus', created.status ?? null, created.status === undefined ? 'a pet created without a status has none' : `a pet created without a status gets ${shownValue(created.status)}`);
     const extra = Object.fromEntries(Object.entries(created).filter(([k]) => !petFields.includes(k)));
@@ -126,7 +127,10 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   // The deprecated operation's Deprecation field.
   if (idA !== undefined) {
     const got = await side.send('deprecation', { method: 'GET', path: `/pets/${idA}` });
-    if (got?.status === 200) o.choice('deprecation', 'deprecation', got.headers.deprecation ?? null, got.headers.deprecation === undefined ? 'no Deprecation field' : `Deprecation: ${got.headers.deprecation}`);
+    if (got?.status === 200) {
+      o.choice('deprecation', 'deprecation', got.headers.deprecation ?? null, got.headers.deprecation === undefined ? 'no Deprecation field' : `Deprecation: ${got.headers.deprecation}`);
+      o.choice('deprecation', 'sunset', got.headers.sunset ?? null, got.headers.sunset === undefined ? 'no Sunset field' : `Sunset: ${got.headers.sunset}`);
+    }
   }
 
   // The Error of each situation a probe can bring about without harm.
@@ -152,6 +156,16 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
     if (window) o.choice('unauthorized', 'keylessLimit', window.value, window.shown);
   }
 
+  // Without a key, an unserved method and an unserved path: 401 first, or told as with a key (404/405).
+  const keylessMethod = await side.send('keylessUnlisted', { method: 'DELETE', path: '/pets', withKey: false });
+  const keylessPath = await side.send('keylessUnlisted', { method: 'GET', path: '/drift-probe-no-such-route', withKey: false });
+  const unlisted = keylessUnlistedChoice(keylessMethod?.status, keylessPath?.status);
+  if (unlisted) o.choice('keylessUnlisted', 'keylessUnlisted', unlisted.value, unlisted.shown);
+  // A page's CORS preflight, which carries no key (Fetch standard, 4.8): answered, or OPTIONS is a method the API does not serve.
+  const preflight = await side.send('preflight', { method: 'OPTIONS', path: '/pets', withKey: false, headers: { origin: 'https://drift-probe.example', 'access-control-request-method': 'POST' } });
+  if (preflight && preflight.status < 300) o.choice('preflight', 'preflight', 'answered', `OPTIONS without a key answers ${preflight.status}`);
+  else if (preflight && preflight.status >= 400 && preflight.status < 500) o.choice('preflight', 'preflight', 'unlisted', `OPTIONS without a key answers ${preflight.status}`);
+
   // A query parameter the contract does not define.
   const offset = await side.send('unknownQueryParameters', { method: 'GET', path: '/pets?limit=1&offset=1' });
   if (offset?.status === 200) o.choice('unknownQueryParameters', 'unknownQueryParameters', 'ignored', '`?offset=1` is ignored (200)');
@@ -174,6 +188,12 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
     }
     if (!named || named.status < 400 || named.status >= 500) break;
   }
+
+  // The categoryIds a create takes, below 1 (the contract lists no categories): 0, then -1.
+  const zero = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe D', categoryId: 0 }) });
+  const negative = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe E', categoryId: -1 }) });
+  const range = categoryIdRangeChoice(zero?.status, negative?.status);
+  if (range) o.choice('categoryIdRange', 'categoryIdRange', range.value, range.shown);
 
   // CORS for a page's request.
   const origin = 'https://drift-probe.example';
@@ -238,4 +258,27 @@ export async function observeSpentQuota(side: DriftSide, seen: SideObservations,
   if (options.probeBan) await probeBan(side, o, options.probeBanMaxRequests ?? defaultProbeBanMaxRequests);
   for (const [field, observation] of o.out.choices) seen.choices.set(field, observation);
   for (const [what, value] of o.out.incidental) seen.incidental.set(what, value);
+}
+
+type Choice = { value: unknown; shown: string } | undefined;
+const refusedOrTaken = (status: number | undefined): 'taken' | 'refused' | undefined => (status === 201 ? 'taken' : status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 429 ? 'refused' : undefined);
+
+/** The range a side's answers to categoryId 0 and -1 show: none below (both taken), from 1 (both refused), from 0 (-1 refused); else a value the profile has no room for. */
+export function categoryIdRangeChoice(zero: number | undefined, negative: number | undefined): Choice {
+  const [z, n] = [refusedOrTaken(zero), refusedOrTaken(negative)];
+  if (z === undefined || n === undefined) return undefined;
+  const shown = `categoryId 0 is ${z} (${zero}), -1 is ${n} (${negative})`;
+  if (z === 'taken' && n === 'taken') return { value: {}, shown };
+  if (z === 'refused' && n === 'refused') return { value: { minimum: 1 }, shown };
+  if (z === 'taken' && n === 'refused') return { value: { minimum: 0 }, shown };
+  return { value: `other: ${shown}`, shown };
+}
+
+/** What a side's keyless answers to an unserved method and an unserved path show: 401 first, or routed as with a key; the two unlike is a value the profile has no room for. */
+export function keylessUnlistedChoice(method: number | undefined, path: number | undefined): Choice {
+  const form = (status: number | undefined) => (status === 401 ? 'unauthorized' : status === 404 || status === 405 ? 'routed' : undefined);
+  const [m, p] = [form(method), form(path)];
+  if (m === undefined || p === undefined) return undefined;
+  const shown = `without a key, DELETE /pets answers ${method} and an unknown path ${path}`;
+  return { value: m === p ? m : `other: ${shown}`, shown };
 }

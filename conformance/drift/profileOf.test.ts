@@ -25,4 +25,18 @@ describe('the profile of what a side showed', () => {
     expect(profile.errors).toEqual({ banned: { code: 'KEY_SUSPENDED' } });
     expect(cannotMake).toEqual([{ field: 'errors.banned', reason: 'the mock answers banned with the 429 the contract names; it cannot answer 403' }]);
   });
+
+  it('writes the gateway choices a side showed: the key asked before routing, OPTIONS unserved, the categoryId range, Sunset and Location', () => {
+    const { profile, cannotMake } = profileOf(seen({ keylessUnlisted: 'unauthorized', preflight: 'unlisted', categoryIdRange: { minimum: 1 }, sunset: null, location: false }), 'test');
+    expect(profile).toMatchObject({ keylessUnlisted: 'unauthorized', preflight: 'unlisted', categoryIdRange: { minimum: 1 }, sunset: null, location: false });
+    expect(cannotMake).toEqual([]);
+  });
+
+  it('names a Sunset on another day than the contract\'s, and answers a profile cannot hold, as choices the mock cannot make', () => {
+    const { profile, cannotMake } = profileOf(seen({ sunset: 'Fri, 05 Dec 2025 00:00:00 GMT', keylessUnlisted: 'other: 401 and 404', categoryIdRange: 'other: 0 refused, -1 taken' }), 'test');
+    expect(profile).not.toHaveProperty('sunset');
+    expect(profile).not.toHaveProperty('keylessUnlisted');
+    expect(profile).not.toHaveProperty('categoryIdRange');
+    expect(cannotMake.map((c) => c.field)).toEqual(['sunset', 'keylessUnlisted', 'categoryIdRange']);
+  });
 });

@@ -1,7 +1,7 @@
 // The profile a side's observed choices make (`--write-profile`), and which of them the mock cannot
 // make: a value the format has no room for, or a status the contract pins that the side did not answer.
 import { defaultKeylessLimits } from '../../mock/rateLimits/anonymousBucket.ts';
-import { checkProfile, type DeploymentProfile, type ErrorAnswerChoice } from '../../mock/profile/profile.ts';
+import { checkProfile, onRemovalDay, type DeploymentProfile, type ErrorAnswerChoice } from '../../mock/profile/profile.ts';
 import { pinnedStatus, situationNames, type SituationName } from '../../mock/profile/situations.ts';
 import type { Observation } from './probes.ts';
 
@@ -13,6 +13,11 @@ export interface CannotMake {
 const formats: Record<string, (value: unknown) => boolean> = {
   cors: (v) => v === 'any' || v === 'echo' || v === 'none',
   listOrder: (v) => v === 'newest-first' || v === 'oldest-first',
+  keylessUnlisted: (v) => v === 'routed' || v === 'unauthorized',
+  preflight: (v) => v === 'answered' || v === 'unlisted',
+  categoryIdRange: (v) => v !== null && typeof v === 'object',
+  // The contract pins the removal day: a Sunset on another is that side's break, never a choice the mock makes.
+  sunset: (v) => v === null || (typeof v === 'string' && onRemovalDay(v)),
 };
 
 /** The keyless window a side showed: X-RateLimit-Limit, and which window its X-RateLimit-Reset ends. */

@@ -22,20 +22,17 @@ export interface Situation {
   dependsOnPets?: boolean;
 }
 
-/** Generated choices a profile has no field for, with their contract-choices.md rows. */
+/** Generated choices a profile has no field for, with their contract-choices.md rows (the ones it has are driftFields.ts's). */
 export const generatedChoices = {
   integerSpellings: { title: 'another spelling of an integer (`limit=1e1`, `/pets/+7`): refused or read as the number', row: 'Integer parameters' },
   statusFilterNearMiss: { title: 'a `status` filter that is no PetStatus (`?status=Sold`): refused, or a list with no pet', row: 'A `status` filter that is no PetStatus' },
   refusedValues: { title: 'a NewPet whose values a deployment may call invalid (400): refused or created', row: 'Values of `name` and `categoryId` a deployment may refuse' },
   nameValues: { title: 'a `name` NewPet allows that a deployment may refuse (empty, control characters, a lone surrogate)', row: 'Values of `name` and `categoryId` a deployment may refuse' },
-  categoryIdRange: { title: 'a `categoryId` no category may have (0, negative, past 2^53, the int64 ends)', row: 'Values of `name` and `categoryId` a deployment may refuse' },
+  int64Range: { title: 'a `categoryId` past 2^53 (the int64 ends): taken exactly or refused; the mock keeps whole numbers exactly only within -(2^53-1) to 2^53-1', row: 'Range of int64 values' },
   maxBodySize: { title: 'the largest request body taken', row: 'Maximum request body' },
   methodsServed: { title: 'a method the contract does not list, served (`HEAD`, `OPTIONS`, `DELETE`)', row: 'A method a path does not serve' },
   trailingSlash: { title: 'a path with a trailing slash (`/pets/`)', row: 'Unknown routes, wrong methods' },
-  keylessUnlisted: { title: 'an unlisted method or path without a key: 401 first, or 404/405', row: 'Unknown routes, wrong methods' },
-  location: { title: 'whether a 201 carries `Location`', row: 'Headers beyond the contract\'s' },
   etag: { title: 'whether an answer carries `ETag`', row: 'Headers beyond the contract\'s' },
-  sunset: { title: 'the `Sunset` field of GET /pets/{petId}', row: 'How `getPet` points to its replacement' },
 } as const;
 
 export type GeneratedChoice = keyof typeof generatedChoices;
@@ -91,7 +88,9 @@ export function situationOf(request: Pick<ApiRequest, 'method' | 'path' | 'auth'
     const name = typeof pet?.name === 'string' ? pet.name : undefined;
     if (request.intent === 'edge') {
       const category = pet?.categoryIdText;
-      if (category !== undefined && (category.startsWith('-') || category === '0' || category.length > 15)) return { what: `a create with categoryId ${category}`, field: 'categoryIdRange', error: 'invalidBody', allowed: createAllowed };
+      // Past 2^53 (16 digits and more): whether the side keeps such a number exactly; below it, whether 0 or a negative id names a category.
+      if (category !== undefined && category.replace('-', '').length > 15) return { what: `a create with categoryId ${category}`, field: 'int64Range', error: 'invalidBody', allowed: createAllowed };
+      if (category !== undefined && (category.startsWith('-') || category === '0')) return { what: `a create with categoryId ${category}`, field: 'categoryIdRange', error: 'invalidBody', allowed: createAllowed };
       if (name !== undefined && [...name].length > 40) return { what: `a create with a name of ${[...name].length} characters`, field: 'maxNameLength', error: 'invalidBody', allowed: createAllowed };
       return { what: 'a create with a name a deployment may refuse', field: 'nameValues', error: 'invalidBody', allowed: createAllowed };
     }

@@ -144,3 +144,41 @@ export const legalLimits: { transform: Transform; mockOptions: MockOptions } = {
     return { ...res, body: JSON.stringify({ ...(body as object), code: codes[code] }) };
   },
 };
+
+/**
+ * A deployment behind a gateway that asks for the key before routing: a request without a valid key
+ * to a method or path it does not serve gets 401 (the contract pins 401 only for its operations),
+ * OPTIONS is no preflight but a method it does not serve, a categoryId below 1 names no category
+ * (400, "invalid values"), getPet carries no Sunset and a 201 no Location (neither shown by the
+ * contract). Each a choice the contract leaves open.
+ */
+const fixtureKey = /^Bearer demo-(free|pro|business|enterprise)$/;
+
+export const legalGateway: { transform: Transform; mockOptions: MockOptions } = {
+  mockOptions: {},
+  transform: async (req, forward) => {
+    let sent = req;
+    if (req.method === 'OPTIONS') sent = { ...req, method: 'PUT' };
+    else if (isCreate(req)) {
+      let categoryId: unknown;
+      try {
+        categoryId = (JSON.parse(typeof req.body === 'string' ? req.body : '') as { categoryId?: unknown }).categoryId;
+      } catch {
+        categoryId = undefined;
+      }
+      // `{}` is refused as the mock refuses any bad body: after the key and the quota, creating nothing.
+      if (typeof categoryId === 'number' && categoryId < 1) sent = { ...req, body: '{}' };
+    }
+    const res = await forward(sent);
+    const headers: Record<string, string> = { ...res.headers };
+    delete headers.sunset;
+    if (res.status === 201) delete headers.location;
+    if (headers.allow) headers.allow = headers.allow.split(', ').filter((m) => m !== 'OPTIONS').join(', ');
+    // Without one of the fixture keys, the gateway asks for one before routing; the mock counted the request as the gateway's 401.
+    if ((res.status === 404 || res.status === 405) && !fixtureKey.test(req.headers.authorization ?? '')) {
+      delete headers.allow;
+      return { status: 401, headers: { ...headers, 'content-type': 'application/json', 'www-authenticate': 'Bearer' }, body: JSON.stringify({ code: 'UNAUTHORIZED', message: 'A valid API key is required.', status: 401 }) };
+    }
+    return { ...res, headers };
+  },
+};

@@ -5,6 +5,7 @@ import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.t
 import { createMockCore } from '../core/createMockCore.ts';
 import { MockState } from '../state/mockState.ts';
 import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
+import { profileCoreOptions } from '../profile/profiledAnswers.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { MockOptions } from '../core/openMock.ts';
 import { MockAddress } from './mockAddress.ts';
@@ -42,6 +43,7 @@ export async function createBrowserPetsMock(given: BrowserPetsMockOptions = {}):
     bodyLimit: options.bodyLimit,
     defaultStatus: options.defaultStatus,
     strict: options.strict,
+    ...profileCoreOptions(options.profile),
     ratelimitHeaders: options.ratelimitHeaders,
     latency: options.latency,
     controlToken: options.controlToken,

@@ -40,6 +40,10 @@ export interface MockCoreOptions {
   defaultStatus?: PetStatus | null | undefined;
   /** Refuse query parameters the spec does not define (400), instead of naming them in X-Mock-Ignored-Query. */
   strict?: boolean | undefined;
+  /** A request without a valid key to an unserved method or path: 404/405 ('routed', default) or 401 first ('unauthorized'). */
+  keylessUnlisted?: 'routed' | 'unauthorized' | undefined;
+  /** OPTIONS answered as a CORS preflight on every path ('answered', default), or a method the API does not serve ('unlisted'). */
+  preflight?: 'answered' | 'unlisted' | undefined;
   /** Latency added to every API answer. */
   latency?: Latency | undefined;
   /** Also send the IETF draft's RateLimit-Policy and RateLimit beside X-RateLimit-* ('draft'). Default: 'contract'. */
@@ -102,6 +106,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     bodyLimit,
     defaultStatus: options.defaultStatus === undefined ? 'available' : options.defaultStatus,
     strict: options.strict ?? false,
+    keylessUnlisted: options.keylessUnlisted,
+    preflight: options.preflight,
     ratelimitHeaders: options.ratelimitHeaders ?? 'contract',
     latency: options.latency,
     maxPreferDelayMs,

@@ -28,6 +28,7 @@ import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
 import { checkProfile, type DeploymentProfile } from '../profile/profile.ts';
 import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
+import { profileCoreOptions } from '../profile/profiledAnswers.ts';
 
 export interface MockOptions {
   /** The loaded OpenAPI document; read from spec/openapi.yaml when absent. */
@@ -201,6 +202,7 @@ export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
     bodyLimit,
     defaultStatus: options.defaultStatus,
     strict: options.strict,
+    ...profileCoreOptions(profile),
     ratelimitHeaders: options.ratelimitHeaders,
     latency: options.latency,
     control: options.control,

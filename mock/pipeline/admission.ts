@@ -12,22 +12,27 @@ import { parseAuthorization } from './parseAuthorization.ts';
  * ahead (x.step) runs in the same call: one round trip on a shared store. In memory every answer
  * comes at once, with no promise on the hot path.
  */
-export function admit(ctx: Pick<ApiContext, 'state'>, x: Exchange): Promise<void> | undefined {
+export function admit(ctx: Pick<ApiContext, 'state' | 'keylessUnlisted'>, x: Exchange): Promise<void> | undefined {
   const credentials = (x.credentials ??= parseAuthorization(x.request.headers.authorization));
   const pending = ctx.state.admit({ token: credentials.kind === 'bearer' ? credentials.token : undefined, ip: x.ip }, true, x.step);
-  if (isPromise(pending)) return pending.then((admission) => admitted(x, admission), storeAway(x));
-  admitted(x, pending);
+  const keyFirst = ctx.keylessUnlisted === 'unauthorized';
+  if (isPromise(pending)) return pending.then((admission) => admitted(x, admission, keyFirst), storeAway(x));
+  admitted(x, pending, keyFirst);
   return undefined;
 }
 
-/** Notes the admission on the exchange; throws the 429 over the limit, and the 401 for an operation without a valid key. */
-function admitted(x: Exchange, { key, decision, step }: Admission): void {
+/**
+ * Notes the admission on the exchange; throws the 429 over the limit, and the 401 for an operation
+ * without a valid key, or for any request without one when `keyFirst` (the key asked before the
+ * route is looked at, as a gateway in front of the API does).
+ */
+function admitted(x: Exchange, { key, decision, step }: Admission, keyFirst: boolean): void {
   x.rateDecision = decision;
   x.apiKey = key ?? null;
   if (step) x.stepResult = step;
   if (!decision.allowed) throw refusal(decision, key !== undefined);
-  // A wrong method or an unknown route is told as such with or without a key: nothing is there to protect.
-  if (!key && x.op) throw unauthorized(x.credentials!);
+  // By default a wrong method or an unknown route is told as such with or without a key: nothing is there to protect.
+  if (!key && (x.op || keyFirst)) throw unauthorized(x.credentials!);
 }
 
 /** Notes a shared store that did not answer (the answer's rate headers say so), and passes the error on. */

@@ -22,6 +22,17 @@ export interface ApiPipelineOptions {
   bodyLimit: number;
   defaultStatus: PetStatus | null;
   strict: boolean;
+  /**
+   * A request without a valid key to a method or path the API does not serve: told as such (404,
+   * 405; 'routed', the mock's), or refused for its key first (401, 'unauthorized'). The contract
+   * pins 401 only for its operations; either is a deployment's choice (docs/contract-choices.md).
+   */
+  keylessUnlisted?: 'routed' | 'unauthorized' | undefined;
+  /**
+   * OPTIONS: answered on every path as a CORS preflight, before the key ('answered', the mock's),
+   * or a method the API does not serve ('unlisted'). OPTIONS is no operation of the contract.
+   */
+  preflight?: 'answered' | 'unlisted' | undefined;
   /** Also send the draft's RateLimit-Policy and RateLimit beside X-RateLimit-* ('draft'). */
   ratelimitHeaders: RateLimitHeaders;
   latency?: Latency | undefined;
@@ -54,7 +65,7 @@ export interface ApiContext extends ApiPipelineOptions {
 export function apiContext(options: ApiPipelineOptions): ApiContext {
   return {
     ...options,
-    routes: apiRoutes(options.spec, options.prefix, { cors: options.corsOrigins !== false }),
+    routes: apiRoutes(options.spec, options.prefix, { cors: options.corsOrigins !== false && options.preflight !== 'unlisted' }),
     validation: requestValidation(options.spec, { strict: options.strict }),
     deprecated: deprecatedOperations(options.spec, options.prefix),
     pages: new PageCache(),

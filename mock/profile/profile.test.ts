@@ -42,6 +42,85 @@ describe('a deployment profile', () => {
     expect(() => checkProfile({ keylessLimit: {} })).toThrow(ProfileError);
     expect(() => checkProfile({ bodyLimit: 0 })).toThrow(/bodyLimit/);
   });
+
+  it('takes a Sunset only on the removal day the contract names, and a categoryId range only with its minimum at most its maximum', () => {
+    expect(checkProfile({ sunset: 'Thu, 05 Dec 2030 23:59:59 GMT', location: false, keylessUnlisted: 'unauthorized', preflight: 'unlisted', categoryIdRange: { minimum: 1 } })).toMatchObject({ sunset: 'Thu, 05 Dec 2030 23:59:59 GMT' });
+    expect(checkProfile({ sunset: null })).toEqual({ sunset: null });
+    expect(() => checkProfile({ sunset: 'Fri, 05 Dec 2025 00:00:00 GMT' })).toThrow(/sunset .* 5 December 2030/);
+    expect(() => checkProfile({ sunset: '2030-12-05' })).toThrow(/sunset/);
+    expect(() => checkProfile({ categoryIdRange: { minimum: 5, maximum: 1 } })).toThrow(/categoryIdRange\.minimum 5 is above its maximum 1/);
+    expect(() => checkProfile({ categoryIdRange: { minimum: 2 ** 60 } })).toThrow(/categoryIdRange/);
+    expect(() => checkProfile({ keylessUnlisted: 'forbidden' })).toThrow(/keylessUnlisted/);
+  });
+});
+
+describe('a mock given a profile makes the choices of a gateway in front of the API', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('asks for the key before routing: 401 for an unserved method or path without a key, 404/405 with one, the keyless request counted once', async () => {
+    const { mock } = await profiledMock({ keylessUnlisted: 'unauthorized', errors: { unauthorized: { code: 'UNAUTHENTICATED' } } });
+    try {
+      const method = await mock.answer({ method: 'DELETE', url: '/v1/pets', headers: {} });
+      const path = await mock.answer({ method: 'GET', url: '/v1/no-such-route', headers: {} });
+      expect([method.status, JSON.parse(method.body!).code, path.status, JSON.parse(path.body!).code]).toEqual([401, 'UNAUTHENTICATED', 401, 'UNAUTHENTICATED']);
+      expect(Number(path.headers['x-ratelimit-remaining'])).toBe(Number(method.headers['x-ratelimit-remaining']) - 1);
+      expect((await mock.answer({ method: 'DELETE', url: '/v1/pets', headers: key })).status).toBe(405);
+      expect((await mock.answer({ method: 'GET', url: '/v1/no-such-route', headers: key })).status).toBe(404);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('answers OPTIONS as a method the API does not serve when it answers no preflight: 401 without a key, 405 with one, no OPTIONS in Allow', async () => {
+    const { mock } = await profiledMock({ keylessUnlisted: 'unauthorized', preflight: 'unlisted' });
+    try {
+      const preflight = await mock.answer({ method: 'OPTIONS', url: '/v1/pets', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+      expect(preflight.status).toBe(401);
+      const keyed = await mock.answer({ method: 'OPTIONS', url: '/v1/pets', headers: key });
+      expect([keyed.status, keyed.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
+    } finally {
+      await mock.close();
+    }
+    const { mock: own } = await profiledMock({ keylessUnlisted: 'unauthorized' });
+    try {
+      expect((await own.answer({ method: 'OPTIONS', url: '/v1/pets', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } })).status).toBe(204);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('refuses a categoryId outside the profile\'s range with the invalidBody error, creating nothing, and takes one inside', async () => {
+    const { mock } = await profiledMock({ categoryIdRange: { minimum: 1 }, errors: { invalidBody: { code: 'VALIDATION_FAILED' } } });
+    try {
+      for (const categoryId of [0, -1]) {
+        const refused = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes(`{"name":"Rex","categoryId":${categoryId}}`) });
+        expect([refused.status, JSON.parse(refused.body!).code, JSON.parse(refused.body!).message]).toEqual([400, 'VALIDATION_FAILED', expect.stringContaining(`categoryId ${categoryId}`)]);
+      }
+      const taken = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rex","categoryId":1}') });
+      expect([taken.status, JSON.parse(taken.body!).id]).toEqual([201, 6]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('leaves Location off a 201 and sends the profile\'s Sunset, or none, on GET /pets/{petId}, keeping Deprecation', async () => {
+    const { mock } = await profiledMock({ location: false, sunset: null });
+    try {
+      const created = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rex","categoryId":1}') });
+      expect([created.status, created.headers.location]).toEqual([201, undefined]);
+      const read = await mock.answer({ method: 'GET', url: '/v1/pets/1', headers: key });
+      expect([read.status, read.headers.sunset, read.headers.deprecation]).toEqual([200, undefined, '@1767225600']);
+    } finally {
+      await mock.close();
+    }
+    const { mock: dated } = await profiledMock({ sunset: 'Thu, 05 Dec 2030 23:59:59 GMT', location: true });
+    try {
+      expect((await dated.answer({ method: 'GET', url: '/v1/pets/1', headers: key })).headers.sunset).toBe('Thu, 05 Dec 2030 23:59:59 GMT');
+      expect((await dated.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rex","categoryId":1}') })).headers.location).toBe('/v1/pets/6');
+    } finally {
+      await dated.close();
+    }
+  });
 });
 
 describe('a mock given a profile makes its choices', () => {

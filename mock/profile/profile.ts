@@ -25,13 +25,23 @@ export interface DeploymentProfile {
   unknownQueryParameters?: 'ignored' | 'refused';
   unknownBodyFields?: 'ignored' | 'refused';
   maxNameLength?: number | null;
+  /** The categoryIds a create accepts; one outside gets the `invalidBody` error. */
+  categoryIdRange?: { minimum?: number; maximum?: number };
   /** The largest request body read, in bytes; a larger one gets the `payloadTooLarge` error. */
   bodyLimit?: number;
   retryAfter?: 'seconds' | 'http-date';
   deprecation?: string | null;
+  /** The `Sunset` field of GET /pets/{petId} as sent (an HTTP-date on 5 December 2030), or null for none. */
+  sunset?: string | null;
   wwwAuthenticate?: boolean;
+  /** Whether a 201 of POST /pets carries `Location`. */
+  location?: boolean;
   cors?: 'any' | 'echo' | 'none';
   storeOrders?: 'served' | 'absent';
+  /** A request without a valid key to an unserved method or path: 404/405 (`routed`) or 401 first (`unauthorized`). */
+  keylessUnlisted?: 'routed' | 'unauthorized';
+  /** OPTIONS answered as a CORS preflight on every path (`answered`), or a method the API does not serve (`unlisted`). */
+  preflight?: 'answered' | 'unlisted';
   /** The ban rule; null: the deployment bans no key. */
   ban?: { threshold?: number; seconds?: number } | null;
   /** Per minute (a number), or per minute and per day: the limits requests without a valid key are counted at. */
@@ -61,11 +71,24 @@ export function checkProfile(value: unknown, source = 'the profile'): Deployment
       const pinned = pinnedStatus(name);
       if (choice.status !== undefined && pinned !== undefined && choice.status !== pinned) problems.push(`errors.${name}.status is ${choice.status}, but the contract answers ${situations[name].title} with ${pinned}: leave it out`);
     }
+    const range = profile.categoryIdRange;
+    if (range?.minimum !== undefined && range.maximum !== undefined && range.minimum > range.maximum) problems.push(`categoryIdRange.minimum ${range.minimum} is above its maximum ${range.maximum}: no create could succeed`);
+    if (typeof profile.sunset === 'string' && !onRemovalDay(profile.sunset)) problems.push(`sunset ${JSON.stringify(profile.sunset)} is not an HTTP-date on 5 December 2030, the removal the contract names (Versioning 3): give one (\`Thu, 05 Dec 2030 00:00:00 GMT\`), or null for none`);
     for (const name of Object.keys(profile.extraPetFields ?? {})) if (['id', 'name', 'categoryId', 'status'].includes(name)) problems.push(`extraPetFields.${name} is a Pet field of the contract, not an extra one`);
     for (const name of Object.keys(profile.extraErrorFields ?? {})) if (['code', 'message', 'status'].includes(name)) problems.push(`extraErrorFields.${name} is an Error field of the contract, not an extra one`);
   }
   if (problems.length > 0) throw new ProfileError(`${source} is not a deployment profile (docs/drift.md): ${problems.join('; ')}.`);
   return value as DeploymentProfile;
+}
+
+/** The removal day the contract names: "to be removed on 5 December 2030" (Versioning 3), UTC. */
+const removalDay = { from: Date.UTC(2030, 11, 5), to: Date.UTC(2030, 11, 6) };
+
+/** Whether a Sunset value is an IMF-fixdate (RFC 9110, 5.6.7; RFC 8594, 3) on the removal day: the contract pins the day, so no other may be chosen. */
+export function onRemovalDay(value: string): boolean {
+  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return false;
+  const at = Date.parse(value);
+  return at >= removalDay.from && at < removalDay.to && new Date(at).toUTCString() === value;
 }
 
 /** Reads and checks a profile file. */

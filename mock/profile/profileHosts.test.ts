@@ -8,7 +8,7 @@ import { petsMockMiddleware } from '../adapters/petsMockMiddleware.ts';
 import { testSpec } from '../testing.ts';
 import type { DeploymentProfile } from './profile.ts';
 
-const profile: DeploymentProfile = { errors: { unauthorized: { code: 'UNAUTHENTICATED' } }, defaultStatus: null };
+const profile: DeploymentProfile = { errors: { unauthorized: { code: 'UNAUTHENTICATED' } }, defaultStatus: null, keylessUnlisted: 'unauthorized', preflight: 'unlisted' };
 const created = (body: string) => JSON.parse(body) as { status?: string };
 
 /** A profile whose body limit is past the hosts' own 1 MiB, and whose keyless limit is not the Free plan's. */
@@ -22,6 +22,9 @@ describe('every host of the mock takes a profile and makes its choices', () => {
     const app = await buildMock({ spec: await testSpec(), profile });
     try {
       expect((await app.inject({ method: 'GET', url: '/v1/pets' })).json()).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+      // The key asked before routing, and OPTIONS no preflight: the core's pipeline, whatever the host.
+      expect((await app.inject({ method: 'DELETE', url: '/v1/pets' })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'OPTIONS', url: '/v1/pets', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } })).statusCode).toBe(401);
       const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: { authorization: 'Bearer demo-pro', 'content-type': 'application/json' }, payload: '{"name":"Rex","categoryId":1}' });
       expect(created(res.body).status).toBeUndefined();
     } finally {
@@ -35,6 +38,7 @@ describe('every host of the mock takes a profile and makes its choices', () => {
       try {
         const res = await host.handle({ method: 'GET', url: 'http://127.0.0.1:4010/v1/pets', headers: {} });
         expect(JSON.parse(new TextDecoder().decode(res.body!))).toMatchObject({ code: 'UNAUTHENTICATED' });
+        expect((await host.handle({ method: 'PATCH', url: 'http://127.0.0.1:4010/v1/nowhere', headers: {} })).status).toBe(401);
       } finally {
         await host.close();
       }

@@ -22,6 +22,11 @@ function refusedBody(profile: DeploymentProfile, body: unknown): string | undefi
   if (profile.unknownBodyFields === 'refused' && unknown.length > 0) return `The body has fields a NewPet does not: ${unknown.join(', ')}. Send only name, categoryId and status.`;
   const name = (body as { name?: unknown }).name;
   if (typeof profile.maxNameLength === 'number' && typeof name === 'string' && [...name].length > profile.maxNameLength) return `name is longer than ${profile.maxNameLength} characters.`;
+  const categoryId = (body as { categoryId?: unknown }).categoryId;
+  const range = profile.categoryIdRange;
+  if (range && typeof categoryId === 'number' && Number.isInteger(categoryId) && ((range.minimum !== undefined && categoryId < range.minimum) || (range.maximum !== undefined && categoryId > range.maximum))) {
+    return `categoryId ${categoryId} names no category: send one from ${range.minimum ?? 'any'} to ${range.maximum ?? 'any'}.`;
+  }
   return undefined;
 }
 
@@ -31,7 +36,7 @@ const bytesOf = (text: string) => new TextEncoder().encode(text);
 async function beforeCore(profile: DeploymentProfile, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: string; path: string }> {
   const [path = '', search = ''] = request.url.split(/(?=\?)/);
   if (profile.storeOrders === 'absent' && path.replace(/\/+$/, '') === `${API_PREFIX}/store/orders`) return { request: { ...request, url: `${notServed}${search}` }, path };
-  const screens = profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number';
+  const screens = profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number' || profile.categoryIdRange !== undefined;
   if (!screens || request.method.toUpperCase() !== 'POST' || path !== `${API_PREFIX}/pets`) return { request, path };
   const bytes = request.body ?? (await request.readBody?.());
   let refusal: string | undefined;
@@ -90,6 +95,12 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
     if (profile.deprecation === null) delete headers.deprecation;
     else headers.deprecation = profile.deprecation;
   }
+  // Sunset only where the mock sends one (before the removal): its day is the contract's, checkProfile holds a chosen one to it.
+  if (api && profile.sunset !== undefined && headers.sunset !== undefined) {
+    if (profile.sunset === null) delete headers.sunset;
+    else headers.sunset = profile.sunset;
+  }
+  if (api && answer.status === 201 && profile.location === false) delete headers.location;
   if (api && answer.status === 401 && profile.wwwAuthenticate === false) delete headers['www-authenticate'];
   if (api && answer.status === 401 && profile.wwwAuthenticate === true) headers['www-authenticate'] ??= 'Bearer realm="pets"';
   if (profile.cors !== undefined && headers['access-control-allow-origin'] !== undefined) {
@@ -115,6 +126,14 @@ export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, no
 
 /** The ban rule of a deployment that bans no key: a spell of refusals never reaches it. */
 export const noBan = { threshold: Number.MAX_SAFE_INTEGER } as const;
+
+/** The options of the core a profile sets: the choices its pipeline makes before the answer exists (admission, the CORS step). */
+export function profileCoreOptions(profile: DeploymentProfile | undefined): { keylessUnlisted?: 'routed' | 'unauthorized'; preflight?: 'answered' | 'unlisted' } {
+  return {
+    ...(profile?.keylessUnlisted !== undefined ? { keylessUnlisted: profile.keylessUnlisted } : {}),
+    ...(profile?.preflight !== undefined ? { preflight: profile.preflight } : {}),
+  };
+}
 
 /** The options of openMock a profile sets: its choices the core and the state make themselves. */
 export function profileMockOptions(profile: DeploymentProfile): {
