@@ -28,27 +28,30 @@ export function coreControlSend(core: Pick<MockCore, 'answer'>): ControlSend {
 export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
   const encoder = new TextEncoder();
   let closed = false;
+  const respond: PetsMockHost['respond'] = async ({ method, url, headers, body, arrivedAt }) => {
+    const path = address.toMockPath(url, { control });
+    if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
+    if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
+    const lowerCased: Record<string, string> = {};
+    for (const name in headers) lowerCased[name.toLowerCase()] = headers[name]!;
+    // As a socket would carry it: a body's length (as inject() adds it), and the body only when the server would read one.
+    const sent = body && body.byteLength > 0 ? body : undefined;
+    if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
+    const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
+    const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
+    return answer.headers.location ? { ...answer, headers: { ...answer.headers, location: address.fromMockPath(answer.headers.location) } } : answer;
+  };
   return {
     address,
     spec: core.spec,
     control: createPetsMockControl(coreControlSend(core), { controlToken }),
     handles: (url) => address.toMockPath(url, { control }) !== undefined,
     arrival: () => core.arrival(),
-    async handle({ method, url, headers, body, arrivedAt }) {
-      const path = address.toMockPath(url, { control });
-      if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
-      if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
-      const lowerCased: Record<string, string> = {};
-      for (const name in headers) lowerCased[name.toLowerCase()] = headers[name]!;
-      // As a socket would carry it: a body's length (as inject() adds it), and the body only when the server would read one.
-      const sent = body && body.byteLength > 0 ? body : undefined;
-      if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
-      const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
-      const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
-      const out = { ...answer.headers };
-      if (out.location) out.location = address.fromMockPath(out.location);
-      return { status: answer.status, headers: out, body: answer.body === null ? null : encoder.encode(answer.body) };
+    async handle(request) {
+      const answer = await respond(request);
+      return { status: answer.status, headers: answer.headers, body: answer.body === null ? null : encoder.encode(answer.body) };
     },
+    respond,
     async answer(request) {
       const path = address.toMockPath(`${address.origin}${request.url}`, { control });
       if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${request.url}, which is not under it.`);

@@ -18,7 +18,7 @@ export function mswHandlers(host: PetsMockHost, { control = true }: { control?: 
       headers[name] = value;
     });
     try {
-      const answer = await host.handle({ method, url: request.url, headers, body, arrivedAt });
+      const answer = await host.respond({ method, url: request.url, headers, body, arrivedAt });
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     } catch (error) {
       // A fault rule reset the connection: the page's fetch fails as it would (TypeError: Failed to fetch).
