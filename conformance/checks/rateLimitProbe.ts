@@ -1,7 +1,7 @@
 import type { Check } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
-import { judgeRateProbe, probeCases, windowOpen } from '../model/judgeRateProbe.ts';
+import { judgeRateProbe, probeCases, sameWindow } from '../model/judgeRateProbe.ts';
 import { newPetBody } from './newPetBody.ts';
 import { toJsonText } from '../json/losslessJson.ts';
 
@@ -52,7 +52,7 @@ export const rateLimitProbe: Check = {
       }
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
       // Served twice past a Remaining of 0 in an open window: no window at all, and nothing to spend on.
-      if (served && before?.remaining === 0 && windowOpen(before, exchange)) {
+      if (served && before?.remaining === 0 && sameWindow(before, exchange)) {
         if (++overLimit >= 2) return;
       } else {
         overLimit = 0;

@@ -150,6 +150,26 @@ describe('the rate-limit probe\'s judge', () => {
     expect(judged).toEqual([['probe.429-reached', 'inconclusive', 'the probe stopped after 2 requests without a 429; the last answer said X-RateLimit-Limit 300 and Remaining 8: whether requests over the limit get 429 was not seen']]);
   });
 
+  // In the window's last second, by the suite's clock: only the answers can say which window they were in.
+  const lastSecond = (e: Exchange): Exchange => ({ ...e, sentAt: Number(rateHeaders()['x-ratelimit-reset']) * 1000 - 30 });
+
+  it('fails requests served past a Remaining of 0 in the last second of the window, when the answers say it is the same window', async () => {
+    const judged = notHeld(judgeRateProbe([spend(200, 1), spend(200, 0), lastSecond(spend(200, 0)), lastSecond(spend(200, 0)), spend(429, 0, { 'retry-after': '1' })], await facts({ probeMaxRequests: 10 })));
+    expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.over-limit-refused', 'failure']]);
+  });
+
+  it('holds a request answered in the last second whose answer is already the next window\'s', async () => {
+    const next = (remaining: number) => lastSecond(spend(200, remaining, { 'x-ratelimit-reset': String(Number(rateHeaders()['x-ratelimit-reset']) + 60) }));
+    const judged = notHeld(judgeRateProbe([spend(200, 1), spend(200, 0), next(299), next(298)], await facts({ probeMaxRequests: 10 })));
+    expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.429-reached', 'inconclusive']]);
+  });
+
+  it('fails a probe refused past Remaining 0 with another status than 429, even when a later window then ran out its budget', async () => {
+    const later = (remaining: number) => spend(200, remaining, { 'x-ratelimit-reset': String(Number(rateHeaders()['x-ratelimit-reset']) + 60) });
+    const judged = notHeld(judgeRateProbe([spend(200, 0), spend(503, 0), later(299), later(298)], await facts()));
+    expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.429-reached', 'failure']]);
+  });
+
   it('does not fail a deployment whose window rolled over during the probe, before its budget reached the new window\'s end', async () => {
     const later = (remaining: number) => spend(200, remaining, { 'x-ratelimit-reset': String(Number(rateHeaders()['x-ratelimit-reset']) + 60) });
     const judged = notHeld(judgeRateProbe([spend(200, 2), spend(200, 1), later(299), later(298)], await facts()));

@@ -16,6 +16,17 @@ export function windowOpen(before: { reset?: number } | undefined, exchange: Exc
   return before?.reset !== undefined && exchange.sentAt < before.reset * 1000 - 1000;
 }
 
+/**
+ * Whether `exchange` was answered in the window `before` announced: sent before its Reset (with
+ * that second of slack), or said to be by the answer itself, whose X-RateLimit-Reset is the same
+ * instant: the deployment's own account, whatever the suite's clock reads near the boundary.
+ */
+export function sameWindow(before: { reset?: number } | undefined, exchange: Exchange): boolean {
+  if (windowOpen(before, exchange)) return true;
+  const reset = readRateHeaders(exchange.response.headers).reset;
+  return before?.reset !== undefined && reset === before.reset;
+}
+
 export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts): Judgement[] {
   const v = new JudgementList();
   const spends = exchanges.filter((e) => e.case === probeCases.spend);
@@ -24,6 +35,9 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
   // A new window began while the probe spent (Reset later and more Remaining than the answer
   // before): what it had spent counts for nothing, and its budget may run out before the 429.
   let rolledAt: Exchange | undefined;
+  // A request past a Remaining of 0, in its window, answered otherwise than 429 (served, or a 503):
+  // a window that rolled over later does not excuse it.
+  let notRefused: Exchange | undefined;
   for (const exchange of spends) {
     const before = last ? readRateHeaders(last.response.headers) : undefined;
     const now = readRateHeaders(exchange.response.headers);
@@ -37,7 +51,9 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
       return v.judgements;
     }
     const served = exchange.response.status >= 200 && exchange.response.status < 300;
-    if (served && before?.remaining === 0 && windowOpen(before, exchange)) {
+    const pastZero = before?.remaining === 0 && sameWindow(before, exchange);
+    if (pastZero) notRefused ??= exchange;
+    if (served && pastZero) {
       // A sliding window may free a request as an old one ages out; two in a row is no window at all.
       overLimit++;
       if (overLimit >= 2) {
@@ -54,7 +70,7 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
   if (spends.length <= facts.probeMaxRequests) {
     // The probe stopped before its budget (an answer lost, the run's time spent): it saw no 429, nor a reason to fail.
     v.inconclusive('probe.429-reached', last, `the probe stopped after ${spends.length} requests without a 429; ${told}: whether requests over the limit get 429 was not seen`, 'listPets');
-  } else if (rolledAt) {
+  } else if (rolledAt && !notRefused) {
     // Every request it may spend was answered, but a new window began on the way: its quota was not all spent in one window.
     v.inconclusive('probe.429-reached', last, `a new window began during the probe (the answer to #${rolledAt.seq} had a later X-RateLimit-Reset and more Remaining), and ${facts.probeMaxRequests + 1} requests did not spend the new one; ${told}: whether requests over the limit get 429 was not seen. Run again, or raise --probe-max-requests`, 'listPets');
   } else {
