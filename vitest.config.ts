@@ -20,10 +20,10 @@ const countsLine: Reporter = {
 /** Where the tests of `npm test` live (bench/ holds the bench tier, scripts/ the package tier). */
 const folders = '{common,spec,mock,conformance,fixtures,docs}';
 
-// `npm test` runs the 'tests' project: every unit, browser (Chromium) and Redis (a redis-server per
-// test file) test, in two workers, beside the type-check (scripts in package.json). The tiers a
-// contributor runs alone (`npm run test:unit`, `test:browser`, `test:redis`) are that project
-// filtered by file name. Timeouts only catch hangs: no test depends on how fast the machine is.
+// `npm test` runs the 'tests' project: every unit and Redis (a redis-server per test file) test, in
+// two workers, beside the type-check (scripts in package.json); the browser tests and the parity
+// suite are the 'hosts' project (`npm run test:hosts`). `npm run test:unit` and `test:redis` are the
+// 'tests' project filtered by file name. Timeouts only catch hangs: no test depends on how fast the machine is.
 const source = (path: string) => new URL(path, import.meta.url).pathname;
 
 export default defineConfig({

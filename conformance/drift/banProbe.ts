@@ -21,7 +21,7 @@ import { retryAfterMs } from '../http/rateLimitState.ts';
 export const defaultProbeBanMaxRequests = 2000;
 
 /** Over this many seconds more than the previous refusal's Retry-After is a jump: a ban's new deadline. */
-export const retryAfterJump = 2;
+const retryAfterJump = 2;
 
 export type BanOutcome =
   /** The ban showed: at the `threshold`-th refused answer in a row, the first 429 included. */

@@ -160,7 +160,7 @@ function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq
 }
 
 /** Whether a 4xx answer carries the Error the contract pins: `code` and `message` strings, `status` the HTTP status. */
-export const errorBodyHolds = (status: number, body: unknown): boolean => status < 400 || status >= 500 || (isObject(body) && typeof body.code === 'string' && typeof body.message === 'string' && body.status === status);
+const errorBodyHolds = (status: number, body: unknown): boolean => status < 400 || status >= 500 || (isObject(body) && typeof body.code === 'string' && typeof body.message === 'string' && body.status === status);
 
 const shownAnswer = (status: number, body: unknown) => (status >= 400 ? shownError(status, body) : String(status));
 const errorValue = (status: number, body: unknown) => ({ status, ...(codeOf(body) !== undefined ? { code: codeOf(body) } : {}) });

@@ -50,6 +50,11 @@ export class DriftSide {
   }
 
   async send(probe: string, request: ProbeRequest): Promise<TransportResponse | undefined> {
+    return (await this.exchange(probe, request)).response;
+  }
+
+  /** Sends a request and gives back its exchange, with its own seq: requests sent at once each get theirs, whatever order they are answered in. */
+  async exchange(probe: string, request: ProbeRequest): Promise<ProbeExchange> {
     const url = `${this.target.baseUrl.replace(/\/+$/, '')}${request.path}`;
     const headers: Record<string, string> = { accept: 'application/json', ...(request.withKey === false ? {} : { authorization: `Bearer ${this.target.apiKey}` }), ...request.headers };
     for (const name of request.omitHeaders ?? []) delete headers[name];
@@ -77,7 +82,8 @@ export class DriftSide {
       ...(response ? { response: { status: response.status, rawHeaders: response.rawHeaders, bytes: response.bytes, ...(response.truncated ? { truncated: true } : {}), durationMs: Math.round(to - from) } } : { error: error ?? 'no answer' }),
       span: { from, to },
     });
-    this.exchanges.push({ seq, probe, request, ...(response ? { response } : {}), ...(error ? { error } : {}) });
-    return response;
+    const exchange: ProbeExchange = { seq, probe, request, ...(response ? { response } : {}), ...(error ? { error } : {}) };
+    this.exchanges.push(exchange);
+    return exchange;
   }
 }

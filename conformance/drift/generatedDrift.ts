@@ -6,6 +6,7 @@
 // (pairAnswers), whatever ids each side gave.
 import fc from 'fast-check';
 import { parseBody, type ApiRequest, type Exchange } from '../http/exchange.ts';
+import { readRateHeaders } from '../http/rateLimitState.ts';
 import { integerText } from '../json/losslessJson.ts';
 import type { KnownPet } from '../model/runFacts.ts';
 import { sequenceArbitrary, type Command } from '../traffic/commands.ts';
@@ -34,7 +35,6 @@ const perCommand = 14;
 /** Requests left in a side's quota below which no more are sent: the probes and the judges' view of the quota stay untouched by a 429. */
 const quotaReserve = 10;
 
-const headerNumber = (value: string | undefined): number | undefined => (value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined);
 
 /** The pet a create's 2xx gave, as exact id text. */
 const createdIdOf = (exchange: Exchange): string | undefined => (exchange.response.status >= 200 && exchange.response.status < 300 ? integerText((exchange.response.value as { id?: unknown } | undefined)?.id) : undefined);
@@ -46,7 +46,7 @@ class TrafficSide {
   readonly answers: SideAnswer[] = [];
   /** Per pet id this side made or listed: the step that made it (`listed` for one it listed). */
   readonly origins = new Map<string, string>();
-  readonly quota = { key: {} as { limit?: number; remaining?: number; resetAt?: number }, anonymous: {} as { limit?: number; remaining?: number; resetAt?: number } };
+  readonly quota = { key: {} as { limit?: number; remaining?: number }, anonymous: {} as { limit?: number; remaining?: number } };
   keyless = 0;
   /** The pairing key of the command being sent, and how many requests it has sent. */
   #step = '';
@@ -79,8 +79,7 @@ class TrafficSide {
     const { headers, omit } = this.headersOf(request);
     const withoutKey = request.auth === 'none' || request.intent === 'unauthenticated';
     if (withoutKey) this.keyless++;
-    const response = await this.side.send(key, { method: request.method, path: request.path, withKey: false, headers, omitHeaders: omit, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.connection ? { connection: request.connection } : {}) });
-    const seq = this.side.exchanges.at(-1)!.seq;
+    const { response, seq } = await this.side.exchange(key, { method: request.method, path: request.path, withKey: false, headers, omitHeaders: omit, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.connection ? { connection: request.connection } : {}) });
     const id = petIdOfPath(request.path);
     const answer: SideAnswer = {
       key,
@@ -92,12 +91,9 @@ class TrafficSide {
     this.answers.push(answer);
     if (!response) return undefined;
     const bucket = withoutKey ? this.quota.anonymous : this.quota.key;
-    const limit = headerNumber(response.headers['x-ratelimit-limit']);
-    const remaining = headerNumber(response.headers['x-ratelimit-remaining']);
-    const resetAt = headerNumber(response.headers['x-ratelimit-reset']);
+    const { limit, remaining } = readRateHeaders(response.headers);
     if (limit !== undefined) bucket.limit = limit;
     if (remaining !== undefined) bucket.remaining = remaining;
-    if (resetAt !== undefined) bucket.resetAt = resetAt;
     const exchange: Exchange = {
       seq,
       checkId: 'drift',
@@ -135,7 +131,7 @@ class TrafficSide {
 }
 
 /** The commands a seed draws, as the suite's generated traffic draws them: each relation, then the sequences. */
-export function generatedCommands(seed: number, sequences: number): { label: string; commands: Command[] }[] {
+function generatedCommands(seed: number, sequences: number): { label: string; commands: Command[] }[] {
   const draw = <T>(arbitrary: fc.Arbitrary<T>, at: number): T => fc.sample(arbitrary, { seed: at, numRuns: 1 })[0]!;
   const relations = relationPass({ readOnly: false, otherAddress: false }).map((relation, i) => ({ label: `generated/relations/${i + 1}`, commands: [draw(relation, seed * 7919 - 1 - i) as Command] }));
   const arbitrary = sequenceArbitrary({ readOnly: false, key2: false }, sequenceLength);

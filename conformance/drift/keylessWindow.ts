@@ -8,7 +8,7 @@ import type { TransportResponse } from '../http/transport.ts';
 export type KeylessWindow = { perMinute: number } | { perDay: number };
 
 /** A reset further than this from the answer is the day's window, not the minute's. */
-export const minuteWindowReach = 120;
+const minuteWindowReach = 120;
 
 /**
  * The window an answer shows, and how: undefined when its X-RateLimit-Limit is not a whole number.

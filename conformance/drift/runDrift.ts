@@ -47,7 +47,7 @@ async function judge(side: DriftSide, spec: LoadedSpec, validators: SpecValidato
 }
 
 export async function runDrift(options: DriftOptions): Promise<DriftResult> {
-  const probeOptions = { probeRateLimit: options.probeRateLimit ?? false, probeMaxRequests: options.probeMaxRequests ?? 200, ...pick(options, 'probeBan', 'probeBanMaxRequests', 'probeMaxBody') };
+  const probeOptions = { probeRateLimit: options.probeRateLimit ?? false, probeMaxRequests: options.probeMaxRequests ?? 200, probeBan: options.probeBan, probeBanMaxRequests: options.probeBanMaxRequests, probeMaxBody: options.probeMaxBody };
   const timeout = options.timeoutMs ?? 10_000;
   const base = new DriftSide(options.base, timeout);
   const against = new DriftSide(options.against, timeout);
@@ -64,7 +64,3 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
   return classifyDrift({ base: { ...judgedBase, seen: seenBase }, against: { ...judgedAgainst, seen: seenAgainst }, againstIsMock: options.againstIsMock ?? false, failOnDrift: options.failOnDrift ?? false, ...(generated ? { generated: { seed, maxRequests: max, ...generated } } : {}) });
 }
 
-/** The options given, without the absent ones. */
-function pick<K extends keyof DriftOptions>(options: DriftOptions, ...names: K[]): Partial<Pick<DriftOptions, K>> {
-  return Object.fromEntries(names.filter((name) => options[name] !== undefined).map((name) => [name, options[name]])) as Partial<Pick<DriftOptions, K>>;
-}

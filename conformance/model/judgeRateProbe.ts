@@ -12,7 +12,7 @@ import type { RunFacts } from './runFacts.ts';
 export const probeCases = { spend: 'rate-limit-probe/spend', again: 'rate-limit-probe/again' } as const;
 
 /** Whether the window `before` announced is still open when `exchange` left: its Reset not reached, with a second of slack. */
-export function windowOpen(before: { reset?: number } | undefined, exchange: Exchange): boolean {
+function windowOpen(before: { reset?: number } | undefined, exchange: Exchange): boolean {
   return before?.reset !== undefined && exchange.sentAt < before.reset * 1000 - 1000;
 }
 

@@ -28,6 +28,9 @@ export function coreControlSend(core: Pick<MockCore, 'answer'>): ControlSend {
 export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
   const encoder = new TextEncoder();
   let closed = false;
+  /** The answer's Location written back under the mock's address (`/v1/pets/7` as the page must follow it). */
+  const underAddress = <A extends { headers: Record<string, string> }>(answer: A): A =>
+    answer.headers.location ? { ...answer, headers: { ...answer.headers, location: address.fromMockPath(answer.headers.location) } } : answer;
   const respond: PetsMockHost['respond'] = async ({ method, url, headers, body, arrivedAt }) => {
     const path = address.toMockPath(url, { control });
     if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
@@ -39,7 +42,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, 
     if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
     const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
     const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
-    return answer.headers.location ? { ...answer, headers: { ...answer.headers, location: address.fromMockPath(answer.headers.location) } } : answer;
+    return underAddress(answer);
   };
   return {
     address,
@@ -56,8 +59,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, 
       const path = address.toMockPath(`${address.origin}${request.url}`, { control });
       if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${request.url}, which is not under it.`);
       if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${request.method} ${request.url} still reached it. Start the server again.`);
-      const answer = await core.answer({ ...request, url: path });
-      return answer.headers.location ? { ...answer, headers: { ...answer.headers, location: address.fromMockPath(answer.headers.location) } } : answer;
+      return underAddress(await core.answer({ ...request, url: path }));
     },
     async close() {
       closed = true;

@@ -23,13 +23,6 @@ export interface PlainResponse {
   body: Uint8Array<ArrayBuffer> | null;
 }
 
-/** An answer with its body as text (null when it has none). */
-export interface TextResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
 export interface PetsMockHost {
   address: MockAddress;
   /** The contract the mock serves: its operations become MSW handlers. */
@@ -43,7 +36,7 @@ export interface PetsMockHost {
    */
   handle(request: PlainRequest): Promise<PlainResponse>;
   /** As `handle`, with the body as the mock's text: for a host whose Response takes text (fetch's, MSW's), no bytes made only to be read back. */
-  respond(request: PlainRequest): Promise<TextResponse>;
+  respond(request: PlainRequest): Promise<CoreAnswer>;
   /**
    * Answers a request a Node server holds (nodeHttp.ts's answerRaw, as the pets-mock server does):
    * its path and query on the server (`/api/v1/pets`), its body read when the mock asks for it, from

@@ -144,9 +144,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       }
       // Date on the mock's clock (RFC 9110, 6.6.1), in every host: a host's own (Node's sendDate)
       // would read the machine's time, not the time the mock's other fields are given in.
-      const headers = answer.headers.date === undefined ? { ...answer.headers, date: dateField() } : answer.headers;
+      // Every pipeline makes each answer's headers afresh, so the field is set in place: no copy per answer.
+      answer.headers.date ??= dateField();
       // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2): dropped here, for every pipeline and host.
-      return { status: answer.status, headers, body: request.method.toUpperCase() === 'HEAD' ? null : answer.body };
+      return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
     }
   }
 

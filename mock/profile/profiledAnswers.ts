@@ -125,7 +125,7 @@ export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, no
 }
 
 /** The ban rule of a deployment that bans no key: a spell of refusals never reaches it. */
-export const noBan = { threshold: Number.MAX_SAFE_INTEGER } as const;
+const noBan = { threshold: Number.MAX_SAFE_INTEGER } as const;
 
 /** The options of the core a profile sets: the choices its pipeline makes before the answer exists (admission, the CORS step). */
 export function profileCoreOptions(profile: DeploymentProfile | undefined): { keylessUnlisted?: 'routed' | 'unauthorized'; preflight?: 'answered' | 'unlisted' } {
