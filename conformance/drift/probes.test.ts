@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryIdRangeChoice, keylessUnlistedChoice } from './probes.ts';
+import { categoryIdRangeChoice, keylessUnlistedChoice, listOrderChoice } from './probes.ts';
 
 describe('what the probes\' answers show', () => {
   it('reads the categoryId range from the answers to 0 and -1: none below, from 1, from 0, or a range a profile cannot hold', () => {
@@ -20,5 +20,14 @@ describe('what the probes\' answers show', () => {
     expect(keylessUnlistedChoice(405, 404)?.value).toBe('routed');
     expect(keylessUnlistedChoice(401, 404)?.value).toMatch(/^other: without a key, DELETE \/pets answers 401 and an unknown path 404/);
     expect(keylessUnlistedChoice(429, 404)).toBeUndefined();
+  });
+
+  it('reads the list order from two pets created in turn only when their ids rise with creation, and an order that changes between reads as unstable', () => {
+    expect(listOrderChoice(['8', '7', '3'], ['8', '7', '3'], '7', '8')?.value).toBe('newest-first');
+    expect(listOrderChoice(['3', '7', '8'], undefined, '7', '8')?.value).toBe('oldest-first');
+    // Ids given at random (B's below A's): an order by id says nothing of creation.
+    expect(listOrderChoice(['90', '12'], ['90', '12'], '90', '12')).toBeUndefined();
+    expect(listOrderChoice(['8', '7'], ['7', '8'], '7', '8')?.value).toBe('unstable');
+    expect(listOrderChoice(['8', '1'], undefined, '7', '8')).toBeUndefined();
   });
 });

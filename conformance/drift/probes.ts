@@ -54,6 +54,27 @@ const jsonOf = (response: TransportResponse | undefined): unknown => {
 };
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 /** The top-level ids of a pet or a list of pets, exactly (an id past 2^53 is read losslessly): the probes compare them by text. */
+/**
+ * The list order two reads show of two pets created one after the other (A, then B): unstable when
+ * the reads differ; told by creation only when the ids rise with it, since a list ordered by id, of
+ * ids given at random, would show either order from run to run and a profile must not hold one.
+ */
+export function listOrderChoice(listed: readonly string[], again: readonly string[] | undefined, idA: string, idB: string): { value: string; shown: string } | undefined {
+  if (again !== undefined && again.join(',') !== listed.join(',')) return { value: 'unstable', shown: 'two reads of the same list come in different orders' };
+  const [at, bt] = [listed.indexOf(idA), listed.indexOf(idB)];
+  if (at < 0 || bt < 0 || !idsRise(idA, idB)) return undefined;
+  return bt < at ? { value: 'newest-first', shown: 'the pet created last comes first' } : { value: 'oldest-first', shown: 'the pet created first comes first' };
+}
+
+/** Whether the id given second is the greater (ids as integer texts): ids that rise with creation. */
+function idsRise(first: string, second: string): boolean {
+  try {
+    return BigInt(second) > BigInt(first);
+  } catch {
+    return false;
+  }
+}
+
 function idsIn(body: string): string[] {
   let value: LosslessValue;
   try {
@@ -118,9 +139,8 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   const again = await side.send('listOrder', { method: 'GET', path: '/pets?limit=100' });
   if (list?.status === 200 && idA !== undefined && idB !== undefined) {
     const ids = idsIn(list.body);
-    const [at, bt] = [ids.indexOf(idA), ids.indexOf(idB)];
-    if (again?.status === 200 && idsIn(again.body).join(',') !== ids.join(',')) o.choice('listOrder', 'listOrder', 'unstable', 'two reads of the same list come in different orders');
-    else if (at >= 0 && bt >= 0) o.choice('listOrder', 'listOrder', bt < at ? 'newest-first' : 'oldest-first', bt < at ? 'the pet created last comes first' : 'the pet created first comes first');
+    const order = listOrderChoice(ids, again?.status === 200 ? idsIn(again.body) : undefined, idA, idB);
+    if (order) o.choice('listOrder', 'listOrder', order.value, order.shown);
     o.incidental('pets listed', `${ids.length} pets, ids ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`);
   }
 
