@@ -72,3 +72,43 @@ describe('RequestLog with odd paths', () => {
     expect(log.list()[0]).toMatchObject({ path: '//a:b', query: { x: '1' } });
   });
 });
+
+describe('RequestLog keeping entries alike', () => {
+  const graded = (n: number, extra: Partial<RecordedRequest['grade']> = {}): RecordedRequest => ({
+    ...entry(n, { path: '/v1/pets?limit=20', key: 'demo…(9)', client: '127.0.0.1' }),
+    ms: n / 10,
+    grade: { client: 'key:abc', label: 'demo…(9)', auth: 'bearer', operationId: 'listPets', arrivedAt: 1000 + n, remaining: 100 - n, reset: 60, query: { limit: 'in-range' }, given: ['categoryId', 'id', 'name', 'status'], ...extra },
+  });
+
+  it('gives back every entry with its own times and window, though alike entries are kept together', () => {
+    const log = new RequestLog(10);
+    const sent = [1, 2, 3].map((n) => graded(n));
+    sent.forEach((e) => log.add(e));
+    expect(log.recorded()).toEqual(sent);
+  });
+
+  it('keeps what differs between two entries, down to a query kind and a field name', () => {
+    const log = new RequestLog(10);
+    const sent = [graded(1), graded(2, { query: { limit: 'out-of-range' } }), graded(3, { given: ['id'] }), graded(4, { retryAfter: 5, code: 'RATE_LIMITED' }), graded(5)];
+    sent.forEach((e) => log.add(e));
+    expect(log.recorded()).toEqual(sent);
+  });
+
+  it('gives fresh entries: changing one read changes nothing kept', () => {
+    const log = new RequestLog(10);
+    log.add(graded(1));
+    log.add(graded(2));
+    const [first] = log.recorded();
+    first!.url = '/changed';
+    first!.grade!.label = 'changed';
+    expect(log.recorded().map((e) => [e.url, e.grade!.label])).toEqual([['/v1/pets?limit=20', 'demo…(9)'], ['/v1/pets?limit=20', 'demo…(9)']]);
+  });
+
+  it('keeps an entry without client facts without any, beside graded ones', () => {
+    const log = new RequestLog(3);
+    const sent = [graded(1), entry(2), graded(3), graded(4)];
+    sent.forEach((e) => log.add(e));
+    expect(log.recorded()).toEqual(sent.slice(1));
+    expect(log.recorded()[0]).not.toHaveProperty('grade');
+  });
+});
