@@ -249,6 +249,8 @@ export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
     onPetsChanged: (listener) => owned?.onPetsChanged(listener) ?? (() => {}),
     close() {
       closing ??= (async () => {
+        // The requests answered last are made into entries first: their access-log lines are written.
+        state.log.settle?.();
         accessLog?.flush();
         if (ownPrism) await prism.close();
         await owned?.close();

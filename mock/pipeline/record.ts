@@ -27,28 +27,50 @@ interface Recorders {
 /**
  * Puts an API request in the request log (with what the client report needs of it) and the access
  * log, as answered (status 0: left unanswered). Never an error: the answer is already decided.
+ * When it was answered and how long it took are read now; the rest is made with the log's next
+ * batch (RequestJournal.addLater) where the log takes one, else now.
  */
-export function recordExchange(x: Exchange, answer: { status: number; arrivedAt: number; corsRefused: boolean; body?: string | null }, recorders: Recorders): void {
+export function recordExchange(x: Exchange, answer: Answered, recorders: Recorders): void {
+  const { state, log } = recorders;
+  const at = state.clock.now();
+  const ms = performance.now() - x.started;
+  const make = () => {
+    try {
+      return entryOf(x, answer, at, ms, recorders);
+    } catch (error) {
+      log?.error({ err: error }, 'could not record the request');
+      return undefined;
+    }
+  };
+  if (state.log.addLater) return state.log.addLater(make);
+  const entry = make();
+  if (!entry) return;
   try {
-    recordAnswered(x, answer, recorders);
+    const added = state.log.add(entry);
+    if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
   } catch (error) {
-    recorders.log?.error({ err: error }, 'could not record the request');
+    log?.error({ err: error }, 'could not record the request');
   }
 }
 
-function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused, body }: { status: number; arrivedAt: number; corsRefused: boolean; body?: string | null }, { state, onAnswer, log, answerFields }: Recorders): void {
+interface Answered {
+  status: number;
+  arrivedAt: number;
+  corsRefused: boolean;
+  body?: string | null;
+}
+
+/** The request's entry, and its access-log line written. */
+function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body }: Answered, at: number, ms: number, { onAnswer, answerFields }: Recorders): RecordedRequest {
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
   const method = x.method;
   // What is written (the request log, the client report read from it, the access log) never holds a key.
   const url = redactUrl(x.request.url);
-  const ms = performance.now() - x.started;
-  const entry: RecordedRequest = { at: state.clock.now(), method, url, status, key, ms: Math.round(ms * 10) / 10, client: x.ip };
+  const entry: RecordedRequest = { at, method, url, status, key, ms: Math.round(ms * 10) / 10, client: x.ip };
   if (runId) entry.runId = runId.slice(0, MAX_RUN_ID);
   if (x.fault) entry.fault = x.fault.id;
   entry.grade = clientFacts(x, { status, arrivedAt, body }, key, answerFields);
-  const added = state.log.add(entry);
-  if (added instanceof Promise) added.catch((error: Error) => log?.warn({ err: error }, 'could not record the request'));
   onAnswer?.({
     method,
     url,
@@ -60,6 +82,7 @@ function recordAnswered(x: Exchange, { status, arrivedAt, corsRefused, body }: {
     fault: x.fault?.id,
     corsRefused,
   });
+  return entry;
 }
 
 /**

@@ -112,3 +112,47 @@ describe('RequestLog keeping entries alike', () => {
     expect(log.recorded()[0]).not.toHaveProperty('grade');
   });
 });
+
+describe('RequestLog making entries later', () => {
+  it('makes the entries waiting as soon as the log is read, in the order their requests were answered', () => {
+    const log = new RequestLog(10);
+    const made: number[] = [];
+    for (const n of [1, 2, 3]) log.addLater(() => (made.push(n), entry(n)));
+    expect(made).toEqual([]);
+    expect(log.list().map((e) => e.path)).toEqual(['/v1/pets/1', '/v1/pets/2', '/v1/pets/3']);
+    expect(made).toEqual([1, 2, 3]);
+    log.addLater(() => entry(4));
+    expect(log.dropped()).toBe(0);
+    expect(log.recorded().map((e) => e.at)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('makes a flood of entries in batches of 256, unread', () => {
+    const log = new RequestLog(1000);
+    let made = 0;
+    for (let n = 1; n <= 600; n++) log.addLater(() => (made++, entry(n)));
+    expect(made).toBe(512);
+    log.settle();
+    expect(made).toBe(600);
+  });
+
+  it('makes what waits before it clears, so every answered request still reaches the access log', () => {
+    const log = new RequestLog(10);
+    const made: number[] = [];
+    log.addLater(() => (made.push(1), entry(1)));
+    log.clear();
+    expect(made).toEqual([1]);
+    expect(log.list()).toEqual([]);
+  });
+
+  it('still makes every entry when it keeps none, and skips one that could not be made', () => {
+    const none = new RequestLog(0);
+    let made = 0;
+    none.addLater(() => (made++, entry(1)));
+    none.settle();
+    expect(made).toBe(1);
+    const log = new RequestLog(5);
+    log.addLater(() => undefined);
+    log.addLater(() => entry(2));
+    expect(log.recorded().map((e) => e.at)).toEqual([2]);
+  });
+});

@@ -70,6 +70,14 @@ export interface RequestJournal {
   readonly replica?: string | undefined;
   /** Records a request; the hot path does not wait for it. */
   add(entry: RecordedRequest): Awaitable<void>;
+  /**
+   * Records a request whose entry `make` gives, made later, in a batch, but before anything reads
+   * the log (an in-memory log; a shared one takes entries as they come, for every replica to read).
+   * `make` also writes the request's access-log line, so it runs even where no entry is kept.
+   */
+  addLater?(make: () => RecordedRequest | undefined): void;
+  /** Makes the entries addLater holds now (on close). */
+  settle?(): void;
   list(filter?: RequestFilter): Awaitable<LoggedRequest[]>;
   /** The entries as recorded, oldest first, for the client report. */
   recorded(): Awaitable<RecordedRequest[]>;
