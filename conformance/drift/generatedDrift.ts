@@ -81,11 +81,12 @@ class TrafficSide {
     if (withoutKey) this.keyless++;
     const { response, seq } = await this.side.exchange(key, { method: request.method, path: request.path, withKey: false, headers, omitHeaders: omit, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.connection ? { connection: request.connection } : {}) });
     const id = petIdOfPath(request.path);
+    const parsed = parseBody(response?.body ?? '');
     const answer: SideAnswer = {
       key,
       seq,
-      request: { method: request.method, path: request.path, auth: request.auth, intent: request.intent, operationId: request.operationId, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.headers ? { headers: request.headers } : {}) },
-      ...(response ? { response: { status: response.status, headers: response.headers, body: response.body } } : {}),
+      request: { method: request.method, path: request.path, auth: request.auth, intent: request.intent, operationId: request.operationId, ...(request.body !== undefined ? { body: request.body, sent: parseBody(request.body) } : {}), ...(request.headers ? { headers: request.headers } : {}) },
+      ...(response ? { response: { status: response.status, headers: response.headers, body: response.body, json: parsed.json } } : {}),
       ...(id !== undefined && this.origins.has(id) ? { petOrigin: this.origins.get(id)! } : {}),
     };
     this.answers.push(answer);
@@ -104,7 +105,7 @@ class TrafficSide {
       bucket: withoutKey ? 'anonymous' : 'key',
       sentAt: this.side.target.now(),
       request: { method: request.method, url: request.path, headers },
-      response: { status: response.status, headers: response.headers, rawHeaders: response.rawHeaders, body: response.body, bytes: response.bytes, ...parseBody(response.body), durationMs: 0 },
+      response: { status: response.status, headers: response.headers, rawHeaders: response.rawHeaders, body: response.body, bytes: response.bytes, ...parsed, durationMs: 0 },
       retries: 0,
     };
     if (request.operationId === 'createPet') {
