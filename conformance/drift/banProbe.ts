@@ -16,6 +16,7 @@
 import type { TransportResponse } from '../http/transport.ts';
 import { errorCodeOfText } from '../model/errorBody.ts';
 import { retryAfterMs } from '../http/rateLimitState.ts';
+import { dateOr } from '../model/judgeRate.ts';
 
 /** The most requests the ban probe sends to a side unless told otherwise: a Business key's minute and a ban's worth after it. */
 export const defaultProbeBanMaxRequests = 2000;
@@ -33,8 +34,7 @@ export type BanOutcome =
 
 /** Seconds a refusal asks a client to wait: delay-seconds, or an HTTP-date less the answer's Date (else `now`). */
 export function retryAfterSeconds(answer: TransportResponse, now: number): number | undefined {
-  const date = answer.headers.date === undefined ? Number.NaN : Date.parse(answer.headers.date);
-  const ms = retryAfterMs(answer.headers['retry-after'], Number.isNaN(date) ? now : date);
+  const ms = retryAfterMs(answer.headers['retry-after'], dateOr(answer.headers, now));
   return ms === undefined ? undefined : Math.round(ms / 1000);
 }
 
