@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { parseBody, type ApiRequest, type Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
+import { setCredential } from '../http/setCredential.ts';
 import { integerText } from '../json/losslessJson.ts';
 import type { KnownPet } from '../model/runFacts.ts';
 import { sequenceArbitrary, type Command } from '../traffic/commands.ts';
@@ -62,11 +63,8 @@ class TrafficSide {
   headersOf(request: ApiRequest): { headers: Record<string, string>; omit: string[] } {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers ?? {})) headers[name] = value;
-    const key = this.side.target.apiKey;
-    const auth = request.auth;
-    if (auth === 'key' || auth === 'key2') headers.authorization = `Bearer ${key}`;
-    else if (auth !== 'none' && 'key' in auth) headers[auth.headerName] = `${auth.scheme} ${key}`;
-    else if (auth !== 'none') headers.authorization = auth.authorization;
+    // A side has one key: the second key's requests (none are drawn without --api-key-2) would spend it too.
+    setCredential(headers, request.auth, () => this.side.target.apiKey);
     return { headers, omit: [...(request.omitHeaders ?? [])] };
   }
 
