@@ -127,16 +127,14 @@ export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, no
 /** The ban rule of a deployment that bans no key: a spell of refusals never reaches it. */
 const noBan = { threshold: Number.MAX_SAFE_INTEGER } as const;
 
-/** The options of the core a profile sets: the choices its pipeline makes before the answer exists (admission, the CORS step). */
-export function profileCoreOptions(profile: DeploymentProfile | undefined): { keylessUnlisted?: 'routed' | 'unauthorized'; preflight?: 'answered' | 'unlisted' } {
-  return {
-    ...(profile?.keylessUnlisted !== undefined ? { keylessUnlisted: profile.keylessUnlisted } : {}),
-    ...(profile?.preflight !== undefined ? { preflight: profile.preflight } : {}),
-  };
+/** The choices of a profile the core's pipeline makes before the answer exists (admission, the CORS step). */
+export interface ProfileCoreChoices {
+  keylessUnlisted?: 'routed' | 'unauthorized';
+  preflight?: 'answered' | 'unlisted';
 }
 
 /** The options of openMock a profile sets: its choices the core and the state make themselves. */
-export function profileMockOptions(profile: DeploymentProfile): {
+export function profileMockOptions(profile: DeploymentProfile): ProfileCoreChoices & {
   defaultStatus?: DeploymentProfile['defaultStatus'];
   strict?: boolean;
   ban?: { threshold?: number; seconds?: number };
@@ -150,5 +148,7 @@ export function profileMockOptions(profile: DeploymentProfile): {
     ...(profile.ban !== undefined ? { ban: profile.ban ?? noBan } : {}),
     ...(keyless !== undefined ? { keylessLimits: typeof keyless === 'number' ? { perMinute: keyless } : keyless } : {}),
     ...(profile.bodyLimit !== undefined ? { bodyLimit: profile.bodyLimit } : {}),
+    ...(profile.keylessUnlisted !== undefined ? { keylessUnlisted: profile.keylessUnlisted } : {}),
+    ...(profile.preflight !== undefined ? { preflight: profile.preflight } : {}),
   };
 }

@@ -5,7 +5,7 @@ import { defaultBodyLimit } from '../core/createMockCore.ts';
 import type { MockCore } from '../core/createMockCore.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import type { DeploymentProfile } from './profile.ts';
-import { profileMockOptions, profiledAnswers } from './profiledAnswers.ts';
+import { profileMockOptions, profiledAnswers, type ProfileCoreChoices } from './profiledAnswers.ts';
 
 /** The core as it is without a profile; with one, answering as the profile chooses. */
 export function profiledCore(profile: DeploymentProfile | undefined, state: Pick<StateParts, 'clock'>, core: MockCore): MockCore {
@@ -18,8 +18,12 @@ export function profiledCore(profile: DeploymentProfile | undefined, state: Pick
   };
 }
 
-/** The options with the profile's choices the core and the state make themselves (default status, strictness, ban rule, keyless limits, body limit) put over them. */
-export function profiledOptions<T extends { defaultStatus?: unknown; strict?: boolean; ban?: object; keylessLimits?: object; bodyLimit?: number }>(options: T, profile: DeploymentProfile): T {
+/**
+ * The options with the profile's choices the core and the state make themselves (default status,
+ * strictness, ban rule, keyless limits, body limit, keyless unlisted requests, preflight) put over them.
+ */
+export function profiledOptions<T extends { defaultStatus?: unknown; strict?: boolean; ban?: object; keylessLimits?: object; bodyLimit?: number }>(options: T, profile: DeploymentProfile | undefined): T & ProfileCoreChoices {
+  if (!profile) return options;
   const chosen = profileMockOptions(profile);
   return {
     ...options,
