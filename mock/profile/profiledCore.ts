@@ -1,7 +1,6 @@
 // The core of a mock given a deployment profile: the same core, its answers made to the profile's
 // choices (profiledAnswers.ts), for every host (each answers through `answer` or `handle`).
 import { answerFetch } from '../core/answerFetch.ts';
-import { defaultBodyLimit } from '../core/createMockCore.ts';
 import type { MockCore } from '../core/createMockCore.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import type { DeploymentProfile } from './profile.ts';
@@ -31,9 +30,4 @@ export function profiledOptions<T extends { defaultStatus?: unknown; strict?: bo
     ...(chosen.ban ? { ban: { ...options.ban, ...chosen.ban } } : {}),
     ...(chosen.keylessLimits ? { keylessLimits: { ...options.keylessLimits, ...chosen.keylessLimits } } : {}),
   };
-}
-
-/** The body limit a host reads a request's body to (one byte past it): the profile's, else the option's, else 1 MiB. */
-export function hostBodyLimit(options: { bodyLimit?: number | undefined; profile?: DeploymentProfile | undefined }): number {
-  return options.profile?.bodyLimit ?? options.bodyLimit ?? defaultBodyLimit;
 }
