@@ -26,7 +26,7 @@ import { openState, type OpenedState, type RedisStateConfig } from './openState.
 import { createMockCore, defaultBodyLimit, type MockCore } from './createMockCore.ts';
 import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
-import { checkProfile, type DeploymentProfile } from '../profile/profile.ts';
+import { checkProfileOnce, type DeploymentProfile } from '../profile/profile.ts';
 import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
 
 export interface MockOptions {
@@ -179,7 +179,7 @@ function openLog(options: MockOptions): MockLog {
 
 /** Opens a mock: its state (its own unless given), its Prism, its logs, and the core that answers. */
 export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
-  const profile = given.profile === undefined ? undefined : checkProfile(given.profile, 'profile');
+  const profile = given.profile === undefined ? undefined : checkProfileOnce(given.profile, 'profile');
   const options = profiledOptions(given, profile);
   // Before any state is opened: a token no client could send is refused with nothing to close.
   if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');

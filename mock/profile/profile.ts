@@ -57,6 +57,9 @@ export class ProfileError extends Error {
   override readonly name = 'ProfileError';
 }
 
+/** The mark checkProfile leaves on a profile it passed. */
+const checked = Symbol('checked deployment profile');
+
 /**
  * The profile, checked against profile.schema.json and the contract: a status the contract pins
  * (400 for a bad create body, 401, 404 for an unknown pet, 429) cannot be chosen otherwise, and
@@ -78,7 +81,14 @@ export function checkProfile(value: unknown, source = 'the profile'): Deployment
     for (const name of Object.keys(profile.extraErrorFields ?? {})) if (['code', 'message', 'status'].includes(name)) problems.push(`extraErrorFields.${name} is an Error field of the contract, not an extra one`);
   }
   if (problems.length > 0) throw new ProfileError(`${source} is not a deployment profile (docs/drift.md): ${problems.join('; ')}.`);
+  // Marked (a hidden, non-enumerable field) so that openMock, handed it by pets-mock, does not compile the schema to check it again.
+  if (Object.isExtensible(value)) Object.defineProperty(value, checked, { value: true });
   return value as DeploymentProfile;
+}
+
+/** The profile, checked unless checkProfile (or loadProfile) already passed this very object. */
+export function checkProfileOnce(value: unknown, source = 'the profile'): DeploymentProfile {
+  return value !== null && typeof value === 'object' && (value as { [checked]?: boolean })[checked] === true ? (value as DeploymentProfile) : checkProfile(value, source);
 }
 
 /** The removal day the contract names: "to be removed on 5 December 2030" (Versioning 3), UTC. */
