@@ -64,6 +64,9 @@ describe('a deployment profile', () => {
     expect(checkProfile({ sunset: null })).toEqual({ sunset: null });
     expect(() => checkProfile({ sunset: 'Fri, 05 Dec 2025 00:00:00 GMT' })).toThrow(/sunset .* 5 December 2030/);
     expect(() => checkProfile({ sunset: '2030-12-05' })).toThrow(/sunset/);
+    // The day as the spec's x-sunset gives it, in words and as the HTTP-date to give; another form of the right day is no IMF-fixdate.
+    expect(() => checkProfile({ sunset: 'Thursday, 05-Dec-30 00:00:00 GMT' })).toThrow(/on 5 December 2030, .*`Thu, 05 Dec 2030 00:00:00 GMT`/);
+    expect(() => checkProfile({ sunset: 'Thu, 5 Dec 2030 00:00:00 GMT' })).toThrow(/sunset/);
     expect(() => checkProfile({ categoryIdRange: { minimum: 5, maximum: 1 } })).toThrow(/categoryIdRange\.minimum 5 is above its maximum 1/);
     expect(() => checkProfile({ categoryIdRange: { minimum: 2 ** 60 } })).toThrow(/categoryIdRange/);
     expect(() => checkProfile({ keylessUnlisted: 'forbidden' })).toThrow(/keylessUnlisted/);
