@@ -32,11 +32,13 @@ function refusedBody(profile: DeploymentProfile, body: unknown): string | undefi
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 
-/** What the core is handed instead, and the message a refusal it causes gets. */
-async function beforeCore(profile: DeploymentProfile, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: string; path: string }> {
+/** Whether the profile refuses some create bodies the mock takes (refusedBody): only then is a create's body read before the core. */
+const screensCreates = (profile: DeploymentProfile): boolean => profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number' || profile.categoryIdRange !== undefined;
+
+/** What the core is handed instead, and the message a refusal it causes gets. `screens`: screensCreates(profile). */
+async function beforeCore(profile: DeploymentProfile, screens: boolean, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: string; path: string }> {
   const [path = '', search = ''] = request.url.split(/(?=\?)/);
   if (profile.storeOrders === 'absent' && path.replace(/\/+$/, '') === `${API_PREFIX}/store/orders`) return { request: { ...request, url: `${notServed}${search}` }, path };
-  const screens = profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number' || profile.categoryIdRange !== undefined;
   if (!screens || request.method.toUpperCase() !== 'POST' || path !== `${API_PREFIX}/pets`) return { request, path };
   const bytes = request.body ?? (await request.readBody?.());
   let refusal: string | undefined;
@@ -117,8 +119,9 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
 
 /** An answerer making the profile's choices around the core's `answer`. */
 export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, now: () => number): Answerer {
+  const screens = screensCreates(profile);
   return async (request) => {
-    const before = await beforeCore(profile, request);
+    const before = await beforeCore(profile, screens, request);
     const answered = await answer(before.request);
     return afterCore(profile, request, before.path, answered, now(), before.refusal);
   };
