@@ -18,7 +18,7 @@ describe('the mock CLI', () => {
   it('lists every option in --help, with the environment variables it reads', async () => {
     const cli = runMockCli(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--default-status', '--no-control', '--control-token', '--latency', '--watch', '--state-file', '--request-log-size', '--ratelimit-headers', '--shutdown-grace', '--trust-proxy', '--replica-id']) {
+    for (const option of ['--port', '--host', '--seed', '--pets', '--fixtures', '--keys', '--cors-origin', '--no-cors', '--body-limit', '--log-level', '--quiet', '--ban-threshold', '--ban-seconds', '--keyless-limit', '--default-status', '--no-control', '--control-token', '--latency', '--watch', '--state-file', '--request-log-size', '--ratelimit-headers', '--shutdown-grace', '--trust-proxy', '--replica-id']) {
       expect(cli.output()).toContain(option);
     }
     expect(cli.output()).toMatch(/env:\s+PORT/);
@@ -209,6 +209,34 @@ describe('the mock CLI', () => {
     expect(await cli.exit).toBe(1);
     expect(cli.output()).toMatch(/EADDRINUSE/);
     await new Promise((resolve) => taken.close(resolve));
+  });
+
+  it('counts requests without a valid key at --keyless-limit, a window left out keeping the Free plan\'s', async () => {
+    const cli = runMockCli(['--port', '0', '--quiet', '--keyless-limit', '3/minute,500/day']);
+    const url = `${await cli.serving}/pets?limit=1`;
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await fetch(url));
+    expect(answers.map((res) => res.status)).toEqual([401, 401, 401, 429]);
+    expect(answers[0]!.headers.get('x-ratelimit-limit')).toBe('3');
+    expect((await fetch(url, { headers: auth })).status).toBe(200);
+    expect(await stop(cli)).toBe(0);
+    const dayOnly = runMockCli(['--port', '0', '--quiet', '--keyless-limit', '500/day']);
+    expect((await fetch(`${await dayOnly.serving}/pets?limit=1`)).headers.get('x-ratelimit-limit')).toBe('60');
+    expect(await stop(dayOnly)).toBe(0);
+  });
+
+  it('refuses a --keyless-limit that is not N/minute, N/day or both, saying what to give', async () => {
+    for (const [given, says] of [
+      ['30/hour', /"30\/hour" is no keyless limit\. Give N\/minute, N\/day or both, as 60\/minute,1000\/day/],
+      ['0/minute', /"0\/minute" is no keyless limit: a limit is a whole number from 1 to/],
+      ['30/minute,40/minute', /gives the minute's limit twice\. Give each window once/],
+      ['thirty', /"thirty" is no keyless limit/],
+    ] as const) {
+      const cli = runMockCli(['--keyless-limit', given]);
+      expect(await cli.exit, given).toBe(1);
+      expect(cli.output()).toMatch(/option '--keyless-limit <limits>' argument/);
+      expect(cli.output()).toMatch(says);
+    }
   });
 
   it('refuses a malformed --latency', async () => {

@@ -17,6 +17,9 @@ import { isLoopbackHost } from '../common/isLoopbackHost.ts';
 import { checkControlToken, controlTokenVariable } from './control/controlTokenGuard.ts';
 import { checkCorsOrigins } from './pipeline/checkCorsOrigins.ts';
 import { loadProfile, type DeploymentProfile } from './profile/profile.ts';
+import { defaultKeylessLimits } from './rateLimits/anonymousBucket.ts';
+import { parseKeylessLimit } from './rateLimits/parseKeylessLimit.ts';
+import type { Limits } from './rateLimits/plans.ts';
 
 interface CliOptions {
   port: number;
@@ -32,6 +35,7 @@ interface CliOptions {
   quiet: boolean;
   banThreshold: number;
   banSeconds: number;
+  keylessLimit?: Partial<Limits>;
   defaultStatus: string;
   control: boolean;
   strict: boolean;
@@ -77,10 +81,11 @@ export function mockProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Command {
     .option('-q, --quiet', 'no access-log line per request (start, reloads, warnings and errors are still logged)', false)
     .addOption(new Option('--ban-threshold <n>', 'refused requests in one throttled spell that ban a key').default(defaultBan.threshold).argParser(wholeNumber(1)))
     .addOption(new Option('--ban-seconds <n>', 'how long a ban lasts, in seconds').default(defaultBan.seconds).argParser(wholeNumber(1)))
+    .addOption(new Option('--keyless-limit <limits>', `how many requests without a valid key a client address may send: N/minute, N/day or both (default: ${defaultKeylessLimits.perMinute}/minute,${defaultKeylessLimits.perDay}/day, the Free plan's)`).argParser(optionParser(parseKeylessLimit)))
     .addOption(new Option('--default-status <status>', 'status of a pet created without one ("none" leaves it absent)').choices([...petStatuses, 'none']).default('available'))
     .option('--no-control', 'turn the control API under /__mock off')
     .addOption(new Option('--ratelimit-headers <fields>', 'draft: also send RateLimit-Policy and RateLimit (IETF draft-ietf-httpapi-ratelimit-headers-11) beside X-RateLimit-*').choices([...rateLimitHeadersChoices]).default('contract'))
-    .option('--profile <file>', 'make a deployment\'s open choices instead of the mock\'s: a profile as `pets-conformance drift --write-profile` writes it (docs/drift.md); it wins over --default-status, --strict, --body-limit and the ban options')
+    .option('--profile <file>', 'make a deployment\'s open choices instead of the mock\'s: a profile as `pets-conformance drift --write-profile` writes it (docs/drift.md); it wins over --default-status, --strict, --body-limit, --keyless-limit and the ban options')
     .option('--strict', 'refuse query parameters the contract does not define for the operation (400) instead of ignoring them (and naming them in X-Mock-Ignored-Query)', false)
     .addOption(new Option('--control-token <token>', `require "Authorization: Bearer <token>" on every control API request; prefer the environment variable, which ps does not show (env: ${controlTokenVariable})`).argParser(optionParser((value) => (checkControlToken(value, 'The token'), value))))
     .addOption(new Option('--latency <ms>', 'delay every API answer by MS, or by a random MIN-MAX milliseconds').argParser(optionParser(parseLatency)))
@@ -167,6 +172,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       logStream: io.stdout,
       ...(accessLogOn ? { accessLog: (text: string) => void io.stdout.write(text) } : {}),
       ban: { threshold: options.banThreshold, seconds: options.banSeconds },
+      ...(options.keylessLimit ? { keylessLimits: options.keylessLimit } : {}),
       defaultStatus: options.defaultStatus === 'none' ? null : (options.defaultStatus as never),
       control: options.control,
       strict: options.strict,

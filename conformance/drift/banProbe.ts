@@ -14,8 +14,9 @@
 // told from a spent window, and is reported as no ban seen. The contract says "may": a deployment
 // that bans no key keeps it, and that is what "no ban observed" means.
 import type { TransportResponse } from '../http/transport.ts';
-import { errorCodeOf } from './errorCodeOf.ts';
+import { errorCodeOfText } from '../model/errorBody.ts';
 import { retryAfterMs } from '../http/rateLimitState.ts';
+import { dateOr } from '../model/judgeRate.ts';
 
 /** The most requests the ban probe sends to a side unless told otherwise: a Business key's minute and a ban's worth after it. */
 export const defaultProbeBanMaxRequests = 2000;
@@ -33,15 +34,14 @@ export type BanOutcome =
 
 /** Seconds a refusal asks a client to wait: delay-seconds, or an HTTP-date less the answer's Date (else `now`). */
 export function retryAfterSeconds(answer: TransportResponse, now: number): number | undefined {
-  const date = answer.headers.date === undefined ? Number.NaN : Date.parse(answer.headers.date);
-  const ms = retryAfterMs(answer.headers['retry-after'], Number.isNaN(date) ? now : date);
+  const ms = retryAfterMs(answer.headers['retry-after'], dateOr(answer.headers, now));
   return ms === undefined ? undefined : Math.round(ms / 1000);
 }
 
 /** Why this refusal shows a ban, against the spell's first 429 and the refusal before it; undefined when it does not. */
 export function banShown(answer: TransportResponse, first: TransportResponse, previous: TransportResponse, now: number): string | undefined {
   if (answer.status !== 429) return `its status, ${answer.status} where the spent quota got 429`;
-  const [code, firstCode] = [errorCodeOf(answer), errorCodeOf(first)];
+  const [code, firstCode] = [errorCodeOfText(answer.body), errorCodeOfText(first.body)];
   if (code !== firstCode) return `its code, ${code ?? 'none'} where the spent quota got ${firstCode ?? 'none'}`;
   const [seconds, before] = [retryAfterSeconds(answer, now), retryAfterSeconds(previous, now)];
   if (seconds !== undefined && before !== undefined && seconds > before + retryAfterJump) return `its Retry-After, which jumped from ${before} s to ${seconds} s`;

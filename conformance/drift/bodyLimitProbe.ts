@@ -7,7 +7,7 @@
 // the last size read and the first refused are bisected to the byte (after one request asking
 // whether the limit is the last size read, as a power of two often is).
 import type { TransportResponse } from '../http/transport.ts';
-import { errorCodeOf } from './errorCodeOf.ts';
+import { errorCodeOfText } from '../model/errorBody.ts';
 
 /** The largest body the probe sends unless told otherwise: 2 MiB, past the common 100 KB and 1 MB limits and the mock's 1 MiB. */
 export const defaultProbeMaxBody = 2 * 1024 * 1024;
@@ -45,13 +45,13 @@ export async function findBodyLimit(send: (size: number) => Promise<TransportRes
   const baseline = await ask(smallestProbeBody);
   if (!baseline) return { kind: 'not-observed', reason: 'the smallest probe body got no answer', sent };
   if (baseline.status < 400 || baseline.status >= 500 || aboutTheClient(baseline)) return { kind: 'not-observed', reason: `the smallest probe body, invalid (categoryId is not an integer), got ${baseline.status}, not the 4xx of an invalid body`, sent };
-  const baseCode = errorCodeOf(baseline);
+  const baseCode = errorCodeOfText(baseline.body);
   /** True: read as the invalid body it is; false: refused for its size; a string: why the probe stops. */
   const readAt = async (size: number): Promise<{ read: boolean; answer: TransportResponse | undefined } | string> => {
     const answer = await ask(size);
     if (aboutTheClient(answer)) return `a body of ${size} bytes got ${answer!.status}: the probe stopped`;
     if (answer && answer.status >= 200 && answer.status < 300) return `a body of ${size} bytes, invalid, got ${answer.status}`;
-    return { read: answer !== undefined && answer.status === baseline.status && errorCodeOf(answer) === baseCode, answer };
+    return { read: answer !== undefined && answer.status === baseline.status && errorCodeOfText(answer.body) === baseCode, answer };
   };
   let taken = smallestProbeBody;
   let refused: { size: number; answer: TransportResponse | undefined } | undefined;
@@ -80,6 +80,6 @@ export async function findBodyLimit(send: (size: number) => Promise<TransportRes
 export function bodyLimitChoice(outcome: BodyLimitOutcome, cap: number): { value: number; shown: string } | undefined {
   if (outcome.kind === 'not-observed') return undefined;
   if (outcome.kind === 'none') return { value: outcome.taken, shown: `every body up to the probe's cap of ${cap} bytes is read (none refused for its size)` };
-  const how = outcome.answer ? `${outcome.answer.status}${errorCodeOf(outcome.answer) !== undefined ? ` ${errorCodeOf(outcome.answer)}` : ''}` : 'no answer';
+  const how = outcome.answer ? `${outcome.answer.status}${errorCodeOfText(outcome.answer.body) !== undefined ? ` ${errorCodeOfText(outcome.answer.body)}` : ''}` : 'no answer';
   return { value: outcome.taken, shown: `a body of ${outcome.taken} bytes is read, one of ${outcome.refused} gets ${how}` };
 }

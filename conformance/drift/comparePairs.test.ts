@@ -10,7 +10,7 @@ const answer = (key: string, request: Partial<SideAnswer['request']>, status: nu
   key,
   seq: ++seq,
   request: { method: 'GET', path: '/pets', auth: 'key', intent: 'valid', operationId: 'listPets', ...request },
-  response: { status, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? '' : JSON.stringify(body) },
+  response: { status, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? '' : JSON.stringify(body), json: body },
   ...(petOrigin !== undefined ? { petOrigin } : {}),
 });
 const error = (code: string, status: number) => ({ code, message: `${code} happened`, status });

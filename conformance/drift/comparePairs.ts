@@ -6,8 +6,9 @@
 // names (reported with both sides' behaviour, never dropped), or meaningless (ids, which pets,
 // messages, Date). A difference that follows from an earlier one (a pet one side refused to create,
 // then read) is meaningless: differences do not cascade.
-import type { ApiRequest } from '../http/exchange.ts';
-import { errorSituationOfStatus, generatedChoices, situationOf, type GeneratedChoice } from './situationOf.ts';
+import { errorCodeOf, isErrorBody } from '../model/errorBody.ts';
+import { errorChoice } from './errorChoice.ts';
+import { errorSituationOfStatus, generatedChoices, sentBody, situationOf, type GeneratedChoice, type SituationRequest } from './situationOf.ts';
 
 /** One side's answer to one generated request. */
 export interface SideAnswer {
@@ -15,8 +16,9 @@ export interface SideAnswer {
   key: string;
   /** The record's seq on its side (what the judges' failures name). */
   seq: number;
-  request: Pick<ApiRequest, 'method' | 'path' | 'auth' | 'intent' | 'operationId' | 'body' | 'headers'>;
-  response?: { status: number; headers: Record<string, string>; body: string };
+  request: SituationRequest;
+  /** `json`: the body as parseBody read it when the answer came. */
+  response?: { status: number; headers: Record<string, string>; body: string; json: unknown };
   /** The step that made the pet its path reads (a create's key), or `listed`, when that side has it. */
   petOrigin?: string;
 }
@@ -65,27 +67,22 @@ export function pairAnswers(base: readonly SideAnswer[], against: readonly SideA
   return pairs;
 }
 
-const jsonOf = (body: string): unknown => {
-  try {
-    return body.trim() === '' ? undefined : (JSON.parse(body) as unknown);
-  } catch {
-    return undefined;
-  }
-};
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const petFields = new Set(['id', 'name', 'categoryId', 'status']);
 const errorFields = new Set(['code', 'message', 'status']);
 const extraKeys = (value: unknown, known: Set<string>): string[] => (isObject(value) ? Object.keys(value).filter((k) => !known.has(k)).sort() : []);
 const shownKeys = (keys: readonly string[]) => (keys.length === 0 ? 'none' : keys.join(', '));
 const essence = (type: string | undefined) => type?.split(';')[0]!.trim().toLowerCase();
-const codeOf = (body: unknown) => (isObject(body) && typeof body.code === 'string' ? body.code : undefined);
-const shownError = (status: number, body: unknown) => `${status}${codeOf(body) !== undefined ? ` ${codeOf(body)}` : ' without an Error code'}`;
+const shownError = (status: number, body: unknown) => errorChoice(status, body).shown;
 const requestLine = (a: SideAnswer) => `${a.request.method} ${a.request.path}`;
 const retryForm = (value: string | undefined) => (value === undefined ? undefined : /^\s*\d+\s*$/.test(value) ? 'seconds' : 'http-date');
 const corsForm = (allow: string | undefined, origin: string) => (allow === undefined ? 'none' : allow === '*' ? 'any' : allow === origin ? 'echo' : `other: ${allow}`);
 const originOf = (headers: Record<string, string> | undefined) => Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'origin')?.[1];
 /** A create that gave no status: what it answers shows the default status. */
-const sentStatus = (body: string | undefined): boolean => isObject(jsonOf(body ?? '')) && 'status' in (jsonOf(body ?? '') as Record<string, unknown>);
+const sentStatus = (request: SituationRequest): boolean => {
+  const sent = sentBody(request)?.json;
+  return isObject(sent) && 'status' in sent;
+};
 
 /** Compares the pairs in order; `failed(side, seq)` says whether a judge failed that exchange. */
 export function comparePairs(pairs: readonly GeneratedPair[], failed: (side: 'base' | 'against', seq: number) => boolean): GeneratedDifference[] {
@@ -98,7 +95,7 @@ export function comparePairs(pairs: readonly GeneratedPair[], failed: (side: 'ba
       if (!answer) continue;
       const id = petIdOfPath(answer.request.path);
       if (id !== undefined) tainted[side].add(id);
-      const created = answer.request.operationId === 'createPet' && answer.response && answer.response.status < 300 ? jsonOf(answer.response.body) : undefined;
+      const created = answer.request.operationId === 'createPet' && answer.response && answer.response.status < 300 ? answer.response.json : undefined;
       if (isObject(created) && (typeof created.id === 'number' || typeof created.id === 'string')) tainted[side].add(String(created.id));
     }
   };
@@ -138,10 +135,9 @@ function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq
   }
   // A 429 on one side only: that side's quota decided the answer, not the request.
   if (differs && (rb.status === 429) !== (ra.status === 429)) return [{ kind: 'meaningless', ...where, field: 'rate limited on one side (its quota, not the request, decided)', base: String(rb.status), against: String(ra.status) }];
-  const jb = jsonOf(rb.body);
-  const ja = jsonOf(ra.body);
+  const [jb, ja] = [rb.json, ra.json];
   // "Error responses carry an Error body (`code`, `message`, `status`), with `status` equal to the HTTP status code": pinned, never a choice.
-  const badError = (['base', 'against'] as const).filter((side) => !errorBodyHolds(pair[side]!.response!.status, side === 'base' ? jb : ja));
+  const badError = (['base', 'against'] as const).filter((side) => !errorBodyHolds(pair[side]!.response!));
   if (badError.length > 0) return [{ kind: 'break', ...where, sides: badError, how: 'pinned', pinned: 'an Error body (`code`, `message`, `status`)', base: shownAnswer(rb.status, jb), against: shownAnswer(ra.status, ja) }];
   if (differs) {
     const allowed = situation.allowed;
@@ -160,10 +156,10 @@ function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq
 }
 
 /** Whether a 4xx answer carries the Error the contract pins: `code` and `message` strings, `status` the HTTP status. */
-const errorBodyHolds = (status: number, body: unknown): boolean => status < 400 || status >= 500 || (isObject(body) && typeof body.code === 'string' && typeof body.message === 'string' && body.status === status);
+const errorBodyHolds = ({ status, json }: { status: number; json: unknown }): boolean => status < 400 || status >= 500 || isErrorBody(json, status);
 
 const shownAnswer = (status: number, body: unknown) => (status >= 400 ? shownError(status, body) : String(status));
-const errorValue = (status: number, body: unknown) => ({ status, ...(codeOf(body) !== undefined ? { code: codeOf(body) } : {}) });
+const errorValue = (status: number, body: unknown) => errorChoice(status, body).value;
 
 /** The differences of two answers with one status: the Error code, the headers choices concern, the body's shape, the pet through the model. */
 function sameStatus(b: SideAnswer, a: SideAnswer, jb: unknown, ja: unknown, situationError: string | undefined, where: { key: string; request: string; situation: string }): GeneratedDifference[] {
@@ -182,8 +178,7 @@ function sameStatus(b: SideAnswer, a: SideAnswer, jb: unknown, ja: unknown, situ
   if ((hb.date === undefined) !== (ha.date === undefined)) meaningless('Date', hb.date ?? 'none', ha.date ?? 'none');
   if (status >= 400) {
     const situation = situationError ?? errorSituationOfStatus(status, b.request.operationId);
-    const [cb, ca] = [codeOf(jb), codeOf(ja)];
-    if (cb !== ca) {
+    if (errorCodeOf(jb) !== errorCodeOf(ja)) {
       if (situation !== undefined) choice(`errors.${situation}`, shownError(status, jb), shownError(status, ja), errorValue(status, jb));
       else out.push({ kind: 'unnamed', ...where, field: 'Error code', base: shownError(status, jb), against: shownError(status, ja) });
     }
@@ -232,7 +227,7 @@ function sameStatus(b: SideAnswer, a: SideAnswer, jb: unknown, ja: unknown, situ
     if (JSON.stringify({ ...jb, id: 0 }) !== JSON.stringify({ ...ja, id: 0 })) meaningless('which pets', 'another pet', 'another pet');
     return out;
   }
-  const createdWithoutStatus = b.request.operationId === 'createPet' ? !sentStatus(b.request.body) : undefined;
+  const createdWithoutStatus = b.request.operationId === 'createPet' ? !sentStatus(b.request) : undefined;
   if (jb.status !== ja.status) {
     const shown = (v: unknown) => (v === undefined ? 'a pet created without a status has none' : `a pet created without a status gets ${JSON.stringify(v)}`);
     if (createdWithoutStatus === true) choice('defaultStatus', shown(jb.status), shown(ja.status), jb.status ?? null);

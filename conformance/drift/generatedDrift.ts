@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { parseBody, type ApiRequest, type Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
+import { setCredential } from '../http/setCredential.ts';
 import { integerText } from '../json/losslessJson.ts';
 import type { KnownPet } from '../model/runFacts.ts';
 import { sequenceArbitrary, type Command } from '../traffic/commands.ts';
@@ -62,11 +63,8 @@ class TrafficSide {
   headersOf(request: ApiRequest): { headers: Record<string, string>; omit: string[] } {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers ?? {})) headers[name] = value;
-    const key = this.side.target.apiKey;
-    const auth = request.auth;
-    if (auth === 'key' || auth === 'key2') headers.authorization = `Bearer ${key}`;
-    else if (auth !== 'none' && 'key' in auth) headers[auth.headerName] = `${auth.scheme} ${key}`;
-    else if (auth !== 'none') headers.authorization = auth.authorization;
+    // A side has one key: the second key's requests (none are drawn without --api-key-2) would spend it too.
+    setCredential(headers, request.auth, () => this.side.target.apiKey);
     return { headers, omit: [...(request.omitHeaders ?? [])] };
   }
 
@@ -81,11 +79,12 @@ class TrafficSide {
     if (withoutKey) this.keyless++;
     const { response, seq } = await this.side.exchange(key, { method: request.method, path: request.path, withKey: false, headers, omitHeaders: omit, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.connection ? { connection: request.connection } : {}) });
     const id = petIdOfPath(request.path);
+    const parsed = parseBody(response?.body ?? '');
     const answer: SideAnswer = {
       key,
       seq,
-      request: { method: request.method, path: request.path, auth: request.auth, intent: request.intent, operationId: request.operationId, ...(request.body !== undefined ? { body: request.body } : {}), ...(request.headers ? { headers: request.headers } : {}) },
-      ...(response ? { response: { status: response.status, headers: response.headers, body: response.body } } : {}),
+      request: { method: request.method, path: request.path, auth: request.auth, intent: request.intent, operationId: request.operationId, ...(request.body !== undefined ? { body: request.body, sent: parseBody(request.body) } : {}), ...(request.headers ? { headers: request.headers } : {}) },
+      ...(response ? { response: { status: response.status, headers: response.headers, body: response.body, json: parsed.json } } : {}),
       ...(id !== undefined && this.origins.has(id) ? { petOrigin: this.origins.get(id)! } : {}),
     };
     this.answers.push(answer);
@@ -104,7 +103,7 @@ class TrafficSide {
       bucket: withoutKey ? 'anonymous' : 'key',
       sentAt: this.side.target.now(),
       request: { method: request.method, url: request.path, headers },
-      response: { status: response.status, headers: response.headers, rawHeaders: response.rawHeaders, body: response.body, bytes: response.bytes, ...parseBody(response.body), durationMs: 0 },
+      response: { status: response.status, headers: response.headers, rawHeaders: response.rawHeaders, body: response.body, bytes: response.bytes, ...parsed, durationMs: 0 },
       retries: 0,
     };
     if (request.operationId === 'createPet') {

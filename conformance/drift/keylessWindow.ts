@@ -3,6 +3,7 @@
 // (the contract's Limits). The contract's plans count per minute and per day, so a window that
 // resets within two minutes is taken as the minute's, one that resets later as the day's.
 import type { TransportResponse } from '../http/transport.ts';
+import { dateOr } from '../model/judgeRate.ts';
 
 /** The keyless limit a side showed, as a profile writes it (its `keylessLimit`). */
 export type KeylessWindow = { perMinute: number } | { perDay: number };
@@ -19,8 +20,7 @@ export function keylessWindow(answer: TransportResponse, now: number): { value: 
   if (limit === undefined || !/^\d+$/.test(limit.trim())) return undefined;
   const value = Number(limit);
   const reset = answer.headers['x-ratelimit-reset'];
-  const date = answer.headers.date === undefined ? Number.NaN : Date.parse(answer.headers.date);
-  const at = Number.isNaN(date) ? now : date;
+  const at = dateOr(answer.headers, now);
   if (reset === undefined || !/^\d+$/.test(reset.trim())) return { value: { perMinute: value }, shown: `X-RateLimit-Limit: ${limit}, taken as per minute (no X-RateLimit-Reset to tell the window)` };
   const inSeconds = Number(reset) - Math.floor(at / 1000);
   return inSeconds > minuteWindowReach

@@ -3,10 +3,12 @@
 // what they show is a difference in their choices (or a contract break, which the judges tell).
 // Ids, which pets, messages and timestamps are recorded as incidental: the contract makes their
 // differences meaningless.
+import { parseBody } from '../http/exchange.ts';
 import type { TransportResponse } from '../http/transport.ts';
 import { parseLossless, type LosslessValue } from '../json/losslessJson.ts';
 import { situations, type SituationName } from '../../mock/profile/situations.ts';
 import type { DriftSide } from './driftSide.ts';
+import { errorChoice } from './errorChoice.ts';
 import { keylessWindow } from './keylessWindow.ts';
 import { banChoice, defaultProbeBanMaxRequests, watchForBan } from './banProbe.ts';
 import { bodyLimitChoice, defaultProbeMaxBody, findBodyLimit, paddedBody } from './bodyLimitProbe.ts';
@@ -45,13 +47,7 @@ export interface ProbeOptions {
   probeMaxBody?: number;
 }
 
-const jsonOf = (response: TransportResponse | undefined): unknown => {
-  try {
-    return response && response.body !== '' ? JSON.parse(response.body) : undefined;
-  } catch {
-    return undefined;
-  }
-};
+const jsonOf = (response: TransportResponse | undefined): unknown => (response ? parseBody(response.body).json : undefined);
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 /** The top-level ids of a pet or a list of pets, exactly (an id past 2^53 is read losslessly): the probes compare them by text. */
 /**
@@ -102,8 +98,8 @@ class Observer {
   error(probe: string, name: SituationName, response: TransportResponse | undefined): Record<string, unknown> | undefined {
     if (!response || response.status < 400) return undefined;
     const body = jsonOf(response);
-    const code = isObject(body) && typeof body.code === 'string' ? body.code : undefined;
-    this.choice(probe, `errors.${name}`, { status: response.status, ...(code !== undefined ? { code } : {}) }, `${response.status}${code !== undefined ? ` ${code}` : ' without an Error code'}`);
+    const { value, shown } = errorChoice(response.status, body);
+    this.choice(probe, `errors.${name}`, value, shown);
     if (isObject(body) && typeof body.message === 'string') this.incidental(`message of ${situations[name].title}`, body.message);
     return isObject(body) ? body : undefined;
   }

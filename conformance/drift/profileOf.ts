@@ -3,6 +3,7 @@
 import { defaultKeylessLimits } from '../../mock/rateLimits/anonymousBucket.ts';
 import { checkProfile, onRemovalDay, type DeploymentProfile, type ErrorAnswerChoice } from '../../mock/profile/profile.ts';
 import { pinnedStatus, situationNames, type SituationName } from '../../mock/profile/situations.ts';
+import type { KeylessWindow } from './keylessWindow.ts';
 import type { Observation } from './probes.ts';
 
 export interface CannotMake {
@@ -20,15 +21,12 @@ const formats: Record<string, (value: unknown) => boolean> = {
   sunset: (v) => v === null || (typeof v === 'string' && onRemovalDay(v)),
 };
 
-/** The keyless window a side showed: X-RateLimit-Limit, and which window its X-RateLimit-Reset ends. */
-type KeylessObservation = { perMinute: number } | { perDay: number };
-
 /**
  * A shown day's limit binds only while fewer requests are left of the day than of the minute: a
  * deployment whose per-minute limit was not shown gets the mock's, raised to the day's when lower,
  * so that the mock's day window binds too, as the deployment's did.
  */
-function keylessProfile(seen: KeylessObservation): { perMinute?: number; perDay?: number } {
+function keylessProfile(seen: KeylessWindow): { perMinute?: number; perDay?: number } {
   if ('perMinute' in seen) return seen;
   return seen.perDay > defaultKeylessLimits.perMinute ? { perMinute: seen.perDay, perDay: seen.perDay } : seen;
 }
@@ -56,7 +54,7 @@ export function profileOf(choices: ReadonlyMap<string, Observation>, describes: 
       cannotMake.push({ field, reason: `the mock's choices and the profile format have no value for this: ${observation.shown}` });
       continue;
     }
-    profile[field] = field === 'keylessLimit' ? keylessProfile(value as KeylessObservation) : value;
+    profile[field] = field === 'keylessLimit' ? keylessProfile(value as KeylessWindow) : value;
   }
   if (Object.keys(errors).length > 0) profile.errors = errors;
   return { profile: checkProfile(profile, 'the observed profile'), cannotMake };

@@ -2,7 +2,7 @@
 // open choice (and its docs/contract-choices.md row) a difference in that answer belongs to, and the
 // status the contract pins for it, if it pins one. A difference on a pinned status is never drift:
 // one side (or both) broke the contract there, whether or not a judge said so.
-import type { ApiRequest } from '../http/exchange.ts';
+import { parseBody, type ApiRequest, type ParsedBody } from '../http/exchange.ts';
 import type { SituationName } from '../../mock/profile/situations.ts';
 
 export interface Situation {
@@ -37,27 +37,18 @@ export const generatedChoices = {
 
 export type GeneratedChoice = keyof typeof generatedChoices;
 
-const notJson = (body: string | undefined): boolean => {
-  if (body === undefined) return false;
-  try {
-    JSON.parse(body);
-    return false;
-  } catch {
-    return true;
-  }
-};
+/** A generated request as its situation reads it: `sent` is its body as parseBody read it, when the sender kept that. */
+export type SituationRequest = Pick<ApiRequest, 'method' | 'path' | 'auth' | 'intent' | 'operationId' | 'body' | 'headers'> & { sent?: ParsedBody };
+
+/** The request's body, parsed: the one the sender kept, else read now; undefined when it sent none. */
+export const sentBody = (request: SituationRequest): ParsedBody | undefined => (request.body === undefined ? undefined : (request.sent ?? parseBody(request.body)));
 
 /** A NewPet body's name and categoryId as sent (undefined when the body is no JSON object). */
-function newPetOf(body: string | undefined): { name?: unknown; categoryIdText?: string } | undefined {
-  if (body === undefined) return undefined;
-  try {
-    const value = JSON.parse(body) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const categoryIdText = /"categoryId"\s*:\s*(-?[0-9.eE+-]+)/.exec(body)?.[1];
-    return { name: (value as { name?: unknown }).name, ...(categoryIdText !== undefined ? { categoryIdText } : {}) };
-  } catch {
-    return undefined;
-  }
+function newPetOf(body: string | undefined, sent: ParsedBody | undefined): { name?: unknown; categoryIdText?: string } | undefined {
+  const value = sent?.json;
+  if (body === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const categoryIdText = /"categoryId"\s*:\s*(-?[0-9.eE+-]+)/.exec(body)?.[1];
+  return { name: (value as { name?: unknown }).name, ...(categoryIdText !== undefined ? { categoryIdText } : {}) };
 }
 
 /** Whether a request carries no usable key: none, or a near miss of one. */
@@ -70,8 +61,9 @@ const pathOnly = (path: string) => path.split('?')[0]!;
 const queryOf = (path: string) => new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?') + 1) : '');
 
 /** The situation of one generated request. `known`: the id it reads is a pet that side created or listed. */
-export function situationOf(request: Pick<ApiRequest, 'method' | 'path' | 'auth' | 'intent' | 'operationId' | 'body' | 'headers'>, known = false): Situation {
+export function situationOf(request: SituationRequest, known = false): Situation {
   const path = pathOnly(request.path);
+  const sent = sentBody(request);
   if (request.operationId === 'unlisted') {
     if (keyless(request)) return { what: `${request.method} on a path or method the contract does not list, without a key`, field: 'keylessUnlisted' };
     if (/\/$/.test(path) && path !== '/') return { what: 'a path with a trailing slash', field: 'trailingSlash' };
@@ -82,9 +74,9 @@ export function situationOf(request: Pick<ApiRequest, 'method' | 'path' | 'auth'
   if (keyless(request)) return { what: 'a request without a valid key', error: 'unauthorized', allowed: [401] };
   if (request.operationId === 'createPet') {
     // createPet's 400: "The body is missing required fields or has invalid values."
-    if (request.intent === 'invalid') return notJson(request.body) ? { what: 'a create body that is not JSON', field: 'errors.malformedJson', error: 'malformedJson' } : { what: 'a create body NewPet\'s schema refuses', error: 'invalidBody', allowed: [400] };
+    if (request.intent === 'invalid') return sent !== undefined && sent.value === undefined ? { what: 'a create body that is not JSON', field: 'errors.malformedJson', error: 'malformedJson' } : { what: 'a create body NewPet\'s schema refuses', error: 'invalidBody', allowed: [400] };
     if ((request.body?.length ?? 0) > 64 * 1024) return { what: 'a create body hundreds of kilobytes long', field: 'maxBodySize', error: 'payloadTooLarge', allowed: [201, 400, 413] };
-    const pet = newPetOf(request.body);
+    const pet = newPetOf(request.body, sent);
     const name = typeof pet?.name === 'string' ? pet.name : undefined;
     if (request.intent === 'edge') {
       const category = pet?.categoryIdText;

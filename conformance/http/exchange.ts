@@ -221,7 +221,13 @@ export interface UnansweredRequest {
 }
 
 /** The body read as JSON both ways: `json` as JSON.parse gives it, `value` lossless. Both undefined when not JSON. */
-export function parseBody(text: string): { json: unknown; value?: LosslessValue } {
+/** A body as parseBody read it: `json` as JSON.parse would give it, `value` read losslessly (absent when the text is no JSON). */
+export interface ParsedBody {
+  json: unknown;
+  value?: LosslessValue;
+}
+
+export function parseBody(text: string): ParsedBody {
   if (text.trim() === '') return { json: undefined };
   try {
     const value = parseLossless(text);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { dropHeader, setCredential } from './setCredential.ts';
 import { bucketOf, parseBody, type ApiRequest, type Bucket, type Exchange, type UnansweredRequest, type WireConnection, type WireExchange } from './exchange.ts';
 import { readRateHeaders, retryAfterMs } from './rateLimitState.ts';
 import { RetentionBudget } from './retention.ts';
@@ -295,13 +296,7 @@ export class PacedClient {
       request.headers ?? {},
     );
     for (const name of request.omitHeaders ?? []) dropHeader(headers, name);
-    const keyOf = (which: 'key' | 'key2') => (which === 'key' ? apiKey : apiKey2 ?? '');
-    const auth = request.auth;
-    if (auth === 'key' || auth === 'key2') headers.authorization = `Bearer ${keyOf(auth)}`;
-    else if (auth !== 'none' && 'key' in auth) {
-      dropHeader(headers, 'authorization');
-      headers[auth.headerName] = `${auth.scheme} ${keyOf(auth.key)}`;
-    } else if (auth !== 'none') headers.authorization = auth.authorization;
+    setCredential(headers, request.auth, (which) => (which === 'key' ? apiKey : apiKey2 ?? ''));
     return headers;
   }
 
@@ -484,8 +479,4 @@ function mergeHeaders(...sets: Record<string, string>[]): Record<string, string>
     }
   }
   return out;
-}
-
-function dropHeader(headers: Record<string, string>, name: string): void {
-  for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
 }

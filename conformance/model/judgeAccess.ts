@@ -1,5 +1,6 @@
 // Requests without the key, and methods and paths the spec does not list: never served without
 // the key, and refused the way the contract refuses.
+import { isErrorBody } from './errorBody.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { broken, held, holds, type Judgement } from './judgement.ts';
@@ -8,10 +9,7 @@ import { keyToken, type RequestView } from './requestView.ts';
 
 const rateHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
-function isErrorBody(exchange: Exchange): boolean {
-  const v = exchange.response.json as { code?: unknown; message?: unknown; status?: unknown } | undefined;
-  return v !== null && typeof v === 'object' && typeof v.code === 'string' && typeof v.message === 'string' && v.status === exchange.response.status;
-}
+const carriesError = (exchange: Exchange): boolean => isErrorBody(exchange.response.json, exchange.response.status);
 
 /** A body that is not JSON at all: a server that parses it before the key may refuse it first. */
 function unparsableBody(view: RequestView): boolean {
@@ -56,7 +54,7 @@ export function judgeAccess(exchange: Exchange, view: RequestView, state: ModelS
     if (status >= 400 && status < 500 && exchange.response.keptInPart === undefined) {
       const missing = rateHeaders.filter((h) => exchange.response.headers[h] === undefined);
       const needsBody = view.method !== 'HEAD';
-      const errorOk = !needsBody || isErrorBody(exchange);
+      const errorOk = !needsBody || carriesError(exchange);
       out.push(
         holds(missing.length === 0 && errorOk, 'unlisted.refusal-shape', 'unlisted', exchange, () =>
           [missing.length > 0 ? `lacks ${missing.join(', ')}, which every response carries` : '', errorOk ? '' : `has the body ${JSON.stringify(exchange.response.body.slice(0, 80))}, not an Error {code, message, status: ${status}}`].filter(Boolean).join(' and ').replace(/^/, `${where} refused `).replace(/$/, '.'),

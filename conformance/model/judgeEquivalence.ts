@@ -6,6 +6,7 @@
 // cost to the key's window. The contract lets an answer depend on the method, the path, the
 // parameters it names, the key, the body's JSON value, the clock and the quota, and on nothing
 // else. Each form is judged against the first answer of its group.
+import { isErrorBody } from './errorBody.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
@@ -22,10 +23,7 @@ export interface EquivalenceOptions {
 type Obj = Record<string, LosslessValue>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function isErrorBody(exchange: Exchange): boolean {
-  const v = exchange.response.json as { code?: unknown; message?: unknown; status?: unknown } | undefined;
-  return v !== null && typeof v === 'object' && typeof v.code === 'string' && typeof v.message === 'string' && v.status === exchange.response.status;
-}
+const carriesError = (exchange: Exchange): boolean => isErrorBody(exchange.response.json, exchange.response.status);
 
 /** How the request differs from the plain one, in words for a finding: its case's last part, and the connection. */
 function describeDifference(exchange: Exchange): string | undefined {
@@ -114,8 +112,8 @@ export function judgeEquivalence(exchange: Exchange, view: RequestView, state: M
     }
   } else if (status >= 400) {
     // The Error's meaning is its status; the message and the open `code` may differ.
-    const firstIsError = isErrorBody(first.exchange);
-    out.push(holds(!firstIsError || isErrorBody(exchange), 'equivalent.same-status', op, exchange, () => `${where} was refused with ${status} as the same request spelled another way (#${first.seq}) was, but without the Error body {code, message, status: ${status}} that one had${because}; the body is ${JSON.stringify(exchange.response.body.slice(0, 80))}.`, [first.seq]));
+    const firstIsError = carriesError(first.exchange);
+    out.push(holds(!firstIsError || carriesError(exchange), 'equivalent.same-status', op, exchange, () => `${where} was refused with ${status} as the same request spelled another way (#${first.seq}) was, but without the Error body {code, message, status: ${status}} that one had${because}; the body is ${JSON.stringify(exchange.response.body.slice(0, 80))}.`, [first.seq]));
   } else {
     const kind = (e: Exchange) => (Array.isArray(e.response.value) ? 'a JSON array' : isObject(e.response.value) ? 'a JSON object' : 'no JSON value');
     out.push(holds(kind(first.exchange) === kind(exchange), 'equivalent.same-status', op, exchange, () => `${where} was answered ${status} with ${kind(exchange)}, where the same request spelled another way (#${first.seq}) got ${kind(first.exchange)}${because}.`, [first.seq]));

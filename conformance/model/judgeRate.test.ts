@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
-import { judgeRate, learnRate } from './judgeRate.ts';
+import { dateOr, judgeRate, learnRate } from './judgeRate.ts';
 import { runModel } from './runModel.ts';
 import { errorBody, ex, failureLines, failuresOf, freshState, heldOn, judgementsOf, listJson, modelOptions, ofRule, rate, resetSeq, RESET, T0, T0s, viewOf, type AuthSpec } from './testing/modelExchanges.ts';
 
@@ -394,5 +394,13 @@ describe('judgeRate and learnRate on their own', () => {
     const refusal = throttled(0);
     learnRate([{ exchange: refusal, view: viewOf(refusal) }], state);
     expect(state.ledgers.get('key')?.closed).toEqual({ reset: RESET, seq: 1 });
+  });
+});
+
+describe('dateOr: when an answer was given', () => {
+  it('reads the answer\'s own Date, and takes the fallback when it has none or none readable', () => {
+    expect(dateOr({ date: 'Sun, 06 Nov 1994 08:49:37 GMT' }, 5)).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+    expect(dateOr({}, 5)).toBe(5);
+    expect(dateOr({ date: 'yesterday' }, 5)).toBe(5);
   });
 });

@@ -17,10 +17,15 @@ const TICK_MS = 1000;
 
 const opOf = (view: RequestView) => view.operation ?? 'unlisted';
 
-/** When the deployment gave the answer: its own Date header (RFC 9110, 6.6.1), else when the request left. */
+/** When the deployment gave an answer: its own Date header (RFC 9110, 6.6.1), else `otherwise` (ms). */
+export function dateOr(headers: Readonly<Record<string, string>>, otherwise: number): number {
+  const date = Date.parse(headers.date ?? '');
+  return Number.isNaN(date) ? otherwise : date;
+}
+
+/** When the deployment gave the answer: its own Date header, else when the request left. */
 export function answeredAt(exchange: Exchange): number {
-  const date = Date.parse(exchange.response.headers.date ?? '');
-  return Number.isNaN(date) ? exchange.sentAt : date;
+  return dateOr(exchange.response.headers, exchange.sentAt);
 }
 
 function observe(exchange: Exchange): WindowObservation | undefined {

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
 import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, mapListOut, mapPets, MINUTE, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, urlOf, withHeaders, withJson, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
+import { legalGateway } from './legalChoices.ts';
 import type { LegalVariant, Regression } from './regressions.ts';
 
 export type { LegalVariant, Regression } from './regressions.ts';
@@ -824,5 +825,11 @@ export const legalVariants2: LegalVariant[] = [
     name: 'getPet deprecated without Sunset, with a successor link',
     choice: 'Sunset is optional ("Sunset (if sent)"): getPet carries Deprecation and a Link to its replacement (rel="successor-version"), and no Sunset.',
     make: () => onAnswers((res, req) => (isGetPetReq(req) && headerOf(res, 'deprecation') !== undefined ? withHeaders(res, { sunset: undefined, link: '</v1/pets>; rel="successor-version"' }) : res)),
+  },
+  {
+    name: 'a gateway that asks for the key before routing',
+    choice: 'The contract pins 401 for its operations only: a request without a valid key to a method or path not served gets 401 (not 404/405), OPTIONS is no preflight but a method not served, a categoryId below 1 names no category (400, "invalid values"), getPet carries no Sunset ("if sent") and a 201 no Location (never mentioned). The deployment drift tests calibrate a profile from (legalChoices.ts legalGateway).',
+    make: () => legalGateway.transform,
+    mockOptions: legalGateway.mockOptions,
   },
 ];

@@ -370,6 +370,16 @@ const variantWitnesses: Record<string, Witness> = {
   'refuses unknown fields in a new pet': async ({ s }) => {
     expect((await s('POST', '/pets', { body: { ...sold, color: 'brown' } })).json).toMatchObject({ status: 400, code: 'UNKNOWN_FIELD' });
   },
+  'a gateway that asks for the key before routing': async ({ s, p }) => {
+    const keyless = await s('DELETE', '/pets', { key: null });
+    expect([keyless.status, keyless.json?.code, (await p('DELETE', '/pets', { key: null })).status]).toEqual([401, 'UNAUTHORIZED', 405]);
+    expect((await s('OPTIONS', '/pets', { headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } })).status).toBe(405);
+    expect([(await s('POST', '/pets', { body: { name: 'Rex', categoryId: 0 } })).status, (await p('POST', '/pets', { body: { name: 'Rex', categoryId: 0 } })).status]).toEqual([400, 201]);
+    const created = await s('POST', '/pets', { body: sold });
+    expect([created.status, created.headers.location]).toEqual([201, undefined]);
+    const read = await s('GET', `/pets/${created.json.id}`);
+    expect([read.status, read.headers.deprecation !== undefined, read.headers.sunset]).toEqual([200, true, undefined]);
+  },
   'getPet deprecated without Sunset, with a successor link': async ({ s }) => {
     const answer = await s('GET', '/pets/1');
     expect(answer.headers.deprecation).toBeDefined();

@@ -5,7 +5,6 @@ import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.t
 import { createMockCore } from '../core/createMockCore.ts';
 import { MockState } from '../state/mockState.ts';
 import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
-import { profileCoreOptions } from '../profile/profiledAnswers.ts';
 import type { Pet } from '../../spec/types.ts';
 import type { MockOptions } from '../core/openMock.ts';
 import { MockAddress } from './mockAddress.ts';
@@ -29,7 +28,7 @@ export interface BrowserPetsMockOptions extends Pick<MockOptions, 'pets' | 'keys
 
 export async function createBrowserPetsMock(given: BrowserPetsMockOptions = {}): Promise<PetsMockHost> {
   // A profile's choices as openMock makes them; it is not checked here (its checker reads files): give one `loadProfile` or `checkProfile` read.
-  const options = given.profile ? profiledOptions(given, given.profile) : given;
+  const options = profiledOptions(given, given.profile);
   const { baseUrl, seed, count, control = true } = options;
   const address = new MockAddress(baseUrl);
   const spec = bundledSpec();
@@ -43,7 +42,8 @@ export async function createBrowserPetsMock(given: BrowserPetsMockOptions = {}):
     bodyLimit: options.bodyLimit,
     defaultStatus: options.defaultStatus,
     strict: options.strict,
-    ...profileCoreOptions(options.profile),
+    keylessUnlisted: options.keylessUnlisted,
+    preflight: options.preflight,
     ratelimitHeaders: options.ratelimitHeaders,
     latency: options.latency,
     controlToken: options.controlToken,

@@ -25,7 +25,7 @@ export function coreControlSend(core: Pick<MockCore, 'answer'>): ControlSend {
  * reset rejects with the core's ConnectionResetError (`code` ECONNRESET). `close` is told when the
  * host closes, after which a request is refused with why.
  */
-export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
+export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival' | 'bodyLimit'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
   const encoder = new TextEncoder();
   let closed = false;
   /** The answer's Location written back under the mock's address (`/v1/pets/7` as the page must follow it). */
@@ -47,6 +47,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival'>, 
   return {
     address,
     spec: core.spec,
+    bodyLimit: core.bodyLimit,
     control: createPetsMockControl(coreControlSend(core), { controlToken }),
     handles: (url) => address.toMockPath(url, { control }) !== undefined,
     arrival: () => core.arrival(),

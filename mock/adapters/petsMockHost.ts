@@ -27,6 +27,8 @@ export interface PetsMockHost {
   address: MockAddress;
   /** The contract the mock serves: its operations become MSW handlers. */
   spec: LoadedSpec;
+  /** The largest request body the mock reads, in bytes (a profile's, else `bodyLimit`, else 1 MiB): a host reads a body to one byte past it. */
+  readonly bodyLimit: number;
   control: PetsMockControl;
   /** True for a URL this mock answers (the API, and the control API unless turned off). */
   handles(url: string | URL): boolean;

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hostBodyLimit } from '../profile/profiledCore.ts';
 import { ApiError, errorCatalogue } from '../errors/errorCatalogue.ts';
 import { MockAddress } from './mockAddress.ts';
 import { openInProcessMock, type PetsMockOptions, type PlainResponse } from './inProcessMock.ts';
@@ -39,7 +38,6 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
   const { basePath, configuredIn, log, ...coreOptions } = options;
   const address = new MockAddress(`${anyOrigin}${basePath}`);
   const control = coreOptions.control !== false;
-  const bodyLimit = hostBodyLimit(coreOptions);
   const where = `${address.basePath}${control ? `, its control API at ${address.controlPath}` : ''}`;
   const hostLog = { error: (fields: { err?: unknown }, message: string) => log?.error(`pets mock: ${message}: ${(fields.err as Error | undefined)?.message ?? ''}`) };
   // Built when first asked for, not with the server: a server no page calls (Vitest's, which loads
@@ -84,7 +82,7 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     // As the pets-mock server hands a request over (answerRaw): one body reader, one client address.
     const answerer = { answer: (request: CoreRequest) => host.answer({ ...request, headers: withoutPseudoHeaders(request.headers) }) };
-    await answerRaw(answerer, { req, res, ip: socketAddress(req), body: bodyStreamOf(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit, log: hostLog });
+    await answerRaw(answerer, { req, res, ip: socketAddress(req), body: bodyStreamOf(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit: host.bodyLimit, log: hostLog });
   }
 
   async function mockFor(method: string, path: string): Promise<PetsMockHost> {

@@ -63,6 +63,8 @@ export interface MockCoreOptions {
 export interface MockCore {
   readonly spec: LoadedSpec;
   readonly state: StateParts;
+  /** The largest request body it reads, in bytes (`bodyLimit`, else 1 MiB): a host reads a body to one byte past it. */
+  readonly bodyLimit: number;
   /** Answers a request as plain data, as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
   answer(request: CoreRequest): Promise<CoreAnswer>;
   /**
@@ -123,6 +125,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   return {
     spec,
     state,
+    bodyLimit,
     arrival: () => state.clock.now(),
     methodNotAllowed: (method, url) => (control && under(url.split(/[?#]/)[0]!, CONTROL_PREFIX) ? control.methodNotAllowed(method.toUpperCase(), url.split(/[?#]/)[0]!) : undefined) ?? methodNotAllowed(method, url),
     // Stamped as handed over, before the body is awaited: when the client sent it, as near as the mock knows.

@@ -26,9 +26,8 @@ import { openState, type OpenedState, type RedisStateConfig } from './openState.
 import { createMockCore, defaultBodyLimit, type MockCore } from './createMockCore.ts';
 import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
-import { checkProfile, type DeploymentProfile } from '../profile/profile.ts';
+import { checkProfileOnce, type DeploymentProfile } from '../profile/profile.ts';
 import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
-import { profileCoreOptions } from '../profile/profiledAnswers.ts';
 
 export interface MockOptions {
   /** The loaded OpenAPI document; read from spec/openapi.yaml when absent. */
@@ -180,8 +179,8 @@ function openLog(options: MockOptions): MockLog {
 
 /** Opens a mock: its state (its own unless given), its Prism, its logs, and the core that answers. */
 export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
-  const profile = given.profile === undefined ? undefined : checkProfile(given.profile, 'profile');
-  const options = profile ? profiledOptions(given, profile) : given;
+  const profile = given.profile === undefined ? undefined : checkProfileOnce(given.profile, 'profile');
+  const options = profiledOptions(given, profile);
   // Before any state is opened: a token no client could send is refused with nothing to close.
   if (options.controlToken !== undefined) checkControlToken(options.controlToken, 'controlToken');
   if (options.corsOrigins) checkCorsOrigins(options.corsOrigins, 'corsOrigins');
@@ -202,7 +201,8 @@ export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
     bodyLimit,
     defaultStatus: options.defaultStatus,
     strict: options.strict,
-    ...profileCoreOptions(profile),
+    keylessUnlisted: options.keylessUnlisted,
+    preflight: options.preflight,
     ratelimitHeaders: options.ratelimitHeaders,
     latency: options.latency,
     control: options.control,

@@ -12,12 +12,11 @@ import { parseAuthorization } from './parseAuthorization.ts';
  * ahead (x.step) runs in the same call: one round trip on a shared store. In memory every answer
  * comes at once, with no promise on the hot path.
  */
-export function admit(ctx: Pick<ApiContext, 'state' | 'keylessUnlisted'>, x: Exchange): Promise<void> | undefined {
+export function admit(ctx: Pick<ApiContext, 'state' | 'keyFirst'>, x: Exchange): Promise<void> | undefined {
   const credentials = (x.credentials ??= parseAuthorization(x.request.headers.authorization));
   const pending = ctx.state.admit({ token: credentials.kind === 'bearer' ? credentials.token : undefined, ip: x.ip }, true, x.step);
-  const keyFirst = ctx.keylessUnlisted === 'unauthorized';
-  if (isPromise(pending)) return pending.then((admission) => admitted(x, admission, keyFirst), storeAway(x));
-  admitted(x, pending, keyFirst);
+  if (isPromise(pending)) return pending.then((admission) => admitted(x, admission, ctx.keyFirst), storeAway(x));
+  admitted(x, pending, ctx.keyFirst);
   return undefined;
 }
 

@@ -152,5 +152,5 @@ async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string
 
 /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
 function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number, body?: string | null): void {
-  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers), body }, { state: ctx.state, onAnswer: ctx.onAnswer, log: ctx.log, answerFields: ctx.answerFields });
+  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers), body }, ctx);
 }

@@ -47,6 +47,10 @@ export interface ApiPipelineOptions {
 
 /** What the steps of the API pipeline share: the options, and what is built once from the spec. */
 export interface ApiContext extends ApiPipelineOptions {
+  /** OPTIONS is a CORS preflight, answered before the key: CORS on, and `preflight` not 'unlisted'. */
+  answersPreflight: boolean;
+  /** The key is asked before the route is looked at (`keylessUnlisted: 'unauthorized'`), as a gateway in front of the API does. */
+  keyFirst: boolean;
   routes: ApiRoutes;
   validation: RequestValidation;
   /** The deprecated operations by operationId: their removal, replacement, and the fields their answers carry. */
@@ -63,9 +67,12 @@ export interface ApiContext extends ApiPipelineOptions {
 }
 
 export function apiContext(options: ApiPipelineOptions): ApiContext {
+  const answersPreflight = options.corsOrigins !== false && options.preflight !== 'unlisted';
   return {
     ...options,
-    routes: apiRoutes(options.spec, options.prefix, { cors: options.corsOrigins !== false && options.preflight !== 'unlisted' }),
+    answersPreflight,
+    keyFirst: options.keylessUnlisted === 'unauthorized',
+    routes: apiRoutes(options.spec, options.prefix, { cors: answersPreflight }),
     validation: requestValidation(options.spec, { strict: options.strict }),
     deprecated: deprecatedOperations(options.spec, options.prefix),
     pages: new PageCache(),

@@ -65,8 +65,8 @@ export function warnRefusedPreflight(log: CoreLog | undefined, throttle: LogThro
  * CORS step: every answer carries the CORS headers; a preflight (any OPTIONS, with CORS on) ends
  * here with 204, counted against nothing. A 204 has no Content-Length (RFC 9110, 8.6).
  */
-export function cors(ctx: Pick<ApiContext, 'corsOrigins' | 'log' | 'preflightWarnings' | 'preflight'>, x: Exchange): { status: number; body: null } | undefined {
-  const preflight = x.method === 'OPTIONS' && ctx.corsOrigins !== false && ctx.preflight !== 'unlisted';
+export function cors(ctx: Pick<ApiContext, 'corsOrigins' | 'log' | 'preflightWarnings' | 'answersPreflight'>, x: Exchange): { status: number; body: null } | undefined {
+  const preflight = x.method === 'OPTIONS' && ctx.answersPreflight;
   Object.assign(x.headers, corsHeaders(ctx.corsOrigins, x.request.headers.origin, preflight));
   if (!preflight) return undefined;
   warnRefusedPreflight(ctx.log, ctx.preflightWarnings, { request: x.request.headers, path: x.path, answered: x.headers }, ctx.corsOrigins);

@@ -3,7 +3,6 @@ import { keyLabel } from './accessLog.ts';
 import { redactUrl } from './redactUrl.ts';
 import { MAX_RUN_ID } from '../state/requestLog.ts';
 import type { RecordedRequest, StateParts } from '../state/stateParts.ts';
-import type { AnsweredRequest, CoreLog } from '../core/coreTypes.ts';
 import type { Exchange } from './exchange.ts';
 import type { ApiContext } from './context.ts';
 import { isPromise } from '../state/awaitable.ts';
@@ -15,14 +14,8 @@ import type { RateDecision } from '../rateLimits/rateLimiter.ts';
 import { marksAt } from './deprecationMarks.ts';
 import { draftExposedHeaders, draftRateLimitFields } from '../rateLimits/draftRateLimitFields.ts';
 
-interface Recorders {
-  state: Pick<StateParts, 'log' | 'clock'>;
-  /** The access log's line. */
-  onAnswer: ((answered: AnsweredRequest) => void) | undefined;
-  log: CoreLog | undefined;
-  /** The field names an answer gave (ApiContext.answerFields). */
-  answerFields?: (body: string) => string[];
-}
+/** What records a request: the API context's request log, access log (`onAnswer`), server log, and its answers' field names. */
+type Recorders = Pick<ApiContext, 'onAnswer' | 'log' | 'answerFields'> & { state: Pick<StateParts, 'log' | 'clock'> };
 
 /**
  * Puts an API request in the request log (with what the client report needs of it) and the access

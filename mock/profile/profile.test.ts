@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import { describe, expect, it, vi } from 'vitest';
 import { generatePets } from '../../fixtures/generatePets.ts';
 import { openMock } from '../core/openMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
-import { checkProfile, profileSchema, ProfileError, type DeploymentProfile } from './profile.ts';
+import { checkProfile, checkProfileOnce, profileSchema, ProfileError, type DeploymentProfile } from './profile.ts';
 import { situationNames } from './situations.ts';
 
 const key = { authorization: 'Bearer demo-pro' };
@@ -20,6 +21,21 @@ describe('a deployment profile', () => {
     const onDisk = JSON.parse(await readFile(new URL('./profile.schema.json', import.meta.url), 'utf8'));
     expect(onDisk).toEqual(profileSchema);
     expect(Object.keys((onDisk.properties.errors as { properties: object }).properties).sort()).toEqual([...situationNames].sort());
+  });
+
+  it('is checked once: a profile checkProfile passed is handed on (pets-mock to openMock) without compiling the schema again', async () => {
+    const compile = vi.spyOn(Ajv.prototype, 'compile');
+    try {
+      const profile = checkProfile({ defaultStatus: null });
+      const mock = await openMock({ spec: await testSpec(), profile });
+      await mock.close();
+      expect(compile.mock.calls.filter(([schema]) => schema === profileSchema)).toHaveLength(1);
+    } finally {
+      compile.mockRestore();
+    }
+    // An object no check passed is checked, however like a passed one it looks.
+    expect(() => checkProfileOnce({ defaultStatus: 'adopted' })).toThrow(ProfileError);
+    expect(JSON.stringify(checkProfile({ cors: 'any' }))).toBe('{"cors":"any"}');
   });
 
   it('takes an empty profile, and one with every field', () => {
@@ -48,6 +64,9 @@ describe('a deployment profile', () => {
     expect(checkProfile({ sunset: null })).toEqual({ sunset: null });
     expect(() => checkProfile({ sunset: 'Fri, 05 Dec 2025 00:00:00 GMT' })).toThrow(/sunset .* 5 December 2030/);
     expect(() => checkProfile({ sunset: '2030-12-05' })).toThrow(/sunset/);
+    // The day as the spec's x-sunset gives it, in words and as the HTTP-date to give; another form of the right day is no IMF-fixdate.
+    expect(() => checkProfile({ sunset: 'Thursday, 05-Dec-30 00:00:00 GMT' })).toThrow(/on 5 December 2030, .*`Thu, 05 Dec 2030 00:00:00 GMT`/);
+    expect(() => checkProfile({ sunset: 'Thu, 5 Dec 2030 00:00:00 GMT' })).toThrow(/sunset/);
     expect(() => checkProfile({ categoryIdRange: { minimum: 5, maximum: 1 } })).toThrow(/categoryIdRange\.minimum 5 is above its maximum 1/);
     expect(() => checkProfile({ categoryIdRange: { minimum: 2 ** 60 } })).toThrow(/categoryIdRange/);
     expect(() => checkProfile({ keylessUnlisted: 'forbidden' })).toThrow(/keylessUnlisted/);

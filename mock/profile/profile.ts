@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises';
 import type { PetStatus } from '../../spec/types.ts';
 import { schemaCheck } from '../../common/schemaCheck.ts';
 import schema from './profile.schema.json' with { type: 'json' };
+import { bundledSpec } from '../../spec/bundledSpec.ts';
+import { deprecatedOperations } from '../pipeline/deprecationMarks.ts';
 import { pinnedStatus, situations, type SituationName } from './situations.ts';
 
 export interface ErrorAnswerChoice {
@@ -57,6 +59,9 @@ export class ProfileError extends Error {
   override readonly name = 'ProfileError';
 }
 
+/** The mark checkProfile leaves on a profile it passed. */
+const checked = Symbol('checked deployment profile');
+
 /**
  * The profile, checked against profile.schema.json and the contract: a status the contract pins
  * (400 for a bad create body, 401, 404 for an unknown pet, 429) cannot be chosen otherwise, and
@@ -73,22 +78,46 @@ export function checkProfile(value: unknown, source = 'the profile'): Deployment
     }
     const range = profile.categoryIdRange;
     if (range?.minimum !== undefined && range.maximum !== undefined && range.minimum > range.maximum) problems.push(`categoryIdRange.minimum ${range.minimum} is above its maximum ${range.maximum}: no create could succeed`);
-    if (typeof profile.sunset === 'string' && !onRemovalDay(profile.sunset)) problems.push(`sunset ${JSON.stringify(profile.sunset)} is not an HTTP-date on 5 December 2030, the removal the contract names (Versioning 3): give one (\`Thu, 05 Dec 2030 00:00:00 GMT\`), or null for none`);
+    if (typeof profile.sunset === 'string' && !onRemovalDay(profile.sunset)) problems.push(`sunset ${JSON.stringify(profile.sunset)} is not ${removalWanted()}`);
     for (const name of Object.keys(profile.extraPetFields ?? {})) if (['id', 'name', 'categoryId', 'status'].includes(name)) problems.push(`extraPetFields.${name} is a Pet field of the contract, not an extra one`);
     for (const name of Object.keys(profile.extraErrorFields ?? {})) if (['code', 'message', 'status'].includes(name)) problems.push(`extraErrorFields.${name} is an Error field of the contract, not an extra one`);
   }
   if (problems.length > 0) throw new ProfileError(`${source} is not a deployment profile (docs/drift.md): ${problems.join('; ')}.`);
+  // Marked (a hidden, non-enumerable field) so that openMock, handed it by pets-mock, does not compile the schema to check it again.
+  if (Object.isExtensible(value)) Object.defineProperty(value, checked, { value: true });
   return value as DeploymentProfile;
 }
 
-/** The removal day the contract names: "to be removed on 5 December 2030" (Versioning 3), UTC. */
-const removalDay = { from: Date.UTC(2030, 11, 5), to: Date.UTC(2030, 11, 6) };
+/** The profile, checked unless checkProfile (or loadProfile) already passed this very object. */
+export function checkProfileOnce(value: unknown, source = 'the profile'): DeploymentProfile {
+  return value !== null && typeof value === 'object' && (value as { [checked]?: boolean })[checked] === true ? (value as DeploymentProfile) : checkProfile(value, source);
+}
 
-/** Whether a Sunset value is an IMF-fixdate (RFC 9110, 5.6.7; RFC 8594, 3) on the removal day: the contract pins the day, so no other may be chosen. */
+/**
+ * The day the contract names for getPet's removal ("to be removed on 5 December 2030", Versioning 3),
+ * UTC: the spec's `x-sunset`, which the mock's own Sunset field is made from (deprecationMarks.ts).
+ */
+function removalDay(): { from: number; to: number } | undefined {
+  const from = deprecatedOperations(bundledSpec(), '').get('getPet')?.removal;
+  return from === undefined ? undefined : { from, to: from + 24 * 60 * 60 * 1000 };
+}
+
+/**
+ * Whether a Sunset value is an IMF-fixdate (RFC 9110, 5.6.7; RFC 8594, 3) on the removal day: the
+ * contract pins the day, so no other may be chosen. An IMF-fixdate is exactly what toUTCString writes.
+ */
 export function onRemovalDay(value: string): boolean {
-  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return false;
+  const day = removalDay();
   const at = Date.parse(value);
-  return at >= removalDay.from && at < removalDay.to && new Date(at).toUTCString() === value;
+  return day !== undefined && at >= day.from && at < day.to && new Date(at).toUTCString() === value;
+}
+
+/** What a profile's Sunset must be, in a message's words: `an HTTP-date on 5 December 2030 ... (\`Thu, 05 Dec 2030 00:00:00 GMT\`)`. */
+function removalWanted(): string {
+  const day = removalDay();
+  if (day === undefined) return 'null: the contract names no removal day';
+  const words = new Date(day.from).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+  return `an HTTP-date on ${words}, the removal the contract names (Versioning 3): give one (\`${new Date(day.from).toUTCString()}\`), or null for none`;
 }
 
 /** Reads and checks a profile file. */

@@ -62,6 +62,7 @@ describe('every host reads a body to the profile\'s body limit and counts keyles
     for (const open of [() => openInProcessMock({ profile: limits }), () => createBrowserPetsMock({ profile: limits })]) {
       const host = await open();
       try {
+        expect(host.bodyLimit).toBe(limits.bodyLimit);
         const res = await host.handle({ method: 'POST', url: 'http://127.0.0.1:4010/v1/pets', headers: postHeaders, body: new TextEncoder().encode(bigInvalidBody) });
         expect([res.status, JSON.parse(new TextDecoder().decode(res.body!)).code]).toEqual([400, 'INVALID_BODY']);
         expect((await host.handle({ method: 'GET', url: 'http://127.0.0.1:4010/v1/pets', headers: {} })).headers['x-ratelimit-limit']).toBe('5');

@@ -32,11 +32,13 @@ function refusedBody(profile: DeploymentProfile, body: unknown): string | undefi
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 
-/** What the core is handed instead, and the message a refusal it causes gets. */
-async function beforeCore(profile: DeploymentProfile, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: string; path: string }> {
+/** Whether the profile refuses some create bodies the mock takes (refusedBody): only then is a create's body read before the core. */
+const screensCreates = (profile: DeploymentProfile): boolean => profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number' || profile.categoryIdRange !== undefined;
+
+/** What the core is handed instead, and the message a refusal it causes gets. `screens`: screensCreates(profile). */
+async function beforeCore(profile: DeploymentProfile, screens: boolean, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: string; path: string }> {
   const [path = '', search = ''] = request.url.split(/(?=\?)/);
   if (profile.storeOrders === 'absent' && path.replace(/\/+$/, '') === `${API_PREFIX}/store/orders`) return { request: { ...request, url: `${notServed}${search}` }, path };
-  const screens = profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number' || profile.categoryIdRange !== undefined;
   if (!screens || request.method.toUpperCase() !== 'POST' || path !== `${API_PREFIX}/pets`) return { request, path };
   const bytes = request.body ?? (await request.readBody?.());
   let refusal: string | undefined;
@@ -117,8 +119,9 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
 
 /** An answerer making the profile's choices around the core's `answer`. */
 export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, now: () => number): Answerer {
+  const screens = screensCreates(profile);
   return async (request) => {
-    const before = await beforeCore(profile, request);
+    const before = await beforeCore(profile, screens, request);
     const answered = await answer(before.request);
     return afterCore(profile, request, before.path, answered, now(), before.refusal);
   };
@@ -127,16 +130,14 @@ export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, no
 /** The ban rule of a deployment that bans no key: a spell of refusals never reaches it. */
 const noBan = { threshold: Number.MAX_SAFE_INTEGER } as const;
 
-/** The options of the core a profile sets: the choices its pipeline makes before the answer exists (admission, the CORS step). */
-export function profileCoreOptions(profile: DeploymentProfile | undefined): { keylessUnlisted?: 'routed' | 'unauthorized'; preflight?: 'answered' | 'unlisted' } {
-  return {
-    ...(profile?.keylessUnlisted !== undefined ? { keylessUnlisted: profile.keylessUnlisted } : {}),
-    ...(profile?.preflight !== undefined ? { preflight: profile.preflight } : {}),
-  };
+/** The choices of a profile the core's pipeline makes before the answer exists (admission, the CORS step). */
+export interface ProfileCoreChoices {
+  keylessUnlisted?: 'routed' | 'unauthorized';
+  preflight?: 'answered' | 'unlisted';
 }
 
 /** The options of openMock a profile sets: its choices the core and the state make themselves. */
-export function profileMockOptions(profile: DeploymentProfile): {
+export function profileMockOptions(profile: DeploymentProfile): ProfileCoreChoices & {
   defaultStatus?: DeploymentProfile['defaultStatus'];
   strict?: boolean;
   ban?: { threshold?: number; seconds?: number };
@@ -150,5 +151,7 @@ export function profileMockOptions(profile: DeploymentProfile): {
     ...(profile.ban !== undefined ? { ban: profile.ban ?? noBan } : {}),
     ...(keyless !== undefined ? { keylessLimits: typeof keyless === 'number' ? { perMinute: keyless } : keyless } : {}),
     ...(profile.bodyLimit !== undefined ? { bodyLimit: profile.bodyLimit } : {}),
+    ...(profile.keylessUnlisted !== undefined ? { keylessUnlisted: profile.keylessUnlisted } : {}),
+    ...(profile.preflight !== undefined ? { preflight: profile.preflight } : {}),
   };
 }

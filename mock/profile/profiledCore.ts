@@ -1,11 +1,10 @@
 // The core of a mock given a deployment profile: the same core, its answers made to the profile's
 // choices (profiledAnswers.ts), for every host (each answers through `answer` or `handle`).
 import { answerFetch } from '../core/answerFetch.ts';
-import { defaultBodyLimit } from '../core/createMockCore.ts';
 import type { MockCore } from '../core/createMockCore.ts';
 import type { StateParts } from '../state/stateParts.ts';
 import type { DeploymentProfile } from './profile.ts';
-import { profileMockOptions, profiledAnswers } from './profiledAnswers.ts';
+import { profileMockOptions, profiledAnswers, type ProfileCoreChoices } from './profiledAnswers.ts';
 
 /** The core as it is without a profile; with one, answering as the profile chooses. */
 export function profiledCore(profile: DeploymentProfile | undefined, state: Pick<StateParts, 'clock'>, core: MockCore): MockCore {
@@ -18,8 +17,12 @@ export function profiledCore(profile: DeploymentProfile | undefined, state: Pick
   };
 }
 
-/** The options with the profile's choices the core and the state make themselves (default status, strictness, ban rule, keyless limits, body limit) put over them. */
-export function profiledOptions<T extends { defaultStatus?: unknown; strict?: boolean; ban?: object; keylessLimits?: object; bodyLimit?: number }>(options: T, profile: DeploymentProfile): T {
+/**
+ * The options with the profile's choices the core and the state make themselves (default status,
+ * strictness, ban rule, keyless limits, body limit, keyless unlisted requests, preflight) put over them.
+ */
+export function profiledOptions<T extends { defaultStatus?: unknown; strict?: boolean; ban?: object; keylessLimits?: object; bodyLimit?: number }>(options: T, profile: DeploymentProfile | undefined): T & ProfileCoreChoices {
+  if (!profile) return options;
   const chosen = profileMockOptions(profile);
   return {
     ...options,
@@ -27,9 +30,4 @@ export function profiledOptions<T extends { defaultStatus?: unknown; strict?: bo
     ...(chosen.ban ? { ban: { ...options.ban, ...chosen.ban } } : {}),
     ...(chosen.keylessLimits ? { keylessLimits: { ...options.keylessLimits, ...chosen.keylessLimits } } : {}),
   };
-}
-
-/** The body limit a host reads a request's body to (one byte past it): the profile's, else the option's, else 1 MiB. */
-export function hostBodyLimit(options: { bodyLimit?: number | undefined; profile?: DeploymentProfile | undefined }): number {
-  return options.profile?.bodyLimit ?? options.bodyLimit ?? defaultBodyLimit;
 }
