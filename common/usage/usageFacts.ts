@@ -73,7 +73,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The names of a JSON object body's fields, sorted; empty for anything else. */
 export function bodyFieldNames(text: string | undefined): string[] {
-  const value = parsed(text);
+  return objectFieldNames(parsed(text));
+}
+
+/** The names of a JSON object's fields, sorted; empty for anything else (a body as already parsed). */
+export function objectFieldNames(value: unknown): string[] {
   return isObject(value) ? Object.keys(value).sort() : [];
 }
 
@@ -82,7 +86,12 @@ export function bodyFieldNames(text: string | undefined): string[] {
  * items, each Pet field once; sorted. Empty for an answer that is not JSON.
  */
 export function answerFieldNames(text: string | undefined): string[] {
-  const value = parsed(text);
+  return fieldNamesOf(parsed(text));
+}
+
+/** The same, of an answer's value as parsed (or as the mock made it, before it was written as text). */
+export function fieldNamesOf(value: unknown): string[] {
+  if (isObject(value)) return Object.keys(value).sort();
   const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
   return [...new Set(objects.flatMap((o) => Object.keys(o)))].sort();
 }

@@ -4,7 +4,7 @@ import { redactKey, type ApiKeyEntry } from '../state/keyRing.ts';
 import { isKeyName, keyHeaderNames, keyParameterInUrl } from '../../common/secretPlaces.ts';
 import type { ClientFacts, ClientObservation } from './clientObservation.ts';
 import { anonymousBucketId } from '../rateLimits/anonymousBucket.ts';
-import { answerFieldNames, bodyFieldNames, queryKindsOf } from '../../common/usage/usageFacts.ts';
+import { answerFieldNames, bodyFieldNames, fieldNamesOf, objectFieldNames, queryKindsOf } from '../../common/usage/usageFacts.ts';
 
 /**
  * The key a request presented where the contract does not take it: in a query parameter, in
@@ -44,6 +44,8 @@ export interface AnsweredExchange {
   op?: { operationId: string } | undefined;
   /** The body's bytes as read (undefined when none was). */
   bytes?: Uint8Array | undefined;
+  /** The body as parsed, when it was (a body that is no JSON has none). */
+  body?: unknown;
   /** The catalogue code of the Error body sent, if one was. */
   errorCode?: string | undefined;
   /** The answer's headers. */
@@ -56,10 +58,13 @@ export interface AnswerSeen {
   /** Unix ms on the mock's clock when the host was handed the request. */
   arrivedAt: number;
   body?: string | null | undefined;
+  /** The value the body was written from, when the mock made it (a created or read Pet): its field names are read from it, not parsed again. */
+  value?: unknown;
 }
 
 /** Bytes as text for the digest: invalid UTF-8 is replaced, the same way for the same bytes. */
-const bytesText = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const utf8 = new TextDecoder();
+const bytesText = (bytes: Uint8Array) => utf8.decode(bytes);
 
 const numberHeader = (headers: Readonly<Record<string, string>>, name: string): number | undefined => {
   const text = headers[name];
@@ -107,9 +112,10 @@ export function clientFacts(request: AnsweredExchange, answer: AnswerSeen, label
   if (operationId) {
     const query = queryKindsOf(operationId, request.query);
     if (query !== undefined) facts.query = query;
-    const sent = body !== undefined && body.length > 0 ? bodyFieldNames(bytesText(body)) : [];
+    // The body as the pipeline parsed it, when it did; else its bytes, which may still be JSON of another type.
+    const sent = request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body) ? objectFieldNames(request.body) : body !== undefined && body.length > 0 ? bodyFieldNames(bytesText(body)) : [];
     if (sent.length > 0) facts.sent = sent;
-    const given = answer.body === undefined || answer.body === null ? [] : answerFields(answer.body);
+    const given = answer.value !== undefined ? fieldNamesOf(answer.value) : answer.body === undefined || answer.body === null ? [] : answerFields(answer.body);
     if (given.length > 0) facts.given = given;
   }
   return facts;

@@ -33,6 +33,18 @@ describe('GET /__mock/client-usage', () => {
     expect((await usage(mock)).clients).toHaveLength(2);
   });
 
+  it('names the fields of a pet created and read back, and none of a body that is no JSON object', async () => {
+    const mock = await testMock();
+    const created = await mock.call({ method: 'POST', url: '/v1/pets', key: 'demo-free', payload: { name: 'Rex', categoryId: 2, status: 'sold' } });
+    await mock.call({ url: `/v1/pets/${created.json().id}`, key: 'demo-free' });
+    await mock.call({ method: 'POST', url: '/v1/pets', key: 'demo-free', payload: '[{"name":"Rex","categoryId":2}]', headers: { 'content-type': 'application/json' } });
+    const [client] = (await usage(mock, '?key=demo-free')).clients;
+    expect(client!.operations).toEqual([
+      { operationId: 'createPet', method: 'POST', path: '/pets', requests: 2, query: {}, body: ['categoryId', 'name', 'status'], reads: { 201: ['categoryId', 'id', 'name', 'status'], 400: ['code', 'message', 'status'] }, statuses: [201, 400] },
+      { operationId: 'getPet', method: 'GET', path: '/pets/{petId}', requests: 1, query: {}, body: [], reads: { 200: ['categoryId', 'id', 'name', 'status'] }, statuses: [200] },
+    ]);
+  });
+
   it('refuses a query it does not take, naming what it takes', async () => {
     const mock = await testMock();
     const res = await mock.app.inject({ url: '/__mock/client-usage?client=x' });

@@ -35,7 +35,8 @@ import { rateAndMarks, recordExchange } from './record.ts';
 
 export type { ApiPipelineOptions } from './context.ts';
 
-type Answer = { status: number; body: string | null };
+/** An answer's status and body, and the value the body was written from when the operation made one (its field names are recorded). */
+type Answer = { status: number; body: string | null; value?: unknown };
 
 export interface ApiPipeline {
   /** A request under the API's prefix. */
@@ -114,7 +115,7 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
   if (marked) await marked;
   const delayed = delayAnswer(ctx.latency, x);
   if (delayed) await delayed;
-  record(ctx, x, answer.status, arrivedAt, answer.body);
+  record(ctx, x, answer.status, arrivedAt, answer.body, answer.value);
   if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = ctx.contentLength(answer.body);
   return { status: answer.status, headers: x.headers, body: answer.body };
 }
@@ -151,6 +152,6 @@ async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string
 }
 
 /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
-function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number, body?: string | null): void {
-  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers), body }, ctx);
+function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number, body?: string | null, value?: unknown): void {
+  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers), body, value }, ctx);
 }

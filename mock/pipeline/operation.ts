@@ -109,16 +109,16 @@ function petStep(ctx: Pick<ApiContext, 'defaultStatus' | 'pages'>, op: SpecOpera
 }
 
 /** The answer to what the store's operation gave. */
-function stepAnswer(ctx: Pick<ApiContext, 'state' | 'prefix' | 'pages'>, x: Exchange, step: PetStep, result: PetStepResult): Awaitable<{ status: number; body: string | null }> {
+function stepAnswer(ctx: Pick<ApiContext, 'state' | 'prefix' | 'pages'>, x: Exchange, step: PetStep, result: PetStepResult): Awaitable<{ status: number; body: string | null; value?: unknown }> {
   x.headers['content-type'] = jsonType;
   switch (result.kind) {
     case 'create': {
       if ('exhausted' in result) throw new ApiError('IDS_EXHAUSTED');
       x.headers.location = `${ctx.prefix}/pets/${result.pet.id}`;
-      return { status: 201, body: JSON.stringify(result.pet) };
+      return { status: 201, body: JSON.stringify(result.pet), value: result.pet };
     }
     case 'get': {
-      if (result.pet) return { status: 200, body: JSON.stringify(result.pet) };
+      if (result.pet) return { status: 200, body: JSON.stringify(result.pet), value: result.pet };
       const segment = x.path.split('/').filter(Boolean).pop() ?? '';
       throw new ApiError('PET_NOT_FOUND', `No pet has the id ${decodeSegment(segment)}. List pets with GET /v1/pets to find an existing id.`);
     }

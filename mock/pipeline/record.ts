@@ -51,10 +51,12 @@ interface Answered {
   arrivedAt: number;
   corsRefused: boolean;
   body?: string | null;
+  /** The value the body was written from, when the operation made it. */
+  value?: unknown;
 }
 
 /** The request's entry, and its access-log line written. */
-function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body }: Answered, at: number, ms: number, { onAnswer, answerFields }: Recorders): RecordedRequest {
+function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body, value }: Answered, at: number, ms: number, { onAnswer, answerFields }: Recorders): RecordedRequest {
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
   const method = x.method;
@@ -63,7 +65,7 @@ function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body }: Answered
   const entry: RecordedRequest = { at, method, url, status, key, ms: Math.round(ms * 10) / 10, client: x.ip };
   if (runId) entry.runId = runId.slice(0, MAX_RUN_ID);
   if (x.fault) entry.fault = x.fault.id;
-  entry.grade = clientFacts(x, { status, arrivedAt, body }, key, answerFields);
+  entry.grade = clientFacts(x, { status, arrivedAt, body, value }, key, answerFields);
   onAnswer?.({
     method,
     url,
