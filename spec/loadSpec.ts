@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPI, OpenAPIV3 } from 'openapi-types';
 // js-yaml, which the $ref resolver loads anyway: a second YAML parser would cost the start its load.
 import { load as parseYaml } from 'js-yaml';
 import { projectPath } from '../common/projectRoot.ts';
 import { specFromDocument, type LoadedSpec } from './specModel.ts';
+import { dereferenceLocal } from './dereferenceLocal.ts';
+
+/** swagger-parser, loaded when first needed: a start that only dereferences a document referring within itself never needs it. */
+const swaggerParser = async () => (await import('@apidevtools/swagger-parser')).default;
 
 /** Where the project's OpenAPI document lives. */
 export const defaultSpecPath = projectPath('spec', 'openapi.yaml');
@@ -21,6 +24,10 @@ export * from './specModel.ts';
  */
 export async function loadSpec(path: string = defaultSpecPath, { validate = true }: { validate?: boolean } = {}): Promise<LoadedSpec> {
   const { base, api } = await readDocument(path);
+  // An OpenAPI 3.0 or 3.1 document referring only within itself is dereferenced here; any other is swagger-parser's to read (and refuse).
+  const local = !validate && /^3\.[01]\.\d+$/.test(String((api as { openapi?: unknown }).openapi)) ? dereferenceLocal(api) : undefined;
+  if (local) return specFromDocument(local as OpenAPIV3.Document, path);
+  const SwaggerParser = await swaggerParser();
   const document = (await (validate ? SwaggerParser.validate(base, api, {}) : SwaggerParser.dereference(base, api, {}))) as OpenAPIV3.Document;
   return specFromDocument(document, path);
 }
@@ -28,7 +35,7 @@ export async function loadSpec(path: string = defaultSpecPath, { validate = true
 /** Validates a document against the OpenAPI specification; rejects with what is wrong. */
 export async function validateSpec(path: string): Promise<void> {
   const { base, api } = await readDocument(path);
-  await SwaggerParser.validate(base, api, {});
+  await (await swaggerParser()).validate(base, api, {});
 }
 
 /**
