@@ -4,7 +4,7 @@
 // Ids, which pets, messages and timestamps are recorded as incidental: the contract makes their
 // differences meaningless.
 import type { TransportResponse } from '../http/transport.ts';
-import { parseLossless, type LosslessValue } from '../json/losslessJson.ts';
+import { parseLossless, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { situations, type SituationName } from '../../mock/profile/situations.ts';
 import type { DriftSide } from './driftSide.ts';
 import { keylessWindow } from './keylessWindow.ts';
