@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { ValidateFunction } from 'ajv';
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import type { ExactValidator } from '../../spec/compileExactSchema.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import { MAX_ID } from '../state/petStore.ts';
 import { writeFileDurably } from './writeFileDurably.ts';
 
@@ -13,10 +14,10 @@ export interface SavedState {
 }
 
 /**
- * Reads a state file. Undefined when it does not exist yet; an error naming the file and the
+ * Reads a state file, every categoryId exact (one past 2^53 - 1 is written with its digits and read back as a BigInt). Undefined when it does not exist yet; an error naming the file and the
  * problem when it cannot be read or is not a valid state, so a start never silently replaces it.
  */
-export async function readStateFile(file: string, validatePets: ValidateFunction): Promise<SavedState | undefined> {
+export async function readStateFile(file: string, validatePets: ExactValidator): Promise<SavedState | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -26,7 +27,7 @@ export async function readStateFile(file: string, validatePets: ValidateFunction
   }
   let data: { format?: unknown; pets?: unknown; nextId?: unknown };
   try {
-    data = JSON.parse(text);
+    data = parseJsonExact(text) as typeof data;
   } catch (error) {
     throw new Error(`The state file ${file} is not valid JSON (${(error as Error).message}). Fix it, or move it away to start from the fixtures.`);
   }
@@ -100,7 +101,7 @@ export class StateFileWriter {
   async #write(): Promise<void> {
     const { pets, nextId } = this.read();
     this.lastWriteSucceeded = false;
-    await writeFileDurably(this.file, `${JSON.stringify({ format: STATE_FORMAT, savedAt: new Date().toISOString(), nextId, pets }, null, 2)}\n`);
+    await writeFileDurably(this.file, `${stringifyExact({ format: STATE_FORMAT, savedAt: new Date().toISOString(), nextId, pets }, 2)}\n`);
     this.lastWriteSucceeded = true;
     this.onWritten();
   }
