@@ -38,10 +38,14 @@ export async function readStateFile(file: string, validatePets: ExactValidator):
     throw new Error(`The state file ${file} has invalid pets: ${describeAjvErrors(validatePets.errors, 'pets')}. Fix it, or move it away to start from the fixtures.`);
   }
   const pets = data.pets as Pet[];
+  // Read exactly, 2^53 (every id handed out) is a BigInt: it is exact in a double too. Past it stays a BigInt, refused below.
+  if (typeof data.nextId === 'bigint' && data.nextId <= 2n ** 53n) data.nextId = Number(data.nextId);
+  const past = pets.find((p) => !Number.isSafeInteger(p.id));
+  if (past) throw new Error(`The state file ${file} has the pet id ${past.id}, past 2^53 - 1, the largest id the mock hands out. Fix it.`);
   const highest = pets.reduce((max, p) => Math.max(max, p.id), 0);
   // MAX_ID + 1 (2^53, exact in a double) is what the mock saves once it has handed out MAX_ID.
   if (!Number.isInteger(data.nextId) || (data.nextId as number) <= highest || (data.nextId as number) > MAX_ID + 1) {
-    throw new Error(`The state file ${file} has nextId ${JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}) and at most ${MAX_ID + 1} (every id handed out). Fix it.`);
+    throw new Error(`The state file ${file} has nextId ${typeof data.nextId === 'bigint' ? String(data.nextId) : JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}) and at most ${MAX_ID + 1} (every id handed out). Fix it.`);
   }
   if (new Set(pets.map((p) => p.id)).size !== pets.length) {
     throw new Error(`The state file ${file} has two pets with the same id. Fix it.`);
