@@ -99,19 +99,35 @@ export function withinInt64(value: bigint): boolean {
  * wanted. Returns the value itself when nothing in it changes.
  */
 export function ajvView(value: unknown): unknown {
+  return holdsExactOnly(value) ? viewOf(value) : value;
+}
+
+/** Whether a value holds a BigInt or an UnheldFraction anywhere: walked without allocating, as most bodies hold neither. */
+function holdsExactOnly(value: unknown): boolean {
+  if (typeof value === 'bigint' || value instanceof UnheldFraction) return true;
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsExactOnly(item)) return true;
+    return false;
+  }
+  for (const key in value) if (Object.hasOwn(value, key) && holdsExactOnly((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+function viewOf(value: unknown): unknown {
   if (typeof value === 'bigint') return withinInt64(value) ? Number(value) : value > 0n ? 2 ** 64 : -(2 ** 64);
   if (value === null || typeof value !== 'object' || value instanceof UnheldFraction) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     value.forEach((item: unknown, index) => {
-      const seen = ajvView(item);
+      const seen = viewOf(item);
       if (seen !== item) (out ??= [...value])[index] = seen;
     });
     return out ?? value;
   }
   let out: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const seen = ajvView(item);
+    const seen = viewOf(item);
     if (seen !== item) Object.defineProperty((out ??= { ...value }), key, { value: seen, enumerable: true, writable: true, configurable: true });
   }
   return out ?? value;
