@@ -13,7 +13,7 @@ const root = projectPath('conformance');
  * Test support (`testing/` folders) sits above them all and nothing below imports it.
  */
 const layers: readonly (readonly RegExp[])[] = [
-  [/^json\//, /^version\.ts$/],
+  [/^version\.ts$/],
   [/^http\//, /^specValidators\.ts$/],
   [/^cases\//],
   [/^model\//],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { integerText, parseLossless } from './json/losslessJson.ts';
+import { integerText, parseLossless } from '../common/json/losslessJson.ts';
 import { checkIds } from './checks/index.ts';
 import { categoriesPast2To53, legalChoices, legalLimits, slidingWindow } from './testing/legalChoices.ts';
 import { inProcessDeployment } from './testing/deployment.ts';

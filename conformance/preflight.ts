@@ -2,7 +2,7 @@ import type { KnownPet } from './check.ts';
 import { parseBody, type Exchange } from './http/exchange.ts';
 import { isUnavailable, QuotaExhaustedError, type PacedClient } from './http/pacedClient.ts';
 import { TransportError } from './http/transport.ts';
-import { integerText } from './json/losslessJson.ts';
+import { integerText } from '../common/json/losslessJson.ts';
 
 export type PreflightResult = { pets: KnownPet[]; exchange: Exchange } | { reason: string };
 

@@ -33,7 +33,7 @@ describe('a run against the mock', () => {
     // In process there is no socket: the framing probe is skipped, as the rate-limit probe is without --probe-rate-limit.
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' || id === 'http-framing' ? 'skipped' : 'passed']));
     // The "What a run does, and what it costs" table of docs/qa-staging.md.
-    expect(result.report.requests).toMatchObject({ total: 307, withKey: 277, withoutKey: 30 });
+    expect(result.report.requests).toMatchObject({ total: 310, withKey: 280, withoutKey: 30 });
     expect(sent).toHaveLength(result.report.requests.total);
     // A client's own product token comes first where the suite sends that client's headers (RFC 9110, 10.1.5).
     const agents = sent.map((r) => Object.entries(r.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? '');

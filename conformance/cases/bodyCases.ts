@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { RAW_NUMBER, toJsonText } from '../json/losslessJson.ts';
+import { RAW_NUMBER, toJsonText } from '../../common/json/losslessJson.ts';
 import { BELOW_INT64, BEYOND_INT64, type ValueCase } from './valueCase.ts';
 
 export interface BodyCase extends ValueCase {

@@ -2,7 +2,7 @@ import type { Check, CheckContext } from '../check.ts';
 import type { ApiRequest, Auth } from '../http/exchange.ts';
 import { allOperations } from './allOperations.ts';
 import { newPetBody } from './newPetBody.ts';
-import { toJsonText } from '../json/losslessJson.ts';
+import { toJsonText } from '../../common/json/losslessJson.ts';
 import { judgeAuth } from '../model/judgeAuthCases.ts';
 import { describeEdit, keyNearMisses, schemeSpellings } from '../traffic/nearMisses.ts';
 

@@ -2,7 +2,7 @@ import { componentSchema } from '../../spec/loadSpec.ts';
 import type { Check, CheckContext } from '../check.ts';
 import { bodyCases, type BodyCase } from '../cases/bodyCases.ts';
 import type { Expectation } from '../http/exchange.ts';
-import { integerText, isInt64, toJsonText } from '../json/losslessJson.ts';
+import { integerText, isInt64, toJsonText } from '../../common/json/losslessJson.ts';
 import { judgeCreatePet, readBackCase } from '../model/judgeCreateCases.ts';
 import { knownCategoryIds } from '../model/runFacts.ts';
 import { newPetBody } from './newPetBody.ts';

@@ -6,7 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { PacedClient } from '../http/pacedClient.ts';
 import { defaultRawMaxBytes } from '../http/rawHttp.ts';
 import { httpTransport, type Transport } from '../http/transport.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText } from '../../common/json/losslessJson.ts';
 import { runModel } from '../model/runModel.ts';
 import { modelOptions } from '../model/testing/modelExchanges.ts';
 import type { Deployment } from '../testing/deployment.ts';

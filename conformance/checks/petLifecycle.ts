@@ -1,6 +1,6 @@
-import { toJsonText } from '../json/losslessJson.ts';
+import { toJsonText } from '../../common/json/losslessJson.ts';
 import type { Check } from '../check.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText } from '../../common/json/losslessJson.ts';
 import { listed } from '../model/judgeListCases.ts';
 import { judgeLifecycle, lifecycleCases } from '../model/judgeLifecycle.ts';
 import { limitBounds, statusValues } from '../model/listBounds.ts';

@@ -3,7 +3,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
 import { judgeRateProbe, probeCases, sameWindow } from '../model/judgeRateProbe.ts';
 import { newPetBody } from './newPetBody.ts';
-import { toJsonText } from '../json/losslessJson.ts';
+import { toJsonText } from '../../common/json/losslessJson.ts';
 
 export const rateLimitProbe: Check = {
   id: 'rate-limit-probe',

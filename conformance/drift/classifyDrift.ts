@@ -12,6 +12,7 @@ import type { Observation, SideObservations } from './probes.ts';
 import { profileOf, type CannotMake } from './profileOf.ts';
 import { comparePairs, generatedChoiceOf, pairAnswers, type GeneratedDifference } from './comparePairs.ts';
 import type { GeneratedSideRecord } from './generatedDrift.ts';
+import { madeByProfileField } from './situationOf.ts';
 
 export interface SideSummary {
   label: string;
@@ -282,14 +283,16 @@ function foldGenerated(generated: GeneratedRun, fold: Fold): GeneratedSummary {
       existing.example ??= d.request;
       continue;
     }
+    // A choice another profile field makes (int64Range: categoryIdRange's bounds) is as makeable as that field's probe showed.
+    const madeBy = madeByProfileField[field] ?? field;
     const cannot = !againstIsMock
       ? undefined
-      : !profileFields.has(field)
+      : !profileFields.has(madeBy)
         ? 'the profile format has no field for this choice: the mock makes its own'
         : inconsistent
           ? `${label.base} answers this situation in more than one way (its probe: ${probed!.shown}; ${d.request}: ${d.base}); a profile holds one answer per situation`
           : // The base side's probe showed a value the mock cannot make (profileOf): the generated answers show the same choice.
-            fold.cannotMake.find((c) => c.field === field)?.reason;
+            fold.cannotMake.find((c) => c.field === madeBy)?.reason;
     const same = fold.same.findIndex((x) => x.field === field);
     if (same >= 0) fold.same.splice(same, 1);
     fold.choices.push({ field, title: named.title, row: named.row, base: { value: d.baseValue ?? d.base, shown: d.base }, against: { value: d.against, shown: d.against }, ...evidence, ...(cannot ? { mockCannotMake: cannot } : {}) });

@@ -136,6 +136,27 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(calibrated.same.map((s) => s.field)).toEqual(expect.arrayContaining(['keylessUnlisted', 'preflight', 'categoryIdRange', 'sunset', 'location']));
   });
 
+  it('learns a deployment that refuses categoryIds past 2^53 - 1 (its JSON numbers doubles): the bound in its profile, and nothing left once the mock is given it', async () => {
+    const doubles = { mockOptions: { profile: { categoryIdRange: { minimum: -9007199254740991, maximum: 9007199254740991 } } } };
+    const observed = await drift(doubles, {}, { generatedRequests: 120, againstIsMock: true });
+    expect(observed.breaks).toEqual([]);
+    expect(observed.cannotMake).toEqual([]);
+    expect(observed.profile.categoryIdRange).toEqual({ minimum: -9007199254740991, maximum: 9007199254740991 });
+    expect(observed.choices.find((c) => c.field === 'categoryIdRange')).toMatchObject({ against: { value: {} } });
+    // The generated creates past 2^53 - 1 are the same choice, made by the same profile field.
+    expect(observed.choices.filter((c) => c.field === 'int64Range')).toEqual([expect.objectContaining({ row: 'Range of int64 values', base: expect.objectContaining({ shown: '400 INVALID_BODY' }), against: expect.objectContaining({ shown: '201' }) })]);
+    expect(observed.choices.find((c) => c.field === 'int64Range')).not.toHaveProperty('mockCannotMake');
+    const calibrated = await drift(doubles, { mockOptions: { profile: observed.profile } }, { generatedRequests: 120, againstIsMock: true });
+    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
+    expect(calibrated.cannotMake).toEqual([]);
+  });
+
+  it('finds no categoryId difference between the mock and a deployment that keeps every int64 exactly', async () => {
+    const result = await drift({}, {}, { generatedRequests: 120 });
+    expect(result.same.find((s) => s.field === 'categoryIdRange')?.shown).toMatch(/9007199254740993 is taken \(201, kept exactly\), -9007199254740993 is taken \(201, kept exactly\)$/);
+    expect(result.choices).toEqual([]);
+  });
+
   it('counts keyless requests by the day as a deployment whose day binds first, and bans none as one that bans none', async () => {
     const dayFirst = { transform: passThrough, mockOptions: { keylessLimits: { perMinute: 100, perDay: 40 }, ban: { threshold: Number.MAX_SAFE_INTEGER } } };
     const probes = { probeBan: true, probeBanMaxRequests: 330, probeMaxBody: 4096 };

@@ -25,7 +25,7 @@ export const driftFields: readonly DriftField[] = [
   { field: 'unknownQueryParameters', title: 'a query parameter the contract does not define (`?offset=1`)', row: 'Query parameters the contract does not define (`?offset=100`, `?page=2`)' },
   { field: 'unknownBodyFields', title: 'a create body with a field NewPet lacks', row: 'Fields a client sends that NewPet does not have, and `id`' },
   { field: 'maxNameLength', title: 'the longest `name` a create accepts', row: 'Maximum length of `name`' },
-  { field: 'categoryIdRange', title: 'the `categoryId` values a create accepts (0, negative)', row: 'Values of `name` and `categoryId` a deployment may refuse' },
+  { field: 'categoryIdRange', title: 'the `categoryId` values a create accepts (0, negative, past 2^53 - 1)', row: 'Values of `name` and `categoryId` a deployment may refuse' },
   { field: 'bodyLimit', title: 'the largest request body read, in bytes', row: 'Maximum request body' },
   { field: 'retryAfter', title: 'the form of `Retry-After` on a 429', row: '`Retry-After` format' },
   { field: 'deprecation', title: 'the `Deprecation` field of GET /pets/{petId}', row: 'Deprecation date of `getPet`' },

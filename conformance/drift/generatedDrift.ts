@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { parseBody, type ApiRequest, type Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
 import { setCredential } from '../http/setCredential.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText } from '../../common/json/losslessJson.ts';
 import type { KnownPet } from '../model/runFacts.ts';
 import { sequenceArbitrary, type Command } from '../traffic/commands.ts';
 import { relationPass } from '../traffic/relations.ts';

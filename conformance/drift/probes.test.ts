@@ -9,6 +9,17 @@ describe('what the probes\' answers show', () => {
     expect(categoryIdRangeChoice(400, 201)?.value).toMatch(/^other: categoryId 0 is refused \(400\), -1 is taken \(201\)/);
   });
 
+  it('reads the ends past 2^53 - 1: taken exactly is no bound, refused is the bound 9007199254740991 at that end, taken rounded a value a profile cannot hold', () => {
+    const exact = { above: { status: 201, answered: '9007199254740993' }, below: { status: 201, answered: '-9007199254740993' } };
+    expect(categoryIdRangeChoice(201, 201, exact)).toEqual({ value: {}, shown: 'categoryId 0 is taken (201), -1 is taken (201), 9007199254740993 is taken (201, kept exactly), -9007199254740993 is taken (201, kept exactly)' });
+    expect(categoryIdRangeChoice(201, 201, { above: { status: 400 }, below: { status: 400 } })?.value).toEqual({ minimum: -9007199254740991, maximum: 9007199254740991 });
+    // Below a minimum already shown, the negative end says nothing more.
+    expect(categoryIdRangeChoice(400, 400, { above: { status: 422 }, below: { status: 400 } })?.value).toEqual({ minimum: 1, maximum: 9007199254740991 });
+    expect(categoryIdRangeChoice(201, 201, { above: { status: 201, answered: '9007199254740992' } })?.value).toMatch(/^other: .*9007199254740993 is taken \(201, answered as 9007199254740992\)/);
+    // No answer, a 429 or a 5xx at an end says nothing of it.
+    expect(categoryIdRangeChoice(201, 201, { above: { status: 429 }, below: { status: 500 } })?.value).toEqual({});
+  });
+
   it('shows no categoryId range when an answer was no create and no refusal of the body (no answer, a 401, a 429, a 5xx)', () => {
     expect(categoryIdRangeChoice(undefined, 201)).toBeUndefined();
     expect(categoryIdRangeChoice(429, 201)).toBeUndefined();

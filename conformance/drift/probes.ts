@@ -5,7 +5,7 @@
 // differences meaningless.
 import { parseBody } from '../http/exchange.ts';
 import type { TransportResponse } from '../http/transport.ts';
-import { parseLossless, type LosslessValue } from '../json/losslessJson.ts';
+import { integerText, parseLossless, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { situations, type SituationName } from '../../mock/profile/situations.ts';
 import type { DriftSide } from './driftSide.ts';
 import { errorChoice } from './errorChoice.ts';
@@ -205,10 +205,15 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
     if (!named || named.status < 400 || named.status >= 500) break;
   }
 
-  // The categoryIds a create takes, below 1 (the contract lists no categories): 0, then -1.
+  // The categoryIds a create takes, below 1 (the contract lists no categories): 0, then -1; and past
+  // 2^53 - 1 at either end (the int64 the contract types it as holds them): 2^53 + 1, -(2^53 + 1).
   const zero = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe D', categoryId: 0 }) });
   const negative = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe E', categoryId: -1 }) });
-  const range = categoryIdRangeChoice(zero?.status, negative?.status);
+  const past = async (name: string, digits: string): Promise<BigCategoryAnswer | undefined> => {
+    const answer = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: `{"name":${JSON.stringify(name)},"categoryId":${digits}}` });
+    return answer && { status: answer.status, answered: categoryIdTextOf(answer) };
+  };
+  const range = categoryIdRangeChoice(zero?.status, negative?.status, { above: await past('Drift probe F', pastSafe.above), below: await past('Drift probe G', pastSafe.below) });
   if (range) o.choice('categoryIdRange', 'categoryIdRange', range.value, range.shown);
 
   // CORS for a page's request.
@@ -277,17 +282,52 @@ export async function observeSpentQuota(side: DriftSide, seen: SideObservations,
 }
 
 type Choice = { value: unknown; shown: string } | undefined;
+
+/** The categoryIds just past the whole numbers a double holds (2^53 + 1 and its negative), as sent. */
+export const pastSafe = { above: '9007199254740993', below: '-9007199254740993' } as const;
+
+/** A create's answer to a categoryId past 2^53 - 1: its status and the categoryId it answered, exactly. */
+export interface BigCategoryAnswer {
+  status: number;
+  answered?: string | undefined;
+}
+
+/** The categoryId of a create's answer as its exact digits (read losslessly), if it has one. */
+function categoryIdTextOf(response: TransportResponse): string | undefined {
+  try {
+    const value = parseLossless(response.body);
+    return isObject(value) ? integerText(value.categoryId) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const refusedOrTaken = (status: number | undefined): 'taken' | 'refused' | undefined => (status === 201 ? 'taken' : status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 429 ? 'refused' : undefined);
 
-/** The range a side's answers to categoryId 0 and -1 show: none below (both taken), from 1 (both refused), from 0 (-1 refused); else a value the profile has no room for. */
-export function categoryIdRangeChoice(zero: number | undefined, negative: number | undefined): Choice {
+/**
+ * The range a side's answers to categoryId 0 and -1 show: none below (both taken), from 1 (both
+ * refused), from 0 (-1 refused); and past 2^53 - 1 (`past`, when probed): refused, the bound
+ * 9007199254740991 at that end (as a deployment whose JSON numbers are doubles refuses them), taken
+ * with the digits sent, no bound. Else a value the profile has no room for: 0 refused with -1 taken,
+ * or a categoryId past 2^53 - 1 taken and answered as another number (rounded, as a double holds
+ * it), which the mock never does: the judges call it a break (data.created-as-sent).
+ */
+export function categoryIdRangeChoice(zero: number | undefined, negative: number | undefined, past: { above?: BigCategoryAnswer | undefined; below?: BigCategoryAnswer | undefined } = {}): Choice {
   const [z, n] = [refusedOrTaken(zero), refusedOrTaken(negative)];
   if (z === undefined || n === undefined) return undefined;
-  const shown = `categoryId 0 is ${z} (${zero}), -1 is ${n} (${negative})`;
-  if (z === 'taken' && n === 'taken') return { value: {}, shown };
-  if (z === 'refused' && n === 'refused') return { value: { minimum: 1 }, shown };
-  if (z === 'taken' && n === 'refused') return { value: { minimum: 0 }, shown };
-  return { value: `other: ${shown}`, shown };
+  let shown = `categoryId 0 is ${z} (${zero}), -1 is ${n} (${negative})`;
+  if (z === 'refused' && n === 'taken') return { value: `other: ${shown}`, shown };
+  const range: { minimum?: number; maximum?: number } = z === 'refused' ? { minimum: 1 } : n === 'refused' ? { minimum: 0 } : {};
+  // The negative end past 2^53 - 1 says something only when the range has no minimum yet.
+  const ends = [['above', pastSafe.above, past.above], ...(range.minimum === undefined ? [['below', pastSafe.below, past.below] as const] : [])] as const;
+  for (const [end, digits, answer] of ends) {
+    const seen = refusedOrTaken(answer?.status);
+    if (seen === undefined) continue;
+    const exact = seen === 'refused' || answer!.answered === digits;
+    shown += `, ${digits} is ${seen} (${answer!.status}${seen === 'taken' ? (exact ? ', kept exactly' : `, answered as ${answer!.answered ?? 'no categoryId'}`) : ''})`;
+    if (!exact) return { value: `other: ${shown}`, shown };
+    if (seen === 'refused') range[end === 'above' ? 'maximum' : 'minimum'] = end === 'above' ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
+  }
+  return { value: range, shown };
 }
 
 /** What a side's keyless answers to an unserved method and an unserved path show: 401 first, or routed as with a key; the two unlike is a value the profile has no room for. */

@@ -22,13 +22,16 @@ export interface Situation {
   dependsOnPets?: boolean;
 }
 
-/** Generated choices a profile has no field for, with their contract-choices.md rows (the ones it has are driftFields.ts's). */
+/** Generated choices a profile field of another name makes: a categoryId past 2^53 - 1 is refused by a `categoryIdRange` bound. */
+export const madeByProfileField: Partial<Record<string, string>> = { int64Range: 'categoryIdRange' };
+
+/** Generated choices with no profile field of their own, with their contract-choices.md rows (the ones it has are driftFields.ts's). */
 export const generatedChoices = {
   integerSpellings: { title: 'another spelling of an integer (`limit=1e1`, `/pets/+7`): refused or read as the number', row: 'Integer parameters' },
   statusFilterNearMiss: { title: 'a `status` filter that is no PetStatus (`?status=Sold`): refused, or a list with no pet', row: 'A `status` filter that is no PetStatus' },
   refusedValues: { title: 'a NewPet whose values a deployment may call invalid (400): refused or created', row: 'Values of `name` and `categoryId` a deployment may refuse' },
   nameValues: { title: 'a `name` NewPet allows that a deployment may refuse (empty, control characters, a lone surrogate)', row: 'Values of `name` and `categoryId` a deployment may refuse' },
-  int64Range: { title: 'a `categoryId` past 2^53 (the int64 ends): taken exactly or refused; the mock keeps whole numbers exactly only within -(2^53-1) to 2^53-1', row: 'Range of int64 values' },
+  int64Range: { title: 'a `categoryId` past 2^53 - 1 (up to the int64 ends): taken exactly or refused; the mock takes every int64 exactly, and refuses past 2^53 - 1 given the profile\'s `categoryIdRange` bound', row: 'Range of int64 values' },
   maxBodySize: { title: 'the largest request body taken', row: 'Maximum request body' },
   methodsServed: { title: 'a method the contract does not list, served (`HEAD`, `OPTIONS`, `DELETE`)', row: 'A method a path does not serve' },
   trailingSlash: { title: 'a path with a trailing slash (`/pets/`)', row: 'Unknown routes, wrong methods' },

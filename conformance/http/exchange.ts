@@ -1,4 +1,4 @@
-import { parseLossless, toPlain, type LosslessValue } from '../json/losslessJson.ts';
+import { parseLossless, toPlain, type LosslessValue } from '../../common/json/losslessJson.ts';
 import type { ConnectionChoice } from './transport.ts';
 import type { Framing, FramedRequest, StreamEnd } from './responseFraming.ts';
 

@@ -3,7 +3,7 @@
 // within int64; an Error whose status is the HTTP status.
 import { findOperation, responseSchema } from '../../spec/loadSpec.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { beyondInt64 } from '../json/losslessJson.ts';
+import { beyondInt64 } from '../../common/json/losslessJson.ts';
 import type { SpecValidators } from '../specValidators.ts';
 import { isUnservedStoreOrders, storeOrdersIsOpen } from './judgeAuthCases.ts';
 import { bodyNotWhole, judgedAsOperation, requestLine } from './judgeable.ts';

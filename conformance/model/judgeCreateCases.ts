@@ -3,7 +3,7 @@
 // judged by the model on every create of the run); an invalid one is refused as its expectation
 // says (400 where the contract names it, any 4xx where it names none).
 import type { Exchange, Expectation } from '../http/exchange.ts';
-import { integerText, isInt64 } from '../json/losslessJson.ts';
+import { integerText, isInt64 } from '../../common/json/losslessJson.ts';
 import { showValue } from './judgeGetPetCases.ts';
 import { judgeExpectation } from './judgeRefusal.ts';
 import { requestName } from './judgeable.ts';

@@ -1,7 +1,7 @@
 // Data invariants across answers: whatever the run reads back equals what it knows of that id.
 import { isRemovedGetPet } from './removedOperation.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { parseLossless, integerText, toJsonText, type LosslessValue } from '../json/losslessJson.ts';
+import { parseLossless, integerText, toJsonText, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { aboutFields, broken, held, holds, questionable, type Judgement } from './judgement.ts';
 import type { ModelState, PetFacts } from './modelState.ts';
 import type { RequestView } from './requestView.ts';

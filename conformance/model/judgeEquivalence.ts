@@ -10,7 +10,7 @@ import { isErrorBody } from './errorBody.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
-import { integerText, toJsonText, type LosslessValue } from '../json/losslessJson.ts';
+import { integerText, toJsonText, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { held, holds, questionable, broken, type Judgement } from './judgement.ts';
 import type { GroupFirst, ModelState } from './modelState.ts';
 import { viewRequest, type RequestView } from './requestView.ts';

@@ -6,7 +6,7 @@ import type { Exchange, WireConnection } from '../http/exchange.ts';
 import { showBytes } from '../http/messageHead.ts';
 import type { FramedAnswer, FramingProblem } from '../http/responseFraming.ts';
 import { frameWire } from '../http/wireExchanges.ts';
-import { integerText, parseLossless, type LosslessValue } from '../json/losslessJson.ts';
+import { integerText, parseLossless, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { broken, held, questionable, type Judgement } from './judgement.ts';
 import type { RequestView } from './requestView.ts';
 import type { RuleId } from './rules.ts';

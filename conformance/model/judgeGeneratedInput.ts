@@ -2,7 +2,7 @@
 // refused with a 4xx (a JSON NewPet with the 400 the contract names). That one a deployment may
 // refuse is never answered 5xx is status.no-5xx's, as of every answer; the model judges the rest.
 import type { Exchange } from '../http/exchange.ts';
-import { integerText, parseLossless, type LosslessValue } from '../json/losslessJson.ts';
+import { integerText, parseLossless, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { requestName } from './judgeable.ts';
 import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';

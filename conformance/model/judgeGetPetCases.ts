@@ -1,7 +1,7 @@
 // The get-pet check's judge: a listed id gives that pet as listed; an int64 no pet has gets 404, an
 // id that is none a 4xx, each with an Error body (by the expectation its request carries).
 import type { Exchange } from '../http/exchange.ts';
-import { integerText, toJsonText } from '../json/losslessJson.ts';
+import { integerText, toJsonText } from '../../common/json/losslessJson.ts';
 import { judgeExpectation } from './judgeRefusal.ts';
 import { requestName } from './judgeable.ts';
 import type { Judgement } from './judgement.ts';

@@ -2,7 +2,7 @@
 // the list filtered by their status; an id the client sends never taken. That each new id is one no
 // pet had is data.new-id's, judged by the model on every create of the run.
 import type { Exchange } from '../http/exchange.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText } from '../../common/json/losslessJson.ts';
 import { differingFields } from './judgeCreateCases.ts';
 import { showValue } from './judgeGetPetCases.ts';
 import { listed } from './judgeListCases.ts';

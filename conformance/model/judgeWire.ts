@@ -4,7 +4,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { held, holds, questionable, type Judgement } from './judgement.ts';
 import type { RequestView } from './requestView.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
-import { maxDepth, nestsDeeperThan } from '../json/losslessJson.ts';
+import { maxDepth, nestsDeeperThan } from '../../common/json/losslessJson.ts';
 
 const rateHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -1,7 +1,7 @@
 import { componentSchema } from '../../spec/loadSpec.ts';
 import type { Intent } from '../http/exchange.ts';
 import { parseBody } from '../http/exchange.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText } from '../../common/json/losslessJson.ts';
 import type { RequestView } from '../model/requestView.ts';
 import type { SpecValidators } from '../specValidators.ts';
 

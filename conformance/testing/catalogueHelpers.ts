@@ -1,6 +1,7 @@
 // Helpers shared by the two independent catalogues of faulty and variant deployments
 // (regressions.ts and regressions2.ts): reading and rewriting the requests a Transform is given
 // and the answers it gives back, and the contract's constants both catalogues need.
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 import type { Req, Res } from './injectTransport.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -29,7 +30,7 @@ export const asTrusted = (req: Req) => withKey(req, 'demo-enterprise');
 
 export function createBodyOf(req: Req): Record<string, unknown> | undefined {
   try {
-    const body: unknown = JSON.parse(req.body);
+    const body: unknown = parseJsonExact(req.body);
     return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -46,12 +47,12 @@ export const bodyText = (res: Res): string => (typeof res.body === 'string' ? re
 export function parseBody(res: Res): unknown {
   try {
     const text = bodyText(res);
-    return text === '' ? undefined : JSON.parse(text);
+    return text === '' ? undefined : parseJsonExact(text);
   } catch {
     return undefined;
   }
 }
-export const withJson = (res: Res, value: unknown): Res => ({ ...res, body: JSON.stringify(value) });
+export const withJson = (res: Res, value: unknown): Res => ({ ...res, body: stringifyExact(value) });
 export const headerOf = (res: Res, name: string): string | undefined => {
   const value = res.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
@@ -73,7 +74,7 @@ export const isJsonAnswer = (res: Res) => /^application\/json/i.test(headerOf(re
 /** An Error answer in place of `res`, keeping its other headers (the rate-limit ones above all). */
 export function asError(res: Res, status: number, code: string, message: string): Res {
   const { location: _l, allow: _a, ...headers } = res.headers;
-  return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ code, message, status }) };
+  return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: stringifyExact({ code, message, status }) };
 }
 /** Answers a refusal of its own: the mock counts a harmless stand-in request, its headers kept. */
 export const refuseWith = async (forward: (req: Req) => Promise<Res>, req: Req, status: number, code: string, message: string) =>

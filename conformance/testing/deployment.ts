@@ -1,6 +1,7 @@
 // Test deployments for the suite's own tests: the project's mock with a transform around it, so
 // each variant breaks (or legally bends) exactly one rule. In-process through `inject()` for the
 // runner; behind a small HTTP front on 127.0.0.1 only for the tests about the CLI itself.
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -98,8 +99,8 @@ export function passThroughRecorder(transport: Transport, sent: TransportRequest
 
 // Small helpers for writing transforms.
 export const text = (res: Res): string => (typeof res.body === 'string' ? res.body : new TextDecoder('utf-8', { ignoreBOM: true }).decode(res.body));
-export const json = (res: Res): unknown => (text(res) === '' ? undefined : JSON.parse(text(res)));
-export const withJson = (res: Res, value: unknown): Res => ({ ...res, body: JSON.stringify(value) });
+export const json = (res: Res): unknown => (text(res) === '' ? undefined : parseJsonExact(text(res)));
+export const withJson = (res: Res, value: unknown): Res => ({ ...res, body: stringifyExact(value) });
 export const path = (req: Req) => new URL(req.url, 'http://x').pathname;
 export const query = (req: Req) => new URL(req.url, 'http://x').searchParams;
 export function withQuery(req: Req, change: (q: URLSearchParams) => void): Req {

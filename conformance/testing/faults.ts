@@ -1,4 +1,5 @@
 // Deployments that each break one rule of the contract, and the check that must catch it.
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 import type { MockOptions } from '../../mock/index.ts';
 import { isCreate, isGetPet, isList, json, path, query, withJson, withQuery, type Req, type Res, type Transform } from './deployment.ts';
 
@@ -15,18 +16,18 @@ export interface Fault {
 }
 
 /** The answer turned into an Error of another status, its other headers kept. */
-const asError = (res: Res, status: number, code: string): Res => ({ ...res, status, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify({ code, message: 'refused', status }) });
+const asError = (res: Res, status: number, code: string): Res => ({ ...res, status, headers: { ...res.headers, 'content-type': 'application/json' }, body: stringifyExact({ code, message: 'refused', status }) });
 
 /** Rewrites a create's JSON body; a body that does not parse goes on unchanged. */
 const onCreateBody = (change: (body: unknown, req: Req) => unknown): Transform => (req, forward) => {
   if (!isCreate(req)) return forward(req);
   let body: unknown;
   try {
-    body = JSON.parse(req.body);
+    body = parseJsonExact(req.body);
   } catch {
     return forward(req);
   }
-  return forward({ ...req, body: JSON.stringify(change(body, req)) });
+  return forward({ ...req, body: stringifyExact(change(body, req)) });
 };
 
 const validKey = (req: Req) => /^Bearer demo-(free|pro|business|enterprise)$/.test(req.headers.authorization ?? '');
@@ -74,14 +75,14 @@ export const faults: Fault[] = [
   // getPet
   { name: 'answers an unknown pet with 200', caughtBy: 'get-pet', transform: async (req, forward) => {
     const res = await forward(req);
-    return isGetPet(req) && res.status === 404 ? { ...res, status: 200, body: JSON.stringify({ id: 1, name: 'Ghost', categoryId: 1 }) } : res;
+    return isGetPet(req) && res.status === 404 ? { ...res, status: 200, body: stringifyExact({ id: 1, name: 'Ghost', categoryId: 1 }) } : res;
   } },
   // createPet
   { name: 'drops the status it is sent', caughtBy: 'create-pet', transform: (req, forward) => {
     if (!isCreate(req)) return forward(req);
     try {
-      const { status: _dropped, ...rest } = JSON.parse(req.body);
-      return forward({ ...req, body: JSON.stringify(rest) });
+      const { status: _dropped, ...rest } = parseJsonExact(req.body) as Record<string, unknown>;
+      return forward({ ...req, body: stringifyExact(rest) });
     } catch {
       return forward(req);
     }
@@ -94,14 +95,14 @@ export const faults: Fault[] = [
   { name: 'creates a pet without a name', caughtBy: 'create-pet', transform: (req, forward) => {
     if (!isCreate(req)) return forward(req);
     try {
-      const body = JSON.parse(req.body);
-      if (body && typeof body === 'object' && !('name' in body)) return forward({ ...req, body: JSON.stringify({ ...body, name: 'Nameless' }) });
+      const body = parseJsonExact(req.body);
+      if (body && typeof body === 'object' && !('name' in body)) return forward({ ...req, body: stringifyExact({ ...body, name: 'Nameless' }) });
     } catch { /* malformed JSON stays malformed */ }
     return forward(req);
   } },
   { name: 'answers a malformed body with 500', caughtBy: 'status-codes', transform: async (req, forward) => {
     const res = await forward(req);
-    return isCreate(req) && (json(res) as { code?: string } | undefined)?.code === 'MALFORMED_JSON' ? { ...res, status: 500, body: JSON.stringify({ code: 'INTERNAL', message: 'boom', status: 500 }) } : res;
+    return isCreate(req) && (json(res) as { code?: string } | undefined)?.code === 'MALFORMED_JSON' ? { ...res, status: 500, body: stringifyExact({ code: 'INTERNAL', message: 'boom', status: 500 }) } : res;
   } },
   { name: 'answers a create with 200', caughtBy: 'status-codes', transform: async (req, forward) => {
     const res = await forward(req);
@@ -151,7 +152,7 @@ export const faults: Fault[] = [
     return { ...res, headers };
   }) },
   { name: 'throttles while Remaining says 10 are left', caughtBy: 'rate-limit-probe', needsProbe: true, transform: onAnswers((res) => (res.status === 200 && Number(res.headers['x-ratelimit-remaining']) === 9 && Number(res.headers['x-ratelimit-limit']) === 300
-    ? { status: 429, headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': '30' }, body: JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) }
+    ? { status: 429, headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': '30' }, body: stringifyExact({ code: 'RATE_LIMITED', message: 'slow down', status: 429 }) }
     : res)) },
   // Bodies at the edges of the schema
   { name: 'creates a pet from an empty body', caughtBy: 'create-pet', caseName: 'create-pet/body/empty', transform: (req, forward) => forward(isCreate(req) && req.body === '' ? { ...req, body: '{"name":"Empty","categoryId":1}' } : req) },
@@ -200,7 +201,7 @@ export const faults: Fault[] = [
   { name: 'parses a form as a pet', caughtBy: 'create-pet', caseName: 'create-pet/body/form-urlencoded', transform: (req, forward) => {
     if (!isCreate(req) || req.headers['content-type'] !== 'application/x-www-form-urlencoded') return forward(req);
     const form = Object.fromEntries(new URLSearchParams(req.body));
-    return forward({ ...req, headers: { ...req.headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...form, categoryId: Number(form.categoryId) }) });
+    return forward({ ...req, headers: { ...req.headers, 'content-type': 'application/json' }, body: stringifyExact({ ...form, categoryId: Number(form.categoryId) }) });
   } },
   { name: 'refuses JSON labelled with a charset', caughtBy: 'create-pet', caseName: 'create-pet/body/charset', transform: async (req, forward) => {
     const res = await forward(req);
@@ -233,7 +234,7 @@ export const faults: Fault[] = [
   { name: 'validates the body before the key', caughtBy: 'auth', caseName: 'auth/first/empty-object/no-key', transform: (req, forward) => {
     if (!isCreate(req) || validKey(req)) return forward(req);
     try {
-      const body = JSON.parse(req.body) as Record<string, unknown> | null;
+      const body = parseJsonExact(req.body) as Record<string, unknown> | null;
       return forward(body && typeof body === 'object' && !('name' in body) ? asEnterprise(req) : req);
     } catch {
       return forward(req);
@@ -275,6 +276,6 @@ export const faults: Fault[] = [
   } },
   { name: 'answers a bad limit with 500', caughtBy: 'status-codes', transform: async (req, forward) => {
     const res = await forward(req);
-    return isList(req) && res.status === 400 ? { ...res, status: 500, body: JSON.stringify({ code: 'INTERNAL', message: 'boom', status: 500 }) } : res;
+    return isList(req) && res.status === 400 ? { ...res, status: 500, body: stringifyExact({ code: 'INTERNAL', message: 'boom', status: 500 }) } : res;
   } },
 ];

@@ -1,7 +1,8 @@
 // A deployment that keeps the contract while choosing differently from the mock wherever the
 // contract leaves the choice open. The suite must pass it, warnings allowed.
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 import type { MockOptions } from '../../mock/index.ts';
-import { integerText, parseLossless, RAW_NUMBER, toJsonText, type LosslessValue } from '../json/losslessJson.ts';
+import { integerText, parseLossless, RAW_NUMBER, toJsonText, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { isCreate, isGetPet, isList, json, path, query, withQuery, type Req, type Res, type Transform } from './deployment.ts';
 
 /**
@@ -38,14 +39,14 @@ function toClient(req: Req, res: Res, now: number): Res {
     const error = body as { code: string; status: number };
     // Its own error codes and messages, and 422 for a bad query parameter: any 4xx is legal there.
     const status = error.code === 'INVALID_QUERY_PARAMETER' ? 422 : res.status;
-    return { status, headers, body: JSON.stringify({ code: `err.${error.code.toLowerCase()}`, message: 'The request failed.', status, traceId: 'abc123' }) };
+    return { status, headers, body: stringifyExact({ code: `err.${error.code.toLowerCase()}`, message: 'The request failed.', status, traceId: 'abc123' }) };
   }
   if (isList(req) && Array.isArray(body)) {
     // Its own order (newest first within the page) and extra fields.
-    const extra = body.map((pet: Record<string, unknown>) => JSON.stringify({ ...pet, tags: ['friendly'], createdAt: '2026-01-01T00:00:00Z' })).reverse();
+    const extra = body.map((pet: Record<string, unknown>) => stringifyExact({ ...pet, tags: ['friendly'], createdAt: '2026-01-01T00:00:00Z' })).reverse();
     return { ...res, headers, body: shiftIds(`[${extra.join(',')}]`) };
   }
-  if ((isGetPet(req) || isCreate(req)) && body) return { ...res, headers, body: shiftIds(JSON.stringify({ ...(body as object), tags: [] })) };
+  if ((isGetPet(req) || isCreate(req)) && body) return { ...res, headers, body: shiftIds(stringifyExact({ ...(body as object), tags: [] })) };
   return { ...res, headers };
 }
 
@@ -87,7 +88,7 @@ export function slidingWindow(): Transform {
       return {
         status: 429,
         headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': String(retryAfter), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt(log) },
-        body: JSON.stringify({ code: 'RATE_LIMITED', message: 'Too many requests in the last minute.', status: 429 }),
+        body: stringifyExact({ code: 'RATE_LIMITED', message: 'Too many requests in the last minute.', status: 429 }),
       };
     }
     return { ...res, headers: { ...res.headers, 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - counted.length), 'x-ratelimit-reset': resetAt(counted) } };
@@ -117,7 +118,7 @@ export function categoriesPast2To53(): Transform {
       if (id < offset || id > offset + 1_000_000n) {
         const res = await forward({ ...req, body: '{}' });
         if (res.status === 401) return res;
-        return { status: 422, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify({ code: 'UNKNOWN_CATEGORY', message: `No category ${sent}.`, status: 422 }) };
+        return { status: 422, headers: { ...res.headers, 'content-type': 'application/json' }, body: stringifyExact({ code: 'UNKNOWN_CATEGORY', message: `No category ${sent}.`, status: 422 }) };
       }
       const res = await forward({ ...req, body: toJsonText({ ...pet, categoryId: `${RAW_NUMBER}${id - offset}` }) });
       return { ...res, body: shift(res.body, offset) };
@@ -141,7 +142,7 @@ export const legalLimits: { transform: Transform; mockOptions: MockOptions } = {
     const body = res.status >= 400 ? json(res) : undefined;
     const code = (body as { code?: string } | undefined)?.code;
     if (code === undefined || codes[code] === undefined) return res;
-    return { ...res, body: JSON.stringify({ ...(body as object), code: codes[code] }) };
+    return { ...res, body: stringifyExact({ ...(body as object), code: codes[code] }) };
   },
 };
 
@@ -162,7 +163,7 @@ export const legalGateway: { transform: Transform; mockOptions: MockOptions } = 
     else if (isCreate(req)) {
       let categoryId: unknown;
       try {
-        categoryId = (JSON.parse(typeof req.body === 'string' ? req.body : '') as { categoryId?: unknown }).categoryId;
+        categoryId = (parseJsonExact(typeof req.body === 'string' ? req.body : '') as { categoryId?: unknown }).categoryId;
       } catch {
         categoryId = undefined;
       }
@@ -177,7 +178,7 @@ export const legalGateway: { transform: Transform; mockOptions: MockOptions } = 
     // Without one of the fixture keys, the gateway asks for one before routing; the mock counted the request as the gateway's 401.
     if ((res.status === 404 || res.status === 405) && !fixtureKey.test(req.headers.authorization ?? '')) {
       delete headers.allow;
-      return { status: 401, headers: { ...headers, 'content-type': 'application/json', 'www-authenticate': 'Bearer' }, body: JSON.stringify({ code: 'UNAUTHORIZED', message: 'A valid API key is required.', status: 401 }) };
+      return { status: 401, headers: { ...headers, 'content-type': 'application/json', 'www-authenticate': 'Bearer' }, body: stringifyExact({ code: 'UNAUTHORIZED', message: 'A valid API key is required.', status: 401 }) };
     }
     return { ...res, headers };
   },

@@ -3,6 +3,7 @@
 // variants (each makes choices the contract leaves open differently from the mock, and must pass).
 // Each entry is the project's mock wrapped by a Transform; `make()` gives a fresh one per
 // deployment, so no state leaks between runs. Witnesses: regressions.witness.test.ts.
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 import type { MockOptions } from '../../mock/index.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
 import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, mapListOut, mapPets, MINUTE, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, withHeaders, withJson, withKey, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
@@ -37,7 +38,7 @@ const hasValidKey = (req: Req) => demoKeys.has(tokenOf(req) ?? '');
 /** Rewrites the JSON object a create sends; anything else goes on unchanged. */
 const onCreateBody = (change: (body: Record<string, unknown>) => Record<string, unknown>): Transform => (req, forward) => {
   const body = isCreateReq(req) ? createBodyOf(req) : undefined;
-  return forward(body ? { ...req, body: JSON.stringify(change(body)) } : req);
+  return forward(body ? { ...req, body: stringifyExact(change(body)) } : req);
 };
 const onCreateName = (change: (name: string) => string): Transform => onCreateBody((body) => (typeof body.name === 'string' ? { ...body, name: change(body.name) } : body));
 
@@ -146,7 +147,7 @@ function ownLimiter(options: LimiterOptions = {}): Transform {
           'x-ratelimit-reset': String(Math.ceil(until / 1000)),
           'retry-after': String(Math.max(1, Math.ceil((until - now) / 1000))),
         },
-        body: JSON.stringify({ code: 'RATE_LIMITED', message: 'Rate limit exceeded. Retry after the time in Retry-After.', status: 429 }),
+        body: stringifyExact({ code: 'RATE_LIMITED', message: 'Rate limit exceeded. Retry after the time in Retry-After.', status: 429 }),
       };
     }
     if (options.racy) {
@@ -390,7 +391,7 @@ export const regressions: Regression[] = [
       const res = await forward(req);
       if (!isCreateReq(req) || res.status !== 400 || req.body === '') return res;
       try {
-        JSON.parse(req.body);
+        parseJsonExact(req.body);
         return res;
       } catch {
         return withJson(res, { statusCode: 400, error: 'Bad Request', message: 'Body is not valid JSON' });
@@ -942,7 +943,7 @@ export const legalVariants: LegalVariant[] = [
     make: () => async (req, forward) => {
       const res = await forward(req);
       return req.method === 'POST' && req.body.includes('"categoryId":-9007199254740991')
-        ? { status: 422, headers: { ...res.headers, 'content-type': 'application/json' }, body: JSON.stringify({ code: 'UNKNOWN_CATEGORY', message: 'No category -9007199254740991.', status: 422 }) }
+        ? { status: 422, headers: { ...res.headers, 'content-type': 'application/json' }, body: stringifyExact({ code: 'UNKNOWN_CATEGORY', message: 'No category -9007199254740991.', status: 422 }) }
         : res;
     },
   },
@@ -1088,7 +1089,7 @@ export const legalVariants: LegalVariant[] = [
     make: () => onAnswers((res) => {
       if (!isJsonAnswer(res)) return res;
       const body = parseBody(res);
-      return body === undefined ? res : { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: `${JSON.stringify(body, null, 2).replace(/\n/g, '\r\n')}\r\n` };
+      return body === undefined ? res : { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: `${stringifyExact(body, 2).replace(/\n/g, '\r\n')}\r\n` };
     }),
   },
   {

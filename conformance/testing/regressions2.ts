@@ -4,6 +4,7 @@
 // middleware order) and legal variants that settle other open choices of the contract. Each entry
 // is the project's mock wrapped by a Transform; `make()` gives a fresh one per deployment, so no
 // state leaks between runs. Witnesses: regressions2.witness.test.ts.
+import { stringifyExact } from '../../common/json/exactJson.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
@@ -75,7 +76,7 @@ function tooMany(limit: number, remaining: number, resetMs: number, now: number)
       'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
       'retry-after': String(Math.max(1, Math.ceil((resetMs - now) / 1000))),
     },
-    body: JSON.stringify({ code: 'RATE_LIMITED', message: 'Rate limit exceeded. Retry after the time in Retry-After.', status: 429 }),
+    body: stringifyExact({ code: 'RATE_LIMITED', message: 'Rate limit exceeded. Retry after the time in Retry-After.', status: 429 }),
   };
 }
 
@@ -185,7 +186,7 @@ function writeLossless(node: JsonNode, style: { colon: string; comma: string; or
   if (node.kind === 'raw') return node.text;
   if (node.kind === 'array') return `[${node.items.map((item) => writeLossless(item, style)).join(style.comma)}]`;
   const entries = style.order ? style.order(node.entries) : node.entries;
-  return `{${entries.map(([key, value]) => `${JSON.stringify(key)}${style.colon}${writeLossless(value, style)}`).join(style.comma)}}`;
+  return `{${entries.map(([key, value]) => `${stringifyExact(key)}${style.colon}${writeLossless(value, style)}`).join(style.comma)}}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,7 +204,7 @@ export const regressions2: Regression[] = [
     kind: 'data',
     make: () => async (req, forward) => {
       const body = isCreateReq(req) ? createBodyOf(req) : undefined;
-      return forward(body && typeof body.name === 'string' ? { ...req, body: JSON.stringify({ ...body, name: body.name.trim() }) } : req);
+      return forward(body && typeof body.name === 'string' ? { ...req, body: stringifyExact({ ...body, name: body.name.trim() }) } : req);
     },
   },
   {
@@ -213,7 +214,7 @@ export const regressions2: Regression[] = [
     make: () => async (req, forward) => {
       const body = validNewPet(req);
       if (!body) return forward(req);
-      const res = await forward({ ...req, body: JSON.stringify({ ...body, categoryId: 0 }) });
+      const res = await forward({ ...req, body: stringifyExact({ ...body, categoryId: 0 }) });
       return res.status === 201 ? mapPets(res, (pet) => ({ ...pet, categoryId: body.categoryId })) : res;
     },
   },
@@ -340,7 +341,7 @@ export const regressions2: Regression[] = [
       return async (req, forward) => {
         const body = hasValidKey(req) ? validNewPet(req) : undefined;
         if (!body) return forward(req);
-        const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+        const hash = createHash('sha256').update(stringifyExact(body)).digest('hex');
         const earlier = seen.get(hash);
         if (earlier) return withHeaders(earlier, rateLimitHeadersOf(await forward({ method: 'GET', url: '/v1/pets?limit=1', headers: { authorization: req.headers.authorization! }, body: '' })));
         const res = await forward(req);
@@ -587,7 +588,7 @@ export const regressions2: Regression[] = [
           names = new Set((Array.isArray(existing) ? (existing as Pet[]) : []).map((pet) => foldName(String(pet.name))));
         }
         const folded = foldName(body.name as string);
-        if (names.has(folded)) return refuseWith(forward, req, 409, 'DUPLICATE_NAME', `A pet named ${JSON.stringify(body.name)} already exists.`);
+        if (names.has(folded)) return refuseWith(forward, req, 409, 'DUPLICATE_NAME', `A pet named ${stringifyExact(body.name)} already exists.`);
         const res = await forward(req);
         if (res.status === 201) names.add(folded);
         return res;
@@ -611,7 +612,7 @@ export const regressions2: Regression[] = [
     make: () => async (req, forward) => {
       const res = await forward(req);
       const body = isListReq(req) && res.status === 200 ? parseBody(res) : undefined;
-      return Array.isArray(body) && body.length > 0 ? { ...res, body: `[${body.map((pet) => `${JSON.stringify(pet)},`).join('')}]` } : res;
+      return Array.isArray(body) && body.length > 0 ? { ...res, body: `[${body.map((pet) => `${stringifyExact(pet)},`).join('')}]` } : res;
     },
   },
   {

@@ -14,6 +14,7 @@
 // their sent case, a body on a 304 or on a HEAD answer as bytes (the transport drops both, as a
 // client does; the HEAD case is kept through its effect on the next request), and a Content-Length
 // longer than the body (a client would wait for bytes that never come).
+import { stringifyExact } from '../../common/json/exactJson.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
@@ -367,7 +368,7 @@ export const regressions3: Regression3[] = [
         const id = petIdOf(req);
         if (req.method === 'DELETE' && id !== undefined) {
           const found = await forward(asTrusted({ ...req, method: 'GET', body: '' }));
-          if (found.status !== 200 || deleted.has(canonical(id))) return { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'Not Found' }) };
+          if (found.status !== 200 || deleted.has(canonical(id))) return { status: 404, headers: { 'content-type': 'application/json' }, body: stringifyExact({ error: 'Not Found' }) };
           deleted.add(canonical(id));
           return { status: 204, headers: {}, body: '' };
         }
@@ -595,7 +596,7 @@ export const regressions3: Regression3[] = [
     make: () => async (req, forward) => {
       const body = isCreateReq(req) ? createBodyOf(req) : undefined;
       if (!body || typeof body.categoryId !== 'number' || Number.isInteger(body.categoryId) || !Number.isFinite(body.categoryId)) return forward(req);
-      return forward({ ...req, body: JSON.stringify({ ...body, categoryId: Math.trunc(body.categoryId) }) });
+      return forward({ ...req, body: stringifyExact({ ...body, categoryId: Math.trunc(body.categoryId) }) });
     },
   },
   // ------------------------------------------------------------------------------ near-miss
@@ -743,8 +744,8 @@ export const regressions3: Regression3[] = [
 function escapedReordered(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(escapedReordered).join(',')}]`;
   if (value !== null && typeof value === 'object') return `{${Object.entries(value).reverse().map(([k, v]) => `${escapedReordered(k)}:${escapedReordered(v)}`).join(',')}}`;
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\//g, '\\/');
-  return JSON.stringify(value);
+  if (typeof value === 'string') return stringifyExact(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\//g, '\\/');
+  return stringifyExact(value);
 }
 
 const germanMessages: Record<number, string> = {
@@ -820,7 +821,7 @@ export const legalVariants3: LegalVariant3[] = [
     choice: 'the JSON spelling is not shown: two-space indentation, CRLF between lines and after the value are insignificant whitespace (RFC 8259, 2)',
     make: () => onAnswers((res) => {
       const body = parseBody(res);
-      return body === undefined ? res : { ...res, body: `${JSON.stringify(body, null, 2).replace(/\n/g, '\r\n')}\r\n` };
+      return body === undefined ? res : { ...res, body: `${stringifyExact(body, 2).replace(/\n/g, '\r\n')}\r\n` };
     }),
   },
   {

@@ -3,7 +3,7 @@
 // the script runs (ids are the deployment's to assign), never copied from the failed run.
 import { curlArgs, expandingWord, shellQuote } from '../http/curlCommand.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText } from '../../common/json/losslessJson.ts';
 
 /** Bodies longer than this go in through stdin: one argument may not exceed 128 KiB on Linux. */
 const longBody = 16 * 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLossless } from '../json/losslessJson.ts';
+import { parseLossless } from '../../common/json/losslessJson.ts';
 import { jsonMediaTypes, jsonSpellings, plainJson, type NewPetText } from './jsonSpellings.ts';
 
 const pets: NewPetText[] = [

@@ -4,7 +4,7 @@ import type { CheckContext } from '../check.ts';
 import type { ApiRequest, Auth, Exchange } from '../http/exchange.ts';
 import type { Command, KeyChoice, Spelling } from './commands.ts';
 import { knownCategoryIds } from '../model/runFacts.ts';
-import { integerText } from '../json/losslessJson.ts';
+import { integerText } from '../../common/json/losslessJson.ts';
 import { hugeBody, idAliases, invalidBodies, malformedIds } from './values.ts';
 import { idNearMisses, keyNearMisses, schemeSpellings } from './nearMisses.ts';
 import { profileHeaders } from './clientProfiles.ts';

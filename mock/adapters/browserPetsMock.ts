@@ -5,7 +5,7 @@ import { fixtureKeys, fixturePets } from '../../fixtures/generated/fixtureData.t
 import { createMockCore } from '../core/createMockCore.ts';
 import { MockState } from '../state/mockState.ts';
 import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import type { MockOptions } from '../core/openMock.ts';
 import { MockAddress } from './mockAddress.ts';
 import { hostOnCore } from './hostOnCore.ts';

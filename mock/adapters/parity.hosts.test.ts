@@ -175,6 +175,9 @@ describe('one script through every host', () => {
     expect(['unknown route', 'wrong method', 'Prefer: code=500'].map(status)).toEqual([404, 405, 500]);
     expect(['create meets the fault', 'the same create, 2 s later', 'list after creating'].map(status)).toEqual([503, 201, 200]);
     expect(step('no key')[0]!.headers['www-authenticate']).toMatch(/^Bearer/);
+    // A categoryId past 2^53 - 1 comes back with its digits, created and listed (every host answers as this one).
+    expect(step('create with categoryId 2^63 - 1')[0]!.body).toContain('"categoryId":9223372036854775807');
+    expect(step('list the int64 categoryId')[0]!.body).toContain('"categoryId":9223372036854775807');
     expect(step('read back (deprecated)')[0]!.headers.deprecation).not.toBeNull();
     // Seven at once past a limit of 5: five pass, two are refused, with Retry-After.
     // Seven at once past a limit of 5, twice: five pass, two are refused, with Retry-After.

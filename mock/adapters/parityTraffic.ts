@@ -185,6 +185,9 @@ async function contractBasics(s: Session): Promise<void> {
   await s.one('list', { method: 'GET', path: '/v1/pets?limit=5&status=available', headers: pro() });
   const created = await s.one('create', { method: 'POST', path: '/v1/pets', headers: pro(json), body: JSON.stringify({ name: 'Parity', categoryId: 3, status: 'pending' }) });
   await s.one('read back (deprecated)', { method: 'GET', path: `/v1/pets/${(JSON.parse(created.body) as { id: number }).id}`, headers: pro() });
+  // An int64 categoryId past 2^53 - 1, kept with its digits by every host (JSON.parse would round it).
+  await s.one('create with categoryId 2^63 - 1', { method: 'POST', path: '/v1/pets', headers: pro(json), body: '{"name":"Big","categoryId":9223372036854775807}' });
+  await s.one('list the int64 categoryId', { method: 'GET', path: '/v1/pets?limit=1', headers: pro() });
   await s.one('bad body', { method: 'POST', path: '/v1/pets', headers: pro(json), body: JSON.stringify({ name: 'Parity', categoryId: '3' }) });
   await s.one('no key', { method: 'GET', path: '/v1/pets', headers: {} });
   await s.one('unknown route', { method: 'GET', path: '/v1/owners', headers: pro() });

@@ -24,6 +24,13 @@ describe('the control handle', () => {
     expect(await core.control.pets()).toHaveLength(1);
   });
 
+  it('takes and gives a categoryId past 2^53 - 1 as a BigInt, served with its digits', async () => {
+    core = await openInProcessMock({ pets: [] });
+    await core.control.setPets([{ id: 5, name: 'Big', categoryId: 9223372036854775807n }]);
+    expect(await core.control.pets()).toEqual([{ id: 5, name: 'Big', categoryId: 9223372036854775807n }]);
+    expect(Buffer.from((await get('/pets/5')).body!).toString()).toBe('{"id":5,"name":"Big","categoryId":9223372036854775807}');
+  });
+
   it('adds, changes and deletes keys, and refuses an unknown plan or key', async () => {
     core = await openInProcessMock();
     await core.control.setKey('team-key', { plan: 'pro', perMinute: 2 });

@@ -1,7 +1,8 @@
 // Runs in every host, the browser's included: it only sends requests (ControlSend).
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 import { CONTROL_PREFIX } from '../core/prefixes.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import type { LoggedRequest as RecordedRequestView, RequestFilter as StateRequestFilter } from '../state/requestLog.ts';
 import type { ClockState } from '../state/clock.ts';
 import type { FaultRule, FaultView } from '../state/faultRule.ts';
@@ -116,7 +117,8 @@ export function createPetsMockControl(send: ControlSend, { controlToken }: { con
       const message = said.startsWith(`Cannot ${what}`) ? said : `Cannot ${what}: ${said}`;
       throw new MockControlError(message, res.status, body.code ?? 'UNKNOWN');
     }
-    return (res.status === 204 ? undefined : JSON.parse(text)) as T;
+    // Exact: a pet's categoryId past 2^53 - 1 comes back a BigInt with its digits.
+    return (res.status === 204 ? undefined : parseJsonExact(text)) as T;
   }
   const clock = (what: string, body: object) => call<ClockState>(what, { method: 'POST', url: '/clock', payload: body });
   const keyPath = (key: string) => `/keys/${encodeURIComponent(key)}`;
@@ -153,7 +155,7 @@ export function createPetsMockControl(send: ControlSend, { controlToken }: { con
     },
     pets: () => call<Pet[]>('list the pets', { method: 'GET', url: '/pets' }),
     setPets: async (pets) => {
-      await call('replace the pets', { method: 'PUT', url: '/pets', payload: JSON.stringify(pets), headers: { 'content-type': 'application/json' } });
+      await call('replace the pets', { method: 'PUT', url: '/pets', payload: stringifyExact(pets), headers: { 'content-type': 'application/json' } });
     },
     addFault: (rule) => call<Fault>('add the fault rule', { method: 'POST', url: '/faults', payload: JSON.stringify(rule), headers: { 'content-type': 'application/json' } }),
     faults: async () => (await call<{ faults: Fault[] }>('list the fault rules', { method: 'GET', url: '/faults' })).faults,

@@ -290,6 +290,16 @@ describe('the control API', () => {
       expect((await control('GET', '/pets')).json()).toHaveLength(2);
     });
 
+    it('keeps every categoryId within int64 exactly through PUT and GET, and refuses one past it', async () => {
+      const putText = (body: string) => mock.app.inject({ method: 'PUT', url: '/__mock/pets', payload: body, headers: { 'content-type': 'application/json' } });
+      const text = '[{"id":5,"name":"Big","categoryId":9223372036854775807},{"id":6,"name":"Low","categoryId":-9007199254740993,"status":"sold"}]';
+      expect((await putText(text)).statusCode).toBe(200);
+      expect((await control('GET', '/pets')).body).toBe(text);
+      expect((await mock.call({ url: '/v1/pets' })).body).toBe('[{"id":6,"name":"Low","categoryId":-9007199254740993,"status":"sold"},{"id":5,"name":"Big","categoryId":9223372036854775807}]');
+      const past = await putText('[{"id":7,"name":"Past","categoryId":9223372036854775808}]');
+      expect([past.statusCode, past.json().message]).toEqual([400, expect.stringContaining('pets[0].categoryId must be a whole number from -9223372036854775808 to 9223372036854775807 (int64)')]);
+    });
+
     it.each([
       [[{ id: 1, name: 'A', categoryId: 1 }, { id: 2, name: 'B' }], /pets\[1\]\.categoryId is required/],
       [[{ id: 1, name: 'A', categoryId: 1, status: 'lost' }], /pets\[0\]\.status must be one of/],

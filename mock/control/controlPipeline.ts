@@ -5,8 +5,10 @@ import { utf8Length } from '../core/utf8Length.ts';
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import { componentSchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
+import { compileExactSchema } from '../../spec/compileExactSchema.ts';
+import { stringifyExact } from '../../common/json/exactJson.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import type { CorsOrigins } from '../pipeline/corsOptions.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { toApiError } from '../errors/toApiError.ts';
@@ -64,7 +66,7 @@ export function controlPipeline(options: ControlPipelineOptions): ControlPipelin
   const { spec, state, prefix, apiPrefix, corsOrigins, bodyLimit } = options;
   const { store, keys, clock, log, faults } = state;
   // Compiled on first use: a mock that is never reset or reconfigured (most) never compiles them.
-  const validatePets = once(() => compileSchema(componentSchema(spec, 'Pets')));
+  const validatePets = once(() => compileExactSchema(componentSchema(spec, 'Pets')));
   const validateClock = once(() => compileSchema({
     type: 'object',
     properties: { advanceSeconds: { type: 'number', minimum: 0, maximum: MAX_ADVANCE_SECONDS }, freeze: { type: 'boolean' }, reset: { type: 'boolean' }, at: {} },
@@ -206,7 +208,8 @@ export function controlPipeline(options: ControlPipelineOptions): ControlPipelin
     const headers: Record<string, string> = { ...corsHeaders(corsOrigins, request.headers.origin, method === 'OPTIONS') };
     const send = (status: number, body?: unknown): CoreAnswer => {
       if (body === undefined) return { status, headers, body: null };
-      const text = JSON.stringify(body);
+      // Pets' categoryIds past 2^53 - 1 are BigInts (GET /__mock/pets): written with their digits.
+      const text = stringifyExact(body);
       Object.assign(headers, { 'content-type': json, 'content-length': String(utf8Length(text)) });
       return { status, headers, body: text };
     };

@@ -5,8 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { pino, type Logger } from 'pino';
 import { loadSpec, componentSchema, type LoadedSpec } from '../../spec/loadSpec.ts';
-import { compileSchema } from '../../spec/compileSchema.ts';
-import type { Pet, PetStatus } from '../../spec/types.ts';
+import { compileExactSchema } from '../../spec/compileExactSchema.ts';
+import type { PetStatus } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
 import { AccessLog, type AccessLogSink } from '../pipeline/accessLog.ts';
 import type { CorsOrigins } from '../pipeline/corsOptions.ts';
@@ -158,7 +159,7 @@ export interface Mock {
 /** The state the mock opens for itself when given none. */
 async function openOwnState(options: OpenMockOptions, spec: LoadedSpec, logger: { info(message: string): void; warn(message: string): void }): Promise<OpenedState> {
   return openState({
-    fixtures: options.pets ?? (await loadPetsFile(defaultPetsFile, compileSchema(componentSchema(spec, 'Pets')))),
+    fixtures: options.pets ?? (await loadPetsFile(defaultPetsFile, compileExactSchema(componentSchema(spec, 'Pets')))),
     keys: options.keys ?? (await loadKeysFile(defaultKeysFile)),
     startState: options.startState,
     ids: options.ids,

@@ -1,4 +1,4 @@
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import { MockState, defaultBan, defaultRequestLogSize } from '../state/mockState.ts';
 import { checkPetSet } from '../state/petStore.ts';
 import type { StateParts } from '../state/stateParts.ts';

@@ -1,3 +1,4 @@
+import { UnheldFraction } from '../../common/json/exactJson.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import { ApiError, type ErrorCode } from './errorCatalogue.ts';
 import { StoreUnavailableError } from './storeUnavailableError.ts';
@@ -31,6 +32,8 @@ function jsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'a whole number' : 'a fraction';
+  if (typeof value === 'bigint') return 'a whole number';
+  if (value instanceof UnheldFraction) return 'a fraction';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
@@ -48,7 +51,8 @@ function valueAt(body: unknown, pointer: string): unknown {
 function givenValue(body: unknown, pointer: string): string {
   const value = valueAt(body, pointer);
   if (value === undefined) return '';
-  const text = typeof value === 'object' && value !== null ? '' : JSON.stringify(value);
+  // A number read exactly is shown with the digits sent (a BigInt, a fraction a double rounds to a whole number).
+  const text = typeof value === 'bigint' ? String(value) : value instanceof UnheldFraction ? value.text : typeof value === 'object' && value !== null ? '' : JSON.stringify(value);
   const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
   return shown === '' ? `, not ${jsonType(value)}` : `, not ${shown} (${jsonType(value)})`;
 }

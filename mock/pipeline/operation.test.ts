@@ -122,8 +122,31 @@ describe('POST /v1/pets', () => {
   });
 
   it('answers 400 for a categoryId just past the int64 range, read exactly from the JSON text', async () => {
-    const res = await post('{"name":"Rex","categoryId":9223372036854775808}');
-    expect(res.statusCode).toBe(400);
+    for (const digits of ['9223372036854775808', '-9223372036854775809']) {
+      const res = await post(`{"name":"Rex","categoryId":${digits}}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'INVALID_BODY', message: `Invalid request body: categoryId must be a whole number from -9223372036854775808 to 9223372036854775807 (int64), not ${digits} (a whole number). Send a value in range.` });
+    }
+  });
+
+  it.each(['9007199254740993', '9223372036854775807', '-9223372036854775808', '-9007199254740993'])('keeps the categoryId %s exactly: in the 201, read back, and listed', async (digits) => {
+    const res = await post(`{"name":"Big","categoryId":${digits},"status":"sold"}`);
+    expect(res.statusCode).toBe(201);
+    const pet = `{"id":61,"name":"Big","categoryId":${digits},"status":"sold"}`;
+    expect(res.body).toBe(pet);
+    expect((await mock.call({ url: '/v1/pets/61' })).body).toBe(pet);
+    expect((await mock.call({ url: '/v1/pets?limit=2' })).body).toMatch(new RegExp(`^\\[${pet.replace(/[[\]{}]/g, '\\$&')},\\{"id":60,`));
+    expect((await mock.call({ url: '/v1/pets?status=sold&limit=1' })).body).toBe(`[${pet}]`);
+  });
+
+  it('takes a whole number however it is spelled (exponent, .0), with the digits of its value, and refuses a fraction a double would round to one', async () => {
+    expect((await post('{"name":"A","categoryId":9.007199254740993e15}')).json()).toMatchObject({ id: 61 });
+    expect((await post('{"name":"B","categoryId":9007199254740993.0}')).body).toContain('"categoryId":9007199254740993,');
+    expect((await post('{"name":"C","categoryId":1e3}')).body).toContain('"categoryId":1000,');
+    expect((await mock.call({ url: '/v1/pets/61' })).body).toContain('"categoryId":9007199254740993,');
+    const fraction = await post('{"name":"D","categoryId":9007199254740993.5}');
+    expect(fraction.json()).toMatchObject({ code: 'INVALID_BODY', message: 'Invalid request body: categoryId must be a whole number, not 9007199254740993.5 (a fraction). Send a whole number.' });
+    expect((await post('{"name":"E","categoryId":"9007199254740993"}')).json()).toMatchObject({ code: 'INVALID_BODY', message: expect.stringMatching(/not "9007199254740993" \(a string\)/) });
   });
 
   it('answers 400 MALFORMED_JSON for malformed JSON', async () => {

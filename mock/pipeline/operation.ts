@@ -1,7 +1,8 @@
 // The operation step: the store's answer for listPets, createPet and getPet, the spec's (through
 // Prism) for the others; and the same store operation prepared ahead, to run with the admission.
 import type { SpecOperation } from '../../spec/loadSpec.ts';
-import type { NewPet, PetStatus } from '../../spec/types.ts';
+import type { PetStatus } from '../../spec/types.ts';
+import { petJson, type StoredNewPet as NewPet } from '../state/petJson.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { isPromise, type Awaitable } from '../state/awaitable.ts';
 import type { PetStep, PetStepResult } from '../state/stateParts.ts';
@@ -115,10 +116,10 @@ function stepAnswer(ctx: Pick<ApiContext, 'state' | 'prefix' | 'pages'>, x: Exch
     case 'create': {
       if ('exhausted' in result) throw new ApiError('IDS_EXHAUSTED');
       x.headers.location = `${ctx.prefix}/pets/${result.pet.id}`;
-      return { status: 201, body: JSON.stringify(result.pet), value: result.pet };
+      return { status: 201, body: petJson(result.pet), value: result.pet };
     }
     case 'get': {
-      if (result.pet) return { status: 200, body: JSON.stringify(result.pet), value: result.pet };
+      if (result.pet) return { status: 200, body: petJson(result.pet), value: result.pet };
       const segment = x.path.split('/').filter(Boolean).pop() ?? '';
       throw new ApiError('PET_NOT_FOUND', `No pet has the id ${decodeSegment(segment)}. List pets with GET /v1/pets to find an existing id.`);
     }

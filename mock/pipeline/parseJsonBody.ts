@@ -1,3 +1,4 @@
+import { parseJsonExact } from '../../common/json/exactJson.ts';
 import { BodyError } from '../errors/requestErrors.ts';
 
 /**
@@ -35,7 +36,9 @@ function hasPrototypeKey(value: unknown): boolean {
 }
 
 /**
- * A JSON body's value. It refuses prototype-poisoning keys: JSON.parse keeps `__proto__` as an own
+ * A JSON body's value, its numbers exact (parseJsonExact: an int64 past 2^53 - 1 is a BigInt with
+ * the digits sent, never a rounded double; only a body with a long or exponent number literal is
+ * read twice). It refuses prototype-poisoning keys: JSON.parse keeps `__proto__` as an own
  * property, so nothing is poisoned by parsing, but the key is refused so that no later merge can
  * be; the refusal says so rather than call valid JSON malformed, and a malformed body's message
  * names what JSON.parse found. Throws BodyError.
@@ -44,7 +47,7 @@ export function parseJsonBody(body: string): unknown {
   if (body.length === 0) throw new BodyError('empty', 'The request body is empty');
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = parseJsonExact(body);
   } catch (error) {
     throw new BodyError('malformed', (error as Error).message);
   }

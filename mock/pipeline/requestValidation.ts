@@ -3,6 +3,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
 import { requestBodySchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
+import { compileExactSchema } from '../../spec/compileExactSchema.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { RequestValidationError } from '../errors/requestErrors.ts';
 
@@ -94,5 +95,5 @@ function validatorsOf(op: SpecOperation) {
   const integers = op.parameters
     .filter((p) => (p.in === 'query' || p.in === 'path') && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer')
     .map((p) => ({ name: p.name, part: p.in as 'query' | 'path', int64: (p.schema as OpenAPIV3.SchemaObject).format === 'int64' }));
-  return { query: part('query'), params: part('path'), body: bodySchema ? compileSchema(structuredClone(bodySchema)) : undefined, integers };
+  return { query: part('query'), params: part('path'), body: bodySchema ? compileExactSchema(structuredClone(bodySchema)) : undefined, integers };
 }

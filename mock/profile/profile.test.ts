@@ -1,11 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
 import { generatePets } from '../../fixtures/generatePets.ts';
 import { openMock } from '../core/openMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
-import { checkProfile, checkProfileOnce, profileSchema, ProfileError, type DeploymentProfile } from './profile.ts';
+import { checkProfile, checkProfileOnce, loadProfile, profileSchema, ProfileError, type DeploymentProfile } from './profile.ts';
 import { situationNames } from './situations.ts';
 
 const key = { authorization: 'Bearer demo-pro' };
@@ -68,7 +70,10 @@ describe('a deployment profile', () => {
     expect(() => checkProfile({ sunset: 'Thursday, 05-Dec-30 00:00:00 GMT' })).toThrow(/on 5 December 2030, .*`Thu, 05 Dec 2030 00:00:00 GMT`/);
     expect(() => checkProfile({ sunset: 'Thu, 5 Dec 2030 00:00:00 GMT' })).toThrow(/sunset/);
     expect(() => checkProfile({ categoryIdRange: { minimum: 5, maximum: 1 } })).toThrow(/categoryIdRange\.minimum 5 is above its maximum 1/);
-    expect(() => checkProfile({ categoryIdRange: { minimum: 2 ** 60 } })).toThrow(/categoryIdRange/);
+    expect(() => checkProfile({ categoryIdRange: { minimum: 2 ** 64 } })).toThrow(/categoryIdRange/);
+    expect(() => checkProfile({ categoryIdRange: { maximum: 9223372036854775808n } })).toThrow(/categoryIdRange/);
+    expect(checkProfile({ categoryIdRange: { minimum: -9223372036854775808n, maximum: 9223372036854775807n } })).toEqual({ categoryIdRange: { minimum: -9223372036854775808n, maximum: 9223372036854775807n } });
+    expect(() => checkProfile({ categoryIdRange: { minimum: 9007199254740993n, maximum: 9007199254740992 } })).toThrow(/categoryIdRange\.minimum 9007199254740993 is above its maximum 9007199254740992/);
     expect(() => checkProfile({ keylessUnlisted: 'forbidden' })).toThrow(/keylessUnlisted/);
   });
 });
@@ -105,6 +110,34 @@ describe('a mock given a profile makes the choices of a gateway in front of the 
       expect((await own.answer({ method: 'OPTIONS', url: '/v1/pets', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } })).status).toBe(204);
     } finally {
       await own.close();
+    }
+  });
+
+  it('reads a profile file\'s categoryIdRange exactly, and compares a categoryId past 2^53 - 1 with it exactly', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'profile-')), 'profile.json');
+    await writeFile(file, '{"categoryIdRange":{"maximum":9007199254740992}}');
+    const profile = await loadProfile(file);
+    expect(profile).toEqual({ categoryIdRange: { maximum: 9007199254740992n } });
+    const { mock } = await profiledMock(profile);
+    try {
+      const refused = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rex","categoryId":9007199254740993}') });
+      expect([refused.status, JSON.parse(refused.body!).message]).toEqual([400, 'categoryId 9007199254740993 names no category: send one from any to 9007199254740992.']);
+      const taken = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rex","categoryId":9007199254740992}') });
+      expect([taken.status, taken.body]).toEqual([201, '{"id":6,"name":"Rex","categoryId":9007199254740992,"status":"available"}']);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('as a deployment that refuses every categoryId past 2^53 - 1 (maximum 9007199254740991), refuses 2^53 + 1 and keeps extra pet fields beside an exact one', async () => {
+    const { mock } = await profiledMock({ categoryIdRange: { maximum: 9007199254740991 }, extraPetFields: { tag: 'x' } });
+    try {
+      expect((await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rex","categoryId":9007199254740993}') })).status).toBe(400);
+      const taken = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rex","categoryId":-9223372036854775808}') });
+      expect([taken.status, taken.body]).toEqual([201, '{"id":6,"name":"Rex","categoryId":-9223372036854775808,"status":"available","tag":"x"}']);
+      expect((await mock.answer({ method: 'GET', url: '/v1/pets?limit=1', headers: json })).body).toBe('[{"id":6,"name":"Rex","categoryId":-9223372036854775808,"status":"available","tag":"x"}]');
+    } finally {
+      await mock.close();
     }
   });
 

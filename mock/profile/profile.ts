@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { PetStatus } from '../../spec/types.ts';
 import { schemaCheck } from '../../common/schemaCheck.ts';
+import { ajvView, parseJsonExact } from '../../common/json/exactJson.ts';
 import schema from './profile.schema.json' with { type: 'json' };
 import { bundledSpec } from '../../spec/bundledSpec.ts';
 import { deprecatedOperations } from '../pipeline/deprecationMarks.ts';
@@ -28,7 +29,7 @@ export interface DeploymentProfile {
   unknownBodyFields?: 'ignored' | 'refused';
   maxNameLength?: number | null;
   /** The categoryIds a create accepts; one outside gets the `invalidBody` error. */
-  categoryIdRange?: { minimum?: number; maximum?: number };
+  categoryIdRange?: { minimum?: number | bigint; maximum?: number | bigint };
   /** The largest request body read, in bytes; a larger one gets the `payloadTooLarge` error. */
   bodyLimit?: number;
   retryAfter?: 'seconds' | 'http-date';
@@ -69,7 +70,8 @@ const checked = Symbol('checked deployment profile');
  */
 export function checkProfile(value: unknown, source = 'the profile'): DeploymentProfile {
   // Every problem at once: a profile is written whole (by hand, or by a drift run), not option by option.
-  const problems = schemaCheck(schema, { all: true, whole: '(the profile)' })(value);
+  // Read through ajvView: a bound past 2^53 - 1 (read exactly, a BigInt) is checked as the whole number it is.
+  const problems = schemaCheck(schema, { all: true, whole: '(the profile)' })(ajvView(value));
   if (problems.length === 0) {
     const profile = value as DeploymentProfile;
     for (const [name, choice] of Object.entries(profile.errors ?? {}) as [SituationName, ErrorAnswerChoice][]) {
@@ -130,7 +132,7 @@ export async function loadProfile(file: string): Promise<DeploymentProfile> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonExact(text);
   } catch (error) {
     throw new ProfileError(`${file} is not JSON: ${(error as Error).message}`);
   }

@@ -8,6 +8,7 @@ import type { CoreAnswer, CoreRequest } from '../core/coreTypes.ts';
 import { utf8Length } from '../core/utf8Length.ts';
 import type { DeploymentProfile } from './profile.ts';
 import { situationOfCode } from './situations.ts';
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 
 const newPetFields = new Set(['name', 'categoryId', 'status']);
 const notServed = `${API_PREFIX}/store/orders/--not-served--`;
@@ -24,7 +25,8 @@ function refusedBody(profile: DeploymentProfile, body: unknown): string | undefi
   if (typeof profile.maxNameLength === 'number' && typeof name === 'string' && [...name].length > profile.maxNameLength) return `name is longer than ${profile.maxNameLength} characters.`;
   const categoryId = (body as { categoryId?: unknown }).categoryId;
   const range = profile.categoryIdRange;
-  if (range && typeof categoryId === 'number' && Number.isInteger(categoryId) && ((range.minimum !== undefined && categoryId < range.minimum) || (range.maximum !== undefined && categoryId > range.maximum))) {
+  // Compared exactly: a BigInt (a categoryId past 2^53 - 1) against a bound, either a number or a BigInt.
+  if (range && ((typeof categoryId === 'number' && Number.isInteger(categoryId)) || typeof categoryId === 'bigint') && ((range.minimum !== undefined && categoryId < range.minimum) || (range.maximum !== undefined && categoryId > range.maximum))) {
     return `categoryId ${categoryId} names no category: send one from ${range.minimum ?? 'any'} to ${range.maximum ?? 'any'}.`;
   }
   return undefined;
@@ -43,7 +45,7 @@ async function beforeCore(profile: DeploymentProfile, screens: boolean, request:
   const bytes = request.body ?? (await request.readBody?.());
   let refusal: string | undefined;
   try {
-    refusal = bytes ? refusedBody(profile, JSON.parse(new TextDecoder().decode(bytes))) : undefined;
+    refusal = bytes ? refusedBody(profile, parseJsonExact(new TextDecoder().decode(bytes))) : undefined;
   } catch {
     refusal = undefined;
   }
@@ -68,7 +70,7 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
   if (api && json) {
     let value: unknown;
     try {
-      value = JSON.parse(body!);
+      value = parseJsonExact(body!);
     } catch {
       value = undefined;
     }
@@ -88,7 +90,7 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
       changed = withExtra(value, profile.extraPetFields);
     }
     if (changed !== value) {
-      body = JSON.stringify(changed);
+      body = stringifyExact(changed);
       headers['content-length'] = String(utf8Length(body));
     }
   }

@@ -1,4 +1,4 @@
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import { systemClock, type Clock } from '../state/clock.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { BanPolicy } from '../rateLimits/rateLimiter.ts';

@@ -1,4 +1,4 @@
-import type { NewPet, Pet } from '../../spec/types.ts';
+import { petJson, readPetsJson, type StoredNewPet as NewPet, type StoredPet as Pet } from '../state/petJson.ts';
 import { PetSetError, type ListQuery } from '../state/petStore.ts';
 import type { PetRepository, PetStep, PetStepResult } from '../state/stateParts.ts';
 import type { RedisConnection } from './connectRedis.ts';
@@ -8,7 +8,8 @@ import { replaceRedisState } from './replaceRedisState.ts';
  * The pets in Redis: a hash of pet JSON by id, a sorted set of ids (score = id) for all pets and
  * one per status, the id sequence (the last id issued) and a version that every write raises.
  * Every operation is one round trip; a page, newest first, is O(log n + limit) (ZREVRANGE by rank, then HMGET),
- * never a scan. Pets are kept as the JSON text that is served, so a page is joined, not re-encoded.
+ * never a scan. Pets are kept as the JSON text that is served (petJson: a categoryId past 2^53 - 1
+ * with its digits; no script decodes it), so a page is joined, not re-encoded, and read back exactly.
  */
 export class RedisPetRepository implements PetRepository {
   /** The highest id this replica has seen issued: the floor of the sequence if Redis loses its data. */
@@ -25,12 +26,12 @@ export class RedisPetRepository implements PetRepository {
   async get(id: number): Promise<Pet | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;
     const json = await this.redis.run((client) => client.hget(this.redis.key('pets'), String(id)));
-    return json === null ? undefined : (JSON.parse(json) as Pet);
+    return json === null ? undefined : readPetsJson<Pet>(json);
   }
 
   async list({ limit, status }: ListQuery): Promise<Pet[]> {
     const result = await this.runStep({ kind: 'page', limit, status });
-    return JSON.parse((result as { json: string }).json) as Pet[];
+    return readPetsJson<Pet[]>((result as { json: string }).json);
   }
 
   /** A pet operation in one script (petSteps in luaScripts.ts). */
@@ -44,12 +45,12 @@ export class RedisPetRepository implements PetRepository {
     switch (step.kind) {
       case 'create': {
         if (tag === 'exhausted') return { kind: 'create', exhausted: true };
-        const pet = JSON.parse(out as string) as Pet;
+        const pet = readPetsJson<Pet>(out as string);
         this.#saw(pet.id);
         return { kind: 'create', pet };
       }
       case 'get':
-        return { kind: 'get', pet: out === null ? undefined : (JSON.parse(out as string) as Pet) };
+        return { kind: 'get', pet: out === null ? undefined : readPetsJson<Pet>(out as string) };
       case 'page':
         // A null would be an id whose pet is missing: writes keep the two together, so skip rather than fail.
         return { kind: 'page', version: tag, json: out === null ? undefined : `[${(out as (string | null)[]).filter((t) => t !== null).join(',')}]` };
@@ -58,7 +59,7 @@ export class RedisPetRepository implements PetRepository {
 
   async all(): Promise<Pet[]> {
     const texts = (await this.redis.script('petsAll', [])) as (string | null)[];
-    return JSON.parse(`[${texts.filter((t) => t !== null).join(',')}]`) as Pet[];
+    return readPetsJson<Pet[]>(`[${texts.filter((t) => t !== null).join(',')}]`);
   }
 
   /** Rejects with PetSetError (duplicate ids, ids Redis cannot hold exactly), changing nothing. */
@@ -90,7 +91,7 @@ export function stepArguments(step: PetStep): (string | number)[] {
       const { input } = step;
       const fields: Omit<Pet, 'id'> = { name: input.name, categoryId: input.categoryId };
       if (input.status !== undefined) fields.status = input.status;
-      return ['create', input.status ?? '', JSON.stringify(fields).slice(1, -1)];
+      return ['create', input.status ?? '', petJson(fields).slice(1, -1)];
     }
     case 'get':
       // An id Redis could not hold exactly is no pet's: '' names none.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Pet } from '../../spec/types.ts';
+import { petJson, type StoredPet as Pet } from '../state/petJson.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import { checkPetSet, PetSetError } from '../state/petStore.ts';
 import type { RedisConnection } from './connectRedis.ts';
@@ -42,5 +42,5 @@ export async function replaceRedisState(redis: RedisConnection, { mode, pets, ke
 
 /** The (id, status, JSON) triples the staging script takes, for pets checkPetSet accepted. */
 function petArguments(pets: readonly Pet[]): string[] {
-  return pets.flatMap((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)]);
+  return pets.flatMap((pet) => [String(pet.id), pet.status ?? '', petJson(pet)]);
 }

@@ -47,6 +47,22 @@ describe('--state-file', () => {
     expect((await create(second, { name: 'Milo', categoryId: 2 })).id).toBe(rex.id + 1);
   });
 
+  it('keeps a categoryId past 2^53 - 1 exactly in the file and across a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'state-'));
+    const file = join(dir, 'state.json');
+    const first = await start({ stateFile: file });
+    const sent = await fetch(`${first.url}/pets`, { method: 'POST', headers: auth, body: '{"name":"Big","categoryId":9223372036854775807}' });
+    const pet = await sent.text();
+    expect(pet).toContain('"categoryId":9223372036854775807');
+    const id = (JSON.parse(pet) as { id: number }).id;
+    await first.close();
+    running.splice(running.indexOf(first), 1);
+    expect(await readFile(file, 'utf8')).toContain('"categoryId": 9223372036854775807');
+
+    const second = await start({ stateFile: file });
+    expect(await (await get(second, `/pets/${id}`)).text()).toBe(pet);
+  });
+
   it('writes a change to the file within a second, without leaving temporary files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'state-'));
     const file = join(dir, 'state.json');

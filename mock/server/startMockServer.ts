@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { compileSchema } from '../../spec/compileSchema.ts';
+import { compileExactSchema } from '../../spec/compileExactSchema.ts';
 import { componentSchema, defaultSpecPath, loadSpec, type LoadedSpec } from '../../spec/loadSpec.ts';
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import { defaultKeysFile, defaultPetsFile, loadPetsFile } from '../../fixtures/loadFixtures.ts';
 import { API_PREFIX } from '../core/prefixes.ts';
 import type { MockOptions } from '../buildMock.ts';
@@ -61,7 +61,7 @@ export interface MockServer {
 export const defaultShutdownGraceMs = 10_000;
 
 async function loadPets(source: PetsSource, spec: LoadedSpec): Promise<Pet[]> {
-  if ('file' in source) return loadPetsFile(source.file, compileSchema(componentSchema(spec, 'Pets')));
+  if ('file' in source) return loadPetsFile(source.file, compileExactSchema(componentSchema(spec, 'Pets')));
   // Faker is loaded only when pets are generated: reading the fixtures file needs none of it.
   const { generatePets } = await import('../../fixtures/generatePets.ts');
   return generatePets(source);
@@ -83,7 +83,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
   // With a state file: start from it, above the id high-water mark, and refuse to start when it
   // cannot be written (a mock that acknowledges creates it cannot save would lose them silently).
   if (options.stateFile && options.redis) throw new Error('--state-file cannot be used with --redis: Redis holds the state and keeps it across restarts. Leave out one of them.');
-  const saved = options.stateFile ? await readStateFile(options.stateFile, compileSchema(componentSchema(spec, 'Pets'))) : undefined;
+  const saved = options.stateFile ? await readStateFile(options.stateFile, compileExactSchema(componentSchema(spec, 'Pets'))) : undefined;
   const journal = options.stateFile ? await IdJournal.open(`${options.stateFile}.ids`) : undefined;
   const { trustProxy, ...mockOptions } = appOptions;
   const mock = await openMock({
@@ -138,7 +138,7 @@ export async function startMockServer(options: ServerOptions): Promise<MockServe
       const nextSpec = await loadSpec(specPath, { validate: false });
       await validateSpecFile(nextSpec.document);
       const fixtures = await loadPets(source, nextSpec);
-      const validate = compileSchema(componentSchema(nextSpec, 'Pet'));
+      const validate = compileExactSchema(componentSchema(nextSpec, 'Pet'));
       const { dropped, specChanged } = await mock.reload({ spec: nextSpec, fixtures, keep: (pet) => validate(pet) });
       spec = nextSpec;
       if (dropped > 0) log.warn(`Reload: ${dropped} created pets no longer match the spec (or clash with a fixture id) and were dropped.`);

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { ValidateFunction } from 'ajv';
+import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import type { ExactValidator } from '../../spec/compileExactSchema.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from '../state/petJson.ts';
 import { MAX_ID } from '../state/petStore.ts';
 import { writeFileDurably } from './writeFileDurably.ts';
 
@@ -13,10 +14,10 @@ export interface SavedState {
 }
 
 /**
- * Reads a state file. Undefined when it does not exist yet; an error naming the file and the
+ * Reads a state file, every categoryId exact (one past 2^53 - 1 is written with its digits and read back as a BigInt). Undefined when it does not exist yet; an error naming the file and the
  * problem when it cannot be read or is not a valid state, so a start never silently replaces it.
  */
-export async function readStateFile(file: string, validatePets: ValidateFunction): Promise<SavedState | undefined> {
+export async function readStateFile(file: string, validatePets: ExactValidator): Promise<SavedState | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -26,7 +27,7 @@ export async function readStateFile(file: string, validatePets: ValidateFunction
   }
   let data: { format?: unknown; pets?: unknown; nextId?: unknown };
   try {
-    data = JSON.parse(text);
+    data = parseJsonExact(text) as typeof data;
   } catch (error) {
     throw new Error(`The state file ${file} is not valid JSON (${(error as Error).message}). Fix it, or move it away to start from the fixtures.`);
   }
@@ -37,10 +38,14 @@ export async function readStateFile(file: string, validatePets: ValidateFunction
     throw new Error(`The state file ${file} has invalid pets: ${describeAjvErrors(validatePets.errors, 'pets')}. Fix it, or move it away to start from the fixtures.`);
   }
   const pets = data.pets as Pet[];
+  // Read exactly, 2^53 (every id handed out) is a BigInt: it is exact in a double too. Past it stays a BigInt, refused below.
+  if (typeof data.nextId === 'bigint' && data.nextId <= 2n ** 53n) data.nextId = Number(data.nextId);
+  const past = pets.find((p) => !Number.isSafeInteger(p.id));
+  if (past) throw new Error(`The state file ${file} has the pet id ${past.id}, past 2^53 - 1, the largest id the mock hands out. Fix it.`);
   const highest = pets.reduce((max, p) => Math.max(max, p.id), 0);
   // MAX_ID + 1 (2^53, exact in a double) is what the mock saves once it has handed out MAX_ID.
   if (!Number.isInteger(data.nextId) || (data.nextId as number) <= highest || (data.nextId as number) > MAX_ID + 1) {
-    throw new Error(`The state file ${file} has nextId ${JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}) and at most ${MAX_ID + 1} (every id handed out). Fix it.`);
+    throw new Error(`The state file ${file} has nextId ${typeof data.nextId === 'bigint' ? String(data.nextId) : JSON.stringify(data.nextId)}, which must be a whole number above every pet id (${highest}) and at most ${MAX_ID + 1} (every id handed out). Fix it.`);
   }
   if (new Set(pets.map((p) => p.id)).size !== pets.length) {
     throw new Error(`The state file ${file} has two pets with the same id. Fix it.`);
@@ -100,7 +105,7 @@ export class StateFileWriter {
   async #write(): Promise<void> {
     const { pets, nextId } = this.read();
     this.lastWriteSucceeded = false;
-    await writeFileDurably(this.file, `${JSON.stringify({ format: STATE_FORMAT, savedAt: new Date().toISOString(), nextId, pets }, null, 2)}\n`);
+    await writeFileDurably(this.file, `${stringifyExact({ format: STATE_FORMAT, savedAt: new Date().toISOString(), nextId, pets }, 2)}\n`);
     this.lastWriteSucceeded = true;
     this.onWritten();
   }

@@ -1,4 +1,4 @@
-import type { Pet } from '../../spec/types.ts';
+import { petsJson, type StoredPet as Pet } from './petJson.ts';
 import { MockClock, systemClock, type Clock } from './clock.ts';
 import { KeyRing, type ApiKeyConfig } from './keyRing.ts';
 import { PetSetError, PetStore, type IdReserver } from './petStore.ts';
@@ -146,7 +146,7 @@ export class MockState implements StateParts {
         return { kind: 'get', pet: this.store.get(step.id) };
       case 'page': {
         const version = this.store.changes();
-        return { kind: 'page', version, json: version === step.heldVersion ? undefined : JSON.stringify(this.store.list(step)) };
+        return { kind: 'page', version, json: version === step.heldVersion ? undefined : petsJson(this.store.list(step)) };
       }
     }
   }

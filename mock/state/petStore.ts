@@ -1,4 +1,5 @@
-import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
+import type { PetStatus } from '../../spec/types.ts';
+import type { StoredNewPet as NewPet, StoredPet as Pet } from './petJson.ts';
 import type { PetRepository } from './stateParts.ts';
 import type { ListQuery } from './stateParts.ts';
 export type { ListQuery } from './stateParts.ts';

@@ -1,4 +1,4 @@
-import type { Pet } from '../../spec/types.ts';
+import type { StoredPet as Pet } from './petJson.ts';
 import type { Clock } from './clock.ts';
 import type { ApiKeyConfig, BanPolicy } from './stateParts.ts';
 import type { IdReserver } from './petStore.ts';

@@ -1,4 +1,5 @@
-import type { NewPet, Pet, PetStatus } from '../../spec/types.ts';
+import type { PetStatus } from '../../spec/types.ts';
+import type { StoredNewPet as NewPet, StoredPet as Pet } from './petJson.ts';
 import type { Awaitable } from './awaitable.ts';
 import type { ClientFacts } from '../clientReport/clientObservation.ts';
 import type { Limits, Plan } from '../rateLimits/plans.ts';

@@ -1,7 +1,7 @@
 // The fields that direct a client: Allow (RFC 9110, 10.2.1), Location and Content-Location
 // (10.2.2, 8.7), Retry-After (10.2.3) and Link (RFC 8288, 3). A 201's Location names the pet the
 // answer created (15.3.2).
-import { integerText } from '../../json/losslessJson.ts';
+import { integerText } from '../../../common/json/losslessJson.ts';
 import { broken, held, holds, type Judgement } from '../judgement.ts';
 import { sentTwice, type Answer } from './answerFields.ts';
 import { isDelaySeconds, isToken, listMembers } from './fieldSyntax.ts';

@@ -43,6 +43,20 @@ export function statePartsContract(name: string, factory: StatePartsFactory): vo
       await stores.close?.();
     });
 
+    it('keeps a categoryId past 2^53 - 1 exactly: created, read, paged, listed whole and replaced', async () => {
+      const { stores } = await setup();
+      const pet = await stores.store.create({ name: 'Big', categoryId: 9223372036854775807n, status: 'sold' });
+      expect(pet).toEqual({ id: 7, name: 'Big', categoryId: 9223372036854775807n, status: 'sold' });
+      expect(await stores.store.get(7)).toEqual(pet);
+      expect(await stores.store.list({ limit: 1, status: 'sold' })).toEqual([pet]);
+      const page = (await stores.runStep({ kind: 'page', limit: 1, status: 'sold' })) as { json: string };
+      expect(page.json).toBe('[{"id":7,"name":"Big","categoryId":9223372036854775807,"status":"sold"}]');
+      expect((await stores.store.all()).at(-1)).toEqual(pet);
+      await stores.store.replaceAll([{ id: 40, name: 'Low', categoryId: -9223372036854775808n }]);
+      expect(await stores.store.all()).toEqual([{ id: 40, name: 'Low', categoryId: -9223372036854775808n }]);
+      await stores.close?.();
+    });
+
     it('changes the version on every write and replaces every pet at once', async () => {
       const { stores } = await setup();
       const first = await versionOf(stores);

@@ -32,7 +32,11 @@ export function nestsDeeperThan(text: string, limit = maxDepth): boolean {
   return false;
 }
 
-export function parseLossless(text: string): LosslessValue {
+/**
+ * `number` reads each number literal (its text as written) instead of the default: integers a
+ * double cannot hold exactly as BigInts, every other literal as JSON.parse reads it.
+ */
+export function parseLossless(text: string, { number }: { number?: (literal: string) => LosslessValue } = {}): LosslessValue {
   let i = 0;
   const fail = (what: string): never => {
     throw new JsonSyntaxError(`${what} at offset ${i}`);
@@ -84,6 +88,7 @@ export function parseLossless(text: string): LosslessValue {
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
     if (!m) return fail('unexpected character');
     i += m[0].length;
+    if (number) return number(m[0]);
     const n = Number(m[0]);
     if (m[2] === undefined && m[3] === undefined && !Number.isSafeInteger(n)) return BigInt(m[0]);
     return n;
