@@ -108,6 +108,11 @@ try {
   // median of the pairs' ratios is the target's figure.
   log('mock against the ceiling, in alternating slices');
   const slice = { ...opts, seconds: smoke ? 0.2 : 1 };
+  // The mock as `npm start` starts it, with its fixtures, not with the pets the create scenario
+  // left (the scale table measures a million); a slice first, for the collection of those.
+  const reset = await fetch(`${mock.base.replace(/\/v1$/, '')}/__mock/reset`, { method: 'POST' });
+  if (!reset.ok) throw new Error(`Could not reset the mock before the paired slices: ${reset.status} ${await reset.text()}`);
+  await measured(mock, ceilingScenario.request, slice);
   for (let pair = 0; pair < (smoke ? 1 : Math.max(5, rounds * 3)); pair++) {
     const c = await measured(ceiling, ceilingScenario.request, slice);
     const m = await measured(mock, ceilingScenario.request, slice);
@@ -139,6 +144,8 @@ if (!args['no-redis'] && canBenchRedis()) {
 log('MSW handlers, in-process');
 const plainMswName = 'plain MSW handler (in-process fetch)';
 const slicedMswName = 'MSW handlers, sliced with the plain one';
+// The MSW host against a plain handler: the ratio of each pair of slices (the order alternating).
+const mswPairs: number[] = [];
 const msw = await startMswHandlers();
 try {
   for (const scenario of scenarios) await msw.load(scenario.request, { ...opts, seconds: smoke ? 0.2 : 1 });
@@ -151,7 +158,8 @@ try {
     }
     // MSW alone (one plain handler answering the same page) in quarter-second slices alternating
     // with the mock's handlers: the ratio of the two is what the mock adds to MSW.
-    const { mock: sliced, plain: alone } = await msw.againstPlain(ceilingScenario.request as LoadRequest, opts);
+    const { mock: sliced, plain: alone, pairs } = await msw.againstPlain(ceilingScenario.request as LoadRequest, opts);
+    mswPairs.push(...pairs);
     record({ ...msw, name: slicedMswName }, ceilingScenario, sliced, (await msw.memory()).peakMb, 'in slices alternating with the plain handler below');
     record({ ...msw, name: plainMswName }, ceilingScenario, alone, (await msw.memory()).peakMb, 'MSW alone: one handler answering the page and headers the mock gave');
     log(`  ${slicedMswName.padEnd(22)} ${ceilingScenario.id.padEnd(34)} ${sliced.rps.toFixed(0).padStart(8)} req/s`);
@@ -269,8 +277,8 @@ const ceilingRatio = median(paired.map((p) => p.rps));
 const cpuRatio = median(paired.map((p) => p.cpu));
 targets.push([`mock ${ceilingScenario.id} / ceiling, in alternating 1 s slices (median of ${paired.length} pairs)`, ceilingRatio, '>= 0.65', ceilingRatio >= 0.65]);
 targets.push([`for the record: CPU per answer, ceiling / mock (same pairs; ${fmt(median(paired.map((p) => p.ceiling.cpuUsPerRequest)), 1)} µs and ${fmt(median(paired.map((p) => p.mock.cpuUsPerRequest)), 1)} µs)`, cpuRatio, '', undefined]);
-const mswRatio = rps(slicedMswName, ceilingScenario.id) / rps(plainMswName, ceilingScenario.id);
-targets.push([`MSW host ${ceilingScenario.id} / plain MSW handler, same page`, mswRatio, '>= 0.9', mswRatio >= 0.9]);
+const mswRatio = median(mswPairs);
+targets.push([`MSW host ${ceilingScenario.id} / plain MSW handler, same page, in alternating quarter-second slices (median of ${mswPairs.length} pairs)`, mswRatio, '>= 0.9', mswRatio >= 0.9]);
 const mswCpu = (name: string) => median(rows.get(`${name}\0${ceilingScenario.id}`)?.results.map((r) => r.cpuUsPerRequest ?? NaN) ?? []);
 targets.push([`for the record: CPU per answer, plain MSW handler / MSW host (same slices; ${fmt(mswCpu(plainMswName), 1)} µs and ${fmt(mswCpu(slicedMswName), 1)} µs, the fetch's own included)`, mswCpu(plainMswName) / mswCpu(slicedMswName), '', undefined]);
 if (prism) {
