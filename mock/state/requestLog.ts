@@ -55,9 +55,9 @@ const MAX_WAIT_MS = 20;
  * An entry is kept as its numbers, in arrays of doubles, and its shape (method, URL, status, key,
  * client, the client facts but their numbers), shared with the entry before it when the two are
  * alike. Entries live for a thousand requests, long enough for the garbage collector to copy every
- * object they hold into the old generation: held whole, a busy client's entries cost a fifth of the
- * server's throughput (docs/performance.md); shared, its requests alike hold nothing new. Entries
- * are rebuilt, as fresh objects, when read.
+ * object they hold into the old generation: held whole, a busy client's entries cost about a tenth
+ * of the server's CPU per answer (docs/performance.md); shared, its requests alike hold nothing new.
+ * Entries are rebuilt, as fresh objects, when read.
  */
 export class RequestLog implements RequestJournal {
   #at: number[] = [];
