@@ -151,6 +151,18 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(calibrated.cannotMake).toEqual([]);
   });
 
+  it('learns a deployment whose reads of one list come in different orders: unstable in its profile, and nothing left once the mock is given it', async () => {
+    const unstable = { mockOptions: { profile: { listOrder: 'unstable' as const } } };
+    const observed = await drift(unstable, {}, { generatedRequests: 40, againstIsMock: true });
+    expect(observed.breaks).toEqual([]);
+    expect(observed.cannotMake).toEqual([]);
+    expect(observed.profile.listOrder).toBe('unstable');
+    expect(observed.choices.find((c) => c.field === 'listOrder')).toMatchObject({ row: 'List order', base: { shown: 'two reads of the same list come in different orders' } });
+    const calibrated = await drift(unstable, { mockOptions: { profile: observed.profile } }, { generatedRequests: 40, againstIsMock: true });
+    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
+    expect(calibrated.cannotMake).toEqual([]);
+  });
+
   it('finds no categoryId difference between the mock and a deployment that keeps every int64 exactly', async () => {
     const result = await drift({}, {}, { generatedRequests: 120 });
     expect(result.same.find((s) => s.field === 'categoryIdRange')?.shown).toMatch(/9007199254740993 is taken \(201, kept exactly\), -9007199254740993 is taken \(201, kept exactly\)$/);

@@ -13,7 +13,7 @@ export interface CannotMake {
 
 const formats: Record<string, (value: unknown) => boolean> = {
   cors: (v) => v === 'any' || v === 'echo' || v === 'none',
-  listOrder: (v) => v === 'newest-first' || v === 'oldest-first',
+  listOrder: (v) => v === 'newest-first' || v === 'oldest-first' || v === 'unstable',
   keylessUnlisted: (v) => v === 'routed' || v === 'unauthorized',
   preflight: (v) => v === 'answered' || v === 'unlisted',
   categoryIdRange: (v) => v !== null && typeof v === 'object',

@@ -7,6 +7,7 @@ import { generatePets } from '../../fixtures/generatePets.ts';
 import { openMock } from '../core/openMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
+import { rotated } from './profiledAnswers.ts';
 import { checkProfile, checkProfileOnce, loadProfile, profileSchema, ProfileError, type DeploymentProfile } from './profile.ts';
 import { situationNames } from './situations.ts';
 
@@ -223,6 +224,25 @@ describe('a mock given a profile makes its choices', () => {
     } finally {
       await mock.close();
     }
+  });
+
+  it('answers two reads in a row of one list in different orders, with the same pets, under an unstable list order', async () => {
+    const { mock } = await profiledMock({ listOrder: 'unstable' });
+    try {
+      const read = async () => (JSON.parse((await mock.answer({ method: 'GET', url: '/v1/pets?limit=3', headers: key })).body!) as { id: number }[]).map((p) => p.id);
+      const [first, second, third] = [await read(), await read(), await read()];
+      expect(first).not.toEqual(second);
+      expect(second).not.toEqual(third);
+      for (const ids of [first, second, third]) expect([...ids].sort()).toEqual([3, 4, 5]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('turns a page one place further on each read, and leaves a page of one pet or none as it is', () => {
+    expect([0, 1, 2, 3].map((by) => rotated(['a', 'b', 'c'], by).join(''))).toEqual(['abc', 'bca', 'cab', 'abc']);
+    expect(rotated(['a'], 1)).toEqual(['a']);
+    expect(rotated([], 3)).toEqual([]);
   });
 
   it('sends Retry-After as an HTTP-date on the mock\'s clock, its Deprecation value, and no store orders', async () => {

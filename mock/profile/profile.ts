@@ -23,7 +23,7 @@ export interface DeploymentProfile {
   profileVersion?: 1;
   describes?: string;
   defaultStatus?: PetStatus | null;
-  listOrder?: 'newest-first' | 'oldest-first';
+  listOrder?: 'newest-first' | 'oldest-first' | 'unstable';
   errors?: Partial<Record<SituationName, ErrorAnswerChoice>>;
   unknownQueryParameters?: 'ignored' | 'refused';
   unknownBodyFields?: 'ignored' | 'refused';

@@ -62,7 +62,7 @@ function withExtra(value: unknown, extra: Record<string, unknown> | undefined): 
 }
 
 /** The answer rewritten to the profile's choices. */
-function afterCore(profile: DeploymentProfile, request: CoreRequest, path: string, answer: CoreAnswer, now: number, refusal: string | undefined): CoreAnswer {
+function afterCore(profile: DeploymentProfile, request: CoreRequest, path: string, answer: CoreAnswer, now: number, refusal: string | undefined, lists: { reads: number }): CoreAnswer {
   const headers = { ...answer.headers };
   let body = answer.body;
   const api = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
@@ -84,7 +84,7 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
       changed = withExtra({ code: choice?.code ?? error.code, message, status }, profile.extraErrorFields);
       answer = { ...answer, status };
     } else if (answer.status < 300 && Array.isArray(value) && path === `${API_PREFIX}/pets` && request.method.toUpperCase() === 'GET') {
-      const page = profile.listOrder === 'oldest-first' ? [...value].reverse() : value;
+      const page = profile.listOrder === 'oldest-first' ? [...value].reverse() : profile.listOrder === 'unstable' ? rotated(value, lists.reads++) : value;
       changed = page.map((pet) => withExtra(pet, profile.extraPetFields));
     } else if (answer.status < 300 && /^\/v1\/pets(\/[^/]+)?$/.test(path)) {
       changed = withExtra(value, profile.extraPetFields);
@@ -122,11 +122,25 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
 /** An answerer making the profile's choices around the core's `answer`. */
 export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, now: () => number): Answerer {
   const screens = screensCreates(profile);
+  // How many lists were read: an unstable order turns each page one place further than the last.
+  const lists = { reads: 0 };
   return async (request) => {
     const before = await beforeCore(profile, screens, request);
     const answered = await answer(before.request);
-    return afterCore(profile, request, before.path, answered, now(), before.refusal);
+    return afterCore(profile, request, before.path, answered, now(), before.refusal, lists);
   };
+}
+
+/**
+ * The page turned `by` places: the order of a deployment whose reads of one list come in different
+ * orders (`listOrder: 'unstable'`). Turned one place more on each read, two reads in a row of a
+ * page of two or more pets never show the same order, as a random order might.
+ */
+export function rotated<T>(page: readonly T[], by: number): T[] {
+  const n = page.length;
+  if (n < 2) return [...page];
+  const at = by % n;
+  return [...page.slice(at), ...page.slice(0, at)];
 }
 
 /** The ban rule of a deployment that bans no key: a spell of refusals never reaches it. */
