@@ -46,7 +46,7 @@ describe('a deployment profile', () => {
     const full: DeploymentProfile = {
       profileVersion: 1, describes: 'staging', defaultStatus: null, listOrder: 'oldest-first', errors: { invalidQuery: { status: 422, code: 'BAD_QUERY' }, unauthorized: { code: 'UNAUTHENTICATED' } },
       unknownQueryParameters: 'refused', unknownBodyFields: 'refused', maxNameLength: 64, retryAfter: 'http-date', deprecation: '@1767225600', wwwAuthenticate: false, cors: 'echo',
-      storeOrders: 'absent', ban: { threshold: 5, seconds: 60 }, keylessLimit: { perMinute: 30, perDay: 500 }, bodyLimit: 65_536, extraPetFields: { tags: [] }, extraErrorFields: { traceId: 'x' },
+      storeOrders: 'absent', etag: 'conditional', ban: { threshold: 5, seconds: 60 }, keylessLimit: { perMinute: 30, perDay: 500 }, bodyLimit: 65_536, extraPetFields: { tags: [] }, extraErrorFields: { traceId: 'x' },
     };
     expect(checkProfile(full)).toEqual(full);
     expect(checkProfile({ keylessLimit: 60, ban: null })).toEqual({ keylessLimit: 60, ban: null });

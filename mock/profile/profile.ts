@@ -40,6 +40,8 @@ export interface DeploymentProfile {
   /** Whether a 201 of POST /pets carries `Location`. */
   location?: boolean;
   cors?: 'any' | 'echo' | 'none';
+  /** `ETag` on every 200 to a GET under the API, and (`conditional`) 304 to a matching `If-None-Match`; null or absent: no ETag. */
+  etag?: 'conditional' | 'sent' | null;
   storeOrders?: 'served' | 'absent';
   /** A request without a valid key to an unserved method or path: 404/405 (`routed`) or 401 first (`unauthorized`). */
   keylessUnlisted?: 'routed' | 'unauthorized';

@@ -8,6 +8,7 @@ import type { CoreAnswer, CoreRequest } from '../core/coreTypes.ts';
 import { utf8Length } from '../core/utf8Length.ts';
 import type { DeploymentProfile } from './profile.ts';
 import { situationOfCode } from './situations.ts';
+import { tagged } from './entityTags.ts';
 import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 
 const newPetFields = new Set(['name', 'categoryId', 'status']);
@@ -116,6 +117,8 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
       headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
     }
   }
+  // The ETag last: a tag of the body as sent, and a 304 keeps every field set above.
+  if (api && profile.etag && answer.status === 200 && request.method.toUpperCase() === 'GET' && body !== null) return tagged({ ...answer, headers, body }, request.headers['if-none-match'], profile.etag === 'conditional');
   return { ...answer, headers, body };
 }
 
