@@ -203,7 +203,8 @@ function sameStatus(b: SideAnswer, a: SideAnswer, jb: unknown, ja: unknown, situ
     if (hb.sunset !== ha.sunset) choice('sunset', hb.sunset === undefined ? 'no Sunset field' : `Sunset: ${hb.sunset}`, ha.sunset === undefined ? 'no Sunset field' : `Sunset: ${ha.sunset}`, hb.sunset ?? null);
   }
   if (status === 201 && (hb.location === undefined) !== (ha.location === undefined)) choice('location', hb.location === undefined ? 'no Location' : 'Location sent', ha.location === undefined ? 'no Location' : 'Location sent', hb.location !== undefined);
-  if ((hb.etag === undefined) !== (ha.etag === undefined)) choice('etag', hb.etag === undefined ? 'no ETag' : 'ETag sent', ha.etag === undefined ? 'no ETag' : 'ETag sent');
+  // A 200 to a GET without ETag is the profile's `etag: null`; one with it shows ETag, not whether 304 follows (the probe tells).
+  if ((hb.etag === undefined) !== (ha.etag === undefined)) choice('etag', hb.etag === undefined ? 'no ETag' : 'ETag sent', ha.etag === undefined ? 'no ETag' : 'ETag sent', hb.etag === undefined && status === 200 && b.request.method.toUpperCase() === 'GET' ? null : undefined);
   // The body's shape, and the pet through the model.
   if (Array.isArray(jb) !== Array.isArray(ja) || isObject(jb) !== isObject(ja)) {
     out.push({ kind: 'unnamed', ...where, field: 'body shape', base: Array.isArray(jb) ? 'a JSON array' : isObject(jb) ? 'a JSON object' : 'no JSON value', against: Array.isArray(ja) ? 'a JSON array' : isObject(ja) ? 'a JSON object' : 'no JSON value' });

@@ -163,6 +163,19 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(calibrated.cannotMake).toEqual([]);
   });
 
+  it('learns a deployment that tags its GETs and answers a matching If-None-Match with 304: etag conditional in its profile, and nothing left once the mock is given it', async () => {
+    const conditional = { mockOptions: { profile: { etag: 'conditional' as const } } };
+    const observed = await drift(conditional, {}, { generatedRequests: 40, againstIsMock: true });
+    expect(observed.breaks).toEqual([]);
+    expect(observed.cannotMake).toEqual([]);
+    expect(observed.profile.etag).toBe('conditional');
+    expect(observed.choices.find((c) => c.field === 'etag')).toMatchObject({ row: 'Headers beyond the contract\'s', base: { value: 'conditional' }, against: { value: null } });
+    const calibrated = await drift(conditional, { mockOptions: { profile: observed.profile } }, { generatedRequests: 40, againstIsMock: true });
+    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
+    expect(calibrated.cannotMake).toEqual([]);
+    expect(calibrated.same.find((s) => s.field === 'etag')?.shown).toMatch(/gets 304$/);
+  });
+
   it('finds no categoryId difference between the mock and a deployment that keeps every int64 exactly', async () => {
     const result = await drift({}, {}, { generatedRequests: 120 });
     expect(result.same.find((s) => s.field === 'categoryIdRange')?.shown).toMatch(/9007199254740993 is taken \(201, kept exactly\), -9007199254740993 is taken \(201, kept exactly\)$/);

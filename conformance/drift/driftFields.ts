@@ -32,6 +32,7 @@ export const driftFields: readonly DriftField[] = [
   { field: 'sunset', title: 'the `Sunset` field of GET /pets/{petId}', row: 'How `getPet` points to its replacement' },
   { field: 'wwwAuthenticate', title: 'whether a 401 carries `WWW-Authenticate`', row: '`WWW-Authenticate` on a 401' },
   { field: 'location', title: 'whether a 201 carries `Location`', row: 'Headers beyond the contract\'s' },
+  { field: 'etag', title: 'whether a 200 to a GET carries `ETag`, and a GET sending it back in `If-None-Match` gets 304', row: 'Headers beyond the contract\'s' },
   { field: 'cors', title: '`Access-Control-Allow-Origin` for a page\'s request', row: 'CORS' },
   { field: 'storeOrders', title: 'whether GET /store/orders is served', row: 'A store order record' },
   { field: 'keylessUnlisted', title: 'an unlisted method or path without a key: 401 first, or 404/405', row: 'Unknown routes, wrong methods' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryIdRangeChoice, keylessUnlistedChoice, listOrderChoice } from './probes.ts';
+import { categoryIdRangeChoice, etagChoice, keylessUnlistedChoice, listOrderChoice } from './probes.ts';
 
 describe('what the probes\' answers show', () => {
   it('reads the categoryId range from the answers to 0 and -1: none below, from 1, from 0, or a range a profile cannot hold', () => {
@@ -40,5 +40,14 @@ describe('what the probes\' answers show', () => {
     expect(listOrderChoice(['90', '12'], ['90', '12'], '90', '12')).toBeUndefined();
     expect(listOrderChoice(['8', '7'], ['7', '8'], '7', '8')?.value).toBe('unstable');
     expect(listOrderChoice(['8', '1'], undefined, '7', '8')).toBeUndefined();
+  });
+
+  it('reads ETag from a read and the same read with its tag in If-None-Match: none, conditional (304), or sent (200); nothing from another answer', () => {
+    const tagged = { status: 200, headers: { etag: 'W/"a"' } };
+    expect(etagChoice({ status: 200, headers: {} }, undefined)?.value).toBeNull();
+    expect(etagChoice(tagged, { status: 304 })?.value).toBe('conditional');
+    expect(etagChoice(tagged, { status: 200 })?.value).toBe('sent');
+    expect(etagChoice(tagged, { status: 429 })).toBeUndefined();
+    expect(etagChoice({ status: 404, headers: {} }, undefined)).toBeUndefined();
   });
 });

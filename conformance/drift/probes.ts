@@ -149,6 +149,15 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
     }
   }
 
+  // ETag on a 200 to a GET, and whether the same GET sending it back in If-None-Match gets 304 (RFC 9110, 13.1.2).
+  if (idA !== undefined) {
+    const read = await side.send('etag', { method: 'GET', path: `/pets/${idA}` });
+    const tag = read?.status === 200 ? read.headers.etag : undefined;
+    const again = tag === undefined ? undefined : await side.send('etag', { method: 'GET', path: `/pets/${idA}`, headers: { 'if-none-match': tag } });
+    const etag = etagChoice(read, again);
+    if (etag) o.choice('etag', 'etag', etag.value, etag.shown);
+  }
+
   // The Error of each situation a probe can bring about without harm.
   o.error('petNotFound', 'petNotFound', await side.send('petNotFound', { method: 'GET', path: '/pets/9223372036854775806' }));
   const invalidQuery = o.error('invalidQuery', 'invalidQuery', await side.send('invalidQuery', { method: 'GET', path: '/pets?limit=0' }));
@@ -328,6 +337,20 @@ export function categoryIdRangeChoice(zero: number | undefined, negative: number
     if (seen === 'refused') range[end === 'above' ? 'maximum' : 'minimum'] = end === 'above' ? Number.MAX_SAFE_INTEGER : -Number.MAX_SAFE_INTEGER;
   }
   return { value: range, shown };
+}
+
+/**
+ * What a 200 to a GET and the same GET with its ETag in If-None-Match show: no ETag (null); ETag,
+ * and 304 to the tag sent back (`conditional`); ETag, and the tag sent back ignored (`sent`, 200).
+ * Any other second answer (a 429, a break the judges tell) shows nothing of the choice.
+ */
+export function etagChoice(read: Pick<TransportResponse, 'status' | 'headers'> | undefined, again: Pick<TransportResponse, 'status'> | undefined): Choice {
+  if (read?.status !== 200) return undefined;
+  const tag = read.headers.etag;
+  if (tag === undefined) return { value: null, shown: 'a 200 to a GET carries no ETag' };
+  if (again?.status === 304) return { value: 'conditional', shown: `a 200 to a GET carries ETag (${tag}), and the GET sending it in If-None-Match gets 304` };
+  if (again?.status === 200) return { value: 'sent', shown: `a 200 to a GET carries ETag (${tag}), and the GET sending it in If-None-Match gets 200 again` };
+  return undefined;
 }
 
 /** What a side's keyless answers to an unserved method and an unserved path show: 401 first, or routed as with a key; the two unlike is a value the profile has no room for. */

@@ -32,6 +32,10 @@ describe('the profile of what a side showed', () => {
     expect(cannotMake).toEqual([]);
   });
 
+  it('writes what a side showed of ETag: conditional, sent, or none', () => {
+    for (const etag of ['conditional', 'sent', null]) expect(profileOf(seen({ etag }), 'test')).toEqual({ profile: expect.objectContaining({ etag }), cannotMake: [] });
+  });
+
   it('names a Sunset on another day than the contract\'s, and answers a profile cannot hold, as choices the mock cannot make', () => {
     const { profile, cannotMake } = profileOf(seen({ sunset: 'Fri, 05 Dec 2025 00:00:00 GMT', keylessUnlisted: 'other: 401 and 404', categoryIdRange: 'other: 0 refused, -1 taken' }), 'test');
     expect(profile).not.toHaveProperty('sunset');

@@ -13,6 +13,7 @@ export interface CannotMake {
 
 const formats: Record<string, (value: unknown) => boolean> = {
   cors: (v) => v === 'any' || v === 'echo' || v === 'none',
+  etag: (v) => v === null || v === 'sent' || v === 'conditional',
   listOrder: (v) => v === 'newest-first' || v === 'oldest-first' || v === 'unstable',
   keylessUnlisted: (v) => v === 'routed' || v === 'unauthorized',
   preflight: (v) => v === 'answered' || v === 'unlisted',

@@ -35,7 +35,6 @@ export const generatedChoices = {
   maxBodySize: { title: 'the largest request body taken', row: 'Maximum request body' },
   methodsServed: { title: 'a method the contract does not list, served (`HEAD`, `OPTIONS`, `DELETE`)', row: 'A method a path does not serve' },
   trailingSlash: { title: 'a path with a trailing slash (`/pets/`)', row: 'Unknown routes, wrong methods' },
-  etag: { title: 'whether an answer carries `ETag`', row: 'Headers beyond the contract\'s' },
 } as const;
 
 export type GeneratedChoice = keyof typeof generatedChoices;
