@@ -48,6 +48,15 @@ describe('a deployment that makes other legal choices', () => {
     expect(result.exitCode).toBe(0);
   });
 
+  it('passes the mock given a profile\'s etag: a weak ETag on each 200 to a GET, 304 to a matching If-None-Match', async () => {
+    const result = await runOnFreshDeployment(undefined, { probeRateLimit: true }, { profile: { etag: 'conditional' } });
+    const failures = result.report.checks.flatMap((c) => c.operations.flatMap((o) => o.findings.filter((f) => f.level === 'failure').map((f) => `${c.id}: ${f.message}`)));
+    expect(failures).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    // The suite met the choice: its conditional reads were answered 304.
+    expect(result.report.exchanges.filter((e) => e.status === 304).length).toBeGreaterThan(0);
+  });
+
   it('passes the mock with its clock moved past getPet\'s removal, far from the suite\'s: its times read against its own Date', async () => {
     const deployment = await inProcessDeployment();
     try {
