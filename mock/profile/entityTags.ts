@@ -12,7 +12,7 @@ import { sha256Base64 } from '../state/sha256.ts';
 export const entityTagOf = (body: string): string => `W/"${sha256Base64(body).slice(0, 27)}"`;
 
 /** One member of `#entity-tag`: `[ W/ ] DQUOTE *etagc DQUOTE` (8.8.3), then OWS and a comma or the end. */
-const member = /^(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*(?:,|$)/;
+const tagMember = /^(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*(?:,|$)/;
 
 /**
  * The opaque-tags of an If-None-Match field value (`"*" / #entity-tag`, 13.1.2): `*`, the tags,
@@ -25,7 +25,7 @@ export function tagsOf(field: string): '*' | string[] | undefined {
   for (;;) {
     rest = rest.replace(/^[ \t,]+/, '');
     if (rest === '') break;
-    const m = member.exec(rest);
+    const m = tagMember.exec(rest);
     if (!m) return undefined;
     opaques.push(m[1]!);
     rest = rest.slice(m[0].length);
