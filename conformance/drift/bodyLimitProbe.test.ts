@@ -42,6 +42,15 @@ describe('the body-limit probe', () => {
     }
   });
 
+  it('asks a size that got no answer once more before it counts as refused: one timeout on a busy side is no limit', async () => {
+    let dropped = 0;
+    const side = sideWithLimit(1_000_000);
+    const flaky = async (size: number) => (size === 2048 && dropped++ === 0 ? undefined : side.send(size));
+    const outcome = await findBodyLimit(flaky, 2 * 1024 * 1024);
+    expect(outcome).toMatchObject({ kind: 'limit', taken: 1_000_000, refused: 1_000_001 });
+    expect(dropped).toBe(2);
+  });
+
   it('takes no answer to a large body as its refusal', async () => {
     const outcome = await findBodyLimit(sideWithLimit(10_000, () => undefined).send, 64 * 1024);
     expect(outcome).toMatchObject({ kind: 'limit', taken: 10_000, answer: undefined });

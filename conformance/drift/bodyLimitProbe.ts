@@ -3,7 +3,8 @@
 // Every body it sends is a NewPet whose `categoryId` is a string of padding: invalid if read
 // ("400: ... has invalid values"), so nothing is ever created, whatever its size. The answer to
 // the smallest one is the invalid body's answer; a size whose answer differs from it (another
-// status or code, or no answer) is refused for its size. Sizes double from 1 KiB to the cap, then
+// status or code, or no answer twice in a row: one unanswered request is a slow machine as often as
+// a limit) is refused for its size. Sizes double from 1 KiB to the cap, then
 // the last size read and the first refused are bisected to the byte (after one request asking
 // whether the limit is the last size read, as a power of two often is).
 import type { TransportResponse } from '../http/transport.ts';
@@ -48,7 +49,8 @@ export async function findBodyLimit(send: (size: number) => Promise<TransportRes
   const baseCode = errorCodeOfText(baseline.body);
   /** True: read as the invalid body it is; false: refused for its size; a string: why the probe stops. */
   const readAt = async (size: number): Promise<{ read: boolean; answer: TransportResponse | undefined } | string> => {
-    const answer = await ask(size);
+    // No answer is asked once more: a request that timed out on a busy side says nothing of its size.
+    const answer = (await ask(size)) ?? (await ask(size));
     if (aboutTheClient(answer)) return `a body of ${size} bytes got ${answer!.status}: the probe stopped`;
     if (answer && answer.status >= 200 && answer.status < 300) return `a body of ${size} bytes, invalid, got ${answer.status}`;
     return { read: answer !== undefined && answer.status === baseline.status && errorCodeOfText(answer.body) === baseCode, answer };
