@@ -5,8 +5,9 @@
 // shows no open-choice difference left but those a profile cannot hold (an answer that varies
 // within one situation other than a refused create body, whose code per reason a profile holds;
 // ETag): never a `categoryId` past 2^53 - 1 (`int64Range`), which the mock keeps exactly as the
-// servers do, or refuses as a profile's categoryIdRange bound says. For each fault, how often the run reports it as a break is counted (printed at the end), and no fault is
-// ever filed as an open choice on a point the contract pins.
+// servers do, or refuses as a profile's categoryIdRange bound says. For each fault, how often the
+// run reports it as a break is counted (printed at the end), and no fault is ever filed as an open
+// choice on a point the contract pins.
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadSpec } from '../../spec/loadSpec.ts';
 import { httpTransport } from '../http/transport.ts';

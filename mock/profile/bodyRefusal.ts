@@ -15,7 +15,7 @@ export interface BodyRefusal {
 
 const newPetFields = new Set(['name', 'categoryId', 'status']);
 const petStatuses = new Set(['available', 'pending', 'sold']);
-const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+const int64Ends = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 
 /** A whole-number categoryId as read exactly (a BigInt past 2^53 - 1), if it is one. */
 const wholeNumber = (value: unknown): number | bigint | undefined => ((typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint' ? value : undefined);
@@ -23,7 +23,7 @@ const wholeNumber = (value: unknown): number | bigint | undefined => ((typeof va
 /** Whether NewPet's schema takes the body (name a string, categoryId an int64, status a PetStatus if sent): fields beyond it aside. */
 function newPetShaped(body: Record<string, unknown>): boolean {
   const categoryId = wholeNumber(body.categoryId);
-  return typeof body.name === 'string' && categoryId !== undefined && BigInt(categoryId) >= int64.min && BigInt(categoryId) <= int64.max && (body.status === undefined || (typeof body.status === 'string' && petStatuses.has(body.status)));
+  return typeof body.name === 'string' && categoryId !== undefined && BigInt(categoryId) >= int64Ends.min && BigInt(categoryId) <= int64Ends.max && (body.status === undefined || (typeof body.status === 'string' && petStatuses.has(body.status)));
 }
 
 /** Why the profile refuses a create body (parsed exactly: big categoryIds as BigInts) the mock would take, or undefined when it takes it too. */
