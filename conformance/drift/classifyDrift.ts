@@ -183,7 +183,7 @@ export function classifyDrift({ base, against, againstIsMock, failOnDrift, gener
     const other = against.seen.incidental.get(what);
     if (other !== undefined && other !== value) meaningless.push({ what, base: value, against: other });
   }
-  const summaryOfGenerated = generated ? foldGenerated(generated, { base, against, againstIsMock, breaks, choices, same, meaningless, cannotMake }) : undefined;
+  const summaryOfGenerated = generated ? foldGenerated(generated, { base, against, againstIsMock, breaks, choices, same, meaningless, cannotMake, profile }) : undefined;
   const cannotJudge = base.seen.cannotJudge ?? against.seen.cannotJudge;
   const verdict: DriftVerdict = cannotJudge ? 'cannot-judge' : breaks.length > 0 ? 'broken' : 'kept';
   const exitCode = verdict === 'cannot-judge' ? 2 : verdict === 'broken' || (failOnDrift && choices.length > 0) ? 1 : 0;
@@ -223,6 +223,8 @@ interface Fold {
   same: DriftResult['same'];
   meaningless: MeaninglessDifference[];
   cannotMake: CannotMake[];
+  /** The base side's profile: why it refused a create body (comparePairs). */
+  profile: DeploymentProfile;
 }
 
 /**
@@ -235,7 +237,7 @@ function foldGenerated(generated: GeneratedRun, fold: Fold): GeneratedSummary {
   const { base, against, againstIsMock } = fold;
   const label = { base: base.target.label, against: against.target.label };
   const pairs = pairAnswers(generated.base.answers, generated.against.answers);
-  const differences = comparePairs(pairs, (side, seq) => (side === 'base' ? base : against).failedSeqs.has(seq));
+  const differences = comparePairs(pairs, (side, seq) => (side === 'base' ? base : against).failedSeqs.has(seq), fold.profile);
   const outcome = { same: 0, break: 0, choice: 0, unnamed: 0, meaningless: 0 };
   const byPair = new Map<string, GeneratedDifference[]>();
   for (const d of differences) byPair.set(d.key, [...(byPair.get(d.key) ?? []), d]);
@@ -290,7 +292,7 @@ function foldGenerated(generated: GeneratedRun, fold: Fold): GeneratedSummary {
       : !profileFields.has(madeBy)
         ? 'the profile format has no field for this choice: the mock makes its own'
         : inconsistent
-          ? `${label.base} answers this situation in more than one way (its probe: ${probed!.shown}; ${d.request}: ${d.base}); a profile holds one answer per situation`
+          ? `${label.base} answers this situation in more than one way (its probe: ${probed!.shown}; ${d.request}: ${d.base}); a profile holds one answer per situation, and per reason it refuses a create body`
           : // The base side's probe showed a value the mock cannot make (profileOf): the generated answers show the same choice.
             fold.cannotMake.find((c) => c.field === madeBy)?.reason;
     const same = fold.same.findIndex((x) => x.field === field);

@@ -56,6 +56,20 @@ describe('comparing a pair through the model', () => {
     expect(compare([answer('k#1', request, 422, error('NAME_TAKEN', 422))], [answer('k#1', request, 201, { id: 1, name: 'Rex', categoryId: 1 })])[0]).toMatchObject({ kind: 'break', sides: ['base'], how: 'pinned' });
   });
 
+  it('files a create body both sides refuse under the reason the base side\'s learnt profile refuses it for, with the base\'s code', () => {
+    const learnt = { maxNameLength: 50, categoryIdRange: { minimum: 1 }, unknownBodyFields: 'refused' as const };
+    const refusedBoth = (body: string, intent: 'valid' | 'edge', code: string) => comparePairs(pairAnswers([answer('k#1', { method: 'POST', operationId: 'createPet', intent, body }, 400, error(code, 400))], [answer('k#1', { method: 'POST', operationId: 'createPet', intent, body }, 400, error('INVALID_BODY', 400))]), noFailure, learnt)[0];
+    expect(refusedBoth(JSON.stringify({ name: 'n'.repeat(70), categoryId: 1 }), 'edge', 'NAME_TOO_LONG')).toMatchObject({ kind: 'choice', field: 'errors.nameTooLong', baseValue: { status: 400, code: 'NAME_TOO_LONG' } });
+    expect(refusedBoth('{"name":"Rex","categoryId":0}', 'edge', 'UNKNOWN_CATEGORY')).toMatchObject({ field: 'errors.categoryOutOfRange' });
+    // Past 2^53 - 1, read exactly: outside a learnt maximum of 2^53 - 1.
+    expect(comparePairs(pairAnswers([answer('k#1', { method: 'POST', operationId: 'createPet', intent: 'edge', body: '{"name":"Rex","categoryId":9007199254740993}' }, 400, error('UNKNOWN_CATEGORY', 400))], [answer('k#1', { method: 'POST', operationId: 'createPet', intent: 'edge', body: '{"name":"Rex","categoryId":9007199254740993}' }, 400, error('INVALID_BODY', 400))]), noFailure, { categoryIdRange: { maximum: 9007199254740991 } })[0]).toMatchObject({ field: 'errors.categoryOutOfRange' });
+    expect(refusedBoth('{"name":"Rex","categoryId":1,"colour":"brown"}', 'valid', 'UNKNOWN_FIELD')).toMatchObject({ field: 'errors.unknownBodyField' });
+    // A name within the learnt length, and a body NewPet's schema refuses, stay invalidBody; without a learnt profile, every refusal is.
+    expect(refusedBoth('{"name":"","categoryId":1}', 'edge', 'NAME_EMPTY')).toMatchObject({ field: 'errors.invalidBody' });
+    expect(refusedBoth(JSON.stringify({ name: 'n'.repeat(70), categoryId: '1' }), 'edge', 'VALIDATION_FAILED')).toMatchObject({ field: 'errors.invalidBody' });
+    expect(compare([answer('k#1', { method: 'POST', operationId: 'createPet', intent: 'edge', body: '{"name":"Rex","categoryId":0}' }, 400, error('UNKNOWN_CATEGORY', 400))], [answer('k#1', { method: 'POST', operationId: 'createPet', intent: 'edge', body: '{"name":"Rex","categoryId":0}' }, 400, error('INVALID_BODY', 400))])[0]).toMatchObject({ field: 'errors.invalidBody' });
+  });
+
   it('compares a pet created without a status through the model: its status is the default status; its id is meaningless', () => {
     const request = { method: 'POST' as const, operationId: 'createPet', body: '{"name":"Rex","categoryId":3}' };
     const found = compare([answer('k#1', request, 201, { id: 7, name: 'Rex', categoryId: 3 })], [answer('k#1', { ...request, body: '{"name":"Rex","categoryId":1}' }, 201, { id: 251, name: 'Rex', categoryId: 1, status: 'available' })]);

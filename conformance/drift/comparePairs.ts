@@ -8,6 +8,7 @@
 // then read) is meaningless: differences do not cascade.
 import { errorCodeOf, isErrorBody } from '../model/errorBody.ts';
 import { errorChoice } from './errorChoice.ts';
+import type { DeploymentProfile } from '../../mock/profile/profile.ts';
 import { errorSituationOfStatus, generatedChoices, sentBody, situationOf, type GeneratedChoice, type SituationRequest } from './situationOf.ts';
 
 /** One side's answer to one generated request. */
@@ -84,8 +85,11 @@ const sentStatus = (request: SituationRequest): boolean => {
   return isObject(sent) && 'status' in sent;
 };
 
-/** Compares the pairs in order; `failed(side, seq)` says whether a judge failed that exchange. */
-export function comparePairs(pairs: readonly GeneratedPair[], failed: (side: 'base' | 'against', seq: number) => boolean): GeneratedDifference[] {
+/**
+ * Compares the pairs in order; `failed(side, seq)` says whether a judge failed that exchange.
+ * `learnt`: the base side's profile from its probes, which tells why it refused a create body.
+ */
+export function comparePairs(pairs: readonly GeneratedPair[], failed: (side: 'base' | 'against', seq: number) => boolean, learnt?: DeploymentProfile): GeneratedDifference[] {
   const out: GeneratedDifference[] = [];
   /** Per side, the pet ids an earlier difference touched: what later reads of them show follows from it. */
   const tainted = { base: new Set<string>(), against: new Set<string>() };
@@ -100,7 +104,7 @@ export function comparePairs(pairs: readonly GeneratedPair[], failed: (side: 'ba
     }
   };
   for (const pair of pairs) {
-    const found = comparePair(pair, failed, tainted);
+    const found = comparePair(pair, failed, tainted, learnt);
     // What changes a side's state: a request one side took and the other refused, or a pet made otherwise.
     const statusDiffers = pair.base?.response?.status !== pair.against?.response?.status;
     if (found.some((d) => d.kind !== 'meaningless' && (statusDiffers || d.field === 'defaultStatus'))) taint(pair);
@@ -109,7 +113,7 @@ export function comparePairs(pairs: readonly GeneratedPair[], failed: (side: 'ba
   return out;
 }
 
-function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq: number) => boolean, tainted: { base: Set<string>; against: Set<string> }): GeneratedDifference[] {
+function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq: number) => boolean, tainted: { base: Set<string>; against: Set<string> }, learnt: DeploymentProfile | undefined): GeneratedDifference[] {
   const { base: b, against: a } = pair;
   const first = (b ?? a)!;
   const at = { key: pair.key, request: requestLine(first) };
@@ -118,7 +122,7 @@ function comparePair(pair: GeneratedPair, failed: (side: 'base' | 'against', seq
   }
   const broke = (['base', 'against'] as const).filter((side) => failed(side, pair[side]!.seq));
   const known = (s: SideAnswer) => s.petOrigin !== undefined;
-  const situation = situationOf(b.request, known(b) && known(a));
+  const situation = situationOf(b.request, known(b) && known(a), learnt);
   const where = { ...at, situation: situation.what };
   const rb = b.response;
   const ra = a.response;

@@ -176,6 +176,24 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(calibrated.same.find((s) => s.field === 'etag')?.shown).toMatch(/gets 304$/);
   });
 
+  it('learns a deployment that answers each reason it refuses a create body for with its own code: each in its profile, and nothing left once the mock is given it', async () => {
+    const byReason = {
+      mockOptions: {
+        profile: {
+          maxNameLength: 50, categoryIdRange: { minimum: 1 }, unknownBodyFields: 'refused' as const,
+          errors: { invalidBody: { code: 'VALIDATION_FAILED' }, nameTooLong: { code: 'NAME_TOO_LONG' }, categoryOutOfRange: { code: 'UNKNOWN_CATEGORY' }, unknownBodyField: { code: 'UNKNOWN_FIELD' } },
+        },
+      },
+    };
+    const observed = await drift(byReason, {}, { generatedRequests: 120, againstIsMock: true });
+    expect(observed.breaks).toEqual([]);
+    expect(observed.cannotMake).toEqual([]);
+    expect(observed.profile).toMatchObject({ maxNameLength: 50, categoryIdRange: { minimum: 1 }, unknownBodyFields: 'refused', errors: { invalidBody: { code: 'VALIDATION_FAILED' }, nameTooLong: { code: 'NAME_TOO_LONG' }, categoryOutOfRange: { code: 'UNKNOWN_CATEGORY' }, unknownBodyField: { code: 'UNKNOWN_FIELD' } } });
+    const calibrated = await drift(byReason, { mockOptions: { profile: observed.profile } }, { generatedRequests: 120, againstIsMock: true });
+    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
+    expect(calibrated.cannotMake).toEqual([]);
+  });
+
   it('finds no categoryId difference between the mock and a deployment that keeps every int64 exactly', async () => {
     const result = await drift({}, {}, { generatedRequests: 120 });
     expect(result.same.find((s) => s.field === 'categoryIdRange')?.shown).toMatch(/9007199254740993 is taken \(201, kept exactly\), -9007199254740993 is taken \(201, kept exactly\)$/);

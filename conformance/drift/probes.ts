@@ -202,28 +202,38 @@ export async function observeSide(side: DriftSide, options: ProbeOptions): Promi
   // A field NewPet lacks.
   const colour = await side.send('unknownBodyFields', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe C', categoryId: 1, colour: 'brown' }) });
   if (colour?.status === 201) o.choice('unknownBodyFields', 'unknownBodyFields', 'ignored', 'a body with `colour` is taken (201)');
-  else if (colour && colour.status >= 400 && colour.status < 500) o.choice('unknownBodyFields', 'unknownBodyFields', 'refused', `a body with \`colour\` is refused (${colour.status})`);
+  else if (colour && colour.status >= 400 && colour.status < 500) {
+    o.choice('unknownBodyFields', 'unknownBodyFields', 'refused', `a body with \`colour\` is refused (${colour.status})`);
+    o.error('unknownBodyFields', 'unknownBodyField', colour);
+  }
 
-  // The longest name taken, among a few lengths, longest first.
+  // The longest name taken, among a few lengths, longest first; the refusal of the next longer one is the Error of a name too long.
+  let longer: TransportResponse | undefined;
   for (const length of [1000, 256, 255, 128, 100, 64, 50, 32]) {
     const named = await side.send('maxNameLength', { method: 'POST', path: '/pets', headers: jsonHeaders, body: newPet('n'.repeat(length)) });
     if (named?.status === 201) {
       o.choice('maxNameLength', 'maxNameLength', length === 1000 ? null : length, length === 1000 ? 'a name of 1,000 characters is taken' : `a name of ${length} characters is taken, one of the next longer length tried is refused`);
+      if (longer) o.error('maxNameLength', 'nameTooLong', longer);
       break;
     }
     if (!named || named.status < 400 || named.status >= 500) break;
+    longer = named;
   }
 
   // The categoryIds a create takes, below 1 (the contract lists no categories): 0, then -1; and past
   // 2^53 - 1 at either end (the int64 the contract types it as holds them): 2^53 + 1, -(2^53 + 1).
   const zero = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe D', categoryId: 0 }) });
   const negative = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: JSON.stringify({ name: 'Drift probe E', categoryId: -1 }) });
+  const refusals = [zero, negative];
   const past = async (name: string, digits: string): Promise<BigCategoryAnswer | undefined> => {
     const answer = await side.send('categoryIdRange', { method: 'POST', path: '/pets', headers: jsonHeaders, body: `{"name":${JSON.stringify(name)},"categoryId":${digits}}` });
+    refusals.push(answer);
     return answer && { status: answer.status, answered: categoryIdTextOf(answer) };
   };
   const range = categoryIdRangeChoice(zero?.status, negative?.status, { above: await past('Drift probe F', pastSafe.above), below: await past('Drift probe G', pastSafe.below) });
   if (range) o.choice('categoryIdRange', 'categoryIdRange', range.value, range.shown);
+  // A range the profile holds: the first of its refusals is the Error of a categoryId outside it.
+  if (range && typeof range.value === 'object') o.error('categoryIdRange', 'categoryOutOfRange', refusals.find((r) => refusedOrTaken(r?.status) === 'refused'));
 
   // CORS for a page's request.
   const origin = 'https://drift-probe.example';

@@ -36,6 +36,13 @@ describe('the profile of what a side showed', () => {
     for (const etag of ['conditional', 'sent', null]) expect(profileOf(seen({ etag }), 'test')).toEqual({ profile: expect.objectContaining({ etag }), cannotMake: [] });
   });
 
+  it('writes the code of each reason a side refused a create body for beside invalidBody\'s, and names a reason answered with another status than 400 as one the mock cannot make', () => {
+    const { profile, cannotMake } = profileOf(seen({ maxNameLength: 50, 'errors.invalidBody': { status: 400, code: 'VALIDATION_FAILED' }, 'errors.nameTooLong': { status: 400, code: 'NAME_TOO_LONG' }, 'errors.categoryOutOfRange': { status: 400, code: 'UNKNOWN_CATEGORY' } }), 'test');
+    expect(profile).toMatchObject({ maxNameLength: 50, errors: { invalidBody: { code: 'VALIDATION_FAILED' }, nameTooLong: { code: 'NAME_TOO_LONG' }, categoryOutOfRange: { code: 'UNKNOWN_CATEGORY' } } });
+    expect(cannotMake).toEqual([]);
+    expect(profileOf(seen({ 'errors.unknownBodyField': { status: 422, code: 'UNKNOWN_FIELD' } }), 'test').cannotMake).toEqual([{ field: 'errors.unknownBodyField', reason: 'the mock answers unknownBodyField with the 400 the contract names; it cannot answer 422' }]);
+  });
+
   it('names a Sunset on another day than the contract\'s, and answers a profile cannot hold, as choices the mock cannot make', () => {
     const { profile, cannotMake } = profileOf(seen({ sunset: 'Fri, 05 Dec 2025 00:00:00 GMT', keylessUnlisted: 'other: 401 and 404', categoryIdRange: 'other: 0 refused, -1 taken' }), 'test');
     expect(profile).not.toHaveProperty('sunset');

@@ -4,6 +4,9 @@
 // one side (or both) broke the contract there, whether or not a judge said so.
 import { parseBody, type ApiRequest, type ParsedBody } from '../http/exchange.ts';
 import type { SituationName } from '../../mock/profile/situations.ts';
+import type { DeploymentProfile } from '../../mock/profile/profile.ts';
+import { bodyRefusal } from '../../mock/profile/bodyRefusal.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
 
 export interface Situation {
   /** In a report's words: `a limit out of range`, `a create with a long name`. */
@@ -62,8 +65,26 @@ const createAllowed = [201, 400] as const;
 const pathOnly = (path: string) => path.split('?')[0]!;
 const queryOf = (path: string) => new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?') + 1) : '');
 
-/** The situation of one generated request. `known`: the id it reads is a pet that side created or listed. */
-export function situationOf(request: SituationRequest, known = false): Situation {
+/**
+ * The Error situation a create body refused for a value belongs to: the reason the side's learnt
+ * profile refuses it for (a field NewPet lacks, a name over its maxNameLength, a categoryId outside
+ * its categoryIdRange; bodyRefusal.ts, the mock's own rule, so the mock given that profile answers
+ * it as that reason), else invalidBody. Read exactly: a categoryId past 2^53 - 1 as the BigInt it is.
+ */
+function refusalSituation(body: string | undefined, learnt: DeploymentProfile | undefined): SituationName {
+  if (!learnt || body === undefined) return 'invalidBody';
+  try {
+    return bodyRefusal(learnt, parseJsonExact(body))?.reason ?? 'invalidBody';
+  } catch {
+    return 'invalidBody';
+  }
+}
+
+/**
+ * The situation of one generated request. `known`: the id it reads is a pet that side created or
+ * listed. `learnt`: the profile the side's probes wrote, which tells why a create body is refused.
+ */
+export function situationOf(request: SituationRequest, known = false, learnt?: DeploymentProfile): Situation {
   const path = pathOnly(request.path);
   const sent = sentBody(request);
   if (request.operationId === 'unlisted') {
@@ -80,15 +101,16 @@ export function situationOf(request: SituationRequest, known = false): Situation
     if ((request.body?.length ?? 0) > 64 * 1024) return { what: 'a create body hundreds of kilobytes long', field: 'maxBodySize', error: 'payloadTooLarge', allowed: [201, 400, 413] };
     const pet = newPetOf(request.body, sent);
     const name = typeof pet?.name === 'string' ? pet.name : undefined;
+    const error = refusalSituation(request.body, learnt);
     if (request.intent === 'edge') {
       const category = pet?.categoryIdText;
       // Past 2^53 (16 digits and more): whether the side keeps such a number exactly; below it, whether 0 or a negative id names a category.
-      if (category !== undefined && category.replace('-', '').length > 15) return { what: `a create with categoryId ${category}`, field: 'int64Range', error: 'invalidBody', allowed: createAllowed };
-      if (category !== undefined && (category.startsWith('-') || category === '0')) return { what: `a create with categoryId ${category}`, field: 'categoryIdRange', error: 'invalidBody', allowed: createAllowed };
-      if (name !== undefined && [...name].length > 40) return { what: `a create with a name of ${[...name].length} characters`, field: 'maxNameLength', error: 'invalidBody', allowed: createAllowed };
-      return { what: 'a create with a name a deployment may refuse', field: 'nameValues', error: 'invalidBody', allowed: createAllowed };
+      if (category !== undefined && category.replace('-', '').length > 15) return { what: `a create with categoryId ${category}`, field: 'int64Range', error, allowed: createAllowed };
+      if (category !== undefined && (category.startsWith('-') || category === '0')) return { what: `a create with categoryId ${category}`, field: 'categoryIdRange', error, allowed: createAllowed };
+      if (name !== undefined && [...name].length > 40) return { what: `a create with a name of ${[...name].length} characters`, field: 'maxNameLength', error, allowed: createAllowed };
+      return { what: 'a create with a name a deployment may refuse', field: 'nameValues', error, allowed: createAllowed };
     }
-    return { what: 'a valid create', field: 'refusedValues', error: 'invalidBody', allowed: createAllowed };
+    return { what: 'a valid create', field: 'refusedValues', error, allowed: createAllowed };
   }
   if (request.operationId === 'listPets') {
     const query = queryOf(request.path);

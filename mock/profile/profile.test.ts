@@ -156,6 +156,42 @@ describe('a mock given a profile makes the choices of a gateway in front of the 
     }
   });
 
+  it('answers each reason it refuses a create body for with that reason\'s own code, any other refused body with invalidBody\'s, and creates nothing', async () => {
+    const { mock } = await profiledMock({
+      unknownBodyFields: 'refused', maxNameLength: 5, categoryIdRange: { minimum: 1 },
+      errors: { invalidBody: { code: 'VALIDATION_FAILED' }, nameTooLong: { code: 'NAME_TOO_LONG' }, categoryOutOfRange: { code: 'UNKNOWN_CATEGORY' }, unknownBodyField: { code: 'UNKNOWN_FIELD' } },
+    });
+    try {
+      const create = async (body: string) => {
+        const answer = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes(body) });
+        const error = JSON.parse(answer.body!) as { code: string; status: number };
+        return [answer.status, error.status, error.code];
+      };
+      expect(await create('{"name":"Rexana","categoryId":1}')).toEqual([400, 400, 'NAME_TOO_LONG']);
+      expect(await create('{"name":"Rex","categoryId":0}')).toEqual([400, 400, 'UNKNOWN_CATEGORY']);
+      expect(await create('{"name":"Rex","categoryId":1,"colour":"brown"}')).toEqual([400, 400, 'UNKNOWN_FIELD']);
+      // A body NewPet's schema refuses is invalidBody, whatever else it has: a long name and a categoryId that is a string.
+      expect(await create('{"name":"Rexana","categoryId":"1"}')).toEqual([400, 400, 'VALIDATION_FAILED']);
+      expect(await create('{"categoryId":1}')).toEqual([400, 400, 'VALIDATION_FAILED']);
+      // Without the key, the 401 first, as for every create.
+      expect(JSON.parse((await mock.answer({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, body: bytes('{"name":"Rexana","categoryId":1}') })).body!).code).toBe('UNAUTHORIZED');
+      expect(mock.snapshot()?.pets).toHaveLength(5);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('answers a reason the profile gives no code with invalidBody\'s answer, and refuses a reason\'s status other than 400', async () => {
+    const { mock } = await profiledMock({ maxNameLength: 5, categoryIdRange: { minimum: 1 }, errors: { invalidBody: { code: 'VALIDATION_FAILED' }, categoryOutOfRange: { code: 'UNKNOWN_CATEGORY' } } });
+    try {
+      const long = await mock.answer({ method: 'POST', url: '/v1/pets', headers: json, body: bytes('{"name":"Rexana","categoryId":1}') });
+      expect([long.status, JSON.parse(long.body!).code]).toEqual([400, 'VALIDATION_FAILED']);
+    } finally {
+      await mock.close();
+    }
+    expect(() => checkProfile({ errors: { nameTooLong: { status: 422, code: 'NAME_TOO_LONG' } } })).toThrow(/errors\.nameTooLong\.status is 422, but the contract answers .* with 400/);
+  });
+
   it('leaves Location off a 201 and sends the profile\'s Sunset, or none, on GET /pets/{petId}, keeping Deprecation', async () => {
     const { mock } = await profiledMock({ location: false, sunset: null });
     try {

@@ -32,6 +32,17 @@ describe('every host of the mock takes a profile and makes its choices', () => {
     }
   });
 
+  it('buildMock answers a body refused for a reason of the profile\'s with that reason\'s code', async () => {
+    const app = await buildMock({ spec: await testSpec(), profile: { maxNameLength: 3, errors: { invalidBody: { code: 'VALIDATION_FAILED' }, nameTooLong: { code: 'NAME_TOO_LONG' } } } });
+    try {
+      const long = await app.inject({ method: 'POST', url: '/v1/pets', headers: postHeaders, payload: '{"name":"Rexana","categoryId":1}' });
+      const missing = await app.inject({ method: 'POST', url: '/v1/pets', headers: postHeaders, payload: '{"categoryId":1}' });
+      expect([long.statusCode, long.json().code, missing.statusCode, missing.json().code]).toEqual([400, 'NAME_TOO_LONG', 400, 'VALIDATION_FAILED']);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('the in-process mock under MSW in Node, Playwright and Vite, and the browser\'s', async () => {
     for (const open of [() => openInProcessMock({ profile }), () => createBrowserPetsMock({ profile })]) {
       const host = await open();

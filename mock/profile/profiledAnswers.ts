@@ -9,44 +9,24 @@ import { utf8Length } from '../core/utf8Length.ts';
 import type { DeploymentProfile } from './profile.ts';
 import { situationOfCode } from './situations.ts';
 import { tagged } from './entityTags.ts';
+import { bodyRefusal, screensCreates, type BodyRefusal } from './bodyRefusal.ts';
 import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
 
-const newPetFields = new Set(['name', 'categoryId', 'status']);
 const notServed = `${API_PREFIX}/store/orders/--not-served--`;
 
 type Answerer = (request: CoreRequest) => Promise<CoreAnswer>;
 
-/** Why the profile refuses a create body the mock would take, or undefined when it takes it too. */
-function refusedBody(profile: DeploymentProfile, body: unknown): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const fields = Object.keys(body);
-  const unknown = fields.filter((f) => !newPetFields.has(f));
-  if (profile.unknownBodyFields === 'refused' && unknown.length > 0) return `The body has fields a NewPet does not: ${unknown.join(', ')}. Send only name, categoryId and status.`;
-  const name = (body as { name?: unknown }).name;
-  if (typeof profile.maxNameLength === 'number' && typeof name === 'string' && [...name].length > profile.maxNameLength) return `name is longer than ${profile.maxNameLength} characters.`;
-  const categoryId = (body as { categoryId?: unknown }).categoryId;
-  const range = profile.categoryIdRange;
-  // Compared exactly: a BigInt (a categoryId past 2^53 - 1) against a bound, either a number or a BigInt.
-  if (range && ((typeof categoryId === 'number' && Number.isInteger(categoryId)) || typeof categoryId === 'bigint') && ((range.minimum !== undefined && categoryId < range.minimum) || (range.maximum !== undefined && categoryId > range.maximum))) {
-    return `categoryId ${categoryId} names no category: send one from ${range.minimum ?? 'any'} to ${range.maximum ?? 'any'}.`;
-  }
-  return undefined;
-}
-
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 
-/** Whether the profile refuses some create bodies the mock takes (refusedBody): only then is a create's body read before the core. */
-const screensCreates = (profile: DeploymentProfile): boolean => profile.unknownBodyFields === 'refused' || typeof profile.maxNameLength === 'number' || profile.categoryIdRange !== undefined;
-
 /** What the core is handed instead, and the message a refusal it causes gets. `screens`: screensCreates(profile). */
-async function beforeCore(profile: DeploymentProfile, screens: boolean, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: string; path: string }> {
+async function beforeCore(profile: DeploymentProfile, screens: boolean, request: CoreRequest): Promise<{ request: CoreRequest; refusal?: BodyRefusal; path: string }> {
   const [path = '', search = ''] = request.url.split(/(?=\?)/);
   if (profile.storeOrders === 'absent' && path.replace(/\/+$/, '') === `${API_PREFIX}/store/orders`) return { request: { ...request, url: `${notServed}${search}` }, path };
   if (!screens || request.method.toUpperCase() !== 'POST' || path !== `${API_PREFIX}/pets`) return { request, path };
   const bytes = request.body ?? (await request.readBody?.());
-  let refusal: string | undefined;
+  let refusal: BodyRefusal | undefined;
   try {
-    refusal = bytes ? refusedBody(profile, parseJsonExact(new TextDecoder().decode(bytes))) : undefined;
+    refusal = bytes ? bodyRefusal(profile, parseJsonExact(new TextDecoder().decode(bytes))) : undefined;
   } catch {
     refusal = undefined;
   }
@@ -63,7 +43,7 @@ function withExtra(value: unknown, extra: Record<string, unknown> | undefined): 
 }
 
 /** The answer rewritten to the profile's choices. */
-function afterCore(profile: DeploymentProfile, request: CoreRequest, path: string, answer: CoreAnswer, now: number, refusal: string | undefined, lists: { reads: number }): CoreAnswer {
+function afterCore(profile: DeploymentProfile, request: CoreRequest, path: string, answer: CoreAnswer, now: number, refusal: BodyRefusal | undefined, lists: { reads: number }): CoreAnswer {
   const headers = { ...answer.headers };
   let body = answer.body;
   const api = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
@@ -79,9 +59,11 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
     if (answer.status >= 400 && value !== null && typeof value === 'object' && typeof (value as { code?: unknown }).code === 'string') {
       const error = value as { code: string; message: string; status: number };
       const situation = situationOfCode(error.code);
-      const choice = situation ? profile.errors?.[situation] : undefined;
+      // A body refused for a reason of the profile's (the core answered the `{}` it was handed): the reason's answer, else invalidBody's.
+      const reason = refusal && error.code === 'INVALID_BODY' ? refusal : undefined;
+      const choice = (reason ? profile.errors?.[reason.reason] : undefined) ?? (situation ? profile.errors?.[situation] : undefined);
       const status = choice?.status ?? answer.status;
-      const message = refusal && error.code === 'INVALID_BODY' ? refusal : error.message.replaceAll(notServed, `${API_PREFIX}/store/orders`);
+      const message = reason ? reason.message : error.message.replaceAll(notServed, `${API_PREFIX}/store/orders`);
       changed = withExtra({ code: choice?.code ?? error.code, message, status }, profile.extraErrorFields);
       answer = { ...answer, status };
     } else if (answer.status < 300 && Array.isArray(value) && path === `${API_PREFIX}/pets` && request.method.toUpperCase() === 'GET') {

@@ -12,6 +12,8 @@ export interface Situation {
   pinned?: number;
   /** What the situation is, in a report's words. */
   title: string;
+  /** A reason a body of this situation is refused: answered as that situation when the profile gives the reason no answer. */
+  reasonOf?: 'invalidBody';
 }
 
 export const situations = {
@@ -19,6 +21,11 @@ export const situations = {
   unknownQuery: { code: 'UNKNOWN_QUERY_PARAMETER', status: 400, title: 'a query parameter the contract does not define, when refused' },
   invalidPathParameter: { code: 'INVALID_PATH_PARAMETER', status: 400, title: 'a `petId` that is not an int64' },
   invalidBody: { code: 'INVALID_BODY', status: 400, pinned: 400, title: 'a create body missing fields or with invalid values' },
+  // The reasons a profile refuses a create body NewPet's schema takes (bodyRefusal.ts): each its own
+  // code when the profile gives one, else invalidBody's answer. Their status is invalidBody's 400.
+  unknownBodyField: { code: 'INVALID_BODY', status: 400, pinned: 400, reasonOf: 'invalidBody', title: 'a create body with a field NewPet lacks, when refused (`unknownBodyFields`)' },
+  nameTooLong: { code: 'INVALID_BODY', status: 400, pinned: 400, reasonOf: 'invalidBody', title: 'a create body whose `name` is longer than the deployment takes (`maxNameLength`)' },
+  categoryOutOfRange: { code: 'INVALID_BODY', status: 400, pinned: 400, reasonOf: 'invalidBody', title: 'a create body whose `categoryId` is outside the range the deployment takes (`categoryIdRange`)' },
   malformedJson: { code: 'MALFORMED_JSON', status: 400, title: 'a create body that is not JSON' },
   unauthorized: { code: 'UNAUTHORIZED', status: 401, pinned: 401, title: 'a missing or invalid API key' },
   petNotFound: { code: 'PET_NOT_FOUND', status: 404, pinned: 404, title: 'an unknown `petId`' },
@@ -31,11 +38,15 @@ export const situations = {
 } as const satisfies Record<string, Situation>;
 
 export type SituationName = keyof typeof situations;
+
+/** The reasons a profile refuses a create body, each an Error situation of its own (bodyRefusal.ts). */
+export const bodyReasons = ['unknownBodyField', 'nameTooLong', 'categoryOutOfRange'] as const satisfies readonly SituationName[];
+export type BodyReason = (typeof bodyReasons)[number];
 export const situationNames = Object.keys(situations) as SituationName[];
 
-/** The situation the mock answered with this code, if a profile can name it. */
+/** The situation the mock answered with this code, if a profile can name it (a body refusal's reason is told by bodyRefusal, not by the code). */
 export function situationOfCode(code: string): SituationName | undefined {
-  return situationNames.find((name) => situations[name].code === code);
+  return situationNames.find((name) => situations[name].code === code && (situations[name] as Situation).reasonOf === undefined);
 }
 
 /** The status the contract pins for the situation, if it pins one. */
