@@ -1,11 +1,9 @@
 // JSON read and written with every integer exact: an int64 such as a `categoryId` of
 // 9007199254740993 is kept with its digits, where JSON.parse would round it to a double (RFC 8259,
 // section 6 leaves the precision to the implementation; the contract types the field int64).
-import { parseLossless, type LosslessValue } from './losslessJson.ts';
+import { isInt64, parseLossless, type LosslessValue } from './losslessJson.ts';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * A number literal whose value is not whole but whose nearest double is (`4503599627370495.3`,
@@ -87,11 +85,6 @@ export function stringifyExact(value: unknown, space?: number): string {
   return marked.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
 }
 
-/** Whether a whole number is within int64, the contract's `format: int64`. */
-export function withinInt64(value: bigint): boolean {
-  return value >= INT64_MIN && value <= INT64_MAX;
-}
-
 /**
  * The value as an Ajv schema reads it (Ajv knows no BigInt): a BigInt within int64 becomes the
  * nearest double (at most 2^63, which an `int64: 'range'` validator takes), one past int64 becomes
@@ -115,7 +108,7 @@ function holdsExactOnly(value: unknown): boolean {
 }
 
 function viewOf(value: unknown): unknown {
-  if (typeof value === 'bigint') return withinInt64(value) ? Number(value) : value > 0n ? 2 ** 64 : -(2 ** 64);
+  if (typeof value === 'bigint') return isInt64(value) ? Number(value) : value > 0n ? 2 ** 64 : -(2 ** 64);
   if (value === null || typeof value !== 'object' || value instanceof UnheldFraction) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { legalChoices, legalGateway, legalLimits } from '../testing/legalChoices.ts';
 import { passThrough } from '../testing/injectTransport.ts';
-import { drift } from '../testing/driftRuns.ts';
+import { drift, type Drifted } from '../testing/driftRuns.ts';
+
+/** The drift run between the deployment and the mock given the profile an earlier run wrote of it. */
+const calibrate = (deployment: Parameters<typeof drift>[0], observed: Drifted, options: Parameters<typeof drift>[2]) => drift(deployment, { mockOptions: { profile: observed.profile } }, options);
+
+/** No open choice left, and none the mock cannot make. */
+function expectNothingLeft(calibrated: Drifted): void {
+  expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
+  expect(calibrated.cannotMake).toEqual([]);
+}
 
 describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
   it('shows no open-choice difference from the deployment whose profile it was given', async () => {
@@ -9,7 +18,7 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(observed.cannotMake).toEqual([]);
     // Its ban is the mock's, told with its own code and a Retry-After date.
     expect(observed.profile).toMatchObject({ ban: { threshold: 20, seconds: 300 }, errors: { banned: { code: 'err.api_key_banned' } }, retryAfter: 'http-date' });
-    const calibrated = await drift(legalChoices, { mockOptions: { profile: observed.profile } }, { probeRateLimit: true, probeBan: true, againstIsMock: true });
+    const calibrated = await calibrate(legalChoices, observed, { probeRateLimit: true, probeBan: true, againstIsMock: true });
     // The variant's lists carry `createdAt` where its created pets do not: one set of extra fields per profile cannot say that.
     expect(calibrated.choices.filter((c) => c.mockCannotMake === undefined)).toEqual([]);
     expect(calibrated.choices.map((c) => c.field)).toEqual(['extraPetFields']);
@@ -34,7 +43,7 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(observed.unobserved).toContainEqual(expect.objectContaining({ field: 'errors.payloadTooLarge', on: ['B'] }));
     expect(observed.choices.find((c) => c.field === 'ban')).toMatchObject({ row: 'Ban rule', base: { shown: expect.stringMatching(/^banned at the 5th refused request in a row \(4 after the first 429\), for 120 s, told by its code, KEY_SUSPENDED/) } });
     expect(observed.profile).toMatchObject({ ban: { threshold: 5, seconds: 120 }, keylessLimit: { perMinute: 30 }, bodyLimit: 65_536, errors: { banned: { code: 'KEY_SUSPENDED' }, payloadTooLarge: { status: 413, code: 'BODY_TOO_LARGE' } } });
-    const calibrated = await drift(legalLimits, { mockOptions: { profile: observed.profile } }, probes);
+    const calibrated = await calibrate(legalLimits, observed, probes);
     expect(calibrated.choices).toEqual([]);
     expect(calibrated.breaks).toEqual([]);
     expect(calibrated.same.map((s) => s.field)).toEqual(expect.arrayContaining(['ban', 'errors.banned', 'keylessLimit', 'bodyLimit', 'errors.payloadTooLarge']));
@@ -48,7 +57,7 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     // The probes' differences come first; the generated traffic's join them after.
     const differ = Object.fromEntries(['keylessUnlisted', 'preflight', 'categoryIdRange', 'sunset', 'location'].map((field) => [field, observed.choices.find((c) => c.field === field)?.against.value]));
     expect(differ).toEqual({ keylessUnlisted: 'routed', preflight: 'answered', categoryIdRange: {}, sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', location: true });
-    const calibrated = await drift(legalGateway, { mockOptions: { profile: observed.profile } }, { generatedRequests: 120, againstIsMock: true });
+    const calibrated = await calibrate(legalGateway, observed, { generatedRequests: 120, againstIsMock: true });
     expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
     expect(calibrated.breaks).toEqual([]);
     expect(calibrated.same.map((s) => s.field)).toEqual(expect.arrayContaining(['keylessUnlisted', 'preflight', 'categoryIdRange', 'sunset', 'location']));
@@ -64,9 +73,8 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     // The generated creates past 2^53 - 1 are the same choice, made by the same profile field.
     expect(observed.choices.filter((c) => c.field === 'int64Range')).toEqual([expect.objectContaining({ row: 'Range of int64 values', base: expect.objectContaining({ shown: '400 INVALID_BODY' }), against: expect.objectContaining({ shown: '201' }) })]);
     expect(observed.choices.find((c) => c.field === 'int64Range')).not.toHaveProperty('mockCannotMake');
-    const calibrated = await drift(doubles, { mockOptions: { profile: observed.profile } }, { generatedRequests: 120, againstIsMock: true });
-    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
-    expect(calibrated.cannotMake).toEqual([]);
+    const calibrated = await calibrate(doubles, observed, { generatedRequests: 120, againstIsMock: true });
+    expectNothingLeft(calibrated);
   });
 
   it('learns a deployment whose reads of one list come in different orders: unstable in its profile, and nothing left once the mock is given it', async () => {
@@ -76,9 +84,8 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(observed.cannotMake).toEqual([]);
     expect(observed.profile.listOrder).toBe('unstable');
     expect(observed.choices.find((c) => c.field === 'listOrder')).toMatchObject({ row: 'List order', base: { shown: 'two reads of the same list come in different orders' } });
-    const calibrated = await drift(unstable, { mockOptions: { profile: observed.profile } }, { generatedRequests: 40, againstIsMock: true });
-    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
-    expect(calibrated.cannotMake).toEqual([]);
+    const calibrated = await calibrate(unstable, observed, { generatedRequests: 40, againstIsMock: true });
+    expectNothingLeft(calibrated);
   });
 
   it('learns a deployment that tags its GETs and answers a matching If-None-Match with 304: etag conditional in its profile, and nothing left once the mock is given it', async () => {
@@ -88,9 +95,8 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(observed.cannotMake).toEqual([]);
     expect(observed.profile.etag).toBe('conditional');
     expect(observed.choices.find((c) => c.field === 'etag')).toMatchObject({ row: 'Headers beyond the contract\'s', base: { value: 'conditional' }, against: { value: null } });
-    const calibrated = await drift(conditional, { mockOptions: { profile: observed.profile } }, { generatedRequests: 40, againstIsMock: true });
-    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
-    expect(calibrated.cannotMake).toEqual([]);
+    const calibrated = await calibrate(conditional, observed, { generatedRequests: 40, againstIsMock: true });
+    expectNothingLeft(calibrated);
     expect(calibrated.same.find((s) => s.field === 'etag')?.shown).toMatch(/gets 304$/);
   });
 
@@ -107,9 +113,8 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(observed.breaks).toEqual([]);
     expect(observed.cannotMake).toEqual([]);
     expect(observed.profile).toMatchObject({ maxNameLength: 50, categoryIdRange: { minimum: 1 }, unknownBodyFields: 'refused', errors: { invalidBody: { code: 'VALIDATION_FAILED' }, nameTooLong: { code: 'NAME_TOO_LONG' }, categoryOutOfRange: { code: 'UNKNOWN_CATEGORY' }, unknownBodyField: { code: 'UNKNOWN_FIELD' } } });
-    const calibrated = await drift(byReason, { mockOptions: { profile: observed.profile } }, { generatedRequests: 120, againstIsMock: true });
-    expect(calibrated.choices.map((c) => `${c.field}: ${c.base.shown} / ${c.against.shown}`)).toEqual([]);
-    expect(calibrated.cannotMake).toEqual([]);
+    const calibrated = await calibrate(byReason, observed, { generatedRequests: 120, againstIsMock: true });
+    expectNothingLeft(calibrated);
   });
 
   it('finds no categoryId difference between the mock and a deployment that keeps every int64 exactly', async () => {
@@ -125,7 +130,7 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expect(observed.choices.find((c) => c.field === 'keylessLimit')).toMatchObject({ base: { value: { perDay: 40 } }, against: { value: { perMinute: 60 } } });
     expect(observed.choices.find((c) => c.field === 'ban')).toMatchObject({ base: { value: null, shown: expect.stringMatching(/^no ban observed: \d+ refused requests in a row/) } });
     expect(observed.profile).toMatchObject({ keylessLimit: { perDay: 40 }, ban: null });
-    const calibrated = await drift(dayFirst, { mockOptions: { profile: observed.profile } }, probes);
+    const calibrated = await calibrate(dayFirst, observed, probes);
     expect(calibrated.choices).toEqual([]);
   });
 });

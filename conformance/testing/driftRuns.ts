@@ -22,3 +22,6 @@ export async function drift(a: { transform?: Transform; mockOptions?: MockOption
 
 export const fault = (name: string) => faults.find((f) => f.name === name)!;
 
+
+/** What a drift run between two deployments gives. */
+export type Drifted = Awaited<ReturnType<typeof drift>>;

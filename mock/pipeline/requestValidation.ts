@@ -3,14 +3,13 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { LoadedSpec, SpecOperation } from '../../spec/loadSpec.ts';
 import { requestBodySchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
+import { isInt64 } from '../../common/json/losslessJson.ts';
 import { compileExactSchema } from '../../spec/compileExactSchema.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { RequestValidationError } from '../errors/requestErrors.ts';
 
 
 const decimalInteger = /^-?\d+$/;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 /** How many unknown query parameters a message or header names before "...". */
 export const MAX_LISTED = 20;
 const paramOptions = { coerceTypes: true, useDefaults: true, int64: 'range' } as const;
@@ -70,7 +69,7 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
         if (typeof value !== 'string') continue;
         const where = part === 'query' ? 'query' : 'params';
         if (!decimalInteger.test(value)) throw new RequestValidationError(where, [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }]);
-        if (int64 && (BigInt(value) < INT64_MIN || BigInt(value) > INT64_MAX)) throw new RequestValidationError(where, [{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }]);
+        if (int64 && !isInt64(BigInt(value))) throw new RequestValidationError(where, [{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }]);
       }
       if (strict && request.unknownQuery) {
         const unknown = request.unknownQuery;
