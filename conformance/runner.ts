@@ -157,6 +157,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     random,
     runMark: client.runId.replace(/[^a-z0-9]/gi, '').slice(0, 8).toLowerCase(),
     keyQuota: (which = 'key') => client.quota(which),
+    waitUntil: (until, why) => client.waitUntil(until, why),
     anonymousQuota: () => client.quota('anonymous'),
     keylessSent: () => client.exchanges.filter((e) => e.bucket === 'anonymous').length,
     ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
@@ -296,6 +297,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
 
 function describeEvent(event: ClientEvent): string {
   if (event.kind === 'unavailable') return `Request #${event.seq} was answered ${event.status} (unavailable); sent again after ${(event.waitMs / 1000).toFixed(1)} s.`;
+  if (event.kind === 'wait') return `Waiting ${(event.ms / 1000).toFixed(1)} s, until ${new Date(event.until).toISOString().slice(11, 19)} UTC: ${event.why}.`;
   if (event.kind === 'transport-retry') {
     return `${event.reason}; sent again after ${event.waitMs} ms (retry ${event.attempt}).`;
   }

@@ -39,7 +39,8 @@ export type ClientEvent =
   | { kind: 'wait-for-window'; bucket: string; ms: number; until: number }
   | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number }
   | { kind: 'transport-retry'; method: string; url: string; reason: string; waitMs: number; attempt: number }
-  | { kind: 'unavailable'; status: number; seq: number; waitMs: number };
+  | { kind: 'unavailable'; status: number; seq: number; waitMs: number }
+  | { kind: 'wait'; ms: number; until: number; why: string };
 
 /** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
 export const transportRetries = 2;
@@ -203,6 +204,19 @@ export class PacedClient {
     const silent = this.#silentRequests.get(operationId) ?? 0;
     if (silent < silentAfter) return undefined;
     return `not sent: ${silent} requests to ${operationId} in a row got no answer within ${this.#options.timeoutMs} ms`;
+  }
+
+  /**
+   * Waits, on the client's clock, until `until` (ms), for `why` (said in the run's notes); false,
+   * without waiting, when that is past the run's time budget or longer than the client waits at all.
+   */
+  async waitUntil(until: number, why: string): Promise<boolean> {
+    const ms = until - this.#options.now();
+    if (ms <= 0) return true;
+    if (ms > this.#options.maxWaitMs || until >= (this.#options.deadline ?? Number.POSITIVE_INFINITY)) return false;
+    this.#options.onEvent?.({ kind: 'wait', ms, until, why });
+    await this.#options.sleep(ms);
+    return true;
   }
 
   /** What the last answer said of the quota a bucket has left. */

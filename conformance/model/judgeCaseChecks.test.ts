@@ -170,6 +170,23 @@ describe('the rate-limit probe\'s judge', () => {
     expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.429-reached', 'failure']]);
   });
 
+  // A second round of spending, in the window after a 429 that came too near its end to judge.
+  const nextWindow = (e: Exchange): Exchange => ({ ...e, case: probeCases.spendNewWindow });
+
+  it('judges the second round of spending as the first: served twice past Remaining 0 fails it', async () => {
+    const judged = notHeld(judgeRateProbe([lastSecond(spend(200, 0)), lastSecond(spend(429, 0, { 'retry-after': '0' })), ...[spend(200, 1), spend(200, 0), spend(200, 0), spend(200, 0)].map(nextWindow)], await facts({ probeMaxRequests: 10 })));
+    expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.over-limit-refused', 'failure']]);
+  });
+
+  it('gives the second round what the first left of the budget', async () => {
+    const judged = notHeld(judgeRateProbe([spend(200, 1), spend(429, 0, { 'retry-after': '1' }), ...[spend(200, 9), spend(200, 8)].map(nextWindow)], await facts({ probeMaxRequests: 3 })));
+    expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 2 requests; the last answer said X-RateLimit-Limit 300 and Remaining 8. Requests over the limit must get 429.']]);
+  });
+
+  it('holds both rounds when each reached its 429 in turn', async () => {
+    expect(notHeld(judgeRateProbe([spend(200, 0), spend(429, 0, { 'retry-after': '1' }), ...[spend(200, 0), spend(429, 0, { 'retry-after': '59' })].map(nextWindow)], await facts()))).toEqual([]);
+  });
+
   it('does not fail a deployment whose window rolled over during the probe, before its budget reached the new window\'s end', async () => {
     const later = (remaining: number) => spend(200, remaining, { 'x-ratelimit-reset': String(Number(rateHeaders()['x-ratelimit-reset']) + 60) });
     const judged = notHeld(judgeRateProbe([spend(200, 2), spend(200, 1), later(299), later(298)], await facts()));

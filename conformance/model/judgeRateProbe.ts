@@ -7,9 +7,25 @@ import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
 import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';
+import { answeredAt } from './judgeRate.ts';
 import type { RunFacts } from './runFacts.ts';
 
-export const probeCases = { spend: 'rate-limit-probe/spend', again: 'rate-limit-probe/again' } as const;
+export const probeCases = { spend: 'rate-limit-probe/spend', again: 'rate-limit-probe/again', spendNewWindow: 'rate-limit-probe/spend-in-new-window' } as const;
+
+/**
+ * How far before its window's end a 429 must come for the probe's and the model's rate judges to
+ * judge it. Near the end they give a second or two of slack for clocks that tick in whole seconds
+ * (RFC 9110, 5.6.7: a Date has no fraction), so a Retry-After that is too short, or a request served
+ * past Remaining 0, looks alike on a correct and a broken deployment. The probe then spends a new
+ * window, from its start (`rateLimitProbe`).
+ */
+export const judgeableBeforeResetMs = 5_000;
+
+/** Whether a 429 came too near its window's end (its own X-RateLimit-Reset) to be judged. */
+export function nearItsReset(exchange: Exchange): boolean {
+  const reset = readRateHeaders(exchange.response.headers).reset;
+  return reset !== undefined && reset * 1000 - answeredAt(exchange) < judgeableBeforeResetMs;
+}
 
 /** Whether the window `before` announced is still open when `exchange` left: its Reset not reached, with a second of slack. */
 function windowOpen(before: { reset?: number } | undefined, exchange: Exchange): boolean {
@@ -27,9 +43,21 @@ export function sameWindow(before: { reset?: number } | undefined, exchange: Exc
   return before?.reset !== undefined && reset === before.reset;
 }
 
+/**
+ * Judges the probe's spending: a first round, and, when that round's 429 came too near its window's
+ * end to judge, a second round in the window after it. Each round may send what the budget left it.
+ */
 export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts): Judgement[] {
   const v = new JudgementList();
-  const spends = exchanges.filter((e) => e.case === probeCases.spend);
+  const first = exchanges.filter((e) => e.case === probeCases.spend);
+  const second = exchanges.filter((e) => e.case === probeCases.spendNewWindow);
+  judgeRound(v, first, facts.probeMaxRequests + 1);
+  if (second.length > 0) judgeRound(v, second, facts.probeMaxRequests + 1 - first.length);
+  return v.judgements;
+}
+
+/** Judges one round of spending, which may send `budget` requests. */
+function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: number): void {
   let last: Exchange | undefined;
   let overLimit = 0;
   // A new window began while the probe spent (Reset later and more Remaining than the answer
@@ -48,7 +76,7 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
         v.fail('probe.429-when-announced', exchange, `429 arrived while the previous answer (#${last!.seq}) said X-RateLimit-Remaining ${before.remaining}.`, { each: true }, 'listPets');
       }
       v.held('probe.429-reached', exchange);
-      return v.judgements;
+      return;
     }
     const served = exchange.response.status >= 200 && exchange.response.status < 300;
     const pastZero = before?.remaining === 0 && sameWindow(before, exchange);
@@ -58,24 +86,23 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
       overLimit++;
       if (overLimit >= 2) {
         v.fail('probe.over-limit-refused', exchange, `The previous answers (to #${last!.seq}) said X-RateLimit-Remaining 0 until ${before.reset}, yet ${overLimit} more requests were answered ${exchange.response.status}, not 429.`, { each: true }, 'listPets');
-        return v.judgements;
+        return;
       }
     } else {
       overLimit = 0;
     }
     last = exchange;
   }
-  if (!last) return v.judgements;
+  if (!last) return;
   const told = `the last answer said X-RateLimit-Limit ${last.response.headers['x-ratelimit-limit']} and Remaining ${last.response.headers['x-ratelimit-remaining']}`;
-  if (spends.length <= facts.probeMaxRequests) {
+  if (spends.length < budget) {
     // The probe stopped before its budget (an answer lost, the run's time spent): it saw no 429, nor a reason to fail.
     v.inconclusive('probe.429-reached', last, `the probe stopped after ${spends.length} requests without a 429; ${told}: whether requests over the limit get 429 was not seen`, 'listPets');
   } else if (rolledAt && !notRefused) {
     // Every request it may spend was answered, but a new window began on the way: its quota was not all spent in one window.
-    v.inconclusive('probe.429-reached', last, `a new window began during the probe (the answer to #${rolledAt.seq} had a later X-RateLimit-Reset and more Remaining), and ${facts.probeMaxRequests + 1} requests did not spend the new one; ${told}: whether requests over the limit get 429 was not seen. Run again, or raise --probe-max-requests`, 'listPets');
+    v.inconclusive('probe.429-reached', last, `a new window began during the probe (the answer to #${rolledAt.seq} had a later X-RateLimit-Reset and more Remaining), and ${budget} requests did not spend the new one; ${told}: whether requests over the limit get 429 was not seen. Run again, or raise --probe-max-requests`, 'listPets');
   } else {
     // Every request the probe may spend was answered within one window, and none was a 429.
-    v.fail('probe.429-reached', last, `No 429 after ${facts.probeMaxRequests + 1} requests; ${told}. Requests over the limit must get 429.`, { each: true }, 'listPets');
+    v.fail('probe.429-reached', last, `No 429 after ${budget} requests; ${told}. Requests over the limit must get 429.`, { each: true }, 'listPets');
   }
-  return v.judgements;
 }
