@@ -12,7 +12,7 @@ import { utf8Length } from '../core/utf8Length.ts';
 import { StoreUnavailableError } from '../errors/storeUnavailableError.ts';
 import { isPromise, type Awaitable } from '../state/awaitable.ts';
 import { ClientGoneError, ConnectionResetError, type CoreAnswer, type CoreRequest } from '../core/coreTypes.ts';
-import type { ApiError } from '../errors/errorCatalogue.ts';
+import { ApiError } from '../errors/errorCatalogue.ts';
 import { peekRate } from '../rateLimits/peekRate.ts';
 import { apiContext, type ApiContext, type ApiPipelineOptions } from './context.ts';
 import { newExchange, type Exchange } from './exchange.ts';
@@ -72,6 +72,7 @@ function serve(ctx: ApiContext, x: Exchange): Awaitable<Answer> {
 
 function serveAdmission(ctx: ApiContext, x: Exchange): Awaitable<Answer> {
   const admitted = admit(ctx, x);
+  if (admitted instanceof ApiError) return errorAnswer(ctx, x, admitted);
   return admitted ? admitted.then(() => serveFaults(ctx, x)) : serveFaults(ctx, x);
 }
 

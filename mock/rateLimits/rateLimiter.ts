@@ -28,6 +28,8 @@ interface Bucket {
  */
 export class RateLimiter implements RateLimits {
   #buckets = new Map<string, Bucket>();
+  /** The bucket used last, which is the Map's last entry: a client sending again is already in place. */
+  #latest: string | undefined;
   readonly #clock: Clock;
   readonly #ban: BanPolicy;
   readonly #maxBuckets: number;
@@ -57,6 +59,7 @@ export class RateLimiter implements RateLimits {
   /** Forgets every count and ban. */
   clear(): void {
     this.#buckets.clear();
+    this.#latest = undefined;
   }
 
   get size(): number {
@@ -74,6 +77,7 @@ export class RateLimiter implements RateLimits {
       if (this.#buckets.size >= this.#maxBuckets) this.#buckets.delete(this.#buckets.keys().next().value!);
     }
     this.#buckets.set(id, bucket);
+    this.#latest = id;
   }
 
   #decide(id: string, limits: Limits, spend: boolean): RateDecision {
@@ -84,10 +88,11 @@ export class RateLimiter implements RateLimits {
     if (!bucket) {
       bucket = { minuteStart, minuteCount: 0, dayStart, dayCount: 0, strikes: 0, bannedUntil: 0 };
       if (spend) this.#admit(id, bucket, now, dayStart);
-    } else if (spend && this.#maxBuckets !== Infinity) {
+    } else if (spend && this.#maxBuckets !== Infinity && this.#latest !== id) {
       // Keep use order: the Map's first entry is always the least recently used.
       this.#buckets.delete(id);
       this.#buckets.set(id, bucket);
+      this.#latest = id;
     }
     if (bucket.minuteStart !== minuteStart) {
       bucket.minuteStart = minuteStart;
