@@ -1,6 +1,7 @@
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
-import { createPetsHandlers } from '../mock/adapters/msw.ts';
+import { pathToFileURL } from 'node:url';
+import { projectPath } from '../common/projectRoot.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
 import type { RunningServer } from './servers.ts';
 
@@ -26,8 +27,13 @@ export interface MswTargets extends InProcessTarget {
  * socket, no port). Measured like the servers, with the same scenarios, so the table sets
  * in-process requests per second beside the HTTP mock's.
  */
-export async function startMswHandlers(): Promise<MswTargets> {
+export async function startMswHandlers(fromSource = false): Promise<MswTargets> {
   const started = performance.now();
+  // The package's build, as users import it and as the servers above run it; the TypeScript source
+  // through tsx only with --source. tsx's output names every function it creates, a call per
+  // closure made per request, which the build does not have.
+  const entry = fromSource ? projectPath('mock', 'adapters', 'msw.ts') : projectPath('dist', 'mock', 'adapters', 'msw.js');
+  const { createPetsHandlers } = (await import(pathToFileURL(entry).href)) as typeof import('../mock/adapters/msw.ts');
   const { handlers, mock } = await createPetsHandlers();
   const server = setupServer(...handlers);
   server.listen({ onUnhandledRequest: 'bypass' });

@@ -146,7 +146,7 @@ const plainMswName = 'plain MSW handler (in-process fetch)';
 const slicedMswName = 'MSW handlers, sliced with the plain one';
 // The MSW host against a plain handler: the ratio of each pair of slices (the order alternating).
 const mswPairs: number[] = [];
-const msw = await startMswHandlers();
+const msw = await startMswHandlers(args.source);
 try {
   for (const scenario of scenarios) await msw.load(scenario.request, { ...opts, seconds: smoke ? 0.2 : 1 });
   await msw.againstPlain(ceilingScenario.request as LoadRequest, { ...opts, seconds: smoke ? 0.2 : 1 });

@@ -3,7 +3,8 @@ import { Ajv, type Options } from 'ajv';
 /** OpenAPI 3.0 schema keywords that are annotations, not JSON Schema assertions. */
 const openApiAnnotations = ['example', 'xml', 'externalDocs'];
 
-const INT64_MAX = 2 ** 63;
+// int64's ends as a JSON parser reads them into doubles: ±(2^63 − 1) rounds to ±2^63.
+const INT64_END_AS_DOUBLE = 2 ** 63;
 
 export interface SpecAjvOptions {
   /** Query and path parameters arrive as strings and must be coerced; bodies must not be. */
@@ -32,7 +33,7 @@ export function createAjv({ coerceTypes = false, int64 = 'safe', useDefaults = f
   ajv.addVocabulary(openApiAnnotations);
   ajv.addFormat('int64', {
     type: 'number',
-    validate: int64 === 'safe' ? (n: number) => Number.isSafeInteger(n) : (n: number) => Number.isInteger(n) && Math.abs(n) <= INT64_MAX,
+    validate: int64 === 'safe' ? (n: number) => Number.isSafeInteger(n) : (n: number) => Number.isInteger(n) && Math.abs(n) <= INT64_END_AS_DOUBLE,
   });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   return ajv;

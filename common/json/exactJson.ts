@@ -70,22 +70,6 @@ export function parseJsonExact(text: string): unknown {
 }
 
 /**
- * JSON text of a value that may hold BigInts, each written with its exact digits (JSON.stringify
- * throws on one). Without BigInts it is JSON.stringify's text; with them, each is first written as
- * a string carrying a marker no string of the value holds, then the quoted marker is replaced by
- * the digits, so that no name can pass for a number.
- */
-export function stringifyExact(value: unknown, space?: number): string {
-  let found = false;
-  const plain = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? ((found = true), 0) : v), space);
-  if (!found) return plain;
-  let marker = 'bigint:';
-  for (let n = 1; plain.includes(marker); n++) marker = `bigint${n}:`;
-  const marked = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${marker}${v}` : v), space);
-  return marked.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
-}
-
-/**
  * The value as an Ajv schema reads it (Ajv knows no BigInt): a BigInt within int64 becomes the
  * nearest double (at most 2^63, which an `int64: 'range'` validator takes), one past int64 becomes
  * ±2^64, which it refuses. An UnheldFraction stays an object, refused where a number or string is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { beyondInt64, integerText, JsonSyntaxError, nestsDeeperThan, parseLossless, toPlain } from './losslessJson.ts';
+import { beyondInt64, integerText, JsonSyntaxError, nestsDeeperThan, parseLossless, RAW_NUMBER, stringifyExact, toJsonText, toPlain } from './losslessJson.ts';
 
 describe('parseLossless', () => {
   it('keeps integers above 2^53 - 1 exactly, as BigInt', () => {
@@ -40,5 +40,23 @@ describe('parseLossless', () => {
   it('refuses a value nested thousands deep as not JSON, instead of exhausting the stack', () => {
     expect(() => parseLossless(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toThrow(/nesting deeper than 256/);
     expect(parseLossless(`${'['.repeat(200)}1${']'.repeat(200)}`)).toBeDefined();
+  });
+});
+
+describe('stringifyExact and toJsonText', () => {
+  it('writes BigInts with their digits and anything else as JSON.stringify does', () => {
+    expect(stringifyExact({ id: 1, categoryId: 9223372036854775807n, list: [-9007199254740993n] })).toBe('{"id":1,"categoryId":9223372036854775807,"list":[-9007199254740993]}');
+    expect(stringifyExact({ a: [1, 'x'] }, 2)).toBe(JSON.stringify({ a: [1, 'x'] }, null, 2));
+  });
+
+  it('never turns a string into a number, whatever marker-like text it holds', () => {
+    const value = { name: '"bigint:5"', other: 'bigint:6', categoryId: 9007199254740993n };
+    expect(JSON.parse(stringifyExact(value).replace('9007199254740993', '0'))).toEqual({ ...value, categoryId: 0 });
+  });
+
+  it('writes a raw-number string as the bare number in toJsonText, and only there', () => {
+    const value = { categoryId: `${RAW_NUMBER}-9223372036854775809`, id: 9007199254740993n, name: 'Rex' };
+    expect(toJsonText(value)).toBe('{"categoryId":-9223372036854775809,"id":9007199254740993,"name":"Rex"}');
+    expect(stringifyExact(value)).toBe(`{"categoryId":"${RAW_NUMBER}-9223372036854775809","id":9007199254740993,"name":"Rex"}`);
   });
 });

@@ -150,12 +150,28 @@ export function beyondInt64(value: LosslessValue, root = 'body'): { path: string
 export const RAW_NUMBER = '@raw-json-number:';
 
 /**
+ * JSON text of a value that may hold BigInts, each written with its exact digits (JSON.stringify
+ * throws on one). Without BigInts it is JSON.stringify's text; with them, each is first written as
+ * a string carrying a marker no string of the value holds, then the quoted marker is replaced by
+ * the digits, so that no name can pass for a number.
+ */
+export function stringifyExact(value: unknown, space?: number): string {
+  let found = false;
+  const plain = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? ((found = true), 0) : v), space);
+  if (!found) return plain;
+  let marker = 'bigint:';
+  for (let n = 1; plain.includes(marker); n++) marker = `bigint${n}:`;
+  const marked = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${marker}${v}` : v), space);
+  return marked.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
+}
+
+/**
  * JSON text of a value that may hold BigInts (read losslessly, or integers past 2^53 the suite
- * sends on purpose): each is written with its exact digits, where JSON.stringify would throw.
- * A string `${RAW_NUMBER}<digits>` is written as the bare number too.
+ * sends on purpose), each with its exact digits (stringifyExact); a string
+ * `${RAW_NUMBER}<digits>` is written as the bare number too.
  */
 export function toJsonText(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${RAW_NUMBER}${v}` : v)).replace(new RegExp(`"${RAW_NUMBER}(-?\\d+)"`, 'g'), '$1');
+  return stringifyExact(value).replace(new RegExp(`"${RAW_NUMBER}(-?\\d+)"`, 'g'), '$1');
 }
 
 /** The exact decimal text of an integer read losslessly (a number or a BigInt), or undefined. */

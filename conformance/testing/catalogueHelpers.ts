@@ -1,7 +1,8 @@
 // Helpers shared by the two independent catalogues of faulty and variant deployments
 // (regressions.ts and regressions2.ts): reading and rewriting the requests a Transform is given
 // and the answers it gives back, and the contract's constants both catalogues need.
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import type { Req, Res } from './injectTransport.ts';
 
 // ---------------------------------------------------------------------------------------------

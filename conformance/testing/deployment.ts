@@ -1,7 +1,8 @@
 // Test deployments for the suite's own tests: the project's mock with a transform around it, so
 // each variant breaks (or legally bends) exactly one rule. In-process through `inject()` for the
 // runner; behind a small HTTP front on 127.0.0.1 only for the tests about the CLI itself.
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';

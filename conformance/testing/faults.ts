@@ -1,5 +1,6 @@
 // Deployments that each break one rule of the contract, and the check that must catch it.
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import type { MockOptions } from '../../mock/index.ts';
 import { isCreate, isGetPet, isList, json, path, query, withJson, withQuery, type Req, type Res, type Transform } from './deployment.ts';
 

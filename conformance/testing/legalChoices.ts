@@ -1,6 +1,7 @@
 // A deployment that keeps the contract while choosing differently from the mock wherever the
 // contract leaves the choice open. The suite must pass it, warnings allowed.
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import type { MockOptions } from '../../mock/index.ts';
 import { integerText, parseLossless, RAW_NUMBER, toJsonText, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { isCreate, isGetPet, isList, json, path, query, withQuery, type Req, type Res, type Transform } from './deployment.ts';

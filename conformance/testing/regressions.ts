@@ -3,7 +3,8 @@
 // variants (each makes choices the contract leaves open differently from the mock, and must pass).
 // Each entry is the project's mock wrapped by a Transform; `make()` gives a fresh one per
 // deployment, so no state leaks between runs. Witnesses: regressions.witness.test.ts.
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import type { MockOptions } from '../../mock/index.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
 import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, mapListOut, mapPets, MINUTE, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, withHeaders, withJson, withKey, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';

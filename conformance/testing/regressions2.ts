@@ -4,7 +4,7 @@
 // middleware order) and legal variants that settle other open choices of the contract. Each entry
 // is the project's mock wrapped by a Transform; `make()` gives a fresh one per deployment, so no
 // state leaks between runs. Witnesses: regressions2.witness.test.ts.
-import { stringifyExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';

@@ -14,7 +14,7 @@
 // their sent case, a body on a 304 or on a HEAD answer as bytes (the transport drops both, as a
 // client does; the HEAD case is kept through its effect on the next request), and a Content-Length
 // longer than the body (a client would wait for bytes that never come).
-import { stringifyExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';

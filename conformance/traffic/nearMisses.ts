@@ -2,6 +2,7 @@
 // edit can make a valid value invalid, in every position it can take. A deployment that accepts a
 // near miss compares loosely (a loop one short, a prefix, a split on spaces, a LIKE, a cache keyed on
 // part of an id); what the contract makes of each is in the comment of its generator.
+import { isInt64 } from '../../common/json/losslessJson.ts';
 
 /** One near miss: the class it belongs to (`key/change/end`) and the value. */
 export interface NearMiss {
@@ -121,8 +122,6 @@ export function statusNearMisses(value: string, others: readonly string[]): Near
   return candidates.filter((n, i) => n.value !== '' && n.value !== value && ![value, ...others].includes(n.value) && candidates.findIndex((m) => m.value === n.value) === i);
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-
 /**
  * Ids next to a known one, in digits and in bits: one either side, the low byte kept with a higher
  * bit flipped (a cache keyed on `id & 0xff`), ten times it (a digit added), it past 2^31 and past
@@ -143,6 +142,6 @@ export function idNearMisses(id: bigint): NearMiss[] {
     ['id/leading-zero', `0${id}`],
   ];
   return candidates
-    .filter(([, v]) => typeof v === 'string' || (v >= 0n && v <= INT64_MAX && v !== id))
+    .filter(([, v]) => typeof v === 'string' || (v >= 0n && isInt64(v) && v !== id))
     .map(([kind, v]) => ({ kind, value: v.toString() }));
 }

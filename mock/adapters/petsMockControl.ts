@@ -1,5 +1,6 @@
 // Runs in every host, the browser's included: it only sends requests (ControlSend).
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { CONTROL_PREFIX } from '../core/prefixes.ts';
 import type { ApiKeyConfig } from '../state/keyRing.ts';
 import type { StoredPet as Pet } from '../state/petJson.ts';

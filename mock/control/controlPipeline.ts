@@ -6,7 +6,7 @@ import type { LoadedSpec } from '../../spec/specModel.ts';
 import { componentSchema } from '../../spec/specModel.ts';
 import { compileSchema } from '../../spec/compileSchema.ts';
 import { compileExactSchema } from '../../spec/compileExactSchema.ts';
-import { stringifyExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import type { StoredPet as Pet } from '../state/petJson.ts';
 import type { CorsOrigins } from '../pipeline/corsOptions.ts';

@@ -41,6 +41,17 @@ describe('a deployment profile', () => {
     expect(JSON.stringify(checkProfile({ cors: 'any' }))).toBe('{"cors":"any"}');
   });
 
+  it('leaves the object it checked as it was and gives back a frozen copy, which no later change can take past the check', () => {
+    const given = { errors: { unauthorized: { code: 'UNAUTHENTICATED' } } };
+    const profile = checkProfile(given);
+    expect(Object.getOwnPropertySymbols(given)).toEqual([]);
+    expect(profile).toEqual(given);
+    expect(Object.isFrozen(profile) && Object.isFrozen(profile.errors!.unauthorized)).toBe(true);
+    expect(() => {
+      (profile as { defaultStatus?: string }).defaultStatus = 'adopted';
+    }).toThrow(TypeError);
+  });
+
   it('takes an empty profile, and one with every field', () => {
     expect(checkProfile({})).toEqual({});
     const full: DeploymentProfile = {

@@ -68,7 +68,8 @@ const checked = Symbol('checked deployment profile');
 /**
  * The profile, checked against profile.schema.json and the contract: a status the contract pins
  * (400 for a bad create body, 401, 404 for an unknown pet, 429) cannot be chosen otherwise, and
- * extra fields cannot reuse the contract's names. Throws ProfileError naming every problem.
+ * extra fields cannot reuse the contract's names. Throws ProfileError naming every problem; else
+ * returns a frozen copy (checkedCopy).
  */
 export function checkProfile(value: unknown, source = 'the profile'): DeploymentProfile {
   // Every problem at once: a profile is written whole (by hand, or by a drift run), not option by option.
@@ -87,12 +88,29 @@ export function checkProfile(value: unknown, source = 'the profile'): Deployment
     for (const name of Object.keys(profile.extraErrorFields ?? {})) if (['code', 'message', 'status'].includes(name)) problems.push(`extraErrorFields.${name} is an Error field of the contract, not an extra one`);
   }
   if (problems.length > 0) throw new ProfileError(`${source} is not a deployment profile (docs/drift.md): ${problems.join('; ')}.`);
-  // Marked (a hidden, non-enumerable field) so that openMock, handed it by pets-mock, does not compile the schema to check it again.
-  if (Object.isExtensible(value)) Object.defineProperty(value, checked, { value: true });
-  return value as DeploymentProfile;
+  return checkedCopy(value as DeploymentProfile);
 }
 
-/** The profile, checked unless checkProfile (or loadProfile) already passed this very object. */
+/**
+ * A frozen copy of a profile that passed the check, marked so: openMock, handed it by pets-mock,
+ * need not compile the schema to check it again, nothing can change it after the check, and the
+ * caller's own object is left as it was.
+ */
+function checkedCopy(profile: DeploymentProfile): DeploymentProfile {
+  const copy = structuredClone(profile);
+  Object.defineProperty(copy, checked, { value: true });
+  return deepFreeze(copy);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The profile, checked unless it is what checkProfile (or loadProfile) returned. */
 export function checkProfileOnce(value: unknown, source = 'the profile'): DeploymentProfile {
   return value !== null && typeof value === 'object' && (value as { [checked]?: boolean })[checked] === true ? (value as DeploymentProfile) : checkProfile(value, source);
 }

@@ -10,7 +10,8 @@ import type { DeploymentProfile } from './profile.ts';
 import { situationOfCode } from './situations.ts';
 import { tagged } from './entityTags.ts';
 import { bodyRefusal, screensCreates, type BodyRefusal } from './bodyRefusal.ts';
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 
 const notServed = `${API_PREFIX}/store/orders/--not-served--`;
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import type { ExactValidator } from '../../spec/compileExactSchema.ts';
 import { describeAjvErrors } from '../../spec/describeAjvErrors.ts';
 import type { StoredPet as Pet } from '../state/petJson.ts';

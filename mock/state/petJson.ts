@@ -4,7 +4,8 @@
 // (JSON.stringify throws on a BigInt), and every place pets are read back from text through
 // readPetsJson, so no digit is lost on the way through a state file, Redis or the control API.
 import type { NewPet, Pet } from '../../spec/types.ts';
-import { parseJsonExact, stringifyExact } from '../../common/json/exactJson.ts';
+import { parseJsonExact } from '../../common/json/exactJson.ts';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 
 /** A category id: a number within 2^53 - 1, a BigInt past it (within int64: validation refuses the rest). */
 export type CategoryId = number | bigint;
