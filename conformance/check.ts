@@ -135,11 +135,10 @@ export interface CheckContext {
    */
   runMark: string;
   /**
-   * Waits on the run's clock until `until` (ms, the clock `keyQuota().resetAt` reads), saying `why`
-   * in the run's notes; false, without waiting, when that would pass the run's time budget or the
-   * longest wait (`--max-wait`).
+   * Waits `ms` on the run's clock, saying `why` in the run's notes (and that it did not, and why);
+   * false, without waiting, when that would pass the run's time budget or the longest wait (`--max-wait`).
    */
-  waitUntil(until: number, why: string): Promise<boolean>;
+  waitFor(ms: number, why: string): Promise<boolean>;
   /** What the last answer said of the key's quota (or the second key's). */
   keyQuota(which?: 'key' | 'key2'): { limit?: number; remaining?: number; resetAt?: number };
   /** How many requests without a valid key the run has sent so far. */

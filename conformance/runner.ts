@@ -157,7 +157,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
     random,
     runMark: client.runId.replace(/[^a-z0-9]/gi, '').slice(0, 8).toLowerCase(),
     keyQuota: (which = 'key') => client.quota(which),
-    waitUntil: (until, why) => client.waitUntil(until, why),
+    waitFor: (ms, why) => client.waitFor(ms, why),
     anonymousQuota: () => client.quota('anonymous'),
     keylessSent: () => client.exchanges.filter((e) => e.bucket === 'anonymous').length,
     ...(config.apiKey2 ? { apiKey2: config.apiKey2 } : {}),
@@ -245,7 +245,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         await check.send?.(ctx, current.outcomes);
         // A check that sends judges what it sent; one that does not, every exchange of the run.
         const exchanges = check.phase === 'passive' ? client.exchanges : client.exchanges.filter((e) => e.checkId === check.id);
-        const judged = judgeCheck(check, { validators, knownPets, probeMaxRequests: config.probeMaxRequests, exchanges, model: model.feed(client.exchanges, client.unanswered), connections: client.connections }, current.outcomes);
+        const judged = judgeCheck(check, { validators, knownPets, probeMaxRequests: config.probeMaxRequests, sharedKey: config.sharedKey ?? false, exchanges, model: model.feed(client.exchanges, client.unanswered), connections: client.connections }, current.outcomes);
         if (reported) judgements.push(...judged);
       }
       const operations = current.outcomes.results();
@@ -297,7 +297,11 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
 
 function describeEvent(event: ClientEvent): string {
   if (event.kind === 'unavailable') return `Request #${event.seq} was answered ${event.status} (unavailable); sent again after ${(event.waitMs / 1000).toFixed(1)} s.`;
-  if (event.kind === 'wait') return `Waiting ${(event.ms / 1000).toFixed(1)} s, until ${new Date(event.until).toISOString().slice(11, 19)} UTC: ${event.why}.`;
+  if (event.kind === 'wait') {
+    return event.declined === undefined
+      ? `Waiting ${(event.ms / 1000).toFixed(1)} s, until ${new Date(event.until).toISOString().slice(11, 19)} UTC: ${event.why}.`
+      : `Not waiting ${(event.ms / 1000).toFixed(1)} s (${event.declined}): ${event.why}.`;
+  }
   if (event.kind === 'transport-retry') {
     return `${event.reason}; sent again after ${event.waitMs} ms (retry ${event.attempt}).`;
   }

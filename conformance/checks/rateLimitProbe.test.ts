@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { ManualClock } from '../../mock/index.ts';
 import { headerOf, withHeaders } from '../testing/catalogueHelpers.ts';
 import { inProcessDeployment, type Transform } from '../testing/deployment.ts';
 import { failedChecks, runSuite } from '../testing/runSuite.ts';
+import type { ConformanceOptions } from '../index.ts';
 import { probeCases } from '../model/judgeRateProbe.ts';
 
-// Three seconds before a minute's end: in process the suite's requests take no time on the clock,
-// so the probe's 429 comes three seconds before the mock's fixed minute window resets.
-const nearAMinutesEnd = () => new ManualClock(Date.UTC(2026, 5, 1, 12, 30, 57));
+// A second and a half before a minute's end: in process the suite's requests take no time on the
+// clock, so the probe's first 429 comes within the judges' two seconds of slack before the mock's
+// fixed minute window resets, where no Retry-After can be judged too short.
+const nearAMinutesEnd = () => new ManualClock(Date.UTC(2026, 5, 1, 12, 30, 58, 500));
 
 /** Retry-After in whole minutes, rounded down: 0 for any wait under a minute. */
 const retryAfterInMinutes: Transform = async (req, forward) => {
@@ -16,12 +19,26 @@ const retryAfterInMinutes: Transform = async (req, forward) => {
   return res.status === 429 && Number.isFinite(seconds) ? withHeaders(res, { 'retry-after': String(Math.floor(seconds / 60)) }) : res;
 };
 
-async function probeNearTheEnd(transform?: Transform) {
+/** After its first 429, the key is banned for two minutes, told with 403 (the contract names no status for a ban). */
+function bannedWith403(): Transform {
+  let bannedUntil = 0;
+  return async (req, forward) => {
+    const res = await forward(req);
+    const at = Date.parse(headerOf(res, 'date') ?? '');
+    if (req.headers.authorization !== undefined && at < bannedUntil) {
+      return { status: 403, headers: { ...res.headers, 'content-type': 'application/json', 'retry-after': String(Math.ceil((bannedUntil - at) / 1000)) }, body: stringifyExact({ code: 'KEY_BANNED', message: 'banned', status: 403 }) };
+    }
+    if (res.status === 429 && req.headers.authorization !== undefined && bannedUntil === 0) bannedUntil = at + 120_000;
+    return res;
+  };
+}
+
+async function probeNearTheEnd(transform?: Transform, options: Partial<ConformanceOptions> = {}) {
   const deployment = await inProcessDeployment(transform, {}, nearAMinutesEnd());
   try {
     const started = deployment.clock.now();
-    const result = await runSuite(deployment, { probeRateLimit: true });
-    return { result, waitedMs: deployment.clock.now() - started };
+    const result = await runSuite(deployment, { probeRateLimit: true, ...options });
+    return { result, waitedMs: deployment.clock.now() - started, sent: (which: string) => result.report.exchanges.filter((e) => e.case === which) };
   } finally {
     await deployment.close();
   }
@@ -29,25 +46,53 @@ async function probeNearTheEnd(transform?: Transform) {
 
 describe('the rate-limit probe near a window\'s end', () => {
   it('fails a Retry-After a whole window short though the first 429 came in the window\'s last seconds, by spending the next window', async () => {
-    const { result } = await probeNearTheEnd(retryAfterInMinutes);
+    const { result, sent } = await probeNearTheEnd(retryAfterInMinutes);
     expect(result.verdict).toBe('failed');
     expect(failedChecks(result)).toContain('rate-limit-accounting');
-    const secondRound = result.report.exchanges.filter((e) => e.case === probeCases.spendNewWindow);
-    expect(secondRound.at(-1)?.status).toBe(429);
+    expect(sent(probeCases.spendNewWindow).at(-1)?.status).toBe(429);
+  });
+
+  it('fails it as well when the suite\'s clock runs a second and a half ahead of the deployment\'s', async () => {
+    const deployment = await inProcessDeployment(retryAfterInMinutes, {}, nearAMinutesEnd());
+    try {
+      const result = await runSuite(deployment, { probeRateLimit: true, now: () => deployment.clock.now() + 1_500 });
+      expect(failedChecks(result)).toContain('rate-limit-accounting');
+      // The new window was waited for by the deployment's own numbers: its first request was served.
+      expect(result.report.exchanges.find((e) => e.case === probeCases.spendNewWindow)?.status).toBe(200);
+    } finally {
+      await deployment.close();
+    }
   });
 
   it('passes the mock whose first 429 came near its window\'s end, after waiting for the next window and reaching its 429 too', async () => {
     const { result, waitedMs } = await probeNearTheEnd();
     expect(failedChecks(result)).toEqual([]);
     expect(result.verdict).toBe('passed');
-    expect(waitedMs).toBeGreaterThanOrEqual(3_000);
-    expect(result.report.notes.some((n) => /too near to judge; it spends the next window from its start/.test(n))).toBe(true);
+    expect(waitedMs).toBeGreaterThanOrEqual(1_500);
+    expect(result.report.notes.some((n) => /^Waiting .*too near it to judge; the probe spends the next window from its start\.$/.test(n))).toBe(true);
     const probe = result.report.exchanges.filter((e) => e.check === 'rate-limit-probe');
-    // The second round's 429, then what follows every judged 429: nothing of it in the first window's last seconds.
+    // The second round's 429, then what follows a judged 429: nothing of it in the first window's last seconds.
     const secondRefusal = probe.findIndex((e) => e.case === probeCases.spendNewWindow && e.status === 429);
     expect(secondRefusal).toBeGreaterThan(0);
     expect(probe.slice(secondRefusal + 1).map((e) => e.case)).toContain(probeCases.again);
     expect(probe.slice(0, secondRefusal).map((e) => e.case)).not.toContain(probeCases.again);
+  });
+
+  it('does not fail a deployment that bans the key after its 429 with another status, and leaves the new window unjudged', async () => {
+    const { result, sent } = await probeNearTheEnd(bannedWith403());
+    expect(failedChecks(result)).toEqual([]);
+    // One request into the ban, then nothing more with the key.
+    expect(sent(probeCases.spendNewWindow).map((e) => e.status)).toEqual([403]);
+    const probe = result.report.checks.find((c) => c.id === 'rate-limit-probe')!;
+    expect(JSON.stringify(probe)).toMatch(/perhaps a ban, which the contract allows after a 429/);
+  });
+
+  it('says it did not wait when the next window is further than --max-wait, and judges no Retry-After in the last seconds', async () => {
+    const { result, sent } = await probeNearTheEnd(retryAfterInMinutes, { maxWait: 1 });
+    expect(sent(probeCases.spendNewWindow)).toEqual([]);
+    expect(result.report.notes.some((n) => /^Not waiting .*longer than --max-wait \(1 s\)/.test(n))).toBe(true);
+    // No Retry-After could be too short there: the rule is not reached, never held.
+    expect(new Set(result.report.coverage?.filter((row) => row.rule === 'rate.retry-after-covers-reset').map((row) => row.status))).toEqual(new Set(['not reached']));
   });
 
   it('spends one window only when its 429 comes well before the window\'s end', async () => {

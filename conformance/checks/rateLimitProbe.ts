@@ -1,7 +1,7 @@
 import type { Check, CheckContext } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
-import { judgeableBeforeResetMs, judgeRateProbe, nearItsReset, probeCases, sameWindow } from '../model/judgeRateProbe.ts';
+import { judgeableBeforeResetMs, judgeRateProbe, nearItsReset, probeCases, sameWindow, untilNextWindowMs } from '../model/judgeRateProbe.ts';
 import { newPetBody } from './newPetBody.ts';
 import { toJsonText } from '../../common/json/losslessJson.ts';
 
@@ -12,8 +12,10 @@ export const rateLimitProbe: Check = {
   description:
     'With --probe-rate-limit, spends the key\'s current quota on purpose: 429 must come no later than ' +
     'X-RateLimit-Remaining promised and never while it said requests were left, with a Retry-After and an ' +
-    'Error body. After the 429 it sends one request more at once, the list under another spelling of its path, a getPet and a createPet, ' +
-    'which rate-limit-accounting holds to the same limit; then nothing more with the key.',
+    'Error body. A 429 less than 5 s before its window\'s end is too near it to judge: the probe waits for the next ' +
+    'window (its Reset, or its Retry-After if later) and spends it from its start. After the judged 429 it sends one request ' +
+    'more at once, the list under another spelling of its path, a getPet and a createPet, which rate-limit-accounting ' +
+    'holds to the same limit; then nothing more with the key.',
   operations: ['listPets'],
   phase: 'probe',
   guard(ctx) {
@@ -26,15 +28,17 @@ export const rateLimitProbe: Check = {
   },
   async send(ctx) {
     const budget = ctx.options.probeMaxRequests + 1;
-    const first = await spendUntil429(ctx, probeCases.spend, budget);
+    const first = await spendUntil429(ctx, probeCases.spend, budget, false);
     if (first.refused === undefined) return;
     // A 429 near its window's end is one the judges cannot tell from a correct one (a Retry-After a
-    // whole window short, served requests past Remaining 0): spend the next window from its start.
-    const { limit, resetAt } = ctx.keyQuota();
-    if (nearItsReset(first.refused) && resetAt !== undefined && limit !== undefined && limit < budget - first.sent) {
-      const waited = await ctx.waitUntil(resetAt + 1000, `the rate-limit probe's 429 came less than ${judgeableBeforeResetMs / 1000} s before its window's end, too near to judge; it spends the next window from its start`);
-      if (waited) {
-        const second = await spendUntil429(ctx, probeCases.spendNewWindow, budget - first.sent);
+    // whole window short, served requests past Remaining 0): spend the next window from its start,
+    // once the deployment's own numbers say it has begun.
+    const waitMs = untilNextWindowMs(first.refused);
+    const { limit } = ctx.keyQuota();
+    if (nearItsReset(first.refused) && waitMs !== undefined && limit !== undefined && limit < budget - first.spent) {
+      const why = `the rate-limit probe's 429 came less than ${judgeableBeforeResetMs / 1000} s before its window's end, too near it to judge; the probe spends the next window from its start`;
+      if (await ctx.waitFor(waitMs, why)) {
+        const second = await spendUntil429(ctx, probeCases.spendNewWindow, budget - first.spent, true);
         if (second.refused === undefined) return;
       }
     }
@@ -46,27 +50,33 @@ export const rateLimitProbe: Check = {
 };
 
 /**
- * Spends the key's window with lists until a 429, `budget` requests at most; stops early, with no
- * 429, when an answer is lost or two requests were served past a Remaining of 0 in an open window
- * (no window at all, and nothing to spend on).
+ * Spends the key's window with lists until a 429, `budget` answers at most (each try of a request
+ * the client sent again counts, as the judge counts them); stops early, with no 429, when an answer
+ * is lost or two requests were served past a Remaining of 0 in an open window (no window at all,
+ * and nothing to spend on), and, `afterA429`, at the first answer that is neither served nor a 429
+ * (a ban the contract allows after a 429, whatever its status).
  */
-async function spendUntil429(ctx: CheckContext, caseName: string, budget: number): Promise<{ sent: number; refused?: Exchange }> {
+async function spendUntil429(ctx: CheckContext, caseName: string, budget: number, afterA429: boolean): Promise<{ spent: number; refused?: Exchange }> {
   let last: Exchange | undefined;
   let overLimit = 0;
-  for (let sent = 0; sent < budget; sent++) {
+  let spent = 0;
+  while (spent < budget) {
+    const before = ctx.exchanges.length;
     const exchange = await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'over-limit', case: caseName }, { expect429: true });
-    if (!exchange) return { sent: sent + 1 };
-    if (exchange.response.status === 429) return { sent: sent + 1, refused: exchange };
-    const before = last ? readRateHeaders(last.response.headers) : undefined;
+    spent += Math.max(1, ctx.exchanges.slice(before).filter((e) => e.case === caseName).length);
+    if (!exchange) return { spent };
+    if (exchange.response.status === 429) return { spent, refused: exchange };
     const served = exchange.response.status >= 200 && exchange.response.status < 300;
-    if (served && before?.remaining === 0 && sameWindow(before, exchange)) {
-      if (++overLimit >= 2) return { sent: sent + 1 };
+    if (afterA429 && !served) return { spent };
+    const told = last ? readRateHeaders(last.response.headers) : undefined;
+    if (served && told?.remaining === 0 && sameWindow(told, exchange)) {
+      if (++overLimit >= 2) return { spent };
     } else {
       overLimit = 0;
     }
     last = exchange;
   }
-  return { sent: budget };
+  return { spent };
 }
 
 /** After the 429: what the limit must still hold to, each sent once, and then nothing more with the key. */

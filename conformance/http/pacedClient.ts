@@ -40,7 +40,7 @@ export type ClientEvent =
   | { kind: 'unexpected-429'; bucket: string; seq: number; waitMs: number; attempt: number }
   | { kind: 'transport-retry'; method: string; url: string; reason: string; waitMs: number; attempt: number }
   | { kind: 'unavailable'; status: number; seq: number; waitMs: number }
-  | { kind: 'wait'; ms: number; until: number; why: string };
+  | { kind: 'wait'; ms: number; until: number; why: string; declined?: string };
 
 /** A GET that met a reset, a refused connection or a timeout is sent again this many times. */
 export const transportRetries = 2;
@@ -207,15 +207,15 @@ export class PacedClient {
   }
 
   /**
-   * Waits, on the client's clock, until `until` (ms), for `why` (said in the run's notes); false,
-   * without waiting, when that is past the run's time budget or longer than the client waits at all.
+   * Waits `ms` on the client's clock, for `why`; says so in the run's notes either way. False,
+   * without waiting, when that is longer than the client waits at all or past the run's time budget.
    */
-  async waitUntil(until: number, why: string): Promise<boolean> {
-    const ms = until - this.#options.now();
-    if (ms <= 0) return true;
-    if (ms > this.#options.maxWaitMs || until >= (this.#options.deadline ?? Number.POSITIVE_INFINITY)) return false;
-    this.#options.onEvent?.({ kind: 'wait', ms, until, why });
-    await this.#options.sleep(ms);
+  async waitFor(ms: number, why: string): Promise<boolean> {
+    const until = this.#options.now() + ms;
+    const declined = ms > this.#options.maxWaitMs ? `longer than --max-wait (${Math.round(this.#options.maxWaitMs / 1000)} s)` : until >= (this.#options.deadline ?? Number.POSITIVE_INFINITY) ? 'past the run\'s time budget (--max-duration)' : undefined;
+    this.#options.onEvent?.({ kind: 'wait', ms, until, why, ...(declined !== undefined ? { declined } : {}) });
+    if (declined !== undefined) return false;
+    if (ms > 0) await this.#options.sleep(ms);
     return true;
   }
 

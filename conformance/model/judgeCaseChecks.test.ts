@@ -183,6 +183,16 @@ describe('the rate-limit probe\'s judge', () => {
     expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 2 requests; the last answer said X-RateLimit-Limit 300 and Remaining 8. Requests over the limit must get 429.']]);
   });
 
+  it('calls a second round refused with another status than 429 not judged, as the ban the contract allows after a 429 may be', async () => {
+    const banned = nextWindow(spend(403, 299));
+    const judged = notHeld(judgeRateProbe([spend(200, 0), spend(429, 0, { 'retry-after': '1' }), banned], await facts()));
+    expect(judged).toEqual([['probe.429-reached', 'inconclusive', 'the key was answered 403 in the window after the probe\'s first 429, perhaps a ban, which the contract allows after a 429: the new window was not spent']]);
+  });
+
+  it('does not hold a 429 earlier than announced against a key others spend too (--shared-key)', async () => {
+    expect(notHeld(judgeRateProbe([spend(200, 5), spend(429, 0)], await facts({ sharedKey: true })))).toEqual([]);
+  });
+
   it('holds both rounds when each reached its 429 in turn', async () => {
     expect(notHeld(judgeRateProbe([spend(200, 0), spend(429, 0, { 'retry-after': '1' }), ...[spend(200, 0), spend(429, 0, { 'retry-after': '59' })].map(nextWindow)], await facts()))).toEqual([]);
   });

@@ -265,6 +265,13 @@ describe('rate.retry-after-covers-reset: Retry-After is never shorter than the t
     expect(failure!.message).toContain(`answered 429 with Retry-After "1" (1 s), but X-RateLimit-Reset ${RESET} is 60 s away`);
   });
 
+  it('judges no Retry-After of a 429 within two seconds of its reset, where even 0 would hold, and fails a 0 three seconds before it', () => {
+    const at = (msBeforeReset: number) => throttled(0, { retryAfter: '0', headers: { date: new Date(T0 + 60_000 - msBeforeReset).toUTCString() } });
+    expect(ofRule(judgementsOf([at(2_000)]), 'rate.retry-after-covers-reset')).toEqual([]);
+    resetSeq();
+    expect(ofRule(judgementsOf([at(3_000)]), 'rate.retry-after-covers-reset').map((j) => j.outcome)).toEqual(['failure']);
+  });
+
   it('fails a Retry-After HTTP-date 5 s ahead when the reset is 60 s away', () => {
     const date = new Date(T0 + 5_000).toUTCString();
     const [failure] = failuresOf(judgementsOf([throttled(0, { retryAfter: date })]), 'rate.retry-after-covers-reset');

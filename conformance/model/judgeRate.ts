@@ -15,6 +15,13 @@ export interface RateOptions {
 /** Header dates and Unix times are whole seconds: this much either way is one tick, not a lie. */
 const TICK_MS = 1000;
 
+/**
+ * How much shorter than the time to X-RateLimit-Reset a Retry-After may be: a tick for each of
+ * the two whole-second clocks it is read against (the Date and the Reset). A 429 that came within
+ * it of its Reset cannot show a Retry-After that is too short: the rule is not judged on it.
+ */
+export const retryAfterSlackMs = 2 * TICK_MS;
+
 const opOf = (view: RequestView) => view.operation ?? 'unlisted';
 
 /** When the deployment gave an answer: its own Date header (RFC 9110, 6.6.1), else `otherwise` (ms). */
@@ -110,7 +117,8 @@ function judge429(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation 
     const received = exchange.sentAt + exchange.response.durationMs;
     const retryAt = /^\s*\d+\s*$/.test(headers['retry-after'] ?? '') ? Math.max(at, received) + retry : at + retry;
     const toReset = reset * 1000 - at;
-    out.push(holds(retryAt >= reset * 1000 - 2 * TICK_MS, 'rate.retry-after-covers-reset', op, exchange, () => `${where} answered 429 with Retry-After ${JSON.stringify(headers['retry-after'])} (${Math.round(retry / 1000)} s), but X-RateLimit-Reset ${reset} is ${Math.round(toReset / 1000)} s away: a client that retries when told is refused again.`));
+    // Within the slack of its Reset any Retry-After, 0 among them, would hold: no judgement, not a pass.
+    if (toReset > retryAfterSlackMs) out.push(holds(retryAt >= reset * 1000 - retryAfterSlackMs, 'rate.retry-after-covers-reset', op, exchange, () => `${where} answered 429 with Retry-After ${JSON.stringify(headers['retry-after'])} (${Math.round(retry / 1000)} s), but X-RateLimit-Reset ${reset} is ${Math.round(toReset / 1000)} s away: a client that retries when told is refused again.`));
   }
 }
 

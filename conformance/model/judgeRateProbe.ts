@@ -4,27 +4,39 @@
 // headers.retry-after) and an Error body whose status is 429 (body.schema, error.status-equal) is
 // judged by the model on every 429 of the run, the probe's among them.
 import type { Exchange } from '../http/exchange.ts';
-import { readRateHeaders } from '../http/rateLimitState.ts';
+import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';
-import { answeredAt } from './judgeRate.ts';
+import { answeredAt, retryAfterSlackMs } from './judgeRate.ts';
 import type { RunFacts } from './runFacts.ts';
 
 export const probeCases = { spend: 'rate-limit-probe/spend', again: 'rate-limit-probe/again', spendNewWindow: 'rate-limit-probe/spend-in-new-window' } as const;
 
 /**
- * How far before its window's end a 429 must come for the probe's and the model's rate judges to
- * judge it. Near the end they give a second or two of slack for clocks that tick in whole seconds
- * (RFC 9110, 5.6.7: a Date has no fraction), so a Retry-After that is too short, or a request served
- * past Remaining 0, looks alike on a correct and a broken deployment. The probe then spends a new
- * window, from its start (`rateLimitProbe`).
+ * How far before its window's end a 429 must come for the judges to tell a correct one from a
+ * broken one. Near the end they allow for clocks that tick in whole seconds (RFC 9110, 5.6.7: a
+ * Date has no fraction; `retryAfterSlackMs`), and a Retry-After short by little (a constant 1, whole
+ * minutes rounded down to 0) shows only while the window has longer than that to run: three
+ * seconds more. The probe then spends the next window from its start (`rateLimitProbe`).
  */
-export const judgeableBeforeResetMs = 5_000;
+export const judgeableBeforeResetMs = retryAfterSlackMs + 3_000;
 
-/** Whether a 429 came too near its window's end (its own X-RateLimit-Reset) to be judged. */
+/** Whether a 429 came too near its window's end (its own X-RateLimit-Reset, by its Date) to be judged. */
 export function nearItsReset(exchange: Exchange): boolean {
   const reset = readRateHeaders(exchange.response.headers).reset;
   return reset !== undefined && reset * 1000 - answeredAt(exchange) < judgeableBeforeResetMs;
+}
+
+/**
+ * How long after a 429 the next window is surely open, on the deployment's own numbers: its
+ * X-RateLimit-Reset from its Date, or its Retry-After if longer (Errors: "retry after the time given
+ * in the `Retry-After` header"), and the slack of two whole-second clocks.
+ */
+export function untilNextWindowMs(exchange: Exchange): number | undefined {
+  const reset = readRateHeaders(exchange.response.headers).reset;
+  if (reset === undefined) return undefined;
+  const at = answeredAt(exchange);
+  return Math.max(reset * 1000 - at, retryAfterMs(exchange.response.headers['retry-after'], at) ?? 0, 0) + retryAfterSlackMs;
 }
 
 /** Whether the window `before` announced is still open when `exchange` left: its Reset not reached, with a second of slack. */
@@ -51,13 +63,13 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
   const v = new JudgementList();
   const first = exchanges.filter((e) => e.case === probeCases.spend);
   const second = exchanges.filter((e) => e.case === probeCases.spendNewWindow);
-  judgeRound(v, first, facts.probeMaxRequests + 1);
-  if (second.length > 0) judgeRound(v, second, facts.probeMaxRequests + 1 - first.length);
+  judgeRound(v, first, facts.probeMaxRequests + 1, facts, false);
+  if (second.length > 0) judgeRound(v, second, facts.probeMaxRequests + 1 - first.length, facts, true);
   return v.judgements;
 }
 
-/** Judges one round of spending, which may send `budget` requests. */
-function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: number): void {
+/** Judges one round of spending, which may send `budget` requests; `afterA429`: the second round. */
+function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: number, facts: RunFacts, afterA429: boolean): void {
   let last: Exchange | undefined;
   let overLimit = 0;
   // A new window began while the probe spent (Reset later and more Remaining than the answer
@@ -70,15 +82,22 @@ function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: numbe
     const before = last ? readRateHeaders(last.response.headers) : undefined;
     const now = readRateHeaders(exchange.response.headers);
     if (before?.reset !== undefined && now.reset !== undefined && now.reset > before.reset && before.remaining !== undefined && now.remaining !== undefined && now.remaining > before.remaining) rolledAt ??= exchange;
+    const served = exchange.response.status >= 200 && exchange.response.status < 300;
+    if (afterA429 && !served && exchange.response.status !== 429) {
+      // Authentication 4: "Repeated requests after a 429 response may lead to a temporary ban of the
+      // API key", with a status the contract does not give: the new window could not be spent.
+      v.inconclusive('probe.429-reached', exchange, `the key was answered ${exchange.response.status} in the window after the probe's first 429, perhaps a ban, which the contract allows after a 429: the new window was not spent`, 'listPets');
+      return;
+    }
     if (exchange.response.status === 429) {
-      // One request of slack: another client of the same key may spend one in between.
-      if (before?.remaining !== undefined && before.remaining > 1 && windowOpen(before, exchange)) {
+      // One request of slack: another client of the same key may spend one in between (with
+      // --shared-key, any number).
+      if (!facts.sharedKey && before?.remaining !== undefined && before.remaining > 1 && windowOpen(before, exchange)) {
         v.fail('probe.429-when-announced', exchange, `429 arrived while the previous answer (#${last!.seq}) said X-RateLimit-Remaining ${before.remaining}.`, { each: true }, 'listPets');
       }
       v.held('probe.429-reached', exchange);
       return;
     }
-    const served = exchange.response.status >= 200 && exchange.response.status < 300;
     const pastZero = before?.remaining === 0 && sameWindow(before, exchange);
     if (pastZero) notRefused ??= exchange;
     if (served && pastZero) {

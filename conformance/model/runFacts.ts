@@ -17,6 +17,8 @@ export interface RunFacts {
   knownPets: readonly KnownPet[];
   /** The most requests the rate-limit probe may spend to reach a 429. */
   probeMaxRequests: number;
+  /** Others may spend the key during the run (`--shared-key`): a 429 earlier than announced is theirs to have caused. */
+  sharedKey?: boolean;
 }
 
 /**
