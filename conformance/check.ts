@@ -135,7 +135,7 @@ export interface CheckContext {
    */
   runMark: string;
   /**
-   * Waits `ms` on the run's clock, saying `why` in the run's notes (and that it did not, and why);
+   * Waits `ms` on the run's clock, saying `why` (`to …`) in the run's notes (and that it did not, and why);
    * false, without waiting, when that would pass the run's time budget or the longest wait (`--max-wait`).
    */
   waitFor(ms: number, why: string): Promise<boolean>;

@@ -299,8 +299,8 @@ function describeEvent(event: ClientEvent): string {
   if (event.kind === 'unavailable') return `Request #${event.seq} was answered ${event.status} (unavailable); sent again after ${(event.waitMs / 1000).toFixed(1)} s.`;
   if (event.kind === 'wait') {
     return event.declined === undefined
-      ? `Waiting ${(event.ms / 1000).toFixed(1)} s, until ${new Date(event.until).toISOString().slice(11, 19)} UTC: ${event.why}.`
-      : `Not waiting ${(event.ms / 1000).toFixed(1)} s (${event.declined}): ${event.why}.`;
+      ? `Waiting ${(event.ms / 1000).toFixed(1)} s, until ${new Date(event.until).toISOString().slice(11, 19)} UTC, ${event.why}.`
+      : `Not waiting ${(event.ms / 1000).toFixed(1)} s (${event.declined}) ${event.why}.`;
   }
   if (event.kind === 'transport-retry') {
     return `${event.reason}; sent again after ${event.waitMs} ms (retry ${event.attempt}).`;

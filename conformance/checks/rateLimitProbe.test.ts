@@ -69,7 +69,7 @@ describe('the rate-limit probe near a window\'s end', () => {
     expect(failedChecks(result)).toEqual([]);
     expect(result.verdict).toBe('passed');
     expect(waitedMs).toBeGreaterThanOrEqual(1_500);
-    expect(result.report.notes.some((n) => /^Waiting .*too near it to judge; the probe spends the next window from its start\.$/.test(n))).toBe(true);
+    expect(result.report.notes.some((n) => /^Waiting [\d.]+ s, until [\d:]+ UTC, to spend the next window from its start; the rate-limit probe's 429 came less than 5 s before its window's end, too near it to judge\.$/.test(n))).toBe(true);
     const probe = result.report.exchanges.filter((e) => e.check === 'rate-limit-probe');
     // The second round's 429, then what follows a judged 429: nothing of it in the first window's last seconds.
     const secondRefusal = probe.findIndex((e) => e.case === probeCases.spendNewWindow && e.status === 429);
@@ -90,7 +90,7 @@ describe('the rate-limit probe near a window\'s end', () => {
   it('says it did not wait when the next window is further than --max-wait, and judges no Retry-After in the last seconds', async () => {
     const { result, sent } = await probeNearTheEnd(retryAfterInMinutes, { maxWait: 1 });
     expect(sent(probeCases.spendNewWindow)).toEqual([]);
-    expect(result.report.notes.some((n) => /^Not waiting .*longer than --max-wait \(1 s\)/.test(n))).toBe(true);
+    expect(result.report.notes.some((n) => /^Not waiting [\d.]+ s \(longer than --max-wait \(1 s\)\) to spend the next window from its start; /.test(n))).toBe(true);
     // No Retry-After could be too short there: the rule is not reached, never held.
     expect(new Set(result.report.coverage?.filter((row) => row.rule === 'rate.retry-after-covers-reset').map((row) => row.status))).toEqual(new Set(['not reached']));
   });

@@ -36,7 +36,7 @@ export const rateLimitProbe: Check = {
     const waitMs = untilNextWindowMs(first.refused);
     const { limit } = ctx.keyQuota();
     if (nearItsReset(first.refused) && waitMs !== undefined && limit !== undefined && limit < budget - first.spent) {
-      const why = `the rate-limit probe's 429 came less than ${judgeableBeforeResetMs / 1000} s before its window's end, too near it to judge; the probe spends the next window from its start`;
+      const why = `to spend the next window from its start; the rate-limit probe's 429 came less than ${judgeableBeforeResetMs / 1000} s before its window's end, too near it to judge`;
       if (await ctx.waitFor(waitMs, why)) {
         const second = await spendUntil429(ctx, probeCases.spendNewWindow, budget - first.spent, true);
         if (second.refused === undefined) return;

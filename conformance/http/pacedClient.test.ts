@@ -8,7 +8,7 @@ import { responseOf, TransportError, type Transport, type TransportRequest, type
 const list: ApiRequest = { method: 'GET', path: '/pets', auth: 'key', operationId: 'listPets', intent: 'valid' };
 
 /** A fake deployment on a fake clock: answers from a script and records what it was sent. */
-function setup(answer: (sent: TransportRequest[], now: number) => TransportResponse, options: { maxWaitMs?: number } = {}) {
+function setup(answer: (sent: TransportRequest[], now: number) => TransportResponse, options: { maxWaitMs?: number; deadline?: number } = {}) {
   let now = Date.UTC(2026, 0, 1, 12, 0, 30);
   const sent: TransportRequest[] = [];
   const waits: number[] = [];
@@ -248,5 +248,20 @@ describe('PacedClient', () => {
     const { client } = setup(() => ok(7, resetAt));
     const exchange = await client.send('a', { ...list, path: '/pets?access_token=secret-key', auth: 'none', intent: 'unauthenticated' });
     expect(JSON.stringify(exchange)).not.toContain('secret-key');
+  });
+});
+
+describe('waiting when a check asks', () => {
+  it('waits on its clock and says so, and declines without waiting, saying why, past --max-wait or the time budget', async () => {
+    const { client, waits, events } = setup(() => ok(7, resetAt), { maxWaitMs: 10_000, deadline: Date.UTC(2026, 0, 1, 12, 0, 40) });
+    expect(await client.waitFor(4_000, 'to spend the next window')).toBe(true);
+    expect(await client.waitFor(12_000, 'to spend the next window')).toBe(false);
+    expect(await client.waitFor(9_000, 'to spend the next window')).toBe(false);
+    expect(waits).toEqual([4_000]);
+    expect(events.map((e) => (e.kind === 'wait' ? [e.ms, e.declined] : e.kind))).toEqual([
+      [4_000, undefined],
+      [12_000, 'longer than --max-wait (10 s)'],
+      [9_000, 'past the run\'s time budget (--max-duration)'],
+    ]);
   });
 });

@@ -207,7 +207,7 @@ export class PacedClient {
   }
 
   /**
-   * Waits `ms` on the client's clock, for `why`; says so in the run's notes either way. False,
+   * Waits `ms` on the client's clock, `why` (`to …`); says so in the run's notes either way. False,
    * without waiting, when that is longer than the client waits at all or past the run's time budget.
    */
   async waitFor(ms: number, why: string): Promise<boolean> {
