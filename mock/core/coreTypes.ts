@@ -22,6 +22,11 @@ export interface CoreRequest {
   arrivedAt?: number | undefined;
   /** Aborted when the client goes away before its answer (a held answer is let go, and recorded as unanswered). */
   signal?: ClientSignal | undefined;
+  /**
+   * Bends an API answer before it is recorded (a deployment profile's choices: profiledAnswers.ts),
+   * so that the request log and the access log keep what the client gets.
+   */
+  finish?: ((answer: CoreAnswer) => CoreAnswer) | undefined;
 }
 
 /** What the core asks of an AbortSignal (which fits): whether the client left, and a call when it does. */

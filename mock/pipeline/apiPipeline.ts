@@ -116,9 +116,16 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
   if (marked) await marked;
   const delayed = delayAnswer(ctx.latency, x);
   if (delayed) await delayed;
-  record(ctx, x, answer.status, arrivedAt, answer.body, answer.value);
   if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = ctx.contentLength(answer.body);
-  return { status: answer.status, headers: x.headers, body: answer.body };
+  if (!request.finish) {
+    record(ctx, x, answer.status, arrivedAt, answer.body, answer.value);
+    return { status: answer.status, headers: x.headers, body: answer.body };
+  }
+  // Recorded with the status and body sent (a profile's status, its 304); the facts of the headers
+  // stay the core's (a Retry-After in seconds, whatever form the profile sends it in).
+  const sent = request.finish({ status: answer.status, headers: { ...x.headers }, body: answer.body });
+  record(ctx, x, sent.status, arrivedAt, sent.body, sent.body === answer.body ? answer.value : undefined);
+  return sent;
 }
 
 /**

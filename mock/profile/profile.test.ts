@@ -239,6 +239,25 @@ describe('a mock given a profile makes its choices', () => {
     }
   });
 
+  it('logs each request as the client got it: the status the profile chose for an error, and its 304', async () => {
+    const { mock } = await profiledMock({ errors: { invalidQuery: { status: 422, code: 'err.query' } }, etag: 'conditional' });
+    try {
+      await mock.answer({ method: 'GET', url: '/v1/pets?limit=0', headers: key });
+      const first = await mock.answer({ method: 'GET', url: '/v1/pets/1', headers: key });
+      const again = await mock.answer({ method: 'GET', url: '/v1/pets/1', headers: { ...key, 'if-none-match': first.headers.etag! } });
+      expect(again.status).toBe(304);
+      const log = await mock.answer({ method: 'GET', url: '/__mock/requests', headers: {} });
+      const entries = (JSON.parse(log.body!) as { requests: { path: string; status: number }[] }).requests;
+      expect(entries.map((r) => [r.path, r.status])).toEqual([
+        ['/v1/pets', 422],
+        ['/v1/pets/1', 200],
+        ['/v1/pets/1', 304],
+      ]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('answers each situation with the profile\'s status and code, and adds its extra Error fields', async () => {
     const { mock } = await profiledMock({ errors: { invalidQuery: { status: 422, code: 'err.query' }, unauthorized: { code: 'UNAUTHENTICATED' }, methodNotAllowed: { status: 404, code: 'NOT_FOUND' } }, extraErrorFields: { traceId: 'abc' }, wwwAuthenticate: false });
     try {

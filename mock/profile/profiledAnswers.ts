@@ -112,8 +112,14 @@ export function profiledAnswers(profile: DeploymentProfile, answer: Answerer, no
   const lists = { reads: 0 };
   return async (request) => {
     const before = await beforeCore(profile, screens, request);
-    const answered = await answer(before.request);
-    return afterCore(profile, request, before.path, answered, now(), before.refusal, lists);
+    const bend = (answered: CoreAnswer) => afterCore(profile, request, before.path, answered, now(), before.refusal, lists);
+    // The API's pipeline bends its answer before recording it (`finish`), so the request log keeps
+    // what the client got; any other answer (the control API, a path outside the API) and a HEAD,
+    // whose body the core drops after the pipeline, are bent here as they come back.
+    let bent = false;
+    const finish = request.method.toUpperCase() === 'HEAD' ? undefined : (answered: CoreAnswer) => ((bent = true), bend(answered));
+    const answered = await answer(finish ? { ...before.request, finish } : before.request);
+    return bent ? answered : bend(answered);
   };
 }
 
