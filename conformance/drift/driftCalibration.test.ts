@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { legalChoices, legalGateway, legalLimits } from '../testing/legalChoices.ts';
 import { passThrough } from '../testing/injectTransport.ts';
 import { drift, type Drifted } from '../testing/driftRuns.ts';
+import type { DeploymentProfile } from '../../mock/profile/profile.ts';
 
 /** The drift run between the deployment and the mock given the profile an earlier run wrote of it. */
 const calibrate = (deployment: Parameters<typeof drift>[0], observed: Drifted, options: Parameters<typeof drift>[2]) => drift(deployment, { mockOptions: { profile: observed.profile } }, options);
@@ -77,26 +78,28 @@ describe('a mock calibrated to a deployment', { timeout: 90_000 }, () => {
     expectNothingLeft(calibrated);
   });
 
-  it('learns a deployment whose reads of one list come in different orders: unstable in its profile, and nothing left once the mock is given it', async () => {
-    const unstable = { mockOptions: { profile: { listOrder: 'unstable' as const } } };
-    const observed = await drift(unstable, {}, { generatedRequests: 40, againstIsMock: true });
+  /**
+   * A deployment given one profile choice: drift writes that choice in its profile, names the open
+   * choice as `shown`, and leaves nothing once the mock is given the profile. The calibrated run.
+   */
+  async function learnsOneChoice<F extends keyof DeploymentProfile>(field: F, value: NonNullable<DeploymentProfile[F]>, shown: object) {
+    const side = { mockOptions: { profile: { [field]: value } } };
+    const observed = await drift(side, {}, { generatedRequests: 40, againstIsMock: true });
     expect(observed.breaks).toEqual([]);
     expect(observed.cannotMake).toEqual([]);
-    expect(observed.profile.listOrder).toBe('unstable');
-    expect(observed.choices.find((c) => c.field === 'listOrder')).toMatchObject({ row: 'List order', base: { shown: 'two reads of the same list come in different orders' } });
-    const calibrated = await calibrate(unstable, observed, { generatedRequests: 40, againstIsMock: true });
+    expect(observed.profile[field]).toBe(value);
+    expect(observed.choices.find((c) => c.field === field)).toMatchObject(shown);
+    const calibrated = await calibrate(side, observed, { generatedRequests: 40, againstIsMock: true });
     expectNothingLeft(calibrated);
+    return calibrated;
+  }
+
+  it('learns a deployment whose reads of one list come in different orders: unstable in its profile, and nothing left once the mock is given it', async () => {
+    await learnsOneChoice('listOrder', 'unstable', { row: 'List order', base: { shown: 'two reads of the same list come in different orders' } });
   });
 
   it('learns a deployment that tags its GETs and answers a matching If-None-Match with 304: etag conditional in its profile, and nothing left once the mock is given it', async () => {
-    const conditional = { mockOptions: { profile: { etag: 'conditional' as const } } };
-    const observed = await drift(conditional, {}, { generatedRequests: 40, againstIsMock: true });
-    expect(observed.breaks).toEqual([]);
-    expect(observed.cannotMake).toEqual([]);
-    expect(observed.profile.etag).toBe('conditional');
-    expect(observed.choices.find((c) => c.field === 'etag')).toMatchObject({ row: 'Headers beyond the contract\'s', base: { value: 'conditional' }, against: { value: null } });
-    const calibrated = await calibrate(conditional, observed, { generatedRequests: 40, againstIsMock: true });
-    expectNothingLeft(calibrated);
+    const calibrated = await learnsOneChoice('etag', 'conditional', { row: 'Headers beyond the contract\'s', base: { value: 'conditional' }, against: { value: null } });
     expect(calibrated.same.find((s) => s.field === 'etag')?.shown).toMatch(/gets 304$/);
   });
 
