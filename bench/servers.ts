@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { projectPath } from '../common/projectRoot.ts';
 
@@ -79,6 +81,27 @@ export async function startCeiling(): Promise<RunningServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/v1`;
   return start('node:http ceiling', ['bench/ceilingServer.mjs', String(port)], base, `${base}/pets`);
+}
+
+/** What a server answered one request: replayed byte for byte by startReplay. */
+export interface RecordedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Plain node:http answering each request with the bytes the mock gave it (bench/replayServer.mjs):
+ * `answers` by `METHOD /v1/path?query`. Its Date is Node's own.
+ */
+export async function startReplay(answers: Record<string, RecordedAnswer>): Promise<RunningServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/v1`;
+  const dir = await mkdtemp(join(tmpdir(), 'pets-bench-'));
+  const file = join(dir, 'answers.json');
+  await writeFile(file, JSON.stringify(answers));
+  const server = await start('node:http replaying the mock', ['bench/replayServer.mjs', String(port), file], base, `${base}/pets`);
+  return { ...server, stop: async () => { await server.stop(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 /**
