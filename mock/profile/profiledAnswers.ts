@@ -43,13 +43,25 @@ function withExtra(value: unknown, extra: Record<string, unknown> | undefined): 
   return { ...value, ...extra };
 }
 
+/**
+ * Whether the profile has a choice about this answer's body: only then is the body parsed and
+ * written again. A profile of header choices alone leaves every body as the core wrote it, its
+ * kept page text included.
+ */
+function bendsBody(profile: DeploymentProfile, request: CoreRequest, path: string, status: number, refusal: BodyRefusal | undefined): boolean {
+  if (status >= 400) return refusal !== undefined || profile.errors !== undefined || profile.extraErrorFields !== undefined || profile.storeOrders === 'absent';
+  if (status >= 300 || !/^\/v1\/pets(\/[^/]+)?$/.test(path)) return false;
+  if (profile.extraPetFields !== undefined) return true;
+  return path === `${API_PREFIX}/pets` && request.method.toUpperCase() === 'GET' && (profile.listOrder === 'oldest-first' || profile.listOrder === 'unstable');
+}
+
 /** The answer rewritten to the profile's choices. */
 function afterCore(profile: DeploymentProfile, request: CoreRequest, path: string, answer: CoreAnswer, now: number, refusal: BodyRefusal | undefined, lists: { reads: number }): CoreAnswer {
   const headers = { ...answer.headers };
   let body = answer.body;
   const api = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
   const json = body !== null && /^application\/json/i.test(headers['content-type'] ?? '');
-  if (api && json) {
+  if (api && json && bendsBody(profile, request, path, answer.status, refusal)) {
     let value: unknown;
     try {
       value = parseJsonExact(body!);
