@@ -307,7 +307,7 @@ if (prism) {
     const ratio = rps(mock.name, scenario.id) / rps(prism.name, scenario.id);
     targets.push([`mock ${scenario.id} / Prism`, ratio, '>= 15', ratio >= 15]);
     // The most a node:http server answering the mock's bytes reaches against Prism here: a goal
-    // above it is out of reach of any server on this machine, however little it does.
+    // above it is out of any node:http server's reach on this machine, however little it does.
     targets.push([`for the record: ${scenario.id}, node:http replaying the mock's answer / Prism`, rps(replay.name, scenario.id) / rps(prism.name, scenario.id), '', undefined]);
   }
   const startupRatio = median(startups.mock!) / median(startups.prism!);
