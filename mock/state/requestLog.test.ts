@@ -89,7 +89,7 @@ describe('RequestLog keeping entries alike', () => {
 
   it('keeps what differs between two entries, down to a query kind and a field name', () => {
     const log = new RequestLog(10);
-    const sent = [graded(1), graded(2, { query: { limit: 'out-of-range' } }), graded(3, { given: ['id'] }), graded(4, { retryAfter: 5, code: 'RATE_LIMITED' }), graded(5)];
+    const sent = [graded(1), graded(2, { query: { limit: 'out-of-range' } }), graded(3, { given: ['id'] }), graded(4, { retryAfter: 5, code: 'RATE_LIMITED' }), graded(5), graded(6, { given: ['categoryId', 'id', 'name', 'tags'] }), graded(7)];
     sent.forEach((e) => log.add(e));
     expect(log.recorded()).toEqual(sent);
   });
