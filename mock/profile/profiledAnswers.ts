@@ -43,16 +43,21 @@ function withExtra(value: unknown, extra: Record<string, unknown> | undefined): 
   return { ...value, ...extra };
 }
 
+/** A pet's or the pets' path: the answers whose pets a profile may change. */
+const petsPath = new RegExp(`^${API_PREFIX}/pets(/[^/]+)?$`);
+
 /**
- * Whether the profile has a choice about this answer's body: only then is the body parsed and
- * written again. A profile of header choices alone leaves every body as the core wrote it, its
- * kept page text included.
+ * What the profile may change in this answer's body (an Error, a page of pets, a pet), or
+ * undefined when it has no choice about it: only then is the body parsed and written again. A
+ * profile of header choices alone leaves every body as the core wrote it, its kept page text included.
  */
-function bendsBody(profile: DeploymentProfile, request: CoreRequest, path: string, status: number, refusal: BodyRefusal | undefined): boolean {
-  if (status >= 400) return refusal !== undefined || profile.errors !== undefined || profile.extraErrorFields !== undefined || profile.storeOrders === 'absent';
-  if (status >= 300 || !/^\/v1\/pets(\/[^/]+)?$/.test(path)) return false;
-  if (profile.extraPetFields !== undefined) return true;
-  return path === `${API_PREFIX}/pets` && request.method.toUpperCase() === 'GET' && (profile.listOrder === 'oldest-first' || profile.listOrder === 'unstable');
+function bodyBend(profile: DeploymentProfile, request: CoreRequest, path: string, status: number, refusal: BodyRefusal | undefined): 'error' | 'list' | 'pet' | undefined {
+  if (status >= 400) return refusal !== undefined || profile.errors !== undefined || profile.extraErrorFields !== undefined || profile.storeOrders === 'absent' ? 'error' : undefined;
+  if (status >= 300 || !petsPath.test(path)) return undefined;
+  const list = path === `${API_PREFIX}/pets` && request.method.toUpperCase() === 'GET';
+  if (list && (profile.listOrder === 'oldest-first' || profile.listOrder === 'unstable')) return 'list';
+  if (profile.extraPetFields === undefined) return undefined;
+  return list ? 'list' : 'pet';
 }
 
 /** The answer rewritten to the profile's choices. */
@@ -61,7 +66,8 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
   let body = answer.body;
   const api = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
   const json = body !== null && /^application\/json/i.test(headers['content-type'] ?? '');
-  if (api && json && bendsBody(profile, request, path, answer.status, refusal)) {
+  const bend = api && json ? bodyBend(profile, request, path, answer.status, refusal) : undefined;
+  if (bend) {
     let value: unknown;
     try {
       value = parseJsonExact(body!);
@@ -69,7 +75,7 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
       value = undefined;
     }
     let changed: unknown = value;
-    if (answer.status >= 400 && value !== null && typeof value === 'object' && typeof (value as { code?: unknown }).code === 'string') {
+    if (bend === 'error' && value !== null && typeof value === 'object' && typeof (value as { code?: unknown }).code === 'string') {
       const error = value as { code: string; message: string; status: number };
       const situation = situationOfCode(error.code);
       // A body refused for a reason of the profile's (the core answered the `{}` it was handed): the reason's answer, else invalidBody's.
@@ -79,10 +85,10 @@ function afterCore(profile: DeploymentProfile, request: CoreRequest, path: strin
       const message = reason ? reason.message : error.message.replaceAll(notServed, `${API_PREFIX}/store/orders`);
       changed = withExtra({ code: choice?.code ?? error.code, message, status }, profile.extraErrorFields);
       answer = { ...answer, status };
-    } else if (answer.status < 300 && Array.isArray(value) && path === `${API_PREFIX}/pets` && request.method.toUpperCase() === 'GET') {
+    } else if (bend === 'list' && Array.isArray(value)) {
       const page = profile.listOrder === 'oldest-first' ? [...value].reverse() : profile.listOrder === 'unstable' ? rotated(value, lists.reads++) : value;
       changed = page.map((pet) => withExtra(pet, profile.extraPetFields));
-    } else if (answer.status < 300 && /^\/v1\/pets(\/[^/]+)?$/.test(path)) {
+    } else if (bend !== 'error') {
       changed = withExtra(value, profile.extraPetFields);
     }
     if (changed !== value) {
