@@ -25,7 +25,7 @@ export function coreControlSend(core: Pick<MockCore, 'answer'>): ControlSend {
  * reset rejects with the core's ConnectionResetError (`code` ECONNRESET). `close` is told when the
  * host closes, after which a request is refused with why.
  */
-export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival' | 'bodyLimit'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
+export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'answerNow' | 'arrival' | 'bodyLimit'>, { address, control, controlToken, close }: { address: MockAddress; control: boolean; controlToken: string | undefined; close: () => Promise<void> }): PetsMockHost {
   const encoder = new TextEncoder();
   let closed = false;
   /** The answer's Location written back under the mock's address (`/v1/pets/7` as the page must follow it). */
@@ -41,7 +41,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival' | 
     const sent = body && body.byteLength > 0 ? body : undefined;
     if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
     const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
-    const answer = await core.answer({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
+    const answer = await core.answerNow({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
     return underAddress(answer);
   };
   return {
@@ -60,7 +60,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'arrival' | 
       const path = address.toMockPath(`${address.origin}${request.url}`, { control });
       if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${request.url}, which is not under it.`);
       if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${request.method} ${request.url} still reached it. Start the server again.`);
-      return underAddress(await core.answer({ ...request, url: path }));
+      return underAddress(await core.answerNow({ ...request, url: path }));
     },
     async close() {
       closed = true;

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMock, type MockOptions } from '../buildMock.ts';
 import { openMock, type Mock } from '../core/openMock.ts';
-import { serveNode } from './nodeHttp.ts';
+import { answerRaw, serveNode, type NodeAnswerer } from './nodeHttp.ts';
 import { clientAddressOf } from './clientAddress.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
@@ -132,5 +132,40 @@ describe('the Node host of the mock (pets-mock)', () => {
       const head = `${m} ${p} HTTP/1.1${a}${b === undefined ? '' : `${t}\r\nContent-Length: ${Buffer.byteLength(b)}`}`;
       await bothAnswer(head, b ?? '');
     }), { numRuns: 60 });
+  });
+});
+
+describe('answerRaw, the Node hosts\' hand-over', () => {
+  /** A server answering every request with `answerNow`'s answer, through answerRaw as pets-mock does. */
+  async function serving(answerNow: NodeAnswerer['answerNow'], errors: unknown[] = []): Promise<{ port: number; close: () => Promise<void> }> {
+    const server = createServer(serveNode(() => ({ answerNow, arrival: () => Date.UTC(2026, 5, 1) }), { bodyLimit: 256, clientAddress: () => '127.0.0.1', log: { error: (fields) => errors.push(fields) } }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('writes an answer the mock gives at once before answerRaw returns, with no promise', async () => {
+    const res = { headersSent: false, destroyed: false, writeHead(status: number) { this.status = status; this.headersSent = true; }, end(body: string) { this.body = body; }, status: 0, body: '' };
+    const req = { method: 'GET', url: '/v1/pets', rawHeaders: ['Host', 'mock.test'], socket: null };
+    const returned = answerRaw({ answerNow: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '[]' }) }, { req: req as never, res: res as never, ip: '127.0.0.1', body: undefined, arrivedAt: 0 }, { bodyLimit: 256, log: { error: () => {} } });
+    expect(returned).toBeUndefined();
+    expect(res).toMatchObject({ status: 200, body: '[]' });
+  });
+
+  it.each<[string, NodeAnswerer['answerNow']]>([
+    ['an answer given at once that cannot be written', () => ({ status: 200, headers: { 'x-bad': 'one\ntwo' }, body: '[]' })],
+    ['an answer given later that cannot be written', () => Promise.resolve({ status: 200, headers: { 'x-bad': 'one\ntwo' }, body: '[]' })],
+    ['a mock that throws', () => { throw new Error('broken'); }],
+    ['a mock that rejects', () => Promise.reject(new Error('broken'))],
+  ])('answers %s with an Error body (500), logged, never a dropped connection', async (_name, answerNow) => {
+    const errors: unknown[] = [];
+    const server = await serving(answerNow, errors);
+    try {
+      const answer = await exchange(server.port, 'GET /v1/pets HTTP/1.1');
+      expect(answer).toMatch(/^HTTP\/1\.1 500 /);
+      expect(answer).toContain('"code":"INTERNAL_ERROR"');
+      expect(errors).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -6,10 +6,12 @@ import { ClientGoneError, ConnectionResetError, type ClientSignal, type CoreAnsw
 import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { imfFixdate } from '../core/dateField.ts';
+import { isPromise, type Awaitable } from '../state/awaitable.ts';
 
 /** What a Node host needs of the mock: its answers, and its clock's instant for a request handed over (arrival). */
 export interface NodeAnswerer {
-  answer(request: CoreRequest): Promise<CoreAnswer>;
+  /** The answer, at once when nothing had to wait (MockCore.answerNow). */
+  answerNow(request: CoreRequest): Awaitable<CoreAnswer>;
   arrival(): number;
 }
 
@@ -51,38 +53,61 @@ export interface RawExchange {
  * Hands a request from Node to the mock and writes its answer as it is: the one behaviour of the
  * Node hosts (serveNode, and the fastify adapter). The body is read only when the mock asks, as
  * far as one byte past the limit; a `reset` rule gets a TCP reset; a client that leaves while its
- * answer is held is noticed; whatever fails, the client gets an Error body.
+ * answer is held is noticed; whatever fails, the client gets an Error body. An answer the mock
+ * gives at once is written at once: nothing is returned then, a promise otherwise.
  */
-export async function answerRaw(core: Pick<NodeAnswerer, 'answer'>, { req, res, ip, body, arrivedAt }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> {
-  const readBody = () => readCapped(body, bodyLimit + 1, res);
+export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip, body, arrivedAt }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> | undefined {
   const gone = new ClientLeft(res);
-  const headers = joinedHeaders(req.rawHeaders);
+  let answer: Awaitable<CoreAnswer>;
   try {
-    const answer = await core.answer({ method: req.method ?? 'GET', url: req.url ?? '/', headers, readBody, client: ip, arrivedAt, signal: gone });
-    // Answered already, by Node's own answer to a request it could not read to its end.
-    if (res.destroyed || res.headersSent) return;
-    gone.answered = true;
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body ?? undefined);
+    answer = core.answerNow({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: joinedHeaders(req.rawHeaders),
+      // A request without a body has nothing to read: no reader is made for it.
+      readBody: body === undefined ? undefined : () => readCapped(body, bodyLimit + 1, res),
+      client: ip,
+      arrivedAt,
+      signal: gone,
+    });
   } catch (error) {
-    // The client went away (while its answer was held, or mid-body): no one is left to answer.
-    if (error instanceof ClientGoneError || res.destroyed) return;
-    if (error instanceof ConnectionResetError) {
-      // A TCP reset where there is a socket (the client reads ECONNRESET); in process, the answer
-      // is destroyed, which the adapters turn into their host's network error.
-      const socket = req.socket as { resetAndDestroy?: () => void } | null;
-      if (typeof socket?.resetAndDestroy === 'function') socket.resetAndDestroy();
-      else res.destroy();
-      return;
-    }
-    // Never a dropped connection: whatever failed, the client gets an Error body.
-    log.error({ err: error }, 'unexpected error');
-    if (res.headersSent) return void res.destroy();
-    gone.answered = true;
-    const text = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
-    // Dated on the mock's clock as every answer is (when the request arrived: the core gave no now), never Node's machine time.
-    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', date: imfFixdate(arrivedAt) }).end(text);
+    return void failed(req, res, gone, arrivedAt, log, error);
   }
+  if (isPromise(answer)) return answer.then((given) => written(res, gone, given)).catch((error: unknown) => failed(req, res, gone, arrivedAt, log, error));
+  try {
+    written(res, gone, answer);
+  } catch (error) {
+    failed(req, res, gone, arrivedAt, log, error);
+  }
+  return undefined;
+}
+
+function written(res: ServerResponse, gone: ClientLeft, answer: CoreAnswer): void {
+  // Answered already, by Node's own answer to a request it could not read to its end.
+  if (res.destroyed || res.headersSent) return;
+  gone.answered = true;
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
+}
+
+function failed(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, log: HostLog, error: unknown): void {
+  // The client went away (while its answer was held, or mid-body): no one is left to answer.
+  if (error instanceof ClientGoneError || res.destroyed) return;
+  if (error instanceof ConnectionResetError) {
+    // A TCP reset where there is a socket (the client reads ECONNRESET); in process, the answer
+    // is destroyed, which the adapters turn into their host's network error.
+    const socket = req.socket as { resetAndDestroy?: () => void } | null;
+    if (typeof socket?.resetAndDestroy === 'function') socket.resetAndDestroy();
+    else res.destroy();
+    return;
+  }
+  // Never a dropped connection: whatever failed, the client gets an Error body.
+  log.error({ err: error }, 'unexpected error');
+  if (res.headersSent) return void res.destroy();
+  gone.answered = true;
+  const text = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
+  // Dated on the mock's clock as every answer is (when the request arrived: the core gave no now), never Node's machine time.
+  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', date: imfFixdate(arrivedAt) }).end(text);
 }
 
 /**

@@ -81,7 +81,7 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
     // and the mock's CORS (its `corsOrigins`) is the one that exposes the rate-limit headers.
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     // As the pets-mock server hands a request over (answerRaw): one body reader, one client address.
-    const answerer = { answer: (request: CoreRequest) => host.answer({ ...request, headers: withoutPseudoHeaders(request.headers) }) };
+    const answerer = { answerNow: (request: CoreRequest) => host.answer({ ...request, headers: withoutPseudoHeaders(request.headers) }) };
     await answerRaw(answerer, { req, res, ip: socketAddress(req), body: bodyStreamOf(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit: host.bodyLimit, log: hostLog });
   }
 

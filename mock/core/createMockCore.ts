@@ -23,6 +23,7 @@ import { specExamples } from './specExamples.ts';
 import { API_PREFIX, CONTROL_PREFIX } from './prefixes.ts';
 import { answerFetch } from './answerFetch.ts';
 import { dateFieldOf } from './dateField.ts';
+import { isPromise, type Awaitable } from '../state/awaitable.ts';
 
 /** Largest request body in bytes, unless the mock is told otherwise: 1 MiB. */
 export const defaultBodyLimit = 1024 * 1024;
@@ -67,6 +68,12 @@ export interface MockCore {
   readonly bodyLimit: number;
   /** Answers a request as plain data, as the HTTP server would. Throws ConnectionResetError when a fault rule drops it. */
   answer(request: CoreRequest): Promise<CoreAnswer>;
+  /**
+   * As `answer`, but the answer itself when nothing had to wait (in memory, a read and a create
+   * whose body is at hand), a promise otherwise: a Node host writes it in the same tick, with no
+   * promise made per request. Throws (or rejects) as `answer` rejects.
+   */
+  answerNow(request: CoreRequest): Awaitable<CoreAnswer>;
   /**
    * Answers a WHATWG Request (its URL's path and query under the mock's root) with a Response; a
    * fault rule's reset is a network error (`Response.error()`). `client` is the client's address.
@@ -131,30 +138,42 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     // Stamped as handed over, before the body is awaited: when the client sent it, as near as the mock knows.
     handle: (request, init) => answerFetch(answer, request, { client: init?.client, arrivedAt: state.clock.now() }),
     answer,
+    answerNow,
   };
 
   async function answer(request: CoreRequest): Promise<CoreAnswer> {
-    {
-      let answer: CoreAnswer;
-      try {
-        answer = await route(request);
-      } catch (error) {
-        if (error instanceof ConnectionResetError || error instanceof ClientGoneError) throw error;
-        // A fault of the mock still gets an Error body, never a hang or a dropped connection.
-        options.log?.error({ err: error }, 'unexpected error');
-        const body = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
-        answer = { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
-      }
-      // Date on the mock's clock (RFC 9110, 6.6.1), in every host: a host's own (Node's sendDate)
-      // would read the machine's time, not the time the mock's other fields are given in.
-      // Every pipeline makes each answer's headers afresh, so the field is set in place: no copy per answer.
-      answer.headers.date ??= dateField();
-      // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2): dropped here, for every pipeline and host.
-      return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
-    }
+    return answerNow(request);
   }
 
-  function route(request: CoreRequest): Promise<CoreAnswer> {
+  /** The answer, at once when nothing had to wait (in memory, every read): no promise made for it. */
+  function answerNow(request: CoreRequest): Awaitable<CoreAnswer> {
+    let routed: Awaitable<CoreAnswer>;
+    try {
+      routed = route(request);
+    } catch (error) {
+      return finish(request, failed(error));
+    }
+    return isPromise(routed) ? routed.then((answer) => finish(request, answer), (error: unknown) => finish(request, failed(error))) : finish(request, routed);
+  }
+
+  /** A fault of the mock still gets an Error body, never a hang or a dropped connection; a reset or a client gone is the host's to handle. */
+  function failed(error: unknown): CoreAnswer {
+    if (error instanceof ConnectionResetError || error instanceof ClientGoneError) throw error;
+    options.log?.error({ err: error }, 'unexpected error');
+    const body = JSON.stringify(new ApiError('INTERNAL_ERROR').toBody());
+    return { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(utf8Length(body)) }, body };
+  }
+
+  function finish(request: CoreRequest, answer: CoreAnswer): CoreAnswer {
+    // Date on the mock's clock (RFC 9110, 6.6.1), in every host: a host's own (Node's sendDate)
+    // would read the machine's time, not the time the mock's other fields are given in.
+    // Every pipeline makes each answer's headers afresh, so the field is set in place: no copy per answer.
+    answer.headers.date ??= dateField();
+    // A HEAD answer has the headers of its GET and no body (RFC 9110, 9.3.2): dropped here, for every pipeline and host.
+    return request.method.toUpperCase() === 'HEAD' ? { ...answer, body: null } : answer;
+  }
+
+  function route(request: CoreRequest): Awaitable<CoreAnswer> {
     // A request target in absolute form (`GET http://host/v1/pets`) names the same resource as its
     // path does (RFC 9112, 3.2.2).
     if (request.url.charCodeAt(0) !== 47 /* / */ && /^[a-z][a-z0-9+.-]*:\/\//i.test(request.url)) {

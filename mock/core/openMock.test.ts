@@ -26,6 +26,26 @@ describe('openMock, the mock without any host', () => {
     expect(await refused.json()).toMatchObject({ code: 'MALFORMED_JSON', status: 400 });
   });
 
+  it('gives an in-memory read and a create whose body is at hand at once, as answer() gives them, and a streamed body\'s answer as a promise', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
+    mock = await openMock({ spec: await testSpec(), pets: generatePets({ count: 5 }), clock });
+    const read = mock.answerNow({ method: 'GET', url: '/v1/pets/2', headers: key });
+    expect(read).not.toBeInstanceOf(Promise);
+    const viaPromise = await mock.answer({ method: 'GET', url: '/v1/pets/2', headers: key });
+    // The same answer but for what the second request changed: the window's remaining count.
+    expect(read).toEqual({ ...viaPromise, headers: { ...viaPromise.headers, 'x-ratelimit-remaining': '299' } });
+    const body = new TextEncoder().encode('{"name":"Rex","categoryId":1}');
+    const headers = { ...key, 'content-type': 'application/json', 'content-length': String(body.length) };
+    const created = mock.answerNow({ method: 'POST', url: '/v1/pets', headers, body });
+    expect(created).not.toBeInstanceOf(Promise);
+    expect(created).toMatchObject({ status: 201, headers: { location: '/v1/pets/6' } });
+    const streamed = mock.answerNow({ method: 'POST', url: '/v1/pets', headers, readBody: () => Promise.resolve(body) });
+    expect(streamed).toBeInstanceOf(Promise);
+    expect(await streamed).toMatchObject({ status: 201, headers: { location: '/v1/pets/7' } });
+    const log = await mock.state.log.recorded();
+    expect(log.map((entry) => entry.status)).toEqual([200, 200, 201, 201]);
+  });
+
   it('stamps a WHATWG Request with the mock\'s clock as it is handed over, before its body arrives (the client report\'s arrivedAt)', async () => {
     const clock = new ManualClock(Date.UTC(2026, 5, 1, 12));
     const handedAt = clock.now();

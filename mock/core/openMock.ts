@@ -27,6 +27,7 @@ import { openState, type OpenedState, type RedisStateConfig } from './openState.
 import { createMockCore, defaultBodyLimit, type MockCore } from './createMockCore.ts';
 import type { RateLimitHeaders } from '../rateLimits/draftRateLimitFields.ts';
 import type { CoreAnswer, CoreRequest } from './coreTypes.ts';
+import type { Awaitable } from '../state/awaitable.ts';
 import { checkProfileOnce, type DeploymentProfile } from '../profile/profile.ts';
 import { profiledCore, profiledOptions } from '../profile/profiledCore.ts';
 
@@ -140,6 +141,8 @@ export interface Mock {
   handle(request: Request, options?: { client?: string }): Promise<Response>;
   /** Answers a request as plain data, without WHATWG objects: the hosts' fast path. */
   answer(request: CoreRequest): Promise<CoreAnswer>;
+  /** As `answer`, but the answer itself when nothing had to wait (in memory, a read): the Node host writes it in the same tick. */
+  answerNow(request: CoreRequest): Awaitable<CoreAnswer>;
   /** The 405 `method` gets on the URL's path (Allow from the spec); undefined when the path is no route of the API. */
   methodNotAllowed(method: string, url: string): ApiError;
   /** The mock's clock now: a host stamps each request with it when it is handed the request (`arrivedAt`), before any await. */
@@ -226,6 +229,7 @@ export async function openMock(given: OpenMockOptions = {}): Promise<Mock> {
     bodyLimit,
     handle: (request, init) => core.handle(request, init),
     answer: (request) => core.answer(request),
+    answerNow: (request) => core.answerNow(request),
     methodNotAllowed: (method, url) => core.methodNotAllowed(method, url),
     arrival: () => core.arrival(),
     async reload({ spec: nextSpec, fixtures, keep }) {

@@ -40,7 +40,7 @@ type Answer = { status: number; body: string | null; value?: unknown };
 
 export interface ApiPipeline {
   /** A request under the API's prefix. */
-  api(request: CoreRequest, path: string, search: string): Promise<CoreAnswer>;
+  api(request: CoreRequest, path: string, search: string): Awaitable<CoreAnswer>;
   /** A request on a path neither the API nor the control API serves. */
   outside(request: CoreRequest, path: string): Promise<CoreAnswer>;
   /** The 405 `method` gets on a request target (Allow from the spec): its path's, or every method the API serves. */
@@ -96,26 +96,50 @@ function serveValid(ctx: ApiContext, x: Exchange, forced: Forced | undefined): A
   return operate(ctx, x);
 }
 
-async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, search: string): Promise<CoreAnswer> {
+/**
+ * A request under the API's prefix, answered at once when no step had to wait (in memory, a read),
+ * else once they have: the answer's headers (rate limits, marks), its latency and its record.
+ */
+function answerApi(ctx: ApiContext, request: CoreRequest, path: string, search: string): Awaitable<CoreAnswer> {
   const x = newExchange(request, path, search);
   const arrivedAt = request.arrivedAt ?? ctx.state.clock.now();
   x.route = ctx.routes.match(path, x.method);
   x.op = x.route?.op;
-  let answer: Answer;
+  let served: Awaitable<Answer>;
   try {
-    const served = serve(ctx, x);
-    answer = isPromise(served) ? await served : served;
+    served = serve(ctx, x);
   } catch (error) {
-    if (error instanceof ConnectionResetError || error instanceof ClientGoneError) {
-      record(ctx, x, 0, arrivedAt);
-      throw error;
-    }
-    answer = errorAnswer(ctx, x, error);
+    return answered(ctx, request, x, arrivedAt, failed(ctx, x, arrivedAt, error));
   }
+  if (!isPromise(served)) return answered(ctx, request, x, arrivedAt, served);
+  return served.then(
+    (answer) => answered(ctx, request, x, arrivedAt, answer),
+    (error: unknown) => answered(ctx, request, x, arrivedAt, failed(ctx, x, arrivedAt, error)),
+  );
+}
+
+/** A step's failure as its Error answer; a reset or a client gone is recorded unanswered and left to the host. */
+function failed(ctx: ApiContext, x: Exchange, arrivedAt: number, error: unknown): Answer {
+  if (error instanceof ConnectionResetError || error instanceof ClientGoneError) {
+    record(ctx, x, 0, arrivedAt);
+    throw error;
+  }
+  return errorAnswer(ctx, x, error);
+}
+
+/** The decided answer given its rate-limit headers and deprecation marks, then its latency, then sent. */
+function answered(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer): Awaitable<CoreAnswer> {
   const marked = rateAndMarks(ctx, x);
-  if (marked) await marked;
-  const delayed = delayAnswer(ctx.latency, x);
-  if (delayed) await delayed;
+  if (marked) return marked.then(() => delayed(ctx, request, x, arrivedAt, answer));
+  return delayed(ctx, request, x, arrivedAt, answer);
+}
+
+function delayed(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer): Awaitable<CoreAnswer> {
+  const delay = delayAnswer(ctx.latency, x);
+  return delay ? delay.then(() => sent(ctx, request, x, arrivedAt, answer)) : sent(ctx, request, x, arrivedAt, answer);
+}
+
+function sent(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer): CoreAnswer {
   if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = ctx.contentLength(answer.body);
   if (!request.finish) {
     record(ctx, x, answer.status, arrivedAt, answer.body, answer.value);
@@ -123,9 +147,9 @@ async function answerApi(ctx: ApiContext, request: CoreRequest, path: string, se
   }
   // Recorded with the status and body sent (a profile's status, its 304); the facts of the headers
   // stay the core's (a Retry-After in seconds, whatever form the profile sends it in).
-  const sent = request.finish({ status: answer.status, headers: { ...x.headers }, body: answer.body });
-  record(ctx, x, sent.status, arrivedAt, sent.body, sent.body === answer.body ? answer.value : undefined);
-  return sent;
+  const finished = request.finish({ status: answer.status, headers: { ...x.headers }, body: answer.body });
+  record(ctx, x, finished.status, arrivedAt, finished.body, finished.body === answer.body ? answer.value : undefined);
+  return finished;
 }
 
 /**

@@ -13,6 +13,8 @@ export function profiledCore(profile: DeploymentProfile | undefined, state: Pick
   return {
     ...core,
     answer,
+    // A profile's choices may wait (a body read to screen a create): its answers are promises.
+    answerNow: answer,
     handle: (request, init) => answerFetch(answer, request, { client: init?.client, arrivedAt: core.arrival() }),
   };
 }
