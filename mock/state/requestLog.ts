@@ -23,22 +23,41 @@ interface Shape {
   grade: Omit<ClientFacts, FactTimes> | undefined;
 }
 
-/** Alike as plain data: the same own fields, each the same value, or an array or object alike one level down. */
-function alike(a: object | undefined, b: object | undefined, deep = true): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  // Arrays (the field names sent and given) by index: `for in` would make a string of every index.
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+/** Alike one level down: arrays by index (`for in` would make a string of every index), objects by their own fields. */
+function alike(a: object, b: object): boolean {
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => x === (b as unknown[])[i]);
   let count = 0;
   for (const key in a) {
-    const x = (a as Record<string, unknown>)[key];
-    const y = (b as Record<string, unknown>)[key];
-    if (x !== y && !(deep && typeof x === 'object' && typeof y === 'object' && x !== null && y !== null && Array.isArray(x) === Array.isArray(y) && alike(x, y, false))) return false;
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
     count++;
   }
   for (const _ in b) count--;
   return count === 0;
 }
+
+/** The same value: the same thing, or arrays or objects alike one level down (the query's kinds, the field names sent and given). */
+function same(x: unknown, y: unknown): boolean {
+  return x === y || (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null && Array.isArray(x) === Array.isArray(y) && alike(x, y));
+}
+
+/**
+ * Whether `whole`, but for its fields `left` names, is alike a shape kept before: read in place, so
+ * that an entry alike the one before (a busy client's next request) makes no copy of itself.
+ */
+function alikeBut(kept: object | undefined, whole: object | undefined, left: (key: string) => boolean): boolean {
+  if (kept === undefined || whole === undefined) return kept === whole;
+  let count = 0;
+  for (const key in whole) {
+    if (left(key)) continue;
+    if (!same((whole as Record<string, unknown>)[key], (kept as Record<string, unknown>)[key])) return false;
+    count++;
+  }
+  for (const _ in kept) count--;
+  return count === 0;
+}
+
+const numbersOfEntry = (key: string) => key === 'at' || key === 'ms' || key === 'grade';
+const numbersOfFacts = (key: string) => key === 'arrivedAt' || key === 'remaining' || key === 'reset' || key === 'retryAfter';
 
 /** The most requests whose entries wait to be made: a flood makes them in batches of this size. */
 const MAX_WAITING = 256;
@@ -100,29 +119,36 @@ export class RequestLog implements RequestJournal {
 
   add(entry: RecordedRequest): void {
     if (this.capacity === 0) return;
-    const { at, ms, grade, ...fields } = entry;
-    // Bounded entries: a 64 KiB URL is kept as its first 2 KiB (and a run id as its first 128
-    // characters, recordAnswer), so the log's memory is about capacity x 2 KiB at most.
-    if (fields.url.length > MAX_URL) fields.url = `${fields.url.slice(0, MAX_URL)}…`;
     let i = this.#at.length;
     if (i === this.capacity) {
       i = this.#start;
       this.#start = (this.#start + 1) % this.capacity;
       this.#dropped++;
     }
-    this.#at[i] = at;
-    this.#ms[i] = ms;
-    let facts: Shape['grade'];
+    this.#at[i] = entry.at;
+    this.#ms[i] = entry.ms;
+    const grade = entry.grade;
     if (grade) {
-      const { arrivedAt, remaining, reset, retryAfter, ...rest } = grade;
-      facts = rest;
-      this.#factTimes[0]![i] = arrivedAt ?? NaN;
-      this.#factTimes[1]![i] = remaining ?? NaN;
-      this.#factTimes[2]![i] = reset ?? NaN;
-      this.#factTimes[3]![i] = retryAfter ?? NaN;
+      this.#factTimes[0]![i] = grade.arrivedAt ?? NaN;
+      this.#factTimes[1]![i] = grade.remaining ?? NaN;
+      this.#factTimes[2]![i] = grade.reset ?? NaN;
+      this.#factTimes[3]![i] = grade.retryAfter ?? NaN;
     }
     const last = this.#last;
-    this.#shapes[i] = last !== undefined && alike(last.fields, fields) && alike(last.grade, facts) ? last : (this.#last = { fields, grade: facts });
+    // Bounded entries: a 64 KiB URL is kept as its first 2 KiB (and a run id as its first 128
+    // characters, recordAnswer), so the log's memory is about capacity x 2 KiB at most.
+    if (last !== undefined && entry.url.length <= MAX_URL && alikeBut(last.fields, entry, numbersOfEntry) && alikeBut(last.grade, grade, numbersOfFacts)) {
+      this.#shapes[i] = last;
+      return;
+    }
+    const { at: _at, ms: _ms, grade: _grade, ...fields } = entry;
+    if (fields.url.length > MAX_URL) fields.url = `${fields.url.slice(0, MAX_URL)}…`;
+    let facts: Shape['grade'];
+    if (grade) {
+      const { arrivedAt: _arrivedAt, remaining: _remaining, reset: _reset, retryAfter: _retryAfter, ...rest } = grade;
+      facts = rest;
+    }
+    this.#shapes[i] = this.#last = { fields, grade: facts };
   }
 
   #entry(i: number): RecordedRequest {
