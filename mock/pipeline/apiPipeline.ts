@@ -26,7 +26,7 @@ import { forcedAnswer, readPrefer } from './prefer.ts';
 import type { Forced } from './readPreferences.ts';
 import { allowMethod, requireRoute } from './routing.ts';
 import { bytesOf, readBody } from './body.ts';
-import { readJsonBody } from './readRequest.ts';
+import { noQuery, readJsonBody } from './readRequest.ts';
 import { validate } from './validation.ts';
 import { refuseRemoved } from './removedOperation.ts';
 import { delayAnswer } from './latency.ts';
@@ -101,7 +101,7 @@ function serveValid(ctx: ApiContext, x: Exchange, forced: Forced | undefined): A
  * else once they have: the answer's headers (rate limits, marks), its latency and its record.
  */
 function answerApi(ctx: ApiContext, request: CoreRequest, path: string, search: string): Awaitable<CoreAnswer> {
-  const x = newExchange(request, path, search);
+  const x = newExchange(request, path, ctx.query(search));
   const arrivedAt = request.arrivedAt ?? ctx.state.clock.now();
   x.route = ctx.routes.match(path, x.method);
   x.op = x.route?.op;
@@ -158,7 +158,7 @@ function sent(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: num
  * so a frontend calling a path without /v1 finds its mistake.
  */
 async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string): Promise<CoreAnswer> {
-  const x = newExchange(request, path, '');
+  const x = newExchange(request, path, noQuery);
   const arrivedAt = request.arrivedAt ?? ctx.state.clock.now();
   let answer: Answer;
   try {

@@ -1,3 +1,5 @@
+import { keptFor } from './keptFor.ts';
+import { frozenQuery, type Query } from './readRequest.ts';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import type { PetStatus } from '../../spec/types.ts';
 import type { PrismResponder } from '../prism/prismResponder.ts';
@@ -59,6 +61,8 @@ export interface ApiContext extends ApiPipelineOptions {
   pages: PageCache;
   /** A page polling with `?page=2`, or retrying a refused preflight, would otherwise fill the log. */
   queryWarnings: LogThrottle;
+  /** A query as parsed (frozenQuery), kept for the queries last asked: a client repeats its queries. */
+  query(search: string): Query;
   /** The Content-Length of a body: the last one's kept, since a list page's text is the same string until the store changes. */
   contentLength(body: string): string;
   /** The field names an answer gave (what a client's usage records), the last answer's kept as contentLength's is. */
@@ -78,6 +82,7 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     pages: new PageCache(),
     queryWarnings: new LogThrottle(),
     preflightWarnings: new LogThrottle(),
+    query: keptFor(frozenQuery),
     contentLength: lastOf((body) => String(utf8Length(body))),
     answerFields: lastOf(answerFieldNames),
   };

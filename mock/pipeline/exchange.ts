@@ -5,9 +5,9 @@ import type { PetStep, PetStepResult } from '../state/stateParts.ts';
 import type { RateDecision } from '../rateLimits/rateLimiter.ts';
 import type { CoreRequest } from '../core/coreTypes.ts';
 import type { Credentials } from './parseAuthorization.ts';
-import { parseQuery } from './readRequest.ts';
 import type { RouteMatch } from './route.ts';
 import type { Preferences } from './readPreferences.ts';
+import type { Query } from './readRequest.ts';
 
 /** One API request on its way through the pipeline: what each step learns of it, for the steps after and the recording. */
 export interface Exchange {
@@ -15,7 +15,8 @@ export interface Exchange {
   /** The method in upper case. */
   method: string;
   path: string;
-  query: Record<string, string | string[]>;
+  /** The query as parsed: read only, one object serves every request with the same query (ApiContext.query). */
+  query: Query;
   ip: string;
   route: RouteMatch | undefined;
   op: SpecOperation | undefined;
@@ -46,12 +47,12 @@ export interface Exchange {
   started: number;
 }
 
-export function newExchange(request: CoreRequest, path: string, search: string): Exchange {
+export function newExchange(request: CoreRequest, path: string, query: Query): Exchange {
   return {
     request,
     method: request.method.toUpperCase(),
     path,
-    query: parseQuery(search),
+    query,
     ip: request.client ?? '127.0.0.1',
     route: undefined,
     op: undefined,

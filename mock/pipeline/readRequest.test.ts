@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseQuery } from './readRequest.ts';
+import { frozenQuery, parseQuery } from './readRequest.ts';
 
 /** The query as URLSearchParams reads it: the reference parseQuery must equal. */
 function reference(search: string): Record<string, string | string[]> {
@@ -29,5 +29,17 @@ describe('parseQuery', () => {
     fc.assert(fc.property(fc.array(chars, { maxLength: 24 }).map((parts) => parts.join('')), (search) => {
       expect(parseQuery(search)).toEqual(reference(search));
     }), { numRuns: 500 });
+  });
+});
+
+describe('frozenQuery', () => {
+  it('parses as parseQuery does, into an object that no step can change, its repeated names\' arrays included', () => {
+    const query = frozenQuery('limit=5&status=sold&status=pending');
+    expect(query).toEqual(parseQuery('limit=5&status=sold&status=pending'));
+    expect(Object.isFrozen(query)).toBe(true);
+    expect(Object.isFrozen(query.status)).toBe(true);
+    expect(() => {
+      (query as Record<string, unknown>).limit = 6;
+    }).toThrow(TypeError);
   });
 });

@@ -7,6 +7,19 @@ import type { Awaitable } from '../state/awaitable.ts';
 /** Printable ASCII but `%`, `+` and `?`: a query that the form decoding leaves as it is. */
 const plainQuery = /^[\x20-\x24\x26-\x2a\x2c-\x3e\x40-\x7e]*$/;
 
+/** A query as parsed, read only: a repeated name gives an array. */
+export type Query = Readonly<Record<string, string | readonly string[]>>;
+
+/** No query at all. */
+export const noQuery: Query = Object.freeze({});
+
+/** The query parsed, frozen: what ApiContext.query keeps, one object for every request with that query. */
+export function frozenQuery(search: string): Query {
+  const query = parseQuery(search);
+  for (const name in query) if (Array.isArray(query[name])) Object.freeze(query[name]);
+  return Object.freeze(query);
+}
+
 /** The query (application/x-www-form-urlencoded): a repeated name gives an array; `+` is a space. */
 export function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -22,7 +22,7 @@ export interface RequestToValidate {
   path: string;
   /** The path's parameters, as the route matched them. */
   params: Record<string, string>;
-  query: Record<string, string | string[]>;
+  query: Readonly<Record<string, string | readonly string[]>>;
   /** The parsed body (undefined when none was sent). */
   body: unknown;
   /** The query parameters the operation does not define. */
@@ -63,7 +63,12 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
     validate(op, request) {
       const v = validatorsFor(op);
       const params: Record<string, unknown> = { ...request.params };
-      const query: Record<string, unknown> = { ...request.query };
+      // Coerced and given defaults in place (paramOptions): a copy, the request's query is read only.
+      const query: Record<string, unknown> = {};
+      for (const name in request.query) {
+        const value = request.query[name]!;
+        query[name] = typeof value === 'string' ? value : [...value];
+      }
       for (const { name, part, int64 } of v.integers) {
         const value = (part === 'query' ? query : params)[name];
         if (typeof value !== 'string') continue;

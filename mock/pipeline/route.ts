@@ -1,5 +1,6 @@
 // Routing: a path to its operation and parameters, and the one source of every 405 and its Allow
 // (the API's, the control API's, and the methods Node refuses before the mock sees them).
+import { keptFor } from './keptFor.ts';
 import type { LoadedSpec, SpecOperation } from '../../spec/specModel.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 
@@ -120,10 +121,6 @@ export interface ApiRoutes {
   notFound(method: string, path: string, { outside }: { outside: boolean }): ApiError;
 }
 
-/** How many method and path pairs the API's routes keep their match for. */
-const MAX_KNOWN_PATHS = 1024;
-const MAX_KNOWN_PATH_LENGTH = 256;
-
 export function apiRoutes(spec: LoadedSpec, prefix: string, { cors }: { cors: boolean }): ApiRoutes {
   const match = routeTable(spec);
   // OPTIONS is answered on every path when CORS is on (the preflight).
@@ -132,22 +129,16 @@ export function apiRoutes(spec: LoadedSpec, prefix: string, { cors }: { cors: bo
   const everywhere = [...new Set(spec.operations.flatMap((op) => (op.method === 'get' ? ['GET', 'HEAD'] : [op.method.toUpperCase()]))), ...reserved];
   const under = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
   const notAllowed = (route: RouteMatch, method: string) => methodNotAllowed(method, `${prefix}${route.template}`, [...route.served, ...reserved]);
-  // Where a path leads, kept for the paths last asked (a client repeats its paths): a RouteMatch is
-  // read only, so one serves every request to its path. Bounded: short paths only, emptied when full.
-  const known = new Map<string, RouteMatch | undefined>();
   const find = (path: string, method: string) => (under(path) ? match(path.slice(prefix.length) || '/', method) : undefined);
+  // Where a method and path lead, kept for the pairs last asked (a client repeats its paths): a
+  // RouteMatch is read only, so one serves every request to its path.
+  const known = keptFor((id) => {
+    const space = id.indexOf(' ');
+    return find(id.slice(space + 1), id.slice(0, space));
+  });
   return {
-    match(path, method) {
-      if (path.length + method.length > MAX_KNOWN_PATH_LENGTH) return find(path, method);
-      const id = `${method} ${path}`;
-      let found = known.get(id);
-      if (found === undefined && !known.has(id)) {
-        found = find(path, method);
-        if (known.size >= MAX_KNOWN_PATHS) known.clear();
-        known.set(id, found);
-      }
-      return found;
-    },
+    // A method is a token (RFC 9110, 9.1): one with a space, handed over in process, is not kept.
+    match: (path, method) => (method.includes(' ') ? find(path, method) : known(`${method} ${path}`)),
     notAllowed,
     notAllowedOn(method, target) {
       const path = target.split(/[?#]/)[0]!;
