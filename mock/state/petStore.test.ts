@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PetStore } from './petStore.ts';
 
@@ -13,6 +14,16 @@ describe('PetStore', () => {
     const pet = await store.create({ name: 'Rex', categoryId: 1, id: 999, colour: 'brown' } as never);
     expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 1 });
     expect(store.get(999)).toBeUndefined();
+  });
+
+  it('finds every pet by its id and no pet by any other, whatever ids it was given and however many it created after', () => {
+    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { maxLength: 40 }), fc.nat(30), fc.array(fc.oneof(fc.integer({ min: -5, max: 10_100 }), fc.double()), { maxLength: 10 }), (ids, creates, others) => {
+      const store = new PetStore(ids.map((id) => ({ id, name: `Pet ${id}`, categoryId: 1 })));
+      const created = Array.from({ length: creates }, () => store.create({ name: 'New', categoryId: 2 }) as { id: number });
+      const present = new Set([...ids, ...created.map((pet) => pet.id)]);
+      for (const id of present) expect(store.get(id)?.id).toBe(id);
+      for (const id of [0, -1, Math.max(0, ...present) + 1, 2 ** 63, ...others]) if (!present.has(id)) expect(store.get(id)).toBeUndefined();
+    }));
   });
 
   it('reads back what it created', async () => {

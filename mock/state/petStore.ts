@@ -49,16 +49,18 @@ export function checkPetSet(pets: readonly Pet[], nextId?: number): number {
  *
  * Lists come newest first (descending id: ids only grow, so it is creation order reversed), so a
  * pet created at run time is on the first page however many fixtures there are; the contract
- * leaves the order open. Every operation the API needs is O(1) or O(limit): a map by id, and a
- * list of all pets and one per status, kept in ascending id order by appending and read from
- * their ends, so a million pets cost no more per request than a thousand.
+ * leaves the order open. Every operation the API needs is O(1) or O(limit): a list of all pets
+ * and one per status, kept in ascending id order by appending (ids only grow) and read from their
+ * ends, so a million pets cost no more per request than a thousand. A pet is found by id where
+ * the ids run without a gap (the created pets, numbered one after another), else by a binary
+ * search of the ascending list: no map by id, which a create would grow (and the garbage
+ * collector copy) with every pet.
  *
  * Ids are never issued twice: the next id only grows (a replacement with lower ids does not move
  * it back), and with an IdReserver (the state file's journal) an id is handed out only once the
  * reserver has recorded a high-water mark at or above it.
  */
 export class PetStore implements PetRepository {
-  #byId = new Map<number, Pet>();
   #ascending: Pet[] = [];
   #byStatus = new Map<PetStatus | undefined, Pet[]>();
   #nextId = 1;
@@ -71,7 +73,7 @@ export class PetStore implements PetRepository {
   }
 
   get size(): number {
-    return this.#byId.size;
+    return this.#ascending.length;
   }
 
   /** Goes up with every change, so a cache of anything read from the store knows when to drop it. */
@@ -85,7 +87,7 @@ export class PetStore implements PetRepository {
   }
 
   count(): number {
-    return this.#byId.size;
+    return this.#ascending.length;
   }
 
   peekNextId(): number {
@@ -129,7 +131,20 @@ export class PetStore implements PetRepository {
   }
 
   get(id: number): Pet | undefined {
-    return this.#byId.get(id);
+    const pets = this.#ascending;
+    // Where the ids from here to the end run without a gap, `id` is as far from the end as it is from the last id.
+    const guess = pets.length - 1 - (pets[pets.length - 1]?.id ?? 0) + id;
+    if (pets[guess]?.id === id) return pets[guess];
+    let low = 0;
+    let high = pets.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const found = pets[middle]!;
+      if (found.id === id) return found;
+      if (found.id < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
   }
 
   /** The newest `limit` pets, highest id first, only those with `status` when it is given. */
@@ -152,7 +167,6 @@ export class PetStore implements PetRepository {
    */
   replaceAll(pets: readonly Pet[], nextId?: number): void {
     const highest = checkPetSet(pets, nextId);
-    this.#byId = new Map();
     this.#ascending = [];
     this.#byStatus = new Map();
     const sorted = [...pets].sort((a, b) => a.id - b.id);
@@ -167,7 +181,6 @@ export class PetStore implements PetRepository {
   }
 
   #insert(pet: Pet): void {
-    this.#byId.set(pet.id, pet);
     this.#ascending.push(pet);
     let bucket = this.#byStatus.get(pet.status);
     if (!bucket) this.#byStatus.set(pet.status, (bucket = []));
