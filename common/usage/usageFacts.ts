@@ -78,7 +78,7 @@ export function bodyFieldNames(text: string | undefined): string[] {
 
 /** The names of a JSON object's fields, sorted; empty for anything else (a body as already parsed). */
 export function objectFieldNames(value: unknown): string[] {
-  return isObject(value) ? Object.keys(value).sort() : [];
+  return isObject(value) ? sorted(Object.keys(value)) : [];
 }
 
 /**
@@ -91,7 +91,22 @@ export function answerFieldNames(text: string | undefined): string[] {
 
 /** The same, of an answer's value as parsed (or as the mock made it, before it was written as text). */
 export function fieldNamesOf(value: unknown): string[] {
-  if (isObject(value)) return Object.keys(value).sort();
-  const objects = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
-  return [...new Set(objects.flatMap((o) => Object.keys(o)))].sort();
+  if (isObject(value)) return sorted(Object.keys(value));
+  const objects = Array.isArray(value) ? value.filter(isObject) : [];
+  return sorted([...new Set(objects.flatMap((o) => Object.keys(o)))]);
+}
+
+/**
+ * Names sorted in place, in the order `sort()` gives strings (by UTF-16 code units), by insertion:
+ * a body's few field names are sorted in a fraction of the time `sort()` takes, and this runs on
+ * every request.
+ */
+export function sorted(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i]!;
+    let j = i - 1;
+    for (; j >= 0 && names[j]! > name; j--) names[j + 1] = names[j]!;
+    names[j + 1] = name;
+  }
+  return names;
 }

@@ -106,8 +106,10 @@ export function clientFacts(request: AnsweredExchange, answer: AnswerSeen, label
   // either was told, and one that waits t seconds waits until Reset (rateLimits/draftRateLimitFields.ts).
   if (told.ratelimit !== undefined) facts.draftFields = true;
   const body = request.bytes;
-  // The same body sent again digests the same: what tells a retried POST from a new one.
-  if (request.method === 'POST' && body !== undefined && body.length > 0) facts.bodyDigest = sha256Base64(bytesText(body)).slice(0, 16);
+  // The same body sent again digests the same: what tells a retried POST from a new one. Its bytes
+  // are digested, as sent: a text is digested as its UTF-8 bytes, so a replica that digests the
+  // body as text gives the same digest for any body of valid UTF-8.
+  if (request.method === 'POST' && body !== undefined && body.length > 0) facts.bodyDigest = sha256Base64(body).slice(0, 16);
   // The parts of the contract the request used, by name only (common/usage/usageFacts.ts).
   if (operationId) {
     const query = queryKindsOf(operationId, request.query);

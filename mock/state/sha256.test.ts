@@ -12,6 +12,14 @@ describe('sha256Base64', () => {
     expect(portableSha256Base64(text)).toBe(node);
   });
 
+  it.each(texts)('digests the UTF-8 bytes of %j as the text itself, on Node and without it', (text) => {
+    const bytes = new TextEncoder().encode(text);
+    expect(sha256Base64(bytes)).toBe(hash('sha256', bytes, 'base64'));
+    expect(portableSha256Base64(bytes)).toBe(hash('sha256', bytes, 'base64'));
+    // A lone surrogate is no UTF-8: its text and its encoder's bytes (U+FFFD) are different bodies.
+    if (!/\p{Cs}/u.test(text)) expect(sha256Base64(bytes)).toBe(sha256Base64(text));
+  });
+
   it('is what keyDigest stores a key by', () => {
     expect(keyDigest('demo-pro')).toBe(hash('sha256', 'demo-pro', 'base64'));
   });

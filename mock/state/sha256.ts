@@ -10,14 +10,14 @@ type NodeCrypto = typeof import('node:crypto');
 
 const nodeCrypto = globalThis.process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
 
-/** The SHA-256 digest of a text's UTF-8 bytes, base64 with padding: node's `hash('sha256', text, 'base64')`. */
-export function sha256Base64(text: string): string {
+/** The SHA-256 digest of a text's UTF-8 bytes (or of bytes), base64 with padding: node's `hash('sha256', text, 'base64')`. */
+export function sha256Base64(text: string | Uint8Array): string {
   return nodeCrypto ? nodeCrypto.hash('sha256', text, 'base64') : portableSha256Base64(text);
 }
 
 /** The same digest without node:crypto: what a browser runs (exported so the tests hold both equal). */
-export function portableSha256Base64(text: string): string {
-  const digest = sha256(utf8ToBytes(text));
+export function portableSha256Base64(text: string | Uint8Array): string {
+  const digest = sha256(typeof text === 'string' ? utf8ToBytes(text) : text);
   let binary = '';
   for (const byte of digest) binary += String.fromCharCode(byte);
   return btoa(binary);
