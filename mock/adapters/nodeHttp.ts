@@ -163,6 +163,11 @@ function readCapped(stream: Readable | undefined, cap: number, res: ServerRespon
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // The bytes read, as a plain Uint8Array over the joined chunks (no second copy).
+    const read = () => {
+      const joined = Buffer.concat(chunks, size);
+      return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
+    };
     const onData = (chunk: Buffer) => {
       const room = cap - size;
       chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
@@ -172,19 +177,20 @@ function readCapped(stream: Readable | undefined, cap: number, res: ServerRespon
         stream.off('end', onEnd);
         res.shouldKeepAlive = false;
         stream.resume();
-        resolve(new Uint8Array(Buffer.concat(chunks)));
+        resolve(read());
       }
     };
-    const onEnd = () => resolve(new Uint8Array(Buffer.concat(chunks)));
+    const onEnd = () => resolve(read());
+    // Cut short: the client closed the connection, or Node answered for a body it could not read
+    // (a bad chunk, a timeout) and the body never ends. Listened to with `on`, not `once`: each
+    // fires once at most, and a promise settles once, so no wrapper is made per request.
+    const onCut = () => {
+      if (!stream.readableEnded && size < cap) reject(new ClientGoneError(res.headersSent ? 'The request body was cut short and answered by the server itself.' : 'The client closed the connection before the end of its request body.'));
+    };
     stream.on('data', onData);
-    stream.once('end', onEnd);
-    stream.once('error', reject);
-    stream.once('close', () => {
-      if (!stream.readableEnded && size < cap) reject(new ClientGoneError('The client closed the connection before the end of its request body.'));
-    });
-    // Node answered for a body it could not read (a bad chunk, a timeout): the body never ends.
-    res.once('finish', () => {
-      if (!stream.readableEnded && size < cap) reject(new ClientGoneError('The request body was cut short and answered by the server itself.'));
-    });
+    stream.on('end', onEnd);
+    stream.on('error', reject);
+    stream.on('close', onCut);
+    res.on('finish', onCut);
   });
 }
