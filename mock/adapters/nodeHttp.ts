@@ -73,21 +73,22 @@ export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip,
   } catch (error) {
     return void failed(req, res, gone, arrivedAt, log, error);
   }
-  if (isPromise(answer)) return answer.then((given) => written(res, gone, given)).catch((error: unknown) => failed(req, res, gone, arrivedAt, log, error));
-  try {
-    written(res, gone, answer);
-  } catch (error) {
-    failed(req, res, gone, arrivedAt, log, error);
-  }
+  if (isPromise(answer)) return answer.then((given) => written(req, res, gone, arrivedAt, log, given), (error: unknown) => failed(req, res, gone, arrivedAt, log, error));
+  written(req, res, gone, arrivedAt, log, answer);
   return undefined;
 }
 
-function written(res: ServerResponse, gone: ClientLeft, answer: CoreAnswer): void {
+function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, log: HostLog, answer: CoreAnswer): void {
   // Answered already, by Node's own answer to a request it could not read to its end.
   if (res.destroyed || res.headersSent) return;
   gone.answered = true;
-  res.writeHead(answer.status, answer.headers);
-  res.end(answer.body ?? undefined);
+  try {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body ?? undefined);
+  } catch (error) {
+    // An answer Node cannot write (a header it refuses) is the mock's fault: an Error body still.
+    failed(req, res, gone, arrivedAt, log, error);
+  }
 }
 
 function failed(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, log: HostLog, error: unknown): void {
