@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { openMock, type Mock, type MockOptions } from '../core/openMock.ts';
 import { API_PREFIX, CONTROL_PREFIX } from '../core/prefixes.ts';
 import type { TrustProxy } from '../server/parseTrustProxy.ts';
-import { answerRaw, bodyStreamOf } from './nodeHttp.ts';
+import { answerRaw } from './nodeHttp.ts';
 import { clientAddressOf } from './clientAddress.ts';
 
 export interface PetsMockPluginOptions extends MockOptions {
@@ -42,7 +42,7 @@ export function mountMock(app: FastifyInstance, mock: Mock, { paths, bodyLimit, 
     const arrivedAt = mock.arrival();
     reply.hijack();
     // The raw request is the body's stream: fastify's pass-through parser has not read it.
-    await answerRaw(mock, { req: request.raw, res: reply.raw, ip: clientAddress(request.raw), body: bodyStreamOf(request.raw), arrivedAt }, { bodyLimit, log: mock.log });
+    await answerRaw(mock, { req: request.raw, res: reply.raw, ip: clientAddress(request.raw), arrivedAt }, { bodyLimit, log: mock.log });
   };
   const urls = paths === 'all' ? ['/*'] : [API_PREFIX, `${API_PREFIX}/*`, CONTROL_PREFIX, `${CONTROL_PREFIX}/*`];
   for (const url of urls) app.route({ method: app.supportedMethods, url, handler });

@@ -20,11 +20,6 @@ export interface HostLog {
   error(fields: object, message: string): void;
 }
 
-/** The body's stream when the request has a body (bodyIsSent): the request itself. */
-export function bodyStreamOf(req: IncomingMessage): Readable | undefined {
-  return bodyIsSent(req.headers) ? req : undefined;
-}
-
 /**
  * A `node:http` request listener answering every request with the mock (answerRaw): the pets-mock
  * server's host. `current` is asked per request, so a reload's new mock answers the next one.
@@ -33,7 +28,7 @@ export function serveNode(current: () => NodeAnswerer, { bodyLimit, clientAddres
   return (req, res) => {
     const mock = current();
     const arrivedAt = mock.arrival();
-    void answerRaw(mock, { req, res, ip: clientAddress(req), body: bodyStreamOf(req), arrivedAt }, { bodyLimit, log });
+    void answerRaw(mock, { req, res, ip: clientAddress(req), arrivedAt }, { bodyLimit, log });
   };
 }
 
@@ -43,8 +38,6 @@ export interface RawExchange {
   res: ServerResponse;
   /** The client's address (trustProxy's, when one is believed). */
   ip: string;
-  /** The body's stream, when the request has a body to read (bodyStreamOf). */
-  body: Readable | undefined;
   /** `core.arrival()` when the request arrived: when the client sent it, as near as the mock knows. */
   arrivedAt: number;
 }
@@ -56,16 +49,18 @@ export interface RawExchange {
  * answer is held is noticed; whatever fails, the client gets an Error body. An answer the mock
  * gives at once is written at once: nothing is returned then, a promise otherwise.
  */
-export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip, body, arrivedAt }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> | undefined {
+export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip, arrivedAt }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> | undefined {
   const gone = new ClientLeft(res);
+  // Read from the raw lines, once: Node's own `req.headers` is never built.
+  const headers = joinedHeaders(req.rawHeaders);
   let answer: Awaitable<CoreAnswer>;
   try {
     answer = core.answerNow({
       method: req.method ?? 'GET',
       url: req.url ?? '/',
-      headers: joinedHeaders(req.rawHeaders),
-      // A request without a body has nothing to read: no reader is made for it.
-      readBody: body === undefined ? undefined : () => readCapped(body, bodyLimit + 1, res),
+      headers,
+      // The request is the body's stream; one without a body (bodyIsSent) has nothing to read, and no reader is made for it.
+      readBody: bodyIsSent(headers) ? () => readCapped(req, bodyLimit + 1, res) : undefined,
       client: ip,
       arrivedAt,
       signal: gone,
@@ -159,8 +154,7 @@ class ClientLeft implements ClientSignal {
  * large. The rest of a body that large is read and dropped, not kept, and the connection closes
  * once answered rather than read a body it was refused.
  */
-function readCapped(stream: Readable | undefined, cap: number, res: ServerResponse): Promise<Uint8Array | undefined> {
-  if (stream === undefined) return Promise.resolve(undefined);
+function readCapped(stream: Readable, cap: number, res: ServerResponse): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -3,7 +3,7 @@ import { ApiError, errorCatalogue } from '../errors/errorCatalogue.ts';
 import { MockAddress } from './mockAddress.ts';
 import { openInProcessMock, type PetsMockOptions, type PlainResponse } from './inProcessMock.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
-import { answerRaw, bodyStreamOf } from './nodeHttp.ts';
+import { answerRaw } from './nodeHttp.ts';
 import { socketAddress } from './socketAddress.ts';
 import type { CoreRequest } from '../core/coreTypes.ts';
 
@@ -82,7 +82,7 @@ export function petsMockMiddleware(options: PetsMockMiddlewareOptions): PetsMock
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     // As the pets-mock server hands a request over (answerRaw): one body reader, one client address.
     const answerer = { answerNow: (request: CoreRequest) => host.answer({ ...request, headers: withoutPseudoHeaders(request.headers) }) };
-    await answerRaw(answerer, { req, res, ip: socketAddress(req), body: bodyStreamOf(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit: host.bodyLimit, log: hostLog });
+    await answerRaw(answerer, { req, res, ip: socketAddress(req), arrivedAt: arrivedAt ?? host.arrival() }, { bodyLimit: host.bodyLimit, log: hostLog });
   }
 
   async function mockFor(method: string, path: string): Promise<PetsMockHost> {

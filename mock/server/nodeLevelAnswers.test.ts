@@ -90,6 +90,14 @@ describe('answers Node writes below fastify', () => {
     expect(answer!.headers).toMatchObject(rateLimitHeaders);
   });
 
+  it.each(['HOST', 'host', 'hOsT'])('takes a Host field named %s in any case (RFC 9110, 5.1), and HTTP/1.0 without one', async (name) => {
+    const server = await start();
+    const [named] = responses(await exchange(server, `GET /v1/pets?limit=1 HTTP/1.1\r\n${name}: x\r\nAuthorization: Bearer demo-pro\r\nConnection: close\r\n\r\n`));
+    expect(named!.status).toBe(200);
+    const [old] = responses(await exchange(server, 'GET /v1/pets?limit=1 HTTP/1.0\r\nAuthorization: Bearer demo-pro\r\n\r\n'));
+    expect(old!.status).toBe(200);
+  });
+
   it('answers CONNECT with a 405 Error whose Allow lists only what the API serves', async () => {
     const server = await start();
     const [answer] = responses(await exchange(server, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));

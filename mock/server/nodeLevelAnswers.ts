@@ -119,8 +119,17 @@ function writeResponse(response: ServerResponse, error: ApiError, extra: Record<
 }
 
 /** A request Node accepted that fastify must not answer: HTTP/1.1 without Host (RFC 9112, 3.2). */
+/** Whether the raw header lines name a Host: read from them, so Node's own `req.headers` is never built for it. */
+function hasHost(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') return true;
+  }
+  return false;
+}
+
 export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, current: Pick<NodeLevelContext, 'state' | 'clientAddress'>): boolean {
-  if (request.headers.host !== undefined || request.httpVersion !== '1.1') return false;
+  if (request.httpVersion !== '1.1' || hasHost(request.rawHeaders)) return false;
   const error = new ApiError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires. Send "Host: <host>:<port>".');
   withRateHeaders(identityOf(request, current.clientAddress), current.state(), (headers) => writeResponse(response, error, headers));
   request.resume();
