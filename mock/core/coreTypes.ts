@@ -49,6 +49,8 @@ export interface AnsweredRequest {
   url: string;
   status: number;
   ms: number;
+  /** When it was answered, wall-clock Unix ms (not the mock's clock): the access log's time. */
+  answeredAt: number;
   /** The key, redacted, or what kind of Authorization header came (`missing`, `malformed`, ...). */
   key: string;
   client: string;

@@ -8,14 +8,13 @@ import type { Clock } from '../state/clock.ts';
 export const imfFixdate = (ms: number): string => new Date(ms).toUTCString();
 
 /**
- * The Date field's text for `clock`'s now. The text changes once a second, so it is made once per
- * second of that clock (a frozen clock's, once), not per answer.
+ * The Date field's text for `clock`'s now (or for an instant of it already read). The text changes
+ * once a second, so it is made once per second of that clock (a frozen clock's, once), not per answer.
  */
-export function dateFieldOf(clock: Clock): () => string {
+export function dateFieldOf(clock: Pick<Clock, 'now'>): (now?: number) => string {
   let second = Number.NaN;
   let text = '';
-  return () => {
-    const now = clock.now();
+  return (now = clock.now()) => {
     const at = Math.floor(now / 1000);
     if (at !== second) {
       second = at;

@@ -7,6 +7,7 @@ const answered = (over: Partial<AnsweredRequest> = {}): AnsweredRequest => ({
   url: '/v1/pets?limit=5',
   status: 200,
   ms: 0.84,
+  answeredAt: Date.UTC(2026, 5, 1, 12, 30, 1, 234.6),
   key: 'demo…(15)',
   client: '10.0.0.7',
   runId: undefined,
@@ -30,6 +31,15 @@ describe('the access log', () => {
     expect(lines.pop()).toBe('');
     expect(lines.map((l) => l.replace(line, ''))).toEqual(['GET /v1/pets?limit=5 200 0.8ms demo…(15) 10.0.0.7', 'POST /v1/pets 201 12.3ms demo…(15) 10.0.0.7 run=3f2c fault=fault-2']);
     expect(lines.every((l) => line.test(l))).toBe(true);
+  });
+
+  it('gives each line the wall-clock time its request was answered at, not the time the batch is written', () => {
+    const writes: string[] = [];
+    const log = new AccessLog((text) => writes.push(text));
+    log.record(answered());
+    log.record(answered({ answeredAt: Date.UTC(2026, 5, 1, 23, 59, 59, 999) }));
+    log.flush();
+    expect(writes[0]!.split('\n').slice(0, 2).map((l) => l.split(' ')[0])).toEqual(['12:30:01.234', '23:59:59.999']);
   });
 
   it('marks the replica, a refused preflight and a client without an address, and cuts a long URL', () => {

@@ -35,8 +35,6 @@ const MAX_GATHERED = 1024;
  */
 export class AccessLog {
   #gathered: AnsweredRequest[] = [];
-  /** When each gathered request was answered, wall-clock ms. */
-  #times: number[] = [];
   #timer: NodeJS.Timeout | undefined;
   readonly #replica: string;
 
@@ -47,8 +45,6 @@ export class AccessLog {
 
   record(answered: AnsweredRequest): void {
     this.#gathered.push(answered);
-    // Wall-clock time, as the log's reader knows it: neither the mock's clock nor a test's fake one.
-    this.#times.push(realTimers.now());
     if (this.#gathered.length >= MAX_GATHERED) this.flush();
     else if (!this.#timer) {
       this.#timer = realTimers.setTimeout(() => this.flush(), 20);
@@ -63,19 +59,19 @@ export class AccessLog {
     this.#timer = undefined;
     if (this.#gathered.length === 0) return;
     const gathered = this.#gathered;
-    const times = this.#times;
     this.#gathered = [];
-    this.#times = [];
     let text = '';
     // Many requests share a millisecond under load: the time text is made once per millisecond.
     let lastMs = NaN;
     let time = '';
-    for (let i = 0; i < gathered.length; i++) {
-      if (times[i] !== lastMs) {
-        lastMs = times[i]!;
-        time = new Date(lastMs).toISOString().slice(11, 23);
+    for (const answered of gathered) {
+      // Wall-clock time, as the log's reader knows it: neither the mock's clock nor a test's fake one.
+      const ms = Math.floor(answered.answeredAt);
+      if (ms !== lastMs) {
+        lastMs = ms;
+        time = new Date(ms).toISOString().slice(11, 23);
       }
-      text += this.#line(time, gathered[i]!);
+      text += this.#line(time, answered);
     }
     this.sink(text);
   }

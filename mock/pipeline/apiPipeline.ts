@@ -121,34 +121,42 @@ function answerApi(ctx: ApiContext, request: CoreRequest, path: string, search: 
 /** A step's failure as its Error answer; a reset or a client gone is recorded unanswered and left to the host. */
 function failed(ctx: ApiContext, x: Exchange, arrivedAt: number, error: unknown): Answer {
   if (error instanceof ConnectionResetError || error instanceof ClientGoneError) {
-    record(ctx, x, 0, arrivedAt);
+    record(ctx, x, 0, arrivedAt, ctx.state.clock.now());
     throw error;
   }
   return errorAnswer(ctx, x, error);
 }
 
-/** The decided answer given its rate-limit headers and deprecation marks, then its latency, then sent. */
+/**
+ * The decided answer given its rate-limit headers and deprecation marks, then its latency, then
+ * sent. The clock is read once for all three where nothing waits between them (in memory, without
+ * latency), and again after anything that waited.
+ */
 function answered(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer): Awaitable<CoreAnswer> {
-  const marked = rateAndMarks(ctx, x);
-  if (marked) return marked.then(() => delayed(ctx, request, x, arrivedAt, answer));
-  return delayed(ctx, request, x, arrivedAt, answer);
+  const now = ctx.state.clock.now();
+  const marked = rateAndMarks(ctx, x, now);
+  if (marked) return marked.then(() => delayed(ctx, request, x, arrivedAt, answer, undefined));
+  return delayed(ctx, request, x, arrivedAt, answer, now);
 }
 
-function delayed(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer): Awaitable<CoreAnswer> {
+function delayed(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer, now: number | undefined): Awaitable<CoreAnswer> {
   const delay = delayAnswer(ctx.latency, x);
-  return delay ? delay.then(() => sent(ctx, request, x, arrivedAt, answer)) : sent(ctx, request, x, arrivedAt, answer);
+  if (delay) return delay.then(() => sent(ctx, request, x, arrivedAt, answer, ctx.state.clock.now()));
+  return sent(ctx, request, x, arrivedAt, answer, now ?? ctx.state.clock.now());
 }
 
-function sent(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer): CoreAnswer {
+/** The answer as sent at `now`: its length, its Date (RFC 9110, 6.6.1), a profile's bending, and its record. */
+function sent(ctx: ApiContext, request: CoreRequest, x: Exchange, arrivedAt: number, answer: Answer, now: number): CoreAnswer {
   if (answer.body !== null && x.headers['content-length'] === undefined) x.headers['content-length'] = ctx.contentLength(answer.body);
+  x.headers.date = ctx.dateField(now);
   if (!request.finish) {
-    record(ctx, x, answer.status, arrivedAt, answer.body, answer.value);
+    record(ctx, x, answer.status, arrivedAt, now, answer.body, answer.value);
     return { status: answer.status, headers: x.headers, body: answer.body };
   }
   // Recorded with the status and body sent (a profile's status, its 304); the facts of the headers
   // stay the core's (a Retry-After in seconds, whatever form the profile sends it in).
   const finished = request.finish({ status: answer.status, headers: { ...x.headers }, body: answer.body });
-  record(ctx, x, finished.status, arrivedAt, finished.body, finished.body === answer.body ? answer.value : undefined);
+  record(ctx, x, finished.status, arrivedAt, now, finished.body, finished.body === answer.body ? answer.value : undefined);
   return finished;
 }
 
@@ -176,14 +184,14 @@ async function answerOutside(ctx: ApiContext, request: CoreRequest, path: string
   } catch (error) {
     answer = errorAnswer(ctx, x, error);
   }
-  const marked = rateAndMarks(ctx, x);
+  const marked = rateAndMarks(ctx, x, ctx.state.clock.now());
   if (marked) await marked;
-  record(ctx, x, answer.status, arrivedAt);
+  record(ctx, x, answer.status, arrivedAt, ctx.state.clock.now());
   x.headers['content-length'] = String(utf8Length(answer.body!));
   return { status: answer.status, headers: x.headers, body: answer.body };
 }
 
 /** Puts the request in the request log and the access log: never an error, the answer is already decided. */
-function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number, body?: string | null, value?: unknown): void {
-  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers), body, value }, ctx);
+function record(ctx: ApiContext, x: Exchange, status: number, arrivedAt: number, at: number, body?: string | null, value?: unknown): void {
+  recordExchange(x, { status, arrivedAt, corsRefused: x.method === 'OPTIONS' && isRefusedPreflight(x.request.headers, x.headers), body, value }, at, ctx);
 }

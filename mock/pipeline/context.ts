@@ -1,4 +1,5 @@
 import { keptFor } from './keptFor.ts';
+import { dateFieldOf } from '../core/dateField.ts';
 import { frozenQuery, type Query } from './readRequest.ts';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import type { PetStatus } from '../../spec/types.ts';
@@ -63,6 +64,8 @@ export interface ApiContext extends ApiPipelineOptions {
   queryWarnings: LogThrottle;
   /** A query as parsed (frozenQuery), kept for the queries last asked: a client repeats its queries. */
   query(search: string): Query;
+  /** The Date field's text for an instant of the mock's clock (made once per second). */
+  dateField(now: number): string;
   /** The Content-Length of a body: the last one's kept, since a list page's text is the same string until the store changes. */
   contentLength(body: string): string;
   /** The field names an answer gave (what a client's usage records), the last answer's kept as contentLength's is. */
@@ -83,6 +86,7 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     queryWarnings: new LogThrottle(),
     preflightWarnings: new LogThrottle(),
     query: keptFor(frozenQuery),
+    dateField: dateFieldOf(options.state.clock),
     contentLength: lastOf((body) => String(utf8Length(body))),
     answerFields: lastOf(answerFieldNames),
   };

@@ -15,21 +15,20 @@ import { marksAt } from './deprecationMarks.ts';
 import { draftExposedHeaders, draftRateLimitFields } from '../rateLimits/draftRateLimitFields.ts';
 
 /** What records a request: the API context's request log, access log (`onAnswer`), server log, and its answers' field names. */
-type Recorders = Pick<ApiContext, 'onAnswer' | 'log' | 'answerFields'> & { state: Pick<StateParts, 'log' | 'clock'> };
+type Recorders = Pick<ApiContext, 'onAnswer' | 'log' | 'answerFields'> & { state: Pick<StateParts, 'log'> };
 
 /**
  * Puts an API request in the request log (with what the client report needs of it) and the access
- * log, as answered (status 0: left unanswered). Never an error: the answer is already decided.
- * When it was answered and how long it took are read now; the rest is made with the log's next
+ * log, as answered at `at` on the mock's clock (status 0: left unanswered). Never an error: the
+ * answer is already decided. How long it took is read now; the rest is made with the log's next
  * batch (RequestJournal.addLater) where the log takes one, else now.
  */
-export function recordExchange(x: Exchange, answer: Answered, recorders: Recorders): void {
+export function recordExchange(x: Exchange, answer: Answered, at: number, recorders: Recorders): void {
   const { state, log } = recorders;
-  const at = state.clock.now();
-  const ms = performance.now() - x.started;
+  const ended = performance.now();
   const make = () => {
     try {
-      return entryOf(x, answer, at, ms, recorders);
+      return entryOf(x, answer, at, ended, recorders);
     } catch (error) {
       log?.error({ err: error }, 'could not record the request');
       return undefined;
@@ -56,7 +55,8 @@ interface Answered {
 }
 
 /** The request's entry, and its access-log line written. */
-function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body, value }: Answered, at: number, ms: number, { onAnswer, answerFields }: Recorders): RecordedRequest {
+function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body, value }: Answered, at: number, ended: number, { onAnswer, answerFields }: Recorders): RecordedRequest {
+  const ms = ended - x.started;
   const key = x.apiKey?.label ?? null;
   const runId = x.request.headers['x-conformance-run-id'];
   const method = x.method;
@@ -71,6 +71,7 @@ function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body, value }: A
     url,
     status,
     ms,
+    answeredAt: performance.timeOrigin + ended,
     key: key ?? keyLabel(x.request.headers.authorization),
     client: x.ip,
     runId: runId ? runId.slice(0, MAX_RUN_ID) : undefined,
@@ -83,10 +84,9 @@ function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body, value }: A
 /**
  * What every answer says of its client's window (X-RateLimit-*: as admitted, or peeked for an
  * answer given before any admission; the outage's when the store is away), and the deprecation
- * marks of its operation.
+ * marks of its operation, at `now` on the mock's clock.
  */
-export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'deprecated' | 'ratelimitHeaders'>, x: Exchange): Promise<void> | undefined {
-  const now = ctx.state.clock.now();
+export function rateAndMarks(ctx: Pick<ApiContext, 'state' | 'deprecated' | 'ratelimitHeaders'>, x: Exchange, now: number): Promise<void> | undefined {
   const deprecated = x.op ? ctx.deprecated.get(x.op.operationId) : undefined;
   const opMarks = x.removed ? deprecated?.after : marksAt(deprecated, now);
   const outage = () => Object.assign(x.headers, outageRateHeaders({ headers: x.request.headers, ip: x.ip }, ctx.state.keys, ctx.state.keylessLimits), opMarks);
