@@ -1,4 +1,5 @@
 import { keptFor } from './keptFor.ts';
+import { petJson, type StoredPet } from '../state/petJson.ts';
 import { dateFieldOf } from '../core/dateField.ts';
 import { frozenQuery, type Query } from './readRequest.ts';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
@@ -64,6 +65,8 @@ export interface ApiContext extends ApiPipelineOptions {
   queryWarnings: LogThrottle;
   /** A query as parsed (frozenQuery), kept for the queries last asked: a client repeats its queries. */
   query(search: string): Query;
+  /** A stored pet's JSON text (petJson), kept for the pets last read: a pet never changes once stored. */
+  petText(pet: StoredPet): string;
   /** The Date field's text for an instant of the mock's clock (made once per second). */
   dateField(now: number): string;
   /** The Content-Length of a body: the last one's kept, since a list page's text is the same string until the store changes. */
@@ -87,6 +90,7 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     preflightWarnings: new LogThrottle(),
     query: keptFor(frozenQuery),
     dateField: dateFieldOf(options.state.clock),
+    petText: keptFor(petJson),
     contentLength: lastOf((body) => String(utf8Length(body))),
     answerFields: lastOf(answerFieldNames),
   };

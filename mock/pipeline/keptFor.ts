@@ -1,14 +1,14 @@
 /**
- * `derive` of a key, kept for the keys last asked: a client repeats its paths and queries, so most
- * requests derive nothing. What is kept serves every request with that key, so it must be read
- * only. Bounded: keys longer than `maxLength` are derived each time, and the memory is emptied
- * once it holds `maxKeys` (a client walking through endless keys costs one derivation each, as
- * with no memory at all).
+ * `derive` of a key (a text, or an object by its identity), kept for the keys last asked: a client
+ * repeats its paths, queries and reads, so most requests derive nothing. What is kept serves every
+ * request with that key, so it must be read only. Bounded: texts longer than `maxLength` are
+ * derived each time, and the memory is emptied once it holds `maxKeys` (a client walking through
+ * endless keys costs one derivation each, as with no memory at all).
  */
-export function keptFor<T>(derive: (key: string) => T, { maxKeys = 1024, maxLength = 256 }: { maxKeys?: number; maxLength?: number } = {}): (key: string) => T {
-  const kept = new Map<string, T>();
+export function keptFor<K extends string | object, T>(derive: (key: K) => T, { maxKeys = 1024, maxLength = 256 }: { maxKeys?: number; maxLength?: number } = {}): (key: K) => T {
+  const kept = new Map<K, T>();
   return (key) => {
-    if (key.length > maxLength) return derive(key);
+    if (typeof key === 'string' && key.length > maxLength) return derive(key);
     let value = kept.get(key);
     if (value === undefined && !kept.has(key)) {
       value = derive(key);

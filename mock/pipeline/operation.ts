@@ -67,7 +67,7 @@ function prepareRead(ctx: Pick<ApiContext, 'bodyLimit' | 'validation' | 'default
 }
 
 /** Operation step: the store's result (run with the admission, or now), or the spec's answer. */
-export function operate(ctx: Pick<ApiContext, 'state' | 'spec' | 'examples' | 'log' | 'prefix' | 'defaultStatus' | 'pages'>, x: Exchange & { op: SpecOperation }): Awaitable<{ status: number; body: string | null }> {
+export function operate(ctx: Pick<ApiContext, 'state' | 'spec' | 'examples' | 'log' | 'prefix' | 'defaultStatus' | 'pages' | 'petText'>, x: Exchange & { op: SpecOperation }): Awaitable<{ status: number; body: string | null }> {
   const { op } = x;
   if (x.step && x.stepResult) return stepAnswer(ctx, x, x.step, x.stepResult);
   if (storeOperations.has(op.operationId)) {
@@ -110,7 +110,7 @@ function petStep(ctx: Pick<ApiContext, 'defaultStatus' | 'pages'>, op: SpecOpera
 }
 
 /** The answer to what the store's operation gave. */
-function stepAnswer(ctx: Pick<ApiContext, 'state' | 'prefix' | 'pages'>, x: Exchange, step: PetStep, result: PetStepResult): Awaitable<{ status: number; body: string | null; value?: unknown }> {
+function stepAnswer(ctx: Pick<ApiContext, 'state' | 'prefix' | 'pages' | 'petText'>, x: Exchange, step: PetStep, result: PetStepResult): Awaitable<{ status: number; body: string | null; value?: unknown }> {
   x.headers['content-type'] = jsonType;
   switch (result.kind) {
     case 'create': {
@@ -119,7 +119,7 @@ function stepAnswer(ctx: Pick<ApiContext, 'state' | 'prefix' | 'pages'>, x: Exch
       return { status: 201, body: petJson(result.pet), value: result.pet };
     }
     case 'get': {
-      if (result.pet) return { status: 200, body: petJson(result.pet), value: result.pet };
+      if (result.pet) return { status: 200, body: ctx.petText(result.pet), value: result.pet };
       const segment = x.path.split('/').filter(Boolean).pop() ?? '';
       throw new ApiError('PET_NOT_FOUND', `No pet has the id ${decodeSegment(segment)}. List pets with GET /v1/pets to find an existing id.`);
     }

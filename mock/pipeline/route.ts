@@ -132,7 +132,7 @@ export function apiRoutes(spec: LoadedSpec, prefix: string, { cors }: { cors: bo
   const find = (path: string, method: string) => (under(path) ? match(path.slice(prefix.length) || '/', method) : undefined);
   // Where a method and path lead, kept for the pairs last asked (a client repeats its paths): a
   // RouteMatch is read only, so one serves every request to its path.
-  const known = keptFor((id) => {
+  const known = keptFor((id: string) => {
     const space = id.indexOf(' ');
     return find(id.slice(space + 1), id.slice(0, space));
   });
