@@ -68,9 +68,10 @@ const bytesText = (bytes: Uint8Array) => utf8.decode(bytes);
 
 const numberHeader = (headers: Readonly<Record<string, string>>, name: string): number | undefined => {
   const text = headers[name];
-  if (text === undefined || text.trim() === '') return undefined;
+  if (text === undefined) return undefined;
   const value = Number(text);
-  return Number.isFinite(value) ? value : undefined;
+  // Number('') and Number('  ') are 0: a field with no digits says no number.
+  return Number.isFinite(value) && (value !== 0 || text.trim() !== '') ? value : undefined;
 };
 
 /**
