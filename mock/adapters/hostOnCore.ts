@@ -3,6 +3,7 @@
 // here needs Node.
 import type { MockCore } from '../core/createMockCore.ts';
 import { bodyIsSent } from '../pipeline/readRequest.ts';
+import { keptFor } from '../pipeline/keptFor.ts';
 import type { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type ControlSend } from './petsMockControl.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
@@ -31,8 +32,10 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'answerNow' 
   /** The answer's Location written back under the mock's address (`/v1/pets/7` as the page must follow it). */
   const underAddress = <A extends { headers: Record<string, string> }>(answer: A): A =>
     answer.headers.location ? { ...answer, headers: { ...answer.headers, location: address.fromMockPath(answer.headers.location) } } : answer;
+  // A page repeats its URLs: each one's path under the mock is read once, not parsed per request.
+  const mockPath = keptFor((url: string) => address.toMockPath(url, { control }));
   const respond: PetsMockHost['respond'] = async ({ method, url, headers, body, arrivedAt }) => {
-    const path = address.toMockPath(url, { control });
+    const path = mockPath(url);
     if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
     if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
     const lowerCased: Record<string, string> = {};

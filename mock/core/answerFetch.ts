@@ -21,7 +21,8 @@ export async function answerFetch(answer: (request: CoreRequest) => Promise<Core
   const body = bodyIsSent(headers) ? (sent ?? new Uint8Array(0)) : undefined;
   try {
     const answered = await answer({ method, url: `${url.pathname}${url.search}`, headers, body, client, arrivedAt, signal: request.signal });
-    return new Response(answered.body, { status: answered.status, headers: answered.headers });
+    // The headers as pairs: fetch's Headers reads an object through WebIDL's record conversion, several times slower.
+    return new Response(answered.body, { status: answered.status, headers: Object.entries(answered.headers) });
   } catch (error) {
     if (error instanceof ConnectionResetError) return Response.error();
     throw error;

@@ -7,7 +7,7 @@ const answered = (over: Partial<AnsweredRequest> = {}): AnsweredRequest => ({
   url: '/v1/pets?limit=5',
   status: 200,
   ms: 0.84,
-  answeredAt: Date.UTC(2026, 5, 1, 12, 30, 1, 234.6),
+  answeredAt: Date.UTC(2026, 5, 1, 12, 30, 1, 234) + 0.6,
   key: 'demo…(15)',
   client: '10.0.0.7',
   runId: undefined,
