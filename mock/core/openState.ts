@@ -49,7 +49,7 @@ async function openInMemory(options: StateOptions): Promise<OpenedState> {
   }
   const listeners = new Set<() => void>();
   const notify = () => {
-    for (const listener of listeners) listener();
+    if (listeners.size > 0) for (const listener of listeners) listener();
   };
   let unsubscribe = memory.store.subscribe(notify);
   return {

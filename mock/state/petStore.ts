@@ -104,8 +104,9 @@ export class PetStore implements PetRepository {
    */
   create(input: NewPet): Pet | Promise<Pet> {
     if (this.#nextId > MAX_ID) throw new PetSetError(`The mock has handed out every id up to ${MAX_ID}. Reset it with PUT /__mock/pets and lower ids, or start it with a new state file.`);
-    const pet: Pet = { id: this.#nextId++, name: input.name, categoryId: input.categoryId };
-    if (input.status !== undefined) pet.status = input.status;
+    const id = this.#nextId++;
+    // One literal per shape: a field added after would move every created pet to a second shape.
+    const pet: Pet = input.status === undefined ? { id, name: input.name, categoryId: input.categoryId } : { id, name: input.name, categoryId: input.categoryId, status: input.status };
     if (!this.ids || pet.id <= this.ids.reservedThrough) return this.#add(pet);
     return this.#reserveThrough(pet.id).then(() => this.#add(pet));
   }
@@ -177,7 +178,7 @@ export class PetStore implements PetRepository {
 
   #changed(): void {
     this.#version++;
-    for (const listener of this.#listeners) listener();
+    if (this.#listeners.size > 0) for (const listener of this.#listeners) listener();
   }
 
   #insert(pet: Pet): void {
