@@ -20,9 +20,13 @@ export function frozenQuery(search: string): Query {
   return Object.freeze(query);
 }
 
-/** The query (application/x-www-form-urlencoded): a repeated name gives an array; `+` is a space. */
+/**
+ * The query (application/x-www-form-urlencoded): a repeated name gives an array; `+` is a space.
+ * An object with no prototype: `__proto__` and `constructor` are names like any other, never an
+ * object's own machinery.
+ */
 export function parseQuery(search: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out = Object.create(null) as Record<string, string | string[]>;
   if (search === '') return out;
   // Most queries (`limit=20`) have nothing to decode: split as the URL standard's form parser
   // does (empty pairs skipped, a name without `=` has the value ''), without building URLSearchParams.

@@ -64,8 +64,8 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
       const v = validatorsFor(op);
       const params: Record<string, unknown> = { ...request.params };
       // Coerced and given defaults in place (paramOptions): a copy, the request's query is read only.
-      const query: Record<string, unknown> = {};
-      for (const name in request.query) {
+      const query = Object.create(null) as Record<string, unknown>;
+      for (const name of Object.keys(request.query)) {
         const value = request.query[name]!;
         query[name] = typeof value === 'string' ? value : [...value];
       }
