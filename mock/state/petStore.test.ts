@@ -26,6 +26,30 @@ describe('PetStore', () => {
     }));
   });
 
+  it('finds and lists in id order a pet whose id was reserved on disk while a replacement with higher ids came in', async () => {
+    let release!: () => void;
+    let held = true;
+    // The first reservation waits for the disk; the ones after it are written at once.
+    const ids = {
+      reservedThrough: 0,
+      reserve: (id: number) => new Promise<void>((resolve) => {
+        release = () => ((ids.reservedThrough = id + 10), resolve());
+        if (!held) release();
+      }),
+    };
+    const store = new PetStore([], ids);
+    const waiting = store.create({ name: 'Early', categoryId: 1 }) as Promise<{ id: number }>;
+    store.replaceAll([{ id: 500, name: 'A', categoryId: 1 }, { id: 600, name: 'B', categoryId: 1, status: 'sold' }]);
+    held = false;
+    release();
+    const early = await waiting;
+    const later = await store.create({ name: 'Later', categoryId: 1 });
+    expect(early.id).toBe(1);
+    expect(store.get(early.id)?.name).toBe('Early');
+    expect(store.get(later.id)?.name).toBe('Later');
+    expect(store.list({ limit: 10 }).map((pet) => pet.id)).toEqual([later.id, 600, 500, 1]);
+  });
+
   it('reads back what it created', async () => {
     const store = new PetStore();
     const pet = await store.create({ name: 'Rex', categoryId: 1, status: 'pending' });

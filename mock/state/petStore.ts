@@ -182,9 +182,21 @@ export class PetStore implements PetRepository {
   }
 
   #insert(pet: Pet): void {
-    this.#ascending.push(pet);
     let bucket = this.#byStatus.get(pet.status);
     if (!bucket) this.#byStatus.set(pet.status, (bucket = []));
-    bucket.push(pet);
+    inOrder(this.#ascending, pet);
+    inOrder(bucket, pet);
   }
+}
+
+/**
+ * Puts a pet in an id-ordered list: appended, as ids only grow, but for a create whose id was
+ * handed out before a replacement with higher ids and stored after it (its id reserved on disk
+ * meanwhile), which goes where its id sorts.
+ */
+function inOrder(pets: Pet[], pet: Pet): void {
+  let at = pets.length;
+  while (at > 0 && pets[at - 1]!.id > pet.id) at--;
+  if (at === pets.length) pets.push(pet);
+  else pets.splice(at, 0, pet);
 }
