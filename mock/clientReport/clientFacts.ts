@@ -108,9 +108,9 @@ export function clientFacts(request: AnsweredExchange, answer: AnswerSeen, label
   if (told.ratelimit !== undefined) facts.draftFields = true;
   const body = request.bytes;
   // The same body sent again digests the same: what tells a retried POST from a new one. Its bytes
-  // are digested, as sent: a text is digested as its UTF-8 bytes, so a replica that digests the
-  // body as text gives the same digest for any body of valid UTF-8.
-  if (request.method === 'POST' && body !== undefined && body.length > 0) facts.bodyDigest = sha256Base64(body).slice(0, 16);
+  // are digested, a leading BOM left out as the body's reading leaves it out: for any body of
+  // valid UTF-8, the digest of its text (a text is digested as its UTF-8 bytes).
+  if (request.method === 'POST' && body !== undefined && body.length > 0) facts.bodyDigest = sha256Base64(withoutBom(body)).slice(0, 16);
   // The parts of the contract the request used, by name only (common/usage/usageFacts.ts).
   if (operationId) {
     const query = queryKindsOf(operationId, request.query);
@@ -123,5 +123,8 @@ export function clientFacts(request: AnsweredExchange, answer: AnswerSeen, label
   }
   return facts;
 }
+
+/** The bytes after a UTF-8 byte order mark, as a TextDecoder reads them. */
+const withoutBom = (bytes: Uint8Array) => (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes);
 
 const noHeaders: Readonly<Record<string, string>> = Object.freeze({});

@@ -49,7 +49,10 @@ export interface AnsweredRequest {
   url: string;
   status: number;
   ms: number;
-  /** When it was answered, wall-clock Unix ms (not the mock's clock): the access log's time. */
+  /**
+   * When it was answered, as `performance.now()` read it: a monotonic instant, which the access log
+   * turns into wall-clock time as it writes its lines (its time, never the mock's clock).
+   */
   answeredAt: number;
   /** The key, redacted, or what kind of Authorization header came (`missing`, `malformed`, ...). */
   key: string;

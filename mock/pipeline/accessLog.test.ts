@@ -7,7 +7,7 @@ const answered = (over: Partial<AnsweredRequest> = {}): AnsweredRequest => ({
   url: '/v1/pets?limit=5',
   status: 200,
   ms: 0.84,
-  answeredAt: Date.UTC(2026, 5, 1, 12, 30, 1, 234) + 0.6,
+  answeredAt: 0.6,
   key: 'demo…(15)',
   client: '10.0.0.7',
   runId: undefined,
@@ -33,13 +33,14 @@ describe('the access log', () => {
     expect(lines.every((l) => line.test(l))).toBe(true);
   });
 
-  it('gives each line the wall-clock time its request was answered at, not the time the batch is written', () => {
+  it('gives each line the wall-clock time its request was answered at, placed against the wall clock as the batch is written', () => {
     const writes: string[] = [];
-    const log = new AccessLog((text) => writes.push(text));
-    log.record(answered());
-    log.record(answered({ answeredAt: Date.UTC(2026, 5, 1, 23, 59, 59, 999) }));
+    // The batch is written at 12:30:01.500 wall-clock, 1,000 ms on the monotonic clock.
+    const log = new AccessLog((text) => writes.push(text), { clocks: { wall: () => Date.UTC(2026, 5, 1, 12, 30, 1, 500), monotonic: () => 1000 } });
+    log.record(answered({ answeredAt: 734.6 }));
+    log.record(answered({ answeredAt: 999.9 }));
     log.flush();
-    expect(writes[0]!.split('\n').slice(0, 2).map((l) => l.split(' ')[0])).toEqual(['12:30:01.234', '23:59:59.999']);
+    expect(writes[0]!.split('\n').slice(0, 2).map((l) => l.split(' ')[0])).toEqual(['12:30:01.234', '12:30:01.499']);
   });
 
   it('marks the replica, a refused preflight and a client without an address, and cuts a long URL', () => {

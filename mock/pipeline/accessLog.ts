@@ -38,9 +38,17 @@ export class AccessLog {
   #timer: NodeJS.Timeout | undefined;
   readonly #replica: string;
 
-  /** `replica`: the id a shared (Redis) state's replica goes by; none in memory. */
-  constructor(private readonly sink: AccessLogSink, { replica }: { replica?: string | undefined } = {}) {
+  readonly #wallNow: () => number;
+  readonly #monotonicNow: () => number;
+
+  /**
+   * `replica`: the id a shared (Redis) state's replica goes by; none in memory. `clocks`: the wall
+   * clock and the monotonic one requests are timed on (tests give fixed ones).
+   */
+  constructor(private readonly sink: AccessLogSink, { replica, clocks }: { replica?: string | undefined; clocks?: { wall: () => number; monotonic: () => number } } = {}) {
     this.#replica = replica === undefined ? '' : ` replica=${field(replica)}`;
+    this.#wallNow = clocks?.wall ?? realTimers.now;
+    this.#monotonicNow = clocks?.monotonic ?? (() => performance.now());
   }
 
   record(answered: AnsweredRequest): void {
@@ -61,12 +69,15 @@ export class AccessLog {
     const gathered = this.#gathered;
     this.#gathered = [];
     let text = '';
+    // Wall-clock time, as the log's reader knows it (neither the mock's clock nor a test's fake
+    // one): each request's monotonic instant placed against the wall clock read now, once a batch,
+    // so a machine that slept or a clock NTP set is followed within 20 ms.
+    const wallOffset = this.#wallNow() - this.#monotonicNow();
     // Many requests share a millisecond under load: the time text is made once per millisecond.
     let lastMs = NaN;
     let time = '';
     for (const answered of gathered) {
-      // Wall-clock time, as the log's reader knows it: neither the mock's clock nor a test's fake one.
-      const ms = Math.floor(answered.answeredAt);
+      const ms = Math.floor(answered.answeredAt + wallOffset);
       if (ms !== lastMs) {
         lastMs = ms;
         time = new Date(ms).toISOString().slice(11, 23);

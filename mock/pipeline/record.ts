@@ -71,7 +71,7 @@ function entryOf(x: Exchange, { status, arrivedAt, corsRefused, body, value }: A
     url,
     status,
     ms,
-    answeredAt: performance.timeOrigin + ended,
+    answeredAt: ended,
     key: key ?? keyLabel(x.request.headers.authorization),
     client: x.ip,
     runId: runId ? runId.slice(0, MAX_RUN_ID) : undefined,
