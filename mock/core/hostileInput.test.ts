@@ -83,10 +83,10 @@ describe('hostile input to the core and its host', () => {
     expect(res.headers).not.toHaveProperty('content-length');
   });
 
-  it.each(['__proto__=x', 'constructor=x&limit=1', '__proto__=a&__proto__=b', 'limit=1&__proto__[limit]=1000', 'toString=1&hasOwnProperty=2'])('names %s as unknown query parameters, as any other name, and refuses them under strict', async (query) => {
-    const names = [...new Set(new URLSearchParams(query).keys())];
-    for (const strict of [false, true]) {
-      mock = await testMock({ strict });
+  it.each([false, true])('names __proto__, constructor and the like as unknown query parameters, as any other name (refused under strict: %s)', async (strict) => {
+    mock = await testMock({ strict });
+    for (const query of ['__proto__=x', 'constructor=x&limit=1', '__proto__=a&__proto__=b', 'limit=1&__proto__[limit]=1000', 'toString=1&hasOwnProperty=2']) {
+      const names = [...new Set(new URLSearchParams(query).keys())];
       // listPets takes limit; getPet takes no query parameter at all.
       for (const [path, unknown] of [['/v1/pets', names.filter((name) => name !== 'limit')], ['/v1/pets/1', names]] as const) {
         const answer = await mock.call({ method: 'GET', url: `${path}?${query}` });
@@ -94,8 +94,6 @@ describe('hostile input to the core and its host', () => {
         expect(answer.headers['x-mock-ignored-query']).toBe(unknown.join(', '));
         if (strict) expect(answer.json()).toMatchObject({ code: 'UNKNOWN_QUERY_PARAMETER', status: 400 });
       }
-      await mock.app.close();
-      mock = undefined;
     }
   });
 
