@@ -107,6 +107,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   }
   const { spec, state } = options;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
+  // One Date source for every answer: the API pipeline dates its answers with the instant it read
+  // once for them, the rest are dated here as they leave.
+  const dateField = dateFieldOf(state.clock);
   const { api, outside, methodNotAllowed } = apiPipeline({
     spec,
     state,
@@ -123,11 +126,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     examples: options.examples ?? specExamples(spec),
     log: options.log,
     onAnswer: options.onAnswer,
+    dateField,
   });
   const control = options.control === false ? undefined : controlPipeline({ spec, state, prefix: CONTROL_PREFIX, apiPrefix: API_PREFIX, corsOrigins, bodyLimit, controlToken: options.controlToken, log: options.log });
 
   const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
-  const dateField = dateFieldOf(state.clock);
 
   return {
     spec,

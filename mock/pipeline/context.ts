@@ -1,6 +1,5 @@
 import { keptFor } from './keptFor.ts';
 import { petJson, type StoredPet } from '../state/petJson.ts';
-import { dateFieldOf } from '../core/dateField.ts';
 import { frozenQuery, type Query } from './readRequest.ts';
 import type { LoadedSpec } from '../../spec/loadSpec.ts';
 import type { PetStatus } from '../../spec/types.ts';
@@ -45,6 +44,8 @@ export interface ApiPipelineOptions {
   examples: PrismResponder;
   /** The server log: ignored query parameters, refused preflights, server errors. */
   log?: CoreLog | undefined;
+  /** The Date field's text for an instant of the mock's clock (core/dateField.ts: made once per second), the core's own. */
+  dateField(now: number): string;
   /** Called once per API request as answered (or left unanswered): the access log's line. */
   onAnswer?: ((answered: AnsweredRequest) => void) | undefined;
 }
@@ -67,8 +68,6 @@ export interface ApiContext extends ApiPipelineOptions {
   query(search: string): Query;
   /** A stored pet's JSON text (petJson), kept for the pets last read: a pet never changes once stored. */
   petText(pet: StoredPet): string;
-  /** The Date field's text for an instant of the mock's clock (made once per second). */
-  dateField(now: number): string;
   /** The Content-Length of a body: the last one's kept, since a list page's text is the same string until the store changes. */
   contentLength(body: string): string;
   /** The field names an answer gave (what a client's usage records), the last answer's kept as contentLength's is. */
@@ -89,7 +88,6 @@ export function apiContext(options: ApiPipelineOptions): ApiContext {
     queryWarnings: new LogThrottle(),
     preflightWarnings: new LogThrottle(),
     query: keptFor(frozenQuery),
-    dateField: dateFieldOf(options.state.clock),
     petText: keptFor(petJson),
     contentLength: lastOf((body) => String(utf8Length(body))),
     answerFields: lastOf(answerFieldNames),

@@ -10,15 +10,15 @@ const plainQuery = /^[\x20-\x24\x26-\x2a\x2c-\x3e\x40-\x7e]*$/;
 /** A query as parsed, read only: a repeated name gives an array. */
 export type Query = Readonly<Record<string, string | readonly string[]>>;
 
-/** No query at all. */
-export const noQuery: Query = Object.freeze({});
-
 /** The query parsed, frozen: what ApiContext.query keeps, one object for every request with that query. */
 export function frozenQuery(search: string): Query {
   const query = parseQuery(search);
   for (const name in query) if (Array.isArray(query[name])) Object.freeze(query[name]);
   return Object.freeze(query);
 }
+
+/** No query at all, as every other query is held. */
+export const noQuery: Query = frozenQuery('');
 
 /**
  * The query (application/x-www-form-urlencoded): a repeated name gives an array; `+` is a space.

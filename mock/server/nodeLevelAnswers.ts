@@ -118,7 +118,6 @@ function writeResponse(response: ServerResponse, error: ApiError, extra: Record<
   response.end(body);
 }
 
-/** A request Node accepted that fastify must not answer: HTTP/1.1 without Host (RFC 9112, 3.2). */
 /** Whether the raw header lines name a Host: read from them, so Node's own `req.headers` is never built for it. */
 function hasHost(rawHeaders: readonly string[]): boolean {
   for (let i = 0; i < rawHeaders.length; i += 2) {
@@ -128,6 +127,7 @@ function hasHost(rawHeaders: readonly string[]): boolean {
   return false;
 }
 
+/** A request Node accepted that the mock must not answer: HTTP/1.1 without Host (RFC 9112, 3.2). */
 export function refuseWithoutHost(request: IncomingMessage, response: ServerResponse, current: Pick<NodeLevelContext, 'state' | 'clientAddress'>): boolean {
   if (request.httpVersion !== '1.1' || hasHost(request.rawHeaders)) return false;
   const error = new ApiError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires. Send "Host: <host>:<port>".');
