@@ -4,6 +4,7 @@
 import type { MockCore } from '../core/createMockCore.ts';
 import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { keptFor } from '../pipeline/keptFor.ts';
+import { isPromise } from '../state/awaitable.ts';
 import type { MockAddress } from './mockAddress.ts';
 import { createPetsMockControl, type ControlSend } from './petsMockControl.ts';
 import type { PetsMockHost } from './petsMockHost.ts';
@@ -34,7 +35,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'answerNow' 
     answer.headers.location ? { ...answer, headers: { ...answer.headers, location: address.fromMockPath(answer.headers.location) } } : answer;
   // A page repeats its URLs: each one's path under the mock is read once, not parsed per request.
   const mockPath = keptFor((url: string) => address.toMockPath(url, { control }));
-  const respond: PetsMockHost['respond'] = async ({ method, url, headers, body, arrivedAt }) => {
+  const respond: PetsMockHost['respond'] = ({ method, url, headers, body, arrivedAt }) => {
     const path = mockPath(url);
     if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
     if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
@@ -44,8 +45,8 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'answerNow' 
     const sent = body && body.byteLength > 0 ? body : undefined;
     if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
     const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
-    const answer = await core.answerNow({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
-    return underAddress(answer);
+    const answer = core.answerNow({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
+    return isPromise(answer) ? answer.then(underAddress) : underAddress(answer);
   };
   return {
     address,

@@ -30,6 +30,19 @@ describe('createPetsHandlers', () => {
     ]);
   });
 
+  it('returns an in-memory read\'s Response from its resolver at once, and a create\'s once its body is read', async () => {
+    const { handlers, mock } = await use();
+    const [list, create] = handlers as unknown as { resolver: (info: { request: Request }) => Response | Promise<Response> }[];
+    const read = list!.resolver({ request: new Request(`${mock.baseUrl}/pets?limit=2`, { headers: key() }) });
+    expect(read).toBeInstanceOf(Response);
+    expect(((await (read as Response).json()) as unknown[]).length).toBe(2);
+    const made = create!.resolver({ request: new Request(`${mock.baseUrl}/pets`, { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) }) });
+    expect(made).toBeInstanceOf(Promise);
+    const answer = await made;
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('location')).toMatch(/^\/v1\/pets\/\d+$/);
+  });
+
   it('answers unknown routes 404 and wrong methods 405 with Allow, as the server does', async () => {
     await use();
     const unknown = await fetch('http://127.0.0.1:4010/v1/owners', { headers: key() });

@@ -1,5 +1,7 @@
 import { http, HttpResponse, type HttpHandler, type HttpResponseResolver } from 'msw';
-import { isConnectionReset, type PetsMockHost } from './petsMockHost.ts';
+import type { CoreAnswer } from '../core/coreTypes.ts';
+import { isPromise, type Awaitable } from '../state/awaitable.ts';
+import { isConnectionReset, type PetsMockHost, type PlainRequest } from './petsMockHost.ts';
 
 /**
  * MSW request handlers over a mock host, for `setupServer` (Node) and `setupWorker` (the browser)
@@ -8,25 +10,37 @@ import { isConnectionReset, type PetsMockHost } from './petsMockHost.ts';
  */
 export function mswHandlers(host: PetsMockHost, { control = true }: { control?: boolean } = {}): HttpHandler[] {
   const { address } = host;
-  const resolver: HttpResponseResolver = async ({ request }) => {
+  // A Response as the mock answered; a fault rule's reset as the page's fetch fails on one (TypeError: Failed to fetch).
+  const toResponse = (answer: CoreAnswer) =>
+    // The headers as pairs: fetch's Headers reads an object through WebIDL's record conversion (a
+    // property descriptor per field), several times what a list of pairs costs, and MSW reads them twice.
+    new Response(answer.body, { status: answer.status, headers: Object.entries(answer.headers) });
+  const reset = (error: unknown) => {
+    if (isConnectionReset(error)) return HttpResponse.error();
+    throw error;
+  };
+  const answerWith = (request: PlainRequest) => {
+    let answer: Awaitable<CoreAnswer>;
+    try {
+      answer = host.respond(request);
+    } catch (error) {
+      return reset(error);
+    }
+    return isPromise(answer) ? answer.then(toResponse, reset) : toResponse(answer);
+  };
+  // Not async: a read the mock answers at once (in memory) is returned at once, with no promise
+  // between; MSW awaits whatever a resolver returns.
+  const resolver: HttpResponseResolver = ({ request }) => {
     // Taken before any await: when the page sent it, as near as the mock knows (client report).
     const arrivedAt = host.arrival();
     const method = request.method.toUpperCase();
-    const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await request.arrayBuffer());
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    try {
-      const answer = await host.respond({ method, url: request.url, headers, body, arrivedAt });
-      // The headers as pairs: fetch's Headers reads an object through WebIDL's record conversion (a
-      // property descriptor per field), several times what a list of pairs costs, and MSW reads them twice.
-      return new Response(answer.body, { status: answer.status, headers: Object.entries(answer.headers) });
-    } catch (error) {
-      // A fault rule reset the connection: the page's fetch fails as it would (TypeError: Failed to fetch).
-      if (isConnectionReset(error)) return HttpResponse.error();
-      throw error;
-    }
+    const { url } = request;
+    if (method === 'GET' || method === 'HEAD') return answerWith({ method, url, headers, arrivedAt });
+    return request.arrayBuffer().then((bytes) => answerWith({ method, url, headers, body: new Uint8Array(bytes), arrivedAt }));
   };
   const pathOf = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
   const handlers: HttpHandler[] = host.spec.operations.map((op) => http[op.method === 'trace' ? 'all' : op.method](`${address.baseUrl}${pathOf(op.path)}`, resolver));

@@ -2,6 +2,7 @@
 // plain requests in, plain answers out, and the control handle. Nothing here needs Node.
 import type { LoadedSpec } from '../../spec/specModel.ts';
 import type { CoreAnswer, CoreRequest } from '../core/coreTypes.ts';
+import type { Awaitable } from '../state/awaitable.ts';
 import type { MockAddress } from './mockAddress.ts';
 import type { PetsMockControl } from './petsMockControl.ts';
 
@@ -37,8 +38,12 @@ export interface PetsMockHost {
    * fake. Rejects with an error whose `code` is `ECONNRESET` when a fault rule drops the connection.
    */
   handle(request: PlainRequest): Promise<PlainResponse>;
-  /** As `handle`, with the body as the mock's text: for a host whose Response takes text (fetch's, MSW's), no bytes made only to be read back. */
-  respond(request: PlainRequest): Promise<CoreAnswer>;
+  /**
+   * As `handle`, with the body as the mock's text: for a host whose Response takes text (fetch's,
+   * MSW's), no bytes made only to be read back. The answer itself when no step had to wait (in
+   * memory, a read), else a promise; throws, or rejects, as `handle` rejects.
+   */
+  respond(request: PlainRequest): Awaitable<CoreAnswer>;
   /**
    * Answers a request a Node server holds (nodeHttp.ts's answerRaw, as the pets-mock server does):
    * its path and query on the server (`/api/v1/pets`), its body read when the mock asks for it, from
