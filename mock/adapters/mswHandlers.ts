@@ -10,11 +10,10 @@ import { isConnectionReset, type PetsMockHost, type PlainRequest } from './petsM
  */
 export function mswHandlers(host: PetsMockHost, { control = true }: { control?: boolean } = {}): HttpHandler[] {
   const { address } = host;
-  // A Response as the mock answered; a fault rule's reset as the page's fetch fails on one (TypeError: Failed to fetch).
-  const toResponse = (answer: CoreAnswer) =>
-    // The headers as pairs: fetch's Headers reads an object through WebIDL's record conversion (a
-    // property descriptor per field), several times what a list of pairs costs, and MSW reads them twice.
-    new Response(answer.body, { status: answer.status, headers: Object.entries(answer.headers) });
+  // The headers as pairs: fetch's Headers reads an object through WebIDL's record conversion (a
+  // property descriptor per field), several times what a list of pairs costs, and MSW reads them twice.
+  const toResponse = (answer: CoreAnswer) => new Response(answer.body, { status: answer.status, headers: Object.entries(answer.headers) });
+  // A fault rule reset the connection: the page's fetch fails as it would (TypeError: Failed to fetch).
   const reset = (error: unknown) => {
     if (isConnectionReset(error)) return HttpResponse.error();
     throw error;
