@@ -50,6 +50,32 @@ describe('PetStore', () => {
     expect(store.list({ limit: 10 }).map((pet) => pet.id)).toEqual([later.id, 600, 500, 1]);
   });
 
+  it('gives a pet whose id a replacement took while the id was reserved on disk the next id, so no two pets share one', async () => {
+    let release!: () => void;
+    let held = true;
+    const ids = {
+      reservedThrough: 0,
+      reserve: (id: number) => new Promise<void>((resolve) => {
+        release = () => ((ids.reservedThrough = id + 10), resolve());
+        if (!held) release();
+      }),
+    };
+    const store = new PetStore([], ids);
+    const waiting = store.create({ name: 'Early', categoryId: 1 }) as Promise<{ id: number }>;
+    // The replacement holds a pet with the id the waiting create was handed (1).
+    store.replaceAll([{ id: 1, name: 'Replaced', categoryId: 2 }, { id: 40, name: 'B', categoryId: 1, status: 'sold' }]);
+    held = false;
+    release();
+    const early = await waiting;
+    expect(early.id).toBe(41);
+    expect(store.get(1)?.name).toBe('Replaced');
+    expect(store.get(41)?.name).toBe('Early');
+    const listed = store.list({ limit: 10 }).map((pet) => pet.id);
+    expect(listed).toEqual([41, 40, 1]);
+    expect(store.all().map((pet) => pet.id)).toEqual([1, 40, 41]);
+    expect((await store.create({ name: 'Later', categoryId: 1 })).id).toBe(42);
+  });
+
   it('reads back what it created', async () => {
     const store = new PetStore();
     const pet = await store.create({ name: 'Rex', categoryId: 1, status: 'pending' });

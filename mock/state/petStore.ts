@@ -108,7 +108,16 @@ export class PetStore implements PetRepository {
     // One literal per shape: a field added after would move every created pet to a second shape.
     const pet: Pet = input.status === undefined ? { id, name: input.name, categoryId: input.categoryId } : { id, name: input.name, categoryId: input.categoryId, status: input.status };
     if (!this.ids || pet.id <= this.ids.reservedThrough) return this.#add(pet);
-    return this.#reserveThrough(pet.id).then(() => this.#add(pet));
+    return this.#reserveThrough(pet.id).then(() => this.#addReserved(pet, input));
+  }
+
+  /**
+   * A pet whose id was reserved on disk while it waited: stored under that id, unless a
+   * replacement that came in meanwhile holds a pet with it, when the create goes after the
+   * replacement, with the next id, as if sent after it: two pets never share an id.
+   */
+  #addReserved(pet: Pet, input: NewPet): Pet | Promise<Pet> {
+    return this.get(pet.id) === undefined ? this.#add(pet) : this.create(input);
   }
 
   /** One reservation at a time; ids beyond a running reservation wait for it, then reserve more. */
