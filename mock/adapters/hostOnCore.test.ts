@@ -28,6 +28,16 @@ describe('hostOnCore', () => {
     expect(headers).toEqual({ authorization: 'Bearer demo-pro', 'content-type': 'application/json' });
   });
 
+  it('logs each request with the headers it was sent with, whatever the caller does with its object after', async () => {
+    const mock = await open();
+    const headers = { authorization: 'Bearer demo-pro', 'x-conformance-run-id': 'first' };
+    await mock.respond({ method: 'GET', url: `${mock.address.baseUrl}/pets?limit=1`, headers });
+    headers['x-conformance-run-id'] = 'second';
+    await mock.respond({ method: 'GET', url: `${mock.address.baseUrl}/pets?limit=1`, headers });
+    headers['x-conformance-run-id'] = 'changed after';
+    expect((await mock.control.requests()).map((logged) => logged.runId)).toEqual(['first', 'second']);
+  });
+
   it('answers an in-memory read at once and a create at once when its body is at hand', async () => {
     const mock = await open();
     const read = mock.respond({ method: 'GET', url: `${mock.address.baseUrl}/pets/1`, headers: { authorization: 'Bearer demo-pro' } });

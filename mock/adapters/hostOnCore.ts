@@ -39,12 +39,15 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'answerNow' 
     const path = mockPath(url);
     if (path === undefined) throw new Error(`The pets mock at ${address.baseUrl} was handed ${url}, which is not under it.`);
     if (closed) throw new Error(`The pets mock at ${address.baseUrl} was closed, and ${method} ${url} still reached it. Remove its handlers or routes, or create a new mock.`);
-    const named = inLowerCase(headers);
+    // A copy, names in lower case: the request log reads the headers after the answer is out
+    // (RequestLog.addLater), so they must be the mock's own, not an object the caller may change.
+    const lowerCased: Record<string, string> = {};
+    for (const name in headers) lowerCased[name.toLowerCase()] = headers[name]!;
     // As a socket would carry it: a body's length (as inject() adds it), and the body only when the server would read one.
     const sent = body && body.byteLength > 0 ? body : undefined;
-    const given = sent && named['content-length'] === undefined ? { ...named, 'content-length': String(sent.byteLength) } : named;
-    const read = bodyIsSent(given) ? (sent ?? new Uint8Array(0)) : undefined;
-    const answer = core.answerNow({ method, url: path, headers: given, body: read, client: inProcessClient, arrivedAt });
+    if (sent && lowerCased['content-length'] === undefined) lowerCased['content-length'] = String(sent.byteLength);
+    const read = bodyIsSent(lowerCased) ? (sent ?? new Uint8Array(0)) : undefined;
+    const answer = core.answerNow({ method, url: path, headers: lowerCased, body: read, client: inProcessClient, arrivedAt });
     return isPromise(answer) ? answer.then(underAddress) : underAddress(answer);
   };
   return {
@@ -70,19 +73,4 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'answerNow' 
       await close();
     },
   };
-}
-
-/**
- * The headers with their names in lower case: the object itself when they already are, as fetch's
- * Headers gives them to MSW's resolver (no copy per request; the core never changes a request's
- * headers), else a copy.
- */
-function inLowerCase(headers: Record<string, string>): Record<string, string> {
-  for (const name in headers) {
-    if (name === name.toLowerCase()) continue;
-    const lowerCased: Record<string, string> = {};
-    for (const each in headers) lowerCased[each.toLowerCase()] = headers[each]!;
-    return lowerCased;
-  }
-  return headers;
 }
