@@ -2,6 +2,23 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PetStore } from './petStore.ts';
 
+/**
+ * An id journal on a slow disk: its first reservation waits until `release()`, the ones after it
+ * are written at once; each reserves ten ids past the one asked for.
+ */
+function heldJournal() {
+  let written: (() => void) | undefined;
+  let held = true;
+  const ids = {
+    reservedThrough: 0,
+    reserve: (id: number) => new Promise<void>((resolve) => {
+      written = () => ((ids.reservedThrough = id + 10), resolve());
+      if (!held) written();
+    }),
+  };
+  return { ids, release: () => ((held = false), written?.()) };
+}
+
 describe('PetStore', () => {
   it('assigns increasing ids starting after the highest loaded one', async () => {
     const store = new PetStore([{ id: 7, name: 'Rex', categoryId: 1 }]);
@@ -27,20 +44,10 @@ describe('PetStore', () => {
   });
 
   it('finds and lists in id order a pet whose id was reserved on disk while a replacement with higher ids came in', async () => {
-    let release!: () => void;
-    let held = true;
-    // The first reservation waits for the disk; the ones after it are written at once.
-    const ids = {
-      reservedThrough: 0,
-      reserve: (id: number) => new Promise<void>((resolve) => {
-        release = () => ((ids.reservedThrough = id + 10), resolve());
-        if (!held) release();
-      }),
-    };
+    const { ids, release } = heldJournal();
     const store = new PetStore([], ids);
     const waiting = store.create({ name: 'Early', categoryId: 1 }) as Promise<{ id: number }>;
     store.replaceAll([{ id: 500, name: 'A', categoryId: 1 }, { id: 600, name: 'B', categoryId: 1, status: 'sold' }]);
-    held = false;
     release();
     const early = await waiting;
     const later = await store.create({ name: 'Later', categoryId: 1 });
@@ -51,20 +58,11 @@ describe('PetStore', () => {
   });
 
   it('gives a pet whose id a replacement took while the id was reserved on disk the next id, so no two pets share one', async () => {
-    let release!: () => void;
-    let held = true;
-    const ids = {
-      reservedThrough: 0,
-      reserve: (id: number) => new Promise<void>((resolve) => {
-        release = () => ((ids.reservedThrough = id + 10), resolve());
-        if (!held) release();
-      }),
-    };
+    const { ids, release } = heldJournal();
     const store = new PetStore([], ids);
     const waiting = store.create({ name: 'Early', categoryId: 1 }) as Promise<{ id: number }>;
     // The replacement holds a pet with the id the waiting create was handed (1).
     store.replaceAll([{ id: 1, name: 'Replaced', categoryId: 2 }, { id: 40, name: 'B', categoryId: 1, status: 'sold' }]);
-    held = false;
     release();
     const early = await waiting;
     expect(early.id).toBe(41);

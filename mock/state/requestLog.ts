@@ -63,10 +63,9 @@ const numbersOfFacts = (key: string) => key === 'arrivedAt' || key === 'remainin
 const MAX_WAITING = 256;
 /**
  * How long an entry waits to be made at most, in real milliseconds: long enough that a busy
- * server makes tens of entries in one loop, short enough that the requests waiting are collected
- * young. An exchange held 20 ms lived through the young generation's collections, which copied it
- * (and its headers and answer) once or twice: made after 1 ms, a list request costs the server
- * 7 to 10% less CPU, and the MSW host about 2% (docs/performance.md).
+ * server makes tens of entries in one loop, short enough that the exchanges waiting die young. An
+ * exchange held longer lives through the young generation's collections, which copy it and its
+ * headers and answer (docs/performance.md measures both).
  */
 const MAX_WAIT_MS = 1;
 
