@@ -151,6 +151,20 @@ describe('answerRaw, the Node hosts\' hand-over', () => {
     expect(res).toMatchObject({ status: 200, body: '[]' });
   });
 
+  it('through serveNode, sets the head of an answer given at once and ends it after the turn, with the answers read in it', async () => {
+    const calls: string[] = [];
+    const fakeResponse = (name: string) => ({
+      headersSent: false, destroyed: false, writableEnded: false,
+      writeHead(status: number) { this.headersSent = true; calls.push(`${name} head ${status}`); },
+      end(body: string) { this.writableEnded = true; calls.push(`${name} end ${body}`); },
+    });
+    const listener = serveNode(() => ({ answerNow: (request) => ({ status: 200, headers: {}, body: request.url }), arrival: () => 0 }), { bodyLimit: 256, clientAddress: () => '127.0.0.1', log: { error: () => {} } });
+    for (const url of ['/v1/pets/1', '/v1/pets/2']) listener({ method: 'GET', url, rawHeaders: ['Host', 'mock.test'], socket: null } as never, fakeResponse(url) as never);
+    expect(calls).toEqual(['/v1/pets/1 head 200', '/v1/pets/2 head 200']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls.slice(2)).toEqual(['/v1/pets/1 end /v1/pets/1', '/v1/pets/2 end /v1/pets/2']);
+  });
+
   it.each<[string, NodeAnswerer['answerNow']]>([
     ['an answer given at once that cannot be written', () => ({ status: 200, headers: { 'x-bad': 'one\ntwo' }, body: '[]' })],
     ['an answer given later that cannot be written', () => Promise.resolve({ status: 200, headers: { 'x-bad': 'one\ntwo' }, body: '[]' })],

@@ -7,6 +7,7 @@ import { bodyIsSent } from '../pipeline/readRequest.ts';
 import { ApiError } from '../errors/errorCatalogue.ts';
 import { imfFixdate } from '../core/dateField.ts';
 import { isPromise, type Awaitable } from '../state/awaitable.ts';
+import { AnswerBatch } from './answerBatch.ts';
 
 /** What a Node host needs of the mock: its answers, and its clock's instant for a request handed over (arrival). */
 export interface NodeAnswerer {
@@ -22,13 +23,16 @@ export interface HostLog {
 
 /**
  * A `node:http` request listener answering every request with the mock (answerRaw): the pets-mock
- * server's host. `current` is asked per request, so a reload's new mock answers the next one.
+ * server's host. `current` is asked per request, so a reload's new mock answers the next one. The
+ * server owns its sockets, so its answers are written together at the end of each turn of the
+ * event loop (AnswerBatch).
  */
 export function serveNode(current: () => NodeAnswerer, { bodyLimit, clientAddress, log }: { bodyLimit: number; clientAddress: (req: IncomingMessage) => string; log: HostLog }): (req: IncomingMessage, res: ServerResponse) => void {
+  const options = { bodyLimit, log, batch: new AnswerBatch(log) };
   return (req, res) => {
     const mock = current();
     const arrivedAt = mock.arrival();
-    void answerRaw(mock, { req, res, ip: clientAddress(req), arrivedAt }, { bodyLimit, log });
+    void answerRaw(mock, { req, res, ip: clientAddress(req), arrivedAt }, options);
   };
 }
 
@@ -47,9 +51,11 @@ export interface RawExchange {
  * Node hosts (serveNode, and the fastify adapter). The body is read only when the mock asks, as
  * far as one byte past the limit; a `reset` rule gets a TCP reset; a client that leaves while its
  * answer is held is noticed; whatever fails, the client gets an Error body. An answer the mock
- * gives at once is written at once: nothing is returned then, a promise otherwise.
+ * gives at once is written at once (its body at the end of the turn, with a `batch`): nothing is
+ * returned then, a promise otherwise.
  */
-export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip, arrivedAt }: RawExchange, { bodyLimit, log }: { bodyLimit: number; log: HostLog }): Promise<void> | undefined {
+export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip, arrivedAt }: RawExchange, options: HostOptions): Promise<void> | undefined {
+  const { bodyLimit, log } = options;
   const gone = new ClientLeft(res);
   // Read from the raw lines, once: Node's own `req.headers` is never built.
   const headers = joinedHeaders(req.rawHeaders);
@@ -68,18 +74,29 @@ export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip,
   } catch (error) {
     return void failed(req, res, gone, arrivedAt, log, error);
   }
-  if (isPromise(answer)) return answer.then((given) => written(req, res, gone, arrivedAt, log, given), (error: unknown) => failed(req, res, gone, arrivedAt, log, error));
-  written(req, res, gone, arrivedAt, log, answer);
+  if (isPromise(answer)) return answer.then((given) => written(req, res, gone, arrivedAt, options, given), (error: unknown) => failed(req, res, gone, arrivedAt, log, error));
+  written(req, res, gone, arrivedAt, options, answer);
   return undefined;
 }
 
-function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, log: HostLog, answer: CoreAnswer): void {
+/** How a Node host hands requests over: the body limit, where errors go, and the batch its answers' bodies wait in, if any. */
+export interface HostOptions {
+  bodyLimit: number;
+  log: HostLog;
+  /** Only for a server that owns its sockets: a host inside someone else's app (fastify, Vite) ends each answer at once. */
+  batch?: AnswerBatch | undefined;
+}
+
+function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, { log, batch }: HostOptions, answer: CoreAnswer): void {
   // Answered already, by Node's own answer to a request it could not read to its end.
   if (res.destroyed || res.headersSent) return;
   gone.answered = true;
   try {
+    // The head at once: what Node's own answers (nodeLevelAnswers.ts) then do on this connection
+    // sees an answer under way, as it does once the answer is written.
     res.writeHead(answer.status, answer.headers);
-    res.end(answer.body ?? undefined);
+    if (batch) batch.end(res, answer.body ?? undefined);
+    else res.end(answer.body ?? undefined);
   } catch (error) {
     // An answer Node cannot write (a header it refuses) is the mock's fault: an Error body still.
     failed(req, res, gone, arrivedAt, log, error);

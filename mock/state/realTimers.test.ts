@@ -7,8 +7,9 @@ describe('realTimers', () => {
   it('keeps the real time and timers while a test fakes them', async () => {
     vi.useFakeTimers({ now: Date.UTC(2000, 0, 1) });
     expect(new Date(realTimers.now()).getUTCFullYear()).toBeGreaterThan(2000);
-    // Fires though the test never advances its fake timers.
+    // Fire though the test never advances its fake timers.
     await new Promise((resolve) => realTimers.setTimeout(resolve, 1));
+    await new Promise<void>((resolve) => realTimers.setImmediate(resolve));
   });
 
   it('finds the real ones behind the fakes, as a module first loaded under fake timers does', async () => {
@@ -19,6 +20,7 @@ describe('realTimers', () => {
     const fired = vi.fn();
     captured.clearTimeout(captured.setTimeout(fired, 1));
     await new Promise((resolve) => captured.setTimeout(resolve, 1));
+    await new Promise<void>((resolve) => captured.setImmediate(resolve));
     expect(fired).not.toHaveBeenCalled();
     expect(vi.getTimerCount()).toBe(0);
   });
