@@ -27,6 +27,15 @@ export class AnswerBatch {
     if (this.#responses.length === 1) this.afterTurn(this.#flush);
   }
 
+  /**
+   * Ends every answer waiting now, before the turn is over: for what cuts a connection in this
+   * turn (a `reset` fault rule), so that the answers given before it on that connection (pipelined)
+   * go out first, as they would have unbatched.
+   */
+  flushNow(): void {
+    this.#flush();
+  }
+
   readonly #flush = (): void => {
     const responses = this.#responses;
     const bodies = this.#bodies;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMock, type MockOptions } from '../buildMock.ts';
 import { openMock, type Mock } from '../core/openMock.ts';
 import { answerRaw, serveNode, type NodeAnswerer } from './nodeHttp.ts';
+import { ConnectionResetError } from '../core/coreTypes.ts';
 import { clientAddressOf } from './clientAddress.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
@@ -163,6 +164,31 @@ describe('answerRaw, the Node hosts\' hand-over', () => {
     expect(calls).toEqual(['/v1/pets/1 head 200', '/v1/pets/2 head 200']);
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls.slice(2)).toEqual(['/v1/pets/1 end /v1/pets/1', '/v1/pets/2 end /v1/pets/2']);
+  });
+
+  it('writes the answer pipelined ahead of a request a reset rule takes, then drops the connection', async () => {
+    const server = await serving((request) => {
+      if (request.url === '/v1/reset') throw new ConnectionResetError('a reset rule');
+      return { status: 200, headers: { 'content-length': '2' }, body: 'ok' };
+    });
+    try {
+      const heard = await new Promise<{ text: string }>((resolve) => {
+        const socket = connect(server.port, '127.0.0.1');
+        let text = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve({ text }));
+        // In one write: the server reads both in one turn of its event loop.
+        socket.write(['/v1/pets/1', '/v1/reset'].map((path) => `GET ${path} HTTP/1.1\r\nHost: mock.test\r\n\r\n`).join(''));
+      });
+      expect([...heard.text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => m[1])).toEqual(['200']);
+      // Nothing for the second: the connection is gone (cut while the first answer was still
+      // being written, the client reads its end rather than a reset).
+      expect(heard.text.endsWith('\r\n\r\nok')).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it.each<[string, NodeAnswerer['answerNow']]>([

@@ -72,9 +72,9 @@ export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip,
       signal: gone,
     });
   } catch (error) {
-    return void failed(req, res, gone, arrivedAt, log, error);
+    return void failed(req, res, gone, arrivedAt, options, error);
   }
-  if (isPromise(answer)) return answer.then((given) => written(req, res, gone, arrivedAt, options, given), (error: unknown) => failed(req, res, gone, arrivedAt, log, error));
+  if (isPromise(answer)) return answer.then((given) => written(req, res, gone, arrivedAt, options, given), (error: unknown) => failed(req, res, gone, arrivedAt, options, error));
   written(req, res, gone, arrivedAt, options, answer);
   return undefined;
 }
@@ -99,16 +99,18 @@ function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, ar
     else res.end(answer.body ?? undefined);
   } catch (error) {
     // An answer Node cannot write (a header it refuses) is the mock's fault: an Error body still.
-    failed(req, res, gone, arrivedAt, log, error);
+    failed(req, res, gone, arrivedAt, { log, batch }, error);
   }
 }
 
-function failed(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, log: HostLog, error: unknown): void {
+function failed(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, { log, batch }: Pick<HostOptions, 'log' | 'batch'>, error: unknown): void {
   // The client went away (while its answer was held, or mid-body): no one is left to answer.
   if (error instanceof ClientGoneError || res.destroyed) return;
   if (error instanceof ConnectionResetError) {
     // A TCP reset where there is a socket (the client reads ECONNRESET); in process, the answer
-    // is destroyed, which the adapters turn into their host's network error.
+    // is destroyed, which the adapters turn into their host's network error. The answers given
+    // before it on the connection (pipelined, waiting in the batch) go out first.
+    batch?.flushNow();
     const socket = req.socket as { resetAndDestroy?: () => void } | null;
     if (typeof socket?.resetAndDestroy === 'function') socket.resetAndDestroy();
     else res.destroy();

@@ -25,11 +25,12 @@ export interface RealTimers {
 /** The real timers and Date.now behind whatever fakes `globals` holds now. */
 export function captureRealTimers(globals: typeof globalThis = globalThis): RealTimers {
   const RealDate = original('Date', globals.Date);
+  const setTimeout = original('setTimeout', globals.setTimeout).bind(globals) as typeof globalThis.setTimeout;
   return {
-    setTimeout: original('setTimeout', globals.setTimeout).bind(globals) as typeof globalThis.setTimeout,
+    setTimeout,
     clearTimeout: original('clearTimeout', globals.clearTimeout).bind(globals) as typeof globalThis.clearTimeout,
     // Absent in a browser, where nothing asks for it (only the Node server batches its writes).
-    setImmediate: (globals.setImmediate ? original('setImmediate', globals.setImmediate).bind(globals) : (callback: () => void) => void globals.setTimeout(callback, 0)) as (callback: () => void) => void,
+    setImmediate: (globals.setImmediate ? original('setImmediate', globals.setImmediate).bind(globals) : (callback: () => void) => void setTimeout(callback, 0)) as (callback: () => void) => void,
     now: () => RealDate.now(),
   };
 }
