@@ -44,7 +44,7 @@ export class AnswerBatch {
     for (let i = 0; i < responses.length; i++) {
       const res = responses[i]!;
       // The client left, or the connection was cut (a second shutdown signal), while the answer waited.
-      if (res.destroyed || res.writableEnded) continue;
+      if (res.destroyed) continue;
       try {
         res.end(bodies[i]);
       } catch (error) {

@@ -55,8 +55,8 @@ export interface RawExchange {
  * returned then, a promise otherwise.
  */
 export function answerRaw(core: Pick<NodeAnswerer, 'answerNow'>, { req, res, ip, arrivedAt }: RawExchange, options: HostOptions): Promise<void> | undefined {
-  const { bodyLimit, log } = options;
-  const gone = new ClientLeft(res);
+  const { bodyLimit } = options;
+  const gone = new ClientLeft(req, res);
   // Read from the raw lines, once: Node's own `req.headers` is never built.
   const headers = joinedHeaders(req.rawHeaders);
   let answer: Awaitable<CoreAnswer>;
@@ -104,8 +104,13 @@ function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, ar
 }
 
 function failed(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, { log, batch }: Pick<HostOptions, 'log' | 'batch'>, error: unknown): void {
-  // The client went away (while its answer was held, or mid-body): no one is left to answer.
-  if (error instanceof ClientGoneError || res.destroyed) return;
+  // The client went away (while its answer was held, or mid-body): no one is left to answer. A
+  // connection it only half-closed is closed here: the server keeps a half-closed one open until
+  // its answers are out (httpFront.ts), and this one will get none.
+  if (error instanceof ClientGoneError || res.destroyed) {
+    if (!res.destroyed && !res.headersSent) res.destroy();
+    return;
+  }
   if (error instanceof ConnectionResetError) {
     // A TCP reset where there is a socket (the client reads ECONNRESET); in process, the answer
     // is destroyed, which the adapters turn into their host's network error. The answers given
@@ -145,26 +150,38 @@ export function joinedHeaders(rawHeaders: readonly string[]): Record<string, str
 /**
  * Whether the client left before its answer, asked only by an answer a fault rule holds: a class
  * (one shape, its accessor on the prototype), and no listener until one is asked for; a listener on
- * every response, or an AbortController each, costs a third of the server's throughput.
+ * every response, or an AbortController each, costs a third of the server's throughput. A client
+ * that gives up closes its side of the connection: its FIN ends the socket's reading side, which
+ * is all a server sees of it (one that only half-closes looks the same, and is taken as gone too).
  */
 class ClientLeft implements ClientSignal {
   /** Set once the core's answer is written: what happens to the connection after is not the client leaving. */
   answered = false;
 
-  constructor(private readonly res: ServerResponse) {}
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {}
 
-  /** Its connection closed, or something else answered it (Node, for a body it could not read), before the core did. */
+  /** Its connection closed or its FIN came, or something else answered it (Node, for a body it could not read), before the core did. */
   get aborted(): boolean {
-    return !this.answered && (this.res.destroyed || this.res.headersSent);
+    return !this.answered && (this.res.destroyed || this.res.headersSent || this.req.socket?.readableEnded === true);
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    const res = this.res;
+    const { req, res } = this;
+    // The connection's, not the response's: a pipelined answer waiting its turn has no socket yet.
+    const socket = req.socket;
     const left = () => {
+      // Off the connection once decided: a keep-alive connection serves many requests.
+      socket?.off('end', left);
+      res.off('close', left);
+      res.off('finish', left);
       if (!this.answered) listener();
     };
-    res.once('close', left);
-    res.once('finish', left);
+    res.on('close', left);
+    res.on('finish', left);
+    socket?.on('end', left);
   }
 }
 

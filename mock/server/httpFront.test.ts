@@ -24,7 +24,7 @@ async function answeringAfterFin() {
 }
 
 describe('the HTTP front', () => {
-  it('answers a client that half-closes after its request, then closes the connection (RFC 9112, 9.6)', async () => {
+  it('answers a client that half-closes after its request, then closes the connection (RFC 9293, 3.6)', async () => {
     const front = await answeringAfterFin();
     try {
       const { port } = new URL(front.origin);

@@ -62,10 +62,12 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     if (shuttingDown) closeAfter(res);
     options.route(req, res);
   });
-  // A client that half-closes after its requests (a FIN) still gets every answer, and then the
-  // connection closes (RFC 9112, 9.6): Node's default would end it at once, losing an answer not
-  // yet written (held by a rule or a delay, or waiting for the end of the turn: AnswerBatch).
-  // Node's own switch for this (its socketOnEnd), in Node 20 to 24, though not in its types.
+  // A client that half-closes after its requests (a FIN: it has nothing more to send, RFC 9293,
+  // 3.6) still gets its answers, and then the connection closes. Node's default ends it at once,
+  // losing answers not yet written: delayed, or waiting for the end of the turn (AnswerBatch).
+  // An answer a stall rule holds is let go on a FIN all the same (ClientLeft, nodeHttp.ts): a
+  // client that gives up sends one too. Node's own switch (its socketOnEnd), in Node 20 to 24,
+  // though not in its types.
   (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // Longer than the idle timeouts of common load balancers (60 s), so they never reuse a closed connection.
   server.keepAliveTimeout = 72_000;

@@ -1,6 +1,7 @@
 // The fastify host over real sockets: what inject() cannot show (header lines as sent, a body cut
 // at the limit, a client that leaves mid-body).
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from './startMockServer.ts';
 
@@ -58,5 +59,28 @@ describe('the fastify host of the core, over HTTP', () => {
     const after = await send(`${server.url}/pets?limit=1`, { headers: key });
     expect(after.status).toBe(200);
     expect(await server.mock.state.store.count()).toBe(250);
+  });
+  it('forgets an answer a stall rule holds once its client closes its side, records it unanswered, and closes the connection', async () => {
+    server = await startMockServer({ port: 0, host: '127.0.0.1', logLevel: false });
+    const control = `${new URL(server.url).origin}/__mock`;
+    const added = await fetch(`${control}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationId: 'listPets', action: 'stall' }) });
+    const { id } = (await added.json()) as { id: string };
+    const { hostname, port } = new URL(server.url);
+    // The request, then the client's FIN, as a client that gives up sends it: the server is left
+    // holding an answer no one waits for, and must let go of it and of the connection.
+    const heard = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+      socket.end(`GET /v1/pets HTTP/1.1\r\nHost: mock.test\r\nAuthorization: Bearer demo-pro\r\n\r\n`);
+    });
+    expect(heard).toBe('');
+    const faults = (await (await fetch(`${control}/faults`)).json()) as { faults: { holding?: number }[] };
+    expect(faults.faults.map((f) => f.holding ?? 0)).toEqual([0]);
+    const { requests } = (await (await fetch(`${control}/requests`)).json()) as { requests: unknown[] };
+    expect(requests).toEqual([expect.objectContaining({ path: '/v1/pets', status: 0, fault: id })]);
   });
 });

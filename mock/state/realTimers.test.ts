@@ -24,4 +24,10 @@ describe('realTimers', () => {
     expect(fired).not.toHaveBeenCalled();
     expect(vi.getTimerCount()).toBe(0);
   });
+  it('runs setImmediate\'s callbacks on the real setTimeout where there is no setImmediate (a browser)', async () => {
+    const { setImmediate: _absent, ...browserLike } = globalThis as typeof globalThis & { setImmediate?: unknown };
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const captured = captureRealTimers({ ...browserLike, setTimeout: globalThis.setTimeout } as typeof globalThis);
+    await new Promise<void>((resolve) => captured.setImmediate(resolve));
+  });
 });
