@@ -6,10 +6,8 @@ import { AnswerBatch } from './answerBatch.ts';
 function response(ended: string[], name: string, { destroyed = false, refuses = false } = {}) {
   const res = {
     destroyed,
-    writableEnded: false,
     end(body?: string) {
       if (refuses) throw new Error('write after end');
-      this.writableEnded = true;
       ended.push(`${name}:${body ?? ''}`);
     },
     destroy() {

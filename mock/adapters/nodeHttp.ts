@@ -87,7 +87,7 @@ export interface HostOptions {
   batch?: AnswerBatch | undefined;
 }
 
-function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, { log, batch }: HostOptions, answer: CoreAnswer): void {
+function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, options: HostOptions, answer: CoreAnswer): void {
   // Answered already, by Node's own answer to a request it could not read to its end.
   if (res.destroyed || res.headersSent) return;
   gone.answered = true;
@@ -95,15 +95,15 @@ function written(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, ar
     // The head at once: what Node's own answers (nodeLevelAnswers.ts) then do on this connection
     // sees an answer under way, as it does once the answer is written.
     res.writeHead(answer.status, answer.headers);
-    if (batch) batch.end(res, answer.body ?? undefined);
+    if (options.batch) options.batch.end(res, answer.body ?? undefined);
     else res.end(answer.body ?? undefined);
   } catch (error) {
     // An answer Node cannot write (a header it refuses) is the mock's fault: an Error body still.
-    failed(req, res, gone, arrivedAt, { log, batch }, error);
+    failed(req, res, gone, arrivedAt, options, error);
   }
 }
 
-function failed(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, { log, batch }: Pick<HostOptions, 'log' | 'batch'>, error: unknown): void {
+function failed(req: IncomingMessage, res: ServerResponse, gone: ClientLeft, arrivedAt: number, { log, batch }: HostOptions, error: unknown): void {
   // The client went away (while its answer was held, or mid-body): no one is left to answer. A
   // connection it only half-closed is closed here: the server keeps a half-closed one open until
   // its answers are out (httpFront.ts), and this one will get none.

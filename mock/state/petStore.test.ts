@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PetStore } from './petStore.ts';
+import type { StoredPet as Pet } from './petJson.ts';
 
 /**
  * An id journal on a slow disk: its first reservation waits until `release()`, the ones after it
@@ -17,6 +18,16 @@ function heldJournal() {
     }),
   };
   return { ids, release: () => ((held = false), written?.()) };
+}
+
+/** A store on a held journal: a create waits for its id, `replacement` comes in meanwhile, then the journal writes; the create's pet. */
+async function createWhileReplacing(replacement: Pet[]) {
+  const { ids, release } = heldJournal();
+  const store = new PetStore([], ids);
+  const waiting = store.create({ name: 'Early', categoryId: 1 }) as Promise<{ id: number }>;
+  store.replaceAll(replacement);
+  release();
+  return { store, early: await waiting };
 }
 
 describe('PetStore', () => {
@@ -44,12 +55,7 @@ describe('PetStore', () => {
   });
 
   it('finds and lists in id order a pet whose id was reserved on disk while a replacement with higher ids came in', async () => {
-    const { ids, release } = heldJournal();
-    const store = new PetStore([], ids);
-    const waiting = store.create({ name: 'Early', categoryId: 1 }) as Promise<{ id: number }>;
-    store.replaceAll([{ id: 500, name: 'A', categoryId: 1 }, { id: 600, name: 'B', categoryId: 1, status: 'sold' }]);
-    release();
-    const early = await waiting;
+    const { store, early } = await createWhileReplacing([{ id: 500, name: 'A', categoryId: 1 }, { id: 600, name: 'B', categoryId: 1, status: 'sold' }]);
     const later = await store.create({ name: 'Later', categoryId: 1 });
     expect(early.id).toBe(1);
     expect(store.get(early.id)?.name).toBe('Early');
@@ -58,13 +64,8 @@ describe('PetStore', () => {
   });
 
   it('gives a pet whose id a replacement took while the id was reserved on disk the next id, so no two pets share one', async () => {
-    const { ids, release } = heldJournal();
-    const store = new PetStore([], ids);
-    const waiting = store.create({ name: 'Early', categoryId: 1 }) as Promise<{ id: number }>;
     // The replacement holds a pet with the id the waiting create was handed (1).
-    store.replaceAll([{ id: 1, name: 'Replaced', categoryId: 2 }, { id: 40, name: 'B', categoryId: 1, status: 'sold' }]);
-    release();
-    const early = await waiting;
+    const { store, early } = await createWhileReplacing([{ id: 1, name: 'Replaced', categoryId: 2 }, { id: 40, name: 'B', categoryId: 1, status: 'sold' }]);
     expect(early.id).toBe(41);
     expect(store.get(1)?.name).toBe('Replaced');
     expect(store.get(41)?.name).toBe('Early');
