@@ -18,14 +18,12 @@ const gate = { probeRateLimit: true, apiKey2: 'demo-free' } as const;
  */
 type Why = 'not sent' | 'not judged' | 'warned' | 'retried';
 const survivors: Record<string, { why: Why; detail: string }> = {
-  'HEAD answered with Content-Length: 0': { why: 'not judged', detail: 'the run sends HEAD and reads `Content-Length: 0` beside the GET\'s non-empty body; no check compares the two (RFC 9110, 8.6)' },
   'first request after 5 s idle answered 502 by the load balancer': { why: 'not sent', detail: 'no two consecutive requests of a default gate run are 5 s apart on the deployment\'s clock' },
   'HEAD answered with a body poisons the next request': { why: 'retried', detail: 'the 502 that follows each HEAD (HTML, no rate-limit headers) is taken as transient and resent after 0.5 s, and the resend succeeds; the request answered 502 had reached the origin' },
   'CDN caches 404s for a minute, ignoring Authorization': { why: 'not sent', detail: 'the run never asks for an id before it is created, nor without a key for an id just answered 404' },
   '401 without WWW-Authenticate': { why: 'warned', detail: 'seen on every 401 and reported as a warning, since the contract does not name the header (RFC 9110, 11.6.1 makes it a MUST)' },
-  'token read as the second space-separated word': { why: 'not sent', detail: 'the run\'s spellings of Authorization (lower-case scheme, scheme alone, no space) include no two spaces before the key and no word after it' },
-  'key looked up with SQL LIKE': { why: 'not sent', detail: 'the run\'s near-miss keys (a character added, one removed, upper case) hold no `_` or `%`' },
   'Location without the /v1 prefix': { why: 'not judged', detail: 'Location is read on every create but never resolved and followed' },
+  'token read as the second space-separated word': { why: 'not sent', detail: 'the run\'s spellings of Authorization (lower-case scheme, scheme alone, no space) include no two spaces before the key and no word after it' },
   'private X-Forwarded-For served on the internal plan': { why: 'not sent', detail: 'the run sends no X-Forwarded-For' },
   'Accept-Language translates status values': { why: 'not sent', detail: 'the run sends no Accept-Language' },
   'sampled traceparent counted twice': { why: 'not sent', detail: 'the run sends no traceparent' },

@@ -54,14 +54,17 @@ function wrongKeys(ctx: CheckContext): Variant[] {
 
 /**
  * The near misses of the key every run sends, one request each: one character changed at the
- * start, middle and end (same length: a compare loop one short, a prefix or suffix match), one
- * added and one removed at the end (a prefix match either way), one letter's case flipped, the key
- * with a word after it or before it (a split on spaces), under another scheme. The rest of
- * `keyNearMisses` (a bare key, edits at the other positions) the sweep and the generated
- * sequences send. Each goes to another operation in turn, under the scheme spelled another way in
- * turn from a seeded start: an invalid key is refused everywhere, however the scheme is written.
+ * start and at the end, and the middle one replaced by SQL LIKE's any-character wildcard `_` (same
+ * length: a compare loop one short, a prefix or suffix match, a LIKE where `=` was meant; any
+ * compare that ignores the middle character takes `_` too), one added and one removed at the end (a
+ * prefix match either way), one letter's case flipped, the key with a word after it or before it (a
+ * split on spaces), under another scheme. The rest of `keyNearMisses` (a bare key, the other edits
+ * and wildcards) the sweep and the generated sequences send: the keyless requests a run may send
+ * are counted (keylessBudget), and these leave the generated sequences their share. Each goes to
+ * another operation in turn, under the scheme spelled another way in turn from a seeded start: an
+ * invalid key is refused everywhere, however the scheme is written.
  */
-const sentNearMisses = ['key/change/start', 'key/change/middle', 'key/change/end', 'key/add/end', 'key/remove/end', 'key/case/middle', 'key/word-after', 'key/word-before', 'key/other-scheme'];
+const sentNearMisses = ['key/change/start', 'key/wildcard/like-one', 'key/change/end', 'key/add/end', 'key/remove/end', 'key/case/middle', 'key/word-after', 'key/word-before', 'key/other-scheme'];
 
 function nearMissVariants(ctx: CheckContext): (Variant & { operationId: string })[] {
   const operations = ctx.options.readOnly ? ['listPets', 'getPet'] : ['listPets', 'createPet', 'getPet'];
@@ -126,7 +129,7 @@ export const auth: Check = {
   description:
     'On every operation, each wrong presentation of a key gets 401 with an Error body: no header, an empty one, ' +
     'the key under Basic, glued to the scheme, the scheme alone, the key in the query string or in an X-API-Key header, and near misses of ' +
-    'the key spread over the operations: a character changed at its start, middle and end, one added or removed, a letter\'s case flipped, ' +
+    'the key spread over the operations: a character changed at its start and end, the middle one replaced by SQL LIKE\'s wildcard _, one added or removed, a letter\'s case flipped, ' +
     'a word after or before it, another scheme, each under the scheme spelled another way. The run\'s key is accepted, also ' +
     'as "bearer" in lower case (RFC 9110: schemes are case-insensitive). A request with ' +
     'no valid key that is also invalid otherwise (a bad body, an unknown id, a bad limit or status) gets 401, not 400 or 404.',

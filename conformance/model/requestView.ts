@@ -80,6 +80,11 @@ function operationOf(method: string, segments: string[]): { operation?: Operatio
   return {};
 }
 
+/** The documented operation GET of this path (relative to the base URL, no query) names: what a HEAD of it mirrors (RFC 9110, 9.3.2). */
+export function operationAsGet(pathname: string): OperationId | undefined {
+  return operationOf('GET', pathname.split('/').slice(1)).operation;
+}
+
 /** The operation a path names once its empty segments are dropped and each segment decoded and lower-cased. */
 function spelledOperation(method: string, pathname: string): OperationId | undefined {
   const segments = pathname.split('/').filter((s) => s !== '').map((s) => {

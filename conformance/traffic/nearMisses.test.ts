@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { profileHeaders } from './clientProfiles.ts';
-import { editsOf, idNearMisses, keyNearMisses, schemeSpellings, statusNearMisses } from './nearMisses.ts';
+import { describeEdit, editsOf, idNearMisses, keyNearMisses, schemeSpellings, statusNearMisses, wildcardsOf } from './nearMisses.ts';
 
 describe('editsOf: one edit of a value at its start, middle and end', () => {
   it('changes, adds, removes and flips the case of one character at each position, none equal to the value', () => {
@@ -31,11 +31,31 @@ describe('editsOf: one edit of a value at its start, middle and end', () => {
   });
 });
 
+describe('wildcardsOf: the value as a pattern that matches it', () => {
+  it('puts the any-character and any-run wildcards of SQL LIKE, a glob and a regular expression in the middle and the second half', () => {
+    expect(Object.fromEntries(wildcardsOf('demo-pro', 'key').map((e) => [e.kind, e.value]))).toEqual({
+      'key/wildcard/like-one': 'demo_pro',
+      'key/wildcard/like-run': 'demo%',
+      'key/wildcard/glob-one': 'demo?pro',
+      'key/wildcard/glob-run': 'demo*',
+      'key/wildcard/regex-one': 'demo.pro',
+      'key/wildcard/regex-run': 'demo.*',
+    });
+  });
+
+  it('gives a one-character value none, and names each in words', () => {
+    expect(wildcardsOf('7', 'k')).toEqual([]);
+    expect(describeEdit('key/wildcard/like-one')).toBe('its middle character replaced by SQL LIKE\'s any-character wildcard "_"');
+    expect(describeEdit('key/wildcard/glob-run')).toBe('its second half replaced by a glob\'s any-run wildcard "*"');
+  });
+});
+
 describe('keyNearMisses', () => {
   it('puts each edit under the scheme spelled as asked, and the whole key among other words', () => {
     const misses = keyNearMisses('demo-pro', [], 'BEARER ');
     expect(misses.find((m) => m.kind === 'key/change/end')?.value).toBe('BEARER demo-prp');
-    expect(misses.filter((m) => !m.kind.match(/change|add|remove|case/)).map((m) => [m.kind, m.value])).toEqual([
+    expect(misses.find((m) => m.kind === 'key/wildcard/like-run')?.value).toBe('BEARER demo%');
+    expect(misses.filter((m) => !m.kind.match(/change|add|remove|case|wildcard/)).map((m) => [m.kind, m.value])).toEqual([
       ['key/word-after', 'BEARER demo-pro x'],
       ['key/word-before', 'BEARER x demo-pro'],
       ['key/alone', 'demo-pro'],

@@ -1,7 +1,7 @@
 // Near misses of valid values, generated from the value itself rather than listed: every way one
 // edit can make a valid value invalid, in every position it can take. A deployment that accepts a
-// near miss compares loosely (a loop one short, a prefix, a split on spaces, a LIKE, a cache keyed on
-// part of an id); what the contract makes of each is in the comment of its generator.
+// near miss compares loosely (a loop one short, a prefix, a split on spaces, a LIKE or a glob where
+// an equality was meant, a cache keyed on part of an id); what the contract makes of each is in the comment of its generator.
 import { isInt64 } from '../../common/json/losslessJson.ts';
 
 /** One near miss: the class it belongs to (`key/change/end`) and the value. */
@@ -63,9 +63,38 @@ export function editsOf(value: string, kindPrefix: string): NearMiss[] {
   return out;
 }
 
+/**
+ * The wildcards of the matchers a lookup may be written with where an equality was meant: SQL
+ * LIKE's, a glob's, a regular expression's, each for one character and for any run of them.
+ */
+const wildcards = [
+  { matcher: 'like', name: 'SQL LIKE', one: '_', run: '%' },
+  { matcher: 'glob', name: 'a glob', one: '?', run: '*' },
+  { matcher: 'regex', name: 'a regular expression', one: '.', run: '.*' },
+] as const;
+
+/**
+ * The value with a wildcard in place of its middle character (`wildcard/like-one`) and of its
+ * second half (`wildcard/like-run`): another value, which a lookup that matches patterns rather
+ * than comparing takes for the value itself.
+ */
+export function wildcardsOf(value: string, kindPrefix: string): NearMiss[] {
+  if (value.length < 2) return [];
+  const middle = Math.floor(value.length / 2);
+  return wildcards.flatMap(({ matcher, one, run }) => [
+    { kind: `${kindPrefix}/wildcard/${matcher}-one`, value: value.slice(0, middle) + one + value.slice(middle + 1) },
+    { kind: `${kindPrefix}/wildcard/${matcher}-run`, value: value.slice(0, middle) + run },
+  ]).filter((n) => n.value !== value);
+}
+
 /** `key/change/end` in words: `one character changed at the end`. */
 export function describeEdit(kind: string): string {
   const [, edit, position] = kind.split('/');
+  if (edit === 'wildcard') {
+    const [matcher, size] = position!.split('-');
+    const w = wildcards.find((x) => x.matcher === matcher)!;
+    return size === 'one' ? `its middle character replaced by ${w.name}'s any-character wildcard "${w.one}"` : `its second half replaced by ${w.name}'s any-run wildcard "${w.run}"`;
+  }
   const what = edit === 'change' ? 'one character changed' : edit === 'add' ? 'one character added' : edit === 'remove' ? 'one character removed' : edit === 'case' ? "one letter's case flipped" : edit;
   return position ? `${what} at the ${position}` : what!;
 }
@@ -74,7 +103,8 @@ export function describeEdit(kind: string): string {
 export const schemeSpellings = ['Bearer ', 'bearer ', 'BEARER ', 'Bearer  ', 'Bearer\t'] as const;
 
 /**
- * Near misses of an `Authorization: Bearer <key>` header: the key edited (each edit of `editsOf`),
+ * Near misses of an `Authorization: Bearer <key>` header: the key edited (each edit of `editsOf`)
+ * or with a wildcard in it (`wildcardsOf`),
  * and the key whole among other words: a word after it or before it, alone with no scheme, under
  * another scheme, glued to the scheme, or the scheme with no key. Each is "an invalid API key", so
  * 401 (Authentication 3). `scheme` spells the scheme of those that keep it; a tab is no separator
@@ -82,7 +112,7 @@ export const schemeSpellings = ['Bearer ', 'bearer ', 'BEARER ', 'Bearer  ', 'Be
  */
 export function keyNearMisses(key: string, others: readonly string[] = [], scheme: string = 'Bearer ', name = 'PETS_API_KEY'): NearMiss[] {
   // An edit that gives another key of the run is no near miss.
-  const edited = editsOf(key, 'key')
+  const edited = [...editsOf(key, 'key'), ...wildcardsOf(key, 'key')]
     .filter((n) => !others.includes(n.value))
     .map((n) => ({ kind: n.kind, value: `${scheme}${n.value}`, shown: `${scheme}<${name}, ${describeEdit(n.kind)}>` }));
   const wrapped: NearMiss[] = [
