@@ -55,25 +55,28 @@ function wrongKeys(ctx: CheckContext): Variant[] {
 /**
  * The near misses of the key every run sends, one request each: one character changed at the
  * start and at the end, and the middle one replaced by SQL LIKE's any-character wildcard `_` (same
- * length: a compare loop one short, a prefix or suffix match, a LIKE where `=` was meant; any
- * compare that ignores the middle character takes `_` too), one added and one removed at the end (a
- * prefix match either way), one letter's case flipped, the key with a word after it or before it (a
- * split on spaces), under another scheme. The rest of `keyNearMisses` (a bare key, the other edits
- * and wildcards) the sweep and the generated sequences send: the keyless requests a run may send
- * are counted (keylessBudget), and these leave the generated sequences their share. Each goes to
- * another operation in turn, under the scheme spelled another way in turn from a seeded start: an
- * invalid key is refused everywhere, however the scheme is written.
+ * length: a compare loop one short, a prefix or suffix match, a LIKE where `=` was meant, a compare
+ * that skips the middle), one added and one removed at the end (a prefix match either way), one
+ * letter's case flipped, the key with a word after it or before it (a split on spaces), under
+ * another scheme. Where a kind gives nothing for this key (a key with `_` in its middle is its own
+ * LIKE pattern), the next kind listed for that place is sent. The rest of `keyNearMisses` (a bare
+ * key, the other edits and wildcards) the sweep and the generated sequences send: the keyless
+ * requests a run may send are counted (keylessBudget), and these leave the generated sequences
+ * their share. Each goes to another operation in turn, under the scheme spelled another way in turn
+ * from a seeded start: an invalid key is refused everywhere, however the scheme is written.
  */
-const sentNearMisses = ['key/change/start', 'key/wildcard/like-one', 'key/change/end', 'key/add/end', 'key/remove/end', 'key/case/middle', 'key/word-after', 'key/word-before', 'key/other-scheme'];
+const sentNearMisses: readonly (readonly string[])[] = [['key/change/start'], ['key/wildcard/like-one', 'key/change/middle'], ['key/change/end'], ['key/add/end'], ['key/remove/end'], ['key/case/middle'], ['key/word-after'], ['key/word-before'], ['key/other-scheme']];
 
 function nearMissVariants(ctx: CheckContext): (Variant & { operationId: string })[] {
   const operations = ctx.options.readOnly ? ['listPets', 'getPet'] : ['listPets', 'createPet', 'getPet'];
   const first = Math.floor(ctx.random() * schemeSpellings.length);
   const others = ctx.apiKey2 !== undefined ? [ctx.apiKey2] : [];
-  return sentNearMisses.flatMap((kind, i) => {
+  return sentNearMisses.flatMap((kinds, i) => {
     const scheme = schemeSpellings[(first + i) % schemeSpellings.length]!;
-    const miss = keyNearMisses(ctx.apiKey, others, scheme).find((n) => n.kind === kind);
+    const misses = keyNearMisses(ctx.apiKey, others, scheme);
+    const miss = kinds.map((kind) => misses.find((n) => n.kind === kind)).find((n) => n !== undefined);
     if (!miss) return [];
+    const { kind } = miss;
     const shown = miss.shown ?? miss.value.replaceAll(ctx.apiKey, '$PETS_API_KEY');
     return [{ operationId: operations[i % operations.length]!, name: `near-miss/${kind.slice('key/'.length).replace('/', '-')}`, what: `a near miss of the key (${describeEdit(kind)}): Authorization ${JSON.stringify(shown)}`, auth: { authorization: miss.value, ...(miss.shown !== undefined ? { shownAs: miss.shown } : {}) } }];
   });

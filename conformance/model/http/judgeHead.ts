@@ -9,9 +9,11 @@ import { getKey, isSuccess, rateLimitFields } from './requestKey.ts';
 import { operationAsGet } from '../requestView.ts';
 
 /**
- * The fewest octets a 200 to GET of a documented operation carries: its content is a JSON object or
- * array (the contract's 200s are application/json), `[]` or `{}` at the least.
+ * The operations whose 200 to GET the contract shapes as a JSON object or array (Pets, Pet), so
+ * `[]` or `{}` at the least: 2 octets. Not the store-orders listing, whose 200 it does not show
+ * ("not shown"): any JSON text, `0` among them, may answer it.
  */
+const SHAPED = new Set(['listPets', 'getPet']);
 const LEAST_JSON = 2;
 
 /** Fields a server may omit or change on HEAD: "determined only while generating the content" (9.3.2), or per connection. */
@@ -28,11 +30,12 @@ export function judgeHead(answer: Answer, memory: HttpMemory): Judgement[] {
   if (missingLimits.length > 0) out.push(broken('http.head-as-get', answer.op, exchange, `${where} lacks ${missingLimits.join(', ')}; every API response carries the rate-limit headers ("Every API response carries these headers"), and HEAD sends the header fields GET would (RFC 9110, 9.3.2).`));
   // 8.6: "MUST NOT send Content-Length in such a response unless its field value equals the
   // decimal number of octets that would have been sent in the content" of GET: for a 200 to GET of
-  // a documented operation, a JSON text. Without content coding only: a coded length is the coding's.
+  // listPets or getPet, a JSON object or array. Without content coding only: a coded length is the
+  // coding's.
   const length = answer.field('content-length');
   const mirrored = operationAsGet(view.pathname);
   const headCoded = answer.field('content-encoding') !== undefined;
-  const tooShort = status === 200 && mirrored !== undefined && length !== undefined && /^\d+$/.test(length) && Number(length) < LEAST_JSON && !headCoded;
+  const tooShort = status === 200 && mirrored !== undefined && SHAPED.has(mirrored) && length !== undefined && /^\d+$/.test(length) && Number(length) < LEAST_JSON && !headCoded;
   if (tooShort) {
     out.push(broken('http.head-as-get', answer.op, exchange, `${where} says Content-Length ${length}, but a 200 to GET of ${exchange.path} (${mirrored}) carries a JSON object or array, at least ${LEAST_JSON} octets; a HEAD's Content-Length must equal the octets GET would send (RFC 9110, 8.6). Send GET's length, or no Content-Length.`));
   }

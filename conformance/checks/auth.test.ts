@@ -1,0 +1,27 @@
+// The auth check's near misses of the key, as a whole run sends them to the mock.
+import { describe, expect, it } from 'vitest';
+import type { ExchangeSummary } from '../runReport.ts';
+import { runOnFreshDeployment } from '../testing/runSuite.ts';
+
+/** The near misses the auth check sent, by case name without the operation, each with its answer's status. */
+const nearMisses = (exchanges: readonly ExchangeSummary[]) =>
+  exchanges.filter((e) => e.case?.startsWith('auth/') && e.case.includes('/near-miss/')).map((e) => [e.case!.replace(/^auth\/[^/]+\//, ''), e.status] as const);
+
+describe('the auth check\'s near misses of the key', () => {
+  it('send the key with SQL LIKE\'s `_` in place of its middle character, refused with 401 as every near miss', async () => {
+    const result = await runOnFreshDeployment(undefined, { checks: ['auth'] });
+    const sent = nearMisses(result.report.exchanges);
+    expect(sent).toContainEqual(['near-miss/wildcard-like-one', 401]);
+    expect(sent.map(([name]) => name)).not.toContain('near-miss/change-middle');
+    expect(sent.every(([, status]) => status === 401)).toBe(true);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('change the middle character instead for a key with `_` there, which is its own LIKE pattern', async () => {
+    const result = await runOnFreshDeployment(undefined, { checks: ['auth'], apiKey: 'live_key' }, { keys: [{ key: 'live_key', plan: 'pro' }] });
+    const sent = nearMisses(result.report.exchanges);
+    expect(sent).toContainEqual(['near-miss/change-middle', 401]);
+    expect(sent.map(([name]) => name)).not.toContain('near-miss/wildcard-like-one');
+    expect(result.exitCode).toBe(0);
+  });
+});
