@@ -28,7 +28,6 @@ export interface Exchange {
   preferredDelay: number | null;
   /** `Prefer` as read, once (a request may be asked whether it forces an answer before it is applied). */
   preferences?: Preferences;
-  unknownQuery: string[] | null;
   headers: Record<string, string>;
   /** The body as read, and as parsed: a validation error of a missing body says so. */
   bytes?: Uint8Array | undefined;
@@ -62,7 +61,6 @@ export function newExchange(request: CoreRequest, path: string, query: Query): E
     storeUnavailable: false,
     fault: null,
     preferredDelay: null,
-    unknownQuery: null,
     headers: {},
     started: performance.now(),
   };

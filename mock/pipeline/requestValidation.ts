@@ -25,8 +25,6 @@ export interface RequestToValidate {
   query: Readonly<Record<string, string | readonly string[]>>;
   /** The parsed body (undefined when none was sent). */
   body: unknown;
-  /** The query parameters the operation does not define. */
-  unknownQuery: readonly string[] | null;
 }
 
 export interface RequestValidation {
@@ -39,7 +37,35 @@ export interface RequestValidation {
   takes(operationId: string): string;
   /** The query parameters an operation defines. */
   definedQuery(operationId: string): ReadonlySet<string>;
+  /** The names of `query` the operation does not define (the empty name aside), in the query's order. */
+  unknownQuery(operationId: string, query: Query): readonly string[];
 }
+
+type Query = RequestToValidate['query'];
+type Checked = ReturnType<RequestValidation['validate']>;
+
+/**
+ * What is derived from a query alone, kept per operation and per query object: one frozen query
+ * serves every request that sends its text (ApiContext.query), and a client repeats its queries, so
+ * most requests derive nothing. Held weakly: it goes with its query.
+ */
+function perQuery<T>(): (operationId: string, query: Query, derive: () => T) => T {
+  const byOperation = new Map<string, WeakMap<Query, T>>();
+  return (operationId, query, derive) => {
+    let kept = byOperation.get(operationId);
+    if (!kept) byOperation.set(operationId, (kept = new WeakMap()));
+    let value = kept.get(query);
+    if (value === undefined) kept.set(query, (value = derive()));
+    return value;
+  };
+}
+
+const freezeAll = (checked: Checked): Checked => {
+  for (const value of Object.values(checked.query)) if (Array.isArray(value)) Object.freeze(value);
+  Object.freeze(checked.query);
+  Object.freeze(checked.params);
+  return Object.freeze(checked);
+};
 
 export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolean }): RequestValidation {
   const definedQuery = new Map(spec.operations.map((op) => [op.operationId, new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name))]));
@@ -57,11 +83,17 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
     return names.length === 0 ? 'takes no query parameters' : `takes only ${names.join(' and ')}`;
   };
 
-  return {
-    takes,
-    definedQuery: (operationId) => definedQuery.get(operationId) ?? new Set(),
-    validate(op, request) {
-      const v = validatorsFor(op);
+  const unknownKept = perQuery<readonly string[]>();
+  const checkedKept = perQuery<Checked>();
+  const definedOf = (operationId: string): ReadonlySet<string> => definedQuery.get(operationId) ?? new Set();
+  const unknownQuery = (operationId: string, query: Query): readonly string[] =>
+    unknownKept(operationId, query, () => {
+      const names = definedOf(operationId);
+      return Object.freeze(Object.keys(query).filter((name) => name !== '' && !names.has(name)));
+    });
+
+  const check = (op: SpecOperation, request: RequestToValidate): Checked => {
+    const v = validatorsFor(op);
       const params: Record<string, unknown> = { ...request.params };
       // Coerced and given defaults in place (paramOptions): a copy, the request's query is read only.
       const query = Object.create(null) as Record<string, unknown>;
@@ -76,8 +108,8 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
         if (!decimalInteger.test(value)) throw new RequestValidationError(where, [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }]);
         if (int64 && !isInt64(BigInt(value))) throw new RequestValidationError(where, [{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }]);
       }
-      if (strict && request.unknownQuery) {
-        const unknown = request.unknownQuery;
+      const unknown = strict ? unknownQuery(op.operationId, request.query) : [];
+      if (unknown.length > 0) {
         const which = unknown.length === 1 ? `The query parameter ${quoted(unknown)} is` : `The query parameters ${quoted(unknown.slice(0, MAX_LISTED))}${unknown.length > MAX_LISTED ? ', ...' : ''} are`;
         throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${request.method} ${request.path}, which ${takes(op.operationId)}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
       }
@@ -85,6 +117,19 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
       if (v.body && !v.body(request.body)) throw new RequestValidationError('body', v.body.errors ?? []);
       if (v.query && !v.query(query)) throw new RequestValidationError('query', v.query.errors ?? []);
       return { params, query };
+  };
+
+  return {
+    takes,
+    definedQuery: definedOf,
+    unknownQuery,
+    validate(op, request) {
+      // With no path parameter and no body, the answer turns on the query alone (and on `strict`,
+      // fixed for this validation): kept, frozen, for every request that sends that query. A refusal
+      // is thrown again each time.
+      for (const _ in request.params) return check(op, request);
+      if (request.body !== undefined) return check(op, request);
+      return checkedKept(op.operationId, request.query, () => freezeAll(check(op, request)));
     },
   };
 }

@@ -12,10 +12,8 @@ const shownName = (name: string) => (/^[!-+\--~]{1,64}$/.test(name) ? name : enc
 export function nameUnknownQuery(ctx: Pick<ApiContext, 'validation' | 'log' | 'queryWarnings' | 'strict'>, x: Exchange): void {
   const { op } = x;
   if (!op || !x.request.url.includes('?')) return;
-  const names = ctx.validation.definedQuery(op.operationId);
-  const unknown = Object.keys(x.query).filter((name) => name !== '' && !names.has(name));
+  const unknown = ctx.validation.unknownQuery(op.operationId, x.query);
   if (unknown.length === 0) return;
-  x.unknownQuery = unknown;
   const listed = unknown.slice(0, MAX_LISTED).map(shownName);
   x.headers['x-mock-ignored-query'] = unknown.length > MAX_LISTED ? `${listed.join(', ')}, ...` : listed.join(', ');
   const fresh = ctx.log ? ctx.queryWarnings.fresh(unknown) : [];
