@@ -8,6 +8,7 @@ import type { Credentials } from './parseAuthorization.ts';
 import type { RouteMatch } from './route.ts';
 import type { Preferences } from './readPreferences.ts';
 import type { Query } from './readRequest.ts';
+import type { CheckedParameters } from './requestValidation.ts';
 
 /** One API request on its way through the pipeline: what each step learns of it, for the steps after and the recording. */
 export interface Exchange {
@@ -35,7 +36,7 @@ export interface Exchange {
   bodyRead?: boolean;
   body?: unknown;
   /** The parameters as validated and coerced, once validation passed. */
-  checked?: { params: Record<string, unknown>; query: Record<string, unknown> };
+  checked?: CheckedParameters;
   /** The store's operation, prepared before the admission so that the store runs it with the admission. */
   step?: PetStep;
   /** What the store's operation gave, when it ran with the admission. */

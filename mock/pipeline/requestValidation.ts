@@ -32,7 +32,7 @@ export interface RequestValidation {
    * Plain decimal integers, the unknown query under `strict`, then path, body and query against
    * the spec; the parameters coerced as the spec types them. Throws what the catalogue answers.
    */
-  validate(op: SpecOperation, request: RequestToValidate): { params: Record<string, unknown>; query: Record<string, unknown> };
+  validate(op: SpecOperation, request: RequestToValidate): CheckedParameters;
   /** Which query parameters an operation takes, in words ("takes only limit and status"). */
   takes(operationId: string): string;
   /** The query parameters an operation defines. */
@@ -41,8 +41,11 @@ export interface RequestValidation {
   unknownQuery(operationId: string, query: Query): readonly string[];
 }
 
+/** The parameters as validated and coerced: read only, as one may serve every request that sends its query. */
+export type CheckedParameters = { readonly params: Readonly<Record<string, unknown>>; readonly query: Readonly<Record<string, unknown>> };
+
 type Query = RequestToValidate['query'];
-type Checked = ReturnType<RequestValidation['validate']>;
+type Checked = CheckedParameters;
 
 /**
  * What is derived from a query alone, kept per operation and per query object: one frozen query
