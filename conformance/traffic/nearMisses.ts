@@ -1,7 +1,8 @@
 // Near misses of valid values, generated from the value itself rather than listed: every way one
 // edit can make a valid value invalid, in every position it can take. A deployment that accepts a
 // near miss compares loosely (a loop one short, a prefix, a split on spaces, a LIKE or a glob where
-// an equality was meant, a cache keyed on part of an id); what the contract makes of each is in the comment of its generator.
+// an equality was meant, a cache keyed on part of an id); what the contract makes of each is in the
+// comment of its generator.
 import { isInt64 } from '../../common/json/losslessJson.ts';
 
 /** One near miss: the class it belongs to (`key/change/end`) and the value. */
@@ -104,11 +105,11 @@ export const schemeSpellings = ['Bearer ', 'bearer ', 'BEARER ', 'Bearer  ', 'Be
 
 /**
  * Near misses of an `Authorization: Bearer <key>` header: the key edited (each edit of `editsOf`)
- * or with a wildcard in it (`wildcardsOf`),
- * and the key whole among other words: a word after it or before it, alone with no scheme, under
- * another scheme, glued to the scheme, or the scheme with no key. Each is "an invalid API key", so
- * 401 (Authentication 3). `scheme` spells the scheme of those that keep it; a tab is no separator
- * the grammar allows (RFC 9110, 11.4: 1*SP), so a header with one is invalid whatever key it holds.
+ * or with a wildcard in it (`wildcardsOf`), and the key whole among other words: a word after it or
+ * before it, alone with no scheme, under another scheme, glued to the scheme, or the scheme with no
+ * key. Each is "an invalid API key", so 401 (Authentication 3). `scheme` spells the scheme of
+ * those that keep it; a tab is no separator the grammar allows (RFC 9110, 11.4: 1*SP), so a header
+ * with one is invalid whatever key it holds.
  */
 export function keyNearMisses(key: string, others: readonly string[] = [], scheme: string = 'Bearer ', name = 'PETS_API_KEY'): NearMiss[] {
   // An edit that gives another key of the run is no near miss.
