@@ -2,8 +2,8 @@
 // ready in its turn. Each write to a socket over loopback also wakes the client's thread; written
 // one by one, tens of microseconds apart, every answer wakes a client that had gone back to sleep,
 // and on a virtual machine that wake can cost more than the mock's own work (docs/performance.md
-// measures it). Written back to back, the first wakes the client and the rest find it running. Each answer waits at most for the rest of
-// its turn: the requests read with it, never a timer.
+// measures it). Written back to back, the first wakes the client and the rest find it running.
+// Each answer waits at most for the rest of its turn: the requests read with it, never a timer.
 import type { ServerResponse } from 'node:http';
 import { realTimers } from '../state/realTimers.ts';
 

@@ -35,8 +35,6 @@ export interface RequestValidation {
   validate(op: SpecOperation, request: RequestToValidate): CheckedParameters;
   /** Which query parameters an operation takes, in words ("takes only limit and status"). */
   takes(operationId: string): string;
-  /** The query parameters an operation defines. */
-  definedQuery(operationId: string): ReadonlySet<string>;
   /** The names of `query` the operation does not define (the empty name aside), in the query's order. */
   unknownQuery(operationId: string, query: Query): readonly string[];
 }
@@ -45,12 +43,12 @@ export interface RequestValidation {
 export type CheckedParameters = { readonly params: Readonly<Record<string, unknown>>; readonly query: Readonly<Record<string, unknown>> };
 
 type Query = RequestToValidate['query'];
-type Checked = CheckedParameters;
 
 /**
  * What is derived from a query alone, kept per operation and per query object: one frozen query
  * serves every request that sends its text (ApiContext.query), and a client repeats its queries, so
- * most requests derive nothing. Held weakly: it goes with its query.
+ * most requests derive nothing. Held weakly, so it goes with its query (the bounded keptFor holds its
+ * keys); and `derive` is given per call, for a refusal names the request it refuses.
  */
 function perQuery<T>(): (operationId: string, query: Query, derive: () => T) => T {
   const byOperation = new Map<string, WeakMap<Query, T>>();
@@ -63,7 +61,7 @@ function perQuery<T>(): (operationId: string, query: Query, derive: () => T) => 
   };
 }
 
-const freezeAll = (checked: Checked): Checked => {
+const freezeAll = (checked: CheckedParameters): CheckedParameters => {
   for (const value of Object.values(checked.query)) if (Array.isArray(value)) Object.freeze(value);
   Object.freeze(checked.query);
   Object.freeze(checked.params);
@@ -81,50 +79,49 @@ export function requestValidation(spec: LoadedSpec, { strict }: { strict: boolea
     return v;
   };
 
+  const definedOf = (operationId: string): ReadonlySet<string> => definedQuery.get(operationId) ?? new Set();
   const takes = (operationId: string) => {
-    const names = [...(definedQuery.get(operationId) ?? [])];
+    const names = [...definedOf(operationId)];
     return names.length === 0 ? 'takes no query parameters' : `takes only ${names.join(' and ')}`;
   };
 
   const unknownKept = perQuery<readonly string[]>();
-  const checkedKept = perQuery<Checked>();
-  const definedOf = (operationId: string): ReadonlySet<string> => definedQuery.get(operationId) ?? new Set();
+  const checkedKept = perQuery<CheckedParameters>();
   const unknownQuery = (operationId: string, query: Query): readonly string[] =>
     unknownKept(operationId, query, () => {
       const names = definedOf(operationId);
       return Object.freeze(Object.keys(query).filter((name) => name !== '' && !names.has(name)));
     });
 
-  const check = (op: SpecOperation, request: RequestToValidate): Checked => {
+  const check = (op: SpecOperation, request: RequestToValidate): CheckedParameters => {
     const v = validatorsFor(op);
-      const params: Record<string, unknown> = { ...request.params };
-      // Coerced and given defaults in place (paramOptions): a copy, the request's query is read only.
-      const query = Object.create(null) as Record<string, unknown>;
-      for (const name of Object.keys(request.query)) {
-        const value = request.query[name]!;
-        query[name] = typeof value === 'string' ? value : [...value];
-      }
-      for (const { name, part, int64 } of v.integers) {
-        const value = (part === 'query' ? query : params)[name];
-        if (typeof value !== 'string') continue;
-        const where = part === 'query' ? 'query' : 'params';
-        if (!decimalInteger.test(value)) throw new RequestValidationError(where, [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }]);
-        if (int64 && !isInt64(BigInt(value))) throw new RequestValidationError(where, [{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }]);
-      }
-      const unknown = strict ? unknownQuery(op.operationId, request.query) : [];
-      if (unknown.length > 0) {
-        const which = unknown.length === 1 ? `The query parameter ${quoted(unknown)} is` : `The query parameters ${quoted(unknown.slice(0, MAX_LISTED))}${unknown.length > MAX_LISTED ? ', ...' : ''} are`;
-        throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${request.method} ${request.path}, which ${takes(op.operationId)}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
-      }
-      if (v.params && !v.params(params)) throw new RequestValidationError('params', v.params.errors ?? []);
-      if (v.body && !v.body(request.body)) throw new RequestValidationError('body', v.body.errors ?? []);
-      if (v.query && !v.query(query)) throw new RequestValidationError('query', v.query.errors ?? []);
-      return { params, query };
+    const params: Record<string, unknown> = { ...request.params };
+    // Coerced and given defaults in place (paramOptions): a copy, the request's query is read only.
+    const query = Object.create(null) as Record<string, unknown>;
+    for (const name of Object.keys(request.query)) {
+      const value = request.query[name]!;
+      query[name] = typeof value === 'string' ? value : [...value];
+    }
+    for (const { name, part, int64 } of v.integers) {
+      const value = (part === 'query' ? query : params)[name];
+      if (typeof value !== 'string') continue;
+      const where = part === 'query' ? 'query' : 'params';
+      if (!decimalInteger.test(value)) throw new RequestValidationError(where, [{ keyword: 'type', instancePath: `/${name}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'is invalid' }]);
+      if (int64 && !isInt64(BigInt(value))) throw new RequestValidationError(where, [{ keyword: 'format', instancePath: `/${name}`, schemaPath: '#/format', params: { format: 'int64-range' }, message: 'is invalid' }]);
+    }
+    const unknown = strict ? unknownQuery(op.operationId, request.query) : [];
+    if (unknown.length > 0) {
+      const which = unknown.length === 1 ? `The query parameter ${quoted(unknown)} is` : `The query parameters ${quoted(unknown.slice(0, MAX_LISTED))}${unknown.length > MAX_LISTED ? ', ...' : ''} are`;
+      throw new ApiError('UNKNOWN_QUERY_PARAMETER', `${which} not defined for ${request.method} ${request.path}, which ${takes(op.operationId)}. Remove ${unknown.length === 1 ? 'it' : 'them'}, or start the mock without --strict (strict: false) to have ${unknown.length === 1 ? 'it' : 'them'} ignored.`);
+    }
+    if (v.params && !v.params(params)) throw new RequestValidationError('params', v.params.errors ?? []);
+    if (v.body && !v.body(request.body)) throw new RequestValidationError('body', v.body.errors ?? []);
+    if (v.query && !v.query(query)) throw new RequestValidationError('query', v.query.errors ?? []);
+    return { params, query };
   };
 
   return {
     takes,
-    definedQuery: definedOf,
     unknownQuery,
     validate(op, request) {
       // With no path parameter and no body, the answer turns on the query alone (and on `strict`,
