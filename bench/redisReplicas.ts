@@ -2,6 +2,7 @@
 // between them, measured in the same run as the in-memory mock.
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { monitorRedis } from '../mock/redis/testing/monitorRedis.ts';
 import { redisServerPath, startRedisServer } from '../mock/redis/testing/redisServer.ts';
 import { load, type LoadRequest, type LoadResult } from './load.ts';
 import type { Scenario } from './scenarios.ts';
@@ -32,14 +33,14 @@ async function commandsProcessed(client: Redis): Promise<number> {
  */
 async function roundTripsPerRequest(redisUrl: string, base: string, request: LoadRequest, count = 20): Promise<number> {
   const client = new Redis(redisUrl);
-  const monitor = await client.monitor();
+  const monitor = await monitorRedis(redisUrl);
   let sent = 0;
   const marker = `bench-marker-${process.pid}`;
   let markerSeen: () => void = () => {};
   const seen = new Promise<void>((resolve) => (markerSeen = resolve));
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+  monitor.onCommand(({ args, source }) => {
     if (args[1] === marker) markerSeen();
-    else if (!source.includes('lua') && !/^(info|echo|monitor)$/i.test(args[0] ?? '')) sent++;
+    else if (source !== 'lua' && !/^(info|echo)$/i.test(args[0] ?? '')) sent++;
   });
   try {
     for (let i = 0; i < count; i++) {
@@ -52,7 +53,7 @@ async function roundTripsPerRequest(redisUrl: string, base: string, request: Loa
     await seen;
     return sent / count;
   } finally {
-    monitor.disconnect();
+    monitor.close();
     client.disconnect();
   }
 }

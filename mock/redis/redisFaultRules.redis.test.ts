@@ -1,11 +1,11 @@
 // Fault rules on Redis (redisFaultRules.ts): whole apps built with `redis`, called in-process.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../buildMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import type { RedisState } from './openRedisState.ts';
+import { monitorRedis } from './testing/monitorRedis.ts';
 import { testFixtures, testKeys, testStart, uniquePrefix, useRedisServer } from './testing/redisServer.ts';
 
 const redis = useRedisServer<{ close(): Promise<unknown> }>();
@@ -88,18 +88,19 @@ describe('what fault rules cost a request on Redis', () => {
   it('is no round trip while no rule matches, one script call to draw and the operation on its own when one does, and one read of the rules after they change', async () => {
     const [a] = await twoReplicas();
     const state = a.app.mock as RedisState;
-    const client = new Redis(redis.server.url);
-    const monitor = await client.monitor();
+    const monitor = await monitorRedis(redis.server.url);
     let seen: string[][] = [];
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (!source.includes('lua')) seen.push(args);
+    monitor.onCommand(({ args, source }) => {
+      if (source !== 'lua') seen.push(args);
     });
     /** Resolves once MONITOR has shown everything the replica sent so far: a marker on its own connection comes after it. */
     const caughtUp = async () => {
       const marker = `marker-${Math.random()}`;
-      const markerSeen = new Promise<void>((resolve) => monitor.on('monitor', (_t: string, args: string[]) => args[1] === marker && resolve()));
+      let stop = () => {};
+      const markerSeen = new Promise<void>((resolve) => (stop = monitor.onCommand(({ args }) => args[1] === marker && resolve())));
       await state.connection.client.echo(marker);
       await markerSeen;
+      stop();
     };
     /** The commands one list request sent, the request log's included, sorted (a script call shows as 'script'). */
     const commandsOfList = async () => {
@@ -124,8 +125,7 @@ describe('what fault rules cost a request on Redis', () => {
       expect(await commandsOfList()).toEqual([...before, 'script', 'script', 'script'].sort());
       expect(await commandsOfList()).toEqual([...before, 'script', 'script'].sort());
     } finally {
-      monitor.disconnect();
-      client.disconnect();
+      monitor.close();
     }
   });
 });

@@ -1,35 +1,30 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMock } from '../buildMock.ts';
 import { ManualClock } from '../state/clock.ts';
 import { testSpec } from '../testing.ts';
 import type { RedisState } from './openRedisState.ts';
+import { monitorRedis, type RedisMonitor } from './testing/monitorRedis.ts';
 import { openReplica, startRedisServer, testFixtures, testKeys, testStart, uniquePrefix, type TestRedisServer } from './testing/redisServer.ts';
 
 // What each request costs in Redis, counted with MONITOR: the commands a replica sends (those a
 // script runs inside Redis are marked "lua" and are not round trips). docs/scaling.md quotes these.
 
 let server: TestRedisServer;
-let client: Redis;
-let monitor: Redis;
+let monitor: RedisMonitor;
 let replica: RedisState;
 let seen: string[][] = [];
 
 beforeAll(async () => {
   server = await startRedisServer();
   replica = await openReplica(server, uniquePrefix());
-  // monitor() opens a connection of its own: both are closed after the file, or the first would
-  // go on reconnecting through the files that run after it in the same worker.
-  client = new Redis(server.url);
-  monitor = await client.monitor();
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (!source.includes('lua')) seen.push(args);
+  monitor = await monitorRedis(server.url);
+  monitor.onCommand(({ args, source }) => {
+    if (source !== 'lua') seen.push(args);
   });
 });
 afterAll(async () => {
-  monitor?.disconnect();
-  client?.disconnect();
+  monitor?.close();
   await replica?.close();
   await server?.stop();
 });
@@ -38,7 +33,11 @@ afterAll(async () => {
 async function settled(): Promise<void> {
   const marker = `marker-${Math.random()}`;
   await replica.connection.client.echo(marker);
-  while (!seen.some((args) => args[1] === marker)) await new Promise((resolve) => monitor.once('monitor', resolve));
+  while (!seen.some((args) => args[1] === marker)) {
+    let stop = () => {};
+    await new Promise<void>((resolve) => (stop = monitor.onCommand(() => resolve())));
+    stop();
+  }
 }
 
 /** The commands `step` sent, in order (a script call shows as 'script'). */
