@@ -60,7 +60,7 @@ export function readerSession(blocks: readonly Pick<PrintedSnippet, 'file' | 'li
     const lines = block.text.replace(/\\\n/g, ' ').split('\n');
     const started = lines.map(serverStart).filter((s) => s !== undefined);
     const startedPorts = new Set(started.map((s) => s.port));
-    for (const port of calledPorts(block.text)) if (!startedPorts.has(port)) parts.push(`__ensure_mock ${port} ${unprintedPorts ? 100 : 1}`);
+    for (const port of calledPorts(block.text)) if (!startedPorts.has(port)) parts.push(`__ensure_mock ${port} ${unprintedPorts ? 600 : 1}`);
     if (started.some((s) => s.port === undefined)) unprintedPorts = true;
     for (const line of lines) {
       const start = serverStart(line);

@@ -213,7 +213,11 @@ describe('the mock CLI', () => {
 
   it('counts requests without a valid key at --keyless-limit, a window left out keeping the Free plan\'s', async () => {
     const cli = runMockCli(['--port', '0', '--quiet', '--keyless-limit', '3/minute,500/day']);
-    const url = `${await cli.serving}/pets?limit=1`;
+    const base = await cli.serving;
+    const url = `${base}/pets?limit=1`;
+    // On a frozen clock, so that no minute ends between the requests.
+    const frozen = await fetch(`${base.replace('/v1', '')}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze": true}' });
+    expect(await frozen.json()).toMatchObject({ frozen: true });
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await fetch(url));
     expect(answers.map((res) => res.status)).toEqual([401, 401, 401, 429]);
@@ -278,7 +282,8 @@ describe('shutting down', () => {
     const busy = new Agent({ keepAlive: true });
     const created = await (await fetch(`${base}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Saved', categoryId: 3 }) })).json();
     expect((await get(`${base}/pets?limit=1`, idle)).connection).toBe('keep-alive');
-    const inFlight = get(`${base}/pets?limit=1`, busy, { prefer: 'delay=300' });
+    // Held long enough for the next request and the signal to arrive while it is in flight on a busy machine.
+    const inFlight = get(`${base}/pets?limit=1`, busy, { prefer: 'delay=2000' });
     // Another answer after the held request was sent: the mock has read it by then.
     await get(`${base}/pets?limit=2`, new Agent());
     cli.signal('SIGTERM');

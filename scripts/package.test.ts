@@ -1,8 +1,10 @@
 // The package as a stranger gets it: `npm pack`, installed into an empty project, used only through
 // its documented names (bins, entry points, types) from plain Node with no TypeScript loader.
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
@@ -55,15 +57,21 @@ describe('the packed package', () => {
   });
 
   it('stops the mock started in the background with npx when the recipe kills what $! names, freeing its port', async () => {
-    const port = 4500 + Math.floor(Math.random() * 400);
+    // A port free now: one the system gave and took back.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    probe.close();
+    await once(probe, 'close');
     const recipe = [
       `npx pets-mock --port ${port} > mock.log 2>&1 &`,
       'MOCK_PID=$!',
-      `for i in $(seq 1 100); do curl -s -o /dev/null http://127.0.0.1:${port}/v1/pets && break; sleep 0.1; done`,
+      // Up to 60 s for npx to start it on a busy machine.
+      `for i in $(seq 1 600); do curl -s -o /dev/null http://127.0.0.1:${port}/v1/pets && break; sleep 0.1; done`,
       `curl -s -o /dev/null -w 'up %{http_code}\n' http://127.0.0.1:${port}/v1/pets`,
       'kill $MOCK_PID',
-      // Up to 5 s for the mock to see its parent gone and finish its shutdown.
-      `for i in $(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:${port}/v1/pets || break; sleep 0.1; done`,
+      // Up to 30 s for the mock to see its parent gone and finish its shutdown.
+      `for i in $(seq 1 300); do curl -s -o /dev/null http://127.0.0.1:${port}/v1/pets || break; sleep 0.1; done`,
       `curl -s -o /dev/null -w 'after %{http_code}\n' http://127.0.0.1:${port}/v1/pets || true`,
     ].join('\n');
     const ran = await inProject('bash', ['-c', recipe]);

@@ -142,7 +142,7 @@ describe('the proxy, before a hostile deployment', () => {
   });
 
   it('cuts an answer that stalls past the timeout, and says why', async () => {
-    const proxy = await proxyTo(await rawDeployment((socket) => socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${rateLines}content-length: 1000000000000\r\n\r\n[`)), { timeoutMs: 100 });
+    const proxy = await proxyTo(await rawDeployment((socket) => socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${rateLines}content-length: 1000000000000\r\n\r\n[`)), { timeoutMs: 1_000 });
     const outcome = await exchange(`${proxy.url}/v1/pets`, { headers: key });
     expect(outcome.status).toBe(200);
     expect(outcome.ended).not.toBe('complete');
@@ -165,7 +165,7 @@ describe('the proxy, before a hostile deployment', () => {
       res.write('[');
       const timer = setInterval(() => res.write('{"id":1,"name":"Rex","categoryId":1},'), 1);
       res.on('close', () => clearInterval(timer));
-    }), { timeoutMs: 200 });
+    }), { timeoutMs: 2_000 });
     let first!: () => void;
     const streaming = new Promise<void>((resolve) => (first = resolve));
     const client = new Promise<string>((resolve) => {
@@ -180,7 +180,7 @@ describe('the proxy, before a hostile deployment', () => {
     });
     await streaming;
     expect((await liveReport(proxy)).exchanges).toBe(1);
-    // The grace is the timeout (200 ms): the test's own timeout catches a close that hangs.
+    // The grace is the timeout (2 s): the test's own timeout catches a close that hangs.
     await proxy.close();
     expect(await client).not.toBe('complete');
     const { report } = await proxy.judge();
@@ -195,7 +195,7 @@ describe('the proxy, before a hostile deployment', () => {
       const timer = setInterval(() => socket.write('2\r\n[]\r\n'), 1);
       socket.on('close', () => clearInterval(timer));
       streaming();
-    }), { timeoutMs: 200 });
+    }), { timeoutMs: 2_000 });
     const client = exchange(`${proxy.url}/v1/pets`, { headers: key });
     await started;
     expect((await client).status).toBeUndefined();
@@ -203,7 +203,7 @@ describe('the proxy, before a hostile deployment', () => {
     expect((await proxy.judge()).report.exchanges.map((e) => e.status)).toEqual([99]);
   });
 
-  it('closes as soon as an exchange in flight on a kept-alive connection ends, not after the keep-alive timeout', { timeout: 4_000 }, async () => {
+  it('closes as soon as an exchange in flight on a kept-alive connection ends, not after the keep-alive timeout', async () => {
     let answer!: () => void;
     const arrived = new Promise<void>((resolve) => (answer = resolve));
     const proxy = await proxyTo(await httpDeployment((_req, res) => {
@@ -212,7 +212,12 @@ describe('the proxy, before a hostile deployment', () => {
     }));
     const client = fetch(`${proxy.url}/v1/pets`, { headers: key }).then((res) => res.text());
     await arrived;
-    await proxy.close();
+    // Node keeps an idle connection 5 s (keepAliveTimeout): a close that waited for it would lose
+    // this race; one that closes it as the exchange ends takes a few milliseconds.
+    let held: NodeJS.Timeout | undefined;
+    const closedFirst = await Promise.race([proxy.close().then(() => true), new Promise<false>((resolve) => (held = setTimeout(() => resolve(false), 4_000)))]);
+    clearTimeout(held);
+    expect(closedFirst).toBe(true);
     expect(await client).toBe('[]');
   });
 
@@ -220,8 +225,9 @@ describe('the proxy, before a hostile deployment', () => {
     const proxy = await proxyTo(await httpDeployment((_req, res) => {
       res.writeHead(200, json);
       res.write('[{"id":1,');
-      // The rest of a good answer comes after the client has gone.
-      setTimeout(() => res.end('"name":"Rex","categoryId":1}]'), 50);
+      // The rest of a good answer comes after the client has gone, unless the proxy tore it down first.
+      const rest = setTimeout(() => res.end('"name":"Rex","categoryId":1}]'), 5_000);
+      res.on('close', () => clearTimeout(rest));
     }));
     const outcome = await exchange(`${proxy.url}/v1/pets`, { headers: key, leave: true });
     expect(outcome.ended).not.toBe('complete');
@@ -230,7 +236,7 @@ describe('the proxy, before a hostile deployment', () => {
       const verdict = await proxy.judge();
       expect(verdict.report.unanswered).toHaveLength(1);
       return verdict;
-    });
+    }, { timeout: 10_000 });
     expect(findings.filter((f) => f.level === 'failure')).toEqual([]);
     expect(report.unanswered?.map((u) => u.error)).toEqual(['the client closed the connection before the answer ended']);
   });
@@ -255,7 +261,7 @@ describe('the proxy, before a hostile deployment', () => {
       const live = await liveReport(proxy);
       expect(live.reason).toMatch(/the client closed the connection before the answer came/);
       return live;
-    });
+    }, { timeout: 10_000 });
     expect(report.exchanges).toBe(1);
   });
 

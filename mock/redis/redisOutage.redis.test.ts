@@ -108,7 +108,7 @@ describe('when Redis goes away', () => {
   it('gives up on a Redis that stops answering after the command timeout, instead of hanging', async () => {
     const redis = await server();
     const logger = recordingLogger();
-    const replica = await openReplica(redis, uniquePrefix(), { commandTimeoutMs: 200, logger });
+    const replica = await openReplica(redis, uniquePrefix(), { commandTimeoutMs: 1_500, logger });
     open.push(replica);
     redis.pause();
     try {
@@ -198,7 +198,7 @@ describe('what a client is told while Redis is away', () => {
 
   it('says a request may have been applied when Redis stopped answering it, rather than refusing it', async () => {
     const redis = await server();
-    const { call } = await mockOn(redis, [], 200);
+    const { call } = await mockOn(redis, [], 1_500);
     expect((await call('demo-pro')).statusCode).toBe(200);
     redis.pause();
     try {

@@ -1,4 +1,5 @@
 // Several mocks on one Redis behave as one (issue 13): whole apps built with `redis`, called in-process.
+import { once } from 'node:events';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../buildMock.ts';
@@ -210,7 +211,11 @@ describe('a replica while Redis is away', () => {
       const lines: string[] = [];
       const a = await replica(redis, uniquePrefix(), { logStream: { write: (text: string) => lines.push(text) } });
       await a.call('POST', '/v1/pets', { body: { name: 'Before', categoryId: 1 } });
+      // Once the replica's connection has seen Redis go: a command written before that would be
+      // lost on a dead socket, which is "stopped answering", not "unreachable".
+      const lost = once((a.app.mock as RedisState).connection.client, 'close');
       await redis.stop();
+      await lost;
 
       for (const [method, url] of [['GET', '/v1/pets'], ['GET', '/v1/pets/1'], ['POST', '/v1/pets'], ['GET', '/__mock/requests'], ['POST', '/__mock/reset']] as const) {
         const answer = await a.call(method, url, method === 'POST' && url === '/v1/pets' ? { body: { name: 'During', categoryId: 1 } } : {});

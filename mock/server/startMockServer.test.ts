@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -7,6 +7,15 @@ import { defaultSpecPath } from '../../spec/loadSpec.ts';
 import { generatePets, serializePets } from '../../fixtures/generatePets.ts';
 import { STATE_FORMAT } from './stateFile.ts';
 import { startMockServer, type MockServer } from './startMockServer.ts';
+
+/**
+ * Saves a watched file as editors do, a new file renamed over it: the watcher never reads it half
+ * written (a write in place truncates first, and the rest may come after the watcher's 150 ms).
+ */
+async function save(path: string, text: string): Promise<void> {
+  await writeFile(`${path}.saving`, text);
+  await rename(`${path}.saving`, path);
+}
 
 const running: MockServer[] = [];
 afterEach(async () => {
@@ -133,7 +142,7 @@ describe('--watch', () => {
   it('reloads an edited fixtures file and keeps the pets created meanwhile', async () => {
     const { server, petsFile, pets, reloaded } = await watched();
     const created = await create(server, { name: 'Created', categoryId: 1 });
-    await writeFile(petsFile, serializePets([...pets, { id: 50, name: 'Added', categoryId: 1, status: 'sold' }]));
+    await save(petsFile, serializePets([...pets, { id: 50, name: 'Added', categoryId: 1, status: 'sold' }]));
     expect(await reloaded()).toBe(true);
     expect((await get(server, '/pets/50')).status).toBe(200);
     expect(await (await get(server, `/pets/${created.id}`)).json()).toEqual(created);
@@ -144,7 +153,7 @@ describe('--watch', () => {
     const body = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'reserved' });
     expect((await fetch(`${server.url}/pets`, { method: 'POST', headers: auth, body })).status).toBe(400);
     const spec = await readFile(specPath, 'utf8');
-    await writeFile(specPath, spec.replace('enum: [available, pending, sold]', 'enum: [available, pending, sold, reserved]'));
+    await save(specPath, spec.replace('enum: [available, pending, sold]', 'enum: [available, pending, sold, reserved]'));
     expect(await reloaded()).toBe(true);
     expect((await fetch(`${server.url}/pets`, { method: 'POST', headers: auth, body })).status).toBe(201);
   });
@@ -154,7 +163,7 @@ describe('--watch', () => {
     const kept = await create(server, { name: 'Small', categoryId: 1 });
     const dropped = await create(server, { name: 'Big', categoryId: 9 });
     const spec = await readFile(specPath, 'utf8');
-    await writeFile(specPath, spec.replace(/(categoryId:\n\s+type: integer\n\s+format: int64\n)(\s+)description: Identifier of the category\./, '$1$2maximum: 5\n$2description: Identifier of the category.'));
+    await save(specPath, spec.replace(/(categoryId:\n\s+type: integer\n\s+format: int64\n)(\s+)description: Identifier of the category\./, '$1$2maximum: 5\n$2description: Identifier of the category.'));
     expect(await server.reload()).toBe(true);
     expect((await get(server, `/pets/${kept.id}`)).status).toBe(200);
     expect((await get(server, `/pets/${dropped.id}`)).status).toBe(404);
@@ -163,9 +172,9 @@ describe('--watch', () => {
   it('keeps the old version serving when an edit is broken', async () => {
     const { server, specPath, petsFile } = await watched();
     const created = await create(server, { name: 'Survivor', categoryId: 1 });
-    await writeFile(specPath, 'openapi: 3.0.3\ninfo: [broken');
+    await save(specPath, 'openapi: 3.0.3\ninfo: [broken');
     expect(await server.reload()).toBe(false);
-    await writeFile(petsFile, '[{"id": 1}]');
+    await save(petsFile, '[{"id": 1}]');
     expect(await server.reload()).toBe(false);
     expect(await (await get(server, `/pets/${created.id}`)).json()).toEqual(created);
     expect((await get(server, '/pets')).status).toBe(200);
@@ -173,7 +182,7 @@ describe('--watch', () => {
 
   it('keeps the old version serving when an edited spec parses but is not a valid OpenAPI document', async () => {
     const { server, specPath } = await watched();
-    await writeFile(specPath, `${await readFile(specPath, 'utf8')}\nnotAnOpenApiField: true\n`);
+    await save(specPath, `${await readFile(specPath, 'utf8')}\nnotAnOpenApiField: true\n`);
     expect(await server.reload()).toBe(false);
     expect((await get(server, '/pets')).status).toBe(200);
   });
@@ -181,16 +190,16 @@ describe('--watch', () => {
   it('validates a spec again when a file its $refs name changes, though its own text did not', async () => {
     const { server, specPath, petsFile, pets } = await watched();
     const orderPath = join(specPath, '..', 'order.yaml');
-    await writeFile(orderPath, 'description: A store order record.\n');
+    await save(orderPath, 'description: A store order record.\n');
     const spec = await readFile(specPath, 'utf8');
     const items = 'items:\n                  description: A store order record. Its fields are not shown in the contract.';
     expect(spec).toContain(items);
-    await writeFile(specPath, spec.replace(items, "items:\n                  $ref: './order.yaml'"));
+    await save(specPath, spec.replace(items, "items:\n                  $ref: './order.yaml'"));
     expect(await server.reload()).toBe(true);
     // A reload for the fixtures alone: the spec, found valid, is not validated again.
-    await writeFile(petsFile, serializePets(pets.slice(0, 3)));
+    await save(petsFile, serializePets(pets.slice(0, 3)));
     expect(await server.reload()).toBe(true);
-    await writeFile(orderPath, 'type: 5\nnotAKeyword: true\n');
+    await save(orderPath, 'type: 5\nnotAKeyword: true\n');
     expect(await server.reload()).toBe(false);
     expect((await get(server, '/store/orders')).status).toBe(200);
   });
@@ -205,7 +214,7 @@ describe('--watch', () => {
     expect(await server.reload()).toBe(true);
     expect(logs).toMatch(/Prism kept/);
     const spec = await readFile(specPath, 'utf8');
-    await writeFile(specPath, spec.replace('summary: List store orders', 'summary: List the store orders'));
+    await save(specPath, spec.replace('summary: List store orders', 'summary: List the store orders'));
     logs = '';
     expect(await server.reload()).toBe(true);
     expect(logs).toMatch(/Reloaded/);
@@ -219,7 +228,7 @@ describe('--watch', () => {
     const frozen = await fetch(`${server.url.replace('/v1', '')}/__mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"freeze": true}' });
     expect(await frozen.json()).toMatchObject({ frozen: true });
     const first = await fetch(`${server.url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
-    await writeFile(petsFile, serializePets(pets.slice(0, 2)));
+    await save(petsFile, serializePets(pets.slice(0, 2)));
     expect(await server.reload()).toBe(true);
     const second = await fetch(`${server.url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
     expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
