@@ -149,6 +149,16 @@ export const clientProfiles: readonly ClientProfile[] = [
       ['X-Request-Id', '5f0c6e1a-8d4b-4c39-9a57-2b7e3f1d9c80'],
     ],
   },
+  // A forward proxy on a company's network (Squid's defaults): the client's private address (RFC
+  // 1918) in X-Forwarded-For, as every employee's request carries it.
+  {
+    name: 'squid-corporate',
+    family: 'gateway',
+    headers: [
+      ['Via', '1.1 proxy.corp.example (squid/6.10)'],
+      ['X-Forwarded-For', '10.20.30.40'],
+    ],
+  },
   {
     name: 'envoy-tracing',
     family: 'gateway',

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { json, withJson, type Req, type Transform } from '../testing/deployment.ts';
 import { failedChecks, runOnFreshDeployment } from '../testing/runSuite.ts';
+import { clientProfiles } from './clientProfiles.ts';
 import { relationPass, type Form, type RelationCommand } from './relations.ts';
 
 const plainHeaders = new Set(['user-agent', 'x-conformance-run-id', 'accept', 'authorization', 'content-type', 'host', 'content-length', 'transfer-encoding', 'connection']);
@@ -28,6 +29,15 @@ describe('relationPass: what every run sends', () => {
     expect(varied).toContain('burst');
     expect(draw(5)).toEqual(draw(5));
     expect(draw(6)).not.toEqual(draw(5));
+  });
+
+  it("sends a list as every client sends it, each with all its headers, whatever the seed", () => {
+    for (const seed of [1, 2, 3]) {
+      const first = fc.sample(relationPass({ readOnly: seed === 2, otherAddress: false })[0]!, { seed, numRuns: 1 })[0] as RelationCommand & { kind: 'relation' };
+      expect(first.of).toBe('list');
+      expect(first.forms.map((f) => [f.name, f.headers])).toEqual(clientProfiles.map((p) => [p.name, p.headers]));
+      expect(first.limit).toBeGreaterThanOrEqual(20);
+    }
   });
 
   it('leaves out creates under --read-only, and the other address when there is none', () => {
@@ -57,6 +67,22 @@ describe('the relations against a deployment', () => {
     const shrunk = (result.report.reproductions ?? []).find((r) => r.rules.includes('equivalent.same-data') && r.commands.some((c) => (c as { of?: string }).of === 'get'));
     expect(shrunk, JSON.stringify((result.report.reproductions ?? []).map((r) => r.rules))).toBeDefined();
     expect(shrunk!.requests.shrunk).toBeLessThanOrEqual(shrunk!.requests.original);
+  });
+
+  it("fails a deployment whose list depends on a browser's Accept-Language, and shrinks the relation to that client and few of its headers", async () => {
+    const french: Record<string, string> = { available: 'disponible', pending: 'en attente', sold: 'vendu' };
+    const { result, rows } = await coverageOf(async (req, forward) => {
+      const res = await forward(req);
+      if (!(req.method === 'GET' && req.url.startsWith('/v1/pets?') && res.status === 200 && /^fr\b/i.test(req.headers['accept-language'] ?? ''))) return res;
+      return withJson(res, (json(res) as { status: string }[]).map((pet) => ({ ...pet, status: french[pet.status] ?? pet.status })));
+    });
+    expect(failedChecks(result)).toContain('equivalent-requests');
+    expect(rows.find((r) => r.rule === 'relation/client-headers' && r.operation === 'listPets')?.status).toBe('failed');
+    const shrunk = (result.report.reproductions ?? []).find((r) => r.commands.some((c) => (c as { of?: string }).of === 'list'));
+    const forms = (shrunk?.commands[0] as { forms: Form[] } | undefined)?.forms ?? [];
+    expect(forms.map((f) => f.name), JSON.stringify(result.report.reproductions?.map((r) => r.rules))).toEqual(['firefox-fetch']);
+    expect(forms[0]!.headers).toContainEqual(['Accept-Language', 'fr-FR,fr;q=0.8,en-US;q=0.5,en;q=0.3']);
+    expect(forms[0]!.headers!.length).toBeLessThanOrEqual(3);
   });
 
   it('fails a deployment that keeps a key\'s window per client address', async () => {
