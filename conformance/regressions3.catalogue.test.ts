@@ -20,9 +20,7 @@ type Why = 'not sent' | 'not judged' | 'warned' | 'retried';
 const survivors: Record<string, { why: Why; detail: string }> = {
   'first request after 5 s idle answered 502 by the load balancer': { why: 'not sent', detail: 'no two consecutive requests of a default gate run are 5 s apart on the deployment\'s clock' },
   'HEAD answered with a body poisons the next request': { why: 'retried', detail: 'the 502 that follows each HEAD (HTML, no rate-limit headers) is taken as transient and resent after 0.5 s, and the resend succeeds; the request answered 502 had reached the origin' },
-  'CDN caches 404s for a minute, ignoring Authorization': { why: 'not sent', detail: 'the run never asks for an id before it is created, nor without a key for an id just answered 404' },
   '401 without WWW-Authenticate': { why: 'warned', detail: 'seen on every 401 and reported as a warning, since the contract does not name the header (RFC 9110, 11.6.1 makes it a MUST)' },
-  'token read as the second space-separated word': { why: 'not sent', detail: 'the run sends its valid key after one space only, and the key with a word after it once, under the scheme spelling its turn gives: in this seeded run two spaces or a tab, which a split on one space refuses for want of a key before it reads the word' },
   'Location without the /v1 prefix': { why: 'not judged', detail: 'Location is read on every create but never resolved and followed' },
 };
 

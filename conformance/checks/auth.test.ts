@@ -24,4 +24,21 @@ describe('the auth check\'s near misses of the key', () => {
     expect(sent.map(([name]) => name)).not.toContain('near-miss/wildcard-like-one');
     expect(result.exitCode).toBe(0);
   });
+
+  it.each([1, 2, 3, 4, 5])('send the key with a word after and before it with one space after the scheme, whatever the seed (seed %i)', async (seed) => {
+    const result = await runOnFreshDeployment(undefined, { checks: ['auth'], seed });
+    const words = result.report.exchanges.filter((e) => /\/near-miss\/word-(after|before)$/.test(e.case ?? ''));
+    expect(words).toHaveLength(2);
+    for (const e of words) expect(e.requestHeaders.authorization ?? e.requestHeaders.Authorization).toMatch(/^\S+ (x \$PETS_API_KEY|\$PETS_API_KEY x)$/);
+  });
+
+  it.each([1, 2, 3])('fail a deployment that takes the token as the second space-separated word of the header (seed %i)', async (seed) => {
+    const result = await runOnFreshDeployment(async (req, forward) => {
+      const [scheme, word] = req.headers.authorization?.split(' ') ?? [];
+      if (scheme?.toLowerCase() !== 'bearer') return forward(req);
+      const { authorization: _, ...others } = req.headers;
+      return forward({ ...req, headers: word ? { ...others, authorization: `Bearer ${word}` } : others });
+    }, { checks: ['auth'], seed });
+    expect(result.exitCode).toBe(1);
+  });
 });

@@ -67,12 +67,26 @@ function wrongKeys(ctx: CheckContext): Variant[] {
  */
 const sentNearMisses: readonly (readonly string[])[] = [['key/change/start'], ['key/wildcard/like-one', 'key/change/middle'], ['key/change/end'], ['key/add/end'], ['key/remove/end'], ['key/case/middle'], ['key/word-after'], ['key/word-before'], ['key/other-scheme']];
 
+/**
+ * The scheme's spelling at `turn`, for near misses of `kinds`. A word beside the key shows a split
+ * on spaces only where one space parts the scheme from the key (under two spaces, the second word
+ * is empty; after a tab, the scheme and the key are one word): those take the next spelling in
+ * turn that has one space.
+ */
+function schemeFor(kinds: readonly string[], turn: number): string {
+  const spelled = (t: number) => schemeSpellings[t % schemeSpellings.length]!;
+  if (!kinds.some((kind) => kind.startsWith('key/word-'))) return spelled(turn);
+  let t = turn;
+  while (!/^\S+ $/.test(spelled(t))) t++;
+  return spelled(t);
+}
+
 function nearMissVariants(ctx: CheckContext): (Variant & { operationId: string })[] {
   const operations = ctx.options.readOnly ? ['listPets', 'getPet'] : ['listPets', 'createPet', 'getPet'];
   const first = Math.floor(ctx.random() * schemeSpellings.length);
   const others = ctx.apiKey2 !== undefined ? [ctx.apiKey2] : [];
   return sentNearMisses.flatMap((kinds, i) => {
-    const scheme = schemeSpellings[(first + i) % schemeSpellings.length]!;
+    const scheme = schemeFor(kinds, first + i);
     const misses = keyNearMisses(ctx.apiKey, others, scheme);
     const miss = kinds.map((kind) => misses.find((n) => n.kind === kind)).find((n) => n !== undefined);
     if (!miss) return [];

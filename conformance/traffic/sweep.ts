@@ -45,11 +45,14 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
     }
     await send({ method: 'GET', path: `/pets/${target}abc`, auth: 'key', operationId: 'getPet', intent: 'invalid', case: 'generated/sweep/malformed-id/trailing' });
   }
-  // Ids next to a pet the run just read, in digits and in bits: each names no pet (404) or the pet
-  // with exactly that id; a cache keyed on part of the id answers the pet read before.
-  if (target !== undefined) {
-    await send({ method: 'GET', path: `/pets/${target}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: 'generated/sweep/near-miss-id/same' });
-    for (const miss of idNearMisses(BigInt(target))) {
+  // Ids next to the newest pet, read first, in digits and in bits: each names no pet (404) or the
+  // pet with exactly that id; a cache keyed on part of the id answers the pet read before. The next
+  // id is, where ids count up, the one the next create gets: asked for before it exists, as a
+  // client polling for a pet it was told of does, it must not stay missing once created.
+  const newest = created.at(-1) ?? target;
+  if (newest !== undefined) {
+    await send({ method: 'GET', path: `/pets/${newest}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: 'generated/sweep/near-miss-id/same' });
+    for (const miss of idNearMisses(BigInt(newest))) {
       await send({ method: 'GET', path: `/pets/${miss.value}`, auth: 'key', operationId: 'getPet', intent: miss.kind === 'id/leading-zero' ? 'edge' : 'valid', case: `generated/sweep/near-miss-id/${miss.kind.slice('id/'.length)}` });
     }
   }
