@@ -76,9 +76,8 @@ const sentNearMisses: readonly (readonly string[])[] = [['key/change/start'], ['
 function schemeFor(kinds: readonly string[], turn: number): string {
   const spelled = (t: number) => schemeSpellings[t % schemeSpellings.length]!;
   if (!kinds.some((kind) => kind.startsWith('key/word-'))) return spelled(turn);
-  let t = turn;
-  while (!/^\S+ $/.test(spelled(t))) t++;
-  return spelled(t);
+  for (let t = turn; t < turn + schemeSpellings.length; t++) if (/^\S+ $/.test(spelled(t))) return spelled(t);
+  return spelled(turn);
 }
 
 function nearMissVariants(ctx: CheckContext): (Variant & { operationId: string })[] {

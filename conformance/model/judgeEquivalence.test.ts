@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { judgeEquivalence, learnEquivalence } from './judgeEquivalence.ts';
-import { errorBody, ex, failuresOf, freshState, judgementsOf, ofRule, petJson, rate, resetSeq, viewOf, type ExParts } from './testing/modelExchanges.ts';
+import { errorBody, ex, failuresOf, freshState, judgementsOf, ofRule, petJson, rate, RESET, resetSeq, viewOf, type ExParts } from './testing/modelExchanges.ts';
 
 beforeEach(resetSeq);
 
@@ -119,6 +119,11 @@ describe('equivalent.same-cost: every form costs the key\'s window what the firs
 
   it('fails a form the window does not count, and one it counts twice', () => {
     expect(costs(judgementsOf([ex({ status: 200, body: '[]', headers: rate(50) }), counted(49), counted(49), counted(47)]))).toEqual([[3, 'failure'], [4, 'failure']]);
+  });
+
+  it('tells nothing within a tick of the window\'s Reset, where a sliding window frees requests with Reset unchanged', () => {
+    const lastSecond = RESET * 1000 - 500;
+    expect(costs(judgementsOf([ex({ status: 200, body: '[]', headers: rate(50), sentAt: lastSecond }), counted(49, { sentAt: lastSecond }), counted(49, { sentAt: lastSecond }), counted(50, { sentAt: lastSecond })]))).toEqual([]);
   });
 
   it('tells nothing across windows, after another request of the key, or with --shared-key', () => {

@@ -10,6 +10,7 @@ import { isErrorBody } from './errorBody.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
+import { answeredAt, sameWindow } from './judgeRate.ts';
 import { integerText, toJsonText, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { held, holds, questionable, broken, type Judgement } from './judgement.ts';
 import type { GroupFirst, ModelState } from './modelState.ts';
@@ -36,15 +37,16 @@ function describeDifference(exchange: Exchange): string | undefined {
 
 /**
  * What the request cost its key's window: the Remaining the answer before it said, less this
- * answer's, when nothing else was counted between them and both speak of one window. Undefined
- * when that cannot be told (another key's request between, a new window, a burst).
+ * answer's, when nothing else was counted between them and both speak of one window (as the rate
+ * judge reads it: not within a tick of its Reset). Undefined when that cannot be told (another
+ * key's request between, a new window, a burst).
  */
 export function measuredCost(exchange: Exchange, view: RequestView, state: ModelState, { sameSource = false } = {}): number | undefined {
   if (view.credential.kind !== 'key' || exchange.burst !== undefined) return undefined;
   const account = state.ledgers.get(view.credential.key);
   const last = account?.last;
   const { remaining, reset } = readRateHeaders(exchange.response.headers);
-  if (!account || !last || remaining === undefined || reset === undefined || account.since.length > 0 || reset !== last.reset) return undefined;
+  if (!account || !last || remaining === undefined || reset === undefined || account.since.length > 0 || !sameWindow(last, { reset, at: answeredAt(exchange) })) return undefined;
   if (sameSource && last.source !== exchange.request.connection?.localAddress) return undefined;
   return last.remaining - remaining;
 }

@@ -64,7 +64,11 @@ function costTo(key: KeyName, view: RequestView, status: number): [number, numbe
  * as long as that Reset has not come. (A sliding window rounded to the second may free a request
  * and keep its Reset; once the announced instant has passed, nothing is held against it.)
  */
-const sameWindow = (a: WindowObservation, b: WindowObservation) => a.reset === b.reset && b.at < a.reset * 1000 - TICK_MS;
+/**
+ * Two answers speak of one window, the later more than a tick before its Reset: a sliding window
+ * whose Reset is rounded to the second frees requests within that tick with Reset unchanged.
+ */
+export const sameWindow = (a: Pick<WindowObservation, 'reset'>, b: Pick<WindowObservation, 'reset' | 'at'>) => a.reset === b.reset && b.at < a.reset * 1000 - TICK_MS;
 
 function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation, exchange: Exchange, view: RequestView, options: RateOptions): void {
   const last = ledgerOf.last;

@@ -82,7 +82,7 @@ describe('the relations against a deployment', () => {
     const forms = (shrunk?.commands[0] as { forms: Form[] } | undefined)?.forms ?? [];
     expect(forms.map((f) => f.name), JSON.stringify(result.report.reproductions?.map((r) => r.rules))).toEqual(['firefox-fetch']);
     expect(forms[0]!.headers).toContainEqual(['Accept-Language', 'fr-FR,fr;q=0.8,en-US;q=0.5,en;q=0.3']);
-    expect(forms[0]!.headers!.length).toBeLessThanOrEqual(3);
+    expect(forms[0]!.headers!.length).toBeLessThan(clientProfiles.find((p) => p.name === 'firefox-fetch')!.headers.length);
   });
 
   it('fails a deployment that keeps a key\'s window per client address', async () => {

@@ -8,11 +8,12 @@ describe('removals', () => {
   });
 
   it('never leaves nothing, and has nothing to leave out of one item or none', () => {
-    for (const n of [2, 3, 5, 16, 17]) {
+    for (const n of [2, 3, 5, 9, 16, 17]) {
       const items = Array.from({ length: n }, (_, i) => i);
       const all = [...removals(items)];
       expect(all.length, String(n)).toBeGreaterThan(0);
       expect(all.every((r) => r.length >= 1 && r.length < n), String(n)).toBe(true);
+      expect(new Set(all.map((r) => r.join())).size, `${n}: each removal once`).toBe(all.length);
     }
     expect([...removals(['only'])]).toEqual([]);
     expect([...removals([])]).toEqual([]);

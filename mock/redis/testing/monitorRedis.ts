@@ -11,7 +11,10 @@ export interface MonitoredCommand {
 }
 
 export interface RedisMonitor {
-  /** Calls `listener` with every command Redis runs from now on; returns what stops it. */
+  /**
+   * Calls `listener` with every command Redis runs from now on (the first listener also gets those
+   * Redis ran since it said OK to MONITOR); returns what stops it.
+   */
   onCommand(listener: (command: MonitoredCommand) => void): () => void;
   close(): void;
 }
@@ -61,9 +64,12 @@ export function parseMonitorLine(line: string): MonitoredCommand | undefined {
 export async function monitorRedis(url: string): Promise<RedisMonitor> {
   const { hostname, port, protocol } = new URL(url);
   if (protocol !== 'redis:') throw new Error(`Failed to monitor Redis: "${url}" is not a redis:// URL. Monitor a plain-text Redis.`);
-  const socket: Socket = connect({ host: hostname, port: Number(port || 6379) });
+  // An IPv6 host comes bracketed in a URL, and bare to connect().
+  const socket: Socket = connect({ host: hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(port || 6379) });
   socket.setEncoding('latin1');
   const listeners = new Set<(command: MonitoredCommand) => void>();
+  // What Redis ran between its OK and the first listener: MONITOR's lines may share a read with it.
+  let early: MonitoredCommand[] | undefined = [];
   let pending = '';
   let ready: (() => void) | undefined;
   let failed: ((error: Error) => void) | undefined;
@@ -72,6 +78,7 @@ export async function monitorRedis(url: string): Promise<RedisMonitor> {
     failed = reject;
   });
   socket.on('error', (error) => failed?.(error));
+  socket.on('close', () => failed?.(new Error(`Failed to monitor Redis at ${url}: the connection closed before Redis said OK to MONITOR.`)));
   socket.on('data', (chunk: string) => {
     pending += chunk;
     let end: number;
@@ -85,7 +92,9 @@ export async function monitorRedis(url: string): Promise<RedisMonitor> {
         continue;
       }
       const command = line.startsWith('+') ? parseMonitorLine(line.slice(1)) : undefined;
-      if (command) for (const listener of listeners) listener(command);
+      if (!command) continue;
+      if (early) early.push(command);
+      else for (const listener of listeners) listener(command);
     }
   });
   socket.write('MONITOR\r\n');
@@ -93,6 +102,9 @@ export async function monitorRedis(url: string): Promise<RedisMonitor> {
   return {
     onCommand(listener) {
       listeners.add(listener);
+      const kept = early ?? [];
+      early = undefined;
+      for (const command of kept) listener(command);
       return () => listeners.delete(listener);
     },
     close() {
