@@ -1,7 +1,7 @@
 // MONITOR on a raw socket, for the tests and the bench that count what a replica sends Redis.
 // Not ioredis's monitor(): it enters monitoring mode a microtask after MONITOR's +OK, so a command
 // line that arrives in the same TCP read as the +OK finds an empty command queue, and ioredis
-// throws "Command queue state error" as an unhandled 'error' (seen in CI under load).
+// throws "Command queue state error" as an unhandled 'error', which ends the process.
 import { connect, type Socket } from 'node:net';
 
 /** One command Redis ran: its arguments, the command's name first, and who sent it ("lua" inside a script). */
