@@ -35,12 +35,8 @@ async function roundTripsPerRequest(redisUrl: string, base: string, request: Loa
   const client = new Redis(redisUrl);
   const monitor = await monitorRedis(redisUrl);
   let sent = 0;
-  const marker = `bench-marker-${process.pid}`;
-  let markerSeen: () => void = () => {};
-  const seen = new Promise<void>((resolve) => (markerSeen = resolve));
   monitor.onCommand(({ args, source }) => {
-    if (args[1] === marker) markerSeen();
-    else if (source !== 'lua' && !/^(info|echo)$/i.test(args[0] ?? '')) sent++;
+    if (source !== 'lua' && !/^(info|echo)$/i.test(args[0] ?? '')) sent++;
   });
   try {
     for (let i = 0; i < count; i++) {
@@ -49,8 +45,7 @@ async function roundTripsPerRequest(redisUrl: string, base: string, request: Loa
     }
     // The log's write leaves after each answer: give the last one time to arrive before the marker.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await client.echo(marker);
-    await seen;
+    await monitor.caughtUp(client);
     return sent / count;
   } finally {
     monitor.close();

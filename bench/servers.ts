@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from '../common/testing/freePort.ts';
 import { projectPath } from '../common/projectRoot.ts';
 
 export interface RunningServer {
@@ -19,13 +19,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');

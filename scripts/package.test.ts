@@ -1,15 +1,14 @@
 // The package as a stranger gets it: `npm pack`, installed into an empty project, used only through
 // its documented names (bins, entry points, types) from plain Node with no TypeScript loader.
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../common/testing/freePort.ts';
 import { consumerProject, type ConsumerProject } from './testing/consumerProject.ts';
 
 const run = promisify(execFile);
@@ -57,12 +56,7 @@ describe('the packed package', () => {
   });
 
   it('stops the mock started in the background with npx when the recipe kills what $! names, freeing its port', async () => {
-    // A port free now: one the system gave and took back.
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    probe.close();
-    await once(probe, 'close');
+    const port = await freePort();
     const recipe = [
       `npx pets-mock --port ${port} > mock.log 2>&1 &`,
       'MOCK_PID=$!',

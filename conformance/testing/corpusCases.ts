@@ -3,9 +3,9 @@
 // corpus README's: exit 1 for each FAULT, exit 0 for each LEGAL variant and each clean server.
 // GRAY behaviours are arguable and not counted, so they are not run.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { projectPath } from '../../common/projectRoot.ts';
+import { freePort } from '../../common/testing/freePort.ts';
 import { runProcess, type ProcessResult } from '../../common/testing/runProcess.ts';
 
 export type CorpusKind = 'CLEAN' | 'FAULT' | 'LEGAL';
@@ -32,16 +32,6 @@ export function corpusCases(dir = corpusDir()): CorpusCase[] {
   ]);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The gate's arguments as the corpus README gives them. */
 export const gateArgs = (baseUrl: string, reportDir: string): string[] => ['--base-url', baseUrl, '--api-key', 'demo-pro', '--probe-rate-limit', '--report-dir', reportDir];

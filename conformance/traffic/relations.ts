@@ -4,7 +4,7 @@
 // creates sent at once. Drawn by fast-check from the run's seed, and shrunk like any sequence: a
 // browser's dozen headers shrink to the one that changes the answer.
 import fc from 'fast-check';
-import { clientProfiles, profileFamilies, type ProfileFamily } from './clientProfiles.ts';
+import { clientProfiles, profileFamilies, type ClientProfile, type ProfileFamily } from './clientProfiles.ts';
 import { jsonMediaTypes, jsonSpellings } from './jsonSpellings.ts';
 import { wholeThenFewer } from './wholeThenFewer.ts';
 import { petStatuses } from './values.ts';
@@ -39,11 +39,11 @@ export type RelationCommand =
   /** Two independent reads, then again in the other order: each is answered as it was (A B B A). */
   | { kind: 'order'; limit: number; pick: number };
 
+/** A client's form of a request, with `headers`: some or all of its profile's. */
+const clientForm = (profile: ClientProfile, headers: [string, string][]): Form => ({ dimensions: ['client-headers'], name: profile.name, family: profile.family, headers });
+const pairsOf = (profile: ClientProfile) => profile.headers.map(([n, v]): [string, string] => [n, v]);
 const profileForm = (families: readonly ProfileFamily[]): fc.Arbitrary<Form> =>
-  fc.constantFrom(...clientProfiles.filter((p) => families.includes(p.family))).chain((profile) =>
-    fc.subarray(profile.headers.map(([n, v]): [string, string] => [n, v]), { minLength: 1 }).map((headers): Form => ({ dimensions: ['client-headers'], name: profile.name, family: profile.family, headers })),
-  );
-
+  fc.constantFrom(...clientProfiles.filter((p) => families.includes(p.family))).chain((profile) => fc.subarray(pairsOf(profile), { minLength: 1 }).map((headers) => clientForm(profile, headers)));
 const jsonForm: fc.Arbitrary<Form> = fc.nat(jsonSpellings.length - 1).map((i) => ({ dimensions: ['json-text'], name: `json-${jsonSpellings[i]!.name}`, jsonSpelling: i }));
 const mediaForm: fc.Arbitrary<Form> = fc.nat(jsonMediaTypes.length - 1).map((i) => ({ dimensions: ['media-type'], name: `type-${jsonMediaTypes[i]!.replace(/[^A-Za-z0-9=-]+/g, '-')}`, mediaType: i }));
 const bothForm: fc.Arbitrary<Form> = fc.tuple(jsonForm, mediaForm).map(([j, m]) => ({ dimensions: ['json-text', 'media-type'], name: `${j.name},${m.name}`, jsonSpelling: j.jsonSpelling!, mediaType: m.mediaType! }));
@@ -74,7 +74,7 @@ export const everyClientRelation: fc.Arbitrary<RelationCommand> = fc.record({
   kind: fc.constant('relation' as const),
   of: fc.constant('list' as const),
   forms: wholeThenFewer(
-    clientProfiles.map((p) => ({ dimensions: ['client-headers'], name: p.name, family: p.family, headers: p.headers.map(([n, v]): [string, string] => [n, v]) }) satisfies Form),
+    clientProfiles.map((profile) => clientForm(profile, pairsOf(profile))),
     (form) => form.headers!,
     (form, headers) => ({ ...form, headers }),
   ),

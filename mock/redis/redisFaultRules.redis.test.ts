@@ -93,15 +93,7 @@ describe('what fault rules cost a request on Redis', () => {
     monitor.onCommand(({ args, source }) => {
       if (source !== 'lua') seen.push(args);
     });
-    /** Resolves once MONITOR has shown everything the replica sent so far: a marker on its own connection comes after it. */
-    const caughtUp = async () => {
-      const marker = `marker-${Math.random()}`;
-      let stop = () => {};
-      const markerSeen = new Promise<void>((resolve) => (stop = monitor.onCommand(({ args }) => args[1] === marker && resolve())));
-      await state.connection.client.echo(marker);
-      await markerSeen;
-      stop();
-    };
+    const caughtUp = () => monitor.caughtUp(state.connection.client);
     /** The commands one list request sent, the request log's included, sorted (a script call shows as 'script'). */
     const commandsOfList = async () => {
       await caughtUp();

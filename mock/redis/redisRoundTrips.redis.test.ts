@@ -29,23 +29,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Waits until MONITOR has shown every command sent so far: it ends on a marker of its own. */
-async function settled(): Promise<void> {
-  const marker = `marker-${Math.random()}`;
-  await replica.connection.client.echo(marker);
-  while (!seen.some((args) => args[1] === marker)) {
-    let stop = () => {};
-    await new Promise<void>((resolve) => (stop = monitor.onCommand(() => resolve())));
-    stop();
-  }
-}
-
 /** The commands `step` sent, in order (a script call shows as 'script'). */
 async function commandsOf(step: () => unknown): Promise<string[]> {
-  await settled();
+  await monitor.caughtUp(replica.connection.client);
   seen = [];
   await step();
-  await settled();
+  await monitor.caughtUp(replica.connection.client);
   // ioredis sends a script's text (EVAL) the first time on a connection, its SHA (EVALSHA) after.
   return seen.filter((args) => !/^echo$/i.test(args[0]!)).map((args) => (/^eval(sha)?$/i.test(args[0]!) ? 'script' : args[0]!.toLowerCase()));
 }

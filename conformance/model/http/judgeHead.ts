@@ -33,9 +33,9 @@ export function judgeHead(answer: Answer, memory: HttpMemory): Judgement[] {
   // listPets or getPet, a JSON object or array. Without content coding only: a coded length is the
   // coding's.
   const length = answer.field('content-length');
+  const octets = length !== undefined && /^\d+$/.test(length) && answer.field('content-encoding') === undefined ? Number(length) : undefined;
   const mirrored = operationAsGet(view.pathname);
-  const headCoded = answer.field('content-encoding') !== undefined;
-  const tooShort = status === 200 && mirrored !== undefined && SHAPED.has(mirrored) && length !== undefined && /^\d+$/.test(length) && Number(length) < LEAST_JSON && !headCoded;
+  const tooShort = status === 200 && mirrored !== undefined && SHAPED.has(mirrored) && octets !== undefined && octets < LEAST_JSON;
   if (tooShort) {
     out.push(broken('http.head-as-get', answer.op, exchange, `${where} says Content-Length ${length}, but a 200 to GET of ${exchange.path} (${mirrored}) carries a JSON object or array, at least ${LEAST_JSON} octets; a HEAD's Content-Length must equal the octets GET would send (RFC 9110, 8.6). Send GET's length, or no Content-Length.`));
   }
@@ -49,7 +49,7 @@ export function judgeHead(answer: Answer, memory: HttpMemory): Judgement[] {
     } else if (isSuccess(get.status)) {
       const missing = Object.keys(get.headers).filter((f) => !mayDiffer.has(f) && !(rateLimitFields as readonly string[]).includes(f) && answer.field(f) === undefined);
       if (missing.length > 0) out.push(questionable('http.head-as-get', answer.op, exchange, `${where} lacks ${missing.join(', ')}, which GET of the same URL sent (#${get.seq}); a server should send HEAD the header fields it would send GET (RFC 9110, 9.3.2).`));
-      if (!tooShort && length !== undefined && /^\d+$/.test(length) && !get.coded && !headCoded && Number(length) !== get.bytes.length) {
+      if (!tooShort && octets !== undefined && !get.coded && octets !== get.bytes.length) {
         out.push(questionable('http.head-as-get', answer.op, exchange, `${where} says Content-Length ${length}, where GET of the same URL sent ${get.bytes.length} octets (#${get.seq}) and nothing was written since; a HEAD's Content-Length is the length GET would send (RFC 9110, 8.6).`));
       }
     }

@@ -16,6 +16,11 @@ export interface RedisMonitor {
    * Redis ran since it said OK to MONITOR); returns what stops it.
    */
   onCommand(listener: (command: MonitoredCommand) => void): () => void;
+  /**
+   * Resolves once MONITOR has shown every command `client` sent so far: a marker it echoes comes
+   * after them (Redis runs one connection's commands in order).
+   */
+  caughtUp(client: { echo(text: string): Promise<unknown> }): Promise<void>;
   close(): void;
 }
 
@@ -99,13 +104,23 @@ export async function monitorRedis(url: string): Promise<RedisMonitor> {
   });
   socket.write('MONITOR\r\n');
   await started;
+  let markers = 0;
+  const onCommand: RedisMonitor['onCommand'] = (listener) => {
+    listeners.add(listener);
+    const kept = early ?? [];
+    early = undefined;
+    for (const command of kept) listener(command);
+    return () => listeners.delete(listener);
+  };
   return {
-    onCommand(listener) {
-      listeners.add(listener);
-      const kept = early ?? [];
-      early = undefined;
-      for (const command of kept) listener(command);
-      return () => listeners.delete(listener);
+    onCommand,
+    async caughtUp(client) {
+      const marker = `monitor-marker-${process.pid}-${++markers}`;
+      let stop = () => {};
+      const seen = new Promise<void>((resolve) => (stop = onCommand(({ args }) => args[1] === marker && resolve())));
+      await client.echo(marker);
+      await seen;
+      stop();
     },
     close() {
       listeners.clear();

@@ -3,9 +3,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../common/testing/freePort.ts';
 import { ManualClock } from '../../state/clock.ts';
 import { openRedisState, type RedisStateOptions, type RedisState } from '../openRedisState.ts';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -27,15 +27,6 @@ export interface TestRedisServer {
   resume(): void;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
 
 async function launch(port: number, extraArgs: readonly string[], tlsDir: string | undefined): Promise<ChildProcess> {
   const listen = tlsDir
