@@ -1,4 +1,4 @@
-import { http } from 'msw';
+import { http, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { pathToFileURL } from 'node:url';
 import { projectPath } from '../common/projectRoot.ts';
@@ -14,12 +14,15 @@ export interface MswTargets extends InProcessTarget {
   /**
    * What MSW itself costs, for the same list request: one plain handler of its own, `GET
    * <base>/pets`, answering the page and headers the mock gave that request just before, in
-   * quarter-second slices alternating with the mock's handlers over `seconds` (each gets half),
-   * so that both meet the same load on a busy machine, which goes first changing from one pair to
+   * quarter-second slices alternating with the mock's handlers (each side gets `seconds` / 2), so
+   * that both meet the same load on a busy machine, which goes first changing from one round to
    * the next (the one after a switch of handlers meets what the other left to collect). The mock's
-   * ratio to it, per pair (`pairs`), is what the mock adds to MSW.
+   * ratio to it, per round (`pairs`), is what the mock adds to MSW as a user would otherwise write it.
+   * `alike` is a third side in the same rounds: the same page from a handler that takes its requests
+   * as the mock's handlers do (no path compiled, no cookie store read), so that the ratio to it
+   * (`alikePairs`) is the mock's own work alone.
    */
-  againstPlain(request: LoadRequest, options: { seconds: number; connections: number }): Promise<{ mock: LoadResult; plain: LoadResult; pairs: number[] }>;
+  againstPlain(request: LoadRequest, options: { seconds: number; connections: number }): Promise<{ mock: LoadResult; plain: LoadResult; alike: LoadResult; pairs: number[]; alikePairs: number[] }>;
 }
 
 /**
@@ -32,8 +35,9 @@ export async function startMswHandlers(fromSource = false): Promise<MswTargets> 
   // The package's build, as users import it and as the servers above run it; the TypeScript source
   // through tsx only with --source. tsx's output names every function it creates, a call per
   // closure made per request, which the build does not have.
-  const entry = fromSource ? projectPath('mock', 'adapters', 'msw.ts') : projectPath('dist', 'mock', 'adapters', 'msw.js');
-  const { createPetsHandlers } = (await import(pathToFileURL(entry).href)) as typeof import('../mock/adapters/msw.ts');
+  const entry = (name: string) => pathToFileURL(fromSource ? projectPath('mock', 'adapters', `${name}.ts`) : projectPath('dist', 'mock', 'adapters', `${name}.js`)).href;
+  const { createPetsHandlers } = (await import(entry('msw'))) as typeof import('../mock/adapters/msw.ts');
+  const { MockHandler } = (await import(entry('mswHandlers'))) as typeof import('../mock/adapters/mswHandlers.ts');
   const { handlers, mock } = await createPetsHandlers();
   const server = setupServer(...handlers);
   server.listen({ onUnhandledRequest: 'bypass' });
@@ -99,43 +103,45 @@ export async function startMswHandlers(fromSource = false): Promise<MswTargets> 
       await mock.reset();
       await loops(request, { seconds: Math.min(0.25, seconds / 2), connections });
       const slice = Math.min(0.25, seconds / 2);
-      const viaMock: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuUs: 0 };
-      const viaPlain: Samples = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuUs: 0 };
-      const pairs: number[] = [];
+      const fresh = (): Samples => ({ latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuUs: 0 });
+      const [viaMock, viaPlain, viaAlike] = [fresh(), fresh(), fresh()];
       const rate = (samples: Samples, before: { count: number; elapsed: number }) => (samples.latencies.length - before.count) / (samples.elapsed - before.elapsed);
       const mark = (samples: Samples) => ({ count: samples.latencies.length, elapsed: samples.elapsed });
-      const throughMock = async () => {
-        const before = mark(viaMock);
-        await loops(request, { seconds: slice, connections }, viaMock);
-        return rate(viaMock, before);
-      };
-      const throughPlain = async () => {
-        // The page and headers as the mock answers this request now (creates change the page).
-        const answered = await fetch(`${mock.baseUrl}${request.path}`, { method: request.method, ...(request.headers ? { headers: request.headers } : {}) });
-        const page = await answered.text();
-        const headers = [...answered.headers];
-        server.resetHandlers(http.get(`${mock.baseUrl}${request.path.split('?')[0]}`, () => new Response(page, { status: answered.status, headers })));
-        const before = mark(viaPlain);
+      const through = async (into: Samples, serving: () => Promise<void>) => {
+        await serving();
+        const before = mark(into);
         try {
-          await loops(request, { seconds: slice, connections }, viaPlain);
+          await loops(request, { seconds: slice, connections }, into);
         } finally {
           server.resetHandlers(...handlers);
         }
-        return rate(viaPlain, before);
+        return rate(into, before);
       };
-      for (let spent = 0, pair = 0; spent < seconds; spent += 2 * slice, pair++) {
-        let viaMockRate: number;
-        let viaPlainRate: number;
-        if (pair % 2 === 0) {
-          viaMockRate = await throughMock();
-          viaPlainRate = await throughPlain();
-        } else {
-          viaPlainRate = await throughPlain();
-          viaMockRate = await throughMock();
+      // The page and headers as the mock answers this request now (creates change the page), from one handler.
+      const servingPage = (handler: (path: string, answer: () => Response) => HttpHandler) => async () => {
+        const answered = await fetch(`${mock.baseUrl}${request.path}`, { method: request.method, ...(request.headers ? { headers: request.headers } : {}) });
+        const page = await answered.text();
+        const headers = [...answered.headers];
+        server.resetHandlers(handler(`${mock.baseUrl}${request.path.split('?')[0]}`, () => new Response(page, { status: answered.status, headers })));
+      };
+      const sides = [
+        () => through(viaMock, async () => {}),
+        () => through(viaPlain, servingPage((path, answer) => http.get(path, answer))),
+        () => through(viaAlike, servingPage((path, answer) => new MockHandler('GET', path, answer, (url) => url.split('?')[0] === path))),
+      ];
+      const pairs: number[] = [];
+      const alikePairs: number[] = [];
+      for (let spent = 0, round = 0; spent < seconds; spent += 2 * slice, round++) {
+        // Each side first, second and last in turn.
+        const rates: number[] = [];
+        for (let i = 0; i < sides.length; i++) {
+          const side = (round + i) % sides.length;
+          rates[side] = await sides[side]!();
         }
-        pairs.push(viaMockRate / viaPlainRate);
+        pairs.push(rates[0]! / rates[1]!);
+        alikePairs.push(rates[0]! / rates[2]!);
       }
-      return { mock: summary(viaMock), plain: summary(viaPlain), pairs };
+      return { mock: summary(viaMock), plain: summary(viaPlain), alike: summary(viaAlike), pairs, alikePairs };
     },
     async stop() {
       server.close();

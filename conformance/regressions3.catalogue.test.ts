@@ -21,7 +21,6 @@ const survivors: Record<string, { why: Why; detail: string }> = {
   'first request after 5 s idle answered 502 by the load balancer': { why: 'not sent', detail: 'no two consecutive requests of a default gate run are 5 s apart on the deployment\'s clock' },
   'HEAD answered with a body poisons the next request': { why: 'retried', detail: 'the 502 that follows each HEAD (HTML, no rate-limit headers) is taken as transient and resent after 0.5 s, and the resend succeeds; the request answered 502 had reached the origin' },
   '401 without WWW-Authenticate': { why: 'warned', detail: 'seen on every 401 and reported as a warning, since the contract does not name the header (RFC 9110, 11.6.1 makes it a MUST)' },
-  'Location without the /v1 prefix': { why: 'not judged', detail: 'Location is read on every create but never resolved and followed' },
 };
 
 /** Legal variants the gate fails today, each with the failing check: none. */

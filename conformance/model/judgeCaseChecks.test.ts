@@ -114,6 +114,31 @@ describe('the pet-lifecycle check\'s judge', () => {
     expect(notHeld(judgeLifecycle([create(1, 70), goneAt('Mon, 01 Jun 2026 12:30:30 GMT')], await facts())).map((j) => j.slice(0, 2))).toEqual([['lifecycle.fetched', 'failure']]);
   });
 
+  describe('a read of the Location', () => {
+    const createdAt = (location: string) => {
+      const e = create(1, 70);
+      return { ...e, response: { ...e.response, headers: { ...e.response.headers, location }, rawHeaders: [...e.response.rawHeaders, ['location', location] as [string, string]] } };
+    };
+    const read = (status: number, body: string, contentType = 'application/json') => exchange({ path: '/../pets/70', operationId: 'unlisted', status, body, headers: { 'content-type': contentType }, case: lifecycleCases.readLocation });
+    const judged = async (status: number, body: string, contentType?: string) => judgeLifecycle([createdAt('/pets/70'), read(status, body, contentType)], await facts()).filter((j) => j.rule === 'lifecycle.location').map((j) => [j.outcome, j.operationId, j.message]);
+
+    it('fails a Location that leads nowhere, naming where it resolved and what to send', async () => {
+      for (const status of [404, 410, 400, 405]) {
+        expect(await judged(status, errorOf(status))).toEqual([['failure', 'createPet', `POST /pets created pet 70 with Location "/pets/70", and GET http://api.test/pets/70 answered ${status}: a 201's Location identifies the resource created (RFC 9110, 15.3.2), so it must lead to the pet. Give its URL as a client reaches it, such as http://api.test/v1/pets/70, or send no Location.`]]);
+      }
+    });
+
+    it('fails a Location that leads to another pet, and holds one that leads to the pet or to a page of another form', async () => {
+      expect((await judged(200, pet(71)))[0]?.slice(0, 2)).toEqual(['failure', 'createPet']);
+      expect(await judged(200, pet(70))).toEqual([['held', 'createPet', undefined]]);
+      expect(await judged(200, '<html>Rex</html>', 'text/html')).toEqual([['held', 'createPet', undefined]]);
+    });
+
+    it('tells nothing from a refused key, a spent quota, a server\'s trouble or a redirect', async () => {
+      for (const status of [401, 403, 429, 503, 301]) expect((await judged(status, errorOf(status))).map((j) => j[0]), String(status)).toEqual(['inconclusive']);
+    });
+  });
+
   it('fails a client\'s id taken for the new pet', async () => {
     const withId = withExpect(exchange({ method: 'POST', status: 201, body: pet(1), operationId: 'createPet', intent: 'invalid', case: lifecycleCases.withId }), { rule: 'lifecycle.client-id-ignored', answer: 'may-refuse', status: '4xx', what: 'a NewPet carrying the id 1', because: 'a client may not choose the id' });
     expect(notHeld(judgeLifecycle([withId], await facts()))).toEqual([['lifecycle.client-id-ignored', 'failure', 'POST /pets with the id 1 of a listed pet in the body created a pet with id 1; the service assigns ids, so a new pet never takes one already used.']]);

@@ -10,8 +10,9 @@ import { judgeExpectation, judgeRefusal } from './judgeRefusal.ts';
 import { requestName } from './judgeable.ts';
 import { isRemovedGetPet } from './removedOperation.ts';
 import type { Judgement } from './judgement.ts';
-import { JudgementList } from './judgementList.ts';
+import { eachCase, JudgementList } from './judgementList.ts';
 import { limitBounds } from './listBounds.ts';
+import { locationToRead } from './locationToRead.ts';
 import { knownCategoryIds, type RunFacts } from './runFacts.ts';
 
 const idsOf = (items: unknown[]) => items.map((item) => integerText((item as { id?: unknown } | null)?.id)).filter((id): id is string => id !== undefined);
@@ -21,6 +22,7 @@ export const lifecycleCases = {
   create: (index: number) => `pet-lifecycle/create-${index}`,
   withId: 'pet-lifecycle/create-with-id',
   getCreated: 'pet-lifecycle/get-created',
+  readLocation: 'pet-lifecycle/read-location',
   listCreated: 'pet-lifecycle/list-created',
 } as const;
 
@@ -74,6 +76,10 @@ export function judgeLifecycle(exchanges: readonly Exchange[], facts: RunFacts):
       v.expect(differs.length === 0, 'lifecycle.fetched', exchange, () => `${requestName(exchange)} returned ${differs.map((f) => `${f} ${showValue(pet?.[f])}`).join(', ')} for the pet just created with ${differs.map((f) => showValue(f === 'id' ? first.id : first.body[f])).join(', ')}.`, { each: true, fields: differs });
       continue;
     }
+    if (exchange.case === lifecycleCases.readLocation) {
+      judgeLocationRead(v, exchange, first);
+      continue;
+    }
     if (exchange.case === lifecycleCases.listCreated) {
       const items = listed(exchange);
       const status = new URLSearchParams(exchange.path.split('?')[1] ?? '').get('status');
@@ -88,4 +94,30 @@ export function judgeLifecycle(exchanges: readonly Exchange[], facts: RunFacts):
     }
   }
   return v.judgements;
+}
+
+/**
+ * A GET of the first create's Location (locationToRead.ts): it identifies the pet created (RFC 9110,
+ * 15.3.2), so it leads to it. A refusal that says the URL names no resource (400, 404, 405, 410,
+ * 414) fails; a 200 whose JSON names another id fails; a 200 in another form (a page for people) is
+ * the deployment's to give. The key refused, the quota spent, a server's trouble or a redirect the
+ * run does not follow tell nothing of the URL.
+ */
+function judgeLocationRead(v: JudgementList, exchange: Exchange, created: { id: string; exchange: Exchange }): void {
+  // The rule is the create's answer's: the read only shows where its Location leads.
+  const op = 'createPet';
+  const target = locationToRead(created.exchange, created.id);
+  const { status } = exchange.response;
+  const said = `${requestName(created.exchange)} created pet ${created.id} with Location ${JSON.stringify(target?.location ?? created.exchange.response.headers.location)}`;
+  const read = `GET ${target?.url ?? exchange.request.url}`;
+  if (status === 400 || status === 404 || status === 405 || status === 410 || status === 414) {
+    v.fail('lifecycle.location', exchange, `${said}, and ${read} answered ${status}: a 201's Location identifies the resource created (RFC 9110, 15.3.2), so it must lead to the pet. Give its URL as a client reaches it, such as ${created.exchange.request.url}/${created.id}, or send no Location.`, eachCase, op);
+    return;
+  }
+  if (status !== 200) {
+    v.inconclusive('lifecycle.location', exchange, `${read} answered ${status}, which says nothing of whether the Location names the pet${status >= 300 && status < 400 ? ' (the run does not follow redirects)' : ''}`, op);
+    return;
+  }
+  const id = integerText((exchange.response.value as { id?: unknown } | null | undefined)?.id);
+  v.expectOfAnswer(id === undefined || id === created.id, 'lifecycle.location', exchange, () => `${said}, and ${read} gave pet ${id}: a 201's Location identifies the resource created (RFC 9110, 15.3.2), not another pet.`, eachCase, op);
 }

@@ -851,6 +851,17 @@ export const legalVariants3: LegalVariant3[] = [
     make: () => onAnswers((res, req) => (res.status === 201 && res.headers.location ? withHeaders(res, { location: `http://${req.headers.host ?? 'deployment.test'}${res.headers.location}` }) : res)),
   },
   {
+    name: 'names the created pet at a second address it serves',
+    area: 'location',
+    choice: 'the 201\'s Location is not shown: it may name the pet at another URL of the deployment (`/v1/animals/{id}`), one the deployment serves as that pet (RFC 9110, 15.3.2)',
+    make: () => async (req, forward) => {
+      const second = /^\/v1\/animals\/(\d+)$/.exec(req.url);
+      if (req.method === 'GET' && second) return forward({ ...req, url: `/v1/pets/${second[1]}` });
+      const res = await forward(req);
+      return res.status === 201 && res.headers.location ? withHeaders(res, { location: res.headers.location.replace('/v1/pets/', '/v1/animals/') }) : res;
+    },
+  },
+  {
     name: 'writes Retry-After as an HTTP-date',
     area: 'formats',
     choice: 'the Retry-After format is not shown: an HTTP-date no earlier than the delay is RFC 9110, 10.2.3\'s other form',

@@ -426,6 +426,13 @@ const variantWitnesses: Record<string, Witness> = {
     expect(created.headers.location).toBe(`http://deployment.test/v1/pets/${idOf(created)}`);
     expect((await follow({ d }, created.headers.location!)).status).toBe(200);
   },
+  'names the created pet at a second address it serves': async ({ s, d }) => {
+    const created = await s('POST', '/pets', { body: sold });
+    expect(created.headers.location).toBe(`/v1/animals/${idOf(created)}`);
+    const read = await follow({ d }, created.headers.location!);
+    expect(read.status).toBe(200);
+    expect(/"id"\s*:\s*(\d+)/.exec(new TextDecoder().decode(read.bytes))?.[1]).toBe(idOf(created));
+  },
   'writes Retry-After as an HTTP-date': async ({ s, d }) => {
     const refused = await firstRefusal(s);
     expect(refused.headers['retry-after']).toBe('Mon, 01 Jun 2026 12:31:00 GMT');

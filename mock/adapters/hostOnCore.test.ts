@@ -47,6 +47,21 @@ describe('hostOnCore', () => {
     expect(created).toMatchObject({ status: 201 });
   });
 
+  it('gives the mock\'s own path for a URL it answers, and nothing for another origin, another path at its origin or the control API turned off', async () => {
+    const mock = await open();
+    expect(mock.pathOf(`${mock.address.baseUrl}/pets?limit=1`)).toBe('/v1/pets?limit=1');
+    expect(mock.pathOf(new URL(`${mock.address.baseUrl}/pets/7`))).toBe('/v1/pets/7');
+    expect(mock.pathOf(`${mock.address.controlUrl}/reset`)).toBe('/__mock/reset');
+    for (const elsewhere of ['http://elsewhere.example/v1/pets', `${mock.address.origin}/V1/pets`, `${mock.address.origin}/v1x/pets`, `${mock.address.origin}/`]) expect(mock.pathOf(elsewhere)).toBeUndefined();
+    const withoutControl = await openInProcessMock({ control: false });
+    try {
+      expect(withoutControl.pathOf(`${withoutControl.address.controlUrl}/reset`)).toBeUndefined();
+      expect(withoutControl.pathOf(`${withoutControl.address.baseUrl}/pets`)).toBe('/v1/pets');
+    } finally {
+      await withoutControl.close();
+    }
+  });
+
   it('throws, at once, for a URL not under the mock and once the mock is closed', async () => {
     const mock = await open();
     expect(() => mock.respond({ method: 'GET', url: 'http://elsewhere.example/v1/pets', headers: {} })).toThrow(/not under it/);

@@ -55,7 +55,7 @@ export function hostOnCore(core: Pick<MockCore, 'spec' | 'answer' | 'answerNow' 
     spec: core.spec,
     bodyLimit: core.bodyLimit,
     control: createPetsMockControl(coreControlSend(core), { controlToken }),
-    handles: (url) => address.toMockPath(url, { control }) !== undefined,
+    pathOf: (url) => (typeof url === 'string' ? mockPath(url) : address.toMockPath(url, { control })),
     arrival: () => core.arrival(),
     async handle(request) {
       const answer = await respond(request);

@@ -1,5 +1,6 @@
+import { http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createPetsHandlers } from './msw.ts';
 
 const server = setupServer();
@@ -28,6 +29,33 @@ describe('createPetsHandlers', () => {
       '/.+/ http://127.0.0.1:4010/__mock',
       '/.+/ http://127.0.0.1:4010/__mock/*',
     ]);
+  });
+
+  it('takes exactly the requests the mock answers, each by its operation\'s handler, and lets any other go on to the page\'s own handlers', async () => {
+    const { handlers, mock } = await createPetsHandlers({ control: false });
+    onTestFinished(() => mock.close());
+    const pagesOwn = http.all('http://127.0.0.1:4010/*', () => new Response('the page\'s own'));
+    server.resetHandlers(...handlers, pagesOwn);
+    // Another case, another path at the mock's origin, the control API turned off: not the mock's.
+    for (const url of ['http://127.0.0.1:4010/V1/pets', 'http://127.0.0.1:4010/v1x/pets', 'http://127.0.0.1:4010/__mock/reset']) {
+      const answer = await fetch(url, { headers: key() });
+      expect([url, answer.status, await answer.text()]).toEqual([url, 200, 'the page\'s own']);
+    }
+    expect(handlers.some((handler) => handler.isUsed)).toBe(false);
+    const taken = async (url: string, init: RequestInit = {}) => {
+      const answer = await fetch(url, { ...init, headers: key() });
+      await answer.arrayBuffer();
+      const used = handlers.flatMap((handler) => (handler.isUsed ? [handler.info.header] : []));
+      for (const handler of handlers) handler.isUsed = false;
+      return [answer.status, used];
+    };
+    expect(await taken('http://127.0.0.1:4010/v1/pets/1')).toEqual([200, ['GET http://127.0.0.1:4010/v1/pets/:petId']]);
+    // The mock routes `/pets/` as `/pets` and `/%70ets` as `/pets`: so does its handler.
+    expect(await taken('http://127.0.0.1:4010/v1/pets/?limit=1')).toEqual([200, ['GET http://127.0.0.1:4010/v1/pets']]);
+    expect(await taken('http://127.0.0.1:4010/v1/%70ets/1')).toEqual([200, ['GET http://127.0.0.1:4010/v1/pets/:petId']]);
+    expect(await taken('http://127.0.0.1:4010/v1/owners')).toEqual([404, ['/.+/ http://127.0.0.1:4010/v1/*']]);
+    expect(await taken('http://127.0.0.1:4010/v1')).toEqual([404, ['/.+/ http://127.0.0.1:4010/v1']]);
+    expect(await taken('http://127.0.0.1:4010/v1/pets/1', { method: 'DELETE' })).toEqual([405, ['/.+/ http://127.0.0.1:4010/v1/*']]);
   });
 
   it('returns an in-memory read\'s Response from its resolver at once, and a create\'s once its body is read', async () => {

@@ -31,8 +31,12 @@ export interface PetsMockHost {
   /** The largest request body the mock reads, in bytes (a profile's, else `bodyLimit`, else 1 MiB): a host reads a body to one byte past it. */
   readonly bodyLimit: number;
   control: PetsMockControl;
-  /** True for a URL this mock answers (the API, and the control API unless turned off). */
-  handles(url: string | URL): boolean;
+  /**
+   * The mock's own path and query for a URL it answers (`/v1/pets?limit=5`, `/__mock/reset`), or
+   * undefined for a URL that is not the mock's: another origin, another path at its origin, or the
+   * control API when it is off. Every host hands the mock exactly these URLs and lets the rest go by.
+   */
+  pathOf(url: string | URL): string | undefined;
   /**
    * Answers a request exactly as the HTTP server would, in this process and on no timer a test can
    * fake. Rejects with an error whose `code` is `ECONNRESET` when a fault rule drops the connection.

@@ -47,7 +47,7 @@ export interface PageOrContext {
  */
 export async function routePetsMock(target: PageOrContext, options: PetsMockOptions = {}): Promise<PetsMock> {
   const core = await openInProcessMock(options);
-  const matches: UrlMatcher = (url) => core.handles(url);
+  const matches: UrlMatcher = (url) => core.pathOf(url) !== undefined;
   const handler: RouteHandler = async (route) => {
     const arrivedAt = core.arrival();
     const request = route.request();
