@@ -72,8 +72,8 @@ export function mswHandlers(host: PetsMockHost, { control = true }: { control?: 
 /**
  * An MSW handler that takes the requests `takes` says. MSW's own matching (`http.get(path)`) turns
  * the path into a regular expression and reads the cookie store on every request, for every
- * handler it tries; the mock routes by its own table and reads cookies from the request's headers
- * when it needs them. The path stays the handler's name in MSW's listings.
+ * handler it tries; the mock routes by its own table and reads no cookie. The path stays the
+ * handler's name in MSW's listings.
  */
 export class MockHandler extends HttpHandler {
   readonly #takes: (url: string) => boolean;
