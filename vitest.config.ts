@@ -72,8 +72,9 @@ export default defineConfig({
       // catalogues (conformance/testing/), in process on the mock's clock.
       { extends: true, test: { name: 'catalogues', include: ['conformance/**/*.catalogue.test.ts'], testTimeout: 120_000 } },
       // The gate against every deployment of the shared corpus (`../shared/corpus/`), each a fresh
-      // server and a run of the built command: three at once, as each run mostly waits on its server.
-      { extends: true, test: { name: 'corpus', include: ['conformance/**/*.corpus.test.ts'], maxConcurrency: 3, testTimeout: 300_000 } },
+      // server and a run of the built command: ten at once, as each run mostly waits (on its server,
+      // and with the probe on, for its last 429's Retry-After before one more request).
+      { extends: true, test: { name: 'corpus', include: ['conformance/**/*.corpus.test.ts'], maxConcurrency: 10, testTimeout: 300_000 } },
       // The package as a stranger gets it: `npm pack` installed into an empty project, the README's examples run there against
       // each msw and playwright-core release of the peer ranges (docs/testing.md), the README's Jest setup run on a build, and
       // every command and workflow the docs print run as printed (scripts/docsRunAsPrinted.test.ts).

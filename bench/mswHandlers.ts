@@ -132,10 +132,11 @@ export async function startMswHandlers(fromSource = false): Promise<MswTargets> 
       const pairs: number[] = [];
       const alikePairs: number[] = [];
       for (let spent = 0, round = 0; spent < seconds; spent += 2 * slice, round++) {
-        // Each side first, second and last in turn.
+        // Each side first, second and last in turn, the order reversed every other round, so
+        // that each follows each other side as often as it precedes it.
         const rates: number[] = [];
         for (let i = 0; i < sides.length; i++) {
-          const side = (round + i) % sides.length;
+          const side = (Math.floor(round / 2) + (round % 2 === 0 ? i : sides.length - 1 - i)) % sides.length;
           rates[side] = await sides[side]!();
         }
         pairs.push(rates[0]! / rates[1]!);

@@ -32,6 +32,22 @@ describe('the auth check\'s near misses of the key', () => {
     for (const e of words) expect(e.requestHeaders.authorization ?? e.requestHeaders.Authorization).toMatch(/^\S+ (x \$PETS_API_KEY|\$PETS_API_KEY x)$/);
   });
 
+  it.each([1, 2, 3, 4, 5])('send each edited key under a scheme spelling the grammar allows, never after a tab, whatever the seed (seed %i)', async (seed) => {
+    const result = await runOnFreshDeployment(undefined, { checks: ['auth'], seed });
+    const edited = result.report.exchanges.filter((e) => /\/near-miss\/(change|add|remove|case|wildcard)-/.test(e.case ?? ''));
+    expect(edited.length).toBeGreaterThanOrEqual(6);
+    for (const e of edited) expect(e.requestHeaders.authorization ?? e.requestHeaders.Authorization, e.case).toMatch(/^bearer +\S/i);
+  });
+
+  it.each([1, 2, 3])('fail a deployment that compares keys without regard to case, as a case-insensitive collation does (seed %i)', async (seed) => {
+    const result = await runOnFreshDeployment(async (req, forward) => {
+      const presented = /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const known = ['demo-pro', 'demo-free'].find((key) => key.toLowerCase() === presented?.toLowerCase());
+      return forward(known && presented !== known ? { ...req, headers: { ...req.headers, authorization: `Bearer ${known}` } } : req);
+    }, { checks: ['auth'], seed });
+    expect(result.exitCode).toBe(1);
+  });
+
   it.each([1, 2, 3])('fail a deployment that takes the token as the second space-separated word of the header (seed %i)', async (seed) => {
     const result = await runOnFreshDeployment(async (req, forward) => {
       const [scheme, word] = req.headers.authorization?.split(' ') ?? [];

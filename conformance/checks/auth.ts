@@ -68,15 +68,16 @@ function wrongKeys(ctx: CheckContext): Variant[] {
 const sentNearMisses: readonly (readonly string[])[] = [['key/change/start'], ['key/wildcard/like-one', 'key/change/middle'], ['key/change/end'], ['key/add/end'], ['key/remove/end'], ['key/case/middle'], ['key/word-after'], ['key/word-before'], ['key/other-scheme']];
 
 /**
- * The scheme's spelling at `turn`, for near misses of `kinds`. A word beside the key shows a split
- * on spaces only where one space parts the scheme from the key (under two spaces, the second word
- * is empty; after a tab, the scheme and the key are one word): those take the next spelling in
- * turn that has one space.
+ * The scheme's spelling at `turn`, for near misses of `kinds`. A near miss shows how the key is
+ * compared only under a spelling the grammar allows (RFC 6750, 2.1: `Bearer 1*SP b64token`; after a
+ * tab the header is refused whatever key it holds), so an edited key takes the next such spelling
+ * in turn. A word beside the key shows a split on spaces only where one space parts the scheme from
+ * the key (under two spaces, the second word is empty): those take the next spelling with one.
  */
 function schemeFor(kinds: readonly string[], turn: number): string {
   const spelled = (t: number) => schemeSpellings[t % schemeSpellings.length]!;
-  if (!kinds.some((kind) => kind.startsWith('key/word-'))) return spelled(turn);
-  for (let t = turn; t < turn + schemeSpellings.length; t++) if (/^\S+ $/.test(spelled(t))) return spelled(t);
+  const fits = kinds.some((kind) => kind.startsWith('key/word-')) ? /^\S+ $/ : kinds.some((kind) => /^key\/(change|add|remove|case|wildcard)\//.test(kind)) ? /^\S+ +$/ : /[^]*/;
+  for (let t = turn; t < turn + schemeSpellings.length; t++) if (fits.test(spelled(t))) return spelled(t);
   return spelled(turn);
 }
 

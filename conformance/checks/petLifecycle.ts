@@ -7,6 +7,8 @@ import { judgeLifecycle, lifecycleCases } from '../model/judgeLifecycle.ts';
 import { locationToRead } from '../model/locationToRead.ts';
 import { limitBounds, statusValues } from '../model/listBounds.ts';
 import { getList } from './listPets.ts';
+import { queryString } from '../cases/queryCases.ts';
+import { conditionalOn } from '../model/judgeLifecycle.ts';
 import { newPetBody } from './newPetBody.ts';
 
 export const petLifecycle: Check = {
@@ -26,9 +28,12 @@ export const petLifecycle: Check = {
     const { max } = limitBounds(ctx.spec);
     const statuses = statusValues(ctx.spec);
     const counts = new Map<string, number>();
+    const before = new Map<string, Exchange>();
     for (const status of statuses) {
-      const items = listed(await getList(ctx, { status: [status], limit: [String(max)] }, lifecycleCases.listBefore(status)));
+      const answer = await getList(ctx, { status: [status], limit: [String(max)] }, lifecycleCases.listBefore(status));
+      const items = listed(answer);
       if (items) counts.set(status, items.length);
+      if (answer) before.set(status, answer);
     }
     // The status with the fewest pets, so a page of `max` is most likely to reach the new ones.
     const status = [...counts.entries()].sort((a, b) => a[1] - b[1])[0]?.[0] ?? statuses[0];
@@ -54,7 +59,9 @@ export const petLifecycle: Check = {
     // Where the Location says the pet is, when that is elsewhere on the deployment (RFC 9110, 15.3.2).
     const location = firstCreate && locationToRead(firstCreate, first);
     if (location) await ctx.send({ method: 'GET', path: location.path, auth: 'key', operationId: location.operationId, intent: 'valid', case: lifecycleCases.readLocation });
-    if (status) await getList(ctx, { status: [status], limit: [String(max)] }, lifecycleCases.listCreated);
+    // The same list again, conditional on what it was before the creates, as a client that caches
+    // it asks (RFC 9110, 13.1): it has changed, so it is answered whole, not 304.
+    if (status) await ctx.send({ method: 'GET', path: `/pets${queryString({ status: [status], limit: [String(max)] })}`, auth: 'key', operationId: 'listPets', intent: 'valid', case: lifecycleCases.listCreated, headers: conditionalOn(before.get(status)) });
   },
   judge: (input) => judgeLifecycle(input.exchanges, input),
   modelRules: ['data.new-id'],

@@ -1,7 +1,7 @@
 import type { Check, CheckContext } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
-import { judgeableBeforeResetMs, judgeRateProbe, nearItsReset, probeCases, sameWindow, untilNextWindowMs } from '../model/judgeRateProbe.ts';
+import { judgeableBeforeResetMs, judgeRateProbe, lastRefusal, nearItsReset, probeCases, retryWaitMs, sameWindow, untilNextWindowMs } from '../model/judgeRateProbe.ts';
 import { newPetBody } from './newPetBody.ts';
 import { toJsonText } from '../../common/json/losslessJson.ts';
 
@@ -15,7 +15,8 @@ export const rateLimitProbe: Check = {
     'Error body. A 429 less than 5 s before its window\'s end is too near it to judge: the probe waits for the next ' +
     'window (its Reset, or its Retry-After if later) and spends it from its start. After the judged 429 it sends one request ' +
     'more at once, the list under another spelling of its path, a getPet and a createPet, which rate-limit-accounting ' +
-    'holds to the same limit; then nothing more with the key.',
+    'holds to the same limit. Then it waits as the last 429\'s Retry-After told (when --max-wait allows) and sends ' +
+    'the list once more, which must not be refused again unless a longer Retry-After says the key was banned.',
   operations: ['listPets'],
   phase: 'probe',
   guard(ctx) {
@@ -43,6 +44,7 @@ export const rateLimitProbe: Check = {
       }
     }
     await afterThe429(ctx);
+    await retryWhenTold(ctx);
   },
   judge: (input) => judgeRateProbe(input.exchanges, input),
   // Each 429 says when to retry and carries an Error body whose status is 429.
@@ -95,5 +97,20 @@ async function afterThe429(ctx: CheckContext): Promise<void> {
   if (ctx.apiKey2 !== undefined) await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key2', operationId: 'listPets', intent: 'valid', case: 'rate-limit-probe/after-429/second-key' });
   if (!ctx.options.readOnly) {
     await ctx.send({ method: 'POST', path: '/pets', auth: 'key', headers: { 'content-type': 'application/json' }, body: toJsonText(newPetBody(ctx, true)), operationId: 'createPet', intent: 'over-limit', case: 'rate-limit-probe/after-429/create-pet' }, { expect429: true });
+  }
+}
+
+/**
+ * Once the last 429's Retry-After has passed, the list once more (Errors: "The client should back
+ * off and retry after the time given in the `Retry-After` header"): a client that waits as told is
+ * not refused again for the same limit. The only request after the wait, so a ban the repeated
+ * requests after the 429 brought is told apart by its longer Retry-After.
+ */
+async function retryWhenTold(ctx: CheckContext): Promise<void> {
+  const refusal = lastRefusal(ctx.exchanges);
+  const waitMs = refusal && retryWaitMs(refusal);
+  if (waitMs === undefined) return;
+  if (await ctx.waitFor(waitMs, 'to retry as the last 429\'s Retry-After told')) {
+    await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'valid', case: probeCases.afterRetryAfter }, { expect429: true });
   }
 }

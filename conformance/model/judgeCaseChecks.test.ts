@@ -9,8 +9,8 @@ import { judgeAuth } from './judgeAuthCases.ts';
 import { judgeCreatePet, readBackCase } from './judgeCreateCases.ts';
 import { judgeGeneratedInput } from './judgeGeneratedInput.ts';
 import { judgeGetPet, knownPetCase } from './judgeGetPetCases.ts';
-import { judgeLifecycle, lifecycleCases } from './judgeLifecycle.ts';
-import { judgeRateProbe, probeCases } from './judgeRateProbe.ts';
+import { conditionalOn, judgeLifecycle, lifecycleCases } from './judgeLifecycle.ts';
+import { judgeRateProbe, lastRefusal, probeCases, retryWaitMs } from './judgeRateProbe.ts';
 import type { Judgement } from './judgement.ts';
 import { runModel } from './runModel.ts';
 import { modelOptions } from './testing/modelExchanges.ts';
@@ -114,6 +114,37 @@ describe('the pet-lifecycle check\'s judge', () => {
     expect(notHeld(judgeLifecycle([create(1, 70), goneAt('Mon, 01 Jun 2026 12:30:30 GMT')], await facts())).map((j) => j.slice(0, 2))).toEqual([['lifecycle.fetched', 'failure']]);
   });
 
+  describe('the list again, conditional on the list before the creates', () => {
+    const before = (count: number, headers: Record<string, string>) => exchange({ path: '/pets?status=available&limit=100', status: 200, body: `[${Array.from({ length: count }, (_, i) => pet(i + 1)).join(',')}]`, headers, case: lifecycleCases.listBefore('available') });
+    const again = (headers: Record<string, string>) => {
+      const e = exchange({ path: '/pets?status=available&limit=100', status: 304, case: lifecycleCases.listCreated });
+      return { ...e, request: { ...e.request, headers } };
+    };
+    const createdOn = (date: string) => {
+      const e = create(1, 70);
+      return { ...e, response: { ...e.response, headers: { ...e.response.headers, date } } };
+    };
+    const listed = async (...exchanges: Exchange[]) => notHeld(judgeLifecycle(exchanges, await facts())).filter((j) => j[0] === 'lifecycle.listed').map((j) => [j[1], j[2]]);
+
+    it('sends the ETag of the list before in If-None-Match, else its Last-Modified in If-Modified-Since', () => {
+      expect(conditionalOn(before(1, { etag: '"a"', 'last-modified': 'Mon, 01 Jun 2026 12:00:00 GMT' }))).toEqual({ 'if-none-match': '"a"' });
+      expect(conditionalOn(before(1, { 'last-modified': 'Mon, 01 Jun 2026 12:00:00 GMT' }))).toEqual({ 'if-modified-since': 'Mon, 01 Jun 2026 12:00:00 GMT' });
+      expect(conditionalOn(before(1, {}))).toEqual({});
+      expect(conditionalOn(undefined)).toEqual({});
+    });
+
+    it('fails a 304 to the list that has since gained the new pet', async () => {
+      const judged = await listed(before(1, { etag: '"a"' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-none-match': '"a"' }));
+      expect(judged).toEqual([['failure', 'GET /pets?status=available&limit=100 with If-None-Match: "a", from the list of 1 pets before, answered 304 Not Modified, yet the list has since gained the new pet 70 with that status: a 304 says the list is unchanged (RFC 9110, 13.1 and 15.4.5). Derive ETag and Last-Modified from the list\'s content, or send neither.']]);
+      expect((await listed(before(1, { 'last-modified': 'Mon, 01 Jun 2020 00:00:00 GMT' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-modified-since': 'Mon, 01 Jun 2020 00:00:00 GMT' })))[0]?.[0]).toBe('failure');
+    });
+
+    it('tells nothing from a 304 where the list before was full, or its Last-Modified is the second the pets were made in', async () => {
+      expect((await listed(before(100, { etag: '"a"' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-none-match': '"a"' })))[0]?.[0]).toBe('inconclusive');
+      expect((await listed(before(1, { 'last-modified': 'Mon, 01 Jun 2026 12:30:30 GMT' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-modified-since': 'Mon, 01 Jun 2026 12:30:30 GMT' })))[0]?.[0]).toBe('inconclusive');
+    });
+  });
+
   describe('a read of the Location', () => {
     const createdAt = (location: string) => {
       const e = create(1, 70);
@@ -123,7 +154,7 @@ describe('the pet-lifecycle check\'s judge', () => {
     const judged = async (status: number, body: string, contentType?: string) => judgeLifecycle([createdAt('/pets/70'), read(status, body, contentType)], await facts()).filter((j) => j.rule === 'lifecycle.location').map((j) => [j.outcome, j.operationId, j.message]);
 
     it('fails a Location that leads nowhere, naming where it resolved and what to send', async () => {
-      for (const status of [404, 410, 400, 405]) {
+      for (const status of [404, 410]) {
         expect(await judged(status, errorOf(status))).toEqual([['failure', 'createPet', `POST /pets created pet 70 with Location "/pets/70", and GET http://api.test/pets/70 answered ${status}: a 201's Location identifies the resource created (RFC 9110, 15.3.2), so it must lead to the pet. Give its URL as a client reaches it, such as http://api.test/v1/pets/70, or send no Location.`]]);
       }
     });
@@ -134,8 +165,13 @@ describe('the pet-lifecycle check\'s judge', () => {
       expect(await judged(200, '<html>Rex</html>', 'text/html')).toEqual([['held', 'createPet', undefined]]);
     });
 
-    it('tells nothing from a refused key, a spent quota, a server\'s trouble or a redirect', async () => {
-      for (const status of [401, 403, 429, 503, 301]) expect((await judged(status, errorOf(status))).map((j) => j[0]), String(status)).toEqual(['inconclusive']);
+    it('tells nothing from a refused key, a spent quota, a refused request or method, a server\'s trouble or a redirect', async () => {
+      for (const status of [401, 403, 429, 400, 405, 503, 301]) expect((await judged(status, errorOf(status))).map((j) => j[0]), String(status)).toEqual(['inconclusive']);
+    });
+
+    it('tells nothing from a 404 or 410 after getPet\'s announced removal', async () => {
+      const gone = { ...read(410, errorOf(410)), response: { ...read(410, errorOf(410)).response, headers: { ...read(410, errorOf(410)).response.headers, date: 'Fri, 06 Dec 2030 12:00:00 GMT' } } };
+      expect(judgeLifecycle([createdAt('/pets/70'), gone], await facts()).filter((j) => j.rule === 'lifecycle.location').map((j) => j.outcome)).toEqual(['inconclusive']);
     });
   });
 
@@ -173,6 +209,39 @@ describe('the rate-limit probe\'s judge', () => {
   it('calls a probe that stopped before its budget, with no 429, not judged: never passed', async () => {
     const judged = notHeld(judgeRateProbe([spend(200, 9), spend(200, 8)], await facts()));
     expect(judged).toEqual([['probe.429-reached', 'inconclusive', 'the probe stopped after 2 requests without a 429; the last answer said X-RateLimit-Limit 300 and Remaining 8: whether requests over the limit get 429 was not seen']]);
+  });
+
+  describe('the retry once the last 429\'s Retry-After has passed', () => {
+    const retry = (status: number, headers: Record<string, string> = {}) => exchange({ path: '/pets?limit=1', status, body: status === 429 ? errorOf(429) : '[]', case: probeCases.afterRetryAfter, headers: { ...rateHeaders(status === 429 ? 0 : 299), ...headers } });
+    const again = exchange({ path: '/pets?limit=1', status: 429, body: errorOf(429), intent: 'over-limit', case: probeCases.again, headers: { ...rateHeaders(0), 'retry-after': '30' } });
+    const judged = async (...answers: Exchange[]) => judgeRateProbe([spend(200, 0), spend(429, 0, { 'retry-after': '30' }), again, ...answers], await facts()).filter((j) => j.rule === 'probe.retry-after-honoured').map((j) => [j.outcome, j.message]);
+
+    it('waits the last 429\'s Retry-After and half a second, an HTTP-date read against the 429\'s Date', () => {
+      expect(retryWaitMs(again)).toBe(30_500);
+      const dated = exchange({ status: 429, body: errorOf(429), headers: { ...rateHeaders(0), date: 'Mon, 01 Jun 2026 12:30:30 GMT', 'retry-after': 'Mon, 01 Jun 2026 12:31:00 GMT' } });
+      expect(retryWaitMs(dated)).toBe(30_500);
+      expect(lastRefusal([spend(429, 0), again, spend(200, 5)])).toBe(again);
+    });
+
+    it('holds a retry served', async () => {
+      expect(await judged(retry(200))).toEqual([['held', undefined]]);
+    });
+
+    it('fails a retry refused again with a Retry-After no longer than the one waited out, naming both', async () => {
+      const [outcome, message] = (await judged(retry(429, { 'retry-after': '0' })))[0] as [string, string];
+      expect(outcome).toBe('failure');
+      expect(message).toMatch(/^#\d+ answered 429 with Retry-After "30"; the list sent 30\.5 s after it was refused again with 429 and Retry-After "0"\. A client that waits as Retry-After tells must not be refused/);
+      expect((await judged(retry(429, { 'retry-after': '30' })))[0]?.[0]).toBe('failure');
+    });
+
+    it('tells nothing from a longer Retry-After or another refusal, which may be the ban the contract allows', async () => {
+      expect((await judged(retry(429, { 'retry-after': '600' })))[0]?.[0]).toBe('inconclusive');
+      expect((await judged(retry(403, {})))[0]?.[0]).toBe('inconclusive');
+    });
+
+    it('does not apply when the probe did not retry', async () => {
+      expect(await judged()).toEqual([]);
+    });
   });
 
   // In the window's last second, by the suite's clock: only the answers can say which window they were in.

@@ -81,6 +81,10 @@ export function judgeLifecycle(exchanges: readonly Exchange[], facts: RunFacts):
       continue;
     }
     if (exchange.case === lifecycleCases.listCreated) {
+      if (exchange.response.status === 304) {
+        judgeNotModified(v, exchange, created, max, exchanges);
+        continue;
+      }
       const items = listed(exchange);
       const status = new URLSearchParams(exchange.path.split('?')[1] ?? '').get('status');
       if (!v.expect(items !== undefined, 'lifecycle.listed', exchange, () => `${requestName(exchange)} answered ${exchange.response.status}; it must list pets with 200.`)) continue;
@@ -98,10 +102,11 @@ export function judgeLifecycle(exchanges: readonly Exchange[], facts: RunFacts):
 
 /**
  * A GET of the first create's Location (locationToRead.ts): it identifies the pet created (RFC 9110,
- * 15.3.2), so it leads to it. A refusal that says the URL names no resource (400, 404, 405, 410,
- * 414) fails; a 200 whose JSON names another id fails; a 200 in another form (a page for people) is
- * the deployment's to give. The key refused, the quota spent, a server's trouble or a redirect the
- * run does not follow tell nothing of the URL.
+ * 15.3.2), so it leads to it. 404 or 410, which say the URL names no resource (RFC 9110, 15.5.5
+ * and 15.5.11), fail; a 200 whose JSON names another id fails; a 200 in another form (a page for
+ * people) is the deployment's to give. Any other answer (the key refused, the quota spent, a
+ * method the resource does not allow, a server's trouble, a redirect the run does not follow)
+ * tells nothing of the URL.
  */
 function judgeLocationRead(v: JudgementList, exchange: Exchange, created: { id: string; exchange: Exchange }): void {
   // The rule is the create's answer's: the read only shows where its Location leads.
@@ -110,7 +115,12 @@ function judgeLocationRead(v: JudgementList, exchange: Exchange, created: { id: 
   const { status } = exchange.response;
   const said = `${requestName(created.exchange)} created pet ${created.id} with Location ${JSON.stringify(target?.location ?? created.exchange.response.headers.location)}`;
   const read = `GET ${target?.url ?? exchange.request.url}`;
-  if (status === 400 || status === 404 || status === 405 || status === 410 || status === 414) {
+  // After getPet's announced removal, the pet's URL may be gone with it.
+  if ((status === 404 || status === 410) && isRemovedGetPet({ ...exchange, operationId: 'getPet' })) {
+    v.inconclusive('lifecycle.location', exchange, `${read} answered ${status} after 5 December 2030, getPet's announced removal: whether the Location names the pet cannot be told`, op);
+    return;
+  }
+  if (status === 404 || status === 410) {
     v.fail('lifecycle.location', exchange, `${said}, and ${read} answered ${status}: a 201's Location identifies the resource created (RFC 9110, 15.3.2), so it must lead to the pet. Give its URL as a client reaches it, such as ${created.exchange.request.url}/${created.id}, or send no Location.`, eachCase, op);
     return;
   }
@@ -120,4 +130,44 @@ function judgeLocationRead(v: JudgementList, exchange: Exchange, created: { id: 
   }
   const id = integerText((exchange.response.value as { id?: unknown } | null | undefined)?.id);
   v.expectOfAnswer(id === undefined || id === created.id, 'lifecycle.location', exchange, () => `${said}, and ${read} gave pet ${id}: a 201's Location identifies the resource created (RFC 9110, 15.3.2), not another pet.`, eachCase, op);
+}
+
+/**
+ * The validators of the list before the creates, as a client that cached it sends them again: its
+ * ETag in If-None-Match, else its Last-Modified in If-Modified-Since (RFC 9110, 13.1.2 and 13.1.3).
+ */
+export function conditionalOn(before: Exchange | undefined): Record<string, string> {
+  const headers = before?.response.status === 200 ? before.response.headers : {};
+  if (headers.etag !== undefined) return { 'if-none-match': headers.etag };
+  if (headers['last-modified'] !== undefined) return { 'if-modified-since': headers['last-modified'] };
+  return {};
+}
+
+/**
+ * A 304 to the list filtered by the new pets' status, conditional on what it was before they were
+ * created: it says the list is as it was, yet it gained them (RFC 9110, 15.4.5: 304 only when the
+ * condition evaluated false, 13.1.2 and 13.1.3). Where the list before was full, the new pets may
+ * lie past its page; where the condition was a Last-Modified of the second the pets were created
+ * in, a date cannot tell the two apart (8.8.2.2): neither is judged.
+ */
+function judgeNotModified(v: JudgementList, exchange: Exchange, created: readonly { id: string; exchange: Exchange }[], max: number, exchanges: readonly Exchange[]): void {
+  const status = new URLSearchParams(exchange.path.split('?')[1] ?? '').get('status');
+  const before = exchanges.find((e) => e.case === lifecycleCases.listBefore(status ?? ''));
+  const items = before ? listed(before) : undefined;
+  const asked = exchange.request.headers['if-none-match'] ?? exchange.request.headers['if-modified-since'];
+  if (items === undefined || items.length + created.length > max) {
+    v.inconclusive('lifecycle.listed', exchange, `answered 304 to ${asked === undefined ? 'a list' : `the list conditional on ${JSON.stringify(asked)}`}, and the list before held ${items?.length ?? 'an unknown number of'} pets: the new ones may lie past its page of ${max}`);
+    return;
+  }
+  const since = exchange.request.headers['if-modified-since'];
+  if (exchange.request.headers['if-none-match'] === undefined && since !== undefined) {
+    const modified = Date.parse(since);
+    const createdAt = Math.max(...created.map((c) => Date.parse(c.exchange.response.headers.date ?? '')));
+    if (!(Number.isFinite(createdAt) && createdAt >= modified + 1000)) {
+      v.inconclusive('lifecycle.listed', exchange, `answered 304 to If-Modified-Since ${JSON.stringify(since)}, the second the pets were created in (or their 201s carry no Date): a date in whole seconds cannot tell that list from the one before`);
+      return;
+    }
+  }
+  const header = exchange.request.headers['if-none-match'] !== undefined ? `If-None-Match: ${exchange.request.headers['if-none-match']}` : `If-Modified-Since: ${since}`;
+  v.fail('lifecycle.listed', exchange, `${requestName(exchange)} with ${header}, from the list of ${items.length} pets before, answered 304 Not Modified, yet the list has since gained the new pet${created.length > 1 ? 's' : ''} ${created.map((c) => c.id).join(' and ')} with that status: a 304 says the list is unchanged (RFC 9110, 13.1 and 15.4.5). Derive ETag and Last-Modified from the list's content, or send neither.`);
 }

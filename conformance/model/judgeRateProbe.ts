@@ -10,7 +10,29 @@ import { JudgementList } from './judgementList.ts';
 import { answeredAt, retryAfterSlackMs } from './judgeRate.ts';
 import type { RunFacts } from './runFacts.ts';
 
-export const probeCases = { spend: 'rate-limit-probe/spend', again: 'rate-limit-probe/again', spendNewWindow: 'rate-limit-probe/spend-in-new-window' } as const;
+export const probeCases = { spend: 'rate-limit-probe/spend', again: 'rate-limit-probe/again', spendNewWindow: 'rate-limit-probe/spend-in-new-window', afterRetryAfter: 'rate-limit-probe/after-retry-after' } as const;
+
+/**
+ * Slack on a retry sent when a Retry-After told: the header counts whole seconds, so a deployment
+ * that rounds the wait to the nearest one tells up to half a second short, and the replicas behind
+ * one address may read clocks a little apart.
+ */
+export const retrySlackMs = 500;
+
+/** The run key's last 429 before the probe retries, of the probe's own exchanges in order. */
+export function lastRefusal(exchanges: readonly Exchange[]): Exchange | undefined {
+  for (let i = exchanges.length - 1; i >= 0; i--) {
+    const e = exchanges[i]!;
+    if (e.bucket === 'key' && e.response.status === 429 && e.case !== probeCases.afterRetryAfter) return e;
+  }
+  return undefined;
+}
+
+/** How long after a 429 a client waits as told: its Retry-After (an HTTP-date read against its Date), and the slack. */
+export function retryWaitMs(refusal: Exchange): number | undefined {
+  const told = retryAfterMs(refusal.response.headers['retry-after'], answeredAt(refusal));
+  return told === undefined ? undefined : told + retrySlackMs;
+}
 
 /**
  * How far before its window's end a 429 must come for the judges to tell a correct one from a
@@ -65,7 +87,36 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
   const second = exchanges.filter((e) => e.case === probeCases.spendNewWindow);
   judgeRound(v, first, facts.probeMaxRequests + 1, facts, false);
   if (second.length > 0) judgeRound(v, second, facts.probeMaxRequests + 1 - first.length, facts, true);
+  const retry = exchanges.find((e) => e.case === probeCases.afterRetryAfter);
+  if (retry) judgeRetry(v, retry, lastRefusal(exchanges.slice(0, exchanges.indexOf(retry))));
   return v.judgements;
+}
+
+/**
+ * The list sent once the last 429's Retry-After had passed (with `retrySlackMs`): served, as the
+ * 429 told (Errors: "retry after the time given in the `Retry-After` header"). Refused again with a
+ * Retry-After no longer than the one waited out, the first told the client to retry when it would
+ * still refuse. A longer one, or another refusal, may be the temporary ban the contract allows
+ * after repeated requests (Authentication 4), which the probe's requests after its 429 were.
+ */
+function judgeRetry(v: JudgementList, retry: Exchange, refusal: Exchange | undefined): void {
+  const { status, headers } = retry.response;
+  if (status >= 200 && status < 300) {
+    v.held('probe.retry-after-honoured', retry);
+    return;
+  }
+  const told = refusal?.response.headers['retry-after'];
+  const waited = refusal && retryWaitMs(refusal);
+  if (status !== 429 || refusal === undefined || waited === undefined) {
+    v.inconclusive('probe.retry-after-honoured', retry, `the retry after the last 429's Retry-After was answered ${status}, perhaps the temporary ban the contract allows after repeated requests following a 429`);
+    return;
+  }
+  const again = retryAfterMs(headers['retry-after'], answeredAt(retry));
+  if (again !== undefined && again > waited - retrySlackMs) {
+    v.inconclusive('probe.retry-after-honoured', retry, `the retry was refused with Retry-After ${JSON.stringify(headers['retry-after'])}, longer than the ${JSON.stringify(told)} it waited out: perhaps the temporary ban the contract allows after repeated requests following a 429`);
+    return;
+  }
+  v.fail('probe.retry-after-honoured', retry, `#${refusal.seq} answered 429 with Retry-After ${JSON.stringify(told)}; the list sent ${(waited / 1000).toFixed(1)} s after it was refused again with 429${headers['retry-after'] === undefined ? '' : ` and Retry-After ${JSON.stringify(headers['retry-after'])}`}. A client that waits as Retry-After tells must not be refused for the same limit: give the time until the limit lets a request through (rounded up), as X-RateLimit-Reset names it.`);
 }
 
 /** Judges one round of spending, which may send `budget` requests; `afterA429`: the second round. */

@@ -41,12 +41,41 @@ export function locationToRead(create: Pick<Exchange, 'path' | 'request' | 'resp
     return undefined;
   }
   if (target.origin !== base.origin) return undefined;
-  target.hash = '';
   const named = /\/pets\/(-?\d+)$/.exec(target.pathname)?.[1];
   if (named !== undefined && BigInt(named) !== BigInt(createdId)) return undefined;
-  const basePath = base.pathname.replace(/\/+$/, '');
-  if (target.href === `${base.origin}${basePath}/pets/${createdId}`) return undefined;
+  const basePath = base.pathname.replace(/\/$/, '');
+  const url = `${target.origin}${target.pathname}${target.search}`;
+  if (sameUrl(url, `${base.origin}${basePath}/pets/${createdId}`)) return undefined;
   const inside = target.pathname.startsWith(`${basePath}/`);
-  const pathname = inside ? target.pathname.slice(basePath.length) : `${'/..'.repeat(basePath.split('/').filter(Boolean).length)}${target.pathname}`;
-  return { location, url: target.href, path: `${pathname}${target.search}`, operationId: (inside ? operationAsGet(pathname) : undefined) ?? 'unlisted' };
+  // Out of the base: one `..` per segment of its path, empty ones too (`/api//v1` has three).
+  const pathname = inside ? target.pathname.slice(basePath.length) : `${'/..'.repeat(basePath.split('/').length - 1)}${target.pathname}`;
+  const path = `${pathname}${target.search}`;
+  // Sent as the base's text and this path: only where that resolves to the Location's URL.
+  if (!sameUrl(new URL(`${baseText}${path}`).href, url)) return undefined;
+  return { location, url, path, operationId: (inside ? operationAsGet(pathname) : undefined) ?? 'unlisted' };
+}
+
+/** Two URLs alike but for what RFC 3986 (6.2.2) makes equivalent: the case of a percent-encoding's hex digits, an empty query. */
+function sameUrl(a: string, b: string): boolean {
+  const normal = (url: string) => url.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase()).replace(/\?$/, '');
+  return normal(a) === normal(b);
+}
+
+/**
+ * Whether an exchange's request went outside the API's base URL: its path, relative to the base,
+ * climbs out of it with dot segments (`/../pets/7`), which every client resolves before sending. What
+ * answers there is not the API: the model does not judge it.
+ */
+export function outsideTheBase(exchange: Pick<Exchange, 'path' | 'request'>): boolean {
+  // A dot segment, written or percent-encoded (the URL standard reads `%2e` as `.`).
+  if (!/\.|%2e/i.test(exchange.path)) return false;
+  const { url } = exchange.request;
+  if (!url.endsWith(exchange.path)) return false;
+  try {
+    const basePath = new URL(url.slice(0, url.length - exchange.path.length)).pathname.replace(/\/$/, '');
+    const { pathname } = new URL(url);
+    return pathname !== basePath && !pathname.startsWith(`${basePath}/`);
+  } catch {
+    return false;
+  }
 }

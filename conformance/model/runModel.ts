@@ -17,6 +17,7 @@ import { judgeStatusCodes } from './judgeStatusCodes.ts';
 import type { SpecValidators } from '../specValidators.ts';
 import type { Judgement } from './judgement.ts';
 import { emptyState, type ModelState } from './modelState.ts';
+import { outsideTheBase } from './locationToRead.ts';
 import { viewRequest, type RequestView } from './requestView.ts';
 
 export interface ModelOptions extends RateOptions {
@@ -64,6 +65,14 @@ export class ModelRun {
           learnUnanswered(unanswered[this.#unansweredFed]!.request.headers, this.#state);
         }
       };
+      // A request a check sent outside the API (a Location elsewhere on its origin): not the API's
+      // answer to judge, and for the key's ledger an attempt that may have been counted.
+      if (outsideTheBase(exchange)) {
+        this.#flush();
+        learnLost();
+        learnUnanswered(exchange.request.headers, this.#state);
+        continue;
+      }
       const item = { exchange, view: viewRequest(exchange) };
       const open = this.#pending[0]?.exchange.burst;
       if (open !== undefined && exchange.burst === open) {

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../http/exchange.ts';
 import { judgeHttp } from '../judgeHttp.ts';
-import { errorBody, ex, freshState, messagesOf, outcomesOf, petJson, rate, resetSeq, viewOf, type ExParts } from '../testing/modelExchanges.ts';
+import { RESET, errorBody, ex, freshState, messagesOf, outcomesOf, petJson, rate, resetSeq, viewOf, type ExParts } from '../testing/modelExchanges.ts';
 
 beforeEach(resetSeq);
 
@@ -121,6 +121,34 @@ describe('http.date: one IMF-fixdate (absent: a warning)', () => {
   it('warns of a 2xx without Date, and judges nothing of a 5xx without one', () => {
     expect(outcomesOf(judged(ex({ path: '/pets/1', status: 200, headers: rate(9), body: petJson({ id: 1, name: 'A', categoryId: 1 }) })), 'http.date')).toEqual(['warning']);
     expect(outcomesOf(judged(ex({ path: '/pets/1', status: 500, headers: rate(9), body: errorBody(500) })), 'http.date')).toEqual([]);
+  });
+});
+
+describe('http.date-current: Date is when the answer was made, as the limiter\'s own Reset keeps time', () => {
+  // The run's clock reads T0 (12:00:00) and the limiter's window ends a minute later.
+  const withReset = (date: string, more: Record<string, string> = {}) => ({ date, 'x-ratelimit-reset': String(RESET), ...more });
+
+  it('holds a Date of the second the request left, and one a few minutes apart, as two machines\' clocks may be', () => {
+    for (const date of [DATE, 'Mon, 01 Jun 2026 11:56:00 GMT', 'Mon, 01 Jun 2026 12:04:30 GMT']) expect(on('http.date-current', withReset(date)), date).toEqual(['held']);
+  });
+
+  it('fails a Date hours behind (local time labelled GMT) and minutes behind or ahead of the Reset beside it, saying by how much', () => {
+    expect(said('http.date-current', withReset('Mon, 01 Jun 2026 08:00:00 GMT'))).toContain('has Date "Mon, 01 Jun 2026 08:00:00 GMT", 4.0 hours before the request was sent (Mon, 01 Jun 2026 12:00:00 GMT by the run\'s clock), while its X-RateLimit-Reset');
+    expect(said('http.date-current', withReset('Mon, 01 Jun 2026 11:53:00 GMT'))).toContain('7 minutes before the request was sent');
+    expect(said('http.date-current', withReset('Mon, 01 Jun 2026 12:07:00 GMT'))).toContain('7 minutes after the answer arrived');
+  });
+
+  it('judges a deployment whose whole clock is elsewhere on its own time: a Date and a Reset that agree', () => {
+    expect(on('http.date-current', { date: 'Fri, 06 Dec 2030 12:00:00 GMT', 'x-ratelimit-reset': String(Date.UTC(2030, 11, 6, 12, 0, 30) / 1000) })).toEqual([]);
+  });
+
+  it('counts the Age a cache gives an answer it kept', () => {
+    expect(on('http.date-current', withReset('Mon, 01 Jun 2026 11:00:00 GMT', { age: '3600' }))).toEqual(['held']);
+    expect(said('http.date-current', withReset('Mon, 01 Jun 2026 11:00:00 GMT', { age: '60' }))).toContain('59 minutes before the request was sent (its Age 60 counted)');
+  });
+
+  it('does not apply without a readable Date', () => {
+    expect(on('http.date-current', { date: 'yesterday' })).toEqual([]);
   });
 });
 

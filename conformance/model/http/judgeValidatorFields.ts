@@ -24,8 +24,46 @@ function judgeDate(answer: Answer): Judgement[] {
   const twice = sentTwice(answer, 'http.date', 'Date');
   if (twice) return [twice];
   const fault = httpDateFault(value);
-  return [holds(fault === undefined, 'http.date', answer.op, exchange, () => `${where} has Date ${JSON.stringify(value)}: ${fault}.`)];
+  if (fault) return [broken('http.date', answer.op, exchange, `${where} has Date ${JSON.stringify(value)}: ${fault}.`)];
+  return [held('http.date', answer.op, exchange), ...judgeDateCurrent(answer, parseHttpDate(value)!.at)];
 }
+
+/**
+ * How far apart two machines' clocks may be before a Date is not the time it was sent: five
+ * minutes, the skew Kerberos tolerates by default (RFC 4120, 1.6) and more than any two machines
+ * kept by NTP drift apart.
+ */
+export const clockSkewMs = 5 * 60_000;
+
+/**
+ * Date is when the answer was made (RFC 9110, 6.6.1), on "a reasonable approximation of the current
+ * instant in Coordinated Universal Time" (5.6.7): between the request leaving and its answer
+ * arriving, by the run's clock, give or take `clockSkewMs` and the second Date cannot show. An
+ * answer a cache kept says how long with Age (RFC 9111, 5.1). A deployment whose whole clock is set
+ * elsewhere (a staging server moved to a later date to try the removal of getPet) gives a Date and
+ * an X-RateLimit-Reset that agree with each other: it is judged on its own time. What fails is a Date
+ * off the run's clock while the same answer's X-RateLimit-Reset keeps it: a clock set to local time
+ * and labelled GMT, or one that no longer keeps time beside the limiter's, which shifts every time
+ * a client reads against Date.
+ */
+function judgeDateCurrent(answer: Answer, at: number): Judgement[] {
+  const { exchange, where } = answer;
+  const ageText = answer.field('age');
+  const age = ageText !== undefined && /^\s*\d+\s*$/.test(ageText) ? Number(ageText) * 1000 : 0;
+  const sent = exchange.sentAt;
+  const received = sent + exchange.response.durationMs;
+  const before = sent - (at + age) - 1000;
+  const after = at - received;
+  const off = before > clockSkewMs ? `${minutes(before + 1000)} before the request was sent${age > 0 ? ` (its Age ${ageText} counted)` : ''}` : after > clockSkewMs ? `${minutes(after)} after the answer arrived` : undefined;
+  if (off === undefined) return [held('http.date-current', answer.op, exchange)];
+  // The limiter's clock: its Reset is nearer the run's clock than the answer's Date is.
+  const resetText = answer.lines('x-ratelimit-reset');
+  const reset = resetText.length === 1 && /^\s*\d+\s*$/.test(resetText[0]!) ? Number(resetText[0]) * 1000 : undefined;
+  if (reset === undefined || Math.abs(reset - received) >= Math.abs(reset - at)) return [];
+  return [broken('http.date-current', answer.op, exchange, `${where} has Date ${JSON.stringify(answer.field('date'))}, ${off} (${new Date(sent).toUTCString()} by the run's clock), while its X-RateLimit-Reset ${reset / 1000} keeps the run's time: Date is when the answer was made (RFC 9110, 6.6.1 and 5.6.7), and a client reads Retry-After and the reset against it. Keep the server's clock on UTC, synchronised (NTP), and write Date from it.`)];
+}
+
+const minutes = (ms: number) => (ms >= 2 * 3_600_000 ? `${(ms / 3_600_000).toFixed(1)} hours` : `${Math.round(ms / 60_000)} minutes`);
 
 function judgeLastModified(answer: Answer): Judgement[] {
   const value = answer.field('last-modified');
