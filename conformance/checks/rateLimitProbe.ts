@@ -16,7 +16,7 @@ export const rateLimitProbe: Check = {
     'window (its Reset, or its Retry-After if later) and spends it from its start. After the judged 429 it sends one request ' +
     'more at once, the list under another spelling of its path, a getPet and a createPet, which rate-limit-accounting ' +
     'holds to the same limit. Then it waits as the last 429\'s Retry-After told (when --max-wait allows) and sends ' +
-    'the list once more, which must not be refused again unless a longer Retry-After says the key was banned.',
+    'the list once more, which must not be refused again in the same window (a refusal otherwise may be a ban).',
   operations: ['listPets'],
   phase: 'probe',
   guard(ctx) {
@@ -111,6 +111,7 @@ async function retryWhenTold(ctx: CheckContext): Promise<void> {
   const waitMs = refusal && retryWaitMs(refusal);
   if (waitMs === undefined) return;
   if (await ctx.waitFor(waitMs, 'to retry as the last 429\'s Retry-After told')) {
-    await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'valid', case: probeCases.afterRetryAfter }, { expect429: true });
+    // Over-limit as the requests before it: a ban after them may answer any status.
+    await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'over-limit', case: probeCases.afterRetryAfter }, { expect429: true });
   }
 }

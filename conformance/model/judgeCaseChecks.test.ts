@@ -139,9 +139,12 @@ describe('the pet-lifecycle check\'s judge', () => {
       expect((await listed(before(1, { 'last-modified': 'Mon, 01 Jun 2020 00:00:00 GMT' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-modified-since': 'Mon, 01 Jun 2020 00:00:00 GMT' })))[0]?.[0]).toBe('failure');
     });
 
-    it('tells nothing from a 304 where the list before was full, or its Last-Modified is the second the pets were made in', async () => {
+    it('tells nothing from a 304 where the list before was full, its tag was weak, or its Last-Modified is within a second of the pets\' creation', async () => {
       expect((await listed(before(100, { etag: '"a"' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-none-match': '"a"' })))[0]?.[0]).toBe('inconclusive');
-      expect((await listed(before(1, { 'last-modified': 'Mon, 01 Jun 2026 12:30:30 GMT' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-modified-since': 'Mon, 01 Jun 2026 12:30:30 GMT' })))[0]?.[0]).toBe('inconclusive');
+      expect((await listed(before(1, { etag: 'W/"1780317030"' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-none-match': 'W/"1780317030"' })))[0]?.[0]).toBe('inconclusive');
+      for (const modified of ['Mon, 01 Jun 2026 12:30:30 GMT', 'Mon, 01 Jun 2026 12:30:29 GMT']) {
+        expect((await listed(before(1, { 'last-modified': modified }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-modified-since': modified })))[0]?.[0], modified).toBe('inconclusive');
+      }
     });
   });
 
@@ -230,12 +233,14 @@ describe('the rate-limit probe\'s judge', () => {
     it('fails a retry refused again with a Retry-After no longer than the one waited out, naming both', async () => {
       const [outcome, message] = (await judged(retry(429, { 'retry-after': '0' })))[0] as [string, string];
       expect(outcome).toBe('failure');
-      expect(message).toMatch(/^#\d+ answered 429 with Retry-After "30"; the list sent 30\.5 s after it was refused again with 429 and Retry-After "0"\. A client that waits as Retry-After tells must not be refused/);
+      expect(message).toMatch(/^#\d+ answered 429 with Retry-After "30" and X-RateLimit-Reset \d+; the list sent 30\.5 s after it was refused again in that same window, with Retry-After "0"\. A client that waits as Retry-After tells must not be refused/);
       expect((await judged(retry(429, { 'retry-after': '30' })))[0]?.[0]).toBe('failure');
     });
 
-    it('tells nothing from a longer Retry-After or another refusal, which may be the ban the contract allows', async () => {
+    it('tells nothing from a longer Retry-After, a refusal in another window or another refusal, which may be the ban the contract allows', async () => {
       expect((await judged(retry(429, { 'retry-after': '600' })))[0]?.[0]).toBe('inconclusive');
+      const later = String(Number(rateHeaders()['x-ratelimit-reset']) + 20);
+      expect((await judged(retry(429, { 'retry-after': '20', 'x-ratelimit-reset': later })))[0]?.[0]).toBe('inconclusive');
       expect((await judged(retry(403, {})))[0]?.[0]).toBe('inconclusive');
     });
 

@@ -94,10 +94,11 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
 
 /**
  * The list sent once the last 429's Retry-After had passed (with `retrySlackMs`): served, as the
- * 429 told (Errors: "retry after the time given in the `Retry-After` header"). Refused again with a
- * Retry-After no longer than the one waited out, the first told the client to retry when it would
- * still refuse. A longer one, or another refusal, may be the temporary ban the contract allows
- * after repeated requests (Authentication 4), which the probe's requests after its 429 were.
+ * 429 told (Errors: "retry after the time given in the `Retry-After` header"). Refused again in the
+ * same window (the same X-RateLimit-Reset) with a Retry-After no longer than the one waited out, the
+ * first told the client to retry when it would still refuse. Any other refusal may be the temporary
+ * ban the contract allows after repeated requests (Authentication 4), which the probe's requests
+ * after its 429 were, whatever its status, length or window: not judged.
  */
 function judgeRetry(v: JudgementList, retry: Exchange, refusal: Exchange | undefined): void {
   const { status, headers } = retry.response;
@@ -107,16 +108,14 @@ function judgeRetry(v: JudgementList, retry: Exchange, refusal: Exchange | undef
   }
   const told = refusal?.response.headers['retry-after'];
   const waited = refusal && retryWaitMs(refusal);
-  if (status !== 429 || refusal === undefined || waited === undefined) {
-    v.inconclusive('probe.retry-after-honoured', retry, `the retry after the last 429's Retry-After was answered ${status}, perhaps the temporary ban the contract allows after repeated requests following a 429`);
-    return;
-  }
   const again = retryAfterMs(headers['retry-after'], answeredAt(retry));
-  if (again !== undefined && again > waited - retrySlackMs) {
-    v.inconclusive('probe.retry-after-honoured', retry, `the retry was refused with Retry-After ${JSON.stringify(headers['retry-after'])}, longer than the ${JSON.stringify(told)} it waited out: perhaps the temporary ban the contract allows after repeated requests following a 429`);
+  const window = readRateHeaders(headers).reset;
+  const sameWindow = window !== undefined && refusal !== undefined && window === readRateHeaders(refusal.response.headers).reset;
+  if (status !== 429 || refusal === undefined || waited === undefined || !sameWindow || (again !== undefined && again > waited - retrySlackMs)) {
+    v.inconclusive('probe.retry-after-honoured', retry, `the retry after the last 429's Retry-After was answered ${status}${headers['retry-after'] === undefined ? '' : ` with Retry-After ${JSON.stringify(headers['retry-after'])}`}${sameWindow ? '' : ' in another window than that 429\'s'}: perhaps the temporary ban the contract allows after repeated requests following a 429`);
     return;
   }
-  v.fail('probe.retry-after-honoured', retry, `#${refusal.seq} answered 429 with Retry-After ${JSON.stringify(told)}; the list sent ${(waited / 1000).toFixed(1)} s after it was refused again with 429${headers['retry-after'] === undefined ? '' : ` and Retry-After ${JSON.stringify(headers['retry-after'])}`}. A client that waits as Retry-After tells must not be refused for the same limit: give the time until the limit lets a request through (rounded up), as X-RateLimit-Reset names it.`);
+  v.fail('probe.retry-after-honoured', retry, `#${refusal.seq} answered 429 with Retry-After ${JSON.stringify(told)} and X-RateLimit-Reset ${window}; the list sent ${(waited / 1000).toFixed(1)} s after it was refused again in that same window${headers['retry-after'] === undefined ? '' : `, with Retry-After ${JSON.stringify(headers['retry-after'])}`}. A client that waits as Retry-After tells must not be refused for the same limit: give the time until the limit lets a request through (rounded up), as X-RateLimit-Reset names it.`);
 }
 
 /** Judges one round of spending, which may send `budget` requests; `afterA429`: the second round. */

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../http/exchange.ts';
 import { judgeHttp } from '../judgeHttp.ts';
-import { RESET, errorBody, ex, freshState, messagesOf, outcomesOf, petJson, rate, resetSeq, viewOf, type ExParts } from '../testing/modelExchanges.ts';
+import { RESET, T0s, errorBody, ex, freshState, messagesOf, outcomesOf, petJson, rate, resetSeq, viewOf, type ExParts } from '../testing/modelExchanges.ts';
 
 beforeEach(resetSeq);
 
@@ -136,6 +136,11 @@ describe('http.date-current: Date is when the answer was made, as the limiter\'s
     expect(said('http.date-current', withReset('Mon, 01 Jun 2026 08:00:00 GMT'))).toContain('has Date "Mon, 01 Jun 2026 08:00:00 GMT", 4.0 hours before the request was sent (Mon, 01 Jun 2026 12:00:00 GMT by the run\'s clock), while its X-RateLimit-Reset');
     expect(said('http.date-current', withReset('Mon, 01 Jun 2026 11:53:00 GMT'))).toContain('7 minutes before the request was sent');
     expect(said('http.date-current', withReset('Mon, 01 Jun 2026 12:07:00 GMT'))).toContain('7 minutes after the answer arrived');
+  });
+
+  it('tells nothing where the Reset is no minute window\'s end by the run\'s clock (a day\'s window in force, or the run\'s clock set wrong)', () => {
+    expect(on('http.date-current', { date: 'Mon, 01 Jun 2026 11:00:00 GMT', 'x-ratelimit-reset': String(T0s + 12 * 3600) })).toEqual([]);
+    expect(on('http.date-current', { date: 'Mon, 01 Jun 2026 12:10:00 GMT', 'x-ratelimit-reset': String(T0s + 630) })).toEqual([]);
   });
 
   it('judges a deployment whose whole clock is elsewhere on its own time: a Date and a Reset that agree', () => {

@@ -42,9 +42,9 @@ export const clockSkewMs = 5 * 60_000;
  * answer a cache kept says how long with Age (RFC 9111, 5.1). A deployment whose whole clock is set
  * elsewhere (a staging server moved to a later date to try the removal of getPet) gives a Date and
  * an X-RateLimit-Reset that agree with each other: it is judged on its own time. What fails is a Date
- * off the run's clock while the same answer's X-RateLimit-Reset keeps it: a clock set to local time
- * and labelled GMT, or one that no longer keeps time beside the limiter's, which shifts every time
- * a client reads against Date.
+ * off the run's clock while the same answer's X-RateLimit-Reset, a minute window's end, keeps the
+ * run's time: a clock set to local time and labelled GMT, or one that no longer keeps time beside
+ * the limiter's, which shifts every time a client reads against Date.
  */
 function judgeDateCurrent(answer: Answer, at: number): Judgement[] {
   const { exchange, where } = answer;
@@ -56,10 +56,13 @@ function judgeDateCurrent(answer: Answer, at: number): Judgement[] {
   const after = at - received;
   const off = before > clockSkewMs ? `${minutes(before + 1000)} before the request was sent${age > 0 ? ` (its Age ${ageText} counted)` : ''}` : after > clockSkewMs ? `${minutes(after)} after the answer arrived` : undefined;
   if (off === undefined) return [held('http.date-current', answer.op, exchange)];
-  // The limiter's clock: its Reset is nearer the run's clock than the answer's Date is.
+  // The limiter's clock: a Reset within a minute of the run's clock (a per-minute window, the
+  // contract's shortest, ending) that is not within a minute of the answer's Date. A day's window
+  // in force, or the run's own clock set wrong, tells nothing.
   const resetText = answer.lines('x-ratelimit-reset');
   const reset = resetText.length === 1 && /^\s*\d+\s*$/.test(resetText[0]!) ? Number(resetText[0]) * 1000 : undefined;
-  if (reset === undefined || Math.abs(reset - received) >= Math.abs(reset - at)) return [];
+  const withinAMinute = (from: number) => reset !== undefined && reset - from >= -2000 && reset - from <= 62_000;
+  if (reset === undefined || !withinAMinute(sent) || withinAMinute(at)) return [];
   return [broken('http.date-current', answer.op, exchange, `${where} has Date ${JSON.stringify(answer.field('date'))}, ${off} (${new Date(sent).toUTCString()} by the run's clock), while its X-RateLimit-Reset ${reset / 1000} keeps the run's time: Date is when the answer was made (RFC 9110, 6.6.1 and 5.6.7), and a client reads Retry-After and the reset against it. Keep the server's clock on UTC, synchronised (NTP), and write Date from it.`)];
 }
 
