@@ -139,6 +139,11 @@ describe('the pet-lifecycle check\'s judge', () => {
       expect((await listed(before(1, { 'last-modified': 'Mon, 01 Jun 2020 00:00:00 GMT' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-modified-since': 'Mon, 01 Jun 2020 00:00:00 GMT' })))[0]?.[0]).toBe('failure');
     });
 
+    it('fails a 304 to the list asked for with no condition, full or not (the list before carried no validator)', async () => {
+      const said = 'GET /pets?status=available&limit=100, which carried no condition, answered 304 Not Modified; a 304 answers a conditional request only (RFC 9110, 15.4.5), and this one must list pets with 200.';
+      for (const count of [1, 100]) expect(await listed(before(count, {}), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({})), String(count)).toEqual([['failure', said]]);
+    });
+
     it('tells nothing from a 304 where the list before was full, its tag was weak, or its Last-Modified is within a second of the pets\' creation', async () => {
       expect((await listed(before(100, { etag: '"a"' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-none-match': '"a"' })))[0]?.[0]).toBe('inconclusive');
       expect((await listed(before(1, { etag: 'W/"1780317030"' }), createdOn('Mon, 01 Jun 2026 12:30:30 GMT'), again({ 'if-none-match': 'W/"1780317030"' })))[0]?.[0]).toBe('inconclusive');

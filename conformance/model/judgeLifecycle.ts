@@ -155,8 +155,13 @@ function judgeNotModified(v: JudgementList, exchange: Exchange, created: readonl
   const before = exchanges.find((e) => e.case === lifecycleCases.listBefore(status ?? ''));
   const items = before ? listed(before) : undefined;
   const asked = exchange.request.headers['if-none-match'] ?? exchange.request.headers['if-modified-since'];
+  // 304 answers a conditional GET only (RFC 9110, 15.4.5).
+  if (asked === undefined) {
+    v.fail('lifecycle.listed', exchange, `${requestName(exchange)}, which carried no condition, answered 304 Not Modified; a 304 answers a conditional request only (RFC 9110, 15.4.5), and this one must list pets with 200.`);
+    return;
+  }
   if (items === undefined || items.length + created.length > max) {
-    v.inconclusive('lifecycle.listed', exchange, `answered 304 to ${asked === undefined ? 'a list' : `the list conditional on ${JSON.stringify(asked)}`}, and the list before held ${items?.length ?? 'an unknown number of'} pets: the new ones may lie past its page of ${max}`);
+    v.inconclusive('lifecycle.listed', exchange, `answered 304 to the list conditional on ${JSON.stringify(asked)}, and the list before held ${items?.length ?? 'an unknown number of'} pets: the new ones may lie past its page of ${max}`);
     return;
   }
   const since = exchange.request.headers['if-modified-since'];
