@@ -3,7 +3,8 @@
 // and the answers it gives back, and the contract's constants both catalogues need.
 import { parseJsonExact } from '../../common/json/exactJson.ts';
 import { stringifyExact } from '../../common/json/losslessJson.ts';
-import type { Req, Res } from './injectTransport.ts';
+import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
+import type { MockRes, Req, Res, Transform } from './injectTransport.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -106,3 +107,15 @@ export const DAY = 86_400_000;
 export const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 export const planPerMinute: Record<string, number> = { 'demo-free': 60, 'demo-pro': 300 };
 export const planPerDay: Record<string, number> = { 'demo-free': 1_000, 'demo-pro': 10_000 };
+
+/** The demo key a request presents, read as the mock reads it (scheme in any case, spaces around). */
+export function keyOf(req: Req): string | undefined {
+  const credentials = parseAuthorization(req.headers.authorization);
+  return credentials.kind === 'bearer' && demoKeys.has(credentials.token) ? credentials.token : undefined;
+}
+export const hasValidKey = (req: Req) => keyOf(req) !== undefined;
+export const isRead = (req: Req) => req.method === 'GET' || req.method === 'HEAD';
+/** An HTTP-date (IMF-fixdate) of an instant in ms. */
+export const httpDate = (ms: number) => new Date(ms).toUTCString();
+/** A deployment that changes each answer of the mock: `now` is the deployment's clock when it answered. */
+export const onAnswers = (change: (res: MockRes, req: Req, now: number) => Res): Transform => async (req, forward, env) => change(await forward(req), req, env.now());

@@ -8,7 +8,7 @@ import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
-import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, mapListOut, mapPets, MINUTE, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, urlOf, withHeaders, withJson, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
+import { asError, asTrusted, bodyText, createBodyOf, DAY, demoKeys, hasValidKey, headerOf, isCreateReq, isGetPetReq, isJsonAnswer, isListReq, isPetAnswer, keyOf, mapListOut, mapPets, MINUTE, onAnswers, paramsOf, parseBody, pathOf, petIdOf, planPerDay, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, SUNSET, urlOf, withHeaders, withJson, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
 import { legalGateway } from './legalChoices.ts';
 import type { LegalVariant, Regression } from './regressions.ts';
@@ -18,13 +18,6 @@ export type { LegalVariant, Regression } from './regressions.ts';
 // ---------------------------------------------------------------------------------------------
 // Helpers: requests and answers (the shared ones are in catalogueHelpers.ts)
 // ---------------------------------------------------------------------------------------------
-
-/** The key a request presents, read as the mock reads it (scheme in any case, spaces around). */
-function keyOf(req: Req): string | undefined {
-  const credentials = parseAuthorization(req.headers.authorization);
-  return credentials.kind === 'bearer' && demoKeys.has(credentials.token) ? credentials.token : undefined;
-}
-const hasValidKey = (req: Req) => keyOf(req) !== undefined;
 
 /** A create body the mock would take: a string name, an integer categoryId, a PetStatus or none. */
 function validNewPet(req: Req): Record<string, unknown> | undefined {
@@ -49,7 +42,6 @@ const onPetAnswers = (change: (pet: Pet) => Pet): Transform => async (req, forwa
   const res = await forward(req);
   return isPetAnswer(req) ? mapPets(res, change) : res;
 };
-const onAnswers = (change: (res: Res, req: Req, now: number) => Res): Transform => async (req, forward, env) => change(await forward(req), req, env.now());
 
 /** A shared cache of GET answers keyed on the URL alone: holds what `store` makes of an answer (undefined: not stored) for `ttlMs`, and serves a hit as `replay` makes it. */
 function urlCache(options: { ttlMs: number; store(res: Res): Res | undefined; replay(res: Res, ageMs: number): Res }): Transform {

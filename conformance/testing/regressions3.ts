@@ -17,8 +17,7 @@
 import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
-import { asError, asTrusted, createBodyOf, demoKeys, headerOf, isCreateReq, isGetPetReq, isListReq, isPetAnswer, MINUTE, mapListOut, mapPets, paramsOf, parseBody, petIdOf, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, withHeaders, withJson, withParams, type Pet } from './catalogueHelpers.ts';
+import { asError, asTrusted, createBodyOf, demoKeys, hasValidKey, headerOf, httpDate, isCreateReq, isGetPetReq, isListReq, isPetAnswer, isRead, keyOf, mapListOut, mapPets, MINUTE, onAnswers, paramsOf, parseBody, petIdOf, planPerMinute, rateLimitHeadersOf, refuseWith, statuses, withHeaders, withJson, withParams, type Pet } from './catalogueHelpers.ts';
 import type { MockRes, Req, Res, Transform } from './injectTransport.ts';
 import type { LegalVariant, Regression } from './regressions.ts';
 
@@ -37,14 +36,6 @@ export interface LegalVariant3 extends LegalVariant {
 // ---------------------------------------------------------------------------------------------
 // Helpers: requests
 // ---------------------------------------------------------------------------------------------
-
-/** The key a request presents, read as the mock reads it. */
-function keyOf(req: Req): string | undefined {
-  const credentials = parseAuthorization(req.headers.authorization);
-  return credentials.kind === 'bearer' && demoKeys.has(credentials.token) ? credentials.token : undefined;
-}
-const hasValidKey = (req: Req) => keyOf(req) !== undefined;
-const isRead = (req: Req) => req.method === 'GET' || req.method === 'HEAD';
 const withoutHeader = (req: Req, name: string): Req => {
   const { [name]: _gone, ...headers } = req.headers;
   return { ...req, headers };
@@ -82,8 +73,6 @@ function noneMatchHas(req: Req, etag: string): boolean {
 const encoder = new TextEncoder();
 const byteLength = (res: Res) => (typeof res.body === 'string' ? encoder.encode(res.body).length : res.body.length);
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
-const httpDate = (ms: number) => new Date(ms).toUTCString();
-const onAnswers = (change: (res: MockRes, req: Req, now: number) => Res): Transform => async (req, forward, env) => change(await forward(req), req, env.now());
 /** A 304 in place of `res`: the content and its Content-Type dropped, the headers named in `keep` kept (all when omitted). */
 function notModified(res: Res, keep?: readonly string[]): Res {
   const { 'content-type': _type, 'content-length': _length, ...rest } = res.headers;

@@ -13,8 +13,8 @@
 import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
 import type { ApiKeyConfig } from '../../mock/state/stateParts.ts';
-import { asError, asTrusted, createBodyOf, demoKeys, headerOf, isCreateReq, isGetPetReq, isListReq, isPetAnswer, mapListOut, mapPets, paramsOf, parseBody, pathOf, petIdOf, planPerDay, refuseWith, statuses, withHeaders, withJson, withKey, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
-import type { MockRes, Req, Res, Transform } from './injectTransport.ts';
+import { asError, asTrusted, createBodyOf, demoKeys, hasValidKey, headerOf, httpDate, isCreateReq, isGetPetReq, isListReq, isPetAnswer, isRead, keyOf, mapListOut, mapPets, onAnswers, paramsOf, parseBody, pathOf, petIdOf, planPerDay, refuseWith, statuses, withHeaders, withJson, withKey, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
+import type { Req, Res, Transform } from './injectTransport.ts';
 import type { LegalVariant, Regression } from './regressions.ts';
 
 /** The part of the service an entry belongs to. */
@@ -46,17 +46,7 @@ export interface LegalVariant4 extends LegalVariant {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/** The demo key a request presents, read as the mock reads it. */
-function keyOf(req: Req): string | undefined {
-  const credentials = parseAuthorization(req.headers.authorization);
-  return credentials.kind === 'bearer' && demoKeys.has(credentials.token) ? credentials.token : undefined;
-}
-const hasValidKey = (req: Req) => keyOf(req) !== undefined;
-const onAnswers = (change: (res: MockRes, req: Req, now: number) => Res): Transform => async (req, forward, env) => change(await forward(req), req, env.now());
-const httpDate = (ms: number) => new Date(ms).toUTCString();
 const isStoreOrders = (req: Req) => req.method === 'GET' && pathOf(req) === '/v1/store/orders';
-const isRead = (req: Req) => req.method === 'GET' || req.method === 'HEAD';
 const isListPath = (req: Req) => pathOf(req) === '/v1/pets';
 const numberHeader = (res: Res, name: string) => {
   const value = headerOf(res, name);

@@ -1,5 +1,6 @@
 // The fields that date and tag an answer: Date (RFC 9110, 6.6.1), Last-Modified (8.8.2) and
 // ETag (8.8.3), each one value of its grammar, and Last-Modified never after Date.
+import { readRateHeaders } from '../../http/rateLimitState.ts';
 import { broken, held, holds, questionable, type Judgement } from '../judgement.ts';
 import { sentTwice, type Answer } from './answerFields.ts';
 import { parseEntityTag } from './entityTag.ts';
@@ -59,10 +60,11 @@ function judgeDateCurrent(answer: Answer, at: number): Judgement[] {
   // The limiter's clock: a Reset within a minute of the run's clock (a per-minute window, the
   // contract's shortest, ending) that is not within a minute of the answer's Date. A day's window
   // in force, or the run's own clock set wrong, tells nothing.
-  const resetText = answer.lines('x-ratelimit-reset');
-  const reset = resetText.length === 1 && /^\s*\d+\s*$/.test(resetText[0]!) ? Number(resetText[0]) * 1000 : undefined;
-  const withinAMinute = (from: number) => reset !== undefined && reset - from >= -2000 && reset - from <= 62_000;
-  if (reset === undefined || !withinAMinute(sent) || withinAMinute(at)) return [];
+  const resetS = readRateHeaders(exchange.response.headers).reset;
+  if (resetS === undefined) return [];
+  const reset = resetS * 1000;
+  const withinAMinute = (from: number) => reset - from >= -2000 && reset - from <= 62_000;
+  if (!withinAMinute(sent) || withinAMinute(at)) return [];
   return [broken('http.date-current', answer.op, exchange, `${where} has Date ${JSON.stringify(answer.field('date'))}, ${off} (${new Date(sent).toUTCString()} by the run's clock), while its X-RateLimit-Reset ${reset / 1000} keeps the run's time: Date is when the answer was made (RFC 9110, 6.6.1 and 5.6.7), and a client reads Retry-After and the reset against it. Keep the server's clock on UTC, synchronised (NTP), and write Date from it.`)];
 }
 
