@@ -59,6 +59,22 @@ describe.concurrent('pets-conformance, the command', () => {
     expect(run.output).not.toContain('secret-key-4821');
   }));
 
+  // A deployment each: a run spends the address's keyless quota, which the second would wait out.
+  it('holds the key to the plan --api-key-plan or PETS_API_KEY_PLAN names, and records the plan in the report', async () => {
+    const args = (d: Deployment) => ['--base-url', d.baseUrl, '--api-key', 'demo-pro', '--checks', 'get-pet,rate-limit-accounting'];
+    await withDeployment([], async (d) => {
+      const right = await runCli([...args(d), '--api-key-plan', 'pro']);
+      expect(right.code, right.output).toBe(0);
+      expect((await right.report()).options.plans).toEqual({ key: 'pro' });
+    });
+    await withDeployment([], async (d) => {
+      const wrong = await runCli(args(d), { PETS_API_KEY_PLAN: 'free' });
+      expect(wrong.code, wrong.output).toBe(1);
+      const accounting = (await wrong.report()).checks.find((c) => c.id === 'rate-limit-accounting')!;
+      expect(JSON.stringify(accounting)).toMatch(/X-RateLimit-Limit 300 for a key of the Free plan \(--api-key-plan free\)/);
+    });
+  });
+
   it('exits 2 when the key is refused, says so in one line, and still writes reports saying why', () => withDeployment([], async (d) => {
     const run = await runCli(['--base-url', d.baseUrl, '--api-key', 'expired-key']);
     expect(run.code, run.output).toBe(2);
@@ -88,11 +104,17 @@ describe('pets-conformance, its arguments', () => {
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--checks', 'nonsense'], /Unknown check "nonsense"/],
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--timeout', 'soon'], /whole number/],
     [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--depth', 'deep'], /"deep" is not a depth. Give quick, full or a whole number/],
+    [['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x', '--api-key-plan', 'gold'], /--api-key-plan <plan>' argument 'gold' is invalid\. Allowed choices are free, pro, business, enterprise/],
     [['--frobnicate'], /unknown option/],
   ])('exits 2 with a one-line reason for %j', async (args, reason) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);
     expect(run.output).toMatch(reason);
+  });
+
+  it('refuses a PETS_API_KEY_PLAN that is no plan of the contract, naming the plans', async () => {
+    const run = await runCli(['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x'], { PETS_API_KEY_PLAN: 'Gold' });
+    expect(run).toMatchObject({ code: 2, output: expect.stringMatching(/PETS_API_KEY_PLAN: "Gold" is no plan of the contract\. Give one of free, pro, business, enterprise/) });
   });
 
   it('refuses a PETS_BASE_URL that is not a URL', async () => {

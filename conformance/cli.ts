@@ -10,6 +10,7 @@ import { baseUrlOption } from './config/baseUrlOption.ts';
 import { headerMap, headerOption } from './config/extraHeaders.ts';
 import { didYouMean } from '../common/nearest.ts';
 import { ConfigError } from './config/loadConfigFile.ts';
+import { contractPlanNames, type ContractPlan } from './model/contractPlans.ts';
 import { ConformanceOptionsError, runConformance } from './index.ts';
 import { progressLine, summaryTable } from './reports/consoleReport.ts';
 import { finishRun } from './finishRun.ts';
@@ -53,6 +54,8 @@ interface CliOptions {
   maxWait: number;
   depth: 'quick' | 'full' | number;
   apiKey2?: string;
+  apiKeyPlan?: ContractPlan;
+  apiKey2Plan?: ContractPlan;
   sharedKey: boolean;
   allowPartial: boolean;
   maxDuration: number;
@@ -75,7 +78,9 @@ export function conformanceProgram(io: Pick<CliIo, 'stdout' | 'stderr'>): Comman
     .option('--probe-rate-limit', 'spend the key\'s current quota on purpose to observe a 429 (off by default)', false)
     .addOption(new Option('--probe-max-requests <n>', 'the most requests the probe may spend; it is skipped when the key has more left').default(1100).argParser(wholeNumber(1)))
     .addOption(new Option('--depth <depth>', 'how many generated sequences run: quick (12), full (40, and random valid bodies) or a number').default('quick').argParser(depthOption))
+    .addOption(new Option('--api-key-plan <plan>', 'the plan of --api-key, when you know it: its answers must announce that plan\'s limit a minute or a day, as the contract\'s "Rate limits by plan" table gives it (env: PETS_API_KEY_PLAN)').choices(contractPlanNames))
     .addOption(new Option('--api-key-2 <key>', 'a second valid key, ideally of another plan: every operation is also sent with it, to judge isolation between keys (env: PETS_API_KEY_2)'))
+    .addOption(new Option('--api-key-2-plan <plan>', 'the plan of --api-key-2, when you know it (env: PETS_API_KEY_2_PLAN)').choices(contractPlanNames))
     .option('--shared-key', 'others use the key during the run: rate-limit accounting judges only what still holds', false)
     .addOption(new Option('--max-body <bytes>', 'the most bytes of one answer the suite reads, after decompression; a larger answer is unreadable, a failure').default(4 * 1024 * 1024).argParser(wholeNumber(1024)))
     .addOption(new Option('--max-duration <seconds>', 'the run\'s time budget: no wait ends past it, and checks not started by then are skipped (10 minutes: a run on a key of 60 a minute spends four to five windows, more if others spent its window)').default(600).argParser(wholeNumber(1)))
@@ -106,6 +111,12 @@ function applyEnv(cli: Command, env: CliIo['env']): void {
   }
   if (cli.getOptionValueSource('apiKey') === undefined && env.PETS_API_KEY) cli.setOptionValueWithSource('apiKey', env.PETS_API_KEY, 'env');
   if (cli.getOptionValueSource('apiKey2') === undefined && env.PETS_API_KEY_2) cli.setOptionValueWithSource('apiKey2', env.PETS_API_KEY_2, 'env');
+  for (const [name, variable] of [['apiKeyPlan', 'PETS_API_KEY_PLAN'], ['apiKey2Plan', 'PETS_API_KEY_2_PLAN']] as const) {
+    const value = env[variable];
+    if (cli.getOptionValueSource(name) !== undefined || !value) continue;
+    if (!(contractPlanNames as readonly string[]).includes(value)) throw new ConfigError(`${variable}: "${value}" is no plan of the contract. Give one of ${contractPlanNames.join(', ')}.`);
+    cli.setOptionValueWithSource(name, value, 'env');
+  }
 }
 
 /**
@@ -184,6 +195,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       maxWait: options.maxWait,
       depth: options.depth,
       ...(options.apiKey2 ? { apiKey2: options.apiKey2 } : {}),
+      ...(options.apiKeyPlan ? { apiKeyPlan: options.apiKeyPlan } : {}),
+      ...(options.apiKey2Plan ? { apiKey2Plan: options.apiKey2Plan } : {}),
       sharedKey: options.sharedKey,
       allowPartial: options.allowPartial,
       maxDuration: options.maxDuration,

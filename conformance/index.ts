@@ -10,6 +10,7 @@ import { httpTransport, type Transport } from './http/transport.ts';
 import { writeReports } from './reports/writeReports.ts';
 import { runChecks, type ProgressEvent } from './runner.ts';
 import { exitCodes, type RunReport, type Verdict } from './runReport.ts';
+import type { ContractPlan } from './model/contractPlans.ts';
 
 export interface ConformanceOptions {
   /** The API's base URL, ending in /v1. */
@@ -18,6 +19,10 @@ export interface ConformanceOptions {
   apiKey: string;
   /** A second key, ideally of another plan: every operation is also sent with it, for isolation between keys. */
   apiKey2?: string;
+  /** The plan of `apiKey` (free, pro, business or enterprise), when known: its answers are held to that row of the contract's "Rate limits by plan". */
+  apiKeyPlan?: ContractPlan;
+  /** The plan of `apiKey2`, when known. */
+  apiKey2Plan?: ContractPlan;
   /** The most bytes of one answer's body the suite reads, after decompression; past it the answer is unreadable. Default 4 MiB. */
   maxBody?: number;
   /** Others use the key during the run: rate-limit accounting judges only what still holds. Default false. */
@@ -106,6 +111,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey,
     ...(options.apiKey2 ? { apiKey2: options.apiKey2 } : {}),
+    plans: { ...(options.apiKeyPlan ? { key: options.apiKeyPlan } : {}), ...(options.apiKey2Plan && options.apiKey2 ? { key2: options.apiKey2Plan } : {}) },
     sharedKey: options.sharedKey ?? false,
     maxDurationMs: (options.maxDuration ?? 600) * 1000,
     allowPartial: options.allowPartial ?? false,

@@ -6,7 +6,7 @@ import { legalVariants as batch1 } from './testing/regressions.ts';
 import { legalVariants2 } from './testing/regressions2.ts';
 
 const legalVariants = [...batch1, ...legalVariants2];
-import { runOnFreshDeployment } from './testing/runSuite.ts';
+import { deployGate, runOnFreshDeployment } from './testing/runSuite.ts';
 import { legalChoices } from './testing/legalChoices.ts';
 import type { ConformanceResult } from './index.ts';
 
@@ -14,7 +14,7 @@ const failures = (result: ConformanceResult) => result.report.checks.flatMap((c)
 
 describe('a deployment that makes other legal choices', () => {
   it.each(legalVariants)('passes when it $name', async ({ make, mockOptions }) => {
-    for (const options of [{ probeRateLimit: true }, { probeRateLimit: true, apiKey2: 'demo-free' }, { apiKey: 'demo-free' }]) {
+    for (const options of [{ probeRateLimit: true }, deployGate, { apiKey: 'demo-free', apiKeyPlan: 'free' } as const]) {
       const result = await runOnFreshDeployment(make(), options, mockOptions);
       expect(failures(result), JSON.stringify(options)).toEqual([]);
       expect(result.exitCode, `${JSON.stringify(options)}: ${result.report.reason ?? ''}`).toBe(0);
@@ -27,13 +27,13 @@ describe('a deployment that makes other legal choices', () => {
   // own legal deployments with the full depth's forty sequences.
   it.each(legalVariants)('passes with seeds 2 and 3 too when it $name', async ({ make, mockOptions }) => {
     for (const seed of [2, 3]) {
-      const result = await runOnFreshDeployment(make(), { probeRateLimit: true, apiKey2: 'demo-free', seed }, mockOptions);
+      const result = await runOnFreshDeployment(make(), { ...deployGate, seed }, mockOptions);
       expect(failures(result), `seed ${seed}`).toEqual([]);
     }
   });
 
   it.each([1, 2, 3, 4])('passes the project\'s legal-choices deployment at --depth full, seed %i', async (seed) => {
-    const result = await runOnFreshDeployment(legalChoices.transform, { depth: 'full', seed, probeRateLimit: true }, legalChoices.mockOptions);
+    const result = await runOnFreshDeployment(legalChoices.transform, { depth: 'full', seed, probeRateLimit: true, apiKeyPlan: 'pro' }, legalChoices.mockOptions);
     expect(failures(result)).toEqual([]);
   });
 

@@ -7,10 +7,8 @@ import { checkIds } from './checks/index.ts';
 import { faults } from './testing/faults.ts';
 import { regressions as batch1 } from './testing/regressions.ts';
 import { regressions2 } from './testing/regressions2.ts';
-import { failedChecks, runOnFreshDeployment } from './testing/runSuite.ts';
+import { deployGate, failedChecks, runOnFreshDeployment } from './testing/runSuite.ts';
 
-// As the deploy gate runs in CI: a Pro key, the probe on, a Free key as the second key.
-const gate = { probeRateLimit: true, apiKey2: 'demo-free' } as const;
 const failedBy = new Set<string>();
 let killed = 0;
 
@@ -31,19 +29,19 @@ const seen = regressions.filter((r) => unseen[r.name] === undefined);
 
 describe('a deployment with one realistic regression', () => {
   it.each(seen)('fails the run when $kind: $name, and its first failing check fails alone too', async ({ make, mockOptions }) => {
-    const full = await runOnFreshDeployment(make(), gate, mockOptions);
+    const full = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(full.exitCode, full.report.reason).toBe(1);
     killed++;
     const ids = failedChecks(full);
     for (const id of ids) failedBy.add(id);
     // Selection changes what is reported, never what is sent: the first failing check, alone, fails too.
-    const alone = await runOnFreshDeployment(make(), { ...gate, checks: [ids[0]!] }, mockOptions);
+    const alone = await runOnFreshDeployment(make(), { ...deployGate, checks: [ids[0]!] }, mockOptions);
     expect(alone.exitCode, `${ids[0]} alone: ${alone.report.reason ?? ''}`).toBe(1);
     expect(failedChecks(alone)).toEqual([ids[0]]);
   });
 
   it.each(regressions.filter((r) => unseen[r.name] !== undefined))('passes unseen when $kind: $name (recorded as not killed)', async ({ make, mockOptions }) => {
-    const full = await runOnFreshDeployment(make(), gate, mockOptions);
+    const full = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(full.exitCode, 'now killed: move it out of `unseen` and update docs/suite-power.md').toBe(0);
   });
 

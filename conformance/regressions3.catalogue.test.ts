@@ -6,10 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { legalVariants3, regressions3, type Area } from './testing/regressions3.ts';
-import { runOnFreshDeployment } from './testing/runSuite.ts';
+import { deployGate, runOnFreshDeployment } from './testing/runSuite.ts';
 
-// As the deploy gate runs in CI: a Pro key, the probe on, a Free key as the second key.
-const gate = { probeRateLimit: true, apiKey2: 'demo-free' } as const;
 
 /**
  * Why a survivor gets through: the run never sends the request that shows it (`not sent`), sends
@@ -37,17 +35,17 @@ describe('the third catalogue against the deploy gate', () => {
   });
 
   it.each(killed)('fails the run when $area: $name', async ({ make, mockOptions }) => {
-    const result = await runOnFreshDeployment(make(), gate, mockOptions);
+    const result = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(result.exitCode, result.report.reason).toBe(1);
   });
 
   it.each(surviving)('passes the run, recorded as a survivor, when $area: $name', async ({ name, make, mockOptions }) => {
-    const result = await runOnFreshDeployment(make(), gate, mockOptions);
+    const result = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(result.exitCode, `now killed (${survivors[name]!.why} no more): move it out of \`survivors\` and update docs/suite-power.md`).toBe(0);
   });
 
   it.each(legalVariants3)('passes the run when it $name', async ({ name, make, mockOptions }) => {
-    const result = await runOnFreshDeployment(make(), gate, mockOptions);
+    const result = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(result.exitCode, result.report.reason).toBe(falseAlarms[name] === undefined ? 0 : 1);
   });
 

@@ -7,10 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { legalVariants4, regressions4 } from './testing/regressions4.ts';
-import { failedChecks, runOnFreshDeployment } from './testing/runSuite.ts';
+import { deployGate, failedChecks, runOnFreshDeployment } from './testing/runSuite.ts';
 
-// As the deploy gate runs in CI: a Pro key, the probe on, a Free key as the second key.
-const gate = { probeRateLimit: true, apiKey2: 'demo-free' } as const;
 
 /**
  * Why a survivor gets through: the run never sends the request that shows it (`not sent`), sends
@@ -19,7 +17,6 @@ const gate = { probeRateLimit: true, apiKey2: 'demo-free' } as const;
  */
 type Why = 'not sent' | 'not judged' | 'warned' | 'retried';
 const survivors: Record<string, { why: Why; detail: string }> = {
-  'plan ids index the plan table one row down': { why: 'not judged', detail: 'the Pro key reads X-RateLimit-Limit 1000 and is refused at its 1,001st request, the Free key reads 300; the run does not hold a key\'s plan against the contract\'s table, and the limit announced is the one enforced' },
   'X-RateLimit-Limit overwritten by the daily limiter': { why: 'not judged', detail: 'the Pro key reads X-RateLimit-Limit 10000 beside Remaining 299 on its first request and is refused after 300; the Limit is not compared with the plan nor with the Remaining it is refused at' },
   'Enterprise keys answered X-RateLimit-Limit: -1': { why: 'not sent', detail: 'the gate sends only demo-pro and demo-free, never an Enterprise key' },
   'Business keys fall back to the Free plan (plan name case mismatch)': { why: 'not sent', detail: 'the gate sends only demo-pro and demo-free, never a Business key' },
@@ -45,17 +42,17 @@ describe('the fourth catalogue against the deploy gate', () => {
   });
 
   it.each(killed)('fails the run when $area: $name', async ({ make, mockOptions }) => {
-    const result = await runOnFreshDeployment(make(), gate, mockOptions);
+    const result = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(result.exitCode, result.report.reason ?? `failed checks: ${failedChecks(result).join(', ')}`).toBe(1);
   });
 
   it.each(surviving)('passes the run, recorded as a survivor, when $area: $name', async ({ name, make, mockOptions }) => {
-    const result = await runOnFreshDeployment(make(), gate, mockOptions);
+    const result = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(result.exitCode, `now killed (${survivors[name]!.why} no more, failed checks: ${failedChecks(result).join(', ')}): move it out of \`survivors\``).toBe(0);
   });
 
   it.each(legalVariants4)('passes the run when it $name', async ({ name, make, mockOptions }) => {
-    const result = await runOnFreshDeployment(make(), gate, mockOptions);
+    const result = await runOnFreshDeployment(make(), deployGate, mockOptions);
     expect(result.exitCode, result.report.reason ?? `failed checks: ${failedChecks(result).join(', ')}`).toBe(falseAlarms[name] === undefined ? 0 : 1);
   });
 

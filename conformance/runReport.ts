@@ -1,5 +1,6 @@
 import type { OperationResult, PlannedPart, Reproduction, Severity } from './check.ts';
 import type { CoverageRow } from './model/coverage.ts';
+import type { KeyPlans } from './model/contractPlans.ts';
 import type { Exchange, UnansweredRequest } from './http/exchange.ts';
 import { toolName, toolVersion } from './version.ts';
 import type { UsageReport } from './usage/usageVerdict.ts';
@@ -110,7 +111,7 @@ export interface RunReport {
   verdict: Verdict;
   /** Why the run could not judge the deployment, when it could not. */
   reason?: string;
-  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[]; sharedKey?: boolean; secondKey?: boolean; maxDurationMs?: number; allowPartial?: boolean };
+  options: { readOnly: boolean; probeRateLimit: boolean; seed: number; depth: string; checks: string[]; sharedKey?: boolean; secondKey?: boolean; plans?: KeyPlans; maxDurationMs?: number; allowPartial?: boolean };
   requests: {
     total: number;
     withKey: number;

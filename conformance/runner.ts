@@ -2,6 +2,7 @@ import type { LoadedSpec } from '../spec/loadSpec.ts';
 import { judgeCheck, Outcomes, type Check, type CheckContext, type KnownPet, type Reproduction, type RunOptions } from './check.ts';
 import type { Judgement } from './model/judgement.ts';
 import { ModelRun } from './model/runModel.ts';
+import type { KeyPlans } from './model/contractPlans.ts';
 import { coverageOf } from './model/coverage.ts';
 import type { ApiRequest } from './http/exchange.ts';
 import type { WirePlan } from './http/wireExchanges.ts';
@@ -19,6 +20,8 @@ export interface RunConfig extends RunOptions {
   apiKey: string;
   /** A second key (`--api-key-2`): every operation is also sent with it, for isolation between keys. */
   apiKey2?: string;
+  /** The plans the run was told its keys are of (`--api-key-plan`, `--api-key-2-plan`), by key. */
+  plans?: KeyPlans;
   timeoutMs: number;
   /** The run's time budget (`--max-duration`): no wait ends past it, and checks not started by then are skipped. */
   maxDurationMs?: number;
@@ -97,7 +100,9 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   const validators = new SpecValidators(config.spec);
   const random = seededRandom(config.seed);
   let knownPets: KnownPet[] = [];
-  const model = new ModelRun({ sharedKey: config.sharedKey ?? false, validators });
+  const plans = config.plans ?? {};
+  const planKnown = Object.values(plans).some((plan) => plan !== undefined && plan !== 'enterprise');
+  const model = new ModelRun({ sharedKey: config.sharedKey ?? false, validators, plans });
   // The judgements of every check that reported, its own rules each: what the coverage table counts.
   const judgements: Judgement[] = [];
   const reproductions: Reproduction[] = [];
@@ -200,7 +205,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       durationMs: now() - started,
       verdict,
       ...(reason !== undefined ? { reason } : {}),
-      options: { readOnly: config.readOnly, probeRateLimit: config.probeRateLimit, seed: config.seed, depth: String(config.depth), checks: config.checks.map((c) => c.id), sharedKey: config.sharedKey ?? false, secondKey: config.apiKey2 !== undefined, maxDurationMs, allowPartial: config.allowPartial ?? false },
+      options: { readOnly: config.readOnly, probeRateLimit: config.probeRateLimit, seed: config.seed, depth: String(config.depth), checks: config.checks.map((c) => c.id), sharedKey: config.sharedKey ?? false, secondKey: config.apiKey2 !== undefined, ...(Object.keys(plans).length > 0 ? { plans } : {}), maxDurationMs, allowPartial: config.allowPartial ?? false },
       requests: {
         total: client.exchanges.length,
         withKey: client.exchanges.filter((e) => e.bucket === 'key').length,
@@ -211,7 +216,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
       notes,
       unchecked,
       checks,
-      coverage: coverageOf(judgements, checks, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false, otherAddress }),
+      coverage: coverageOf(judgements, checks, { probeRateLimit: config.probeRateLimit, readOnly: config.readOnly, secondKey: config.apiKey2 !== undefined, sharedKey: config.sharedKey ?? false, planKnown, otherAddress }),
       reproductions,
       exchanges: summarizeExchanges(client.exchanges),
       unanswered: client.unanswered.map(summarizeUnanswered),

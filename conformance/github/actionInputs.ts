@@ -26,6 +26,8 @@ export const actionInputs: readonly ActionInput[] = [
   { name: 'base-url', kind: 'value', target: '--base-url' },
   { name: 'api-key', kind: 'secret', target: 'PETS_API_KEY' },
   { name: 'api-key-2', kind: 'secret', target: 'PETS_API_KEY_2' },
+  { name: 'api-key-plan', kind: 'value', target: '--api-key-plan' },
+  { name: 'api-key-2-plan', kind: 'value', target: '--api-key-2-plan' },
   { name: 'read-only', kind: 'flag', target: '--read-only' },
   { name: 'probe-rate-limit', kind: 'flag', target: '--probe-rate-limit' },
   { name: 'probe-max-requests', kind: 'value', target: '--probe-max-requests' },

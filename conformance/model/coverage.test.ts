@@ -85,6 +85,11 @@ describe('coverageOf: why a rule was not reached', () => {
     expect(row(rows, 'data.read-back', 'listPets')!.reason).toMatch(/^not met in this run/);
   });
 
+  it('names --api-key-plan for rate.plan-limit when no key\'s plan was given, and what it needs when one was', () => {
+    expect(row(coverageOf([], [report('rate-limit-accounting')], context), 'rate.plan-limit', 'listPets')!.reason).toBe('no key\'s plan is known: give --api-key-plan (free, pro or business)');
+    expect(row(coverageOf([], [report('rate-limit-accounting')], { ...context, planKnown: true }), 'rate.plan-limit', 'listPets')!.reason).toMatch(/^not met in this run: it needs an answer to a key whose plan the run is told/);
+  });
+
   it('names --shared-key for rate.cost', () => {
     const rows = coverageOf([], [report('rate-limit-accounting')], { ...context, sharedKey: true });
     expect(row(rows, 'rate.cost', 'listPets')!.reason).toBe('relaxed by --shared-key to "never more remains than the requests allow"');

@@ -31,6 +31,8 @@ export interface CoverageContext {
   readOnly: boolean;
   secondKey: boolean;
   sharedKey: boolean;
+  /** The run was told a key's plan (`--api-key-plan`, `--api-key-2-plan`); unknown counts as no. */
+  planKnown?: boolean;
   /** The run could send from another local address (a loopback target); unknown counts as no. */
   otherAddress?: boolean;
 }
@@ -69,6 +71,7 @@ function dimensionRows(counts: RuleCounts, context: CoverageContext): CoverageRo
 function whyNotReached(rule: (typeof rules)[number], context: CoverageContext): string {
   if (rule.needs === 'probe' && !context.probeRateLimit) return 'no 429 is met without --probe-rate-limit';
   if (rule.needs === 'writes' && context.readOnly) return '--read-only sends no create';
+  if (rule.needs === 'plan' && !context.planKnown) return 'no key\'s plan is known: give --api-key-plan (free, pro or business)';
   if (rule.id === 'rate.cost' && context.sharedKey) return 'relaxed by --shared-key to "never more remains than the requests allow"';
   return `not met in this run: it needs ${rule.reachedBy}`;
 }

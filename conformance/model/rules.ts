@@ -59,6 +59,7 @@ export type RuleId =
   | 'data.limit-bound'
   | 'data.id-exact'
   | 'rate.limit-steady'
+  | 'rate.plan-limit'
   | 'rate.cost'
   | 'rate.no-rise'
   | 'rate.429-only-when-spent'
@@ -132,8 +133,8 @@ export interface Rule {
   quote: string;
   /** Why a run may not reach it, shown in the coverage table when it was not judged. */
   reachedBy: string;
-  /** What an option of the run must allow for it to be reached: a 429 (`--probe-rate-limit`), or creates (not `--read-only`). */
-  needs?: 'probe' | 'writes';
+  /** What an option of the run must allow for it to be reached: a 429 (`--probe-rate-limit`), creates (not `--read-only`), or a key's plan (`--api-key-plan`). */
+  needs?: 'probe' | 'writes' | 'plan';
   /**
    * What the rule demands of the status: `pinned` where the contract (or the RFC it defers to)
    * names the status, so that status and no other is right; `open` where it names none, so any
@@ -214,6 +215,7 @@ export const rules: readonly Rule[] = [
   { id: 'data.limit-bound', checkId: 'data-integrity', operations: ['listPets'], title: '`limit` bounds every list (20 when absent), however the query is spelled', quote: 'limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.', reachedBy: 'a list answered 200' , status: 'none' },
   { id: 'data.id-exact', checkId: 'data-integrity', operations: ['getPet'], title: 'A petId that is not an integer is not served', quote: 'petId | integer (int64) | Identifier of the animal.', reachedBy: 'a getPet with a malformed id' , status: 'open', statusBasis: 'petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it.' },
   { id: 'rate.limit-steady', checkId: 'rate-limit-accounting', operations: counted, title: 'X-RateLimit-Limit is one value within a window', quote: 'X-RateLimit-Limit | The limit in force.', reachedBy: 'two answers to the key in one window' , status: 'none' },
+  { id: 'rate.plan-limit', checkId: 'rate-limit-accounting', operations: counted, title: 'X-RateLimit-Limit is the key\'s plan\'s requests a minute or a day, for a key whose plan the run is told', quote: 'Rate limits by plan: | Free | 60 | 1,000 | Pro | 300 | 10,000 | Business | 1,000 | 100,000 | Enterprise | custom | custom | X-RateLimit-Limit | The limit in force.', reachedBy: 'an answer to a key whose plan the run is told (--api-key-plan, --api-key-2-plan), other than Enterprise', needs: 'plan', status: 'none' },
   { id: 'rate.cost', checkId: 'rate-limit-accounting', operations: counted, title: 'Each request accepted with the key costs exactly one (a refused one, one or none)', quote: 'X-RateLimit-Remaining | Requests remaining in the current window.', reachedBy: 'two answers to the key in one window, the run the key\'s only user (not with --shared-key)' , status: 'none' },
   { id: 'rate.no-rise', checkId: 'rate-limit-accounting', operations: counted, title: 'X-RateLimit-Remaining never rises within a window', quote: 'X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.', reachedBy: 'two answers to the key in one window' , status: 'none' },
   { id: 'rate.429-only-when-spent', checkId: 'rate-limit-accounting', operations: counted, title: 'A 429 comes only once Remaining reached 0', quote: 'Requests over the limit receive 429 Too Many Requests.', reachedBy: 'a 429 (--probe-rate-limit)', needs: 'probe' , status: 'pinned', statusBasis: named429 },

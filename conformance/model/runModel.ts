@@ -13,6 +13,8 @@ import { judgeSilence } from './judgeSilence.ts';
 import { judgeWire } from './judgeWire.ts';
 import { judgeContentType, judgeResponseSchema, judgeValidCreate } from './judgeBodies.ts';
 import { judgeRateHeaders } from './judgeRateHeaders.ts';
+import { judgePlanLimit } from './judgePlanLimit.ts';
+import type { KeyPlans } from './contractPlans.ts';
 import { judgeStatusCodes } from './judgeStatusCodes.ts';
 import type { SpecValidators } from '../specValidators.ts';
 import type { Judgement } from './judgement.ts';
@@ -23,6 +25,8 @@ import { viewRequest, type RequestView } from './requestView.ts';
 export interface ModelOptions extends RateOptions {
   /** The contract's schemas, compiled: what the statuses, bodies and headers of every answer are held to. */
   validators: SpecValidators;
+  /** The plans the run was told its keys are of (`--api-key-plan`, `--api-key-2-plan`), by key. */
+  plans?: KeyPlans;
 }
 
 /** An attempt that got no answer: where it falls among the exchanges and what it sent, and, from the client, the rest. */
@@ -110,7 +114,7 @@ export function* judgeGroupSteps(group: readonly ModelItem[], state: ModelState,
   // that already shows a new pet does not make its own 201 look like an id reused.
   const ordered = group.length > 1 ? [...group.filter((g) => g.view.operation === 'createPet'), ...group.filter((g) => g.view.operation !== 'createPet')] : group;
   for (const { exchange, view } of ordered) {
-    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeDraftRateLimit(exchange, view), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view), ...judgeStatusCodes(exchange, options.validators), ...judgeContentType(exchange, options.validators), ...judgeResponseSchema(exchange, options.validators), ...judgeValidCreate(exchange)];
+    const judgements = [...judgeData(exchange, view, state), ...judgeWire(exchange, view), ...judgeDeprecation(exchange, view), ...judgeDraftRateLimit(exchange, view), ...judgePlanLimit(exchange, view, options.plans), ...judgeAccess(exchange, view, state), ...judgeEquivalence(exchange, view, state, options), ...judgeHttp(exchange, view, state), ...judgeFraming(exchange, view), ...judgeStatusCodes(exchange, options.validators), ...judgeContentType(exchange, options.validators), ...judgeResponseSchema(exchange, options.validators), ...judgeValidCreate(exchange)];
     learnData(exchange, view, state);
     learnEquivalence(exchange, state, view);
     learnHttp(exchange, view, state.http);

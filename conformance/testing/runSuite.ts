@@ -21,6 +21,12 @@ export async function runSuite(deployment: Deployment, options: Partial<Conforma
   });
 }
 
+/**
+ * The options the deploy gate runs with in CI, as docs/ci.md recommends: a Pro key and a Free key as
+ * the second, each with its plan named, and the rate-limit probe on.
+ */
+export const deployGate = { probeRateLimit: true, apiKey2: 'demo-free', apiKeyPlan: 'pro', apiKey2Plan: 'free' } as const satisfies Partial<ConformanceOptions>;
+
 /** Runs the suite against a fresh in-process deployment (the mock, bent by `transform`), closed after. */
 export async function runOnFreshDeployment(transform?: Transform, options: Partial<ConformanceOptions> = {}, mockOptions: MockOptions = {}): Promise<ConformanceResult> {
   const deployment = await inProcessDeployment(transform, mockOptions);

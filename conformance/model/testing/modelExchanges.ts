@@ -6,6 +6,7 @@ import { SpecValidators } from '../../specValidators.ts';
 import { parseBody, type Bucket, type Exchange, type Intent } from '../../http/exchange.ts';
 import { responseOf } from '../../http/transport.ts';
 import type { Judgement } from '../judgement.ts';
+import type { KeyPlans } from '../contractPlans.ts';
 import { emptyState, type ModelState } from '../modelState.ts';
 import { viewRequest, type RequestView } from '../requestView.ts';
 import { rules, type RuleId } from '../rules.ts';
@@ -119,10 +120,10 @@ export const viewOf = (exchange: Exchange): RequestView => viewRequest(exchange)
 export const freshState = (): ModelState => emptyState();
 
 /** The model's options for a test: the contract as the package bundles it, the key the run's own unless told. */
-export const modelOptions = (options: { sharedKey?: boolean } = {}): ModelOptions => ({ sharedKey: options.sharedKey ?? false, validators: new SpecValidators(bundledSpec()) });
+export const modelOptions = (options: { sharedKey?: boolean; plans?: KeyPlans } = {}): ModelOptions => ({ sharedKey: options.sharedKey ?? false, validators: new SpecValidators(bundledSpec()), ...(options.plans ? { plans: options.plans } : {}) });
 
 /** Every judgement of a run of these exchanges, in order. */
-export function judgementsOf(exchanges: readonly Exchange[], options: { sharedKey?: boolean } = {}): readonly Judgement[] {
+export function judgementsOf(exchanges: readonly Exchange[], options: { sharedKey?: boolean; plans?: KeyPlans } = {}): readonly Judgement[] {
   return runModel(exchanges, modelOptions(options)).judgements;
 }
 

@@ -1,0 +1,30 @@
+// A key whose plan the run is told: the limit it is served under is its plan's row of the contract.
+import type { Exchange } from '../http/exchange.ts';
+import { isUnavailable } from '../http/pacedClient.ts';
+import { readRateHeaders } from '../http/rateLimitState.ts';
+import { contractPlanLimits, type KeyPlans } from './contractPlans.ts';
+import { holds, type Judgement } from './judgement.ts';
+import type { RequestView } from './requestView.ts';
+
+const plainNumber = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * "Rate limits by plan" and "X-RateLimit-Limit | The limit in force": an answer to a key of a known
+ * plan (not Enterprise, whose limits are custom) announces that plan's requests per minute or per
+ * day, whichever window it speaks of. Only answers the key was admitted on are judged: a 401 or 403
+ * may speak of another bucket (the address's), and a 5xx of no limiter at all.
+ */
+export function judgePlanLimit(exchange: Exchange, view: RequestView, plans: KeyPlans | undefined): Judgement[] {
+  if (view.credential.kind !== 'key' || plans === undefined) return [];
+  const plan = plans[view.credential.key];
+  const row = plan === undefined ? undefined : contractPlanLimits[plan];
+  const status = exchange.response.status;
+  if (row === undefined || status === 401 || status === 403 || isUnavailable(status)) return [];
+  const { limit } = readRateHeaders(exchange.response.headers);
+  if (limit === undefined) return [];
+  const option = view.credential.key === 'key' ? '--api-key-plan' : '--api-key-2-plan';
+  return [
+    holds(limit === row.perMinute || limit === row.perDay, 'rate.plan-limit', view.operation ?? 'unlisted', exchange, () =>
+      `#${exchange.seq} ${view.method} ${exchange.path} (${status}) says X-RateLimit-Limit ${limit} for a key of the ${plan![0]!.toUpperCase()}${plan!.slice(1)} plan (${option} ${plan}), whose limits are ${plainNumber(row.perMinute)} requests a minute and ${plainNumber(row.perDay)} a day ("Rate limits by plan"). Serve the key under its plan's limits, or give the run the key's real plan.`),
+  ];
+}
