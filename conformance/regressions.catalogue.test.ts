@@ -17,7 +17,6 @@ let killed = 0;
  * better than recorded: move it out of here and update docs/suite-power.md.
  */
 const unseen: Record<string, string> = {
-  'X-RateLimit-Reset frozen at the first window': 'it shows only once a window has rolled over, and a Pro key\'s run ends within its first minute',
   'window length read as milliseconds': 'it shows only to requests sent after the 429\'s Retry-After, which a default run does not wait for',
   'Retry-After sent in milliseconds': 'a Retry-After longer than the time to reset is the deployment\'s right (a ban); the suite cannot tell this one from a ban',
   'getPet reads the id with Number()': 'it reads `0x10` and `1e1` as the integers they spell, which a validator that coerces types does too: a warning, since the contract does not say how a path becomes an integer',

@@ -95,3 +95,46 @@ describe('the rate-limit probe near a window\'s end', () => {
     expect(new Set(result.report.coverage?.filter((row) => row.rule === 'rate.retry-after-covers-reset').map((row) => row.status))).toEqual(new Set(['not reached']));
   });
 });
+
+describe('the rate-limit probe with a second key', () => {
+  /** A throttle shield in front of the API: a key's 429 is stored and given again for 90 s, past the Retry-After it told. */
+  function shieldReplaying429s(): Transform {
+    const stored = new Map<string, { until: number; res: Awaited<ReturnType<Parameters<Transform>[1]>> }>();
+    return async (req, forward, env) => {
+      const key = req.headers.authorization ?? '';
+      const kept = stored.get(key);
+      if (kept && env.now() < kept.until) return kept.res;
+      const res = await forward(req);
+      if (res.status === 429 && !kept) stored.set(key, { until: env.now() + 90_000, res });
+      return res;
+    };
+  }
+
+  async function probeWithSecondKey(transform?: Transform) {
+    const deployment = await inProcessDeployment(transform);
+    try {
+      const result = await runSuite(deployment, { probeRateLimit: true, apiKey2: 'demo-free' });
+      const secondKey = result.report.exchanges.filter((e) => e.check === 'rate-limit-probe' && e.case?.startsWith('rate-limit-probe/second-key/'));
+      return { result, secondKey };
+    } finally {
+      await deployment.close();
+    }
+  }
+
+  it('spends the second key to its first 429 and not one request past it, then retries it once when its Retry-After has passed, served by the mock', async () => {
+    const { result, secondKey } = await probeWithSecondKey();
+    expect(failedChecks(result)).toEqual([]);
+    const refusal = secondKey.findIndex((e) => e.status === 429);
+    expect(secondKey.slice(0, refusal).every((e) => e.case === probeCases.secondKeySpend && e.status === 200)).toBe(true);
+    expect(secondKey.slice(refusal + 1).map((e) => [e.case, e.status])).toEqual([[probeCases.secondKeyRetry, 200]]);
+    expect(result.report.notes.some((n) => /^Waiting [\d.]+ s, until [\d:]+ UTC, to retry as the Retry-After of the second key's 429 told/.test(n))).toBe(true);
+  });
+
+  it('fails a deployment that refuses the second key again once the Retry-After it told has passed, though the key sent nothing meanwhile', async () => {
+    const { result, secondKey } = await probeWithSecondKey(shieldReplaying429s());
+    expect(secondKey.at(-1)).toMatchObject({ case: probeCases.secondKeyRetry, status: 429 });
+    expect(failedChecks(result)).toContain('rate-limit-probe');
+    const findings = result.report.checks.find((c) => c.id === 'rate-limit-probe')!.operations.flatMap((o) => o.findings.filter((f) => f.case === probeCases.secondKeyRetry));
+    expect(findings.map((f) => [f.level, f.message])).toEqual([['failure', expect.stringMatching(/refused the second key with 429, Retry-After "\d+".*A key that waited as told and sent nothing meanwhile has earned no ban/)]]);
+  });
+});

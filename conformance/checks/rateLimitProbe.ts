@@ -16,7 +16,10 @@ export const rateLimitProbe: Check = {
     'window (its Reset, or its Retry-After if later) and spends it from its start. After the judged 429 it sends one request ' +
     'more at once, the list under another spelling of its path, a getPet and a createPet, which rate-limit-accounting ' +
     'holds to the same limit. Then it waits as the last 429\'s Retry-After told (when --max-wait allows) and sends ' +
-    'the list once more, which must not be refused again in the same window (a refusal otherwise may be a ban).',
+    'the list once more, which must not be refused again in the same window (a refusal otherwise may be a ban). ' +
+    'With --api-key-2, the second key is then spent from the start of its next window to its first 429, and not one ' +
+    'request past it, and retried as that 429\'s Retry-After told: a key that sent nothing after its 429 has earned no ' +
+    'ban, so any refusal of that retry fails.',
   operations: ['listPets'],
   phase: 'probe',
   guard(ctx) {
@@ -45,6 +48,7 @@ export const rateLimitProbe: Check = {
     }
     await afterThe429(ctx);
     await retryWhenTold(ctx);
+    if (ctx.apiKey2 !== undefined) await probeSecondKeyPolitely(ctx, budget);
   },
   judge: (input) => judgeRateProbe(input.exchanges, input),
   // Each 429 says when to retry and carries an Error body whose status is 429.
@@ -114,4 +118,37 @@ async function retryWhenTold(ctx: CheckContext): Promise<void> {
     // Over-limit as the requests before it: a ban after them may answer any status.
     await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'over-limit', case: probeCases.afterRetryAfter }, { expect429: true });
   }
+}
+
+/**
+ * The second key as a polite client: spent with lists from the start of a window of its own (so
+ * every request the window counts is the probe's, sent after it began), to its first 429 and not
+ * one request past it, then retried once when that 429's Retry-After has passed. No request
+ * followed the 429, so the ban the contract allows after "repeated requests after a 429"
+ * (Authentication 4) cannot excuse a refusal of the retry. Not sent when the key met a 429 before
+ * in the run (what followed may have earned a ban), or allows more than the probe may spend.
+ */
+async function probeSecondKeyPolitely(ctx: CheckContext, budget: number): Promise<void> {
+  const seen = ctx.exchanges.filter((e) => e.bucket === 'key2');
+  if (seen.some((e) => e.response.status === 429)) return;
+  const { limit } = ctx.keyQuota('key2');
+  const lastSeen = seen.at(-1);
+  const untilWindow = lastSeen && untilNextWindowMs(lastSeen);
+  if (limit === undefined || limit >= budget || untilWindow === undefined) return;
+  if (!(await ctx.waitFor(Math.max(0, untilWindow - sinceAnswered(ctx, lastSeen!)), 'to spend the second key from the start of its next window'))) return;
+  let refusal: Exchange | undefined;
+  for (let spent = 0; spent < budget && refusal === undefined; spent++) {
+    const exchange = await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key2', operationId: 'listPets', intent: 'over-limit', case: probeCases.secondKeySpend }, { expect429: true });
+    if (!exchange || (exchange.response.status !== 429 && (exchange.response.status < 200 || exchange.response.status >= 300))) return;
+    if (exchange.response.status === 429) refusal = exchange;
+  }
+  const waitMs = refusal && retryWaitMs(refusal);
+  if (waitMs === undefined || !(await ctx.waitFor(Math.max(0, waitMs - sinceAnswered(ctx, refusal!)), 'to retry as the Retry-After of the second key\'s 429 told'))) return;
+  await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key2', operationId: 'listPets', intent: 'over-limit', case: probeCases.secondKeyRetry }, { expect429: true });
+}
+
+/** How long ago, on the run's clock, `exchange` was answered: no earlier than the last answer of the run came back. */
+function sinceAnswered(ctx: CheckContext, exchange: Exchange): number {
+  const last = ctx.exchanges.at(-1)!;
+  return Math.max(0, last.sentAt + last.response.durationMs - (exchange.sentAt + exchange.response.durationMs));
 }

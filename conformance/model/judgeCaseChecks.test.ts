@@ -254,6 +254,40 @@ describe('the rate-limit probe\'s judge', () => {
     });
   });
 
+  describe('the second key\'s retry, after a spend that stopped at its first 429', () => {
+    const key2 = (status: number, c: string, headers: Record<string, string> = {}) => exchange({ path: '/pets?limit=1', bucket: 'key2', status, body: status === 429 ? errorOf(429) : '[]', intent: 'over-limit', case: c, headers: { ...rateHeaders(status === 429 ? 0 : 59), 'x-ratelimit-limit': '60', ...headers } });
+    const refused = () => key2(429, probeCases.secondKeySpend, { 'retry-after': '30' });
+    const judged = async (answers: Exchange[], more: Partial<RunFacts> = {}) => judgeRateProbe(answers, await facts(more)).filter((j) => j.rule === 'probe.retry-after-honoured').map((j) => [j.outcome, j.message]);
+
+    it('holds a retry served', async () => {
+      expect(await judged([key2(200, probeCases.secondKeySpend), refused(), key2(200, probeCases.secondKeyRetry)])).toEqual([['held', undefined]]);
+    });
+
+    it('fails any refusal of it, a longer Retry-After, another window or a 403 alike: no repeated request earned a ban', async () => {
+      const later = String(Number(rateHeaders()['x-ratelimit-reset']) + 60);
+      for (const answer of [key2(429, probeCases.secondKeyRetry, { 'retry-after': '60', 'x-ratelimit-reset': later }), key2(429, probeCases.secondKeyRetry, { 'retry-after': '0' }), key2(403, probeCases.secondKeyRetry)]) {
+        const verdicts = await judged([refused(), answer]);
+        expect(verdicts).toHaveLength(1);
+        const [outcome, message] = verdicts[0]!;
+        expect(outcome).toBe('failure');
+        expect(message).toMatch(/^#\d+ refused the second key with 429, Retry-After "30" and X-RateLimit-Reset \d+; the key sent nothing more until the list sent 30\.5 s after it, which was answered (429|403)/);
+      }
+    });
+
+    it('tells nothing when others may spend the key, the deployment was unavailable, another limit binds, or the key sent more after its 429', async () => {
+      expect((await judged([refused(), key2(429, probeCases.secondKeyRetry)], { sharedKey: true }))[0]?.[0]).toBe('inconclusive');
+      expect((await judged([refused(), key2(503, probeCases.secondKeyRetry)]))[0]?.[0]).toBe('inconclusive');
+      expect((await judged([refused(), key2(429, probeCases.secondKeyRetry, { 'x-ratelimit-limit': '1000' })]))[0]?.[0]).toBe('inconclusive');
+      expect((await judged([refused(), key2(429, 'rate-limit-probe/after-429/second-key'), key2(429, probeCases.secondKeyRetry)]))[0]?.[0]).toBe('inconclusive');
+    });
+
+    it('judges the run key\'s retry apart, with its ban allowance', async () => {
+      const keyRetry = exchange({ path: '/pets?limit=1', status: 429, body: errorOf(429), case: probeCases.afterRetryAfter, headers: { ...rateHeaders(0), 'retry-after': '600' } });
+      const outcomes = (await judged([spend(429, 0, { 'retry-after': '30' }), refused(), keyRetry, key2(200, probeCases.secondKeyRetry)])).map(([outcome]) => outcome);
+      expect(outcomes).toEqual(['inconclusive', 'held']);
+    });
+  });
+
   // In the window's last second, by the suite's clock: only the answers can say which window they were in.
   const lastSecond = (e: Exchange): Exchange => ({ ...e, sentAt: Number(rateHeaders()['x-ratelimit-reset']) * 1000 - 30 });
 

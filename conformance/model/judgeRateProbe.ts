@@ -10,7 +10,14 @@ import { JudgementList } from './judgementList.ts';
 import { answeredAt, retryAfterSlackMs } from './judgeRate.ts';
 import type { RunFacts } from './runFacts.ts';
 
-export const probeCases = { spend: 'rate-limit-probe/spend', again: 'rate-limit-probe/again', spendNewWindow: 'rate-limit-probe/spend-in-new-window', afterRetryAfter: 'rate-limit-probe/after-retry-after' } as const;
+export const probeCases = {
+  spend: 'rate-limit-probe/spend',
+  again: 'rate-limit-probe/again',
+  spendNewWindow: 'rate-limit-probe/spend-in-new-window',
+  afterRetryAfter: 'rate-limit-probe/after-retry-after',
+  secondKeySpend: 'rate-limit-probe/second-key/spend',
+  secondKeyRetry: 'rate-limit-probe/second-key/after-retry-after',
+} as const;
 
 /**
  * Slack on a retry sent when a Retry-After told: the header counts whole seconds, so a deployment
@@ -89,6 +96,8 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
   if (second.length > 0) judgeRound(v, second, facts.probeMaxRequests + 1 - first.length, facts, true);
   const retry = exchanges.find((e) => e.case === probeCases.afterRetryAfter);
   if (retry) judgeRetry(v, retry, lastRefusal(exchanges.slice(0, exchanges.indexOf(retry))));
+  const politeRetry = exchanges.find((e) => e.case === probeCases.secondKeyRetry);
+  if (politeRetry) judgePoliteRetry(v, politeRetry, exchanges, facts);
   return v.judgements;
 }
 
@@ -116,6 +125,40 @@ function judgeRetry(v: JudgementList, retry: Exchange, refusal: Exchange | undef
     return;
   }
   v.fail('probe.retry-after-honoured', retry, `#${refusal.seq} answered 429 with Retry-After ${JSON.stringify(told)} and X-RateLimit-Reset ${window}; the list sent ${(waited / 1000).toFixed(1)} s after it was refused again in that same window${headers['retry-after'] === undefined ? '' : `, with Retry-After ${JSON.stringify(headers['retry-after'])}`}. A client that waits as Retry-After tells must not be refused for the same limit: give the time until the limit lets a request through (rounded up), as X-RateLimit-Reset names it.`);
+}
+
+/**
+ * The second key's retry, once the Retry-After of its first 429 had passed (with `retrySlackMs`),
+ * the key having sent nothing since that 429: served. No repeated request followed the 429, so no
+ * ban is owed (Authentication 4), and a client that waits as told is let through. Not judged when
+ * others may spend the key (--shared-key), when the deployment was unavailable (5xx), or when
+ * another limit now binds (a Limit other than the 429's: the day's, spent by the same requests).
+ */
+function judgePoliteRetry(v: JudgementList, retry: Exchange, exchanges: readonly Exchange[], facts: RunFacts): void {
+  const { status, headers } = retry.response;
+  if (status >= 200 && status < 300) {
+    v.held('probe.retry-after-honoured', retry);
+    return;
+  }
+  const before = exchanges.slice(0, exchanges.indexOf(retry)).filter((e) => e.bucket === 'key2');
+  const refusal = before.at(-1);
+  const waited = refusal && retryWaitMs(refusal);
+  const limit = readRateHeaders(headers).limit;
+  const refusalLimit = refusal && readRateHeaders(refusal.response.headers).limit;
+  const why = refusal?.response.status !== 429 || refusal.case !== probeCases.secondKeySpend || waited === undefined
+    ? 'the second key\'s last request before it was no 429 of its polite spend'
+    : facts.sharedKey
+      ? 'others may spend the key (--shared-key)'
+      : status >= 500
+        ? `the deployment answered ${status}`
+        : limit !== undefined && refusalLimit !== undefined && limit !== refusalLimit
+          ? `it was refused under X-RateLimit-Limit ${limit}, another limit than the ${refusalLimit} of #${refusal.seq}`
+          : undefined;
+  if (why !== undefined) {
+    v.inconclusive('probe.retry-after-honoured', retry, `the second key's retry after its 429's Retry-After was answered ${status}, not judged: ${why}`);
+    return;
+  }
+  v.fail('probe.retry-after-honoured', retry, `#${refusal!.seq} refused the second key with 429, Retry-After ${JSON.stringify(refusal!.response.headers['retry-after'])} and X-RateLimit-Reset ${readRateHeaders(refusal!.response.headers).reset ?? '(none)'}; the key sent nothing more until the list sent ${(waited! / 1000).toFixed(1)} s after it, which was answered ${status}${headers['retry-after'] === undefined ? '' : ` with Retry-After ${JSON.stringify(headers['retry-after'])}`}. A key that waited as told and sent nothing meanwhile has earned no ban ("Repeated requests after a 429 response may lead to a temporary ban"): serve it, or give the Retry-After after which the limit lets a request through.`);
 }
 
 /** Judges one round of spending, which may send `budget` requests; `afterA429`: the second round. */

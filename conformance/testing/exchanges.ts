@@ -19,7 +19,7 @@ export function exchange(parts: {
   path?: string;
   operationId?: string;
   intent?: Intent;
-  bucket?: 'key' | 'anonymous';
+  bucket?: 'key' | 'key2' | 'anonymous';
   status: number;
   headers?: Record<string, string>;
   body?: string;
