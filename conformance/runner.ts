@@ -4,7 +4,8 @@ import type { Judgement } from './model/judgement.ts';
 import { ModelRun } from './model/runModel.ts';
 import type { KeyPlans } from './model/contractPlans.ts';
 import { coverageOf } from './model/coverage.ts';
-import type { ApiRequest } from './http/exchange.ts';
+import { bucketOf, type ApiRequest } from './http/exchange.ts';
+import { confirmDropped } from './http/confirmDropped.ts';
 import type { WirePlan } from './http/wireExchanges.ts';
 import { isUnavailable, PacedClient, QuotaExhaustedError, type ClientEvent } from './http/pacedClient.ts';
 import { TransportError, type Transport } from './http/transport.ts';
@@ -126,6 +127,12 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         current.outcomes.inconclusive(request.operationId, `not sent: the deployment stopped answering (${client.failuresInARow} requests in a row got none)`, request.case);
         return undefined;
       }
+      // A credential whose requests the deployment drops while it answers others is not used again.
+      const bucket = bucketOf(request.auth);
+      if (client.muted(bucket)) {
+        current.outcomes.inconclusive(request.operationId, `not sent: the deployment dropped ${bucket === 'anonymous' ? 'requests without a key' : bucket === 'key' ? 'requests with the key' : 'requests with the second key'} while it answered others`, request.case);
+        return undefined;
+      }
       // An operation that let requests time out in a row is not asked again: the run stays bounded,
       // and the model judges the silence against the answers the other operations got.
       const silent = client.silence(request.operationId);
@@ -148,6 +155,7 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         if (!(error instanceof TransportError) && !(error instanceof QuotaExhaustedError)) throw error;
         if (error instanceof QuotaExhaustedError) metBudget(error.message);
         current.outcomes.inconclusive(request.operationId, error.message, request.case);
+        if (error instanceof TransportError) await confirmDropped(client, current.id, request);
         return undefined;
       } finally {
         // Each try that got no answer is part of its case too (the HAR shows it with status 0).
@@ -275,6 +283,12 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
   const answered = client.exchanges.length;
   if (client.failuresInARow >= stopAfterFailures) {
     return finish('cannot-run', `the deployment stopped answering: ${client.failuresInARow} requests in a row got no answer (after retries), after ${answered} answered. Check that ${config.baseUrl} is up, then run again.`);
+  }
+  // A credential muted as dropped while requests of another were lost too: not a drop of one
+  // credential but a deployment or a network failing as it likes, which nothing here can judge.
+  const muted = (['key', 'key2', 'anonymous'] as const).filter((b) => client.muted(b));
+  if (muted.length > 0 && client.unanswered.some((u) => u.givenUp === true && u.wire !== true && u.bucket !== undefined && !muted.includes(u.bucket))) {
+    return finish('cannot-run', `requests of several credentials got no answer (${client.transportFailures} after retries, against ${answered} answered): the deployment or the network fails as it likes, so the run cannot judge it. Check that ${config.baseUrl} is up and reachable, then run again.`);
   }
   if (client.transportFailures > answered) {
     return finish('cannot-run', `${client.transportFailures} requests got no answer (after retries) against ${answered} answered: the deployment or the network is failing, so the run cannot judge it. Check that ${config.baseUrl} is up and reachable, then run again.`);

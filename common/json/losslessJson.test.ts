@@ -18,8 +18,31 @@ describe('parseLossless', () => {
     ]);
   });
 
+  it('reads a number literal longer than 400 characters whole, as JSON.parse does, in a Pet\'s extra field', () => {
+    const decimal = `4.${'1'.repeat(418)}`;
+    expect(decimal).toHaveLength(420);
+    const text = `{"weightKg":${decimal},"id":60,"name":"Rex","categoryId":1,"grams":${'9'.repeat(420)}}`;
+    const parsed = parseLossless(text);
+    const value = parsed as Record<string, unknown>;
+    expect(value.weightKg).toBe(JSON.parse(text).weightKg);
+    expect(integerText(value.id)).toBe('60');
+    expect(integerText(value.grams)).toBe('9'.repeat(420));
+    expect(toPlain(parsed)).toEqual(JSON.parse(text));
+  });
+
+  it('reads a 200,000-digit number in an extra field whole, and the fields after it', () => {
+    const digits = `9${'7'.repeat(199_999)}`;
+    const text = `[{"serial":${digits},"id":9007199254740993,"name":"Rex","categoryId":1},{"serial":-${digits}.5e-3,"id":2,"name":"Max","categoryId":1}]`;
+    const value = parseLossless(text) as Record<string, unknown>[];
+    expect(integerText(value[0]!.serial)).toBe(digits);
+    expect(integerText(value[0]!.id)).toBe('9007199254740993');
+    expect(value[1]!.serial).toBe(JSON.parse(text)[1].serial);
+    expect(value[1]!.name).toBe('Max');
+    expect(() => parseLossless(`{"serial":${digits}x}`)).toThrow(JsonSyntaxError);
+  });
+
   it('refuses what JSON.parse refuses', () => {
-    for (const text of ['', '{', '[1,]', '{"a":1,}', '01', 'nul', '"\u0001"', '[1] x', "{'a':1}"]) {
+    for (const text of ['', '{', '[1,]', '{"a":1,}', '01', 'nul', '"\u0001"', '[1] x', "{'a':1}", '-', '1.', '1e', '.5', '+1', `1${'0'.repeat(500)}.`]) {
       expect(() => parseLossless(text), text).toThrow(JsonSyntaxError);
     }
   });

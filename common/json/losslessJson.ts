@@ -33,8 +33,15 @@ export function nestsDeeperThan(text: string, limit = maxDepth): boolean {
 }
 
 /**
+ * A JSON number literal (RFC 8259, 6), matched where `lastIndex` puts it (sticky): the whole token,
+ * however long, since the grammar sets no limit on its digits; one pass, no backtracking.
+ */
+const numberToken = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
+/**
  * `number` reads each number literal (its text as written) instead of the default: integers a
- * double cannot hold exactly as BigInts, every other literal as JSON.parse reads it.
+ * double cannot hold exactly as BigInts, every other literal as JSON.parse reads it. A literal of
+ * any length is read whole (RFC 8259, 6 sets no limit: a 200,000-digit one too), in one pass over it.
  */
 export function parseLossless(text: string, { number }: { number?: (literal: string) => LosslessValue } = {}): LosslessValue {
   let i = 0;
@@ -85,12 +92,15 @@ export function parseLossless(text: string, { number }: { number?: (literal: str
     if (text.startsWith('true', i)) return (i += 4), true;
     if (text.startsWith('false', i)) return (i += 5), false;
     if (text.startsWith('null', i)) return (i += 4), null;
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    numberToken.lastIndex = i;
+    const m = numberToken.exec(text);
     if (!m) return fail('unexpected character');
-    i += m[0].length;
-    if (number) return number(m[0]);
-    const n = Number(m[0]);
-    if (m[2] === undefined && m[3] === undefined && !Number.isSafeInteger(n)) return BigInt(m[0]);
+    const literal = m[0];
+    i += literal.length;
+    if (number) return number(literal);
+    const n = Number(literal);
+    // Whole (no fraction, no exponent) and past a double's exact integers: its digits, as a BigInt.
+    if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(n)) return BigInt(literal);
     return n;
   };
   const string = (): string => {

@@ -48,6 +48,19 @@ describe('the auth check\'s near misses of the key', () => {
     expect(result.exitCode).toBe(1);
   });
 
+  it.each([1, 2, 3])('fail a deployment that unquotes a quoted key, or reads the last of two credentials (seed %i)', async (seed) => {
+    const unquoting = await runOnFreshDeployment(async (req, forward) => {
+      const quoted = /^(bearer) +"([^"]+)"$/i.exec(req.headers.authorization ?? '');
+      return forward(quoted ? { ...req, headers: { ...req.headers, authorization: `Bearer ${quoted[2]}` } } : req);
+    }, { checks: ['auth'], seed });
+    expect(unquoting.exitCode).toBe(1);
+    const lastOfTwo = await runOnFreshDeployment(async (req, forward) => {
+      const last = /,\s*bearer +(\S+)$/i.exec(req.headers.authorization ?? '');
+      return forward(last ? { ...req, headers: { ...req.headers, authorization: `Bearer ${last[1]}` } } : req);
+    }, { checks: ['auth'], seed });
+    expect(lastOfTwo.exitCode).toBe(1);
+  });
+
   it.each([1, 2, 3])('fail a deployment that takes the token as the second space-separated word of the header (seed %i)', async (seed) => {
     const result = await runOnFreshDeployment(async (req, forward) => {
       const [scheme, word] = req.headers.authorization?.split(' ') ?? [];

@@ -76,7 +76,7 @@ const sentNearMisses: readonly (readonly string[])[] = [['key/change/start'], ['
  */
 function schemeFor(kinds: readonly string[], turn: number): string {
   const spelled = (t: number) => schemeSpellings[t % schemeSpellings.length]!;
-  const fits = kinds.some((kind) => kind.startsWith('key/word-')) ? /^\S+ $/ : kinds.some((kind) => /^key\/(change|add|remove|case|wildcard)\//.test(kind)) ? /^\S+ +$/ : /[^]*/;
+  const fits = kinds.some((kind) => kind.startsWith('key/word-')) ? /^\S+ $/ : kinds.some((kind) => /^key\/((change|add|remove|case|wildcard)\/|quoted|second-credentials)/.test(kind)) ? /^\S+ +$/ : /[^]*/;
   for (let t = turn; t < turn + schemeSpellings.length; t++) if (fits.test(spelled(t))) return spelled(t);
   return spelled(turn);
 }
@@ -100,7 +100,8 @@ interface InvalidTwice {
   name: string;
   what: string;
   request: BaseRequest;
-  key: 'none' | 'unknown';
+  /** No key, an unknown one, or a near miss of the run's key (a kind of `keyNearMisses`): two dimensions in one request, as the keyless quota is small. */
+  key: 'none' | 'unknown' | 'key/quoted' | 'key/second-credentials';
   /**
    * Malformed JSON: many servers parse every body before any route runs, so a 400 for it, ahead of
    * the 401, is a warning. A body that parses but is invalid must get the 401.
@@ -112,13 +113,15 @@ interface InvalidTwice {
 function invalidTwice(ctx: CheckContext): InvalidTwice[] {
   const unknownId = ctx.knownPets().reduce((max, p) => (Number.isSafeInteger(p.id) && p.id > max ? p.id : max), 0) + 1_000_000;
   const cases: InvalidTwice[] = [
-    { name: 'bad-limit', what: 'limit=0', key: 'none', request: { method: 'GET', path: '/pets?limit=0', operationId: 'listPets' } },
+    // The key in double quotes: a b64token has none (RFC 6750, 2.1), so no key; a parser that unquotes it validates first.
+    { name: 'bad-limit', what: 'limit=0', key: 'key/quoted', request: { method: 'GET', path: '/pets?limit=0', operationId: 'listPets' } },
     { name: 'unknown-id', what: 'an id no pet has', key: 'unknown', request: { method: 'GET', path: `/pets/${unknownId}`, operationId: 'getPet' } },
   ];
   if (!ctx.options.readOnly) {
     const json = { 'content-type': 'application/json' };
     cases.push(
-      { name: 'empty-object', what: 'a body missing every field', key: 'none', request: { method: 'POST', path: '/pets', headers: json, body: '{}', operationId: 'createPet' } },
+      // The key as the second of two credentials: Authorization holds one (RFC 9110, 11.6.2).
+      { name: 'empty-object', what: 'a body missing every field', key: 'key/second-credentials', request: { method: 'POST', path: '/pets', headers: json, body: '{}', operationId: 'createPet' } },
       { name: 'malformed-body', what: 'malformed JSON', key: 'none', parsedFirst: true, request: { method: 'POST', path: '/pets', headers: json, body: '{"name": ', operationId: 'createPet' } },
     );
   }
@@ -136,6 +139,11 @@ const variantsFor: Record<string, readonly string[]> = {
   getPet: ['no-header'],
   listStoreOrders: ['no-header'],
 };
+
+/** `If-None-Match` and `If-Modified-Since` from an answer's ETag and Last-Modified, where it gave them. */
+function validatorsOf(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return { ...(headers.etag !== undefined ? { 'if-none-match': headers.etag } : {}), ...(headers['last-modified'] !== undefined ? { 'if-modified-since': headers['last-modified'] } : {}) };
+}
 
 const opCase = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -161,19 +169,25 @@ export const auth: Check = {
       }
       const prefix = `auth/${opCase(operationId)}`;
       // The run's key is accepted here, as the preflight found on GET /pets.
-      await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: 'key', intent: 'valid', case: `${prefix}/valid-key`, expect: { rule: 'auth.key-accepted', answer: 'accept', what: 'the run\'s key' } });
+      const accepted = await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: 'key', intent: 'valid', case: `${prefix}/valid-key`, expect: { rule: 'auth.key-accepted', answer: 'accept', what: 'the run\'s key' } });
+      // A read without a key carries the validators the key's answer gave: a cache or an edge that
+      // revalidates before authentication answers 304 with the key's headers. Preconditions are
+      // ignored where the answer without them is no 2xx (RFC 9110, 13.2.1): a 401 all the same.
+      const validators = base.method === 'GET' && accepted ? validatorsOf(accepted.response.headers) : {};
       await ctx.send({ ...base, ...(base.body ? { body: toJsonText(newPetBody(ctx, true)) } : {}), auth: { authorization: `bearer ${ctx.apiKey}`, spends: 'key' }, intent: 'valid', case: `${prefix}/lowercase-scheme`, expect: { rule: 'auth.scheme-case', answer: 'accept', what: 'the key under "bearer" in lower case' } });
       const nearMisses = nearMissVariants(ctx).filter((v) => v.operationId === operationId);
       for (const variant of [...wrongKeys(ctx).filter((v) => variantsFor[operationId]?.includes(v.name) ?? true), ...nearMisses]) {
         const path = variant.query ? `${base.path}${base.path.includes('?') ? '&' : '?'}${variant.query}` : base.path;
-        await ctx.send({ ...base, path, ...(variant.headers ? { headers: { ...base.headers, ...variant.headers } } : {}), auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}`, expect: { rule: 'auth.wrong-key-401', answer: 'refuse', status: 401, what: variant.what, because: 'every operation needs the key as "Authorization: Bearer <API_KEY>"' } });
+        const headers = { ...base.headers, ...variant.headers, ...(variant.name === 'no-header' ? validators : {}) };
+        await ctx.send({ ...base, path, ...(Object.keys(headers).length > 0 ? { headers } : {}), auth: variant.auth, intent: 'unauthenticated', case: `${prefix}/${variant.name}`, expect: { rule: 'auth.wrong-key-401', answer: 'refuse', status: 401, what: variant.what, because: 'every operation needs the key as "Authorization: Bearer <API_KEY>"' } });
       }
     }
 
     for (const { name, what, request, key, parsedFirst } of invalidTwice(ctx)) {
-      const authVariant: Auth = key === 'none' ? 'none' : { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` };
-      const described = `${what} with ${key === 'none' ? 'no key' : 'an unknown key'}`;
-      await ctx.send({ ...request, auth: authVariant, intent: 'unauthenticated', case: `auth/first/${name}/${key === 'none' ? 'no-key' : 'unknown-key'}`, expect: { rule: 'auth.key-first', answer: 'refuse', status: 401, what: described, because: 'authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it', ...(parsedFirst ? { parsedFirst: true } : {}) } });
+      const miss = key.startsWith('key/') ? keyNearMisses(ctx.apiKey, ctx.apiKey2 !== undefined ? [ctx.apiKey2] : [], 'Bearer ').find((n) => n.kind === key) : undefined;
+      const authVariant: Auth = key === 'none' ? 'none' : miss ? { authorization: miss.value } : { authorization: `Bearer pets-conformance-unknown-${Math.floor(ctx.random() * 1e9)}` };
+      const described = `${what} with ${key === 'none' ? 'no key' : miss ? `the key ${describeEdit(key)}` : 'an unknown key'}`;
+      await ctx.send({ ...request, auth: authVariant, intent: 'unauthenticated', case: `auth/first/${name}/${key === 'none' ? 'no-key' : miss ? `${key.slice('key/'.length)}-key` : 'unknown-key'}`, expect: { rule: 'auth.key-first', answer: 'refuse', status: 401, what: described, because: 'authentication comes before validation: a request without a valid key gets 401 whatever else is wrong with it', ...(parsedFirst ? { parsedFirst: true } : {}) } });
     }
   },
   judge: (input) => judgeAuth(input.exchanges, input),

@@ -48,7 +48,8 @@ describe('the rate-limit probe near a window\'s end', () => {
   it('fails a Retry-After a whole window short though the first 429 came in the window\'s last seconds, by spending the next window', async () => {
     const { result, sent } = await probeNearTheEnd(retryAfterInMinutes);
     expect(result.verdict).toBe('failed');
-    expect(failedChecks(result)).toContain('rate-limit-accounting');
+    // Retry-After 0 with the reset most of a minute away: the retry it told is refused again.
+    expect(failedChecks(result)).toContain('rate-limit-probe');
     expect(sent(probeCases.spendNewWindow).at(-1)?.status).toBe(429);
   });
 
@@ -56,7 +57,7 @@ describe('the rate-limit probe near a window\'s end', () => {
     const deployment = await inProcessDeployment(retryAfterInMinutes, {}, nearAMinutesEnd());
     try {
       const result = await runSuite(deployment, { probeRateLimit: true, now: () => deployment.clock.now() + 1_500 });
-      expect(failedChecks(result)).toContain('rate-limit-accounting');
+      expect(failedChecks(result)).toContain('rate-limit-probe');
       // The new window was waited for by the deployment's own numbers: its first request was served.
       expect(result.report.exchanges.find((e) => e.case === probeCases.spendNewWindow)?.status).toBe(200);
     } finally {

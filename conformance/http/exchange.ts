@@ -218,6 +218,10 @@ export interface UnansweredRequest {
   timedOut?: boolean;
   /** Sent on a raw connection by the framing probe, which frames what came itself (see `error`). */
   wire?: boolean;
+  /** The quota its credential spends: the key's, the second key's, or none (the address's). */
+  bucket?: Bucket;
+  /** The last try of its request: the client gave the request up after it. */
+  givenUp?: boolean;
 }
 
 /** The body read as JSON both ways: `json` as JSON.parse gives it, `value` lossless. Both undefined when not JSON. */

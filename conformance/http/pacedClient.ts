@@ -106,6 +106,12 @@ export class PacedClient {
   transportFailures = 0;
   /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
   failuresInARow = 0;
+  /**
+   * The credentials whose requests the deployment was seen to drop while it answered others
+   * (`mute`): nothing more is sent with them, so the run stays bounded.
+   */
+  readonly #muted = new Set<Bucket>();
+  readonly #askedIfDropped = new Map<Bucket, number>();
   /** Per operation, requests in a row that got nothing within the timeout on every try. */
   readonly #silentRequests = new Map<string, number>();
   /** What the run keeps of answers' bodies. */
@@ -193,6 +199,22 @@ export class PacedClient {
         throw new QuotaExhaustedError(`${describeBucket(bucket)} answered 429 ${attempt + 1} times (request #${exchange.seq}); the suite stopped sending with it so as not to get it banned.`);
       }
     }
+  }
+
+  /** Sends nothing more with `bucket`'s credential: the deployment drops its requests while it answers others. */
+  mute(bucket: Bucket): void {
+    this.#muted.add(bucket);
+  }
+
+  /** How many times the run has asked whether `bucket`'s lost requests are dropped (`confirmDropped`), this one counted. */
+  askedIfDropped(bucket: Bucket): number {
+    const asked = (this.#askedIfDropped.get(bucket) ?? 0) + 1;
+    this.#askedIfDropped.set(bucket, asked);
+    return asked;
+  }
+
+  muted(bucket: Bucket): boolean {
+    return this.#muted.has(bucket);
   }
 
   /**
@@ -289,6 +311,8 @@ export class PacedClient {
         const silentBefore = silent && (this.#silentRequests.get(request.operationId) ?? 0) > 0;
         if (!retriable || failures >= transportRetries || silentBefore) {
           if (silent) this.#silentRequests.set(request.operationId, (this.#silentRequests.get(request.operationId) ?? 0) + 1);
+          const lastTry = this.unanswered.at(-1);
+          if (lastTry !== undefined && lastTry.wire !== true) lastTry.givenUp = true;
           this.transportFailures++;
           this.failuresInARow++;
           const why = retriable ? `${error.message} (${failures + 1} ${failures === 0 ? 'try' : 'tries'})` : `${error.message}; a ${request.method} is never sent again blindly, as the first may have been processed`;
@@ -356,6 +380,7 @@ export class PacedClient {
             error: this.#redact(error.message),
             path: this.#redact(request.path),
             attempt: retries + 1,
+            bucket,
             ...(error.timedOut ? { timedOut: true } : {}),
           });
         }

@@ -1,9 +1,10 @@
 // Every answer's body as the contract shapes it: JSON, labelled application/json, wherever the
 // contract gives the answer a body; matching the schema the spec gives its status, every integer
-// within int64; an Error whose status is the HTTP status.
+// field of the contract within int64; an Error whose status is the HTTP status.
+import type { OpenAPIV3 } from 'openapi-types';
 import { findOperation, responseSchema } from '../../spec/loadSpec.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { beyondInt64 } from '../../common/json/losslessJson.ts';
+import { isInt64, type LosslessValue } from '../../common/json/losslessJson.ts';
 import type { SpecValidators } from '../specValidators.ts';
 import { isUnservedStoreOrders, storeOrdersIsOpen } from './judgeAuthCases.ts';
 import { bodyNotWhole, judgedAsOperation, requestLine } from './judgeable.ts';
@@ -42,7 +43,40 @@ export function judgeContentType(exchange: Exchange, validators: SpecValidators)
   return v.judgements;
 }
 
-/** The response-schema check's rules: the status's schema, integers within int64, an Error's status the HTTP status. */
+type Schema = OpenAPIV3.SchemaObject;
+
+/**
+ * Where a field the schema types integer (Pet's `id` and `categoryId`, int64; Error's `status`)
+ * holds an integer outside int64, as `body[3].id`-style paths with its digits, wherever in the
+ * answer the schema puts it (each Pet of a list, through `allOf`). A field the schema does not
+ * name (an extra field, open to the deployment: a uint64 hash, a big decimal) is not held to it.
+ */
+export function integerFieldsBeyondInt64(schema: Schema | undefined, value: LosslessValue, root = 'body'): { path: string; digits: string }[] {
+  const found: { path: string; digits: string }[] = [];
+  // Every schema a value is held to at once: its own and, through allOf, anyOf and oneOf, its parts'.
+  const flatten = (schemas: readonly Schema[]): Schema[] => schemas.flatMap((s) => [s, ...flatten([...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])] as Schema[])]);
+  const walk = (schemas: readonly Schema[], v: LosslessValue, path: string) => {
+    const all = flatten(schemas);
+    if (all.some((s) => s.type === 'integer')) {
+      if (typeof v === 'bigint' && !isInt64(v)) found.push({ path, digits: v.toString() });
+      return;
+    }
+    if (Array.isArray(v)) {
+      const items = all.flatMap((s) => ((s as OpenAPIV3.ArraySchemaObject).items !== undefined ? [(s as OpenAPIV3.ArraySchemaObject).items as Schema] : []));
+      if (items.length > 0) v.forEach((item, index) => walk(items, item, `${path}[${index}]`));
+    } else if (v !== null && typeof v === 'object') {
+      // In the answer's order; a member no schema names is an extra field, not held to anything here.
+      for (const [key, item] of Object.entries(v)) {
+        const named = all.flatMap((s) => (s.properties !== undefined && Object.hasOwn(s.properties, key) ? [s.properties[key] as Schema] : typeof s.additionalProperties === 'object' ? [s.additionalProperties as Schema] : []));
+        if (named.length > 0) walk(named, item, `${path}.${key}`);
+      }
+    }
+  };
+  if (schema !== undefined) walk([schema], value, root);
+  return found;
+}
+
+/** The response-schema check's rules: the status's schema, its integer fields within int64, an Error's status the HTTP status. */
 export function judgeResponseSchema(exchange: Exchange, validators: SpecValidators): Judgement[] {
   if (!judgedAsOperation(exchange)) return [];
   const v = new JudgementList();
@@ -67,9 +101,10 @@ export function judgeResponseSchema(exchange: Exchange, validators: SpecValidato
     return v.judgements;
   }
   if (!v.expectOfAnswer(verdict.valid, 'body.schema', exchange, () => `${requestLine(exchange)} answered ${status} with a ${what} that does not match the spec: ${verdict.problem}.`, { kind: `schema ${status} ${verdict.problem}`, ...(verdict.fields ? { fields: verdict.fields } : {}) })) return v.judgements;
-  // JSON.parse would read an integer past int64 as a plausible double: the lossless reading holds it to int64.
-  const outside = exchange.response.value === undefined ? [] : beyondInt64(exchange.response.value);
-  if (!v.expectOfAnswer(outside.length === 0, 'body.int64', exchange, () => `${requestLine(exchange)} answered ${status} with ${outside.map((o) => `${o.path} ${o.digits}`).join(', ')}, beyond the int64 range every integer of the contract is held to.`, { kind: `int64 ${status}` })) return v.judgements;
+  // JSON.parse would read an integer past int64 as a plausible double: the lossless reading holds
+  // the contract's integer fields to int64 (only those: an extra field's number is the deployment's).
+  const outside = exchange.response.value === undefined ? [] : integerFieldsBeyondInt64(schema, exchange.response.value);
+  if (!v.expectOfAnswer(outside.length === 0, 'body.int64', exchange, () => `${requestLine(exchange)} answered ${status} with ${outside.map((o) => `${o.path} ${o.digits}`).join(', ')}, beyond the int64 range the contract's integer fields are held to.`, { kind: `int64 ${status}` })) return v.judgements;
   if (status >= 400) {
     const bodyStatus = (parsed as { status?: unknown }).status;
     v.expectOfAnswer(bodyStatus === status, 'error.status-equal', exchange, () => `${requestLine(exchange)} answered ${status} with an Error whose status is ${JSON.stringify(bodyStatus)}; the contract says it equals the HTTP status.`, { kind: `error-status ${status}`, fields: ['status'] });

@@ -65,6 +65,41 @@ describe('the get-pet check\'s judge', () => {
     expect(notHeld(judgeGetPet([unknown], await facts()))[0]).toEqual(['get-pet.unknown-404', 'failure', 'GET /pets/1000001, sent id 1000001, which no pet has, was answered 400; petId is an int64 and no pet has it, so it must be refused with 404 and an Error body.']);
   });
 
+  const unknownCase = (id: string, status: number, body: string, name = 'int64-max') => withExpect(exchange({ status, operationId: 'getPet', path: `/pets/${id}`, body, intent: 'invalid', case: `get-pet/path/petId/${name}` }), { rule: 'get-pet.unknown-404', answer: 'refuse', status: 404, what: `id ${id}, which no pet has`, because: 'petId is an int64 and no pet has it' });
+
+  it('takes an id the run believed no pet has, answered 200 with the pet of exactly that id, for a pet that exists: inconclusive, not a failure', async () => {
+    const max = '9223372036854775807';
+    const judged = judgeGetPet([unknownCase(max, 200, pet(max)), unknownCase('1000001', 200, pet('1000001'), 'unknown')], await facts());
+    expect(judged.map((j) => [j.rule, j.outcome])).toEqual([['get-pet.unknown-404', 'inconclusive'], ['get-pet.unknown-404', 'inconclusive']]);
+    expect(judged[0]!.message).toBe(`GET /pets/${max} answered 200 with the pet whose id is ${max}: the run took ${max} for an id no pet has, but the deployment has a pet with it (the service may assign any int64 as an id), so this case cannot show whether an id no pet has gets 404.`);
+  });
+
+  it('still fails an id the run believed no pet has answered 200 with another pet or with no Pet, and anything but 404 else', async () => {
+    const max = '9223372036854775807';
+    const failures = (e: Exchange) => notHeld(judgeGetPet([e], facts0)).filter(([, outcome]) => outcome === 'failure').map(([rule, , message]) => [rule, message]);
+    const facts0 = await facts();
+    expect(failures(unknownCase(max, 200, pet(1)))).toEqual([['get-pet.unknown-404', `GET /pets/${max}, sent id ${max}, which no pet has, was answered 200 with the pet whose id is 1; an int64 names the pet with exactly that id, or none, which is refused with 404 and an Error body.`]]);
+    expect(failures(unknownCase(max, 200, `{"id":${max}}`))[0]![1]).toMatch(/was answered 200 with a body that is no Pet \(name is required\)/);
+    expect(failures(unknownCase(max, 200, '[]'))).toHaveLength(1);
+    expect(failures(unknownCase(max, 400, errorOf(400)))[0]![1]).toMatch(/was answered 400; petId is an int64 and no pet has it, so it must be refused with 404/);
+    expect(notHeld(judgeGetPet([unknownCase(max, 404, errorOf(404))], facts0))).toEqual([]);
+  });
+
+  it('judges a negative decimal id as the int64 it is: the pet with exactly that id, or 404, never a refusal as malformed', async () => {
+    const facts0 = await facts();
+    // However the plan labelled it: -1 named as no int64 (as earlier plans did), or as an int64 no pet has.
+    const malformedLabel = (status: number, body: string) => withExpect(exchange({ status, operationId: 'getPet', path: '/pets/-1', body, intent: 'invalid', case: 'get-pet/path/petId/negative' }), { rule: 'get-pet.malformed-4xx', answer: 'refuse', status: '4xx', what: 'id -1', because: 'petId is an int64' });
+    for (const served of [malformedLabel(200, pet(-1)), unknownCase('-1', 200, pet(-1), 'negative')]) {
+      expect(judgeGetPet([served], facts0).map((j) => [j.rule, j.outcome])).toEqual([['get-pet.unknown-404', 'inconclusive']]);
+    }
+    for (const missing of [malformedLabel(404, errorOf(404)), unknownCase('-1', 404, errorOf(404), 'negative')]) expect(notHeld(judgeGetPet([missing], facts0))).toEqual([]);
+    expect(notHeld(judgeGetPet([malformedLabel(200, pet(1))], facts0))).toEqual([['get-pet.unknown-404', 'failure', 'GET /pets/-1, sent id -1, was answered 200 with the pet whose id is 1; an int64 names the pet with exactly that id, or none, which is refused with 404 and an Error body.']]);
+    // A word is still no int64: any 4xx refuses it, and 200 fails.
+    const word = (status: number, body: string) => withExpect(exchange({ status, operationId: 'getPet', path: '/pets/abc', body, intent: 'invalid', case: 'get-pet/path/petId/non-integer' }), { rule: 'get-pet.malformed-4xx', answer: 'refuse', status: '4xx', what: 'id abc', because: 'petId is an int64' });
+    expect(notHeld(judgeGetPet([word(400, errorOf(400))], facts0))).toEqual([]);
+    expect(notHeld(judgeGetPet([word(200, pet(1))], facts0))[0]![1]).toBe('failure');
+  });
+
   it('calls the known-pet case inconclusive when the deployment lists no pet', async () => {
     expect(judgeGetPet([], await facts({ knownPets: [] }))).toEqual([{ rule: 'get-pet.known', operationId: 'getPet', outcome: 'inconclusive', message: 'the deployment lists no pets, so there is no known id to fetch', case: knownPetCase }]);
   });
@@ -209,9 +244,18 @@ describe('the rate-limit probe\'s judge', () => {
     expect(failed).toContain('body.json');
   });
 
-  it('fails a deployment that never answers 429 once every request it may spend was answered', async () => {
-    const judged = notHeld(judgeRateProbe([spend(200, 9), spend(200, 8), spend(200, 7), spend(200, 6)], await facts()));
-    expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 4 requests; the last answer said X-RateLimit-Limit 300 and Remaining 6. Requests over the limit must get 429.']]);
+  it('fails a deployment that never answers 429 once every request it may spend was answered, more than its Limit in one window', async () => {
+    const stuck = () => spend(200, 2, { 'x-ratelimit-limit': '2' });
+    const judged = notHeld(judgeRateProbe([stuck(), stuck(), stuck(), stuck()], await facts()));
+    expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 4 requests; the last answer said X-RateLimit-Limit 2 and Remaining 2. Requests over the limit must get 429.']]);
+  });
+
+  it('calls every request answered without a 429 not judged when no window served more than its Limit: the window slid on, or the answers came too slowly', async () => {
+    const reset = Number(rateHeaders()['x-ratelimit-reset']);
+    const sliding = [0, 1, 2, 3].map((i) => spend(200, 2, { 'x-ratelimit-limit': '3', 'x-ratelimit-reset': String(reset + i) }));
+    const judged = notHeld(judgeRateProbe(sliding, await facts()));
+    expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.429-reached', 'inconclusive']]);
+    expect(judged[0]![2]).toMatch(/no window \(one X-RateLimit-Reset\) served more than its X-RateLimit-Limit/);
   });
 
   it('calls a probe that stopped before its budget, with no 429, not judged: never passed', async () => {
@@ -317,8 +361,9 @@ describe('the rate-limit probe\'s judge', () => {
   });
 
   it('gives the second round what the first left of the budget', async () => {
-    const judged = notHeld(judgeRateProbe([spend(200, 1), spend(429, 0, { 'retry-after': '1' }), ...[spend(200, 9), spend(200, 8)].map(nextWindow)], await facts({ probeMaxRequests: 3 })));
-    expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 2 requests; the last answer said X-RateLimit-Limit 300 and Remaining 8. Requests over the limit must get 429.']]);
+    const stuck = () => nextWindow(spend(200, 1, { 'x-ratelimit-limit': '1' }));
+    const judged = notHeld(judgeRateProbe([spend(200, 1), spend(429, 0, { 'retry-after': '1' }), stuck(), stuck()], await facts({ probeMaxRequests: 3 })));
+    expect(judged).toEqual([['probe.429-reached', 'failure', 'No 429 after 2 requests; the last answer said X-RateLimit-Limit 1 and Remaining 1. Requests over the limit must get 429.']]);
   });
 
   it('calls a second round refused with another status than 429 not judged, as the ban the contract allows after a 429 may be', async () => {

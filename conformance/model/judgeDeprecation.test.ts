@@ -15,8 +15,8 @@ const removal = Date.UTC(2030, 11, 5);
 const unix = (ms: number) => `@${Math.floor(ms / 1000)}`;
 
 describe('deprecation.only-get-pet: only getPet is declared deprecated', () => {
-  it('holds listPets, createPet and listStoreOrders answered without Deprecation or Sunset', () => {
-    for (const exchange of [ex({ status: 200, body: '[]' }), ex({ method: 'POST', requestBody: { name: 'A', categoryId: 1 }, status: 201, body: petJson({ id: 1, name: 'A', categoryId: 1 }) }), ex({ path: '/store/orders', status: 404, body: errorBody(404) })]) {
+  it('holds listPets and createPet answered without Deprecation or Sunset', () => {
+    for (const exchange of [ex({ status: 200, body: '[]' }), ex({ method: 'POST', requestBody: { name: 'A', categoryId: 1 }, status: 201, body: petJson({ id: 1, name: 'A', categoryId: 1 }) })]) {
       expect(deprecation(exchange).map((j) => [j.rule, j.outcome])).toEqual([['deprecation.only-get-pet', 'held']]);
     }
   });
@@ -31,9 +31,17 @@ describe('deprecation.only-get-pet: only getPet is declared deprecated', () => {
     expect(failure!.message).toContain('declares Sunset: Thu, 05 Dec 2030 00:00:00 GMT, but createPet is not deprecated');
   });
 
-  it('fails listStoreOrders declaring both, naming both', () => {
-    const [failure] = failuresOf(deprecation(ex({ path: '/store/orders', status: 200, headers: { deprecation: '@1700000000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, body: '[]' })), 'deprecation.only-get-pet');
+  it('fails listPets declaring both, naming both', () => {
+    const [failure] = failuresOf(deprecation(ex({ status: 200, headers: { deprecation: '@1700000000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, body: '[]' })), 'deprecation.only-get-pet');
     expect(failure!.message).toContain('Sunset: Thu, 05 Dec 2030 00:00:00 GMT and Deprecation: @1700000000');
+  });
+
+  it('says nothing of GET /store/orders declaring its own Deprecation and Sunset, which the contract does not show, and judges only their grammar there', () => {
+    const retired = ex({ path: '/store/orders', status: 200, headers: { deprecation: '@1764547200', sunset: 'Tue, 01 Jun 2027 00:00:00 GMT', link: '<https://docs.example.com/store-retirement>; rel="sunset"' }, body: '[]' });
+    expect(deprecation(retired).map((j) => [j.rule, j.outcome])).toEqual([['deprecation.field-grammar', 'held'], ['deprecation.field-grammar', 'held'], ['deprecation.sunset-not-before', 'held']]);
+    expect(deprecation(ex({ path: '/store/orders', status: 200, body: '[]' }))).toEqual([]);
+    // Its grammar still holds wherever the fields are sent.
+    expect(failuresOf(deprecation(ex({ path: '/store/orders', status: 200, headers: { deprecation: 'soon' }, body: '[]' })), 'deprecation.field-grammar')).toHaveLength(1);
   });
 
   it('says nothing of 429s and of undocumented requests (only the fields\' grammar is judged there)', () => {

@@ -92,6 +92,21 @@ describe('equivalent.same-status: the Error\'s meaning, not its words', () => {
     expect(failuresOf(judgementsOf([spelling(200), spelling(200, { body: 'OK', headers: { 'content-type': 'text/plain' } })]), 'equivalent.same-status')).toHaveLength(1);
   });
 
+  it('judges only the status of a form whose body the run kept only in part, and compares no data', () => {
+    const cut = spelling(200, { body: '[{"id":1,"name":"' });
+    cut.response.keptInPart = 'the run had already kept 16 MiB of answers, its own budget, so only the body\'s first 64 KiB were kept';
+    const judged = judgementsOf([spelling(200), cut]);
+    expect(failuresOf(judged)).toEqual([]);
+    expect(sameStatus(judged).map((j) => j.outcome)).toEqual(['held']);
+    expect(ofRule(judged, 'equivalent.same-data')).toEqual([]);
+  });
+
+  it('tells nothing of a getPet answered before getPet\'s removal and answered 410 after it', () => {
+    const read = (status: number, date: string) => ex({ path: '/pets/41', status, body: status === 200 ? petJson({ id: 41 }) : errorBody(status), equivalence: 'g', headers: { ...rate(9), date } });
+    const judged = judgementsOf([read(200, 'Wed, 04 Dec 2030 23:59:59 GMT'), read(410, 'Thu, 05 Dec 2030 00:00:01 GMT')]);
+    expect(sameStatus(judged)).toEqual([]);
+  });
+
   it('warns, not fails, a 403 to a form that carries an Origin (a CORS policy)', () => {
     const judged = judgementsOf([spelling(200), spelling(403, { requestHeaders: { Origin: 'https://pets-app.example' } })]);
     expect(sameStatus(judged).map((j) => j.outcome)).toEqual(['warning']);

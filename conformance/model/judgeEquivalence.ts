@@ -11,6 +11,7 @@ import { isUnavailable } from '../http/pacedClient.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
 import { answeredAt, sameWindow } from './judgeRate.ts';
+import { isRemovedGetPet } from './removedOperation.ts';
 import { integerText, toJsonText, type LosslessValue } from '../../common/json/losslessJson.ts';
 import { held, holds, questionable, broken, type Judgement } from './judgement.ts';
 import type { GroupFirst, ModelState } from './modelState.ts';
@@ -99,6 +100,9 @@ export function judgeEquivalence(exchange: Exchange, view: RequestView, state: M
   if (status === 429 || isUnavailable(status)) return [];
   const first = state.equivalents.get(group);
   if (!first) return [];
+  // getPet removed between the two (Versioning: removed on 5 December 2030): the clock, which an
+  // answer may depend on, moved across the removal, not the spelling.
+  if (isRemovedGetPet(exchange) !== isRemovedGetPet(first.exchange)) return [];
   const out: Judgement[] = [];
   const where = `#${exchange.seq} ${view.method} ${exchange.path}`;
   const diff = describeDifference(exchange);
@@ -112,6 +116,10 @@ export function judgeEquivalence(exchange: Exchange, view: RequestView, state: M
     } else {
       out.push(broken('equivalent.same-status', op, exchange, `${where} was answered ${status}, but the same request spelled another way (#${first.seq} ${first.path}) was answered ${first.status}${because}. The contract lets an answer depend on the method, the path, its parameters, the key and the body's JSON value, and HTTP makes these spellings the same request (RFC 9110: header names, the auth scheme and media types are case-insensitive; RFC 8259: whitespace, member order and escapes do not change a JSON value).`, [first.seq]));
     }
+  } else if (exchange.response.keptInPart !== undefined || first.exchange.response.keptInPart !== undefined) {
+    // A body kept only in part (the run's own budget) says nothing of its kind or its Error: the
+    // same status is all that is judged, and the data is not compared.
+    out.push(held('equivalent.same-status', op, exchange));
   } else if (status >= 400) {
     // The Error's meaning is its status; the message and the open `code` may differ.
     const firstIsError = carriesError(first.exchange);
@@ -126,7 +134,7 @@ export function judgeEquivalence(exchange: Exchange, view: RequestView, state: M
   if (!options.sharedKey && cost !== undefined && first.cost !== undefined && view.credential.kind === 'key') {
     out.push(holds(cost === first.cost, 'equivalent.same-cost', op, exchange, () => `${where} moved X-RateLimit-Remaining by ${cost} (${cost < 0 ? 'up: another window' : cost === 0 ? 'not counted' : `${cost} requests`}), where the same request spelled another way (#${first.seq}) moved it by ${first.cost}${because}. The key's window is the key's ("Rate limits by plan"), whatever else the request carries or wherever it comes from.`, [first.seq]));
   }
-  judgeData(out, first, exchange, view, state, op, where);
+  if (exchange.response.keptInPart === undefined && first.exchange.response.keptInPart === undefined) judgeData(out, first, exchange, view, state, op, where);
   return out;
 }
 

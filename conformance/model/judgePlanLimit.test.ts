@@ -12,7 +12,8 @@ const listed = (limit: number, options: { auth?: AuthSpec; status?: number; rese
 describe('rate.plan-limit: a key of a known plan announces its plan\'s limit a minute or a day', () => {
   it('holds the Pro plan\'s 300 a minute and 10,000 a day, on a 200 and on a 429', () => {
     const judged = judgementsOf([listed(300), listed(10_000, { reset: T0s + 3_600 }), listed(300, { status: 429 })], { plans: { key: 'pro' } });
-    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held', 'held']);
+    // Each 200 with the minute's limit is held twice: its Limit, and its Reset within the minute.
+    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held', 'held', 'held']);
   });
 
   it('fails a Pro key served another row\'s limit, naming the value, the plan and both of its limits', () => {
@@ -23,7 +24,7 @@ describe('rate.plan-limit: a key of a known plan announces its plan\'s limit a m
 
   it('holds each key to its own plan: the second key by --api-key-2-plan', () => {
     const judged = judgementsOf([listed(300), listed(300, { auth: 'key2' }), listed(60, { auth: 'key2' })], { plans: { key: 'pro', key2: 'free' } });
-    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'failure', 'held']);
+    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held', 'failure', 'held', 'held']);
     expect(messagesOf(judged, 'rate.plan-limit')[0]).toMatch(/Free plan \(--api-key-2-plan free\), whose limits are 60 requests a minute and 1,000 a day/);
   });
 
@@ -42,5 +43,16 @@ describe('rate.plan-limit: a key of a known plan announces its plan\'s limit a m
   it('judges nothing of a request without the key, though the key\'s plan is known', () => {
     const judged = judgementsOf([listed(60, { auth: 'none', status: 401 }), listed(60, { auth: 'Bearer someone-else' })], { plans: { key: 'business' } });
     expect(outcomesOf(judged, 'rate.plan-limit')).toEqual([]);
+  });
+
+  it('fails a minute\'s limit whose Reset is more than a minute away on an answer that served the key, and holds one within it', () => {
+    const judged = judgementsOf([listed(300, { reset: T0s + 60 }), listed(300, { reset: T0s + 3_660 })], { plans: { key: 'pro' } });
+    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held', 'held', 'failure']);
+    expect(messagesOf(judged, 'rate.plan-limit')[0]).toMatch(/says X-RateLimit-Limit 300, the Pro plan \(--api-key-plan pro\)'s requests a minute, with X-RateLimit-Reset \d+, 3660 s after its Date: a minute's limit resets within a minute/);
+  });
+
+  it('judges no Reset of a refusal (a ban ends when it ends), nor of the day\'s limit', () => {
+    const judged = judgementsOf([listed(300, { status: 429, reset: T0s + 600 }), listed(10_000, { reset: T0s + 40_000 })], { plans: { key: 'pro' } });
+    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held']);
   });
 });

@@ -5,6 +5,7 @@ import { readRateHeaders } from '../http/rateLimitState.ts';
 import { contractPlanLimits, type KeyPlans } from './contractPlans.ts';
 import { holds, type Judgement } from './judgement.ts';
 import type { RequestView } from './requestView.ts';
+import { answeredAt } from './judgeRate.ts';
 
 const plainNumber = (n: number) => n.toLocaleString('en-US');
 
@@ -20,11 +21,26 @@ export function judgePlanLimit(exchange: Exchange, view: RequestView, plans: Key
   const row = plan === undefined ? undefined : contractPlanLimits[plan];
   const status = exchange.response.status;
   if (row === undefined || status === 401 || status === 403 || isUnavailable(status)) return [];
-  const { limit } = readRateHeaders(exchange.response.headers);
+  const { limit, reset } = readRateHeaders(exchange.response.headers);
   if (limit === undefined) return [];
   const option = view.credential.key === 'key' ? '--api-key-plan' : '--api-key-2-plan';
-  return [
+  const planName = `the ${plan![0]!.toUpperCase()}${plan!.slice(1)} plan (${option} ${plan})`;
+  const where = `#${exchange.seq} ${view.method} ${exchange.path} (${status})`;
+  const out = [
     holds(limit === row.perMinute || limit === row.perDay, 'rate.plan-limit', view.operation ?? 'unlisted', exchange, () =>
-      `#${exchange.seq} ${view.method} ${exchange.path} (${status}) says X-RateLimit-Limit ${limit} for a key of the ${plan![0]!.toUpperCase()}${plan!.slice(1)} plan (${option} ${plan}), whose limits are ${plainNumber(row.perMinute)} requests a minute and ${plainNumber(row.perDay)} a day ("Rate limits by plan"). Serve the key under its plan's limits, or give the run the key's real plan.`),
+      `${where} says X-RateLimit-Limit ${limit} for a key of ${planName}, whose limits are ${plainNumber(row.perMinute)} requests a minute and ${plainNumber(row.perDay)} a day ("Rate limits by plan"). Serve the key under its plan's limits, or give the run the key's real plan.`),
   ];
+  // The minute's limit in force on an answer that served the key (a refusal may be a ban, whose end
+  // is its own): its window is a minute, so it resets within a minute of the answer, by its Date.
+  // (Business's 1,000 a minute is Free's 1,000 a day: the plan says which.)
+  const toReset = reset === undefined ? undefined : reset * 1000 - answeredAt(exchange);
+  if (limit === row.perMinute && limit !== row.perDay && status >= 200 && status < 300 && toReset !== undefined) {
+    out.push(holds(toReset <= MINUTE_MS + TICKS_MS, 'rate.plan-limit', view.operation ?? 'unlisted', exchange, () =>
+      `${where} says X-RateLimit-Limit ${limit}, ${planName}'s requests a minute, with X-RateLimit-Reset ${reset}, ${Math.round(toReset! / 1000)} s after its Date: a minute's limit resets within a minute. Give the Unix time the minute's window ends.`));
+  }
+  return out;
 }
+
+const MINUTE_MS = 60_000;
+/** Two whole-second clocks, the Date's and the Reset's. */
+const TICKS_MS = 2_000;

@@ -2,7 +2,7 @@
 // with what the answers before it said and with the requests sent in between.
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
-import { broken, held, holds, type Judgement } from './judgement.ts';
+import { broken, held, holds, questionable, type Judgement } from './judgement.ts';
 import { isUnavailable } from '../http/pacedClient.ts';
 import { ledger, type KeyLedger, type ModelState, type WindowObservation } from './modelState.ts';
 import { keyToken, viewRequest, type KeyName, type RequestView } from './requestView.ts';
@@ -121,8 +121,13 @@ function judge429(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation 
     const received = exchange.sentAt + exchange.response.durationMs;
     const retryAt = /^\s*\d+\s*$/.test(headers['retry-after'] ?? '') ? Math.max(at, received) + retry : at + retry;
     const toReset = reset * 1000 - at;
-    // Within the slack of its Reset any Retry-After, 0 among them, would hold: no judgement, not a pass.
-    if (toReset > retryAfterSlackMs) out.push(holds(retryAt >= reset * 1000 - retryAfterSlackMs, 'rate.retry-after-covers-reset', op, exchange, () => `${where} answered 429 with Retry-After ${JSON.stringify(headers['retry-after'])} (${Math.round(retry / 1000)} s), but X-RateLimit-Reset ${reset} is ${Math.round(toReset / 1000)} s away: a client that retries when told is refused again.`));
+    // Within the slack of its Reset any Retry-After, 0 among them, would hold: no judgement, not a
+    // pass. Shorter, it is a warning: the contract does not tie Retry-After to the Reset, and a
+    // sliding window frees a request before its whole quota is back; whether a client that retries
+    // when told is served is judged on the retry itself (probe.retry-after-honoured).
+    if (toReset > retryAfterSlackMs) {
+      out.push(retryAt >= reset * 1000 - retryAfterSlackMs ? held('rate.retry-after-covers-reset', op, exchange) : questionable('rate.retry-after-covers-reset', op, exchange, `${where} answered 429 with Retry-After ${JSON.stringify(headers['retry-after'])} (${Math.round(retry / 1000)} s), but X-RateLimit-Reset ${reset} is ${Math.round(toReset / 1000)} s away: a client that retries when told is refused again, unless a request frees before the limit resets (a sliding window).`));
+    }
   }
 }
 
@@ -143,9 +148,9 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
     for (const { exchange, view } of own) {
       if (!account.closed || (view.operation === undefined && view.spells === undefined)) continue;
       const at = answeredAt(exchange);
-      if (at >= account.closed.reset * 1000 - TICK_MS) continue;
+      if (at >= account.closed.until - TICK_MS) continue;
       const served = exchange.response.status >= 200 && exchange.response.status < 300;
-      out.push(holds(!served, 'rate.over-limit-refused', opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed!.seq}, before the reset it announced (${account.closed!.reset})${view.spells !== undefined ? `; it is ${view.spells} spelled another way, and serving it serves ${view.spells} over the limit` : ''}; requests over the limit receive 429.`, [account.closed!.seq]));
+      out.push(holds(!served, 'rate.over-limit-refused', opOf(view), exchange, () => `#${exchange.seq} ${view.method} ${exchange.path} was answered ${exchange.response.status} after the 429 of #${account.closed!.seq}, before the reset it announced (${account.closed!.reset}) and before its Retry-After had passed${view.spells !== undefined ? `; it is ${view.spells} spelled another way, and serving it serves ${view.spells} over the limit` : ''}; requests over the limit receive 429.`, [account.closed!.seq]));
     }
     if (group.length === 1) {
       const only = own[0];
@@ -229,11 +234,16 @@ export function learnRate(group: readonly { exchange: Exchange; view: RequestVie
     for (const { exchange } of own) {
       if (exchange.response.status !== 429) continue;
       const reset = readRateHeaders(exchange.response.headers).reset;
-      if (reset !== undefined) account.closed = { reset, seq: exchange.seq };
+      const at = answeredAt(exchange);
+      const retry = retryAfterMs(exchange.response.headers['retry-after'], at);
+      if (reset !== undefined) account.closed = { reset, seq: exchange.seq, until: Math.min(reset * 1000, retry === undefined ? Number.POSITIVE_INFINITY : at + retry) };
     }
     if (observed.length === 0) continue;
-    // The lowest Remaining is the state after the whole group.
-    const next = observed.reduce((a, b) => (b.remaining < a.remaining || b.reset !== a.reset ? b : a));
+    // The state after the whole group: the latest window any answer spoke of (a window may roll
+    // over, or a sliding Reset move a second on, within a burst), and the lowest Remaining of it,
+    // whatever order the answers came back in.
+    const latest = Math.max(...observed.map((o) => o.reset));
+    const next = observed.filter((o) => o.reset === latest).reduce((a, b) => (b.remaining < a.remaining ? b : a));
     if (account.closed && next.reset !== account.closed.reset && next.at >= account.closed.reset * 1000 - TICK_MS) delete account.closed;
     account.last = next;
     account.spentMin = 0;

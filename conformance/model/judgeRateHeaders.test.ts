@@ -36,3 +36,18 @@ describe('headers.reset-plausible: X-RateLimit-Reset is a Unix time in seconds, 
     expect(plausible(60, dateAfter(0))[0]![1]).toMatch(/in the past\. It looks like seconds until the reset/);
   });
 });
+
+describe('headers.counts-down: Remaining counts down as requests are served', () => {
+  const countsDown = (answers: { remaining: number; reset: number }[]) => {
+    const state = freshState();
+    return answers.flatMap(({ remaining, reset }) => judgeRateHeaders([ex({ status: 200, headers: rate(remaining, { reset }), body: [] })], state, modelOptions().validators)).filter((j) => j.rule === 'headers.counts-down').map((j) => j.outcome);
+  };
+
+  it('fails nine successful answers in a row that leave Remaining where it was within one window', () => {
+    expect(countsDown(Array.from({ length: 9 }, () => ({ remaining: 150, reset: T0s + 60 }))).at(-1)).toBe('failure');
+  });
+
+  it('holds a sliding window that stays where it was while its Reset moves on, as at a steady rate one request ages out for each served', () => {
+    expect(countsDown(Array.from({ length: 12 }, (_, i) => ({ remaining: 150, reset: T0s + 60 + i })))).not.toContain('failure');
+  });
+});

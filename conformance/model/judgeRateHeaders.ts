@@ -67,12 +67,14 @@ function judgeOne(v: JudgementList, exchange: Exchange, state: ModelState, valid
   }
 
   // Successful requests on the run's key, one after another: each spends one. A window that rolls
-  // or slides may give some back, so only a run of answers that never count down fails.
+  // or slides may give some back, so only a run of answers that never count down within one window
+  // (one Reset) fails: a sliding window whose Reset moves on frees one request for each it counts
+  // when a client sends at a steady rate, and rightly stays where it was.
   if (exchange.bucket !== 'key') return;
   const countdown = state.countdown;
   if (exchange.response.status >= 200 && exchange.response.status < 300) {
     const before = countdown.previous;
-    if (before && before.limit === limit && remaining === before.remaining) {
+    if (before && before.limit === limit && remaining === before.remaining && reset === before.reset) {
       if (countdown.flat.count === 0) countdown.flat.firstSeq = exchange.seq;
       countdown.flat.count++;
       const { count, firstSeq } = countdown.flat;
@@ -80,7 +82,7 @@ function judgeOne(v: JudgementList, exchange: Exchange, state: ModelState, valid
     } else {
       countdown.flat = { count: 0, firstSeq: 0 };
     }
-    countdown.previous = { limit: limit!, remaining: remaining! };
+    countdown.previous = { limit: limit!, remaining: remaining!, reset: reset! };
   } else if (exchange.response.status === 429) {
     countdown.previous = undefined;
     countdown.flat = { count: 0, firstSeq: 0 };

@@ -161,6 +161,19 @@ function judgePoliteRetry(v: JudgementList, retry: Exchange, exchanges: readonly
   v.fail('probe.retry-after-honoured', retry, `#${refusal!.seq} refused the second key with 429, Retry-After ${JSON.stringify(refusal!.response.headers['retry-after'])} and X-RateLimit-Reset ${readRateHeaders(refusal!.response.headers).reset ?? '(none)'}; the key sent nothing more until the list sent ${(waited! / 1000).toFixed(1)} s after it, which was answered ${status}${headers['retry-after'] === undefined ? '' : ` with Retry-After ${JSON.stringify(headers['retry-after'])}`}. A key that waited as told and sent nothing meanwhile has earned no ban ("Repeated requests after a 429 response may lead to a temporary ban"): serve it, or give the Retry-After after which the limit lets a request through.`);
 }
 
+/** Whether some window the answers name (one X-RateLimit-Reset) served more requests than its X-RateLimit-Limit, or announced none. */
+function overAWindowsLimit(spends: readonly Exchange[]): boolean {
+  const served = new Map<number | undefined, { count: number; limit?: number }>();
+  for (const exchange of spends) {
+    if (exchange.response.status < 200 || exchange.response.status >= 300) continue;
+    const { reset, limit } = readRateHeaders(exchange.response.headers);
+    const window = served.get(reset) ?? { count: 0, ...(limit !== undefined ? { limit } : {}) };
+    window.count++;
+    served.set(reset, window);
+  }
+  return [...served].some(([reset, { count, limit }]) => reset === undefined || limit === undefined || count > limit);
+}
+
 /** Judges one round of spending, which may send `budget` requests; `afterA429`: the second round. */
 function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: number, facts: RunFacts, afterA429: boolean): void {
   let last: Exchange | undefined;
@@ -213,6 +226,11 @@ function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: numbe
   } else if (rolledAt && !notRefused) {
     // Every request it may spend was answered, but a new window began on the way: its quota was not all spent in one window.
     v.inconclusive('probe.429-reached', last, `a new window began during the probe (the answer to #${rolledAt.seq} had a later X-RateLimit-Reset and more Remaining), and ${budget} requests did not spend the new one; ${told}: whether requests over the limit get 429 was not seen. Run again, or raise --probe-max-requests`, 'listPets');
+  } else if (!notRefused && !overAWindowsLimit(spends)) {
+    // Every request it may spend was answered, none a 429, but no one window (one Reset) served more
+    // than its Limit: a window that slides on (its Reset moving) frees requests as they age out, and
+    // a deployment slow enough keeps the probe under the limit. The limit was not reached.
+    v.inconclusive('probe.429-reached', last, `${budget} requests were answered without a 429, but no window (one X-RateLimit-Reset) served more than its X-RateLimit-Limit: the window slides on, or the answers came too slowly to reach the limit; ${told}: whether requests over the limit get 429 was not seen`, 'listPets');
   } else {
     // Every request the probe may spend was answered within one window, and none was a 429.
     v.fail('probe.429-reached', last, `No 429 after ${budget} requests; ${told}. Requests over the limit must get 429.`, { each: true }, 'listPets');

@@ -37,8 +37,12 @@ export interface KeyLedger {
   spentMax: number;
   /** The seqs of those requests, for the finding. */
   since: number[];
-  /** The window a 429 closed: until its reset, nothing with the key is served. */
-  closed?: { reset: number; seq: number };
+  /**
+   * The window a 429 closed: until its reset, or until the 429's Retry-After told the client it may
+   * retry if that comes first (a sliding window frees a request before its whole quota is back),
+   * nothing with the key is served. `until` is that instant in ms, on the deployment's clock.
+   */
+  closed?: { reset: number; seq: number; until: number };
 }
 
 /** The first answer of a group of equivalent requests, and what it cost the key's window when that could be told. */
@@ -62,7 +66,7 @@ export interface ModelState {
   /** What HTTP itself lets the run hold later answers to (the HTTP linter's). */
   http: HttpMemory;
   /** The last answer served with the run's key and what it said of the window, and how many in a row since left Remaining where it was. */
-  countdown: { previous?: { limit: number; remaining: number }; flat: { count: number; firstSeq: number } };
+  countdown: { previous?: { limit: number; remaining: number; reset: number }; flat: { count: number; firstSeq: number } };
 }
 
 export function emptyState(): ModelState {

@@ -10,6 +10,7 @@ import { judgeHttp, learnHttp } from './judgeHttp.ts';
 import { judgeFraming } from './judgeFraming.ts';
 import { judgeRate, learnRate, learnUnanswered, type RateOptions } from './judgeRate.ts';
 import { judgeSilence } from './judgeSilence.ts';
+import { judgeDropped } from './judgeDropped.ts';
 import { judgeWire } from './judgeWire.ts';
 import { judgeContentType, judgeResponseSchema, judgeValidCreate } from './judgeBodies.ts';
 import { judgeRateHeaders } from './judgeRateHeaders.ts';
@@ -91,7 +92,7 @@ export class ModelRun {
     }
     this.#flush();
     // A silence is judged on the whole record as it stands: what was answered after it began decides.
-    return { judgements: [...this.#judgements, ...judgeSilence(unanswered.filter(isWhole), exchanges)], state: this.#state };
+    return { judgements: [...this.#judgements, ...judgeSilence(unanswered.filter(isWhole), exchanges), ...judgeDropped(unanswered.filter(isWhole), exchanges)], state: this.#state };
   }
 
   #flush(): void {

@@ -232,7 +232,7 @@ export const faults: Fault[] = [
     return isCreate(req) && validKey(req) ? asError(res, 401, 'UNAUTHORIZED') : res;
   } },
   // Authentication before validation
-  { name: 'validates the body before the key', caughtBy: 'auth', caseName: 'auth/first/empty-object/no-key', transform: (req, forward) => {
+  { name: 'validates the body before the key', caughtBy: 'auth', caseName: 'auth/first/empty-object/second-credentials-key', transform: (req, forward) => {
     if (!isCreate(req) || validKey(req)) return forward(req);
     try {
       const body = parseJsonExact(req.body) as Record<string, unknown> | null;
@@ -246,7 +246,7 @@ export const faults: Fault[] = [
     const res = await forward(asEnterprise(req));
     return res.status === 404 ? res : forward(req);
   } },
-  { name: 'checks limit before the key', caughtBy: 'auth', caseName: 'auth/first/bad-limit/no-key', transform: (req, forward) => forward(isList(req) && query(req).get('limit') === '0' && !validKey(req) ? asEnterprise(req) : req) },
+  { name: 'checks limit before the key', caughtBy: 'auth', caseName: 'auth/first/bad-limit/quoted-key', transform: (req, forward) => forward(isList(req) && query(req).get('limit') === '0' && !validKey(req) ? asEnterprise(req) : req) },
   // Stateful sequences
   { name: 'gives a new pet the id of a listed one', caughtBy: 'pet-lifecycle', caseName: 'pet-lifecycle/create-1', transform: async (req, forward) => {
     const res = await forward(req);

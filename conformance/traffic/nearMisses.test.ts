@@ -62,6 +62,8 @@ describe('keyNearMisses', () => {
       ['key/other-scheme', 'Token demo-pro'],
       ['key/glued', 'Bearerdemo-pro'],
       ['key/scheme-only', 'BEARER'],
+      ['key/quoted', 'BEARER "demo-pro"'],
+      ['key/second-credentials', 'BEARER x, BEARER demo-pro'],
     ]);
   });
 
@@ -103,10 +105,24 @@ describe('idNearMisses', () => {
     expect(BigInt(idNearMisses(1174n).find((m) => m.kind === 'id/bit-8')!.value) & 0xffn).toBe(1174n & 0xffn);
   });
 
-  it('gives nothing outside int64 and no negative id', () => {
+  it('gives nothing outside int64, either way', () => {
     const max = 2n ** 63n - 1n;
     expect(idNearMisses(max).every((m) => m.kind === 'id/leading-zero' || BigInt(m.value) <= max)).toBe(true);
-    expect(idNearMisses(0n).every((m) => m.kind === 'id/leading-zero' || BigInt(m.value) >= 0n)).toBe(true);
+    expect(idNearMisses(-max - 1n).every((m) => m.kind === 'id/leading-zero' || BigInt(m.value) >= -max - 1n)).toBe(true);
+  });
+
+  it('gives a negative id\'s neighbours as the int64s they are, and its leading zero after the sign', () => {
+    expect(Object.fromEntries(idNearMisses(-60n).map((m) => [m.kind, m.value]))).toEqual({
+      'id/next': '-59',
+      'id/previous': '-61',
+      'id/bit-8': '-316',
+      'id/bit-16': '-65596',
+      'id/times-ten': '-600',
+      'id/past-2^32': '4294967236',
+      'id/past-2^53': '9007199254740932',
+      'id/leading-zero': '-060',
+    });
+    expect(idNearMisses(0n).find((m) => m.kind === 'id/previous')?.value).toBe('-1');
   });
 });
 

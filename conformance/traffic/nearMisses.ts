@@ -96,7 +96,7 @@ export function describeEdit(kind: string): string {
     const w = wildcards.find((x) => x.matcher === matcher)!;
     return size === 'one' ? `its middle character replaced by ${w.name}'s any-character wildcard "${w.one}"` : `its second half replaced by ${w.name}'s any-run wildcard "${w.run}"`;
   }
-  const what = edit === 'change' ? 'one character changed' : edit === 'add' ? 'one character added' : edit === 'remove' ? 'one character removed' : edit === 'case' ? "one letter's case flipped" : edit;
+  const what = edit === 'change' ? 'one character changed' : edit === 'add' ? 'one character added' : edit === 'remove' ? 'one character removed' : edit === 'case' ? "one letter's case flipped" : edit === 'quoted' ? 'in double quotes' : edit === 'second-credentials' ? 'as the second of two credentials' : edit;
   return position ? `${what} at the ${position}` : what!;
 }
 
@@ -106,8 +106,8 @@ export const schemeSpellings = ['Bearer ', 'bearer ', 'BEARER ', 'Bearer  ', 'Be
 /**
  * Near misses of an `Authorization: Bearer <key>` header: the key edited (each edit of `editsOf`)
  * or with a wildcard in it (`wildcardsOf`), and the key whole among other words: a word after it or
- * before it, alone with no scheme, under another scheme, glued to the scheme, or the scheme with no
- * key. Each is "an invalid API key", so 401 (Authentication 3). `scheme` spells the scheme of
+ * before it, alone with no scheme, under another scheme, glued to the scheme, the scheme with no
+ * key, in double quotes, or after another credential. Each is "an invalid API key", so 401 (Authentication 3). `scheme` spells the scheme of
  * those that keep it; a tab is no separator the grammar allows (RFC 9110, 11.4: 1*SP), so a header
  * with one is invalid whatever key it holds.
  */
@@ -123,6 +123,10 @@ export function keyNearMisses(key: string, others: readonly string[] = [], schem
     { kind: 'key/other-scheme', value: `Token ${key}` },
     { kind: 'key/glued', value: `Bearer${key}` },
     { kind: 'key/scheme-only', value: scheme.trimEnd() },
+    // A b64token has no quotes (RFC 6750, 2.1), and Authorization holds one set of credentials
+    // (RFC 9110, 11.6.2): a parser that unquotes, or reads the last of two, serves these.
+    { kind: 'key/quoted', value: `${scheme}"${key}"` },
+    { kind: 'key/second-credentials', value: `${scheme}x, ${scheme}${key}` },
   ];
   return [...edited, ...wrapped];
 }
@@ -158,7 +162,8 @@ export function statusNearMisses(value: string, others: readonly string[]): Near
  * bit flipped (a cache keyed on `id & 0xff`), ten times it (a digit added), it past 2^31 and past
  * 2^53 with its low bits kept (int32 and double truncation), and the same id with a leading zero.
  * An int64 names either no pet (404) or the pet with exactly that id, never another
- * ("petId | Identifier of the animal"; "404 | The requested resource could not be found").
+ * ("petId | Identifier of the animal"; "404 | The requested resource could not be found"); a
+ * negative one too, since the service may assign any int64 ("Unique identifier assigned by the service").
  */
 export function idNearMisses(id: bigint): NearMiss[] {
   const candidates: [string, bigint | string][] = [
@@ -170,9 +175,9 @@ export function idNearMisses(id: bigint): NearMiss[] {
     ['id/past-2^32', id + (1n << 32n)],
     ['id/past-2^53', id + (1n << 53n)],
     // The same integer in another decimal spelling: that pet, a 404 or a 4xx, never another pet.
-    ['id/leading-zero', `0${id}`],
+    ['id/leading-zero', id < 0n ? `-0${-id}` : `0${id}`],
   ];
   return candidates
-    .filter(([, v]) => typeof v === 'string' || (v >= 0n && isInt64(v) && v !== id))
+    .filter(([, v]) => typeof v === 'string' || (isInt64(v) && v !== id))
     .map(([kind, v]) => ({ kind, value: v.toString() }));
 }

@@ -7,6 +7,7 @@ import { createdId, jsonText, keylessAllowed, knownCategory, nearMissAuth, query
 import { edgeCategoryIds, edgeNames, hugeBody } from './values.ts';
 import { sendHttpProbes } from './httpProbes.ts';
 import { idNearMisses, statusNearMisses } from './nearMisses.ts';
+import { jsonSpellings } from './jsonSpellings.ts';
 
 /** The kinds of status near miss the sweep sends every run; the sequences draw from them all. */
 const sweptStatusMisses = ['status/prefix', 'status/cut-short', 'status/capitalised', 'status/padded-end', 'status/comma-list'];
@@ -32,6 +33,12 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
       const headers = i === 0 ? { ...json, expect: '100-continue' } : json;
       await readBack(createdId(await send({ method: 'POST', path: '/pets', auth: 'key', headers, body: jsonText(name, knownCategory(ctx, i), 'available'), operationId: 'createPet', intent: 'valid', case: caseName })), caseName);
     }
+    // Every other JSON text of one NewPet the generator knows (whitespace, member order, escapes in
+    // names and values), once each whatever the seed: each is the same value (RFC 8259), so created.
+    for (const spelling of jsonSpellings) {
+      const text = spelling.write({ name: `Spelled ${spelling.name}`, categoryId: knownCategory(ctx, 0), status: 'available' });
+      await send({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: text, operationId: 'createPet', intent: 'valid', case: `generated/sweep/json-text/${spelling.name}` });
+    }
     // Values a deployment may refuse with a 4xx, and must keep exactly if it takes them.
     const edges: [string, string][] = [...edgeNames.map((name, i): [string, string] => [`name-${i + 1}`, jsonText(name, knownCategory(ctx, 0))]), ['huge-body', hugeBody(jsonText('Huge body', knownCategory(ctx, 0)))], ...edgeCategoryIds.map((id): [string, string] => [`categoryId-${id}`, jsonText('Edge category', id)])];
     for (const [what, text] of edges) {
@@ -55,8 +62,13 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   const newest = created.at(-1) ?? target;
   if (newest !== undefined) {
     await send({ method: 'GET', path: `/pets/${newest}`, auth: 'key', operationId: 'getPet', intent: 'valid', case: 'generated/sweep/near-miss-id/same' });
-    for (const miss of idNearMisses(BigInt(newest))) {
-      await send({ method: 'GET', path: `/pets/${miss.value}`, auth: 'key', operationId: 'getPet', intent: miss.kind === 'id/leading-zero' ? 'edge' : 'valid', case: `generated/sweep/near-miss-id/${miss.kind.slice('id/'.length)}` });
+    for (const [i, miss] of idNearMisses(BigInt(newest)).entries()) {
+      const path = `/pets/${miss.value}`;
+      const what = miss.kind.slice('id/'.length);
+      await send({ method: 'GET', path, auth: 'key', operationId: 'getPet', intent: miss.kind === 'id/leading-zero' ? 'edge' : 'valid', case: `generated/sweep/near-miss-id/${what}` });
+      // HEAD as GET, the same request without content (RFC 9110, 9.3.2): for the first near miss,
+      // an id no pet has as likely as not, the status GET just got.
+      if (i === 0 && !ctx.options.readOnly) await send({ method: 'HEAD', path, auth: 'key', operationId: 'unlisted', intent: 'valid', case: `generated/sweep/near-miss-id/${what}/head` });
     }
   }
   // Near misses of a status, one of each kind a filter gets wrong (a prefix, a cut, another case,
@@ -111,15 +123,23 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   if (roomy !== undefined) {
     await send({ method: 'GET', path: `/pets${queryString([['status', roomy], ['limit', '100']])}`, auth: 'key', operationId: 'listPets', intent: 'valid', case: 'generated/sweep/no-key/list' });
   }
-  // One list in three spellings HTTP makes equivalent: each gets the same status.
+  // One list in four spellings HTTP makes equivalent: each gets the same status.
   const spellings: [string, Partial<ApiRequest>][] = [
     ['plain', { auth: 'key' }],
     ['header-AUTHORIZATION,scheme-bearer,accept-absent', { auth: { key: 'key', headerName: 'AUTHORIZATION', scheme: 'bearer' }, omitHeaders: ['accept'] }],
     ['accept-q-values,query-reversed,if-none-match', { auth: 'key', headers: { accept: 'application/json;q=0.9, */*;q=0.1', 'if-none-match': '"pets-conformance-matches-nothing"' }, path: `/pets${queryString([['status', 'available'], ['limit', '5']])}` }],
+    // Every octet of the values percent-encoded: the same URI (RFC 3986, 6.2.2.2).
+    ['query-percent-encoded', { auth: 'key', path: `/pets${queryString([['limit', '5'], ['status', 'available']], { reverseQuery: false, encodeQuery: true })}` }],
   ];
   for (const [what, spelling] of spellings) {
     await send({ method: 'GET', path: `/pets${queryString([['limit', '5'], ['status', 'available']])}`, operationId: 'listPets', intent: 'valid', equivalence: 'generated/sweep/equivalent', ...spelling, auth: spelling.auth ?? 'key', case: `generated/sweep/equivalent/${what}` } as ApiRequest);
   }
+  // The default of limit holds for every list, a filtered one too ("default 20": the status with
+  // the most pets, which may have more than 20); and a parameter the
+  // contract does not name is ignored or refused with a 4xx, never a server error.
+  const fullest = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? drawn;
+  await send({ method: 'GET', path: `/pets${queryString([['status', fullest]])}`, auth: 'key', operationId: 'listPets', intent: 'valid', case: 'generated/sweep/status-without-limit' });
+  await send({ method: 'GET', path: `/pets${queryString([['limit', '5'], ['sort', 'name']])}`, auth: 'key', operationId: 'listPets', intent: 'edge', case: 'generated/sweep/unknown-parameter' });
   // Compression asked for: the answer, once decoded as it says, is the same answer.
   if (target !== undefined) {
     for (const encoding of ['gzip', 'gzip, deflate, br']) {

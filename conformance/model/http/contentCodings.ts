@@ -9,6 +9,12 @@ export function parseContentEncoding(value: string): string[] | undefined {
   return members.map((m) => (m.toLowerCase() === 'x-gzip' ? 'gzip' : m.toLowerCase()));
 }
 
+/** A Content-Encoding as one comparable value: its codings in order, `identity` dropped ("" for none, or for a value not `#content-coding`, compared as written). */
+export function contentCodingOf(value: string | undefined): string {
+  const codings = parseContentEncoding(value ?? '');
+  return codings === undefined ? (value ?? '').trim().toLowerCase() : codings.filter((c) => c !== 'identity').join(', ');
+}
+
 export interface AcceptEncoding {
   /** Coding (lower case, `*` included) to its qvalue. */
   weights: Map<string, number>;

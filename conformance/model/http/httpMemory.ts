@@ -31,8 +31,8 @@ export interface KeyStanding {
 export interface HttpMemory {
   /** By `credential \0 path-and-query`. */
   lastGet: Map<string, GetAnswer>;
-  /** By path-and-query: each strong entity tag given, with the body it came with. */
-  strongTags: Map<string, Map<string, { seq: number; bytes: Uint8Array }>>;
+  /** By path-and-query: each strong entity tag given, with the body it came with and its content coding (`contentCodingOf`). */
+  strongTags: Map<string, Map<string, { seq: number; bytes: Uint8Array; coding: string }>>;
   /** By path (no query): each method answered 2xx with a key, and where first. */
   served: Map<string, Map<string, number>>;
   keys: Map<KeyName, KeyStanding>;
@@ -51,3 +51,4 @@ export function standing(memory: HttpMemory, key: KeyName): KeyStanding {
   if (!found) memory.keys.set(key, (found = { refusedBefore: [] }));
   return found;
 }
+

@@ -92,6 +92,14 @@ describe('http.strong-etag: a strong ETag names one body of its URL', () => {
     expect(messagesOf(last([first, other]), 'http.strong-etag')[0]).toContain('gives the strong ETag "v1" that #1 gave for /pets/1, with a different body');
   });
 
+  it('fails one strong tag for the gzip-coded and the identity representation, though their decoded bodies are the same', () => {
+    const gzipped = ok({ etag: '"v1"', 'content-encoding': 'gzip' });
+    const messages = messagesOf(last([ok({ etag: '"v1"' }), gzipped]), 'http.strong-etag');
+    expect(messages[0]).toMatch(/gives the strong ETag "v1" with Content-Encoding gzip, which #\d+ gave for \/pets\/1 with no content coding; a validator shared by two content codings is weak \(RFC 9110, 8\.8\.1\)/);
+    resetSeq();
+    expect(outcomesOf(last([ok({ etag: '"v1"', 'content-encoding': 'GZIP' }), ok({ etag: '"v1"', 'content-encoding': 'gzip' })]), 'http.strong-etag')).toEqual(['held']);
+  });
+
   it('does not apply to a weak tag, nor to a tag first seen', () => {
     const other = answer({ status: 200, headers: { etag: 'W/"v1"' }, body: petJson({ id: 1, name: 'B', categoryId: 1 }) });
     expect(outcomesOf(last([ok({ etag: 'W/"v1"' }), other]), 'http.strong-etag')).toEqual([]);

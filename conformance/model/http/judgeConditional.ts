@@ -4,6 +4,7 @@
 // entity tag names one body of its URL (8.8.1).
 import { broken, held, holds, type Judgement } from '../judgement.ts';
 import type { Answer } from './answerFields.ts';
+import { contentCodingOf } from './contentCodings.ts';
 import { parseEntityTag, parseTagList, showTag, weakMatch } from './entityTag.ts';
 import { parseHttpDate } from './httpDate.ts';
 import type { GetAnswer, HttpMemory } from './httpMemory.ts';
@@ -83,6 +84,14 @@ function judgeStrongEtag(answer: Answer, memory: HttpMemory): Judgement[] {
   if (!tag || tag.weak) return [];
   const before = memory.strongTags.get(exchange.path)?.get(tag.opaque);
   if (!before) return [];
+  const coding = contentCodingOf(answer.field('content-encoding'));
+  if (coding !== before.coding) {
+    // RFC 9110, 8.8.1: "if the origin server sends the same validator for a representation with a
+    // gzip content coding applied as it does for a representation with no content coding, then that
+    // validator is weak": the two are different representations, which a strong tag tells apart.
+    const named = (c: string) => (c === '' ? 'no content coding' : `Content-Encoding ${c}`);
+    return [broken('http.strong-etag', answer.op, exchange, `${answer.where} gives the strong ETag ${tag.opaque} with ${named(coding)}, which #${before.seq} gave for ${exchange.path} with ${named(before.coding)}; a validator shared by two content codings is weak (RFC 9110, 8.8.1), and a cache or a range request would join their bytes. Mark it weak (W/), or tag each coding apart.`, [before.seq])];
+  }
   return [holds(sameBytes(before.bytes, exchange.response.bytes), 'http.strong-etag', answer.op, exchange, () => `${answer.where} gives the strong ETag ${tag.opaque} that #${before.seq} gave for ${exchange.path}, with a different body (${before.bytes.length} then ${exchange.response.bytes.length} octets); a strong validator changes whenever the representation does (RFC 9110, 8.8.1), or a cache or a range request joins two bodies. Mark it weak (W/) or derive it from the body.`, [before.seq])];
 }
 

@@ -2,7 +2,7 @@
 import type { Exchange } from '../../http/exchange.ts';
 import { isUnavailable } from '../../http/pacedClient.ts';
 import type { RequestView } from '../requestView.ts';
-import { parseContentEncoding } from './contentCodings.ts';
+import { contentCodingOf, parseContentEncoding } from './contentCodings.ts';
 import { parseEntityTag } from './entityTag.ts';
 import { standing, type HttpMemory } from './httpMemory.ts';
 import { sharedCacheDirective } from './judgeCacheFields.ts';
@@ -30,7 +30,7 @@ export function learnHttp(exchange: Exchange, view: RequestView, memory: HttpMem
     const tag = parseEntityTag(headers.etag ?? '');
     if (tag && !tag.weak) {
       const tags = memory.strongTags.get(exchange.path) ?? new Map();
-      if (!tags.has(tag.opaque)) tags.set(tag.opaque, { seq: exchange.seq, bytes: exchange.response.bytes });
+      if (!tags.has(tag.opaque)) tags.set(tag.opaque, { seq: exchange.seq, bytes: exchange.response.bytes, coding: contentCodingOf(headers['content-encoding']) });
       memory.strongTags.set(exchange.path, tags);
     }
     const directive = view.headers.authorization !== undefined ? sharedCacheDirective(headers['cache-control']) : undefined;

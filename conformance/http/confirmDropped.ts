@@ -1,0 +1,47 @@
+// A request given up at the transport is either the deployment down or the deployment dropping that
+// kind of request (a WAF that closes keyless requests, a proxy that turns 429s into closed
+// connections). A plain request with another credential on either side of one more try tells them
+// apart, for the model to judge (judgeDropped): the deployment cannot be down and up around it.
+import { bucketOf, type ApiRequest } from './exchange.ts';
+import { QuotaExhaustedError, type PacedClient } from './pacedClient.ts';
+import { TransportError } from './transport.ts';
+
+/** How many lost requests of one credential are followed by the requests that tell a drop from an outage. */
+const askedAtMost = 2;
+
+/** The cases of the requests that tell a drop from an outage: the list with another credential, and the plain one with the lost request's. */
+export const droppedCases = { around: 'dropped/answered-around', plain: 'dropped/plain' } as const;
+
+/**
+ * After `request` got no answer on any try: a list with another credential (the key's for a
+ * keyless request, none for a keyed one), then the plainest request with the lost one's credential
+ * (a list: a malformed request may be closed on, RFC 9112, 9.6, a plain one is owed an answer),
+ * then the other list again. Answered on both sides while the plain request is lost too, and no
+ * request of another credential ever lost, the deployment drops that credential's requests:
+ * nothing more is sent with it (`PacedClient.mute`), so the run stays bounded. Anything else (the other list lost too) is left to the run's count of
+ * requests in a row that got no answer.
+ */
+export async function confirmDropped(client: PacedClient, checkId: string, request: ApiRequest): Promise<void> {
+  const bucket = bucketOf(request.auth);
+  if (client.muted(bucket) || request.case === droppedCases.plain || request.case === droppedCases.around) return;
+  // Twice a credential at most: a deployment that loses requests as it likes is not asked for ever.
+  if (client.askedIfDropped(bucket) > askedAtMost) return;
+  const list = { method: 'GET', path: '/pets?limit=1', operationId: 'listPets' } as const;
+  const other: ApiRequest = bucket === 'anonymous' ? { ...list, auth: 'key', intent: 'valid', case: droppedCases.around } : { ...list, auth: 'none', intent: 'unauthenticated', case: droppedCases.around };
+  const plain: ApiRequest = bucket === 'anonymous' ? { ...list, auth: 'none', intent: 'unauthenticated', case: droppedCases.plain } : { ...list, auth: bucket, intent: 'over-limit', case: droppedCases.plain };
+  const answered = async (r: ApiRequest) => {
+    try {
+      // The plain request with the key may be over the limit: a 429 is an answer.
+      await client.send(checkId, r, { expect429: true });
+      return true;
+    } catch (error) {
+      if (error instanceof TransportError || error instanceof QuotaExhaustedError) return false;
+      throw error;
+    }
+  };
+  if (!(await answered(other)) || (await answered(plain))) return;
+  // Requests of another credential lost too, ever in the run: the deployment or the network fails
+  // as it likes, and the run's count of lost requests judges that, not a drop of one credential.
+  const othersLost = () => client.unanswered.some((u) => u.givenUp === true && u.bucket !== bucket && u.wire !== true);
+  if ((await answered(other)) && !othersLost()) client.mute(bucket);
+}
