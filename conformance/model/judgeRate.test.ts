@@ -388,6 +388,29 @@ describe('rate.over-limit-refused: once the window is spent, every request gets 
   });
 });
 
+describe('rate.reset-kept: the whole quota comes back no sooner than the Reset announced before it', () => {
+  it('fails the whole quota back an hour before the Reset the answer before announced, naming both', () => {
+    const judged = judgementsOf([k(0, { reset: RESET + 3_600 }), k(299, { at: 61, reset: RESET + 3_660 })]);
+    const [failure] = failuresOf(judged, 'rate.reset-kept');
+    expect(failure!.message).toMatch(new RegExp(`says X-RateLimit-Remaining 299 of 300, the whole quota back, 3599 s before the X-RateLimit-Reset ${RESET + 3_600} that #1 announced`));
+  });
+
+  it('passes a window that comes back whole at its Reset and a sliding one that frees a few requests before it, and judges nothing under another Limit or within two seconds of the Reset', () => {
+    expect(ofRule(judgementsOf([k(0), k(299, { at: 60, reset: RESET + 60 })]), 'rate.reset-kept')).toEqual([]);
+    resetSeq();
+    expect(ofRule(judgementsOf([k(0), k(3, { at: 30, reset: RESET + 5 })]), 'rate.reset-kept').map((j) => j.outcome)).toEqual(['held']);
+    resetSeq();
+    expect(ofRule(judgementsOf([k(0, { reset: RESET + 3_600 }), k(9_999, { at: 61, limit: 10_000, reset: RESET + 86_400 })]), 'rate.reset-kept')).toEqual([]);
+    resetSeq();
+    expect(ofRule(judgementsOf([k(0), k(299, { at: 58.5, reset: RESET + 60 })]), 'rate.reset-kept')).toEqual([]);
+  });
+
+  it('holds a whole quota that comes back early only in part of what was spent: more than one request of the key between', () => {
+    const judged = judgementsOf([k(0, { reset: RESET + 3_600 }), k(298, { at: 61, reset: RESET + 3_660 })]);
+    expect(ofRule(judged, 'rate.reset-kept').map((j) => j.outcome)).toEqual(['held']);
+  });
+});
+
 describe('judgeRate and learnRate on their own', () => {
   it('judges one answer against the state learnRate left, and learns the window it states', () => {
     const state = freshState();

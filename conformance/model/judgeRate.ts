@@ -72,9 +72,13 @@ export const sameWindow = (a: Pick<WindowObservation, 'reset'>, b: Pick<WindowOb
 
 function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObservation, exchange: Exchange, view: RequestView, options: RateOptions): void {
   const last = ledgerOf.last;
-  if (!last || !sameWindow(last, obs)) return;
+  if (!last) return;
   const op = opOf(view);
   const where = `#${exchange.seq} ${view.method} ${exchange.path}`;
+  if (!sameWindow(last, obs)) {
+    judgeResetKept(out, last, obs, ledgerOf, op, where, exchange);
+    return;
+  }
   const between = ledgerOf.since.length;
   out.push(holds(obs.limit === last.limit, 'rate.limit-steady', op, exchange, () => `${where} says X-RateLimit-Limit ${obs.limit}, where #${last.seq} said ${last.limit} for the same window (reset ${obs.reset}).`, [last.seq]));
   out.push(holds(obs.remaining <= last.remaining, 'rate.no-rise', op, exchange, () => `${where} says X-RateLimit-Remaining ${obs.remaining}, up from ${last.remaining} at #${last.seq}, in the same window (reset ${obs.reset}); requests remaining never rise before the reset.`, [last.seq]));
@@ -97,6 +101,21 @@ function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObse
       return `${where} says X-RateLimit-Remaining ${obs.remaining}; #${last.seq} said ${last.remaining}, and the ${between} request${between === 1 ? '' : 's'} since (${ledgerOf.since.map((s) => `#${s}`).join(', ')}) cost one each${ledgerOf.spentMin !== ledgerOf.spentMax ? ' (a refused one, one or none)' : ''}, so ${expected} should remain. The run is the key's only user; if it is not, run with --shared-key.`;
     }, [last.seq]),
   );
+}
+
+/**
+ * The whole quota back, under the same Limit, more than two ticks before the Reset the answer
+ * before announced: the limit reset sooner than the deployment said it would ("X-RateLimit-Reset |
+ * Unix timestamp at which the limit resets"), a clock or zone error in the header. A fixed window
+ * comes back whole at its Reset, and a sliding one or a token bucket no sooner than the Reset it
+ * names (when its last counted request ages out). Other clients only spend more, so a whole
+ * quota is evidence with --shared-key too.
+ */
+function judgeResetKept(out: Judgement[], last: WindowObservation, obs: WindowObservation, ledgerOf: KeyLedger, op: string, where: string, exchange: Exchange): void {
+  const whole = obs.limit - ledgerOf.spentMax;
+  if (obs.limit !== last.limit || obs.reset <= last.reset || obs.at >= last.reset * 1000 - retryAfterSlackMs || last.remaining >= whole) return;
+  const early = Math.round((last.reset * 1000 - obs.at) / 1000);
+  out.push(holds(obs.remaining < whole, 'rate.reset-kept', op, exchange, () => `${where} says X-RateLimit-Remaining ${obs.remaining} of ${obs.limit}, the whole quota back, ${early} s before the X-RateLimit-Reset ${last.reset} that #${last.seq} announced (it said ${last.remaining} remained): the limit reset sooner than the deployment said. X-RateLimit-Reset is the Unix time the limit resets, in UTC seconds (a zone or clock error shifts it).`, [last.seq]));
 }
 
 /** Judges a 429 to the key against what the deployment itself said before it. */

@@ -60,6 +60,7 @@ export type RuleId =
   | 'data.id-exact'
   | 'rate.limit-steady'
   | 'rate.plan-limit'
+  | 'rate.reset-kept'
   | 'rate.cost'
   | 'rate.no-rise'
   | 'rate.429-only-when-spent'
@@ -215,6 +216,7 @@ export const rules: readonly Rule[] = [
   { id: 'data.limit-bound', checkId: 'data-integrity', operations: ['listPets'], title: '`limit` bounds every list (20 when absent), however the query is spelled', quote: 'limit | Minimum 1, maximum 100, default 20. Maximum number of animals returned.', reachedBy: 'a list answered 200' , status: 'none' },
   { id: 'data.id-exact', checkId: 'data-integrity', operations: ['getPet'], title: 'A petId that is not an integer is not served', quote: 'petId | integer (int64) | Identifier of the animal.', reachedBy: 'a getPet with a malformed id' , status: 'open', statusBasis: 'petId is an int64, and the getPet table names no status for a petId that is not one: any 4xx refuses it.' },
   { id: 'rate.limit-steady', checkId: 'rate-limit-accounting', operations: counted, title: 'X-RateLimit-Limit is one value within a window', quote: 'X-RateLimit-Limit | The limit in force.', reachedBy: 'two answers to the key in one window' , status: 'none' },
+  { id: 'rate.reset-kept', checkId: 'rate-limit-accounting', operations: counted, title: 'The whole quota comes back no sooner than the X-RateLimit-Reset announced before it', quote: 'X-RateLimit-Reset | Unix timestamp at which the limit resets. | X-RateLimit-Remaining | Requests remaining in the current window.', reachedBy: 'an answer in a new window, under the same Limit, before the Reset the answer before it announced', status: 'none' },
   { id: 'rate.plan-limit', checkId: 'rate-limit-accounting', operations: counted, title: 'X-RateLimit-Limit is the key\'s plan\'s requests a minute or a day, and the minute\'s resets within a minute, for a key whose plan the run is told', quote: 'Rate limits by plan: | Free | 60 | 1,000 | Pro | 300 | 10,000 | Business | 1,000 | 100,000 | Enterprise | custom | custom | X-RateLimit-Limit | The limit in force.', reachedBy: 'an answer to a key whose plan the run is told (--api-key-plan, --api-key-2-plan), other than Enterprise', needs: 'plan', status: 'none' },
   { id: 'rate.cost', checkId: 'rate-limit-accounting', operations: counted, title: 'Each request accepted with the key costs exactly one (a refused one, one or none)', quote: 'X-RateLimit-Remaining | Requests remaining in the current window.', reachedBy: 'two answers to the key in one window, the run the key\'s only user (not with --shared-key)' , status: 'none' },
   { id: 'rate.no-rise', checkId: 'rate-limit-accounting', operations: counted, title: 'X-RateLimit-Remaining never rises within a window', quote: 'X-RateLimit-Remaining | Requests remaining in the current window. X-RateLimit-Reset | Unix timestamp at which the limit resets.', reachedBy: 'two answers to the key in one window' , status: 'none' },
