@@ -13,30 +13,38 @@ const askedAtMost = 2;
 export const droppedCases = { around: 'dropped/answered-around', plain: 'dropped/plain' } as const;
 
 /**
- * After `request` got no answer on any try: a list with another credential (the key's for a
- * keyless request, none for a keyed one), then the plainest request with the lost one's credential
- * (a list: a malformed request may be closed on, RFC 9112, 9.6, a plain one is owed an answer),
- * then the other list again. Answered on both sides while the plain request is lost too, and no
+ * After a request without a key got its connection closed on every try: a list with the key, then
+ * the plainest request without one (a list: a malformed request may be closed on, RFC 9112, 9.6, a
+ * plain one is owed an answer), then the list with the key again. Answered on both sides while the plain request is lost too, and no
  * request of another credential ever lost, the deployment drops that credential's requests:
  * nothing more is sent with it (`PacedClient.mute`), so the run stays bounded. Anything else (the other list lost too) is left to the run's count of
  * requests in a row that got no answer.
  */
 export async function confirmDropped(client: PacedClient, checkId: string, request: ApiRequest): Promise<void> {
   const bucket = bucketOf(request.auth);
-  if (client.muted(bucket) || request.case === droppedCases.plain || request.case === droppedCases.around) return;
+  // Only requests without a key: the lists with the key that answer around them reach the service
+  // behind any gateway, which is then up. A keyed request lost while keyless ones are answered may
+  // be that service down (a gateway answers 401s itself), which no run can tell from a drop. And
+  // only connections closed: a request that timed out is left to judgeSilence (a slow 401 is no drop).
+  if (bucket !== 'anonymous' || client.muted(bucket) || request.case === droppedCases.plain || request.case === droppedCases.around) return;
+  if (client.unanswered.at(-1)?.timedOut === true) return;
   // Twice a credential at most: a deployment that loses requests as it likes is not asked for ever.
   if (client.askedIfDropped(bucket) > askedAtMost) return;
   const list = { method: 'GET', path: '/pets?limit=1', operationId: 'listPets' } as const;
-  const other: ApiRequest = bucket === 'anonymous' ? { ...list, auth: 'key', intent: 'valid', case: droppedCases.around } : { ...list, auth: 'none', intent: 'unauthenticated', case: droppedCases.around };
-  const plain: ApiRequest = bucket === 'anonymous' ? { ...list, auth: 'none', intent: 'unauthenticated', case: droppedCases.plain } : { ...list, auth: bucket, intent: 'over-limit', case: droppedCases.plain };
+  const other: ApiRequest = { ...list, auth: 'key', intent: 'valid', case: droppedCases.around };
+  const plain: ApiRequest = { ...list, auth: 'none', intent: 'unauthenticated', case: droppedCases.plain };
+  // These answers do not count as the deployment answering again: requests lost in a row stay
+  // counted, so a deployment that keeps losing requests still ends the run as it did.
+  const inARow = client.failuresInARow;
   const answered = async (r: ApiRequest) => {
     try {
-      // The plain request with the key may be over the limit: a 429 is an answer.
-      await client.send(checkId, r, { expect429: true });
-      return true;
+      const exchange = await client.send(checkId, r);
+      return r.auth === 'none' || (exchange.response.status >= 200 && exchange.response.status < 300);
     } catch (error) {
       if (error instanceof TransportError || error instanceof QuotaExhaustedError) return false;
       throw error;
+    } finally {
+      client.failuresInARow = Math.max(client.failuresInARow, inARow);
     }
   };
   if (!(await answered(other)) || (await answered(plain))) return;

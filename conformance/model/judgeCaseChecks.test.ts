@@ -307,14 +307,20 @@ describe('the rate-limit probe\'s judge', () => {
       expect(await judged([key2(200, probeCases.secondKeySpend), refused(), key2(200, probeCases.secondKeyRetry)])).toEqual([['held', undefined]]);
     });
 
-    it('fails any refusal of it, a longer Retry-After, another window or a 403 alike: no repeated request earned a ban', async () => {
+    it('fails a 429 that tells the same wait again or a shorter one, in this window or the next, naming both', async () => {
       const later = String(Number(rateHeaders()['x-ratelimit-reset']) + 60);
-      for (const answer of [key2(429, probeCases.secondKeyRetry, { 'retry-after': '60', 'x-ratelimit-reset': later }), key2(429, probeCases.secondKeyRetry, { 'retry-after': '0' }), key2(403, probeCases.secondKeyRetry)]) {
+      for (const answer of [key2(429, probeCases.secondKeyRetry, { 'retry-after': '30', 'x-ratelimit-reset': later }), key2(429, probeCases.secondKeyRetry, { 'retry-after': '0' })]) {
         const verdicts = await judged([refused(), answer]);
         expect(verdicts).toHaveLength(1);
         const [outcome, message] = verdicts[0]!;
         expect(outcome).toBe('failure');
-        expect(message).toMatch(/^#\d+ refused the second key with 429, Retry-After "30" and X-RateLimit-Reset \d+; the key sent nothing more until the list sent 30\.5 s after it, which was answered (429|403)/);
+        expect(message).toMatch(/^#\d+ refused the second key with 429, Retry-After "30" and X-RateLimit-Reset \d+; the key sent nothing more until the list sent 30\.5 s after it, which was refused again with 429 and Retry-After "(30|0)", no longer/);
+      }
+    });
+
+    it('tells nothing from a longer wait, no Retry-After, or another status, as a ban the key earned before this run would say', async () => {
+      for (const answer of [key2(429, probeCases.secondKeyRetry, { 'retry-after': '900' }), key2(403, probeCases.secondKeyRetry)]) {
+        expect((await judged([refused(), answer]))[0]?.[0]).toBe('inconclusive');
       }
     });
 

@@ -1,33 +1,29 @@
-// A credential's requests dropped while the deployment answers others: lost on every try (their
-// connections closed, or nothing came), with answers to another credential's requests on both sides
-// of the later one. An outage silences every request; this is the deployment's failure to answer
-// that kind: a request without a valid key is owed a 401, one over the limit a 429 (RFC 9110, 15:
-// a server answers each request it reads with a status code).
-import type { Bucket, Exchange, UnansweredRequest } from '../http/exchange.ts';
+// Requests without a key dropped while the deployment serves requests with one: their connections
+// closed on every try, with requests with the key served on both sides of the later one. An outage
+// silences every request, and the key's requests reach the service behind any gateway; this is the
+// deployment's failure to answer that kind: a request without a valid key is owed a 401 (RFC 9110,
+// 15: a server answers each request it reads with a status code).
+import type { Exchange, UnansweredRequest } from '../http/exchange.ts';
 import type { Judgement } from './judgement.ts';
 import { silentExchange } from './judgeSilence.ts';
 import { droppedCases } from '../http/confirmDropped.ts';
 
 type Lost = Pick<UnansweredRequest, 'operationId' | 'sentAt' | 'durationMs' | 'request' | 'error' | 'checkId' | 'afterSeq'> & Partial<UnansweredRequest>;
 
-const credential: Record<Bucket, string> = { key: 'with the key', key2: 'with the second key', anonymous: 'without a key' };
-const owed: Record<Bucket, string> = {
-  anonymous: 'A request without a valid key is owed a 401 with an Error body ("When the key is missing or invalid, the response is 401 with an Error body").',
-  key: 'A request with the key is owed an answer: its operation\'s, or a 429 once over the limit ("Requests over the limit receive 429 Too Many Requests").',
-  key2: 'A request with the key is owed an answer: its operation\'s, or a 429 once over the limit ("Requests over the limit receive 429 Too Many Requests").',
-};
 
 /**
- * For each credential: two of its requests given up on every try (`givenUp`), the later the plain
- * list sent to tell (`droppedCases.plain`), no answer to that credential between them, an answer to
- * another credential both between them and after the later one, and no request of another
- * credential given up in the whole run: a failure of `wire.answered` on the later one's operation. Places come from `afterSeq`
+ * Two requests without a key given up with their connections closed (`givenUp`, not timed out),
+ * the later the plain list sent to tell (`droppedCases.plain`), no answer without a key between
+ * them, a request with the key served (2xx) both between them and after the later one, and no
+ * request with a key given up in the whole run: a failure of `wire.answered` on the later one's
+ * operation. Places come from `afterSeq`
  * (how many answers had come when a request left) against the answers' seq.
  */
 export function judgeDropped(unanswered: readonly Lost[], exchanges: readonly Exchange[]): Judgement[] {
   const out: Judgement[] = [];
-  for (const bucket of ['anonymous', 'key', 'key2'] as const) {
-    const lost = unanswered.filter((u) => u.bucket === bucket && u.givenUp === true && u.wire !== true);
+  // Requests without a key only, around answers with one (2xx: the service behind any gateway is up).
+  for (const bucket of ['anonymous'] as const) {
+    const lost = unanswered.filter((u) => u.bucket === bucket && u.givenUp === true && u.wire !== true && u.timedOut !== true);
     // Another credential's requests lost too, anywhere in the run: a deployment or a network that
     // fails as it likes, which the run's count of lost requests judges, not a drop.
     if (unanswered.some((u) => u.bucket !== bucket && u.givenUp === true && u.wire !== true)) continue;
@@ -37,10 +33,9 @@ export function judgeDropped(unanswered: readonly Lost[], exchanges: readonly Ex
       if (later.case !== droppedCases.plain) continue;
       const within = (e: Exchange) => e.seq > earlier.afterSeq && e.seq <= later.afterSeq;
       if (exchanges.some((e) => e.bucket === bucket && within(e))) continue;
-      // A key refused with 429 before may be banned, and the contract shows no form of a ban.
-      if (bucket !== 'anonymous' && exchanges.some((e) => e.bucket === bucket && e.response.status === 429 && e.seq <= earlier.afterSeq)) continue;
-      const between = exchanges.find((e) => e.bucket !== bucket && within(e));
-      const after = exchanges.find((e) => e.bucket !== bucket && e.seq > later.afterSeq);
+      const served = (e: Exchange) => e.bucket !== bucket && e.response.status >= 200 && e.response.status < 300;
+      const between = exchanges.find((e) => served(e) && within(e));
+      const after = exchanges.find((e) => served(e) && e.seq > later.afterSeq);
       if (!between || !after) continue;
       out.push({
         rule: 'wire.answered',
@@ -48,7 +43,7 @@ export function judgeDropped(unanswered: readonly Lost[], exchanges: readonly Ex
         exchange: silentExchange(later),
         outcome: 'failure',
         kind: `dropped ${bucket}`,
-        message: `Requests ${credential[bucket]} got no answer at all, on every try: ${earlier.error}, then a plain list: ${later.error}; #${between.seq} ${between.request.method} ${between.path} (${between.response.status}) between them and #${after.seq} ${after.request.method} ${after.path} (${after.response.status}) after, with another credential, were answered. The deployment is up and drops these requests. ${owed[bucket]}`,
+        message: `Requests without a key got their connections closed, on every try, with no answer: ${earlier.error}, then a plain list: ${later.error}; #${between.seq} ${between.request.method} ${between.path} (${between.response.status}) between them and #${after.seq} ${after.request.method} ${after.path} (${after.response.status}) after, with the key, were served. The deployment is up and drops these requests. A request without a valid key is owed a 401 with an Error body ("When the key is missing or invalid, the response is 401 with an Error body").`,
       });
       break;
     }

@@ -10,10 +10,10 @@ const listed = (limit: number, options: { auth?: AuthSpec; status?: number; rese
 };
 
 describe('rate.plan-limit: a key of a known plan announces its plan\'s limit a minute or a day', () => {
-  it('holds the Pro plan\'s 300 a minute and 10,000 a day, on a 200 and on a 429', () => {
-    const judged = judgementsOf([listed(300), listed(10_000, { reset: T0s + 3_600 }), listed(300, { status: 429 })], { plans: { key: 'pro' } });
+  it('holds the Pro plan\'s 300 a minute and 10,000 a day', () => {
+    const judged = judgementsOf([listed(300), listed(10_000, { reset: T0s + 3_600 })], { plans: { key: 'pro' } });
     // Each 200 with the minute's limit is held twice: its Limit, and its Reset within the minute.
-    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held', 'held', 'held']);
+    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held', 'held']);
   });
 
   it('fails a Pro key served another row\'s limit, naming the value, the plan and both of its limits', () => {
@@ -51,8 +51,8 @@ describe('rate.plan-limit: a key of a known plan announces its plan\'s limit a m
     expect(messagesOf(judged, 'rate.plan-limit')[0]).toMatch(/says X-RateLimit-Limit 300, the Pro plan \(--api-key-plan pro\)'s requests a minute, with X-RateLimit-Reset \d+, 3660 s after its Date: a minute's limit resets within a minute/);
   });
 
-  it('judges no Reset of a refusal (a ban ends when it ends), nor of the day\'s limit', () => {
-    const judged = judgementsOf([listed(300, { status: 429, reset: T0s + 600 }), listed(10_000, { reset: T0s + 40_000 })], { plans: { key: 'pro' } });
-    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held', 'held']);
+  it('judges nothing of a 429, which may be a ban whose limit in force is none and whose end is its own, and no Reset of the day\'s limit', () => {
+    const judged = judgementsOf([listed(300, { status: 429, reset: T0s + 600 }), listed(0, { status: 429 }), listed(10_000, { reset: T0s + 40_000 })], { plans: { key: 'pro' } });
+    expect(outcomesOf(judged, 'rate.plan-limit')).toEqual(['held']);
   });
 });

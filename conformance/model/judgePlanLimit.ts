@@ -20,7 +20,8 @@ export function judgePlanLimit(exchange: Exchange, view: RequestView, plans: Key
   const plan = plans[view.credential.key];
   const row = plan === undefined ? undefined : contractPlanLimits[plan];
   const status = exchange.response.status;
-  if (row === undefined || status === 401 || status === 403 || isUnavailable(status)) return [];
+  // A 429 may be the temporary ban the contract allows (Authentication 4), whose limit in force may be none.
+  if (row === undefined || status === 401 || status === 403 || status === 429 || isUnavailable(status)) return [];
   const { limit, reset } = readRateHeaders(exchange.response.headers);
   if (limit === undefined) return [];
   const option = view.credential.key === 'key' ? '--api-key-plan' : '--api-key-2-plan';
@@ -33,14 +34,20 @@ export function judgePlanLimit(exchange: Exchange, view: RequestView, plans: Key
   // The minute's limit in force on an answer that served the key (a refusal may be a ban, whose end
   // is its own): its window is a minute, so it resets within a minute of the answer, by its Date.
   // (Business's 1,000 a minute is Free's 1,000 a day: the plan says which.)
-  const toReset = reset === undefined ? undefined : reset * 1000 - answeredAt(exchange);
+  // From the latest the limiter can have decided: a Date may be stamped when the request arrived,
+  // and the answer took its time to come.
+  const toReset = reset === undefined ? undefined : reset * 1000 - answeredAt(exchange) - exchange.response.durationMs;
   if (limit === row.perMinute && limit !== row.perDay && status >= 200 && status < 300 && toReset !== undefined) {
-    out.push(holds(toReset <= MINUTE_MS + TICKS_MS, 'rate.plan-limit', view.operation ?? 'unlisted', exchange, () =>
+    out.push(holds(toReset <= MINUTE_MS + CLOCKS_MS, 'rate.plan-limit', view.operation ?? 'unlisted', exchange, () =>
       `${where} says X-RateLimit-Limit ${limit}, ${planName}'s requests a minute, with X-RateLimit-Reset ${reset}, ${Math.round(toReset! / 1000)} s after its Date: a minute's limit resets within a minute. Give the Unix time the minute's window ends.`));
   }
   return out;
 }
 
 const MINUTE_MS = 60_000;
-/** Two whole-second clocks, the Date's and the Reset's. */
-const TICKS_MS = 2_000;
+/**
+ * How far apart the clock that writes Date and the limiter's may be: a minute. They may be two
+ * machines' (an app host's, a store's TIME), each "the best available approximation" (RFC 9110,
+ * 5.6.7); a Reset in the wrong zone is hours off.
+ */
+const CLOCKS_MS = 60_000;

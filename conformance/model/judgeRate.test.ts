@@ -395,10 +395,12 @@ describe('rate.reset-kept: the whole quota comes back no sooner than the Reset a
     expect(failure!.message).toMatch(new RegExp(`says X-RateLimit-Remaining 299 of 300, the whole quota back, 3599 s before the X-RateLimit-Reset ${RESET + 3_600} that #1 announced`));
   });
 
-  it('passes a window that comes back whole at its Reset and a sliding one that frees a few requests before it, and judges nothing under another Limit or within two seconds of the Reset', () => {
+  it('passes a window that comes back in part long before its Reset, and judges nothing at the Reset, under another Limit, or within a minute of the Reset (two machines\' clocks)', () => {
     expect(ofRule(judgementsOf([k(0), k(299, { at: 60, reset: RESET + 60 })]), 'rate.reset-kept')).toEqual([]);
     resetSeq();
-    expect(ofRule(judgementsOf([k(0), k(3, { at: 30, reset: RESET + 5 })]), 'rate.reset-kept').map((j) => j.outcome)).toEqual(['held']);
+    expect(ofRule(judgementsOf([k(0, { reset: RESET + 3_600 }), k(3, { at: 30, reset: RESET + 3_605 })]), 'rate.reset-kept').map((j) => j.outcome)).toEqual(['held']);
+    resetSeq();
+    expect(ofRule(judgementsOf([k(0), k(299, { at: 30, reset: RESET + 30 })]), 'rate.reset-kept')).toEqual([]);
     resetSeq();
     expect(ofRule(judgementsOf([k(0, { reset: RESET + 3_600 }), k(9_999, { at: 61, limit: 10_000, reset: RESET + 86_400 })]), 'rate.reset-kept')).toEqual([]);
     resetSeq();
@@ -443,6 +445,11 @@ describe('judgeRate and learnRate on their own', () => {
   it('lets a request be served once the 429\'s Retry-After has passed, before the reset, as a sliding window frees one', () => {
     const judged = judgementsOf([k(0), throttled(0, { at: 1, retryAfter: '20' }), k(0, { at: 5 }), k(0, { at: 22 })]);
     expect(failuresOf(judged, 'rate.over-limit-refused').map((f) => f.exchange!.seq)).toEqual([3]);
+  });
+
+  it('fails a second request served after the 429\'s Retry-After where the first served said Remaining 0 in the same window', () => {
+    const judged = judgementsOf([k(0), throttled(0, { at: 1, retryAfter: '1' }), k(0, { at: 3 }), k(0, { at: 4 })]);
+    expect(failuresOf(judged, 'rate.over-limit-refused').map((f) => f.exchange!.seq)).toEqual([4]);
   });
 });
 

@@ -84,8 +84,12 @@ function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObse
   out.push(holds(obs.remaining <= last.remaining, 'rate.no-rise', op, exchange, () => `${where} says X-RateLimit-Remaining ${obs.remaining}, up from ${last.remaining} at #${last.seq}, in the same window (reset ${obs.reset}); requests remaining never rise before the reset.`, [last.seq]));
   if (obs.remaining > last.remaining) return;
   // Remaining 0 said, and a request of the key served after it in that window: over the limit.
+  // Before a 429's Retry-After the closed window judges it (judgeRate); the first answer after it
+  // may have a request a sliding window freed, so is not held to what the answer before said.
   const served = exchange.response.status >= 200 && exchange.response.status < 300 && view.operation !== undefined;
-  if (served && !ledgerOf.closed && last.remaining - ledgerOf.spentMin < 0 && !options.sharedKey) {
+  const until = ledgerOf.closed?.until;
+  const heldByTheClosedWindow = until !== undefined && (obs.at < until - TICK_MS || last.at < until);
+  if (served && !heldByTheClosedWindow && last.remaining - ledgerOf.spentMin < 0 && !options.sharedKey) {
     out.push(broken('rate.over-limit-refused', op, exchange, `${where} was answered ${exchange.response.status}, yet #${last.seq} said X-RateLimit-Remaining ${last.remaining} until ${last.reset} and ${ledgerOf.spentMin} request${ledgerOf.spentMin === 1 ? '' : 's'} were counted since, this one included: it is over the limit and must get 429.`, [last.seq]));
   }
   const lowest = Math.max(0, last.remaining - ledgerOf.spentMax);
@@ -104,7 +108,14 @@ function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObse
 }
 
 /**
- * The whole quota back, under the same Limit, more than two ticks before the Reset the answer
+ * How much sooner than announced the whole quota may come back: a minute. The limiter and the
+ * clock that writes Date may be two machines' (a store's TIME, an app host's), each "the best
+ * available approximation" (RFC 9110, 5.6.7); a Reset a zone or a day off is hours off.
+ */
+const resetKeptSlackMs = 60_000;
+
+/**
+ * The whole quota back, under the same Limit, more than a minute before the Reset the answer
  * before announced: the limit reset sooner than the deployment said it would ("X-RateLimit-Reset |
  * Unix timestamp at which the limit resets"), a clock or zone error in the header. A fixed window
  * comes back whole at its Reset, and a sliding one or a token bucket no sooner than the Reset it
@@ -113,8 +124,10 @@ function judgeAgainstLast(out: Judgement[], ledgerOf: KeyLedger, obs: WindowObse
  */
 function judgeResetKept(out: Judgement[], last: WindowObservation, obs: WindowObservation, ledgerOf: KeyLedger, op: string, where: string, exchange: Exchange): void {
   const whole = obs.limit - ledgerOf.spentMax;
-  if (obs.limit !== last.limit || obs.reset <= last.reset || obs.at >= last.reset * 1000 - retryAfterSlackMs || last.remaining >= whole) return;
-  const early = Math.round((last.reset * 1000 - obs.at) / 1000);
+  // The latest the limiter can have counted it: a Date may be stamped when the request arrived.
+  const decided = obs.at + exchange.response.durationMs;
+  if (obs.limit !== last.limit || obs.reset <= last.reset || decided >= last.reset * 1000 - resetKeptSlackMs || last.remaining >= whole) return;
+  const early = Math.round((last.reset * 1000 - decided) / 1000);
   out.push(holds(obs.remaining < whole, 'rate.reset-kept', op, exchange, () => `${where} says X-RateLimit-Remaining ${obs.remaining} of ${obs.limit}, the whole quota back, ${early} s before the X-RateLimit-Reset ${last.reset} that #${last.seq} announced (it said ${last.remaining} remained): the limit reset sooner than the deployment said. X-RateLimit-Reset is the Unix time the limit resets, in UTC seconds (a zone or clock error shifts it).`, [last.seq]));
 }
 

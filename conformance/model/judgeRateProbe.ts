@@ -15,6 +15,7 @@ export const probeCases = {
   again: 'rate-limit-probe/again',
   spendNewWindow: 'rate-limit-probe/spend-in-new-window',
   afterRetryAfter: 'rate-limit-probe/after-retry-after',
+  afterRetryAgain: 'rate-limit-probe/after-retry-after/again',
   secondKeySpend: 'rate-limit-probe/second-key/spend',
   secondKeyRetry: 'rate-limit-probe/second-key/after-retry-after',
 } as const;
@@ -30,7 +31,7 @@ export const retrySlackMs = 500;
 export function lastRefusal(exchanges: readonly Exchange[]): Exchange | undefined {
   for (let i = exchanges.length - 1; i >= 0; i--) {
     const e = exchanges[i]!;
-    if (e.bucket === 'key' && e.response.status === 429 && e.case !== probeCases.afterRetryAfter) return e;
+    if (e.bucket === 'key' && e.response.status === 429 && e.case !== probeCases.afterRetryAfter && e.case !== probeCases.afterRetryAgain) return e;
   }
   return undefined;
 }
@@ -129,10 +130,12 @@ function judgeRetry(v: JudgementList, retry: Exchange, refusal: Exchange | undef
 
 /**
  * The second key's retry, once the Retry-After of its first 429 had passed (with `retrySlackMs`),
- * the key having sent nothing since that 429: served. No repeated request followed the 429, so no
- * ban is owed (Authentication 4), and a client that waits as told is let through. Not judged when
- * others may spend the key (--shared-key), when the deployment was unavailable (5xx), or when
- * another limit now binds (a Limit other than the 429's: the day's, spent by the same requests).
+ * the key having sent nothing since that 429: served. Refused again with a 429 whose Retry-After is
+ * no longer than the one waited out, in any window, fails: the client waited as told and was told
+ * the same wait again, and no repeated request of this run followed its 429. Not judged when the
+ * refusal says a longer wait or has another status (a ban the key may have earned before this run,
+ * Authentication 4), when others may spend the key (--shared-key), when the deployment was
+ * unavailable (5xx), or when another limit now binds (a Limit other than the 429's: the day's).
  */
 function judgePoliteRetry(v: JudgementList, retry: Exchange, exchanges: readonly Exchange[], facts: RunFacts): void {
   const { status, headers } = retry.response;
@@ -145,9 +148,12 @@ function judgePoliteRetry(v: JudgementList, retry: Exchange, exchanges: readonly
   const waited = refusal && retryWaitMs(refusal);
   const limit = readRateHeaders(headers).limit;
   const refusalLimit = refusal && readRateHeaders(refusal.response.headers).limit;
+  const again = retryAfterMs(headers['retry-after'], answeredAt(retry));
   const why = refusal?.response.status !== 429 || refusal.case !== probeCases.secondKeySpend || waited === undefined
     ? 'the second key\'s last request before it was no 429 of its polite spend'
-    : facts.sharedKey
+    : status !== 429 || again === undefined || again > waited - retrySlackMs
+      ? `it says ${status !== 429 ? `${status}` : again === undefined ? 'no Retry-After' : 'a longer wait'}, as a ban the key may have earned before this run would`
+      : facts.sharedKey
       ? 'others may spend the key (--shared-key)'
       : status >= 500
         ? `the deployment answered ${status}`
@@ -158,7 +164,7 @@ function judgePoliteRetry(v: JudgementList, retry: Exchange, exchanges: readonly
     v.inconclusive('probe.retry-after-honoured', retry, `the second key's retry after its 429's Retry-After was answered ${status}, not judged: ${why}`);
     return;
   }
-  v.fail('probe.retry-after-honoured', retry, `#${refusal!.seq} refused the second key with 429, Retry-After ${JSON.stringify(refusal!.response.headers['retry-after'])} and X-RateLimit-Reset ${readRateHeaders(refusal!.response.headers).reset ?? '(none)'}; the key sent nothing more until the list sent ${(waited! / 1000).toFixed(1)} s after it, which was answered ${status}${headers['retry-after'] === undefined ? '' : ` with Retry-After ${JSON.stringify(headers['retry-after'])}`}. A key that waited as told and sent nothing meanwhile has earned no ban ("Repeated requests after a 429 response may lead to a temporary ban"): serve it, or give the Retry-After after which the limit lets a request through.`);
+  v.fail('probe.retry-after-honoured', retry, `#${refusal!.seq} refused the second key with 429, Retry-After ${JSON.stringify(refusal!.response.headers['retry-after'])} and X-RateLimit-Reset ${readRateHeaders(refusal!.response.headers).reset ?? '(none)'}; the key sent nothing more until the list sent ${(waited! / 1000).toFixed(1)} s after it, which was refused again with 429 and Retry-After ${JSON.stringify(headers['retry-after'])}, no longer. A client that waits as Retry-After tells must not be told the same wait again: give the time after which the limit lets a request through.`);
 }
 
 /** Whether some window the answers name (one X-RateLimit-Reset) served more requests than its X-RateLimit-Limit, or announced none. */
