@@ -16,10 +16,10 @@ export const rateLimitProbe: Check = {
     'window (its Reset, or its Retry-After if later) and spends it from its start. After the judged 429 it sends one request ' +
     'more at once, the list under another spelling of its path, a getPet and a createPet, which rate-limit-accounting ' +
     'holds to the same limit. Then it waits as the last 429\'s Retry-After told (when --max-wait allows) and sends ' +
-    'the list once more, which must not be refused again in the same window (a refusal otherwise may be a ban). ' +
-    'With --api-key-2, the second key is then spent from the start of its next window to its first 429, and not one ' +
-    'request past it, and retried as that 429\'s Retry-After told: a key that sent nothing after its 429 has earned no ' +
-    'ban, so any refusal of that retry fails.',
+    'the list once more, which must not be refused again in the same window (a refusal otherwise may be a ban), and, ' +
+    'served, one list more at once, which must not be served where that answer said none remain. With --api-key-2, ' +
+    'the second key is then spent from the start of its next window to its first 429, and not one request past it, ' +
+    'and retried as that 429\'s Retry-After told: a 429 that tells no longer a wait again fails.',
   operations: ['listPets'],
   phase: 'probe',
   guard(ctx) {
@@ -128,10 +128,10 @@ async function retryWhenTold(ctx: CheckContext): Promise<void> {
 /**
  * The second key as a polite client: spent with lists from the start of a window of its own (so
  * every request the window counts is the probe's, sent after it began), to its first 429 and not
- * one request past it, then retried once when that 429's Retry-After has passed. No request
- * followed the 429, so the ban the contract allows after "repeated requests after a 429"
- * (Authentication 4) cannot excuse a refusal of the retry. Not sent when the key met a 429 before
- * in the run (what followed may have earned a ban), or allows more than the probe may spend.
+ * one request past it, then retried once when that 429's Retry-After has passed. No request of
+ * this run followed the 429, so a 429 that tells the same wait again is no ban this run earned
+ * (Authentication 4); a longer one may be a ban earned before, and is not judged (judgeRateProbe).
+ * Not sent when the key met a 429 before in the run, or allows more than the probe may spend.
  */
 async function probeSecondKeyPolitely(ctx: CheckContext, budget: number): Promise<void> {
   const seen = ctx.exchanges.filter((e) => e.bucket === 'key2');

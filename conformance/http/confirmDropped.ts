@@ -1,24 +1,24 @@
-// A request given up at the transport is either the deployment down or the deployment dropping that
-// kind of request (a WAF that closes keyless requests, a proxy that turns 429s into closed
-// connections). A plain request with another credential on either side of one more try tells them
-// apart, for the model to judge (judgeDropped): the deployment cannot be down and up around it.
+// A request without a key given up at the transport is either the deployment down or the deployment
+// dropping such requests (a WAF rule that closes them). Requests with the key served on either side
+// of one more plain try tell them apart, for the model to judge (judgeDropped): the service behind
+// any gateway cannot be down and up around it.
 import { bucketOf, type ApiRequest } from './exchange.ts';
 import { QuotaExhaustedError, type PacedClient } from './pacedClient.ts';
 import { TransportError } from './transport.ts';
 
-/** How many lost requests of one credential are followed by the requests that tell a drop from an outage. */
+/** How many lost requests without a key are followed by the requests that tell a drop from an outage. */
 const askedAtMost = 2;
 
-/** The cases of the requests that tell a drop from an outage: the list with another credential, and the plain one with the lost request's. */
+/** The cases of the requests that tell a drop from an outage: the list with the key, and the plain one without. */
 export const droppedCases = { around: 'dropped/answered-around', plain: 'dropped/plain' } as const;
 
 /**
  * After a request without a key got its connection closed on every try: a list with the key, then
  * the plainest request without one (a list: a malformed request may be closed on, RFC 9112, 9.6, a
- * plain one is owed an answer), then the list with the key again. Answered on both sides while the plain request is lost too, and no
- * request of another credential ever lost, the deployment drops that credential's requests:
- * nothing more is sent with it (`PacedClient.mute`), so the run stays bounded. Anything else (the other list lost too) is left to the run's count of
- * requests in a row that got no answer.
+ * plain one is owed an answer), then the list with the key again. Served on both sides while the
+ * plain request is lost too, and no request with a key ever lost, the deployment drops requests
+ * without a key: nothing more is sent without one (`PacedClient.mute`), so the run stays bounded.
+ * Anything else is left to the run's count of requests in a row that got no answer.
  */
 export async function confirmDropped(client: PacedClient, checkId: string, request: ApiRequest): Promise<void> {
   const bucket = bucketOf(request.auth);
