@@ -119,3 +119,9 @@ export const isRead = (req: Req) => req.method === 'GET' || req.method === 'HEAD
 export const httpDate = (ms: number) => new Date(ms).toUTCString();
 /** A deployment that changes each answer of the mock: `now` is the deployment's clock when it answered. */
 export const onAnswers = (change: (res: MockRes, req: Req, now: number) => Res): Transform => async (req, forward, env) => change(await forward(req), req, env.now());
+
+/** A header's value as a whole number, when it is one (digits only). */
+export const numberHeader = (res: Res, name: string): number | undefined => {
+  const value = headerOf(res, name);
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+};

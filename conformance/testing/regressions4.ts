@@ -13,7 +13,7 @@
 import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { parseAuthorization } from '../../mock/pipeline/parseAuthorization.ts';
 import type { ApiKeyConfig } from '../../mock/state/stateParts.ts';
-import { asError, asTrusted, createBodyOf, demoKeys, hasValidKey, headerOf, httpDate, isCreateReq, isGetPetReq, isListReq, isPetAnswer, isRead, keyOf, mapListOut, mapPets, onAnswers, paramsOf, parseBody, pathOf, petIdOf, planPerDay, refuseWith, statuses, withHeaders, withJson, withKey, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
+import { asError, asTrusted, createBodyOf, demoKeys, hasValidKey, headerOf, numberHeader, httpDate, isCreateReq, isGetPetReq, isListReq, isPetAnswer, isRead, keyOf, mapListOut, mapPets, onAnswers, paramsOf, parseBody, pathOf, petIdOf, planPerDay, refuseWith, statuses, withHeaders, withJson, withKey, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
 import type { Req, Res, Transform } from './injectTransport.ts';
 import type { LegalVariant, Regression } from './regressions.ts';
 
@@ -48,10 +48,6 @@ export interface LegalVariant4 extends LegalVariant {
 // ---------------------------------------------------------------------------------------------
 const isStoreOrders = (req: Req) => req.method === 'GET' && pathOf(req) === '/v1/store/orders';
 const isListPath = (req: Req) => pathOf(req) === '/v1/pets';
-const numberHeader = (res: Res, name: string) => {
-  const value = headerOf(res, name);
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-};
 
 /** Each demo key's requests per minute (the Enterprise one is the mock's custom figure). */
 const perMinute: Record<string, number> = { 'demo-free': 60, 'demo-pro': 300, 'demo-business': 1_000, 'demo-enterprise': 1_000_000 };

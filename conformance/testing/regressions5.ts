@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { ApiKeyConfig } from '../../mock/state/stateParts.ts';
-import { asError, asTrusted, bodyText, createBodyOf, hasValidKey, headerOf, httpDate, isCreateReq, isGetPetReq, isListReq, isRead, keyOf, mapPets, onAnswers, paramsOf, parseBody, pathOf, petIdOf, withHeaders, withJson, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
+import { asError, asTrusted, bodyText, createBodyOf, hasValidKey, headerOf, numberHeader, httpDate, isCreateReq, isGetPetReq, isListReq, isRead, keyOf, mapPets, onAnswers, paramsOf, parseBody, pathOf, petIdOf, withHeaders, withJson, withoutRateLimitHeaders, withParams, type Pet } from './catalogueHelpers.ts';
 import { DropConnection, type MockRes, type Req, type Res, type Transform } from './injectTransport.ts';
 import type { LegalVariant, Regression } from './regressions.ts';
 
@@ -52,10 +52,6 @@ export const SEED_MAX_ID = 60;
 const seededCategories = new Set([1, 2, 3, 4, 5, 6, 7, 8]);
 const isJsonLabelled = (res: Res) => /^application\/json/i.test(headerOf(res, 'content-type') ?? '');
 const hasBody = (res: Res) => bodyText(res) !== '';
-const numberHeader = (res: Res, name: string) => {
-  const value = headerOf(res, name);
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-};
 
 /**
  * A refusal the service makes after authentication: a stand-in list request with the caller's
