@@ -59,7 +59,7 @@ describe('judgeCheck: the model\'s rules a check reports', () => {
     const others = keyed(exchange({ path: '/pets?status=sold', status: 200, body: otherStatus }));
     const validators = new SpecValidators(await testSpec());
     const outcomes = new Outcomes(statusFilter.operations);
-    judgeCheck(statusFilter, { validators, knownPets: [], probeMaxRequests: 10, exchanges: [own], model: runModel([own, others], { sharedKey: false, validators }), connections: [] }, outcomes);
+    judgeCheck(statusFilter, { validators, knownPets: [], probeMaxRequests: 10, exchanges: [own], model: runModel([own, others], { sharedKey: false, validators }), connections: [], unanswered: [] }, outcomes);
     expect(outcomes.results().flatMap((r) => r.findings)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { unjudgeable } from './model/judgeable.ts';
-import type { ApiRequest, Exchange, WireConnection } from './http/exchange.ts';
+import type { ApiRequest, Exchange, UnansweredRequest, WireConnection } from './http/exchange.ts';
 import type { WirePlan } from './http/wireExchanges.ts';
 import type { LoadedSpec } from '../spec/loadSpec.ts';
 import type { SpecValidators } from './specValidators.ts';
@@ -171,6 +171,8 @@ export interface JudgeInput extends RunFacts {
   model: ModelVerdict;
   /** The raw connections the run opened (the framing probe's). */
   connections: readonly WireConnection[];
+  /** Each try that got no answer, of the requests `exchanges` holds the answers to (the check's own, or the run's). */
+  unanswered: readonly UnansweredRequest[];
 }
 
 /**

@@ -10,7 +10,6 @@ const survivors: Record<string, { why: Why; detail: string }> = {
   'daily quota never enforced (the day counter expires after a minute)': { why: 'not sent', detail: 'a run sends a few hundred requests, far under a day\'s quota' },
   'OPTIONS answered by the CORS middleware before the rate limiter adds its headers': { why: 'not judged', detail: 'a CORS preflight is the browser\'s, not a request to an operation: the rate-limit headers are not required on it' },
   'Access-Control-Allow-Origin sent by both the gateway and the app': { why: 'warned', detail: 'http.cors-origin: CORS fields are warnings, since the contract shows no CORS' },
-  'nginx turns 429s into 444 (connection closed without an answer)': { why: 'not judged', detail: 'the probe\'s request over the limit is lost on every try while requests without a key are answered, as when a gateway answers 401s itself while the service behind it is down: the probe stops without a 429 and calls its case not judged' },
   'Date header left off by the serverless adapter': { why: 'warned', detail: 'http.date: a missing Date is a warning, a MUST of HTTP the contract does not restate (as 401 without WWW-Authenticate)' },
 };
 

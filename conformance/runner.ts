@@ -258,7 +258,8 @@ export async function runChecks(config: RunConfig): Promise<RunReport> {
         await check.send?.(ctx, current.outcomes);
         // A check that sends judges what it sent; one that does not, every exchange of the run.
         const exchanges = check.phase === 'passive' ? client.exchanges : client.exchanges.filter((e) => e.checkId === check.id);
-        const judged = judgeCheck(check, { validators, knownPets, probeMaxRequests: config.probeMaxRequests, sharedKey: config.sharedKey ?? false, exchanges, model: model.feed(client.exchanges, client.unanswered), connections: client.connections }, current.outcomes);
+        const unanswered = check.phase === 'passive' ? client.unanswered : client.unanswered.filter((u) => u.checkId === check.id);
+        const judged = judgeCheck(check, { validators, knownPets, probeMaxRequests: config.probeMaxRequests, sharedKey: config.sharedKey ?? false, exchanges, unanswered, model: model.feed(client.exchanges, client.unanswered), connections: client.connections }, current.outcomes);
         if (reported) judgements.push(...judged);
       }
       const operations = current.outcomes.results();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stringifyExact } from '../../common/json/losslessJson.ts';
 import { ManualClock } from '../../mock/index.ts';
 import { headerOf, withHeaders } from '../testing/catalogueHelpers.ts';
+import { DropConnection } from '../testing/injectTransport.ts';
 import { inProcessDeployment, type Transform } from '../testing/deployment.ts';
 import { failedChecks, runSuite } from '../testing/runSuite.ts';
 import type { ConformanceOptions } from '../index.ts';
@@ -137,5 +138,54 @@ describe('the rate-limit probe with a second key', () => {
     expect(failedChecks(result)).toContain('rate-limit-probe');
     const findings = result.report.checks.find((c) => c.id === 'rate-limit-probe')!.operations.flatMap((o) => o.findings.filter((f) => f.case === probeCases.secondKeyRetry));
     expect(findings.map((f) => [f.level, f.message])).toEqual([['failure', expect.stringMatching(/refused the second key with 429, Retry-After "\d+".*refused again with 429 and Retry-After "\d+", no longer/)]]);
+  });
+});
+
+describe('the rate-limit probe when requests over the limit get no answer', () => {
+  /**
+   * A front proxy that closes the connection of every 429 (nginx's `return 444`), or only of the
+   * keys whose Authorization `only` matches; `down`: of every request with a key once one was refused.
+   */
+  function closing429s({ down = false, only = /./ } = {}): Transform {
+    let refused = false;
+    return async (req, forward) => {
+      if (down && refused && req.headers.authorization !== undefined) throw new DropConnection();
+      const res = await forward(req);
+      if (res.status !== 429 || !only.test(req.headers.authorization ?? '')) return res;
+      refused = true;
+      throw new DropConnection();
+    };
+  }
+
+  async function probe(transform: Transform, options: Partial<ConformanceOptions> = {}) {
+    const deployment = await inProcessDeployment(transform);
+    try {
+      const result = await runSuite(deployment, { probeRateLimit: true, ...options });
+      const findings = result.report.checks.find((c) => c.id === 'rate-limit-probe')!.operations.flatMap((o) => o.findings);
+      return { result, findings, sent: (which: string) => result.report.exchanges.filter((e) => e.case === which) };
+    } finally {
+      await deployment.close();
+    }
+  }
+
+  it('fails a deployment that closes the connections of requests over the limit, shown by one request more and one once the window has ended', async () => {
+    const { result, findings, sent } = await probe(closing429s());
+    expect(result.verdict).toBe('failed');
+    expect(sent(probeCases.lostNextWindow).map((e) => e.status)).toEqual([200]);
+    const failures = findings.filter((f) => f.level === 'failure');
+    expect(failures.map((f) => f.case)).toEqual([probeCases.lostAgain]);
+    expect(failures[0]!.message).toMatch(/X-RateLimit-Remaining 0 until \d+; the 2 requests after it, in that window, got their connections closed on every try/);
+  });
+
+  it('fails it for the second key alike, spent as a polite client', async () => {
+    const { findings, sent } = await probe(closing429s({ only: /demo-free/ }), { apiKey2: 'demo-free' });
+    expect(sent(probeCases.lostNextWindow).map((e) => e.status)).toEqual([200]);
+    expect(findings.filter((f) => f.level === 'failure').map((f) => f.case)).toEqual([probeCases.lostAgain]);
+  });
+
+  it('does not fail a deployment whose keyed requests all go unanswered once the key met its limit, as an outage would look', async () => {
+    const { result, findings } = await probe(closing429s({ down: true }));
+    expect(findings.filter((f) => f.level === 'failure')).toEqual([]);
+    expect(result.verdict).not.toBe('failed');
   });
 });

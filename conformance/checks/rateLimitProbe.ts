@@ -19,7 +19,8 @@ export const rateLimitProbe: Check = {
     'the list once more, which must not be refused again in the same window (a refusal otherwise may be a ban), and, ' +
     'served, one list more at once, which must not be served where that answer said none remain. With --api-key-2, ' +
     'the second key is then spent from the start of its next window to its first 429, and not one request past it, ' +
-    'and retried as that 429\'s Retry-After told: a 429 that tells no longer a wait again fails.',
+    'and retried as that 429\'s Retry-After told: a 429 that tells no longer a wait again fails. A request over ' +
+    'the limit whose connection is closed on every try, where the key is served again once the window has ended, fails too.',
   operations: ['listPets'],
   phase: 'probe',
   guard(ctx) {
@@ -33,6 +34,7 @@ export const rateLimitProbe: Check = {
   async send(ctx) {
     const budget = ctx.options.probeMaxRequests + 1;
     const first = await spendUntil429(ctx, probeCases.spend, budget, false);
+    if (first.lost) await confirmLostOverLimit(ctx, 'key');
     if (first.refused === undefined) return;
     // A 429 near its window's end is one the judges cannot tell from a correct one (a Retry-After a
     // whole window short, served requests past Remaining 0): spend the next window from its start,
@@ -43,6 +45,7 @@ export const rateLimitProbe: Check = {
       const why = `to spend the next window from its start; the rate-limit probe's 429 came less than ${judgeableBeforeResetMs / 1000} s before its window's end, too near it to judge`;
       if (await ctx.waitFor(waitMs, why)) {
         const second = await spendUntil429(ctx, probeCases.spendNewWindow, budget - first.spent, true);
+        if (second.lost) await confirmLostOverLimit(ctx, 'key');
         if (second.refused === undefined) return;
       }
     }
@@ -62,7 +65,7 @@ export const rateLimitProbe: Check = {
  * and nothing to spend on), and, `afterA429`, at the first answer that is neither served nor a 429
  * (a ban the contract allows after a 429, whatever its status).
  */
-async function spendUntil429(ctx: CheckContext, caseName: string, budget: number, afterA429: boolean): Promise<{ spent: number; refused?: Exchange }> {
+async function spendUntil429(ctx: CheckContext, caseName: string, budget: number, afterA429: boolean): Promise<{ spent: number; refused?: Exchange; lost?: true }> {
   let last: Exchange | undefined;
   let overLimit = 0;
   let spent = 0;
@@ -70,7 +73,7 @@ async function spendUntil429(ctx: CheckContext, caseName: string, budget: number
     const before = ctx.exchanges.length;
     const exchange = await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key', operationId: 'listPets', intent: 'over-limit', case: caseName }, { expect429: true });
     spent += Math.max(1, ctx.exchanges.slice(before).filter((e) => e.case === caseName).length);
-    if (!exchange) return { spent };
+    if (!exchange) return { spent, lost: true };
     if (exchange.response.status === 429) return { spent, refused: exchange };
     const served = exchange.response.status >= 200 && exchange.response.status < 300;
     if (afterA429 && !served) return { spent };
@@ -144,12 +147,29 @@ async function probeSecondKeyPolitely(ctx: CheckContext, budget: number): Promis
   let refusal: Exchange | undefined;
   for (let spent = 0; spent < budget && refusal === undefined; spent++) {
     const exchange = await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key2', operationId: 'listPets', intent: 'over-limit', case: probeCases.secondKeySpend }, { expect429: true });
-    if (!exchange || (exchange.response.status !== 429 && (exchange.response.status < 200 || exchange.response.status >= 300))) return;
+    if (!exchange) return confirmLostOverLimit(ctx, 'key2');
+    if (exchange.response.status !== 429 && (exchange.response.status < 200 || exchange.response.status >= 300)) return;
     if (exchange.response.status === 429) refusal = exchange;
   }
   const waitMs = refusal && retryWaitMs(refusal);
   if (waitMs === undefined || !(await ctx.waitFor(Math.max(0, waitMs - sinceAnswered(ctx, refusal!)), 'to retry as the Retry-After of the second key\'s 429 told'))) return;
   await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'key2', operationId: 'listPets', intent: 'over-limit', case: probeCases.secondKeyRetry }, { expect429: true });
+}
+
+/**
+ * A request of the probe got no answer on any try. Where the key's last answer served it and said
+ * none remain, that request was over the limit, which is owed a 429: one request more at once, and,
+ * lost too, one once that window has ended. Served then, the deployment was up and closes requests
+ * over the limit (judgeLostOverLimit); anything else is the run's count of lost requests to judge.
+ */
+async function confirmLostOverLimit(ctx: CheckContext, auth: 'key' | 'key2'): Promise<void> {
+  const last = ctx.exchanges.filter((e) => e.bucket === auth).at(-1);
+  if (!last || last.response.status < 200 || last.response.status >= 300 || readRateHeaders(last.response.headers).remaining !== 0) return;
+  const list = { method: 'GET', path: '/pets?limit=1', auth, operationId: 'listPets', intent: 'over-limit' } as const;
+  if (await ctx.send({ ...list, case: probeCases.lostAgain }, { expect429: true })) return;
+  const waitMs = untilNextWindowMs(last);
+  if (waitMs === undefined || !(await ctx.waitFor(Math.max(0, waitMs - sinceAnswered(ctx, last)), 'to tell requests over the limit closed on from an outage: one request once their window has ended'))) return;
+  await ctx.send({ ...list, case: probeCases.lostNextWindow }, { expect429: true });
 }
 
 /** How long ago, on the run's clock, `exchange` was answered: no earlier than the last answer of the run came back. */

@@ -9,6 +9,7 @@ import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';
 import { answeredAt, retryAfterSlackMs } from './judgeRate.ts';
 import type { RunFacts } from './runFacts.ts';
+import { judgeLostOverLimit, type LostRequest } from './judgeLostOverLimit.ts';
 
 export const probeCases = {
   spend: 'rate-limit-probe/spend',
@@ -18,6 +19,8 @@ export const probeCases = {
   afterRetryAgain: 'rate-limit-probe/after-retry-after/again',
   secondKeySpend: 'rate-limit-probe/second-key/spend',
   secondKeyRetry: 'rate-limit-probe/second-key/after-retry-after',
+  lostAgain: 'rate-limit-probe/lost-over-limit/again',
+  lostNextWindow: 'rate-limit-probe/lost-over-limit/next-window',
 } as const;
 
 /**
@@ -88,9 +91,11 @@ export function sameWindow(before: { reset?: number } | undefined, exchange: Exc
 /**
  * Judges the probe's spending: a first round, and, when that round's 429 came too near its window's
  * end to judge, a second round in the window after it. Each round may send what the budget left it.
+ * Requests of the probe lost over the limit are judged by `judgeLostOverLimit`.
  */
-export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts): Judgement[] {
+export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts & { unanswered?: readonly LostRequest[] }): Judgement[] {
   const v = new JudgementList();
+  const lost = judgeLostOverLimit(facts.unanswered ?? [], exchanges);
   const first = exchanges.filter((e) => e.case === probeCases.spend);
   const second = exchanges.filter((e) => e.case === probeCases.spendNewWindow);
   judgeRound(v, first, facts.probeMaxRequests + 1, facts, false);
@@ -99,7 +104,7 @@ export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts):
   if (retry) judgeRetry(v, retry, lastRefusal(exchanges.slice(0, exchanges.indexOf(retry))));
   const politeRetry = exchanges.find((e) => e.case === probeCases.secondKeyRetry);
   if (politeRetry) judgePoliteRetry(v, politeRetry, exchanges, facts);
-  return v.judgements;
+  return [...lost, ...v.judgements];
 }
 
 /**

@@ -577,7 +577,7 @@ export class ProxyJudge {
       tally.ofOperation.set(exchange.operationId, (tally.ofOperation.get(exchange.operationId) ?? 0) + 1);
     }
     // Every check reports the model's judgements of its rules on this group: nothing is judged again.
-    const input = { validators: this.#validators, knownPets: [], probeMaxRequests: 0, exchanges: group, model: { judgements, state }, connections: [] };
+    const input = { validators: this.#validators, knownPets: [], probeMaxRequests: 0, exchanges: group, model: { judgements, state }, connections: [], unanswered: [] };
     const told = this.settings.onFailure;
     const tell = (found: readonly Judgement[]) => {
       for (const j of found) if (j.outcome === 'failure' && j.exchange !== undefined) told?.(j.exchange.seq, j.rule);

@@ -46,9 +46,9 @@ export function exchange(parts: {
  * Judges a check over the given exchanges, as a run judges it (its own exchanges, or every one for
  * a passive check), and returns its verdict per operation. `knownPets`: what the preflight listed.
  */
-export async function judge(check: Check, exchanges: Exchange[], facts: Partial<Pick<JudgeInput, 'knownPets' | 'probeMaxRequests'>> = {}): Promise<Record<string, OperationResult>> {
+export async function judge(check: Check, exchanges: Exchange[], facts: Partial<Pick<JudgeInput, 'knownPets' | 'probeMaxRequests' | 'unanswered'>> = {}): Promise<Record<string, OperationResult>> {
   const validators = new SpecValidators(await testSpec());
   const outcomes = new Outcomes(check.operations);
-  judgeCheck(check, { validators, knownPets: facts.knownPets ?? [], probeMaxRequests: facts.probeMaxRequests ?? 10, exchanges, model: runModel(exchanges, { sharedKey: false, validators }), connections: [] }, outcomes);
+  judgeCheck(check, { validators, knownPets: facts.knownPets ?? [], probeMaxRequests: facts.probeMaxRequests ?? 10, exchanges, unanswered: facts.unanswered ?? [], model: runModel(exchanges, { sharedKey: false, validators }), connections: [] }, outcomes);
   return Object.fromEntries(outcomes.results().map((r) => [r.operationId, r]));
 }
