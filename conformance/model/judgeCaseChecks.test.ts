@@ -258,6 +258,18 @@ describe('the rate-limit probe\'s judge', () => {
     expect(judged[0]![2]).toMatch(/no window \(one X-RateLimit-Reset\) served more than its X-RateLimit-Limit/);
   });
 
+  it('fails requests served without a 429 past twice the Limit within a minute, though each answer names a window of its own (a window counted in milliseconds)', async () => {
+    const reset = Number(rateHeaders()['x-ratelimit-reset']);
+    const atMs = (e: Exchange, ms: number): Exchange => ({ ...e, sentAt: e.sentAt + ms });
+    const fast = [0, 1, 2, 3, 4, 5, 6].map((i) => atMs(spend(200, 2, { 'x-ratelimit-limit': '3', 'x-ratelimit-reset': String(reset + i) }), i * 1_000));
+    const judged = notHeld(judgeRateProbe(fast, await facts({ probeMaxRequests: 6 })));
+    expect(judged.map((j) => [j[0], j[1]])).toEqual([['probe.429-reached', 'failure']]);
+    expect(judged[0]![2]).toMatch(/^No 429 for 7 requests served within 6\.0 s \(#\d+ to #\d+\), each answer saying X-RateLimit-Limit 3; .*a limit of 3 lets at most 6 through in any minute/);
+    // The same requests spread over three minutes: no minute saw more than twice the Limit.
+    const slow = fast.map((e, i) => atMs(e, i * 29_000));
+    expect(notHeld(judgeRateProbe(slow, await facts({ probeMaxRequests: 6 }))).map((j) => [j[0], j[1]])).toEqual([['probe.429-reached', 'inconclusive']]);
+  });
+
   it('calls a probe that stopped before its budget, with no 429, not judged: never passed', async () => {
     const judged = notHeld(judgeRateProbe([spend(200, 9), spend(200, 8)], await facts()));
     expect(judged).toEqual([['probe.429-reached', 'inconclusive', 'the probe stopped after 2 requests without a 429; the last answer said X-RateLimit-Limit 300 and Remaining 8: whether requests over the limit get 429 was not seen']]);

@@ -185,6 +185,24 @@ function overAWindowsLimit(spends: readonly Exchange[]): boolean {
   return [...served].some(([reset, { count, limit }]) => reset === undefined || limit === undefined || count > limit);
 }
 
+/**
+ * The most of `spends` served within one minute (the first sent and the last answered less than
+ * 60 s apart on the run's clock, so the deployment read both within a minute), and the one Limit
+ * every served answer announced (undefined when they announce none or differ).
+ */
+function servedWithinAMinute(spends: readonly Exchange[]): { count: number; limit?: number; from?: Exchange; to?: Exchange } {
+  const served = spends.filter((e) => e.response.status >= 200 && e.response.status < 300);
+  const limits = new Set(served.map((e) => readRateHeaders(e.response.headers).limit));
+  const limit = limits.size === 1 ? [...limits][0] : undefined;
+  let most: { count: number; from?: Exchange; to?: Exchange } = { count: 0 };
+  for (let first = 0, last = 0; last < served.length; last++) {
+    const end = served[last]!.sentAt + served[last]!.response.durationMs;
+    while (end - served[first]!.sentAt >= 60_000) first++;
+    if (last - first + 1 > most.count) most = { count: last - first + 1, from: served[first]!, to: served[last]! };
+  }
+  return { ...most, ...(limit !== undefined ? { limit } : {}) };
+}
+
 /** Judges one round of spending, which may send `budget` requests; `afterA429`: the second round. */
 function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: number, facts: RunFacts, afterA429: boolean): void {
   let last: Exchange | undefined;
@@ -231,6 +249,16 @@ function judgeRound(v: JudgementList, spends: readonly Exchange[], budget: numbe
   }
   if (!last) return;
   const told = `the last answer said X-RateLimit-Limit ${last.response.headers['x-ratelimit-limit']} and Remaining ${last.response.headers['x-ratelimit-remaining']}`;
+  // The contract's limits are requests a minute (or a day): however its windows are cut, fixed,
+  // sliding or a bucket refilled, a limit of L lets at most 2L through in any minute (L at one
+  // window's end, L at the next one's start). More, each answer announcing L: L is not enforced a
+  // minute, whatever the windows the answers name (one a second, one per Reset).
+  const minute = servedWithinAMinute(spends);
+  if (minute.limit !== undefined && minute.count > 2 * minute.limit) {
+    const seconds = ((minute.to!.sentAt + minute.to!.response.durationMs - minute.from!.sentAt) / 1000).toFixed(1);
+    v.fail('probe.429-reached', minute.to!, `No 429 for ${minute.count} requests served within ${seconds} s (#${minute.from!.seq} to #${minute.to!.seq}), each answer saying X-RateLimit-Limit ${minute.limit}; ${told}. The contract's limits are requests per minute ("Requests per minute"): a limit of ${minute.limit} lets at most ${2 * minute.limit} through in any minute, even across a window's end. Count the window in seconds, not milliseconds, and refuse requests over the limit with 429.`, { each: true }, 'listPets');
+    return;
+  }
   if (spends.length < budget) {
     // The probe stopped before its budget (an answer lost, the run's time spent): it saw no 429, nor a reason to fail.
     v.inconclusive('probe.429-reached', last, `the probe stopped after ${spends.length} requests without a 429; ${told}: whether requests over the limit get 429 was not seen`, 'listPets');
