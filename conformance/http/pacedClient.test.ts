@@ -196,6 +196,34 @@ describe('PacedClient', () => {
     expect(client.failuresInARow).toBe(0);
   });
 
+  it('tries a GET once when an answer before was cut short on every try: a deployment that cuts answers short is no blip, and each try may wait the timeout', async () => {
+    const cut = () => new TransportError('GET http://api.test/v1/pets failed: aborted (ECONNRESET) after 8 bytes of the body', 'http://api.test/v1/pets', responseOf(200, { 'content-type': 'application/json' }, '[{"id":1', true));
+    const { client, sent } = setup((s) => {
+      if (s[s.length - 1]!.url.endsWith('/pets/1')) return ok(50, resetAt);
+      throw cut();
+    });
+    const first = await client.send('a', list);
+    expect(sent).toHaveLength(3);
+    expect(first.response).toMatchObject({ status: 200, body: '[{"id":1', incomplete: expect.stringContaining('after 8 bytes of the body') });
+    await client.send('a', { ...list, path: '/pets/1', operationId: 'getPet' });
+    const second = await client.send('a', list);
+    expect(sent).toHaveLength(5);
+    expect(second.response.incomplete).toContain('after 8 bytes of the body');
+  });
+
+  it('still tries a GET again after a reset with nothing of the answer, once answers were cut short', async () => {
+    let mode: 'cut' | 'refused' = 'cut';
+    const { client, sent } = setup(() => {
+      throw mode === 'cut'
+        ? new TransportError('GET http://api.test/v1/pets failed: aborted after 8 bytes of the body', 'http://api.test/v1/pets', responseOf(200, { 'content-type': 'application/json' }, '[{"id":1', true))
+        : new TransportError('GET http://api.test/v1/pets failed: ECONNRESET', 'http://api.test/v1/pets');
+    });
+    await client.send('a', list);
+    mode = 'refused';
+    await expect(client.send('a', list)).rejects.toThrow(/\(3 tries\)/);
+    expect(sent).toHaveLength(6);
+  });
+
   it('never sends a POST again after a transport error: it may have been processed', async () => {
     const { client, sent } = setup(() => {
       throw new TransportError('POST http://api.test/v1/pets failed: no answer within 1000 ms', 'http://api.test/v1/pets');

@@ -106,6 +106,8 @@ export class PacedClient {
   transportFailures = 0;
   /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
   failuresInARow = 0;
+  /** Answers that started and never finished, on every try of their request. */
+  #answersCutShort = 0;
   /**
    * The credentials whose requests the deployment was seen to drop while it answered others
    * (`mute`): nothing more is sent with them, so the run stays bounded.
@@ -301,7 +303,7 @@ export class PacedClient {
     let silent = true;
     for (let failures = 0; ; failures++) {
       try {
-        const exchange = await this.#sendOnce(checkId, request, bucket, failures);
+        const exchange = await this.#sendOnce(checkId, request, bucket, failures, failures >= transportRetries || this.#answersCutShort > 0);
         this.#silentRequests.delete(request.operationId);
         return exchange;
       } catch (error) {
@@ -338,7 +340,11 @@ export class PacedClient {
     return headers;
   }
 
-  async #sendOnce(checkId: string, request: ApiRequest, bucket: Bucket, retries: number): Promise<Exchange> {
+  /**
+   * One try. `partialIsFinal`: an answer that starts and never finishes is taken as it came, not
+   * tried again (the last try, or the deployment already cut an answer short on every try).
+   */
+  async #sendOnce(checkId: string, request: ApiRequest, bucket: Bucket, retries: number, partialIsFinal: boolean): Promise<Exchange> {
     const { baseUrl, transport, timeoutMs } = this.#options;
     const url = `${baseUrl}${request.path}`;
     const headers = this.#headersOf(request);
@@ -360,12 +366,15 @@ export class PacedClient {
     try {
       answer = await transport.send({ method: request.method, url, headers, body: request.body, ...(request.connection !== undefined ? { connection: request.connection } : {}) }, timeoutMs);
     } catch (error) {
-      const lastTry = !(request.method === 'GET' || request.method === 'HEAD') || retries >= transportRetries;
+      const lastTry = !(request.method === 'GET' || request.method === 'HEAD') || partialIsFinal;
       if (error instanceof TransportError && error.partial && (lastTry || error.malformed)) {
         // The status line came and the answer never finished, on every try, or broke HTTP/1.1's
-        // framing (which no retry mends): unreadable, the deployment's failure, judged with the bytes that came.
+        // framing (which no retry mends): unreadable, the deployment's failure, judged with the bytes
+        // that came. Once a request's answer was cut short on every try, the deployment cuts answers
+        // short: no later one is tried again, so a run stays bounded (each try may wait the timeout).
         answer = error.partial;
         incomplete = this.#redact(error.message);
+        if (!error.malformed && retries > 0) this.#answersCutShort++;
       } else {
         // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
         if (error instanceof TransportError) {

@@ -53,6 +53,18 @@ describe('rate.limit-steady: X-RateLimit-Limit is one value within a window', ()
     expect(failure!.related).toEqual([1]);
   });
 
+  it('holds nothing of the key\'s window to an OPTIONS or another undocumented request answered under another Limit: the address\'s meter of a request not authenticated', () => {
+    // A CORS preflight is never authenticated: a deployment may answer OPTIONS with the key under the address's meter.
+    const judged = judgementsOf([k(66), k(29, { method: 'OPTIONS', limit: 60, at: 1, status: 204 }), k(65, { method: 'PUT', status: 405, at: 2 }), k(64, { at: 3 })]);
+    expect(rateFailures(judged)).toEqual([]);
+    // Under the key's own Limit it is the key's window, and held to its count.
+    resetSeq();
+    expect(rateFailures(judgementsOf([k(66), k(29, { method: 'OPTIONS', at: 1, status: 204 })]))).toEqual([expect.stringMatching(/^rate\.cost: .*#2 OPTIONS \/pets says X-RateLimit-Remaining 29/)]);
+    // A documented operation with the key is authenticated: its answer is the key's under any Limit.
+    resetSeq();
+    expect(failuresOf(judgementsOf([k(66), k(65, { limit: 60, at: 1 })]), 'rate.limit-steady')).toHaveLength(1);
+  });
+
   it('does not compare the Limit of a new window with the last one (a plan may change at a reset)', () => {
     const judged = judgementsOf([k(0, { limit: 300 }), k(59, { limit: 60, reset: RESET + 60, at: 61 })]);
     expect(ofRule(judged, 'rate.limit-steady')).toEqual([]);

@@ -173,7 +173,7 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
   for (const { exchange, view } of group) if (view.credential.kind === 'key') keys.add(view.credential.key);
   for (const key of keys) {
     const account = ledger(state, key);
-    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
+    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status) && ofTheKeysWindow(account, view, exchange));
     // After a 429 closed the window, no operation with the key is served before the reset it
     // announced, in any spelling of its path (`/pets/`, `/%70ets`): a route mounted before the
     // limiter is still the operation. Another undocumented request may cost nothing, so it may be.
@@ -231,6 +231,19 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
   return out;
 }
 
+/**
+ * Whether an answer to a request with the key speaks of the key's window. A documented operation
+ * is authenticated, so its answer does. A request outside them need not be (a CORS preflight never
+ * is; an edge may answer a method or path the service does not route), and its answer may carry
+ * the client address's meter: it speaks of the key's window only under the Limit the key's last
+ * answer announced, and never starts the key's account.
+ */
+function ofTheKeysWindow(account: KeyLedger, view: RequestView, exchange: Exchange): boolean {
+  if (view.operation !== undefined || view.spells !== undefined) return true;
+  const { limit } = readRateHeaders(exchange.response.headers);
+  return account.last !== undefined && (limit === undefined || limit === account.last.limit);
+}
+
 /** The ledger as it stands once the answer's own request is counted. */
 function withOwnCost(account: KeyLedger, view: RequestView, exchange: Exchange): KeyLedger {
   const key = view.credential.kind === 'key' ? view.credential.key : 'key';
@@ -261,7 +274,7 @@ export function learnRate(group: readonly { exchange: Exchange; view: RequestVie
       account.spentMax += max;
       if (min > 0 || max > 0) account.since.push(exchange.seq);
     }
-    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status));
+    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status) && ofTheKeysWindow(account, view, exchange));
     const observed = own.map(({ exchange }) => observe(exchange)).filter((o): o is WindowObservation => o !== undefined);
     for (const { exchange } of own) {
       if (exchange.response.status !== 429) continue;
