@@ -22,8 +22,8 @@ const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/equivalent\/(plain|header-AUTHORIZATION,scheme-bearer,accept-absent|accept-q-values,query-reversed,if-none-match|query-percent-encoded)$/, '`generated/sweep/equivalent/{spelling}`'],
   [/^generated\/sweep\/accept-encoding\/(gzip|gzip-deflate-br)$/, '`generated/sweep/accept-encoding/{gzip,gzip-deflate-br}`'],
   [/^generated\/sweep\/burst\/[1-6](\/read-back)?$/, '`generated/sweep/burst/{1..6}`'],
-  [/^generated\/sweep\/with-key\/(HEAD|OPTIONS|PUT)\/pets$/, '`generated/sweep/with-key/{HEAD,OPTIONS,PUT}/pets`'],
-  [/^generated\/http\/(unknown-path|(list|pet)\/(get|head)|pet\/if-none-match\/(current|never-given)|pet\/if-modified-since)$/, '`generated/http/{request}`'],
+  [/^generated\/sweep\/with-key\/((HEAD|OPTIONS|PUT)\/pets|POST\/pet)$/, '`generated/sweep/with-key/{HEAD,OPTIONS,PUT}/pets`'],
+  [/^generated\/http\/(unknown-path|(list|pet)\/(get|head)|pet\/if-none-match\/(current|never-given|other-strength|in-a-list)|pet\/if-modified-since)$/, '`generated/http/{request}`'],
   [/^generated\/second-key\/[1-5]\//, '`generated/second-key/{1..5}/...`'],
   [
     /^generated\/\d+\/\d+\/(create|read-back|create-edge|create-invalid\/[\w-]+|list|list-invalid|list-alias|get|get-neighbour|get-malformed|get-alias|equivalent-(list|get|create)\/.+|relation-(list|get|create)\/.+|order\/(list|get)|unlisted\/[A-Z]+\/(pets|pet|pets-slash|pet-slash|unknown|nested)\/(key|no-key)|replay-keyless\/(none|near-miss|other-scheme|empty)|burst\/(create|get|list|read-back))$/,

@@ -65,7 +65,7 @@ describe('a run against the mock', () => {
     expect(result.exitCode).toBe(0);
     expect(new Set(sent.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(storeSize).toBe(250);
-    expect(result.report.requests.total).toBe(210);
+    expect(result.report.requests.total).toBe(211);
     expect(result.report.checks.filter((c) => c.status === 'skipped').map((c) => c.id)).toEqual(['create-pet', 'pet-lifecycle', 'http-framing', 'rate-limit-probe']);
     expect(result.report.checks.find((c) => c.id === 'auth')?.operations.find((o) => o.operationId === 'createPet')?.status).toBe('skipped');
   });

@@ -87,6 +87,9 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
     add(`${name}/null`, { ...base, [name]: null }, required.includes(name) ? 'refuse' : 'open', `${name} null`, rule);
   }
 
+  // Every field wrong at once: the Error of a body with several faults is one Error, as of one.
+  add('every-field-boolean', Object.fromEntries(Object.keys(properties).map((p) => [p, true])), 'refuse', 'every field true', `no field of ${schemaName} is a boolean`);
+
   // A body that is no object lacks every required field: the same 400. Malformed JSON too: RFC 9110
   // (15.5.1) makes 400 the status of malformed syntax, and 422 (15.5.21) one for content that parses.
   const shape = (name: string, body: string | undefined, what: string, contentType = json, expect: ValueCase['expect'] = 'refuse') =>
@@ -97,6 +100,11 @@ export function bodyCases(schema: OpenAPIV3.SchemaObject, base: Record<string, u
   shape('string', '"text"', 'a JSON string');
   shape('number', '42', 'a JSON number');
   shape('malformed', stringify(base).slice(0, -3), 'malformed JSON');
+  // A JSON text is one value with whitespace around it (RFC 8259, 2): a valid object followed by
+  // text, or by a second value, is no JSON text, however a lenient reader stops at the first.
+  shape('trailing-text', `${stringify(base)} x`, `a ${schemaName} followed by text`);
+  shape('two-values', `${stringify(base)}${stringify(base)}`, `two ${schemaName} objects one after the other`);
+  shape('empty-object', '{}', 'an empty object: every required field missing');
   // The contract says what the body is, not what a server does with JSON under another label: open.
   cases.push({ name: 'body/content-type', body: stringify(base), contentType: 'text/plain', sent: base, expect: 'open', what: `a valid ${schemaName} labelled text/plain`, rule: `the contract says the body is application/json, and is silent on a JSON body under another media type` });
   const form = new URLSearchParams(Object.entries(base).map(([k, v]) => [k, String(v)])).toString();

@@ -35,6 +35,8 @@ export const getPet: Check = {
     const cases: PathCase[] = [
       { name: 'unknown', id: unknown, expect: notFound(`id ${unknown}, which no pet has`) },
       { name: 'int64-max', id: INT64_MAX, expect: notFound(`id ${INT64_MAX} (int64's maximum), which no pet has`) },
+      // Zero, which code reading a missing id as falsy trips on: an int64 like any other.
+      { name: 'zero', id: '0', expect: notFound('id 0, which no pet has') },
       { name: 'non-integer', id: 'abc', expect: malformed('id abc') },
       { name: 'float', id: '1.5', expect: malformed('id 1.5') },
       // A negative id is an int64 like any other ("Unique identifier assigned by the service"): a pet's, or none.

@@ -174,4 +174,9 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
   for (const method of ctx.options.readOnly ? [] : (['HEAD', 'OPTIONS', 'PUT'] as const)) {
     await send({ method, path: '/pets', auth: 'key', ...(method === 'PUT' ? { headers: json, body: '[]' } : {}), operationId: 'unlisted', intent: 'valid', case: `generated/sweep/with-key/${method}/pets` });
   }
+  // The collection's method on an item: a router that shares one method table between the two
+  // answers 405 with an Allow naming the method it refused.
+  if (!ctx.options.readOnly && target !== undefined) {
+    await send({ method: 'POST', path: `/pets/${target}`, auth: 'key', headers: json, body: jsonText('Posted to an item', knownCategory(ctx, 0), 'available'), operationId: 'unlisted', intent: 'valid', case: 'generated/sweep/with-key/POST/pet' });
+  }
 }

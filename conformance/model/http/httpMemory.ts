@@ -40,10 +40,12 @@ export interface HttpMemory {
   writes: number;
   /** By path-and-query: a keyed answer that let shared caches store it (RFC 9111, 3.5). */
   sharedCacheable: Map<string, { seq: number; directive: string; bytes: Uint8Array }>;
+  /** By path-and-query: the first 304 to an If-None-Match, which shows the deployment evaluates that condition there. */
+  notModified: Map<string, number>;
 }
 
 export function emptyHttpMemory(): HttpMemory {
-  return { lastGet: new Map(), strongTags: new Map(), served: new Map(), keys: new Map(), writes: 0, sharedCacheable: new Map() };
+  return { lastGet: new Map(), strongTags: new Map(), served: new Map(), keys: new Map(), writes: 0, sharedCacheable: new Map(), notModified: new Map() };
 }
 
 export function standing(memory: HttpMemory, key: KeyName): KeyStanding {

@@ -60,7 +60,32 @@ function judgeConditionalAnswer(answer: Answer, memory: HttpMemory): Judgement[]
   const conditional = (view.method === 'GET' || view.method === 'HEAD') && (view.headers['if-none-match'] !== undefined || view.headers['if-modified-since'] !== undefined);
   if (!conditional) return [];
   if (status === 412) return [broken('http.conditional', answer.op, exchange, `${where} answered 412 to a conditional ${view.method}; a false If-None-Match or If-Modified-Since on GET or HEAD is answered 304, and a true one as if unconditional (RFC 9110, 13.1.2, 13.2.2).`)];
-  return isSuccess(status) ? [held('http.conditional', answer.op, exchange)] : [];
+  if (!isSuccess(status)) return [];
+  const missed = missedMatch(answer, memory);
+  return [missed ? broken('http.conditional', answer.op, exchange, missed.message, [missed.related]) : held('http.conditional', answer.op, exchange)];
+}
+
+/**
+ * A 2xx to an If-None-Match one of whose tags matches, by weak comparison, the ETag the answer
+ * itself gives, where the deployment answered 304 to an If-None-Match of this URL before (so it
+ * evaluates the condition here, and nothing was written since): the condition was false, and a
+ * recipient "MUST use the weak comparison function when comparing entity tags for If-None-Match"
+ * (RFC 9110, 13.1.2), then answer 304 to a GET or HEAD. A tag read strongly (W/ prefix not
+ * stripped) or a list read as one tag misses it.
+ */
+function missedMatch(answer: Answer, memory: HttpMemory): { message: string; related: number } | undefined {
+  const noneMatch = answer.view.headers['if-none-match'];
+  const before = memory.notModified.get(answer.exchange.path);
+  if (noneMatch === undefined || before === undefined || currentRepresentation(answer, memory) === undefined) return undefined;
+  const tags = parseTagList(noneMatch);
+  const own = parseEntityTag(answer.field('etag') ?? '');
+  if (tags === undefined || tags === '*' || !own) return undefined;
+  const hit = tags.find((t) => weakMatch(t, own));
+  if (!hit) return undefined;
+  return {
+    message: `${answer.where} answered ${answer.status} with ETag ${showTag(own)} to If-None-Match: ${noneMatch}, whose ${showTag(hit)} matches it by weak comparison, which If-None-Match uses (RFC 9110, 13.1.2: W/ is ignored, and each tag of a list is compared); #${before} shows the deployment answers 304 to a false If-None-Match on ${answer.exchange.path}. The condition was false: answer 304.`,
+    related: before,
+  };
 }
 
 function judge304Fields(answer: Answer, memory: HttpMemory): Judgement[] {

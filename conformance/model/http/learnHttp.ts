@@ -36,6 +36,7 @@ export function learnHttp(exchange: Exchange, view: RequestView, memory: HttpMem
     const directive = view.headers.authorization !== undefined ? sharedCacheDirective(headers['cache-control']) : undefined;
     if (directive) memory.sharedCacheable.set(exchange.path, { seq: exchange.seq, directive, bytes: exchange.response.bytes });
   }
+  if (status === 304 && view.headers['if-none-match'] !== undefined && !memory.notModified.has(exchange.path)) memory.notModified.set(exchange.path, exchange.seq);
   if (served && writes.has(view.method)) memory.writes++;
   if (view.credential.kind !== 'key' || view.preflight) return;
   // OPTIONS is answered for the server as a whole as often as for the resource (RFC 9110, 9.3.7): not counted.
