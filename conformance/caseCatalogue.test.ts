@@ -20,7 +20,7 @@ const generatedKinds: [RegExp, string][] = [
   [/^generated\/sweep\/(status-without-limit|unknown-parameter)$/, '`generated/sweep/status-without-limit`'],
   [/^generated\/sweep\/error-accept\/(any|text-html)$/, '`generated/sweep/error-accept/any`'],
   [/^generated\/sweep\/equivalent\/(plain|header-AUTHORIZATION,scheme-bearer,accept-absent|accept-q-values,query-reversed,if-none-match|query-percent-encoded)$/, '`generated/sweep/equivalent/{spelling}`'],
-  [/^generated\/sweep\/accept-encoding\/(gzip|gzip-deflate-br)$/, '`generated/sweep/accept-encoding/{gzip,gzip-deflate-br}`'],
+  [/^generated\/sweep\/accept-encoding\/(gzip|gzip-deflate-br|refused)$/, '`generated/sweep/accept-encoding/{gzip,gzip-deflate-br,refused}`'],
   [/^generated\/sweep\/burst\/[1-6](\/read-back)?$/, '`generated/sweep/burst/{1..6}`'],
   [/^generated\/sweep\/with-key\/((HEAD|OPTIONS|PUT)\/pets|POST\/pet)$/, '`generated/sweep/with-key/{HEAD,OPTIONS,PUT}/pets`'],
   [/^generated\/http\/(unknown-path|(list|pet)\/(get|head)|pet\/if-none-match\/(current|never-given|other-strength|in-a-list)|pet\/if-modified-since)$/, '`generated/http/{request}`'],

@@ -33,7 +33,7 @@ describe('a run against the mock', () => {
     // In process there is no socket: the framing probe is skipped, as the rate-limit probe is without --probe-rate-limit.
     expect(result.report.checks.map((c) => [c.id, c.status])).toEqual(checkIds.map((id) => [id, id === 'rate-limit-probe' || id === 'http-framing' ? 'skipped' : 'passed']));
     // The "What a run does, and what it costs" table of docs/qa-staging.md.
-    expect(result.report.requests).toMatchObject({ total: 303, withKey: 273, withoutKey: 30 });
+    expect(result.report.requests).toMatchObject({ total: 304, withKey: 274, withoutKey: 30 });
     expect(sent).toHaveLength(result.report.requests.total);
     // A client's own product token comes first where the suite sends that client's headers (RFC 9110, 10.1.5).
     const agents = sent.map((r) => Object.entries(r.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? '');
@@ -65,7 +65,7 @@ describe('a run against the mock', () => {
     expect(result.exitCode).toBe(0);
     expect(new Set(sent.map((r) => r.method))).toEqual(new Set(['GET']));
     expect(storeSize).toBe(250);
-    expect(result.report.requests.total).toBe(211);
+    expect(result.report.requests.total).toBe(212);
     expect(result.report.checks.filter((c) => c.status === 'skipped').map((c) => c.id)).toEqual(['create-pet', 'pet-lifecycle', 'http-framing', 'rate-limit-probe']);
     expect(result.report.checks.find((c) => c.id === 'auth')?.operations.find((o) => o.operationId === 'createPet')?.status).toBe('skipped');
   });

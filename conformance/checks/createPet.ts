@@ -5,6 +5,7 @@ import type { Expectation } from '../http/exchange.ts';
 import { integerText, isInt64, toJsonText } from '../../common/json/losslessJson.ts';
 import { judgeCreatePet, readBackCase } from '../model/judgeCreateCases.ts';
 import { knownCategoryIds } from '../model/runFacts.ts';
+import { refusedMarker } from '../model/judgeData.ts';
 import { newPetBody } from './newPetBody.ts';
 
 /** Random valid bodies (json-schema-faker, seeded by --seed) a `full` run adds. */
@@ -22,6 +23,17 @@ function post(ctx: CheckContext, c: Pick<BodyCase, 'body' | 'contentType'>, case
     case: caseName,
     expect,
   });
+}
+
+/**
+ * A body to be refused, its name made one no other request sends (unless the name is what it tests):
+ * a pet listed under it can come only from that refused create (data.refused-unstored).
+ */
+function markRefused(c: BodyCase, name: unknown): BodyCase {
+  const written = `"name":${JSON.stringify(name)}`;
+  if (c.expect !== 'refuse' || typeof name !== 'string' || c.body === undefined || c.name.startsWith('body/name/') || !c.body.includes(written)) return c;
+  const marked = `${refusedMarker}${c.name.slice('body/'.length)}`;
+  return { ...c, body: c.body.replace(written, `"name":${JSON.stringify(marked)}`), ...(c.sent !== undefined ? { sent: { ...c.sent, name: marked } } : {}) };
 }
 
 /**
@@ -65,7 +77,7 @@ export const createPet: Check = {
 
     // With no pet listed, no categoryId is known to exist: a valid body may then be refused for naming none.
     const categoriesKnown = knownCategoryIds(ctx.knownPets()).length > 0;
-    for (const listed of cases) {
+    for (const listed of cases.map((c) => markRefused(c, base.name))) {
       // Nor can a refusal be pinned to 400: the body's categoryId may be refused first for naming none.
       const c = !categoriesKnown && listed.expect === 'accept' ? { ...listed, expect: 'may-refuse' as const } : !categoriesKnown ? { ...listed, refusedWith: undefined } : listed;
       const caseName = `create-pet/${c.name}`;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
-import { judgeData, keylessMarker } from './judgeData.ts';
+import { judgeData, keylessMarker, refusedMarker } from './judgeData.ts';
 import { errorBody, ex, failureLines, failuresOf, freshState, heldOn, judgementsOf, listJson, ofRule, petJson, resetSeq, viewOf, type AuthSpec } from './testing/modelExchanges.ts';
 
 type Pet = Parameters<typeof petJson>[0];
@@ -484,5 +484,30 @@ describe('auth.keyless-refused, as data: a refused create changes nothing', () =
       list('', [{ id: 40, name: 'Rex', categoryId: 1, status: 'available' }]),
     ]);
     expect(failureLines(judged)).toEqual([]);
+  });
+});
+
+describe('data.refused-unstored: a create refused with a 4xx adds no pet', () => {
+  it('fails a list or a read that shows a pet only a refused create sent, naming the refused request', () => {
+    const name = `${refusedMarker}status/unknown`;
+    const judged = judgementsOf([
+      post({ name, categoryId: 1, status: 'bogus' }, JSON.stringify({ code: 'INVALID', message: 'status', status: 400 }), { status: 400 }),
+      list('?limit=100', [{ id: 40, name, categoryId: 1, status: 'bogus' }]),
+      get(40, { id: 40, name, categoryId: 1, status: 'bogus' }),
+    ]);
+    const failures = failuresOf(judged, 'data.refused-unstored');
+    expect(failures.map((f) => f.exchange!.seq)).toEqual([2, 3]);
+    expect(failures[0]!.message).toContain(`lists pet 40 named ${JSON.stringify(name)}, a name only the create #1 sent, which was refused: a refused create added a pet`);
+    expect(failures[0]!.related).toEqual([1]);
+  });
+
+  it('judges nothing of a refusal that says the key or the quota (401, 403, 429), nor of an ordinary name a refused create also sent', () => {
+    const name = `${refusedMarker}status/unknown`;
+    for (const status of [401, 403, 429]) {
+      resetSeq();
+      expect(failuresOf(judgementsOf([post({ name, categoryId: 1 }, JSON.stringify(errorBody(status)), { status }), list('', [{ id: 40, name, categoryId: 1 }])]), 'data.refused-unstored')).toEqual([]);
+    }
+    resetSeq();
+    expect(failuresOf(judgementsOf([post({ name: 'Rex', categoryId: 1, status: 'bogus' }, JSON.stringify(errorBody(400)), { status: 400 }), list('', [{ id: 40, name: 'Rex', categoryId: 1 }])]), 'data.refused-unstored')).toEqual([]);
   });
 });

@@ -14,6 +14,8 @@ const maxLearnt = 200;
 export const keylessMarker = 'pets-conformance sent without a key ';
 /** The prefix of names the suite sends in one create only: one pet may have it, under the 201's id. */
 export const onceMarker = 'pets-conformance once ';
+/** The prefix of names the suite sends only in bodies that are no valid NewPet: no pet may have it. */
+export const refusedMarker = 'pets-conformance refused ';
 /** A petId as an int64 is written in decimal; leading zeros are left open (some parsers take them). */
 const canonicalId = /^-?\d+$/;
 
@@ -65,6 +67,10 @@ function readBack(state: ModelState, op: string, exchange: Exchange, pet: Obj, i
   const refusedAt = typeof pet.name === 'string' ? state.keylessNames.get(pet.name) : undefined;
   if (refusedAt !== undefined && !state.pets.get(id)?.created) {
     return broken('auth.keyless-refused', op, exchange, `${where} lists pet ${id} named ${JSON.stringify(pet.name)}, which only the request #${refusedAt} sent without a valid key created: a refused request changed the store.`, [refusedAt]);
+  }
+  const refusedBy = typeof pet.name === 'string' ? state.refusedNames.get(pet.name) : undefined;
+  if (refusedBy !== undefined && !state.pets.get(id)?.created) {
+    return broken('data.refused-unstored', op, exchange, `${where} lists pet ${id} named ${JSON.stringify(pet.name)}, a name only the create #${refusedBy} sent, which was refused: a refused create added a pet. A create answered 4xx ("The body is missing required fields or has invalid values") must leave the store as it was.`, [refusedBy]);
   }
   const onceId = typeof pet.name === 'string' && pet.name.startsWith(onceMarker) ? state.onceNames.get(pet.name) : undefined;
   if (onceId !== undefined && onceId.id !== id) {
@@ -182,6 +188,10 @@ export function learnData(exchange: Exchange, view: RequestView, state: ModelSta
     const sent = sentPet(view);
     // Only names no keyed request ever sends: a pet of that name can come from nothing but the refused request.
     if (typeof sent?.name === 'string' && sent.name.startsWith(keylessMarker) && !state.keylessNames.has(sent.name)) state.keylessNames.set(sent.name, exchange.seq);
+  }
+  if (view.credential.kind === 'key' && view.operation === 'createPet' && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429) {
+    const sent = sentPet(view);
+    if (typeof sent?.name === 'string' && sent.name.startsWith(refusedMarker) && !state.refusedNames.has(sent.name)) state.refusedNames.set(sent.name, exchange.seq);
   }
   if (status < 200 || status >= 300 || exchange.response.keptInPart !== undefined) return;
   const remember = (id: string, facts: Omit<PetFacts, 'id' | 'seq' | 'created'>, created: boolean) => {

@@ -63,6 +63,8 @@ export interface ModelState {
   keylessNames: Map<string, number>;
   /** Names sent in one create only, with the id its 201 gave: no other id may carry them. */
   onceNames: Map<string, { id: string; seq: number }>;
+  /** Names only a create refused with a 4xx (the key's, neither 401, 403 nor 429) sent, each with that request's seq. */
+  refusedNames: Map<string, number>;
   /** What HTTP itself lets the run hold later answers to (the HTTP linter's). */
   http: HttpMemory;
   /** The last answer served with the run's key and what it said of the window, and how many in a row since left Remaining where it was. */
@@ -70,7 +72,7 @@ export interface ModelState {
 }
 
 export function emptyState(): ModelState {
-  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), http: emptyHttpMemory(), countdown: { flat: { count: 0, firstSeq: 0 } } };
+  return { pets: new Map(), ledgers: new Map(), equivalents: new Map(), keylessNames: new Map(), onceNames: new Map(), refusedNames: new Map(), http: emptyHttpMemory(), countdown: { flat: { count: 0, firstSeq: 0 } } };
 }
 
 export function ledger(state: ModelState, key: KeyName): KeyLedger {

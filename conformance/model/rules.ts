@@ -53,6 +53,7 @@ export type RuleId =
   | 'data.read-back'
   | 'data.one-id-one-pet'
   | 'data.new-id'
+  | 'data.refused-unstored'
   | 'data.created-found'
   | 'data.list-unique'
   | 'data.status-filter'
@@ -209,6 +210,7 @@ export const rules: readonly Rule[] = [
   { id: 'data.created-as-sent', checkId: 'data-integrity', operations: ['createPet'], title: 'A 201 holds the pet as sent, with a new id', quote: '201 | Pet (the created animal including its assigned `id`).', reachedBy: 'a create answered 201 (not with --read-only)', needs: 'writes' , status: 'none' },
   { id: 'data.read-back', checkId: 'data-integrity', operations: ['listPets', 'getPet'], title: 'What is read back equals what the run knows of that id, field by field', quote: 'A Pet has all fields of NewPet plus `id`. | id | Unique identifier assigned by the service on creation.', reachedBy: 'a pet read twice, or read after the run created it' , status: 'none' },
   { id: 'data.one-id-one-pet', checkId: 'data-integrity', operations: ['getPet'], title: 'GET /pets/{petId} returns the pet with that id', quote: 'GET /pets/{petId} (operation `getPet`) Returns one animal. | petId | Identifier of the animal.', reachedBy: 'a getPet answered 200' , status: 'none' },
+  { id: 'data.refused-unstored', checkId: 'data-integrity', operations: ['listPets', 'getPet'], title: 'A create refused with a 4xx adds no pet', quote: '400 | Error. The body is missing required fields or has invalid values.', reachedBy: 'a pet listed or read under a name only a refused create sent (not with --read-only)', needs: 'writes', status: 'none' },
   { id: 'data.new-id', checkId: 'data-integrity', operations: ['createPet'], title: 'A create gets an id no other pet has', quote: 'id | Unique identifier assigned by the service on creation.', reachedBy: 'a create answered 201 (not with --read-only)', needs: 'writes' , status: 'none' },
   { id: 'data.created-found', checkId: 'data-integrity', operations: ['getPet'], title: 'A pet the run created is found by its id', quote: '404 | Error. The requested resource could not be found.', reachedBy: 'a getPet of a pet the run created', needs: 'writes' , status: 'pinned', statusBasis: 'getPet: "| 200 | Pet. |"; 404 only when "the requested resource could not be found".' },
   { id: 'data.list-unique', checkId: 'data-integrity', operations: ['listPets'], title: 'A list names each id once', quote: 'Pets: A JSON array of Pet objects. | id | Unique identifier', reachedBy: 'a list answered 200' , status: 'none' },

@@ -34,7 +34,7 @@ export async function sendHttpProbes(ctx: CheckContext, send: Send, petId: strin
     await probe(path, { operationId: 'getPet', headers: { 'if-none-match': neverGiven } }, 'pet/if-none-match/never-given');
     // The same tag as If-None-Match compares it, weakly (13.1.2): the other strength, and among others in a list.
     const tag = parseEntityTag(etag)!;
-    await probe(path, { operationId: 'getPet', headers: { 'if-none-match': tag.weak ? `"${tag.opaque}"` : `W/"${tag.opaque}"` } }, 'pet/if-none-match/other-strength');
+    await probe(path, { operationId: 'getPet', headers: { 'if-none-match': tag.weak ? tag.opaque : `W/${tag.opaque}` } }, 'pet/if-none-match/other-strength');
     await probe(path, { operationId: 'getPet', headers: { 'if-none-match': `${neverGiven}, ${etag}` } }, 'pet/if-none-match/in-a-list');
   }
   const modified = got.response.headers['last-modified'];

@@ -147,6 +147,9 @@ export async function sweep(ctx: CheckContext, send: Send, created: string[]): P
       await send({ method: 'GET', path: `/pets/${target}`, auth: 'key', headers: { 'accept-encoding': encoding }, operationId: 'getPet', intent: 'valid', case: `generated/sweep/accept-encoding/${encoding.replace(/[^a-z]+/g, '-')}` });
     }
   }
+  // Every coding refused by its qvalue (RFC 9110, 12.5.3: q=0 is "not acceptable"), on the largest
+  // page, which a deployment that compresses above a size compresses if any: sent without one.
+  await send({ method: 'GET', path: '/pets?limit=100', auth: 'key', headers: { 'accept-encoding': 'gzip;q=0, deflate;q=0, br;q=0, identity' }, operationId: 'listPets', intent: 'valid', case: 'generated/sweep/accept-encoding/refused' });
   // Six requests at once (eight with a second key): each answered as alone, and each counted.
   const burst: ApiRequest[] = [];
   for (let i = 0; i < 2 && !ctx.options.readOnly; i++) burst.push({ method: 'POST', path: '/pets', auth: 'key', headers: json, body: jsonText(`Sweep burst ${i + 1}`, knownCategory(ctx, i), 'pending'), operationId: 'createPet', intent: 'valid' });
