@@ -33,8 +33,10 @@ const corpora: { name: string; dir: string; survivors: Record<string, string> }[
       // both
       'preflight-requires-auth': 'the contract shows no CORS: a preflight refused is a deployment without CORS, which the shared corpus\'s clean deployment-b is',
       'preflight-wildcard-omits-authorization': 'the contract shows no CORS: CORS fields are warnings',
-      'reset-stuck-in-past': 'the key\'s window is anchored at its first request, and a run on a fresh server ends within it, or meets the stale Reset only after the probe\'s last request',
+      'inm-weak-not-matched': 'warned: a 200 where a 304 was owed costs the client bytes, not correctness (the shared corpus\'s legal deployment-b etag-304 compares If-None-Match whole)',
+      'reset-stuck-in-past': 'not sent: the key\'s window is anchored at its first request, and a run on a fresh server ends as that first window does (the probe\'s retry comes at its end), so no answer comes once the Reset has gone stale',
       // deployment-d.mjs
+      'if-none-match-list-unparsed': 'warned: a 200 where a 304 was owed costs the client bytes, not correctness (the shared corpus\'s legal deployment-b etag-304 compares If-None-Match whole)',
       'list-etag-ignores-content': 'its ETags are weak, which may stay with a representation the server holds equivalent (RFC 9110, 8.8.1); the list page the run revalidates does not change',
       'next-link-drops-status': 'pagination beyond limit is not shown: the page its Link names is a request without status, rightly of every status',
       'preflight-allow-headers-wildcard': 'the contract shows no CORS: CORS fields are warnings',
