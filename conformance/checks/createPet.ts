@@ -60,7 +60,7 @@ export const createPet: Check = {
     'with each PetStatus and with integers at the edges JSON holds exactly get 201 and a Pet that echoes them ' +
     '(readable right after through GET /pets/{id}); each required property missing, each property of each wrong ' +
     'JSON type, integers past int64 or fractional, an enum value unknown or in another case, and bodies that are ' +
-    'no NewPet (none, null, an array, a string, a number, malformed JSON) are refused with 400, the status the contract ' +
+    'no NewPet (none, null, an array, a string, a number, an empty object, every field true, malformed JSON) are refused with 400, the status the contract ' +
     'names for them (a 422 there fails), and a form body with any 4xx, each with an Error body. --depth full adds random valid bodies. Skipped under --read-only.',
   operations: ['createPet', 'getPet'],
   phase: 'active',

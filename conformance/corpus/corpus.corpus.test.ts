@@ -27,6 +27,7 @@ const corpora: { name: string; dir: string; survivors: Record<string, string> }[
       // deployment-c.mjs
       'category-safe-int-only': 'the contract shows no categories: a categoryId no pet has (9223372036854775807 among them) may be refused',
       'head-405-on-item': 'methods beyond the operations are not shown: the shared corpus\'s clean deployment-b answers HEAD with 405 too',
+      'json-trailing-garbage-accepted': 'warned: "A JSON parser MAY accept non-JSON forms or extensions" (RFC 8259, 9): a reader that stops at the first value may create the pet',
       'limit-dropped-on-cursor': 'pagination beyond limit is not shown: the page its Link names is a request without limit, rightly 20 pets',
       'limit-unchecked-with-status': 'a limit past 100 beside a status is served as a deployment that clamps it would (listPets names no 400, and clamping is open), and no status has more than 100 pets to show more',
       'next-page-skips-one': 'pagination beyond limit is not shown, and the run does not follow Link',
