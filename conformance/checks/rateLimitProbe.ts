@@ -2,6 +2,7 @@ import type { Check, CheckContext } from '../check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
 import { judgeableBeforeResetMs, judgeRateProbe, lastRefusal, nearItsReset, probeCases, retryWaitMs, sameWindow, untilNextWindowMs } from '../model/judgeRateProbe.ts';
+import { isSuccess } from '../model/http/requestKey.ts';
 import { newPetBody } from './newPetBody.ts';
 import { toJsonText } from '../../common/json/losslessJson.ts';
 
@@ -164,7 +165,7 @@ async function probeSecondKeyPolitely(ctx: CheckContext, budget: number): Promis
  */
 async function confirmLostOverLimit(ctx: CheckContext, auth: 'key' | 'key2'): Promise<void> {
   const last = ctx.exchanges.filter((e) => e.bucket === auth).at(-1);
-  if (!last || last.response.status < 200 || last.response.status >= 300 || readRateHeaders(last.response.headers).remaining !== 0) return;
+  if (!last || !isSuccess(last.response.status) || readRateHeaders(last.response.headers).remaining !== 0) return;
   const list = { method: 'GET', path: '/pets?limit=1', auth, operationId: 'listPets', intent: 'over-limit' } as const;
   if (await ctx.send({ ...list, case: probeCases.lostAgain }, { expect429: true })) return;
   const waitMs = untilNextWindowMs(last);

@@ -106,8 +106,8 @@ export class PacedClient {
   transportFailures = 0;
   /** Requests in a row that got no answer: a deployment that stopped answering ends the run. */
   failuresInARow = 0;
-  /** Answers that started and never finished, on every try of their request. */
-  #answersCutShort = 0;
+  /** An answer started and never finished, on every try of its request: later ones are not tried again. */
+  #answersCutShort = false;
   /**
    * The credentials whose requests the deployment was seen to drop while it answered others
    * (`mute`): nothing more is sent with them, so the run stays bounded.
@@ -303,7 +303,7 @@ export class PacedClient {
     let silent = true;
     for (let failures = 0; ; failures++) {
       try {
-        const exchange = await this.#sendOnce(checkId, request, bucket, failures, failures >= transportRetries || this.#answersCutShort > 0);
+        const exchange = await this.#sendOnce(checkId, request, bucket, failures, failures >= transportRetries || this.#answersCutShort);
         this.#silentRequests.delete(request.operationId);
         return exchange;
       } catch (error) {
@@ -374,7 +374,7 @@ export class PacedClient {
         // short: no later one is tried again, so a run stays bounded (each try may wait the timeout).
         answer = error.partial;
         incomplete = this.#redact(error.message);
-        if (!error.malformed && retries > 0) this.#answersCutShort++;
+        if (!error.malformed && retries > 0) this.#answersCutShort = true;
       } else {
         // Kept for the reports (the HAR shows it with status 0), never handed to the checks.
         if (error instanceof TransportError) {

@@ -6,15 +6,14 @@
 import type { Exchange, UnansweredRequest } from '../http/exchange.ts';
 import { readRateHeaders } from '../http/rateLimitState.ts';
 import type { Judgement } from './judgement.ts';
+import { isSuccess } from './http/requestKey.ts';
 import { answeredAt } from './judgeRate.ts';
 import { silentExchange } from './judgeSilence.ts';
-
-export type LostRequest = Pick<UnansweredRequest, 'operationId' | 'sentAt' | 'durationMs' | 'request' | 'error' | 'checkId' | 'afterSeq'> & Partial<UnansweredRequest>;
 
 /** Requests over the limit lost in a row before the judge calls it the deployment's doing, not a blip. */
 const lostInARow = 2;
 
-const served = (e: Exchange) => e.response.status >= 200 && e.response.status < 300;
+const served = (e: Exchange) => isSuccess(e.response.status);
 
 /**
  * Failures of `probe.429-reached`, one per key: at least two requests of the key, each with its
@@ -25,7 +24,7 @@ const served = (e: Exchange) => e.response.status >= 200 && e.response.status < 
  * X-RateLimit-Reset. Anything else (a loss with requests left, a timeout, the key not served again)
  * is the run's count of lost requests to judge.
  */
-export function judgeLostOverLimit(unanswered: readonly LostRequest[], exchanges: readonly Exchange[]): Judgement[] {
+export function judgeLostOverLimit(unanswered: readonly UnansweredRequest[], exchanges: readonly Exchange[]): Judgement[] {
   const out: Judgement[] = [];
   for (const bucket of ['key', 'key2'] as const) {
     const own = exchanges.filter((e) => e.bucket === bucket);
@@ -38,7 +37,7 @@ export function judgeLostOverLimit(unanswered: readonly LostRequest[], exchanges
       if (!before || !told || !served(before) || told.remaining !== 0 || told.reset === undefined) continue;
       // Every lost request sent while that window was open, on the deployment's clock (its Date
       // truncates to the second: a second of slack).
-      const leftAt = (u: LostRequest) => answeredAt(before) + (u.sentAt - before.sentAt - before.response.durationMs);
+      const leftAt = (u: UnansweredRequest) => answeredAt(before) + (u.sentAt - before.sentAt - before.response.durationMs);
       if (!row.every((u) => leftAt(u) < told.reset! * 1000 - 1000)) continue;
       const last = row.at(-1)!;
       if (own.some((e) => e.seq > before.seq && e.seq <= last.afterSeq)) continue;
@@ -48,7 +47,7 @@ export function judgeLostOverLimit(unanswered: readonly LostRequest[], exchanges
       out.push({
         rule: 'probe.429-reached',
         operationId: last.operationId,
-        exchange: { ...silentExchange(last), bucket },
+        exchange: silentExchange(last),
         outcome: 'failure',
         each: true,
         message: `#${before.seq} served ${before.request.method} ${before.path} with X-RateLimit-Remaining 0 until ${told.reset}; the ${row.length} requests after it, in that window, got their connections closed on every try with no answer (${row.map((u) => u.error).join("; ")}), and #${after.seq} was served once the window had ended (X-RateLimit-Reset ${later}). The deployment was up: requests over the limit must get 429 with a Retry-After ("Requests over the limit receive 429 Too Many Requests"), not a closed connection.`,

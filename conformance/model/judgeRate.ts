@@ -173,7 +173,7 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
   for (const { exchange, view } of group) if (view.credential.kind === 'key') keys.add(view.credential.key);
   for (const key of keys) {
     const account = ledger(state, key);
-    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status) && ofTheKeysWindow(account, view, exchange));
+    const own = ownAnswers(group, key, account);
     // After a 429 closed the window, no operation with the key is served before the reset it
     // announced, in any spelling of its path (`/pets/`, `/%70ets`): a route mounted before the
     // limiter is still the operation. Another undocumented request may cost nothing, so it may be.
@@ -231,6 +231,11 @@ export function judgeRate(group: readonly { exchange: Exchange; view: RequestVie
   return out;
 }
 
+/** The answers of a group that speak of `key`'s window: its own, admitted (no 401, 403 or 5xx), under its window's Limit. */
+function ownAnswers<T extends { exchange: Exchange; view: RequestView }>(group: readonly T[], key: KeyName, account: KeyLedger): T[] {
+  return group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status) && ofTheKeysWindow(account, view, exchange));
+}
+
 /**
  * Whether an answer to a request with the key speaks of the key's window. A documented operation
  * is authenticated, so its answer does. A request outside them need not be (a CORS preflight never
@@ -274,7 +279,7 @@ export function learnRate(group: readonly { exchange: Exchange; view: RequestVie
       account.spentMax += max;
       if (min > 0 || max > 0) account.since.push(exchange.seq);
     }
-    const own = group.filter(({ view, exchange }) => view.credential.kind === 'key' && view.credential.key === key && exchange.response.status !== 401 && exchange.response.status !== 403 && !isUnavailable(exchange.response.status) && ofTheKeysWindow(account, view, exchange));
+    const own = ownAnswers(group, key, account);
     const observed = own.map(({ exchange }) => observe(exchange)).filter((o): o is WindowObservation => o !== undefined);
     for (const { exchange } of own) {
       if (exchange.response.status !== 429) continue;

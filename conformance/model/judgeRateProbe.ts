@@ -3,13 +3,14 @@
 // requests are not served. That each 429 carries a Retry-After (headers.rate-limit-present,
 // headers.retry-after) and an Error body whose status is 429 (body.schema, error.status-equal) is
 // judged by the model on every 429 of the run, the probe's among them.
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange, UnansweredRequest } from '../http/exchange.ts';
 import { readRateHeaders, retryAfterMs } from '../http/rateLimitState.ts';
 import type { Judgement } from './judgement.ts';
 import { JudgementList } from './judgementList.ts';
 import { answeredAt, retryAfterSlackMs } from './judgeRate.ts';
 import type { RunFacts } from './runFacts.ts';
-import { judgeLostOverLimit, type LostRequest } from './judgeLostOverLimit.ts';
+import { judgeLostOverLimit } from './judgeLostOverLimit.ts';
+import { isSuccess } from './http/requestKey.ts';
 
 export const probeCases = {
   spend: 'rate-limit-probe/spend',
@@ -93,7 +94,7 @@ export function sameWindow(before: { reset?: number } | undefined, exchange: Exc
  * end to judge, a second round in the window after it. Each round may send what the budget left it.
  * Requests of the probe lost over the limit are judged by `judgeLostOverLimit`.
  */
-export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts & { unanswered?: readonly LostRequest[] }): Judgement[] {
+export function judgeRateProbe(exchanges: readonly Exchange[], facts: RunFacts & { unanswered?: readonly UnansweredRequest[] }): Judgement[] {
   const v = new JudgementList();
   const lost = judgeLostOverLimit(facts.unanswered ?? [], exchanges);
   const first = exchanges.filter((e) => e.case === probeCases.spend);
@@ -191,7 +192,7 @@ function overAWindowsLimit(spends: readonly Exchange[]): boolean {
  * every served answer announced (undefined when they announce none or differ).
  */
 function servedWithinAMinute(spends: readonly Exchange[]): { count: number; limit?: number; from?: Exchange; to?: Exchange } {
-  const served = spends.filter((e) => e.response.status >= 200 && e.response.status < 300);
+  const served = spends.filter((e) => isSuccess(e.response.status));
   const limits = new Set(served.map((e) => readRateHeaders(e.response.headers).limit));
   const limit = limits.size === 1 ? [...limits][0] : undefined;
   let most: { count: number; from?: Exchange; to?: Exchange } = { count: 0 };

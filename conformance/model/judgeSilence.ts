@@ -22,7 +22,7 @@ export function silentExchange(u: Unanswered): Exchange {
     intent: 'valid',
     ...(u.case !== undefined ? { case: u.case } : {}),
     path: u.path ?? new URL(u.request.url, 'http://unknown').pathname,
-    bucket: 'key',
+    bucket: u.bucket ?? 'key',
     sentAt: u.sentAt,
     request: u.request,
     response: { status: 0, headers: {}, rawHeaders: [], body: '', bytes: new Uint8Array(0), incomplete: u.error, json: undefined, durationMs: u.durationMs },
